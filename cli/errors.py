@@ -1,0 +1,43 @@
+"""The one place that turns warlog's errors into one line on stderr and the contract's exit code."""
+
+from __future__ import annotations
+
+import os
+import sys
+from typing import Any
+
+import click
+
+from domain.core.errors import WarlogError
+
+
+class CliError(click.ClickException):
+    """A WarlogError on its way out through click: its one line and its exit code."""
+
+    def __init__(self, error: WarlogError) -> None:
+        super().__init__(error.message)
+        self.error = error
+        self.exit_code = error.exit_code
+
+    def show(self, file: Any = None) -> None:
+        click.echo(self.error.line(), err=True)
+
+
+class WarlogGroup(click.Group):
+    """A click group whose commands report WarlogError (and any bug) as one line."""
+
+    def invoke(self, ctx: click.Context) -> Any:
+        try:
+            return super().invoke(ctx)
+        except WarlogError as exc:
+            raise CliError(exc) from None
+        except (click.ClickException, click.exceptions.Exit, click.Abort):
+            raise
+        except BrokenPipeError:
+            sys.stderr.close()
+            raise click.exceptions.Exit(0) from None
+        except Exception as exc:
+            if os.environ.get("WARLOG_DEBUG"):
+                raise
+            bug = WarlogError(f"{type(exc).__name__}: {exc} (a bug in warlog; WARLOG_DEBUG=1 shows where)", "internal/bug")
+            raise CliError(bug) from None

@@ -1,0 +1,1 @@
+"""Engine-neutral rules machinery shared by every ruleset."""

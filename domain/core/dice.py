@@ -1,0 +1,153 @@
+"""Dice: the only way randomness enters the rules (ARCHITECTURE.md, "Dice (contract)").
+
+``decide`` is handed a Dice object and asks it for faces through a Batch; every roll becomes a
+``dice_rolled`` event at a known seq. Three kinds of dice share the ``faces`` method:
+
+- SeededDice (``auto`` mode): faces derived from the secret seed by HMAC-SHA256 over
+  ``f"{stream}:{salt}:{seq}:{block}"``, rejection-sampled so every face is equally likely;
+- ManualDice (``manual`` mode): faces typed in by a referee, carried by the command;
+- RecordedDice (audit): the faces already in the log, handed back in order.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+from typing import Literal, Protocol
+
+import msgspec
+
+from domain.core.errors import InputError, RulesError
+
+DiceMode = Literal["auto", "manual"]
+
+
+class DiceSpec(msgspec.Struct, frozen=True, omit_defaults=True):
+    """The ``"dice"`` object of ``game_created`` and of a ``game_forked`` that commits anew."""
+
+    mode: DiceMode
+    stream: str
+    salt: str = ""
+    commitment: str | None = None
+
+
+def commitment_of(seed: bytes) -> str:
+    """The public commitment to a seed: the hex sha256 of its bytes."""
+    return hashlib.sha256(seed).hexdigest()
+
+
+def derive_faces(seed: bytes, stream: str, salt: str, seq: int, count: int, sides: int) -> list[int]:
+    """The ``count`` faces of an n-sided die for the dice event at ``seq`` (contract derivation)."""
+    if sides < 1:
+        raise ValueError("a die has at least one side")
+    limit = 256 - 256 % sides
+    faces: list[int] = []
+    block = 0
+    while len(faces) < count:
+        digest = hmac.new(seed, f"{stream}:{salt}:{seq}:{block}".encode(), hashlib.sha256).digest()
+        for b in digest:
+            if b < limit:
+                faces.append(b % sides + 1)
+                if len(faces) == count:
+                    break
+        block += 1
+    return faces
+
+
+class Dice(Protocol):
+    """What ``decide`` may ask: the faces of ``count`` dice of ``sides`` for the event at ``offset``.
+
+    ``offset`` is the position of the ``dice_rolled`` event in the list ``decide`` returns.
+    """
+
+    def faces(self, offset: int, count: int, sides: int) -> list[int]: ...
+
+
+class SeededDice:
+    """Provably fair dice for ``auto`` games: deterministic in (seed, stream, salt, seq)."""
+
+    def __init__(self, seed: bytes, stream: str, salt: str, first_seq: int) -> None:
+        self._seed, self._stream, self._salt, self._first_seq = seed, stream, salt, first_seq
+
+    def faces(self, offset: int, count: int, sides: int) -> list[int]:
+        seq = self._first_seq + offset
+        return derive_faces(self._seed, self._stream, self._salt, seq, count, sides)
+
+
+class ManualDice:
+    """A referee's physical dice, carried by the command as a list of faces consumed in order.
+
+    When the faces run out, rolling goes on with 1s so that the whole demand can be counted;
+    ``check_all_used`` then rejects the command naming how many dice of which kind it needs.
+    """
+
+    def __init__(self, given: list[int]) -> None:
+        self._given = list(given)
+        self._used = 0
+        self._demand: list[int] = []  # the sides of every die asked for, in order
+
+    def faces(self, offset: int, count: int, sides: int) -> list[int]:
+        out: list[int] = []
+        for _ in range(count):
+            self._demand.append(sides)
+            if self._used < len(self._given):
+                face = self._given[self._used]
+                if not 1 <= face <= sides:
+                    raise InputError(
+                        f"die {self._used + 1} of the command's dice is {face}, "
+                        f"but it is a d{sides} (faces 1..{sides})",
+                        "input/bad_dice",
+                    )
+                out.append(face)
+            else:
+                out.append(1)
+            self._used += 1
+        return out
+
+    def check_all_used(self) -> None:
+        """Raise InputError unless exactly the given faces were consumed."""
+        if len(self._demand) == len(self._given):
+            return
+        kinds: dict[int, int] = {}
+        for sides in self._demand:
+            kinds[sides] = kinds.get(sides, 0) + 1
+        need = ", ".join(f"{n} d{s}" for s, n in sorted(kinds.items())) or "no dice"
+        raise InputError(
+            f"this command needs {len(self._demand)} dice ({need}) in its 'dice' list; "
+            f"{len(self._given)} given",
+            "input/dice_count",
+        )
+
+
+class RecordedDice:
+    """The faces recorded in a batch, handed back in order (audit re-derivation)."""
+
+    def __init__(self, rolls: list[tuple[int, list[int]]]) -> None:
+        self._rolls = list(rolls)
+        self._next = 0
+        self.mismatch: str | None = None
+
+    def faces(self, offset: int, count: int, sides: int) -> list[int]:
+        if self._next >= len(self._rolls):
+            self.mismatch = f"the rules roll {count} d{sides} where the log records no further roll"
+            return [1] * count
+        rec_sides, rec_faces = self._rolls[self._next]
+        self._next += 1
+        if rec_sides != sides or len(rec_faces) != count:
+            self.mismatch = (
+                f"the rules roll {count} d{sides} where the log records "
+                f"{len(rec_faces)} d{rec_sides}"
+            )
+            return ([*rec_faces, *[1] * count])[:count]
+        return list(rec_faces)
+
+    @property
+    def unused(self) -> int:
+        return len(self._rolls) - self._next
+
+
+class NoDice:
+    """Dice for contexts that must not roll (legal-command generation); rolling is a rules bug."""
+
+    def faces(self, offset: int, count: int, sides: int) -> list[int]:
+        raise RulesError("this action cannot roll dice here", "rules/no_dice")

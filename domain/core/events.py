@@ -1,0 +1,84 @@
+"""The events every ruleset shares: game creation, commands, dice, reveals and forks.
+
+Events are frozen msgspec Structs tagged by ``type``; the tag is the stored row's ``type`` column
+and never reused. A ruleset's own events subclass ``Event`` the same way.
+"""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+import msgspec
+
+from domain.core.dice import DiceSpec
+
+
+class Event(msgspec.Struct, frozen=True, tag_field="type"):
+    """Base of every event. ``starts_batch`` marks the first event of a batch."""
+
+    starts_batch: ClassVar[bool] = False
+
+    @classmethod
+    def type_name(cls) -> str:
+        return str(cls.__struct_config__.tag)
+
+    def explain(self) -> str:
+        """Why this event holds what it holds: the rule and its arithmetic, in one or more lines."""
+        return ""
+
+
+class GameCreated(Event, tag="game_created"):
+    """seq 1 of every game: what is being played, by whom, with which dice."""
+
+    starts_batch: ClassVar[bool] = True
+    game: str
+    ruleset: str
+    version: str
+    scenario_name: str
+    scenario: dict[str, Any]
+    players: list[str]
+    dice: DiceSpec
+
+
+class CommandIssued(Event, tag="command_issued"):
+    """The first event of a command's batch: the command exactly as accepted, with its issuer."""
+
+    starts_batch: ClassVar[bool] = True
+    player: str
+    command: dict[str, Any]
+
+
+class DiceRolled(Event, tag="dice_rolled"):
+    """One roll: ``faces`` in the order rolled. ``purpose`` and ``roller`` say why and for whom."""
+
+    sides: int
+    faces: list[int]
+    purpose: str = ""
+    roller: str = ""
+
+    def explain(self) -> str:
+        return f"{self.roller or 'the game'} rolled {len(self.faces)} d{self.sides} for {self.purpose}: {self.faces}"
+
+
+class DiceRevealed(Event, tag="dice_revealed"):
+    """The arbiter publishes the seed; its sha256 equals the commitment it opens."""
+
+    starts_batch: ClassVar[bool] = True
+    seed: str
+
+
+class GameForked(Event, tag="game_forked"):
+    """The first own event of a fork: its parent, the cut, and its dice (None keeps the parent's)."""
+
+    starts_batch: ClassVar[bool] = True
+    game: str
+    parent: str
+    at: int
+    dice: DiceSpec | None = None
+
+
+CORE_EVENTS: tuple[type[Event], ...] = (GameCreated, CommandIssued, DiceRolled, DiceRevealed, GameForked)
+#: tags of the events that begin a batch (a fork may cut just before one)
+BATCH_STARTS: frozenset[str] = frozenset(e.type_name() for e in CORE_EVENTS if e.starts_batch)
+#: tags of the engine's own events (the ruleset's evolve never sees them)
+CORE_TAGS: frozenset[str] = frozenset(e.type_name() for e in CORE_EVENTS)

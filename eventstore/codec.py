@@ -1,0 +1,76 @@
+"""Events to rows and back: the ``type`` column holds the tag, ``data`` the compact JSON of the fields.
+
+``data`` is exactly what ``json.dumps(fields, separators=(",", ":"), ensure_ascii=False)`` writes
+(the contract a third-party verifier relies on); msgspec produces the same bytes, faster, and a
+test pins the equivalence.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+import msgspec
+
+from domain.core.errors import InputError, IntegrityError
+from domain.core.events import CORE_EVENTS, Event
+
+_ENCODER = msgspec.json.Encoder()
+
+
+class Codec:
+    """Encodes and decodes the events of one ruleset (plus the core events)."""
+
+    def __init__(self, event_types: Iterable[type[Event]]) -> None:
+        self._types: dict[str, type[Event]] = {}
+        self._decoders: dict[str, msgspec.json.Decoder[Any]] = {}
+        self._prefix: dict[type[Event], int] = {}
+        for cls in (*CORE_EVENTS, *event_types):
+            tag = cls.type_name()
+            if tag in self._types and self._types[tag] is not cls:
+                raise ValueError(f"event tag {tag!r} is used twice")
+            self._types[tag] = cls
+            self._decoders[tag] = msgspec.json.Decoder(cls)
+            # the encoded struct starts with {"type":"<tag>" — data is the rest
+            self._prefix[cls] = len(b'{"type":') + len(_ENCODER.encode(tag))
+
+    @classmethod
+    def for_ruleset(cls, ruleset: Any) -> Codec:
+        return cls(ruleset.event_types)
+
+    @property
+    def tags(self) -> list[str]:
+        return sorted(self._types)
+
+    def encode(self, event: Event) -> tuple[str, str]:
+        """``(type, data)`` for a row."""
+        raw = _ENCODER.encode(event)
+        cut = self._prefix[type(event)]
+        data = b"{" + raw[cut + 1 :] if raw[cut : cut + 1] == b"," else b"{}"
+        return event.type_name(), data.decode()
+
+    def decode(self, type_: str, data: str | bytes) -> Event:
+        """The event of a row; IntegrityError naming the problem if it is not a known, valid event."""
+        decoder = self._decoders.get(type_)
+        if decoder is None:
+            raise IntegrityError(f"unknown event type {type_!r}", "audit/unknown_event_type")
+        try:
+            event: Event = decoder.decode(data)
+        except msgspec.DecodeError as exc:
+            raise IntegrityError(f"bad {type_} data: {exc}", "audit/bad_event_data") from None
+        return event
+
+
+def decode_command(command_type: Any, text: str | bytes) -> Any:
+    """A command from its JSON text; InputError (exit 1) naming what is wrong."""
+    try:
+        return msgspec.json.decode(text, type=command_type)
+    except msgspec.ValidationError as exc:
+        raise InputError(f"bad command: {exc}", "input/bad_command") from None
+    except msgspec.DecodeError as exc:
+        raise InputError(f"command is not valid JSON: {exc}", "input/bad_json") from None
+
+
+def command_to_builtins(command: Any) -> dict[str, Any]:
+    out: dict[str, Any] = msgspec.to_builtins(command)
+    return out

@@ -1,0 +1,56 @@
+"""The store contract: what every log backend (SQLite, in-memory, later PostgreSQL) provides.
+
+The store knows rows, never rules. It numbers events, links the hash chain, enforces the
+``(game, seq)`` optimistic-concurrency check, shares a parent's prefix with its forks, and keeps
+two caches beside the log: snapshots (never trusted by audit) and dice seeds (never exported).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from typing import Protocol
+
+from eventstore.records import GameInfo, Pending, Record
+
+
+class Store(Protocol):
+    def create_game(self, info: GameInfo, first: Sequence[Pending]) -> list[Record]:
+        """Register a new game and append its first batch (seq 1..). ConflictError if it exists.
+
+        For a fork (``info.parent`` set) the parent's events 1..``info.fork_at`` become the fork's
+        prefix without copying, and ``first`` continues the chain from the parent's hash at
+        ``fork_at``. UnknownGame if the parent is unknown, InputError if fork_at is past its head.
+        """
+        ...
+
+    def append(self, game: str, batch: Sequence[Pending], expected_seq: int) -> list[Record]:
+        """Append one batch atomically after ``expected_seq`` (the head the caller decided on).
+
+        ConflictError (nothing appended) if the head has moved; UnknownGame if no such game.
+        """
+        ...
+
+    def read(self, game: str, from_seq: int = 1, to_seq: int | None = None) -> Iterator[Record]:
+        """The game's records from ``from_seq`` to ``to_seq`` inclusive (to the head if None),
+        in seq order, following the fork lineage."""
+        ...
+
+    def head(self, game: str) -> tuple[int, str]:
+        """``(seq, hash)`` of the last event. UnknownGame if no such game."""
+        ...
+
+    def info(self, game: str) -> GameInfo:
+        """The game's catalogue row. UnknownGame if no such game."""
+        ...
+
+    def games(self) -> list[GameInfo]: ...
+
+    def put_snapshot(self, game: str, seq: int, version: str, state: bytes) -> None: ...
+
+    def latest_snapshot(self, game: str, seq: int, version: str) -> tuple[int, bytes] | None:
+        """The newest snapshot of ``version`` at or before ``seq`` on the game's lineage."""
+        ...
+
+    def put_secret(self, game: str, seed: bytes) -> None: ...
+
+    def secret(self, game: str) -> bytes | None: ...

@@ -1,0 +1,76 @@
+"""The in-game Events view (R9): per-empire entries that expire after their duration in rounds.
+
+An entry posted in round t with duration d is shown in rounds t .. t+d-1 and is gone when round
+t+d begins. The log keeps everything; ``--all`` shows expired entries too.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+import msgspec
+
+from domain.core.events import CORE_TAGS, GameCreated
+from eventstore.codec import Codec
+from eventstore.records import Record
+
+
+class Entry(msgspec.Struct, frozen=True):
+    """One Events-view entry, with the event that posted it."""
+
+    seq: int
+    empire: str
+    round: int
+    duration: int
+    text: str
+
+    @property
+    def last_round(self) -> int:
+        return self.round + self.duration - 1
+
+    def in_force(self, round_: int) -> bool:
+        return self.round <= round_ <= self.last_round
+
+
+class EventsView:
+    """Folds records into entries; ``position`` is the last seq folded (feed more to catch up)."""
+
+    def __init__(self, ruleset: Any) -> None:
+        self._ruleset = ruleset
+        self._codec = Codec.for_ruleset(ruleset)
+        self._state: Any = None
+        self.entries: list[Entry] = []
+        self.position = 0
+        self.players: list[str] = []
+
+    def feed(self, records: Iterable[Record]) -> EventsView:
+        ruleset, codec = self._ruleset, self._codec
+        for record in records:
+            event = codec.decode(record.type, record.data)
+            self.position = record.seq
+            if isinstance(event, GameCreated):
+                self._state = ruleset.initial_state(ruleset.scenario_from_builtins(event.scenario))
+                self.players = list(event.players)
+                continue
+            if record.type in CORE_TAGS:
+                continue
+            before = self._state
+            self._state = ruleset.evolve(before, event)
+            round_ = ruleset.round_of(self._state)
+            for notice in ruleset.notices(before, self._state, event):
+                self.entries.append(Entry(record.seq, notice.empire, round_, max(1, notice.duration), notice.text))
+        return self
+
+    @property
+    def round(self) -> int:
+        return int(self._ruleset.round_of(self._state)) if self._state is not None else 0
+
+    def tabs(self, empire: str | None = None, show_all: bool = False) -> dict[str, list[Entry]]:
+        """Entries per empire (one tab each), those in force at the current round unless ``show_all``."""
+        now = self.round
+        empires = [empire] if empire else self.players
+        return {
+            e: [x for x in self.entries if x.empire == e and (show_all or x.in_force(now))]
+            for e in empires
+        }
