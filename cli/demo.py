@@ -79,7 +79,11 @@ def run_demo(keep: str | None, max_commands: int) -> None:
         game = arb.new_game(name)
         played = autoplay_game(arb, game, max_commands)
         seq, hash_ = arb.head(game)
-        over = "the game is over" if ruleset.is_terminal(arb.state(game)) else f"stopped after {played} commands"
+        over = (
+            "the game is over"
+            if ruleset.is_terminal(arb.state(game))
+            else f"stopped after {played} commands"
+        )
         click.echo(f"game {game}: {played} commands, {seq} events; {over}")
         click.echo(f"receipt (warlog head): {seq} {hash_}")
         revealed = arb.reveal(game)

@@ -17,7 +17,7 @@ class CliError(click.ClickException):
     def __init__(self, error: WarlogError) -> None:
         super().__init__(error.message)
         self.error = error
-        self.exit_code = error.exit_code
+        self.exit_code = error.exit_code  # type: ignore[misc]  # per instance, by design
 
     def show(self, file: Any = None) -> None:
         click.echo(self.error.line(), err=True)
@@ -39,5 +39,8 @@ class WarlogGroup(click.Group):
         except Exception as exc:
             if os.environ.get("WARLOG_DEBUG"):
                 raise
-            bug = WarlogError(f"{type(exc).__name__}: {exc} (a bug in warlog; WARLOG_DEBUG=1 shows where)", "internal/bug")
+            bug = WarlogError(
+                f"{type(exc).__name__}: {exc} (a bug in warlog; WARLOG_DEBUG=1 shows where)",
+                "internal/bug",
+            )
             raise CliError(bug) from None

@@ -15,7 +15,9 @@ def explain_event(arb: Arbiter, game: str, seq: int) -> dict[str, Any]:
     loaded = arb.loaded(game)
     head, _ = arb.head(game)
     if not 1 <= seq <= head:
-        raise InputError(f"game {game} has events 1..{head}; there is no event {seq}", "input/bad_seq")
+        raise InputError(
+            f"game {game} has events 1..{head}; there is no event {seq}", "input/bad_seq"
+        )
     window = list(arb.records(game, max(1, seq - 4096), min(head, seq + 4096)))
     index = next(i for i, r in enumerate(window) if r.seq == seq)
     start = index
@@ -31,7 +33,13 @@ def explain_event(arb: Arbiter, game: str, seq: int) -> dict[str, Any]:
     if isinstance(events[0], CommandIssued):
         command = {"seq": batch[0].seq, "player": events[0].player, "command": events[0].command}
     dice = [
-        {"seq": r.seq, "sides": e.sides, "faces": list(e.faces), "purpose": e.purpose, "roller": e.roller}
+        {
+            "seq": r.seq,
+            "sides": e.sides,
+            "faces": list(e.faces),
+            "purpose": e.purpose,
+            "roller": e.roller,
+        }
         for r, e in zip(batch, events, strict=True)
         if isinstance(e, DiceRolled)
     ]
@@ -44,7 +52,9 @@ def explain_event(arb: Arbiter, game: str, seq: int) -> dict[str, Any]:
             "(`warlog audit` re-derives every face)"
         )
     else:
-        source = f"auto: derived from the seed committed to as {meta.dice.commitment} (not yet revealed)"
+        source = (
+            f"auto: derived from the seed committed to as {meta.dice.commitment} (not yet revealed)"
+        )
     return {
         "seq": seq,
         "type": batch[index - start].type,

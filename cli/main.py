@@ -22,7 +22,9 @@ json_option = click.option("--json", "as_json", is_flag=True, help="Machine outp
 
 
 @click.group(cls=WarlogGroup)
-@click.option("--db", "db", metavar="FILE", help="The database (default ./warlog.db or $WARLOG_DB).")
+@click.option(
+    "--db", "db", metavar="FILE", help="The database (default ./warlog.db or $WARLOG_DB)."
+)
 @click.version_option(package_name="warlog")
 @click.pass_context
 def cli(ctx: click.Context, db: str | None) -> None:
@@ -56,9 +58,13 @@ def source_arbiter(ctx: click.Context, source: str) -> tuple[Arbiter, str]:
 @click.option("--dice", type=click.Choice(["auto", "manual"]), default="auto", show_default=True)
 @click.option("--salt", default="", help="Text mixed into the dice derivation.")
 @click.pass_context
-def new(ctx: click.Context, ruleset: str, scenario: str | None, game: str | None, dice: str, salt: str) -> None:
+def new(
+    ctx: click.Context, ruleset: str, scenario: str | None, game: str | None, dice: str, salt: str
+) -> None:
     """Create a game of RULESET; prints its id alone."""
-    click.echo(arbiter(ctx, create=True).new_game(ruleset, scenario, game=game, dice=dice, salt=salt))
+    click.echo(
+        arbiter(ctx, create=True).new_game(ruleset, scenario, game=game, dice=dice, salt=salt)
+    )
 
 
 @cli.command()
@@ -97,7 +103,9 @@ def legal(ctx: click.Context, game: str, player: str | None, as_json: bool) -> N
 @click.option("--as", "as_player", metavar="PLAYER", help="As this player sees it.")
 @json_option
 @click.pass_context
-def state(ctx: click.Context, game: str, at: int | None, as_player: str | None, as_json: bool) -> None:
+def state(
+    ctx: click.Context, game: str, at: int | None, as_player: str | None, as_json: bool
+) -> None:
     """The state after event SEQ, optionally as one player sees it."""
     view = arbiter(ctx).view(game, at, as_player)
     click.echo(json.dumps(view, ensure_ascii=False) if as_json else render.view_text(view))
@@ -110,7 +118,14 @@ def state(ctx: click.Context, game: str, at: int | None, as_player: str | None, 
 @click.option("--as", "as_player", metavar="PLAYER", help="Only what this player may see.")
 @json_option
 @click.pass_context
-def events(ctx: click.Context, game: str, from_seq: int, to_seq: int | None, as_player: str | None, as_json: bool) -> None:
+def events(
+    ctx: click.Context,
+    game: str,
+    from_seq: int,
+    to_seq: int | None,
+    as_player: str | None,
+    as_json: bool,
+) -> None:
     """The raw events; with --json, JSON Lines in the export format."""
     arb = arbiter(ctx)
     records = arb.records(game, from_seq, to_seq)
@@ -135,12 +150,17 @@ def log_(ctx: click.Context, game: str, empire: str | None, show_all: bool, as_j
     arb = arbiter(ctx)
     view = EventsView(arb.ruleset_of(game)).feed(arb.records(game))
     if empire is not None and empire not in view.players:
-        raise InputError(f"unknown empire {empire!r}; this game's are {', '.join(view.players)}", "input/unknown_player")
+        raise InputError(
+            f"unknown empire {empire!r}; this game's are {', '.join(view.players)}",
+            "input/unknown_player",
+        )
     tabs = view.tabs(empire, show_all)
     if as_json:
         import msgspec
 
-        click.echo(json.dumps({"round": view.round, "tabs": msgspec.to_builtins(tabs)}, ensure_ascii=False))
+        click.echo(
+            json.dumps({"round": view.round, "tabs": msgspec.to_builtins(tabs)}, ensure_ascii=False)
+        )
     else:
         click.echo(render.events_view_text(view.round, tabs, show_all))
 
@@ -151,7 +171,9 @@ def log_(ctx: click.Context, game: str, empire: str | None, show_all: bool, as_j
 @click.option("--to", "to_seq", type=int, metavar="SEQ")
 @json_option
 @click.pass_context
-def replay(ctx: click.Context, source: str, from_seq: int, to_seq: int | None, as_json: bool) -> None:
+def replay(
+    ctx: click.Context, source: str, from_seq: int, to_seq: int | None, as_json: bool
+) -> None:
     """Walk a game event by event from any event, with what each changed."""
     arb, game = source_arbiter(ctx, source)
     for step in render.replay_steps(arb, game, from_seq, to_seq):
@@ -173,7 +195,14 @@ def explain(ctx: click.Context, game: str, seq: int, as_json: bool) -> None:
 
 @cli.command()
 @click.argument("game")
-@click.option("--at", "at", type=int, required=True, metavar="SEQ", help="The last shared event (a batch end).")
+@click.option(
+    "--at",
+    "at",
+    type=int,
+    required=True,
+    metavar="SEQ",
+    help="The last shared event (a batch end).",
+)
 @click.option("--game", "new_game", metavar="NEWID", help="The fork's id (default: generated).")
 @click.option("--dice", type=click.Choice(["new", "same"]), default="new", show_default=True)
 @click.pass_context
@@ -184,7 +213,14 @@ def fork(ctx: click.Context, game: str, at: int, new_game: str | None, dice: str
 
 @cli.command()
 @click.argument("source", metavar="GAME|FILE")
-@click.option("--from", "from_seq", type=int, default=1, metavar="SEQ", help="Re-derive rules and dice from SEQ.")
+@click.option(
+    "--from",
+    "from_seq",
+    type=int,
+    default=1,
+    metavar="SEQ",
+    help="Re-derive rules and dice from SEQ.",
+)
 @json_option
 @click.pass_context
 def audit(ctx: click.Context, source: str, from_seq: int, as_json: bool) -> None:
@@ -203,7 +239,15 @@ def audit(ctx: click.Context, source: str, from_seq: int, as_json: bool) -> None
     if as_json:
         import msgspec
 
-        click.echo(json.dumps({"source": label, "events": auditor.events, "findings": msgspec.to_builtins(findings)}))
+        click.echo(
+            json.dumps(
+                {
+                    "source": label,
+                    "events": auditor.events,
+                    "findings": msgspec.to_builtins(findings),
+                }
+            )
+        )
     else:
         click.echo(render.audit_text(label, auditor))
     if findings:
@@ -231,7 +275,12 @@ def head(ctx: click.Context, game: str, as_json: bool) -> None:
 
 @cli.command()
 @click.argument("game")
-@click.option("-o", "output", type=click.Path(dir_okay=False, writable=True), help="Write to FILE (default stdout).")
+@click.option(
+    "-o",
+    "output",
+    type=click.Path(dir_okay=False, writable=True),
+    help="Write to FILE (default stdout).",
+)
 @click.pass_context
 def export(ctx: click.Context, game: str, output: str | None) -> None:
     """The game as JSON Lines, one event per line (the export format)."""
@@ -251,7 +300,9 @@ def export(ctx: click.Context, game: str, output: str | None) -> None:
 
 @cli.command("import")
 @click.argument("file", metavar="FILE")
-@click.option("--game", "game", metavar="ID", help="The imported game's id (default: its recorded id).")
+@click.option(
+    "--game", "game", metavar="ID", help="The imported game's id (default: its recorded id)."
+)
 @click.pass_context
 def import_(ctx: click.Context, file: str, game: str | None) -> None:
     """Import an exported game (its chain is verified first); prints the game id alone."""
@@ -271,17 +322,34 @@ def rulesets_(as_json: bool) -> None:
             rs = rulesets.get(name)
         except (ImportError, WarlogError):
             continue
-        rows.append({"name": name, "version": rs.version, "scenarios": sorted(Arbiter.bundled_scenarios(rs))})
+        rows.append(
+            {
+                "name": name,
+                "version": rs.version,
+                "scenarios": sorted(Arbiter.bundled_scenarios(rs)),
+            }
+        )
     if as_json:
         click.echo(json.dumps(rows))
     else:
         for row in rows:
-            click.echo(f"{row['name']} (version {row['version']}): scenarios {', '.join(row['scenarios']) or '-'}")
+            click.echo(
+                f"{row['name']} (version {row['version']}): scenarios {', '.join(row['scenarios']) or '-'}"
+            )
 
 
 @cli.command()
-@click.option("--keep", metavar="FILE", help="Keep the demo database in FILE (default: a temporary file).")
-@click.option("--commands", "max_commands", type=int, default=400, show_default=True, help="Cap on commands per game.")
+@click.option(
+    "--keep", metavar="FILE", help="Keep the demo database in FILE (default: a temporary file)."
+)
+@click.option(
+    "--commands",
+    "max_commands",
+    type=int,
+    default=400,
+    show_default=True,
+    help="Cap on commands per game.",
+)
 def demo(keep: str | None, max_commands: int) -> None:
     """Play the bundled sample games, replay and audit them, and show their Events views."""
     from cli.demo import run_demo

@@ -27,7 +27,9 @@ def view_text(view: dict[str, Any]) -> str:
     return head + "\n" + json.dumps(view["state"], indent=2, ensure_ascii=False)
 
 
-def visible_lines(arb: Arbiter, game: str, records: Iterable[Record], player: str, as_json: bool) -> Iterator[str]:
+def visible_lines(
+    arb: Arbiter, game: str, records: Iterable[Record], player: str, as_json: bool
+) -> Iterator[str]:
     """The events as ``player`` may see them: hidden ones left out, redacted ones shown redacted."""
     loaded = arb.loaded(game)
     folded = arb.folded(game)
@@ -61,7 +63,9 @@ def events_view_text(round_: int, tabs: dict[str, list[Entry]], show_all: bool) 
     return "\n".join(lines)
 
 
-def replay_steps(arb: Arbiter, game: str, from_seq: int, to_seq: int | None) -> Iterator[dict[str, Any]]:
+def replay_steps(
+    arb: Arbiter, game: str, from_seq: int, to_seq: int | None
+) -> Iterator[dict[str, Any]]:
     """Each event from ``from_seq`` with its explanation and what it changed in the full view."""
     loaded = arb.loaded(game)
     ruleset, codec = loaded.ruleset, loaded.codec
@@ -79,7 +83,9 @@ def replay_steps(arb: Arbiter, game: str, from_seq: int, to_seq: int | None) -> 
             "type": record.type,
             "data": json.loads(record.data),
             "explain": event.explain(),
-            "changes": changes(before_view, after_view) if record.type not in CORE_TAGS or record.seq == 1 else [],
+            "changes": changes(before_view, after_view)
+            if record.type not in CORE_TAGS or record.seq == 1
+            else [],
         }
         before_view = after_view
 
@@ -96,13 +102,19 @@ def replay_text(step: dict[str, Any]) -> str:
 
 
 def explain_text(report: dict[str, Any]) -> str:
-    lines = [f"event {report['seq']}: {report['type']} {json.dumps(report['data'], ensure_ascii=False)}"]
+    lines = [
+        f"event {report['seq']}: {report['type']} {json.dumps(report['data'], ensure_ascii=False)}"
+    ]
     lines.append(f"batch: events {report['batch'][0]}..{report['batch'][1]}")
     command = report.get("command")
     if command:
-        lines.append(f"command (seq {command['seq']}) by {command['player']}: {json.dumps(command['command'], ensure_ascii=False)}")
+        lines.append(
+            f"command (seq {command['seq']}) by {command['player']}: {json.dumps(command['command'], ensure_ascii=False)}"
+        )
     for die in report["dice"]:
-        lines.append(f"dice (seq {die['seq']}): {len(die['faces'])} d{die['sides']} for {die['purpose'] or '?'} by {die['roller'] or '?'} -> {die['faces']}")
+        lines.append(
+            f"dice (seq {die['seq']}): {len(die['faces'])} d{die['sides']} for {die['purpose'] or '?'} by {die['roller'] or '?'} -> {die['faces']}"
+        )
     lines.append(f"dice source: {report['dice_source']}")
     if report["rule"]:
         lines += [f"rule: {line}" for line in report["rule"].splitlines()]
@@ -114,7 +126,11 @@ def audit_text(label: str, auditor: Auditor) -> str:
         lines = [f"audit of {label}: {len(auditor.findings)} finding(s) in {auditor.events} events"]
         lines += [f"  {f.line()}" for f in auditor.findings]
         return "\n".join(lines)
-    dice = "dice verified against the revealed seed" if auditor.revealed else "dice not yet revealed (fairness checked once the seed is revealed)"
+    dice = (
+        "dice verified against the revealed seed"
+        if auditor.revealed
+        else "dice not yet revealed (fairness checked once the seed is revealed)"
+    )
     return f"audit of {label}: clean — {auditor.events} events, chain intact, every command re-derived, {dice}"
 
 

@@ -6,8 +6,8 @@ find rulesets by name, and it never imports a ruleset itself.
 
 from __future__ import annotations
 
+import contextlib
 import os
-import re
 import secrets as _secrets
 from collections.abc import Callable, Iterator, Sequence
 from datetime import UTC, datetime
@@ -29,14 +29,13 @@ from domain.core.events import (
     GameForked,
 )
 from eventstore.codec import Codec, command_to_builtins, decode_command
+from eventstore.ids import GAME_ID
 from eventstore.meta import GameMeta, evolve_meta
 from eventstore.records import GameInfo, Pending, Record
 from eventstore.store import Store
 
 #: snapshots every K events (and at round starts): the state at any seq costs O(K)
 SNAPSHOT_EVERY = 256
-
-GAME_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")
 
 
 def utc_now() -> str:
@@ -146,7 +145,9 @@ class Arbiter:
         if at is None:
             at = head
         if not 1 <= at <= head:
-            raise InputError(f"game {game} has events 1..{head}; there is no event {at}", "input/bad_seq")
+            raise InputError(
+                f"game {game} has events 1..{head}; there is no event {at}", "input/bad_seq"
+            )
         live = self._live.get(game)
         if live is not None and live.seq == at and (at < head or live.hash == head_hash):
             return live
@@ -170,20 +171,25 @@ class Arbiter:
 
     def _decode_snapshot(self, ruleset: Any, blob: bytes) -> Folded | None:
         try:
-            seq, hash_, meta, raw = msgspec.msgpack.decode(blob, type=tuple[int, str, GameMeta, msgspec.Raw])
+            seq, hash_, meta, raw = msgspec.msgpack.decode(
+                blob, type=tuple[int, str, GameMeta, msgspec.Raw]
+            )
             state = msgspec.msgpack.decode(raw, type=ruleset.state_type)
         except (msgspec.DecodeError, TypeError, ValueError):
             return None  # a cache: an unreadable snapshot is simply not used
         return Folded(seq, hash_, meta, state)
 
-    def _maybe_snapshot(self, game: str, ruleset: Any, first_seq: int, events: Sequence[Event], folded: Folded) -> None:
+    def _maybe_snapshot(
+        self, game: str, ruleset: Any, first_seq: int, events: Sequence[Event], folded: Folded
+    ) -> None:
         k = self._snapshot_every
         crosses = folded.seq // k > (first_seq - 1) // k
         if crosses or any(ruleset.is_round_start(e) for e in events):
-            try:
-                self.store.put_snapshot(game, folded.seq, self._version_key(ruleset), self._encode_snapshot(folded))
-            except StoreError:
-                pass  # a cache: the committed batch stands without it
+            # a cache: the committed batch stands without it
+            with contextlib.suppress(StoreError):
+                self.store.put_snapshot(
+                    game, folded.seq, self._version_key(ruleset), self._encode_snapshot(folded)
+                )
 
     # ------------------------------------------------------------------ creating
 
@@ -191,9 +197,14 @@ class Arbiter:
         """``(name, TOML bytes)`` of a bundled scenario name or a file path (None: the first bundled)."""
         bundled = self.bundled_scenarios(ruleset)
         if scenario is None:
-            default = getattr(ruleset, "default_scenario", None) or (sorted(bundled)[0] if bundled else None)
+            default = getattr(ruleset, "default_scenario", None) or (
+                sorted(bundled)[0] if bundled else None
+            )
             if default is None:
-                raise InputError(f"{ruleset.name} has no bundled scenario; give --scenario FILE", "input/no_scenario")
+                raise InputError(
+                    f"{ruleset.name} has no bundled scenario; give --scenario FILE",
+                    "input/no_scenario",
+                )
             scenario = default
         if scenario in bundled:
             return scenario, bundled[scenario].read_bytes()
@@ -202,10 +213,13 @@ class Arbiter:
             try:
                 return path.stem, path.read_bytes()
             except OSError as exc:
-                raise InputError(f"cannot read scenario {scenario}: {exc.strerror}", "input/unreadable") from None
+                raise InputError(
+                    f"cannot read scenario {scenario}: {exc.strerror}", "input/unreadable"
+                ) from None
         known = ", ".join(sorted(bundled)) or "none"
         raise InputError(
-            f"unknown scenario {scenario!r}: not a bundled one ({known}) nor a file", "input/unknown_scenario"
+            f"unknown scenario {scenario!r}: not a bundled one ({known}) nor a file",
+            "input/unknown_scenario",
         )
 
     @staticmethod
@@ -234,7 +248,9 @@ class Arbiter:
         """Create a game and return its id. InputError for a bad ruleset, scenario, id or dice mode."""
         ruleset = self._rulesets(ruleset_name)
         if dice not in ("auto", "manual"):
-            raise InputError(f"dice must be 'auto' or 'manual', not {dice!r}", "input/bad_dice_mode")
+            raise InputError(
+                f"dice must be 'auto' or 'manual', not {dice!r}", "input/bad_dice_mode"
+            )
         name, text = self.resolve_scenario(ruleset, scenario)
         parsed = ruleset.parse_scenario(text)
         game = check_game_id(game) if game else self._new_id(ruleset)
@@ -255,9 +271,13 @@ class Arbiter:
         )
         codec = self.codec(ruleset)
         try:
-            self.store.create_game(GameInfo(game=game, ruleset=ruleset.name), [self._pending(codec, created)])
+            self.store.create_game(
+                GameInfo(game=game, ruleset=ruleset.name), [self._pending(codec, created)]
+            )
         except ConflictError:
-            raise InputError(f"game {game} already exists; choose another --game", "input/game_exists") from None
+            raise InputError(
+                f"game {game} already exists; choose another --game", "input/game_exists"
+            ) from None
         if seed is not None:
             self.store.put_secret(game, seed)
         return game
@@ -314,7 +334,11 @@ class Arbiter:
                     "fork it with --dice new to play on",
                     "store/no_seed",
                 )
-            events = ruleset.decide(before.state, command, SeededDice(seed, meta.dice.stream, meta.dice.salt, first_seq + 1))
+            events = ruleset.decide(
+                before.state,
+                command,
+                SeededDice(seed, meta.dice.stream, meta.dice.salt, first_seq + 1),
+            )
         issued = CommandIssued(player=command.player, command=command_to_builtins(command))
         return self._append(game, before, [issued, *events])
 
@@ -326,12 +350,14 @@ class Arbiter:
         except msgspec.DecodeError as exc:
             raise InputError(f"command is not valid JSON: {exc}", "input/bad_json") from None
         if not isinstance(raw, dict):
-            raise InputError("a command is a JSON object with a \"type\" field", "input/bad_command")
+            raise InputError('a command is a JSON object with a "type" field', "input/bad_command")
         known = sorted(c.type_name() for c in _union_members(ruleset.command_type))
         kind = raw.get("type")
         if kind not in known:
-            what = "has no \"type\"" if kind is None else f"has unknown type {kind!r}"
-            raise InputError(f"command {what}; {ruleset.name} knows: {', '.join(known)}", "input/unknown_command")
+            what = 'has no "type"' if kind is None else f"has unknown type {kind!r}"
+            raise InputError(
+                f"command {what}; {ruleset.name} knows: {', '.join(known)}", "input/unknown_command"
+            )
         return decode_command(ruleset.command_type, text)
 
     def _append(self, game: str, before: Folded, events: list[Event]) -> list[Record]:
@@ -363,18 +389,29 @@ class Arbiter:
         if loaded.ruleset.is_terminal(folded.state):
             return []
         players = [player] if player else list(loaded.ruleset.active_players(folded.state))
-        return [command_to_builtins(c) for p in players for c in loaded.ruleset.legal_commands(folded.state, p)]
+        return [
+            command_to_builtins(c)
+            for p in players
+            for c in loaded.ruleset.legal_commands(folded.state, p)
+        ]
 
     def reveal(self, game: str) -> Record:
         """Publish the dice seed as a ``dice_revealed`` event (its own batch)."""
         folded = self.folded(game)
         if folded.meta.dice.mode != "auto":
-            raise InputError(f"game {game} uses manual dice: there is no seed to reveal", "input/manual_dice")
+            raise InputError(
+                f"game {game} uses manual dice: there is no seed to reveal", "input/manual_dice"
+            )
         if folded.meta.revealed:
-            raise InputError(f"game {game}'s seed was already revealed at seq {folded.meta.revealed_at}", "input/already_revealed")
+            raise InputError(
+                f"game {game}'s seed was already revealed at seq {folded.meta.revealed_at}",
+                "input/already_revealed",
+            )
         seed = self.store.secret(game)
         if seed is None:
-            raise StoreError(f"this arbiter does not hold the dice seed of game {game}", "store/no_seed")
+            raise StoreError(
+                f"this arbiter does not hold the dice seed of game {game}", "store/no_seed"
+            )
         return self._append(game, folded, [DiceRevealed(seed=seed.hex())])[0]
 
     # ------------------------------------------------------------------ forking
@@ -399,22 +436,27 @@ class Arbiter:
         """Branch a new game from event ``at`` of ``game``; returns the new id.
 
         ``at`` must end a batch (InputError naming the nearest ends). ``dice="same"`` is refused
-        until the parent's seed has been revealed (RulesError).
+        until the parent's seed has been revealed (InputError).
         """
         loaded = self.loaded(game)
         head, _ = self.store.head(game)
         if not 1 <= at <= head:
-            raise InputError(f"game {game} has events 1..{head}; cannot fork at {at}", "input/bad_seq")
+            raise InputError(
+                f"game {game} has events 1..{head}; cannot fork at {at}", "input/bad_seq"
+            )
         if at < head:
             following = next(iter(self.store.read(game, at + 1, at + 1)))
             if following.type not in BATCH_STARTS:
                 before, after = self.batch_ends_near(game, at)
                 ends = " or ".join(str(s) for s in (before, after) if s is not None)
                 raise InputError(
-                    f"seq {at} is inside a command's batch; fork at a batch end ({ends})", "input/inside_batch"
+                    f"seq {at} is inside a command's batch; fork at a batch end ({ends})",
+                    "input/inside_batch",
                 )
         if dice not in ("new", "same"):
-            raise InputError(f"--dice must be 'new' or 'same', not {dice!r}", "input/bad_dice_choice")
+            raise InputError(
+                f"--dice must be 'new' or 'same', not {dice!r}", "input/bad_dice_choice"
+            )
         at_fold = self.folded(game, at)
         spec = at_fold.meta.dice
         seed: bytes | None = None
@@ -424,17 +466,21 @@ class Arbiter:
             new_spec = None
             if spec.mode == "auto":
                 head_fold = self.folded(game)
-                same_spec = head_fold.meta.dice == spec and head_fold.meta.spec_seq == at_fold.meta.spec_seq
+                same_spec = (
+                    head_fold.meta.dice == spec and head_fold.meta.spec_seq == at_fold.meta.spec_seq
+                )
                 if not (same_spec and head_fold.meta.revealed) and not at_fold.meta.revealed:
-                    raise RulesError(
+                    raise InputError(
                         f"game {game}'s dice seed has not been revealed; a fork with the same dice would "
                         "let anyone compute its coming rolls (reveal it first, or fork with --dice new)",
-                        "rules/seed_not_revealed",
+                        "input/seed_not_revealed",
                     )
                 seed = self.store.secret(game)
         elif spec.mode == "auto":
             seed = self._seeds()
-            new_spec = DiceSpec(mode="auto", stream=new_id, salt=spec.salt, commitment=commitment_of(seed))
+            new_spec = DiceSpec(
+                mode="auto", stream=new_id, salt=spec.salt, commitment=commitment_of(seed)
+            )
         else:
             new_spec = DiceSpec(mode="manual", stream=new_id, salt=spec.salt)
         event = GameForked(game=new_id, parent=game, at=at, dice=new_spec)
@@ -442,7 +488,9 @@ class Arbiter:
         try:
             self.store.create_game(info, [self._pending(loaded.codec, event)])
         except ConflictError:
-            raise InputError(f"game {new_id} already exists; choose another --game", "input/game_exists") from None
+            raise InputError(
+                f"game {new_id} already exists; choose another --game", "input/game_exists"
+            ) from None
         if seed is not None:
             self.store.put_secret(new_id, seed)
         return new_id
@@ -456,15 +504,23 @@ class Arbiter:
 
         findings = Auditor(self._rulesets, rules=False).feed(records)
         if findings:
-            more = f" (and {len(findings) - 1} more; `warlog audit FILE` lists them)" if len(findings) > 1 else ""
-            raise IntegrityError(f"refusing a broken log: {findings[0].line()}{more}", "import/broken_log")
+            more = (
+                f" (and {len(findings) - 1} more; `warlog audit FILE` lists them)"
+                if len(findings) > 1
+                else ""
+            )
+            raise IntegrityError(
+                f"refusing a broken log: {findings[0].line()}{more}", "import/broken_log"
+            )
         created = msgspec.json.decode(records[0].data)
         game = check_game_id(game or str(created.get("game", "")))
         info = GameInfo(game=game, ruleset=str(created["ruleset"]))
         try:
             self.store.create_game(info, [Pending(r.type, r.data, r.at) for r in records])
         except ConflictError:
-            raise InputError(f"game {game} already exists; import with --game NEWID", "input/game_exists") from None
+            raise InputError(
+                f"game {game} already exists; import with --game NEWID", "input/game_exists"
+            ) from None
         return game
 
     # ------------------------------------------------------------------ reading

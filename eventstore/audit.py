@@ -31,6 +31,7 @@ from domain.core.events import (
 )
 from eventstore.chain import GENESIS, link
 from eventstore.codec import Codec
+from eventstore.ids import GAME_ID
 from eventstore.meta import GameMeta, evolve_meta
 from eventstore.records import Record
 
@@ -59,7 +60,9 @@ def _short(type_: str, data: str, limit: int = 240) -> str:
 class Auditor:
     """Streams a log once, checking chain, rules and dice as it goes."""
 
-    def __init__(self, rulesets: Callable[[str], Any], from_seq: int = 1, *, rules: bool = True) -> None:
+    def __init__(
+        self, rulesets: Callable[[str], Any], from_seq: int = 1, *, rules: bool = True
+    ) -> None:
         self._rulesets = rulesets
         self.from_seq = from_seq
         self.findings: list[Finding] = []
@@ -77,7 +80,14 @@ class Auditor:
         self._reveals: dict[int, tuple[int, bytes]] = {}
         self.events = 0
 
-    def find(self, seq: int, check: str, message: str, expected: str | None = None, found: str | None = None) -> None:
+    def find(
+        self,
+        seq: int,
+        check: str,
+        message: str,
+        expected: str | None = None,
+        found: str | None = None,
+    ) -> None:
         self.findings.append(Finding(seq, check, message, expected, found))
 
     # ------------------------------------------------------------------ pass
@@ -100,10 +110,18 @@ class Auditor:
         seq = record.seq
         if seq != self._expected_seq:
             if seq > self._expected_seq:
-                gap = f"{self._expected_seq}" if seq == self._expected_seq + 1 else f"{self._expected_seq}..{seq - 1}"
+                gap = (
+                    f"{self._expected_seq}"
+                    if seq == self._expected_seq + 1
+                    else f"{self._expected_seq}..{seq - 1}"
+                )
                 self.find(seq, "sequence", f"seq {gap} missing: the log jumps to {seq}")
             else:
-                self.find(seq, "sequence", f"seq {seq} is out of order or repeated after seq {self._expected_seq - 1}")
+                self.find(
+                    seq,
+                    "sequence",
+                    f"seq {seq} is out of order or repeated after seq {self._expected_seq - 1}",
+                )
         if record.prev != self._prev:
             self.find(
                 seq,
@@ -114,14 +132,20 @@ class Auditor:
                 record.prev,
             )
         if link(record.prev, seq, record.type, record.at, record.data) != record.hash:
-            self.find(seq, "chain", "hash does not match the event's content (the event was altered)")
+            self.find(
+                seq, "chain", "hash does not match the event's content (the event was altered)"
+            )
         self._prev = record.hash
         self._expected_seq = seq + 1
 
     def _decode(self, record: Record) -> Event | None:
         if self._codec is None:
             if record.type != "game_created":
-                self.find(record.seq, "sequence", f"the log must open with game_created, not {record.type}")
+                self.find(
+                    record.seq,
+                    "sequence",
+                    f"the log must open with game_created, not {record.type}",
+                )
                 self._derive = False
                 return None
             try:
@@ -133,10 +157,21 @@ class Auditor:
                 return None
             self._codec = Codec.for_ruleset(self._ruleset)
         try:
-            return self._codec.decode(record.type, record.data)
+            event = self._codec.decode(record.type, record.data)
         except WarlogError as exc:
             self.find(record.seq, "decode", str(exc))
             return None
+        canonical = self._codec.encode(event)[1]
+        if canonical != record.data:
+            self.find(
+                record.seq,
+                "decode",
+                f"the data is not the canonical form of a {record.type} event (fields added, dropped or reordered)",
+                _short(record.type, canonical),
+                _short(record.type, record.data),
+            )
+            return None
+        return event
 
     # ------------------------------------------------------------------ batches
 
@@ -150,7 +185,11 @@ class Auditor:
             return
         events: list[Event] = [e for _, e in batch if e is not None]
         if head_record.type not in BATCH_STARTS:
-            self.find(head_record.seq, "sequence", f"{head_record.type} does not belong to any command's batch")
+            self.find(
+                head_record.seq,
+                "sequence",
+                f"{head_record.type} does not belong to any command's batch",
+            )
             self._derive = False
             return
         check = head_record.seq >= self.from_seq
@@ -161,11 +200,20 @@ class Auditor:
                 self._rederive(batch, head)
         elif isinstance(head, DiceRevealed):
             self._revealed(head_record, head)
-        elif isinstance(head, GameForked):
-            if head.at != head_record.seq - 1:
-                self.find(head_record.seq, "sequence", f"game_forked says it cuts at {head.at}", str(head_record.seq - 1), str(head.at))
+        elif isinstance(head, GameForked) and head.at != head_record.seq - 1:
+            self.find(
+                head_record.seq,
+                "sequence",
+                f"game_forked says it cuts at {head.at}",
+                str(head_record.seq - 1),
+                str(head.at),
+            )
         if len(batch) > 1 and not isinstance(head, CommandIssued):
-            self.find(batch[1][0].seq, "sequence", f"{batch[1][0].type} follows {head_record.type}, which has no consequences")
+            self.find(
+                batch[1][0].seq,
+                "sequence",
+                f"{batch[1][0].type} follows {head_record.type}, which has no consequences",
+            )
         self._fold(batch, events)
 
     def _created(self, record: Record, event: GameCreated) -> None:
@@ -180,6 +228,27 @@ class Auditor:
                 f"{ruleset.version} only, so rules re-derivation was not done",
             )
             self._derive = False
+        if not GAME_ID.match(event.game) or not GAME_ID.match(event.dice.stream or "-"):
+            self.find(
+                record.seq, "decode", f"{event.game!r} is not a game id the arbiter would write"
+            )
+        try:
+            scenario = ruleset.scenario_from_builtins(event.scenario)
+            if msgspec.to_builtins(scenario) != event.scenario:
+                self.find(
+                    record.seq, "decode", "the recorded scenario is not in its canonical form"
+                )
+            elif list(ruleset.players(scenario)) != list(event.players):
+                self.find(
+                    record.seq,
+                    "rules",
+                    "the players are not the scenario's",
+                    str(ruleset.players(scenario)),
+                    str(event.players),
+                )
+        except (msgspec.ValidationError, WarlogError) as exc:
+            self.find(record.seq, "decode", f"the recorded scenario is invalid: {exc}")
+            self._derive = False
         if event.dice.mode == "auto" and not event.dice.commitment:
             self.find(record.seq, "dice", "an auto-dice game without a commitment to its seed")
 
@@ -187,13 +256,24 @@ class Auditor:
         meta = self._meta
         if meta is None:
             return
+        if meta.revealed:
+            self.find(
+                record.seq, "dice", f"the seed was already revealed at seq {meta.revealed_at}"
+            )
+            return
         try:
             seed = bytes.fromhex(event.seed)
         except ValueError:
             self.find(record.seq, "dice", "the revealed seed is not hex")
             return
         if meta.dice.mode != "auto" or commitment_of(seed) != meta.dice.commitment:
-            self.find(record.seq, "dice", "the revealed seed does not open the commitment in force", meta.dice.commitment, commitment_of(seed))
+            self.find(
+                record.seq,
+                "dice",
+                "the revealed seed does not open the commitment in force",
+                meta.dice.commitment,
+                commitment_of(seed),
+            )
             return
         self._reveals[meta.spec_seq] = (record.seq, seed)
 
@@ -206,8 +286,26 @@ class Auditor:
         except msgspec.ValidationError as exc:
             self.find(seq, "rules", f"the recorded command is not a valid command: {exc}")
             return
+        if msgspec.to_builtins(command) != issued.command:
+            self.find(
+                seq,
+                "rules",
+                "the recorded command is not in the form the arbiter records",
+                str(msgspec.to_builtins(command)),
+                str(issued.command),
+            )
+            return
         if command.player != issued.player or issued.player not in meta.players:
-            self.find(seq, "rules", f"the command is issued by {issued.player!r}, who may not issue it")
+            self.find(
+                seq, "rules", f"the command is issued by {issued.player!r}, who may not issue it"
+            )
+            return
+        if meta.dice.mode == "auto" and meta.revealed:
+            self.find(
+                seq,
+                "rules",
+                f"a command after the dice seed was revealed at seq {meta.revealed_at}",
+            )
             return
         recorded = [e for _, e in batch[1:]]
         rolls = [(e.sides, list(e.faces)) for e in recorded if isinstance(e, DiceRolled)]
@@ -253,16 +351,27 @@ class Auditor:
             for (record, _), event in zip(batch, events, strict=True):
                 if record.type in CORE_TAGS:
                     if isinstance(event, GameCreated):
-                        self._state = self._ruleset.initial_state(self._ruleset.scenario_from_builtins(event.scenario))
+                        self._state = self._ruleset.initial_state(
+                            self._ruleset.scenario_from_builtins(event.scenario)
+                        )
                     self._meta = evolve_meta(self._meta, record.seq, event)
-                    if self._meta is not None and (isinstance(event, GameCreated) or (isinstance(event, GameForked) and event.dice)):
+                    if self._meta is not None and (
+                        isinstance(event, GameCreated)
+                        or (isinstance(event, GameForked) and event.dice)
+                    ):
                         self._specs[self._meta.spec_seq] = self._meta.dice
                     if isinstance(event, DiceRolled) and self._meta is not None:
-                        self._rolls.setdefault(self._meta.spec_seq, []).append((record.seq, event.sides, list(event.faces)))
+                        self._rolls.setdefault(self._meta.spec_seq, []).append(
+                            (record.seq, event.sides, list(event.faces))
+                        )
                 else:
                     self._state = self._ruleset.evolve(self._state, event)
         except Exception as exc:
-            self.find(batch[0][0].seq, "rules", f"the recorded events cannot be applied: {type(exc).__name__}: {exc}")
+            self.find(
+                batch[0][0].seq,
+                "rules",
+                f"the recorded events cannot be applied: {type(exc).__name__}: {exc}",
+            )
             self._derive = False
 
     def _check_dice(self) -> None:
@@ -288,7 +397,9 @@ class Auditor:
         return bool(self._reveals)
 
 
-def audit_records(records: Iterable[Record], rulesets: Callable[[str], Any], from_seq: int = 1) -> Auditor:
+def audit_records(
+    records: Iterable[Record], rulesets: Callable[[str], Any], from_seq: int = 1
+) -> Auditor:
     """Audit a log given as records in file or seq order; the Auditor holds the findings."""
     auditor = Auditor(rulesets, from_seq)
     auditor.feed(records)

@@ -37,7 +37,7 @@ def parse_lines(lines: Iterable[str]) -> Iterator[Record]:
         try:
             obj = json.loads(line)
         except (json.JSONDecodeError, UnicodeDecodeError) as exc:
-            raise InputError(f"line {line_no} is not JSON: {exc.msg}", "input/bad_json") from None
+            raise InputError(f"line {line_no} is not JSON: {exc}", "input/bad_json") from None
         if not isinstance(obj, dict):
             raise BadLine(line_no, "an event line is a JSON object")
         missing = [f for f in FIELDS if f not in obj]

@@ -59,7 +59,9 @@ class EventsView:
             self._state = ruleset.evolve(before, event)
             round_ = ruleset.round_of(self._state)
             for notice in ruleset.notices(before, self._state, event):
-                self.entries.append(Entry(record.seq, notice.empire, round_, max(1, notice.duration), notice.text))
+                self.entries.append(
+                    Entry(record.seq, notice.empire, round_, max(1, notice.duration), notice.text)
+                )
         return self
 
     @property

@@ -42,7 +42,7 @@ class Pass(Command, tag="pass"):
     pass
 
 
-class Scored(Event, tag="scored"):
+class Scored(Event, frozen=True, tag="scored"):
     player: str
     successes: int
     total: int
@@ -51,12 +51,12 @@ class Scored(Event, tag="scored"):
         return f"{self.successes} successes (faces 4-6) → total {self.total}"
 
 
-class TurnPassed(Event, tag="turn_passed"):
+class TurnPassed(Event, frozen=True, tag="turn_passed"):
     to: str
     round: int
 
 
-class Won(Event, tag="won"):
+class Won(Event, frozen=True, tag="won"):
     player: str
 
 
@@ -81,14 +81,23 @@ class DiceRace:
         return list(scenario.players)
 
     def initial_state(self, scenario: Scenario) -> State:
-        return State(list(scenario.players), scenario.target, 0, 1, {p: 0 for p in scenario.players}, dict(scenario.hands))
+        return State(
+            list(scenario.players),
+            scenario.target,
+            0,
+            1,
+            {p: 0 for p in scenario.players},
+            dict(scenario.hands),
+        )
 
     def decide(self, state: State, command: Any, dice: Dice) -> list[Event]:
         if state.winner:
             raise RulesError("the race is won", "rules/game_over")
         current = state.players[state.turn]
         if command.player != current:
-            raise RulesError(f"it is {current}'s turn, not {command.player}'s", "rules/not_your_turn")
+            raise RulesError(
+                f"it is {current}'s turn, not {command.player}'s", "rules/not_your_turn"
+            )
         b = Batch(dice)
         nxt = (state.turn + 1) % len(state.players)
         if isinstance(command, Roll):
@@ -106,9 +115,13 @@ class DiceRace:
 
     def evolve(self, state: State, event: Event) -> State:
         if isinstance(event, Scored):
-            return msgspec.structs.replace(state, scores={**state.scores, event.player: event.total})
+            return msgspec.structs.replace(
+                state, scores={**state.scores, event.player: event.total}
+            )
         if isinstance(event, TurnPassed):
-            return msgspec.structs.replace(state, turn=state.players.index(event.to), round=event.round)
+            return msgspec.structs.replace(
+                state, turn=state.players.index(event.to), round=event.round
+            )
         if isinstance(event, Won):
             return msgspec.structs.replace(state, winner=event.player)
         return state

@@ -36,7 +36,9 @@ def commitment_of(seed: bytes) -> str:
     return hashlib.sha256(seed).hexdigest()
 
 
-def derive_faces(seed: bytes, stream: str, salt: str, seq: int, count: int, sides: int) -> list[int]:
+def derive_faces(
+    seed: bytes, stream: str, salt: str, seq: int, count: int, sides: int
+) -> list[int]:
     """The ``count`` faces of an n-sided die for the dice event at ``seq`` (contract derivation)."""
     if sides < 1:
         raise ValueError("a die has at least one side")

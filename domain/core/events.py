@@ -27,7 +27,7 @@ class Event(msgspec.Struct, frozen=True, tag_field="type"):
         return ""
 
 
-class GameCreated(Event, tag="game_created"):
+class GameCreated(Event, frozen=True, tag="game_created"):
     """seq 1 of every game: what is being played, by whom, with which dice."""
 
     starts_batch: ClassVar[bool] = True
@@ -40,7 +40,7 @@ class GameCreated(Event, tag="game_created"):
     dice: DiceSpec
 
 
-class CommandIssued(Event, tag="command_issued"):
+class CommandIssued(Event, frozen=True, tag="command_issued"):
     """The first event of a command's batch: the command exactly as accepted, with its issuer."""
 
     starts_batch: ClassVar[bool] = True
@@ -48,7 +48,7 @@ class CommandIssued(Event, tag="command_issued"):
     command: dict[str, Any]
 
 
-class DiceRolled(Event, tag="dice_rolled"):
+class DiceRolled(Event, frozen=True, tag="dice_rolled"):
     """One roll: ``faces`` in the order rolled. ``purpose`` and ``roller`` say why and for whom."""
 
     sides: int
@@ -60,14 +60,14 @@ class DiceRolled(Event, tag="dice_rolled"):
         return f"{self.roller or 'the game'} rolled {len(self.faces)} d{self.sides} for {self.purpose}: {self.faces}"
 
 
-class DiceRevealed(Event, tag="dice_revealed"):
+class DiceRevealed(Event, frozen=True, tag="dice_revealed"):
     """The arbiter publishes the seed; its sha256 equals the commitment it opens."""
 
     starts_batch: ClassVar[bool] = True
     seed: str
 
 
-class GameForked(Event, tag="game_forked"):
+class GameForked(Event, frozen=True, tag="game_forked"):
     """The first own event of a fork: its parent, the cut, and its dice (None keeps the parent's)."""
 
     starts_batch: ClassVar[bool] = True
@@ -77,7 +77,13 @@ class GameForked(Event, tag="game_forked"):
     dice: DiceSpec | None = None
 
 
-CORE_EVENTS: tuple[type[Event], ...] = (GameCreated, CommandIssued, DiceRolled, DiceRevealed, GameForked)
+CORE_EVENTS: tuple[type[Event], ...] = (
+    GameCreated,
+    CommandIssued,
+    DiceRolled,
+    DiceRevealed,
+    GameForked,
+)
 #: tags of the events that begin a batch (a fork may cut just before one)
 BATCH_STARTS: frozenset[str] = frozenset(e.type_name() for e in CORE_EVENTS if e.starts_batch)
 #: tags of the engine's own events (the ruleset's evolve never sees them)

@@ -28,7 +28,9 @@ class Hex(msgspec.Struct, frozen=True, order=True, array_like=True):
                 raise ValueError
             return cls(int(parts[0]), int(parts[1]))
         except ValueError:
-            raise InputError(f"bad hex {text!r}: write it as 'q,r', e.g. '3,-1'", "input/bad_hex") from None
+            raise InputError(
+                f"bad hex {text!r}: write it as 'q,r', e.g. '3,-1'", "input/bad_hex"
+            ) from None
 
     def __str__(self) -> str:
         return f"{self.q},{self.r}"

@@ -1,0 +1,1 @@
+"""The warlog command line."""

@@ -1,0 +1,31 @@
+from __future__ import annotations
+
+import itertools
+from pathlib import Path
+
+import pytest
+
+from eventstore.application import Arbiter
+from eventstore.memory_store import MemoryStore
+from tests.toy import SCENARIO, rulesets
+
+SEED = bytes(range(32))
+
+
+def fixed_clock():
+    counter = itertools.count()
+    return lambda: f"2026-11-22T00:00:{next(counter) % 60:02d}.000Z"
+
+
+@pytest.fixture
+def scenario_file(tmp_path: Path) -> str:
+    path = tmp_path / "race.toml"
+    path.write_bytes(SCENARIO)
+    return str(path)
+
+
+@pytest.fixture
+def arbiter() -> Arbiter:
+    return Arbiter(
+        MemoryStore(), rulesets, clock=fixed_clock(), seeds=lambda: SEED, snapshot_every=4
+    )

@@ -1,0 +1,122 @@
+"""Forging exported logs, and the independent judge of whether a forged log is a legal game."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from typing import Any
+
+from hypothesis import strategies as st
+
+from domain.core.errors import WarlogError
+from eventstore.application import Arbiter
+from eventstore.chain import GENESIS, link
+from eventstore.memory_store import MemoryStore
+from eventstore.records import Pending, Record
+
+
+def rechain(records: list[Record]) -> list[Record]:
+    """What a forger who recomputes the chain does: renumber from 1 and re-link every hash."""
+    out: list[Record] = []
+    prev = GENESIS
+    for seq, r in enumerate(records, start=1):
+        h = link(prev, seq, r.type, r.at, r.data)
+        out.append(Record(seq, r.type, r.data, r.at, prev, h))
+        prev = h
+    return out
+
+
+def _mutate_value(value: Any, draw: Callable[[Any], Any]) -> Any:
+    if isinstance(value, bool):
+        return not value
+    if isinstance(value, int):
+        return value + draw(st.sampled_from([-2, -1, 1, 2, 7]))
+    if isinstance(value, str):
+        return draw(
+            st.sampled_from(
+                [value + "x", "", value[::-1] + "_", "red", "blue", "orks", "imperials"]
+            )
+        )
+    if isinstance(value, list):
+        if value and draw(st.booleans()):
+            i = draw(st.integers(0, len(value) - 1))
+            return [*value[:i], _mutate_value(value[i], draw), *value[i + 1 :]]
+        return value[:-1] if value else [1]
+    if isinstance(value, dict):
+        if value and draw(st.booleans()):
+            key = draw(st.sampled_from(sorted(value)))
+            return {**value, key: _mutate_value(value[key], draw)}
+        return {**value, "forged": 1}
+    return 0 if value is None else None
+
+
+@st.composite
+def forgeries(
+    draw: Callable[[Any], Any], records: list[Record], tags: list[str]
+) -> tuple[str, list[Record]]:
+    """One forgery of ``records``: a changed type or data, a deletion, an insertion or a swap."""
+    n = len(records)
+    kind = draw(st.sampled_from(["data", "type", "delete", "insert", "swap"]))
+    out = list(records)
+    i = draw(st.integers(0, n - 1))
+    if kind == "data":
+        data = json.loads(out[i].data)
+        forged = _mutate_value(data, draw)
+        if forged == data:
+            forged = {**data, "forged": 1}
+        text = json.dumps(forged, separators=(",", ":"), ensure_ascii=False)
+        out[i] = Record(out[i].seq, out[i].type, text, out[i].at, out[i].prev, out[i].hash)
+    elif kind == "type":
+        other = draw(st.sampled_from([t for t in tags if t != out[i].type] or ["forged"]))
+        out[i] = Record(out[i].seq, other, out[i].data, out[i].at, out[i].prev, out[i].hash)
+    elif kind == "delete":
+        del out[i]
+    elif kind == "insert":
+        j = draw(st.integers(0, n - 1))
+        out.insert(i, out[j])
+    else:
+        j = draw(st.integers(0, n - 1).filter(lambda x: x != i)) if n > 1 else i
+        if records[i].type == records[j].type and records[i].data == records[j].data:
+            kind = "data"
+            data = json.loads(out[i].data)
+            text = json.dumps({**data, "forged": 1}, separators=(",", ":"))
+            out[i] = Record(out[i].seq, out[i].type, text, out[i].at, out[i].prev, out[i].hash)
+        else:
+            out[i], out[j] = out[j], out[i]
+    return kind, out
+
+
+def is_legal_game(records: list[Record], rulesets: Callable[[str], Any], seed: bytes) -> bool:
+    """True when the application, fed the log's commands with the same seed, writes exactly the
+    same events (timestamps aside): the forged log is then itself a legal game."""
+    if not records or records[0].type != "game_created":
+        return False
+    try:
+        created = json.loads(records[0].data)
+        store = MemoryStore()
+        arbiter = Arbiter(store, rulesets)
+        from eventstore.records import GameInfo
+
+        game = str(created["game"])
+        store.create_game(
+            GameInfo(game=game, ruleset=str(created["ruleset"])),
+            [Pending(records[0].type, records[0].data, records[0].at)],
+        )
+        store.put_secret(game, seed)
+        arbiter.folded(game)  # decodes the (possibly forged) first event
+        produced: list[tuple[str, str]] = [(records[0].type, records[0].data)]
+        for r in records[1:]:
+            if r.type == "command_issued":
+                command = json.loads(r.data)["command"]
+                if json.loads(r.data).get("player") != command.get("player"):
+                    return False
+                produced += [(x.type, x.data) for x in arbiter.play(game, json.dumps(command))]
+            elif r.type == "dice_revealed":
+                produced.append(
+                    (arbiter.reveal(game).type, json.loads(json.dumps(r.data)) and r.data)
+                )
+                last = list(arbiter.records(game))[-1]
+                produced[-1] = (last.type, last.data)
+        return produced == [(r.type, r.data) for r in records]
+    except (WarlogError, KeyError, TypeError, ValueError, AttributeError):
+        return False

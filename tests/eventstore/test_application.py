@@ -1,0 +1,225 @@
+"""The application: create, play, reject, fork, reveal — on the dice-race test ruleset."""
+
+from __future__ import annotations
+
+import json
+
+import msgspec
+import pytest
+
+from domain.core.dice import commitment_of, derive_faces
+from domain.core.errors import ConflictError, InputError, RulesError, WarlogError
+from eventstore.application import Arbiter
+from eventstore.audit import audit_records
+from tests.eventstore.conftest import SEED
+from tests.toy import rulesets
+
+
+def roll(player: str, count: int = 3, **extra: object) -> str:
+    return json.dumps({"type": "roll", "player": player, "count": count, **extra})
+
+
+def test_a_new_game_commits_to_its_seed_in_its_first_event(
+    arbiter: Arbiter, scenario_file: str
+) -> None:
+    game = arbiter.new_game("dice-race", scenario_file, game="g1", salt="s")
+    first = next(arbiter.records(game))
+    data = json.loads(first.data)
+    assert (first.seq, first.type) == (1, "game_created")
+    assert data["dice"] == {
+        "mode": "auto",
+        "stream": "g1",
+        "salt": "s",
+        "commitment": commitment_of(SEED),
+    }
+    assert data["players"] == ["red", "blue"]
+
+
+def test_a_command_is_recorded_first_and_its_dice_follow_the_contract_derivation(
+    arbiter: Arbiter, scenario_file: str
+) -> None:
+    game = arbiter.new_game("dice-race", scenario_file, game="g1", salt="s")
+    records = arbiter.play(game, roll("red"))
+    assert [r.type for r in records] == ["command_issued", "dice_rolled", "scored", "turn_passed"]
+    assert json.loads(records[0].data) == {
+        "player": "red",
+        "command": {"type": "roll", "player": "red", "count": 3},
+    }
+    dice = json.loads(records[1].data)
+    assert dice["faces"] == derive_faces(SEED, "g1", "s", records[1].seq, 3, 6)
+    assert json.loads(records[2].data)["successes"] == sum(f >= 4 for f in dice["faces"])
+
+
+@pytest.mark.parametrize(
+    ("text", "code", "exit_code"),
+    [
+        ("{not json", "input/bad_json", 1),
+        ("[1, 2]", "input/bad_command", 1),
+        ('{"type": "fly", "player": "red"}', "input/unknown_command", 1),
+        ('{"player": "red"}', "input/unknown_command", 1),
+        ('{"type": "roll", "player": "red"}', "input/bad_command", 1),
+        ('{"type": "roll", "player": "red", "count": "3"}', "input/bad_command", 1),
+        ('{"type": "roll", "player": "red", "count": 3, "extra": 1}', "input/bad_command", 1),
+        ('{"type": "roll", "player": "green", "count": 3}', "input/unknown_player", 1),
+        ('{"type": "roll", "player": "blue", "count": 3}', "rules/not_your_turn", 3),
+        ('{"type": "roll", "player": "red", "count": 9}', "rules/bad_count", 3),
+        ('{"type": "roll", "player": "red", "count": 1, "dice": [4]}', "input/unexpected_dice", 1),
+    ],
+)
+def test_bad_commands_are_rejected_with_their_code_and_nothing_is_appended(
+    arbiter: Arbiter, scenario_file: str, text: str, code: str, exit_code: int
+) -> None:
+    game = arbiter.new_game("dice-race", scenario_file, game="g1")
+    before = arbiter.head(game)
+    with pytest.raises(WarlogError) as info:
+        arbiter.play(game, text)
+    assert (info.value.code, info.value.exit_code) == (code, exit_code)
+    assert "\n" not in info.value.line()
+    assert arbiter.head(game) == before
+
+
+def test_manual_dice_must_match_what_the_command_rolls(
+    arbiter: Arbiter, scenario_file: str
+) -> None:
+    game = arbiter.new_game("dice-race", scenario_file, game="m1", dice="manual")
+    with pytest.raises(InputError, match=r"needs 3 dice \(3 d6\) in its 'dice' list; 2 given"):
+        arbiter.play(game, roll("red", dice=[6, 6]))
+    with pytest.raises(InputError, match=r"needs 3 dice \(3 d6\) in its 'dice' list; 4 given"):
+        arbiter.play(game, roll("red", dice=[6, 6, 6, 6]))
+    with pytest.raises(InputError, match="is a d6"):
+        arbiter.play(game, roll("red", dice=[6, 7, 1]))
+    assert arbiter.head(game)[0] == 1
+    records = arbiter.play(game, roll("red", dice=[6, 5, 1]))
+    assert json.loads(records[1].data)["faces"] == [6, 5, 1]
+    assert json.loads(records[2].data)["successes"] == 2
+
+
+def test_a_lost_race_is_a_conflict_and_appends_nothing(
+    arbiter: Arbiter, scenario_file: str
+) -> None:
+    game = arbiter.new_game("dice-race", scenario_file, game="g1")
+    other = Arbiter(arbiter.store, rulesets)
+    real_append = arbiter.store.append
+
+    def append_after_a_rival(game_id, batch, expected_seq):  # type: ignore[no-untyped-def]
+        arbiter.store.append = real_append  # type: ignore[method-assign]
+        other.play(game_id, roll("red", 1))  # the rival wins the race
+        return real_append(game_id, batch, expected_seq)
+
+    arbiter.store.append = append_after_a_rival  # type: ignore[method-assign]
+    with pytest.raises(ConflictError) as info:
+        arbiter.play(game, roll("red"))
+    assert info.value.exit_code == 5
+    assert [r.type for r in arbiter.records(game)].count("command_issued") == 1
+
+
+def play_until_won(arbiter: Arbiter, game: str) -> None:
+    for _ in range(200):
+        state = arbiter.state(game)
+        if state.winner:
+            return
+        arbiter.play(game, roll(state.players[state.turn]))
+    raise AssertionError("no winner")
+
+
+def test_state_at_any_seq_equals_the_fold_of_its_prefix(
+    arbiter: Arbiter, scenario_file: str
+) -> None:
+    game = arbiter.new_game("dice-race", scenario_file, game="g1")
+    play_until_won(arbiter, game)
+    head, _ = arbiter.head(game)
+    for at in range(1, head + 1):
+        fresh = Arbiter(arbiter.store, rulesets)  # no live cache: snapshots + tail
+        full = fresh.fold_records(fresh.ruleset_of(game), None, fresh.records(game, 1, at))
+        assert msgspec.to_builtins(fresh.state(game, at)) == msgspec.to_builtins(full.state)
+
+
+def test_play_stops_when_the_game_is_over(arbiter: Arbiter, scenario_file: str) -> None:
+    game = arbiter.new_game("dice-race", scenario_file, game="g1")
+    play_until_won(arbiter, game)
+    with pytest.raises(RulesError) as info:
+        arbiter.play(game, roll("red"))
+    assert info.value.code == "rules/game_over"
+    assert arbiter.legal(game) == []
+
+
+def test_a_fork_shares_its_parents_events_and_records_its_lineage(
+    arbiter: Arbiter, scenario_file: str
+) -> None:
+    game = arbiter.new_game("dice-race", scenario_file, game="g1")
+    for _ in range(3):
+        state = arbiter.state(game)
+        arbiter.play(game, roll(state.players[state.turn]))
+    parent = list(arbiter.records(game))
+    fork = arbiter.fork(game, 5, new_game="f1")
+    records = list(arbiter.records(fork))
+    assert records[:5] == parent[:5]
+    lineage = json.loads(records[5].data)
+    assert (records[5].type, lineage["parent"], lineage["at"], records[5].prev) == (
+        "game_forked",
+        "g1",
+        5,
+        parent[4].hash,
+    )
+    assert lineage["dice"]["commitment"] == commitment_of(SEED)  # the test's seed source repeats
+    assert not audit_records(records, rulesets).findings
+
+
+def test_a_fork_inside_a_batch_names_the_nearest_batch_ends(
+    arbiter: Arbiter, scenario_file: str
+) -> None:
+    game = arbiter.new_game("dice-race", scenario_file, game="g1")
+    arbiter.play(game, roll("red"))
+    arbiter.play(game, roll("blue"))
+    with pytest.raises(InputError, match=r"fork at a batch end \(5 or 9\)") as info:
+        arbiter.fork(game, 7)
+    assert info.value.exit_code == 1
+
+
+def test_a_fork_with_the_same_dice_waits_for_the_reveal_and_then_rolls_the_parents_stream(
+    arbiter: Arbiter, scenario_file: str
+) -> None:
+    game = arbiter.new_game("dice-race", scenario_file, game="g1")
+    arbiter.play(game, roll("red"))
+    with pytest.raises(InputError) as info:
+        arbiter.fork(game, 5, dice="same")
+    assert info.value.code == "input/seed_not_revealed"
+    arbiter.reveal(game)
+    fork = arbiter.fork(game, 5, new_game="same1", dice="same")
+    records = arbiter.play(fork, roll("blue"))
+    # the parent's seed, stream and salt go on deriving by seq
+    assert records[1].seq == 8
+    assert json.loads(records[1].data)["faces"] == derive_faces(SEED, "g1", "", 8, 3, 6)
+    assert not audit_records(list(arbiter.records(fork)), rulesets).findings
+
+
+def test_after_the_reveal_the_game_takes_no_more_commands_and_audits_its_dice(
+    arbiter: Arbiter, scenario_file: str
+) -> None:
+    game = arbiter.new_game("dice-race", scenario_file, game="g1")
+    arbiter.play(game, roll("red"))
+    revealed = arbiter.reveal(game)
+    assert json.loads(revealed.data) == {"seed": SEED.hex()}
+    with pytest.raises(RulesError) as info:
+        arbiter.play(game, roll("blue"))
+    assert info.value.code == "rules/seed_revealed"
+    with pytest.raises(InputError, match="already revealed"):
+        arbiter.reveal(game)
+    auditor = audit_records(list(arbiter.records(game)), rulesets)
+    assert auditor.findings == [] and auditor.revealed
+
+
+def test_a_manual_game_has_no_seed_to_reveal(arbiter: Arbiter, scenario_file: str) -> None:
+    game = arbiter.new_game("dice-race", scenario_file, game="m1", dice="manual")
+    with pytest.raises(InputError, match="manual dice"):
+        arbiter.reveal(game)
+
+
+def test_game_ids_are_checked_and_not_reused(arbiter: Arbiter, scenario_file: str) -> None:
+    arbiter.new_game("dice-race", scenario_file, game="g1")
+    with pytest.raises(InputError, match="already exists"):
+        arbiter.new_game("dice-race", scenario_file, game="g1")
+    with pytest.raises(InputError, match="bad game id"):
+        arbiter.new_game("dice-race", scenario_file, game="no spaces")
+    with pytest.raises(InputError, match="unknown scenario"):
+        arbiter.new_game("dice-race", "no-such-scenario", game="g2")
