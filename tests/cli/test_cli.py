@@ -1,0 +1,239 @@
+"""The CLI contract: output, one-line errors and exact exit codes (on the dice-race test ruleset)."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from cli.main import cli
+from domain import rulesets
+from tests.toy import SCENARIO
+
+
+@pytest.fixture(autouse=True)
+def toy_registered(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(rulesets._REGISTRY, "dice-race", "tests.toy:RULESET")
+
+
+@pytest.fixture
+def env(tmp_path: Path) -> dict[str, str]:
+    (tmp_path / "race.toml").write_bytes(SCENARIO)
+    return {"db": str(tmp_path / "w.db"), "scenario": str(tmp_path / "race.toml"), "dir": str(tmp_path)}
+
+
+def run(env: dict[str, str], *args: str, input: str | None = None) -> tuple[int, str, str]:
+    result = CliRunner().invoke(cli, ["--db", env["db"], *args], input=input)
+    if result.exception and not isinstance(result.exception, SystemExit):
+        raise result.exception
+    return result.exit_code, result.stdout, result.stderr
+
+
+def one_error_line(stderr: str, code: str) -> None:
+    lines = stderr.strip().splitlines()
+    assert len(lines) == 1, stderr
+    assert lines[0].startswith(f"error[{code}]: "), stderr
+    assert "Traceback" not in stderr
+
+
+def new_game(env: dict[str, str], *extra: str) -> str:
+    code, out, _ = run(env, "new", "dice-race", "--scenario", env["scenario"], "--game", "g1", *extra)
+    assert code == 0
+    return out.strip()
+
+
+def roll(player: str, count: int = 3, **extra: object) -> str:
+    return json.dumps({"type": "roll", "player": player, "count": count, **extra})
+
+
+def head(env: dict[str, str], game: str = "g1") -> str:
+    return run(env, "head", game)[1]
+
+
+def test_new_prints_the_game_id_alone(env: dict[str, str]) -> None:
+    assert new_game(env) == "g1"
+    code, out, _ = run(env, "new", "dice-race", "--scenario", env["scenario"])
+    assert code == 0 and out.strip().startswith("dr-") and len(out.strip().splitlines()) == 1
+
+
+def test_play_prints_the_events_appended(env: dict[str, str]) -> None:
+    new_game(env)
+    code, out, _ = run(env, "play", "g1", roll("red"))
+    assert code == 0
+    assert [line.split()[1] for line in out.splitlines()] == ["command_issued", "dice_rolled", "scored", "turn_passed"]
+    code, out, _ = run(env, "play", "--json", "g1", roll("blue"))
+    assert [json.loads(line)["seq"] for line in out.splitlines()] == [6, 7, 8, 9]
+
+
+@pytest.mark.parametrize(
+    ("command", "exit_code", "code"),
+    [
+        ("{oops", 1, "input/bad_json"),
+        ('{"type": "fly", "player": "red"}', 1, "input/unknown_command"),
+        ('{"type": "roll", "player": "red", "count": 2, "speed": 1}', 1, "input/bad_command"),
+        ('{"type": "roll", "player": "green", "count": 2}', 1, "input/unknown_player"),
+        ('{"type": "roll", "player": "blue", "count": 2}', 3, "rules/not_your_turn"),
+        ('{"type": "roll", "player": "red", "count": 7}', 3, "rules/bad_count"),
+    ],
+)
+def test_a_bad_command_is_one_line_with_its_exit_code_and_nothing_appended(
+    env: dict[str, str], command: str, exit_code: int, code: str
+) -> None:
+    new_game(env)
+    before = head(env)
+    status, out, err = run(env, "play", "g1", command)
+    assert status == exit_code
+    one_error_line(err, code)
+    assert out == "" and head(env) == before
+
+
+def test_play_from_stdin_stops_at_the_first_rejected_command_keeping_earlier_ones(env: dict[str, str]) -> None:
+    new_game(env)
+    lines = "\n".join([roll("red"), roll("blue"), roll("blue"), roll("red")]) + "\n"
+    status, out, err = run(env, "play", "g1", "-", input=lines)
+    assert status == 3
+    one_error_line(err, "rules/not_your_turn")
+    assert head(env).split()[0] == "9"
+
+
+def test_an_unknown_game_is_exit_1(env: dict[str, str]) -> None:
+    new_game(env)
+    status, _, err = run(env, "state", "nope")
+    assert status == 1
+    one_error_line(err, "input/unknown_game")
+
+
+def test_a_missing_database_is_one_line_and_exit_1(env: dict[str, str]) -> None:
+    status, _, err = run(env, "state", "g1")
+    assert status == 1
+    assert err.startswith("error[") and len(err.strip().splitlines()) == 1
+    assert not Path(env["db"]).exists()
+
+
+def test_a_garbage_database_is_one_line_exit_1_and_untouched(env: dict[str, str]) -> None:
+    Path(env["db"]).write_bytes(b"this is not a database at all" * 100)
+    digest = hashlib.sha256(Path(env["db"]).read_bytes()).hexdigest()
+    for args in (["state", "g1"], ["play", "g1", roll("red")], ["new", "dice-race", "--scenario", env["scenario"]]):
+        status, _, err = run(env, *args)
+        assert status == 1
+        assert err.startswith("error[") and len(err.strip().splitlines()) == 1
+    assert hashlib.sha256(Path(env["db"]).read_bytes()).hexdigest() == digest
+
+
+def test_legal_prints_commands_that_play_accepts_as_they_are(env: dict[str, str]) -> None:
+    new_game(env)
+    status, out, _ = run(env, "legal", "g1")
+    commands = [json.loads(line) for line in out.splitlines()]
+    assert status == 0 and {c["type"] for c in commands} == {"roll", "pass"}
+    assert run(env, "play", "g1", out.splitlines()[0])[0] == 0
+    assert run(env, "legal", "g1", "--player", "red")[1] == ""
+
+
+def test_state_at_a_seq_and_as_a_player(env: dict[str, str]) -> None:
+    new_game(env)
+    run(env, "play", "g1", roll("red"))
+    status, out, _ = run(env, "state", "g1", "--at", "1", "--json")
+    view = json.loads(out)
+    assert status == 0 and view["seq"] == 1 and view["state"]["scores"] == {"red": 0, "blue": 0}
+    blue = json.loads(run(env, "state", "g1", "--as", "blue", "--json")[1])
+    assert blue["state"]["hands"] == {"red": None, "blue": 5}
+    status, _, err = run(env, "state", "g1", "--at", "99")
+    assert status == 1
+    one_error_line(err, "input/bad_seq")
+
+
+def test_events_json_is_the_export_format(env: dict[str, str]) -> None:
+    new_game(env)
+    run(env, "play", "g1", roll("red"))
+    _, events, _ = run(env, "events", "g1", "--json")
+    _, exported, _ = run(env, "export", "g1")
+    assert events == exported
+    assert [json.loads(line)["seq"] for line in run(env, "events", "g1", "--from", "2", "--to", "3", "--json")[1].splitlines()] == [2, 3]
+
+
+def test_the_events_view_expires_entries_and_all_shows_them(env: dict[str, str]) -> None:
+    new_game(env)
+    for player in ["red", "blue", "red", "blue", "red", "blue"]:
+        run(env, "play", "g1", roll(player))
+    now = json.loads(run(env, "log", "g1", "--json")[1])
+    everything = json.loads(run(env, "log", "g1", "--all", "--json")[1])
+    assert now["round"] == 4
+    assert all(e["round"] <= 4 <= e["round"] + e["duration"] - 1 for tab in now["tabs"].values() for e in tab)
+    assert sum(map(len, everything["tabs"].values())) == 6 > sum(map(len, now["tabs"].values()))
+    assert list(json.loads(run(env, "log", "g1", "--empire", "red", "--json")[1])["tabs"]) == ["red"]
+
+
+def test_replay_shows_what_each_event_changed(env: dict[str, str]) -> None:
+    new_game(env)
+    run(env, "play", "g1", roll("red"))
+    status, out, _ = run(env, "replay", "g1", "--from", "2")
+    assert status == 0
+    assert "scores.red: 0 →" in out and "turn: 0 → 1" in out
+
+
+def test_explain_names_the_command_and_the_dice(env: dict[str, str]) -> None:
+    new_game(env)
+    run(env, "play", "g1", roll("red"))
+    report = json.loads(run(env, "explain", "g1", "4", "--json")[1])
+    assert report["command"] == {"seq": 2, "player": "red", "command": json.loads(roll("red"))}
+    assert [d["seq"] for d in report["dice"]] == [3]
+    assert report["rule"].startswith(f"{sum(f >= 4 for f in report['dice'][0]['faces'])} successes")
+    assert "explain" in run(env, "explain", "--help")[1]
+
+
+def test_fork_audit_reveal_and_the_contract_exit_codes(env: dict[str, str]) -> None:
+    new_game(env)
+    run(env, "play", "g1", roll("red"))
+    run(env, "play", "g1", roll("blue"))
+    status, out, _ = run(env, "fork", "g1", "--at", "5", "--game", "f1")
+    assert (status, out.strip()) == (0, "f1")
+    status, _, err = run(env, "fork", "g1", "--at", "3")
+    assert status == 1
+    one_error_line(err, "input/inside_batch")
+    status, _, err = run(env, "fork", "g1", "--at", "5", "--dice", "same")
+    assert status == 1
+    one_error_line(err, "input/seed_not_revealed")
+    status, out, _ = run(env, "reveal", "g1")
+    assert status == 0 and out.split()[0] == "10"
+    assert run(env, "fork", "g1", "--at", "5", "--dice", "same", "--game", "f2")[0] == 0
+    status, out, _ = run(env, "audit", "g1")
+    assert status == 0 and "clean" in out and "dice verified" in out
+    assert run(env, "fork", "g1", "--at", "5", "--dice", "sideways")[0] == 2
+
+
+def test_export_import_round_trip_and_a_broken_file_is_refused(env: dict[str, str]) -> None:
+    new_game(env)
+    run(env, "play", "g1", roll("red"))
+    path = Path(env["dir"]) / "g1.jsonl"
+    assert run(env, "export", "g1", "-o", str(path))[0] == 0
+    status, out, _ = run(env, "import", str(path), "--game", "copy")
+    assert (status, out.strip()) == (0, "copy")
+    assert run(env, "head", "copy")[1] == head(env)
+    lines = path.read_text().splitlines()
+    tampered = json.loads(lines[2])
+    tampered["data"]["faces"] = [6, 6, 6]
+    lines[2] = json.dumps(tampered)
+    path.write_text("\n".join(lines) + "\n")
+    status, _, err = run(env, "import", str(path), "--game", "forged")
+    assert status == 4
+    one_error_line(err, "import/broken_log")
+    assert run(env, "head", "forged")[0] == 1
+    status, out, _ = run(env, "audit", str(path))
+    assert status == 4 and "seq 3 [chain]" in out
+    findings = json.loads(run(env, "audit", str(path), "--json")[1])["findings"]
+    assert findings[0]["seq"] == 3
+    path.write_text("not json\n")
+    status, _, err = run(env, "import", str(path))
+    assert status == 1
+    one_error_line(err, "input/bad_json")
+
+
+def test_every_command_has_help_and_usage_errors_are_exit_2(env: dict[str, str]) -> None:
+    for name, command in cli.commands.items():
+        assert command.help, f"{name} has no help"
+        assert run(env, name, "--help")[0] == 0
+    assert run(env, "play")[0] == 2
+    assert run(env, "no-such-command")[0] == 2
