@@ -1,0 +1,501 @@
+"""The store contract: every backend numbers, links, refuses, forks and caches alike.
+
+One test class, run against each store (``store`` is parametrised); a new backend joins by
+adding itself to ``STORES``.
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+import sqlite3
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from domain.core.errors import ConflictError, InputError, UnknownGame, WarlogError
+from eventstore.chain import GENESIS, link
+from eventstore.memory_store import MemoryStore
+from eventstore.records import GameInfo, Pending, Record
+from eventstore.sqlite_store import SQLiteStore
+from eventstore.store import Store
+
+AT = "2024-05-01T12:00:00.000Z"
+STORES = ["memory", "sqlite"]
+
+
+def pending(n: int, type_: str = "thing_happened") -> Pending:
+    return Pending(type_, json.dumps({"n": n}, separators=(",", ":"), ensure_ascii=False), AT)
+
+
+def batch(*ns: int) -> list[Pending]:
+    return [pending(n) for n in ns]
+
+
+def numbers(records: Iterator[Record] | list[Record]) -> list[int]:
+    """The ``n`` each record's data carries (what the test wrote), in order."""
+    return [json.loads(r.data)["n"] for r in records]
+
+
+def assert_chain(records: list[Record], prev: str = GENESIS, first_seq: int = 1) -> None:
+    """Contiguous seqs from ``first_seq``, each prev the hash before, each hash recomputable."""
+    for offset, record in enumerate(records):
+        assert record.seq == first_seq + offset
+        assert record.prev == prev
+        assert record.hash == link(record.prev, record.seq, record.type, record.at, record.data)
+        prev = record.hash
+
+
+def one_line(error: WarlogError) -> str:
+    text = str(error)
+    assert text and "\n" not in text
+    return text
+
+
+def new_game(store: Store, game: str = "g", events: int = 1, *, ruleset: str = "test") -> None:
+    """A game with events carrying n = 1..events (the first batch is event 1 alone)."""
+    store.create_game(GameInfo(game=game, ruleset=ruleset), batch(1))
+    if events > 1:
+        store.append(game, batch(*range(2, events + 1)), 1)
+
+
+def fork(store: Store, game: str, parent: str, at: int, *ns: int) -> list[Record]:
+    info = GameInfo(game=game, ruleset="test", parent=parent, fork_at=at)
+    return store.create_game(info, batch(*(ns or (1000,))))
+
+
+class StoreFactory:
+    """Fresh stores of one kind; SQLite ones each in their own file under ``root``."""
+
+    def __init__(self, kind: str, root: Path) -> None:
+        self.kind = kind
+        self.root = root
+        self._count = itertools.count()
+        self._opened: list[SQLiteStore] = []
+
+    def __call__(self) -> Store:
+        if self.kind == "memory":
+            return MemoryStore()
+        store = SQLiteStore(self.root / f"warlog-{next(self._count)}.db", create=True)
+        self._opened.append(store)
+        return store
+
+    def stored_event_rows(self, store: Store) -> int:
+        """How many event rows the backend holds (forks must not copy their prefix)."""
+        if isinstance(store, SQLiteStore):
+            with sqlite3.connect(store.path) as raw:
+                return int(raw.execute("SELECT count(*) FROM events").fetchone()[0])
+        assert isinstance(store, MemoryStore)
+        return sum(len(own) for own in store._events.values())
+
+    def close(self) -> None:
+        for store in self._opened:
+            store.close()
+
+
+@pytest.fixture(params=STORES)
+def stores(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[StoreFactory]:
+    factory = StoreFactory(request.param, tmp_path)
+    yield factory
+    factory.close()
+
+
+@pytest.fixture
+def store(stores: StoreFactory) -> Store:
+    return stores()
+
+
+class TestStoreContract:
+    # ------------------------------------------------------------------ the chain
+
+    def test_the_first_event_follows_genesis_and_every_hash_recomputes_with_link(
+        self, store: Store
+    ) -> None:
+        first = store.create_game(GameInfo("g", "test"), batch(1, 2))
+        assert [r.seq for r in first] == [1, 2]
+        assert first[0].prev == GENESIS == "0" * 64
+        assert_chain(first)
+        assert list(store.read("g")) == first
+
+    def test_append_after_the_head_numbers_and_links_the_batch(self, store: Store) -> None:
+        new_game(store, events=3)
+        appended = store.append("g", batch(4, 5), 3)
+        records = list(store.read("g"))
+        assert [r.seq for r in appended] == [4, 5]
+        assert records[3:] == appended
+        assert numbers(records) == [1, 2, 3, 4, 5]
+        assert_chain(records)
+
+    def test_the_stored_fields_are_exactly_the_pending_ones(self, store: Store) -> None:
+        odd = Pending("ünïcode_happened", '{"name":"Ægir","n":1}', "2024-05-01T12:00:00.123Z")
+        store.create_game(GameInfo("g", "test"), [odd])
+        (record,) = store.read("g")
+        assert (record.type, record.data, record.at) == (odd.type, odd.data, odd.at)
+
+    # ------------------------------------------------------------------ concurrency
+
+    def test_append_on_a_stale_head_conflicts_and_appends_nothing(self, store: Store) -> None:
+        new_game(store, events=3)
+        before = list(store.read("g"))
+        with pytest.raises(ConflictError) as caught:
+            store.append("g", batch(9, 9), 2)
+        assert caught.value.code == "store/conflict"
+        assert caught.value.exit_code == 5
+        assert one_line(caught.value) == (
+            "game g has moved on: head is 3, expected 2; nothing appended, retry"
+        )
+        assert list(store.read("g")) == before
+
+    def test_append_ahead_of_the_head_conflicts_too(self, store: Store) -> None:
+        new_game(store, events=2)
+        with pytest.raises(ConflictError):
+            store.append("g", batch(9), 5)
+        assert store.head("g")[0] == 2
+
+    def test_two_writers_deciding_on_the_same_head_one_wins(self, stores: StoreFactory) -> None:
+        store = stores()
+        new_game(store, events=2)
+        head = store.head("g")[0]
+        store.append("g", batch(3), head)
+        with pytest.raises(ConflictError):
+            store.append("g", batch(33), head)
+        assert numbers(store.read("g")) == [1, 2, 3]
+
+    def test_a_batch_with_a_bad_event_appends_nothing(self, store: Store) -> None:
+        new_game(store, events=2)
+        bad = Pending("thing_happened", b'{"n":5}', AT)  # type: ignore[arg-type]
+        with pytest.raises(InputError) as caught:
+            store.append("g", [pending(3), pending(4), bad], 2)
+        assert "event 5" in one_line(caught.value)
+        assert numbers(store.read("g")) == [1, 2]
+        store.append("g", batch(3), 2)
+        assert_chain(list(store.read("g")))
+
+    def test_an_empty_batch_is_refused(self, store: Store) -> None:
+        new_game(store)
+        with pytest.raises(InputError) as caught:
+            store.append("g", [], 1)
+        assert caught.value.code == "input/empty_batch"
+        with pytest.raises(InputError):
+            store.create_game(GameInfo("h", "test"), [])
+        assert [i.game for i in store.games()] == ["g"]
+
+    # ------------------------------------------------------------------ reading
+
+    @pytest.mark.parametrize(
+        ("from_seq", "to_seq", "expected"),
+        [
+            (1, None, [1, 2, 3, 4, 5, 6]),
+            (4, None, [4, 5, 6]),
+            (1, 3, [1, 2, 3]),
+            (3, 3, [3]),
+            (5, 2, []),
+            (5, 100, [5, 6]),
+            (7, None, []),
+            (1, 0, []),
+        ],
+    )
+    def test_read_returns_the_range_asked_for_clamped_to_the_head(
+        self, store: Store, from_seq: int, to_seq: int | None, expected: list[int]
+    ) -> None:
+        new_game(store, events=6)
+        assert numbers(store.read("g", from_seq, to_seq)) == expected
+
+    def test_read_below_seq_one_is_refused(self, store: Store) -> None:
+        new_game(store)
+        with pytest.raises(InputError):
+            store.read("g", 0)
+
+    def test_read_streams_and_stops_at_the_head_it_was_called_at(self, store: Store) -> None:
+        new_game(store, events=4)
+        stream = store.read("g")
+        assert iter(stream) is stream  # an iterator, not a list built up front
+        assert next(stream).seq == 1
+        store.append("g", batch(5), 4)
+        assert [r.seq for r in stream] == [2, 3, 4]
+        assert [r.seq for r in store.read("g")] == [1, 2, 3, 4, 5]
+
+    def test_a_stream_left_half_read_does_not_block_appends(self, store: Store) -> None:
+        new_game(store, events=3)
+        stream = store.read("g")
+        next(stream)
+        store.append("g", batch(4), 3)
+        del stream
+        store.append("g", batch(5), 4)
+        assert store.head("g")[0] == 5
+
+    def test_head_is_the_last_seq_and_its_hash(self, store: Store) -> None:
+        new_game(store, events=3)
+        last = list(store.read("g"))[-1]
+        assert store.head("g") == (3, last.hash)
+
+    # ------------------------------------------------------------------ catalogue
+
+    @pytest.mark.parametrize(
+        "call",
+        [
+            lambda s: s.append("nope", batch(1), 0),
+            lambda s: s.read("nope"),
+            lambda s: s.head("nope"),
+            lambda s: s.info("nope"),
+            lambda s: s.put_snapshot("nope", 1, "v1", b"state"),
+            lambda s: s.latest_snapshot("nope", 1, "v1"),
+            lambda s: s.put_secret("nope", b"seed"),
+            lambda s: s.secret("nope"),
+        ],
+        ids=[
+            "append",
+            "read",
+            "head",
+            "info",
+            "put_snapshot",
+            "latest_snapshot",
+            "put_secret",
+            "secret",
+        ],
+    )
+    def test_an_unknown_game_is_refused_naming_it(
+        self, store: Store, call: Callable[[Store], object]
+    ) -> None:
+        new_game(store)
+        with pytest.raises(UnknownGame) as caught:
+            call(store)
+        assert caught.value.code == "input/unknown_game"
+        assert caught.value.exit_code == 1
+        assert "'nope'" in one_line(caught.value)
+
+    def test_creating_a_game_that_exists_conflicts_and_changes_nothing(self, store: Store) -> None:
+        new_game(store, events=2)
+        with pytest.raises(ConflictError) as caught:
+            store.create_game(GameInfo("g", "other"), batch(7))
+        assert caught.value.code == "store/game_exists"
+        assert store.info("g") == GameInfo("g", "test")
+        assert numbers(store.read("g")) == [1, 2]
+
+    def test_a_game_needs_an_id(self, store: Store) -> None:
+        with pytest.raises(InputError):
+            store.create_game(GameInfo("", "test"), batch(1))
+
+    def test_games_lists_every_game_with_its_lineage(self, store: Store) -> None:
+        new_game(store, "b", events=3)
+        new_game(store, "a")
+        fork(store, "c", "b", 2)
+        fork(store, "d", "c", 3)
+        assert store.games() == [
+            GameInfo("a", "test"),
+            GameInfo("b", "test"),
+            GameInfo("c", "test", parent="b", fork_at=2),
+            GameInfo("d", "test", parent="c", fork_at=3),
+        ]
+        assert store.info("d") == GameInfo("d", "test", parent="c", fork_at=3)
+
+    # ------------------------------------------------------------------ forks
+
+    def test_a_fork_shares_the_parents_prefix_and_continues_its_chain(self, store: Store) -> None:
+        new_game(store, "p", events=5)
+        parent = list(store.read("p"))
+        own = fork(store, "f", "p", 3, 100, 101)
+        assert [r.seq for r in own] == [4, 5]
+        assert own[0].prev == parent[2].hash
+        records = list(store.read("f"))
+        assert records[:3] == parent[:3]
+        assert numbers(records) == [1, 2, 3, 100, 101]
+        assert_chain(records)
+        assert store.head("f") == (5, own[-1].hash)
+
+    def test_a_fork_and_its_parent_go_their_own_ways(self, store: Store) -> None:
+        new_game(store, "p", events=3)
+        fork(store, "f", "p", 2, 100)
+        store.append("p", batch(4, 5), 3)
+        store.append("f", batch(101), 3)
+        assert numbers(store.read("p")) == [1, 2, 3, 4, 5]
+        assert numbers(store.read("f")) == [1, 2, 100, 101]
+        assert numbers(store.read("f", 2, 3)) == [2, 100]
+        with pytest.raises(ConflictError):
+            store.append("f", batch(9), 5)  # the parent's head is not the fork's
+        assert_chain(list(store.read("f")))
+
+    def test_a_fork_of_a_fork_reads_through_both_parents(self, store: Store) -> None:
+        new_game(store, "a", events=5)
+        fork(store, "b", "a", 3, 30, 31, 32)  # b: 1 2 3 30 31 32
+        fork(store, "c", "b", 5, 50)  # above b's fork point: 1 2 3 30 31 50
+        fork(store, "d", "b", 2, 20)  # below it: skips b entirely
+        assert numbers(store.read("c")) == [1, 2, 3, 30, 31, 50]
+        assert numbers(store.read("c", 3, 5)) == [3, 30, 31]
+        assert numbers(store.read("d")) == [1, 2, 20]
+        for game in "abcd":
+            assert_chain(list(store.read(game)))
+        assert list(store.read("c"))[:5] == list(store.read("b"))[:5]
+
+    @pytest.mark.parametrize("where", ["one", "head"])
+    def test_a_fork_at_one_or_at_the_head(self, store: Store, where: str) -> None:
+        new_game(store, "p", events=4)
+        at = 1 if where == "one" else 4
+        fork(store, "f", "p", at, 100)
+        assert numbers(store.read("f")) == [*range(1, at + 1), 100]
+        assert_chain(list(store.read("f")))
+
+    @pytest.mark.parametrize("at", [0, -1, 5])
+    def test_a_fork_point_outside_the_parent_is_refused(self, store: Store, at: int) -> None:
+        new_game(store, "p", events=4)
+        with pytest.raises(InputError) as caught:
+            fork(store, "f", "p", at)
+        assert "1..4" in one_line(caught.value)
+        assert [i.game for i in store.games()] == ["p"]
+
+    def test_a_fork_of_an_unknown_game_is_refused(self, store: Store) -> None:
+        with pytest.raises(UnknownGame) as caught:
+            fork(store, "f", "ghost", 1)
+        assert "'ghost'" in one_line(caught.value)
+        assert store.games() == []
+
+    @pytest.mark.parametrize(
+        "info", [GameInfo("f", "test", parent="p"), GameInfo("f", "test", fork_at=1)]
+    )
+    def test_a_fork_needs_both_parent_and_fork_point(self, store: Store, info: GameInfo) -> None:
+        new_game(store, "p", events=2)
+        with pytest.raises(InputError):
+            store.create_game(info, batch(1))
+
+    def test_creating_a_fork_writes_only_its_own_events(self, stores: StoreFactory) -> None:
+        store = stores()
+        new_game(store, "p", events=2)
+        store.append("p", batch(*range(3, 3001)), 2)
+        costs = []
+        for name, at in [("early", 1), ("late", 3000), ("middle", 1500)]:
+            before = stores.stored_event_rows(store)
+            fork(store, name, "p", at, 100, 101)
+            costs.append(stores.stored_event_rows(store) - before)
+        assert costs == [2, 2, 2]
+        assert numbers(store.read("late", 2999)) == [2999, 3000, 100, 101]
+
+    # ------------------------------------------------------------------ snapshots
+
+    def test_latest_snapshot_is_the_newest_at_or_before_the_seq(self, store: Store) -> None:
+        new_game(store, events=10)
+        store.put_snapshot("g", 4, "v1", b"four")
+        store.put_snapshot("g", 8, "v1", b"eight")
+        assert store.latest_snapshot("g", 3, "v1") is None
+        assert store.latest_snapshot("g", 4, "v1") == (4, b"four")
+        assert store.latest_snapshot("g", 7, "v1") == (4, b"four")
+        assert store.latest_snapshot("g", 10, "v1") == (8, b"eight")
+        assert store.latest_snapshot("g", 99, "v1") == (8, b"eight")
+
+    def test_snapshots_are_kept_per_version(self, store: Store) -> None:
+        new_game(store, events=10)
+        store.put_snapshot("g", 4, "v1", b"old rules")
+        store.put_snapshot("g", 6, "v2", b"new rules")
+        assert store.latest_snapshot("g", 10, "v1") == (4, b"old rules")
+        assert store.latest_snapshot("g", 10, "v2") == (6, b"new rules")
+        assert store.latest_snapshot("g", 10, "v3") is None
+
+    def test_put_snapshot_overwrites(self, store: Store) -> None:
+        new_game(store, events=3)
+        store.put_snapshot("g", 2, "v1", b"first")
+        store.put_snapshot("g", 2, "v1", b"second")
+        assert store.latest_snapshot("g", 3, "v1") == (2, b"second")
+
+    @pytest.mark.parametrize("seq", [0, 4])
+    def test_a_snapshot_outside_the_log_is_refused(self, store: Store, seq: int) -> None:
+        new_game(store, events=3)
+        with pytest.raises(InputError):
+            store.put_snapshot("g", seq, "v1", b"state")
+
+    def test_a_fork_uses_its_parents_snapshots_up_to_the_fork_point(self, store: Store) -> None:
+        new_game(store, "p", events=10)
+        store.put_snapshot("p", 3, "v1", b"p3")
+        store.put_snapshot("p", 8, "v1", b"p8")
+        fork(store, "f", "p", 5, *range(100, 105))
+        assert store.latest_snapshot("f", 10, "v1") == (3, b"p3")  # never the parent's 8
+        store.put_snapshot("f", 7, "v1", b"f7")
+        assert store.latest_snapshot("f", 10, "v1") == (7, b"f7")
+        assert store.latest_snapshot("f", 6, "v1") == (3, b"p3")
+        assert store.latest_snapshot("p", 10, "v1") == (
+            8,
+            b"p8",
+        )  # the fork's 7 is not the parent's
+
+    def test_a_snapshot_of_the_shared_prefix_serves_parent_and_forks(self, store: Store) -> None:
+        new_game(store, "p", events=6)
+        fork(store, "f", "p", 5)
+        fork(store, "ff", "f", 6)
+        store.put_snapshot("ff", 4, "v1", b"shared")
+        for game in ("p", "f", "ff"):
+            assert store.latest_snapshot(game, 6, "v1") == (4, b"shared")
+
+    # ------------------------------------------------------------------ secrets
+
+    def test_secrets_are_kept_per_game_and_never_in_the_events(self, store: Store) -> None:
+        seed = bytes(range(32))
+        new_game(store, "g", events=3)
+        new_game(store, "h")
+        store.put_secret("g", seed)
+        assert store.secret("g") == seed
+        assert store.secret("h") is None
+        text = "".join(r.data + r.type + r.prev + r.hash for g in ("g", "h") for r in store.read(g))
+        assert seed.hex() not in text
+        assert store.head("g")[0] == 3
+
+    def test_a_fork_holds_no_secret_until_one_is_written_for_it(self, store: Store) -> None:
+        new_game(store, "p", events=2)
+        store.put_secret("p", b"parent seed")
+        fork(store, "f", "p", 2)
+        assert store.secret("f") is None
+        store.put_secret("f", b"parent seed")  # a fork keeping the dice: the caller copies it
+        assert store.secret("f") == b"parent seed"
+
+    def test_a_seed_is_never_replaced_by_a_different_one(self, store: Store) -> None:
+        new_game(store)
+        store.put_secret("g", b"first")
+        store.put_secret("g", b"first")  # the same seed again is harmless
+        with pytest.raises(ConflictError) as caught:
+            store.put_secret("g", b"second")
+        assert caught.value.code == "store/secret_exists"
+        assert store.secret("g") == b"first"
+
+    # ------------------------------------------------------------------ any history
+
+    @settings(
+        max_examples=30,
+        deadline=None,
+        suppress_health_check=[HealthCheck.function_scoped_fixture],
+    )
+    @given(
+        steps=st.lists(
+            st.tuples(
+                st.sampled_from(["append", "fork", "stale"]), st.integers(0, 99), st.integers(1, 4)
+            ),
+            max_size=25,
+        )
+    )
+    def test_any_history_of_appends_and_forks_keeps_every_log_whole(
+        self, stores: StoreFactory, steps: list[tuple[str, int, int]]
+    ) -> None:
+        store = stores()
+        model: dict[str, list[int]] = {"g0": [1]}  # the n values each game's log should read
+        store.create_game(GameInfo("g0", "test"), batch(1))
+        counter = itertools.count(2)
+        for action, pick, size in steps:
+            game = sorted(model)[pick % len(model)]
+            head = len(model[game])
+            if action == "append":
+                ns = [next(counter) for _ in range(size)]
+                store.append(game, batch(*ns), head)
+                model[game] = [*model[game], *ns]
+            elif action == "stale":
+                with pytest.raises(ConflictError):
+                    store.append(game, batch(next(counter)), head - 1)
+            else:
+                at = 1 + pick % head
+                name = f"g{len(model)}"
+                n = next(counter)
+                fork(store, name, game, at, n)
+                model[name] = [*model[game][:at], n]
+        for game, expected in model.items():
+            records = list(store.read(game))
+            assert numbers(records) == expected
+            assert_chain(records)
+            assert store.head(game) == (len(expected), records[-1].hash)
