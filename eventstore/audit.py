@@ -234,7 +234,7 @@ class Auditor:
             )
         try:
             scenario = ruleset.scenario_from_builtins(event.scenario)
-            if msgspec.to_builtins(scenario) != event.scenario:
+            if msgspec.json.encode(scenario) != msgspec.json.encode(event.scenario):
                 self.find(
                     record.seq, "decode", "the recorded scenario is not in its canonical form"
                 )
@@ -286,7 +286,7 @@ class Auditor:
         except msgspec.ValidationError as exc:
             self.find(seq, "rules", f"the recorded command is not a valid command: {exc}")
             return
-        if msgspec.to_builtins(command) != issued.command:
+        if msgspec.json.encode(command) != msgspec.json.encode(issued.command):
             self.find(
                 seq,
                 "rules",

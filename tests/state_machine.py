@@ -23,11 +23,11 @@ SEED = bytes(range(32))
 
 
 class GameMachine(RuleBasedStateMachine):
-    """Subclass with ``ruleset_name`` and ``check_invariants``; optionally ``scenario``."""
+    """Subclass with ``ruleset_name`` and ``rule_invariants``; optionally ``scenario``."""
 
     ruleset_name: str = ""
     scenario: str | None = None
-    check_invariants: Callable[[Any], None] = staticmethod(lambda state: None)
+    rule_invariants: Callable[[Any], None] = staticmethod(lambda state: None)
 
     def __init__(self) -> None:
         super().__init__()
@@ -44,7 +44,9 @@ class GameMachine(RuleBasedStateMachine):
     @rule(data=st.data())
     def play_a_legal_command(self, data: st.DataObject) -> None:
         state = self.arbiter.state(self.game)
-        player = data.draw(st.sampled_from(list(self.ruleset.active_players(state))), label="player")
+        player = data.draw(
+            st.sampled_from(list(self.ruleset.active_players(state))), label="player"
+        )
         legal = self.arbiter.legal(self.game, player)
         if not legal:
             return
@@ -68,7 +70,11 @@ class GameMachine(RuleBasedStateMachine):
         elif kind == "unknown_type":
             text = json.dumps({"type": "teleport", "player": self.players[0]})
         elif kind == "unknown_player":
-            text = json.dumps({**data.draw(st.sampled_from(legal)), "player": "nobody"} if legal else {"type": "x", "player": "nobody"})
+            text = json.dumps(
+                {**data.draw(st.sampled_from(legal)), "player": "nobody"}
+                if legal
+                else {"type": "x", "player": "nobody"}
+            )
         elif kind == "extra_field":
             text = json.dumps({**data.draw(st.sampled_from(legal)), "sneaky": 1})
         elif kind == "wrong_type":
@@ -89,7 +95,7 @@ class GameMachine(RuleBasedStateMachine):
 
     @invariant()
     def the_rules_invariants_hold(self) -> None:
-        type(self).check_invariants(self.arbiter.state(self.game))
+        type(self).rule_invariants(self.arbiter.state(self.game))
 
     @invariant()
     def the_live_state_equals_the_replayed_state(self) -> None:

@@ -1,0 +1,19 @@
+"""A Hypothesis state machine per ruleset: random legal play (and illegal commands that must
+append nothing) through the real application, checking the rules' invariants, live = replayed,
+and a clean audit after every step."""
+
+from __future__ import annotations
+
+from hypothesis import settings
+
+from tests.domain.armageddon_empires.invariants import check_invariants as ae_invariants
+from tests.state_machine import GameMachine
+
+
+class ArmageddonEmpiresMachine(GameMachine):
+    ruleset_name = "armageddon-empires"
+    rule_invariants = staticmethod(ae_invariants)
+
+
+TestArmageddonEmpires = ArmageddonEmpiresMachine.TestCase
+TestArmageddonEmpires.settings = settings(max_examples=12, stateful_step_count=25, deadline=None)
