@@ -155,9 +155,9 @@ def test_events_json_is_the_export_format(env: dict[str, str]) -> None:
 
 
 def test_the_events_view_expires_entries_and_all_shows_them(env: dict[str, str]) -> None:
-    new_game(env)
+    new_game(env, "--dice", "manual")
     for player in ["red", "blue", "red", "blue", "red", "blue"]:
-        run(env, "play", "g1", roll(player))
+        assert run(env, "play", "g1", roll(player, 1, dice=[5]))[0] == 0
     now = json.loads(run(env, "log", "g1", "--json")[1])
     everything = json.loads(run(env, "log", "g1", "--all", "--json")[1])
     assert now["round"] == 4
