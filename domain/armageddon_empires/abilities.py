@@ -1,0 +1,293 @@
+"""Special abilities: typed values parsed from the printed form on a card.
+
+Printed forms (rules digest §9): a bare name (``Barracks``), a name and a level (``Bounty Hunter
+2``, ``Air To Air 5``, ``HARM 5``, ``Trickster 2``), a damage modifier (``Composite Armor -1``),
+observation (``Recce S5, R1`` on units; ``Recce 2 4`` = range 2, strength 4 on heroes and
+facilities, digest §11.3), collateral damage (``Collateral 60% 4 Atk``) and weapons of mass
+destruction (``Hydrogen Bomb 10, 15`` = 10 attack dice, 15 radiation).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Literal
+
+import msgspec
+
+from domain.core.errors import InputError
+
+Shape = Literal["flag", "rated", "recce", "armor", "collateral", "wmd"]
+
+
+class Flag(msgspec.Struct, frozen=True, tag="flag", tag_field="form"):
+    """An ability without a number, e.g. ``Barracks``."""
+
+    name: str
+
+    def printed(self) -> str:
+        return self.name
+
+
+class Rated(msgspec.Struct, frozen=True, tag="rated", tag_field="form"):
+    """An ability with a level X, e.g. ``Bounty Hunter 2``."""
+
+    name: str
+    level: int
+
+    def printed(self) -> str:
+        return f"{self.name} {self.level}"
+
+
+class Recce(msgspec.Struct, frozen=True, tag="recce", tag_field="form"):
+    """Observation: ``strength`` dice projected up to ``range`` hexes (digest §3.2)."""
+
+    strength: int
+    range: int
+    name: str = "Recce"
+
+    def printed(self) -> str:
+        return f"Recce S{self.strength}, R{self.range}"
+
+
+class Armor(msgspec.Struct, frozen=True, tag="armor", tag_field="form"):
+    """A damage modifier on the card that takes damage, e.g. ``Composite Armor -1``."""
+
+    name: str
+    damage: int
+
+    def printed(self) -> str:
+        return f"{self.name} {self.damage:+d}"
+
+
+class Collateral(msgspec.Struct, frozen=True, tag="collateral", tag_field="form"):
+    """``Collateral P% N Atk``: each army in the hex is hit on a d10 ≤ P/10 by N dice (p.31)."""
+
+    percent: int
+    attack: int
+    name: str = "Collateral"
+
+    def printed(self) -> str:
+        return f"Collateral {self.percent}% {self.attack} Atk"
+
+
+class Wmd(msgspec.Struct, frozen=True, tag="wmd", tag_field="form"):
+    """``Hydrogen Bomb A, R``: an A-dice WMD challenge and R radiation damage (p.31)."""
+
+    name: str
+    attack: int
+    radiation: int
+
+    def printed(self) -> str:
+        return f"{self.name} {self.attack}, {self.radiation}"
+
+
+Ability = Flag | Rated | Recce | Armor | Collateral | Wmd
+
+# Names the rules of this version read (the rest are parsed and carried for later issues).
+HQ = "HQ"
+SUPPLY = "Supply"
+BARRACKS = "Barracks"
+AP_BONUS = "AP Bonus"
+RAPID_REACTION = "Rapid Reaction"
+LEADER = "Leader"
+PATHFINDER = "Pathfinder"
+RAIDER = "Raider"
+COMMANDO = "Commando"
+MOBILE_SUPPLY = "Mobile Supply"
+
+#: every known ability by canonical name and its printed shape (digest §9.1–9.4)
+CATALOGUE: dict[str, Shape] = {
+    # heroes (p.45)
+    RAPID_REACTION: "flag",
+    "Stealth": "rated",
+    "Recce": "recce",
+    "Tactician": "rated",
+    "Technologist": "rated",
+    "Geneticist": "rated",
+    "Assassin": "rated",
+    "Master Assassin": "flag",
+    "Slayer": "flag",
+    "Saboteur": "rated",
+    "Master Saboteur": "flag",
+    "Demolitionist": "flag",
+    "Espionage": "rated",
+    "Military Genius": "rated",
+    "Aggressive": "rated",
+    RAIDER: "rated",
+    PATHFINDER: "rated",
+    LEADER: "rated",
+    "Air Ranger": "rated",
+    "Jump Master": "rated",
+    "Trickster": "rated",
+    # units (p.46–47)
+    "Fast Deploy": "flag",
+    "Bounty Hunter": "rated",
+    "Engineer": "rated",
+    COMMANDO: "flag",
+    "Forward Air Controller": "flag",
+    "Regenerate": "rated",
+    "Mutant Regeneration": "flag",
+    MOBILE_SUPPLY: "flag",
+    "Mobile Launcher": "flag",
+    "Air Assault": "flag",
+    "Anti-Air": "rated",
+    "Anti-Missile": "rated",
+    "Wave Attack": "flag",
+    "Multi-targeting": "flag",
+    "Double Attack": "flag",
+    "Area Attack": "flag",
+    "Breakthrough Attack": "flag",
+    "Sniper Attack": "flag",
+    "Shock Attack": "flag",
+    "Regeneration": "flag",
+    "Critical Damage": "flag",
+    "Berserk": "flag",
+    "Vengeance": "flag",
+    "Absolute Terror": "flag",
+    "Composite Armor": "armor",
+    "Ceramic Armor": "armor",
+    # facilities (p.48)
+    HQ: "flag",
+    SUPPLY: "flag",
+    BARRACKS: "flag",
+    "Counter Intel": "flag",
+    AP_BONUS: "rated",
+    "Egg Chamber": "flag",
+    "Create Thrall": "flag",
+    "Sniffer": "rated",
+    "Camouflage": "rated",
+    "Hardened": "flag",
+    "Armory": "flag",
+    # attack cards and munitions (p.29–31)
+    "Air To Air": "rated",
+    "HARM": "rated",
+    "Precision Targeting": "flag",
+    "Collateral": "collateral",
+    "Hydrogen Bomb": "wmd",
+    "Grav Warhead": "wmd",
+    "One Damage Fac Kill": "flag",
+    "Tactical Nuclear Warhead": "flag",
+    "Neuro Toxin": "rated",
+}
+
+#: other printings of the same ability (digest §11.7: "Rapid Response" on p.23)
+ALIASES: dict[str, str] = {
+    "Rapid Response": RAPID_REACTION,
+    "Collateral Damage": "Collateral",
+    "Sniper": "Sniper Attack",
+}
+
+#: how each shape is printed, for error messages
+EXAMPLES: dict[Shape, str] = {
+    "flag": "Barracks",
+    "rated": "Bounty Hunter 2",
+    "recce": "Recce S5, R1 (units) or Recce 2 4 = range 2, strength 4 (heroes, facilities)",
+    "armor": "Composite Armor -1",
+    "collateral": "Collateral 60% 4 Atk",
+    "wmd": "Hydrogen Bomb 10, 15",
+}
+
+#: card kinds whose Recce is printed "Recce X Y" = range X, strength Y (digest §11.3)
+RANGE_FIRST_RECCE_KINDS = frozenset({"hero", "facility"})
+
+
+def _name_pattern(name: str) -> re.Pattern[str]:
+    # words of the name separated by spaces or hyphens ("Air-To-Air" = "Air To Air"), any case
+    words = r"[\s-]+".join(re.escape(w) for w in name.replace("-", " ").split())
+    return re.compile(rf"^{words}(?=\s|$)\s*", re.IGNORECASE)
+
+
+_NAMES: dict[str, str] = {n: n for n in CATALOGUE} | ALIASES
+#: longest printed names first, so "Sniper Attack" is not read as "Sniper" with a parameter
+_PATTERNS: list[tuple[re.Pattern[str], str]] = [
+    (_name_pattern(printed), _NAMES[printed]) for printed in sorted(_NAMES, key=len, reverse=True)
+]
+
+_INT = r"\+?(\d{1,3})"
+_RATED = re.compile(rf"^{_INT}$")
+_RECCE_LABELLED = re.compile(r"^S\s*(\d{1,3})\s*,?\s*R\s*(\d{1,3})$", re.IGNORECASE)
+_RECCE_LABELLED_RS = re.compile(r"^R\s*(\d{1,3})\s*,?\s*S\s*(\d{1,3})$", re.IGNORECASE)
+_RECCE_PLAIN = re.compile(r"^(\d{1,3})\s*,?\s*(\d{1,3})$")
+_ARMOR = re.compile(r"^[-−–]\s*(\d{1,3})$")
+_COLLATERAL = re.compile(r"^(\d{1,3})\s*%\s*(\d{1,3})\s*Atk$", re.IGNORECASE)
+_WMD = re.compile(r"^(\d{1,3})\s*,\s*(\d{1,3})$")
+
+
+def _split(text: str) -> tuple[str, str] | None:
+    """``(canonical name, parameters text)`` of a printed ability, or None if the name is unknown."""
+    words = " ".join(text.split())
+    for pattern, name in _PATTERNS:
+        if m := pattern.match(words):
+            return name, words[m.end() :]
+    return None
+
+
+def parse_ability(text: str, *, card: str = "?", kind: str | None = None) -> Ability:
+    """The typed ability printed as ``text`` on card ``card`` (of ``kind``: hero, unit, …).
+
+    Raises InputError ``input/unknown_ability`` naming the text and the card when the name is
+    not in CATALOGUE, and ``input/bad_ability`` with the expected printing when its numbers are
+    malformed.
+    """
+    split = _split(text)
+    if split is None:
+        raise InputError(f"card {card!r}: unknown ability {text!r}", "input/unknown_ability")
+    name, params = split
+    shape = CATALOGUE[name]
+    ability = _parse_params(name, shape, params, kind)
+    if ability is None and shape == "recce" and _RECCE_PLAIN.match(params):
+        raise InputError(
+            f"card {card!r}: a {kind} card prints Recce as 'Recce S<strength>, R<range>', "
+            f"not {text!r} (the 'Recce X Y' order is for heroes and facilities, digest 11.3)",
+            "input/bad_ability",
+        )
+    if ability is None:
+        raise InputError(
+            f"card {card!r}: ability {text!r} is not printed as expected, e.g. {EXAMPLES[shape]!r}",
+            "input/bad_ability",
+        )
+    return ability
+
+
+def _parse_params(name: str, shape: Shape, params: str, kind: str | None) -> Ability | None:
+    if shape == "flag":
+        return Flag(name) if not params else None
+    if shape == "rated":
+        m = _RATED.match(params)
+        return Rated(name, int(m[1])) if m and int(m[1]) >= 1 else None
+    if shape == "recce":
+        if m := _RECCE_LABELLED.match(params):
+            return Recce(strength=int(m[1]), range=int(m[2]))
+        if m := _RECCE_LABELLED_RS.match(params):
+            return Recce(strength=int(m[2]), range=int(m[1]))
+        m = _RECCE_PLAIN.match(params)
+        if m and (kind is None or kind in RANGE_FIRST_RECCE_KINDS):
+            return Recce(strength=int(m[2]), range=int(m[1]))  # "Recce X Y": range X, strength Y
+        return None
+    if shape == "armor":
+        m = _ARMOR.match(params)
+        return Armor(name, -int(m[1])) if m else None
+    if shape == "collateral":
+        m = _COLLATERAL.match(params)
+        if m and 1 <= int(m[1]) <= 100:
+            return Collateral(percent=int(m[1]), attack=int(m[2]))
+        return None
+    m = _WMD.match(params)
+    return Wmd(name, int(m[1]), int(m[2])) if m else None
+
+
+def parse_abilities(
+    texts: list[str] | tuple[str, ...], *, card: str = "?", kind: str | None = None
+) -> tuple[Ability, ...]:
+    """Every ability of a card, in printed order; the first bad one raises as ``parse_ability``."""
+    return tuple(parse_ability(t, card=card, kind=kind) for t in texts)
+
+
+def has(abilities: tuple[Ability, ...], name: str) -> bool:
+    """True if one of ``abilities`` is called ``name``."""
+    return any(a.name == name for a in abilities)
+
+
+def level(abilities: tuple[Ability, ...], name: str) -> int:
+    """The highest level X of the rated ability ``name`` among ``abilities``, 0 if absent."""
+    return max((a.level for a in abilities if isinstance(a, Rated) and a.name == name), default=0)

@@ -1,0 +1,91 @@
+"""A deterministic policy that plays whole games (the demo, fuzzing, and the tests use it).
+
+``choose`` picks from the legal commands without any randomness: buy initiative dice (up to
+two, keeping Energy for later rounds), deploy what the hand allows, send garrison units beyond
+the first into a field army at the base (creating one if there is none), move field armies
+toward the nearest enemy stronghold or outpost, draw while the hand has room, end the turn.
+Every command it returns is one of ``legal``; with an end_turn always legal in a turn, and
+max_rounds ending the game, repeated play always finishes.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from domain.armageddon_empires.commands import (
+    BuyInitiative,
+    CreateArmy,
+    DeployCard,
+    DrawCard,
+    EndTurn,
+    MoveArmy,
+    TransferCards,
+)
+from domain.armageddon_empires.state import GameState
+from domain.core.hexgrid import Hex
+from domain.core.ruleset import Command
+
+#: initiative dice the policy buys each round when it can afford them
+INITIATIVE_DICE = 2
+
+
+def _enemy_targets(state: GameState, player: str) -> list[Hex]:
+    return [Hex.parse(b.at) for b in state.bases.values() if b.empire != player]
+
+
+def _distance(h: Hex, targets: list[Hex]) -> int:
+    return min((h.distance(t) for t in targets), default=0)
+
+
+def _muster(state: GameState, legal: Sequence[Command]) -> Command | None:
+    """A transfer of a spare garrison unit into a field army that has not moved, or the
+    creation of a field army at a base whose garrison has a spare unit and no field army."""
+    for c in legal:
+        if isinstance(c, TransferCards):
+            giver, taker = state.armies[c.from_army], state.armies[c.to_army]
+            spare = (
+                giver.garrison_of is not None and len(giver.units) > 1 and c.cards[0] in giver.units
+            )
+            fresh = taker.garrison_of is None and taker.id not in state.empires[taker.empire].moved
+            if spare and fresh:
+                return c
+    for c in legal:
+        if isinstance(c, CreateArmy):
+            here = state.armies_at(c.player, c.at)
+            if any(a.garrison_of is not None and len(a.units) > 1 for a in here) and all(
+                a.garrison_of is not None for a in here
+            ):
+                return c
+    return None
+
+
+def choose(state: GameState, player: str, legal: Sequence[Command]) -> Command:
+    """The command the policy issues for ``player``; ``legal`` must be non-empty."""
+    if not legal:
+        raise ValueError(f"{player} has no legal command")
+    buys = [c for c in legal if isinstance(c, BuyInitiative)]
+    if buys:
+        return max((c for c in buys if c.count <= INITIATIVE_DICE), key=lambda c: c.count)
+    deploys = [c for c in legal if isinstance(c, DeployCard)]
+    if deploys:
+        return deploys[0]
+    muster = _muster(state, legal)
+    if muster is not None:
+        return muster
+    targets = _enemy_targets(state, player)
+    best: tuple[int, str, str] | None = None
+    best_move: MoveArmy | None = None
+    for c in legal:
+        if not isinstance(c, MoveArmy):
+            continue
+        here = _distance(Hex.parse(state.armies[c.army].at), targets)
+        there = _distance(Hex.parse(c.to), targets)
+        if there < here and (best is None or (there, c.army, c.to) < best):
+            best, best_move = (there, c.army, c.to), c
+    if best_move is not None:
+        return best_move
+    draws = [c for c in legal if isinstance(c, DrawCard)]
+    if draws:
+        return draws[0]
+    ends = [c for c in legal if isinstance(c, EndTurn)]
+    return ends[0] if ends else legal[0]

@@ -1,0 +1,115 @@
+"""Cards: heroes, units, facilities and attack cards with their printed attributes (p.16–19).
+
+A scenario lists card *types* (``[[cards]]``, tagged by ``kind``); every physical card in play is
+an instance with its own id, ``"<empire>.<card type>.<n>"`` (e.g. ``red.ash-lancers.2``, AE-14).
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Literal
+
+import msgspec
+
+from domain.armageddon_empires.abilities import Ability, parse_abilities
+from domain.armageddon_empires.resources import Resources
+
+Id = Annotated[str, msgspec.Meta(pattern=r"^[a-z0-9][a-z0-9_-]{0,39}$")]
+Stat = Annotated[int, msgspec.Meta(ge=0, le=99)]
+PositiveStat = Annotated[int, msgspec.Meta(ge=1, le=99)]
+CardKind = Literal["hero", "unit", "facility", "attack"]
+
+
+class _Card(
+    msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True, tag_field="kind"
+):
+    id: Id
+    name: str
+    cost: Resources = Resources()
+    #: the abilities as printed on the card, e.g. ["Recce S5, R1", "Bounty Hunter 2"]
+    abilities: list[str] = []
+
+
+class HeroCard(_Card, frozen=True, kw_only=True, tag="hero"):
+    """A hero leads an army: command rating, fate, wounds, movement (p.16)."""
+
+    fate: Stat
+    wounds: PositiveStat
+    movement: PositiveStat
+    command: PositiveStat = 2
+    resistance: Stat = 0
+
+
+class UnitCard(_Card, frozen=True, kw_only=True, tag="unit"):
+    """A unit fights in armies: attack, defence, hit points, movement, range 1–3 (p.17)."""
+
+    attack: Stat
+    defense: Stat
+    hit_points: PositiveStat
+    movement: PositiveStat
+    range: Annotated[int, msgspec.Meta(ge=1, le=3)] = 1
+    resistance: Stat = 0
+
+
+class FacilityCard(_Card, frozen=True, kw_only=True, tag="facility"):
+    """A facility stands at a base: defence, structure points, level (= facility slots, p.18)."""
+
+    defense: Stat
+    structure: PositiveStat
+    level: PositiveStat = 1
+    resistance: Stat = 0
+
+
+class AttackCard(_Card, frozen=True, kw_only=True, tag="attack"):
+    """An aircraft, helo or missile played from the hand against a hex (p.19)."""
+
+    craft: Literal["aircraft", "helo", "missile"]
+    attack: Stat
+    defense: Stat
+    fate: Stat
+    hit_points: PositiveStat
+    range: PositiveStat
+    ap: Stat = 0
+
+
+CardType = HeroCard | UnitCard | FacilityCard | AttackCard
+
+
+class CardEntry(msgspec.Struct, frozen=True):
+    """A card type in play: its printed attributes and its abilities parsed into typed values."""
+
+    spec: CardType
+    abilities: tuple[Ability, ...]
+
+    @property
+    def kind(self) -> CardKind:
+        return kind_of(self.spec)
+
+    @property
+    def name(self) -> str:
+        return self.spec.name
+
+    @property
+    def movement(self) -> int:
+        """Movement points of a hero or unit (0 for cards that never move in an army)."""
+        return self.spec.movement if isinstance(self.spec, HeroCard | UnitCard) else 0
+
+
+class CardInstance(msgspec.Struct, frozen=True):
+    """One physical card: its type and the empire whose deck it belongs to."""
+
+    card: str
+    owner: str
+
+
+def kind_of(spec: CardType) -> CardKind:
+    kind: CardKind = spec.__struct_config__.tag  # type: ignore[assignment]
+    return kind
+
+
+def entry(spec: CardType) -> CardEntry:
+    """The card type with its abilities parsed; InputError names the card and the bad ability."""
+    return CardEntry(spec, parse_abilities(spec.abilities, card=spec.id, kind=kind_of(spec)))
+
+
+def instance_id(empire: str, card: str, n: int) -> str:
+    return f"{empire}.{card}.{n}"

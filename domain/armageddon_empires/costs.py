@@ -1,0 +1,29 @@
+"""Every AP and resource cost of this version, in one place (R11), with its source.
+
+Values the manual gives carry its page; values it leaves open are warlog's rulings (R11 in the
+rules digest §13, AE-n in docs/rulings.md). Change a value here and in the rulings, never inline.
+"""
+
+from __future__ import annotations
+
+from domain.armageddon_empires.resources import Resources
+
+#: R10; manual p.23: moving an army costs 1 AP per hero and per unit card in it
+MOVE_AP_PER_CARD = 1
+#: manual p.10 (tutorial): creating an army costs 3 AP
+CREATE_ARMY_AP = 3
+#: R11 / AE-9: disbanding an empty army at a base is free
+DISBAND_ARMY_AP = 0
+#: R11 / AE-9: each transfer order between two armies in one hex costs 1 AP
+TRANSFER_AP = 1
+#: R11 / AE-6: drawing a card costs 2 AP (the manual says drawing costs AP, not how much)
+DRAW_CARD_AP = 2
+#: R11 / AE-3: each initiative die costs 1 Energy (manual p.22: dice are bought with resources)
+INITIATIVE_DIE_PRICE = Resources(energy=1)
+#: AE-3: at most 10 initiative dice a round (a card attribute pool never exceeds 10, digest 1.1)
+INITIATIVE_MAX_DICE = 10
+
+
+def deploy_ap(cost: Resources) -> int:
+    """AP to deploy a card: half its total resource cost, rounded down (manual p.18; R3)."""
+    return cost.total() // 2

@@ -1,0 +1,276 @@
+"""The events of Armageddon Empires (past tense; tags are stable and never reused).
+
+Each event that carries arithmetic says where its numbers come from in ``explain()``.
+"""
+
+from __future__ import annotations
+
+import msgspec
+
+from domain.armageddon_empires.resources import Resources
+from domain.core.events import Event
+
+
+class RoundBegan(Event, frozen=True, tag="round_began"):
+    """A new round of turns begins (the start of round 1 is the game's creation)."""
+
+    round: int
+    last_round: int
+
+    def explain(self) -> str:
+        return f"round {self.round} of {self.last_round} begins (the scenario's max_rounds)"
+
+
+class ResourcesCollected(Event, frozen=True, tag="resources_collected"):
+    """Round start: the resources of the hexes holding the empire's strongholds and outposts."""
+
+    empire: str
+    gained: Resources
+    #: one line per collecting base: "red-hq at 1,1: materials 2"
+    sources: tuple[str, ...] = ()
+
+    def explain(self) -> str:
+        lines = "; ".join(self.sources) or "no base stands on a resource hex"
+        return f"{self.empire} collects {self.gained.text()} (manual p.20; AE-4): {lines}"
+
+
+class InitiativeDiceBought(Event, frozen=True, tag="initiative_dice_bought"):
+    """An empire bought its initiative dice; ``count`` is None in the other empire's view."""
+
+    empire: str
+    count: int | None
+
+    def explain(self) -> str:
+        return f"{self.empire} buys {self.count} initiative dice (paid when the dice roll, AE-3)"
+
+
+class InitiativeDetermined(Event, frozen=True, tag="initiative_determined"):
+    """Both pools rolled: most successes (faces 4–6, R1) goes first; ties re-roll (AE-3)."""
+
+    order: tuple[str, ...]
+    dice: dict[str, int]
+    successes: dict[str, int]
+    paid: dict[str, Resources]
+    #: how many tied rolls were re-rolled before this result
+    rerolls: int = 0
+    #: True when the ties outlasted the re-rolls and AE-3's fallback order decided
+    fallback: bool = False
+
+    def explain(self) -> str:
+        pools = ", ".join(
+            f"{e} {self.successes[e]} successes on {self.dice[e]} dice (paid {self.paid[e].text()})"
+            for e in self.order
+        )
+        out = f"initiative: {pools}; order {' then '.join(self.order)} (R1: faces 4-6 succeed)"
+        if self.rerolls:
+            out += f"; {self.rerolls} tied roll(s) re-rolled (AE-3)"
+            if 0 in self.dice.values():
+                out += ", an empty pool re-rolling 1 die"
+        if self.fallback:
+            out += (
+                "; still tied, so the empire that went last in the previous round goes first (AE-3)"
+            )
+        return out
+
+
+class ApBonus(msgspec.Struct, frozen=True):
+    """One source of extra AP: an ``AP Bonus X`` facility (p.48) or, later, a prisoner."""
+
+    source: str
+    ap: int
+
+
+class TurnBegan(Event, frozen=True, tag="turn_began"):
+    """An empire's turn begins with ``ap`` = AP for its initiative place + bonuses (R10)."""
+
+    empire: str
+    place: int
+    base_ap: int
+    bonuses: tuple[ApBonus, ...]
+    ap: int
+
+    def explain(self) -> str:
+        parts = [f"{self.base_ap} for initiative place {self.place} (R10, p.11)"]
+        parts += [f"{b.ap} AP Bonus from {b.source} (p.48)" for b in self.bonuses]
+        return f"{self.empire} starts its turn with {self.ap} AP = " + " + ".join(parts)
+
+
+class SupplyTraced(Event, frozen=True, tag="supply_traced"):
+    """Turn start: armies with no path of cost ≤ supply range from a source (p.26, p.30)."""
+
+    empire: str
+    supply_range: int
+    sources: tuple[str, ...]
+    out_of_supply: tuple[str, ...]
+
+    def explain(self) -> str:
+        where = ", ".join(self.sources) or "no stronghold or outpost"
+        if not self.out_of_supply:
+            return (
+                f"every army of {self.empire} is in supply (range {self.supply_range} from {where})"
+            )
+        return (
+            f"out of supply: {', '.join(self.out_of_supply)} — no path of cost ≤ "
+            f"{self.supply_range} (+ Raider X) from {where} avoiding enemy-held hexes (p.26); "
+            "they may move only one hex this turn unless hero-only or all Commando (p.30)"
+        )
+
+
+class TurnEnded(Event, frozen=True, tag="turn_ended"):
+    """An empire ended its turn; unspent AP is lost (R10)."""
+
+    empire: str
+    ap_lost: int
+
+    def explain(self) -> str:
+        return f"{self.empire} ends its turn; {self.ap_lost} unspent AP lost (R10)"
+
+
+class ArmyCreated(Event, frozen=True, tag="army_created"):
+    empire: str
+    army: str
+    at: str
+    ap_cost: int
+
+    def explain(self) -> str:
+        return f"{self.empire} creates army {self.army} at {self.at} for {self.ap_cost} AP (p.10)"
+
+
+class ArmyDisbanded(Event, frozen=True, tag="army_disbanded"):
+    empire: str
+    army: str
+    at: str
+    ap_cost: int = 0
+
+    def explain(self) -> str:
+        return f"{self.empire} disbands the empty army {self.army} at {self.at} (p.23; AE-9)"
+
+
+class CardsTransferred(Event, frozen=True, tag="cards_transferred"):
+    """Cards moved between two armies in one hex; the receiver counts as moved if the giver
+    has moved this turn (AE-9)."""
+
+    empire: str
+    from_army: str
+    to_army: str
+    cards: tuple[str, ...]
+    ap_cost: int
+    receiver_moved: bool = False
+
+    def explain(self) -> str:
+        out = (
+            f"{self.empire} transfers {', '.join(self.cards)} from {self.from_army} to "
+            f"{self.to_army} for {self.ap_cost} AP (R11; AE-9)"
+        )
+        if self.receiver_moved:
+            out += f"; {self.from_army} has moved this turn, so {self.to_army} now counts as moved"
+        return out
+
+
+class MoveStep(msgspec.Struct, frozen=True):
+    """One hex entered: its terrain and movement cost (R12)."""
+
+    to: str
+    terrain: str
+    cost: int
+
+
+class ArmyMoved(Event, frozen=True, tag="army_moved"):
+    """An army moved along ``steps``; AP = 1 per card not Rapid Reaction − Pathfinder (p.23)."""
+
+    empire: str
+    army: str
+    origin: str
+    to: str
+    steps: tuple[MoveStep, ...]
+    move_points: int
+    allowance: int
+    allowance_rule: str
+    cards: int
+    free_cards: int
+    pathfinder: int
+    ap_cost: int
+    out_of_supply: bool = False
+
+    def explain(self) -> str:
+        ap = f"move cost {self.ap_cost} AP = 1 AP × {self.cards} cards (R10, p.23)"
+        if self.free_cards:
+            ap += f" − {self.free_cards} Rapid Reaction card(s) (p.45)"
+        if self.pathfinder:
+            ap += f" − Pathfinder {self.pathfinder} (p.45)"
+        terrain = " + ".join(f"{s.terrain} {s.cost}" for s in self.steps)
+        out = (
+            f"{self.army} moves {self.origin} → {self.to}: {ap}; "
+            f"terrain cost {self.move_points} = {terrain} (R12) of "
+            f"{self.allowance} movement points ({self.allowance_rule})"
+        )
+        if self.out_of_supply:
+            out += "; out of supply at turn start: one hex at most (p.30)"
+        return out
+
+
+class CardDrawn(Event, frozen=True, tag="card_drawn"):
+    """A card drawn at random from the deck; ``card`` is None in the other empire's view."""
+
+    empire: str
+    card: str | None
+    ap_cost: int
+    deck_left: int
+
+    def explain(self) -> str:
+        return (
+            f"{self.empire} draws a card for {self.ap_cost} AP (R11; AE-6); "
+            f"{self.deck_left} left in the deck"
+        )
+
+
+class CardDeployed(Event, frozen=True, tag="card_deployed"):
+    """A card from the hand deployed at a base: into its garrison (``army``) or as a facility."""
+
+    empire: str
+    card: str
+    base: str
+    army: str | None
+    paid: Resources
+    ap_cost: int
+    rapid_reaction: bool = False
+
+    def explain(self) -> str:
+        total = self.paid.total()
+        where = f"the garrison {self.army}" if self.army else "a facility slot"
+        if self.rapid_reaction:
+            ap = "0 AP (Rapid Reaction, p.45)"
+        else:
+            ap = f"{self.ap_cost} AP = {total} resource points // 2 (p.18; R3)"
+        return (
+            f"{self.empire} deploys {self.card} into {where} of {self.base}: pays "
+            f"{self.paid.text()} and {ap}"
+        )
+
+
+class GameEnded(Event, frozen=True, tag="game_ended"):
+    """The game is over: an HQ fell, or the scenario's last round ended (AE-10)."""
+
+    reason: str
+    winner: str | None = None
+
+    def explain(self) -> str:
+        return f"game over: {self.reason}; winner: {self.winner or 'none (a draw)'}"
+
+
+EVENT_TYPES: tuple[type[Event], ...] = (
+    RoundBegan,
+    ResourcesCollected,
+    InitiativeDiceBought,
+    InitiativeDetermined,
+    TurnBegan,
+    SupplyTraced,
+    TurnEnded,
+    ArmyCreated,
+    ArmyDisbanded,
+    CardsTransferred,
+    ArmyMoved,
+    CardDrawn,
+    CardDeployed,
+    GameEnded,
+)

@@ -1,0 +1,90 @@
+"""Checks every decision starts with: whose turn, which phase, which army or base, enough AP.
+
+Each raises RulesError (exit 3) with a stable ``rules/…`` code and one line naming the problem.
+"""
+
+from __future__ import annotations
+
+from domain.armageddon_empires.state import Army, Base, Empire, GameState
+from domain.armageddon_empires.victory import is_terminal
+from domain.core.errors import RulesError
+from domain.core.hexgrid import Hex
+
+#: the hexes that hold a stronghold or an outpost of an empire (where armies are raised and
+#: disbanded, p.23)
+BASE_KINDS = ("stronghold", "outpost")
+
+
+def require_empire(state: GameState, player: str) -> Empire:
+    """The issuing empire; ``rules/game_over`` or ``rules/unknown_player``."""
+    if is_terminal(state):
+        raise RulesError(
+            f"the game is over ({state.ended or 'an HQ has fallen'})", "rules/game_over"
+        )
+    empire = state.empires.get(player)
+    if empire is None:
+        raise RulesError(
+            f"{player!r} is not an empire of this game; empires: {', '.join(state.seats)}",
+            "rules/unknown_player",
+        )
+    return empire
+
+
+def require_turn(state: GameState, player: str) -> Empire:
+    """The empire whose turn it is, or ``rules/wrong_phase`` / ``rules/not_your_turn``."""
+    empire = require_empire(state, player)
+    if state.phase != "turns":
+        raise RulesError(
+            f"round {state.round} is in its initiative phase: buy initiative dice first "
+            f"(waiting for {', '.join(e for e in state.seats if e not in state.bids)})",
+            "rules/wrong_phase",
+        )
+    if state.current != player:
+        raise RulesError(f"it is {state.current}'s turn, not {player}'s", "rules/not_your_turn")
+    return empire
+
+
+def own_army(state: GameState, player: str, army_id: str) -> Army:
+    """The army ``army_id`` of ``player``; ``rules/unknown_army`` or ``rules/not_your_army``."""
+    army = state.armies.get(army_id)
+    if army is None:
+        raise RulesError(f"there is no army {army_id!r}", "rules/unknown_army")
+    if army.empire != player:
+        raise RulesError(
+            f"army {army_id!r} belongs to {army.empire}, not {player}", "rules/not_your_army"
+        )
+    return army
+
+
+def own_base(state: GameState, player: str, base_id: str) -> Base:
+    """The base ``base_id`` of ``player``; ``rules/unknown_base`` or ``rules/not_your_base``."""
+    base = state.bases.get(base_id)
+    if base is None:
+        raise RulesError(f"there is no base {base_id!r}", "rules/unknown_base")
+    if base.empire != player:
+        raise RulesError(
+            f"base {base_id!r} belongs to {base.empire}, not {player}", "rules/not_your_base"
+        )
+    return base
+
+
+def hex_on_map(state: GameState, text: str) -> str:
+    """The canonical ``"q,r"`` of a hex on the map; InputError if malformed, ``rules/off_map``."""
+    at = str(Hex.parse(text))
+    if at not in state.board.terrain:
+        raise RulesError(f"hex {at} is not on the map", "rules/off_map")
+    return at
+
+
+def pay_ap(empire: Empire, cost: int, what: str) -> None:
+    """``rules/not_enough_ap`` unless the empire has ``cost`` AP left for ``what``."""
+    if empire.ap < cost:
+        raise RulesError(
+            f"{what} costs {cost} AP; {empire.id} has {empire.ap}", "rules/not_enough_ap"
+        )
+
+
+def own_base_hex(state: GameState, empire: str, at: str) -> Base | None:
+    """The empire's stronghold or outpost in hex ``at``, if any."""
+    base = state.base_at(at)
+    return base if base is not None and base.empire == empire and base.kind in BASE_KINDS else None

@@ -1,0 +1,149 @@
+"""The hand: drawing from the deck and deploying heroes, units and facilities at bases.
+
+- Draw (AE-6): 2 AP (R11); one die with as many sides as the deck has cards picks the card
+  (R1: "random 1..N" is an N-sided die); the hand holds at most ``hand_limit`` cards.
+- Deploy (p.18, p.22, p.48): pay the card's resource cost and half of it in AP, rounded down
+  (R3); Rapid Reaction cards deploy for 0 AP (p.45). Heroes and units join the garrison of a
+  stronghold or outpost whose cards include a Barracks (p.48); facilities take a free facility
+  slot (one per level of the base's card, p.18). Attack cards are played against a hex, which
+  arrives with air combat in a later version.
+"""
+
+from __future__ import annotations
+
+from domain.armageddon_empires.abilities import BARRACKS, HQ, RAPID_REACTION, has
+from domain.armageddon_empires.armies import limits_broken
+from domain.armageddon_empires.cards import FacilityCard
+from domain.armageddon_empires.commands import DeployCard, DrawCard
+from domain.armageddon_empires.costs import DRAW_CARD_AP, deploy_ap
+from domain.armageddon_empires.events import CardDeployed, CardDrawn
+from domain.armageddon_empires.guards import BASE_KINDS, own_base, pay_ap, require_turn
+from domain.armageddon_empires.state import Base, Empire, GameState
+from domain.core.batch import Batch
+from domain.core.dice import Dice
+from domain.core.errors import RulesError
+from domain.core.events import Event
+
+#: the ``purpose`` of the die that picks a drawn card (hidden from the other empire)
+DRAW_PURPOSE = "card draw"
+
+
+def decide_draw(state: GameState, cmd: DrawCard, dice: Dice) -> list[Event]:
+    """``dice_rolled`` (unless one card is left) and ``card_drawn``; RulesError for an empty
+    deck, a full hand or too little AP."""
+    empire = require_turn(state, cmd.player)
+    if not empire.deck:
+        raise RulesError(f"{empire.id}'s deck is empty", "rules/deck_empty")
+    if len(empire.hand) >= empire.hand_limit:
+        raise RulesError(
+            f"{empire.id}'s hand is full ({empire.hand_limit} cards, AE-6)", "rules/hand_full"
+        )
+    pay_ap(empire, DRAW_CARD_AP, "drawing a card")
+    b = Batch(dice)
+    index = 0
+    if len(empire.deck) > 1:
+        index = b.roll(1, len(empire.deck), purpose=DRAW_PURPOSE, roller=empire.id)[0] - 1
+    b.emit(
+        CardDrawn(
+            empire=empire.id,
+            card=empire.deck[index],
+            ap_cost=DRAW_CARD_AP,
+            deck_left=len(empire.deck) - 1,
+        )
+    )
+    return b.events
+
+
+def _barracks(state: GameState, base: Base) -> bool:
+    return any(has(state.card(c).abilities, BARRACKS) for c in (base.card, *base.facilities))
+
+
+def _slots(state: GameState, base: Base) -> int:
+    spec = state.card(base.card).spec
+    return spec.level if isinstance(spec, FacilityCard) else 0
+
+
+def _deploy_problem(
+    state: GameState, empire: Empire, card: str, base: Base
+) -> tuple[str, str] | None:
+    """``(code, message)`` of why ``card`` cannot be deployed at ``base`` now, or None."""
+    entry = state.card(card)
+    if base.kind not in BASE_KINDS:
+        return "rules/not_at_base", f"{base.id} is not a stronghold or outpost"
+    if entry.kind in ("hero", "unit"):
+        if not _barracks(state, base):
+            return (
+                "rules/no_barracks",
+                f"{base.id} has no Barracks to deploy {entry.kind}s into (p.48)",
+            )
+        garrison = state.armies[base.garrison]
+        why = limits_broken(state, garrison.hero, garrison.units, (card,))
+        if why:
+            return "rules/army_full", f"the garrison of {base.id} is full: {why}"
+    elif entry.kind == "facility":
+        if has(entry.abilities, HQ):
+            return "rules/second_hq", f"{card} has HQ and an empire has one stronghold (p.15)"
+        if len(base.facilities) >= _slots(state, base):
+            return (
+                "rules/no_facility_slot",
+                f"{base.id} has no free facility slot (level {_slots(state, base)}, p.18)",
+            )
+    else:
+        return (
+            "rules/not_deployable",
+            f"{card} is an attack card, played against a hex; air attacks are not part of this version",
+        )
+    if not empire.resources.covers(entry.spec.cost):
+        return (
+            "rules/not_enough_resources",
+            f"{card} costs {entry.spec.cost.text()}; {empire.id} has {empire.resources.text()}",
+        )
+    if empire.ap < _ap(state, card):
+        return (
+            "rules/not_enough_ap",
+            f"deploying {card} costs {_ap(state, card)} AP; {empire.id} has {empire.ap}",
+        )
+    return None
+
+
+def _ap(state: GameState, card: str) -> int:
+    entry = state.card(card)
+    return 0 if has(entry.abilities, RAPID_REACTION) else deploy_ap(entry.spec.cost)
+
+
+def decide_deploy(state: GameState, cmd: DeployCard) -> list[Event]:
+    """``card_deployed``; RulesError if the card is not in the hand or cannot go to the base."""
+    empire = require_turn(state, cmd.player)
+    if cmd.card not in empire.hand:
+        raise RulesError(f"card {cmd.card!r} is not in {empire.id}'s hand", "rules/not_in_hand")
+    base = own_base(state, cmd.player, cmd.base)
+    problem = _deploy_problem(state, empire, cmd.card, base)
+    if problem:
+        raise RulesError(problem[1], problem[0])
+    entry = state.card(cmd.card)
+    ap = _ap(state, cmd.card)
+    return [
+        CardDeployed(
+            empire=empire.id,
+            card=cmd.card,
+            base=base.id,
+            army=base.garrison if entry.kind in ("hero", "unit") else None,
+            paid=entry.spec.cost,
+            ap_cost=ap,
+            rapid_reaction=has(entry.abilities, RAPID_REACTION),
+        )
+    ]
+
+
+def legal_hand_plays(state: GameState, player: str) -> list[DrawCard | DeployCard]:
+    """Draw (if allowed) and every deployment of every hand card at every own base."""
+    empire = state.empires[player]
+    out: list[DrawCard | DeployCard] = []
+    if empire.deck and len(empire.hand) < empire.hand_limit and empire.ap >= DRAW_CARD_AP:
+        out.append(DrawCard(player=player))
+    bases = sorted(state.bases_of(player), key=lambda b: b.id)
+    for card in empire.hand:
+        for base in bases:
+            if _deploy_problem(state, empire, card, base) is None:
+                out.append(DeployCard(player=player, card=card, base=base.id))
+    return out

@@ -1,0 +1,186 @@
+"""Moving armies: movement points from the cards, terrain costs, AP per card, one move a turn.
+
+- Allowance: the lowest movement among the army's cards, + its hero's Leader X (p.17, p.23).
+- Path: the cheapest path by terrain move cost (R12), entering no enemy-held hex (AE-5): battles
+  are not part of this version, so an army may neither enter nor cross such a hex.
+- AP: 1 per hero and unit card (R10, p.23), Rapid Reaction cards free, − Pathfinder X (p.45).
+- An army moves at most once per turn (p.23); garrisons never move (AE-8); out of supply at the
+  start of the turn it moves one hex at most (p.30, see supply.py).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import NamedTuple
+
+from domain.armageddon_empires.abilities import LEADER, PATHFINDER, RAPID_REACTION, has, level
+from domain.armageddon_empires.commands import MoveArmy
+from domain.armageddon_empires.control import enemy_held
+from domain.armageddon_empires.costs import MOVE_AP_PER_CARD
+from domain.armageddon_empires.events import ArmyMoved, MoveStep
+from domain.armageddon_empires.guards import hex_on_map, own_army, pay_ap, require_turn
+from domain.armageddon_empires.limits import MAX_ARMIES_PER_HEX
+from domain.armageddon_empires.state import Army, GameState
+from domain.armageddon_empires.supply import move_limited
+from domain.core.batch import Batch
+from domain.core.dice import Dice
+from domain.core.errors import RulesError
+from domain.core.events import Event
+from domain.core.hexgrid import Hex, cheapest_costs, cheapest_path
+
+
+class MoveCost(NamedTuple):
+    """The AP of one move and how it is made up."""
+
+    cards: int
+    free_cards: int
+    pathfinder: int
+    ap: int
+
+
+def allowance(state: GameState, army: Army) -> tuple[int, str]:
+    """The army's movement points and the rule that gives them (army must not be empty)."""
+    lowest = min(state.card(c).movement for c in army.cards())
+    leader = 0 if army.hero is None else level(state.card(army.hero).abilities, LEADER)
+    rule = f"lowest card movement {lowest} (p.17)"
+    if leader:
+        rule += f" + Leader {leader} (p.45)"
+    return lowest + leader, rule
+
+
+def move_cost(state: GameState, army: Army) -> MoveCost:
+    """AP to move the army: 1 per card, Rapid Reaction cards free, − Pathfinder X, ≥ 0."""
+    cards = army.cards()
+    free = sum(1 for c in cards if has(state.card(c).abilities, RAPID_REACTION))
+    pathfinder = 0 if army.hero is None else level(state.card(army.hero).abilities, PATHFINDER)
+    ap = max(0, MOVE_AP_PER_CARD * (len(cards) - free) - pathfinder)
+    return MoveCost(len(cards), free, pathfinder, ap)
+
+
+def _enter(state: GameState, empire: str) -> Callable[[Hex], int | None]:
+    blocked = enemy_held(state, empire)
+    board = state.board
+
+    def enter(h: Hex) -> int | None:
+        at = str(h)
+        return None if at in blocked else board.move_cost(at)
+
+    return enter
+
+
+def _may_move(state: GameState, army: Army) -> bool:
+    return (
+        army.garrison_of is None
+        and army.id not in state.empires[army.empire].moved
+        and bool(army.cards())
+    )
+
+
+def _full(state: GameState, empire: str, at: str) -> bool:
+    return len(state.armies_at(empire, at)) >= MAX_ARMIES_PER_HEX
+
+
+def destinations(state: GameState, army: Army) -> dict[str, int]:
+    """Every hex the army may move to now and the movement points it costs (empty if it may
+    not move at all); AP is not checked here."""
+    if not _may_move(state, army):
+        return {}
+    points, _ = allowance(state, army)
+    start = Hex.parse(army.at)
+    reach = cheapest_costs(start, _enter(state, army.empire), points)
+    limited = move_limited(state, army)
+    return {
+        str(h): cost
+        for h, cost in reach.items()
+        if h != start
+        and not (limited and start.distance(h) > 1)
+        and not _full(state, army.empire, str(h))
+    }
+
+
+def decide_move(state: GameState, cmd: MoveArmy, dice: Dice) -> list[Event]:
+    """``army_moved``; RulesError for a garrison, a second move, an empty army, an enemy-held
+    or full destination, one beyond reach or beyond the out-of-supply limit, too little AP."""
+    empire = require_turn(state, cmd.player)
+    army = own_army(state, cmd.player, cmd.army)
+    if army.garrison_of is not None:
+        raise RulesError(
+            f"{army.id} is the garrison of base {army.garrison_of}; garrisons never move (AE-8)",
+            "rules/garrison_cannot_move",
+        )
+    if army.id in empire.moved:
+        raise RulesError(f"{army.id} has already moved this turn (p.23)", "rules/already_moved")
+    if not army.cards():
+        raise RulesError(
+            f"{army.id} is empty; an army without cards cannot move", "rules/empty_army"
+        )
+    to = hex_on_map(state, cmd.to)
+    if to == army.at:
+        raise RulesError(f"{army.id} is already at {to}", "rules/already_there")
+    if to in enemy_held(state, army.empire):
+        raise RulesError(
+            f"hex {to} holds an enemy army or base; battles are not part of this version",
+            "rules/battles_not_supported",
+        )
+    if _full(state, army.empire, to):
+        raise RulesError(
+            f"hex {to} already holds {MAX_ARMIES_PER_HEX} armies of {army.empire} (p.23)",
+            "rules/hex_full",
+        )
+    start, goal = Hex.parse(army.at), Hex.parse(to)
+    limited = move_limited(state, army)
+    if limited and start.distance(goal) > 1:
+        raise RulesError(
+            f"{army.id} began the turn out of supply and may move only one hex (p.30)",
+            "rules/out_of_supply_limit",
+        )
+    points, rule = allowance(state, army)
+    found = cheapest_path(start, goal, _enter(state, army.empire))
+    if found is None:
+        raise RulesError(
+            f"no path from {army.at} to {to} avoids enemy-held hexes", "rules/out_of_reach"
+        )
+    move_points, path = found
+    if move_points > points:
+        raise RulesError(
+            f"reaching {to} costs {move_points} movement points; {army.id} has {points} ({rule})",
+            "rules/out_of_reach",
+        )
+    cost = move_cost(state, army)
+    pay_ap(empire, cost.ap, f"moving {army.id}")
+    board = state.board
+    steps = tuple(
+        MoveStep(str(h), board.terrain[str(h)], board.table[board.terrain[str(h)]].move)
+        for h in path[1:]
+    )
+    b = Batch(dice)
+    b.emit(
+        ArmyMoved(
+            empire=army.empire,
+            army=army.id,
+            origin=army.at,
+            to=to,
+            steps=steps,
+            move_points=move_points,
+            allowance=points,
+            allowance_rule=rule,
+            cards=cost.cards,
+            free_cards=cost.free_cards,
+            pathfinder=cost.pathfinder,
+            ap_cost=cost.ap,
+            out_of_supply=limited,
+        )
+    )
+    return b.events
+
+
+def legal_moves(state: GameState, player: str) -> list[MoveArmy]:
+    """Every move of every army of ``player`` that may move and whose AP it can pay."""
+    ap = state.empires[player].ap
+    out: list[MoveArmy] = []
+    for army in state.armies.values():
+        if army.empire != player or not _may_move(state, army) or move_cost(state, army).ap > ap:
+            continue
+        for to in sorted(destinations(state, army)):
+            out.append(MoveArmy(player=player, army=army.id, to=to))
+    return out

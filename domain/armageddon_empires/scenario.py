@@ -1,0 +1,316 @@
+"""Scenarios: the TOML file decoded by msgspec into typed Structs, then checked field by field.
+
+Every error names the path of the bad field (``$.armies[2].units[0]: unknown card 'x'``) and is
+an InputError ``input/bad_scenario`` (exit 1). The fields are documented in docs/scenarios.md.
+"""
+
+from __future__ import annotations
+
+import importlib.resources
+from typing import Annotated, Any, Literal
+
+import msgspec
+
+from domain.armageddon_empires.abilities import HQ, has
+from domain.armageddon_empires.cards import (
+    CardEntry,
+    CardType,
+    FacilityCard,
+    HeroCard,
+    Id,
+    UnitCard,
+    entry,
+)
+from domain.armageddon_empires.limits import (
+    DEFAULT_HAND_LIMIT,
+    DEFAULT_SUPPLY_RANGE,
+    EMPIRES_PER_GAME,
+    MAX_ARMIES_PER_HEX,
+    MAX_HEROES_PER_ARMY,
+    MAX_UNITS_PER_ARMY,
+)
+from domain.armageddon_empires.resources import Resources
+from domain.armageddon_empires.terrain import DEFAULT_LEGEND, Terrain, terrain_table
+from domain.core.errors import InputError
+from domain.core.hexgrid import Hex
+
+CardList = Annotated[list[str], msgspec.Meta(max_length=200)]
+
+
+class MapSpec(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """A parallelogram of ``width`` × ``height`` hexes: row r lists hexes (0,r) … (width−1,r)."""
+
+    width: Annotated[int, msgspec.Meta(ge=1, le=64)]
+    height: Annotated[int, msgspec.Meta(ge=1, le=64)]
+    rows: list[str]
+    legend: dict[str, str] = {}
+    resources: dict[str, Resources] = {}
+
+
+class EmpireSpec(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    id: Id
+    name: str
+    resources: Resources = Resources()
+    hand: CardList = []
+    deck: CardList = []
+    supply_range: Annotated[int, msgspec.Meta(ge=0, le=99)] = DEFAULT_SUPPLY_RANGE
+    hand_limit: Annotated[int, msgspec.Meta(ge=1, le=20)] = DEFAULT_HAND_LIMIT
+
+
+class BaseSpec(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    id: Id
+    empire: str
+    kind: Literal["stronghold", "outpost"]
+    at: str
+    card: str
+    facilities: list[str] = []
+    garrison: list[str] = []
+
+
+class ArmySpec(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    id: Id
+    empire: str
+    at: str
+    hero: str | None = None
+    units: Annotated[list[str], msgspec.Meta(max_length=MAX_UNITS_PER_ARMY)] = []
+
+
+class Scenario(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """A whole scenario file."""
+
+    name: str
+    max_rounds: Annotated[int, msgspec.Meta(ge=1, le=999)]
+    map: MapSpec
+    cards: list[CardType]
+    empires: list[EmpireSpec]
+    bases: list[BaseSpec]
+    armies: list[ArmySpec] = []
+    title: str = ""
+    description: str = ""
+    terrain: dict[str, Terrain] = {}
+
+
+def _bad(path: str, message: str) -> InputError:
+    return InputError(f"bad scenario: {path}: {message}", "input/bad_scenario")
+
+
+def parse_scenario(data: bytes | str) -> Scenario:
+    """The scenario in TOML ``data``, checked; InputError ``input/bad_scenario`` names the path."""
+    try:
+        scenario = msgspec.toml.decode(data, type=Scenario)
+    except msgspec.ValidationError as exc:
+        raise InputError(f"bad scenario: {exc}", "input/bad_scenario") from None
+    except msgspec.DecodeError as exc:
+        raise InputError(f"bad scenario: not valid TOML: {exc}", "input/bad_scenario") from None
+    check(scenario)
+    return scenario
+
+
+def scenario_from_builtins(obj: dict[str, Any]) -> Scenario:
+    """The scenario from its recorded JSON form (``game_created``), checked as a file is."""
+    try:
+        scenario = msgspec.convert(obj, Scenario)
+    except msgspec.ValidationError as exc:
+        raise InputError(f"bad scenario: {exc}", "input/bad_scenario") from None
+    check(scenario)
+    return scenario
+
+
+def bundled_names() -> list[str]:
+    """The names of the scenarios shipped in ``domain/armageddon_empires/scenarios``."""
+    files = importlib.resources.files("domain.armageddon_empires.scenarios").iterdir()
+    return sorted(f.name.removesuffix(".toml") for f in files if f.name.endswith(".toml"))
+
+
+def bundled(name: str) -> Scenario:
+    """A bundled scenario by name; InputError naming the known ones if there is none."""
+    if name not in bundled_names():
+        raise InputError(
+            f"no bundled scenario {name!r}; known: {', '.join(bundled_names())}",
+            "input/unknown_scenario",
+        )
+    pkg = importlib.resources.files("domain.armageddon_empires.scenarios")
+    return parse_scenario(pkg.joinpath(f"{name}.toml").read_bytes())
+
+
+def catalogue(scenario: Scenario) -> dict[str, CardEntry]:
+    """The card types by id, abilities parsed; InputError names the card's path."""
+    out: dict[str, CardEntry] = {}
+    for i, spec in enumerate(scenario.cards):
+        if spec.id in out:
+            raise _bad(f"$.cards[{i}].id", f"card id {spec.id!r} is used twice")
+        for j, _ in enumerate(spec.abilities):
+            try:
+                entry(msgspec.structs.replace(spec, abilities=spec.abilities[j : j + 1]))
+            except InputError as exc:
+                raise _bad(f"$.cards[{i}].abilities[{j}]", exc.message) from None
+        out[spec.id] = entry(spec)
+    return out
+
+
+def board_terrain(scenario: Scenario) -> dict[str, str]:
+    """The terrain name of every hex of the map, by ``"q,r"``; InputError names the bad row."""
+    m = scenario.map
+    table = terrain_table(scenario.terrain)
+    legend = {**DEFAULT_LEGEND, **m.legend}
+    for token, name in m.legend.items():
+        if name not in table:
+            raise _bad(
+                f"$.map.legend.{token}", f"unknown terrain {name!r}; known: {', '.join(table)}"
+            )
+    if len(m.rows) != m.height:
+        raise _bad("$.map.rows", f"{len(m.rows)} rows for a map {m.height} hexes high")
+    out: dict[str, str] = {}
+    for r, row in enumerate(m.rows):
+        tokens = row.split()
+        if len(tokens) != m.width:
+            raise _bad(f"$.map.rows[{r}]", f"{len(tokens)} hexes for a map {m.width} hexes wide")
+        for q, token in enumerate(tokens):
+            if token not in legend:
+                raise _bad(f"$.map.rows[{r}]", f"{token!r} (hex {q},{r}) is not in the legend")
+            out[f"{q},{r}"] = legend[token]
+    for key in m.resources:
+        _hex_on_map(f"$.map.resources['{key}']", key, out)
+    return out
+
+
+def _hex_on_map(path: str, text: str, terrain: dict[str, str]) -> str:
+    try:
+        h = Hex.parse(text)
+    except InputError as exc:
+        raise _bad(path, exc.message) from None
+    if str(h) not in terrain:
+        raise _bad(path, f"hex {h} is not on the map")
+    return str(h)
+
+
+def check(scenario: Scenario) -> None:
+    """Raise InputError ``input/bad_scenario`` naming the first field that breaks a rule."""
+    cards = catalogue(scenario)
+    terrain = board_terrain(scenario)
+    if len(scenario.empires) != EMPIRES_PER_GAME:
+        raise _bad(
+            "$.empires",
+            f"this version plays exactly {EMPIRES_PER_GAME} empires, found {len(scenario.empires)}",
+        )
+    empires: set[str] = set()
+    for i, emp in enumerate(scenario.empires):
+        if emp.id in empires:
+            raise _bad(f"$.empires[{i}].id", f"empire id {emp.id!r} is used twice")
+        empires.add(emp.id)
+        for field in ("hand", "deck"):
+            for j, card in enumerate(getattr(emp, field)):
+                _known_card(f"$.empires[{i}].{field}[{j}]", card, cards)
+        if len(emp.hand) > emp.hand_limit:
+            raise _bad(
+                f"$.empires[{i}].hand", f"{len(emp.hand)} cards, over hand_limit {emp.hand_limit}"
+            )
+    owner_at: dict[str, str] = {}  # hex -> the empire with a base or an army there
+    base_at: dict[str, str] = {}
+    armies_at: dict[tuple[str, str], int] = {}
+    ids: set[str] = set()
+    strongholds: dict[str, int] = {}
+    for i, base in enumerate(scenario.bases):
+        path = f"$.bases[{i}]"
+        _check_base(path, base, cards, empires)
+        at = _hex_on_map(f"{path}.at", base.at, terrain)
+        for name in (base.id, garrison_id(base.id)):
+            if name in ids:
+                raise _bad(f"{path}.id", f"id {name!r} is used twice")
+            ids.add(name)
+        if at in base_at:
+            raise _bad(f"{path}.at", f"hex {at} already holds base {base_at[at]!r}")
+        base_at[at] = base.id
+        owner_at[at] = base.empire
+        armies_at[base.empire, at] = armies_at.get((base.empire, at), 0) + 1
+        if base.kind == "stronghold":
+            strongholds[base.empire] = strongholds.get(base.empire, 0) + 1
+    for emp in scenario.empires:
+        if strongholds.get(emp.id, 0) != 1:
+            raise _bad(
+                "$.bases",
+                f"empire {emp.id!r} has {strongholds.get(emp.id, 0)} strongholds; "
+                "it needs exactly one, the card with HQ (p.15)",
+            )
+    for i, army in enumerate(scenario.armies):
+        path = f"$.armies[{i}]"
+        if army.id in ids:
+            raise _bad(f"{path}.id", f"id {army.id!r} is used twice")
+        ids.add(army.id)
+        if army.empire not in empires:
+            raise _bad(f"{path}.empire", f"unknown empire {army.empire!r}")
+        at = _hex_on_map(f"{path}.at", army.at, terrain)
+        if army.hero is not None:
+            _card_of_kind(f"{path}.hero", army.hero, cards, HeroCard)
+        for j, unit in enumerate(army.units):
+            _card_of_kind(f"{path}.units[{j}]", unit, cards, UnitCard)
+        if owner_at.get(at, army.empire) != army.empire:
+            raise _bad(
+                f"{path}.at",
+                f"hex {at} holds {owner_at[at]!r}'s base or army; battles are not part of this version",
+            )
+        owner_at[at] = army.empire
+        armies_at[army.empire, at] = armies_at.get((army.empire, at), 0) + 1
+        if armies_at[army.empire, at] > MAX_ARMIES_PER_HEX:
+            raise _bad(
+                f"{path}.at", f"more than {MAX_ARMIES_PER_HEX} armies of one empire in hex {at}"
+            )
+
+
+def _check_base(path: str, base: BaseSpec, cards: dict[str, CardEntry], empires: set[str]) -> None:
+    if base.empire not in empires:
+        raise _bad(f"{path}.empire", f"unknown empire {base.empire!r}")
+    card = _known_card(f"{path}.card", base.card, cards)
+    if card.kind != "facility":
+        raise _bad(f"{path}.card", f"{base.card!r} is a {card.kind} card, not a facility")
+    if base.kind == "stronghold" and not has(card.abilities, HQ):
+        raise _bad(
+            f"{path}.card", f"a stronghold's card has HQ; {base.card!r} has not (p.15, p.48)"
+        )
+    if base.kind == "outpost" and has(card.abilities, HQ):
+        raise _bad(f"{path}.card", f"{base.card!r} has HQ, so it is a stronghold, not an outpost")
+    slots = card.spec.level if isinstance(card.spec, FacilityCard) else 0
+    if len(base.facilities) > slots:
+        raise _bad(
+            f"{path}.facilities",
+            f"{len(base.facilities)} facilities, over the {slots} slots of level {slots} (p.18)",
+        )
+    for j, fac in enumerate(base.facilities):
+        c = _known_card(f"{path}.facilities[{j}]", fac, cards)
+        if c.kind != "facility" or has(c.abilities, HQ):
+            raise _bad(f"{path}.facilities[{j}]", f"{fac!r} is not a facility without HQ")
+    heroes = 0
+    units = 0
+    for j, card_id in enumerate(base.garrison):
+        c = _known_card(f"{path}.garrison[{j}]", card_id, cards)
+        if c.kind not in ("hero", "unit"):
+            raise _bad(
+                f"{path}.garrison[{j}]",
+                f"{card_id!r} is a {c.kind} card; garrisons hold heroes and units",
+            )
+        heroes += c.kind == "hero"
+        units += c.kind == "unit"
+    if heroes > MAX_HEROES_PER_ARMY or units > MAX_UNITS_PER_ARMY:
+        raise _bad(
+            f"{path}.garrison",
+            f"{heroes} heroes and {units} units; an army holds at most "
+            f"{MAX_HEROES_PER_ARMY} hero and {MAX_UNITS_PER_ARMY} units (p.23)",
+        )
+
+
+def _known_card(path: str, card: str, cards: dict[str, CardEntry]) -> CardEntry:
+    if card not in cards:
+        raise _bad(path, f"unknown card {card!r}")
+    return cards[card]
+
+
+def _card_of_kind(path: str, card: str, cards: dict[str, CardEntry], kind: type) -> None:
+    c = _known_card(path, card, cards)
+    if not isinstance(c.spec, kind):
+        wanted = "hero" if kind is HeroCard else "unit"
+        raise _bad(path, f"{card!r} is a {c.kind} card, not a {wanted}")
+
+
+def garrison_id(base: str) -> str:
+    """The id of the garrison army of base ``base`` (AE-8)."""
+    return f"{base}-garrison"

@@ -1,0 +1,1 @@
+"""The bundled Armageddon Empires scenarios (``*.toml``), found with importlib.resources."""

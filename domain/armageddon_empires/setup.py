@@ -1,0 +1,97 @@
+"""The state before the first command: the scenario's map, cards, bases and armies in play."""
+
+from __future__ import annotations
+
+from domain.armageddon_empires.cards import CardInstance, instance_id
+from domain.armageddon_empires.scenario import (
+    Scenario,
+    board_terrain,
+    catalogue,
+    garrison_id,
+)
+from domain.armageddon_empires.state import Army, Base, Board, Empire, GameState
+from domain.armageddon_empires.terrain import terrain_table
+from domain.core.hexgrid import Hex
+
+
+class _Dealer:
+    """Numbers the physical cards of each empire: ``red.ash-lancers.1``, ``red.ash-lancers.2``…"""
+
+    def __init__(self) -> None:
+        self.instances: dict[str, CardInstance] = {}
+        self._counts: dict[tuple[str, str], int] = {}
+
+    def deal(self, empire: str, card: str) -> str:
+        n = self._counts.get((empire, card), 0) + 1
+        self._counts[empire, card] = n
+        iid = instance_id(empire, card, n)
+        self.instances[iid] = CardInstance(card=card, owner=empire)
+        return iid
+
+
+def initial_state(scenario: Scenario) -> GameState:
+    """Round 1, initiative phase; the starting stockpiles stand in for round 1's collection (AE-4).
+
+    Cards are numbered per empire in the order bases (card, facilities, garrison), armies (hero,
+    units), hand, deck (AE-14). The scenario is assumed checked (``parse_scenario`` does it).
+    """
+    cards = catalogue(scenario)
+    m = scenario.map
+    board = Board(
+        width=m.width,
+        height=m.height,
+        terrain=board_terrain(scenario),
+        resources={str(Hex.parse(k)): v for k, v in m.resources.items()},
+        table=terrain_table(scenario.terrain),
+    )
+    dealer = _Dealer()
+    bases: dict[str, Base] = {}
+    armies: dict[str, Army] = {}
+    for spec in scenario.bases:
+        at = str(Hex.parse(spec.at))
+        card = dealer.deal(spec.empire, spec.card)
+        facilities = tuple(dealer.deal(spec.empire, f) for f in spec.facilities)
+        garrison = [dealer.deal(spec.empire, c) for c in spec.garrison]
+        hero = next((c for c in garrison if cards[dealer.instances[c].card].kind == "hero"), None)
+        gid = garrison_id(spec.id)
+        armies[gid] = Army(
+            id=gid,
+            empire=spec.empire,
+            at=at,
+            hero=hero,
+            units=tuple(c for c in garrison if c != hero),
+            garrison_of=spec.id,
+        )
+        bases[spec.id] = Base(spec.id, spec.empire, spec.kind, at, card, facilities, gid)
+    for a in scenario.armies:
+        hero = None if a.hero is None else dealer.deal(a.empire, a.hero)
+        units = tuple(dealer.deal(a.empire, u) for u in a.units)
+        armies[a.id] = Army(
+            id=a.id, empire=a.empire, at=str(Hex.parse(a.at)), hero=hero, units=units
+        )
+    empires: dict[str, Empire] = {}
+    for e in scenario.empires:
+        hand = tuple(dealer.deal(e.id, c) for c in e.hand)
+        deck = tuple(dealer.deal(e.id, c) for c in e.deck)
+        empires[e.id] = Empire(
+            id=e.id,
+            name=e.name,
+            resources=e.resources,
+            hand=hand,
+            deck=deck,
+            supply_range=e.supply_range,
+            hand_limit=e.hand_limit,
+        )
+    seats = tuple(e.id for e in scenario.empires)
+    return GameState(
+        scenario=scenario.name,
+        max_rounds=scenario.max_rounds,
+        board=board,
+        catalogue=cards,
+        instances=dealer.instances,
+        seats=seats,
+        empires=empires,
+        bases=bases,
+        armies=armies,
+        order=seats,
+    )

@@ -1,0 +1,122 @@
+"""The game state: the board, the cards in play, empires, bases, armies and the round clock.
+
+Frozen msgspec Structs that round-trip through msgpack (snapshots). ``evolve`` builds new ones
+with ``msgspec.structs.replace`` and copies every dict it changes; tuples are never mutated.
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+import msgspec
+
+from domain.armageddon_empires.cards import CardEntry, CardInstance
+from domain.armageddon_empires.limits import DEFAULT_HAND_LIMIT, DEFAULT_SUPPLY_RANGE
+from domain.armageddon_empires.resources import Resources
+from domain.armageddon_empires.terrain import Terrain
+
+Phase = Literal["initiative", "turns", "over"]
+BaseKind = Literal["stronghold", "outpost"]
+
+
+class Board(msgspec.Struct, frozen=True):
+    """The hex map: terrain and resources of every hex (keys ``"q,r"``) and the terrain table."""
+
+    width: int
+    height: int
+    terrain: dict[str, str]
+    resources: dict[str, Resources]
+    table: dict[str, Terrain]
+
+    def move_cost(self, at: str) -> int | None:
+        """Movement points to enter hex ``at``, None when it is off the map (R12)."""
+        name = self.terrain.get(at)
+        return None if name is None else self.table[name].move
+
+
+class Empire(msgspec.Struct, frozen=True):
+    """A player: stockpile, AP of the current turn, the cards in hand, deck and discard pile."""
+
+    id: str
+    name: str
+    resources: Resources
+    hand: tuple[str, ...]
+    deck: tuple[str, ...]
+    discard: tuple[str, ...] = ()
+    ap: int = 0
+    supply_range: int = DEFAULT_SUPPLY_RANGE
+    hand_limit: int = DEFAULT_HAND_LIMIT
+    #: armies that moved this turn (one move per army per turn, p.23)
+    moved: tuple[str, ...] = ()
+    #: armies out of supply at the start of this empire's turn (p.30)
+    out_of_supply: tuple[str, ...] = ()
+
+
+class Base(msgspec.Struct, frozen=True):
+    """A stronghold (the HQ card) or outpost: its card, facility cards and garrison army."""
+
+    id: str
+    empire: str
+    kind: BaseKind
+    at: str
+    card: str
+    facilities: tuple[str, ...]
+    garrison: str
+
+
+class Army(msgspec.Struct, frozen=True):
+    """At most one hero and eight units in a hex; a garrison belongs to a base and never moves."""
+
+    id: str
+    empire: str
+    at: str
+    hero: str | None = None
+    units: tuple[str, ...] = ()
+    garrison_of: str | None = None
+
+    def cards(self) -> tuple[str, ...]:
+        return self.units if self.hero is None else (self.hero, *self.units)
+
+    @property
+    def combat_capable(self) -> bool:
+        """At least one unit card (p.34)."""
+        return bool(self.units)
+
+
+class GameState(msgspec.Struct, frozen=True):
+    """Everything the rules need. The board, catalogue and instances never change in play."""
+
+    scenario: str
+    max_rounds: int
+    board: Board
+    catalogue: dict[str, CardEntry]
+    instances: dict[str, CardInstance]
+    seats: tuple[str, ...]
+    empires: dict[str, Empire]
+    bases: dict[str, Base]
+    armies: dict[str, Army]
+    round: int = 1
+    phase: Phase = "initiative"
+    #: initiative dice bought this round, by empire (hidden from the other empire until rolled)
+    bids: dict[str, int] = {}
+    #: this round's initiative order (the previous round's until the new one is rolled)
+    order: tuple[str, ...] = ()
+    current: str | None = None
+    winner: str | None = None
+    ended: str = ""
+
+    def card(self, instance: str) -> CardEntry:
+        """The card type of a card in play."""
+        return self.catalogue[self.instances[instance].card]
+
+    def armies_at(self, empire: str, at: str) -> list[Army]:
+        return [a for a in self.armies.values() if a.empire == empire and a.at == at]
+
+    def base_at(self, at: str) -> Base | None:
+        for base in self.bases.values():
+            if base.at == at:
+                return base
+        return None
+
+    def bases_of(self, empire: str) -> list[Base]:
+        return [b for b in self.bases.values() if b.empire == empire]

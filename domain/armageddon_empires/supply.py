@@ -1,0 +1,84 @@
+"""Supply: range 4 by path cost from non-besieged strongholds and outposts (p.26, p.30).
+
+An army is in supply when a path from one of its empire's sources reaches its hex with summed
+movement costs (R12) ≤ the supply range (+ its hero's Raider X), entering no enemy-held hex.
+Out of supply at the start of its turn, it may move only one hex (p.30), unless it is hero-only
+(p.30) or all its units are Commando (p.46).
+"""
+
+from __future__ import annotations
+
+from domain.armageddon_empires.abilities import COMMANDO, MOBILE_SUPPLY, RAIDER, has, level
+from domain.armageddon_empires.control import enemy_held
+from domain.armageddon_empires.guards import BASE_KINDS
+from domain.armageddon_empires.state import Army, Base, GameState
+from domain.core.hexgrid import Hex, cheapest_costs
+
+
+def is_besieged(state: GameState, base: Base) -> bool:
+    """A base with a combat-capable enemy army in its hex (p.26); impossible without battles."""
+    return any(
+        a.at == base.at and a.empire != base.empire and a.combat_capable
+        for a in state.armies.values()
+    )
+
+
+def supply_sources(state: GameState, empire: str) -> list[Base]:
+    """The empire's strongholds and outposts that are not besieged (p.24, p.26)."""
+    return [
+        b
+        for b in state.bases.values()
+        if b.empire == empire and b.kind in BASE_KINDS and not is_besieged(state, b)
+    ]
+
+
+def supply_costs(state: GameState, empire: str, budget: int) -> dict[str, int]:
+    """Hex → the least path cost from any source of ``empire``, for costs ≤ ``budget``."""
+    blocked = enemy_held(state, empire)
+    board = state.board
+
+    def enter(h: Hex) -> int | None:
+        at = str(h)
+        return None if at in blocked else board.move_cost(at)
+
+    best: dict[str, int] = {}
+    for source in supply_sources(state, empire):
+        for h, cost in cheapest_costs(Hex.parse(source.at), enter, budget).items():
+            at = str(h)
+            if cost < best.get(at, cost + 1):
+                best[at] = cost
+    return best
+
+
+def raider(state: GameState, army: Army) -> int:
+    """Raider X of the army's hero: +X supply range for that army (p.45)."""
+    return 0 if army.hero is None else level(state.card(army.hero).abilities, RAIDER)
+
+
+def out_of_supply(state: GameState, empire: str) -> tuple[str, ...]:
+    """The ids of the empire's field armies that are out of supply now, sorted."""
+    field = [a for a in state.armies.values() if a.empire == empire and a.garrison_of is None]
+    if not field:
+        return ()
+    srange = state.empires[empire].supply_range
+    costs = supply_costs(state, empire, srange + max(raider(state, a) for a in field))
+    mobile = {
+        a.at
+        for a in state.armies.values()
+        if a.empire == empire and any(has(state.card(c).abilities, MOBILE_SUPPLY) for c in a.units)
+    }
+    out = [
+        a.id
+        for a in field
+        if costs.get(a.at, srange + raider(state, a) + 1) > srange + raider(state, a)
+        and a.at not in mobile
+    ]
+    return tuple(sorted(out))
+
+
+def move_limited(state: GameState, army: Army) -> bool:
+    """True if the army may move only one hex this turn: out of supply at turn start (p.30),
+    with units (hero-only armies are exempt, p.30), not all of them Commando (p.46)."""
+    if army.id not in state.empires[army.empire].out_of_supply or not army.units:
+        return False
+    return not all(has(state.card(u).abilities, COMMANDO) for u in army.units)

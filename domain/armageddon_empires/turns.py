@@ -1,0 +1,187 @@
+"""The round of turns (digest 6.1): collection, initiative, turns in initiative order, AP.
+
+1. Round start: every empire collects the resources of its base hexes (p.20; AE-4).
+2. Initiative: each empire buys dice with Energy (R11; AE-3); when all have bought, each pool
+   rolls; faces 4–6 succeed (R1); most successes goes first. Ties re-roll (digest 6.1), an empty
+   pool then rolling 1 die, at most ``INITIATIVE_MAX_REROLLS`` times; then AE-3's fallback.
+3. Turns in initiative order: AP = 12 / 6 for 2 empires (R10, p.11) + AP Bonus X (p.48); the
+   supply of every army is traced at the start of its empire's turn (p.30).
+4. End of turn: unspent AP is lost (R10). After the last turn, the next round starts, or the game
+   ends after the scenario's ``max_rounds`` (AE-10).
+"""
+
+from __future__ import annotations
+
+from domain.armageddon_empires.abilities import AP_BONUS, level
+from domain.armageddon_empires.commands import BuyInitiative, EndTurn
+from domain.armageddon_empires.costs import INITIATIVE_DIE_PRICE, INITIATIVE_MAX_DICE
+from domain.armageddon_empires.events import (
+    ApBonus,
+    GameEnded,
+    InitiativeDetermined,
+    InitiativeDiceBought,
+    ResourcesCollected,
+    RoundBegan,
+    SupplyTraced,
+    TurnBegan,
+    TurnEnded,
+)
+from domain.armageddon_empires.evolve import fold
+from domain.armageddon_empires.guards import require_empire, require_turn
+from domain.armageddon_empires.resources import NOTHING, Resources
+from domain.armageddon_empires.state import GameState
+from domain.armageddon_empires.supply import out_of_supply, supply_sources
+from domain.armageddon_empires.victory import without_hq
+from domain.core.batch import Batch
+from domain.core.dice import Dice
+from domain.core.errors import RulesError
+from domain.core.events import Event
+
+#: R10: AP per round by initiative place, for 2, 3 and 4 empires
+AP_BY_PLACE: dict[int, tuple[int, ...]] = {2: (12, 6), 3: (12, 9, 6), 4: (12, 9, 6, 6)}
+#: R1: d6 faces 4, 5, 6 are successes
+SUCCESS_FROM_FACE = 4
+#: AE-3: tied initiative rolls are re-rolled at most this many times
+INITIATIVE_MAX_REROLLS = 3
+INITIATIVE_PURPOSE = "initiative"
+
+
+def successes(faces: list[int]) -> int:
+    """The successes among d6 faces (R1)."""
+    return sum(1 for f in faces if f >= SUCCESS_FROM_FACE)
+
+
+def collection(state: GameState, empire: str) -> tuple[Resources, tuple[str, ...]]:
+    """What ``empire`` collects at round start and from where (AE-4)."""
+    total = NOTHING
+    lines: list[str] = []
+    for base in sorted(state.bases_of(empire), key=lambda b: b.id):
+        gain = state.board.resources.get(base.at, NOTHING)
+        if gain.total():
+            total = total + gain
+            lines.append(f"{base.id} at {base.at}: {gain.text()}")
+    return total, tuple(lines)
+
+
+def round_start(state: GameState, round_: int) -> list[Event]:
+    """``round_began`` and every empire's ``resources_collected``."""
+    out: list[Event] = [RoundBegan(round=round_, last_round=state.max_rounds)]
+    for empire in state.seats:
+        gained, sources = collection(state, empire)
+        out.append(ResourcesCollected(empire=empire, gained=gained, sources=sources))
+    return out
+
+
+def turn_start(state: GameState, empire: str) -> list[Event]:
+    """``turn_began`` (AP by initiative place, R10, + AP Bonus, p.48) and ``supply_traced``."""
+    place = state.order.index(empire) + 1
+    base_ap = AP_BY_PLACE[len(state.seats)][place - 1]
+    bonuses: list[ApBonus] = []
+    for base in sorted(state.bases_of(empire), key=lambda b: b.id):
+        for card in (base.card, *base.facilities):
+            x = level(state.card(card).abilities, AP_BONUS)
+            if x:
+                bonuses.append(ApBonus(source=card, ap=x))
+    ap = base_ap + sum(b.ap for b in bonuses)
+    emp = state.empires[empire]
+    return [
+        TurnBegan(empire=empire, place=place, base_ap=base_ap, bonuses=tuple(bonuses), ap=ap),
+        SupplyTraced(
+            empire=empire,
+            supply_range=emp.supply_range,
+            sources=tuple(f"{b.id} at {b.at}" for b in supply_sources(state, empire)),
+            out_of_supply=out_of_supply(state, empire),
+        ),
+    ]
+
+
+def _roll_initiative(b: Batch, state: GameState, bids: dict[str, int]) -> InitiativeDetermined:
+    paid = {e: INITIATIVE_DIE_PRICE.times(bids[e]) for e in state.seats}
+    for attempt in range(INITIATIVE_MAX_REROLLS + 1):
+        purpose = INITIATIVE_PURPOSE if attempt == 0 else f"{INITIATIVE_PURPOSE} re-roll {attempt}"
+        succ: dict[str, int] = {}
+        for e in state.seats:
+            pool = bids[e] if attempt == 0 else max(bids[e], 1)
+            succ[e] = successes(b.roll(pool, 6, purpose=purpose, roller=e))
+        if len(set(succ.values())) == len(succ):
+            order = tuple(sorted(state.seats, key=lambda e: -succ[e]))
+            return InitiativeDetermined(order, dict(bids), succ, paid, rerolls=attempt)
+    # AE-3: still tied: the empire that went last in the previous round goes first
+    prev = state.order
+    order = (prev[-1], *prev[:-1])
+    return InitiativeDetermined(
+        order, dict(bids), succ, paid, rerolls=INITIATIVE_MAX_REROLLS, fallback=True
+    )
+
+
+def decide_buy(state: GameState, cmd: BuyInitiative, dice: Dice) -> list[Event]:
+    """``initiative_dice_bought``; once every empire has bought, the rolls, ``initiative_determined``
+    and the first turn's start. RulesError out of phase, for a second buy, too many dice, or
+    too little Energy."""
+    empire = require_empire(state, cmd.player)
+    if state.phase != "initiative":
+        raise RulesError(
+            f"initiative is bought at the start of a round; it is {state.current}'s turn",
+            "rules/wrong_phase",
+        )
+    if cmd.player in state.bids:
+        raise RulesError(
+            f"{cmd.player} has already bought initiative dice this round", "rules/already_bought"
+        )
+    if cmd.count > INITIATIVE_MAX_DICE:
+        raise RulesError(
+            f"at most {INITIATIVE_MAX_DICE} initiative dice a round (AE-3)", "rules/too_many_dice"
+        )
+    price = INITIATIVE_DIE_PRICE.times(cmd.count)
+    if not empire.resources.covers(price):
+        raise RulesError(
+            f"{cmd.count} initiative dice cost {price.text()}; {cmd.player} has {empire.resources.text()}",
+            "rules/not_enough_resources",
+        )
+    b = Batch(dice)
+    b.emit(InitiativeDiceBought(empire=cmd.player, count=cmd.count))
+    bids = {**state.bids, cmd.player: cmd.count}
+    if all(e in bids for e in state.seats):
+        b.emit(_roll_initiative(b, state, bids))
+        after = fold(state, b.events)
+        b.emit(*turn_start(after, after.order[0]))
+    return b.events
+
+
+def decide_end_turn(state: GameState, cmd: EndTurn, dice: Dice) -> list[Event]:
+    """``turn_ended``, then the next empire's turn start, the next round's start, or
+    ``game_ended`` after the last round."""
+    empire = require_turn(state, cmd.player)
+    events: list[Event] = [TurnEnded(empire=empire.id, ap_lost=empire.ap)]
+    after = fold(state, events)
+    place = state.order.index(empire.id)
+    fallen = without_hq(after)
+    if fallen:
+        rest = [e for e in state.seats if e not in fallen]
+        winner = rest[0] if len(rest) == 1 else None
+        events.append(GameEnded(reason=f"{', '.join(fallen)} lost the HQ (p.15)", winner=winner))
+    elif place + 1 < len(state.order):
+        events += turn_start(after, state.order[place + 1])
+    elif state.round >= state.max_rounds:
+        events.append(
+            GameEnded(
+                reason=f"round {state.round}, the scenario's last, is over (AE-10)", winner=None
+            )
+        )
+    else:
+        events += round_start(after, state.round + 1)
+    return events
+
+
+def legal_turn_orders(state: GameState, player: str) -> list[BuyInitiative | EndTurn]:
+    """Every initiative purchase the player can afford, or ending the turn."""
+    if state.phase == "initiative" and player not in state.bids:
+        energy = state.empires[player].resources
+        return [
+            BuyInitiative(player=player, count=n)
+            for n in range(INITIATIVE_MAX_DICE + 1)
+            if energy.covers(INITIATIVE_DIE_PRICE.times(n))
+        ]
+    if state.phase == "turns" and state.current == player:
+        return [EndTurn(player=player)]
+    return []

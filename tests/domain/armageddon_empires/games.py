@@ -1,0 +1,48 @@
+"""Whole games for the tests: autoplay or chosen moves from the bundled scenario."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import msgspec
+
+from domain.armageddon_empires.autoplay import choose
+from domain.armageddon_empires.ruleset import RULESET
+from domain.armageddon_empires.scenario import bundled
+from domain.armageddon_empires.state import GameState
+from domain.core.dice import SeededDice
+from domain.core.events import Event
+
+BUNDLED = "cinder-and-glass"
+
+Chooser = Callable[[GameState, str, list[Any]], Any]
+
+
+def dice_for(seed: int, seq: int) -> SeededDice:
+    return SeededDice(seed.to_bytes(32, "big"), "test", "", seq)
+
+
+def play(
+    seed: int = 0, chooser: Chooser = choose, max_commands: int = 5000
+) -> Iterator[tuple[GameState, Any, list[Event], GameState]]:
+    """Yield ``(before, command, events, after)`` for every command of a game of the bundled
+    scenario until it is over (or ``max_commands``)."""
+    state = RULESET.initial_state(bundled(BUNDLED))
+    seq = 2
+    for _ in range(max_commands):
+        if RULESET.is_terminal(state):
+            return
+        player = RULESET.active_players(state)[0]
+        command = chooser(state, player, RULESET.legal_commands(state, player))
+        events = RULESET.decide(state, command, dice_for(seed, seq))
+        seq += 1 + len(events)
+        after = state
+        for event in events:
+            after = RULESET.evolve(after, event)
+        yield state, command, events, after
+        state = after
+
+
+def encoded(state: GameState) -> bytes:
+    return msgspec.msgpack.encode(state)

@@ -1,0 +1,255 @@
+"""Small scenarios and shortcuts for the Armageddon Empires rule tests."""
+
+from __future__ import annotations
+
+from typing import Any, TypeVar
+
+from domain.armageddon_empires.commands import BuyInitiative
+from domain.armageddon_empires.ruleset import RULESET
+from domain.armageddon_empires.scenario import Scenario, parse_scenario
+from domain.core.events import Event
+from tests.given_when_then import Given
+
+E = TypeVar("E", bound=Event)
+
+ROWS = [
+    ". . . . . . . .",  # r = 0
+    ". . h . . . . .",  # r = 1
+    ". . . m . . . .",  # r = 2
+    ". . s . . . . .",  # r = 3
+    ". . . . . . . .",  # r = 4
+    ". . . . . . . .",  # r = 5
+]
+
+CARDS = """
+[[cards]]
+kind = "hero"
+id = "captain"
+name = "Test Captain"
+cost = { humans = 2 }
+fate = 2
+wounds = 2
+movement = 3
+
+[[cards]]
+kind = "hero"
+id = "guide"
+name = "Test Guide"
+cost = { humans = 2 }
+fate = 2
+wounds = 2
+movement = 2
+abilities = ["Leader 1", "Pathfinder 1"]
+
+[[cards]]
+kind = "hero"
+id = "runner"
+name = "Test Runner"
+fate = 1
+wounds = 1
+movement = 4
+abilities = ["Raider 1"]
+
+[[cards]]
+kind = "unit"
+id = "trooper"
+name = "Test Trooper"
+cost = { humans = 2, materials = 1 }
+attack = 3
+defense = 3
+hit_points = 2
+movement = 2
+
+[[cards]]
+kind = "unit"
+id = "scout"
+name = "Test Scout"
+cost = { humans = 1 }
+attack = 1
+defense = 1
+hit_points = 1
+movement = 4
+abilities = ["Rapid Reaction", "Recce S3, R1"]
+
+[[cards]]
+kind = "unit"
+id = "ghost"
+name = "Test Ghost"
+attack = 2
+defense = 2
+hit_points = 2
+movement = 3
+abilities = ["Commando"]
+
+[[cards]]
+kind = "unit"
+id = "wagon"
+name = "Test Wagon"
+attack = 0
+defense = 1
+hit_points = 1
+movement = 3
+abilities = ["Mobile Supply"]
+
+[[cards]]
+kind = "facility"
+id = "keep"
+name = "Test Keep"
+defense = 5
+structure = 8
+level = 2
+abilities = ["HQ", "Supply", "Barracks"]
+
+[[cards]]
+kind = "facility"
+id = "camp"
+name = "Test Camp"
+defense = 2
+structure = 3
+abilities = ["Supply"]
+
+[[cards]]
+kind = "facility"
+id = "depot"
+name = "Test Depot"
+cost = { materials = 2, energy = 1 }
+defense = 1
+structure = 2
+abilities = ["AP Bonus 2"]
+
+[[cards]]
+kind = "attack"
+id = "dart"
+name = "Test Dart"
+craft = "missile"
+attack = 4
+defense = 1
+fate = 0
+hit_points = 1
+range = 5
+abilities = ["Collateral 60% 4 Atk"]
+"""
+
+EMPIRES = """
+[[empires]]
+id = "red"
+name = "Red"
+resources = { humans = 9, materials = 9, energy = 5, technology = 1 }
+hand = ["trooper", "scout", "depot", "dart", "captain"]
+deck = ["trooper", "scout", "guide"]
+
+[[empires]]
+id = "blue"
+name = "Blue"
+resources = { humans = 9, materials = 9, energy = 5 }
+hand = ["trooper"]
+deck = ["trooper", "trooper"]
+"""
+
+BASES = """
+[[bases]]
+id = "red-hq"
+empire = "red"
+kind = "stronghold"
+at = "0,0"
+card = "keep"
+garrison = ["trooper"]
+
+[[bases]]
+id = "red-camp"
+empire = "red"
+kind = "outpost"
+at = "0,4"
+card = "camp"
+
+[[bases]]
+id = "blue-hq"
+empire = "blue"
+kind = "stronghold"
+at = "7,5"
+card = "keep"
+"""
+
+ARMIES = """
+[[armies]]
+id = "red-a"
+empire = "red"
+at = "1,0"
+hero = "captain"
+units = ["trooper", "trooper"]
+
+[[armies]]
+id = "red-b"
+empire = "red"
+at = "0,1"
+units = ["scout"]
+
+[[armies]]
+id = "blue-a"
+empire = "blue"
+at = "6,5"
+units = ["trooper"]
+"""
+
+
+RESOURCES = """
+[map.resources]
+"0,0" = { energy = 2, materials = 1 }
+"0,4" = { humans = 1 }
+"7,5" = { energy = 1 }
+"3,3" = { technology = 5 }
+"""
+
+
+def toml(
+    rows: list[str] | None = None,
+    *,
+    bases: str = BASES,
+    armies: str = ARMIES,
+    empires: str = EMPIRES,
+    resources: str = RESOURCES,
+    extra: str = "",
+    max_rounds: int = 3,
+) -> str:
+    """The TOML text of a small test scenario; every part may be replaced."""
+    rows = ROWS if rows is None else rows
+    width = len(rows[0].split())
+    row_lines = ",\n".join(f'  "{r}"' for r in rows)
+    head = (
+        f'name = "test"\nmax_rounds = {max_rounds}\n{extra}\n'
+        f"[map]\nwidth = {width}\nheight = {len(rows)}\nrows = [\n{row_lines}\n]\n{resources}"
+    )
+    return head + CARDS + empires + bases + armies
+
+
+def scenario(rows: list[str] | None = None, **parts: Any) -> Scenario:
+    """A small test scenario (see ``toml``)."""
+    return parse_scenario(toml(rows, **parts))
+
+
+def game(rows: list[str] | None = None, **parts: Any) -> Given:
+    """A game of the test scenario before the first command."""
+    return Given(RULESET, scenario(rows, **parts))
+
+
+def only(events: list[Event], kind: type[E]) -> E:
+    """The one event of type ``kind`` among ``events``."""
+    found = [e for e in events if isinstance(e, kind)]
+    assert len(found) == 1, f"expected one {kind.__name__}, got {found}"
+    return found[0]
+
+
+def start_turns(g: Given, first: str = "red") -> Given:
+    """Both empires buy no initiative dice; the tie re-rolls one die each and ``first`` wins."""
+    g.when(BuyInitiative(player="red", count=0))
+    g.when(BuyInitiative(player="blue", count=0), dice=[6, 1] if first == "red" else [1, 6])
+    return g
+
+
+def army_block(
+    army_id: str, empire: str, at: str, hero: str | None = None, units: tuple[str, ...] = ()
+) -> str:
+    """An ``[[armies]]`` TOML table."""
+    hero_line = f'hero = "{hero}"\n' if hero else ""
+    unit_list = ", ".join(f'"{u}"' for u in units)
+    return f'\n[[armies]]\nid = "{army_id}"\nempire = "{empire}"\nat = "{at}"\n{hero_line}units = [{unit_list}]\n'

@@ -1,0 +1,75 @@
+"""Invariants of every Armageddon Empires state; the generic Hypothesis machine calls
+``check_invariants`` after every step."""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import Any
+
+from domain.armageddon_empires.limits import (
+    MAX_ARMIES_PER_HEX,
+    MAX_HEROES_PER_ARMY,
+    MAX_UNITS_PER_ARMY,
+)
+from domain.armageddon_empires.state import GameState
+
+
+def card_places(state: GameState) -> Counter[str]:
+    """How many places hold each card instance (hand, deck, discard, a base, an army)."""
+    places: Counter[str] = Counter()
+    for empire in state.empires.values():
+        places.update(empire.hand)
+        places.update(empire.deck)
+        places.update(empire.discard)
+    for base in state.bases.values():
+        places.update((base.card, *base.facilities))
+    for army in state.armies.values():
+        places.update(army.cards())
+    return places
+
+
+def check_invariants(state: Any) -> None:
+    """Assert what must hold after every event: no negative AP or resources; every card in
+    exactly one place and held by its owner; army limits; garrisons at their bases; no two
+    empires in one hex (no battles in this version); a coherent round clock."""
+    assert isinstance(state, GameState)
+    for empire in state.empires.values():
+        assert empire.ap >= 0, f"{empire.id} has {empire.ap} AP"
+        r = empire.resources
+        assert min(r.humans, r.materials, r.energy, r.technology) >= 0, f"{empire.id}: {r}"
+        assert len(empire.hand) <= empire.hand_limit, f"{empire.id}'s hand is over its limit"
+        for card in (*empire.hand, *empire.deck, *empire.discard):
+            assert state.instances[card].owner == empire.id, f"{card} is not {empire.id}'s"
+    places = card_places(state)
+    assert set(places) == set(state.instances), "a card is missing or unknown"
+    twice = [c for c, n in places.items() if n != 1]
+    assert not twice, f"cards in more than one place: {twice}"
+    per_hex: Counter[tuple[str, str]] = Counter()
+    holder: dict[str, str] = {}
+    for army in state.armies.values():
+        hero_ok = army.hero is None or state.card(army.hero).kind == "hero"
+        assert hero_ok, f"{army.id}'s hero slot holds a non-hero"
+        assert all(state.card(u).kind == "unit" for u in army.units), f"{army.id} holds a non-unit"
+        assert (
+            len(army.units) <= MAX_UNITS_PER_ARMY and (army.hero is not None) <= MAX_HEROES_PER_ARMY
+        )
+        assert all(state.instances[c].owner == army.empire for c in army.cards())
+        assert army.at in state.board.terrain, f"{army.id} is off the map"
+        if army.garrison_of is not None:
+            base = state.bases[army.garrison_of]
+            assert base.garrison == army.id and base.at == army.at and base.empire == army.empire
+        per_hex[army.empire, army.at] += 1
+        assert holder.setdefault(army.at, army.empire) == army.empire, f"two empires at {army.at}"
+    assert max(per_hex.values(), default=0) <= MAX_ARMIES_PER_HEX, "too many armies in a hex"
+    for base in state.bases.values():
+        assert base.garrison in state.armies, f"{base.id} lost its garrison"
+        assert holder.setdefault(base.at, base.empire) == base.empire, f"enemy army in {base.id}"
+        assert state.card(base.card).kind == "facility"
+        assert all(state.card(f).kind == "facility" for f in base.facilities)
+    assert 1 <= state.round <= state.max_rounds
+    if state.phase == "turns":
+        assert state.current in state.order and not state.bids
+    elif state.phase == "initiative":
+        assert state.current is None and set(state.bids) <= set(state.seats)
+    else:
+        assert state.current is None

@@ -1,0 +1,180 @@
+"""Armies: create, disband and transfer; at most 1 hero, 8 units, 8 armies a hex (p.22–23)."""
+
+from __future__ import annotations
+
+from domain.armageddon_empires.commands import (
+    CreateArmy,
+    DisbandArmy,
+    MoveArmy,
+    TransferCards,
+)
+from domain.armageddon_empires.events import (
+    ArmyCreated,
+    ArmyDisbanded,
+    CardsTransferred,
+    TurnBegan,
+)
+from domain.armageddon_empires.ruleset import RULESET
+from tests.domain.armageddon_empires.helpers import ARMIES, army_block, game, only, start_turns
+
+AT_HQ = ARMIES + army_block("red-c", "red", "0,0", hero="guide", units=("trooper",))
+
+
+def test_an_army_is_created_empty_at_a_stronghold_or_outpost_for_3_ap() -> None:
+    g = start_turns(game())
+    events = g.when(CreateArmy(player="red", army="red-new", at="0,4"))
+    assert events == [ArmyCreated(empire="red", army="red-new", at="0,4", ap_cost=3)]
+    assert g.state.armies["red-new"].cards() == ()
+    assert g.state.empires["red"].ap == 9
+
+
+def test_an_army_is_not_created_away_from_a_base_or_under_a_taken_name() -> None:
+    g = start_turns(game())
+    g.when_rejected(CreateArmy(player="red", army="red-new", at="2,0"), code="rules/not_at_base")
+    g.when_rejected(CreateArmy(player="red", army="red-a", at="0,0"), code="rules/army_name_taken")
+    g.when_rejected(CreateArmy(player="red", army="blue-x", at="7,5"), code="rules/not_at_base")
+
+
+def test_a_ninth_army_of_one_empire_in_a_hex_is_refused() -> None:
+    g = start_turns(game())
+    # the garrison is the first army at 0,0; seven more make eight
+    g.events(*(ArmyCreated(empire="red", army=f"x{i}", at="0,0", ap_cost=0) for i in range(7)))
+    g.when_rejected(CreateArmy(player="red", army="x8", at="0,0"), code="rules/hex_full")
+    assert not any(
+        isinstance(c, CreateArmy) and c.at == "0,0" for c in RULESET.legal_commands(g.state, "red")
+    )
+
+
+def test_creating_an_army_needs_3_ap() -> None:
+    g = start_turns(game())
+    g.events(TurnBegan(empire="red", place=1, base_ap=2, bonuses=(), ap=2))
+    g.when_rejected(CreateArmy(player="red", army="red-new", at="0,0"), code="rules/not_enough_ap")
+
+
+def test_an_empty_army_at_a_base_is_disbanded() -> None:
+    g = start_turns(game())
+    g.when(CreateArmy(player="red", army="red-new", at="0,0"))
+    events = g.when(DisbandArmy(player="red", army="red-new"))
+    assert events == [ArmyDisbanded(empire="red", army="red-new", at="0,0")]
+    assert "red-new" not in g.state.armies
+
+
+def test_only_an_empty_field_army_at_a_base_is_disbanded() -> None:
+    g = start_turns(game(armies=AT_HQ))
+    g.when_rejected(DisbandArmy(player="red", army="red-c"), code="rules/army_not_empty")
+    g.when_rejected(
+        DisbandArmy(player="red", army="red-hq-garrison"), code="rules/garrison_cannot_disband"
+    )
+    g.events(ArmyCreated(empire="red", army="lost", at="3,0", ap_cost=0))
+    g.when_rejected(DisbandArmy(player="red", army="lost"), code="rules/not_at_base")
+    g.when_rejected(DisbandArmy(player="red", army="blue-hq-garrison"), code="rules/not_your_army")
+
+
+def test_cards_transfer_between_armies_in_one_hex_for_1_ap() -> None:
+    g = start_turns(game(armies=AT_HQ))
+    events = g.when(
+        TransferCards(
+            player="red", from_army="red-hq-garrison", to_army="red-c", cards=("red.trooper.1",)
+        )
+    )
+    assert events == [
+        CardsTransferred(
+            empire="red",
+            from_army="red-hq-garrison",
+            to_army="red-c",
+            cards=("red.trooper.1",),
+            ap_cost=1,
+        )
+    ]
+    assert g.state.armies["red-c"].units == ("red.trooper.4", "red.trooper.1")
+    assert g.state.armies["red-hq-garrison"].units == ()
+    assert g.state.empires["red"].ap == 11
+
+
+def test_a_hero_moves_between_armies_as_the_leader() -> None:
+    g = start_turns(game(armies=AT_HQ))
+    g.when(
+        TransferCards(
+            player="red", from_army="red-c", to_army="red-hq-garrison", cards=("red.guide.1",)
+        )
+    )
+    assert g.state.armies["red-hq-garrison"].hero == "red.guide.1"
+    assert g.state.armies["red-c"].hero is None
+
+
+def test_an_army_takes_at_most_one_hero() -> None:
+    g = start_turns(game(armies=AT_HQ + army_block("red-d", "red", "0,0", hero="captain")))
+    err = g.when_rejected(
+        TransferCards(player="red", from_army="red-d", to_army="red-c", cards=("red.captain.2",)),
+        code="rules/army_full",
+    )
+    assert "at most 1 hero" in str(err)
+
+
+def test_an_army_takes_at_most_eight_units() -> None:
+    eight = army_block("red-c", "red", "0,0", units=("trooper",) * 8)
+    g = start_turns(game(armies=ARMIES + eight))
+    err = g.when_rejected(
+        TransferCards(
+            player="red", from_army="red-hq-garrison", to_army="red-c", cards=("red.trooper.1",)
+        ),
+        code="rules/army_full",
+    )
+    assert "at most 8 units" in str(err)
+    assert not any(
+        isinstance(c, TransferCards) and c.to_army == "red-c"
+        for c in RULESET.legal_commands(g.state, "red")
+    )
+
+
+def test_transfers_happen_within_one_hex_between_one_s_own_armies() -> None:
+    g = start_turns(game(armies=AT_HQ))
+    g.when_rejected(
+        TransferCards(player="red", from_army="red-a", to_army="red-c", cards=("red.captain.1",)),
+        code="rules/not_same_hex",
+    )
+    g.when_rejected(
+        TransferCards(player="red", from_army="red-c", to_army="red-c", cards=("red.guide.1",)),
+        code="rules/same_army",
+    )
+    g.when_rejected(
+        TransferCards(
+            player="red", from_army="red-c", to_army="red-hq-garrison", cards=("red.scout.1",)
+        ),
+        code="rules/card_not_in_army",
+    )
+    g.when_rejected(
+        TransferCards(
+            player="red", from_army="red-c", to_army="blue-hq-garrison", cards=("red.guide.1",)
+        ),
+        code="rules/not_your_army",
+    )
+
+
+def test_a_field_army_is_not_left_empty_away_from_a_base() -> None:
+    g = start_turns(game(armies=ARMIES + army_block("red-c", "red", "0,1", units=("trooper",))))
+    g.when_rejected(
+        TransferCards(player="red", from_army="red-b", to_army="red-c", cards=("red.scout.1",)),
+        code="rules/army_stranded",
+    )
+    # at a base the emptied army may stay, to be disbanded
+    g2 = start_turns(game(armies=AT_HQ))
+    g2.when(
+        TransferCards(
+            player="red",
+            from_army="red-c",
+            to_army="red-hq-garrison",
+            cards=("red.guide.1", "red.trooper.4"),
+        )
+    )
+    g2.when(DisbandArmy(player="red", army="red-c"))
+
+
+def test_cards_that_moved_this_turn_make_their_new_army_count_as_moved() -> None:
+    g = start_turns(game(armies=ARMIES + army_block("red-c", "red", "2,0", units=("scout",))))
+    g.when(MoveArmy(player="red", army="red-a", to="2,0"))
+    events = g.when(
+        TransferCards(player="red", from_army="red-a", to_army="red-c", cards=("red.trooper.2",))
+    )
+    assert only(events, CardsTransferred).receiver_moved
+    g.when_rejected(MoveArmy(player="red", army="red-c", to="3,0"), code="rules/already_moved")

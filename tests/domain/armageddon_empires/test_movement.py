@@ -1,0 +1,166 @@
+"""Moving armies: AP 1 per card (R10, p.23), terrain cost (R12), one move a turn, no battles."""
+
+from __future__ import annotations
+
+from domain.armageddon_empires.commands import CreateArmy, MoveArmy
+from domain.armageddon_empires.events import ArmyCreated, ArmyMoved, MoveStep, TurnBegan
+from domain.armageddon_empires.ruleset import RULESET
+from tests.domain.armageddon_empires.helpers import ARMIES, army_block, game, only, start_turns
+from tests.given_when_then import Given
+
+
+def moves_of(g: Given, army: str) -> list[str]:
+    return sorted(
+        c.to
+        for c in RULESET.legal_commands(g.state, "red")
+        if isinstance(c, MoveArmy) and c.army == army
+    )
+
+
+def test_a_move_costs_1_ap_per_card_and_the_terrain_cost_of_each_hex_entered() -> None:
+    g = start_turns(game())
+    events = g.when(MoveArmy(player="red", army="red-a", to="3,0"))
+    assert events == [
+        ArmyMoved(
+            empire="red",
+            army="red-a",
+            origin="1,0",
+            to="3,0",
+            steps=(MoveStep("2,0", "plains", 1), MoveStep("3,0", "plains", 1)),
+            move_points=2,
+            allowance=2,
+            allowance_rule="lowest card movement 2 (p.17)",
+            cards=3,
+            free_cards=0,
+            pathfinder=0,
+            ap_cost=3,
+        )
+    ]
+    assert events[0].explain() == (
+        "red-a moves 1,0 → 3,0: move cost 3 AP = 1 AP × 3 cards (R10, p.23); "
+        "terrain cost 2 = plains 1 + plains 1 (R12) of 2 movement points (lowest card movement 2 (p.17))"
+    )
+    assert g.state.armies["red-a"].at == "3,0"
+    assert g.state.empires["red"].ap == 12 - 3
+
+
+def test_hills_cost_two_movement_points_to_enter() -> None:
+    g = start_turns(game())
+    moved = only(g.when(MoveArmy(player="red", army="red-b", to="2,1")), ArmyMoved)
+    assert moved.steps == (MoveStep("1,1", "plains", 1), MoveStep("2,1", "hills", 2))
+    assert moved.move_points == 3
+
+
+def test_a_hex_beyond_the_army_s_movement_points_is_out_of_reach() -> None:
+    g = start_turns(game())
+    err = g.when_rejected(MoveArmy(player="red", army="red-a", to="2,1"), code="rules/out_of_reach")
+    assert (
+        str(err)
+        == "reaching 2,1 costs 3 movement points; red-a has 2 (lowest card movement 2 (p.17))"
+    )
+
+
+def test_rapid_reaction_cards_move_for_no_ap() -> None:
+    g = start_turns(game())
+    moved = only(g.when(MoveArmy(player="red", army="red-b", to="4,0")), ArmyMoved)
+    assert moved.ap_cost == 0 and moved.free_cards == 1
+
+
+def test_leader_adds_movement_and_pathfinder_lowers_the_ap() -> None:
+    g = start_turns(
+        game(armies=ARMIES + army_block("red-c", "red", "0,2", hero="guide", units=("trooper",)))
+    )
+    moved = only(g.when(MoveArmy(player="red", army="red-c", to="3,1")), ArmyMoved)
+    assert moved.allowance == 3
+    assert moved.allowance_rule == "lowest card movement 2 (p.17) + Leader 1 (p.45)"
+    assert moved.ap_cost == 1 and moved.pathfinder == 1
+    assert "− Pathfinder 1 (p.45)" in moved.explain()
+
+
+def test_an_army_moves_once_per_turn() -> None:
+    g = start_turns(game())
+    g.when(MoveArmy(player="red", army="red-b", to="1,1"))
+    g.when_rejected(MoveArmy(player="red", army="red-b", to="2,0"), code="rules/already_moved")
+    assert "red-b" not in {
+        c.army for c in RULESET.legal_commands(g.state, "red") if isinstance(c, MoveArmy)
+    }
+
+
+def test_armies_move_again_in_their_next_turn() -> None:
+    g = start_turns(game())
+    g.when(MoveArmy(player="red", army="red-b", to="1,1"))
+    g.events(TurnBegan(empire="red", place=1, base_ap=12, bonuses=(), ap=12))
+    g.when(MoveArmy(player="red", army="red-b", to="2,0"))
+
+
+def test_a_garrison_never_moves() -> None:
+    g = start_turns(game())
+    g.when_rejected(
+        MoveArmy(player="red", army="red-hq-garrison", to="1,1"), code="rules/garrison_cannot_move"
+    )
+
+
+def test_an_empty_army_cannot_move() -> None:
+    g = start_turns(game())
+    g.when(CreateArmy(player="red", army="fresh", at="0,0"))
+    g.when_rejected(MoveArmy(player="red", army="fresh", to="1,1"), code="rules/empty_army")
+
+
+def test_entering_an_enemy_army_s_hex_is_a_battle_which_this_version_refuses() -> None:
+    g = start_turns(game(armies=ARMIES + army_block("blue-b", "blue", "2,0", units=("trooper",))))
+    err = g.when_rejected(
+        MoveArmy(player="red", army="red-a", to="2,0"), code="rules/battles_not_supported"
+    )
+    assert "battles are not part of this version" in str(err)
+
+
+def test_entering_an_enemy_base_is_refused_too() -> None:
+    g = start_turns(
+        game(
+            armies=ARMIES.replace('at = "6,5"', 'at = "5,5"')
+            + army_block("red-c", "red", "6,4", units=("scout",))
+        )
+    )
+    g.when_rejected(
+        MoveArmy(player="red", army="red-c", to="7,5"), code="rules/battles_not_supported"
+    )
+
+
+def test_an_enemy_hex_cannot_be_crossed() -> None:
+    free = start_turns(game())
+    assert "3,0" in moves_of(free, "red-a")
+    g = start_turns(game(armies=ARMIES + army_block("blue-b", "blue", "2,0", units=("trooper",))))
+    assert "2,0" not in moves_of(g, "red-a") and "3,0" not in moves_of(g, "red-a")
+    g.when_rejected(MoveArmy(player="red", army="red-a", to="3,0"), code="rules/out_of_reach")
+
+
+def test_no_more_than_eight_armies_of_one_empire_share_a_hex() -> None:
+    g = start_turns(game())
+    g.events(*(ArmyCreated(empire="red", army=f"x{i}", at="2,0", ap_cost=0) for i in range(8)))
+    g.when_rejected(MoveArmy(player="red", army="red-b", to="2,0"), code="rules/hex_full")
+    assert "2,0" not in moves_of(g, "red-b")
+
+
+def test_a_move_needs_the_ap_for_every_card() -> None:
+    g = start_turns(game())
+    g.events(TurnBegan(empire="red", place=1, base_ap=2, bonuses=(), ap=2))
+    err = g.when_rejected(
+        MoveArmy(player="red", army="red-a", to="2,0"), code="rules/not_enough_ap"
+    )
+    assert str(err) == "moving red-a costs 3 AP; red has 2"
+    assert moves_of(g, "red-a") == []
+
+
+def test_unknown_foreign_and_off_map_targets_are_named() -> None:
+    g = start_turns(game())
+    g.when_rejected(MoveArmy(player="red", army="ghost", to="2,0"), code="rules/unknown_army")
+    g.when_rejected(MoveArmy(player="red", army="blue-a", to="5,5"), code="rules/not_your_army")
+    g.when_rejected(MoveArmy(player="red", army="red-b", to="0,-1"), code="rules/off_map")
+    g.when_rejected(MoveArmy(player="red", army="red-b", to="up"), code="input/bad_hex")
+    g.when_rejected(MoveArmy(player="red", army="red-b", to="0,1"), code="rules/already_there")
+
+
+def test_legal_moves_are_every_hex_within_the_movement_points() -> None:
+    g = start_turns(game())
+    # red-a: 2 movement points on plains from 1,0, the hills at 2,1 costing 2
+    assert moves_of(g, "red-a") == ["0,0", "0,1", "0,2", "1,1", "1,2", "2,0", "3,0"]

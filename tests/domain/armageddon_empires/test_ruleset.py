@@ -1,0 +1,71 @@
+"""The ruleset as the engine sees it: registry, protocol members, decoding, whole games."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+import msgspec
+
+from domain import rulesets
+from domain.armageddon_empires.commands import COMMAND_TYPES, MoveArmy
+from domain.armageddon_empires.events import SupplyTraced
+from domain.armageddon_empires.ruleset import RULESET
+from domain.core.dice import NoDice
+from domain.core.errors import InputError
+from domain.core.ruleset import Ruleset
+from tests.domain.armageddon_empires.games import dice_for, play
+from tests.domain.armageddon_empires.helpers import game
+
+
+def test_the_registry_finds_the_ruleset_by_name() -> None:
+    assert rulesets.get("armageddon-empires") is RULESET
+    ruleset: Ruleset = RULESET  # the protocol, checked by mypy wherever tests are checked
+    assert ruleset.name == "armageddon-empires" and ruleset.version == "1"
+    assert RULESET.scenario_package == "domain.armageddon_empires.scenarios"
+
+
+def test_commands_decode_from_their_json_form() -> None:
+    text = b'{"type":"move_army","player":"red","army":"a1","to":"3,-1"}'
+    assert msgspec.json.decode(text, type=RULESET.command_type) == MoveArmy(
+        player="red", army="a1", to="3,-1"
+    )
+    assert [c.type_name() for c in COMMAND_TYPES] == [
+        "buy_initiative",
+        "end_turn",
+        "create_army",
+        "disband_army",
+        "transfer_cards",
+        "move_army",
+        "draw_card",
+        "deploy_card",
+    ]
+
+
+def test_a_command_of_another_ruleset_is_an_input_error() -> None:
+    try:
+        RULESET.decide(game().state, object(), NoDice())
+    except InputError as exc:
+        assert exc.code == "input/bad_command"
+    else:
+        raise AssertionError("accepted a foreign command")
+
+
+def test_autoplay_finishes_the_bundled_game_at_its_last_round() -> None:
+    for seed in range(3):
+        steps = list(play(seed=seed))
+        final = steps[-1][3]
+        assert RULESET.is_terminal(final)
+        assert final.round == final.max_rounds and final.winner is None
+
+
+def test_every_listed_command_is_accepted_all_through_an_autoplayed_game() -> None:
+    seen: Counter[str] = Counter()
+    out_of_supply = 0
+    for before, _, events, _ in play(seed=5):
+        for player in before.seats:
+            for command in RULESET.legal_commands(before, player):
+                RULESET.decide(before, command, dice_for(5, 99))
+                seen[type(command).__name__] += 1
+        out_of_supply += sum(1 for e in events if isinstance(e, SupplyTraced) and e.out_of_supply)
+    assert set(seen) == {c.__name__ for c in COMMAND_TYPES}
+    assert out_of_supply > 0  # autoplay pushes armies beyond supply

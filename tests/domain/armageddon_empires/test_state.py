@@ -1,0 +1,82 @@
+"""State and events as data: msgpack snapshots, JSON events without floats, pure evolve."""
+
+from __future__ import annotations
+
+import msgspec
+
+from domain.armageddon_empires.events import EVENT_TYPES
+from domain.armageddon_empires.ruleset import RULESET
+from domain.armageddon_empires.state import GameState
+from tests.domain.armageddon_empires.games import encoded, play
+from tests.domain.armageddon_empires.helpers import game
+from tests.domain.armageddon_empires.invariants import check_invariants
+
+
+def test_the_initial_state_round_trips_through_msgpack() -> None:
+    state = game().state
+    assert msgspec.msgpack.decode(msgspec.msgpack.encode(state), type=RULESET.state_type) == state
+    check_invariants(state)
+
+
+def test_every_state_of_a_whole_game_round_trips_and_keeps_the_invariants() -> None:
+    for _, _, _, after in play(seed=1):
+        assert msgspec.msgpack.decode(encoded(after), type=GameState) == after
+        check_invariants(after)
+
+
+def test_evolve_never_changes_the_state_it_is_given() -> None:
+    for before, _, events, _ in play(seed=2):
+        state = before
+        for event in events:
+            snapshot = encoded(state)
+            after = RULESET.evolve(state, event)
+            assert encoded(state) == snapshot, f"evolve changed its input on {event.type_name()}"
+            state = after
+
+
+def test_every_event_round_trips_through_json_and_holds_no_float() -> None:
+    for _, _, events, _ in play(seed=3):
+        for event in events:
+            raw = msgspec.json.encode(event)
+            assert msgspec.json.decode(raw, type=type(event)) == event
+            assert not _has_float(msgspec.json.decode(raw))
+
+
+def _has_float(obj: object) -> bool:
+    if isinstance(obj, float):
+        return True
+    if isinstance(obj, dict):
+        return any(_has_float(v) for v in obj.values())
+    if isinstance(obj, list):
+        return any(_has_float(v) for v in obj)
+    return False
+
+
+def test_the_event_tags_are_pinned() -> None:
+    # tags are a contract: never rename or reuse one
+    assert [e.type_name() for e in EVENT_TYPES] == [
+        "round_began",
+        "resources_collected",
+        "initiative_dice_bought",
+        "initiative_determined",
+        "turn_began",
+        "supply_traced",
+        "turn_ended",
+        "army_created",
+        "army_disbanded",
+        "cards_transferred",
+        "army_moved",
+        "card_drawn",
+        "card_deployed",
+        "game_ended",
+    ]
+
+
+def test_events_that_carry_arithmetic_explain_it() -> None:
+    kinds = set()
+    for _, _, events, _ in play(seed=4):
+        for event in events:
+            if type(event) in EVENT_TYPES:
+                assert event.explain(), type(event).__name__
+                kinds.add(type(event))
+    assert len(kinds) >= 12

@@ -1,0 +1,143 @@
+"""Supply: range 4 by path cost from strongholds and outposts, blocked by enemy-held hexes (p.26);
+out of supply at turn start an army moves one hex, unless hero-only (p.30) or Commando (p.46)."""
+
+from __future__ import annotations
+
+from domain.armageddon_empires.commands import EndTurn, MoveArmy
+from domain.armageddon_empires.events import ArmyMoved, SupplyTraced
+from domain.armageddon_empires.ruleset import RULESET
+from domain.armageddon_empires.supply import out_of_supply
+from tests.domain.armageddon_empires.helpers import army_block, game, only, start_turns
+from tests.given_when_then import Given
+
+CORRIDOR = [". . . . . . . .", "m m m m m m m m"]
+HILLS = [". . h . . . . .", "m m m m m m m m"]
+BASES = """
+[[bases]]
+id = "red-hq"
+empire = "red"
+kind = "stronghold"
+at = "0,0"
+card = "keep"
+
+[[bases]]
+id = "blue-hq"
+empire = "blue"
+kind = "stronghold"
+at = "7,1"
+card = "keep"
+"""
+
+
+def corridor(*armies: str, rows: list[str] = CORRIDOR) -> Given:
+    return start_turns(game(rows, bases=BASES, armies="".join(armies), resources=""))
+
+
+def traced(g: Given) -> tuple[str, ...]:
+    """The armies out of supply at the start of the latest turn."""
+    event = [e for e in g.history if isinstance(e, SupplyTraced)][-1]
+    return event.out_of_supply
+
+
+def test_an_army_within_4_movement_points_of_a_base_is_in_supply_and_one_beyond_is_not() -> None:
+    g = corridor(
+        army_block("near", "red", "4,0", units=("trooper",)),
+        army_block("far", "red", "5,0", units=("trooper",)),
+    )
+    assert traced(g) == ("far",)
+    assert g.state.empires["red"].out_of_supply == ("far",)
+
+
+def test_supply_counts_the_terrain_cost_of_the_path_not_the_hexes() -> None:
+    # 0,0 -> 1,0 plains 1 -> 2,0 hills 2 -> 3,0 plains 1 = 4; 4,0 is 4 hexes away but costs 5
+    g = corridor(
+        army_block("three", "red", "3,0", units=("trooper",)),
+        army_block("four", "red", "4,0", units=("trooper",)),
+        rows=HILLS,
+    )
+    assert traced(g) == ("four",)
+
+
+def test_an_enemy_held_hex_blocks_the_supply_path() -> None:
+    open_road = corridor(army_block("ahead", "red", "3,0", units=("trooper",)))
+    assert traced(open_road) == ()
+    blocked = corridor(
+        army_block("ahead", "red", "3,0", units=("trooper",)),
+        army_block("blocker", "blue", "2,0", units=("trooper",)),
+    )
+    assert traced(blocked) == ("ahead",)
+
+
+def test_an_enemy_base_blocks_the_supply_path_too() -> None:
+    bases = BASES.replace('at = "7,1"', 'at = "2,0"')
+    g = start_turns(
+        game(
+            CORRIDOR,
+            bases=bases,
+            armies=army_block("ahead", "red", "3,0", units=("trooper",)),
+            resources="",
+        )
+    )
+    assert traced(g) == ("ahead",)
+
+
+def test_an_army_out_of_supply_at_turn_start_moves_only_one_hex() -> None:
+    g = corridor(army_block("far", "red", "5,0", units=("trooper",)))
+    err = g.when_rejected(
+        MoveArmy(player="red", army="far", to="3,0"), code="rules/out_of_supply_limit"
+    )
+    assert "may move only one hex (p.30)" in str(err)
+    moves = {c.to for c in RULESET.legal_commands(g.state, "red") if isinstance(c, MoveArmy)}
+    assert moves == {"4,0", "6,0"}  # the mountains next door cost 3, more than its 2 points
+    assert only(g.when(MoveArmy(player="red", army="far", to="4,0")), ArmyMoved).out_of_supply
+
+
+def test_coming_back_into_supply_lifts_the_limit_from_the_next_turn() -> None:
+    g = corridor(army_block("far", "red", "5,0", units=("trooper",)))
+    g.when(MoveArmy(player="red", army="far", to="4,0"))
+    g.when(EndTurn(player="red"))
+    assert out_of_supply(g.state, "red") == ()
+    g.when(EndTurn(player="blue"))
+    start_turns(g)
+    assert g.state.empires["red"].out_of_supply == ()
+    g.when(MoveArmy(player="red", army="far", to="2,0"))
+
+
+def test_a_hero_only_army_ignores_the_one_hex_limit() -> None:
+    g = corridor(army_block("lonely", "red", "6,0", hero="runner"))
+    assert traced(g) == ("lonely",)  # 6 > 4 + Raider 1: out of supply, yet free to move
+    g.when(MoveArmy(player="red", army="lonely", to="3,0"))
+
+
+def test_raider_extends_its_own_army_s_supply_range() -> None:
+    g = corridor(
+        army_block("raiders", "red", "5,0", hero="runner"),
+        army_block("plain", "red", "5,0", units=("trooper",)),
+    )
+    assert traced(g) == ("plain",)
+
+
+def test_an_all_commando_army_ignores_the_one_hex_limit() -> None:
+    g = corridor(army_block("ghosts", "red", "5,0", units=("ghost",)))
+    assert traced(g) == ("ghosts",)
+    g.when(MoveArmy(player="red", army="ghosts", to="2,0"))
+
+
+def test_a_mobile_supply_unit_supplies_its_own_hex() -> None:
+    g = corridor(
+        army_block("train", "red", "6,0", units=("wagon",)),
+        army_block("escort", "red", "6,0", units=("trooper",)),
+    )
+    assert traced(g) == ()
+
+
+def test_supply_is_traced_at_the_start_of_each_empire_s_own_turn_and_posts_a_notice() -> None:
+    g = corridor(army_block("far", "blue", "2,0", units=("trooper",)))
+    events = g.when(EndTurn(player="red"))
+    traced_blue = events[-1]
+    assert traced_blue == SupplyTraced(
+        empire="blue", supply_range=4, sources=("blue-hq at 7,1",), out_of_supply=("far",)
+    )
+    notes = RULESET.notices(g.state, g.state, traced_blue)
+    assert [(n.empire, n.duration) for n in notes] == [("blue", 1)]
+    assert "far" in notes[0].text

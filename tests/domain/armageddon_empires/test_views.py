@@ -1,0 +1,102 @@
+"""What each empire sees: the view hides the other hand and deck orders; events are redacted."""
+
+from __future__ import annotations
+
+import msgspec
+import pytest
+
+from domain.armageddon_empires.commands import BuyInitiative, DrawCard, EndTurn
+from domain.armageddon_empires.events import CardDrawn, InitiativeDiceBought
+from domain.armageddon_empires.ruleset import RULESET
+from domain.core.errors import InputError
+from domain.core.events import DiceRolled, GameCreated
+from tests.domain.armageddon_empires.helpers import game, scenario, start_turns
+from tests.given_when_then import created
+
+
+def test_an_empire_sees_the_size_of_the_other_hand_but_not_its_cards() -> None:
+    g = start_turns(game())
+    red_view = RULESET.view(g.state, "red")
+    assert red_view["empires"]["red"]["hand"] == list(g.state.empires["red"].hand)
+    assert "hand" not in red_view["empires"]["blue"]
+    assert red_view["empires"]["blue"]["hand_size"] == 1
+    assert "blue.trooper.2" not in msgspec.json.encode(red_view).decode()
+
+
+def test_no_empire_sees_a_deck_s_order_and_each_sees_its_own_deck_s_contents() -> None:
+    g = start_turns(game())
+    red_view = RULESET.view(g.state, "red")
+    assert "deck" not in red_view["empires"]["red"] and "deck" not in red_view["empires"]["blue"]
+    assert red_view["empires"]["red"]["deck_contents"] == sorted(g.state.empires["red"].deck)
+    assert red_view["empires"]["blue"]["deck_size"] == 2
+    assert "deck_contents" not in red_view["empires"]["blue"]
+
+
+def test_the_referee_sees_everything() -> None:
+    g = start_turns(game())
+    full = RULESET.view(g.state, None)
+    assert full["empires"]["blue"]["hand"] == ["blue.trooper.2"]
+    assert full["empires"]["red"]["deck"] == list(g.state.empires["red"].deck)
+    assert full["active"] == ["red"]
+    msgspec.json.encode(full)  # plain JSON builtins
+
+
+def test_a_pending_initiative_bid_is_hidden_from_the_other_empire() -> None:
+    g = game()
+    events = g.when(BuyInitiative(player="red", count=3))
+    assert RULESET.view(g.state, "blue")["bids"] == {"red": "hidden"}
+    assert RULESET.view(g.state, "red")["bids"] == {"red": 3}
+    assert RULESET.visible_event(events[0], "blue") == InitiativeDiceBought(
+        empire="red", count=None
+    )
+    assert RULESET.visible_event(events[0], "red") == events[0]
+
+
+def test_the_other_empire_s_draw_hides_the_card_and_the_die_that_picked_it() -> None:
+    g = start_turns(game())
+    roll, drawn = g.when(DrawCard(player="red"), dice=[3])
+    assert isinstance(roll, DiceRolled) and isinstance(drawn, CardDrawn)
+    assert RULESET.visible_event(drawn, "blue") == CardDrawn(
+        empire="red", card=None, ap_cost=2, deck_left=2
+    )
+    assert RULESET.visible_event(roll, "blue") is None
+    assert RULESET.visible_event(drawn, "red") == drawn
+    assert RULESET.visible_event(roll, "red") == roll
+
+
+def test_the_game_s_first_event_hides_the_other_empire_s_starting_hand_and_deck() -> None:
+    first = created(RULESET, scenario())
+    seen = RULESET.visible_event(first, "blue")
+    assert isinstance(seen, GameCreated)
+    empires = {e["id"]: e for e in seen.scenario["empires"]}
+    assert empires["red"]["hand"] == ["hidden"] * 5 and empires["red"]["deck"] == ["hidden"] * 3
+    assert empires["blue"]["hand"] == ["trooper"]
+    assert first.scenario["empires"][0]["hand"][0] == "trooper"  # the original is untouched
+
+
+def test_an_unknown_viewer_is_an_input_error() -> None:
+    with pytest.raises(InputError):
+        RULESET.view(game().state, "green")
+
+
+def test_initiative_and_collection_post_one_round_notices_to_each_empire() -> None:
+    g = game()
+    g.when(BuyInitiative(player="red", count=0))
+    before = g.state
+    events = g.when(BuyInitiative(player="blue", count=0), dice=[6, 1])
+    determined = events[3]
+    notes = RULESET.notices(before, g.state, determined)
+    assert [(n.empire, n.duration) for n in notes] == [("red", 1), ("blue", 1)]
+    assert notes[0].text == (
+        "Round 1 initiative: 1. red, 1 successes on 0 dice, 12 AP before bonuses; "
+        "2. blue, 0 successes on 0 dice, 6 AP before bonuses"
+    )
+    g.when(EndTurn(player="red"))
+    before = g.state
+    events = g.when(EndTurn(player="blue"))
+    collected = [n for e in events for n in RULESET.notices(before, g.state, e)]
+    assert [n.text for n in collected] == [
+        "Round 2: collected humans 1, materials 1, energy 2",
+        "Round 2: collected energy 1",
+    ]
+    assert RULESET.round_of(g.state) == 2
