@@ -7,7 +7,8 @@ import sys
 from collections.abc import Iterable, Iterator
 from typing import Any
 
-from domain.core.events import CORE_TAGS, GameCreated
+from domain.core.events import CORE_TAGS
+from domain.core.fold import evolve_event
 from eventstore.application import Arbiter
 from eventstore.audit import Auditor
 from eventstore.exchange import export_line
@@ -73,10 +74,7 @@ def replay_steps(
     before_view: Any = ruleset.view(state, None) if state is not None else {}
     for record in arb.records(game, from_seq, to_seq):
         event = codec.decode(record.type, record.data)
-        if isinstance(event, GameCreated):
-            state = ruleset.initial_state(ruleset.scenario_from_builtins(event.scenario))
-        elif record.type not in CORE_TAGS:
-            state = ruleset.evolve(state, event)
+        state = evolve_event(ruleset, state, event)
         after_view = ruleset.view(state, None) if state is not None else {}
         yield {
             "seq": record.seq,

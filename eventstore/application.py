@@ -28,6 +28,7 @@ from domain.core.events import (
     GameCreated,
     GameForked,
 )
+from domain.core.fold import evolve_event
 from eventstore.codec import Codec, command_to_builtins, decode_command
 from eventstore.ids import GAME_ID
 from eventstore.meta import GameMeta, evolve_meta
@@ -125,9 +126,8 @@ class Arbiter:
         for record in records:
             event = codec.decode(record.type, record.data)
             if record.type in CORE_TAGS:
-                if isinstance(event, GameCreated):
-                    state = ruleset.initial_state(ruleset.scenario_from_builtins(event.scenario))
                 meta = evolve_meta(meta, record.seq, event)
+                state = evolve_event(ruleset, state, event)
             else:
                 state = evolve(state, event)
             seq, hash_ = record.seq, record.hash

@@ -29,6 +29,7 @@ from domain.core.events import (
     GameCreated,
     GameForked,
 )
+from domain.core.fold import evolve_event
 from eventstore.chain import GENESIS, link
 from eventstore.codec import Codec
 from eventstore.ids import GAME_ID
@@ -349,11 +350,8 @@ class Auditor:
     def _fold(self, batch: list[tuple[Record, Event | None]], events: list[Event]) -> None:
         try:
             for (record, _), event in zip(batch, events, strict=True):
+                self._state = evolve_event(self._ruleset, self._state, event)
                 if record.type in CORE_TAGS:
-                    if isinstance(event, GameCreated):
-                        self._state = self._ruleset.initial_state(
-                            self._ruleset.scenario_from_builtins(event.scenario)
-                        )
                     self._meta = evolve_meta(self._meta, record.seq, event)
                     if self._meta is not None and (
                         isinstance(event, GameCreated)
@@ -364,8 +362,6 @@ class Auditor:
                         self._rolls.setdefault(self._meta.spec_seq, []).append(
                             (record.seq, event.sides, list(event.faces))
                         )
-                else:
-                    self._state = self._ruleset.evolve(self._state, event)
         except Exception as exc:
             self.find(
                 batch[0][0].seq,

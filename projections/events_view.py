@@ -12,6 +12,7 @@ from typing import Any
 import msgspec
 
 from domain.core.events import CORE_TAGS, GameCreated
+from domain.core.fold import evolve_event
 from eventstore.codec import Codec
 from eventstore.records import Record
 
@@ -49,14 +50,12 @@ class EventsView:
         for record in records:
             event = codec.decode(record.type, record.data)
             self.position = record.seq
+            before = self._state
+            self._state = evolve_event(ruleset, before, event)
             if isinstance(event, GameCreated):
-                self._state = ruleset.initial_state(ruleset.scenario_from_builtins(event.scenario))
                 self.players = list(event.players)
-                continue
             if record.type in CORE_TAGS:
                 continue
-            before = self._state
-            self._state = ruleset.evolve(before, event)
             round_ = ruleset.round_of(self._state)
             for notice in ruleset.notices(before, self._state, event):
                 self.entries.append(

@@ -17,7 +17,8 @@ import pytest
 
 from domain.core.dice import DiceSpec, ManualDice, SeededDice
 from domain.core.errors import WarlogError
-from domain.core.events import CORE_TAGS, Event, GameCreated
+from domain.core.events import Event, GameCreated
+from domain.core.fold import evolve_event
 
 TEST_SEED = bytes(range(32))
 
@@ -46,8 +47,7 @@ class Given:
 
     def events(self, *events: Event) -> Given:
         for event in events:
-            if event.type_name() not in CORE_TAGS:  # as the engine folds: core events are its own
-                self.state = self.ruleset.evolve(self.state, event)
+            self.state = evolve_event(self.ruleset, self.state, event)
             self.history.append(event)
         return self
 
