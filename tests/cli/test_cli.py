@@ -22,7 +22,11 @@ def toy_registered(monkeypatch: pytest.MonkeyPatch) -> None:
 @pytest.fixture
 def env(tmp_path: Path) -> dict[str, str]:
     (tmp_path / "race.toml").write_bytes(SCENARIO)
-    return {"db": str(tmp_path / "w.db"), "scenario": str(tmp_path / "race.toml"), "dir": str(tmp_path)}
+    return {
+        "db": str(tmp_path / "w.db"),
+        "scenario": str(tmp_path / "race.toml"),
+        "dir": str(tmp_path),
+    }
 
 
 def run(env: dict[str, str], *args: str, input: str | None = None) -> tuple[int, str, str]:
@@ -40,7 +44,9 @@ def one_error_line(stderr: str, code: str) -> None:
 
 
 def new_game(env: dict[str, str], *extra: str) -> str:
-    code, out, _ = run(env, "new", "dice-race", "--scenario", env["scenario"], "--game", "g1", *extra)
+    code, out, _ = run(
+        env, "new", "dice-race", "--scenario", env["scenario"], "--game", "g1", *extra
+    )
     assert code == 0
     return out.strip()
 
@@ -63,7 +69,12 @@ def test_play_prints_the_events_appended(env: dict[str, str]) -> None:
     new_game(env)
     code, out, _ = run(env, "play", "g1", roll("red"))
     assert code == 0
-    assert [line.split()[1] for line in out.splitlines()] == ["command_issued", "dice_rolled", "scored", "turn_passed"]
+    assert [line.split()[1] for line in out.splitlines()] == [
+        "command_issued",
+        "dice_rolled",
+        "scored",
+        "turn_passed",
+    ]
     code, out, _ = run(env, "play", "--json", "g1", roll("blue"))
     assert [json.loads(line)["seq"] for line in out.splitlines()] == [6, 7, 8, 9]
 
@@ -90,11 +101,13 @@ def test_a_bad_command_is_one_line_with_its_exit_code_and_nothing_appended(
     assert out == "" and head(env) == before
 
 
-def test_play_from_stdin_stops_at_the_first_rejected_command_keeping_earlier_ones(env: dict[str, str]) -> None:
+def test_play_from_stdin_stops_at_the_first_rejected_command_keeping_earlier_ones(
+    env: dict[str, str],
+) -> None:
     new_game(env)
     lines = "\n".join([roll("red"), roll("blue"), roll("blue"), roll("red")]) + "\n"
     status, out, err = run(env, "play", "g1", "-", input=lines)
-    assert status == 3
+    assert status == 3 and len(out.splitlines()) == 8  # the two accepted commands, 4 events each
     one_error_line(err, "rules/not_your_turn")
     assert head(env).split()[0] == "9"
 
@@ -116,7 +129,11 @@ def test_a_missing_database_is_one_line_and_exit_1(env: dict[str, str]) -> None:
 def test_a_garbage_database_is_one_line_exit_1_and_untouched(env: dict[str, str]) -> None:
     Path(env["db"]).write_bytes(b"this is not a database at all" * 100)
     digest = hashlib.sha256(Path(env["db"]).read_bytes()).hexdigest()
-    for args in (["state", "g1"], ["play", "g1", roll("red")], ["new", "dice-race", "--scenario", env["scenario"]]):
+    for args in (
+        ["state", "g1"],
+        ["play", "g1", roll("red")],
+        ["new", "dice-race", "--scenario", env["scenario"]],
+    ):
         status, _, err = run(env, *args)
         assert status == 1
         assert err.startswith("error[") and len(err.strip().splitlines()) == 1
@@ -151,7 +168,10 @@ def test_events_json_is_the_export_format(env: dict[str, str]) -> None:
     _, events, _ = run(env, "events", "g1", "--json")
     _, exported, _ = run(env, "export", "g1")
     assert events == exported
-    assert [json.loads(line)["seq"] for line in run(env, "events", "g1", "--from", "2", "--to", "3", "--json")[1].splitlines()] == [2, 3]
+    assert [
+        json.loads(line)["seq"]
+        for line in run(env, "events", "g1", "--from", "2", "--to", "3", "--json")[1].splitlines()
+    ] == [2, 3]
 
 
 def test_the_events_view_expires_entries_and_all_shows_them(env: dict[str, str]) -> None:
@@ -161,9 +181,15 @@ def test_the_events_view_expires_entries_and_all_shows_them(env: dict[str, str])
     now = json.loads(run(env, "log", "g1", "--json")[1])
     everything = json.loads(run(env, "log", "g1", "--all", "--json")[1])
     assert now["round"] == 4
-    assert all(e["round"] <= 4 <= e["round"] + e["duration"] - 1 for tab in now["tabs"].values() for e in tab)
+    assert all(
+        e["round"] <= 4 <= e["round"] + e["duration"] - 1
+        for tab in now["tabs"].values()
+        for e in tab
+    )
     assert sum(map(len, everything["tabs"].values())) == 6 > sum(map(len, now["tabs"].values()))
-    assert list(json.loads(run(env, "log", "g1", "--empire", "red", "--json")[1])["tabs"]) == ["red"]
+    assert list(json.loads(run(env, "log", "g1", "--empire", "red", "--json")[1])["tabs"]) == [
+        "red"
+    ]
 
 
 def test_replay_shows_what_each_event_changed(env: dict[str, str]) -> None:

@@ -1,0 +1,83 @@
+"""The CLI on the real rulesets: a user's own scenario file, a whole game, the entry point."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+from click.testing import CliRunner
+
+from cli.main import cli
+
+BUNDLED = (
+    Path(__file__).resolve().parents[2]
+    / "domain"
+    / "armageddon_empires"
+    / "scenarios"
+    / "cinder-and-glass.toml"
+)
+
+
+def run(db: Path, *args: str, input: str | None = None) -> tuple[int, str, str]:
+    result = CliRunner().invoke(cli, ["--db", str(db), *args], input=input)
+    if result.exception and not isinstance(result.exception, SystemExit):
+        raise result.exception
+    return result.exit_code, result.stdout, result.stderr
+
+
+def test_new_takes_a_users_own_scenario_file(tmp_path: Path) -> None:
+    own = tmp_path / "short-war.toml"
+    own.write_text(BUNDLED.read_text().replace("max_rounds = 12", "max_rounds = 2"))
+    status, out, _ = run(
+        tmp_path / "w.db", "new", "armageddon-empires", "--scenario", str(own), "--game", "mine"
+    )
+    assert (status, out.strip()) == (0, "mine")
+    view = json.loads(run(tmp_path / "w.db", "state", "mine", "--json")[1])
+    assert view["state"]["max_rounds"] == 2
+    created = json.loads(run(tmp_path / "w.db", "events", "mine", "--json")[1].splitlines()[0])
+    assert created["data"]["scenario_name"] == "short-war"
+
+
+def test_a_bad_scenario_file_names_the_bad_fields_path(tmp_path: Path) -> None:
+    bad = tmp_path / "bad.toml"
+    bad.write_text(BUNDLED.read_text().replace("max_rounds = 12", 'max_rounds = "twelve"'))
+    status, out, err = run(tmp_path / "w.db", "new", "armageddon-empires", "--scenario", str(bad))
+    assert status == 1 and out == ""
+    assert err.startswith("error[input/bad_scenario]: ") and "$.max_rounds" in err
+    assert len(err.strip().splitlines()) == 1
+
+
+def test_a_legal_command_from_legal_plays_and_a_stale_one_is_rejected(tmp_path: Path) -> None:
+    db = tmp_path / "w.db"
+    game = run(db, "new", "armageddon-empires", "--game", "ae")[1].strip()
+    first = run(db, "legal", game)[1].splitlines()[0]
+    assert run(db, "play", game, first)[0] == 0
+    status, _, err = run(db, "play", game, first)  # the same bid twice is out of turn now
+    assert status == 3 and err.startswith("error[rules/")
+    assert run(db, "audit", game)[0] == 0
+
+
+def test_the_installed_entry_point_reports_errors_in_one_line_without_a_traceback(
+    tmp_path: Path,
+) -> None:
+    entry = [
+        sys.executable,
+        "-c",
+        "from cli.main import main; main()",
+        "--db",
+        str(tmp_path / "w.db"),
+    ]
+    root = Path(__file__).resolve().parents[2]
+    result = subprocess.run([*entry, "state", "nope"], capture_output=True, text=True, cwd=root)
+    assert result.returncode == 1 and "Traceback" not in result.stderr
+    assert result.stderr.startswith("error[store/") and len(result.stderr.strip().splitlines()) == 1
+    game = subprocess.run(
+        [*entry, "new", "armageddon-empires"], capture_output=True, text=True, cwd=root
+    ).stdout.strip()
+    result = subprocess.run(
+        [*entry, "play", game, "{not json"], capture_output=True, text=True, cwd=root
+    )
+    assert (result.returncode, result.stdout) == (1, "")
+    assert result.stderr.startswith("error[input/bad_json]")
