@@ -23,7 +23,9 @@ def test_the_verifier_on_the_page_is_the_file_and_at_most_40_lines() -> None:
     source = (DOCS / "verify.py").read_text()
     assert block.group(1) == source
     assert len(source.splitlines()) <= 40
-    assert set(re.findall(r"^import (.*?)(?:  #.*)?$", source, re.M)) == {"hashlib, hmac, json, sys"}
+    assert set(re.findall(r"^import (.*?)(?:  #.*)?$", source, re.M)) == {
+        "hashlib, hmac, json, sys"
+    }
 
 
 @pytest.fixture(scope="module")
@@ -35,12 +37,17 @@ def export(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 def run(path: Path) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, str(DOCS / "verify.py"), str(path)], capture_output=True, text=True)
+    return subprocess.run(
+        [sys.executable, str(DOCS / "verify.py"), str(path)], capture_output=True, text=True
+    )
 
 
 def test_the_verifier_passes_an_exported_game_and_rederives_its_dice(export: Path) -> None:
     result = run(export)
-    assert (result.returncode, result.stdout.strip()) == (0, "chain intact; every revealed die re-derived")
+    assert (result.returncode, result.stdout.strip()) == (
+        0,
+        "chain intact; every revealed die re-derived",
+    )
 
 
 def test_the_verifier_names_an_altered_event(export: Path, tmp_path: Path) -> None:
@@ -55,16 +62,25 @@ def test_the_verifier_names_an_altered_event(export: Path, tmp_path: Path) -> No
     assert result.stdout.splitlines()[0] == "seq 5: the chain is broken here"
 
 
-def test_the_verifier_catches_forged_dice_even_with_a_recomputed_chain(export: Path, tmp_path: Path) -> None:
+def test_the_verifier_catches_forged_dice_even_with_a_recomputed_chain(
+    export: Path, tmp_path: Path
+) -> None:
     from eventstore.exchange import parse_lines
-    from tests.eventstore.tamper import rechain
     from eventstore.records import Record
+    from tests.eventstore.tamper import rechain
 
     records = list(parse_lines(export.read_text().splitlines()))
     i = next(i for i, r in enumerate(records) if r.type == "dice_rolled")
     data = json.loads(records[i].data)
     data["faces"] = [7 - f for f in data["faces"]]
-    records[i] = Record(records[i].seq, records[i].type, json.dumps(data, separators=(",", ":")), records[i].at, "", "")
+    records[i] = Record(
+        records[i].seq,
+        records[i].type,
+        json.dumps(data, separators=(",", ":")),
+        records[i].at,
+        "",
+        "",
+    )
     forged = tmp_path / "forged.jsonl"
     forged.write_text("".join(export_line(r) + "\n" for r in rechain(records)))
     result = run(forged)
