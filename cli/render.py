@@ -43,7 +43,7 @@ def visible_lines(
         )
     for record in records:
         event = loaded.codec.decode(record.type, record.data)
-        shown = event if record.type in CORE_TAGS else loaded.ruleset.visible_event(event, player)
+        shown = loaded.ruleset.visible_event(event, player)  # core events too: commands can be secret
         if shown is None:
             continue
         if shown is not event:

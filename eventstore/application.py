@@ -197,7 +197,7 @@ class Arbiter:
         """``(name, TOML bytes)`` of a bundled scenario name or a file path (None: the first bundled)."""
         bundled = self.bundled_scenarios(ruleset)
         if scenario is None:
-            default = getattr(ruleset, "default_scenario", None) or (
+            default = ruleset.default_scenario or (
                 sorted(bundled)[0] if bundled else None
             )
             if default is None:

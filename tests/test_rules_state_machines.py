@@ -7,6 +7,7 @@ from __future__ import annotations
 from hypothesis import settings
 
 from tests.domain.armageddon_empires.invariants import check_invariants as ae_invariants
+from tests.domain.battle_for_armageddon.invariants import check_invariants as bfa_invariants
 from tests.state_machine import GameMachine
 
 
@@ -17,3 +18,12 @@ class ArmageddonEmpiresMachine(GameMachine):
 
 TestArmageddonEmpires = ArmageddonEmpiresMachine.TestCase
 TestArmageddonEmpires.settings = settings(max_examples=12, stateful_step_count=25, deadline=None)
+
+
+class BattleForArmageddonMachine(GameMachine):
+    ruleset_name = "battle-for-armageddon"
+    rule_invariants = staticmethod(bfa_invariants)
+
+
+TestBattleForArmageddon = BattleForArmageddonMachine.TestCase
+TestBattleForArmageddon.settings = settings(max_examples=12, stateful_step_count=40, deadline=None)

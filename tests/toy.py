@@ -67,6 +67,7 @@ class DiceRace:
     command_type: ClassVar[Any] = Roll | Pass
     state_type: ClassVar[type] = State
     scenario_package: ClassVar[str] = "tests.no_such_package"
+    default_scenario: ClassVar[str] = ""
 
     def parse_scenario(self, data: bytes) -> Scenario:
         try:

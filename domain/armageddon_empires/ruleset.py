@@ -28,6 +28,7 @@ class ArmageddonEmpires:
     command_type: ClassVar[Any] = AnyCommand
     state_type: ClassVar[type] = GameState
     scenario_package: ClassVar[str] = "domain.armageddon_empires.scenarios"
+    default_scenario: ClassVar[str] = "cinder-and-glass"
 
     def parse_scenario(self, data: bytes) -> Scenario:
         return scenarios.parse_scenario(data)

@@ -54,6 +54,8 @@ class Ruleset(Protocol):
     state_type: ClassVar[type]
     #: the importable package holding its bundled ``*.toml`` scenarios
     scenario_package: ClassVar[str]
+    #: the bundled scenario ``new`` uses when none is named
+    default_scenario: ClassVar[str]
 
     def parse_scenario(self, data: bytes) -> Any:
         """Decode TOML bytes into the typed scenario; InputError names the bad field's path."""
@@ -86,11 +88,16 @@ class Ruleset(Protocol):
     def is_terminal(self, state: Any) -> bool: ...
 
     def view(self, state: Any, player: str | None) -> dict[str, Any]:
-        """The state as ``player`` sees it (None: the referee's full view), as JSON builtins."""
+        """The state as ``player`` sees it (None: the referee's full view), as JSON builtins
+        (lists, not tuples: ``msgspec.to_builtins`` keeps tuples, so round-trip through JSON)."""
         ...
 
     def visible_event(self, event: Event, player: str) -> Event | None:
-        """The event as ``player`` may see it: itself, a redacted copy, or None."""
+        """The event as ``player`` may see it: itself, a redacted copy, or None (left out).
+
+        Called for every event, the engine's own too: a ``command_issued`` or ``dice_rolled``
+        may carry what the other side must not see (a secret choice, the die that drew a card).
+        """
         ...
 
     def notices(self, before: Any, after: Any, event: Event) -> list[Notice]:

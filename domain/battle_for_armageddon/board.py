@@ -1,0 +1,234 @@
+"""Board queries: who stands where, counter values, stacking, terrain, movement and supply lines.
+
+Pure functions of the state; the rules they encode cite seed 003 or a BFA ruling.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from domain.battle_for_armageddon.rules import (
+    IMPERIALS,
+    MAX_FORTIFICATIONS_PER_AREA,
+    MAX_STACK,
+    OFF_MAP,
+    opponent,
+)
+from domain.battle_for_armageddon.scenario import (
+    IMPASSABLE,
+    STOPPING,
+    AreaSpec,
+    CounterType,
+    Scenario,
+)
+from domain.battle_for_armageddon.state import Counter, Site, State
+from domain.core.areagraph import AreaGraph
+
+_GRAPHS: dict[int, tuple[Scenario, AreaGraph, dict[str, AreaSpec], dict[str, CounterType]]] = {}
+
+
+def _tables(
+    sc: Scenario,
+) -> tuple[Scenario, AreaGraph, dict[str, AreaSpec], dict[str, CounterType]]:
+    """The scenario's graph and lookup tables, built once per scenario object (a pure cache)."""
+    hit = _GRAPHS.get(id(sc))
+    if hit is not None and hit[0] is sc:
+        return hit
+    graph = AreaGraph(
+        {a.id: a.adjacent for a in sc.areas},
+        [(r.areas[0], r.areas[1]) for r in sc.rivers],
+    )
+    entry = (sc, graph, {a.id: a for a in sc.areas}, {t.id: t for t in sc.counter_types})
+    if len(_GRAPHS) > 64:
+        _GRAPHS.clear()
+    _GRAPHS[id(sc)] = entry
+    return entry
+
+
+def graph(state: State) -> AreaGraph:
+    return _tables(state.scenario)[1]
+
+
+def area(state: State, area_id: str) -> AreaSpec:
+    return _tables(state.scenario)[2][area_id]
+
+
+def is_area(state: State, area_id: str) -> bool:
+    return area_id in _tables(state.scenario)[2]
+
+
+def ctype(state: State, counter: Counter) -> CounterType:
+    return _tables(state.scenario)[3][counter.type]
+
+
+def name_of(state: State, counter: Counter) -> str:
+    """The counter's printed name (a detachment once its chapter is reduced)."""
+    t = ctype(state, counter)
+    spec_name = next((c.name for c in state.scenario.counters if c.id == counter.id and c.name), "")
+    base = t.reduced_name if counter.reduced else t.name
+    return f"{spec_name} ({base})" if spec_name else base
+
+
+def attack_of(state: State, counter: Counter) -> int:
+    t = ctype(state, counter)
+    return t.reduced_attack if counter.reduced else t.attack
+
+
+def defence_of(state: State, counter: Counter) -> int:
+    t = ctype(state, counter)
+    return t.reduced_defence if counter.reduced else t.defence
+
+
+def move_of(state: State, counter: Counter) -> int:
+    t = ctype(state, counter)
+    return t.reduced_move if counter.reduced else t.move
+
+
+def role(state: State, counter: Counter) -> str:
+    return ctype(state, counter).role
+
+
+def counts_for_stacking(state: State, counter: Counter) -> bool:
+    """seed 003 "Stacking": leaders and fortifications are free; chapters and the rest count."""
+    return ctype(state, counter).role in ("normal", "chapter")
+
+
+def is_leader(state: State, counter: Counter) -> bool:
+    return ctype(state, counter).role == "leader"
+
+
+def is_fortification(state: State, counter: Counter) -> bool:
+    return ctype(state, counter).role == "fortification"
+
+
+def has_ability(state: State, counter: Counter, ability: str) -> bool:
+    return ctype(state, counter).ability == ability
+
+
+def on_map(counter: Counter) -> bool:
+    return counter.location not in OFF_MAP
+
+
+def counters_in(state: State, area_id: str, side: str | None = None) -> list[Counter]:
+    """The counters in an area (of one side), in scenario order."""
+    return [
+        c
+        for c in state.counters.values()
+        if c.location == area_id and (side is None or c.side == side)
+    ]
+
+
+def site_in(state: State, area_id: str) -> Site | None:
+    for site in state.sites.values():
+        if site.area == area_id:
+            return site
+    return None
+
+
+def intact_site_in(state: State, area_id: str) -> Site | None:
+    site = site_in(state, area_id)
+    return site if site is not None and not site.ruined else None
+
+
+def occupied_by(state: State, area_id: str, side: str) -> bool:
+    """True if any counter of ``side`` stands in the area (BFA-17: an intact hive or factory is
+    an Imperial counter; smoking ruins belong to nobody)."""
+    if side == IMPERIALS and intact_site_in(state, area_id) is not None:
+        return True
+    return any(c.location == area_id and c.side == side for c in state.counters.values())
+
+
+def enemy_occupied(state: State, area_id: str, side: str) -> bool:
+    return occupied_by(state, area_id, opponent(side))
+
+
+def passable(state: State, area_id: str) -> bool:
+    """seed 003 "Terrain Effects": mountains and sea block movement and supply."""
+    return area(state, area_id).terrain not in IMPASSABLE
+
+
+def stops_move(state: State, area_id: str) -> bool:
+    """seed 003 "Terrain Effects": counters must stop when they enter ash waste or jungle."""
+    return area(state, area_id).terrain in STOPPING
+
+
+def stacking_problem(state: State, area_id: str, counters: Iterable[Counter]) -> str | None:
+    """Why ``counters`` (one side's whole stack) may not stand together in the area, or None.
+
+    seed 003 "Stacking": at most 3 counters that count, any number of free ones, no Ork tribes
+    mixed (Ghazghkull joins any tribe); BFA-9: one fortification per area.
+    """
+    stack = list(counters)
+    normal = sum(1 for c in stack if counts_for_stacking(state, c))
+    if normal > MAX_STACK:
+        return f"{normal} counters in {area_id} (at most {MAX_STACK} count for stacking)"
+    tribes = {c.tribe for c in stack if c.tribe}
+    if len(tribes) > 1:
+        return f"Ork tribes {', '.join(sorted(tribes))} mixed in {area_id}"
+    forts = sum(1 for c in stack if is_fortification(state, c))
+    if forts > MAX_FORTIFICATIONS_PER_AREA:
+        return f"{forts} fortifications in {area_id} (BFA-9: one per area)"
+    return None
+
+
+def fits(state: State, area_id: str, joining: Iterable[Counter]) -> bool:
+    """True if ``joining`` may be added to what its side already has in the area."""
+    joining = list(joining)
+    if not joining:
+        return True
+    ids = {c.id for c in joining}
+    here = [c for c in counters_in(state, area_id, joining[0].side) if c.id not in ids]
+    return stacking_problem(state, area_id, [*here, *joining]) is None
+
+
+def open_to(state: State, area_id: str, side: str) -> bool:
+    """An area a counter of ``side`` may enter at all: passable terrain, no enemy counter."""
+    return passable(state, area_id) and not enemy_occupied(state, area_id, side)
+
+
+def move_paths(state: State, counter: Counter, budget: int) -> dict[str, list[str]]:
+    """Every area the counter may move to within ``budget`` areas, with a shortest path.
+
+    seed 003 "Movement Phase": not into mountains, sea or enemy-occupied areas; ash waste and
+    jungle stop the move. Stacking is not checked here (it counts at the end of the phase).
+    """
+    g = graph(state)
+    start = counter.location
+    side = counter.side
+
+    def can_enter(a: str) -> bool:
+        return open_to(state, a, side)
+
+    def stops(a: str) -> bool:
+        return stops_move(state, a)
+
+    reach = g.reachable(start, budget, can_enter, stops)
+    out: dict[str, list[str]] = {}
+    for dest in reach:
+        if dest == start:
+            continue
+        path = g.path(start, dest, can_enter, stops, budget)
+        if path is not None:
+            out[dest] = path
+    return out
+
+
+def supply_areas(state: State, side: str) -> list[str]:
+    return [a.id for a in state.scenario.areas if a.supply == side]
+
+
+def supply_line(state: State, area_id: str, side: str) -> list[str] | None:
+    """A line from the area to one of the side's supply areas, or None when it is cut.
+
+    seed 003 "Supply": any length, not into enemy-occupied areas or sea (nor mountains, seed
+    "Terrain Effects"); ash waste is allowed.
+    """
+    goals = [a for a in supply_areas(state, side) if not enemy_occupied(state, a, side)]
+    if not goals:
+        return None
+    return graph(state).path(area_id, goals, lambda a: open_to(state, a, side))
+
+
+def build_track(state: State) -> int:
+    """seed 003 "Build Phase": each intact hive and factory yields its defence value."""
+    return sum(s.defence for s in state.sites.values() if not s.ruined)

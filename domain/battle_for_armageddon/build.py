@@ -1,0 +1,184 @@
+"""The build phase: Imperial build points, the production track and placement; Ork rebuilds.
+
+seed 003 "Build Phase" (Imperial and Orc), "First Turn Surprise" (build points halved).
+"""
+
+from __future__ import annotations
+
+from domain.battle_for_armageddon import board
+from domain.battle_for_armageddon.commands import Build, Place, Rebuild
+from domain.battle_for_armageddon.context import Ctx, reject
+from domain.battle_for_armageddon.events import (
+    BuildPointsCounted,
+    CounterBuilt,
+    CounterPlaced,
+    CounterRebuilt,
+    ProductionAdvanced,
+    RebuildsCounted,
+)
+from domain.battle_for_armageddon.rules import (
+    FIRST_TURN,
+    FIRST_TURN_BUILD_DIVISOR,
+    IMPERIALS,
+    ORKS,
+    POOL,
+    READY,
+    RUINS_PER_ORK_REBUILD,
+    TRACK,
+)
+from domain.battle_for_armageddon.state import Counter, State
+
+
+def begin(ctx: Ctx, player: str) -> None:
+    """Count what the build phase gives: Imperial build points or Ork rebuilds."""
+    state = ctx.state
+    if player == IMPERIALS:
+        track = board.build_track(state)
+        halved = state.turn == FIRST_TURN
+        points = track // FIRST_TURN_BUILD_DIVISOR if halved else track
+        sites = [s.id for s in state.sites.values() if not s.ruined]
+        ctx.emit(BuildPointsCounted(points=points, track=track, halved=halved, sites=sites))
+    else:
+        ruins = garrisoned_ruins(state)
+        ctx.emit(RebuildsCounted(rebuilds=len(ruins) // RUINS_PER_ORK_REBUILD, ruins=ruins))
+
+
+def garrisoned_ruins(state: State) -> list[str]:
+    """Smoking ruins with an Ork counter on them (seed 003: the ruins the Orks control)."""
+    return [
+        s.id
+        for s in state.sites.values()
+        if s.ruined and any(x.side == ORKS for x in board.counters_in(state, s.area))
+    ]
+
+
+# -- Imperial -----------------------------------------------------------------------------------
+
+
+def buildable(state: State) -> list[Counter]:
+    """Imperial counters off the map that the build table lists and the points can pay for."""
+    out: list[Counter] = []
+    for x in state.counters.values():
+        if x.side != IMPERIALS or x.location != POOL:
+            continue
+        cost = board.ctype(state, x).cost
+        if cost is not None and cost <= state.build_points:
+            out.append(x)
+    return out
+
+
+def build(ctx: Ctx, cmd: Build) -> None:
+    state = ctx.state
+    if state.build_step != "buy":
+        raise reject("the production track has already moved this phase", "wrong_phase")
+    counter = state.counters.get(cmd.counter)
+    if counter is None:
+        raise reject(f"there is no counter {cmd.counter!r}", "unknown_counter")
+    t = board.ctype(state, counter)
+    if counter.side != IMPERIALS or t.cost is None:
+        raise reject(f"{cmd.counter} is not on the build table (seed 003)", "not_buildable")
+    if counter.location != POOL:
+        raise reject(
+            f"{cmd.counter} is not set aside or destroyed ({counter.location})", "not_buildable"
+        )
+    if t.cost > state.build_points:
+        raise reject(
+            f"{t.name} costs {t.cost}; {state.build_points} build points left", "cannot_afford"
+        )
+    assert t.production is not None
+    ctx.emit(
+        CounterBuilt(
+            counter=counter.id,
+            cost=t.cost,
+            points_left=state.build_points - t.cost,
+            spaces=t.production,
+        )
+    )
+
+
+def finish_building(ctx: Ctx) -> None:
+    """seed 003: unspent points are lost; every counter on the track moves one space to READY."""
+    state = ctx.state
+    spaces: dict[str, int] = {}
+    ready: list[str] = []
+    for x in state.counters.values():
+        if x.location != TRACK:
+            continue
+        if x.track <= 1:
+            ready.append(x.id)
+        else:
+            spaces[x.id] = x.track - 1
+    ctx.emit(ProductionAdvanced(spaces=spaces, ready=ready, lost=state.build_points))
+
+
+def placements(state: State, counter: Counter) -> list[str]:
+    """seed 003: READY counters go onto a hive or factory (BFA-12: one still standing), within
+    stacking."""
+    return [
+        s.area
+        for s in state.sites.values()
+        if not s.ruined
+        and not board.enemy_occupied(state, s.area, IMPERIALS)
+        and board.fits(state, s.area, [counter])
+    ]
+
+
+def place(ctx: Ctx, cmd: Place) -> None:
+    state = ctx.state
+    if state.build_step != "place":
+        raise reject(
+            "place counters after the production track has moved (finish_building)", "wrong_phase"
+        )
+    counter = state.counters.get(cmd.counter)
+    if counter is None:
+        raise reject(f"there is no counter {cmd.counter!r}", "unknown_counter")
+    if counter.side != IMPERIALS or counter.location != READY:
+        raise reject(f"{cmd.counter} is not in the READY box", "not_ready")
+    if cmd.to not in placements(state, counter):
+        raise reject(
+            f"{cmd.counter} cannot be placed in {cmd.to}: it must be an intact hive or factory "
+            "with room in its stack",
+            "bad_place",
+        )
+    ctx.emit(CounterPlaced(counter=counter.id, area=cmd.to, reason="from the READY box"))
+
+
+# -- Ork ----------------------------------------------------------------------------------------
+
+
+def rebuildable(state: State) -> list[Counter]:
+    """Destroyed Ork counters (Ghazghkull is never rebuilt, seed 003)."""
+    return [
+        x
+        for x in state.counters.values()
+        if x.side == ORKS and x.location == POOL and not board.is_leader(state, x)
+    ]
+
+
+def rebuild_areas(state: State, counter: Counter) -> list[str]:
+    """seed 003: on a garrisoned smoking ruin or an Ork supply area, within stacking."""
+    ruins = {state.sites[s].area for s in garrisoned_ruins(state)}
+    candidates = [a.id for a in state.scenario.areas if a.id in ruins or a.supply == ORKS]
+    return [
+        a for a in candidates if board.open_to(state, a, ORKS) and board.fits(state, a, [counter])
+    ]
+
+
+def rebuild(ctx: Ctx, cmd: Rebuild) -> None:
+    state = ctx.state
+    if state.rebuilds <= 0:
+        raise reject("no Ork rebuild left this phase (one per 2 garrisoned ruins)", "no_rebuilds")
+    counter = state.counters.get(cmd.counter)
+    if counter is None:
+        raise reject(f"there is no counter {cmd.counter!r}", "unknown_counter")
+    if counter not in rebuildable(state):
+        raise reject(
+            f"{cmd.counter} is not a destroyed Ork counter that can be rebuilt", "not_buildable"
+        )
+    if cmd.to not in rebuild_areas(state, counter):
+        raise reject(
+            f"{cmd.counter} cannot be rebuilt in {cmd.to}: it must be a garrisoned smoking ruin or "
+            "an Ork supply area, free of Imperials, with room in its stack",
+            "bad_place",
+        )
+    ctx.emit(CounterRebuilt(counter=counter.id, area=cmd.to))

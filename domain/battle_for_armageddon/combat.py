@@ -1,0 +1,219 @@
+"""Combat: declaring an attack, the odds, the CRT roll with its modifiers, and rerolls.
+
+seed 003 "Combat Phase": each stack makes one attack against an adjacent enemy stack, alone or
+joined by other stacks adjacent to the target; whole stacks attack and defend; an area is attacked
+at most once per phase. Applying the result is ``results``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from domain.battle_for_armageddon import board
+from domain.battle_for_armageddon.commands import Attack
+from domain.battle_for_armageddon.context import Ctx, reject
+from domain.battle_for_armageddon.crt import clamp_roll, odds_column, result
+from domain.battle_for_armageddon.events import AttackDeclared, CombatRolled, Modifier, ResultStood
+from domain.battle_for_armageddon.results import resolve, steps_for
+from domain.battle_for_armageddon.rules import (
+    FIRST_TURN,
+    FIRST_TURN_ORK_ATTACK_BONUS,
+    FORTIFICATION_MULTIPLIER,
+    ORKS,
+    RIVER_MODIFIER,
+    opponent,
+)
+from domain.battle_for_armageddon.state import Counter, State
+
+
+@dataclass(frozen=True)
+class Odds:
+    """Everything an attack's odds are made of."""
+
+    attackers: dict[str, str]
+    defenders: list[str]
+    passive: list[str]
+    attack_total: int
+    defence_base: int
+    defence_total: int
+    fortified: bool
+    column: str
+    attack_parts: list[str]
+    defence_parts: list[str]
+    alone: bool
+
+
+def stack_attackers(state: State, area: str, player: str) -> list[Counter]:
+    """The counters of ``player`` in ``area`` that may still attack this phase: not
+    fortifications, not already in an attack, not retreated this phase (BFA-8)."""
+    return [
+        x
+        for x in board.counters_in(state, area, player)
+        if not board.is_fortification(state, x)
+        and x.id not in state.attacked
+        and x.id not in state.retreated
+    ]
+
+
+def targets(state: State, player: str) -> dict[str, list[str]]:
+    """Areas ``player`` may attack now, each with the adjacent areas that can join in."""
+    out: dict[str, list[str]] = {}
+    g = board.graph(state)
+    enemy = opponent(player)
+    for a in g.areas:
+        if a in state.attacked_areas or not board.occupied_by(state, a, enemy):
+            continue
+        sources = [n for n in g.neighbours(a) if stack_attackers(state, n, player)]
+        if sources:
+            out[a] = sources
+    return out
+
+
+def attack_problem(
+    state: State, player: str, target: str, stacks: list[str]
+) -> tuple[str, str] | None:
+    """``(code, message)`` of why this attack is illegal, or None."""
+    if not board.is_area(state, target):
+        return "unknown_area", f"there is no area {target!r}"
+    if not board.occupied_by(state, target, opponent(player)):
+        return "no_enemy", f"{target} holds no {opponent(player)} counter to attack"
+    if target in state.attacked_areas:
+        return "already_attacked", f"{target} was already attacked this combat phase (seed 003)"
+    if not stacks:
+        return "no_attackers", "an attack needs at least one stack"
+    if len(set(stacks)) != len(stacks):
+        return "bad_choice", "a stack is named twice"
+    for area in stacks:
+        if not board.is_area(state, area):
+            return "unknown_area", f"there is no area {area!r}"
+        if not board.graph(state).adjacent(area, target):
+            return "not_adjacent", f"{area} is not adjacent to {target}"
+        if not stack_attackers(state, area, player):
+            return (
+                "no_attackers",
+                f"no {player} counter in {area} can attack (each stack attacks once a phase)",
+            )
+    return None
+
+
+def odds(state: State, player: str, target: str, stacks: list[str]) -> Odds:
+    """The totals and column of an attack (digest Rulings "Odds"; seed 003 fortifications)."""
+    attackers: dict[str, str] = {}
+    parts: list[str] = []
+    total = 0
+    for area in stacks:
+        for x in stack_attackers(state, area, player):
+            attackers[x.id] = area
+            a = board.attack_of(state, x)
+            parts.append(f"{x.id} {a}")
+            total += a
+    enemy = opponent(player)
+    here = board.counters_in(state, target, enemy)
+    defenders = [x for x in here if x.id not in state.retreated]
+    passive = [x.id for x in here if x.id in state.retreated]
+    d_parts = [
+        f"{x.id} {board.defence_of(state, x)}"
+        for x in defenders
+        if not board.is_fortification(state, x)
+    ]
+    base = sum(board.defence_of(state, x) for x in defenders)
+    site = board.intact_site_in(state, target)
+    if site is not None:
+        d_parts.append(f"{site.id} {site.defence}")
+        base += site.defence
+    fortified = any(board.is_fortification(state, x) for x in defenders)
+    defence = base * FORTIFICATION_MULTIPLIER if fortified else base
+    # BFA-15: leaders "attacked on their own" are alone in the area: no other counter, no site
+    alone = (
+        site is None
+        and not passive
+        and bool(defenders)
+        and all(board.is_leader(state, x) for x in defenders)
+    )
+    return Odds(
+        attackers=attackers,
+        defenders=[x.id for x in defenders],
+        passive=passive,
+        attack_total=total,
+        defence_base=base,
+        defence_total=defence,
+        fortified=fortified,
+        column=odds_column(total, defence),
+        attack_parts=parts,
+        defence_parts=d_parts,
+        alone=alone,
+    )
+
+
+def modifiers(state: State, player: str, target: str, stacks: list[str]) -> list[Modifier]:
+    """The die modifiers of an attack (seed 003 First Turn Surprise, Terrain Effects; cards)."""
+    out: list[Modifier] = []
+    if player == ORKS and state.turn == FIRST_TURN:
+        out.append(
+            Modifier(
+                "Ork attack on turn 1, seed 003 First Turn Surprise", FIRST_TURN_ORK_ATTACK_BONUS
+            )
+        )
+    g = board.graph(state)
+    if stacks and all(g.river_between(a, target) for a in stacks):
+        out.append(
+            Modifier("every attacker across a river, seed 003 Terrain Effects", RIVER_MODIFIER)
+        )
+    if state.crt_bonus and player == state.phasing:
+        out.append(Modifier("special card", state.crt_bonus))
+    return out
+
+
+def declare(ctx: Ctx, cmd: Attack) -> None:
+    state = ctx.state
+    problem = attack_problem(state, cmd.player, cmd.target, cmd.stacks)
+    if problem is not None:
+        raise reject(problem[1], problem[0])
+    o = odds(state, cmd.player, cmd.target, cmd.stacks)
+    ctx.emit(
+        AttackDeclared(
+            player=cmd.player,
+            target=cmd.target,
+            stacks=list(cmd.stacks),
+            attackers=o.attackers,
+            defenders=o.defenders,
+            passive=o.passive,
+            attack_total=o.attack_total,
+            defence_base=o.defence_base,
+            defence_total=o.defence_total,
+            fortified=o.fortified,
+            column=o.column,
+            attack_parts=o.attack_parts,
+            defence_parts=o.defence_parts,
+            alone=o.alone,
+        )
+    )
+    if o.alone:
+        assert ctx.state.combat is not None
+        ctx.emit(ResultStood(result="", steps=steps_for("", ctx.state.combat)))
+    else:
+        roll_crt(ctx, cmd.player, reroll=False)
+    resolve(ctx)
+
+
+def roll_crt(ctx: Ctx, roller: str, reroll: bool) -> None:
+    """Roll the CRT die for the combat in progress and record the result."""
+    c = ctx.state.combat
+    assert c is not None
+    mods = modifiers(ctx.state, c.attacker, c.target, list(c.sources))
+    (die,) = ctx.roll(1, 6, purpose=f"CRT {c.target}", roller=roller)
+    total = clamp_roll(die + sum(m.value for m in mods))
+    ctx.emit(
+        CombatRolled(
+            player=roller,
+            target=c.target,
+            attack_total=c.attack_total,
+            defence_total=c.defence_total,
+            column=c.column,
+            die=die,
+            modifiers=mods,
+            total=total,
+            result=result(c.column, total),
+            reroll=reroll,
+        )
+    )

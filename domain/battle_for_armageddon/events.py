@@ -1,0 +1,498 @@
+"""Events: everything that happens in a game of Battle for Armageddon, past tense, no floats.
+
+Events carrying arithmetic explain it (``explain()``): the odds from the totals, the die and its
+modifiers, the build points from the sites, the supply rolls.
+"""
+
+from __future__ import annotations
+
+import msgspec
+
+from domain.battle_for_armageddon.crt import RESULTS
+from domain.battle_for_armageddon.rules import (
+    FIRST_TURN_BUILD_DIVISOR,
+    FORTIFICATION_MULTIPLIER,
+    RUINS_PER_ORK_REBUILD,
+    SUPPLY_LOSS_MAX_FACE,
+)
+from domain.battle_for_armageddon.state import Step
+from domain.core.events import Event
+
+
+class Modifier(msgspec.Struct, frozen=True):
+    """One modifier to the CRT die, with the rule that gives it."""
+
+    name: str
+    value: int
+
+
+def _signed(n: int) -> str:
+    return f"+{n}" if n >= 0 else f"−{-n}"
+
+
+# -- set-up and the turn -------------------------------------------------------------------------
+
+
+class CounterDeployed(Event, frozen=True, tag="counter_deployed"):
+    counter: str
+    area: str
+
+
+class SetupEnded(Event, frozen=True, tag="setup_ended"):
+    pass
+
+
+class TurnBegan(Event, frozen=True, tag="turn_began"):
+    """The first event of a game turn (the clock of the Events view)."""
+
+    turn: int
+
+
+class ReinforcementsArrived(Event, frozen=True, tag="reinforcements_arrived"):
+    """seed 003: Dante and the Marine Chapters enter the READY box on turn 3."""
+
+    turn: int
+    counters: list[str]
+
+    def explain(self) -> str:
+        return (
+            f"turn {self.turn}: {', '.join(self.counters)} enter the READY box of the production "
+            "track (seed 003 Special Units: Dante enters play on turn 3 with the Marine Chapters)"
+        )
+
+
+class StrategyChosen(Event, frozen=True, tag="strategy_chosen"):
+    """A player's two strategy cards, in order; secret (the opponent sees ``cards == []``)."""
+
+    player: str
+    cards: list[str]
+
+
+class InitiativeDecided(Event, frozen=True, tag="initiative_decided"):
+    player: str
+    turn: int
+    imperial_roll: int = 0
+    ork_roll: int = 0
+    reason: str = ""
+
+    def explain(self) -> str:
+        if not self.imperial_roll:
+            return f"turn {self.turn}: the {self.player} have the initiative ({self.reason})"
+        return (
+            f"turn {self.turn}: Imperial d6 {self.imperial_roll} against Ork d6 {self.ork_roll} → "
+            f"the {self.player} have the initiative ({self.reason})"
+        )
+
+
+class SpecialCardDrawn(Event, frozen=True, tag="special_card_drawn"):
+    """A special card from the player's deck into his hand; secret (the opponent sees ``""``).
+
+    ``face`` of a d``deck_size`` picked it among the remaining cards (BFA-10).
+    """
+
+    player: str
+    card: str
+    face: int = 0
+    deck_size: int = 0
+
+
+class ActionSegmentBegan(Event, frozen=True, tag="action_segment_began"):
+    """The phasing player reveals the strategy card of this segment."""
+
+    segment: int
+    player: str
+    card: str
+    phases: list[str]
+
+    def explain(self) -> str:
+        return (
+            f"action segment {self.segment}: the {self.player} reveal {self.card} "
+            f"({' then '.join(self.phases)})"
+        )
+
+
+class PhaseBegan(Event, frozen=True, tag="phase_began"):
+    phase: str
+    player: str
+    index: int
+
+
+class BuildPointsCounted(Event, frozen=True, tag="build_points_counted"):
+    """Imperial build phase: the points to spend, from the hives and factories still standing."""
+
+    points: int
+    track: int
+    halved: bool
+    sites: list[str]
+
+    def explain(self) -> str:
+        text = f"build track {self.track} (intact hives and factories: {', '.join(self.sites) or 'none'})"
+        if self.halved:
+            text += (
+                f"; halved on turn 1 (seed 003 First Turn Surprise, BFA-6 rounds down): "
+                f"{self.track} // {FIRST_TURN_BUILD_DIVISOR} = {self.points}"
+            )
+        return text + f" → {self.points} build points"
+
+
+class RebuildsCounted(Event, frozen=True, tag="rebuilds_counted"):
+    """Ork build phase: one rebuild for each 2 smoking ruins the Orks garrison."""
+
+    rebuilds: int
+    ruins: list[str]
+
+    def explain(self) -> str:
+        return (
+            f"{len(self.ruins)} garrisoned smoking ruins ({', '.join(self.ruins) or 'none'}) "
+            f"// {RUINS_PER_ORK_REBUILD} = {self.rebuilds} rebuilds (seed 003 Build Phase, Orc)"
+        )
+
+
+class PhaseEnded(Event, frozen=True, tag="phase_ended"):
+    phase: str
+    player: str
+
+
+class StackOutOfSupply(Event, frozen=True, tag="stack_out_of_supply"):
+    """seed 003 "Supply": a stack that cannot trace a line; its saving rolls if it has any."""
+
+    player: str
+    area: str
+    counters: list[str]
+    protection: list[str]
+    faces: list[int]
+    destroyed: bool
+
+    def explain(self) -> str:
+        if not self.protection:
+            return f"{self.area}: no supply line, no hive or fortification → destroyed"
+        rolls = ", ".join(
+            f"{p} d6 {f} ({'fails' if f <= SUPPLY_LOSS_MAX_FACE else 'holds'})"
+            for p, f in zip(self.protection, self.faces, strict=True)
+        )
+        verdict = "every roll failed → destroyed" if self.destroyed else "survives"
+        return f"{self.area}: no supply line; {rolls} (1–{SUPPLY_LOSS_MAX_FACE} fails); {verdict}"
+
+
+class SupplyChecked(Event, frozen=True, tag="supply_checked"):
+    """The supply check after a strategy card: the stacks cut off and the counters lost."""
+
+    player: str
+    cut_off: list[str]
+    lost: list[str]
+
+    def explain(self) -> str:
+        if not self.cut_off:
+            return f"every {self.player} counter traces a supply line"
+        return (
+            f"{self.player} cut off in {', '.join(self.cut_off)}; "
+            f"lost: {', '.join(self.lost) or 'none'}"
+        )
+
+
+class VictoryChecked(Event, frozen=True, tag="victory_checked"):
+    turn: int
+    captured: list[str]
+    held: list[str]
+    ghazghkull_in_play: bool
+    result: str
+
+    def explain(self) -> str:
+        return (
+            f"turn {self.turn}: Orks captured {len(self.captured)} hives "
+            f"({', '.join(self.captured) or 'none'}; 3 win); Imperials hold {len(self.held)} of 5 "
+            f"({', '.join(self.held) or 'none'}); Ghazghkull "
+            f"{'in play' if self.ghazghkull_in_play else 'removed'} → {self.result or 'play on'}"
+        )
+
+
+class GameEnded(Event, frozen=True, tag="game_ended"):
+    result: str
+    reason: str
+
+    def explain(self) -> str:
+        return self.reason
+
+
+# -- movement, losses ----------------------------------------------------------------------------
+
+
+class CounterMoved(Event, frozen=True, tag="counter_moved"):
+    counter: str
+    from_area: str
+    to: str
+    path: list[str]
+
+
+class CounterEliminated(Event, frozen=True, tag="counter_eliminated"):
+    """A counter leaves the map for ``to`` (the pool to be rebuilt, or removed for good)."""
+
+    counter: str
+    area: str
+    reason: str
+    to: str
+
+    def explain(self) -> str:
+        return f"{self.counter} in {self.area}: {self.reason} → {self.to}"
+
+
+class ChapterReduced(Event, frozen=True, tag="chapter_reduced"):
+    """seed 003: an eliminated Marine Chapter flips to its detachment side."""
+
+    counter: str
+    area: str
+    reason: str
+
+
+# -- combat --------------------------------------------------------------------------------------
+
+
+class AttackDeclared(Event, frozen=True, tag="attack_declared"):
+    player: str
+    target: str
+    stacks: list[str]
+    attackers: dict[str, str]
+    defenders: list[str]
+    passive: list[str]
+    attack_total: int
+    defence_base: int
+    defence_total: int
+    fortified: bool
+    column: str
+    attack_parts: list[str]
+    defence_parts: list[str]
+    #: the target holds leaders only: they are killed without a roll (seed 003 Special Units)
+    alone: bool = False
+
+    def explain(self) -> str:
+        if self.alone:
+            return (
+                f"{self.target}: leaders attacked on their own are killed (seed 003 Special Units)"
+            )
+        defence = f"{' + '.join(self.defence_parts) or '0'}"
+        if self.fortified:
+            defence = (
+                f"{FORTIFICATION_MULTIPLIER}×({defence} = {self.defence_base}) fortified "
+                f"= {self.defence_total}"
+            )
+        else:
+            defence = f"{defence} = {self.defence_total}"
+        passive = (
+            f"; already retreated, not counted: {', '.join(self.passive)}" if self.passive else ""
+        )
+        return (
+            f"attack {' + '.join(self.attack_parts)} = {self.attack_total} vs defence {defence}"
+            f"{passive} → {self.column} (digest Rulings: odds rounded in the defender's favour)"
+        )
+
+
+class CombatRolled(Event, frozen=True, tag="combat_rolled"):
+    player: str
+    target: str
+    attack_total: int
+    defence_total: int
+    column: str
+    die: int
+    modifiers: list[Modifier]
+    total: int
+    result: str
+    reroll: bool = False
+
+    def explain(self) -> str:
+        mods = "".join(f" {_signed(m.value)} ({m.name})" for m in self.modifiers)
+        raw = self.die + sum(m.value for m in self.modifiers)
+        clamp = f" = {raw}, clamped to {self.total}" if raw != self.total else f" = {self.total}"
+        again = " (reroll)" if self.reroll else ""
+        return (
+            f"attack {self.attack_total} vs defence {self.defence_total} → {self.column}; "
+            f"d6 {self.die}{mods}{clamp}{again} → {self.result} ({RESULTS[self.result]})"
+        )
+
+
+class ResultKept(Event, frozen=True, tag="result_kept"):
+    player: str
+
+
+class ResultStood(Event, frozen=True, tag="result_stood"):
+    """The result is final: the steps that apply it, in order."""
+
+    result: str
+    steps: list[Step]
+
+
+class LossTaken(Event, frozen=True, tag="loss_taken"):
+    """One counter lost from a stack (``counter == ""``: none could be taken)."""
+
+    side: str
+    area: str
+    counter: str
+    outcome: str
+    to: str = ""
+
+    def explain(self) -> str:
+        if not self.counter:
+            return f"{self.side} in {self.area}: no counter that counts for stacking to lose"
+        return f"{self.side} in {self.area} loses {self.counter}: {self.outcome}"
+
+
+class StackEliminated(Event, frozen=True, tag="stack_eliminated"):
+    side: str
+    area: str
+    counters: list[str]
+
+
+class SiteRuined(Event, frozen=True, tag="site_ruined"):
+    """A hive or factory flips to smoking ruins; the build track drops by its defence."""
+
+    site: str
+    area: str
+    defence: int
+    track: int
+
+    def explain(self) -> str:
+        return (
+            f"{self.site} flipped to smoking ruins: the build track drops by {self.defence} "
+            f"to {self.track} (seed 003 Build Phase)"
+        )
+
+
+class RetreatIgnored(Event, frozen=True, tag="retreat_ignored"):
+    """seed 003: all counters stacked with Commissar Yarrick ignore retreat results."""
+
+    side: str
+    area: str
+    leader: str
+
+
+class CounterRetreated(Event, frozen=True, tag="counter_retreated"):
+    counter: str
+    from_area: str
+    to: str
+
+
+class RetreatCompleted(Event, frozen=True, tag="retreat_completed"):
+    side: str
+    area: str
+
+
+class Advanced(Event, frozen=True, tag="advanced"):
+    """Attacking counters enter the vacated area (none: the attacker stayed)."""
+
+    counters: list[str]
+    to: str
+
+
+class CombatEnded(Event, frozen=True, tag="combat_ended"):
+    target: str
+    result: str
+    summary: str
+
+    def explain(self) -> str:
+        return self.summary
+
+
+# -- build and special cards ---------------------------------------------------------------------
+
+
+class CounterBuilt(Event, frozen=True, tag="counter_built"):
+    counter: str
+    cost: int
+    points_left: int
+    spaces: int
+
+    def explain(self) -> str:
+        return (
+            f"{self.counter} costs {self.cost} (seed 003 build table) → {self.points_left} points "
+            f"left; it goes {self.spaces} spaces from READY on the production track"
+        )
+
+
+class ProductionAdvanced(Event, frozen=True, tag="production_advanced"):
+    """The production track moves one space towards READY; unspent points are lost."""
+
+    spaces: dict[str, int]
+    ready: list[str]
+    lost: int
+
+    def explain(self) -> str:
+        return (
+            f"production track moves one space: READY now {', '.join(self.ready) or 'nothing new'}; "
+            f"{self.lost} unspent build points lost (seed 003 Build Phase)"
+        )
+
+
+class CounterPlaced(Event, frozen=True, tag="counter_placed"):
+    counter: str
+    area: str
+    reason: str
+    #: counts as moved this movement phase (drop pod)
+    moved: bool = False
+
+
+class CounterRebuilt(Event, frozen=True, tag="counter_rebuilt"):
+    counter: str
+    area: str
+
+
+class SpecialCardPlayed(Event, frozen=True, tag="special_card_played"):
+    player: str
+    card: str
+    name: str
+    effect: str
+    value: int = 0
+    area: str = ""
+    counter: str = ""
+
+
+class SiteRebuilt(Event, frozen=True, tag="site_rebuilt"):
+    site: str
+    area: str
+    defence: int
+    track: int
+
+    def explain(self) -> str:
+        return (
+            f"Reconstruction: {self.site} rebuilt; the build track rises by {self.defence} to "
+            f"{self.track}"
+        )
+
+
+EVENT_TYPES: tuple[type[Event], ...] = (
+    CounterDeployed,
+    SetupEnded,
+    TurnBegan,
+    ReinforcementsArrived,
+    StrategyChosen,
+    InitiativeDecided,
+    SpecialCardDrawn,
+    ActionSegmentBegan,
+    PhaseBegan,
+    BuildPointsCounted,
+    RebuildsCounted,
+    PhaseEnded,
+    StackOutOfSupply,
+    SupplyChecked,
+    VictoryChecked,
+    GameEnded,
+    CounterMoved,
+    CounterEliminated,
+    ChapterReduced,
+    AttackDeclared,
+    CombatRolled,
+    ResultKept,
+    ResultStood,
+    LossTaken,
+    StackEliminated,
+    SiteRuined,
+    RetreatIgnored,
+    CounterRetreated,
+    RetreatCompleted,
+    Advanced,
+    CombatEnded,
+    CounterBuilt,
+    ProductionAdvanced,
+    CounterPlaced,
+    CounterRebuilt,
+    SpecialCardPlayed,
+    SiteRebuilt,
+)

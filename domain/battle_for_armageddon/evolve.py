@@ -1,0 +1,326 @@
+"""evolve: the state after one event. Applies only; every check and choice belongs to decide.
+
+Never mutates its input: counters and dicts that change are copied, Structs are replaced.
+Events it does not know (the core's ``dice_rolled``, ``command_issued``…) leave the state as is.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from msgspec.structs import replace
+
+from domain.battle_for_armageddon import events as ev
+from domain.battle_for_armageddon.rules import READY, TRACK, opponent
+from domain.battle_for_armageddon.state import Combat, State
+from domain.core.events import Event
+
+
+def _with_counter(state: State, counter_id: str, **changes: Any) -> State:
+    counters = dict(state.counters)
+    counters[counter_id] = replace(counters[counter_id], **changes)
+    return replace(state, counters=counters)
+
+
+def _with_counters(state: State, changes: dict[str, dict[str, Any]]) -> State:
+    counters = dict(state.counters)
+    for cid, change in changes.items():
+        counters[cid] = replace(counters[cid], **change)
+    return replace(state, counters=counters)
+
+
+def _with_combat(state: State, **changes: Any) -> State:
+    assert state.combat is not None
+    return replace(state, combat=replace(state.combat, **changes))
+
+
+def _pop_step(state: State) -> State:
+    assert state.combat is not None
+    return _with_combat(state, steps=state.combat.steps[1:])
+
+
+def _with_site(state: State, site_id: str, ruined: bool) -> State:
+    sites = dict(state.sites)
+    sites[site_id] = replace(sites[site_id], ruined=ruined)
+    return replace(state, sites=sites)
+
+
+def _set(
+    mapping: dict[str, tuple[str, ...]], key: str, value: tuple[str, ...]
+) -> dict[str, tuple[str, ...]]:
+    out = dict(mapping)
+    out[key] = value
+    return out
+
+
+def _deployed(s: State, e: ev.CounterDeployed) -> State:
+    return _with_counter(s, e.counter, location=e.area)
+
+
+def _turn_began(s: State, e: ev.TurnBegan) -> State:
+    return replace(
+        s,
+        stage="strategy",
+        turn=e.turn,
+        choices={},
+        revealed={},
+        segment=0,
+        phasing="",
+        card="",
+        phase="",
+        phase_index=0,
+    )
+
+
+def _reinforced(s: State, e: ev.ReinforcementsArrived) -> State:
+    return _with_counters(s, {c: {"location": READY, "track": 0} for c in e.counters})
+
+
+def _chosen(s: State, e: ev.StrategyChosen) -> State:
+    return replace(s, choices=_set(s.choices, e.player, tuple(e.cards)))
+
+
+def _initiative(s: State, e: ev.InitiativeDecided) -> State:
+    return replace(s, initiative=e.player)
+
+
+def _drawn(s: State, e: ev.SpecialCardDrawn) -> State:
+    deck = list(s.decks[e.player])
+    deck.remove(e.card)
+    return replace(
+        s,
+        decks=_set(s.decks, e.player, tuple(deck)),
+        hands=_set(s.hands, e.player, (*s.hands[e.player], e.card)),
+    )
+
+
+def _segment(s: State, e: ev.ActionSegmentBegan) -> State:
+    return replace(
+        s,
+        stage="action",
+        segment=e.segment,
+        phasing=e.player,
+        card=e.card,
+        phase="",
+        phase_index=0,
+        special_played=False,
+        revealed=_set(s.revealed, e.player, (*s.revealed.get(e.player, ()), e.card)),
+    )
+
+
+def _phase_began(s: State, e: ev.PhaseBegan) -> State:
+    return replace(
+        s,
+        phase=e.phase,
+        phase_index=e.index,
+        moved=(),
+        move_bonus=0,
+        crt_bonus=0,
+        attacked_areas=(),
+        attacked=(),
+        retreated=(),
+        combat=None,
+        build_step="",
+        build_points=0,
+        rebuilds=0,
+    )
+
+
+def _points(s: State, e: ev.BuildPointsCounted) -> State:
+    return replace(s, build_points=e.points, build_step="buy")
+
+
+def _rebuilds(s: State, e: ev.RebuildsCounted) -> State:
+    return replace(s, rebuilds=e.rebuilds)
+
+
+def _phase_ended(s: State, e: ev.PhaseEnded) -> State:
+    return replace(s, phase="", combat=None, build_step="", build_points=0, rebuilds=0)
+
+
+def _game_ended(s: State, e: ev.GameEnded) -> State:
+    return replace(s, stage="over", result=e.result, phase="", combat=None)
+
+
+def _moved(s: State, e: ev.CounterMoved) -> State:
+    s = _with_counter(s, e.counter, location=e.to)
+    return replace(s, moved=(*s.moved, e.counter))
+
+
+def _eliminated(s: State, e: ev.CounterEliminated) -> State:
+    return _with_counter(s, e.counter, location=e.to, track=0)
+
+
+def _reduced(s: State, e: ev.ChapterReduced) -> State:
+    return _with_counter(s, e.counter, reduced=True)
+
+
+def _declared(s: State, e: ev.AttackDeclared) -> State:
+    combat = Combat(
+        attacker=e.player,
+        defender=opponent(e.player),
+        target=e.target,
+        sources=tuple(e.stacks),
+        attackers=dict(e.attackers),
+        defenders=tuple(e.defenders),
+        passive=tuple(e.passive),
+        attack_total=e.attack_total,
+        defence_total=e.defence_total,
+        column=e.column,
+    )
+    return replace(s, combat=combat)
+
+
+def _rolled(s: State, e: ev.CombatRolled) -> State:
+    assert s.combat is not None
+    return _with_combat(s, roll=e.total, result=e.result, rerolled=s.combat.rerolled or e.reroll)
+
+
+def _kept(s: State, e: ev.ResultKept) -> State:
+    assert s.combat is not None
+    return _with_combat(s, kept=(*s.combat.kept, e.player))
+
+
+def _stood(s: State, e: ev.ResultStood) -> State:
+    return _with_combat(s, settled=True, result=e.result, steps=tuple(e.steps))
+
+
+def _loss(s: State, e: ev.LossTaken) -> State:
+    if e.counter and e.outcome == "reduced":
+        s = _with_counter(s, e.counter, reduced=True)
+    elif e.counter:
+        s = _with_counter(s, e.counter, location=e.to, track=0)
+    return _pop_step(s)
+
+
+def _pop(s: State, e: Event) -> State:
+    return _pop_step(s)
+
+
+def _ruined(s: State, e: ev.SiteRuined) -> State:
+    return _with_site(s, e.site, True)
+
+
+def _retreated(s: State, e: ev.CounterRetreated) -> State:
+    s = _with_counter(s, e.counter, location=e.to)
+    assert s.combat is not None
+    s = _with_combat(s, retreated=(*s.combat.retreated, e.counter))
+    return replace(s, retreated=(*s.retreated, e.counter))
+
+
+def _advanced(s: State, e: ev.Advanced) -> State:
+    s = _with_counters(s, {c: {"location": e.to} for c in e.counters})
+    return _pop_step(s)
+
+
+def _combat_ended(s: State, e: ev.CombatEnded) -> State:
+    assert s.combat is not None
+    return replace(
+        s,
+        combat=None,
+        attacked_areas=(*s.attacked_areas, e.target),
+        attacked=(*s.attacked, *s.combat.attackers),
+    )
+
+
+def _built(s: State, e: ev.CounterBuilt) -> State:
+    s = _with_counter(s, e.counter, location=TRACK, track=e.spaces, reduced=False)
+    return replace(s, build_points=e.points_left)
+
+
+def _production(s: State, e: ev.ProductionAdvanced) -> State:
+    changes: dict[str, dict[str, Any]] = {c: {"track": n} for c, n in e.spaces.items()}
+    for c in e.ready:
+        changes[c] = {"location": READY, "track": 0}
+    s = _with_counters(s, changes)
+    return replace(s, build_points=0, build_step="place")
+
+
+def _placed(s: State, e: ev.CounterPlaced) -> State:
+    s = _with_counter(s, e.counter, location=e.area, track=0)
+    return replace(s, moved=(*s.moved, e.counter)) if e.moved else s
+
+
+def _rebuilt(s: State, e: ev.CounterRebuilt) -> State:
+    s = _with_counter(s, e.counter, location=e.area, track=0, reduced=False)
+    return replace(s, rebuilds=s.rebuilds - 1)
+
+
+#: what each special-card effect adds to the phase (the card's ``value``)
+_EFFECT_FIELDS: dict[str, str] = {
+    "forced_march": "move_bonus",
+    "barrage": "crt_bonus",
+    "extra_build_points": "build_points",
+    "extra_rebuild": "rebuilds",
+}
+
+
+def _special(s: State, e: ev.SpecialCardPlayed) -> State:
+    hand = list(s.hands[e.player])
+    hand.remove(e.card)
+    s = replace(
+        s,
+        hands=_set(s.hands, e.player, tuple(hand)),
+        discards=_set(s.discards, e.player, (*s.discards[e.player], e.card)),
+        special_played=True,
+    )
+    field = _EFFECT_FIELDS.get(e.effect)
+    if field is not None:
+        s = replace(s, **{field: getattr(s, field) + e.value})
+    return s
+
+
+def _site_rebuilt(s: State, e: ev.SiteRebuilt) -> State:
+    return _with_site(s, e.site, False)
+
+
+def _same(s: State, e: Event) -> State:
+    return s
+
+
+_APPLY: dict[type[Event], Callable[[State, Any], State]] = {
+    ev.CounterDeployed: _deployed,
+    ev.SetupEnded: _same,
+    ev.TurnBegan: _turn_began,
+    ev.ReinforcementsArrived: _reinforced,
+    ev.StrategyChosen: _chosen,
+    ev.InitiativeDecided: _initiative,
+    ev.SpecialCardDrawn: _drawn,
+    ev.ActionSegmentBegan: _segment,
+    ev.PhaseBegan: _phase_began,
+    ev.BuildPointsCounted: _points,
+    ev.RebuildsCounted: _rebuilds,
+    ev.PhaseEnded: _phase_ended,
+    ev.StackOutOfSupply: _same,
+    ev.SupplyChecked: _same,
+    ev.VictoryChecked: _same,
+    ev.GameEnded: _game_ended,
+    ev.CounterMoved: _moved,
+    ev.CounterEliminated: _eliminated,
+    ev.ChapterReduced: _reduced,
+    ev.AttackDeclared: _declared,
+    ev.CombatRolled: _rolled,
+    ev.ResultKept: _kept,
+    ev.ResultStood: _stood,
+    ev.LossTaken: _loss,
+    ev.StackEliminated: _pop,
+    ev.SiteRuined: _ruined,
+    ev.RetreatIgnored: _pop,
+    ev.CounterRetreated: _retreated,
+    ev.RetreatCompleted: _pop,
+    ev.Advanced: _advanced,
+    ev.CombatEnded: _combat_ended,
+    ev.CounterBuilt: _built,
+    ev.ProductionAdvanced: _production,
+    ev.CounterPlaced: _placed,
+    ev.CounterRebuilt: _rebuilt,
+    ev.SpecialCardPlayed: _special,
+    ev.SiteRebuilt: _site_rebuilt,
+}
+
+
+def evolve(state: State, event: Event) -> State:
+    """The state after ``event``; unknown (core) events change nothing."""
+    apply = _APPLY.get(type(event))
+    return state if apply is None else apply(state, event)

@@ -1,0 +1,141 @@
+"""legal_commands: what a player may do now, every entry accepted by decide as it is.
+
+Where the rules leave a player free to stop (end a phase, keep a result, advance nobody) that
+option is always listed, so that play can always go on. Interchangeable counters (same type,
+same tribe, both off the map) are offered once.
+"""
+
+from __future__ import annotations
+
+from itertools import combinations, permutations
+
+from domain.battle_for_armageddon import board, build, combat, movement, results, specials, turn
+from domain.battle_for_armageddon import commands as cmd
+from domain.battle_for_armageddon.pending import pending
+from domain.battle_for_armageddon.rules import ADVANCE_MAX, IMPERIALS, STRATEGY_CARDS_CHOSEN
+from domain.battle_for_armageddon.state import Counter, State
+from domain.core.ruleset import Command
+
+#: attacks offered per target: every combination of up to this many joining stacks
+MAX_LISTED_SOURCES = 6
+
+
+def legal_commands(state: State, player: str) -> list[Command]:
+    p = pending(state)
+    if p is None or player not in p.players:
+        return []
+    if p.kind == "setup":
+        return _setup(state, player)
+    if p.kind == "strategy":
+        ids = [c.id for c in state.scenario.strategy_cards]
+        return [
+            cmd.ChooseStrategy(player=player, cards=list(pair))
+            for pair in permutations(ids, STRATEGY_CARDS_CHOSEN)
+        ]
+    if p.need is not None:
+        return _choice(state, player, p.need)
+    out: list[Command] = []
+    if p.kind == "movement":
+        for x in movement.movable(state, player):
+            out.extend(
+                cmd.Move(player=player, counter=x.id, to=a) for a in movement.destinations(state, x)
+            )
+    elif p.kind == "combat":
+        out.extend(attacks(state, player))
+    elif p.kind == "build":
+        out.extend(_build(state, player))
+    out.extend(specials.playable(state, player))
+    out.append(cmd.EndPhase(player=player))
+    return out
+
+
+def _setup(state: State, player: str) -> list[Command]:
+    out: list[Command] = []
+    areas = turn.deploy_areas(state)
+    for x in state.counters.values():
+        if x.side != player or not board.on_map(x):
+            continue
+        out.extend(
+            cmd.Deploy(player=player, counter=x.id, to=a)
+            for a in areas
+            if a != x.location and board.fits(state, a, [x])
+        )
+    out.append(cmd.EndSetup(player=player))
+    return out
+
+
+def _choice(state: State, player: str, need: results.Need) -> list[Command]:
+    if need.kind == "reroll":
+        return [cmd.Reroll(player=player), cmd.KeepResult(player=player)]
+    if need.kind == "loss":
+        return [cmd.TakeLoss(player=player, counter=c) for c in need.options]
+    if need.kind == "retreat":
+        return [cmd.Retreat(player=player, counter=need.counter, to=a) for a in need.options]
+    if need.kind == "advance":
+        return [cmd.Advance(player=player, counters=list(group)) for group in advances(state, need)]
+    return []
+
+
+def advances(state: State, need: results.Need) -> list[tuple[str, ...]]:
+    """Every group that may advance: up to 3 counters that count, with all or none of the
+    leaders (the empty group, staying put, first)."""
+    counters = [state.counters[c] for c in need.options]
+    normal = [x.id for x in counters if board.counts_for_stacking(state, x)]
+    leaders = tuple(x.id for x in counters if not board.counts_for_stacking(state, x))
+    out: list[tuple[str, ...]] = []
+    for k in range(min(ADVANCE_MAX, len(normal)) + 1):
+        for group in combinations(normal, k):
+            for extra in ((), leaders) if leaders else ((),):
+                chosen = (*group, *extra)
+                if results.advance_problem(state, list(chosen)) is None and chosen not in out:
+                    out.append(chosen)
+    return out
+
+
+def attacks(state: State, player: str) -> list[cmd.Attack]:
+    """Every attack: each target with each combination of the stacks that can reach it."""
+    out: list[cmd.Attack] = []
+    for target, sources in combat.targets(state, player).items():
+        listed = sources[:MAX_LISTED_SOURCES]
+        for k in range(1, len(listed) + 1):
+            out.extend(
+                cmd.Attack(player=player, target=target, stacks=list(group))
+                for group in combinations(listed, k)
+            )
+    return out
+
+
+def _distinct(counters: list[Counter]) -> list[Counter]:
+    seen: set[tuple[str, str]] = set()
+    out: list[Counter] = []
+    for x in counters:
+        key = (x.type, x.tribe)
+        if key not in seen:
+            seen.add(key)
+            out.append(x)
+    return out
+
+
+def _build(state: State, player: str) -> list[Command]:
+    out: list[Command] = []
+    if player == IMPERIALS:
+        if state.build_step == "buy":
+            out.extend(
+                cmd.Build(player=player, counter=x.id) for x in _distinct(build.buildable(state))
+            )
+            out.append(cmd.FinishBuilding(player=player))
+        else:
+            ready = [
+                x for x in state.counters.values() if x.side == player and x.location == "ready"
+            ]
+            for x in ready:
+                out.extend(
+                    cmd.Place(player=player, counter=x.id, to=a) for a in build.placements(state, x)
+                )
+    elif state.rebuilds > 0:
+        for x in _distinct(build.rebuildable(state)):
+            out.extend(
+                cmd.Rebuild(player=player, counter=x.id, to=a)
+                for a in build.rebuild_areas(state, x)
+            )
+    return out

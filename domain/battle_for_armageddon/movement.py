@@ -1,0 +1,98 @@
+"""The movement phase: counters move up to their Move in areas; stacking counts at the end.
+
+seed 003 "Movement Phase" and "Terrain Effects"; BFA-2 for a phase that ends over the limits.
+"""
+
+from __future__ import annotations
+
+from domain.battle_for_armageddon import board
+from domain.battle_for_armageddon.commands import Move
+from domain.battle_for_armageddon.context import Ctx, reject
+from domain.battle_for_armageddon.events import CounterMoved
+from domain.battle_for_armageddon.losses import eliminate
+from domain.battle_for_armageddon.state import Counter, State
+
+
+def budget(state: State, counter: Counter) -> int:
+    """The areas the counter may move this phase: its Move plus any card bonus (none for Move 0)."""
+    base = board.move_of(state, counter)
+    return base + state.move_bonus if base > 0 else 0
+
+
+def movable(state: State, player: str) -> list[Counter]:
+    """The counters of ``player`` that may still move this phase."""
+    return [
+        x
+        for x in state.counters.values()
+        if x.side == player and board.on_map(x) and x.id not in state.moved and budget(state, x) > 0
+    ]
+
+
+def move(ctx: Ctx, cmd: Move) -> None:
+    state = ctx.state
+    counter = state.counters.get(cmd.counter)
+    if counter is None:
+        raise reject(f"there is no counter {cmd.counter!r}", "unknown_counter")
+    if counter.side != cmd.player:
+        raise reject(f"{cmd.counter} is not a {cmd.player} counter", "not_your_counter")
+    if not board.on_map(counter):
+        raise reject(f"{cmd.counter} is not on the map ({counter.location})", "cannot_move")
+    if counter.id in state.moved:
+        raise reject(f"{cmd.counter} has already moved this phase", "already_moved")
+    if budget(state, counter) <= 0:
+        raise reject(f"{cmd.counter} has Move 0", "cannot_move")
+    if not board.is_area(state, cmd.to):
+        raise reject(f"there is no area {cmd.to!r}", "unknown_area")
+    paths = board.move_paths(state, counter, budget(state, counter))
+    path = paths.get(cmd.to)
+    if path is None:
+        raise reject(
+            f"{cmd.counter} cannot reach {cmd.to} from {counter.location} with Move "
+            f"{budget(state, counter)} (no mountains, sea or enemy-occupied areas; ash waste and "
+            "jungle stop a move)",
+            "unreachable",
+        )
+    ctx.emit(CounterMoved(counter=counter.id, from_area=counter.location, to=cmd.to, path=path))
+
+
+def destinations(state: State, counter: Counter) -> list[str]:
+    """Where the counter may move and still be within stacking (what ``legal`` offers)."""
+    return [
+        a
+        for a in board.move_paths(state, counter, budget(state, counter))
+        if board.fits(state, a, [counter])
+    ]
+
+
+def enforce_stacking(ctx: Ctx, player: str) -> None:
+    """BFA-2: at the end of the movement phase an area over the limits loses the counters that
+    moved in last (first those of a second Ork tribe, then the excess) until it is within them."""
+    state = ctx.state
+    areas = sorted(
+        {x.location for x in state.counters.values() if x.side == player and board.on_map(x)}
+    )
+    for area in areas:
+        stack = board.counters_in(ctx.state, area, player)
+        if board.stacking_problem(ctx.state, area, stack) is None:
+            continue
+        moved_here = [cid for cid in ctx.state.moved if ctx.state.counters[cid].location == area]
+        stayed = [x for x in stack if x.id not in moved_here and x.tribe]
+        keep = (
+            stayed[0].tribe
+            if stayed
+            else next(
+                (ctx.state.counters[c].tribe for c in moved_here if ctx.state.counters[c].tribe), ""
+            )
+        )
+        for cid in reversed(moved_here):
+            x = ctx.state.counters[cid]
+            if x.tribe and x.tribe != keep:
+                eliminate(ctx, cid, "overstacked at the end of the movement phase (BFA-2)")
+        for cid in reversed(moved_here):
+            stack = board.counters_in(ctx.state, area, player)
+            if board.stacking_problem(ctx.state, area, stack) is None:
+                break
+            x = ctx.state.counters[cid]
+            while x.location == area and board.counts_for_stacking(ctx.state, x):
+                eliminate(ctx, cid, "overstacked at the end of the movement phase (BFA-2)")
+                x = ctx.state.counters[cid]

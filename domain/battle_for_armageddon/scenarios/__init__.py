@@ -1,0 +1,1 @@
+"""The bundled Battle for Armageddon scenarios (``*.toml``), warlog's own invention."""

@@ -1,0 +1,170 @@
+"""Special cards: drawing them (BFA-10) and playing them, one per action segment (seed 003).
+
+BFA-11: the phasing player plays a card during his own action segment, in the phase its effect
+names, when no combat is being resolved. Effects:
+
+- ``reconstruction`` (build): a smoking ruins with no Ork counter flips back; the track rises,
+  the points already counted for this phase do not (BFA-19);
+- ``drop_pod`` (movement): a READY Marine counter lands in any area open to it (it has moved);
+- ``forced_march`` (movement): +value Move for counters that move after it this phase;
+- ``barrage`` (combat): +value to the player's CRT rolls for the rest of the phase;
+- ``extra_build_points`` (build, before the track moves): +value build points this phase;
+- ``extra_rebuild`` (Ork build): +value rebuilds this phase.
+"""
+
+from __future__ import annotations
+
+from domain.battle_for_armageddon import board
+from domain.battle_for_armageddon.commands import PlaySpecial
+from domain.battle_for_armageddon.context import Ctx, reject
+from domain.battle_for_armageddon.events import (
+    CounterPlaced,
+    SiteRebuilt,
+    SpecialCardDrawn,
+    SpecialCardPlayed,
+)
+from domain.battle_for_armageddon.rules import IMPERIALS, ORKS, READY
+from domain.battle_for_armageddon.scenario import START_LATER, SpecialCardSpec
+from domain.battle_for_armageddon.state import Counter, State
+
+#: the phase in which each effect is played (BFA-11)
+EFFECT_PHASE: dict[str, str] = {
+    "reconstruction": "build",
+    "drop_pod": "movement",
+    "forced_march": "movement",
+    "barrage": "combat",
+    "extra_build_points": "build",
+    "extra_rebuild": "build",
+}
+
+
+def card_spec(state: State, card_id: str) -> SpecialCardSpec:
+    for c in state.scenario.special_cards:
+        if c.id == card_id:
+            return c
+    raise KeyError(card_id)
+
+
+def draw(ctx: Ctx, player: str) -> None:
+    """BFA-10: the top card of a shuffled deck is a uniformly random remaining card: one
+    d(cards left) picks it (no roll when one card is left; an empty deck draws nothing)."""
+    deck = ctx.state.decks[player]
+    if not deck:
+        return
+    n = len(deck)
+    face = ctx.roll(1, n, purpose="special card draw", roller=player)[0] if n > 1 else 1
+    ctx.emit(SpecialCardDrawn(player=player, card=deck[face - 1], face=face, deck_size=n))
+
+
+def reconstruction_areas(state: State) -> list[str]:
+    return [
+        s.area
+        for s in state.sites.values()
+        if s.ruined and not board.occupied_by(state, s.area, ORKS)
+    ]
+
+
+def drop_pod_counters(state: State) -> list[Counter]:
+    """READY counters that arrived as reinforcements (Dante and the Marine Chapters); BFA-22: the
+    Drop Pod lands one of them in any open area, within stacking, and it counts as moved."""
+    later = {c.id for c in state.scenario.counters if c.start == START_LATER}
+    return [x for x in state.counters.values() if x.location == READY and x.id in later]
+
+
+def drop_pod_areas(state: State, counter: Counter) -> list[str]:
+    return [
+        a.id
+        for a in state.scenario.areas
+        if board.open_to(state, a.id, IMPERIALS) and board.fits(state, a.id, [counter])
+    ]
+
+
+def timing_problem(state: State, player: str, spec: SpecialCardSpec) -> str | None:
+    """Why the card cannot be played now (apart from its target), or None."""
+    if state.special_played:
+        return "a special card was already played this action segment (seed 003)"
+    phase = EFFECT_PHASE[spec.effect]
+    if state.phase != phase:
+        return f"{spec.name} is played in the {phase} phase (BFA-11)"
+    if spec.effect == "extra_build_points" and state.build_step != "buy":
+        return f"{spec.name} is played before the production track moves"
+    if spec.effect == "extra_rebuild" and player != ORKS:  # pragma: no cover - scenario check
+        return f"{spec.name} is an Ork card"
+    return None
+
+
+def play(ctx: Ctx, cmd: PlaySpecial) -> None:
+    state = ctx.state
+    if cmd.card not in state.hands[cmd.player]:
+        raise reject(f"{cmd.card!r} is not in the {cmd.player}' hand", "not_in_hand")
+    spec = card_spec(state, cmd.card)
+    problem = timing_problem(state, cmd.player, spec)
+    if problem is not None:
+        code = "special_limit" if state.special_played else "wrong_timing"
+        raise reject(problem, code)
+    played = SpecialCardPlayed(
+        player=cmd.player,
+        card=spec.id,
+        name=spec.name,
+        effect=spec.effect,
+        value=spec.value,
+        area=cmd.area,
+        counter=cmd.counter,
+    )
+    if spec.effect == "reconstruction":
+        if cmd.area not in reconstruction_areas(state):
+            raise reject(
+                f"{cmd.area or '(no area)'} holds no smoking ruins free of Orks to reconstruct",
+                "bad_target",
+            )
+        site = board.site_in(state, cmd.area)
+        assert site is not None
+        ctx.emit(played)
+        track = board.build_track(ctx.state) + site.defence
+        ctx.emit(SiteRebuilt(site=site.id, area=site.area, defence=site.defence, track=track))
+        return
+    if spec.effect == "drop_pod":
+        counter = state.counters.get(cmd.counter)
+        if counter is None or counter not in drop_pod_counters(state):
+            raise reject(
+                f"{cmd.counter or '(no counter)'} is not a READY Marine counter", "bad_target"
+            )
+        if cmd.area not in drop_pod_areas(state, counter):
+            raise reject(
+                f"{cmd.counter} cannot land in {cmd.area or '(no area)'} (terrain, enemy or stacking)",
+                "bad_target",
+            )
+        ctx.emit(played)
+        ctx.emit(
+            CounterPlaced(counter=counter.id, area=cmd.area, reason="Imperial Drop Pod", moved=True)
+        )
+        return
+    if cmd.area or cmd.counter:
+        raise reject(f"{spec.name} takes no area or counter", "bad_target")
+    ctx.emit(played)
+
+
+def playable(state: State, player: str) -> list[PlaySpecial]:
+    """Every special-card play ``player`` may make now (for ``legal``)."""
+    out: list[PlaySpecial] = []
+    if state.stage != "action" or state.phasing != player or state.combat is not None:
+        return out
+    seen: set[tuple[str, str]] = set()
+    for card in state.hands[player]:
+        spec = card_spec(state, card)
+        if timing_problem(state, player, spec) is not None or (spec.name, spec.effect) in seen:
+            continue
+        seen.add((spec.name, spec.effect))
+        if spec.effect == "reconstruction":
+            out.extend(
+                PlaySpecial(player=player, card=card, area=a) for a in reconstruction_areas(state)
+            )
+        elif spec.effect == "drop_pod":
+            for x in drop_pod_counters(state):
+                out.extend(
+                    PlaySpecial(player=player, card=card, area=a, counter=x.id)
+                    for a in drop_pod_areas(state, x)
+                )
+        else:
+            out.append(PlaySpecial(player=player, card=card))
+    return out

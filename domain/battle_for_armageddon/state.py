@@ -1,0 +1,147 @@
+"""The game state: counters and where they are, hives and factories, the turn and phase machine.
+
+Frozen msgspec Structs that round-trip through msgpack (dict keys are str). ``evolve`` builds new
+states with ``msgspec.structs.replace``; nothing here decides anything.
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+import msgspec
+
+from domain.battle_for_armageddon.rules import LATER, POOL
+from domain.battle_for_armageddon.scenario import START_ASIDE, START_LATER, Scenario
+
+Stage = Literal["setup", "strategy", "action", "over"]
+CombatSide = Literal["attacker", "defender"]
+StepKind = Literal["loss", "eliminate", "retreat", "advance"]
+
+
+class Counter(msgspec.Struct, frozen=True):
+    """One counter. ``location`` is an area id or one of the off-map boxes of ``rules``."""
+
+    id: str
+    type: str
+    side: str
+    location: str
+    tribe: str = ""
+    #: spaces left to READY while on the production track
+    track: int = 0
+    #: a Marine Chapter flipped to its detachment side
+    reduced: bool = False
+
+
+class Site(msgspec.Struct, frozen=True):
+    """A hive or factory; ``ruined`` once flipped to smoking ruins."""
+
+    id: str
+    kind: str
+    area: str
+    defence: int
+    ruined: bool = False
+
+
+class Step(msgspec.Struct, frozen=True):
+    """One step of applying a combat result, to one side's stack in one area."""
+
+    kind: StepKind
+    side: CombatSide
+    area: str
+
+
+class Combat(msgspec.Struct, frozen=True):
+    """An attack being resolved: who takes part, the odds, the roll, the steps still to apply."""
+
+    attacker: str
+    defender: str
+    target: str
+    sources: tuple[str, ...]
+    #: attacking counter -> the area it attacks from
+    attackers: dict[str, str]
+    #: the defending counters that count (not already retreated this phase)
+    defenders: tuple[str, ...]
+    #: counters in the target that already retreated this phase (they do not defend)
+    passive: tuple[str, ...] = ()
+    attack_total: int = 0
+    defence_total: int = 0
+    column: str = ""
+    roll: int = 0
+    result: str = ""
+    rerolled: bool = False
+    #: players who kept the result rather than reroll it
+    kept: tuple[str, ...] = ()
+    #: True once the result stands and its steps are set
+    settled: bool = False
+    steps: tuple[Step, ...] = ()
+    #: counters that retreated in this combat
+    retreated: tuple[str, ...] = ()
+
+
+class State(msgspec.Struct, frozen=True):
+    scenario: Scenario
+    counters: dict[str, Counter]
+    sites: dict[str, Site]
+    hands: dict[str, tuple[str, ...]]
+    decks: dict[str, tuple[str, ...]]
+    discards: dict[str, tuple[str, ...]]
+    stage: Stage = "setup"
+    turn: int = 1
+    #: strategy cards chosen this turn, in order of play (secret until revealed)
+    choices: dict[str, tuple[str, ...]] = {}
+    revealed: dict[str, tuple[str, ...]] = {}
+    initiative: str = ""
+    segment: int = 0
+    phasing: str = ""
+    card: str = ""
+    phase_index: int = 0
+    #: "" between phases
+    phase: str = ""
+    special_played: bool = False
+    #: counters moved this movement phase, in the order they moved
+    moved: tuple[str, ...] = ()
+    move_bonus: int = 0
+    crt_bonus: int = 0
+    attacked_areas: tuple[str, ...] = ()
+    #: counters that attacked this combat phase
+    attacked: tuple[str, ...] = ()
+    #: counters that retreated this combat phase
+    retreated: tuple[str, ...] = ()
+    combat: Combat | None = None
+    #: Imperial build phase: "buy" then "place"
+    build_step: str = ""
+    build_points: int = 0
+    rebuilds: int = 0
+    result: str = ""
+
+
+def initial_state(scenario: Scenario) -> State:
+    """Set-up: the Imperial forces and the Orks' default deployment; hands are dealt by
+    ``end_setup`` (it rolls)."""
+    types = {t.id: t for t in scenario.counter_types}
+    counters: dict[str, Counter] = {}
+    for spec in scenario.counters:
+        if spec.start == START_ASIDE:
+            where = POOL
+        elif spec.start == START_LATER:
+            where = LATER
+        else:
+            where = spec.start
+        counters[spec.id] = Counter(
+            id=spec.id, type=spec.type, side=types[spec.type].side, location=where, tribe=spec.tribe
+        )
+    sites = {
+        s.id: Site(id=s.id, kind=s.kind, area=s.area, defence=s.defence) for s in scenario.sites
+    }
+    decks: dict[str, tuple[str, ...]] = {}
+    for side in ("imperials", "orks"):
+        decks[side] = tuple(c.id for c in scenario.special_cards if c.side == side)
+    empty: dict[str, tuple[str, ...]] = {"imperials": (), "orks": ()}
+    return State(
+        scenario=scenario,
+        counters=counters,
+        sites=sites,
+        hands=dict(empty),
+        decks=decks,
+        discards=dict(empty),
+    )

@@ -1,0 +1,76 @@
+"""Supply: after each strategy card the phasing player's counters trace a line or suffer.
+
+seed 003 "Supply": a line of any length to one of the side's own supply areas, never into an
+enemy-occupied area or the sea (nor mountains, seed "Terrain Effects"), through ash waste if need
+be. Counters out of supply are destroyed; a stack with a hive or a fortification is destroyed only
+on a d6 of 1-3, and with both it rolls twice and is destroyed only if both rolls fail.
+"""
+
+from __future__ import annotations
+
+from domain.battle_for_armageddon import board
+from domain.battle_for_armageddon.context import Ctx
+from domain.battle_for_armageddon.events import StackOutOfSupply, SupplyChecked
+from domain.battle_for_armageddon.losses import eliminate
+from domain.battle_for_armageddon.rules import IMPERIALS, SUPPLY_LOSS_MAX_FACE
+from domain.battle_for_armageddon.state import Counter, State
+
+
+def subject(state: State, player: str) -> dict[str, list[Counter]]:
+    """The player's counters that need supply, by area (BFA-13: fortifications, hives and
+    factories do not), in map order."""
+    out: dict[str, list[Counter]] = {}
+    for a in state.scenario.areas:
+        here = [
+            x
+            for x in board.counters_in(state, a.id, player)
+            if not board.is_fortification(state, x)
+        ]
+        if here:
+            out[a.id] = here
+    return out
+
+
+def protection(state: State, area: str, player: str) -> list[str]:
+    """What lets a cut-off stack roll to survive: its hive, its fortification (seed 003)."""
+    out: list[str] = []
+    site = board.intact_site_in(state, area)
+    if player == IMPERIALS and site is not None and site.kind == "hive":
+        out.append("hive")
+    if any(board.is_fortification(state, x) for x in board.counters_in(state, area, player)):
+        out.append("fortification")
+    return out
+
+
+def cut_off(state: State, player: str) -> list[str]:
+    """The areas whose stacks of ``player`` trace no supply line."""
+    return [a for a in subject(state, player) if board.supply_line(state, a, player) is None]
+
+
+def check(ctx: Ctx, player: str) -> None:
+    """Check the player's supply, rolling for protected stacks, and destroy what is cut off."""
+    stacks = subject(ctx.state, player)
+    cut: list[str] = []
+    lost: list[str] = []
+    for area, counters in stacks.items():
+        if board.supply_line(ctx.state, area, player) is not None:
+            continue
+        cut.append(area)
+        saves = protection(ctx.state, area, player)
+        faces = ctx.roll(len(saves), 6, purpose=f"supply {area}", roller=player) if saves else []
+        destroyed = all(f <= SUPPLY_LOSS_MAX_FACE for f in faces)
+        ctx.emit(
+            StackOutOfSupply(
+                player=player,
+                area=area,
+                counters=[x.id for x in counters],
+                protection=saves,
+                faces=faces,
+                destroyed=destroyed,
+            )
+        )
+        if destroyed:
+            for x in counters:
+                eliminate(ctx, x.id, "out of supply (seed 003 Supply)")
+                lost.append(x.id)
+    ctx.emit(SupplyChecked(player=player, cut_off=cut, lost=lost))

@@ -1,0 +1,204 @@
+"""The sequence of play: set-up, the strategy segment, four action segments, the victory segment.
+
+seed 003 "Setup", "Sequence of Play", "First Turn Surprise". Each function emits the events of
+one step of the sequence and runs on to the next step that needs a player.
+"""
+
+from __future__ import annotations
+
+from domain.battle_for_armageddon import board, build, movement, specials, supply
+from domain.battle_for_armageddon.commands import ChooseStrategy, Deploy
+from domain.battle_for_armageddon.context import Ctx, reject
+from domain.battle_for_armageddon.events import (
+    ActionSegmentBegan,
+    CounterDeployed,
+    GameEnded,
+    InitiativeDecided,
+    PhaseBegan,
+    PhaseEnded,
+    ReinforcementsArrived,
+    SetupEnded,
+    StrategyChosen,
+    TurnBegan,
+)
+from domain.battle_for_armageddon.rules import (
+    ACTION_SEGMENTS,
+    DRAWS_PER_TURN,
+    FIRST_TURN,
+    IMPERIALS,
+    LAST_TURN,
+    LATER,
+    ORKS,
+    PLAYERS,
+    STARTING_HAND,
+    STRATEGY_CARDS_CHOSEN,
+    opponent,
+)
+from domain.battle_for_armageddon.scenario import StrategyCardSpec
+from domain.battle_for_armageddon.state import State
+from domain.battle_for_armageddon.victory import assess
+
+# -- set-up -------------------------------------------------------------------------------------
+
+
+def deploy_areas(state: State) -> list[str]:
+    """seed 003 "Setup": the Orks set up in Ork Territory (BFA-18: from the scenario's default
+    deployment, redeploying counter by counter before ``end_setup``)."""
+    return [
+        a.id for a in state.scenario.areas if a.ork_territory and board.open_to(state, a.id, ORKS)
+    ]
+
+
+def deploy(ctx: Ctx, cmd: Deploy) -> None:
+    state = ctx.state
+    counter = state.counters.get(cmd.counter)
+    if counter is None:
+        raise reject(f"there is no counter {cmd.counter!r}", "unknown_counter")
+    if counter.side != ORKS or not board.on_map(counter):
+        raise reject(f"{cmd.counter} is not an Ork counter on the map", "not_your_counter")
+    if cmd.to not in deploy_areas(state):
+        raise reject(f"{cmd.to} is not an open area of Ork Territory", "not_ork_territory")
+    if not board.fits(state, cmd.to, [counter]):
+        raise reject(f"{cmd.counter} would break stacking in {cmd.to}", "overstacked")
+    ctx.emit(CounterDeployed(counter=counter.id, area=cmd.to))
+
+
+def end_setup(ctx: Ctx) -> None:
+    """seed 003 "Setup": both players deal themselves 2 special cards; turn 1 begins."""
+    ctx.emit(SetupEnded())
+    for player in PLAYERS:
+        for _ in range(STARTING_HAND):
+            specials.draw(ctx, player)
+    begin_turn(ctx, FIRST_TURN)
+
+
+# -- the turn -----------------------------------------------------------------------------------
+
+
+def begin_turn(ctx: Ctx, turn: int) -> None:
+    ctx.emit(TurnBegan(turn=turn))
+    spec_arrives = {c.id: c.arrives for c in ctx.state.scenario.counters}
+    arriving = [
+        x.id
+        for x in ctx.state.counters.values()
+        if x.location == LATER and spec_arrives.get(x.id) == turn
+    ]
+    if arriving:
+        ctx.emit(ReinforcementsArrived(turn=turn, counters=arriving))
+
+
+def strategy_card(state: State, card_id: str) -> StrategyCardSpec:
+    for c in state.scenario.strategy_cards:
+        if c.id == card_id:
+            return c
+    raise KeyError(card_id)
+
+
+def choose(ctx: Ctx, cmd: ChooseStrategy) -> None:
+    """seed 003: each player secretly chooses 2 strategy cards, in the order he will play them
+    (BFA-21: all six return to the hand every turn)."""
+    state = ctx.state
+    if cmd.player in state.choices:
+        raise reject(f"the {cmd.player} have already chosen this turn", "already_chosen")
+    known = {c.id for c in state.scenario.strategy_cards}
+    if len(cmd.cards) != STRATEGY_CARDS_CHOSEN or len(set(cmd.cards)) != len(cmd.cards):
+        raise reject(f"choose {STRATEGY_CARDS_CHOSEN} different strategy cards", "bad_strategy")
+    for card in cmd.cards:
+        if card not in known:
+            raise reject(
+                f"no strategy card {card!r}; known: {', '.join(sorted(known))}", "bad_strategy"
+            )
+    ctx.emit(StrategyChosen(player=cmd.player, cards=list(cmd.cards)))
+    if all(p in ctx.state.choices for p in PLAYERS):
+        _initiative(ctx)
+        for player in PLAYERS:
+            for _ in range(DRAWS_PER_TURN):
+                specials.draw(ctx, player)
+        begin_segment(ctx, 1)
+
+
+def _initiative(ctx: Ctx) -> None:
+    """seed 003: initiative is rolled (BFA-1: a d6 each, higher wins, a tie goes to the side that
+    did not hold it last turn); on turn 1 the Orks have it (First Turn Surprise)."""
+    state = ctx.state
+    if state.turn == FIRST_TURN:
+        ctx.emit(
+            InitiativeDecided(
+                player=ORKS, turn=state.turn, reason="seed 003 First Turn Surprise: Ork initiative"
+            )
+        )
+        return
+    (imp,) = ctx.roll(1, 6, purpose="initiative", roller=IMPERIALS)
+    (ork,) = ctx.roll(1, 6, purpose="initiative", roller=ORKS)
+    if imp != ork:
+        winner, reason = (IMPERIALS if imp > ork else ORKS), "higher roll"
+    else:
+        winner = opponent(state.initiative) if state.initiative else ORKS
+        reason = "tie: to the side without the initiative last turn (BFA-1)"
+    ctx.emit(
+        InitiativeDecided(
+            player=winner, turn=state.turn, imperial_roll=imp, ork_roll=ork, reason=reason
+        )
+    )
+
+
+def segment_player(state: State, segment: int) -> str:
+    """seed 003: segments 1 and 3 to the initiative winner, 2 and 4 to the loser."""
+    return state.initiative if segment % 2 == 1 else opponent(state.initiative)
+
+
+def begin_segment(ctx: Ctx, segment: int) -> None:
+    state = ctx.state
+    player = segment_player(state, segment)
+    card = state.choices[player][(segment - 1) // 2]
+    spec = strategy_card(state, card)
+    ctx.emit(
+        ActionSegmentBegan(segment=segment, player=player, card=card, phases=list(spec.phases))
+    )
+    begin_phase(ctx, 0)
+
+
+def current_phases(state: State) -> list[str]:
+    return list(strategy_card(state, state.card).phases)
+
+
+def begin_phase(ctx: Ctx, index: int) -> None:
+    state = ctx.state
+    phase = current_phases(state)[index]
+    ctx.emit(PhaseBegan(phase=phase, player=state.phasing, index=index))
+    if phase == "build":
+        build.begin(ctx, state.phasing)
+
+
+def end_phase(ctx: Ctx) -> None:
+    """The phasing player ends his phase; the sequence runs on to the next decision."""
+    state = ctx.state
+    if state.phase == "movement":
+        movement.enforce_stacking(ctx, state.phasing)
+    elif state.phase == "build" and state.build_step == "buy":
+        build.finish_building(ctx)
+    ctx.emit(PhaseEnded(phase=state.phase, player=state.phasing))
+    if state.phase_index == 0:
+        begin_phase(ctx, 1)
+        return
+    supply.check(ctx, state.phasing)
+    if state.segment < ACTION_SEGMENTS:
+        begin_segment(ctx, state.segment + 1)
+    else:
+        _victory_segment(ctx)
+
+
+def _victory_segment(ctx: Ctx) -> None:
+    check = assess(ctx.state)
+    ctx.emit(check)
+    if check.result:
+        ctx.emit(GameEnded(result=check.result, reason=check.explain()))
+    elif ctx.state.turn >= LAST_TURN:
+        ctx.emit(
+            GameEnded(
+                result="draw",
+                reason=f"nobody has won by the end of turn {LAST_TURN} (seed 003 Victory Conditions)",
+            )
+        )
+    else:
+        begin_turn(ctx, ctx.state.turn + 1)

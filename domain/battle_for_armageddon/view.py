@@ -1,0 +1,181 @@
+"""What each player may see: the state view, redacted events, and the Events-view notices.
+
+Hidden from the opponent: the strategy cards chosen and not yet revealed, the special cards in
+hand and drawn (and the die that picked them), the contents of the deck. Counters, the
+production track and the build points are public.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from msgspec.structs import replace
+
+from domain.battle_for_armageddon import board
+from domain.battle_for_armageddon import events as ev
+from domain.battle_for_armageddon.pending import describe, pending
+from domain.battle_for_armageddon.rules import LAST_TURN, PLAYERS
+from domain.battle_for_armageddon.state import State
+from domain.core.events import CommandIssued, DiceRolled, Event
+from domain.core.ruleset import Notice
+
+DRAW_PURPOSE = "special card draw"
+
+
+def view(state: State, player: str | None) -> dict[str, Any]:
+    """The state as ``player`` sees it (None: the referee sees everything), as JSON builtins."""
+
+    def sees(owner: str) -> bool:
+        return player is None or player == owner
+
+    counters = {
+        x.id: {
+            "name": board.name_of(state, x),
+            "type": x.type,
+            "side": x.side,
+            "tribe": x.tribe,
+            "location": x.location,
+            "track": x.track,
+            "reduced": x.reduced,
+            "attack": board.attack_of(state, x),
+            "defence": board.defence_of(state, x),
+            "move": board.move_of(state, x),
+        }
+        for x in state.counters.values()
+    }
+    areas: dict[str, Any] = {}
+    for a in state.scenario.areas:
+        here = board.counters_in(state, a.id)
+        site = board.site_in(state, a.id)
+        if not here and site is None:
+            continue
+        areas[a.id] = {
+            "terrain": a.terrain,
+            "counters": [x.id for x in here],
+            "site": None
+            if site is None
+            else {"id": site.id, "kind": site.kind, "ruined": site.ruined},
+        }
+    strategy = {
+        p: {
+            "chosen": p in state.choices,
+            "cards": list(state.choices.get(p, ())) if sees(p) else list(state.revealed.get(p, ())),
+        }
+        for p in PLAYERS
+    }
+    hands: dict[str, Any] = {}
+    for p in PLAYERS:
+        hands[p] = {"count": len(state.hands[p])}
+        if sees(p):
+            hands[p]["cards"] = list(state.hands[p])
+    out: dict[str, Any] = {
+        "ruleset": "battle-for-armageddon",
+        "scenario": state.scenario.name,
+        "turn": state.turn,
+        "last_turn": LAST_TURN,
+        "stage": state.stage,
+        "initiative": state.initiative,
+        "segment": state.segment,
+        "phasing": state.phasing,
+        "card": state.card,
+        "phase": state.phase,
+        "pending": describe(pending(state)),
+        "build_track": board.build_track(state),
+        "build_step": state.build_step,
+        "build_points": state.build_points,
+        "rebuilds": state.rebuilds,
+        "special_played": state.special_played,
+        "moved": list(state.moved),
+        "attacked_areas": list(state.attacked_areas),
+        "retreated": list(state.retreated),
+        "areas": areas,
+        "counters": counters,
+        "sites": {
+            s.id: {"kind": s.kind, "area": s.area, "defence": s.defence, "ruined": s.ruined}
+            for s in state.sites.values()
+        },
+        "strategy": strategy,
+        "hands": hands,
+        "decks": {p: {"count": len(state.decks[p])} for p in PLAYERS},
+        "discards": {p: list(state.discards[p]) for p in PLAYERS},
+        "combat": None,
+        "result": state.result,
+    }
+    if player is None:
+        for p in PLAYERS:
+            out["decks"][p]["cards"] = sorted(state.decks[p])
+    c = state.combat
+    if c is not None:
+        out["combat"] = {
+            "attacker": c.attacker,
+            "target": c.target,
+            "stacks": list(c.sources),
+            "attackers": dict(c.attackers),
+            "defenders": list(c.defenders),
+            "passive": list(c.passive),
+            "attack_total": c.attack_total,
+            "defence_total": c.defence_total,
+            "column": c.column,
+            "roll": c.roll,
+            "result": c.result,
+            "settled": c.settled,
+            "steps": [{"kind": s.kind, "side": s.side, "area": s.area} for s in c.steps],
+        }
+    return out
+
+
+#: commands whose batch draws special cards: their manual dice would tell the cards drawn
+_DRAWING_COMMANDS = frozenset({"end_setup", "choose_strategy"})
+
+
+def visible_event(event: Event, player: str) -> Event | None:
+    """The event as ``player`` may see it: the opponent's secret choice and drawn cards redacted
+    (also in the core's ``command_issued`` and ``dice_rolled`` events, when they are passed in)."""
+    if isinstance(event, CommandIssued) and event.command.get("type") in _DRAWING_COMMANDS:
+        command = {k: v for k, v in event.command.items() if k != "dice"}
+        if event.player != player and "cards" in command:
+            command["cards"] = []
+        return replace(event, command=command) if command != event.command else event
+    if isinstance(event, ev.StrategyChosen) and event.player != player:
+        return replace(event, cards=[])
+    if isinstance(event, ev.SpecialCardDrawn) and event.player != player:
+        return replace(event, card="", face=0)
+    if isinstance(event, DiceRolled) and event.purpose == DRAW_PURPOSE and event.roller != player:
+        return replace(event, faces=[])
+    return event
+
+
+def _both(text: str, duration: int = 1) -> list[Notice]:
+    return [Notice(empire=p, text=text, duration=duration) for p in PLAYERS]
+
+
+def notices(before: State, after: State, event: Event) -> list[Notice]:
+    """Events-view entries: the results of each segment (combats, supply, builds, victory)."""
+    turn = f"turn {after.turn}"
+    if isinstance(event, ev.CombatEnded):
+        return _both(f"{turn}: {event.summary}")
+    if isinstance(event, ev.SupplyChecked) and event.cut_off:
+        return _both(f"{turn}: supply: {event.explain()}")
+    if isinstance(event, ev.SiteRuined):
+        return _both(f"{turn}: {event.explain()}", duration=2)
+    if isinstance(event, ev.SiteRebuilt):
+        return _both(f"{turn}: {event.explain()}", duration=2)
+    if isinstance(event, ev.CounterBuilt):
+        return _both(f"{turn}: the Imperials build {event.counter} ({event.cost} points)")
+    if isinstance(event, ev.CounterPlaced):
+        return _both(f"{turn}: {event.counter} enters play in {event.area} ({event.reason})")
+    if isinstance(event, ev.CounterRebuilt):
+        return _both(f"{turn}: the Orks rebuild {event.counter} in {event.area}")
+    if isinstance(event, ev.ReinforcementsArrived):
+        return _both(f"{turn}: {event.explain()}")
+    if isinstance(event, ev.SpecialCardPlayed):
+        return _both(f"{turn}: the {event.player} play {event.name}")
+    if isinstance(event, ev.InitiativeDecided):
+        return _both(event.explain())
+    if isinstance(event, ev.ActionSegmentBegan):
+        return _both(f"{turn}: {event.explain()}")
+    if isinstance(event, ev.VictoryChecked):
+        return _both(event.explain())
+    if isinstance(event, ev.GameEnded):
+        return _both(f"game over: {event.result} — {event.reason}", duration=LAST_TURN)
+    return []

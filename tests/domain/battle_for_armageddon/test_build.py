@@ -1,0 +1,196 @@
+"""The build phase: Imperial build points, costs, the production track, placement; Ork rebuilds."""
+
+from __future__ import annotations
+
+from domain.battle_for_armageddon import commands as c
+from domain.battle_for_armageddon import events as ev
+from domain.battle_for_armageddon.ruleset import RULESET
+from domain.core.events import Event
+from tests.domain.battle_for_armageddon.helpers import at, before_phase, game, of, off, one
+from tests.given_when_then import Given
+
+
+def imperial_build(*setup: Event, turn: int = 2) -> tuple[Given, list[Event]]:
+    g = game(*before_phase("imperials", "build", turn=turn), *setup)
+    return g, g.when(c.EndPhase(player="imperials"))
+
+
+def test_build_points_are_the_defence_of_the_intact_hives_and_factories() -> None:
+    g, events = imperial_build()
+    counted = one(events, ev.BuildPointsCounted)
+    assert (counted.track, counted.points, counted.halved) == (20, 20, False)
+    assert g.state.build_points == 20 and g.state.build_step == "buy"
+
+
+def test_a_ruined_hive_yields_nothing() -> None:
+    _, events = imperial_build(ev.SiteRuined(site="hive_b", area="hive_b", defence=4, track=16))
+    assert one(events, ev.BuildPointsCounted).points == 16
+
+
+def test_imperial_build_points_are_halved_on_turn_1() -> None:
+    _, events = imperial_build(turn=1)
+    counted = one(events, ev.BuildPointsCounted)
+    assert (counted.track, counted.points, counted.halved) == (20, 10, True)
+    assert "20 // 2 = 10" in counted.explain()
+
+
+def test_building_costs_the_build_table_price() -> None:
+    g, _ = imperial_build()
+    events = g.when(c.Build(player="imperials", counter="titan-1"))
+    built = one(events, ev.CounterBuilt)
+    assert (built.cost, built.points_left, built.spaces) == (5, 15, 3)
+    assert g.state.counters["titan-1"].location == "track"
+    g.when_rejected(c.Build(player="imperials", counter="titan-1"), code="rules/not_buildable")
+    g.when_rejected(c.Build(player="imperials", counter="blood_angels"), code="rules/not_buildable")
+    g.when_rejected(c.Build(player="imperials", counter="yarrick"), code="rules/not_buildable")
+    g.when_rejected(c.Build(player="orks", counter="ig-1"), code="rules/not_your_turn")
+
+
+def test_a_counter_the_points_cannot_pay_for_is_refused() -> None:
+    g, _ = imperial_build(turn=1)
+    g.when(c.Build(player="imperials", counter="titan-1"))
+    g.when(c.Build(player="imperials", counter="ig-1"))
+    g.when(c.Build(player="imperials", counter="ig-2"))
+    # 10 - 5 - 2 - 2 = 1 left: an Imperial Guard (2) is too dear, Rough Riders (1) are not
+    g.when_rejected(c.Build(player="imperials", counter="ig-3"), code="rules/cannot_afford")
+    g.when(c.Build(player="imperials", counter="riders-1"))
+    assert g.state.build_points == 0
+
+
+def test_the_production_track_moves_one_space_and_unspent_points_are_lost() -> None:
+    g, _ = imperial_build()
+    g.when(c.Build(player="imperials", counter="titan-1"))
+    g.when(c.Build(player="imperials", counter="ig-1"))
+    g.when(c.Build(player="imperials", counter="riders-1"))
+    events = g.when(c.FinishBuilding(player="imperials"))
+    advanced = one(events, ev.ProductionAdvanced)
+    assert advanced.spaces == {"ig-1": 1, "titan-1": 2}
+    assert advanced.ready == ["riders-1"]
+    assert advanced.lost == 12
+    assert g.state.build_points == 0 and g.state.build_step == "place"
+    assert g.state.counters["riders-1"].location == "ready"
+    g.when_rejected(c.Build(player="imperials", counter="ig-2"), code="rules/wrong_phase")
+
+
+def test_ready_counters_are_placed_on_an_intact_hive_or_factory_within_stacking() -> None:
+    g, _ = imperial_build(
+        at("ig-2", "hive_a"),
+        at("ig-3", "hive_a"),
+        at("ig-4", "hive_a"),
+        ev.SiteRuined(site="hive_b", area="hive_b", defence=4, track=16),
+    )
+    g.when(c.Build(player="imperials", counter="riders-1"))
+    g.when(c.FinishBuilding(player="imperials"))
+    places = {x.to for x in RULESET.legal_commands(g.state, "imperials") if isinstance(x, c.Place)}
+    assert places == {"hive_c", "hive_d", "hive_e", "factory_f"}
+    g.when_rejected(
+        c.Place(player="imperials", counter="riders-1", to="hive_a"), code="rules/bad_place"
+    )
+    g.when_rejected(
+        c.Place(player="imperials", counter="riders-1", to="hive_b"), code="rules/bad_place"
+    )
+    g.when_rejected(
+        c.Place(player="imperials", counter="riders-1", to="plain_a"), code="rules/bad_place"
+    )
+    g.when_rejected(
+        c.Place(player="imperials", counter="ig-1", to="hive_c"), code="rules/not_ready"
+    )
+    g.when(c.Place(player="imperials", counter="riders-1", to="factory_f"))
+    assert g.state.counters["riders-1"].location == "factory_f"
+
+
+def test_counters_built_over_several_phases_reach_ready_in_turn() -> None:
+    g, _ = imperial_build(
+        ev.CounterBuilt(counter="titan-1", cost=5, points_left=0, spaces=1),
+    )
+    events = g.when(c.FinishBuilding(player="imperials"))
+    assert one(events, ev.ProductionAdvanced).ready == ["titan-1"]
+
+
+def test_ending_the_build_phase_before_finishing_moves_the_track_anyway() -> None:
+    g, _ = imperial_build()
+    g.when(c.Build(player="imperials", counter="ig-1"))
+    events = g.when(c.EndPhase(player="imperials"))
+    assert one(events, ev.ProductionAdvanced).lost == 18
+    assert g.state.counters["ig-1"].track == 1
+
+
+def test_one_fortification_per_area() -> None:
+    g, _ = imperial_build(at("fort-1", "hive_a"))
+    g.when(c.Build(player="imperials", counter="fort-2"))
+    g.when(c.FinishBuilding(player="imperials"))
+    g.when_rejected(
+        c.Place(player="imperials", counter="fort-2", to="hive_a"), code="rules/bad_place"
+    )
+    g.when(c.Place(player="imperials", counter="fort-2", to="hive_c"))
+
+
+# -- Ork rebuilds ---------------------------------------------------------------------------------
+
+
+def ork_build(*setup: Event) -> tuple[Given, list[Event]]:
+    g = game(*before_phase("orks", "build"), *setup)
+    return g, g.when(c.EndPhase(player="orks"))
+
+
+RUINS = (
+    ev.SiteRuined(site="hive_b", area="hive_b", defence=4, track=16),
+    ev.SiteRuined(site="factory_f", area="factory_f", defence=2, track=14),
+)
+
+
+def test_the_orks_rebuild_one_counter_per_two_garrisoned_ruins() -> None:
+    g, events = ork_build(
+        *RUINS, at("boyz-2", "hive_b"), at("boyz-3", "factory_f"), off("boyz-4"), off("mob-1")
+    )
+    counted = one(events, ev.RebuildsCounted)
+    assert (counted.rebuilds, counted.ruins) == (1, ["hive_b", "factory_f"])
+    assert "2 garrisoned smoking ruins" in counted.explain()
+    g.when(c.Rebuild(player="orks", counter="boyz-4", to="hive_b"))
+    assert g.state.counters["boyz-4"].location == "hive_b"
+    g.when_rejected(c.Rebuild(player="orks", counter="mob-1", to="ork_a"), code="rules/no_rebuilds")
+
+
+def test_ungarrisoned_ruins_do_not_count() -> None:
+    _, events = ork_build(*RUINS, at("boyz-2", "hive_b"), off("boyz-4"))
+    assert one(events, ev.RebuildsCounted).rebuilds == 0
+
+
+def test_rebuilt_counters_go_on_a_garrisoned_ruin_or_an_ork_supply_area() -> None:
+    g, _ = ork_build(
+        *RUINS, at("boyz-2", "hive_b"), at("boyz-3", "factory_f"), off("boyz-4"), off("sunz-2")
+    )
+    areas = {
+        x.to
+        for x in RULESET.legal_commands(g.state, "orks")
+        if isinstance(x, c.Rebuild) and x.counter == "boyz-4"
+    }
+    # ork_a holds boyz-1 (goffs, fine); ork_c is a supply area; ork_b is no supply area
+    assert areas == {"hive_b", "factory_f", "ork_a", "ork_c"}
+    g.when_rejected(c.Rebuild(player="orks", counter="sunz-2", to="ork_a"), code="rules/bad_place")
+    g.when_rejected(c.Rebuild(player="orks", counter="boyz-4", to="ork_b"), code="rules/bad_place")
+
+
+def test_ghazghkull_is_never_rebuilt() -> None:
+    g, _ = ork_build(
+        *RUINS, at("boyz-2", "hive_b"), at("boyz-3", "factory_f"), off("ghazghkull", "pool")
+    )
+    g.when_rejected(
+        c.Rebuild(player="orks", counter="ghazghkull", to="ork_a"), code="rules/not_buildable"
+    )
+
+
+def test_the_imperials_do_not_rebuild_and_the_orks_do_not_buy() -> None:
+    g, _ = ork_build()
+    g.when_rejected(c.Build(player="orks", counter="boyz-4"), code="rules/wrong_phase")
+    g2, _ = imperial_build()
+    g2.when_rejected(
+        c.Rebuild(player="imperials", counter="ig-1", to="hive_a"), code="rules/wrong_phase"
+    )
+
+
+def test_the_ork_build_phase_ends_whenever_the_orks_like() -> None:
+    g, _ = ork_build()
+    assert RULESET.legal_commands(g.state, "orks") == [c.EndPhase(player="orks")]
+    events = g.when(c.EndPhase(player="orks"))
+    assert of(events, ev.PhaseEnded)

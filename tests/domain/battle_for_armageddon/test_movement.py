@@ -1,0 +1,147 @@
+"""Movement: Move in areas, terrain, enemy areas, and stacking at the end of the phase."""
+
+from __future__ import annotations
+
+from domain.battle_for_armageddon import commands as c
+from domain.battle_for_armageddon import events as ev
+from domain.battle_for_armageddon.ruleset import RULESET
+from tests.domain.battle_for_armageddon.helpers import at, game, in_phase, of, one
+
+
+def test_a_counter_moves_up_to_its_move_in_areas() -> None:
+    g = game(*in_phase("imperials", "movement"), at("ig-1", "hive_a"))
+    events = g.when(c.Move(player="imperials", counter="ig-1", to="plain_b"))
+    assert one(events, ev.CounterMoved).path in (
+        ["hive_a", "plain_a", "plain_b"],
+        ["hive_a", "hive_b", "plain_b"],
+    )
+    assert g.state.counters["ig-1"].location == "plain_b"
+
+
+def test_a_counter_cannot_move_beyond_its_move() -> None:
+    g = game(*in_phase("imperials", "movement"), at("ig-1", "hive_a"))
+    g.when_rejected(
+        c.Move(player="imperials", counter="ig-1", to="hive_d"), code="rules/unreachable"
+    )
+    g.when(c.Move(player="imperials", counter="ig-1", to="hive_b"))
+    g.when_rejected(
+        c.Move(player="imperials", counter="ig-1", to="hive_a"), code="rules/already_moved"
+    )
+
+
+def test_mountains_sea_and_enemy_areas_cannot_be_entered() -> None:
+    g = game(*in_phase("orks", "movement"), at("boyz-1", "ash_b"), at("ig-1", "plain_b"))
+    g.when_rejected(c.Move(player="orks", counter="boyz-1", to="mount_c"), code="rules/unreachable")
+    g.when_rejected(c.Move(player="orks", counter="boyz-1", to="plain_b"), code="rules/unreachable")
+    g2 = game(*in_phase("orks", "movement"), at("boyz-1", "factory_f"), at("ig-1", "hive_a"))
+    g2.when_rejected(c.Move(player="orks", counter="boyz-1", to="sea_d"), code="rules/unreachable")
+
+
+def test_an_intact_hive_is_an_imperial_counter_the_orks_cannot_enter() -> None:
+    g = game(*in_phase("orks", "movement"), at("boyz-1", "plain_a"))
+    g.when_rejected(c.Move(player="orks", counter="boyz-1", to="hive_a"), code="rules/unreachable")
+
+
+def test_ash_waste_and_jungle_stop_the_move() -> None:
+    g = game(*in_phase("orks", "movement"), at("boyz-1", "ork_b"))
+    # ork_b -> ash_b (stop) -> plain_b would be 2 areas, but the ash waste ends the move
+    g.when_rejected(c.Move(player="orks", counter="boyz-1", to="plain_b"), code="rules/unreachable")
+    g.when(c.Move(player="orks", counter="boyz-1", to="ash_b"))
+    jungle = game(*in_phase("imperials", "movement"), at("ig-1", "plain_b"))
+    jungle.when_rejected(
+        c.Move(player="imperials", counter="ig-1", to="hive_e"), code="rules/unreachable"
+    )
+    jungle.when(c.Move(player="imperials", counter="ig-1", to="jungle_c"))
+
+
+def test_moving_around_the_ash_waste_is_allowed() -> None:
+    g = game(*in_phase("orks", "movement"), at("boyz-1", "ork_a"))
+    g.when(c.Move(player="orks", counter="boyz-1", to="river_a"))
+
+
+def test_counters_with_move_0_never_move() -> None:
+    g = game(*in_phase("imperials", "movement"), at("fort-1", "hive_a"))
+    g.when_rejected(
+        c.Move(player="imperials", counter="fort-1", to="plain_a"), code="rules/cannot_move"
+    )
+
+
+def test_moving_the_opponents_counter_is_refused() -> None:
+    g = game(*in_phase("orks", "movement"), at("ig-1", "hive_a"))
+    g.when_rejected(
+        c.Move(player="orks", counter="ig-1", to="plain_a"), code="rules/not_your_counter"
+    )
+    g.when_rejected(
+        c.Move(player="orks", counter="nobody", to="plain_a"), code="rules/unknown_counter"
+    )
+    g.when_rejected(
+        c.Move(player="orks", counter="boyz-1", to="atlantis"), code="rules/unknown_area"
+    )
+
+
+def test_stacks_may_pass_through_a_full_area_and_stacking_counts_only_at_the_end() -> None:
+    g = game(
+        *in_phase("imperials", "movement"),
+        at("ig-1", "plain_a"),
+        at("ig-2", "plain_a"),
+        at("ig-3", "plain_a"),
+        at("ig-4", "hive_a"),
+    )
+    # a fourth counter may pass through, and may even stop there for a while
+    g.when(c.Move(player="imperials", counter="ig-4", to="plain_a"))
+    g.when(c.Move(player="imperials", counter="ig-1", to="plain_b"))
+    events = g.when(c.EndPhase(player="imperials"))
+    assert not of(events, ev.CounterEliminated)
+
+
+def test_a_phase_that_ends_overstacked_loses_the_counters_that_moved_in_last() -> None:
+    g = game(
+        *in_phase("imperials", "movement"),
+        at("ig-1", "plain_a"),
+        at("ig-2", "plain_a"),
+        at("ig-3", "hive_a"),
+        at("ig-4", "hive_a"),
+    )
+    g.when(c.Move(player="imperials", counter="ig-3", to="plain_a"))
+    g.when(c.Move(player="imperials", counter="ig-4", to="plain_a"))
+    events = g.when(c.EndPhase(player="imperials"))
+    lost = one(events, ev.CounterEliminated)
+    assert (lost.counter, lost.reason.endswith("(BFA-2)")) == ("ig-4", True)
+    assert [x.id for x in g.state.counters.values() if x.location == "plain_a"] == [
+        "ig-1",
+        "ig-2",
+        "ig-3",
+    ]
+
+
+def test_ork_tribes_may_not_end_the_phase_together() -> None:
+    g = game(*in_phase("orks", "movement"), at("boyz-1", "ork_a"), at("sunz-1", "ork_b"))
+    g.when(c.Move(player="orks", counter="sunz-1", to="ork_a"))
+    events = g.when(c.EndPhase(player="orks"))
+    assert one(events, ev.CounterEliminated).counter == "sunz-1"
+
+
+def test_ghazghkull_joins_a_stack_of_any_tribe_for_free() -> None:
+    g = game(
+        *in_phase("orks", "movement"),
+        at("boyz-1", "ork_a"),
+        at("boyz-2", "ork_a"),
+        at("boyz-3", "ork_a"),
+        at("ghazghkull", "ork_b"),
+    )
+    g.when(c.Move(player="orks", counter="ghazghkull", to="ork_a"))
+    events = g.when(c.EndPhase(player="orks"))
+    assert not of(events, ev.CounterEliminated)
+
+
+def test_legal_moves_never_overstack() -> None:
+    g = game(
+        *in_phase("imperials", "movement"),
+        at("ig-1", "plain_a"),
+        at("ig-2", "plain_a"),
+        at("ig-3", "plain_a"),
+        at("ig-4", "hive_a"),
+    )
+    moves = [m for m in RULESET.legal_commands(g.state, "imperials") if isinstance(m, c.Move)]
+    assert c.Move(player="imperials", counter="ig-4", to="hive_b") in moves
+    assert all(not (m.counter == "ig-4" and m.to == "plain_a") for m in moves)

@@ -1,0 +1,171 @@
+"""The bundled scenario and the scenario checks (every error names the bad field's path)."""
+
+from __future__ import annotations
+
+import importlib.resources
+from itertools import permutations
+
+import msgspec
+import pytest
+
+from domain.battle_for_armageddon.ruleset import RULESET
+from domain.battle_for_armageddon.scenario import parse_scenario, scenario_from_builtins
+from domain.core.areagraph import AreaGraph
+from domain.core.errors import InputError
+from tests.domain.battle_for_armageddon.helpers import PROVING_GROUND, second_war
+
+#: seed 003 reference sheet, "Build Points"
+SEED_BUILD_TABLE = {
+    "Rough Riders": 1,
+    "Hive Gangs": 2,
+    "Imperial Guard": 2,
+    "Fortifications": 2,
+    "Assault Corps": 2,
+    "Tank Division": 3,
+    "Hive Defence Force": 3,
+    "Titan Order": 5,
+}
+
+
+def _bundled_text() -> str:
+    path = importlib.resources.files(RULESET.scenario_package).joinpath("second-war.toml")
+    return path.read_text()
+
+
+def test_the_bundled_scenario_says_it_is_warlogs_own_invention() -> None:
+    header = _bundled_text()[:800]
+    assert "warlog's own invention" in header.lower().replace("’", "'") or "OWN INVENTION" in header
+    assert "1992" in header
+
+
+def test_the_bundled_map_has_about_thirty_areas_of_every_terrain() -> None:
+    sc = second_war()
+    assert 25 <= len(sc.areas) <= 35
+    assert {a.terrain for a in sc.areas} == {"clear", "ash_waste", "jungle", "mountains", "sea"}
+    assert sc.rivers
+    assert any(a.ork_territory for a in sc.areas)
+    assert {a.supply for a in sc.areas} >= {"imperials", "orks"}
+    graph = AreaGraph({a.id: a.adjacent for a in sc.areas})
+    assert graph.problems() == []
+    passable = [g for g in graph.components(lambda a: a not in _blocked(sc))]
+    assert len(passable) == 1, "every open area is reachable from every other"
+
+
+def _blocked(sc: object) -> set[str]:
+    return {a.id for a in second_war().areas if a.terrain in ("mountains", "sea")}
+
+
+def test_the_bundled_scenario_has_five_hives_and_several_factories_worth_twenty() -> None:
+    sc = second_war()
+    hives = [s for s in sc.sites if s.kind == "hive"]
+    factories = [s for s in sc.sites if s.kind == "factory"]
+    assert len(hives) == 5
+    assert len(factories) >= 3
+    assert sum(s.defence for s in sc.sites) == 20
+
+
+def test_every_build_table_type_is_in_the_scenario_at_the_seed_cost() -> None:
+    types = {t.name: t for t in second_war().counter_types}
+    for name, cost in SEED_BUILD_TABLE.items():
+        assert types[name].cost == cost, name
+    costed = {t.name for t in second_war().counter_types if t.cost is not None}
+    assert costed == set(SEED_BUILD_TABLE)
+
+
+def test_the_orks_come_in_several_tribes_and_the_marines_arrive_on_turn_3() -> None:
+    sc = second_war()
+    tribes = {c.tribe for c in sc.counters if c.tribe}
+    assert len(tribes) >= 3
+    types = {t.id: t for t in sc.counter_types}
+    later = [c for c in sc.counters if c.start == "later"]
+    assert {types[c.type].role for c in later} == {"chapter", "leader"}
+    assert sum(1 for c in later if types[c.type].role == "chapter") == 3
+    assert all(c.arrives == 3 for c in later)
+
+
+def test_the_strategy_cards_are_the_six_ordered_pairs_of_phases() -> None:
+    pairs = {tuple(c.phases) for c in second_war().strategy_cards}
+    assert pairs == set(permutations(("movement", "combat", "build"), 2))
+
+
+def test_each_side_has_a_special_deck_with_reconstruction_and_drop_pod() -> None:
+    sc = second_war()
+    imperial = {c.name for c in sc.special_cards if c.side == "imperials"}
+    assert {"Reconstruction", "Imperial Drop Pod"} <= imperial
+    assert any(c.side == "orks" for c in sc.special_cards)
+
+
+def test_the_scenario_round_trips_through_its_recorded_form() -> None:
+    sc = second_war()
+    assert scenario_from_builtins(msgspec.to_builtins(sc)) == sc
+
+
+def _broken(old: str, new: str) -> bytes:
+    text = PROVING_GROUND.read_text()
+    assert old in text
+    return text.replace(old, new, 1).encode()
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "path"),
+    [
+        ('terrain = "clear"', 'terrain = "swamp"', "$.areas[0].terrain"),
+        (
+            'adjacent = ["plain_a", "hive_b"]',
+            'adjacent = ["plain_a", "hive_b", "nowhere"]',
+            "$.areas[0].adjacent[2]",
+        ),
+        (
+            'adjacent = ["plain_a", "hive_b"]',
+            'adjacent = ["plain_a", "hive_b", "ork_c"]',
+            "$.areas[0].adjacent[2]",
+        ),
+        ('areas = ["plain_a", "river_a"]', 'areas = ["plain_a", "ork_c"]', "$.rivers[0].areas"),
+        ("defence = 2\n", "defence = 3\n", "$.sites"),
+        ('kind = "factory"', 'kind = "hive"', "$.sites"),
+        (
+            'tribe = "goffs"\nstart = "ork_a"',
+            'tribe = "goffs"\nstart = "plain_a"',
+            "$.counters[12].start",
+        ),
+        (
+            'tribe = "goffs"\nstart = "ork_a"',
+            'tribe = "snakebites"\nstart = "ork_a"',
+            "$.counters[12].tribe",
+        ),
+        ('type = "imperial_guard"', 'type = "battle_titan"', "$.counters[0].type"),
+        (
+            'phases = ["movement", "combat"]',
+            'phases = ["movement", "movement"]',
+            "$.strategy_cards[0].phases",
+        ),
+        ('effect = "extra_rebuild"', 'effect = "drop_pod"', "$.special_cards[4].effect"),
+        ('id = "ig-2"', 'id = "ig-1"', "$.counters[1].id"),
+    ],
+)
+def test_a_bad_scenario_is_refused_naming_the_field(old: str, new: str, path: str) -> None:
+    with pytest.raises(InputError) as info:
+        parse_scenario(_broken(old, new))
+    assert info.value.code == "input/bad_scenario"
+    assert path in str(info.value)
+
+
+def test_overstacked_or_mixed_set_ups_are_refused() -> None:
+    data = _broken(
+        'id = "sunz-1"\ntype = "boyz"\ntribe = "evil_sunz"\nstart = "ork_b"',
+        'id = "sunz-1"\ntype = "boyz"\ntribe = "evil_sunz"\nstart = "ork_c"',
+    )
+    with pytest.raises(InputError, match=r"\$\.counters\[16\]\.tribe: .*mixed"):
+        parse_scenario(data)
+
+
+def test_the_orks_cannot_be_set_aside() -> None:
+    data = _broken('tribe = "goffs"\nstart = "ork_a"', 'tribe = "goffs"\nstart = "aside"')
+    with pytest.raises(InputError, match=r"\$\.counters\[12\]\.start: the Orks set up"):
+        parse_scenario(data)
+
+
+def test_unreadable_toml_is_an_input_error() -> None:
+    with pytest.raises(InputError) as info:
+        parse_scenario(b"name = [")
+    assert info.value.code == "input/bad_scenario"

@@ -1,0 +1,145 @@
+"""Special cards: Reconstruction, Imperial Drop Pod, bonuses, and one card per action segment."""
+
+from __future__ import annotations
+
+from domain.battle_for_armageddon import commands as c
+from domain.battle_for_armageddon import events as ev
+from domain.battle_for_armageddon.ruleset import RULESET
+from tests.domain.battle_for_armageddon.helpers import at, before_phase, game, in_phase, off, one
+
+
+def drawn(player: str, *cards: str) -> list[ev.SpecialCardDrawn]:
+    return [ev.SpecialCardDrawn(player=player, card=card) for card in cards]
+
+
+def test_reconstruction_rebuilds_smoking_ruins_free_of_orks() -> None:
+    g = game(
+        *before_phase("imperials", "build"),
+        *drawn("imperials", "reconstruction-1"),
+        ev.SiteRuined(site="hive_b", area="hive_b", defence=4, track=16),
+    )
+    g.when(c.EndPhase(player="imperials"))
+    events = g.when(c.PlaySpecial(player="imperials", card="reconstruction-1", area="hive_b"))
+    rebuilt = one(events, ev.SiteRebuilt)
+    assert (rebuilt.site, rebuilt.track) == ("hive_b", 20)
+    assert not g.state.sites["hive_b"].ruined
+    assert g.state.discards["imperials"] == ("reconstruction-1",)
+
+
+def test_reconstruction_needs_ruins_without_an_ork_on_them() -> None:
+    g = game(
+        *before_phase("imperials", "build"),
+        *drawn("imperials", "reconstruction-1"),
+        ev.SiteRuined(site="hive_b", area="hive_b", defence=4, track=16),
+        at("boyz-2", "hive_b"),
+    )
+    g.when(c.EndPhase(player="imperials"))
+    g.when_rejected(
+        c.PlaySpecial(player="imperials", card="reconstruction-1", area="hive_b"),
+        code="rules/bad_target",
+    )
+    g.when_rejected(
+        c.PlaySpecial(player="imperials", card="reconstruction-1", area="hive_a"),
+        code="rules/bad_target",
+    )
+
+
+def test_a_card_is_played_in_the_phase_its_effect_names() -> None:
+    g = game(
+        *in_phase("imperials", "movement"), *drawn("imperials", "reconstruction-1", "barrage-1")
+    )
+    g.when_rejected(c.PlaySpecial(player="imperials", card="barrage-1"), code="rules/wrong_timing")
+    g.when_rejected(c.PlaySpecial(player="imperials", card="waaagh-1"), code="rules/not_in_hand")
+    g.when_rejected(c.PlaySpecial(player="orks", card="waaagh-1"), code="rules/not_your_turn")
+
+
+def test_only_one_special_card_per_action_segment() -> None:
+    g = game(
+        *in_phase("imperials", "combat"),
+        *drawn("imperials", "barrage-1", "reconstruction-1"),
+        ev.SpecialCardDrawn(player="imperials", card="drop-pod-1"),
+    )
+    g.when(c.PlaySpecial(player="imperials", card="barrage-1"))
+    g.events(
+        ev.PhaseEnded(phase="combat", player="imperials"),
+        ev.PhaseBegan(phase="movement", player="imperials", index=1),
+    )
+    g.events(ev.ReinforcementsArrived(turn=3, counters=["blood_angels"]))
+    g.when_rejected(
+        c.PlaySpecial(player="imperials", card="drop-pod-1", area="hive_c", counter="blood_angels"),
+        code="rules/special_limit",
+    )
+    assert not [
+        x for x in RULESET.legal_commands(g.state, "imperials") if isinstance(x, c.PlaySpecial)
+    ]
+
+
+def test_a_barrage_adds_to_the_players_crt_rolls_for_the_phase() -> None:
+    g = game(
+        *in_phase("orks", "combat"),
+        *drawn("orks", "waaagh-1"),
+        at("boyz-2", "plain_b"),
+        at("ig-1", "plain_a"),
+    )
+    g.when(c.PlaySpecial(player="orks", card="waaagh-1"))
+    rolled = one(
+        g.when(c.Attack(player="orks", target="plain_a", stacks=["plain_b"]), dice=[3]),
+        ev.CombatRolled,
+    )
+    assert [(m.name, m.value) for m in rolled.modifiers] == [("special card", 1)]
+    assert rolled.total == 4
+
+
+def test_the_drop_pod_lands_a_ready_marine_in_any_open_area() -> None:
+    g = game(
+        *in_phase("imperials", "movement"),
+        *drawn("imperials", "drop-pod-1"),
+        at("boyz-2", "plain_b"),
+    )
+    g.events(ev.ReinforcementsArrived(turn=3, counters=["blood_angels", "dante"]))
+    plays = [
+        x for x in RULESET.legal_commands(g.state, "imperials") if isinstance(x, c.PlaySpecial)
+    ]
+    assert {x.counter for x in plays} == {"blood_angels", "dante"}
+    assert all(x.area not in ("plain_b", "mount_c", "sea_d") for x in plays)
+    g.when_rejected(
+        c.PlaySpecial(
+            player="imperials", card="drop-pod-1", area="plain_b", counter="blood_angels"
+        ),
+        code="rules/bad_target",
+    )
+    g.when_rejected(
+        c.PlaySpecial(player="imperials", card="drop-pod-1", area="jungle_c", counter="ig-1"),
+        code="rules/bad_target",
+    )
+    events = g.when(
+        c.PlaySpecial(
+            player="imperials", card="drop-pod-1", area="jungle_c", counter="blood_angels"
+        )
+    )
+    assert one(events, ev.CounterPlaced).reason == "Imperial Drop Pod"
+    assert g.state.counters["blood_angels"].location == "jungle_c"
+    g.when_rejected(
+        c.Move(player="imperials", counter="blood_angels", to="plain_a"), code="rules/already_moved"
+    )
+
+
+def test_the_marines_also_enter_through_the_build_phase() -> None:
+    g = game(
+        *before_phase("imperials", "build"),
+        ev.ReinforcementsArrived(turn=3, counters=["blood_angels", "dante"]),
+    )
+    g.when(c.EndPhase(player="imperials"))
+    g.when(c.FinishBuilding(player="imperials"))
+    g.when(c.Place(player="imperials", counter="dante", to="hive_a"))
+    assert g.state.counters["dante"].location == "hive_a"
+
+
+def test_a_mek_workshop_gives_the_orks_one_more_rebuild() -> None:
+    g = game(*before_phase("orks", "build"), *drawn("orks", "mek-1"), off("boyz-4"))
+    g.when(c.EndPhase(player="orks"))
+    assert g.state.rebuilds == 0
+    g.when(c.PlaySpecial(player="orks", card="mek-1"))
+    assert g.state.rebuilds == 1
+    g.when(c.Rebuild(player="orks", counter="boyz-4", to="ork_c"))
+    assert g.state.counters["boyz-4"].location == "ork_c"

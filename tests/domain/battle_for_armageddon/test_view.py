@@ -1,0 +1,142 @@
+"""What each player sees: secret strategy choices, hands and draws; notices and explanations."""
+
+from __future__ import annotations
+
+import json
+
+from domain.battle_for_armageddon import commands as c
+from domain.battle_for_armageddon import events as ev
+from domain.battle_for_armageddon.ruleset import RULESET
+from domain.core.events import CommandIssued, DiceRolled, Event
+from tests.domain.battle_for_armageddon.helpers import at, game, in_phase, of, one
+from tests.given_when_then import Given
+
+
+def _chosen_by_orks() -> tuple[Given, list[Event]]:
+    g = game()
+    setup = g.when(c.EndSetup(player="orks"), dice=[1, 1, 1])
+    g.when(c.ChooseStrategy(player="orks", cards=["movement-combat", "combat-build"]), dice=[])
+    return g, setup
+
+
+def test_the_view_hides_the_opponents_unrevealed_strategy_choice() -> None:
+    g, _ = _chosen_by_orks()
+    state = g.state
+    imperial = RULESET.view(state, "imperials")
+    assert imperial["strategy"]["orks"] == {"chosen": True, "cards": []}
+    assert RULESET.view(state, "orks")["strategy"]["orks"]["cards"] == [
+        "movement-combat",
+        "combat-build",
+    ]
+    assert RULESET.view(state, None)["strategy"]["orks"]["cards"] == [
+        "movement-combat",
+        "combat-build",
+    ]
+    json.dumps(imperial)  # JSON builtins only
+
+
+def test_revealed_cards_become_visible() -> None:
+    g, _ = _chosen_by_orks()
+    g.when(c.ChooseStrategy(player="imperials", cards=["build-movement", "combat-build"]), dice=[])
+    assert RULESET.view(g.state, "imperials")["strategy"]["orks"]["cards"] == ["movement-combat"]
+
+
+def test_the_view_hides_the_opponents_hand_and_every_deck() -> None:
+    g, _ = _chosen_by_orks()
+    state = g.state
+    imperial = RULESET.view(state, "imperials")
+    assert imperial["hands"]["orks"] == {"count": 2}
+    assert len(imperial["hands"]["imperials"]["cards"]) == 2
+    assert imperial["decks"]["orks"] == {"count": 0}
+    assert "cards" not in imperial["decks"]["imperials"]
+    assert "cards" in RULESET.view(state, None)["decks"]["imperials"]
+
+
+def test_the_opponents_choice_draws_and_draw_dice_are_redacted_in_events() -> None:
+    _, setup = _chosen_by_orks()
+    drawn = of(setup, ev.SpecialCardDrawn)[0]
+    assert drawn.player == "imperials"
+    assert RULESET.visible_event(drawn, "orks").card == ""  # type: ignore[union-attr]
+    assert RULESET.visible_event(drawn, "imperials") == drawn
+    roll = next(e for e in setup if isinstance(e, DiceRolled) and e.roller == "imperials")
+    assert RULESET.visible_event(roll, "orks").faces == []  # type: ignore[union-attr]
+    chosen = ev.StrategyChosen(player="orks", cards=["movement-combat", "combat-build"])
+    assert RULESET.visible_event(chosen, "imperials").cards == []  # type: ignore[union-attr]
+    assert RULESET.visible_event(chosen, "orks") == chosen
+
+
+def test_a_combat_posts_its_result_to_both_players_events_view() -> None:
+    g = game(
+        *in_phase("orks", "combat"),
+        at("boyz-2", "plain_b"),
+        at("boyz-3", "plain_b"),
+        at("ig-1", "plain_a"),
+    )
+    g.when(c.Attack(player="orks", target="plain_a", stacks=["plain_b"]), dice=[6])
+    g.when(c.Retreat(player="imperials", counter="ig-1", to="hive_a"))
+    before = g.state
+    ended = one(g.when(c.Advance(player="orks", counters=["boyz-2"])), ev.CombatEnded)
+    notes = RULESET.notices(before, g.state, ended)
+    assert {n.empire for n in notes} == {"imperials", "orks"}
+    assert all(
+        n.text.startswith("turn 2: orks attacked plain_a from plain_b at 2:1: DW") for n in notes
+    )
+
+
+def test_the_turn_clock_is_the_game_turn() -> None:
+    g = game(ev.TurnBegan(turn=4))
+    assert RULESET.round_of(g.state) == 4
+    assert RULESET.is_round_start(ev.TurnBegan(turn=4))
+    assert not RULESET.is_round_start(ev.PhaseBegan(phase="movement", player="orks", index=0))
+
+
+def test_the_pending_decision_is_in_the_view() -> None:
+    g = game(
+        *in_phase("orks", "combat"),
+        at("boyz-2", "plain_b"),
+        at("ghazghkull", "plain_b"),
+        at("ig-1", "plain_a"),
+    )
+    g.when(c.Attack(player="orks", target="plain_a", stacks=["plain_b"]), dice=[1])
+    pending = RULESET.view(g.state, "imperials")["pending"]
+    assert pending == {"players": ["orks"], "kind": "reroll", "options": ["reroll", "keep_result"]}
+    assert RULESET.view(g.state, None)["combat"]["column"] == "2:1"
+
+
+def test_every_event_with_arithmetic_explains_itself() -> None:
+    g = game(
+        *in_phase("orks", "combat", turn=1),
+        at("boyz-2", "river_a"),
+        at("ig-1", "plain_a"),
+        at("fort-1", "hive_a"),
+    )
+    events = g.when(c.Attack(player="orks", target="plain_a", stacks=["river_a"]), dice=[5])
+    text = one(events, ev.CombatRolled).explain()
+    assert text == (
+        "attack 3 vs defence 3 → 1:1; d6 5 +1 (Ork attack on turn 1, seed 003 First Turn Surprise) "
+        "−1 (every attacker across a river, seed 003 Terrain Effects) = 5 → EX (Exchange)"
+    )
+
+
+def test_the_opponents_strategy_command_is_redacted_too() -> None:
+    issued = CommandIssued(
+        player="orks",
+        command={
+            "type": "choose_strategy",
+            "player": "orks",
+            "cards": ["movement-combat", "combat-build"],
+            "dice": [3, 4],
+        },
+    )
+    seen = RULESET.visible_event(issued, "imperials")
+    assert isinstance(seen, CommandIssued)
+    assert seen.command == {"type": "choose_strategy", "player": "orks", "cards": []}
+    own = RULESET.visible_event(issued, "orks")
+    assert isinstance(own, CommandIssued) and own.command["cards"] == [
+        "movement-combat",
+        "combat-build",
+    ]
+    move = CommandIssued(
+        player="orks", command={"type": "move", "player": "orks", "counter": "x", "to": "y"}
+    )
+    assert RULESET.visible_event(move, "imperials") is move
