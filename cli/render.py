@@ -43,7 +43,9 @@ def visible_lines(
         )
     for record in records:
         event = loaded.codec.decode(record.type, record.data)
-        shown = loaded.ruleset.visible_event(event, player)  # core events too: commands can be secret
+        shown = loaded.ruleset.visible_event(
+            event, player
+        )  # core events too: commands can be secret
         if shown is None:
             continue
         if shown is not event:
