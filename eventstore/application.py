@@ -197,9 +197,7 @@ class Arbiter:
         """``(name, TOML bytes)`` of a bundled scenario name or a file path (None: the first bundled)."""
         bundled = self.bundled_scenarios(ruleset)
         if scenario is None:
-            default = ruleset.default_scenario or (
-                sorted(bundled)[0] if bundled else None
-            )
+            default = ruleset.default_scenario or (sorted(bundled)[0] if bundled else None)
             if default is None:
                 raise InputError(
                     f"{ruleset.name} has no bundled scenario; give --scenario FILE",
