@@ -33,6 +33,7 @@ from domain.armageddon_empires.resources import Resources
 from domain.armageddon_empires.terrain import DEFAULT_LEGEND, Terrain, terrain_table
 from domain.core.errors import InputError
 from domain.core.hexgrid import Hex
+from domain.core.scenario import bad_scenario, convert_scenario, decode_scenario
 
 CardList = Annotated[list[str], msgspec.Meta(max_length=200)]
 
@@ -90,30 +91,17 @@ class Scenario(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     terrain: dict[str, Terrain] = {}
 
 
-def _bad(path: str, message: str) -> InputError:
-    return InputError(f"bad scenario: {path}: {message}", "input/bad_scenario")
+_bad = bad_scenario
 
 
 def parse_scenario(data: bytes | str) -> Scenario:
     """The scenario in TOML ``data``, checked; InputError ``input/bad_scenario`` names the path."""
-    try:
-        scenario = msgspec.toml.decode(data, type=Scenario)
-    except msgspec.ValidationError as exc:
-        raise InputError(f"bad scenario: {exc}", "input/bad_scenario") from None
-    except msgspec.DecodeError as exc:
-        raise InputError(f"bad scenario: not valid TOML: {exc}", "input/bad_scenario") from None
-    check(scenario)
-    return scenario
+    return decode_scenario(data, Scenario, check)
 
 
 def scenario_from_builtins(obj: dict[str, Any]) -> Scenario:
     """The scenario from its recorded JSON form (``game_created``), checked as a file is."""
-    try:
-        scenario = msgspec.convert(obj, Scenario)
-    except msgspec.ValidationError as exc:
-        raise InputError(f"bad scenario: {exc}", "input/bad_scenario") from None
-    check(scenario)
-    return scenario
+    return convert_scenario(obj, Scenario, check)
 
 
 def bundled_names() -> list[str]:

@@ -23,7 +23,7 @@ from domain.battle_for_armageddon.rules import (
     Side,
 )
 from domain.core.areagraph import AreaGraph
-from domain.core.errors import InputError
+from domain.core.scenario import bad_scenario, convert_scenario, decode_scenario
 
 Id = Annotated[str, msgspec.Meta(pattern=r"^[a-z0-9][a-z0-9_-]*$", max_length=64)]
 Terrain = Literal["clear", "ash_waste", "jungle", "mountains", "sea"]
@@ -141,30 +141,17 @@ class Scenario(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     description: str = ""
 
 
-def _bad(path: str, message: str) -> InputError:
-    return InputError(f"bad scenario: {path}: {message}", "input/bad_scenario")
+_bad = bad_scenario
 
 
 def parse_scenario(data: bytes | str) -> Scenario:
     """The scenario in TOML ``data``, checked; InputError ``input/bad_scenario`` names the path."""
-    try:
-        scenario = msgspec.toml.decode(data, type=Scenario)
-    except msgspec.ValidationError as exc:
-        raise InputError(f"bad scenario: {exc}", "input/bad_scenario") from None
-    except msgspec.DecodeError as exc:
-        raise InputError(f"bad scenario: not valid TOML: {exc}", "input/bad_scenario") from None
-    check(scenario)
-    return scenario
+    return decode_scenario(data, Scenario, check)
 
 
 def scenario_from_builtins(obj: dict[str, Any]) -> Scenario:
     """The scenario from its recorded JSON form (``game_created``), checked as a file is."""
-    try:
-        scenario = msgspec.convert(obj, Scenario)
-    except msgspec.ValidationError as exc:
-        raise InputError(f"bad scenario: {exc}", "input/bad_scenario") from None
-    check(scenario)
-    return scenario
+    return convert_scenario(obj, Scenario, check)
 
 
 def _unique(items: list[Any], path: str) -> None:

@@ -1,0 +1,42 @@
+"""Scenario files: TOML decoded by msgspec into a ruleset's typed Structs, then checked.
+
+Every failure is one InputError, ``input/bad_scenario``, naming the path of the bad field.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any, TypeVar
+
+import msgspec
+
+from domain.core.errors import InputError
+
+S = TypeVar("S")
+
+
+def bad_scenario(path: str, message: str) -> InputError:
+    """The error for a field that decodes but breaks a rule: ``bad scenario: $.path: message``."""
+    return InputError(f"bad scenario: {path}: {message}", "input/bad_scenario")
+
+
+def decode_scenario(data: bytes | str, type_: type[S], check: Callable[[S], None]) -> S:
+    """The scenario in TOML ``data`` as ``type_``, after ``check``; InputError names the path."""
+    try:
+        scenario = msgspec.toml.decode(data, type=type_)
+    except msgspec.ValidationError as exc:
+        raise InputError(f"bad scenario: {exc}", "input/bad_scenario") from None
+    except msgspec.DecodeError as exc:
+        raise InputError(f"bad scenario: not valid TOML: {exc}", "input/bad_scenario") from None
+    check(scenario)
+    return scenario
+
+
+def convert_scenario(obj: dict[str, Any], type_: type[S], check: Callable[[S], None]) -> S:
+    """The scenario from its recorded JSON form (``game_created``), checked as a file is."""
+    try:
+        scenario = msgspec.convert(obj, type_)
+    except msgspec.ValidationError as exc:
+        raise InputError(f"bad scenario: {exc}", "input/bad_scenario") from None
+    check(scenario)
+    return scenario
