@@ -110,10 +110,13 @@ class ManualDice:
         """Raise InputError unless exactly the given faces were consumed."""
         if len(self._demand) == len(self._given):
             return
-        kinds: dict[int, int] = {}
+        runs: list[list[int]] = []  # consecutive dice of one kind, in the order they are rolled
         for sides in self._demand:
-            kinds[sides] = kinds.get(sides, 0) + 1
-        need = ", ".join(f"{n} d{s}" for s, n in sorted(kinds.items())) or "no dice"
+            if runs and runs[-1][1] == sides:
+                runs[-1][0] += 1
+            else:
+                runs.append([1, sides])
+        need = " then ".join(f"{n} d{s}" for n, s in runs) or "no dice"
         raise InputError(
             f"this command needs {len(self._demand)} dice ({need}) in its 'dice' list; "
             f"{len(self._given)} given",

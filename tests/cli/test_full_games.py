@@ -1,0 +1,57 @@
+"""Whole games through the CLI with manual dice, as a referee plays them: each command that rolls
+is first refused with the number of dice it needs, then played with that many faces."""
+
+from __future__ import annotations
+
+import itertools
+import json
+import re
+from pathlib import Path
+
+import msgspec
+import pytest
+from click.testing import CliRunner
+
+from cli.context import open_arbiter
+from cli.demo import autoplayer
+from cli.main import cli
+
+
+@pytest.mark.parametrize("ruleset", ["armageddon-empires", "battle-for-armageddon"])
+def test_a_whole_game_is_played_through_the_cli_with_a_referees_dice(
+    ruleset: str, tmp_path: Path
+) -> None:
+    db = str(tmp_path / "w.db")
+    runner = CliRunner()
+
+    def warlog(*args: str) -> tuple[int, str, str]:
+        result = runner.invoke(cli, ["--db", db, *args])
+        return result.exit_code, result.stdout, result.stderr
+
+    status, out, _ = warlog("new", ruleset, "--dice", "manual", "--game", "table")
+    assert status == 0
+    faces = itertools.cycle([5, 2, 6, 1, 4, 3, 6, 6, 1, 2])
+    for _ in range(3000):
+        arbiter = open_arbiter(db)
+        ruleset_obj = arbiter.ruleset_of("table")
+        state = arbiter.state("table")
+        if ruleset_obj.is_terminal(state):
+            break
+        player = ruleset_obj.active_players(state)[0]
+        command = autoplayer(ruleset_obj).choose(
+            state, player, ruleset_obj.legal_commands(state, player)
+        )
+        text = msgspec.json.encode(command).decode()
+        status, _, err = warlog("play", "table", text)
+        for _attempt in range(4):  # how many dice a command rolls may depend on the faces
+            if not (status == 1 and "input/dice_count" in err):
+                break
+            needed = int(re.search(r"needs (\d+) dice", err).group(1))  # type: ignore[union-attr]
+            sides = [int(s) for n, s in re.findall(r"(\d+) d(\d+)", err) for _ in range(int(n))]
+            assert len(sides) == needed
+            dice = [(next(faces) - 1) % s + 1 for s in sides]
+            status, _, err = warlog("play", "table", json.dumps({**json.loads(text), "dice": dice}))
+        assert status == 0, err
+    assert ruleset_obj.is_terminal(arbiter.state("table"))
+    status, out, _ = warlog("audit", "table")
+    assert status == 0 and "clean" in out
