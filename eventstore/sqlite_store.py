@@ -35,7 +35,7 @@ import sqlite_utils
 
 from domain.core.errors import StoreError, UnknownGame, WarlogError
 from eventstore.chain import GENESIS, link
-from eventstore.memory_store import (
+from eventstore.lineage import (
     Segment,
     bad_event,
     bad_from_seq,
