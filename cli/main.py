@@ -4,7 +4,6 @@ renders the result. Errors are one line on stderr with the contract's exit code 
 from __future__ import annotations
 
 import json
-import sys
 from typing import Any
 
 import click
@@ -78,7 +77,7 @@ def play(ctx: click.Context, game: str, command: str, as_json: bool) -> None:
     Prints the events appended. Stops at the first rejected command; earlier ones stay applied.
     """
     arb = arbiter(ctx)
-    lines = sys.stdin if command == "-" else [command]
+    lines: Any = click.open_file("-", "rb") if command == "-" else [command]
     for line in lines:
         if not line.strip():
             continue

@@ -343,10 +343,18 @@ class Arbiter:
     @staticmethod
     def parse_command(ruleset: Any, text: str | bytes) -> Any:
         """The typed command from JSON; InputError naming what is wrong (exit 1)."""
+        if isinstance(text, str):  # argv may carry undecodable bytes as surrogates
+            text = text.encode("utf-8", "surrogateescape")
         try:
             raw = msgspec.json.decode(text)
         except msgspec.DecodeError as exc:
             raise InputError(f"command is not valid JSON: {exc}", "input/bad_json") from None
+        except RecursionError:
+            raise InputError(
+                "command is nested too deeply to be a command", "input/bad_json"
+            ) from None
+        except ValueError as exc:  # e.g. an integer of thousands of digits
+            raise InputError(f"command is not acceptable JSON: {exc}", "input/bad_json") from None
         if not isinstance(raw, dict):
             raise InputError('a command is a JSON object with a "type" field', "input/bad_command")
         known = sorted(c.type_name() for c in _union_members(ruleset.command_type))

@@ -38,6 +38,12 @@ def parse_lines(lines: Iterable[str]) -> Iterator[Record]:
             obj = json.loads(line)
         except (json.JSONDecodeError, UnicodeDecodeError) as exc:
             raise InputError(f"line {line_no} is not JSON: {exc}", "input/bad_json") from None
+        except RecursionError:
+            raise InputError(f"line {line_no} is nested too deeply", "input/bad_json") from None
+        except ValueError as exc:  # e.g. an integer of thousands of digits
+            raise InputError(
+                f"line {line_no} is not acceptable JSON: {exc}", "input/bad_json"
+            ) from None
         if not isinstance(obj, dict):
             raise BadLine(line_no, "an event line is a JSON object")
         missing = [f for f in FIELDS if f not in obj]

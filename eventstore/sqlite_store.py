@@ -519,6 +519,15 @@ class SQLiteStore:
         if primary in (_CORRUPT, _NOTADB):
             return StoreError(f"{path} is not a warlog database ({reason})", "store/corrupt")
         if primary == _CANTOPEN:
+            folder = os.path.dirname(os.path.abspath(path))
+            if os.path.exists(path) and not (
+                os.access(path, os.W_OK) and os.access(folder, os.W_OK)
+            ):
+                return StoreError(
+                    f"database {path} is read-only (it or its directory: a WAL database needs to "
+                    "write its -wal and -shm files beside it even to be read)",
+                    "store/read_only",
+                )
             return StoreError(f"cannot open database {path} ({reason})", "store/cantopen")
         if primary in (_PERM, _AUTH):
             return StoreError(f"cannot read database {path} ({reason})", "store/unreadable")
@@ -585,7 +594,23 @@ def _inspect(path: str) -> str:
         raise StoreError(
             f"{path} is not a warlog database (file is not a database)", "store/corrupt"
         )
+    _check_length(path, header, os.stat(path).st_size)
     return "sqlite"
+
+
+def _check_length(path: str, header: bytes, size: int) -> None:
+    """StoreError if the file is shorter than its header says, or ends inside a page: a
+    truncated database reads as healthy until a lost page is needed, so refuse it up front."""
+    page_size = int.from_bytes(header[16:18], "big")
+    page_size = 65536 if page_size == 1 else page_size
+    pages = int.from_bytes(header[28:32], "big")
+    header_size_valid = pages > 0 and header[24:28] == header[92:96]  # SQLite file format 1.3.8
+    if page_size < 512 or size % page_size or (header_size_valid and size < pages * page_size):
+        raise StoreError(
+            f"{path} is truncated ({size} bytes; its header promises "
+            f"{pages} pages of {page_size} bytes)",
+            "store/corrupt",
+        )
 
 
 def _write_limited(path: str) -> bool:

@@ -306,7 +306,7 @@ def _newer(path: Path) -> None:
         (
             _truncated,
             "store/corrupt",
-            "is not a warlog database (database disk image is malformed)",
+            "is truncated (",
         ),
         (_foreign, "store/not_warlog", "is not a warlog database"),
         (_foreign_meta, "store/not_warlog", "is not a warlog database"),
