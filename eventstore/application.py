@@ -28,9 +28,9 @@ from domain.core.events import (
     GameCreated,
     GameForked,
 )
-from domain.core.fold import evolve_event
 from eventstore.codec import Codec, command_to_builtins, decode_command
 from eventstore.ids import GAME_ID
+from eventstore.initial import initial_state
 from eventstore.meta import GameMeta, evolve_meta
 from eventstore.records import GameInfo, Pending, Record
 from eventstore.store import Store
@@ -127,7 +127,8 @@ class Arbiter:
             event = codec.decode(record.type, record.data)
             if record.type in CORE_TAGS:
                 meta = evolve_meta(meta, record.seq, event)
-                state = evolve_event(ruleset, state, event)
+                if isinstance(event, GameCreated):
+                    state = initial_state(ruleset, record.data, event)
             else:
                 state = evolve(state, event)
             seq, hash_ = record.seq, record.hash

@@ -33,6 +33,7 @@ from domain.core.fold import evolve_event
 from eventstore.chain import GENESIS, link
 from eventstore.codec import Codec
 from eventstore.ids import GAME_ID
+from eventstore.initial import initial_state, scenario_of
 from eventstore.meta import GameMeta, evolve_meta
 from eventstore.records import Record
 
@@ -234,7 +235,7 @@ class Auditor:
                 record.seq, "decode", f"{event.game!r} is not a game id the arbiter would write"
             )
         try:
-            scenario = ruleset.scenario_from_builtins(event.scenario)
+            scenario = scenario_of(ruleset, record.data, event)
             if msgspec.json.encode(scenario) != msgspec.json.encode(event.scenario):
                 self.find(
                     record.seq, "decode", "the recorded scenario is not in its canonical form"
@@ -350,7 +351,10 @@ class Auditor:
     def _fold(self, batch: list[tuple[Record, Event | None]], events: list[Event]) -> None:
         try:
             for (record, _), event in zip(batch, events, strict=True):
-                self._state = evolve_event(self._ruleset, self._state, event)
+                if isinstance(event, GameCreated):
+                    self._state = initial_state(self._ruleset, record.data, event)
+                else:
+                    self._state = evolve_event(self._ruleset, self._state, event)
                 if record.type in CORE_TAGS:
                     self._meta = evolve_meta(self._meta, record.seq, event)
                     if self._meta is not None and (
