@@ -22,6 +22,7 @@ from domain.core.errors import ConflictError, InputError, IntegrityError, RulesE
 from domain.core.events import (
     BATCH_STARTS,
     CORE_TAGS,
+    INERT_TAGS,
     CommandIssued,
     DiceRevealed,
     Event,
@@ -118,23 +119,28 @@ class Arbiter:
 
     def fold_records(self, ruleset: Any, start: Folded | None, records: Iterator[Record]) -> Folded:
         """Fold records onto ``start`` (or from nothing); the fold every read path shares."""
-        codec = self.codec(ruleset)
+        decode = self.codec(ruleset).decode
         meta = start.meta if start else None
         state = start.state if start else None
-        seq, hash_ = (start.seq, start.hash) if start else (0, "")
+        last: Record | None = None
         evolve = ruleset.evolve
-        for record in records:
-            event = codec.decode(record.type, record.data)
-            if record.type in CORE_TAGS:
-                meta = evolve_meta(meta, record.seq, event)
+        for last in records:
+            type_ = last.type
+            if type_ in INERT_TAGS:  # commands and rolls: their consequences are the events after
+                continue
+            event = decode(type_, last.data)
+            if type_ in CORE_TAGS:
+                meta = evolve_meta(meta, last.seq, event)
                 if isinstance(event, GameCreated):
-                    state = initial_state(ruleset, record.data, event)
+                    state = initial_state(ruleset, last.data, event)
             else:
                 state = evolve(state, event)
-            seq, hash_ = record.seq, record.hash
         if meta is None:
             raise StoreError("the game has no game_created event", "store/corrupt")
-        return Folded(seq, hash_, meta, state)
+        if last is None:
+            assert start is not None
+            return start
+        return Folded(last.seq, last.hash, meta, state)
 
     def _version_key(self, ruleset: Any) -> str:
         return f"{ruleset.name}@{ruleset.version}"

@@ -88,3 +88,6 @@ CORE_EVENTS: tuple[type[Event], ...] = (
 BATCH_STARTS: frozenset[str] = frozenset(e.type_name() for e in CORE_EVENTS if e.starts_batch)
 #: tags of the engine's own events (the ruleset's evolve never sees them)
 CORE_TAGS: frozenset[str] = frozenset(e.type_name() for e in CORE_EVENTS)
+#: core events that change no state at all (a command's consequences are the events after it;
+#: a roll's faces are read by decide, not by the fold): a replay may skip them unread
+INERT_TAGS: frozenset[str] = frozenset({CommandIssued.type_name(), DiceRolled.type_name()})

@@ -193,11 +193,11 @@ def test_the_events_view_expires_entries_and_all_shows_them(env: dict[str, str])
 
 
 def test_replay_shows_what_each_event_changed(env: dict[str, str]) -> None:
-    new_game(env)
-    run(env, "play", "g1", roll("red"))
+    new_game(env, "--dice", "manual")
+    run(env, "play", "g1", roll("red", dice=[6, 5, 1]))
     status, out, _ = run(env, "replay", "g1", "--from", "2")
     assert status == 0
-    assert "scores.red: 0 →" in out and "turn: 0 → 1" in out
+    assert "scores.red: 0 → 2" in out and "turn: 0 → 1" in out
 
 
 def test_explain_names_the_command_and_the_dice(env: dict[str, str]) -> None:
