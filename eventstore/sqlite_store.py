@@ -599,13 +599,20 @@ def _inspect(path: str) -> str:
 
 
 def _check_length(path: str, header: bytes, size: int) -> None:
-    """StoreError if the file is shorter than its header says, or ends inside a page: a
-    truncated database reads as healthy until a lost page is needed, so refuse it up front."""
+    """StoreError if the file ends inside a page, or is shorter than its header says while no
+    write-ahead log could make up the rest: a truncated database reads as healthy until a lost
+    page is needed, so refuse it up front. (A checkpoint killed half-way leaves page 1 with the
+    new size and the other pages still in the -wal file: that database is whole.)"""
     page_size = int.from_bytes(header[16:18], "big")
     page_size = 65536 if page_size == 1 else page_size
     pages = int.from_bytes(header[28:32], "big")
     header_size_valid = pages > 0 and header[24:28] == header[92:96]  # SQLite file format 1.3.8
-    if page_size < 512 or size % page_size or (header_size_valid and size < pages * page_size):
+    try:
+        wal_pending = os.path.getsize(f"{path}-wal") > 0
+    except OSError:
+        wal_pending = False
+    short = header_size_valid and size < pages * page_size and not wal_pending
+    if page_size < 512 or size % page_size or short:
         raise StoreError(
             f"{path} is truncated ({size} bytes; its header promises "
             f"{pages} pages of {page_size} bytes)",

@@ -1,0 +1,409 @@
+"""The benchmark's workload: realistic games from random legal play, and long legal games.
+
+Every game here is played by the real rules through the real ``Arbiter``, so replay, seek, fork
+and audit run on legal games that audit passes. Realistic games are played on a ``MemoryStore``
+and kept as their command batches (the rows every append measurement writes). Long games
+(1k .. 1M events) are played by the ruleset's deterministic policy through an Arbiter on a
+``SinkStore``, which hash-chains the rows exactly as the SQLite store does and streams them, with
+the Arbiter's own snapshots, into an SQLite file in large transactions: appending a million
+events one fsync at a time would take longer than the whole benchmark may.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import itertools
+import random
+import re
+import sqlite3
+import time
+from collections import deque
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass, field
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+from typing import Any
+
+import msgspec
+
+from domain.core.errors import ConflictError, InputError, StoreError, UnknownGame
+from domain.core.events import BATCH_STARTS
+from eventstore.application import Arbiter
+from eventstore.chain import GENESIS, link
+from eventstore.memory_store import MemoryStore
+from eventstore.records import GameInfo, Pending, Record
+from eventstore.sqlite_store import SQLiteStore
+
+BENCH_DIR = Path(__file__).resolve().parent
+AE = "armageddon-empires"
+TOY = "dice-race"
+#: the largest round limit an Armageddon Empires scenario may set (scenario.py: le=999)
+AE_MAX_ROUNDS = 999
+
+#: (state, player, legal commands) -> the command to play
+Policy = Callable[[Any, str, Sequence[Any]], Any]
+
+
+class Clock:
+    """A deterministic UTC clock for the contract's ``at``: each reading is ``step_ms`` later."""
+
+    def __init__(self, start: datetime | None = None, step_ms: int = 7) -> None:
+        self._now = start or datetime(2026, 1, 1, tzinfo=UTC)
+        self._step = timedelta(milliseconds=step_ms)
+
+    def __call__(self) -> str:
+        self._now += self._step
+        return self._now.strftime("%Y-%m-%dT%H:%M:%S.%f")[:-3] + "Z"
+
+
+class Seeds:
+    """Deterministic 32-byte dice seeds, so that a run plays the same games every time."""
+
+    def __init__(self, label: str) -> None:
+        self._label = label
+        self._count = itertools.count()
+
+    def __call__(self) -> bytes:
+        return hashlib.sha256(f"warlog-bench:{self._label}:{next(self._count)}".encode()).digest()
+
+
+# ---------------------------------------------------------------------- the rulesets under test
+
+
+@dataclass(frozen=True)
+class Subject:
+    """A ruleset the workload is played under, with its scenarios and its long-game policy."""
+
+    name: str
+    label: str
+    prefix: str  # of its long games' ids
+    rulesets: Callable[[str], Any]
+    scenario: str | None  # realistic games (None: the ruleset's default)
+    long_scenario: str  # long games: must not end before the longest one is played
+    long_policy: Callable[[random.Random], Policy]
+
+    @property
+    def ruleset(self) -> Any:
+        return self.rulesets(self.name)
+
+
+def ae_subject(workdir: Path) -> Subject:
+    """Armageddon Empires: random legal play, on its bundled scenario for realistic games and on
+    the same map with the scenario's largest round limit (999) for long ones."""
+    from domain import rulesets
+
+    ruleset = rulesets.get(AE)
+    default = ruleset.default_scenario if hasattr(ruleset, "default_scenario") else None
+    bundled = Arbiter.bundled_scenarios(ruleset)
+    text = bundled[default or sorted(bundled)[0]].read_text()
+    text, found = re.subn(r"(?m)^max_rounds\s*=\s*\d+", f"max_rounds = {AE_MAX_ROUNDS}", text)
+    if found != 1:
+        raise RuntimeError("the bundled scenario has no max_rounds line to raise")
+    long_scenario = workdir / "ae-long.toml"
+    long_scenario.write_text(text)
+    return Subject(
+        name=AE,
+        label="Armageddon Empires",
+        prefix="ae",
+        rulesets=rulesets.get,
+        scenario=None,
+        long_scenario=str(long_scenario),
+        long_policy=random_policy,
+    )
+
+
+def race_subject(workdir: Path) -> Subject:
+    """The dice-race test ruleset (tests/toy.py), whose games never end (a target of 10**9
+    successes): the only legal games warlog can make 100k and 1M events long."""
+    from tests import toy
+
+    scenario = workdir / "dice-race.toml"
+    scenario.write_bytes(b'players = ["red", "blue"]\ntarget = 1000000000\n')
+
+    def long_policy(rng: random.Random) -> Policy:
+        def choose(state: Any, player: str, legal: Sequence[Any]) -> Any:
+            return legal[rng.randrange(3)]  # roll 1, 2 or 3 dice
+
+        return choose
+
+    return Subject(
+        name=TOY,
+        label="dice-race (the test ruleset)",
+        prefix="race",
+        rulesets=toy.rulesets,
+        scenario=str(scenario),
+        long_scenario=str(scenario),
+        long_policy=long_policy,
+    )
+
+
+# ---------------------------------------------------------------------- playing
+
+
+def random_policy(rng: random.Random) -> Policy:
+    """Random legal play: any legal command, uniformly."""
+
+    def choose(state: Any, player: str, legal: Sequence[Any]) -> Any:
+        return rng.choice(legal)
+
+    return choose
+
+
+def play(
+    arb: Arbiter,
+    game: str,
+    choose: Policy,
+    *,
+    rng: random.Random | None = None,
+    max_commands: int | None = None,
+    until_events: int | None = None,
+) -> int:
+    """Play ``game`` through ``arb.play`` (JSON in, as a client would send it) until it ends, or
+    ``max_commands`` were played, or it holds ``until_events`` events; the commands played."""
+    ruleset = arb.ruleset_of(game)
+    played = 0
+    while max_commands is None or played < max_commands:
+        folded = arb.folded(game)
+        if until_events is not None and folded.seq >= until_events:
+            break
+        state = folded.state
+        if ruleset.is_terminal(state):
+            break
+        active = list(ruleset.active_players(state))
+        if not active:
+            break
+        player = rng.choice(active) if rng is not None else active[0]
+        legal = list(ruleset.legal_commands(state, player))
+        if not legal:
+            break
+        arb.play(game, msgspec.json.encode(choose(state, player, legal)))
+        played += 1
+    return played
+
+
+@dataclass
+class PlayedGame:
+    """A whole game as the command batches it appended (game_created's batch first)."""
+
+    game: str
+    ruleset: str
+    batches: list[list[Pending]]
+    commands: int
+
+    @property
+    def events(self) -> int:
+        return sum(len(b) for b in self.batches)
+
+    def pending(self) -> list[Pending]:
+        return [p for batch in self.batches for p in batch]
+
+
+def batches_of(records: Iterator[Record]) -> list[list[Pending]]:
+    """The records cut into batches (each begins with a batch-start event)."""
+    batches: list[list[Pending]] = []
+    for record in records:
+        if record.type in BATCH_STARTS or not batches:
+            batches.append([])
+        batches[-1].append(Pending(record.type, record.data, record.at))
+    return batches
+
+
+def play_corpus(subject: Subject, games: int, max_commands: int, seed: int) -> list[PlayedGame]:
+    """``games`` whole games of random legal play, each ended by the rules or after
+    ``max_commands`` and then closed by revealing its dice seed (so that audit re-derives every
+    roll too), played on a MemoryStore."""
+    store = MemoryStore()
+    arb = Arbiter(store, subject.rulesets, clock=Clock(), seeds=Seeds(f"corpus-{seed}"))
+    rng = random.Random(seed)
+    out = []
+    for i in range(games):
+        game = arb.new_game(subject.name, subject.scenario, game=f"r{seed}-{i:03d}")
+        commands = play(arb, game, random_policy(rng), rng=rng, max_commands=max_commands)
+        arb.reveal(game)
+        out.append(PlayedGame(game, subject.name, batches_of(store.read(game)), commands))
+    return out
+
+
+# ---------------------------------------------------------------------- long games
+
+
+class SinkStore:
+    """A write-mostly ``Store`` for generating long games.
+
+    It chains rows with ``eventstore.chain.link`` as the SQLite store does, keeps each game's
+    head, its latest snapshot and its last ``keep`` records (all the Arbiter reads while it
+    plays: it folds from its live state), and hands rows and snapshots to an SQLite connection
+    in transactions of ``flush_rows`` rows.
+    """
+
+    def __init__(self, conn: sqlite3.Connection, keep: int = 4096, flush_rows: int = 50_000):
+        self._conn = conn
+        self._keep = keep
+        self._flush_rows = flush_rows
+        self._infos: dict[str, GameInfo] = {}
+        self._recent: dict[str, deque[Record]] = {}
+        self._snap: dict[str, tuple[int, str, bytes]] = {}
+        self._secrets: dict[str, bytes] = {}
+        self._rows: list[tuple[str, int, str, str, str, str, str]] = []
+        self._snap_rows: list[tuple[str, str, int, bytes]] = []
+        self.batch_ends: dict[str, list[int]] = {}
+        self.snapshots: dict[str, int] = {}
+
+    def _chain(self, game: str, batch: Sequence[Pending], seq: int, prev: str) -> list[Record]:
+        records = []
+        recent = self._recent[game]
+        for p in batch:
+            seq += 1
+            hash_ = link(prev, seq, p.type, p.at, p.data)
+            record = Record(seq, p.type, p.data, p.at, prev, hash_)
+            records.append(record)
+            recent.append(record)
+            self._rows.append((game, seq, p.type, p.data, p.at, prev, hash_))
+            prev = hash_
+        self.batch_ends[game].append(seq)
+        if len(self._rows) >= self._flush_rows:
+            self.flush()
+        return records
+
+    def create_game(self, info: GameInfo, first: Sequence[Pending]) -> list[Record]:
+        if info.game in self._infos:
+            raise ConflictError(f"game {info.game} exists", "store/game_exists")
+        if info.parent is not None:
+            raise InputError("the sink store writes no forks", "input/invalid")
+        self._infos[info.game] = info
+        self._recent[info.game] = deque(maxlen=self._keep)
+        self.batch_ends[info.game] = []
+        self.snapshots[info.game] = 0
+        return self._chain(info.game, first, 0, GENESIS)
+
+    def append(self, game: str, batch: Sequence[Pending], expected_seq: int) -> list[Record]:
+        last = self._recent[game][-1]
+        if last.seq != expected_seq:
+            raise ConflictError(f"head {last.seq}, not {expected_seq}", "store/conflict")
+        return self._chain(game, batch, last.seq, last.hash)
+
+    def read(self, game: str, from_seq: int = 1, to_seq: int | None = None) -> Iterator[Record]:
+        recent = self._recent[game]
+        if recent[0].seq > from_seq:
+            raise StoreError(f"the sink keeps only events {recent[0].seq}.. of {game}")
+        hi = recent[-1].seq if to_seq is None else to_seq
+        return iter([r for r in recent if from_seq <= r.seq <= hi])
+
+    def head(self, game: str) -> tuple[int, str]:
+        if game not in self._recent:
+            raise UnknownGame(f"no game {game}")
+        last = self._recent[game][-1]
+        return last.seq, last.hash
+
+    def info(self, game: str) -> GameInfo:
+        if game not in self._infos:
+            raise UnknownGame(f"no game {game}")
+        return self._infos[game]
+
+    def games(self) -> list[GameInfo]:
+        return [self._infos[g] for g in sorted(self._infos)]
+
+    def put_snapshot(self, game: str, seq: int, version: str, state: bytes) -> None:
+        self._snap[game] = (seq, version, bytes(state))
+        self._snap_rows.append((game, version, seq, bytes(state)))
+        self.snapshots[game] += 1
+
+    def latest_snapshot(self, game: str, seq: int, version: str) -> tuple[int, bytes] | None:
+        snap = self._snap.get(game)
+        if snap is None or snap[0] > seq or snap[1] != version:
+            return None
+        return snap[0], snap[2]
+
+    def put_secret(self, game: str, seed: bytes) -> None:
+        self._secrets[game] = seed
+
+    def secret(self, game: str) -> bytes | None:
+        return self._secrets.get(game)
+
+    def flush(self) -> None:
+        """Write the buffered rows and snapshots in one transaction."""
+        conn = self._conn
+        conn.execute("BEGIN IMMEDIATE")
+        conn.executemany(
+            "INSERT INTO events (game, seq, type, data, at, prev, hash) VALUES (?, ?, ?, ?, ?, ?, ?)",
+            self._rows,
+        )
+        conn.executemany(
+            "INSERT OR REPLACE INTO snapshots (game, version, seq, state) VALUES (?, ?, ?, ?)",
+            self._snap_rows,
+        )
+        conn.execute("COMMIT")
+        self._rows.clear()
+        self._snap_rows.clear()
+
+    def close(self) -> None:
+        """Flush, then write the catalogue rows and the seeds."""
+        self.flush()
+        conn = self._conn
+        conn.execute("BEGIN IMMEDIATE")
+        conn.executemany(
+            "INSERT INTO games (game, ruleset, parent, fork_at) VALUES (?, ?, NULL, NULL)",
+            [(info.game, info.ruleset) for info in self._infos.values()],
+        )
+        conn.executemany(
+            "INSERT INTO secrets (game, seed) VALUES (?, ?)", list(self._secrets.items())
+        )
+        conn.execute("COMMIT")
+
+
+@dataclass
+class LongGame:
+    """A long game written to the benchmark's SQLite file."""
+
+    game: str
+    events: int
+    commands: int
+    batch_ends: list[int] = field(repr=False)
+    snapshots: int
+    seconds: float  # to play it and write it
+
+
+def size_label(size: int) -> str:
+    if size >= 1_000_000 and size % 1_000_000 == 0:
+        return f"{size // 1_000_000}M"
+    if size >= 1000 and size % 1000 == 0:
+        return f"{size // 1000}k"
+    return str(size)
+
+
+def write_long_games(
+    subject: Subject, path: Path, sizes: Sequence[int], seed: int
+) -> dict[int, LongGame]:
+    """Play one game of at least each of ``sizes`` events into a new SQLite file at ``path``
+    (the schema made by ``SQLiteStore``); each stops at the first batch end past its size."""
+    SQLiteStore(path, create=True).close()
+    conn = sqlite3.connect(path, isolation_level=None)
+    sink = SinkStore(conn)
+    arb = Arbiter(sink, subject.rulesets, clock=Clock(), seeds=Seeds(f"long-{seed}"))
+    out: dict[int, LongGame] = {}
+    try:
+        for size in sizes:
+            started = time.perf_counter()
+            game_id = f"{subject.prefix}-{size_label(size)}"
+            game = arb.new_game(subject.name, subject.long_scenario, game=game_id)
+            rng = random.Random(f"{seed}-{game_id}")
+            commands = play(arb, game, subject.long_policy(rng), rng=rng, until_events=size)
+            sink.flush()
+            head = sink.head(game)[0]
+            if head < size:
+                raise RuntimeError(
+                    f"the long game ended after {head} events, before {size}: "
+                    f"its scenario ({subject.long_scenario}) must allow longer games"
+                )
+            out[size] = LongGame(
+                game,
+                head,
+                commands,
+                sink.batch_ends[game],
+                sink.snapshots[game],
+                time.perf_counter() - started,
+            )
+        sink.close()
+    finally:
+        conn.close()
+    return out
