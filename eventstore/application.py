@@ -291,9 +291,9 @@ class Arbiter:
         short = "".join(word[0] for word in ruleset.name.split("-"))
         return f"{short}-{_secrets.token_hex(4)}"
 
-    def _pending(self, codec: Codec, event: Event) -> Pending:
+    def _pending(self, codec: Codec, event: Event, at: str | None = None) -> Pending:
         type_, data = codec.encode(event)
-        return Pending(type_, data, self._clock())
+        return Pending(type_, data, at or self._clock())
 
     # ------------------------------------------------------------------ playing
 
@@ -376,7 +376,8 @@ class Arbiter:
     def _append(self, game: str, before: Folded, events: list[Event]) -> list[Record]:
         loaded = self.loaded(game)
         ruleset = loaded.ruleset
-        pending = [self._pending(loaded.codec, e) for e in events]
+        at = self._clock()  # one batch, appended at one moment
+        pending = [self._pending(loaded.codec, e, at) for e in events]
         # fold first: a batch that cannot be folded is never appended
         meta, state = before.meta, before.state
         for offset, event in enumerate(events):

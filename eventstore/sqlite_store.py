@@ -210,8 +210,8 @@ class SQLiteStore:
             raise bad_from_seq(game, from_seq)
         with self._guard():
             segments = self._segments(game)
-            head = self._head(game)[0]
-        hi = head if to_seq is None else min(to_seq, head)
+            # a stated end bounds the SELECT by itself; otherwise clamp to the head of now
+            hi = self._head(game)[0] if to_seq is None else to_seq
         parts = []
         for owner, lo, seg_hi in segments:
             a, b = max(lo, from_seq), hi if seg_hi is None else min(seg_hi, hi)
