@@ -10,9 +10,10 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections import Counter
 from typing import NamedTuple
 
+from domain.armageddon_empires import paths
 from domain.armageddon_empires.abilities import LEADER, PATHFINDER, RAPID_REACTION, has, level
 from domain.armageddon_empires.commands import MoveArmy
 from domain.armageddon_empires.control import enemy_held
@@ -26,7 +27,7 @@ from domain.core.batch import Batch
 from domain.core.dice import Dice
 from domain.core.errors import RulesError
 from domain.core.events import Event
-from domain.core.hexgrid import Hex, cheapest_costs, cheapest_path
+from domain.core.hexgrid import Hex
 
 
 class MoveCost(NamedTuple):
@@ -57,17 +58,6 @@ def move_cost(state: GameState, army: Army) -> MoveCost:
     return MoveCost(len(cards), free, pathfinder, ap)
 
 
-def _enter(state: GameState, empire: str) -> Callable[[Hex], int | None]:
-    blocked = enemy_held(state, empire)
-    board = state.board
-
-    def enter(h: Hex) -> int | None:
-        at = str(h)
-        return None if at in blocked else board.move_cost(at)
-
-    return enter
-
-
 def _may_move(state: GameState, army: Army) -> bool:
     return (
         army.garrison_of is None
@@ -80,6 +70,12 @@ def _full(state: GameState, empire: str, at: str) -> bool:
     return len(state.armies_at(empire, at)) >= MAX_ARMIES_PER_HEX
 
 
+def _full_hexes(state: GameState, empire: str) -> set[str]:
+    """The hexes where ``_full`` holds for ``empire``, found in one pass over the armies."""
+    count = Counter(a.at for a in state.armies.values() if a.empire == empire)
+    return {at for at, n in count.items() if n >= MAX_ARMIES_PER_HEX}
+
+
 def destinations(state: GameState, army: Army) -> dict[str, int]:
     """Every hex the army may move to now and the movement points it costs (empty if it may
     not move at all); AP is not checked here."""
@@ -87,14 +83,14 @@ def destinations(state: GameState, army: Army) -> dict[str, int]:
         return {}
     points, _ = allowance(state, army)
     start = Hex.parse(army.at)
-    reach = cheapest_costs(start, _enter(state, army.empire), points)
+    reach = paths.costs_from(state.board, enemy_held(state, army.empire), [army.at], points)
     limited = move_limited(state, army)
+    full = _full_hexes(state, army.empire)
+    here = str(start)
     return {
-        str(h): cost
-        for h, cost in reach.items()
-        if h != start
-        and not (limited and start.distance(h) > 1)
-        and not _full(state, army.empire, str(h))
+        at: cost
+        for at, cost in reach.items()
+        if at != here and not (limited and start.distance(Hex.parse(at)) > 1) and at not in full
     }
 
 
@@ -117,7 +113,8 @@ def decide_move(state: GameState, cmd: MoveArmy, dice: Dice) -> list[Event]:
     to = hex_on_map(state, cmd.to)
     if to == army.at:
         raise RulesError(f"{army.id} is already at {to}", "rules/already_there")
-    if to in enemy_held(state, army.empire):
+    held = enemy_held(state, army.empire)
+    if to in held:
         raise RulesError(
             f"hex {to} holds an enemy army or base; battles are not part of this version",
             "rules/battles_not_supported",
@@ -135,7 +132,7 @@ def decide_move(state: GameState, cmd: MoveArmy, dice: Dice) -> list[Event]:
             "rules/out_of_supply_limit",
         )
     points, rule = allowance(state, army)
-    found = cheapest_path(start, goal, _enter(state, army.empire))
+    found = paths.path_between(state.board, held, army.at, to)
     if found is None:
         raise RulesError(
             f"no path from {army.at} to {to} avoids enemy-held hexes", "rules/out_of_reach"
@@ -150,8 +147,7 @@ def decide_move(state: GameState, cmd: MoveArmy, dice: Dice) -> list[Event]:
     pay_ap(empire, cost.ap, f"moving {army.id}")
     board = state.board
     steps = tuple(
-        MoveStep(str(h), board.terrain[str(h)], board.table[board.terrain[str(h)]].move)
-        for h in path[1:]
+        MoveStep(at, board.terrain[at], board.table[board.terrain[at]].move) for at in path[1:]
     )
     b = Batch(dice)
     b.emit(

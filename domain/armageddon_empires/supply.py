@@ -8,11 +8,11 @@ Out of supply at the start of its turn, it may move only one hex (p.30), unless 
 
 from __future__ import annotations
 
+from domain.armageddon_empires import paths
 from domain.armageddon_empires.abilities import COMMANDO, MOBILE_SUPPLY, RAIDER, has, level
 from domain.armageddon_empires.control import enemy_held
 from domain.armageddon_empires.guards import BASE_KINDS
 from domain.armageddon_empires.state import Army, Base, GameState
-from domain.core.hexgrid import Hex, cheapest_costs
 
 
 def is_besieged(state: GameState, base: Base) -> bool:
@@ -34,20 +34,8 @@ def supply_sources(state: GameState, empire: str) -> list[Base]:
 
 def supply_costs(state: GameState, empire: str, budget: int) -> dict[str, int]:
     """Hex → the least path cost from any source of ``empire``, for costs ≤ ``budget``."""
-    blocked = enemy_held(state, empire)
-    board = state.board
-
-    def enter(h: Hex) -> int | None:
-        at = str(h)
-        return None if at in blocked else board.move_cost(at)
-
-    best: dict[str, int] = {}
-    for source in supply_sources(state, empire):
-        for h, cost in cheapest_costs(Hex.parse(source.at), enter, budget).items():
-            at = str(h)
-            if cost < best.get(at, cost + 1):
-                best[at] = cost
-    return best
+    sources = [b.at for b in supply_sources(state, empire)]
+    return paths.costs_from(state.board, enemy_held(state, empire), sources, budget)
 
 
 def raider(state: GameState, army: Army) -> int:
@@ -61,7 +49,8 @@ def out_of_supply(state: GameState, empire: str) -> tuple[str, ...]:
     if not field:
         return ()
     srange = state.empires[empire].supply_range
-    costs = supply_costs(state, empire, srange + max(raider(state, a) for a in field))
+    ranges = [srange + raider(state, a) for a in field]  # each army's supply range
+    costs = supply_costs(state, empire, max(ranges))
     mobile = {
         a.at
         for a in state.armies.values()
@@ -69,9 +58,8 @@ def out_of_supply(state: GameState, empire: str) -> tuple[str, ...]:
     }
     out = [
         a.id
-        for a in field
-        if costs.get(a.at, srange + raider(state, a) + 1) > srange + raider(state, a)
-        and a.at not in mobile
+        for a, reach in zip(field, ranges, strict=True)
+        if costs.get(a.at, reach + 1) > reach and a.at not in mobile
     ]
     return tuple(sorted(out))
 

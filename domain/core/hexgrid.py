@@ -1,9 +1,14 @@
-"""Hex geometry: axial coordinates with a text form, distance, neighbours, cheapest paths."""
+"""Hex geometry: axial coordinates with a text form, distance, neighbours, cheapest paths.
+
+``cheapest_costs`` and ``cheapest_path`` search any hexes through an ``enter_cost`` callback.
+``HexGraph`` gives the same answers on one fixed map many times faster: its hexes are numbered
+once, with their neighbours and entry costs, so a search handles plain ints.
+"""
 
 from __future__ import annotations
 
-import heapq
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Collection, Iterable, Iterator, Mapping
+from heapq import heappop, heappush
 
 import msgspec
 
@@ -65,7 +70,7 @@ def cheapest_costs(
     best: dict[Hex, int] = {start: 0}
     frontier: list[tuple[int, Hex]] = [(0, start)]
     while frontier:
-        cost, here = heapq.heappop(frontier)
+        cost, here = heappop(frontier)
         if cost > best.get(here, cost):
             continue
         for nxt in here.neighbours():
@@ -75,7 +80,7 @@ def cheapest_costs(
             total = cost + step
             if total <= budget and total < best.get(nxt, total + 1):
                 best[nxt] = total
-                heapq.heappush(frontier, (total, nxt))
+                heappush(frontier, (total, nxt))
     return best
 
 
@@ -89,7 +94,7 @@ def cheapest_path(
     came: dict[Hex, Hex] = {}
     frontier: list[tuple[int, Hex]] = [(0, start)]
     while frontier:
-        cost, here = heapq.heappop(frontier)
+        cost, here = heappop(frontier)
         if here == goal:
             path = [here]
             while path[-1] != start:
@@ -105,10 +110,86 @@ def cheapest_path(
             if total < best.get(nxt, total + 1):
                 best[nxt] = total
                 came[nxt] = here
-                heapq.heappush(frontier, (total, nxt))
+                heappush(frontier, (total, nxt))
     return None
 
 
 def within(center: Hex, radius: int, hexes: Iterable[Hex]) -> list[Hex]:
     """The hexes of ``hexes`` at most ``radius`` steps from ``center``."""
     return [h for h in hexes if center.distance(h) <= radius]
+
+
+class HexGraph:
+    """The hexes of one map as numbered nodes, with their neighbours and entry costs.
+
+    Build it once per map (``enter_costs``: every hex on the map and the positive cost of
+    entering it) and search it many times. Nodes are numbered in ``Hex`` order (by q, then r),
+    so breaking cost ties by node number is breaking them by ``Hex`` as ``cheapest_costs`` and
+    ``cheapest_path`` do: on the map's hexes both give the same costs, the same paths, and
+    ``costs_from`` from one start even the same dict order.
+    """
+
+    __slots__ = ("hexes", "index", "names", "steps")
+
+    def __init__(self, enter_costs: Mapping[Hex, int]) -> None:
+        #: node -> its hex, and its text form ``"q,r"``
+        self.hexes: tuple[Hex, ...] = tuple(sorted(enter_costs))
+        self.names: tuple[str, ...] = tuple(str(h) for h in self.hexes)
+        #: ``"q,r"`` -> node
+        self.index: dict[str, int] = {name: node for node, name in enumerate(self.names)}
+        node_of = {h: node for node, h in enumerate(self.hexes)}
+        #: node -> ``(neighbour, cost of entering it)`` for its neighbours on the map, in
+        #: ``DIRECTIONS`` order (the order ``Hex.neighbours`` gives)
+        self.steps: tuple[tuple[tuple[int, int], ...], ...] = tuple(
+            tuple((node_of[n], enter_costs[n]) for n in h.neighbours() if n in node_of)
+            for h in self.hexes
+        )
+
+    def costs_from(
+        self, starts: Iterable[int], budget: int, blocked: Collection[int] = ()
+    ) -> dict[int, int]:
+        """Every node reachable from one of ``starts`` within ``budget``, entering no node of
+        ``blocked``, and the least total cost to it from the nearest start (starts cost 0).
+
+        From one start this is ``cheapest_costs``; from several it is, node by node, the least
+        of their ``cheapest_costs`` (one Dijkstra seeded with every start).
+        """
+        best = dict.fromkeys(starts, 0)
+        frontier = [(0, node) for node in sorted(best)]
+        steps = self.steps
+        while frontier:
+            cost, here = heappop(frontier)
+            if cost > best[here]:
+                continue
+            for nxt, step in steps[here]:
+                total = cost + step
+                if total <= budget and total < best.get(nxt, total + 1) and nxt not in blocked:
+                    best[nxt] = total
+                    heappush(frontier, (total, nxt))
+        return best
+
+    def path(
+        self, start: int, goal: int, blocked: Collection[int] = ()
+    ) -> tuple[int, list[int]] | None:
+        """The least-cost path from ``start`` to ``goal`` (both included, entering no node of
+        ``blocked``) and its cost, or None: ``cheapest_path`` on nodes."""
+        best = {start: 0}
+        came: dict[int, int] = {}
+        frontier = [(0, start)]
+        steps = self.steps
+        while frontier:
+            cost, here = heappop(frontier)
+            if here == goal:
+                path = [here]
+                while path[-1] != start:
+                    path.append(came[path[-1]])
+                return cost, path[::-1]
+            if cost > best[here]:
+                continue
+            for nxt, step in steps[here]:
+                total = cost + step
+                if total < best.get(nxt, total + 1) and nxt not in blocked:
+                    best[nxt] = total
+                    came[nxt] = here
+                    heappush(frontier, (total, nxt))
+        return None

@@ -1,0 +1,111 @@
+"""Path costs on the map for moves and supply: terrain move costs (R12), entering no hex another
+empire holds (AE-5).
+
+Every search runs on the board's ``HexGraph``, built once per map (``board_graph``). Only a
+forged log's state can put an army or a base off the map, or at a hex written otherwise than
+``"q,r"`` (``"07,1"``); such a hex is not a node, so a search from it falls back to the general
+``cheapest_costs``/``cheapest_path``, which give the same answers, only slower.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable, Collection, Sequence
+from typing import Any
+
+from domain.armageddon_empires.state import Board
+from domain.core.hexgrid import Hex, HexGraph, cheapest_costs, cheapest_path
+
+#: how many maps (and board objects) keep their graph: the games in play share a few maps
+GRAPH_CACHE_SIZE = 16
+
+# Boards never change, so a graph may be shared by every search on an equal map. id(board) ->
+# (the board, its graph): holding the board keeps its id from being reused; map -> its graph.
+_by_board: dict[int, tuple[Board, HexGraph]] = {}
+_by_map: dict[tuple[tuple[str, int], ...], HexGraph] = {}
+_lock = threading.Lock()
+
+
+def board_graph(board: Board) -> HexGraph:
+    """The board's hexes as a ``HexGraph``, each entered at its terrain's move cost (R12)."""
+    found = _by_board.get(id(board))
+    if found is not None and found[0] is board:
+        return found[1]
+    costs = {at: board.table[name].move for at, name in board.terrain.items()}
+    key = tuple(costs.items())
+    graph = _by_map.get(key)
+    if graph is None:
+        graph = HexGraph({Hex.parse(at): cost for at, cost in costs.items()})
+    with _lock:
+        _remember(_by_map, key, graph)
+        _remember(_by_board, id(board), (board, graph))
+    return graph
+
+
+def _remember(cache: dict[Any, Any], key: Any, value: Any) -> None:
+    """Put ``key`` in ``cache``, first dropping its oldest entry if it is full."""
+    if key not in cache and len(cache) >= GRAPH_CACHE_SIZE:
+        del cache[next(iter(cache))]
+    cache[key] = value
+
+
+def _blocked(graph: HexGraph, held: Collection[str]) -> set[int]:
+    """The nodes of the enemy-held hexes ``held`` (as ``"q,r"``) that are on the map."""
+    index = graph.index
+    return {index[at] for at in held if at in index}
+
+
+def _enter(board: Board, held: Collection[str]) -> Callable[[Hex], int | None]:
+    """The general searches' entry cost: the terrain's, None off the map or enemy-held."""
+
+    def enter(h: Hex) -> int | None:
+        at = str(h)
+        return None if at in held else board.move_cost(at)
+
+    return enter
+
+
+def costs_from(
+    board: Board, held: Collection[str], starts: Sequence[str], budget: int
+) -> dict[str, int]:
+    """``"q,r"`` → the least cost of a path to it from the nearest of ``starts`` entering no hex
+    of ``held``, for costs ≤ ``budget``; the starts cost 0. From one start, in the order found."""
+    graph = board_graph(board)
+    nodes = [graph.index[at] for at in starts if at in graph.index]
+    if len(nodes) < len(starts):
+        return _costs_off_map(board, held, starts, budget)
+    names = graph.names
+    best = graph.costs_from(nodes, budget, _blocked(graph, held))
+    return {names[node]: cost for node, cost in best.items()}
+
+
+def _costs_off_map(
+    board: Board, held: Collection[str], starts: Sequence[str], budget: int
+) -> dict[str, int]:
+    """``costs_from`` when a start is off the map: a general search from each start."""
+    enter = _enter(board, held)
+    best: dict[str, int] = {}
+    for start in starts:
+        for h, cost in cheapest_costs(Hex.parse(start), enter, budget).items():
+            at = str(h)
+            if cost < best.get(at, cost + 1):
+                best[at] = cost
+    return best
+
+
+def path_between(
+    board: Board, held: Collection[str], start: str, goal: str
+) -> tuple[int, list[str]] | None:
+    """The least-cost path from ``start`` to ``goal`` (both included, as ``"q,r"``) entering no
+    hex of ``held``, and its cost; None when ``held`` blocks every path."""
+    graph = board_graph(board)
+    origin, target = graph.index.get(start), graph.index.get(goal)
+    if origin is None or target is None:
+        found = cheapest_path(Hex.parse(start), Hex.parse(goal), _enter(board, held))
+        return None if found is None else (found[0], [str(h) for h in found[1]])
+    found_nodes = graph.path(origin, target, _blocked(graph, held))
+    if found_nodes is None:
+        return None
+    cost, nodes = found_nodes
+    names = graph.names
+    return cost, [names[node] for node in nodes]
