@@ -238,7 +238,7 @@ def warlog_replay(store: SQLiteStore, arb: Arbiter, ruleset: Any, games: Sequenc
     quiesce()
     started = time.perf_counter()
     for game in games:
-        arb.fold_records(ruleset, None, store.read(game))
+        arb.fold_rows(ruleset, None, store.read_rows(game))
     return time.perf_counter() - started
 
 

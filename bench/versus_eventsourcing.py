@@ -151,7 +151,7 @@ def run_warlog(streams: Streams, ruleset: Any, workdir: Path, batched: int | Non
     read = 0
     decode = codec.decode
     for game in games:
-        read += len([decode(r.type, r.data) for r in store.read(game)])
+        read += len([decode(type_, data) for _, type_, data, _ in store.read_rows(game)])
     read_s = time.perf_counter() - started
     store.close()
     _remove_db(name)

@@ -289,6 +289,11 @@ class SinkStore:
         hi = recent[-1].seq if to_seq is None else to_seq
         return iter([r for r in recent if from_seq <= r.seq <= hi])
 
+    def read_rows(
+        self, game: str, from_seq: int = 1, to_seq: int | None = None
+    ) -> Iterator[tuple[int, str, str, str]]:
+        return ((r.seq, r.type, r.data, r.hash) for r in self.read(game, from_seq, to_seq))
+
     def head(self, game: str) -> tuple[int, str]:
         if game not in self._recent:
             raise UnknownGame(f"no game {game}")

@@ -9,7 +9,7 @@ from __future__ import annotations
 import contextlib
 import os
 import secrets as _secrets
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from datetime import UTC, datetime
 from importlib import resources
 from pathlib import Path
@@ -117,22 +117,29 @@ class Arbiter:
         codec = self.loaded(game).codec
         return [codec.decode(r.type, r.data) for r in records]
 
-    def fold_records(self, ruleset: Any, start: Folded | None, records: Iterator[Record]) -> Folded:
-        """Fold records onto ``start`` (or from nothing); the fold every read path shares."""
+    def fold_records(self, ruleset: Any, start: Folded | None, records: Iterable[Record]) -> Folded:
+        """Fold records onto ``start`` (or from nothing)."""
+        return self.fold_rows(ruleset, start, ((r.seq, r.type, r.data, r.hash) for r in records))
+
+    def fold_rows(
+        self, ruleset: Any, start: Folded | None, rows: Iterable[tuple[int, str, str, str]]
+    ) -> Folded:
+        """Fold ``(seq, type, data, hash)`` rows onto ``start`` (or from nothing): the fold every
+        read path shares (replay, seek, play)."""
         decode = self.codec(ruleset).decode
         meta = start.meta if start else None
         state = start.state if start else None
-        last: Record | None = None
+        last: tuple[int, str, str, str] | None = None
         evolve = ruleset.evolve
-        for last in records:
-            type_ = last.type
+        for last in rows:
+            seq, type_, data, _ = last
             if type_ in INERT_TAGS:  # commands and rolls: their consequences are the events after
                 continue
-            event = decode(type_, last.data)
+            event = decode(type_, data)
             if type_ in CORE_TAGS:
-                meta = evolve_meta(meta, last.seq, event)
+                meta = evolve_meta(meta, seq, event)
                 if isinstance(event, GameCreated):
-                    state = initial_state(ruleset, last.data, event)
+                    state = initial_state(ruleset, data, event)
             else:
                 state = evolve(state, event)
         if meta is None:
@@ -140,7 +147,7 @@ class Arbiter:
         if last is None:
             assert start is not None
             return start
-        return Folded(last.seq, last.hash, meta, state)
+        return Folded(last[0], last[3], meta, state)
 
     def _version_key(self, ruleset: Any) -> str:
         return f"{ruleset.name}@{ruleset.version}"
@@ -165,7 +172,7 @@ class Arbiter:
         if live is not None and live.seq <= at and (start is None or live.seq > start.seq):
             start = live
         from_seq = start.seq + 1 if start else 1
-        result = self.fold_records(loaded.ruleset, start, self.store.read(game, from_seq, at))
+        result = self.fold_rows(loaded.ruleset, start, self.store.read_rows(game, from_seq, at))
         if at == head:
             self._live[game] = result
         return result

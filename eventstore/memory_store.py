@@ -100,6 +100,13 @@ class MemoryStore:
                 parts.append((self._events[owner], a - offset, b - offset + 1))
         return _stream(parts)
 
+    def read_rows(
+        self, game: str, from_seq: int = 1, to_seq: int | None = None
+    ) -> Iterator[tuple[int, str, str, str]]:
+        """``(seq, type, data, hash)`` of the records ``read`` yields, as plain tuples."""
+        records = self.read(game, from_seq, to_seq)
+        return ((r.seq, r.type, r.data, r.hash) for r in records)
+
     def head(self, game: str) -> tuple[int, str]:
         """``(seq, hash)`` of the game's last event. UnknownGame."""
         last = self._own(game)[-1]

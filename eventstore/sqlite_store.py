@@ -30,6 +30,7 @@ from collections.abc import Iterator, Sequence
 from itertools import starmap
 from pathlib import Path
 from types import TracebackType
+from typing import Any
 
 import sqlite_utils
 
@@ -97,6 +98,9 @@ _HEAD = "SELECT seq, hash FROM events WHERE game = ? ORDER BY seq DESC LIMIT 1"
 _READ = (
     "SELECT seq, type, data, at, prev, hash FROM events"
     " WHERE game = ? AND seq BETWEEN ? AND ? ORDER BY seq"
+)
+_READ_ROWS = (
+    "SELECT seq, type, data, hash FROM events WHERE game = ? AND seq BETWEEN ? AND ? ORDER BY seq"
 )
 _INSERT = "INSERT INTO events (game, seq, type, data, at, prev, hash) VALUES (?, ?, ?, ?, ?, ?, ?)"
 _INSERT_GAME = "INSERT INTO games (game, ruleset, parent, fork_at) VALUES (?, ?, ?, ?)"
@@ -206,6 +210,17 @@ class SQLiteStore:
         UnknownGame and InputError (from_seq < 1) are raised here, StoreError also while
         iterating.
         """
+        return self._stream(self._plan(game, from_seq, to_seq), _READ, Record)
+
+    def read_rows(
+        self, game: str, from_seq: int = 1, to_seq: int | None = None
+    ) -> Iterator[tuple[int, str, str, str]]:
+        """``(seq, type, data, hash)`` of the records ``read`` yields, as plain tuples."""
+        return self._stream(self._plan(game, from_seq, to_seq), _READ_ROWS, None)
+
+    def _plan(self, game: str, from_seq: int, to_seq: int | None) -> list[tuple[str, int, int]]:
+        """``(owner, lo, hi)`` for each lineage segment the read covers; UnknownGame,
+        InputError (from_seq < 1)."""
         if from_seq < 1:
             raise bad_from_seq(game, from_seq)
         with self._guard():
@@ -217,7 +232,7 @@ class SQLiteStore:
             a, b = max(lo, from_seq), hi if seg_hi is None else min(seg_hi, hi)
             if a <= b:
                 parts.append((owner, a, b))
-        return self._stream(parts)
+        return parts
 
     def head(self, game: str) -> tuple[int, str]:
         """``(seq, hash)`` of the game's last event. UnknownGame."""
@@ -344,13 +359,14 @@ class SQLiteStore:
             )
         return str(row[0])
 
-    def _stream(self, parts: list[tuple[str, int, int]]) -> Iterator[Record]:
+    def _stream(self, parts: list[tuple[str, int, int]], query: str, row: Any) -> Iterator[Any]:
+        """The rows of ``query`` over each part, made into ``row`` (None: plain tuples)."""
         conn = self._conn
         try:
             for owner, lo, hi in parts:
-                cursor = conn.execute(_READ, (owner, lo, hi))
+                cursor = conn.execute(query, (owner, lo, hi))
                 try:
-                    yield from starmap(Record, cursor)
+                    yield from (cursor if row is None else starmap(row, cursor))
                 finally:
                     cursor.close()
         except sqlite3.Error as exc:

@@ -35,6 +35,13 @@ class Store(Protocol):
         in seq order, following the fork lineage."""
         ...
 
+    def read_rows(
+        self, game: str, from_seq: int = 1, to_seq: int | None = None
+    ) -> Iterator[tuple[int, str, str, str]]:
+        """``(seq, type, data, hash)`` of the same records as ``read``: what a fold needs,
+        without building Records (replay and seek go through here)."""
+        ...
+
     def head(self, game: str) -> tuple[int, str]:
         """``(seq, hash)`` of the last event. UnknownGame if no such game."""
         ...

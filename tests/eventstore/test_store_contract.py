@@ -204,6 +204,26 @@ class TestStoreContract:
         new_game(store, events=6)
         assert numbers(store.read("g", from_seq, to_seq)) == expected
 
+    def test_read_rows_are_the_records_seq_type_data_and_hash_along_the_lineage(
+        self, store: Store
+    ) -> None:
+        new_game(store, events=6)
+        fork(store, "f", "g", 4, 7, 8)
+        for game, lo, hi in [
+            ("g", 1, None),
+            ("g", 2, 5),
+            ("f", 1, None),
+            ("f", 3, 6),
+            ("f", 5, 99),
+        ]:
+            rows = list(store.read_rows(game, lo, hi))
+            assert rows == [(r.seq, r.type, r.data, r.hash) for r in store.read(game, lo, hi)]
+            assert rows
+        with pytest.raises(InputError):
+            store.read_rows("g", 0)
+        with pytest.raises(UnknownGame):
+            store.read_rows("nope")
+
     def test_read_below_seq_one_is_refused(self, store: Store) -> None:
         new_game(store)
         with pytest.raises(InputError):
