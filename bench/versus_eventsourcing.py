@@ -128,7 +128,8 @@ def run_warlog(streams: Streams, ruleset: Any, workdir: Path, batched: int | Non
     if batched is None:
         for s, events in enumerate(streams.events):
             game = f"s{s}"
-            pending = [Pending(*codec.encode(e), clock()) for e in events]
+            at = clock()  # one transaction, one moment (as the Arbiter stamps a batch)
+            pending = [Pending(*codec.encode(e), at) for e in events]
             store.create_game(GameInfo(game, ruleset.name), pending)
             games.append(game)
             written += len(pending)
@@ -139,7 +140,8 @@ def run_warlog(streams: Streams, ruleset: Any, workdir: Path, batched: int | Non
             store.create_game(GameInfo(game, ruleset.name), [Pending(*first, clock())])
             seq = 1
             for lo, hi in _batches(len(events), streams.batch_sizes, s * 7):
-                pending = [Pending(*codec.encode(e), clock()) for e in events[lo:hi]]
+                at = clock()
+                pending = [Pending(*codec.encode(e), at) for e in events[lo:hi]]
                 seq = store.append(game, pending, seq)[-1].seq
             games.append(game)
             written += len(events)
