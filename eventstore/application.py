@@ -113,10 +113,6 @@ class Arbiter:
     def ruleset_of(self, game: str) -> Any:
         return self.loaded(game).ruleset
 
-    def decode(self, game: str, records: Sequence[Record]) -> list[Event]:
-        codec = self.loaded(game).codec
-        return [codec.decode(r.type, r.data) for r in records]
-
     def fold_records(self, ruleset: Any, start: Folded | None, records: Iterable[Record]) -> Folded:
         """Fold records onto ``start`` (or from nothing)."""
         return self.fold_rows(ruleset, start, ((r.seq, r.type, r.data, r.hash) for r in records))

@@ -114,11 +114,6 @@ def cheapest_path(
     return None
 
 
-def within(center: Hex, radius: int, hexes: Iterable[Hex]) -> list[Hex]:
-    """The hexes of ``hexes`` at most ``radius`` steps from ``center``."""
-    return [h for h in hexes if center.distance(h) <= radius]
-
-
 class HexGraph:
     """The hexes of one map as numbered nodes, with their neighbours and entry costs.
 
