@@ -1,0 +1,60 @@
+"""What a player may not see stays hidden in `events --as` and `state --as`, through the CLI."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from click.testing import CliRunner
+
+from cli.context import open_arbiter
+from cli.demo import autoplay_game
+from cli.main import cli
+
+
+def warlog(db: Path, *args: str) -> str:
+    result = CliRunner().invoke(cli, ["--db", str(db), *args])
+    assert result.exit_code == 0, result.stderr
+    return result.stdout
+
+
+def lines(text: str) -> list[dict]:  # type: ignore[type-arg]
+    return [json.loads(line) for line in text.splitlines()]
+
+
+def test_the_other_sides_strategy_choice_is_hidden_until_revealed(tmp_path: Path) -> None:
+    db = tmp_path / "w.db"
+    game = warlog(db, "new", "battle-for-armageddon", "--game", "bfa").strip()
+    autoplay_game(open_arbiter(str(db)), game, 40)
+    full = [e for e in lines(warlog(db, "events", game, "--json")) if e["type"] == "command_issued"]
+    chosen = {
+        e["seq"]: e["data"]["command"]
+        for e in full
+        if e["data"]["command"]["type"] == "choose_strategy"
+    }
+    assert {c["player"] for c in chosen.values()} == {"orks", "imperials"}
+    for viewer in ("orks", "imperials"):
+        seen = {e["seq"]: e for e in lines(warlog(db, "events", game, "--as", viewer, "--json"))}
+        for seq, command in chosen.items():
+            shown = seen[seq]["data"]["command"]
+            if command["player"] == viewer:
+                assert shown["cards"] == command["cards"]
+            else:
+                assert shown.get("cards") != command["cards"], (
+                    f"{viewer} sees the other side's choice"
+                )
+
+
+def test_the_other_empires_hand_and_draws_are_hidden(tmp_path: Path) -> None:
+    db = tmp_path / "w.db"
+    game = warlog(db, "new", "armageddon-empires", "--game", "ae").strip()
+    autoplay_game(open_arbiter(str(db)), game, 120)
+    full = lines(warlog(db, "events", game, "--json"))
+    draws = {e["seq"]: e["data"] for e in full if e["type"] == "card_drawn"}
+    assert {d["empire"] for d in draws.values()} == {"red", "blue"}
+    seen = {e["seq"]: e["data"] for e in lines(warlog(db, "events", game, "--as", "red", "--json"))}
+    for seq, draw in draws.items():
+        assert seen[seq]["card"] == (draw["card"] if draw["empire"] == "red" else None)
+    referee = json.loads(warlog(db, "state", game, "--json"))["state"]["empires"]["blue"]["hand"]
+    red_view = json.dumps(json.loads(warlog(db, "state", game, "--as", "red", "--json"))["state"])
+    assert referee and not any(card in red_view for card in referee)
