@@ -81,3 +81,26 @@ def test_the_installed_entry_point_reports_errors_in_one_line_without_a_tracebac
     )
     assert (result.returncode, result.stdout) == (1, "")
     assert result.stderr.startswith("error[input/bad_json]")
+
+
+def test_replay_walks_an_exported_file_from_any_event(tmp_path: Path) -> None:
+    golden = (
+        Path(__file__).resolve().parents[2]
+        / "fixtures"
+        / "battle-for-armageddon"
+        / "bfa-golden.jsonl"
+    )
+    status, out, _ = run(tmp_path / "w.db", "replay", str(golden), "--from", "50", "--to", "56")
+    assert status == 0
+    assert [
+        int(line.split()[0]) for line in out.splitlines() if line[:6].strip().isdigit()
+    ] == list(range(50, 57))
+    assert "why: attack" in out and "→" in out
+    steps = [
+        json.loads(line)
+        for line in run(
+            tmp_path / "w.db", "replay", str(golden), "--from", "52", "--to", "52", "--json"
+        )[1].splitlines()
+    ]
+    assert [s["seq"] for s in steps] == [52] and steps[0]["changes"]
+    assert not (tmp_path / "w.db").exists()  # a file is replayed in memory
