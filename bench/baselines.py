@@ -16,8 +16,8 @@ from typing import Any
 
 import msgspec
 
-from domain.core.events import CORE_EVENTS
-from eventstore.records import Pending
+from warlog.domain.core.events import CORE_EVENTS
+from warlog.eventstore.records import Pending
 
 INSERT = "INSERT INTO events (game, seq, type, data, at, prev, hash) VALUES (?, ?, ?, ?, ?, ?, ?)"
 HEAD = "SELECT seq, hash FROM events WHERE game = ? ORDER BY seq DESC LIMIT 1"

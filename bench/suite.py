@@ -43,10 +43,10 @@ from bench.workload import (
     size_label,
     write_long_games,
 )
-from eventstore.application import Arbiter
-from eventstore.audit import audit_records
-from eventstore.records import GameInfo, Pending
-from eventstore.sqlite_store import SQLiteStore
+from warlog.arbiter.application import Arbiter
+from warlog.arbiter.audit import audit_records
+from warlog.eventstore.records import GameInfo, Pending
+from warlog.eventstore.sqlite_store import SQLiteStore
 
 RESULTS = BENCH_DIR / "results" / "latest.md"
 T = TypeVar("T")

@@ -29,10 +29,10 @@ from typing import Any
 import msgspec
 
 from bench.workload import Clock, PlayedGame
-from domain.core.events import Event
-from eventstore.codec import Codec
-from eventstore.records import GameInfo, Pending
-from eventstore.sqlite_store import SQLiteStore
+from warlog.domain.core.events import Event
+from warlog.eventstore.codec import Codec
+from warlog.eventstore.records import GameInfo, Pending
+from warlog.eventstore.sqlite_store import SQLiteStore
 
 with warnings.catch_warnings():
     warnings.simplefilter("ignore", DeprecationWarning)

@@ -26,13 +26,13 @@ from typing import Any
 
 import msgspec
 
-from domain.core.errors import ConflictError, InputError, StoreError, UnknownGame
-from domain.core.events import BATCH_STARTS
-from eventstore.application import Arbiter
-from eventstore.chain import GENESIS, link
-from eventstore.memory_store import MemoryStore
-from eventstore.records import GameInfo, Pending, Record
-from eventstore.sqlite_store import SQLiteStore
+from warlog.arbiter.application import Arbiter
+from warlog.domain.core.errors import ConflictError, InputError, StoreError, UnknownGame
+from warlog.domain.core.events import BATCH_STARTS
+from warlog.eventstore.chain import GENESIS, link
+from warlog.eventstore.memory_store import MemoryStore
+from warlog.eventstore.records import GameInfo, Pending, Record
+from warlog.eventstore.sqlite_store import SQLiteStore
 
 BENCH_DIR = Path(__file__).resolve().parent
 AE = "armageddon-empires"
@@ -90,11 +90,11 @@ class Subject:
 def ae_subject(workdir: Path) -> Subject:
     """Armageddon Empires: random legal play, on its bundled scenario for realistic games and on
     the same map with the scenario's largest round limit (999) for long ones."""
-    from domain import rulesets
+    from warlog.domain import rulesets
 
     ruleset = rulesets.get(AE)
     default = ruleset.default_scenario if hasattr(ruleset, "default_scenario") else None
-    bundled = Arbiter.bundled_scenarios(ruleset)
+    bundled = rulesets.bundled_scenarios(ruleset)
     text = bundled[default or sorted(bundled)[0]].read_text()
     text, found = re.subn(r"(?m)^max_rounds\s*=\s*\d+", f"max_rounds = {AE_MAX_ROUNDS}", text)
     if found != 1:

@@ -5,10 +5,10 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from domain import rulesets
-from eventstore.application import Arbiter
-from eventstore.exchange import BadLine, parse_lines, read_file
-from eventstore.records import Record
+from warlog.arbiter.application import Arbiter
+from warlog.arbiter.exchange import BadLine, parse_lines, read_file
+from warlog.domain import rulesets
+from warlog.eventstore.records import Record
 
 DEFAULT_DB = "warlog.db"
 
@@ -20,13 +20,13 @@ def db_path(option: str | None) -> str:
 
 def open_arbiter(path: str, *, create: bool = False) -> Arbiter:
     """An Arbiter on the SQLite database at ``path`` (StoreError, exit 1, if it cannot be used)."""
-    from eventstore.sqlite_store import SQLiteStore
+    from warlog.eventstore.sqlite_store import SQLiteStore
 
     return Arbiter(SQLiteStore(path, create=create), rulesets.get)
 
 
 def memory_arbiter() -> Arbiter:
-    from eventstore.memory_store import MemoryStore
+    from warlog.eventstore.memory_store import MemoryStore
 
     return Arbiter(MemoryStore(), rulesets.get)
 
@@ -38,7 +38,7 @@ def is_file_source(source: str) -> bool:
 
 def file_records(path: str) -> list[Record]:
     """The records of an export file; InputError (exit 1) if unreadable, IntegrityError (4) if malformed."""
-    from domain.core.errors import IntegrityError
+    from warlog.domain.core.errors import IntegrityError
 
     try:
         return list(parse_lines(read_file(path)))

@@ -13,14 +13,14 @@ from typing import Any
 import click
 import msgspec
 
-from cli.context import file_records, memory_arbiter, open_arbiter
-from cli.render import audit_text, events_view_text
-from domain import rulesets
-from domain.core.errors import IntegrityError
-from eventstore.application import Arbiter
-from eventstore.audit import Auditor
-from eventstore.exchange import export_line, parse_lines
-from projections.events_view import EventsView
+from warlog.arbiter.application import Arbiter
+from warlog.arbiter.audit import Auditor
+from warlog.arbiter.exchange import export_line, parse_lines
+from warlog.cli.context import file_records, memory_arbiter, open_arbiter
+from warlog.cli.render import audit_text, events_view_text
+from warlog.domain import rulesets
+from warlog.domain.core.errors import IntegrityError
+from warlog.projections.events_view import EventsView
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"
 

@@ -8,7 +8,7 @@ from typing import Any
 
 import click
 
-from domain.core.errors import WarlogError
+from warlog.domain.core.errors import WarlogError
 
 
 class CliError(click.ClickException):

@@ -5,9 +5,9 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from domain.core.errors import InputError
-from domain.core.events import BATCH_STARTS, CommandIssued, DiceRolled
-from eventstore.application import Arbiter
+from warlog.arbiter.application import Arbiter
+from warlog.domain.core.errors import InputError
+from warlog.domain.core.events import BATCH_STARTS, CommandIssued, DiceRolled
 
 
 def explain_event(arb: Arbiter, game: str, seq: int) -> dict[str, Any]:

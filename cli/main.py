@@ -8,14 +8,14 @@ from typing import Any
 
 import click
 
-from cli import render
-from cli.context import db_path, file_records, is_file_source, memory_arbiter, open_arbiter
-from cli.errors import WarlogGroup
-from domain import rulesets
-from domain.core.errors import InputError, WarlogError
-from eventstore.application import Arbiter
-from eventstore.audit import Auditor
-from eventstore.exchange import export_line
+from warlog.arbiter.application import Arbiter
+from warlog.arbiter.audit import Auditor
+from warlog.arbiter.exchange import export_line
+from warlog.cli import render
+from warlog.cli.context import db_path, file_records, is_file_source, memory_arbiter, open_arbiter
+from warlog.cli.errors import WarlogGroup
+from warlog.domain import rulesets
+from warlog.domain.core.errors import InputError, WarlogError
 
 json_option = click.option("--json", "as_json", is_flag=True, help="Machine output (JSON).")
 
@@ -144,7 +144,7 @@ def events(
 @click.pass_context
 def log_(ctx: click.Context, game: str, empire: str | None, show_all: bool, as_json: bool) -> None:
     """The in-game Events view: entries still in force this round, one tab per empire."""
-    from projections.events_view import EventsView
+    from warlog.projections.events_view import EventsView
 
     arb = arbiter(ctx)
     view = EventsView(arb.ruleset_of(game)).feed(arb.records(game))
@@ -186,7 +186,7 @@ def replay(
 @click.pass_context
 def explain(ctx: click.Context, game: str, seq: int, as_json: bool) -> None:
     """Why event SEQ happened: the command, the dice, the rule and its arithmetic."""
-    from cli.explain import explain_event
+    from warlog.cli.explain import explain_event
 
     report = explain_event(arbiter(ctx), game, seq)
     click.echo(json.dumps(report, ensure_ascii=False) if as_json else render.explain_text(report))
@@ -325,7 +325,7 @@ def rulesets_(as_json: bool) -> None:
             {
                 "name": name,
                 "version": rs.version,
-                "scenarios": sorted(Arbiter.bundled_scenarios(rs)),
+                "scenarios": sorted(rulesets.bundled_scenarios(rs)),
             }
         )
     if as_json:
@@ -351,7 +351,7 @@ def rulesets_(as_json: bool) -> None:
 )
 def demo(keep: str | None, max_commands: int) -> None:
     """Play the bundled sample games, replay and audit them, and show their Events views."""
-    from cli.demo import run_demo
+    from warlog.cli.demo import run_demo
 
     run_demo(keep, max_commands)
 

@@ -7,14 +7,14 @@ import sys
 from collections.abc import Iterable, Iterator
 from typing import Any
 
-from domain.core.events import CORE_TAGS
-from domain.core.fold import evolve_event
-from eventstore.application import Arbiter
-from eventstore.audit import Auditor
-from eventstore.exchange import export_line
-from eventstore.records import Record
-from projections.changes import changes
-from projections.events_view import Entry
+from warlog.arbiter.application import Arbiter
+from warlog.arbiter.audit import Auditor
+from warlog.arbiter.exchange import export_line
+from warlog.domain.core.events import CORE_TAGS
+from warlog.domain.core.fold import evolve_event
+from warlog.eventstore.records import Record
+from warlog.projections.changes import changes
+from warlog.projections.events_view import Entry
 
 
 def record_line(record: Record) -> str:
@@ -35,7 +35,7 @@ def visible_lines(
     loaded = arb.loaded(game)
     folded = arb.folded(game)
     if player not in folded.meta.players:
-        from domain.core.errors import InputError
+        from warlog.domain.core.errors import InputError
 
         raise InputError(
             f"unknown player {player!r}; this game's players are {', '.join(folded.meta.players)}",

@@ -1,33 +1,89 @@
-"""The registry of rulesets by name (the name recorded in every game's first event)."""
+"""The registry of rulesets by name (the name recorded in every game's first event), and the
+scenarios each one bundles.
+
+A ruleset is registered as ``"package.module:ATTRIBUTE"`` (imported on first use, so that a
+command pays only for the rules it plays) or as the ruleset value itself. The bundled scenarios
+are the ``*.toml`` files of the ruleset's ``scenario_package``: reading them is the one thing
+here that touches package data; the rules never do.
+"""
 
 from __future__ import annotations
 
 import importlib
+from importlib import resources
 from typing import Any
 
-from domain.core.errors import InputError
+from warlog.domain.core.errors import InputError
 
-#: name -> "module:attribute" of the ruleset instance
-_REGISTRY: dict[str, str] = {
-    "armageddon-empires": "domain.armageddon_empires.ruleset:RULESET",
-    "battle-for-armageddon": "domain.battle_for_armageddon.ruleset:RULESET",
+#: name -> "module:attribute" of the ruleset value, or the value itself once loaded
+_registry: dict[str, Any] = {
+    "armageddon-empires": "warlog.domain.armageddon_empires.ruleset:RULESET",
+    "battle-for-armageddon": "warlog.domain.battle_for_armageddon.ruleset:RULESET",
 }
 
 
+def register(name: str, ruleset: Any) -> None:
+    """Make ``ruleset`` (a value, or ``"module:attribute"`` naming one) playable as ``name``.
+
+    Registering a name again replaces it (tests and plug-ins register their own rulesets).
+    """
+    _registry[name] = ruleset
+
+
+def unregister(name: str) -> None:
+    """Forget ``name`` (a no-op for a name that is not registered)."""
+    _registry.pop(name, None)
+
+
 def names() -> list[str]:
-    return sorted(_REGISTRY)
+    return sorted(_registry)
 
 
 def get(name: str) -> Any:
     """The ruleset registered as ``name``; raises InputError naming the known ones."""
-    target = _REGISTRY.get(name)
+    target = _registry.get(name)
     if target is None:
         raise InputError(
             f"unknown ruleset {name!r}; known: {', '.join(names())}", "input/unknown_ruleset"
         )
-    module, attr = target.split(":")
-    return getattr(importlib.import_module(module), attr)
+    if isinstance(target, str):
+        module, attr = target.split(":")
+        target = _registry[name] = getattr(importlib.import_module(module), attr)
+    return target
 
 
 def all_rulesets() -> dict[str, Any]:
     return {name: get(name) for name in names()}
+
+
+def bundled_scenarios(ruleset: Any) -> dict[str, resources.abc.Traversable]:
+    """Bundled scenario name -> its TOML resource, from the ruleset's ``scenario_package``
+    (empty when it bundles none)."""
+    package = getattr(ruleset, "scenario_package", "")
+    if not package:
+        return {}
+    try:
+        root = resources.files(package)
+    except (ModuleNotFoundError, TypeError):
+        return {}
+    return {
+        entry.name.removesuffix(".toml"): entry
+        for entry in root.iterdir()
+        if entry.name.endswith(".toml")
+    }
+
+
+def bundled_scenario(ruleset: Any, name: str) -> bytes | None:
+    """The TOML bytes of the bundled scenario ``name``, or None if the ruleset has no such one."""
+    found = bundled_scenarios(ruleset).get(name)
+    return None if found is None else found.read_bytes()
+
+
+def default_scenario(ruleset: Any) -> str | None:
+    """The scenario ``new`` plays when none is named: the ruleset's default, else the first
+    bundled one, else None."""
+    default = getattr(ruleset, "default_scenario", None)
+    if default:
+        return str(default)
+    bundled = sorted(bundled_scenarios(ruleset))
+    return bundled[0] if bundled else None

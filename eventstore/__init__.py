@@ -1,1 +1,1 @@
-"""The append-only, hash-chained event log and the rule-agnostic application around it."""
+"""The append-only, hash-chained event log: stores, codec, chain, forks, snapshots."""

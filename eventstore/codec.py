@@ -12,8 +12,8 @@ from typing import Any
 
 import msgspec
 
-from domain.core.errors import InputError, IntegrityError
-from domain.core.events import CORE_EVENTS, Event
+from warlog.domain.core.errors import InputError, IntegrityError
+from warlog.domain.core.events import CORE_EVENTS, Event
 
 _ENCODER = msgspec.json.Encoder()
 

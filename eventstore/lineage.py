@@ -8,9 +8,9 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from domain.core.errors import ConflictError, InputError, StoreError, UnknownGame
-from eventstore.chain import link
-from eventstore.records import GameInfo, Pending, Record
+from warlog.domain.core.errors import ConflictError, InputError, StoreError, UnknownGame
+from warlog.eventstore.chain import link
+from warlog.eventstore.records import GameInfo, Pending, Record
 
 # A lineage segment: events ``lo``..``hi`` (inclusive; ``hi`` None means "to the head") are
 # stored under game ``owner``.

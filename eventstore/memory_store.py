@@ -10,8 +10,8 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from itertools import islice
 
-from eventstore.chain import GENESIS
-from eventstore.lineage import (
+from warlog.eventstore.chain import GENESIS
+from warlog.eventstore.lineage import (
     Segment,
     bad_from_seq,
     chain_records,
@@ -27,7 +27,7 @@ from eventstore.lineage import (
     secret_exists,
     unknown_game,
 )
-from eventstore.records import GameInfo, Pending, Record
+from warlog.eventstore.records import GameInfo, Pending, Record
 
 
 class MemoryStore:

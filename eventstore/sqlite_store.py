@@ -34,9 +34,9 @@ from typing import Any
 
 import sqlite_utils
 
-from domain.core.errors import StoreError, UnknownGame, WarlogError
-from eventstore.chain import GENESIS, link
-from eventstore.lineage import (
+from warlog.domain.core.errors import StoreError, UnknownGame, WarlogError
+from warlog.eventstore.chain import GENESIS, link
+from warlog.eventstore.lineage import (
     Segment,
     bad_event,
     bad_from_seq,
@@ -52,7 +52,7 @@ from eventstore.lineage import (
     secret_exists,
     unknown_game,
 )
-from eventstore.records import GameInfo, Pending, Record
+from warlog.eventstore.records import GameInfo, Pending, Record
 
 SCHEMA_VERSION = 1
 APP = "warlog"

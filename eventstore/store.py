@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from typing import Protocol
 
-from eventstore.records import GameInfo, Pending, Record
+from warlog.eventstore.records import GameInfo, Pending, Record
 
 
 class Store(Protocol):

@@ -11,10 +11,10 @@ from typing import Any
 
 import msgspec
 
-from domain.core.events import CORE_TAGS, GameCreated
-from domain.core.fold import evolve_event
-from eventstore.codec import Codec
-from eventstore.records import Record
+from warlog.domain.core.events import CORE_TAGS, GameCreated
+from warlog.domain.core.fold import evolve_event
+from warlog.eventstore.codec import Codec
+from warlog.eventstore.records import Record
 
 
 class Entry(msgspec.Struct, frozen=True):

@@ -15,10 +15,10 @@ from typing import Any
 
 import pytest
 
-from domain.core.dice import DiceSpec, ManualDice, SeededDice
-from domain.core.errors import WarlogError
-from domain.core.events import Event, GameCreated
-from domain.core.fold import evolve_event
+from warlog.domain.core.dice import DiceSpec, ManualDice, SeededDice
+from warlog.domain.core.errors import WarlogError
+from warlog.domain.core.events import Event, GameCreated
+from warlog.domain.core.fold import evolve_event
 
 TEST_SEED = bytes(range(32))
 

@@ -13,11 +13,11 @@ import msgspec
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, invariant, precondition, rule
 
-from domain import rulesets
-from domain.core.errors import WarlogError
-from eventstore.application import Arbiter
-from eventstore.audit import audit_records
-from eventstore.memory_store import MemoryStore
+from warlog.arbiter.application import Arbiter
+from warlog.arbiter.audit import audit_records
+from warlog.domain import rulesets
+from warlog.domain.core.errors import WarlogError
+from warlog.eventstore.memory_store import MemoryStore
 
 SEED = bytes(range(32))
 

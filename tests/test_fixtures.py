@@ -8,10 +8,10 @@ from pathlib import Path
 
 import pytest
 
-from cli.context import file_records, memory_arbiter
-from cli.demo import check_checkpoints
-from domain import rulesets
-from eventstore.audit import audit_records
+from warlog.arbiter.audit import audit_records
+from warlog.cli.context import file_records, memory_arbiter
+from warlog.cli.demo import check_checkpoints
+from warlog.domain import rulesets
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"
 GAMES = sorted(FIXTURES.glob("*/*.jsonl"))

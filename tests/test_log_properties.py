@@ -9,17 +9,17 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from cli.demo import autoplay_game
-from domain import rulesets
-from domain.core.events import BATCH_STARTS, CORE_TAGS
-from domain.core.fold import fold
-from eventstore.application import Arbiter
-from eventstore.audit import audit_records
-from eventstore.codec import Codec
-from eventstore.exchange import export_line, parse_lines
-from eventstore.memory_store import MemoryStore
-from eventstore.records import Record
 from tests.eventstore.tamper import forgeries, is_legal_game, rechain
+from warlog.arbiter.application import Arbiter
+from warlog.arbiter.audit import audit_records
+from warlog.arbiter.exchange import export_line, parse_lines
+from warlog.cli.demo import autoplay_game
+from warlog.domain import rulesets
+from warlog.domain.core.events import BATCH_STARTS, CORE_TAGS
+from warlog.domain.core.fold import fold
+from warlog.eventstore.codec import Codec
+from warlog.eventstore.memory_store import MemoryStore
+from warlog.eventstore.records import Record
 
 RULESET = "armageddon-empires"
 SEED = bytes(range(32, 64))

@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from eventstore.exchange import export_line
 from tests.eventstore.test_audit import race_game
+from warlog.arbiter.exchange import export_line
 
 DOCS = Path(__file__).resolve().parent.parent / "docs"
 
@@ -65,9 +65,9 @@ def test_the_verifier_names_an_altered_event(export: Path, tmp_path: Path) -> No
 def test_the_verifier_catches_forged_dice_even_with_a_recomputed_chain(
     export: Path, tmp_path: Path
 ) -> None:
-    from eventstore.exchange import parse_lines
-    from eventstore.records import Record
     from tests.eventstore.tamper import rechain
+    from warlog.arbiter.exchange import parse_lines
+    from warlog.eventstore.records import Record
 
     records = list(parse_lines(export.read_text().splitlines()))
     i = next(i for i, r in enumerate(records) if r.type == "dice_rolled")

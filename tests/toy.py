@@ -11,11 +11,11 @@ from typing import Any, ClassVar
 
 import msgspec
 
-from domain.core.batch import Batch
-from domain.core.dice import Dice
-from domain.core.errors import InputError, RulesError
-from domain.core.events import Event
-from domain.core.ruleset import Command, Notice
+from warlog.domain.core.batch import Batch
+from warlog.domain.core.dice import Dice
+from warlog.domain.core.errors import InputError, RulesError
+from warlog.domain.core.events import Event
+from warlog.domain.core.ruleset import Command, Notice
 
 
 class Scenario(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
@@ -166,6 +166,6 @@ SCENARIO = b'players = ["red", "blue"]\ntarget = 6\n[hands]\nred = 3\nblue = 5\n
 def rulesets(name: str) -> Any:
     if name == "dice-race":
         return RULESET
-    from domain import rulesets as registry
+    from warlog.domain import rulesets as registry
 
     return registry.get(name)

@@ -14,7 +14,7 @@ from typing import Literal
 
 import msgspec
 
-from domain.core.errors import InputError
+from warlog.domain.core.errors import InputError
 
 Shape = Literal["flag", "rated", "recce", "armor", "collateral", "wmd"]
 

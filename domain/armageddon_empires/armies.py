@@ -6,24 +6,24 @@ empire in a hex (a garrison counts, AE-8). Combat-capable = at least one unit (p
 
 from __future__ import annotations
 
-from domain.armageddon_empires.commands import CreateArmy, DisbandArmy, TransferCards
-from domain.armageddon_empires.costs import CREATE_ARMY_AP, DISBAND_ARMY_AP, TRANSFER_AP
-from domain.armageddon_empires.events import ArmyCreated, ArmyDisbanded, CardsTransferred
-from domain.armageddon_empires.guards import (
+from warlog.domain.armageddon_empires.commands import CreateArmy, DisbandArmy, TransferCards
+from warlog.domain.armageddon_empires.costs import CREATE_ARMY_AP, DISBAND_ARMY_AP, TRANSFER_AP
+from warlog.domain.armageddon_empires.events import ArmyCreated, ArmyDisbanded, CardsTransferred
+from warlog.domain.armageddon_empires.guards import (
     hex_on_map,
     own_army,
     own_base_hex,
     pay_ap,
     require_turn,
 )
-from domain.armageddon_empires.limits import (
+from warlog.domain.armageddon_empires.limits import (
     MAX_ARMIES_PER_HEX,
     MAX_HEROES_PER_ARMY,
     MAX_UNITS_PER_ARMY,
 )
-from domain.armageddon_empires.state import Army, GameState
-from domain.core.errors import RulesError
-from domain.core.events import Event
+from warlog.domain.armageddon_empires.state import Army, GameState
+from warlog.domain.core.errors import RulesError
+from warlog.domain.core.events import Event
 
 
 def limits_broken(

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from domain.armageddon_empires.commands import (
+from warlog.domain.armageddon_empires.commands import (
     BuyInitiative,
     CreateArmy,
     DeployCard,
@@ -21,9 +21,9 @@ from domain.armageddon_empires.commands import (
     MoveArmy,
     TransferCards,
 )
-from domain.armageddon_empires.state import GameState
-from domain.core.hexgrid import Hex
-from domain.core.ruleset import Command
+from warlog.domain.armageddon_empires.state import GameState
+from warlog.domain.core.hexgrid import Hex
+from warlog.domain.core.ruleset import Command
 
 #: initiative dice the policy buys each round when it can afford them
 INITIATIVE_DICE = 2

@@ -10,8 +10,8 @@ from typing import Annotated, Literal
 
 import msgspec
 
-from domain.armageddon_empires.abilities import Ability, parse_abilities
-from domain.armageddon_empires.resources import Resources
+from warlog.domain.armageddon_empires.abilities import Ability, parse_abilities
+from warlog.domain.armageddon_empires.resources import Resources
 
 Id = Annotated[str, msgspec.Meta(pattern=r"^[a-z0-9][a-z0-9_-]{0,39}$")]
 Stat = Annotated[int, msgspec.Meta(ge=0, le=99)]

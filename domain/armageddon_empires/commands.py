@@ -6,7 +6,7 @@ from typing import Annotated, Union
 
 import msgspec
 
-from domain.core.ruleset import Command
+from warlog.domain.core.ruleset import Command
 
 ArmyName = Annotated[str, msgspec.Meta(pattern=r"^[a-z0-9][a-z0-9_-]{0,39}$")]
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from domain.armageddon_empires.state import GameState
+from warlog.domain.armageddon_empires.state import GameState
 
 
 def controllers(state: GameState) -> dict[str, str]:

@@ -6,7 +6,7 @@ rules digest §13, AE-n in docs/rulings.md). Change a value here and in the ruli
 
 from __future__ import annotations
 
-from domain.armageddon_empires.resources import Resources
+from warlog.domain.armageddon_empires.resources import Resources
 
 #: R10; manual p.23: moving an army costs 1 AP per hero and per unit card in it
 MOVE_AP_PER_CARD = 1

@@ -5,8 +5,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from domain.armageddon_empires import armies, hand, movement, turns
-from domain.armageddon_empires.commands import (
+from warlog.domain.armageddon_empires import armies, hand, movement, turns
+from warlog.domain.armageddon_empires.commands import (
     BuyInitiative,
     CreateArmy,
     DeployCard,
@@ -16,11 +16,11 @@ from domain.armageddon_empires.commands import (
     MoveArmy,
     TransferCards,
 )
-from domain.armageddon_empires.guards import require_empire
-from domain.armageddon_empires.state import GameState
-from domain.core.dice import Dice
-from domain.core.errors import InputError
-from domain.core.events import Event
+from warlog.domain.armageddon_empires.guards import require_empire
+from warlog.domain.armageddon_empires.state import GameState
+from warlog.domain.core.dice import Dice
+from warlog.domain.core.errors import InputError
+from warlog.domain.core.events import Event
 
 _DECIDE: dict[type, Callable[[GameState, Any, Dice], list[Event]]] = {
     BuyInitiative: turns.decide_buy,

@@ -7,8 +7,8 @@ from __future__ import annotations
 
 import msgspec
 
-from domain.armageddon_empires.resources import Resources
-from domain.core.events import Event
+from warlog.domain.armageddon_empires.resources import Resources
+from warlog.domain.core.events import Event
 
 
 class RoundBegan(Event, frozen=True, tag="round_began"):

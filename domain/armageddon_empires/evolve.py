@@ -11,7 +11,7 @@ from typing import Any
 
 from msgspec.structs import replace
 
-from domain.armageddon_empires.events import (
+from warlog.domain.armageddon_empires.events import (
     ArmyCreated,
     ArmyDisbanded,
     ArmyMoved,
@@ -27,8 +27,8 @@ from domain.armageddon_empires.events import (
     TurnBegan,
     TurnEnded,
 )
-from domain.armageddon_empires.state import Army, Empire, GameState
-from domain.core.events import Event
+from warlog.domain.armageddon_empires.state import Army, Empire, GameState
+from warlog.domain.core.events import Event
 
 
 def _empire(state: GameState, empire: Empire) -> GameState:

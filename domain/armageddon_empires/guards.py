@@ -5,10 +5,10 @@ Each raises RulesError (exit 3) with a stable ``rules/…`` code and one line na
 
 from __future__ import annotations
 
-from domain.armageddon_empires.state import Army, Base, Empire, GameState
-from domain.armageddon_empires.victory import is_terminal
-from domain.core.errors import RulesError
-from domain.core.hexgrid import Hex
+from warlog.domain.armageddon_empires.state import Army, Base, Empire, GameState
+from warlog.domain.armageddon_empires.victory import is_terminal
+from warlog.domain.core.errors import RulesError
+from warlog.domain.core.hexgrid import Hex
 
 #: the hexes that hold a stronghold or an outpost of an empire (where armies are raised and
 #: disbanded, p.23)

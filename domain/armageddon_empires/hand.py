@@ -11,18 +11,18 @@
 
 from __future__ import annotations
 
-from domain.armageddon_empires.abilities import BARRACKS, HQ, RAPID_REACTION, has
-from domain.armageddon_empires.armies import limits_broken
-from domain.armageddon_empires.cards import FacilityCard
-from domain.armageddon_empires.commands import DeployCard, DrawCard
-from domain.armageddon_empires.costs import DRAW_CARD_AP, deploy_ap
-from domain.armageddon_empires.events import CardDeployed, CardDrawn
-from domain.armageddon_empires.guards import BASE_KINDS, own_base, pay_ap, require_turn
-from domain.armageddon_empires.state import Base, Empire, GameState
-from domain.core.batch import Batch
-from domain.core.dice import Dice
-from domain.core.errors import RulesError
-from domain.core.events import Event
+from warlog.domain.armageddon_empires.abilities import BARRACKS, HQ, RAPID_REACTION, has
+from warlog.domain.armageddon_empires.armies import limits_broken
+from warlog.domain.armageddon_empires.cards import FacilityCard
+from warlog.domain.armageddon_empires.commands import DeployCard, DrawCard
+from warlog.domain.armageddon_empires.costs import DRAW_CARD_AP, deploy_ap
+from warlog.domain.armageddon_empires.events import CardDeployed, CardDrawn
+from warlog.domain.armageddon_empires.guards import BASE_KINDS, own_base, pay_ap, require_turn
+from warlog.domain.armageddon_empires.state import Base, Empire, GameState
+from warlog.domain.core.batch import Batch
+from warlog.domain.core.dice import Dice
+from warlog.domain.core.errors import RulesError
+from warlog.domain.core.events import Event
 
 #: the ``purpose`` of the die that picks a drawn card (hidden from the other empire)
 DRAW_PURPOSE = "card draw"

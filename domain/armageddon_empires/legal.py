@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-from domain.armageddon_empires.armies import legal_army_orders
-from domain.armageddon_empires.hand import legal_hand_plays
-from domain.armageddon_empires.movement import legal_moves
-from domain.armageddon_empires.state import GameState
-from domain.armageddon_empires.turns import legal_turn_orders
-from domain.armageddon_empires.victory import is_terminal
-from domain.core.ruleset import Command
+from warlog.domain.armageddon_empires.armies import legal_army_orders
+from warlog.domain.armageddon_empires.hand import legal_hand_plays
+from warlog.domain.armageddon_empires.movement import legal_moves
+from warlog.domain.armageddon_empires.state import GameState
+from warlog.domain.armageddon_empires.turns import legal_turn_orders
+from warlog.domain.armageddon_empires.victory import is_terminal
+from warlog.domain.core.ruleset import Command
 
 
 def legal_commands(state: GameState, player: str) -> list[Command]:

@@ -13,21 +13,27 @@ from __future__ import annotations
 from collections import Counter
 from typing import NamedTuple
 
-from domain.armageddon_empires import paths
-from domain.armageddon_empires.abilities import LEADER, PATHFINDER, RAPID_REACTION, has, level
-from domain.armageddon_empires.commands import MoveArmy
-from domain.armageddon_empires.control import enemy_held
-from domain.armageddon_empires.costs import MOVE_AP_PER_CARD
-from domain.armageddon_empires.events import ArmyMoved, MoveStep
-from domain.armageddon_empires.guards import hex_on_map, own_army, pay_ap, require_turn
-from domain.armageddon_empires.limits import MAX_ARMIES_PER_HEX
-from domain.armageddon_empires.state import Army, GameState
-from domain.armageddon_empires.supply import move_limited
-from domain.core.batch import Batch
-from domain.core.dice import Dice
-from domain.core.errors import RulesError
-from domain.core.events import Event
-from domain.core.hexgrid import Hex
+from warlog.domain.armageddon_empires import paths
+from warlog.domain.armageddon_empires.abilities import (
+    LEADER,
+    PATHFINDER,
+    RAPID_REACTION,
+    has,
+    level,
+)
+from warlog.domain.armageddon_empires.commands import MoveArmy
+from warlog.domain.armageddon_empires.control import enemy_held
+from warlog.domain.armageddon_empires.costs import MOVE_AP_PER_CARD
+from warlog.domain.armageddon_empires.events import ArmyMoved, MoveStep
+from warlog.domain.armageddon_empires.guards import hex_on_map, own_army, pay_ap, require_turn
+from warlog.domain.armageddon_empires.limits import MAX_ARMIES_PER_HEX
+from warlog.domain.armageddon_empires.state import Army, GameState
+from warlog.domain.armageddon_empires.supply import move_limited
+from warlog.domain.core.batch import Batch
+from warlog.domain.core.dice import Dice
+from warlog.domain.core.errors import RulesError
+from warlog.domain.core.events import Event
+from warlog.domain.core.hexgrid import Hex
 
 
 class MoveCost(NamedTuple):

@@ -13,8 +13,8 @@ import threading
 from collections.abc import Callable, Collection, Sequence
 from typing import Any
 
-from domain.armageddon_empires.state import Board
-from domain.core.hexgrid import Hex, HexGraph, cheapest_costs, cheapest_path
+from warlog.domain.armageddon_empires.state import Board
+from warlog.domain.core.hexgrid import Hex, HexGraph, cheapest_costs, cheapest_path
 
 #: how many maps (and board objects) keep their graph: the games in play share a few maps
 GRAPH_CACHE_SIZE = 16

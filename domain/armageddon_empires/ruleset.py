@@ -4,19 +4,19 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
-from domain.armageddon_empires import scenario as scenarios
-from domain.armageddon_empires import setup, views
-from domain.armageddon_empires.commands import AnyCommand
-from domain.armageddon_empires.decide import decide
-from domain.armageddon_empires.events import EVENT_TYPES, RoundBegan
-from domain.armageddon_empires.evolve import evolve
-from domain.armageddon_empires.legal import active_players, legal_commands
-from domain.armageddon_empires.scenario import Scenario
-from domain.armageddon_empires.state import GameState
-from domain.armageddon_empires.victory import is_terminal
-from domain.core.dice import Dice
-from domain.core.events import Event, GameCreated
-from domain.core.ruleset import Command, Notice
+from warlog.domain.armageddon_empires import scenario as scenarios
+from warlog.domain.armageddon_empires import setup, views
+from warlog.domain.armageddon_empires.commands import AnyCommand
+from warlog.domain.armageddon_empires.decide import decide
+from warlog.domain.armageddon_empires.events import EVENT_TYPES, RoundBegan
+from warlog.domain.armageddon_empires.evolve import evolve
+from warlog.domain.armageddon_empires.legal import active_players, legal_commands
+from warlog.domain.armageddon_empires.scenario import Scenario
+from warlog.domain.armageddon_empires.state import GameState
+from warlog.domain.armageddon_empires.victory import is_terminal
+from warlog.domain.core.dice import Dice
+from warlog.domain.core.events import Event, GameCreated
+from warlog.domain.core.ruleset import Command, Notice
 
 
 class ArmageddonEmpires:
@@ -27,7 +27,7 @@ class ArmageddonEmpires:
     event_types: ClassVar[tuple[type[Event], ...]] = EVENT_TYPES
     command_type: ClassVar[Any] = AnyCommand
     state_type: ClassVar[type] = GameState
-    scenario_package: ClassVar[str] = "domain.armageddon_empires.scenarios"
+    scenario_package: ClassVar[str] = "warlog.domain.armageddon_empires.scenarios"
     default_scenario: ClassVar[str] = "cinder-and-glass"
 
     def parse_scenario(self, data: bytes) -> Scenario:

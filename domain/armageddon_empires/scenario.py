@@ -11,8 +11,8 @@ from typing import Annotated, Any, Literal
 
 import msgspec
 
-from domain.armageddon_empires.abilities import HQ, has
-from domain.armageddon_empires.cards import (
+from warlog.domain.armageddon_empires.abilities import HQ, has
+from warlog.domain.armageddon_empires.cards import (
     CardEntry,
     CardType,
     FacilityCard,
@@ -21,7 +21,7 @@ from domain.armageddon_empires.cards import (
     UnitCard,
     entry,
 )
-from domain.armageddon_empires.limits import (
+from warlog.domain.armageddon_empires.limits import (
     DEFAULT_HAND_LIMIT,
     DEFAULT_SUPPLY_RANGE,
     EMPIRES_PER_GAME,
@@ -29,11 +29,11 @@ from domain.armageddon_empires.limits import (
     MAX_HEROES_PER_ARMY,
     MAX_UNITS_PER_ARMY,
 )
-from domain.armageddon_empires.resources import Resources
-from domain.armageddon_empires.terrain import DEFAULT_LEGEND, Terrain, terrain_table
-from domain.core.errors import InputError
-from domain.core.hexgrid import Hex
-from domain.core.scenario import bad_scenario, convert_scenario, decode_scenario
+from warlog.domain.armageddon_empires.resources import Resources
+from warlog.domain.armageddon_empires.terrain import DEFAULT_LEGEND, Terrain, terrain_table
+from warlog.domain.core.errors import InputError
+from warlog.domain.core.hexgrid import Hex
+from warlog.domain.core.scenario import bad_scenario, convert_scenario, decode_scenario
 
 CardList = Annotated[list[str], msgspec.Meta(max_length=200)]
 
@@ -106,7 +106,7 @@ def scenario_from_builtins(obj: dict[str, Any]) -> Scenario:
 
 def bundled_names() -> list[str]:
     """The names of the scenarios shipped in ``domain/armageddon_empires/scenarios``."""
-    files = importlib.resources.files("domain.armageddon_empires.scenarios").iterdir()
+    files = importlib.resources.files("warlog.domain.armageddon_empires.scenarios").iterdir()
     return sorted(f.name.removesuffix(".toml") for f in files if f.name.endswith(".toml"))
 
 
@@ -117,7 +117,7 @@ def bundled(name: str) -> Scenario:
             f"no bundled scenario {name!r}; known: {', '.join(bundled_names())}",
             "input/unknown_scenario",
         )
-    pkg = importlib.resources.files("domain.armageddon_empires.scenarios")
+    pkg = importlib.resources.files("warlog.domain.armageddon_empires.scenarios")
     return parse_scenario(pkg.joinpath(f"{name}.toml").read_bytes())
 
 

@@ -2,16 +2,16 @@
 
 from __future__ import annotations
 
-from domain.armageddon_empires.cards import CardInstance, instance_id
-from domain.armageddon_empires.scenario import (
+from warlog.domain.armageddon_empires.cards import CardInstance, instance_id
+from warlog.domain.armageddon_empires.scenario import (
     Scenario,
     board_terrain,
     catalogue,
     garrison_id,
 )
-from domain.armageddon_empires.state import Army, Base, Board, Empire, GameState
-from domain.armageddon_empires.terrain import terrain_table
-from domain.core.hexgrid import Hex
+from warlog.domain.armageddon_empires.state import Army, Base, Board, Empire, GameState
+from warlog.domain.armageddon_empires.terrain import terrain_table
+from warlog.domain.core.hexgrid import Hex
 
 
 class _Dealer:

@@ -10,10 +10,10 @@ from typing import Literal
 
 import msgspec
 
-from domain.armageddon_empires.cards import CardEntry, CardInstance
-from domain.armageddon_empires.limits import DEFAULT_HAND_LIMIT, DEFAULT_SUPPLY_RANGE
-from domain.armageddon_empires.resources import Resources
-from domain.armageddon_empires.terrain import Terrain
+from warlog.domain.armageddon_empires.cards import CardEntry, CardInstance
+from warlog.domain.armageddon_empires.limits import DEFAULT_HAND_LIMIT, DEFAULT_SUPPLY_RANGE
+from warlog.domain.armageddon_empires.resources import Resources
+from warlog.domain.armageddon_empires.terrain import Terrain
 
 Phase = Literal["initiative", "turns", "over"]
 BaseKind = Literal["stronghold", "outpost"]

@@ -8,11 +8,11 @@ Out of supply at the start of its turn, it may move only one hex (p.30), unless 
 
 from __future__ import annotations
 
-from domain.armageddon_empires import paths
-from domain.armageddon_empires.abilities import COMMANDO, MOBILE_SUPPLY, RAIDER, has, level
-from domain.armageddon_empires.control import enemy_held
-from domain.armageddon_empires.guards import BASE_KINDS
-from domain.armageddon_empires.state import Army, Base, GameState
+from warlog.domain.armageddon_empires import paths
+from warlog.domain.armageddon_empires.abilities import COMMANDO, MOBILE_SUPPLY, RAIDER, has, level
+from warlog.domain.armageddon_empires.control import enemy_held
+from warlog.domain.armageddon_empires.guards import BASE_KINDS
+from warlog.domain.armageddon_empires.state import Army, Base, GameState
 
 
 def is_besieged(state: GameState, base: Base) -> bool:

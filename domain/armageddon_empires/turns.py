@@ -12,10 +12,10 @@
 
 from __future__ import annotations
 
-from domain.armageddon_empires.abilities import AP_BONUS, level
-from domain.armageddon_empires.commands import BuyInitiative, EndTurn
-from domain.armageddon_empires.costs import INITIATIVE_DIE_PRICE, INITIATIVE_MAX_DICE
-from domain.armageddon_empires.events import (
+from warlog.domain.armageddon_empires.abilities import AP_BONUS, level
+from warlog.domain.armageddon_empires.commands import BuyInitiative, EndTurn
+from warlog.domain.armageddon_empires.costs import INITIATIVE_DIE_PRICE, INITIATIVE_MAX_DICE
+from warlog.domain.armageddon_empires.events import (
     ApBonus,
     GameEnded,
     InitiativeDetermined,
@@ -26,16 +26,16 @@ from domain.armageddon_empires.events import (
     TurnBegan,
     TurnEnded,
 )
-from domain.armageddon_empires.evolve import fold
-from domain.armageddon_empires.guards import require_empire, require_turn
-from domain.armageddon_empires.resources import NOTHING, Resources
-from domain.armageddon_empires.state import GameState
-from domain.armageddon_empires.supply import out_of_supply, supply_sources
-from domain.armageddon_empires.victory import without_hq
-from domain.core.batch import Batch
-from domain.core.dice import Dice
-from domain.core.errors import RulesError
-from domain.core.events import Event
+from warlog.domain.armageddon_empires.evolve import fold
+from warlog.domain.armageddon_empires.guards import require_empire, require_turn
+from warlog.domain.armageddon_empires.resources import NOTHING, Resources
+from warlog.domain.armageddon_empires.state import GameState
+from warlog.domain.armageddon_empires.supply import out_of_supply, supply_sources
+from warlog.domain.armageddon_empires.victory import without_hq
+from warlog.domain.core.batch import Batch
+from warlog.domain.core.dice import Dice
+from warlog.domain.core.errors import RulesError
+from warlog.domain.core.events import Event
 
 #: R10: AP per round by initiative place, for 2, 3 and 4 empires
 AP_BY_PLACE: dict[int, tuple[int, ...]] = {2: (12, 6), 3: (12, 9, 6), 4: (12, 9, 6, 6)}

@@ -13,7 +13,7 @@ from typing import Any
 import msgspec
 from msgspec.structs import replace
 
-from domain.armageddon_empires.events import (
+from warlog.domain.armageddon_empires.events import (
     CardDrawn,
     GameEnded,
     InitiativeDetermined,
@@ -21,13 +21,13 @@ from domain.armageddon_empires.events import (
     ResourcesCollected,
     SupplyTraced,
 )
-from domain.armageddon_empires.hand import DRAW_PURPOSE
-from domain.armageddon_empires.legal import active_players
-from domain.armageddon_empires.state import GameState
-from domain.armageddon_empires.turns import AP_BY_PLACE
-from domain.core.errors import InputError
-from domain.core.events import DiceRolled, Event, GameCreated
-from domain.core.ruleset import Notice
+from warlog.domain.armageddon_empires.hand import DRAW_PURPOSE
+from warlog.domain.armageddon_empires.legal import active_players
+from warlog.domain.armageddon_empires.state import GameState
+from warlog.domain.armageddon_empires.turns import AP_BY_PLACE
+from warlog.domain.core.errors import InputError
+from warlog.domain.core.events import DiceRolled, Event, GameCreated
+from warlog.domain.core.ruleset import Notice
 
 #: R9 durations of Events-view entries, in rounds (AE-7): each is news for the round it happens
 RESOURCES_NOTICE_ROUNDS = 1

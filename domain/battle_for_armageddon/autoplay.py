@@ -7,14 +7,14 @@ the odds are high. Used by the demo and the recorded fixture game.
 
 from __future__ import annotations
 
-from domain.battle_for_armageddon import board, combat, crt, results
-from domain.battle_for_armageddon import commands as cmd
-from domain.battle_for_armageddon.build import rebuildable
-from domain.battle_for_armageddon.legal import attacks
-from domain.battle_for_armageddon.pending import pending
-from domain.battle_for_armageddon.rules import IMPERIALS, ORKS, opponent
-from domain.battle_for_armageddon.state import Counter, State
-from domain.core.ruleset import Command
+from warlog.domain.battle_for_armageddon import board, combat, crt, results
+from warlog.domain.battle_for_armageddon import commands as cmd
+from warlog.domain.battle_for_armageddon.build import rebuildable
+from warlog.domain.battle_for_armageddon.legal import attacks
+from warlog.domain.battle_for_armageddon.pending import pending
+from warlog.domain.battle_for_armageddon.rules import IMPERIALS, ORKS, opponent
+from warlog.domain.battle_for_armageddon.state import Counter, State
+from warlog.domain.core.ruleset import Command
 
 #: how good each result is for the attacker (for judging odds)
 RESULT_VALUE: dict[str, float] = {

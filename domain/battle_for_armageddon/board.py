@@ -7,22 +7,22 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from domain.battle_for_armageddon.rules import (
+from warlog.domain.battle_for_armageddon.rules import (
     IMPERIALS,
     MAX_FORTIFICATIONS_PER_AREA,
     MAX_STACK,
     OFF_MAP,
     opponent,
 )
-from domain.battle_for_armageddon.scenario import (
+from warlog.domain.battle_for_armageddon.scenario import (
     IMPASSABLE,
     STOPPING,
     AreaSpec,
     CounterType,
     Scenario,
 )
-from domain.battle_for_armageddon.state import Counter, Site, State
-from domain.core.areagraph import AreaGraph
+from warlog.domain.battle_for_armageddon.state import Counter, Site, State
+from warlog.domain.core.areagraph import AreaGraph
 
 _GRAPHS: dict[int, tuple[Scenario, AreaGraph, dict[str, AreaSpec], dict[str, CounterType]]] = {}
 

@@ -5,10 +5,10 @@ seed 003 "Build Phase" (Imperial and Orc), "First Turn Surprise" (build points h
 
 from __future__ import annotations
 
-from domain.battle_for_armageddon import board
-from domain.battle_for_armageddon.commands import Build, Place, Rebuild
-from domain.battle_for_armageddon.context import Ctx, reject
-from domain.battle_for_armageddon.events import (
+from warlog.domain.battle_for_armageddon import board
+from warlog.domain.battle_for_armageddon.commands import Build, Place, Rebuild
+from warlog.domain.battle_for_armageddon.context import Ctx, reject
+from warlog.domain.battle_for_armageddon.events import (
     BuildPointsCounted,
     CounterBuilt,
     CounterPlaced,
@@ -16,7 +16,7 @@ from domain.battle_for_armageddon.events import (
     ProductionAdvanced,
     RebuildsCounted,
 )
-from domain.battle_for_armageddon.rules import (
+from warlog.domain.battle_for_armageddon.rules import (
     FIRST_TURN,
     FIRST_TURN_BUILD_DIVISOR,
     IMPERIALS,
@@ -26,7 +26,7 @@ from domain.battle_for_armageddon.rules import (
     RUINS_PER_ORK_REBUILD,
     TRACK,
 )
-from domain.battle_for_armageddon.state import Counter, State
+from warlog.domain.battle_for_armageddon.state import Counter, State
 
 
 def begin(ctx: Ctx, player: str) -> None:

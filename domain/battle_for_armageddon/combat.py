@@ -9,13 +9,18 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from domain.battle_for_armageddon import board
-from domain.battle_for_armageddon.commands import Attack
-from domain.battle_for_armageddon.context import Ctx, reject
-from domain.battle_for_armageddon.crt import clamp_roll, odds_column, result
-from domain.battle_for_armageddon.events import AttackDeclared, CombatRolled, Modifier, ResultStood
-from domain.battle_for_armageddon.results import resolve, steps_for
-from domain.battle_for_armageddon.rules import (
+from warlog.domain.battle_for_armageddon import board
+from warlog.domain.battle_for_armageddon.commands import Attack
+from warlog.domain.battle_for_armageddon.context import Ctx, reject
+from warlog.domain.battle_for_armageddon.crt import clamp_roll, odds_column, result
+from warlog.domain.battle_for_armageddon.events import (
+    AttackDeclared,
+    CombatRolled,
+    Modifier,
+    ResultStood,
+)
+from warlog.domain.battle_for_armageddon.results import resolve, steps_for
+from warlog.domain.battle_for_armageddon.rules import (
     FIRST_TURN,
     FIRST_TURN_ORK_ATTACK_BONUS,
     FORTIFICATION_MULTIPLIER,
@@ -23,7 +28,7 @@ from domain.battle_for_armageddon.rules import (
     RIVER_MODIFIER,
     opponent,
 )
-from domain.battle_for_armageddon.state import Counter, State
+from warlog.domain.battle_for_armageddon.state import Counter, State
 
 
 @dataclass(frozen=True)

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from typing import Union
 
-from domain.core.ruleset import Command
+from warlog.domain.core.ruleset import Command
 
 
 class Deploy(Command, frozen=True, tag="deploy"):

@@ -7,12 +7,12 @@ state is never touched.
 
 from __future__ import annotations
 
-from domain.battle_for_armageddon.evolve import evolve
-from domain.battle_for_armageddon.state import State
-from domain.core.batch import Batch
-from domain.core.dice import Dice
-from domain.core.errors import RulesError
-from domain.core.events import Event
+from warlog.domain.battle_for_armageddon.evolve import evolve
+from warlog.domain.battle_for_armageddon.state import State
+from warlog.domain.core.batch import Batch
+from warlog.domain.core.dice import Dice
+from warlog.domain.core.errors import RulesError
+from warlog.domain.core.events import Event
 
 
 class Ctx:

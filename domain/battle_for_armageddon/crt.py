@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Final
 
-from domain.battle_for_armageddon.rules import DIE_MAX, DIE_MIN
+from warlog.domain.battle_for_armageddon.rules import DIE_MAX, DIE_MIN
 
 #: seed 003 "Combat Results Table": the columns, attacker:defender
 COLUMNS: Final = ("1:4", "1:3", "1:2", "1:1", "2:1", "3:1", "4:1", "5:1", "6:1", "7:1")

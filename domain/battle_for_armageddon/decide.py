@@ -10,15 +10,15 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from domain.battle_for_armageddon import build, combat, movement, results, specials, turn
-from domain.battle_for_armageddon import commands as cmd
-from domain.battle_for_armageddon.context import Ctx, reject
-from domain.battle_for_armageddon.events import Advanced, ResultKept
-from domain.battle_for_armageddon.rules import IMPERIALS, ORKS, PLAYERS
-from domain.battle_for_armageddon.state import State
-from domain.core.dice import Dice
-from domain.core.events import Event
-from domain.core.ruleset import Command
+from warlog.domain.battle_for_armageddon import build, combat, movement, results, specials, turn
+from warlog.domain.battle_for_armageddon import commands as cmd
+from warlog.domain.battle_for_armageddon.context import Ctx, reject
+from warlog.domain.battle_for_armageddon.events import Advanced, ResultKept
+from warlog.domain.battle_for_armageddon.rules import IMPERIALS, ORKS, PLAYERS
+from warlog.domain.battle_for_armageddon.state import State
+from warlog.domain.core.dice import Dice
+from warlog.domain.core.events import Event
+from warlog.domain.core.ruleset import Command
 
 
 def _in_play(state: State, c: Command) -> None:

@@ -8,15 +8,15 @@ from __future__ import annotations
 
 import msgspec
 
-from domain.battle_for_armageddon.crt import RESULTS
-from domain.battle_for_armageddon.rules import (
+from warlog.domain.battle_for_armageddon.crt import RESULTS
+from warlog.domain.battle_for_armageddon.rules import (
     FIRST_TURN_BUILD_DIVISOR,
     FORTIFICATION_MULTIPLIER,
     RUINS_PER_ORK_REBUILD,
     SUPPLY_LOSS_MAX_FACE,
 )
-from domain.battle_for_armageddon.state import Step
-from domain.core.events import Event
+from warlog.domain.battle_for_armageddon.state import Step
+from warlog.domain.core.events import Event
 
 
 class Modifier(msgspec.Struct, frozen=True):

@@ -11,10 +11,10 @@ from typing import Any
 
 from msgspec.structs import replace
 
-from domain.battle_for_armageddon import events as ev
-from domain.battle_for_armageddon.rules import READY, TRACK, opponent
-from domain.battle_for_armageddon.state import Combat, State
-from domain.core.events import Event
+from warlog.domain.battle_for_armageddon import events as ev
+from warlog.domain.battle_for_armageddon.rules import READY, TRACK, opponent
+from warlog.domain.battle_for_armageddon.state import Combat, State
+from warlog.domain.core.events import Event
 
 
 def _with_counter(state: State, counter_id: str, **changes: Any) -> State:

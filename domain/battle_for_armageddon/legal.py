@@ -9,12 +9,20 @@ from __future__ import annotations
 
 from itertools import combinations, permutations
 
-from domain.battle_for_armageddon import board, build, combat, movement, results, specials, turn
-from domain.battle_for_armageddon import commands as cmd
-from domain.battle_for_armageddon.pending import pending
-from domain.battle_for_armageddon.rules import ADVANCE_MAX, IMPERIALS, STRATEGY_CARDS_CHOSEN
-from domain.battle_for_armageddon.state import Counter, State
-from domain.core.ruleset import Command
+from warlog.domain.battle_for_armageddon import (
+    board,
+    build,
+    combat,
+    movement,
+    results,
+    specials,
+    turn,
+)
+from warlog.domain.battle_for_armageddon import commands as cmd
+from warlog.domain.battle_for_armageddon.pending import pending
+from warlog.domain.battle_for_armageddon.rules import ADVANCE_MAX, IMPERIALS, STRATEGY_CARDS_CHOSEN
+from warlog.domain.battle_for_armageddon.state import Counter, State
+from warlog.domain.core.ruleset import Command
 
 #: attacks offered per target: every combination of up to this many joining stacks
 MAX_LISTED_SOURCES = 6

@@ -7,11 +7,11 @@ build table does not list cannot be rebuilt; Ork counters return through Ork reb
 
 from __future__ import annotations
 
-from domain.battle_for_armageddon import board
-from domain.battle_for_armageddon.context import Ctx
-from domain.battle_for_armageddon.events import ChapterReduced, CounterEliminated
-from domain.battle_for_armageddon.rules import POOL, REMOVED
-from domain.battle_for_armageddon.state import Counter, State
+from warlog.domain.battle_for_armageddon import board
+from warlog.domain.battle_for_armageddon.context import Ctx
+from warlog.domain.battle_for_armageddon.events import ChapterReduced, CounterEliminated
+from warlog.domain.battle_for_armageddon.rules import POOL, REMOVED
+from warlog.domain.battle_for_armageddon.state import Counter, State
 
 
 def destination(state: State, counter: Counter) -> str:

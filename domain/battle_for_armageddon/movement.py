@@ -5,12 +5,12 @@ seed 003 "Movement Phase" and "Terrain Effects"; BFA-2 for a phase that ends ove
 
 from __future__ import annotations
 
-from domain.battle_for_armageddon import board
-from domain.battle_for_armageddon.commands import Move
-from domain.battle_for_armageddon.context import Ctx, reject
-from domain.battle_for_armageddon.events import CounterMoved
-from domain.battle_for_armageddon.losses import eliminate
-from domain.battle_for_armageddon.state import Counter, State
+from warlog.domain.battle_for_armageddon import board
+from warlog.domain.battle_for_armageddon.commands import Move
+from warlog.domain.battle_for_armageddon.context import Ctx, reject
+from warlog.domain.battle_for_armageddon.events import CounterMoved
+from warlog.domain.battle_for_armageddon.losses import eliminate
+from warlog.domain.battle_for_armageddon.state import Counter, State
 
 
 def budget(state: State, counter: Counter) -> int:

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from domain.battle_for_armageddon import results
-from domain.battle_for_armageddon.rules import ORKS, PLAYERS
-from domain.battle_for_armageddon.state import State
+from warlog.domain.battle_for_armageddon import results
+from warlog.domain.battle_for_armageddon.rules import ORKS, PLAYERS
+from warlog.domain.battle_for_armageddon.state import State
 
 
 @dataclass(frozen=True)

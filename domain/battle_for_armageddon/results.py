@@ -11,9 +11,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from domain.battle_for_armageddon import board
-from domain.battle_for_armageddon.context import Ctx
-from domain.battle_for_armageddon.events import (
+from warlog.domain.battle_for_armageddon import board
+from warlog.domain.battle_for_armageddon.context import Ctx
+from warlog.domain.battle_for_armageddon.events import (
     Advanced,
     CombatEnded,
     CounterRetreated,
@@ -24,13 +24,13 @@ from domain.battle_for_armageddon.events import (
     SiteRuined,
     StackEliminated,
 )
-from domain.battle_for_armageddon.losses import eliminate, outcome
-from domain.battle_for_armageddon.rules import (
+from warlog.domain.battle_for_armageddon.losses import eliminate, outcome
+from warlog.domain.battle_for_armageddon.rules import (
     ADVANCE_MAX,
     ADVANCE_MIN_MOVE,
     IMPERIALS,
 )
-from domain.battle_for_armageddon.state import Combat, Counter, State, Step
+from warlog.domain.battle_for_armageddon.state import Combat, Counter, State, Step
 
 
 @dataclass(frozen=True)

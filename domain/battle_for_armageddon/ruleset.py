@@ -5,20 +5,20 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, ClassVar
 
-from domain.battle_for_armageddon import scenario as scenarios
-from domain.battle_for_armageddon import view as views
-from domain.battle_for_armageddon.commands import BfaCommand
-from domain.battle_for_armageddon.decide import decide
-from domain.battle_for_armageddon.events import EVENT_TYPES, TurnBegan
-from domain.battle_for_armageddon.evolve import evolve
-from domain.battle_for_armageddon.legal import legal_commands
-from domain.battle_for_armageddon.pending import pending
-from domain.battle_for_armageddon.rules import PLAYERS
-from domain.battle_for_armageddon.scenario import Scenario
-from domain.battle_for_armageddon.state import State, initial_state
-from domain.core.dice import Dice
-from domain.core.events import Event
-from domain.core.ruleset import Command, Notice
+from warlog.domain.battle_for_armageddon import scenario as scenarios
+from warlog.domain.battle_for_armageddon import view as views
+from warlog.domain.battle_for_armageddon.commands import BfaCommand
+from warlog.domain.battle_for_armageddon.decide import decide
+from warlog.domain.battle_for_armageddon.events import EVENT_TYPES, TurnBegan
+from warlog.domain.battle_for_armageddon.evolve import evolve
+from warlog.domain.battle_for_armageddon.legal import legal_commands
+from warlog.domain.battle_for_armageddon.pending import pending
+from warlog.domain.battle_for_armageddon.rules import PLAYERS
+from warlog.domain.battle_for_armageddon.scenario import Scenario
+from warlog.domain.battle_for_armageddon.state import State, initial_state
+from warlog.domain.core.dice import Dice
+from warlog.domain.core.events import Event
+from warlog.domain.core.ruleset import Command, Notice
 
 
 class BattleForArmageddon:
@@ -29,7 +29,7 @@ class BattleForArmageddon:
     event_types: ClassVar[tuple[type[Event], ...]] = EVENT_TYPES
     command_type: ClassVar[Any] = BfaCommand
     state_type: ClassVar[type] = State
-    scenario_package: ClassVar[str] = "domain.battle_for_armageddon.scenarios"
+    scenario_package: ClassVar[str] = "warlog.domain.battle_for_armageddon.scenarios"
     default_scenario: ClassVar[str] = "second-war"
 
     def parse_scenario(self, data: bytes) -> Scenario:

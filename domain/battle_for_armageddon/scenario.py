@@ -12,7 +12,7 @@ from typing import Annotated, Any, Literal
 
 import msgspec
 
-from domain.battle_for_armageddon.rules import (
+from warlog.domain.battle_for_armageddon.rules import (
     BUILD_TRACK_START,
     HIVES,
     IMPERIALS,
@@ -22,8 +22,8 @@ from domain.battle_for_armageddon.rules import (
     PHASES,
     Side,
 )
-from domain.core.areagraph import AreaGraph
-from domain.core.scenario import bad_scenario, convert_scenario, decode_scenario
+from warlog.domain.core.areagraph import AreaGraph
+from warlog.domain.core.scenario import bad_scenario, convert_scenario, decode_scenario
 
 Id = Annotated[str, msgspec.Meta(pattern=r"^[a-z0-9][a-z0-9_-]*$", max_length=64)]
 Terrain = Literal["clear", "ash_waste", "jungle", "mountains", "sea"]

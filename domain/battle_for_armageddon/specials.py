@@ -14,18 +14,18 @@ names, when no combat is being resolved. Effects:
 
 from __future__ import annotations
 
-from domain.battle_for_armageddon import board
-from domain.battle_for_armageddon.commands import PlaySpecial
-from domain.battle_for_armageddon.context import Ctx, reject
-from domain.battle_for_armageddon.events import (
+from warlog.domain.battle_for_armageddon import board
+from warlog.domain.battle_for_armageddon.commands import PlaySpecial
+from warlog.domain.battle_for_armageddon.context import Ctx, reject
+from warlog.domain.battle_for_armageddon.events import (
     CounterPlaced,
     SiteRebuilt,
     SpecialCardDrawn,
     SpecialCardPlayed,
 )
-from domain.battle_for_armageddon.rules import IMPERIALS, ORKS, READY
-from domain.battle_for_armageddon.scenario import START_LATER, SpecialCardSpec
-from domain.battle_for_armageddon.state import Counter, State
+from warlog.domain.battle_for_armageddon.rules import IMPERIALS, ORKS, READY
+from warlog.domain.battle_for_armageddon.scenario import START_LATER, SpecialCardSpec
+from warlog.domain.battle_for_armageddon.state import Counter, State
 
 #: the phase in which each effect is played (BFA-11)
 EFFECT_PHASE: dict[str, str] = {

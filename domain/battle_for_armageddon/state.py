@@ -10,8 +10,8 @@ from typing import Literal
 
 import msgspec
 
-from domain.battle_for_armageddon.rules import LATER, POOL
-from domain.battle_for_armageddon.scenario import START_ASIDE, START_LATER, Scenario
+from warlog.domain.battle_for_armageddon.rules import LATER, POOL
+from warlog.domain.battle_for_armageddon.scenario import START_ASIDE, START_LATER, Scenario
 
 Stage = Literal["setup", "strategy", "action", "over"]
 CombatSide = Literal["attacker", "defender"]

@@ -8,12 +8,12 @@ on a d6 of 1-3, and with both it rolls twice and is destroyed only if both rolls
 
 from __future__ import annotations
 
-from domain.battle_for_armageddon import board
-from domain.battle_for_armageddon.context import Ctx
-from domain.battle_for_armageddon.events import StackOutOfSupply, SupplyChecked
-from domain.battle_for_armageddon.losses import eliminate
-from domain.battle_for_armageddon.rules import IMPERIALS, SUPPLY_LOSS_MAX_FACE
-from domain.battle_for_armageddon.state import Counter, State
+from warlog.domain.battle_for_armageddon import board
+from warlog.domain.battle_for_armageddon.context import Ctx
+from warlog.domain.battle_for_armageddon.events import StackOutOfSupply, SupplyChecked
+from warlog.domain.battle_for_armageddon.losses import eliminate
+from warlog.domain.battle_for_armageddon.rules import IMPERIALS, SUPPLY_LOSS_MAX_FACE
+from warlog.domain.battle_for_armageddon.state import Counter, State
 
 
 def subject(state: State, player: str) -> dict[str, list[Counter]]:

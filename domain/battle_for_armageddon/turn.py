@@ -6,10 +6,10 @@ one step of the sequence and runs on to the next step that needs a player.
 
 from __future__ import annotations
 
-from domain.battle_for_armageddon import board, build, movement, specials, supply
-from domain.battle_for_armageddon.commands import ChooseStrategy, Deploy
-from domain.battle_for_armageddon.context import Ctx, reject
-from domain.battle_for_armageddon.events import (
+from warlog.domain.battle_for_armageddon import board, build, movement, specials, supply
+from warlog.domain.battle_for_armageddon.commands import ChooseStrategy, Deploy
+from warlog.domain.battle_for_armageddon.context import Ctx, reject
+from warlog.domain.battle_for_armageddon.events import (
     ActionSegmentBegan,
     CounterDeployed,
     GameEnded,
@@ -21,7 +21,7 @@ from domain.battle_for_armageddon.events import (
     StrategyChosen,
     TurnBegan,
 )
-from domain.battle_for_armageddon.rules import (
+from warlog.domain.battle_for_armageddon.rules import (
     ACTION_SEGMENTS,
     DRAWS_PER_TURN,
     FIRST_TURN,
@@ -34,9 +34,9 @@ from domain.battle_for_armageddon.rules import (
     STRATEGY_CARDS_CHOSEN,
     opponent,
 )
-from domain.battle_for_armageddon.scenario import StrategyCardSpec
-from domain.battle_for_armageddon.state import State
-from domain.battle_for_armageddon.victory import assess
+from warlog.domain.battle_for_armageddon.scenario import StrategyCardSpec
+from warlog.domain.battle_for_armageddon.state import State
+from warlog.domain.battle_for_armageddon.victory import assess
 
 # -- set-up -------------------------------------------------------------------------------------
 

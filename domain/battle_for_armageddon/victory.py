@@ -7,10 +7,10 @@ with Ghazghkull removed from play; a draw after turn 8.
 
 from __future__ import annotations
 
-from domain.battle_for_armageddon import board
-from domain.battle_for_armageddon.events import VictoryChecked
-from domain.battle_for_armageddon.rules import HIVES_TO_WIN, IMPERIALS, ORKS, REMOVED
-from domain.battle_for_armageddon.state import State
+from warlog.domain.battle_for_armageddon import board
+from warlog.domain.battle_for_armageddon.events import VictoryChecked
+from warlog.domain.battle_for_armageddon.rules import HIVES_TO_WIN, IMPERIALS, ORKS, REMOVED
+from warlog.domain.battle_for_armageddon.state import State
 
 
 def assess(state: State) -> VictoryChecked:

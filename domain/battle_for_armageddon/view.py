@@ -11,13 +11,13 @@ from typing import Any
 
 from msgspec.structs import replace
 
-from domain.battle_for_armageddon import board
-from domain.battle_for_armageddon import events as ev
-from domain.battle_for_armageddon.pending import describe, pending
-from domain.battle_for_armageddon.rules import LAST_TURN, PLAYERS
-from domain.battle_for_armageddon.state import State
-from domain.core.events import CommandIssued, DiceRolled, Event
-from domain.core.ruleset import Notice
+from warlog.domain.battle_for_armageddon import board
+from warlog.domain.battle_for_armageddon import events as ev
+from warlog.domain.battle_for_armageddon.pending import describe, pending
+from warlog.domain.battle_for_armageddon.rules import LAST_TURN, PLAYERS
+from warlog.domain.battle_for_armageddon.state import State
+from warlog.domain.core.events import CommandIssued, DiceRolled, Event
+from warlog.domain.core.ruleset import Notice
 
 DRAW_PURPOSE = "special card draw"
 

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from domain.core.dice import Dice
-from domain.core.events import DiceRolled, Event
+from warlog.domain.core.dice import Dice
+from warlog.domain.core.events import DiceRolled, Event
 
 
 class Batch:

@@ -17,7 +17,7 @@ from typing import Literal, Protocol
 
 import msgspec
 
-from domain.core.errors import InputError, RulesError
+from warlog.domain.core.errors import InputError, RulesError
 
 DiceMode = Literal["auto", "manual"]
 

@@ -10,7 +10,7 @@ from typing import Any, ClassVar
 
 import msgspec
 
-from domain.core.dice import DiceSpec
+from warlog.domain.core.dice import DiceSpec
 
 
 class Event(msgspec.Struct, frozen=True, tag_field="type"):

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from domain.core.events import CORE_TAGS, Event, GameCreated
+from warlog.domain.core.events import CORE_TAGS, Event, GameCreated
 
 
 def evolve_event(ruleset: Any, state: Any, event: Event) -> Any:

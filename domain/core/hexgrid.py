@@ -12,7 +12,7 @@ from heapq import heappop, heappush
 
 import msgspec
 
-from domain.core.errors import InputError
+from warlog.domain.core.errors import InputError
 
 # Axial directions, clockwise from east (q, r).
 DIRECTIONS: tuple[tuple[int, int], ...] = ((1, 0), (1, -1), (0, -1), (-1, 0), (-1, 1), (0, 1))

@@ -11,8 +11,8 @@ from typing import Any, ClassVar, Protocol
 
 import msgspec
 
-from domain.core.dice import Dice
-from domain.core.events import Event
+from warlog.domain.core.dice import Dice
+from warlog.domain.core.events import Event
 
 
 class Command(

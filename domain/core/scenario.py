@@ -10,7 +10,7 @@ from typing import Any, TypeVar
 
 import msgspec
 
-from domain.core.errors import InputError
+from warlog.domain.core.errors import InputError
 
 S = TypeVar("S")
 

@@ -4,19 +4,22 @@ from __future__ import annotations
 
 import hashlib
 import json
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
 
-from cli.main import cli
-from domain import rulesets
 from tests.toy import SCENARIO
+from warlog.cli.main import cli
+from warlog.domain import rulesets
 
 
 @pytest.fixture(autouse=True)
-def toy_registered(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setitem(rulesets._REGISTRY, "dice-race", "tests.toy:RULESET")
+def toy_registered() -> Iterator[None]:
+    rulesets.register("dice-race", "tests.toy:RULESET")
+    yield
+    rulesets.unregister("dice-race")
 
 
 @pytest.fixture

@@ -12,9 +12,9 @@ import msgspec
 import pytest
 from click.testing import CliRunner
 
-from cli.context import open_arbiter
-from cli.demo import autoplayer
-from cli.main import cli
+from warlog.cli.context import open_arbiter
+from warlog.cli.demo import autoplayer
+from warlog.cli.main import cli
 
 
 @pytest.mark.parametrize("ruleset", ["armageddon-empires", "battle-for-armageddon"])

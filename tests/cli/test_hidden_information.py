@@ -7,9 +7,9 @@ from pathlib import Path
 
 from click.testing import CliRunner
 
-from cli.context import open_arbiter
-from cli.demo import autoplay_game
-from cli.main import cli
+from warlog.cli.context import open_arbiter
+from warlog.cli.demo import autoplay_game
+from warlog.cli.main import cli
 
 
 def warlog(db: Path, *args: str) -> str:

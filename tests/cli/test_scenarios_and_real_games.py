@@ -9,7 +9,7 @@ from pathlib import Path
 
 from click.testing import CliRunner
 
-from cli.main import cli
+from warlog.cli.main import cli
 
 BUNDLED = (
     Path(__file__).resolve().parents[2]
@@ -65,7 +65,7 @@ def test_the_installed_entry_point_reports_errors_in_one_line_without_a_tracebac
     entry = [
         sys.executable,
         "-c",
-        "from cli.main import main; main()",
+        "from warlog.cli.main import main; main()",
         "--db",
         str(tmp_path / "w.db"),
     ]

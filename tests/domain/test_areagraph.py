@@ -7,7 +7,7 @@ from itertools import pairwise
 from hypothesis import given
 from hypothesis import strategies as st
 
-from domain.core.areagraph import AreaGraph, edge
+from warlog.domain.core.areagraph import AreaGraph, edge
 
 # a - b - c - d
 # |   |

@@ -10,7 +10,7 @@ from collections.abc import Callable
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from domain.core.hexgrid import Hex, HexGraph, cheapest_costs, cheapest_path
+from warlog.domain.core.hexgrid import Hex, HexGraph, cheapest_costs, cheapest_path
 
 # ---------------------------------------------------------------- the reference (do not tune)
 

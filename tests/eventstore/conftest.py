@@ -5,9 +5,9 @@ from pathlib import Path
 
 import pytest
 
-from eventstore.application import Arbiter
-from eventstore.memory_store import MemoryStore
 from tests.toy import SCENARIO, rulesets
+from warlog.arbiter.application import Arbiter
+from warlog.eventstore.memory_store import MemoryStore
 
 SEED = bytes(range(32))
 

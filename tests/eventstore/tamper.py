@@ -8,11 +8,11 @@ from typing import Any
 
 from hypothesis import strategies as st
 
-from domain.core.errors import WarlogError
-from eventstore.application import Arbiter
-from eventstore.chain import GENESIS, link
-from eventstore.memory_store import MemoryStore
-from eventstore.records import Pending, Record
+from warlog.arbiter.application import Arbiter
+from warlog.domain.core.errors import WarlogError
+from warlog.eventstore.chain import GENESIS, link
+from warlog.eventstore.memory_store import MemoryStore
+from warlog.eventstore.records import Pending, Record
 
 
 def rechain(records: list[Record]) -> list[Record]:
@@ -95,7 +95,7 @@ def is_legal_game(records: list[Record], rulesets: Callable[[str], Any], seed: b
         created = json.loads(records[0].data)
         store = MemoryStore()
         arbiter = Arbiter(store, rulesets)
-        from eventstore.records import GameInfo
+        from warlog.eventstore.records import GameInfo
 
         game = str(created["game"])
         store.create_game(

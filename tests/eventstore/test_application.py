@@ -7,12 +7,12 @@ import json
 import msgspec
 import pytest
 
-from domain.core.dice import commitment_of, derive_faces
-from domain.core.errors import ConflictError, InputError, RulesError, WarlogError
-from eventstore.application import Arbiter
-from eventstore.audit import audit_records
 from tests.eventstore.conftest import SEED
 from tests.toy import rulesets
+from warlog.arbiter.application import Arbiter
+from warlog.arbiter.audit import audit_records
+from warlog.domain.core.dice import commitment_of, derive_faces
+from warlog.domain.core.errors import ConflictError, InputError, RulesError, WarlogError
 
 
 def roll(player: str, count: int = 3, **extra: object) -> str:

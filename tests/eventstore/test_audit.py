@@ -8,16 +8,16 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from domain.core.events import BATCH_STARTS, CORE_TAGS
-from eventstore.application import Arbiter
-from eventstore.audit import audit_records
-from eventstore.codec import Codec
-from eventstore.exchange import export_line, parse_lines
-from eventstore.memory_store import MemoryStore
-from eventstore.records import Record
 from tests.eventstore.conftest import SEED, fixed_clock
 from tests.eventstore.tamper import forgeries, is_legal_game, rechain
 from tests.toy import RULESET, SCENARIO, rulesets
+from warlog.arbiter.application import Arbiter
+from warlog.arbiter.audit import audit_records
+from warlog.arbiter.exchange import export_line, parse_lines
+from warlog.domain.core.events import BATCH_STARTS, CORE_TAGS
+from warlog.eventstore.codec import Codec
+from warlog.eventstore.memory_store import MemoryStore
+from warlog.eventstore.records import Record
 
 
 def race_game(tmp_path_factory: pytest.TempPathFactory, counts: list[int]) -> list[Record]:

@@ -11,9 +11,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from domain import rulesets
-from domain.core.events import CORE_EVENTS, Event
-from eventstore.codec import Codec
+from warlog.domain import rulesets
+from warlog.domain.core.events import CORE_EVENTS, Event
+from warlog.eventstore.codec import Codec
 
 JSON = st.recursive(
     st.none() | st.booleans() | st.integers(-(2**63), 2**63 - 1) | st.text(),

@@ -25,11 +25,11 @@ from typing import Any
 import pytest
 import sqlite_utils
 
-from domain.core.errors import ConflictError, StoreError, WarlogError
-from eventstore import sqlite_store
-from eventstore.chain import GENESIS, link
-from eventstore.records import GameInfo, Pending
-from eventstore.sqlite_store import SCHEMA_VERSION, SQLiteStore
+from warlog.domain.core.errors import ConflictError, StoreError, WarlogError
+from warlog.eventstore import sqlite_store
+from warlog.eventstore.chain import GENESIS, link
+from warlog.eventstore.records import GameInfo, Pending
+from warlog.eventstore.sqlite_store import SCHEMA_VERSION, SQLiteStore
 
 AT = "2024-05-01T12:00:00.000Z"
 NOBODY = 65534

@@ -16,12 +16,12 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from domain.core.errors import ConflictError, InputError, UnknownGame, WarlogError
-from eventstore.chain import GENESIS, link
-from eventstore.memory_store import MemoryStore
-from eventstore.records import GameInfo, Pending, Record
-from eventstore.sqlite_store import SQLiteStore
-from eventstore.store import Store
+from warlog.domain.core.errors import ConflictError, InputError, UnknownGame, WarlogError
+from warlog.eventstore.chain import GENESIS, link
+from warlog.eventstore.memory_store import MemoryStore
+from warlog.eventstore.records import GameInfo, Pending, Record
+from warlog.eventstore.sqlite_store import SQLiteStore
+from warlog.eventstore.store import Store
 
 AT = "2024-05-01T12:00:00.000Z"
 STORES = ["memory", "sqlite"]

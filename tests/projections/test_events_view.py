@@ -5,10 +5,10 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from eventstore.application import Arbiter
-from eventstore.memory_store import MemoryStore
-from projections.events_view import Entry, EventsView
 from tests.toy import RULESET, SCENARIO, rulesets
+from warlog.arbiter.application import Arbiter
+from warlog.eventstore.memory_store import MemoryStore
+from warlog.projections.events_view import Entry, EventsView
 
 
 def test_an_entry_is_in_force_from_its_round_for_its_duration() -> None:

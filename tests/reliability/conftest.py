@@ -1,6 +1,6 @@
 """Helpers for the reliability tests: real processes on real SQLite files.
 
-The CLI runs in child processes exactly as a user runs it (``warlog`` is ``cli.main:main``), with
+The CLI runs in child processes exactly as a user runs it (``warlog`` is ``warlog.cli.main:main``), with
 the dice-race test ruleset registered beside the real ones, as the CLI contract tests do.
 """
 
@@ -17,11 +17,11 @@ from typing import Any
 
 import pytest
 
-from eventstore.application import Arbiter
-from eventstore.audit import audit_records
-from eventstore.records import Record
-from eventstore.sqlite_store import SQLiteStore
 from tests.toy import rulesets
+from warlog.arbiter.application import Arbiter
+from warlog.arbiter.audit import audit_records
+from warlog.eventstore.records import Record
+from warlog.eventstore.sqlite_store import SQLiteStore
 
 ROOT = Path(__file__).resolve().parents[2]
 SEED = bytes(range(32))
@@ -29,8 +29,8 @@ SEED = bytes(range(32))
 ENDLESS = b'players = ["red", "blue"]\ntarget = 1000000000\n'
 #: the ``warlog`` entry point, with the test ruleset registered
 BOOT = (
-    "from domain import rulesets; rulesets._REGISTRY['dice-race'] = 'tests.toy:RULESET'; "
-    "from cli.main import main; main()"
+    "from warlog.domain import rulesets; rulesets.register('dice-race', 'tests.toy:RULESET'); "
+    "from warlog.cli.main import main; main()"
 )
 
 

@@ -13,10 +13,10 @@ from pathlib import Path
 import msgspec
 
 from bench.workload import ae_subject, play_corpus, race_subject, write_long_games
-from eventstore.application import Arbiter
-from eventstore.audit import audit_records
-from eventstore.records import GameInfo
-from eventstore.sqlite_store import SQLiteStore
+from warlog.arbiter.application import Arbiter
+from warlog.arbiter.audit import audit_records
+from warlog.eventstore.records import GameInfo
+from warlog.eventstore.sqlite_store import SQLiteStore
 
 
 def test_the_long_games_audit_clean_and_every_seek_equals_the_fold(tmp_path: Path) -> None:

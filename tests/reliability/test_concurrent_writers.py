@@ -82,10 +82,10 @@ COMMANDS = 50
 def _hammer(db: str, writer: int, out: Any, start: Any) -> None:
     """Play COMMANDS commands for whoever's turn it is, retrying on conflict and on a turn
     lost to another writer; report each landed batch's (first seq, last seq, last hash)."""
-    from domain.core.errors import ConflictError, RulesError
-    from eventstore.application import Arbiter
-    from eventstore.sqlite_store import SQLiteStore
     from tests.toy import rulesets
+    from warlog.arbiter.application import Arbiter
+    from warlog.domain.core.errors import ConflictError, RulesError
+    from warlog.eventstore.sqlite_store import SQLiteStore
 
     landed: list[tuple[int, int, str]] = []
     outcomes = {"conflict": 0, "rules": 0}

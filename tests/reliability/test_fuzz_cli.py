@@ -20,10 +20,6 @@ from click.testing import CliRunner
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from cli.main import cli
-from domain import rulesets
-from eventstore.exchange import export_line
-from eventstore.sqlite_store import SQLiteStore
 from tests.reliability.conftest import (
     ENDLESS,
     assert_one_error_line,
@@ -35,6 +31,10 @@ from tests.reliability.conftest import (
 )
 from tests.toy import RULESET
 from tests.toy import rulesets as toy_rulesets
+from warlog.arbiter.exchange import export_line
+from warlog.cli.main import cli
+from warlog.domain import rulesets
+from warlog.eventstore.sqlite_store import SQLiteStore
 
 NOT_APPENDED = {1, 3, 4, 5}
 FIXTURE_OK = [HealthCheck.function_scoped_fixture]
@@ -64,8 +64,10 @@ def near_commands(draw: st.DrawFn) -> dict[str, Any]:
 
 
 @pytest.fixture
-def toy_registered(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setitem(rulesets._REGISTRY, "dice-race", "tests.toy:RULESET")
+def toy_registered() -> Iterator[None]:
+    rulesets.register("dice-race", "tests.toy:RULESET")
+    yield
+    rulesets.unregister("dice-race")
 
 
 @pytest.fixture
@@ -233,10 +235,8 @@ def test_nasty_input_in_real_processes(tmp_path: Path, data: bytes) -> None:
 
 def _scenario_words() -> list[str]:
     """Every id and hex the bundled Armageddon Empires scenario names."""
-    from eventstore.application import Arbiter
-
     ruleset = rulesets.get("armageddon-empires")
-    bundled = Arbiter.bundled_scenarios(ruleset)
+    bundled = rulesets.bundled_scenarios(ruleset)
     data = msgspec.toml.decode(bundled[sorted(bundled)[0]].read_bytes())
     words: set[str] = set()
 
@@ -295,8 +295,8 @@ def ae_commands(draw: st.DrawFn) -> dict[str, Any]:
 
 @pytest.fixture
 def ae_db(tmp_path: Path) -> Path:
-    from eventstore.application import Arbiter
     from tests.reliability.conftest import SEED
+    from warlog.arbiter.application import Arbiter
 
     db = tmp_path / "ae.db"
     with SQLiteStore(db, create=True) as store:

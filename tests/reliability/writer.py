@@ -10,9 +10,9 @@ from __future__ import annotations
 import json
 import sys
 
-from eventstore.application import Arbiter
-from eventstore.sqlite_store import SQLiteStore
 from tests.toy import rulesets
+from warlog.arbiter.application import Arbiter
+from warlog.eventstore.sqlite_store import SQLiteStore
 
 
 def main(db: str, game: str) -> None:

@@ -7,12 +7,12 @@ from typing import Any
 
 import msgspec
 
-from domain.armageddon_empires.autoplay import choose
-from domain.armageddon_empires.ruleset import RULESET
-from domain.armageddon_empires.scenario import bundled
-from domain.armageddon_empires.state import GameState
-from domain.core.dice import SeededDice
-from domain.core.events import Event
+from warlog.domain.armageddon_empires.autoplay import choose
+from warlog.domain.armageddon_empires.ruleset import RULESET
+from warlog.domain.armageddon_empires.scenario import bundled
+from warlog.domain.armageddon_empires.state import GameState
+from warlog.domain.core.dice import SeededDice
+from warlog.domain.core.events import Event
 
 BUNDLED = "cinder-and-glass"
 

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from typing import Any, TypeVar
 
-from domain.armageddon_empires.commands import BuyInitiative
-from domain.armageddon_empires.ruleset import RULESET
-from domain.armageddon_empires.scenario import Scenario, parse_scenario
-from domain.core.events import Event
 from tests.given_when_then import Given
+from warlog.domain.armageddon_empires.commands import BuyInitiative
+from warlog.domain.armageddon_empires.ruleset import RULESET
+from warlog.domain.armageddon_empires.scenario import Scenario, parse_scenario
+from warlog.domain.core.events import Event
 
 E = TypeVar("E", bound=Event)
 

@@ -6,12 +6,12 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
-from domain.armageddon_empires.limits import (
+from warlog.domain.armageddon_empires.limits import (
     MAX_ARMIES_PER_HEX,
     MAX_HEROES_PER_ARMY,
     MAX_UNITS_PER_ARMY,
 )
-from domain.armageddon_empires.state import GameState
+from warlog.domain.armageddon_empires.state import GameState
 
 
 def card_places(state: GameState) -> Counter[str]:

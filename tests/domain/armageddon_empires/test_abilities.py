@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from domain.armageddon_empires.abilities import (
+from warlog.domain.armageddon_empires.abilities import (
     Armor,
     Collateral,
     Flag,
@@ -16,7 +16,7 @@ from domain.armageddon_empires.abilities import (
     parse_abilities,
     parse_ability,
 )
-from domain.core.errors import InputError
+from warlog.domain.core.errors import InputError
 
 
 @pytest.mark.parametrize(

@@ -2,20 +2,20 @@
 
 from __future__ import annotations
 
-from domain.armageddon_empires.commands import (
+from tests.domain.armageddon_empires.helpers import ARMIES, army_block, game, only, start_turns
+from warlog.domain.armageddon_empires.commands import (
     CreateArmy,
     DisbandArmy,
     MoveArmy,
     TransferCards,
 )
-from domain.armageddon_empires.events import (
+from warlog.domain.armageddon_empires.events import (
     ArmyCreated,
     ArmyDisbanded,
     CardsTransferred,
     TurnBegan,
 )
-from domain.armageddon_empires.ruleset import RULESET
-from tests.domain.armageddon_empires.helpers import ARMIES, army_block, game, only, start_turns
+from warlog.domain.armageddon_empires.ruleset import RULESET
 
 AT_HQ = ARMIES + army_block("red-c", "red", "0,0", hero="guide", units=("trooper",))
 

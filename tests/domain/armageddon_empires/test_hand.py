@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from domain.armageddon_empires.commands import DeployCard, DrawCard
-from domain.armageddon_empires.events import CardDeployed, CardDrawn, TurnBegan
-from domain.armageddon_empires.resources import Resources
-from domain.armageddon_empires.ruleset import RULESET
-from domain.core.events import DiceRolled
 from tests.domain.armageddon_empires.helpers import BASES, EMPIRES, game, only, start_turns
+from warlog.domain.armageddon_empires.commands import DeployCard, DrawCard
+from warlog.domain.armageddon_empires.events import CardDeployed, CardDrawn, TurnBegan
+from warlog.domain.armageddon_empires.resources import Resources
+from warlog.domain.armageddon_empires.ruleset import RULESET
+from warlog.domain.core.events import DiceRolled
 
 
 def test_a_draw_rolls_one_die_per_card_in_the_deck_to_pick_it_for_2_ap() -> None:

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from domain.armageddon_empires.commands import CreateArmy, MoveArmy
-from domain.armageddon_empires.events import ArmyCreated, ArmyMoved, MoveStep, TurnBegan
-from domain.armageddon_empires.ruleset import RULESET
 from tests.domain.armageddon_empires.helpers import ARMIES, army_block, game, only, start_turns
 from tests.given_when_then import Given
+from warlog.domain.armageddon_empires.commands import CreateArmy, MoveArmy
+from warlog.domain.armageddon_empires.events import ArmyCreated, ArmyMoved, MoveStep, TurnBegan
+from warlog.domain.armageddon_empires.ruleset import RULESET
 
 
 def moves_of(g: Given, army: str) -> list[str]:

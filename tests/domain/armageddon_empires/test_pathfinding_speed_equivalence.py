@@ -16,21 +16,21 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from domain.armageddon_empires import movement, paths, supply, turns
-from domain.armageddon_empires.abilities import MOBILE_SUPPLY, has
-from domain.armageddon_empires.autoplay import choose
-from domain.armageddon_empires.commands import EndTurn, MoveArmy
-from domain.armageddon_empires.control import enemy_held
-from domain.armageddon_empires.events import TurnBegan
-from domain.armageddon_empires.ruleset import RULESET
-from domain.armageddon_empires.scenario import Scenario, bundled
-from domain.armageddon_empires.state import Army, Board, GameState
-from domain.armageddon_empires.terrain import DEFAULT_LEGEND
-from domain.core.events import Event
-from domain.core.hexgrid import Hex
 from tests.domain.armageddon_empires.games import BUNDLED, dice_for
 from tests.domain.armageddon_empires.helpers import ARMIES, ROWS, army_block, scenario
 from tests.domain.test_hexgrid import reference_cheapest_costs, reference_cheapest_path
+from warlog.domain.armageddon_empires import movement, paths, supply, turns
+from warlog.domain.armageddon_empires.abilities import MOBILE_SUPPLY, has
+from warlog.domain.armageddon_empires.autoplay import choose
+from warlog.domain.armageddon_empires.commands import EndTurn, MoveArmy
+from warlog.domain.armageddon_empires.control import enemy_held
+from warlog.domain.armageddon_empires.events import TurnBegan
+from warlog.domain.armageddon_empires.ruleset import RULESET
+from warlog.domain.armageddon_empires.scenario import Scenario, bundled
+from warlog.domain.armageddon_empires.state import Army, Board, GameState
+from warlog.domain.armageddon_empires.terrain import DEFAULT_LEGEND
+from warlog.domain.core.events import Event
+from warlog.domain.core.hexgrid import Hex
 
 # ---------------------------------------------------------------- the original code (reference)
 

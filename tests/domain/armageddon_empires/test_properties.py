@@ -8,11 +8,11 @@ from typing import Any
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from domain.armageddon_empires.autoplay import choose
-from domain.armageddon_empires.ruleset import RULESET
-from domain.armageddon_empires.state import GameState
 from tests.domain.armageddon_empires.games import dice_for, encoded, play
 from tests.domain.armageddon_empires.invariants import check_invariants
+from warlog.domain.armageddon_empires.autoplay import choose
+from warlog.domain.armageddon_empires.ruleset import RULESET
+from warlog.domain.armageddon_empires.state import GameState
 
 
 @settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])

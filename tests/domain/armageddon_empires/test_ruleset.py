@@ -6,22 +6,22 @@ from collections import Counter
 
 import msgspec
 
-from domain import rulesets
-from domain.armageddon_empires.commands import COMMAND_TYPES, MoveArmy
-from domain.armageddon_empires.events import SupplyTraced
-from domain.armageddon_empires.ruleset import RULESET
-from domain.core.dice import NoDice
-from domain.core.errors import InputError
-from domain.core.ruleset import Ruleset
 from tests.domain.armageddon_empires.games import dice_for, play
 from tests.domain.armageddon_empires.helpers import game
+from warlog.domain import rulesets
+from warlog.domain.armageddon_empires.commands import COMMAND_TYPES, MoveArmy
+from warlog.domain.armageddon_empires.events import SupplyTraced
+from warlog.domain.armageddon_empires.ruleset import RULESET
+from warlog.domain.core.dice import NoDice
+from warlog.domain.core.errors import InputError
+from warlog.domain.core.ruleset import Ruleset
 
 
 def test_the_registry_finds_the_ruleset_by_name() -> None:
     assert rulesets.get("armageddon-empires") is RULESET
     ruleset: Ruleset = RULESET  # the protocol, checked by mypy wherever tests are checked
     assert ruleset.name == "armageddon-empires" and ruleset.version == "1"
-    assert RULESET.scenario_package == "domain.armageddon_empires.scenarios"
+    assert RULESET.scenario_package == "warlog.domain.armageddon_empires.scenarios"
 
 
 def test_commands_decode_from_their_json_form() -> None:

@@ -5,12 +5,12 @@ from __future__ import annotations
 import msgspec
 import pytest
 
-from domain.armageddon_empires.abilities import Rated, Recce
-from domain.armageddon_empires.cards import HeroCard, UnitCard
-from domain.armageddon_empires.ruleset import RULESET
-from domain.armageddon_empires.scenario import bundled, bundled_names, parse_scenario
-from domain.core.errors import InputError
 from tests.domain.armageddon_empires.helpers import ARMIES, BASES, EMPIRES, ROWS, toml
+from warlog.domain.armageddon_empires.abilities import Rated, Recce
+from warlog.domain.armageddon_empires.cards import HeroCard, UnitCard
+from warlog.domain.armageddon_empires.ruleset import RULESET
+from warlog.domain.armageddon_empires.scenario import bundled, bundled_names, parse_scenario
+from warlog.domain.core.errors import InputError
 
 BUNDLED = "cinder-and-glass"
 
@@ -170,7 +170,9 @@ def test_the_bundled_cards_print_every_listed_ability_form() -> None:
 def test_the_bundled_file_says_its_cards_are_warlog_s_own() -> None:
     from importlib.resources import files
 
-    text = files("domain.armageddon_empires.scenarios").joinpath(f"{BUNDLED}.toml").read_text()
+    text = (
+        files("warlog.domain.armageddon_empires.scenarios").joinpath(f"{BUNDLED}.toml").read_text()
+    )
     head = " ".join(text[:800].replace("#", " ").split()).lower()
     assert "warlog's own invention" in head
     assert "none of it is a card of the commercial game" in head

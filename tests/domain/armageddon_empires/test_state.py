@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import msgspec
 
-from domain.armageddon_empires.events import EVENT_TYPES
-from domain.armageddon_empires.ruleset import RULESET
-from domain.armageddon_empires.state import GameState
 from tests.domain.armageddon_empires.games import encoded, play
 from tests.domain.armageddon_empires.helpers import game
 from tests.domain.armageddon_empires.invariants import check_invariants
+from warlog.domain.armageddon_empires.events import EVENT_TYPES
+from warlog.domain.armageddon_empires.ruleset import RULESET
+from warlog.domain.armageddon_empires.state import GameState
 
 
 def test_the_initial_state_round_trips_through_msgpack() -> None:

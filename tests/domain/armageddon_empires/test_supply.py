@@ -3,12 +3,12 @@ out of supply at turn start an army moves one hex, unless hero-only (p.30) or Co
 
 from __future__ import annotations
 
-from domain.armageddon_empires.commands import EndTurn, MoveArmy
-from domain.armageddon_empires.events import ArmyMoved, SupplyTraced
-from domain.armageddon_empires.ruleset import RULESET
-from domain.armageddon_empires.supply import out_of_supply
 from tests.domain.armageddon_empires.helpers import army_block, game, only, start_turns
 from tests.given_when_then import Given
+from warlog.domain.armageddon_empires.commands import EndTurn, MoveArmy
+from warlog.domain.armageddon_empires.events import ArmyMoved, SupplyTraced
+from warlog.domain.armageddon_empires.ruleset import RULESET
+from warlog.domain.armageddon_empires.supply import out_of_supply
 
 CORRIDOR = [". . . . . . . .", "m m m m m m m m"]
 HILLS = [". . h . . . . .", "m m m m m m m m"]

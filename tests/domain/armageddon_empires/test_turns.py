@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from domain.armageddon_empires.commands import BuyInitiative, DeployCard, EndTurn, MoveArmy
-from domain.armageddon_empires.events import (
+from tests.domain.armageddon_empires.helpers import game, start_turns
+from warlog.domain.armageddon_empires.commands import BuyInitiative, DeployCard, EndTurn, MoveArmy
+from warlog.domain.armageddon_empires.events import (
     ApBonus,
     GameEnded,
     InitiativeDetermined,
@@ -14,10 +15,9 @@ from domain.armageddon_empires.events import (
     TurnBegan,
     TurnEnded,
 )
-from domain.armageddon_empires.resources import Resources
-from domain.armageddon_empires.ruleset import RULESET
-from domain.core.events import DiceRolled
-from tests.domain.armageddon_empires.helpers import game, start_turns
+from warlog.domain.armageddon_empires.resources import Resources
+from warlog.domain.armageddon_empires.ruleset import RULESET
+from warlog.domain.core.events import DiceRolled
 
 
 def test_the_first_buy_waits_for_the_other_empire_and_rolls_nothing() -> None:

@@ -5,13 +5,13 @@ from __future__ import annotations
 import msgspec
 import pytest
 
-from domain.armageddon_empires.commands import BuyInitiative, DrawCard, EndTurn
-from domain.armageddon_empires.events import CardDrawn, InitiativeDiceBought
-from domain.armageddon_empires.ruleset import RULESET
-from domain.core.errors import InputError
-from domain.core.events import DiceRolled, GameCreated
 from tests.domain.armageddon_empires.helpers import game, scenario, start_turns
 from tests.given_when_then import created
+from warlog.domain.armageddon_empires.commands import BuyInitiative, DrawCard, EndTurn
+from warlog.domain.armageddon_empires.events import CardDrawn, InitiativeDiceBought
+from warlog.domain.armageddon_empires.ruleset import RULESET
+from warlog.domain.core.errors import InputError
+from warlog.domain.core.events import DiceRolled, GameCreated
 
 
 def test_an_empire_sees_the_size_of_the_other_hand_but_not_its_cards() -> None:

@@ -7,12 +7,12 @@ import importlib.resources
 from pathlib import Path
 from typing import TypeVar
 
-from domain.battle_for_armageddon import events as ev
-from domain.battle_for_armageddon.rules import opponent
-from domain.battle_for_armageddon.ruleset import RULESET
-from domain.battle_for_armageddon.scenario import Scenario, parse_scenario
-from domain.core.events import Event
 from tests.given_when_then import Given
+from warlog.domain.battle_for_armageddon import events as ev
+from warlog.domain.battle_for_armageddon.rules import opponent
+from warlog.domain.battle_for_armageddon.ruleset import RULESET
+from warlog.domain.battle_for_armageddon.scenario import Scenario, parse_scenario
+from warlog.domain.core.events import Event
 
 E = TypeVar("E", bound=Event)
 

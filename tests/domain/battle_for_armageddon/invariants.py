@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from collections import Counter as Tally
 
-from domain.battle_for_armageddon import board, results
-from domain.battle_for_armageddon.rules import (
+from warlog.domain.battle_for_armageddon import board, results
+from warlog.domain.battle_for_armageddon.rules import (
     ACTION_SEGMENTS,
     LAST_TURN,
     OFF_MAP,
@@ -19,8 +19,8 @@ from domain.battle_for_armageddon.rules import (
     POOL,
     TRACK,
 )
-from domain.battle_for_armageddon.scenario import IMPASSABLE
-from domain.battle_for_armageddon.state import State
+from warlog.domain.battle_for_armageddon.scenario import IMPASSABLE
+from warlog.domain.battle_for_armageddon.state import State
 
 
 def check_invariants(state: State) -> None:

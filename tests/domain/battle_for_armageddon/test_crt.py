@@ -4,7 +4,13 @@ from __future__ import annotations
 
 import pytest
 
-from domain.battle_for_armageddon.crt import COLUMNS, RESULTS, clamp_roll, odds_column, result
+from warlog.domain.battle_for_armageddon.crt import (
+    COLUMNS,
+    RESULTS,
+    clamp_roll,
+    odds_column,
+    result,
+)
 
 # A literal copy of seed 003's "COMBAT RESULTS TABLE" (rows: d6 roll; columns 1:4 … 7:1).
 SEED_CRT = """

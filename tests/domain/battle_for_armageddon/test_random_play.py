@@ -9,13 +9,13 @@ import msgspec
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from domain.battle_for_armageddon.autoplay import choose
-from domain.battle_for_armageddon.ruleset import RULESET
-from domain.battle_for_armageddon.scenario import Scenario
-from domain.battle_for_armageddon.state import State
-from domain.core.dice import SeededDice
 from tests.domain.battle_for_armageddon.helpers import proving_ground, second_war
 from tests.domain.battle_for_armageddon.invariants import check_invariants
+from warlog.domain.battle_for_armageddon.autoplay import choose
+from warlog.domain.battle_for_armageddon.ruleset import RULESET
+from warlog.domain.battle_for_armageddon.scenario import Scenario
+from warlog.domain.battle_for_armageddon.state import State
+from warlog.domain.core.dice import SeededDice
 
 ENCODER = msgspec.msgpack.Encoder()
 DECODER = msgspec.msgpack.Decoder(State)

@@ -5,11 +5,11 @@ from __future__ import annotations
 import msgspec
 import pytest
 
-from domain import rulesets
-from domain.battle_for_armageddon import commands as c
-from domain.battle_for_armageddon.ruleset import RULESET
-from domain.battle_for_armageddon.state import State
 from tests.domain.battle_for_armageddon.helpers import second_war
+from warlog.domain import rulesets
+from warlog.domain.battle_for_armageddon import commands as c
+from warlog.domain.battle_for_armageddon.ruleset import RULESET
+from warlog.domain.battle_for_armageddon.state import State
 
 EVENT_TAGS = [
     "counter_deployed", "setup_ended", "turn_began", "reinforcements_arrived", "strategy_chosen",

@@ -8,11 +8,11 @@ from itertools import permutations
 import msgspec
 import pytest
 
-from domain.battle_for_armageddon.ruleset import RULESET
-from domain.battle_for_armageddon.scenario import parse_scenario, scenario_from_builtins
-from domain.core.areagraph import AreaGraph
-from domain.core.errors import InputError
 from tests.domain.battle_for_armageddon.helpers import PROVING_GROUND, second_war
+from warlog.domain.battle_for_armageddon.ruleset import RULESET
+from warlog.domain.battle_for_armageddon.scenario import parse_scenario, scenario_from_builtins
+from warlog.domain.core.areagraph import AreaGraph
+from warlog.domain.core.errors import InputError
 
 #: seed 003 reference sheet, "Build Points"
 SEED_BUILD_TABLE = {

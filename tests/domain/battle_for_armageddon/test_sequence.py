@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from domain.battle_for_armageddon import commands as c
-from domain.battle_for_armageddon import events as ev
-from domain.battle_for_armageddon.ruleset import RULESET
 from tests.domain.battle_for_armageddon.helpers import at, game, in_phase, of, one, second_war, tags
 from tests.given_when_then import Given
+from warlog.domain.battle_for_armageddon import commands as c
+from warlog.domain.battle_for_armageddon import events as ev
+from warlog.domain.battle_for_armageddon.ruleset import RULESET
 
 
 def test_the_orks_set_up_in_ork_territory_only() -> None:

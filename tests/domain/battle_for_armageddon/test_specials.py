@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from domain.battle_for_armageddon import commands as c
-from domain.battle_for_armageddon import events as ev
-from domain.battle_for_armageddon.ruleset import RULESET
 from tests.domain.battle_for_armageddon.helpers import at, before_phase, game, in_phase, off, one
+from warlog.domain.battle_for_armageddon import commands as c
+from warlog.domain.battle_for_armageddon import events as ev
+from warlog.domain.battle_for_armageddon.ruleset import RULESET
 
 
 def drawn(player: str, *cards: str) -> list[ev.SpecialCardDrawn]:

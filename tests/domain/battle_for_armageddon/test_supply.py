@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from domain.battle_for_armageddon import commands as c
-from domain.battle_for_armageddon import events as ev
-from domain.core.events import Event
 from tests.domain.battle_for_armageddon.helpers import at, game, in_phase, of, off, one
 from tests.given_when_then import Given
+from warlog.domain.battle_for_armageddon import commands as c
+from warlog.domain.battle_for_armageddon import events as ev
+from warlog.domain.core.events import Event
 
 # The card in play is combat-movement: ending its second phase (movement) ends the card.
 SECOND_PHASE = (

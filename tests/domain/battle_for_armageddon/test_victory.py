@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from domain.battle_for_armageddon import commands as c
-from domain.battle_for_armageddon import events as ev
-from domain.battle_for_armageddon.ruleset import RULESET
-from domain.core.events import Event
 from tests.domain.battle_for_armageddon.helpers import at, game, off, one
 from tests.given_when_then import Given
+from warlog.domain.battle_for_armageddon import commands as c
+from warlog.domain.battle_for_armageddon import events as ev
+from warlog.domain.battle_for_armageddon.ruleset import RULESET
+from warlog.domain.core.events import Event
 
 
 def last_phase_of(turn: int, *setup: Event) -> Given:

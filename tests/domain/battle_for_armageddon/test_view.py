@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import json
 
-from domain.battle_for_armageddon import commands as c
-from domain.battle_for_armageddon import events as ev
-from domain.battle_for_armageddon.ruleset import RULESET
-from domain.core.events import CommandIssued, DiceRolled, Event
 from tests.domain.battle_for_armageddon.helpers import at, game, in_phase, of, one
 from tests.given_when_then import Given
+from warlog.domain.battle_for_armageddon import commands as c
+from warlog.domain.battle_for_armageddon import events as ev
+from warlog.domain.battle_for_armageddon.ruleset import RULESET
+from warlog.domain.core.events import CommandIssued, DiceRolled, Event
 
 
 def _chosen_by_orks() -> tuple[Given, list[Event]]:

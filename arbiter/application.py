@@ -11,15 +11,24 @@ import os
 import secrets as _secrets
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from datetime import UTC, datetime
-from importlib import resources
 from pathlib import Path
 from typing import Any
 
 import msgspec
 
-from domain.core.dice import DiceSpec, ManualDice, SeededDice, commitment_of
-from domain.core.errors import ConflictError, InputError, IntegrityError, RulesError, StoreError
-from domain.core.events import (
+from warlog.arbiter.ids import GAME_ID
+from warlog.arbiter.initial import initial_state
+from warlog.arbiter.meta import GameMeta, evolve_meta
+from warlog.domain import rulesets
+from warlog.domain.core.dice import DiceSpec, ManualDice, SeededDice, commitment_of
+from warlog.domain.core.errors import (
+    ConflictError,
+    InputError,
+    IntegrityError,
+    RulesError,
+    StoreError,
+)
+from warlog.domain.core.events import (
     BATCH_STARTS,
     CORE_TAGS,
     INERT_TAGS,
@@ -29,12 +38,9 @@ from domain.core.events import (
     GameCreated,
     GameForked,
 )
-from eventstore.codec import Codec, command_to_builtins, decode_command
-from eventstore.ids import GAME_ID
-from eventstore.initial import initial_state
-from eventstore.meta import GameMeta, evolve_meta
-from eventstore.records import GameInfo, Pending, Record
-from eventstore.store import Store
+from warlog.eventstore.codec import Codec, command_to_builtins, decode_command
+from warlog.eventstore.records import GameInfo, Pending, Record
+from warlog.eventstore.store import Store
 
 #: snapshots every K events (and at round starts): the state at any seq costs O(K)
 SNAPSHOT_EVERY = 256
@@ -204,18 +210,17 @@ class Arbiter:
     # ------------------------------------------------------------------ creating
 
     def resolve_scenario(self, ruleset: Any, scenario: str | None) -> tuple[str, bytes]:
-        """``(name, TOML bytes)`` of a bundled scenario name or a file path (None: the first bundled)."""
-        bundled = self.bundled_scenarios(ruleset)
+        """``(name, TOML bytes)`` of a bundled scenario name or a file path (None: the default)."""
         if scenario is None:
-            default = ruleset.default_scenario or (sorted(bundled)[0] if bundled else None)
-            if default is None:
+            scenario = rulesets.default_scenario(ruleset)
+            if scenario is None:
                 raise InputError(
                     f"{ruleset.name} has no bundled scenario; give --scenario FILE",
                     "input/no_scenario",
                 )
-            scenario = default
-        if scenario in bundled:
-            return scenario, bundled[scenario].read_bytes()
+        bundled = rulesets.bundled_scenario(ruleset, scenario)
+        if bundled is not None:
+            return scenario, bundled
         path = Path(scenario)
         if path.is_file():
             try:
@@ -224,24 +229,11 @@ class Arbiter:
                 raise InputError(
                     f"cannot read scenario {scenario}: {exc.strerror}", "input/unreadable"
                 ) from None
-        known = ", ".join(sorted(bundled)) or "none"
+        known = ", ".join(sorted(rulesets.bundled_scenarios(ruleset))) or "none"
         raise InputError(
             f"unknown scenario {scenario!r}: not a bundled one ({known}) nor a file",
             "input/unknown_scenario",
         )
-
-    @staticmethod
-    def bundled_scenarios(ruleset: Any) -> dict[str, Any]:
-        """Bundled scenario name -> resource, from the ruleset's scenario package."""
-        try:
-            root = resources.files(ruleset.scenario_package)
-        except (ModuleNotFoundError, TypeError):
-            return {}
-        return {
-            entry.name.removesuffix(".toml"): entry
-            for entry in root.iterdir()
-            if entry.name.endswith(".toml")
-        }
 
     def new_game(
         self,
@@ -517,7 +509,7 @@ class Arbiter:
     def import_records(self, records: Sequence[Record], game: str | None = None) -> str:
         """Import an exported log as a new game; IntegrityError (exit 4) if its chain is broken
         or an event is not one of its ruleset's, InputError if the id is taken."""
-        from eventstore.audit import Auditor
+        from warlog.arbiter.audit import Auditor
 
         findings = Auditor(self._rulesets, rules=False).feed(records)
         if findings:

@@ -5,8 +5,8 @@ from __future__ import annotations
 import json
 from collections.abc import Iterable, Iterator
 
-from domain.core.errors import InputError
-from eventstore.records import Record
+from warlog.domain.core.errors import InputError
+from warlog.eventstore.records import Record
 
 FIELDS = ("seq", "type", "at", "data", "prev", "hash")
 

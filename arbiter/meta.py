@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import msgspec
 
-from domain.core.dice import DiceSpec
-from domain.core.events import DiceRevealed, Event, GameCreated, GameForked
+from warlog.domain.core.dice import DiceSpec
+from warlog.domain.core.events import DiceRevealed, Event, GameCreated, GameForked
 
 
 class GameMeta(msgspec.Struct, frozen=True):

@@ -17,9 +17,12 @@ from typing import Any
 
 import msgspec
 
-from domain.core.dice import DiceSpec, ManualDice, RecordedDice, commitment_of, derive_faces
-from domain.core.errors import WarlogError
-from domain.core.events import (
+from warlog.arbiter.ids import GAME_ID
+from warlog.arbiter.initial import initial_state, scenario_of
+from warlog.arbiter.meta import GameMeta, evolve_meta
+from warlog.domain.core.dice import DiceSpec, ManualDice, RecordedDice, commitment_of, derive_faces
+from warlog.domain.core.errors import WarlogError
+from warlog.domain.core.events import (
     BATCH_STARTS,
     CORE_TAGS,
     CommandIssued,
@@ -29,13 +32,10 @@ from domain.core.events import (
     GameCreated,
     GameForked,
 )
-from domain.core.fold import evolve_event
-from eventstore.chain import GENESIS, link
-from eventstore.codec import Codec
-from eventstore.ids import GAME_ID
-from eventstore.initial import initial_state, scenario_of
-from eventstore.meta import GameMeta, evolve_meta
-from eventstore.records import Record
+from warlog.domain.core.fold import evolve_event
+from warlog.eventstore.chain import GENESIS, link
+from warlog.eventstore.codec import Codec
+from warlog.eventstore.records import Record
 
 
 class Finding(msgspec.Struct, frozen=True, omit_defaults=True):

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from domain.core.events import GameCreated
+from warlog.domain.core.events import GameCreated
 
 _SCENARIOS: dict[tuple[str, str, str], Any] = {}
 _STATES: dict[tuple[str, str, str], Any] = {}
