@@ -29,7 +29,8 @@ from warlog.domain.core.errors import ConflictError, StoreError, WarlogError
 from warlog.eventstore import sqlite_store
 from warlog.eventstore.chain import GENESIS, link
 from warlog.eventstore.records import GameInfo, Pending
-from warlog.eventstore.sqlite_store import SCHEMA_VERSION, SQLiteStore
+from warlog.eventstore.sqlite_file import SCHEMA_VERSION
+from warlog.eventstore.sqlite_store import SQLiteStore
 
 AT = "2024-05-01T12:00:00.000Z"
 NOBODY = 65534
