@@ -16,9 +16,9 @@ from typing import Any
 
 import msgspec
 
+from warlog.arbiter.fold import Fold, Folded
 from warlog.arbiter.ids import GAME_ID
-from warlog.arbiter.initial import initial_state
-from warlog.arbiter.meta import GameMeta, evolve_meta
+from warlog.arbiter.meta import GameMeta
 from warlog.domain import rulesets
 from warlog.domain.core.dice import DiceSpec, ManualDice, SeededDice, commitment_of
 from warlog.domain.core.errors import (
@@ -30,14 +30,14 @@ from warlog.domain.core.errors import (
 )
 from warlog.domain.core.events import (
     BATCH_STARTS,
-    CORE_TAGS,
-    INERT_TAGS,
     CommandIssued,
     DiceRevealed,
     Event,
     GameCreated,
     GameForked,
 )
+from warlog.domain.core.rules import unknown_command
+from warlog.domain.core.ruleset import AnyRuleset
 from warlog.eventstore.codec import Codec, command_to_builtins, decode_command
 from warlog.eventstore.records import GameInfo, Pending, Record
 from warlog.eventstore.store import Store
@@ -51,20 +51,11 @@ def utc_now() -> str:
     return datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%S.%f")[:-3] + "Z"
 
 
-class Folded(msgspec.Struct):
-    """A game folded up to ``seq``: the engine's meta and the ruleset's state."""
-
-    seq: int
-    hash: str
-    meta: GameMeta
-    state: Any
-
-
 class Loaded(msgspec.Struct):
     """A game's ruleset, codec and catalogue row."""
 
     info: GameInfo
-    ruleset: Any
+    ruleset: AnyRuleset
     codec: Codec
 
 
@@ -83,7 +74,7 @@ class Arbiter:
     def __init__(
         self,
         store: Store,
-        rulesets: Callable[[str], Any],
+        rulesets: Callable[[str], AnyRuleset],
         *,
         clock: Callable[[], str] = utc_now,
         seeds: Callable[[], bytes] = lambda: os.urandom(32),
@@ -100,7 +91,7 @@ class Arbiter:
 
     # ------------------------------------------------------------------ loading
 
-    def codec(self, ruleset: Any) -> Codec:
+    def codec(self, ruleset: AnyRuleset) -> Codec:
         key = f"{ruleset.name}@{ruleset.version}"
         if key not in self._codecs:
             self._codecs[key] = Codec.for_ruleset(ruleset)
@@ -116,42 +107,15 @@ class Arbiter:
             self._loaded[game] = found
         return found
 
-    def ruleset_of(self, game: str) -> Any:
+    def ruleset_of(self, game: str) -> AnyRuleset:
         return self.loaded(game).ruleset
 
-    def fold_records(self, ruleset: Any, start: Folded | None, records: Iterable[Record]) -> Folded:
-        """Fold records onto ``start`` (or from nothing)."""
-        return self.fold_rows(ruleset, start, ((r.seq, r.type, r.data, r.hash) for r in records))
+    def fold_records(self, ruleset: AnyRuleset, records: Iterable[Record]) -> Folded:
+        """The game folded from its records, from the first (``game_created``) on."""
+        rows = ((r.seq, r.type, r.data, r.hash) for r in records)
+        return Fold(ruleset).rows(rows, self.codec(ruleset).decode).folded
 
-    def fold_rows(
-        self, ruleset: Any, start: Folded | None, rows: Iterable[tuple[int, str, str, str]]
-    ) -> Folded:
-        """Fold ``(seq, type, data, hash)`` rows onto ``start`` (or from nothing): the fold every
-        read path shares (replay, seek, play)."""
-        decode = self.codec(ruleset).decode
-        meta = start.meta if start else None
-        state = start.state if start else None
-        last: tuple[int, str, str, str] | None = None
-        evolve = ruleset.evolve
-        for last in rows:
-            seq, type_, data, _ = last
-            if type_ in INERT_TAGS:  # commands and rolls: their consequences are the events after
-                continue
-            event = decode(type_, data)
-            if type_ in CORE_TAGS:
-                meta = evolve_meta(meta, seq, event)
-                if isinstance(event, GameCreated):
-                    state = initial_state(ruleset, data, event)
-            else:
-                state = evolve(state, event)
-        if meta is None:
-            raise StoreError("the game has no game_created event", "store/corrupt")
-        if last is None:
-            assert start is not None
-            return start
-        return Folded(last[0], last[3], meta, state)
-
-    def _version_key(self, ruleset: Any) -> str:
+    def _version_key(self, ruleset: AnyRuleset) -> str:
         return f"{ruleset.name}@{ruleset.version}"
 
     def folded(self, game: str, at: int | None = None) -> Folded:
@@ -174,7 +138,8 @@ class Arbiter:
         if live is not None and live.seq <= at and (start is None or live.seq > start.seq):
             start = live
         from_seq = start.seq + 1 if start else 1
-        result = self.fold_rows(loaded.ruleset, start, self.store.read_rows(game, from_seq, at))
+        rows = self.store.read_rows(game, from_seq, at)
+        result = Fold(loaded.ruleset, start).rows(rows, loaded.codec.decode).folded
         if at == head:
             self._live[game] = result
         return result
@@ -185,18 +150,23 @@ class Arbiter:
     def _encode_snapshot(self, folded: Folded) -> bytes:
         return msgspec.msgpack.encode((folded.seq, folded.hash, folded.meta, folded.state))
 
-    def _decode_snapshot(self, ruleset: Any, blob: bytes) -> Folded | None:
+    def _decode_snapshot(self, ruleset: AnyRuleset, blob: bytes) -> Folded | None:
         try:
             seq, hash_, meta, raw = msgspec.msgpack.decode(
                 blob, type=tuple[int, str, GameMeta, msgspec.Raw]
             )
-            state = msgspec.msgpack.decode(raw, type=ruleset.state_type)
+            state: Any = msgspec.msgpack.decode(raw, type=ruleset.state_type)
         except (msgspec.DecodeError, TypeError, ValueError):
             return None  # a cache: an unreadable snapshot is simply not used
         return Folded(seq, hash_, meta, state)
 
     def _maybe_snapshot(
-        self, game: str, ruleset: Any, first_seq: int, events: Sequence[Event], folded: Folded
+        self,
+        game: str,
+        ruleset: AnyRuleset,
+        first_seq: int,
+        events: Sequence[Event],
+        folded: Folded,
     ) -> None:
         k = self._snapshot_every
         crosses = folded.seq // k > (first_seq - 1) // k
@@ -209,7 +179,7 @@ class Arbiter:
 
     # ------------------------------------------------------------------ creating
 
-    def resolve_scenario(self, ruleset: Any, scenario: str | None) -> tuple[str, bytes]:
+    def resolve_scenario(self, ruleset: AnyRuleset, scenario: str | None) -> tuple[str, bytes]:
         """``(name, TOML bytes)`` of a bundled scenario name or a file path (None: the default)."""
         if scenario is None:
             scenario = rulesets.default_scenario(ruleset)
@@ -282,7 +252,7 @@ class Arbiter:
             self.store.put_secret(game, seed)
         return game
 
-    def _new_id(self, ruleset: Any) -> str:
+    def _new_id(self, ruleset: AnyRuleset) -> str:
         short = "".join(word[0] for word in ruleset.name.split("-"))
         return f"{short}-{_secrets.token_hex(4)}"
 
@@ -303,13 +273,6 @@ class Arbiter:
         before = self.folded(game)
         command = self.parse_command(ruleset, command_text)
         meta = before.meta
-        if command.player not in meta.players:
-            raise InputError(
-                f"unknown player {command.player!r}; this game's players are {', '.join(meta.players)}",
-                "input/unknown_player",
-            )
-        if ruleset.is_terminal(before.state):
-            raise RulesError("the game is over; fork it to play on", "rules/game_over")
         first_seq = before.seq + 1
         if meta.dice.mode == "manual":
             manual = ManualDice(list(command.dice))
@@ -343,7 +306,7 @@ class Arbiter:
         return self._append(game, before, [issued, *events])
 
     @staticmethod
-    def parse_command(ruleset: Any, text: str | bytes) -> Any:
+    def parse_command(ruleset: AnyRuleset, text: str | bytes) -> Any:
         """The typed command from JSON; InputError naming what is wrong (exit 1)."""
         if isinstance(text, str):  # argv may carry undecodable bytes as surrogates
             text = text.encode("utf-8", "surrogateescape")
@@ -362,47 +325,32 @@ class Arbiter:
         known = sorted(c.type_name() for c in _union_members(ruleset.command_type))
         kind = raw.get("type")
         if kind not in known:
-            what = 'has no "type"' if kind is None else f"has unknown type {kind!r}"
-            raise InputError(
-                f"command {what}; {ruleset.name} knows: {', '.join(known)}", "input/unknown_command"
-            )
+            raise unknown_command(ruleset.name, kind, known)
         return decode_command(ruleset.command_type, text)
 
     def _append(self, game: str, before: Folded, events: list[Event]) -> list[Record]:
         loaded = self.loaded(game)
         ruleset = loaded.ruleset
         at = self._clock()  # one batch, appended at one moment
-        pending = [self._pending(loaded.codec, e, at) for e in events]
+        encoded = [loaded.codec.encode(e) for e in events]
         # fold first: a batch that cannot be folded is never appended
-        meta, state = before.meta, before.state
-        for offset, event in enumerate(events):
-            if event.type_name() in CORE_TAGS:
-                meta = evolve_meta(meta, before.seq + 1 + offset, event) or meta
-            else:
-                state = ruleset.evolve(state, event)
-        records = self.store.append(game, pending, before.seq)
-        after = Folded(records[-1].seq, records[-1].hash, meta, state)
+        fold = Fold(ruleset, before)
+        for offset, (event, (type_, data)) in enumerate(zip(events, encoded, strict=True)):
+            fold.apply(before.seq + 1 + offset, type_, data, "", event)
+        records = self.store.append(game, [Pending(t, d, at) for t, d in encoded], before.seq)
+        assert fold.meta is not None
+        after = Folded(records[-1].seq, records[-1].hash, fold.meta, fold.state)
         self._live[game] = after
         self._maybe_snapshot(game, ruleset, before.seq + 1, events, after)
         return records
 
     def legal(self, game: str, player: str | None = None) -> list[dict[str, Any]]:
-        """The legal commands now, as JSON objects ``play`` accepts."""
-        loaded = self.loaded(game)
-        folded = self.folded(game)
-        if player is not None and player not in folded.meta.players:
-            raise InputError(
-                f"unknown player {player!r}; this game's players are {', '.join(folded.meta.players)}",
-                "input/unknown_player",
-            )
-        if loaded.ruleset.is_terminal(folded.state):
-            return []
-        players = [player] if player else list(loaded.ruleset.active_players(folded.state))
-        return [
-            command_to_builtins(c)
-            for p in players
-            for c in loaded.ruleset.legal_commands(folded.state, p)
-        ]
+        """The legal commands now, as JSON objects ``play`` accepts: ``player``'s, or those of
+        everyone the game waits for. InputError for an unknown player."""
+        ruleset = self.loaded(game).ruleset
+        state = self.folded(game).state
+        players = [player] if player is not None else ruleset.active_players(state)
+        return [command_to_builtins(c) for p in players for c in ruleset.legal_commands(state, p)]
 
     def reveal(self, game: str) -> Record:
         """Publish the dice seed as a ``dice_revealed`` event (its own batch)."""
@@ -545,11 +493,8 @@ class Arbiter:
         """The state after ``at`` as ``player`` sees it (None: the referee's full view)."""
         loaded = self.loaded(game)
         folded = self.folded(game, at)
-        if player is not None and player not in folded.meta.players:
-            raise InputError(
-                f"unknown player {player!r}; this game's players are {', '.join(folded.meta.players)}",
-                "input/unknown_player",
-            )
+        if player is not None:
+            loaded.ruleset.check_player(folded.state, player)
         return {
             "game": game,
             "ruleset": loaded.ruleset.name,

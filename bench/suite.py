@@ -45,6 +45,7 @@ from bench.workload import (
 )
 from warlog.arbiter.application import Arbiter
 from warlog.arbiter.audit import audit_records
+from warlog.arbiter.fold import Fold
 from warlog.eventstore.records import GameInfo, Pending
 from warlog.eventstore.sqlite_store import SQLiteStore
 
@@ -238,7 +239,7 @@ def warlog_replay(store: SQLiteStore, arb: Arbiter, ruleset: Any, games: Sequenc
     quiesce()
     started = time.perf_counter()
     for game in games:
-        arb.fold_rows(ruleset, None, store.read_rows(game))
+        Fold(ruleset).rows(store.read_rows(game), arb.codec(ruleset).decode)
     return time.perf_counter() - started
 
 

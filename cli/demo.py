@@ -88,7 +88,7 @@ def run_demo(keep: str | None, max_commands: int) -> None:
         click.echo(f"receipt (warlog head): {seq} {hash_}")
         revealed = arb.reveal(game)
         click.echo(f"seed revealed at seq {revealed.seq}")
-        replayed = arb.fold_records(ruleset, None, arb.records(game))
+        replayed = arb.fold_records(ruleset, arb.records(game))
         same = msgspec.msgpack.encode(replayed.state) == msgspec.msgpack.encode(arb.state(game))
         click.echo(f"replayed from the log: {'identical state' if same else 'STATE DIFFERS'}")
         failed |= not same

@@ -99,7 +99,7 @@ class GameMachine(RuleBasedStateMachine):
 
     @invariant()
     def the_live_state_equals_the_replayed_state(self) -> None:
-        replayed = self.arbiter.fold_records(self.ruleset, None, self.arbiter.records(self.game))
+        replayed = self.arbiter.fold_records(self.ruleset, self.arbiter.records(self.game))
         live = self.arbiter.state(self.game)
         assert msgspec.msgpack.encode(replayed.state) == msgspec.msgpack.encode(live)
 

@@ -7,15 +7,17 @@ Players take turns; ``roll`` throws ``count`` d6 (1-3) and scores the faces of 4
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any, ClassVar
 
 import msgspec
 
 from warlog.domain.core.batch import Batch
-from warlog.domain.core.dice import Dice
 from warlog.domain.core.errors import InputError, RulesError
 from warlog.domain.core.events import Event
-from warlog.domain.core.ruleset import Command, Notice
+from warlog.domain.core.procedure import Decision, Next
+from warlog.domain.core.rules import Handler, Rules
+from warlog.domain.core.ruleset import Command, Notice, Ruleset
 
 
 class Scenario(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
@@ -34,11 +36,11 @@ class State(msgspec.Struct, frozen=True):
     winner: str | None = None
 
 
-class Roll(Command, tag="roll"):
+class Roll(Command, frozen=True, tag="roll"):
     count: int
 
 
-class Pass(Command, tag="pass"):
+class Pass(Command, frozen=True, tag="pass"):
     pass
 
 
@@ -60,7 +62,32 @@ class Won(Event, frozen=True, tag="won"):
     player: str
 
 
-class DiceRace:
+def _roll(batch: Batch[State], command: Roll) -> None:
+    state = batch.state
+    current = state.players[state.turn]
+    if not 1 <= command.count <= 3:
+        raise RulesError("roll 1 to 3 dice", "rules/bad_count")
+    faces = batch.roll(command.count, 6, purpose="race", roller=current)
+    hits = sum(1 for f in faces if f >= 4)
+    total = state.scores[current] + hits
+    batch.emit(Scored(current, hits, total))
+    if total >= state.target:
+        batch.emit(Won(current))
+        return
+    _pass_on(batch)
+
+
+def _pass(batch: Batch[State], command: Pass) -> None:
+    _pass_on(batch)
+
+
+def _pass_on(batch: Batch[State]) -> None:
+    state = batch.state
+    nxt = (state.turn + 1) % len(state.players)
+    batch.emit(TurnPassed(state.players[nxt], state.round + (1 if nxt == 0 else 0)))
+
+
+class DiceRace(Rules[State, Command]):
     name: ClassVar[str] = "dice-race"
     version: ClassVar[str] = "1"
     event_types: ClassVar[tuple[type[Event], ...]] = (Scored, TurnPassed, Won)
@@ -68,6 +95,7 @@ class DiceRace:
     state_type: ClassVar[type] = State
     scenario_package: ClassVar[str] = "tests.no_such_package"
     default_scenario: ClassVar[str] = ""
+    handlers: ClassVar[Mapping[type[Any], Handler]] = {Roll: _roll, Pass: _pass}
 
     def parse_scenario(self, data: bytes) -> Scenario:
         try:
@@ -91,28 +119,22 @@ class DiceRace:
             dict(scenario.hands),
         )
 
-    def decide(self, state: State, command: Any, dice: Dice) -> list[Event]:
+    def next(self, state: State) -> Next:
         if state.winner:
-            raise RulesError("the race is won", "rules/game_over")
+            return None
         current = state.players[state.turn]
-        if command.player != current:
-            raise RulesError(
-                f"it is {current}'s turn, not {command.player}'s", "rules/not_your_turn"
-            )
-        b = Batch(dice)
-        nxt = (state.turn + 1) % len(state.players)
-        if isinstance(command, Roll):
-            if not 1 <= command.count <= 3:
-                raise RulesError("roll 1 to 3 dice", "rules/bad_count")
-            faces = b.roll(command.count, 6, purpose="race", roller=current)
-            hits = sum(1 for f in faces if f >= 4)
-            total = state.scores[current] + hits
-            b.emit(Scored(current, hits, total))
-            if total >= state.target:
-                b.emit(Won(current))
-                return b.events
-        b.emit(TurnPassed(state.players[nxt], state.round + (1 if nxt == 0 else 0)))
-        return b.events
+        return Decision(
+            players=(current,), kind="turn", answers=("roll", "pass"), waiting=f"{current}'s turn"
+        )
+
+    def seats(self, state: State) -> list[str]:
+        return state.players
+
+    def options(self, state: State, decision: Decision, player: str) -> list[Command]:
+        return [Roll(player=player, count=n) for n in (1, 2, 3)] + [Pass(player=player)]
+
+    def result(self, state: State) -> str:
+        return f"{state.winner} won the race" if state.winner else ""
 
     def evolve(self, state: State, event: Event) -> State:
         if isinstance(event, Scored):
@@ -126,14 +148,6 @@ class DiceRace:
         if isinstance(event, Won):
             return msgspec.structs.replace(state, winner=event.player)
         return state
-
-    def legal_commands(self, state: State, player: str) -> list[Any]:
-        if state.winner or state.players[state.turn] != player:
-            return []
-        return [Roll(player=player, count=n) for n in (1, 2, 3)] + [Pass(player=player)]
-
-    def is_terminal(self, state: State) -> bool:
-        return state.winner is not None
 
     def view(self, state: State, player: str | None) -> dict[str, Any]:
         out: dict[str, Any] = msgspec.to_builtins(state)
@@ -155,11 +169,8 @@ class DiceRace:
     def is_round_start(self, event: Event) -> bool:
         return isinstance(event, TurnPassed) and event.to == "red"
 
-    def active_players(self, state: State) -> list[str]:
-        return [] if state.winner else [state.players[state.turn]]
 
-
-RULESET = DiceRace()
+RULESET: Ruleset[State, Command] = DiceRace()
 SCENARIO = b'players = ["red", "blue"]\ntarget = 6\n[hands]\nred = 3\nblue = 5\n'
 
 

@@ -14,7 +14,6 @@ from warlog.domain.armageddon_empires.guards import (
     own_army,
     own_base_hex,
     pay_ap,
-    require_turn,
 )
 from warlog.domain.armageddon_empires.limits import (
     MAX_ARMIES_PER_HEX,
@@ -22,8 +21,8 @@ from warlog.domain.armageddon_empires.limits import (
     MAX_UNITS_PER_ARMY,
 )
 from warlog.domain.armageddon_empires.state import Army, GameState
+from warlog.domain.core.batch import Batch
 from warlog.domain.core.errors import RulesError
-from warlog.domain.core.events import Event
 
 
 def limits_broken(
@@ -47,10 +46,11 @@ def next_army_name(state: GameState, empire: str) -> str:
     return f"{empire}-{n}"
 
 
-def decide_create(state: GameState, cmd: CreateArmy) -> list[Event]:
+def create_army(batch: Batch[GameState], cmd: CreateArmy) -> None:
     """``army_created``; RulesError if the name is taken, the hex holds none of the empire's
     strongholds or outposts, the hex is full, or AP is short."""
-    empire = require_turn(state, cmd.player)
+    state = batch.state
+    empire = state.empires[cmd.player]
     if cmd.army in state.armies or cmd.army in state.bases:
         raise RulesError(f"the name {cmd.army!r} is taken", "rules/army_name_taken")
     at = hex_on_map(state, cmd.at)
@@ -65,12 +65,13 @@ def decide_create(state: GameState, cmd: CreateArmy) -> list[Event]:
             "rules/hex_full",
         )
     pay_ap(empire, CREATE_ARMY_AP, "creating an army")
-    return [ArmyCreated(empire=cmd.player, army=cmd.army, at=at, ap_cost=CREATE_ARMY_AP)]
+    batch.emit(ArmyCreated(empire=cmd.player, army=cmd.army, at=at, ap_cost=CREATE_ARMY_AP))
 
 
-def decide_disband(state: GameState, cmd: DisbandArmy) -> list[Event]:
+def disband_army(batch: Batch[GameState], cmd: DisbandArmy) -> None:
     """``army_disbanded``; RulesError for a garrison, a non-empty army, or one not at a base."""
-    empire = require_turn(state, cmd.player)
+    state = batch.state
+    empire = state.empires[cmd.player]
     army = own_army(state, cmd.player, cmd.army)
     if army.garrison_of is not None:
         raise RulesError(
@@ -88,14 +89,15 @@ def decide_disband(state: GameState, cmd: DisbandArmy) -> list[Event]:
             "rules/not_at_base",
         )
     pay_ap(empire, DISBAND_ARMY_AP, "disbanding an army")
-    return [ArmyDisbanded(empire=cmd.player, army=army.id, at=army.at, ap_cost=DISBAND_ARMY_AP)]
+    batch.emit(ArmyDisbanded(empire=cmd.player, army=army.id, at=army.at, ap_cost=DISBAND_ARMY_AP))
 
 
-def decide_transfer(state: GameState, cmd: TransferCards) -> list[Event]:
+def transfer_cards(batch: Batch[GameState], cmd: TransferCards) -> None:
     """``cards_transferred``; RulesError unless both armies are the player's, in one hex, the
     cards are in the giver, the receiver keeps the limits, the giver is not left empty away
     from a base (AE-9), and 1 AP is left."""
-    empire = require_turn(state, cmd.player)
+    state = batch.state
+    empire = state.empires[cmd.player]
     giver = own_army(state, cmd.player, cmd.from_army)
     taker = own_army(state, cmd.player, cmd.to_army)
     if giver.id == taker.id:
@@ -125,7 +127,7 @@ def decide_transfer(state: GameState, cmd: TransferCards) -> list[Event]:
         )
     pay_ap(empire, TRANSFER_AP, "a transfer")
     moved = giver.id in empire.moved and taker.id not in empire.moved and taker.garrison_of is None
-    return [
+    batch.emit(
         CardsTransferred(
             empire=cmd.player,
             from_army=giver.id,
@@ -134,7 +136,7 @@ def decide_transfer(state: GameState, cmd: TransferCards) -> list[Event]:
             ap_cost=TRANSFER_AP,
             receiver_moved=moved,
         )
-    ]
+    )
 
 
 def legal_army_orders(

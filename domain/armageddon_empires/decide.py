@@ -1,8 +1,12 @@
-"""decide: the events a command causes, or RulesError. Pure; never touches the state it reads."""
+"""The handlers of the commands: each checks what only it can check and emits its events.
+
+Whose turn it is and which phase the round is in are checked before a handler runs, once, by the
+core (``Rules.admit``, from ``decisions.py``). Pure; never touches the state it reads.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Mapping
 from typing import Any
 
 from warlog.domain.armageddon_empires import armies, hand, movement, turns
@@ -16,32 +20,16 @@ from warlog.domain.armageddon_empires.commands import (
     MoveArmy,
     TransferCards,
 )
-from warlog.domain.armageddon_empires.guards import require_empire
-from warlog.domain.armageddon_empires.state import GameState
-from warlog.domain.core.dice import Dice
-from warlog.domain.core.errors import InputError
-from warlog.domain.core.events import Event
+from warlog.domain.core.rules import Handler
 
-_DECIDE: dict[type, Callable[[GameState, Any, Dice], list[Event]]] = {
-    BuyInitiative: turns.decide_buy,
-    EndTurn: turns.decide_end_turn,
-    CreateArmy: lambda s, c, d: armies.decide_create(s, c),
-    DisbandArmy: lambda s, c, d: armies.decide_disband(s, c),
-    TransferCards: lambda s, c, d: armies.decide_transfer(s, c),
-    MoveArmy: movement.decide_move,
-    DrawCard: hand.decide_draw,
-    DeployCard: lambda s, c, d: hand.decide_deploy(s, c),
+#: every command of Armageddon Empires and its handler
+HANDLERS: Mapping[type[Any], Handler] = {
+    BuyInitiative: turns.buy_initiative,
+    EndTurn: turns.end_turn,
+    CreateArmy: armies.create_army,
+    DisbandArmy: armies.disband_army,
+    TransferCards: armies.transfer_cards,
+    MoveArmy: movement.move_army,
+    DrawCard: hand.draw_card,
+    DeployCard: hand.deploy_card,
 }
-
-
-def decide(state: GameState, command: Any, dice: Dice) -> list[Event]:
-    """The events ``command`` causes (its ``command_issued`` is the engine's).
-
-    Raises RulesError (exit 3) with a ``rules/…`` code when the rules forbid it now, and
-    InputError for a command of another ruleset.
-    """
-    handler = _DECIDE.get(type(command))
-    if handler is None:
-        raise InputError(f"not an Armageddon Empires command: {command!r}", "input/bad_command")
-    require_empire(state, command.player)
-    return handler(state, command, dice)

@@ -6,7 +6,7 @@ every changed dict is copied. Core events (``dice_rolled`` …) and unknown even
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from typing import Any
 
 from msgspec.structs import replace
@@ -177,10 +177,3 @@ def evolve(state: GameState, event: Event) -> GameState:
     """The state after ``event``; events this ruleset does not apply leave it unchanged."""
     apply = _APPLY.get(type(event))
     return state if apply is None else apply(state, event)
-
-
-def fold(state: GameState, events: Iterable[Event]) -> GameState:
-    """The state after each of ``events`` in turn (``decide`` uses it to look ahead)."""
-    for event in events:
-        state = evolve(state, event)
-    return state

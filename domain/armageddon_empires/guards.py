@@ -1,4 +1,4 @@
-"""Checks every decision starts with: whose turn, which phase, which army or base, enough AP.
+"""Checks the handlers share: which army or base, which hex, enough AP.
 
 Each raises RulesError (exit 3) with a stable ``rules/…`` code and one line naming the problem.
 """
@@ -6,42 +6,12 @@ Each raises RulesError (exit 3) with a stable ``rules/…`` code and one line na
 from __future__ import annotations
 
 from warlog.domain.armageddon_empires.state import Army, Base, Empire, GameState
-from warlog.domain.armageddon_empires.victory import is_terminal
 from warlog.domain.core.errors import RulesError
 from warlog.domain.core.hexgrid import Hex
 
 #: the hexes that hold a stronghold or an outpost of an empire (where armies are raised and
 #: disbanded, p.23)
 BASE_KINDS = ("stronghold", "outpost")
-
-
-def require_empire(state: GameState, player: str) -> Empire:
-    """The issuing empire; ``rules/game_over`` or ``rules/unknown_player``."""
-    if is_terminal(state):
-        raise RulesError(
-            f"the game is over ({state.ended or 'an HQ has fallen'})", "rules/game_over"
-        )
-    empire = state.empires.get(player)
-    if empire is None:
-        raise RulesError(
-            f"{player!r} is not an empire of this game; empires: {', '.join(state.seats)}",
-            "rules/unknown_player",
-        )
-    return empire
-
-
-def require_turn(state: GameState, player: str) -> Empire:
-    """The empire whose turn it is, or ``rules/wrong_phase`` / ``rules/not_your_turn``."""
-    empire = require_empire(state, player)
-    if state.phase != "turns":
-        raise RulesError(
-            f"round {state.round} is in its initiative phase: buy initiative dice first "
-            f"(waiting for {', '.join(e for e in state.seats if e not in state.bids)})",
-            "rules/wrong_phase",
-        )
-    if state.current != player:
-        raise RulesError(f"it is {state.current}'s turn, not {player}'s", "rules/not_your_turn")
-    return empire
 
 
 def own_army(state: GameState, player: str, army_id: str) -> Army:

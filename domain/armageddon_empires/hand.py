@@ -17,21 +17,19 @@ from warlog.domain.armageddon_empires.cards import FacilityCard
 from warlog.domain.armageddon_empires.commands import DeployCard, DrawCard
 from warlog.domain.armageddon_empires.costs import DRAW_CARD_AP, deploy_ap
 from warlog.domain.armageddon_empires.events import CardDeployed, CardDrawn
-from warlog.domain.armageddon_empires.guards import BASE_KINDS, own_base, pay_ap, require_turn
+from warlog.domain.armageddon_empires.guards import BASE_KINDS, own_base, pay_ap
 from warlog.domain.armageddon_empires.state import Base, Empire, GameState
 from warlog.domain.core.batch import Batch
-from warlog.domain.core.dice import Dice
 from warlog.domain.core.errors import RulesError
-from warlog.domain.core.events import Event
 
 #: the ``purpose`` of the die that picks a drawn card (hidden from the other empire)
 DRAW_PURPOSE = "card draw"
 
 
-def decide_draw(state: GameState, cmd: DrawCard, dice: Dice) -> list[Event]:
+def draw_card(batch: Batch[GameState], cmd: DrawCard) -> None:
     """``dice_rolled`` (unless one card is left) and ``card_drawn``; RulesError for an empty
     deck, a full hand or too little AP."""
-    empire = require_turn(state, cmd.player)
+    empire = batch.state.empires[cmd.player]
     if not empire.deck:
         raise RulesError(f"{empire.id}'s deck is empty", "rules/deck_empty")
     if len(empire.hand) >= empire.hand_limit:
@@ -39,11 +37,10 @@ def decide_draw(state: GameState, cmd: DrawCard, dice: Dice) -> list[Event]:
             f"{empire.id}'s hand is full ({empire.hand_limit} cards, AE-6)", "rules/hand_full"
         )
     pay_ap(empire, DRAW_CARD_AP, "drawing a card")
-    b = Batch(dice)
     index = 0
     if len(empire.deck) > 1:
-        index = b.roll(1, len(empire.deck), purpose=DRAW_PURPOSE, roller=empire.id)[0] - 1
-    b.emit(
+        index = batch.roll(1, len(empire.deck), purpose=DRAW_PURPOSE, roller=empire.id)[0] - 1
+    batch.emit(
         CardDrawn(
             empire=empire.id,
             card=empire.deck[index],
@@ -51,7 +48,6 @@ def decide_draw(state: GameState, cmd: DrawCard, dice: Dice) -> list[Event]:
             deck_left=len(empire.deck) - 1,
         )
     )
-    return b.events
 
 
 def _barracks(state: GameState, base: Base) -> bool:
@@ -63,45 +59,45 @@ def _slots(state: GameState, base: Base) -> int:
     return spec.level if isinstance(spec, FacilityCard) else 0
 
 
-def _deploy_problem(
-    state: GameState, empire: Empire, card: str, base: Base
-) -> tuple[str, str] | None:
-    """``(code, message)`` of why ``card`` cannot be deployed at ``base`` now, or None."""
+def _deploy_problem(state: GameState, empire: Empire, card: str, base: Base) -> RulesError | None:
+    """Why ``card`` cannot be deployed at ``base`` now, or None."""
     entry = state.card(card)
     if base.kind not in BASE_KINDS:
-        return "rules/not_at_base", f"{base.id} is not a stronghold or outpost"
+        return RulesError(f"{base.id} is not a stronghold or outpost", "rules/not_at_base")
     if entry.kind in ("hero", "unit"):
         if not _barracks(state, base):
-            return (
-                "rules/no_barracks",
+            return RulesError(
                 f"{base.id} has no Barracks to deploy {entry.kind}s into (p.48)",
+                "rules/no_barracks",
             )
         garrison = state.armies[base.garrison]
         why = limits_broken(state, garrison.hero, garrison.units, (card,))
         if why:
-            return "rules/army_full", f"the garrison of {base.id} is full: {why}"
+            return RulesError(f"the garrison of {base.id} is full: {why}", "rules/army_full")
     elif entry.kind == "facility":
         if has(entry.abilities, HQ):
-            return "rules/second_hq", f"{card} has HQ and an empire has one stronghold (p.15)"
+            return RulesError(
+                f"{card} has HQ and an empire has one stronghold (p.15)", "rules/second_hq"
+            )
         if len(base.facilities) >= _slots(state, base):
-            return (
-                "rules/no_facility_slot",
+            return RulesError(
                 f"{base.id} has no free facility slot (level {_slots(state, base)}, p.18)",
+                "rules/no_facility_slot",
             )
     else:
-        return (
-            "rules/not_deployable",
+        return RulesError(
             f"{card} is an attack card, played against a hex; air attacks are not part of this version",
+            "rules/not_deployable",
         )
     if not empire.resources.covers(entry.spec.cost):
-        return (
-            "rules/not_enough_resources",
+        return RulesError(
             f"{card} costs {entry.spec.cost.text()}; {empire.id} has {empire.resources.text()}",
+            "rules/not_enough_resources",
         )
     if empire.ap < _ap(state, card):
-        return (
-            "rules/not_enough_ap",
+        return RulesError(
             f"deploying {card} costs {_ap(state, card)} AP; {empire.id} has {empire.ap}",
+            "rules/not_enough_ap",
         )
     return None
 
@@ -111,18 +107,19 @@ def _ap(state: GameState, card: str) -> int:
     return 0 if has(entry.abilities, RAPID_REACTION) else deploy_ap(entry.spec.cost)
 
 
-def decide_deploy(state: GameState, cmd: DeployCard) -> list[Event]:
+def deploy_card(batch: Batch[GameState], cmd: DeployCard) -> None:
     """``card_deployed``; RulesError if the card is not in the hand or cannot go to the base."""
-    empire = require_turn(state, cmd.player)
+    state = batch.state
+    empire = state.empires[cmd.player]
     if cmd.card not in empire.hand:
         raise RulesError(f"card {cmd.card!r} is not in {empire.id}'s hand", "rules/not_in_hand")
     base = own_base(state, cmd.player, cmd.base)
     problem = _deploy_problem(state, empire, cmd.card, base)
     if problem:
-        raise RulesError(problem[1], problem[0])
+        raise problem
     entry = state.card(cmd.card)
     ap = _ap(state, cmd.card)
-    return [
+    batch.emit(
         CardDeployed(
             empire=empire.id,
             card=cmd.card,
@@ -132,7 +129,7 @@ def decide_deploy(state: GameState, cmd: DeployCard) -> list[Event]:
             ap_cost=ap,
             rapid_reaction=has(entry.abilities, RAPID_REACTION),
         )
-    ]
+    )
 
 
 def legal_hand_plays(state: GameState, player: str) -> list[DrawCard | DeployCard]:

@@ -25,14 +25,12 @@ from warlog.domain.armageddon_empires.commands import MoveArmy
 from warlog.domain.armageddon_empires.control import enemy_held
 from warlog.domain.armageddon_empires.costs import MOVE_AP_PER_CARD
 from warlog.domain.armageddon_empires.events import ArmyMoved, MoveStep
-from warlog.domain.armageddon_empires.guards import hex_on_map, own_army, pay_ap, require_turn
+from warlog.domain.armageddon_empires.guards import hex_on_map, own_army, pay_ap
 from warlog.domain.armageddon_empires.limits import MAX_ARMIES_PER_HEX
 from warlog.domain.armageddon_empires.state import Army, GameState
 from warlog.domain.armageddon_empires.supply import move_limited
 from warlog.domain.core.batch import Batch
-from warlog.domain.core.dice import Dice
 from warlog.domain.core.errors import RulesError
-from warlog.domain.core.events import Event
 from warlog.domain.core.hexgrid import Hex
 
 
@@ -100,10 +98,11 @@ def destinations(state: GameState, army: Army) -> dict[str, int]:
     }
 
 
-def decide_move(state: GameState, cmd: MoveArmy, dice: Dice) -> list[Event]:
+def move_army(batch: Batch[GameState], cmd: MoveArmy) -> None:
     """``army_moved``; RulesError for a garrison, a second move, an empty army, an enemy-held
     or full destination, one beyond reach or beyond the out-of-supply limit, too little AP."""
-    empire = require_turn(state, cmd.player)
+    state = batch.state
+    empire = state.empires[cmd.player]
     army = own_army(state, cmd.player, cmd.army)
     if army.garrison_of is not None:
         raise RulesError(
@@ -155,8 +154,7 @@ def decide_move(state: GameState, cmd: MoveArmy, dice: Dice) -> list[Event]:
     steps = tuple(
         MoveStep(at, board.terrain[at], board.table[board.terrain[at]].move) for at in path[1:]
     )
-    b = Batch(dice)
-    b.emit(
+    batch.emit(
         ArmyMoved(
             empire=army.empire,
             army=army.id,
@@ -173,7 +171,6 @@ def decide_move(state: GameState, cmd: MoveArmy, dice: Dice) -> list[Event]:
             out_of_supply=limited,
         )
     )
-    return b.events
 
 
 def legal_moves(state: GameState, player: str) -> list[MoveArmy]:

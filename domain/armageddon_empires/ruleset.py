@@ -2,24 +2,26 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
+from warlog.domain.armageddon_empires import decisions, setup, views
 from warlog.domain.armageddon_empires import scenario as scenarios
-from warlog.domain.armageddon_empires import setup, views
 from warlog.domain.armageddon_empires.commands import AnyCommand
-from warlog.domain.armageddon_empires.decide import decide
+from warlog.domain.armageddon_empires.decide import HANDLERS
 from warlog.domain.armageddon_empires.events import EVENT_TYPES, RoundBegan
 from warlog.domain.armageddon_empires.evolve import evolve
-from warlog.domain.armageddon_empires.legal import active_players, legal_commands
+from warlog.domain.armageddon_empires.legal import options
 from warlog.domain.armageddon_empires.scenario import Scenario
 from warlog.domain.armageddon_empires.state import GameState
-from warlog.domain.armageddon_empires.victory import is_terminal
-from warlog.domain.core.dice import Dice
+from warlog.domain.core.errors import RulesError
 from warlog.domain.core.events import Event, GameCreated
-from warlog.domain.core.ruleset import Command, Notice
+from warlog.domain.core.procedure import Decision, Next
+from warlog.domain.core.rules import Handler, Rules
+from warlog.domain.core.ruleset import Command, Notice, Ruleset
 
 
-class ArmageddonEmpires:
+class ArmageddonEmpires(Rules[GameState, Command]):
     """Hexes, empires, cards, armies, bases, supply and the round of turns (no battles yet)."""
 
     name: ClassVar[str] = "armageddon-empires"
@@ -29,6 +31,7 @@ class ArmageddonEmpires:
     state_type: ClassVar[type] = GameState
     scenario_package: ClassVar[str] = "warlog.domain.armageddon_empires.scenarios"
     default_scenario: ClassVar[str] = "cinder-and-glass"
+    handlers: ClassVar[Mapping[type[Any], Handler]] = HANDLERS
 
     def parse_scenario(self, data: bytes) -> Scenario:
         return scenarios.parse_scenario(data)
@@ -42,17 +45,28 @@ class ArmageddonEmpires:
     def initial_state(self, scenario: Scenario) -> GameState:
         return setup.initial_state(scenario)
 
-    def decide(self, state: GameState, command: Any, dice: Dice) -> list[Event]:
-        return decide(state, command, dice)
+    def next(self, state: GameState) -> Next:
+        return decisions.decision(state)
+
+    def seats(self, state: GameState) -> Sequence[str]:
+        return state.seats
 
     def evolve(self, state: GameState, event: Event) -> GameState:
         return evolve(state, event)
 
-    def legal_commands(self, state: GameState, player: str) -> list[Command]:
-        return legal_commands(state, player)
+    def options(self, state: GameState, decision: Decision, player: str) -> list[Command]:
+        return options(state, decision, player)
 
-    def is_terminal(self, state: GameState) -> bool:
-        return is_terminal(state)
+    def result(self, state: GameState) -> str:
+        return state.ended or "an HQ has fallen"
+
+    def not_waiting_for(self, state: GameState, decision: Decision, command: Command) -> RulesError:
+        if decision.kind == "initiative" and command.player in state.bids:
+            return RulesError(
+                f"{command.player} has already bought initiative dice this round",
+                "rules/already_bought",
+            )
+        return super().not_waiting_for(state, decision, command)
 
     def view(self, state: GameState, player: str | None) -> dict[str, Any]:
         return views.view(state, player)
@@ -70,8 +84,5 @@ class ArmageddonEmpires:
         """``round_began``, and ``game_created``, which begins round 1."""
         return isinstance(event, RoundBegan | GameCreated)
 
-    def active_players(self, state: GameState) -> list[str]:
-        return active_players(state)
 
-
-RULESET = ArmageddonEmpires()
+RULESET: Ruleset[GameState, Command] = ArmageddonEmpires()

@@ -26,14 +26,11 @@ from warlog.domain.armageddon_empires.events import (
     TurnBegan,
     TurnEnded,
 )
-from warlog.domain.armageddon_empires.evolve import fold
-from warlog.domain.armageddon_empires.guards import require_empire, require_turn
 from warlog.domain.armageddon_empires.resources import NOTHING, Resources
 from warlog.domain.armageddon_empires.state import GameState
 from warlog.domain.armageddon_empires.supply import out_of_supply, supply_sources
 from warlog.domain.armageddon_empires.victory import without_hq
 from warlog.domain.core.batch import Batch
-from warlog.domain.core.dice import Dice
 from warlog.domain.core.errors import RulesError
 from warlog.domain.core.events import Event
 
@@ -95,7 +92,9 @@ def turn_start(state: GameState, empire: str) -> list[Event]:
     ]
 
 
-def _roll_initiative(b: Batch, state: GameState, bids: dict[str, int]) -> InitiativeDetermined:
+def _roll_initiative(
+    b: Batch[GameState], state: GameState, bids: dict[str, int]
+) -> InitiativeDetermined:
     paid = {e: INITIATIVE_DIE_PRICE.times(bids[e]) for e in state.seats}
     for attempt in range(INITIATIVE_MAX_REROLLS + 1):
         purpose = INITIATIVE_PURPOSE if attempt == 0 else f"{INITIATIVE_PURPOSE} re-roll {attempt}"
@@ -114,20 +113,12 @@ def _roll_initiative(b: Batch, state: GameState, bids: dict[str, int]) -> Initia
     )
 
 
-def decide_buy(state: GameState, cmd: BuyInitiative, dice: Dice) -> list[Event]:
-    """``initiative_dice_bought``; once every empire has bought, the rolls, ``initiative_determined``
-    and the first turn's start. RulesError out of phase, for a second buy, too many dice, or
-    too little Energy."""
-    empire = require_empire(state, cmd.player)
-    if state.phase != "initiative":
-        raise RulesError(
-            f"initiative is bought at the start of a round; it is {state.current}'s turn",
-            "rules/wrong_phase",
-        )
-    if cmd.player in state.bids:
-        raise RulesError(
-            f"{cmd.player} has already bought initiative dice this round", "rules/already_bought"
-        )
+def buy_initiative(batch: Batch[GameState], cmd: BuyInitiative) -> None:
+    """``initiative_dice_bought``; once every empire has bought, the rolls,
+    ``initiative_determined`` and the first turn's start. RulesError for too many dice or too
+    little Energy."""
+    state = batch.state
+    empire = state.empires[cmd.player]
     if cmd.count > INITIATIVE_MAX_DICE:
         raise RulesError(
             f"at most {INITIATIVE_MAX_DICE} initiative dice a round (AE-3)", "rules/too_many_dice"
@@ -138,39 +129,36 @@ def decide_buy(state: GameState, cmd: BuyInitiative, dice: Dice) -> list[Event]:
             f"{cmd.count} initiative dice cost {price.text()}; {cmd.player} has {empire.resources.text()}",
             "rules/not_enough_resources",
         )
-    b = Batch(dice)
-    b.emit(InitiativeDiceBought(empire=cmd.player, count=cmd.count))
-    bids = {**state.bids, cmd.player: cmd.count}
+    batch.emit(InitiativeDiceBought(empire=cmd.player, count=cmd.count))
+    bids = batch.state.bids
     if all(e in bids for e in state.seats):
-        b.emit(_roll_initiative(b, state, bids))
-        after = fold(state, b.events)
-        b.emit(*turn_start(after, after.order[0]))
-    return b.events
+        batch.emit(_roll_initiative(batch, state, dict(bids)))
+        batch.emit(*turn_start(batch.state, batch.state.order[0]))
 
 
-def decide_end_turn(state: GameState, cmd: EndTurn, dice: Dice) -> list[Event]:
+def end_turn(batch: Batch[GameState], cmd: EndTurn) -> None:
     """``turn_ended``, then the next empire's turn start, the next round's start, or
     ``game_ended`` after the last round."""
-    empire = require_turn(state, cmd.player)
-    events: list[Event] = [TurnEnded(empire=empire.id, ap_lost=empire.ap)]
-    after = fold(state, events)
+    state = batch.state
+    empire = state.empires[cmd.player]
+    batch.emit(TurnEnded(empire=empire.id, ap_lost=empire.ap))
+    after = batch.state
     place = state.order.index(empire.id)
     fallen = without_hq(after)
     if fallen:
         rest = [e for e in state.seats if e not in fallen]
         winner = rest[0] if len(rest) == 1 else None
-        events.append(GameEnded(reason=f"{', '.join(fallen)} lost the HQ (p.15)", winner=winner))
+        batch.emit(GameEnded(reason=f"{', '.join(fallen)} lost the HQ (p.15)", winner=winner))
     elif place + 1 < len(state.order):
-        events += turn_start(after, state.order[place + 1])
+        batch.emit(*turn_start(after, state.order[place + 1]))
     elif state.round >= state.max_rounds:
-        events.append(
+        batch.emit(
             GameEnded(
                 reason=f"round {state.round}, the scenario's last, is over (AE-10)", winner=None
             )
         )
     else:
-        events += round_start(after, state.round + 1)
-    return events
+        batch.emit(*round_start(after, state.round + 1))
 
 
 def legal_turn_orders(state: GameState, player: str) -> list[BuyInitiative | EndTurn]:

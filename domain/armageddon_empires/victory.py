@@ -14,6 +14,6 @@ def without_hq(state: GameState) -> list[str]:
     return [e for e in state.seats if e not in holding]
 
 
-def is_terminal(state: GameState) -> bool:
+def is_over(state: GameState) -> bool:
     """True once the game is over (``game_ended``) or an empire has lost its HQ."""
     return state.phase == "over" or bool(without_hq(state))

@@ -13,6 +13,7 @@ from typing import Any
 import msgspec
 from msgspec.structs import replace
 
+from warlog.domain.armageddon_empires.decisions import decision
 from warlog.domain.armageddon_empires.events import (
     CardDrawn,
     GameEnded,
@@ -22,7 +23,6 @@ from warlog.domain.armageddon_empires.events import (
     SupplyTraced,
 )
 from warlog.domain.armageddon_empires.hand import DRAW_PURPOSE
-from warlog.domain.armageddon_empires.legal import active_players
 from warlog.domain.armageddon_empires.state import GameState
 from warlog.domain.armageddon_empires.turns import AP_BY_PLACE
 from warlog.domain.core.errors import InputError
@@ -45,7 +45,8 @@ def view(state: GameState, player: str | None) -> dict[str, Any]:
     """
     # through JSON so that every tuple is a list: plain JSON builtins
     data: dict[str, Any] = msgspec.json.decode(msgspec.json.encode(state))
-    data["active"] = active_players(state)
+    waiting = decision(state)
+    data["active"] = [] if waiting is None else list(waiting.players)
     if player is None:
         return data
     if player not in state.empires:

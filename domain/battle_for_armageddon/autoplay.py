@@ -7,13 +7,14 @@ the odds are high. Used by the demo and the recorded fixture game.
 
 from __future__ import annotations
 
-from warlog.domain.battle_for_armageddon import board, combat, crt, results
+from warlog.domain.battle_for_armageddon import board, combat, crt
 from warlog.domain.battle_for_armageddon import commands as cmd
 from warlog.domain.battle_for_armageddon.build import rebuildable
+from warlog.domain.battle_for_armageddon.decisions import decision
 from warlog.domain.battle_for_armageddon.legal import attacks
-from warlog.domain.battle_for_armageddon.pending import pending
 from warlog.domain.battle_for_armageddon.rules import IMPERIALS, ORKS, opponent
-from warlog.domain.battle_for_armageddon.state import Counter, State
+from warlog.domain.battle_for_armageddon.state import Counter, GameState
+from warlog.domain.core.procedure import Decision
 from warlog.domain.core.ruleset import Command
 
 #: how good each result is for the attacker (for judging odds)
@@ -48,9 +49,9 @@ STRATEGY: dict[str, tuple[tuple[str, str], tuple[str, str]]] = {
 }
 
 
-def choose(state: State, player: str, legal: list[Command]) -> Command:
+def choose(state: GameState, player: str, legal: list[Command]) -> Command:
     """The command this policy plays from ``legal`` (which must not be empty)."""
-    p = pending(state)
+    p = decision(state)
     if p is None or not legal:
         raise ValueError("nothing to choose from")
     by_type: dict[type[Command], list[Command]] = {}
@@ -60,8 +61,8 @@ def choose(state: State, player: str, legal: list[Command]) -> Command:
         return by_type.get(cmd.EndSetup, legal)[-1]
     if p.kind == "strategy":
         return _strategy(state, player, legal)
-    if p.need is not None:
-        return _choice(state, player, p.need, legal)
+    if p.procedure:
+        return _choice(state, player, p, legal)
     special = _special(state, player, by_type.get(cmd.PlaySpecial, []))
     if special is not None:
         return special
@@ -76,7 +77,7 @@ def choose(state: State, player: str, legal: list[Command]) -> Command:
     return by_type.get(cmd.EndPhase, legal)[0]
 
 
-def _strategy(state: State, player: str, legal: list[Command]) -> Command:
+def _strategy(state: GameState, player: str, legal: list[Command]) -> Command:
     wanted = list(STRATEGY[player][(state.turn + 1) % 2])
     for c in legal:
         if isinstance(c, cmd.ChooseStrategy) and list(c.cards) == wanted:
@@ -91,7 +92,7 @@ def _expected(column: str, modifier: int) -> float:
     return sum(RESULT_VALUE[crt.result(column, die + modifier)] for die in range(1, 7)) / 6
 
 
-def _choice(state: State, player: str, need: results.Need, legal: list[Command]) -> Command:
+def _choice(state: GameState, player: str, need: Decision, legal: list[Command]) -> Command:
     c = state.combat
     assert c is not None
     if need.kind == "reroll":
@@ -117,12 +118,12 @@ def _choice(state: State, player: str, need: results.Need, legal: list[Command])
     return max(groups, key=lambda x: (len(x.counters), -groups.index(x)))
 
 
-def _worth(state: State, x: Counter) -> tuple[int, int, str]:
+def _worth(state: GameState, x: Counter) -> tuple[int, int, str]:
     chapter = 1 if board.role(state, x) == "chapter" else 0
     return (chapter, board.attack_of(state, x) + board.defence_of(state, x), x.id)
 
 
-def _retreat_score(state: State, player: str, c: Command) -> tuple[int, int]:
+def _retreat_score(state: GameState, player: str, c: Command) -> tuple[int, int]:
     assert isinstance(c, cmd.Retreat)
     to_supply = _distance_to(state, c.to, set(board.supply_areas(state, player)))
     friends = len(board.counters_in(state, c.to, player))
@@ -132,14 +133,14 @@ def _retreat_score(state: State, player: str, c: Command) -> tuple[int, int]:
 # -- movement -----------------------------------------------------------------------------------
 
 
-def _distance_to(state: State, start: str, goals: set[str]) -> int:
+def _distance_to(state: GameState, start: str, goals: set[str]) -> int:
     if not goals:
         return 99
     dist = board.graph(state).distances(start, lambda a: board.passable(state, a))
     return min((dist[g] for g in goals if g in dist), default=99)
 
 
-def _goals(state: State, player: str) -> set[str]:
+def _goals(state: GameState, player: str) -> set[str]:
     if player == ORKS:
         return {
             s.area
@@ -159,7 +160,7 @@ def _goals(state: State, player: str) -> set[str]:
     return out
 
 
-def _best_move(state: State, player: str, moves: list[Command]) -> Command | None:
+def _best_move(state: GameState, player: str, moves: list[Command]) -> Command | None:
     goals = _goals(state, player)
     cache: dict[str, int] = {}
 
@@ -184,7 +185,7 @@ def _best_move(state: State, player: str, moves: list[Command]) -> Command | Non
     return choice
 
 
-def _holds_ground(state: State, player: str, x: Counter) -> bool:
+def _holds_ground(state: GameState, player: str, x: Counter) -> bool:
     """Garrisons stay: Orks on captured ruins, Imperials on hives and factories."""
     site = board.site_in(state, x.location)
     if site is None:
@@ -197,7 +198,7 @@ def _holds_ground(state: State, player: str, x: Counter) -> bool:
 # -- combat -------------------------------------------------------------------------------------
 
 
-def _attack_value(state: State, player: str, a: cmd.Attack) -> float:
+def _attack_value(state: GameState, player: str, a: cmd.Attack) -> float:
     o = combat.odds(state, player, a.target, list(a.stacks))
     mods = sum(m.value for m in combat.modifiers(state, player, a.target, list(a.stacks)))
     value = 3.0 if o.alone else _expected(o.column, mods)
@@ -207,7 +208,7 @@ def _attack_value(state: State, player: str, a: cmd.Attack) -> float:
     return value
 
 
-def _best_attack(state: State, player: str, attacks: list[Command]) -> Command | None:
+def _best_attack(state: GameState, player: str, attacks: list[Command]) -> Command | None:
     best: tuple[float, int] | None = None
     choice: Command | None = None
     for i, a in enumerate(attacks):
@@ -221,7 +222,7 @@ def _best_attack(state: State, player: str, attacks: list[Command]) -> Command |
     return choice
 
 
-def _threshold(state: State, player: str) -> float:
+def _threshold(state: GameState, player: str) -> float:
     base = ATTACK_THRESHOLD[player]
     if player == ORKS:
         return max(ORK_BOLDEST, base - ORK_BOLDNESS_PER_TURN * (state.turn - 1))
@@ -232,7 +233,7 @@ def _threshold(state: State, player: str) -> float:
 
 
 def _build(
-    state: State, player: str, by_type: dict[type[Command], list[Command]]
+    state: GameState, player: str, by_type: dict[type[Command], list[Command]]
 ) -> Command | None:
     builds = by_type.get(cmd.Build, [])
     for kind in BUILD_PREFERENCE:
@@ -255,7 +256,7 @@ def _build(
     return None
 
 
-def _fort_room(state: State) -> bool:
+def _fort_room(state: GameState) -> bool:
     return any(
         not s.ruined
         and not any(board.is_fortification(state, x) for x in board.counters_in(state, s.area))
@@ -263,7 +264,7 @@ def _fort_room(state: State) -> bool:
     )
 
 
-def _special(state: State, player: str, plays: list[Command]) -> Command | None:
+def _special(state: GameState, player: str, plays: list[Command]) -> Command | None:
     for c in plays:
         assert isinstance(c, cmd.PlaySpecial)
         effect = next(s.effect for s in state.scenario.special_cards if s.id == c.card)

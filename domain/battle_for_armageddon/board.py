@@ -21,7 +21,7 @@ from warlog.domain.battle_for_armageddon.scenario import (
     CounterType,
     Scenario,
 )
-from warlog.domain.battle_for_armageddon.state import Counter, Site, State
+from warlog.domain.battle_for_armageddon.state import Counter, GameState, Site
 from warlog.domain.core.areagraph import AreaGraph
 
 _GRAPHS: dict[int, tuple[Scenario, AreaGraph, dict[str, AreaSpec], dict[str, CounterType]]] = {}
@@ -45,23 +45,23 @@ def _tables(
     return entry
 
 
-def graph(state: State) -> AreaGraph:
+def graph(state: GameState) -> AreaGraph:
     return _tables(state.scenario)[1]
 
 
-def area(state: State, area_id: str) -> AreaSpec:
+def area(state: GameState, area_id: str) -> AreaSpec:
     return _tables(state.scenario)[2][area_id]
 
 
-def is_area(state: State, area_id: str) -> bool:
+def is_area(state: GameState, area_id: str) -> bool:
     return area_id in _tables(state.scenario)[2]
 
 
-def ctype(state: State, counter: Counter) -> CounterType:
+def ctype(state: GameState, counter: Counter) -> CounterType:
     return _tables(state.scenario)[3][counter.type]
 
 
-def name_of(state: State, counter: Counter) -> str:
+def name_of(state: GameState, counter: Counter) -> str:
     """The counter's printed name (a detachment once its chapter is reduced)."""
     t = ctype(state, counter)
     spec_name = next((c.name for c in state.scenario.counters if c.id == counter.id and c.name), "")
@@ -69,39 +69,39 @@ def name_of(state: State, counter: Counter) -> str:
     return f"{spec_name} ({base})" if spec_name else base
 
 
-def attack_of(state: State, counter: Counter) -> int:
+def attack_of(state: GameState, counter: Counter) -> int:
     t = ctype(state, counter)
     return t.reduced_attack if counter.reduced else t.attack
 
 
-def defence_of(state: State, counter: Counter) -> int:
+def defence_of(state: GameState, counter: Counter) -> int:
     t = ctype(state, counter)
     return t.reduced_defence if counter.reduced else t.defence
 
 
-def move_of(state: State, counter: Counter) -> int:
+def move_of(state: GameState, counter: Counter) -> int:
     t = ctype(state, counter)
     return t.reduced_move if counter.reduced else t.move
 
 
-def role(state: State, counter: Counter) -> str:
+def role(state: GameState, counter: Counter) -> str:
     return ctype(state, counter).role
 
 
-def counts_for_stacking(state: State, counter: Counter) -> bool:
+def counts_for_stacking(state: GameState, counter: Counter) -> bool:
     """seed 003 "Stacking": leaders and fortifications are free; chapters and the rest count."""
     return ctype(state, counter).role in ("normal", "chapter")
 
 
-def is_leader(state: State, counter: Counter) -> bool:
+def is_leader(state: GameState, counter: Counter) -> bool:
     return ctype(state, counter).role == "leader"
 
 
-def is_fortification(state: State, counter: Counter) -> bool:
+def is_fortification(state: GameState, counter: Counter) -> bool:
     return ctype(state, counter).role == "fortification"
 
 
-def has_ability(state: State, counter: Counter, ability: str) -> bool:
+def has_ability(state: GameState, counter: Counter, ability: str) -> bool:
     return ctype(state, counter).ability == ability
 
 
@@ -109,7 +109,7 @@ def on_map(counter: Counter) -> bool:
     return counter.location not in OFF_MAP
 
 
-def counters_in(state: State, area_id: str, side: str | None = None) -> list[Counter]:
+def counters_in(state: GameState, area_id: str, side: str | None = None) -> list[Counter]:
     """The counters in an area (of one side), in scenario order."""
     return [
         c
@@ -118,19 +118,19 @@ def counters_in(state: State, area_id: str, side: str | None = None) -> list[Cou
     ]
 
 
-def site_in(state: State, area_id: str) -> Site | None:
+def site_in(state: GameState, area_id: str) -> Site | None:
     for site in state.sites.values():
         if site.area == area_id:
             return site
     return None
 
 
-def intact_site_in(state: State, area_id: str) -> Site | None:
+def intact_site_in(state: GameState, area_id: str) -> Site | None:
     site = site_in(state, area_id)
     return site if site is not None and not site.ruined else None
 
 
-def occupied_by(state: State, area_id: str, side: str) -> bool:
+def occupied_by(state: GameState, area_id: str, side: str) -> bool:
     """True if any counter of ``side`` stands in the area (BFA-17: an intact hive or factory is
     an Imperial counter; smoking ruins belong to nobody)."""
     if side == IMPERIALS and intact_site_in(state, area_id) is not None:
@@ -138,21 +138,21 @@ def occupied_by(state: State, area_id: str, side: str) -> bool:
     return any(c.location == area_id and c.side == side for c in state.counters.values())
 
 
-def enemy_occupied(state: State, area_id: str, side: str) -> bool:
+def enemy_occupied(state: GameState, area_id: str, side: str) -> bool:
     return occupied_by(state, area_id, opponent(side))
 
 
-def passable(state: State, area_id: str) -> bool:
+def passable(state: GameState, area_id: str) -> bool:
     """seed 003 "Terrain Effects": mountains and sea block movement and supply."""
     return area(state, area_id).terrain not in IMPASSABLE
 
 
-def stops_move(state: State, area_id: str) -> bool:
+def stops_move(state: GameState, area_id: str) -> bool:
     """seed 003 "Terrain Effects": counters must stop when they enter ash waste or jungle."""
     return area(state, area_id).terrain in STOPPING
 
 
-def stacking_problem(state: State, area_id: str, counters: Iterable[Counter]) -> str | None:
+def stacking_problem(state: GameState, area_id: str, counters: Iterable[Counter]) -> str | None:
     """Why ``counters`` (one side's whole stack) may not stand together in the area, or None.
 
     seed 003 "Stacking": at most 3 counters that count, any number of free ones, no Ork tribes
@@ -171,7 +171,7 @@ def stacking_problem(state: State, area_id: str, counters: Iterable[Counter]) ->
     return None
 
 
-def fits(state: State, area_id: str, joining: Iterable[Counter]) -> bool:
+def fits(state: GameState, area_id: str, joining: Iterable[Counter]) -> bool:
     """True if ``joining`` may be added to what its side already has in the area."""
     joining = list(joining)
     if not joining:
@@ -181,12 +181,12 @@ def fits(state: State, area_id: str, joining: Iterable[Counter]) -> bool:
     return stacking_problem(state, area_id, [*here, *joining]) is None
 
 
-def open_to(state: State, area_id: str, side: str) -> bool:
+def open_to(state: GameState, area_id: str, side: str) -> bool:
     """An area a counter of ``side`` may enter at all: passable terrain, no enemy counter."""
     return passable(state, area_id) and not enemy_occupied(state, area_id, side)
 
 
-def move_paths(state: State, counter: Counter, budget: int) -> dict[str, list[str]]:
+def move_paths(state: GameState, counter: Counter, budget: int) -> dict[str, list[str]]:
     """Every area the counter may move to within ``budget`` areas, with a shortest path.
 
     seed 003 "Movement Phase": not into mountains, sea or enemy-occupied areas; ash waste and
@@ -213,11 +213,11 @@ def move_paths(state: State, counter: Counter, budget: int) -> dict[str, list[st
     return out
 
 
-def supply_areas(state: State, side: str) -> list[str]:
+def supply_areas(state: GameState, side: str) -> list[str]:
     return [a.id for a in state.scenario.areas if a.supply == side]
 
 
-def supply_line(state: State, area_id: str, side: str) -> list[str] | None:
+def supply_line(state: GameState, area_id: str, side: str) -> list[str] | None:
     """A line from the area to one of the side's supply areas, or None when it is cut.
 
     seed 003 "Supply": any length, not into enemy-occupied areas or sea (nor mountains, seed
@@ -229,6 +229,6 @@ def supply_line(state: State, area_id: str, side: str) -> list[str] | None:
     return graph(state).path(area_id, goals, lambda a: open_to(state, a, side))
 
 
-def build_track(state: State) -> int:
+def build_track(state: GameState) -> int:
     """seed 003 "Build Phase": each intact hive and factory yields its defence value."""
     return sum(s.defence for s in state.sites.values() if not s.ruined)

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 from warlog.domain.battle_for_armageddon import board
 from warlog.domain.battle_for_armageddon.commands import Build, Place, Rebuild
-from warlog.domain.battle_for_armageddon.context import Ctx, reject
 from warlog.domain.battle_for_armageddon.events import (
     BuildPointsCounted,
     CounterBuilt,
@@ -26,24 +25,26 @@ from warlog.domain.battle_for_armageddon.rules import (
     RUINS_PER_ORK_REBUILD,
     TRACK,
 )
-from warlog.domain.battle_for_armageddon.state import Counter, State
+from warlog.domain.battle_for_armageddon.state import Counter, GameState
+from warlog.domain.core.batch import Batch
+from warlog.domain.core.errors import reject
 
 
-def begin(ctx: Ctx, player: str) -> None:
+def begin(batch: Batch[GameState], player: str) -> None:
     """Count what the build phase gives: Imperial build points or Ork rebuilds."""
-    state = ctx.state
+    state = batch.state
     if player == IMPERIALS:
         track = board.build_track(state)
         halved = state.turn == FIRST_TURN
         points = track // FIRST_TURN_BUILD_DIVISOR if halved else track
         sites = [s.id for s in state.sites.values() if not s.ruined]
-        ctx.emit(BuildPointsCounted(points=points, track=track, halved=halved, sites=sites))
+        batch.emit(BuildPointsCounted(points=points, track=track, halved=halved, sites=sites))
     else:
         ruins = garrisoned_ruins(state)
-        ctx.emit(RebuildsCounted(rebuilds=len(ruins) // RUINS_PER_ORK_REBUILD, ruins=ruins))
+        batch.emit(RebuildsCounted(rebuilds=len(ruins) // RUINS_PER_ORK_REBUILD, ruins=ruins))
 
 
-def garrisoned_ruins(state: State) -> list[str]:
+def garrisoned_ruins(state: GameState) -> list[str]:
     """Smoking ruins with an Ork counter on them (seed 003: the ruins the Orks control)."""
     return [
         s.id
@@ -55,7 +56,7 @@ def garrisoned_ruins(state: State) -> list[str]:
 # -- Imperial -----------------------------------------------------------------------------------
 
 
-def buildable(state: State) -> list[Counter]:
+def buildable(state: GameState) -> list[Counter]:
     """Imperial counters off the map that the build table lists and the points can pay for."""
     out: list[Counter] = []
     for x in state.counters.values():
@@ -67,10 +68,8 @@ def buildable(state: State) -> list[Counter]:
     return out
 
 
-def build(ctx: Ctx, cmd: Build) -> None:
-    state = ctx.state
-    if state.build_step != "buy":
-        raise reject("the production track has already moved this phase", "wrong_phase")
+def build(batch: Batch[GameState], cmd: Build) -> None:
+    state = batch.state
     counter = state.counters.get(cmd.counter)
     if counter is None:
         raise reject(f"there is no counter {cmd.counter!r}", "unknown_counter")
@@ -86,7 +85,7 @@ def build(ctx: Ctx, cmd: Build) -> None:
             f"{t.name} costs {t.cost}; {state.build_points} build points left", "cannot_afford"
         )
     assert t.production is not None
-    ctx.emit(
+    batch.emit(
         CounterBuilt(
             counter=counter.id,
             cost=t.cost,
@@ -96,9 +95,9 @@ def build(ctx: Ctx, cmd: Build) -> None:
     )
 
 
-def finish_building(ctx: Ctx) -> None:
+def finish_building(batch: Batch[GameState]) -> None:
     """seed 003: unspent points are lost; every counter on the track moves one space to READY."""
-    state = ctx.state
+    state = batch.state
     spaces: dict[str, int] = {}
     ready: list[str] = []
     for x in state.counters.values():
@@ -108,10 +107,10 @@ def finish_building(ctx: Ctx) -> None:
             ready.append(x.id)
         else:
             spaces[x.id] = x.track - 1
-    ctx.emit(ProductionAdvanced(spaces=spaces, ready=ready, lost=state.build_points))
+    batch.emit(ProductionAdvanced(spaces=spaces, ready=ready, lost=state.build_points))
 
 
-def placements(state: State, counter: Counter) -> list[str]:
+def placements(state: GameState, counter: Counter) -> list[str]:
     """seed 003: READY counters go onto a hive or factory (BFA-12: one still standing), within
     stacking."""
     return [
@@ -123,12 +122,8 @@ def placements(state: State, counter: Counter) -> list[str]:
     ]
 
 
-def place(ctx: Ctx, cmd: Place) -> None:
-    state = ctx.state
-    if state.build_step != "place":
-        raise reject(
-            "place counters after the production track has moved (finish_building)", "wrong_phase"
-        )
+def place(batch: Batch[GameState], cmd: Place) -> None:
+    state = batch.state
     counter = state.counters.get(cmd.counter)
     if counter is None:
         raise reject(f"there is no counter {cmd.counter!r}", "unknown_counter")
@@ -140,13 +135,13 @@ def place(ctx: Ctx, cmd: Place) -> None:
             "with room in its stack",
             "bad_place",
         )
-    ctx.emit(CounterPlaced(counter=counter.id, area=cmd.to, reason="from the READY box"))
+    batch.emit(CounterPlaced(counter=counter.id, area=cmd.to, reason="from the READY box"))
 
 
 # -- Ork ----------------------------------------------------------------------------------------
 
 
-def rebuildable(state: State) -> list[Counter]:
+def rebuildable(state: GameState) -> list[Counter]:
     """Destroyed Ork counters (Ghazghkull is never rebuilt, seed 003)."""
     return [
         x
@@ -155,7 +150,7 @@ def rebuildable(state: State) -> list[Counter]:
     ]
 
 
-def rebuild_areas(state: State, counter: Counter) -> list[str]:
+def rebuild_areas(state: GameState, counter: Counter) -> list[str]:
     """seed 003: on a garrisoned smoking ruin or an Ork supply area, within stacking."""
     ruins = {state.sites[s].area for s in garrisoned_ruins(state)}
     candidates = [a.id for a in state.scenario.areas if a.id in ruins or a.supply == ORKS]
@@ -164,8 +159,8 @@ def rebuild_areas(state: State, counter: Counter) -> list[str]:
     ]
 
 
-def rebuild(ctx: Ctx, cmd: Rebuild) -> None:
-    state = ctx.state
+def rebuild(batch: Batch[GameState], cmd: Rebuild) -> None:
+    state = batch.state
     if state.rebuilds <= 0:
         raise reject("no Ork rebuild left this phase (one per 2 garrisoned ruins)", "no_rebuilds")
     counter = state.counters.get(cmd.counter)
@@ -181,4 +176,4 @@ def rebuild(ctx: Ctx, cmd: Rebuild) -> None:
             "an Ork supply area, free of Imperials, with room in its stack",
             "bad_place",
         )
-    ctx.emit(CounterRebuilt(counter=counter.id, area=cmd.to))
+    batch.emit(CounterRebuilt(counter=counter.id, area=cmd.to))

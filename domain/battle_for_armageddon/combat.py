@@ -11,7 +11,6 @@ from dataclasses import dataclass
 
 from warlog.domain.battle_for_armageddon import board
 from warlog.domain.battle_for_armageddon.commands import Attack
-from warlog.domain.battle_for_armageddon.context import Ctx, reject
 from warlog.domain.battle_for_armageddon.crt import clamp_roll, odds_column, result
 from warlog.domain.battle_for_armageddon.events import (
     AttackDeclared,
@@ -19,7 +18,7 @@ from warlog.domain.battle_for_armageddon.events import (
     Modifier,
     ResultStood,
 )
-from warlog.domain.battle_for_armageddon.results import resolve, steps_for
+from warlog.domain.battle_for_armageddon.results import steps_for
 from warlog.domain.battle_for_armageddon.rules import (
     FIRST_TURN,
     FIRST_TURN_ORK_ATTACK_BONUS,
@@ -28,7 +27,9 @@ from warlog.domain.battle_for_armageddon.rules import (
     RIVER_MODIFIER,
     opponent,
 )
-from warlog.domain.battle_for_armageddon.state import Counter, State
+from warlog.domain.battle_for_armageddon.state import Counter, GameState
+from warlog.domain.core.batch import Batch
+from warlog.domain.core.errors import reject
 
 
 @dataclass(frozen=True)
@@ -48,7 +49,7 @@ class Odds:
     alone: bool
 
 
-def stack_attackers(state: State, area: str, player: str) -> list[Counter]:
+def stack_attackers(state: GameState, area: str, player: str) -> list[Counter]:
     """The counters of ``player`` in ``area`` that may still attack this phase: not
     fortifications, not already in an attack, not retreated this phase (BFA-8)."""
     return [
@@ -60,7 +61,7 @@ def stack_attackers(state: State, area: str, player: str) -> list[Counter]:
     ]
 
 
-def targets(state: State, player: str) -> dict[str, list[str]]:
+def targets(state: GameState, player: str) -> dict[str, list[str]]:
     """Areas ``player`` may attack now, each with the adjacent areas that can join in."""
     out: dict[str, list[str]] = {}
     g = board.graph(state)
@@ -75,7 +76,7 @@ def targets(state: State, player: str) -> dict[str, list[str]]:
 
 
 def attack_problem(
-    state: State, player: str, target: str, stacks: list[str]
+    state: GameState, player: str, target: str, stacks: list[str]
 ) -> tuple[str, str] | None:
     """``(code, message)`` of why this attack is illegal, or None."""
     if not board.is_area(state, target):
@@ -101,7 +102,7 @@ def attack_problem(
     return None
 
 
-def odds(state: State, player: str, target: str, stacks: list[str]) -> Odds:
+def odds(state: GameState, player: str, target: str, stacks: list[str]) -> Odds:
     """The totals and column of an attack (digest Rulings "Odds"; seed 003 fortifications)."""
     attackers: dict[str, str] = {}
     parts: list[str] = []
@@ -150,7 +151,7 @@ def odds(state: State, player: str, target: str, stacks: list[str]) -> Odds:
     )
 
 
-def modifiers(state: State, player: str, target: str, stacks: list[str]) -> list[Modifier]:
+def modifiers(state: GameState, player: str, target: str, stacks: list[str]) -> list[Modifier]:
     """The die modifiers of an attack (seed 003 First Turn Surprise, Terrain Effects; cards)."""
     out: list[Modifier] = []
     if player == ORKS and state.turn == FIRST_TURN:
@@ -169,13 +170,13 @@ def modifiers(state: State, player: str, target: str, stacks: list[str]) -> list
     return out
 
 
-def declare(ctx: Ctx, cmd: Attack) -> None:
-    state = ctx.state
+def declare(batch: Batch[GameState], cmd: Attack) -> None:
+    state = batch.state
     problem = attack_problem(state, cmd.player, cmd.target, cmd.stacks)
     if problem is not None:
         raise reject(problem[1], problem[0])
     o = odds(state, cmd.player, cmd.target, cmd.stacks)
-    ctx.emit(
+    batch.emit(
         AttackDeclared(
             player=cmd.player,
             target=cmd.target,
@@ -194,21 +195,20 @@ def declare(ctx: Ctx, cmd: Attack) -> None:
         )
     )
     if o.alone:
-        assert ctx.state.combat is not None
-        ctx.emit(ResultStood(result="", steps=steps_for("", ctx.state.combat)))
+        assert batch.state.combat is not None
+        batch.emit(ResultStood(result="", steps=steps_for("", batch.state.combat)))
     else:
-        roll_crt(ctx, cmd.player, reroll=False)
-    resolve(ctx)
+        roll_crt(batch, cmd.player, reroll=False)
 
 
-def roll_crt(ctx: Ctx, roller: str, reroll: bool) -> None:
+def roll_crt(batch: Batch[GameState], roller: str, reroll: bool) -> None:
     """Roll the CRT die for the combat in progress and record the result."""
-    c = ctx.state.combat
+    c = batch.state.combat
     assert c is not None
-    mods = modifiers(ctx.state, c.attacker, c.target, list(c.sources))
-    (die,) = ctx.roll(1, 6, purpose=f"CRT {c.target}", roller=roller)
+    mods = modifiers(batch.state, c.attacker, c.target, list(c.sources))
+    (die,) = batch.roll(1, 6, purpose=f"CRT {c.target}", roller=roller)
     total = clamp_roll(die + sum(m.value for m in mods))
-    ctx.emit(
+    batch.emit(
         CombatRolled(
             player=roller,
             target=c.target,

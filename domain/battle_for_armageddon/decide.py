@@ -1,189 +1,121 @@
-"""decide: check a command against the state and return the events it causes.
+"""The handlers of the commands: each checks what only it can check and emits its events.
 
-Pure: no I/O, no clock, no ``random`` (dice come in). It raises RulesError (exit 3) with a stable
-``rules/...`` code for a well-formed command the rules do not allow now, and never mutates the
-state it is given.
+Whose turn, which phase and whether a combat's choice comes first are checked before a handler
+runs, once, by the core (``Rules.admit``, from ``decisions.py``); after it, the core procedure
+engine runs the combat on until the next choice. Pure: no I/O, no clock, no ``random`` (dice
+come in); a handler raises RulesError (exit 3) with a stable ``rules/...`` code.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Mapping
 from typing import Any
 
-from warlog.domain.battle_for_armageddon import build, combat, movement, results, specials, turn
+from warlog.domain.battle_for_armageddon import build, combat, movement, results, specials, turns
 from warlog.domain.battle_for_armageddon import commands as cmd
-from warlog.domain.battle_for_armageddon.context import Ctx, reject
+from warlog.domain.battle_for_armageddon.decisions import decision
 from warlog.domain.battle_for_armageddon.events import Advanced, ResultKept
-from warlog.domain.battle_for_armageddon.rules import IMPERIALS, ORKS, PLAYERS
-from warlog.domain.battle_for_armageddon.state import State
-from warlog.domain.core.dice import Dice
-from warlog.domain.core.events import Event
-from warlog.domain.core.ruleset import Command
+from warlog.domain.battle_for_armageddon.state import GameState
+from warlog.domain.core.batch import Batch
+from warlog.domain.core.errors import reject
+from warlog.domain.core.procedure import Decision
+from warlog.domain.core.rules import Handler
 
 
-def _in_play(state: State, c: Command) -> None:
-    if state.stage == "over":
-        raise reject(f"the game is over ({state.result})", "game_over")
-    if c.player not in PLAYERS:
-        raise reject(
-            f"unknown player {c.player!r}; the players are {', '.join(PLAYERS)}", "unknown_player"
-        )
+def _choice(state: GameState) -> Decision:
+    """The combat's choice the command answers (``Rules.admit`` checked that it is one)."""
+    found = decision(state)
+    assert found is not None and found.procedure == "combat"
+    return found
 
 
-def _in_phase(state: State, c: Command, *phases: str) -> None:
-    """The command belongs to the phasing player's own ``phases``, with no combat pending."""
-    if state.stage != "action" or state.phase not in phases:
-        now = state.phase or state.stage
-        raise reject(
-            f"{c.type_name()} is for the {' or '.join(phases)} phase, not {now}", "wrong_phase"
-        )
-    if c.player != state.phasing:
-        raise reject(f"it is the {state.phasing}' {state.phase} phase", "not_your_turn")
-    if state.combat is not None:
-        n = results.need(state)
-        who = n.player if n is not None else state.phasing
-        raise reject(f"a combat is being resolved: the {who} must decide first", "decision_pending")
+def _deploy(batch: Batch[GameState], c: cmd.Deploy) -> None:
+    turns.deploy(batch, c)
 
 
-def _decision(state: State, c: Command, kind: str) -> results.Need:
-    """The combat choice this command answers; RulesError if it is not the one pending."""
-    n = results.need(state)
-    if n is None or n.kind != kind:
-        waiting = f"the game waits for {n.kind}" if n is not None else "no combat is being resolved"
-        raise reject(f"{c.type_name()} answers no pending choice ({waiting})", "wrong_phase")
-    if c.player != n.player:
-        raise reject(f"the {n.player} must decide this, not the {c.player}", "not_your_turn")
-    return n
+def _end_setup(batch: Batch[GameState], c: cmd.EndSetup) -> None:
+    turns.end_setup(batch)
 
 
-def _deploy(ctx: Ctx, c: cmd.Deploy) -> None:
-    _setup(ctx.state, c)
-    turn.deploy(ctx, c)
+def _choose(batch: Batch[GameState], c: cmd.ChooseStrategy) -> None:
+    turns.choose(batch, c)
 
 
-def _end_setup(ctx: Ctx, c: cmd.EndSetup) -> None:
-    _setup(ctx.state, c)
-    turn.end_setup(ctx)
+def _move(batch: Batch[GameState], c: cmd.Move) -> None:
+    movement.move(batch, c)
 
 
-def _setup(state: State, c: Command) -> None:
-    if state.stage != "setup":
-        raise reject("set-up is over", "wrong_phase")
-    if c.player != ORKS:
-        raise reject(
-            "the Ork player sets up (the Imperial set-up is fixed, seed 003)", "not_your_turn"
-        )
+def _attack(batch: Batch[GameState], c: cmd.Attack) -> None:
+    combat.declare(batch, c)
 
 
-def _choose(ctx: Ctx, c: cmd.ChooseStrategy) -> None:
-    if ctx.state.stage != "strategy":
-        raise reject("strategy cards are chosen in the strategy segment", "wrong_phase")
-    turn.choose(ctx, c)
+def _reroll(batch: Batch[GameState], c: cmd.Reroll) -> None:
+    combat.roll_crt(batch, c.player, reroll=True)
 
 
-def _move(ctx: Ctx, c: cmd.Move) -> None:
-    _in_phase(ctx.state, c, "movement")
-    movement.move(ctx, c)
+def _keep(batch: Batch[GameState], c: cmd.KeepResult) -> None:
+    batch.emit(ResultKept(player=c.player))
 
 
-def _attack(ctx: Ctx, c: cmd.Attack) -> None:
-    _in_phase(ctx.state, c, "combat")
-    combat.declare(ctx, c)
-
-
-def _reroll(ctx: Ctx, c: cmd.Reroll) -> None:
-    _decision(ctx.state, c, "reroll")
-    combat.roll_crt(ctx, c.player, reroll=True)
-    results.resolve(ctx)
-
-
-def _keep(ctx: Ctx, c: cmd.KeepResult) -> None:
-    _decision(ctx.state, c, "reroll")
-    ctx.emit(ResultKept(player=c.player))
-    results.resolve(ctx)
-
-
-def _take_loss(ctx: Ctx, c: cmd.TakeLoss) -> None:
-    n = _decision(ctx.state, c, "loss")
+def _take_loss(batch: Batch[GameState], c: cmd.TakeLoss) -> None:
+    n = _choice(batch.state)
     if c.counter not in n.options:
         raise reject(
-            f"{c.counter} cannot be taken as the loss in {n.area}; choose one of {', '.join(n.options)}",
+            f"{c.counter} cannot be taken as the loss in {n.about['area']}; "
+            f"choose one of {', '.join(n.options)}",
             "bad_choice",
         )
-    state = ctx.state
+    state = batch.state
     assert state.combat is not None
-    results.apply_loss(ctx, state.combat.steps[0], c.counter)
-    results.resolve(ctx)
+    results.apply_loss(batch, state.combat.steps[0], c.counter)
 
 
-def _retreat(ctx: Ctx, c: cmd.Retreat) -> None:
-    n = _decision(ctx.state, c, "retreat")
-    if c.counter != n.counter:
-        raise reject(f"{n.counter} retreats next, not {c.counter}", "bad_choice")
+def _retreat(batch: Batch[GameState], c: cmd.Retreat) -> None:
+    n = _choice(batch.state)
+    if c.counter != n.about["counter"]:
+        raise reject(f"{n.about['counter']} retreats next, not {c.counter}", "bad_choice")
     if c.to not in n.options:
         raise reject(
             f"{c.counter} cannot retreat to {c.to}; it may go to {', '.join(n.options)}",
             "bad_choice",
         )
-    results.apply_retreat(ctx, c.counter, n.area, c.to)
-    results.resolve(ctx)
+    results.apply_retreat(batch, c.counter, n.about["area"], c.to)
 
 
-def _advance(ctx: Ctx, c: cmd.Advance) -> None:
-    _decision(ctx.state, c, "advance")
-    problem = results.advance_problem(ctx.state, list(c.counters))
+def _advance(batch: Batch[GameState], c: cmd.Advance) -> None:
+    problem = results.advance_problem(batch.state, list(c.counters))
     if problem is not None:
-        raise reject(problem, "bad_choice")
-    assert ctx.state.combat is not None
-    ctx.emit(Advanced(counters=list(c.counters), to=ctx.state.combat.target))
-    results.resolve(ctx)
+        raise problem
+    assert batch.state.combat is not None
+    batch.emit(Advanced(counters=list(c.counters), to=batch.state.combat.target))
 
 
-def _build(ctx: Ctx, c: cmd.Build) -> None:
-    _in_phase(ctx.state, c, "build")
-    _imperial(c)
-    build.build(ctx, c)
+def _build(batch: Batch[GameState], c: cmd.Build) -> None:
+    build.build(batch, c)
 
 
-def _finish(ctx: Ctx, c: cmd.FinishBuilding) -> None:
-    _in_phase(ctx.state, c, "build")
-    _imperial(c)
-    if ctx.state.build_step != "buy":
-        raise reject("the production track has already moved this phase", "wrong_phase")
-    build.finish_building(ctx)
+def _finish(batch: Batch[GameState], c: cmd.FinishBuilding) -> None:
+    build.finish_building(batch)
 
 
-def _place(ctx: Ctx, c: cmd.Place) -> None:
-    _in_phase(ctx.state, c, "build")
-    _imperial(c)
-    build.place(ctx, c)
+def _place(batch: Batch[GameState], c: cmd.Place) -> None:
+    build.place(batch, c)
 
 
-def _rebuild(ctx: Ctx, c: cmd.Rebuild) -> None:
-    _in_phase(ctx.state, c, "build")
-    if c.player != ORKS:
-        raise reject(
-            "Imperial counters are bought with build points (build), not rebuilt", "wrong_phase"
-        )
-    build.rebuild(ctx, c)
+def _rebuild(batch: Batch[GameState], c: cmd.Rebuild) -> None:
+    build.rebuild(batch, c)
 
 
-def _imperial(c: Command) -> None:
-    if c.player != IMPERIALS:
-        raise reject("the Orks rebuild (rebuild); build points are Imperial", "wrong_phase")
+def _special(batch: Batch[GameState], c: cmd.PlaySpecial) -> None:
+    specials.play(batch, c)
 
 
-def _special(ctx: Ctx, c: cmd.PlaySpecial) -> None:
-    _in_phase(ctx.state, c, "movement", "combat", "build")
-    specials.play(ctx, c)
+def _end_phase(batch: Batch[GameState], c: cmd.EndPhase) -> None:
+    turns.end_phase(batch)
 
 
-def _end_phase(ctx: Ctx, c: cmd.EndPhase) -> None:
-    _in_phase(ctx.state, c, "movement", "combat", "build")
-    turn.end_phase(ctx)
-
-
-_HANDLERS: dict[type[Any], Callable[[Ctx, Any], None]] = {
+#: every command of Battle for Armageddon and its handler
+HANDLERS: Mapping[type[Any], Handler] = {
     cmd.Deploy: _deploy,
     cmd.EndSetup: _end_setup,
     cmd.ChooseStrategy: _choose,
@@ -201,16 +133,3 @@ _HANDLERS: dict[type[Any], Callable[[Ctx, Any], None]] = {
     cmd.PlaySpecial: _special,
     cmd.EndPhase: _end_phase,
 }
-
-
-def decide(state: State, command: Command, dice: Dice) -> list[Event]:
-    """The events ``command`` causes; RulesError (``rules/...``) when the rules forbid it now."""
-    _in_play(state, command)
-    handler = _HANDLERS.get(type(command))
-    if handler is None:
-        raise reject(
-            f"{type(command).__name__} is not a Battle for Armageddon command", "unknown_command"
-        )
-    ctx = Ctx(state, dice)
-    handler(ctx, command)
-    return ctx.events

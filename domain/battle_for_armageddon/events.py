@@ -6,6 +6,8 @@ modifiers, the build points from the sites, the supply rolls.
 
 from __future__ import annotations
 
+from typing import Literal
+
 import msgspec
 
 from warlog.domain.battle_for_armageddon.crt import RESULTS
@@ -15,8 +17,19 @@ from warlog.domain.battle_for_armageddon.rules import (
     RUINS_PER_ORK_REBUILD,
     SUPPLY_LOSS_MAX_FACE,
 )
-from warlog.domain.battle_for_armageddon.state import Step
 from warlog.domain.core.events import Event
+
+CombatSide = Literal["attacker", "defender"]
+StepKind = Literal["loss", "eliminate", "retreat", "advance"]
+
+
+class Step(msgspec.Struct, frozen=True):
+    """One step of applying a combat result, to one side's stack in one area (carried by
+    ``result_stood``; the combat in progress keeps the steps still to apply)."""
+
+    kind: StepKind
+    side: CombatSide
+    area: str
 
 
 class Modifier(msgspec.Struct, frozen=True):

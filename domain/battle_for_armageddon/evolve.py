@@ -13,34 +13,34 @@ from msgspec.structs import replace
 
 from warlog.domain.battle_for_armageddon import events as ev
 from warlog.domain.battle_for_armageddon.rules import READY, TRACK, opponent
-from warlog.domain.battle_for_armageddon.state import Combat, State
+from warlog.domain.battle_for_armageddon.state import Combat, GameState
 from warlog.domain.core.events import Event
 
 
-def _with_counter(state: State, counter_id: str, **changes: Any) -> State:
+def _with_counter(state: GameState, counter_id: str, **changes: Any) -> GameState:
     counters = dict(state.counters)
     counters[counter_id] = replace(counters[counter_id], **changes)
     return replace(state, counters=counters)
 
 
-def _with_counters(state: State, changes: dict[str, dict[str, Any]]) -> State:
+def _with_counters(state: GameState, changes: dict[str, dict[str, Any]]) -> GameState:
     counters = dict(state.counters)
     for cid, change in changes.items():
         counters[cid] = replace(counters[cid], **change)
     return replace(state, counters=counters)
 
 
-def _with_combat(state: State, **changes: Any) -> State:
+def _with_combat(state: GameState, **changes: Any) -> GameState:
     assert state.combat is not None
     return replace(state, combat=replace(state.combat, **changes))
 
 
-def _pop_step(state: State) -> State:
+def _pop_step(state: GameState) -> GameState:
     assert state.combat is not None
     return _with_combat(state, steps=state.combat.steps[1:])
 
 
-def _with_site(state: State, site_id: str, ruined: bool) -> State:
+def _with_site(state: GameState, site_id: str, ruined: bool) -> GameState:
     sites = dict(state.sites)
     sites[site_id] = replace(sites[site_id], ruined=ruined)
     return replace(state, sites=sites)
@@ -54,11 +54,11 @@ def _set(
     return out
 
 
-def _deployed(s: State, e: ev.CounterDeployed) -> State:
+def _deployed(s: GameState, e: ev.CounterDeployed) -> GameState:
     return _with_counter(s, e.counter, location=e.area)
 
 
-def _turn_began(s: State, e: ev.TurnBegan) -> State:
+def _turn_began(s: GameState, e: ev.TurnBegan) -> GameState:
     return replace(
         s,
         stage="strategy",
@@ -73,19 +73,19 @@ def _turn_began(s: State, e: ev.TurnBegan) -> State:
     )
 
 
-def _reinforced(s: State, e: ev.ReinforcementsArrived) -> State:
+def _reinforced(s: GameState, e: ev.ReinforcementsArrived) -> GameState:
     return _with_counters(s, {c: {"location": READY, "track": 0} for c in e.counters})
 
 
-def _chosen(s: State, e: ev.StrategyChosen) -> State:
+def _chosen(s: GameState, e: ev.StrategyChosen) -> GameState:
     return replace(s, choices=_set(s.choices, e.player, tuple(e.cards)))
 
 
-def _initiative(s: State, e: ev.InitiativeDecided) -> State:
+def _initiative(s: GameState, e: ev.InitiativeDecided) -> GameState:
     return replace(s, initiative=e.player)
 
 
-def _drawn(s: State, e: ev.SpecialCardDrawn) -> State:
+def _drawn(s: GameState, e: ev.SpecialCardDrawn) -> GameState:
     deck = list(s.decks[e.player])
     deck.remove(e.card)
     return replace(
@@ -95,7 +95,7 @@ def _drawn(s: State, e: ev.SpecialCardDrawn) -> State:
     )
 
 
-def _segment(s: State, e: ev.ActionSegmentBegan) -> State:
+def _segment(s: GameState, e: ev.ActionSegmentBegan) -> GameState:
     return replace(
         s,
         stage="action",
@@ -109,7 +109,7 @@ def _segment(s: State, e: ev.ActionSegmentBegan) -> State:
     )
 
 
-def _phase_began(s: State, e: ev.PhaseBegan) -> State:
+def _phase_began(s: GameState, e: ev.PhaseBegan) -> GameState:
     return replace(
         s,
         phase=e.phase,
@@ -127,36 +127,36 @@ def _phase_began(s: State, e: ev.PhaseBegan) -> State:
     )
 
 
-def _points(s: State, e: ev.BuildPointsCounted) -> State:
+def _points(s: GameState, e: ev.BuildPointsCounted) -> GameState:
     return replace(s, build_points=e.points, build_step="buy")
 
 
-def _rebuilds(s: State, e: ev.RebuildsCounted) -> State:
+def _rebuilds(s: GameState, e: ev.RebuildsCounted) -> GameState:
     return replace(s, rebuilds=e.rebuilds)
 
 
-def _phase_ended(s: State, e: ev.PhaseEnded) -> State:
+def _phase_ended(s: GameState, e: ev.PhaseEnded) -> GameState:
     return replace(s, phase="", combat=None, build_step="", build_points=0, rebuilds=0)
 
 
-def _game_ended(s: State, e: ev.GameEnded) -> State:
+def _game_ended(s: GameState, e: ev.GameEnded) -> GameState:
     return replace(s, stage="over", result=e.result, phase="", combat=None)
 
 
-def _moved(s: State, e: ev.CounterMoved) -> State:
+def _moved(s: GameState, e: ev.CounterMoved) -> GameState:
     s = _with_counter(s, e.counter, location=e.to)
     return replace(s, moved=(*s.moved, e.counter))
 
 
-def _eliminated(s: State, e: ev.CounterEliminated) -> State:
+def _eliminated(s: GameState, e: ev.CounterEliminated) -> GameState:
     return _with_counter(s, e.counter, location=e.to, track=0)
 
 
-def _reduced(s: State, e: ev.ChapterReduced) -> State:
+def _reduced(s: GameState, e: ev.ChapterReduced) -> GameState:
     return _with_counter(s, e.counter, reduced=True)
 
 
-def _declared(s: State, e: ev.AttackDeclared) -> State:
+def _declared(s: GameState, e: ev.AttackDeclared) -> GameState:
     combat = Combat(
         attacker=e.player,
         defender=opponent(e.player),
@@ -172,21 +172,21 @@ def _declared(s: State, e: ev.AttackDeclared) -> State:
     return replace(s, combat=combat)
 
 
-def _rolled(s: State, e: ev.CombatRolled) -> State:
+def _rolled(s: GameState, e: ev.CombatRolled) -> GameState:
     assert s.combat is not None
     return _with_combat(s, roll=e.total, result=e.result, rerolled=s.combat.rerolled or e.reroll)
 
 
-def _kept(s: State, e: ev.ResultKept) -> State:
+def _kept(s: GameState, e: ev.ResultKept) -> GameState:
     assert s.combat is not None
     return _with_combat(s, kept=(*s.combat.kept, e.player))
 
 
-def _stood(s: State, e: ev.ResultStood) -> State:
+def _stood(s: GameState, e: ev.ResultStood) -> GameState:
     return _with_combat(s, settled=True, result=e.result, steps=tuple(e.steps))
 
 
-def _loss(s: State, e: ev.LossTaken) -> State:
+def _loss(s: GameState, e: ev.LossTaken) -> GameState:
     if e.counter and e.outcome == "reduced":
         s = _with_counter(s, e.counter, reduced=True)
     elif e.counter:
@@ -194,27 +194,27 @@ def _loss(s: State, e: ev.LossTaken) -> State:
     return _pop_step(s)
 
 
-def _pop(s: State, e: Event) -> State:
+def _pop(s: GameState, e: Event) -> GameState:
     return _pop_step(s)
 
 
-def _ruined(s: State, e: ev.SiteRuined) -> State:
+def _ruined(s: GameState, e: ev.SiteRuined) -> GameState:
     return _with_site(s, e.site, True)
 
 
-def _retreated(s: State, e: ev.CounterRetreated) -> State:
+def _retreated(s: GameState, e: ev.CounterRetreated) -> GameState:
     s = _with_counter(s, e.counter, location=e.to)
     assert s.combat is not None
     s = _with_combat(s, retreated=(*s.combat.retreated, e.counter))
     return replace(s, retreated=(*s.retreated, e.counter))
 
 
-def _advanced(s: State, e: ev.Advanced) -> State:
+def _advanced(s: GameState, e: ev.Advanced) -> GameState:
     s = _with_counters(s, {c: {"location": e.to} for c in e.counters})
     return _pop_step(s)
 
 
-def _combat_ended(s: State, e: ev.CombatEnded) -> State:
+def _combat_ended(s: GameState, e: ev.CombatEnded) -> GameState:
     assert s.combat is not None
     return replace(
         s,
@@ -224,12 +224,12 @@ def _combat_ended(s: State, e: ev.CombatEnded) -> State:
     )
 
 
-def _built(s: State, e: ev.CounterBuilt) -> State:
+def _built(s: GameState, e: ev.CounterBuilt) -> GameState:
     s = _with_counter(s, e.counter, location=TRACK, track=e.spaces, reduced=False)
     return replace(s, build_points=e.points_left)
 
 
-def _production(s: State, e: ev.ProductionAdvanced) -> State:
+def _production(s: GameState, e: ev.ProductionAdvanced) -> GameState:
     changes: dict[str, dict[str, Any]] = {c: {"track": n} for c, n in e.spaces.items()}
     for c in e.ready:
         changes[c] = {"location": READY, "track": 0}
@@ -237,12 +237,12 @@ def _production(s: State, e: ev.ProductionAdvanced) -> State:
     return replace(s, build_points=0, build_step="place")
 
 
-def _placed(s: State, e: ev.CounterPlaced) -> State:
+def _placed(s: GameState, e: ev.CounterPlaced) -> GameState:
     s = _with_counter(s, e.counter, location=e.area, track=0)
     return replace(s, moved=(*s.moved, e.counter)) if e.moved else s
 
 
-def _rebuilt(s: State, e: ev.CounterRebuilt) -> State:
+def _rebuilt(s: GameState, e: ev.CounterRebuilt) -> GameState:
     s = _with_counter(s, e.counter, location=e.area, track=0, reduced=False)
     return replace(s, rebuilds=s.rebuilds - 1)
 
@@ -256,7 +256,7 @@ _EFFECT_FIELDS: dict[str, str] = {
 }
 
 
-def _special(s: State, e: ev.SpecialCardPlayed) -> State:
+def _special(s: GameState, e: ev.SpecialCardPlayed) -> GameState:
     hand = list(s.hands[e.player])
     hand.remove(e.card)
     s = replace(
@@ -271,15 +271,15 @@ def _special(s: State, e: ev.SpecialCardPlayed) -> State:
     return s
 
 
-def _site_rebuilt(s: State, e: ev.SiteRebuilt) -> State:
+def _site_rebuilt(s: GameState, e: ev.SiteRebuilt) -> GameState:
     return _with_site(s, e.site, False)
 
 
-def _same(s: State, e: Event) -> State:
+def _same(s: GameState, e: Event) -> GameState:
     return s
 
 
-_APPLY: dict[type[Event], Callable[[State, Any], State]] = {
+_APPLY: dict[type[Event], Callable[[GameState, Any], GameState]] = {
     ev.CounterDeployed: _deployed,
     ev.SetupEnded: _same,
     ev.TurnBegan: _turn_began,
@@ -320,7 +320,7 @@ _APPLY: dict[type[Event], Callable[[State, Any], State]] = {
 }
 
 
-def evolve(state: State, event: Event) -> State:
+def evolve(state: GameState, event: Event) -> GameState:
     """The state after ``event``; unknown (core) events change nothing."""
     apply = _APPLY.get(type(event))
     return state if apply is None else apply(state, event)

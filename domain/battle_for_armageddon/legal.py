@@ -16,22 +16,20 @@ from warlog.domain.battle_for_armageddon import (
     movement,
     results,
     specials,
-    turn,
+    turns,
 )
 from warlog.domain.battle_for_armageddon import commands as cmd
-from warlog.domain.battle_for_armageddon.pending import pending
 from warlog.domain.battle_for_armageddon.rules import ADVANCE_MAX, IMPERIALS, STRATEGY_CARDS_CHOSEN
-from warlog.domain.battle_for_armageddon.state import Counter, State
+from warlog.domain.battle_for_armageddon.state import Counter, GameState
+from warlog.domain.core.procedure import Decision
 from warlog.domain.core.ruleset import Command
 
 #: attacks offered per target: every combination of up to this many joining stacks
 MAX_LISTED_SOURCES = 6
 
 
-def legal_commands(state: State, player: str) -> list[Command]:
-    p = pending(state)
-    if p is None or player not in p.players:
-        return []
+def options(state: GameState, p: Decision, player: str) -> list[Command]:
+    """The commands with which ``player`` may answer the decision ``p`` (``Rules.options``)."""
     if p.kind == "setup":
         return _setup(state, player)
     if p.kind == "strategy":
@@ -40,8 +38,8 @@ def legal_commands(state: State, player: str) -> list[Command]:
             cmd.ChooseStrategy(player=player, cards=list(pair))
             for pair in permutations(ids, STRATEGY_CARDS_CHOSEN)
         ]
-    if p.need is not None:
-        return _choice(state, player, p.need)
+    if p.procedure:
+        return _choice(state, player, p)
     out: list[Command] = []
     if p.kind == "movement":
         for x in movement.movable(state, player):
@@ -57,9 +55,9 @@ def legal_commands(state: State, player: str) -> list[Command]:
     return out
 
 
-def _setup(state: State, player: str) -> list[Command]:
+def _setup(state: GameState, player: str) -> list[Command]:
     out: list[Command] = []
-    areas = turn.deploy_areas(state)
+    areas = turns.deploy_areas(state)
     for x in state.counters.values():
         if x.side != player or not board.on_map(x):
             continue
@@ -72,19 +70,21 @@ def _setup(state: State, player: str) -> list[Command]:
     return out
 
 
-def _choice(state: State, player: str, need: results.Need) -> list[Command]:
+def _choice(state: GameState, player: str, need: Decision) -> list[Command]:
     if need.kind == "reroll":
         return [cmd.Reroll(player=player), cmd.KeepResult(player=player)]
     if need.kind == "loss":
         return [cmd.TakeLoss(player=player, counter=c) for c in need.options]
     if need.kind == "retreat":
-        return [cmd.Retreat(player=player, counter=need.counter, to=a) for a in need.options]
+        return [
+            cmd.Retreat(player=player, counter=need.about["counter"], to=a) for a in need.options
+        ]
     if need.kind == "advance":
         return [cmd.Advance(player=player, counters=list(group)) for group in advances(state, need)]
     return []
 
 
-def advances(state: State, need: results.Need) -> list[tuple[str, ...]]:
+def advances(state: GameState, need: Decision) -> list[tuple[str, ...]]:
     """Every group that may advance: up to 3 counters that count, with all or none of the
     leaders (the empty group, staying put, first)."""
     counters = [state.counters[c] for c in need.options]
@@ -100,7 +100,7 @@ def advances(state: State, need: results.Need) -> list[tuple[str, ...]]:
     return out
 
 
-def attacks(state: State, player: str) -> list[cmd.Attack]:
+def attacks(state: GameState, player: str) -> list[cmd.Attack]:
     """Every attack: each target with each combination of the stacks that can reach it."""
     out: list[cmd.Attack] = []
     for target, sources in combat.targets(state, player).items():
@@ -124,7 +124,7 @@ def _distinct(counters: list[Counter]) -> list[Counter]:
     return out
 
 
-def _build(state: State, player: str) -> list[Command]:
+def _build(state: GameState, player: str) -> list[Command]:
     out: list[Command] = []
     if player == IMPERIALS:
         if state.build_step == "buy":

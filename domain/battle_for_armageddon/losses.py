@@ -8,13 +8,13 @@ build table does not list cannot be rebuilt; Ork counters return through Ork reb
 from __future__ import annotations
 
 from warlog.domain.battle_for_armageddon import board
-from warlog.domain.battle_for_armageddon.context import Ctx
 from warlog.domain.battle_for_armageddon.events import ChapterReduced, CounterEliminated
 from warlog.domain.battle_for_armageddon.rules import POOL, REMOVED
-from warlog.domain.battle_for_armageddon.state import Counter, State
+from warlog.domain.battle_for_armageddon.state import Counter, GameState
+from warlog.domain.core.batch import Batch
 
 
-def destination(state: State, counter: Counter) -> str:
+def destination(state: GameState, counter: Counter) -> str:
     """Where an eliminated counter goes: the pool (rebuildable) or out of the game."""
     t = board.ctype(state, counter)
     if t.role in ("leader", "chapter"):
@@ -24,7 +24,7 @@ def destination(state: State, counter: Counter) -> str:
     return POOL
 
 
-def outcome(state: State, counter: Counter) -> tuple[str, str]:
+def outcome(state: GameState, counter: Counter) -> tuple[str, str]:
     """``(outcome, to)`` of eliminating the counter: ``("reduced", "")`` for a full chapter,
     ``("destroyed", "pool")`` or ``("removed", "removed")`` otherwise."""
     if board.role(state, counter) == "chapter" and not counter.reduced:
@@ -33,11 +33,13 @@ def outcome(state: State, counter: Counter) -> tuple[str, str]:
     return ("destroyed" if to == POOL else "removed"), to
 
 
-def eliminate(ctx: Ctx, counter_id: str, reason: str) -> None:
+def eliminate(batch: Batch[GameState], counter_id: str, reason: str) -> None:
     """Emit the elimination of one counter (a full chapter flips instead)."""
-    counter = ctx.state.counters[counter_id]
-    what, to = outcome(ctx.state, counter)
+    counter = batch.state.counters[counter_id]
+    what, to = outcome(batch.state, counter)
     if what == "reduced":
-        ctx.emit(ChapterReduced(counter=counter.id, area=counter.location, reason=reason))
+        batch.emit(ChapterReduced(counter=counter.id, area=counter.location, reason=reason))
     else:
-        ctx.emit(CounterEliminated(counter=counter.id, area=counter.location, reason=reason, to=to))
+        batch.emit(
+            CounterEliminated(counter=counter.id, area=counter.location, reason=reason, to=to)
+        )

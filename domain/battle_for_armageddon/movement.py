@@ -7,19 +7,20 @@ from __future__ import annotations
 
 from warlog.domain.battle_for_armageddon import board
 from warlog.domain.battle_for_armageddon.commands import Move
-from warlog.domain.battle_for_armageddon.context import Ctx, reject
 from warlog.domain.battle_for_armageddon.events import CounterMoved
 from warlog.domain.battle_for_armageddon.losses import eliminate
-from warlog.domain.battle_for_armageddon.state import Counter, State
+from warlog.domain.battle_for_armageddon.state import Counter, GameState
+from warlog.domain.core.batch import Batch
+from warlog.domain.core.errors import reject
 
 
-def budget(state: State, counter: Counter) -> int:
+def budget(state: GameState, counter: Counter) -> int:
     """The areas the counter may move this phase: its Move plus any card bonus (none for Move 0)."""
     base = board.move_of(state, counter)
     return base + state.move_bonus if base > 0 else 0
 
 
-def movable(state: State, player: str) -> list[Counter]:
+def movable(state: GameState, player: str) -> list[Counter]:
     """The counters of ``player`` that may still move this phase."""
     return [
         x
@@ -28,8 +29,8 @@ def movable(state: State, player: str) -> list[Counter]:
     ]
 
 
-def move(ctx: Ctx, cmd: Move) -> None:
-    state = ctx.state
+def move(batch: Batch[GameState], cmd: Move) -> None:
+    state = batch.state
     counter = state.counters.get(cmd.counter)
     if counter is None:
         raise reject(f"there is no counter {cmd.counter!r}", "unknown_counter")
@@ -52,10 +53,10 @@ def move(ctx: Ctx, cmd: Move) -> None:
             "jungle stop a move)",
             "unreachable",
         )
-    ctx.emit(CounterMoved(counter=counter.id, from_area=counter.location, to=cmd.to, path=path))
+    batch.emit(CounterMoved(counter=counter.id, from_area=counter.location, to=cmd.to, path=path))
 
 
-def destinations(state: State, counter: Counter) -> list[str]:
+def destinations(state: GameState, counter: Counter) -> list[str]:
     """Where the counter may move and still be within stacking (what ``legal`` offers)."""
     return [
         a
@@ -64,35 +65,42 @@ def destinations(state: State, counter: Counter) -> list[str]:
     ]
 
 
-def enforce_stacking(ctx: Ctx, player: str) -> None:
+def enforce_stacking(batch: Batch[GameState], player: str) -> None:
     """BFA-2: at the end of the movement phase an area over the limits loses the counters that
     moved in last (first those of a second Ork tribe, then the excess) until it is within them."""
-    state = ctx.state
+    state = batch.state
     areas = sorted(
         {x.location for x in state.counters.values() if x.side == player and board.on_map(x)}
     )
     for area in areas:
-        stack = board.counters_in(ctx.state, area, player)
-        if board.stacking_problem(ctx.state, area, stack) is None:
+        stack = board.counters_in(batch.state, area, player)
+        if board.stacking_problem(batch.state, area, stack) is None:
             continue
-        moved_here = [cid for cid in ctx.state.moved if ctx.state.counters[cid].location == area]
+        moved_here = [
+            cid for cid in batch.state.moved if batch.state.counters[cid].location == area
+        ]
         stayed = [x for x in stack if x.id not in moved_here and x.tribe]
         keep = (
             stayed[0].tribe
             if stayed
             else next(
-                (ctx.state.counters[c].tribe for c in moved_here if ctx.state.counters[c].tribe), ""
+                (
+                    batch.state.counters[c].tribe
+                    for c in moved_here
+                    if batch.state.counters[c].tribe
+                ),
+                "",
             )
         )
         for cid in reversed(moved_here):
-            x = ctx.state.counters[cid]
+            x = batch.state.counters[cid]
             if x.tribe and x.tribe != keep:
-                eliminate(ctx, cid, "overstacked at the end of the movement phase (BFA-2)")
+                eliminate(batch, cid, "overstacked at the end of the movement phase (BFA-2)")
         for cid in reversed(moved_here):
-            stack = board.counters_in(ctx.state, area, player)
-            if board.stacking_problem(ctx.state, area, stack) is None:
+            stack = board.counters_in(batch.state, area, player)
+            if board.stacking_problem(batch.state, area, stack) is None:
                 break
-            x = ctx.state.counters[cid]
-            while x.location == area and board.counts_for_stacking(ctx.state, x):
-                eliminate(ctx, cid, "overstacked at the end of the movement phase (BFA-2)")
-                x = ctx.state.counters[cid]
+            x = batch.state.counters[cid]
+            while x.location == area and board.counts_for_stacking(batch.state, x):
+                eliminate(batch, cid, "overstacked at the end of the movement phase (BFA-2)")
+                x = batch.state.counters[cid]

@@ -2,35 +2,38 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
 from warlog.domain.battle_for_armageddon import scenario as scenarios
-from warlog.domain.battle_for_armageddon import view as views
+from warlog.domain.battle_for_armageddon import views
 from warlog.domain.battle_for_armageddon.commands import BfaCommand
-from warlog.domain.battle_for_armageddon.decide import decide
+from warlog.domain.battle_for_armageddon.decide import HANDLERS
+from warlog.domain.battle_for_armageddon.decisions import NEXT
 from warlog.domain.battle_for_armageddon.events import EVENT_TYPES, TurnBegan
 from warlog.domain.battle_for_armageddon.evolve import evolve
-from warlog.domain.battle_for_armageddon.legal import legal_commands
-from warlog.domain.battle_for_armageddon.pending import pending
+from warlog.domain.battle_for_armageddon.legal import options
 from warlog.domain.battle_for_armageddon.rules import PLAYERS
 from warlog.domain.battle_for_armageddon.scenario import Scenario
-from warlog.domain.battle_for_armageddon.state import State, initial_state
-from warlog.domain.core.dice import Dice
+from warlog.domain.battle_for_armageddon.state import GameState, initial_state
+from warlog.domain.core.errors import RulesError, reject
 from warlog.domain.core.events import Event
-from warlog.domain.core.ruleset import Command, Notice
+from warlog.domain.core.procedure import Decision, Next
+from warlog.domain.core.rules import Handler, Rules
+from warlog.domain.core.ruleset import Command, Notice, Ruleset
 
 
-class BattleForArmageddon:
+class BattleForArmageddon(Rules[GameState, Command]):
     """Games Workshop's 1992 area game: stacks of counters, one d6 on an odds-ratio table."""
 
     name: ClassVar[str] = "battle-for-armageddon"
     version: ClassVar[str] = "1"
     event_types: ClassVar[tuple[type[Event], ...]] = EVENT_TYPES
     command_type: ClassVar[Any] = BfaCommand
-    state_type: ClassVar[type] = State
+    state_type: ClassVar[type] = GameState
     scenario_package: ClassVar[str] = "warlog.domain.battle_for_armageddon.scenarios"
     default_scenario: ClassVar[str] = "second-war"
+    handlers: ClassVar[Mapping[type[Any], Handler]] = HANDLERS
 
     def parse_scenario(self, data: bytes) -> Scenario:
         return scenarios.parse_scenario(data)
@@ -41,39 +44,43 @@ class BattleForArmageddon:
     def players(self, scenario: Scenario) -> list[str]:
         return list(PLAYERS)
 
-    def initial_state(self, scenario: Scenario) -> State:
+    def initial_state(self, scenario: Scenario) -> GameState:
         return initial_state(scenario)
 
-    def decide(self, state: State, command: Command, dice: Dice) -> list[Event]:
-        return decide(state, command, dice)
+    def next(self, state: GameState) -> Next:
+        return NEXT(state)
 
-    def evolve(self, state: State, event: Event) -> State:
+    def seats(self, state: GameState) -> Sequence[str]:
+        return PLAYERS
+
+    def evolve(self, state: GameState, event: Event) -> GameState:
         return evolve(state, event)
 
-    def legal_commands(self, state: State, player: str) -> Sequence[Command]:
-        return legal_commands(state, player)
+    def options(self, state: GameState, decision: Decision, player: str) -> list[Command]:
+        return options(state, decision, player)
 
-    def is_terminal(self, state: State) -> bool:
-        return state.stage == "over"
+    def result(self, state: GameState) -> str:
+        return state.result
 
-    def view(self, state: State, player: str | None) -> dict[str, Any]:
+    def not_waiting_for(self, state: GameState, decision: Decision, command: Command) -> RulesError:
+        if decision.kind == "strategy" and command.player in state.choices:
+            return reject(f"the {command.player} have already chosen this turn", "already_chosen")
+        return super().not_waiting_for(state, decision, command)
+
+    def view(self, state: GameState, player: str | None) -> dict[str, Any]:
         return views.view(state, player)
 
     def visible_event(self, event: Event, player: str) -> Event | None:
         return views.visible_event(event, player)
 
-    def notices(self, before: State, after: State, event: Event) -> list[Notice]:
+    def notices(self, before: GameState, after: GameState, event: Event) -> list[Notice]:
         return views.notices(before, after, event)
 
-    def round_of(self, state: State) -> int:
+    def round_of(self, state: GameState) -> int:
         return state.turn
 
     def is_round_start(self, event: Event) -> bool:
         return isinstance(event, TurnBegan)
 
-    def active_players(self, state: State) -> list[str]:
-        p = pending(state)
-        return [] if p is None else list(p.players)
 
-
-RULESET = BattleForArmageddon()
+RULESET: Ruleset[GameState, Command] = BattleForArmageddon()

@@ -16,7 +16,6 @@ from __future__ import annotations
 
 from warlog.domain.battle_for_armageddon import board
 from warlog.domain.battle_for_armageddon.commands import PlaySpecial
-from warlog.domain.battle_for_armageddon.context import Ctx, reject
 from warlog.domain.battle_for_armageddon.events import (
     CounterPlaced,
     SiteRebuilt,
@@ -25,7 +24,9 @@ from warlog.domain.battle_for_armageddon.events import (
 )
 from warlog.domain.battle_for_armageddon.rules import IMPERIALS, ORKS, READY
 from warlog.domain.battle_for_armageddon.scenario import START_LATER, SpecialCardSpec
-from warlog.domain.battle_for_armageddon.state import Counter, State
+from warlog.domain.battle_for_armageddon.state import Counter, GameState
+from warlog.domain.core.batch import Batch
+from warlog.domain.core.errors import reject
 
 #: the phase in which each effect is played (BFA-11)
 EFFECT_PHASE: dict[str, str] = {
@@ -38,25 +39,25 @@ EFFECT_PHASE: dict[str, str] = {
 }
 
 
-def card_spec(state: State, card_id: str) -> SpecialCardSpec:
+def card_spec(state: GameState, card_id: str) -> SpecialCardSpec:
     for c in state.scenario.special_cards:
         if c.id == card_id:
             return c
     raise KeyError(card_id)
 
 
-def draw(ctx: Ctx, player: str) -> None:
+def draw(batch: Batch[GameState], player: str) -> None:
     """BFA-10: the top card of a shuffled deck is a uniformly random remaining card: one
     d(cards left) picks it (no roll when one card is left; an empty deck draws nothing)."""
-    deck = ctx.state.decks[player]
+    deck = batch.state.decks[player]
     if not deck:
         return
     n = len(deck)
-    face = ctx.roll(1, n, purpose="special card draw", roller=player)[0] if n > 1 else 1
-    ctx.emit(SpecialCardDrawn(player=player, card=deck[face - 1], face=face, deck_size=n))
+    face = batch.roll(1, n, purpose="special card draw", roller=player)[0] if n > 1 else 1
+    batch.emit(SpecialCardDrawn(player=player, card=deck[face - 1], face=face, deck_size=n))
 
 
-def reconstruction_areas(state: State) -> list[str]:
+def reconstruction_areas(state: GameState) -> list[str]:
     return [
         s.area
         for s in state.sites.values()
@@ -64,14 +65,14 @@ def reconstruction_areas(state: State) -> list[str]:
     ]
 
 
-def drop_pod_counters(state: State) -> list[Counter]:
+def drop_pod_counters(state: GameState) -> list[Counter]:
     """READY counters that arrived as reinforcements (Dante and the Marine Chapters); BFA-22: the
     Drop Pod lands one of them in any open area, within stacking, and it counts as moved."""
     later = {c.id for c in state.scenario.counters if c.start == START_LATER}
     return [x for x in state.counters.values() if x.location == READY and x.id in later]
 
 
-def drop_pod_areas(state: State, counter: Counter) -> list[str]:
+def drop_pod_areas(state: GameState, counter: Counter) -> list[str]:
     return [
         a.id
         for a in state.scenario.areas
@@ -79,7 +80,7 @@ def drop_pod_areas(state: State, counter: Counter) -> list[str]:
     ]
 
 
-def timing_problem(state: State, player: str, spec: SpecialCardSpec) -> str | None:
+def timing_problem(state: GameState, player: str, spec: SpecialCardSpec) -> str | None:
     """Why the card cannot be played now (apart from its target), or None."""
     if state.special_played:
         return "a special card was already played this action segment (seed 003)"
@@ -93,8 +94,8 @@ def timing_problem(state: State, player: str, spec: SpecialCardSpec) -> str | No
     return None
 
 
-def play(ctx: Ctx, cmd: PlaySpecial) -> None:
-    state = ctx.state
+def play(batch: Batch[GameState], cmd: PlaySpecial) -> None:
+    state = batch.state
     if cmd.card not in state.hands[cmd.player]:
         raise reject(f"{cmd.card!r} is not in the {cmd.player}' hand", "not_in_hand")
     spec = card_spec(state, cmd.card)
@@ -119,9 +120,9 @@ def play(ctx: Ctx, cmd: PlaySpecial) -> None:
             )
         site = board.site_in(state, cmd.area)
         assert site is not None
-        ctx.emit(played)
-        track = board.build_track(ctx.state) + site.defence
-        ctx.emit(SiteRebuilt(site=site.id, area=site.area, defence=site.defence, track=track))
+        batch.emit(played)
+        track = board.build_track(batch.state) + site.defence
+        batch.emit(SiteRebuilt(site=site.id, area=site.area, defence=site.defence, track=track))
         return
     if spec.effect == "drop_pod":
         counter = state.counters.get(cmd.counter)
@@ -134,17 +135,17 @@ def play(ctx: Ctx, cmd: PlaySpecial) -> None:
                 f"{cmd.counter} cannot land in {cmd.area or '(no area)'} (terrain, enemy or stacking)",
                 "bad_target",
             )
-        ctx.emit(played)
-        ctx.emit(
+        batch.emit(played)
+        batch.emit(
             CounterPlaced(counter=counter.id, area=cmd.area, reason="Imperial Drop Pod", moved=True)
         )
         return
     if cmd.area or cmd.counter:
         raise reject(f"{spec.name} takes no area or counter", "bad_target")
-    ctx.emit(played)
+    batch.emit(played)
 
 
-def playable(state: State, player: str) -> list[PlaySpecial]:
+def playable(state: GameState, player: str) -> list[PlaySpecial]:
     """Every special-card play ``player`` may make now (for ``legal``)."""
     out: list[PlaySpecial] = []
     if state.stage != "action" or state.phasing != player or state.combat is not None:

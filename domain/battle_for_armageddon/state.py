@@ -10,12 +10,12 @@ from typing import Literal
 
 import msgspec
 
+from warlog.domain.battle_for_armageddon.events import Step
 from warlog.domain.battle_for_armageddon.rules import LATER, POOL
 from warlog.domain.battle_for_armageddon.scenario import START_ASIDE, START_LATER, Scenario
+from warlog.domain.core.procedure import Frame
 
 Stage = Literal["setup", "strategy", "action", "over"]
-CombatSide = Literal["attacker", "defender"]
-StepKind = Literal["loss", "eliminate", "retreat", "advance"]
 
 
 class Counter(msgspec.Struct, frozen=True):
@@ -42,15 +42,7 @@ class Site(msgspec.Struct, frozen=True):
     ruined: bool = False
 
 
-class Step(msgspec.Struct, frozen=True):
-    """One step of applying a combat result, to one side's stack in one area."""
-
-    kind: StepKind
-    side: CombatSide
-    area: str
-
-
-class Combat(msgspec.Struct, frozen=True):
+class Combat(Frame, frozen=True):
     """An attack being resolved: who takes part, the odds, the roll, the steps still to apply."""
 
     attacker: str
@@ -78,7 +70,7 @@ class Combat(msgspec.Struct, frozen=True):
     retreated: tuple[str, ...] = ()
 
 
-class State(msgspec.Struct, frozen=True):
+class GameState(msgspec.Struct, frozen=True):
     scenario: Scenario
     counters: dict[str, Counter]
     sites: dict[str, Site]
@@ -115,7 +107,7 @@ class State(msgspec.Struct, frozen=True):
     result: str = ""
 
 
-def initial_state(scenario: Scenario) -> State:
+def initial_state(scenario: Scenario) -> GameState:
     """Set-up: the Imperial forces and the Orks' default deployment; hands are dealt by
     ``end_setup`` (it rolls)."""
     types = {t.id: t for t in scenario.counter_types}
@@ -137,7 +129,7 @@ def initial_state(scenario: Scenario) -> State:
     for side in ("imperials", "orks"):
         decks[side] = tuple(c.id for c in scenario.special_cards if c.side == side)
     empty: dict[str, tuple[str, ...]] = {"imperials": (), "orks": ()}
-    return State(
+    return GameState(
         scenario=scenario,
         counters=counters,
         sites=sites,

@@ -9,14 +9,14 @@ on a d6 of 1-3, and with both it rolls twice and is destroyed only if both rolls
 from __future__ import annotations
 
 from warlog.domain.battle_for_armageddon import board
-from warlog.domain.battle_for_armageddon.context import Ctx
 from warlog.domain.battle_for_armageddon.events import StackOutOfSupply, SupplyChecked
 from warlog.domain.battle_for_armageddon.losses import eliminate
 from warlog.domain.battle_for_armageddon.rules import IMPERIALS, SUPPLY_LOSS_MAX_FACE
-from warlog.domain.battle_for_armageddon.state import Counter, State
+from warlog.domain.battle_for_armageddon.state import Counter, GameState
+from warlog.domain.core.batch import Batch
 
 
-def subject(state: State, player: str) -> dict[str, list[Counter]]:
+def subject(state: GameState, player: str) -> dict[str, list[Counter]]:
     """The player's counters that need supply, by area (BFA-13: fortifications, hives and
     factories do not), in map order."""
     out: dict[str, list[Counter]] = {}
@@ -31,7 +31,7 @@ def subject(state: State, player: str) -> dict[str, list[Counter]]:
     return out
 
 
-def protection(state: State, area: str, player: str) -> list[str]:
+def protection(state: GameState, area: str, player: str) -> list[str]:
     """What lets a cut-off stack roll to survive: its hive, its fortification (seed 003)."""
     out: list[str] = []
     site = board.intact_site_in(state, area)
@@ -42,24 +42,24 @@ def protection(state: State, area: str, player: str) -> list[str]:
     return out
 
 
-def cut_off(state: State, player: str) -> list[str]:
+def cut_off(state: GameState, player: str) -> list[str]:
     """The areas whose stacks of ``player`` trace no supply line."""
     return [a for a in subject(state, player) if board.supply_line(state, a, player) is None]
 
 
-def check(ctx: Ctx, player: str) -> None:
+def check(batch: Batch[GameState], player: str) -> None:
     """Check the player's supply, rolling for protected stacks, and destroy what is cut off."""
-    stacks = subject(ctx.state, player)
+    stacks = subject(batch.state, player)
     cut: list[str] = []
     lost: list[str] = []
     for area, counters in stacks.items():
-        if board.supply_line(ctx.state, area, player) is not None:
+        if board.supply_line(batch.state, area, player) is not None:
             continue
         cut.append(area)
-        saves = protection(ctx.state, area, player)
-        faces = ctx.roll(len(saves), 6, purpose=f"supply {area}", roller=player) if saves else []
+        saves = protection(batch.state, area, player)
+        faces = batch.roll(len(saves), 6, purpose=f"supply {area}", roller=player) if saves else []
         destroyed = all(f <= SUPPLY_LOSS_MAX_FACE for f in faces)
-        ctx.emit(
+        batch.emit(
             StackOutOfSupply(
                 player=player,
                 area=area,
@@ -71,6 +71,6 @@ def check(ctx: Ctx, player: str) -> None:
         )
         if destroyed:
             for x in counters:
-                eliminate(ctx, x.id, "out of supply (seed 003 Supply)")
+                eliminate(batch, x.id, "out of supply (seed 003 Supply)")
                 lost.append(x.id)
-    ctx.emit(SupplyChecked(player=player, cut_off=cut, lost=lost))
+    batch.emit(SupplyChecked(player=player, cut_off=cut, lost=lost))

@@ -10,10 +10,10 @@ from __future__ import annotations
 from warlog.domain.battle_for_armageddon import board
 from warlog.domain.battle_for_armageddon.events import VictoryChecked
 from warlog.domain.battle_for_armageddon.rules import HIVES_TO_WIN, IMPERIALS, ORKS, REMOVED
-from warlog.domain.battle_for_armageddon.state import State
+from warlog.domain.battle_for_armageddon.state import GameState
 
 
-def assess(state: State) -> VictoryChecked:
+def assess(state: GameState) -> VictoryChecked:
     """The victory check for the current turn (its ``result`` is "" when play goes on)."""
     hives = [s for s in state.sites.values() if s.kind == "hive"]
     captured = [s.id for s in hives if s.ruined and board.occupied_by(state, s.area, ORKS)]

@@ -1,23 +1,44 @@
-"""A Batch collects the events ``decide`` produces and turns dice requests into ``dice_rolled``."""
+"""A Batch: the events one command causes, in order, and the state they lead to.
+
+``decide`` builds its events in a Batch. ``emit`` appends an event and folds it into
+``batch.state`` (with the ruleset's ``evolve``), so that every later step of the same decision
+reads the board as it now stands; the state ``decide`` was handed is never touched. ``roll``
+asks the dice for the faces of the ``dice_rolled`` event at the position it is about to take,
+so the seq a die is derived from is exactly the seq it is stored at.
+"""
 
 from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Generic, TypeVar
 
 from warlog.domain.core.dice import Dice
 from warlog.domain.core.events import DiceRolled, Event
 
+S = TypeVar("S")
 
-class Batch:
-    """The events of one decision, in order. ``roll`` records each roll where it happens."""
 
-    def __init__(self, dice: Dice) -> None:
+class Batch(Generic[S]):
+    """The events of one decision so far (``events``) and the state after them (``state``)."""
+
+    __slots__ = ("_dice", "_evolve", "events", "state")
+
+    def __init__(self, dice: Dice, state: S, evolve: Callable[[S, Event], S]) -> None:
         self.events: list[Event] = []
+        self.state = state
         self._dice = dice
+        self._evolve = evolve
 
     def emit(self, *events: Event) -> None:
-        self.events.extend(events)
+        """Append ``events`` and fold each into ``state``."""
+        for event in events:
+            self.events.append(event)
+            self.state = self._evolve(self.state, event)
 
     def roll(self, count: int, sides: int = 6, *, purpose: str, roller: str = "") -> list[int]:
-        """Roll ``count`` dice and record them; a pool of 0 dice rolls nothing and records nothing."""
+        """Roll ``count`` dice and record them as one ``dice_rolled`` event (a roll changes no
+        state: what it decides is the events after it). A pool of 0 dice rolls nothing and
+        records nothing."""
         if count <= 0:
             return []
         faces = self._dice.faces(len(self.events), count, sides)

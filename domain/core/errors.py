@@ -64,3 +64,9 @@ class ConflictError(WarlogError):
 
     exit_code = 5
     default_code = "store/conflict"
+
+
+def reject(message: str, code: str) -> RulesError:
+    """The RulesError (exit 3) for a command the rules do not allow now: ``code`` is the part
+    after ``rules/`` (``reject("...", "bad_target")`` has the code ``rules/bad_target``)."""
+    return RulesError(message, f"rules/{code}")

@@ -1,18 +1,26 @@
-"""The ruleset protocol: what the rule-agnostic application needs from a set of rules.
+"""The ruleset seam: what the rule-agnostic application needs from a set of rules.
 
-A ruleset is a value (an instance of a class providing these members) registered by name in
-``domain.rulesets``. It is handed to the application; ``eventstore/`` never imports a ruleset.
+``Ruleset[S, C]`` is the protocol, generic over the ruleset's state ``S`` and command ``C``; the
+application, the audit, the fold and the projections are written against it, and mypy checks
+every ruleset registered (``RULESET: Ruleset[GameState, AnyCommand] = ...``) and every user.
+Most of a ruleset's members are derived once for all in ``domain/core/rules.py``'s ``Rules``
+base; a ruleset writes its scenario, state, commands, events, ``evolve``, the handlers of its
+commands, what comes next (``next``), its legal options and its views.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, ClassVar, Protocol
+from typing import Any, ClassVar, Protocol, TypeVar
 
 import msgspec
 
 from warlog.domain.core.dice import Dice
 from warlog.domain.core.events import Event
+from warlog.domain.core.procedure import Decision
+
+S = TypeVar("S")
+C = TypeVar("C")
 
 
 class Command(
@@ -41,7 +49,7 @@ class Notice(msgspec.Struct, frozen=True):
     duration: int = 1
 
 
-class Ruleset(Protocol):
+class Ruleset(Protocol[S, C]):
     """The rules of one game. Every method is pure: no I/O, no clock, no ``random``."""
 
     name: ClassVar[str]
@@ -69,42 +77,51 @@ class Ruleset(Protocol):
         """The players (empires, sides) of a scenario, in seat order."""
         ...
 
-    def initial_state(self, scenario: Any) -> Any:
+    def initial_state(self, scenario: Any) -> S:
         """The state before the first command."""
         ...
 
-    def decide(self, state: Any, command: Any, dice: Dice) -> list[Event]:
-        """The events the command causes; raises RulesError (exit 3) when it is illegal."""
+    def decide(self, state: S, command: C, dice: Dice) -> list[Event]:
+        """The events the command causes; InputError for an unknown player, RulesError (exit 3)
+        when the rules reject it now."""
         ...
 
-    def evolve(self, state: Any, event: Event) -> Any:
+    def evolve(self, state: S, event: Event) -> S:
         """The state after the event. Applies only; every check belongs to ``decide``."""
         ...
 
-    def legal_commands(self, state: Any, player: str) -> Sequence[Any]:
-        """Commands ``player`` may issue now (those that roll carry no dice)."""
+    def decision(self, state: S) -> Decision | None:
+        """What the game waits for now; None once it is over."""
         ...
 
-    def is_terminal(self, state: Any) -> bool: ...
+    def legal_commands(self, state: S, player: str) -> Sequence[C]:
+        """Commands ``player`` may issue now (those that roll carry no dice); InputError for an
+        unknown player."""
+        ...
 
-    def view(self, state: Any, player: str | None) -> dict[str, Any]:
-        """The state as ``player`` sees it (None: the referee's full view), as JSON builtins
-        (lists, not tuples: ``msgspec.to_builtins`` keeps tuples, so round-trip through JSON)."""
+    def is_terminal(self, state: S) -> bool: ...
+
+    def active_players(self, state: S) -> list[str]:
+        """Who must act now (for ``legal`` without a player)."""
+        ...
+
+    def check_player(self, state: S, player: str) -> None:
+        """InputError (``input/unknown_player``) unless ``player`` plays this game."""
+        ...
+
+    def view(self, state: S, player: str | None) -> dict[str, Any]:
+        """The state as ``player`` sees it (None: the referee's full view), as JSON builtins."""
         ...
 
     def visible_event(self, event: Event, player: str) -> Event | None:
-        """The event as ``player`` may see it: itself, a redacted copy, or None (left out).
-
-        Called for every event, the engine's own too: a ``command_issued`` or ``dice_rolled``
-        may carry what the other side must not see (a secret choice, the die that drew a card).
-        """
+        """The event as ``player`` may see it: itself, a redacted copy, or None (left out)."""
         ...
 
-    def notices(self, before: Any, after: Any, event: Event) -> list[Notice]:
+    def notices(self, before: S, after: S, event: Event) -> list[Notice]:
         """Events-view entries the event posts (R9)."""
         ...
 
-    def round_of(self, state: Any) -> int:
+    def round_of(self, state: S) -> int:
         """The current round of turns (1-based), the clock of the Events view."""
         ...
 
@@ -112,6 +129,6 @@ class Ruleset(Protocol):
         """True for the event that begins a round (snapshots are taken there)."""
         ...
 
-    def active_players(self, state: Any) -> list[str]:
-        """Who may act now (for ``legal`` without ``--player``)."""
-        ...
+
+#: a ruleset of any state and command, as the application holds one it was handed by name
+AnyRuleset = Ruleset[Any, Any]

@@ -130,7 +130,7 @@ def test_state_at_any_seq_equals_the_fold_of_its_prefix(
     head, _ = arbiter.head(game)
     for at in range(1, head + 1):
         fresh = Arbiter(arbiter.store, rulesets)  # no live cache: snapshots + tail
-        full = fresh.fold_records(fresh.ruleset_of(game), None, fresh.records(game, 1, at))
+        full = fresh.fold_records(fresh.ruleset_of(game), fresh.records(game, 1, at))
         assert msgspec.to_builtins(fresh.state(game, at)) == msgspec.to_builtins(full.state)
 
 

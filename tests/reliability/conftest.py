@@ -142,7 +142,7 @@ def snapshot_agrees(db: Path, game: str = "g") -> Any:
     with SQLiteStore(db) as store:
         arb = Arbiter(store, rulesets)
         from_snapshot = arb.folded(game)
-        whole = Arbiter(store, rulesets).fold_records(arb.ruleset_of(game), None, store.read(game))
+        whole = Arbiter(store, rulesets).fold_records(arb.ruleset_of(game), store.read(game))
         assert from_snapshot.seq == whole.seq
         assert msgspec.msgpack.encode(from_snapshot.state) == msgspec.msgpack.encode(whole.state)
         return whole.state

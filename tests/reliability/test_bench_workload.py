@@ -35,7 +35,7 @@ def test_the_long_games_audit_clean_and_every_seek_equals_the_fold(tmp_path: Pat
                 for at in [1, game.events, *rng.sample(range(1, game.events), 20)]:
                     seek = Arbiter(store, subject.rulesets).folded(game.game, at)
                     whole = Arbiter(store, subject.rulesets).fold_records(
-                        ruleset, None, iter(records[:at])
+                        ruleset, iter(records[:at])
                     )
                     assert (seek.seq, seek.hash) == (whole.seq, whole.hash)
                     assert msgspec.msgpack.encode(seek.state) == msgspec.msgpack.encode(whole.state)

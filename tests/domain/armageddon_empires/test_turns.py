@@ -173,7 +173,7 @@ def test_the_other_empire_cannot_act_in_a_turn_that_is_not_its_own() -> None:
 
 
 def test_an_unknown_player_is_rejected() -> None:
-    game().when_rejected(BuyInitiative(player="green", count=0), code="rules/unknown_player")
+    game().when_rejected(BuyInitiative(player="green", count=0), code="input/unknown_player")
 
 
 def test_initiative_is_bought_once_a_round_within_the_limit_and_the_stockpile() -> None:

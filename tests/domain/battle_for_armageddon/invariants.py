@@ -20,10 +20,11 @@ from warlog.domain.battle_for_armageddon.rules import (
     TRACK,
 )
 from warlog.domain.battle_for_armageddon.scenario import IMPASSABLE
-from warlog.domain.battle_for_armageddon.state import State
+from warlog.domain.battle_for_armageddon.state import GameState
+from warlog.domain.core.procedure import Decision
 
 
-def check_invariants(state: State) -> None:
+def check_invariants(state: GameState) -> None:
     sc = state.scenario
     areas = {a.id: a for a in sc.areas}
     # every counter of the scenario is in exactly one place, a known one
@@ -60,7 +61,7 @@ def check_invariants(state: State) -> None:
         assert set(state.choices) == set(PLAYERS)
     if state.combat is not None:
         assert state.stage == "action" and state.phase == "combat"
-        need = results.need(state)
-        assert need is not None and need.run is None, "a combat step was left undone"
+        waiting = results.combat_next(state, state.combat)
+        assert isinstance(waiting, Decision), "a combat step was left undone"
     if state.build_step:
         assert state.phase == "build"

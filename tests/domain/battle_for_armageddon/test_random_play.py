@@ -14,14 +14,14 @@ from tests.domain.battle_for_armageddon.invariants import check_invariants
 from warlog.domain.battle_for_armageddon.autoplay import choose
 from warlog.domain.battle_for_armageddon.ruleset import RULESET
 from warlog.domain.battle_for_armageddon.scenario import Scenario
-from warlog.domain.battle_for_armageddon.state import State
+from warlog.domain.battle_for_armageddon.state import GameState
 from warlog.domain.core.dice import SeededDice
 
 ENCODER = msgspec.msgpack.Encoder()
-DECODER = msgspec.msgpack.Decoder(State)
+DECODER = msgspec.msgpack.Decoder(GameState)
 
 
-def play_randomly(scenario: Scenario, rng: random.Random, seed: bytes, steps: int) -> State:
+def play_randomly(scenario: Scenario, rng: random.Random, seed: bytes, steps: int) -> GameState:
     state = RULESET.initial_state(scenario)
     check_invariants(state)
     seq = 2
@@ -59,7 +59,7 @@ def test_random_legal_play_on_the_proving_ground(seed: int) -> None:
     play_randomly(proving_ground(), random.Random(seed), seed.to_bytes(32, "big"), steps=300)
 
 
-def autoplay(seed: bytes) -> tuple[State, int]:
+def autoplay(seed: bytes) -> tuple[GameState, int]:
     state = RULESET.initial_state(second_war())
     seq, commands = 2, 0
     while not RULESET.is_terminal(state):

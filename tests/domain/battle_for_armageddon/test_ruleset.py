@@ -9,7 +9,7 @@ from tests.domain.battle_for_armageddon.helpers import second_war
 from warlog.domain import rulesets
 from warlog.domain.battle_for_armageddon import commands as c
 from warlog.domain.battle_for_armageddon.ruleset import RULESET
-from warlog.domain.battle_for_armageddon.state import State
+from warlog.domain.battle_for_armageddon.state import GameState
 
 EVENT_TAGS = [
     "counter_deployed", "setup_ended", "turn_began", "reinforcements_arrived", "strategy_chosen",
@@ -53,4 +53,4 @@ def test_commands_decode_from_json() -> None:
 
 def test_the_state_round_trips_through_msgpack() -> None:
     state = RULESET.initial_state(second_war())
-    assert msgspec.msgpack.decode(msgspec.msgpack.encode(state), type=State) == state
+    assert msgspec.msgpack.decode(msgspec.msgpack.encode(state), type=GameState) == state

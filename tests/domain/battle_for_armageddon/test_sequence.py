@@ -165,7 +165,7 @@ def test_commands_out_of_turn_or_phase_are_refused() -> None:
     g.when_rejected(c.TakeLoss(player="orks", counter="boyz-1"), code="rules/wrong_phase")
     g.when_rejected(c.EndSetup(player="orks"), code="rules/wrong_phase")
     g.when_rejected(c.Build(player="imperials", counter="ig-2"), code="rules/wrong_phase")
-    g.when_rejected(c.EndPhase(player="elves"), code="rules/unknown_player")
+    g.when_rejected(c.EndPhase(player="elves"), code="input/unknown_player")
 
 
 def test_the_bundled_scenario_starts_with_the_imperial_set_up_and_the_orks_at_home() -> None:

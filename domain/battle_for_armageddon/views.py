@@ -13,16 +13,16 @@ from msgspec.structs import replace
 
 from warlog.domain.battle_for_armageddon import board
 from warlog.domain.battle_for_armageddon import events as ev
-from warlog.domain.battle_for_armageddon.pending import describe, pending
+from warlog.domain.battle_for_armageddon.decisions import NEXT, describe
 from warlog.domain.battle_for_armageddon.rules import LAST_TURN, PLAYERS
-from warlog.domain.battle_for_armageddon.state import State
+from warlog.domain.battle_for_armageddon.state import GameState
 from warlog.domain.core.events import CommandIssued, DiceRolled, Event
 from warlog.domain.core.ruleset import Notice
 
 DRAW_PURPOSE = "special card draw"
 
 
-def view(state: State, player: str | None) -> dict[str, Any]:
+def view(state: GameState, player: str | None) -> dict[str, Any]:
     """The state as ``player`` sees it (None: the referee sees everything), as JSON builtins."""
 
     def sees(owner: str) -> bool:
@@ -79,7 +79,7 @@ def view(state: State, player: str | None) -> dict[str, Any]:
         "phasing": state.phasing,
         "card": state.card,
         "phase": state.phase,
-        "pending": describe(pending(state)),
+        "pending": describe(NEXT(state)),
         "build_track": board.build_track(state),
         "build_step": state.build_step,
         "build_points": state.build_points,
@@ -149,7 +149,7 @@ def _both(text: str, duration: int = 1) -> list[Notice]:
     return [Notice(empire=p, text=text, duration=duration) for p in PLAYERS]
 
 
-def notices(before: State, after: State, event: Event) -> list[Notice]:
+def notices(before: GameState, after: GameState, event: Event) -> list[Notice]:
     """Events-view entries: the results of each segment (combats, supply, builds, victory)."""
     turn = f"turn {after.turn}"
     if isinstance(event, ev.CombatEnded):

@@ -1,0 +1,170 @@
+"""``Rules``: the half of every ruleset that is the same for all, derived from one pending decision.
+
+A ruleset subclasses ``Rules[State, Command]`` and writes what is its own: ``next`` (what the
+game waits for, or the automatic step to take), ``seats``, ``evolve``, the ``handlers`` of its
+commands, its legal ``options`` and its views. Everything else is derived here, once:
+
+- ``decide`` refuses anything that is not one of the ruleset's commands
+  (``input/bad_command``; a JSON command of an unknown type never gets this far: the
+  application's parser refuses it with ``unknown_command``), admits the command (``admit``),
+  runs its handler in a folding ``Batch`` and then
+  the procedure engine until the game waits for someone again;
+- ``admit`` is the one owner of the checks every command meets first: an unknown player
+  (``input/unknown_player``), a finished game (``rules/game_over``), a command that does not
+  answer what the game waits for (``rules/decision_pending`` inside a procedure,
+  ``rules/wrong_phase`` otherwise) and a player the game does not wait for
+  (``rules/not_your_turn``);
+- ``legal_commands``, ``active_players`` and ``is_terminal`` read the same decision.
+"""
+
+from __future__ import annotations
+
+import abc
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any, ClassVar, Generic, TypeVar
+
+from warlog.domain.core.batch import Batch
+from warlog.domain.core.dice import Dice
+from warlog.domain.core.errors import InputError, RulesError
+from warlog.domain.core.events import Event
+from warlog.domain.core.procedure import Decision, Next, run
+from warlog.domain.core.ruleset import Command
+
+S = TypeVar("S")
+C = TypeVar("C", bound=Command)
+
+#: a command's handler: emits the events the command causes into the batch, or raises
+#: RulesError; automatic steps after it are the engine's
+Handler = Callable[[Batch[Any], Any], None]
+
+
+def unknown_player(player: str, seats: Sequence[str]) -> InputError:
+    """The one error for a player who does not play the game (exit 1)."""
+    return InputError(
+        f"unknown player {player!r}; this game's players are {', '.join(seats)}",
+        "input/unknown_player",
+    )
+
+
+def unknown_command(ruleset: str, kind: object, known: Sequence[str]) -> InputError:
+    """The one error for a command type the ruleset does not have (exit 1)."""
+    what = 'has no "type"' if kind is None else f"has unknown type {kind!r}"
+    return InputError(
+        f"command {what}; {ruleset} knows: {', '.join(known)}", "input/unknown_command"
+    )
+
+
+class Rules(abc.ABC, Generic[S, C]):
+    """The shared half of a ruleset (module doc). Subclasses set the class attributes of the
+    ``Ruleset`` protocol and ``handlers``, and implement the abstract methods."""
+
+    name: ClassVar[str]
+    version: ClassVar[str]
+    event_types: ClassVar[tuple[type[Event], ...]]
+    command_type: ClassVar[Any]
+    state_type: ClassVar[type]
+    scenario_package: ClassVar[str] = ""
+    default_scenario: ClassVar[str] = ""
+    #: command class -> its handler
+    handlers: ClassVar[Mapping[type[Any], Handler]]
+
+    # ------------------------------------------------------------------ the ruleset's own
+
+    @abc.abstractmethod
+    def next(self, state: S) -> Next:
+        """What comes next: the decision the game waits for, an automatic step, or None once
+        the game is over (``procedure.Stack`` builds this from frames and the turn sequence)."""
+
+    @abc.abstractmethod
+    def seats(self, state: S) -> Sequence[str]:
+        """The game's players, in seat order."""
+
+    @abc.abstractmethod
+    def evolve(self, state: S, event: Event) -> S:
+        """The state after a ruleset event (core events never reach it)."""
+
+    @abc.abstractmethod
+    def options(self, state: S, decision: Decision, player: str) -> list[C]:
+        """The commands with which ``player`` (one of ``decision.players``) may answer it, each
+        accepted by ``decide`` as it is (those that roll carry no dice)."""
+
+    def result(self, state: S) -> str:
+        """How the game ended, in a phrase (for the game-over refusal); "" while it goes on."""
+        return ""
+
+    def not_waiting_for(self, state: S, decision: Decision, command: C) -> RulesError:
+        """The refusal of a command from a player the game does not wait for now
+        (``rules/not_your_turn``). A ruleset may say more precisely why, e.g. that the player
+        has already answered a simultaneous choice."""
+        return RulesError(
+            f"{command.player} cannot {command.type_name()} now: the game waits for "
+            f"{decision.waiting}",
+            "rules/not_your_turn",
+        )
+
+    # ------------------------------------------------------------------ derived here, once
+
+    def decision(self, state: S) -> Decision | None:
+        """What the game waits for; None once it is over, and in the middle of a command's
+        batch when an automatic step comes next (a replay may look at any event)."""
+        found = self.next(state)
+        return found if isinstance(found, Decision) else None
+
+    def is_terminal(self, state: S) -> bool:
+        return self.next(state) is None
+
+    def active_players(self, state: S) -> list[str]:
+        decision = self.decision(state)
+        return [] if decision is None else list(decision.players)
+
+    def check_player(self, state: S, player: str) -> None:
+        seats = self.seats(state)
+        if player not in seats:
+            raise unknown_player(player, seats)
+
+    def admit(self, state: S, command: C) -> Decision:
+        """The decision ``command`` answers; the errors of the module doc otherwise."""
+        self.check_player(state, command.player)
+        found = self.next(state)
+        if found is not None and not isinstance(found, Decision):
+            raise RuntimeError(f"{self.name}: an automatic step is pending between commands")
+        decision = found
+        if decision is None:
+            ended = self.result(state)
+            why = f" ({ended})" if ended else ""
+            raise RulesError(f"the game is over{why}; fork it to play on", "rules/game_over")
+        kind = command.type_name()
+        if kind not in decision.answers:
+            if decision.procedure:
+                raise RulesError(
+                    f"{kind} must wait: the game waits for {decision.waiting} first",
+                    "rules/decision_pending",
+                )
+            raise RulesError(
+                f"{kind} is not possible now: the game waits for {decision.waiting} "
+                f"({', '.join(decision.answers)})",
+                "rules/wrong_phase",
+            )
+        if command.player not in decision.players:
+            raise self.not_waiting_for(state, decision, command)
+        return decision
+
+    def decide(self, state: S, command: C, dice: Dice) -> list[Event]:
+        """The events ``command`` causes (its ``command_issued`` is the engine's): admitted,
+        handled in a folding batch, then run on until the game waits for someone again."""
+        handler = self.handlers.get(type(command))
+        if handler is None:
+            raise InputError(f"not a {self.name} command: {command!r}", "input/bad_command")
+        self.admit(state, command)
+        batch: Batch[S] = Batch(dice, state, self.evolve)
+        handler(batch, command)
+        run(batch, self.next)
+        return batch.events
+
+    def legal_commands(self, state: S, player: str) -> list[C]:
+        """What ``player`` may do now: the options of the decision, if it waits for them."""
+        self.check_player(state, player)
+        decision = self.decision(state)
+        if decision is None or player not in decision.players:
+            return []
+        return self.options(state, decision, player)
