@@ -16,6 +16,7 @@ from typing import Any
 
 import msgspec
 
+from warlog.arbiter.audit import Auditor, audit_records
 from warlog.arbiter.fold import Fold, Folded
 from warlog.arbiter.ids import GAME_ID
 from warlog.arbiter.meta import GameMeta
@@ -41,7 +42,12 @@ from warlog.domain.core.ruleset import AnyRuleset
 from warlog.eventstore.codec import Codec, command_to_builtins, decode_command
 from warlog.eventstore.records import GameInfo, Pending, Record
 from warlog.eventstore.store import Store
+from warlog.projections.events_view import EventsView
+from warlog.projections.player_events import as_seen_by
+from warlog.projections.replay import replay_steps
 
+#: how often long reads report their progress, in events
+PROGRESS_EVERY = 5000
 #: snapshots every K events (and at round starts): the state at any seq costs O(K)
 SNAPSHOT_EVERY = 256
 
@@ -457,8 +463,6 @@ class Arbiter:
     def import_records(self, records: Sequence[Record], game: str | None = None) -> str:
         """Import an exported log as a new game; IntegrityError (exit 4) if its chain is broken
         or an event is not one of its ruleset's, InputError if the id is taken."""
-        from warlog.arbiter.audit import Auditor
-
         findings = Auditor(self._rulesets, rules=False).feed(records)
         if findings:
             more = (
@@ -489,6 +493,59 @@ class Arbiter:
         self.loaded(game)
         return self.store.read(game, from_seq, to_seq)
 
+    def replay_agrees(self, game: str) -> bool:
+        """True when the state folded afresh from every record (no snapshot, no cache) is the
+        live state, byte for byte."""
+        loaded = self.loaded(game)
+        replayed = self.fold_records(loaded.ruleset, self.store.read(game))
+        live = self.folded(game).state
+        return msgspec.msgpack.encode(replayed.state) == msgspec.msgpack.encode(live)
+
+    def records_as(
+        self, game: str, player: str | None, from_seq: int = 1, to_seq: int | None = None
+    ) -> Iterator[Record]:
+        """The records ``from_seq``..``to_seq`` as ``player`` may see them (None: the referee's
+        full record). InputError for an unknown player."""
+        loaded = self.loaded(game)
+        records = self.store.read(game, from_seq, to_seq)
+        if player is None:
+            return records
+        loaded.ruleset.check_player(self.folded(game).state, player)
+        return as_seen_by(loaded.ruleset, loaded.codec, records, player)
+
+    def replay(
+        self, game: str, from_seq: int = 1, to_seq: int | None = None
+    ) -> Iterator[dict[str, Any]]:
+        """Each event from ``from_seq`` with its explanation and what it changed (the referee's
+        view)."""
+        loaded = self.loaded(game)
+        state = self.state(game, from_seq - 1) if from_seq > 1 else None
+        records = self.store.read(game, from_seq, to_seq)
+        return replay_steps(loaded.ruleset, loaded.codec, state, records)
+
+    def explain(self, game: str, seq: int) -> dict[str, Any]:
+        """Why event ``seq`` happened: its batch, the command, the dice, the rule."""
+        from warlog.arbiter.explain import explain_event
+
+        return explain_event(self, game, seq)
+
+    def events_view(self, game: str, player: str | None = None) -> EventsView:
+        """The in-game Events view of the whole game (``player``: that empire's tab only is
+        asked for; InputError if it is not one of the game's)."""
+        loaded = self.loaded(game)
+        if player is not None:
+            loaded.ruleset.check_player(self.folded(game).state, player)
+        return EventsView(loaded.ruleset).feed(self.store.read(game))
+
+    def audit(
+        self, game: str, from_seq: int = 1, progress: Callable[[int], None] | None = None
+    ) -> Auditor:
+        """Audit the stored game (chain, rules from ``from_seq``, revealed dice); the Auditor
+        holds the findings (it never reads snapshots). ``progress`` is told how many events
+        have been checked, every few thousand."""
+        self.loaded(game)
+        return audit_records(counted(self.store.read(game), progress), self._rulesets, from_seq)
+
     def view(self, game: str, at: int | None = None, player: str | None = None) -> dict[str, Any]:
         """The state after ``at`` as ``player`` sees it (None: the referee's full view)."""
         loaded = self.loaded(game)
@@ -504,6 +561,18 @@ class Arbiter:
             "as": player,
             "state": loaded.ruleset.view(folded.state, player),
         }
+
+
+def counted(records: Iterable[Record], progress: Callable[[int], None] | None) -> Iterator[Record]:
+    """``records`` passed through, telling ``progress`` the count every ``PROGRESS_EVERY``
+    records and at the end."""
+    n = 0
+    for n, record in enumerate(records, start=1):
+        if progress is not None and n % PROGRESS_EVERY == 0:
+            progress(n)
+        yield record
+    if progress is not None:
+        progress(n)
 
 
 def _union_members(tp: Any) -> tuple[Any, ...]:

@@ -9,13 +9,12 @@ from typing import Any
 import click
 
 from warlog.arbiter.application import Arbiter
-from warlog.arbiter.audit import Auditor
 from warlog.arbiter.exchange import export_line
 from warlog.cli import render
-from warlog.cli.context import db_path, file_records, is_file_source, memory_arbiter, open_arbiter
+from warlog.cli.context import db_path, open_arbiter
 from warlog.cli.errors import WarlogGroup
 from warlog.domain import rulesets
-from warlog.domain.core.errors import InputError, WarlogError
+from warlog.domain.core.errors import InputError
 
 json_option = click.option("--json", "as_json", is_flag=True, help="Machine output (JSON).")
 
@@ -41,13 +40,9 @@ def arbiter(ctx: click.Context, *, create: bool = False) -> Arbiter:
 
 def source_arbiter(ctx: click.Context, source: str) -> tuple[Arbiter, str]:
     """An Arbiter holding ``source``: a game of the database, or an export file loaded in memory."""
-    if is_file_source(source):
-        records = file_records(source)
-        if not records:
-            raise InputError(f"{source} holds no events", "input/empty_file")
-        arb = memory_arbiter()
-        return arb, arb.import_records(records)
-    return arbiter(ctx), source
+    from warlog.arbiter.sources import open_source
+
+    return open_source(source, lambda: arbiter(ctx))
 
 
 @cli.command()
@@ -126,14 +121,8 @@ def events(
     as_json: bool,
 ) -> None:
     """The raw events; with --json, JSON Lines in the export format."""
-    arb = arbiter(ctx)
-    records = arb.records(game, from_seq, to_seq)
-    if as_player is None:
-        for record in records:
-            click.echo(export_line(record) if as_json else render.record_line(record))
-        return
-    for line in render.visible_lines(arb, game, records, as_player, as_json):
-        click.echo(line)
+    for record in arbiter(ctx).records_as(game, as_player, from_seq, to_seq):
+        click.echo(export_line(record) if as_json else render.record_line(record))
 
 
 @cli.command("log")
@@ -144,21 +133,11 @@ def events(
 @click.pass_context
 def log_(ctx: click.Context, game: str, empire: str | None, show_all: bool, as_json: bool) -> None:
     """The in-game Events view: entries still in force this round, one tab per empire."""
-    from warlog.projections.events_view import EventsView
-
-    arb = arbiter(ctx)
-    view = EventsView(arb.ruleset_of(game)).feed(arb.records(game))
-    if empire is not None and empire not in view.players:
-        raise InputError(
-            f"unknown empire {empire!r}; this game's are {', '.join(view.players)}",
-            "input/unknown_player",
-        )
+    view = arbiter(ctx).events_view(game, empire)
     tabs = view.tabs(empire, show_all)
     if as_json:
-        import msgspec
-
         click.echo(
-            json.dumps({"round": view.round, "tabs": msgspec.to_builtins(tabs)}, ensure_ascii=False)
+            json.dumps({"round": view.round, "tabs": render.builtins(tabs)}, ensure_ascii=False)
         )
     else:
         click.echo(render.events_view_text(view.round, tabs, show_all))
@@ -175,7 +154,7 @@ def replay(
 ) -> None:
     """Walk a game event by event from any event, with what each changed."""
     arb, game = source_arbiter(ctx, source)
-    for step in render.replay_steps(arb, game, from_seq, to_seq):
+    for step in arb.replay(game, from_seq, to_seq):
         click.echo(json.dumps(step, ensure_ascii=False) if as_json else render.replay_text(step))
 
 
@@ -186,9 +165,7 @@ def replay(
 @click.pass_context
 def explain(ctx: click.Context, game: str, seq: int, as_json: bool) -> None:
     """Why event SEQ happened: the command, the dice, the rule and its arithmetic."""
-    from warlog.cli.explain import explain_event
-
-    report = explain_event(arbiter(ctx), game, seq)
+    report = arbiter(ctx).explain(game, seq)
     click.echo(json.dumps(report, ensure_ascii=False) if as_json else render.explain_text(report))
 
 
@@ -224,31 +201,18 @@ def fork(ctx: click.Context, game: str, at: int, new_game: str | None, dice: str
 @click.pass_context
 def audit(ctx: click.Context, source: str, from_seq: int, as_json: bool) -> None:
     """Check the chain, re-derive every consequence, verify revealed dice; exit 4 on findings."""
-    if is_file_source(source):
-        records: Any = file_records(source)
-        label = source
-    else:
-        arb = arbiter(ctx)
-        arb.loaded(source)
-        records = arb.records(source)
-        label = source
-    auditor = Auditor(rulesets.get, from_seq)
-    auditor.feed(render.with_progress(records, "auditing"))
+    from warlog.arbiter.sources import audit_source
+
+    auditor = audit_source(source, lambda: arbiter(ctx), from_seq, render.progress("auditing"))
     findings = auditor.findings
     if as_json:
-        import msgspec
-
         click.echo(
             json.dumps(
-                {
-                    "source": label,
-                    "events": auditor.events,
-                    "findings": msgspec.to_builtins(findings),
-                }
+                {"source": source, "events": auditor.events, "findings": render.builtins(findings)}
             )
         )
     else:
-        click.echo(render.audit_text(label, auditor))
+        click.echo(render.audit_text(source, auditor))
     if findings:
         ctx.exit(4)
 
@@ -305,29 +269,16 @@ def export(ctx: click.Context, game: str, output: str | None) -> None:
 @click.pass_context
 def import_(ctx: click.Context, file: str, game: str | None) -> None:
     """Import an exported game (its chain is verified first); prints the game id alone."""
-    records = file_records(file)
-    if not records:
-        raise InputError(f"{file} holds no events", "input/empty_file")
-    click.echo(arbiter(ctx, create=True).import_records(records, game))
+    from warlog.arbiter.sources import file_records
+
+    click.echo(arbiter(ctx, create=True).import_records(file_records(file), game))
 
 
 @cli.command("rulesets")
 @json_option
 def rulesets_(as_json: bool) -> None:
     """The rulesets, their versions and their bundled scenarios."""
-    rows = []
-    for name in rulesets.names():
-        try:
-            rs = rulesets.get(name)
-        except (ImportError, WarlogError):
-            continue
-        rows.append(
-            {
-                "name": name,
-                "version": rs.version,
-                "scenarios": sorted(rulesets.bundled_scenarios(rs)),
-            }
-        )
+    rows = rulesets.catalogue()
     if as_json:
         click.echo(json.dumps(rows))
     else:

@@ -87,3 +87,22 @@ def default_scenario(ruleset: Any) -> str | None:
         return str(default)
     bundled = sorted(bundled_scenarios(ruleset))
     return bundled[0] if bundled else None
+
+
+def catalogue() -> list[dict[str, Any]]:
+    """Every registered ruleset that loads: ``{"name", "version", "scenarios"}`` (what
+    ``warlog rulesets`` and ``GET /rulesets`` show), sorted by name."""
+    rows = []
+    for name in names():
+        try:
+            ruleset = get(name)
+        except (ImportError, InputError):
+            continue
+        rows.append(
+            {
+                "name": name,
+                "version": ruleset.version,
+                "scenarios": sorted(bundled_scenarios(ruleset)),
+            }
+        )
+    return rows

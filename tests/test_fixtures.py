@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 
 from warlog.arbiter.audit import audit_records
-from warlog.cli.context import file_records, memory_arbiter
-from warlog.cli.demo import check_checkpoints
+from warlog.arbiter.checkpoints import check_checkpoints
+from warlog.arbiter.sources import file_records, memory_arbiter
 from warlog.domain import rulesets
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"
@@ -31,7 +31,7 @@ def test_a_recorded_game_replays_audits_clean_and_meets_its_checkpoints(path: Pa
     game = arbiter.import_records(records)
     checkpoints = path.with_suffix(".checkpoints.json")
     assert checkpoints.exists()
-    assert check_checkpoints(arbiter, game, checkpoints) == []
+    assert check_checkpoints(arbiter, game, checkpoints.read_bytes()) == []
     ruleset = arbiter.ruleset_of(game)
     assert ruleset.is_terminal(arbiter.state(game))  # played to the end
     verifier = Path(__file__).resolve().parent.parent / "docs" / "verify.py"

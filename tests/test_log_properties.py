@@ -12,8 +12,8 @@ from hypothesis import strategies as st
 from tests.eventstore.tamper import forgeries, is_legal_game, rechain
 from warlog.arbiter.application import Arbiter
 from warlog.arbiter.audit import audit_records
+from warlog.arbiter.autoplay import autoplay
 from warlog.arbiter.exchange import export_line, parse_lines
-from warlog.cli.demo import autoplay_game
 from warlog.domain import rulesets
 from warlog.domain.core.events import BATCH_STARTS, CORE_TAGS
 from warlog.domain.core.fold import fold
@@ -80,7 +80,7 @@ def test_a_forks_first_n_events_are_its_parents(data: st.DataObject) -> None:
 def ae_game() -> list[Record]:
     arbiter = Arbiter(MemoryStore(), rulesets.get, seeds=lambda: SEED)
     game = arbiter.new_game(RULESET, game="forged")
-    autoplay_game(arbiter, game, 60)
+    autoplay(arbiter, game, 60)
     arbiter.reveal(game)
     return list(parse_lines(export_line(r) for r in arbiter.records(game)))
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
-from warlog.domain.armageddon_empires import decisions, setup, views
+from warlog.domain.armageddon_empires import autoplay, decisions, setup, views
 from warlog.domain.armageddon_empires import scenario as scenarios
 from warlog.domain.armageddon_empires.commands import AnyCommand
 from warlog.domain.armageddon_empires.decide import HANDLERS
@@ -56,6 +56,9 @@ class ArmageddonEmpires(Rules[GameState, Command]):
 
     def options(self, state: GameState, decision: Decision, player: str) -> list[Command]:
         return options(state, decision, player)
+
+    def choose(self, state: GameState, player: str, legal: Sequence[Command]) -> Command:
+        return autoplay.choose(state, player, list(legal))
 
     def result(self, state: GameState) -> str:
         return state.ended or "an HQ has fallen"

@@ -29,7 +29,7 @@ from warlog.domain.battle_for_armageddon.rules import (
 )
 from warlog.domain.battle_for_armageddon.state import Counter, GameState
 from warlog.domain.core.batch import Batch
-from warlog.domain.core.errors import reject
+from warlog.domain.core.errors import RulesError, reject
 
 
 @dataclass(frozen=True)
@@ -77,27 +77,29 @@ def targets(state: GameState, player: str) -> dict[str, list[str]]:
 
 def attack_problem(
     state: GameState, player: str, target: str, stacks: list[str]
-) -> tuple[str, str] | None:
-    """``(code, message)`` of why this attack is illegal, or None."""
+) -> RulesError | None:
+    """Why this attack is illegal (a ``rules/...`` RulesError), or None."""
     if not board.is_area(state, target):
-        return "unknown_area", f"there is no area {target!r}"
+        return reject(f"there is no area {target!r}", "unknown_area")
     if not board.occupied_by(state, target, opponent(player)):
-        return "no_enemy", f"{target} holds no {opponent(player)} counter to attack"
+        return reject(f"{target} holds no {opponent(player)} counter to attack", "no_enemy")
     if target in state.attacked_areas:
-        return "already_attacked", f"{target} was already attacked this combat phase (seed 003)"
+        return reject(
+            f"{target} was already attacked this combat phase (seed 003)", "already_attacked"
+        )
     if not stacks:
-        return "no_attackers", "an attack needs at least one stack"
+        return reject("an attack needs at least one stack", "no_attackers")
     if len(set(stacks)) != len(stacks):
-        return "bad_choice", "a stack is named twice"
+        return reject("a stack is named twice", "bad_choice")
     for area in stacks:
         if not board.is_area(state, area):
-            return "unknown_area", f"there is no area {area!r}"
+            return reject(f"there is no area {area!r}", "unknown_area")
         if not board.graph(state).adjacent(area, target):
-            return "not_adjacent", f"{area} is not adjacent to {target}"
+            return reject(f"{area} is not adjacent to {target}", "not_adjacent")
         if not stack_attackers(state, area, player):
-            return (
-                "no_attackers",
+            return reject(
                 f"no {player} counter in {area} can attack (each stack attacks once a phase)",
+                "no_attackers",
             )
     return None
 
@@ -174,7 +176,7 @@ def declare(batch: Batch[GameState], cmd: Attack) -> None:
     state = batch.state
     problem = attack_problem(state, cmd.player, cmd.target, cmd.stacks)
     if problem is not None:
-        raise reject(problem[1], problem[0])
+        raise problem
     o = odds(state, cmd.player, cmd.target, cmd.stacks)
     batch.emit(
         AttackDeclared(

@@ -5,8 +5,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
+from warlog.domain.battle_for_armageddon import autoplay, views
 from warlog.domain.battle_for_armageddon import scenario as scenarios
-from warlog.domain.battle_for_armageddon import views
 from warlog.domain.battle_for_armageddon.commands import BfaCommand
 from warlog.domain.battle_for_armageddon.decide import HANDLERS
 from warlog.domain.battle_for_armageddon.decisions import NEXT
@@ -15,7 +15,8 @@ from warlog.domain.battle_for_armageddon.evolve import evolve
 from warlog.domain.battle_for_armageddon.legal import options
 from warlog.domain.battle_for_armageddon.rules import PLAYERS
 from warlog.domain.battle_for_armageddon.scenario import Scenario
-from warlog.domain.battle_for_armageddon.state import GameState, initial_state
+from warlog.domain.battle_for_armageddon.setup import initial_state
+from warlog.domain.battle_for_armageddon.state import GameState
 from warlog.domain.core.errors import RulesError, reject
 from warlog.domain.core.events import Event
 from warlog.domain.core.procedure import Decision, Next
@@ -58,6 +59,9 @@ class BattleForArmageddon(Rules[GameState, Command]):
 
     def options(self, state: GameState, decision: Decision, player: str) -> list[Command]:
         return options(state, decision, player)
+
+    def choose(self, state: GameState, player: str, legal: Sequence[Command]) -> Command:
+        return autoplay.choose(state, player, list(legal))
 
     def result(self, state: GameState) -> str:
         return state.result

@@ -26,7 +26,7 @@ from warlog.domain.battle_for_armageddon.rules import IMPERIALS, ORKS, READY
 from warlog.domain.battle_for_armageddon.scenario import START_LATER, SpecialCardSpec
 from warlog.domain.battle_for_armageddon.state import Counter, GameState
 from warlog.domain.core.batch import Batch
-from warlog.domain.core.errors import reject
+from warlog.domain.core.errors import RulesError, reject
 
 #: the phase in which each effect is played (BFA-11)
 EFFECT_PHASE: dict[str, str] = {
@@ -80,17 +80,20 @@ def drop_pod_areas(state: GameState, counter: Counter) -> list[str]:
     ]
 
 
-def timing_problem(state: GameState, player: str, spec: SpecialCardSpec) -> str | None:
-    """Why the card cannot be played now (apart from its target), or None."""
+def timing_problem(state: GameState, player: str, spec: SpecialCardSpec) -> RulesError | None:
+    """Why the card cannot be played now, apart from its target (``rules/special_limit`` or
+    ``rules/wrong_timing``), or None."""
     if state.special_played:
-        return "a special card was already played this action segment (seed 003)"
+        return reject(
+            "a special card was already played this action segment (seed 003)", "special_limit"
+        )
     phase = EFFECT_PHASE[spec.effect]
     if state.phase != phase:
-        return f"{spec.name} is played in the {phase} phase (BFA-11)"
+        return reject(f"{spec.name} is played in the {phase} phase (BFA-11)", "wrong_timing")
     if spec.effect == "extra_build_points" and state.build_step != "buy":
-        return f"{spec.name} is played before the production track moves"
+        return reject(f"{spec.name} is played before the production track moves", "wrong_timing")
     if spec.effect == "extra_rebuild" and player != ORKS:  # pragma: no cover - scenario check
-        return f"{spec.name} is an Ork card"
+        return reject(f"{spec.name} is an Ork card", "wrong_timing")
     return None
 
 
@@ -101,8 +104,7 @@ def play(batch: Batch[GameState], cmd: PlaySpecial) -> None:
     spec = card_spec(state, cmd.card)
     problem = timing_problem(state, cmd.player, spec)
     if problem is not None:
-        code = "special_limit" if state.special_played else "wrong_timing"
-        raise reject(problem, code)
+        raise problem
     played = SpecialCardPlayed(
         player=cmd.player,
         card=spec.id,

@@ -88,6 +88,11 @@ class Rules(abc.ABC, Generic[S, C]):
         """The commands with which ``player`` (one of ``decision.players``) may answer it, each
         accepted by ``decide`` as it is (those that roll carry no dice)."""
 
+    def choose(self, state: S, player: str, legal: Sequence[C]) -> C:
+        """The deterministic autoplay policy; by default the first legal command (a ruleset
+        overrides it with play worth watching)."""
+        return legal[0]
+
     def result(self, state: S) -> str:
         """How the game ended, in a phrase (for the game-over refusal); "" while it goes on."""
         return ""

@@ -109,6 +109,11 @@ class Ruleset(Protocol[S, C]):
         """InputError (``input/unknown_player``) unless ``player`` plays this game."""
         ...
 
+    def choose(self, state: S, player: str, legal: Sequence[C]) -> C:
+        """The ruleset's deterministic autoplay policy: one of ``legal`` (not empty) for
+        ``player`` (the demo, recorded fixtures and benchmarks play with it)."""
+        ...
+
     def view(self, state: S, player: str | None) -> dict[str, Any]:
         """The state as ``player`` sees it (None: the referee's full view), as JSON builtins."""
         ...

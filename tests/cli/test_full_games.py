@@ -13,7 +13,6 @@ import pytest
 from click.testing import CliRunner
 
 from warlog.cli.context import open_arbiter
-from warlog.cli.demo import autoplayer
 from warlog.cli.main import cli
 
 
@@ -38,9 +37,7 @@ def test_a_whole_game_is_played_through_the_cli_with_a_referees_dice(
         if ruleset_obj.is_terminal(state):
             break
         player = ruleset_obj.active_players(state)[0]
-        command = autoplayer(ruleset_obj).choose(
-            state, player, ruleset_obj.legal_commands(state, player)
-        )
+        command = ruleset_obj.choose(state, player, ruleset_obj.legal_commands(state, player))
         text = msgspec.json.encode(command).decode()
         status, _, err = warlog("play", "table", text)
         for _attempt in range(4):  # how many dice a command rolls may depend on the faces

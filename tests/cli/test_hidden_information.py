@@ -7,8 +7,8 @@ from pathlib import Path
 
 from click.testing import CliRunner
 
+from warlog.arbiter.autoplay import autoplay
 from warlog.cli.context import open_arbiter
-from warlog.cli.demo import autoplay_game
 from warlog.cli.main import cli
 
 
@@ -25,7 +25,7 @@ def lines(text: str) -> list[dict]:  # type: ignore[type-arg]
 def test_the_other_sides_strategy_choice_is_hidden_until_revealed(tmp_path: Path) -> None:
     db = tmp_path / "w.db"
     game = warlog(db, "new", "battle-for-armageddon", "--game", "bfa").strip()
-    autoplay_game(open_arbiter(str(db)), game, 40)
+    autoplay(open_arbiter(str(db)), game, 40)
     full = [e for e in lines(warlog(db, "events", game, "--json")) if e["type"] == "command_issued"]
     chosen = {
         e["seq"]: e["data"]["command"]
@@ -48,7 +48,7 @@ def test_the_other_sides_strategy_choice_is_hidden_until_revealed(tmp_path: Path
 def test_the_other_empires_hand_and_draws_are_hidden(tmp_path: Path) -> None:
     db = tmp_path / "w.db"
     game = warlog(db, "new", "armageddon-empires", "--game", "ae").strip()
-    autoplay_game(open_arbiter(str(db)), game, 120)
+    autoplay(open_arbiter(str(db)), game, 120)
     full = lines(warlog(db, "events", game, "--json"))
     draws = {e["seq"]: e["data"] for e in full if e["type"] == "card_drawn"}
     assert {d["empire"] for d in draws.values()} == {"red", "blue"}

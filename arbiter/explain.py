@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import json
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from warlog.arbiter.application import Arbiter
 from warlog.domain.core.errors import InputError
 from warlog.domain.core.events import BATCH_STARTS, CommandIssued, DiceRolled
+
+if TYPE_CHECKING:
+    from warlog.arbiter.application import Arbiter
 
 
 def explain_event(arb: Arbiter, game: str, seq: int) -> dict[str, Any]:
