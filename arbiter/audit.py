@@ -17,9 +17,10 @@ from typing import Any
 
 import msgspec
 
+from warlog.arbiter.fold import Fold
 from warlog.arbiter.ids import GAME_ID
-from warlog.arbiter.initial import initial_state, scenario_of
-from warlog.arbiter.meta import GameMeta, evolve_meta
+from warlog.arbiter.initial import scenario_of
+from warlog.arbiter.meta import GameMeta
 from warlog.domain.core.dice import DiceSpec, ManualDice, RecordedDice, commitment_of, derive_faces
 from warlog.domain.core.errors import WarlogError
 from warlog.domain.core.events import (
@@ -32,7 +33,7 @@ from warlog.domain.core.events import (
     GameCreated,
     GameForked,
 )
-from warlog.domain.core.fold import evolve_event
+from warlog.domain.core.ruleset import AnyRuleset
 from warlog.eventstore.chain import GENESIS, link
 from warlog.eventstore.codec import Codec
 from warlog.eventstore.records import Record
@@ -63,7 +64,7 @@ class Auditor:
     """Streams a log once, checking chain, rules and dice as it goes."""
 
     def __init__(
-        self, rulesets: Callable[[str], Any], from_seq: int = 1, *, rules: bool = True
+        self, rulesets: Callable[[str], AnyRuleset], from_seq: int = 1, *, rules: bool = True
     ) -> None:
         self._rulesets = rulesets
         self.from_seq = from_seq
@@ -71,10 +72,9 @@ class Auditor:
         self._expected_seq = 1
         self._prev = GENESIS
         self._batch: list[tuple[Record, Event | None]] = []
-        self._ruleset: Any = None
+        self._ruleset: AnyRuleset | None = None
         self._codec: Codec | None = None
-        self._meta: GameMeta | None = None
-        self._state: Any = None
+        self._folding: Fold | None = None  # once the first event names the ruleset
         self._derive = rules  # turned off when the rules can no longer follow the log
         # rolls made under each dice spec (keyed by the seq that put it in force), for fairness
         self._rolls: dict[int, list[tuple[int, int, list[int]]]] = {}
@@ -153,6 +153,7 @@ class Auditor:
             try:
                 ruleset_name = msgspec.json.decode(record.data).get("ruleset")
                 self._ruleset = self._rulesets(ruleset_name)
+                self._folding = Fold(self._ruleset)
             except (WarlogError, msgspec.DecodeError, AttributeError) as exc:
                 self.find(record.seq, "decode", f"cannot tell the ruleset: {exc}")
                 self._derive = False
@@ -222,6 +223,7 @@ class Auditor:
         if record.seq != 1:
             self.find(record.seq, "sequence", "game_created after the first event")
         ruleset = self._ruleset
+        assert ruleset is not None  # known from this very event
         if event.version != ruleset.version:
             self.find(
                 record.seq,
@@ -282,7 +284,7 @@ class Auditor:
     def _rederive(self, batch: list[tuple[Record, Event | None]], issued: CommandIssued) -> None:
         seq = batch[0][0].seq
         ruleset, meta, state = self._ruleset, self._meta, self._state
-        assert self._codec is not None and meta is not None
+        assert self._codec is not None and meta is not None and ruleset is not None
         try:
             command = msgspec.convert(issued.command, ruleset.command_type)
         except msgspec.ValidationError as exc:
@@ -351,21 +353,19 @@ class Auditor:
                 break
 
     def _fold(self, batch: list[tuple[Record, Event | None]], events: list[Event]) -> None:
+        fold = self._folding
+        assert fold is not None  # batches are folded only once the ruleset is known
         try:
             for (record, _), event in zip(batch, events, strict=True):
-                if isinstance(event, GameCreated):
-                    self._state = initial_state(self._ruleset, record.data, event)
-                else:
-                    self._state = evolve_event(self._ruleset, self._state, event)
-                if record.type in CORE_TAGS:
-                    self._meta = evolve_meta(self._meta, record.seq, event)
-                    if self._meta is not None and (
-                        isinstance(event, GameCreated)
-                        or (isinstance(event, GameForked) and event.dice)
+                fold.apply(record.seq, record.type, record.data, record.hash, event)
+                meta = fold.meta
+                if record.type in CORE_TAGS and meta is not None:
+                    if isinstance(event, GameCreated) or (
+                        isinstance(event, GameForked) and event.dice
                     ):
-                        self._specs[self._meta.spec_seq] = self._meta.dice
-                    if isinstance(event, DiceRolled) and self._meta is not None:
-                        self._rolls.setdefault(self._meta.spec_seq, []).append(
+                        self._specs[meta.spec_seq] = meta.dice
+                    if isinstance(event, DiceRolled):
+                        self._rolls.setdefault(meta.spec_seq, []).append(
                             (record.seq, event.sides, list(event.faces))
                         )
         except Exception as exc:
@@ -375,6 +375,14 @@ class Auditor:
                 f"the recorded events cannot be applied: {type(exc).__name__}: {exc}",
             )
             self._derive = False
+
+    @property
+    def _meta(self) -> GameMeta | None:
+        return None if self._folding is None else self._folding.meta
+
+    @property
+    def _state(self) -> Any:
+        return None if self._folding is None else self._folding.state
 
     def _check_dice(self) -> None:
         for spec_seq, (reveal_seq, seed) in self._reveals.items():
@@ -400,7 +408,7 @@ class Auditor:
 
 
 def audit_records(
-    records: Iterable[Record], rulesets: Callable[[str], Any], from_seq: int = 1
+    records: Iterable[Record], rulesets: Callable[[str], AnyRuleset], from_seq: int = 1
 ) -> Auditor:
     """Audit a log given as records in file or seq order; the Auditor holds the findings."""
     auditor = Auditor(rulesets, from_seq)

@@ -10,13 +10,14 @@ from __future__ import annotations
 from typing import Any
 
 from warlog.domain.core.events import GameCreated
+from warlog.domain.core.ruleset import AnyRuleset
 
 _SCENARIOS: dict[tuple[str, str, str], Any] = {}
 _STATES: dict[tuple[str, str, str], Any] = {}
 _MOST = 64
 
 
-def scenario_of(ruleset: Any, created_data: str, event: GameCreated) -> Any:
+def scenario_of(ruleset: AnyRuleset, created_data: str, event: GameCreated) -> Any:
     """``ruleset.scenario_from_builtins`` of the scenario in ``event`` (row data ``created_data``);
     InputError if it is not a valid scenario, as the ruleset says."""
     key = (ruleset.name, ruleset.version, created_data)
@@ -28,7 +29,7 @@ def scenario_of(ruleset: Any, created_data: str, event: GameCreated) -> Any:
     return scenario
 
 
-def initial_state(ruleset: Any, created_data: str, event: GameCreated) -> Any:
+def initial_state(ruleset: AnyRuleset, created_data: str, event: GameCreated) -> Any:
     """``ruleset.initial_state`` of the scenario in ``event``, built once per distinct event."""
     key = (ruleset.name, ruleset.version, created_data)
     state = _STATES.get(key)

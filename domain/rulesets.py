@@ -14,6 +14,7 @@ from importlib import resources
 from typing import Any
 
 from warlog.domain.core.errors import InputError
+from warlog.domain.core.ruleset import AnyRuleset
 
 #: name -> "module:attribute" of the ruleset value, or the value itself once loaded
 _registry: dict[str, Any] = {
@@ -39,7 +40,7 @@ def names() -> list[str]:
     return sorted(_registry)
 
 
-def get(name: str) -> Any:
+def get(name: str) -> AnyRuleset:
     """The ruleset registered as ``name``; raises InputError naming the known ones."""
     target = _registry.get(name)
     if target is None:
@@ -49,17 +50,18 @@ def get(name: str) -> Any:
     if isinstance(target, str):
         module, attr = target.split(":")
         target = _registry[name] = getattr(importlib.import_module(module), attr)
-    return target
+    ruleset: AnyRuleset = target
+    return ruleset
 
 
-def all_rulesets() -> dict[str, Any]:
+def all_rulesets() -> dict[str, AnyRuleset]:
     return {name: get(name) for name in names()}
 
 
-def bundled_scenarios(ruleset: Any) -> dict[str, resources.abc.Traversable]:
+def bundled_scenarios(ruleset: AnyRuleset) -> dict[str, resources.abc.Traversable]:
     """Bundled scenario name -> its TOML resource, from the ruleset's ``scenario_package``
     (empty when it bundles none)."""
-    package = getattr(ruleset, "scenario_package", "")
+    package = ruleset.scenario_package
     if not package:
         return {}
     try:
@@ -73,18 +75,17 @@ def bundled_scenarios(ruleset: Any) -> dict[str, resources.abc.Traversable]:
     }
 
 
-def bundled_scenario(ruleset: Any, name: str) -> bytes | None:
+def bundled_scenario(ruleset: AnyRuleset, name: str) -> bytes | None:
     """The TOML bytes of the bundled scenario ``name``, or None if the ruleset has no such one."""
     found = bundled_scenarios(ruleset).get(name)
     return None if found is None else found.read_bytes()
 
 
-def default_scenario(ruleset: Any) -> str | None:
+def default_scenario(ruleset: AnyRuleset) -> str | None:
     """The scenario ``new`` plays when none is named: the ruleset's default, else the first
     bundled one, else None."""
-    default = getattr(ruleset, "default_scenario", None)
-    if default:
-        return str(default)
+    if ruleset.default_scenario:
+        return ruleset.default_scenario
     bundled = sorted(bundled_scenarios(ruleset))
     return bundled[0] if bundled else None
 

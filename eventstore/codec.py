@@ -14,6 +14,7 @@ import msgspec
 
 from warlog.domain.core.errors import InputError, IntegrityError
 from warlog.domain.core.events import CORE_EVENTS, Event
+from warlog.domain.core.ruleset import AnyRuleset
 
 _ENCODER = msgspec.json.Encoder()
 
@@ -35,7 +36,7 @@ class Codec:
             self._prefix[cls] = len(b'{"type":') + len(_ENCODER.encode(tag))
 
     @classmethod
-    def for_ruleset(cls, ruleset: Any) -> Codec:
+    def for_ruleset(cls, ruleset: AnyRuleset) -> Codec:
         return cls(ruleset.event_types)
 
     @property

@@ -13,6 +13,7 @@ import msgspec
 
 from warlog.domain.core.events import CORE_TAGS, GameCreated
 from warlog.domain.core.fold import evolve_event
+from warlog.domain.core.ruleset import AnyRuleset
 from warlog.eventstore.codec import Codec
 from warlog.eventstore.records import Record
 
@@ -37,7 +38,7 @@ class Entry(msgspec.Struct, frozen=True):
 class EventsView:
     """Folds records into entries; ``position`` is the last seq folded (feed more to catch up)."""
 
-    def __init__(self, ruleset: Any) -> None:
+    def __init__(self, ruleset: AnyRuleset) -> None:
         self._ruleset = ruleset
         self._codec = Codec.for_ruleset(ruleset)
         self._state: Any = None
