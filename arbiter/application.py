@@ -57,6 +57,13 @@ def utc_now() -> str:
     return datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%S.%f")[:-3] + "Z"
 
 
+class Revealed(msgspec.Struct, frozen=True):
+    """A reveal: the seq of its ``dice_revealed`` event and the seed it published (hex)."""
+
+    seq: int
+    seed: str
+
+
 class Loaded(msgspec.Struct):
     """A game's ruleset, codec and catalogue row."""
 
@@ -358,8 +365,9 @@ class Arbiter:
         players = [player] if player is not None else ruleset.active_players(state)
         return [command_to_builtins(c) for p in players for c in ruleset.legal_commands(state, p)]
 
-    def reveal(self, game: str) -> Record:
-        """Publish the dice seed as a ``dice_revealed`` event (its own batch)."""
+    def reveal(self, game: str) -> Revealed:
+        """Publish the dice seed as a ``dice_revealed`` event (its own batch): its seq and the
+        seed (hex)."""
         folded = self.folded(game)
         if folded.meta.dice.mode != "auto":
             raise InputError(
@@ -375,7 +383,8 @@ class Arbiter:
             raise StoreError(
                 f"this arbiter does not hold the dice seed of game {game}", "store/no_seed"
             )
-        return self._append(game, folded, [DiceRevealed(seed=seed.hex())])[0]
+        record = self._append(game, folded, [DiceRevealed(seed=seed.hex())])[0]
+        return Revealed(record.seq, seed.hex())
 
     # ------------------------------------------------------------------ forking
 

@@ -64,6 +64,12 @@ def audit_source(
     return database().audit(source, from_seq, progress)
 
 
+def recording_arbiter(log: bytes) -> tuple[Arbiter, str]:
+    """A recorded game (export lines as bytes) imported into memory, and its game id."""
+    arb = memory_arbiter()
+    return arb, arb.import_records(list(parse_lines(log.decode("utf-8").splitlines())))
+
+
 def audit_export(lines: list[str]) -> Auditor:
     """Import export ``lines`` into memory (its chain checked) and audit them in full."""
     records = list(parse_lines(lines))

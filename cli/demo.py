@@ -10,8 +10,8 @@ import click
 
 from warlog.arbiter.autoplay import autoplay
 from warlog.arbiter.checkpoints import check_checkpoints
-from warlog.arbiter.exchange import export_line, parse_lines
-from warlog.arbiter.sources import audit_export, memory_arbiter
+from warlog.arbiter.exchange import export_line
+from warlog.arbiter.sources import audit_export, recording_arbiter
 from warlog.cli.context import open_arbiter
 from warlog.cli.render import audit_text, events_view_text
 from warlog.domain import rulesets
@@ -43,9 +43,7 @@ def run_demo(keep: str | None, max_commands: int) -> None:
         click.echo(events_view_text(view.round, view.tabs(), False))
     for recording in recordings():
         click.secho(f"\n=== recorded game {recording.name} ===", bold=True)
-        memory = memory_arbiter()
-        lines = recording.log.decode("utf-8").splitlines()
-        game = memory.import_records(list(parse_lines(lines)))
+        memory, game = recording_arbiter(recording.log)
         auditor = memory.audit(game)
         click.echo(audit_text(recording.name.split("/")[-1], auditor))
         marks = recording.checkpoints

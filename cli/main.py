@@ -222,8 +222,8 @@ def audit(ctx: click.Context, source: str, from_seq: int, as_json: bool) -> None
 @click.pass_context
 def reveal(ctx: click.Context, game: str) -> None:
     """Publish the dice seed (a dice_revealed event); prints its seq and the seed."""
-    record = arbiter(ctx).reveal(game)
-    click.echo(f"{record.seq} {json.loads(record.data)['seed']}")
+    revealed = arbiter(ctx).reveal(game)
+    click.echo(f"{revealed.seq} {revealed.seed}")
 
 
 @cli.command()

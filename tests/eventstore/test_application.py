@@ -199,7 +199,9 @@ def test_after_the_reveal_the_game_takes_no_more_commands_and_audits_its_dice(
     game = arbiter.new_game("dice-race", scenario_file, game="g1")
     arbiter.play(game, roll("red"))
     revealed = arbiter.reveal(game)
-    assert json.loads(revealed.data) == {"seed": SEED.hex()}
+    assert revealed.seed == SEED.hex()
+    (record,) = arbiter.records(game, revealed.seq)
+    assert record.type == "dice_revealed" and json.loads(record.data) == {"seed": SEED.hex()}
     with pytest.raises(RulesError) as info:
         arbiter.play(game, roll("blue"))
     assert info.value.code == "rules/seed_revealed"
