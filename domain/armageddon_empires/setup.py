@@ -67,12 +67,20 @@ def initial_state(scenario: Scenario) -> GameState:
         hero = None if a.hero is None else dealer.deal(a.empire, a.hero)
         units = tuple(dealer.deal(a.empire, u) for u in a.units)
         armies[a.id] = Army(
-            id=a.id, empire=a.empire, at=str(Hex.parse(a.at)), hero=hero, units=units
+            id=a.id,
+            empire=a.empire,
+            at=str(Hex.parse(a.at)),
+            hero=hero,
+            units=units,
+            stealthed=a.stealthed,
         )
     empires: dict[str, Empire] = {}
     for e in scenario.empires:
         hand = tuple(dealer.deal(e.id, c) for c in e.hand)
         deck = tuple(dealer.deal(e.id, c) for c in e.deck)
+        seen = {i.card for i in dealer.instances.values() if i.owner == e.id}
+        for base in bases.values():  # bases are public (AE-17)
+            seen.update(dealer.instances[c].card for c in (base.card, *base.facilities))
         empires[e.id] = Empire(
             id=e.id,
             name=e.name,
@@ -82,6 +90,7 @@ def initial_state(scenario: Scenario) -> GameState:
             supply_range=e.supply_range,
             hand_limit=e.hand_limit,
             deal=e.deal,
+            seen=tuple(sorted(seen)),
         )
     seats = tuple(e.id for e in scenario.empires)
     return GameState(

@@ -61,12 +61,18 @@ def test_the_other_empire_s_draw_seals_the_card_and_the_die_that_picked_it() -> 
     assert secrets_of(drawn) == [("card", "red")]
 
 
-def test_the_game_s_first_event_seals_each_empire_s_starting_hand_and_deck() -> None:
+def test_the_game_s_first_event_seals_each_empire_s_hand_deck_garrisons_and_armies() -> None:
     assert RULESET.hidden_setup(scenario()) == [
         ("empires.0.hand", "red"),
         ("empires.0.deck", "red"),
         ("empires.1.hand", "blue"),
         ("empires.1.deck", "blue"),
+        ("bases.0.garrison", "red"),
+        ("bases.1.garrison", "red"),
+        ("bases.2.garrison", "blue"),
+        ("armies.0", "red"),
+        ("armies.1", "red"),
+        ("armies.2", "blue"),
     ]
 
 
