@@ -84,7 +84,7 @@ def observation_into(
                 continue
             raw = r.strength - d - mod
             label = (
-                f"{entry.name}'s {r.printed()} in {holder}: {r.strength} − range {d} − "
+                f"{r.printed()} of {entry.name} in {holder}: {r.strength} − range {d} − "
                 f"{terrain} {mod}"
             )
             if stealthed:
@@ -108,7 +108,7 @@ def observation_into(
                 if sniff and base.at == at:
                     offer(
                         sniff,
-                        f"{state.card(card).name}'s Sniffer {sniff} in its own hex, not halved "
+                        f"Sniffer {sniff} of {state.card(card).name} in its own hex, not halved "
                         "(p.48; AE-18)",
                     )
     return best

@@ -218,7 +218,7 @@ def check(scenario: Scenario) -> None:
                 f"{MAX_SIDES} sides (the dice contract)",
             )
     base_owner: dict[str, str] = {}  # hex -> the empire with a base there
-    army_owner: dict[str, str] = {}  # hex -> the empire with an army not stealthed there
+    army_owner: dict[str, str] = {}  # hex -> its empire with a combat-capable army unstealthed
     base_at: dict[str, str] = {}
     armies_at: dict[tuple[str, str], int] = {}
     ids: set[str] = set()
@@ -275,11 +275,12 @@ def check(scenario: Scenario) -> None:
                 raise _bad(
                     f"{path}.stealthed", "every card of a stealthed army has Stealth X (p.27)"
                 )
-        elif army_owner.setdefault(at, army.empire) != army.empire:
+        elif army.units and army_owner.setdefault(at, army.empire) != army.empire:
             raise _bad(
                 f"{path}.at",
-                f"hex {at} holds an army of {army_owner[at]!r} that is not stealthed; battles "
-                "are not part of this version",
+                f"hex {at} holds a combat-capable army of {army_owner[at]!r} that is not "
+                "stealthed; battles are not part of this version (only a hero alone may share "
+                "a hex with its hunters, p.30)",
             )
         armies_at[army.empire, at] = armies_at.get((army.empire, at), 0) + 1
         if armies_at[army.empire, at] > MAX_ARMIES_PER_HEX:

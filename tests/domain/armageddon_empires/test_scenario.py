@@ -111,7 +111,9 @@ def test_each_empire_needs_exactly_one_stronghold_with_hq() -> None:
 
 def test_an_army_in_an_enemy_hex_is_refused_because_battles_are_not_in_this_version() -> None:
     msg = rejected(toml(armies=ARMIES.replace('at = "6,5"', 'at = "1,0"')))
-    assert msg.startswith("bad scenario: $.armies[2].at: hex 1,0 holds an army of 'red'")
+    assert msg.startswith(
+        "bad scenario: $.armies[2].at: hex 1,0 holds a combat-capable army of 'red'"
+    )
     assert "battles are not part of this version" in msg
 
 
