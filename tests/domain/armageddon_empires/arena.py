@@ -109,6 +109,17 @@ movement = 3
 abilities = ["Stealth 4"]
 
 [[cards]]
+kind = "attack"
+id = "kite"
+name = "Test Kite"
+craft = "aircraft"
+attack = 3
+defense = 2
+fate = 1
+hit_points = 2
+range = 4
+
+[[cards]]
 kind = "facility"
 id = "sniffer"
 name = "Test Sniffer"
@@ -133,7 +144,7 @@ name = "Red"
 resources = { humans = 9, materials = 9, energy = 5, technology = 1 }
 hand_limit = 12
 hand = ["t-fate", "t-drain", "t-dice", "t-spoil", "t-sure", "t-strip", "t-turn", "t-foil",
-        "t-again", "t-upset", "dart"]
+        "t-again", "t-upset", "dart", "kite"]
 
 [[empires]]
 id = "blue"
