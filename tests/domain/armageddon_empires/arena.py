@@ -61,6 +61,14 @@ movement = 3
 
 [[cards]]
 kind = "hero"
+id = "pawn"
+name = "Test Pawn"
+fate = 0
+wounds = 1
+movement = 3
+
+[[cards]]
+kind = "hero"
 id = "shade"
 name = "Test Shade"
 fate = 2
