@@ -47,6 +47,11 @@ def successes(faces: tuple[int, ...] | list[int]) -> int:
     return sum(1 for f in faces if is_success(f))
 
 
+def counted(n: int) -> str:
+    """``"1 success"``, ``"3 successes"``."""
+    return f"{n} success" if n == 1 else f"{n} successes"
+
+
 def failed_positions(faces: tuple[int, ...]) -> list[int]:
     return [i for i, f in enumerate(faces) if not is_success(f)]
 
@@ -110,7 +115,7 @@ class Side(msgspec.Struct, frozen=True, kw_only=True):
         return self.fate_hero is not None or self.fate_bonus > 0
 
     def dice_text(self) -> str:
-        return f"{list(self.faces)} = {self.successes} successes"
+        return f"{list(self.faces)} = {counted(self.successes)}"
 
 
 class Outcome(msgspec.Struct, frozen=True, kw_only=True):
@@ -132,7 +137,10 @@ class Outcome(msgspec.Struct, frozen=True, kw_only=True):
         a = self.attacker_successes
         if self.kind == "threshold":
             verdict = "succeeds" if self.succeeded else "fails"
-            return f"{a} successes against a threshold of {self.threshold}: {verdict} (ties succeed, p.28)"
+            return (
+                f"{counted(a)} against a threshold of {self.threshold}: {verdict} "
+                "(ties succeed, p.28)"
+            )
         d = self.defender_successes
         out = f"attacker {a} − defender {d} successes"
         if self.damage_to_defender:

@@ -225,7 +225,7 @@ class HeroCaptured(Event, frozen=True, tag="hero_captured"):
         f = self.frame
         out = (
             f"{capture_verdict(f)}; {f.target} is taken to {f.hunter}'s nearest base {self.base} "
-            f"at {self.base_at} ({self.distance} hexes; AE-21), which earns +3 AP a round while "
+            f"at {self.base_at} ({self.distance} hex{'' if self.distance == 1 else 'es'} away; AE-21), which earns +3 AP a round while "
             "it holds him (p.24, p.30)"
         )
         if self.army_removed:

@@ -15,7 +15,7 @@ from typing import Literal
 
 import msgspec
 
-from warlog.domain.armageddon_empires.challenge import Pool, successes
+from warlog.domain.armageddon_empires.challenge import Pool, counted, successes
 
 SeenBy = Literal["observation", "contact", "challenge"]
 
@@ -57,7 +57,7 @@ class Check(msgspec.Struct, frozen=True, kw_only=True):
         verdict = "revealed" if self.detected else "stays hidden (ties stay hidden, R7)"
         return (
             f"{self.army} at {self.at}: observation {self.observer.text()} rolled "
-            f"{list(self.observer_faces)} = {successes(self.observer_faces)} successes; detection "
+            f"{list(self.observer_faces)} = {counted(successes(self.observer_faces))}; detection "
             f"{self.hider.text()} rolled {list(self.hider_faces)} = "
-            f"{successes(self.hider_faces)} successes: {verdict}"
+            f"{counted(successes(self.hider_faces))}: {verdict}"
         )

@@ -27,7 +27,7 @@ from warlog.domain.armageddon_empires.abilities import (
     level,
     recces,
 )
-from warlog.domain.armageddon_empires.challenge import Pool, Term, successes
+from warlog.domain.armageddon_empires.challenge import Pool, Term, counted, successes
 from warlog.domain.armageddon_empires.fog import Check, SeenBy, Sighting
 from warlog.domain.armageddon_empires.sighting_events import (
     ArmiesSighted,
@@ -198,7 +198,7 @@ class Plan:
             done.append(check)
             if check.detected:
                 detail = (
-                    f"{eye.value} observation dice ({eye.label}): {successes(mine)} successes "
+                    f"{eye.value} observation dice ({eye.label}): {counted(successes(mine))} "
                     f"against {successes(theirs)} on {hider.size} detection dice (R7)"
                 )
                 seen.append(sighting(state, army, "observation", detail))
