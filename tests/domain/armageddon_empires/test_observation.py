@@ -41,7 +41,7 @@ def test_the_p27_example_two_dice_one_success_against_three_stays_hidden() -> No
     )
     assert check.hider.text() == "5 = 5 (Stealth 5, the lowest in the army (p.27; R7))"
     assert not check.detected
-    assert "1 successes; detection" in check.text() and "stays hidden" in check.text()
+    assert "1 success; detection" in check.text() and "stays hidden" in check.text()
     sighted = [e for e in events if isinstance(e, ArmiesSighted)]
     assert [s.seen for s in sighted] == [(), ()]
     assert g.state.sightings == {"red": {}, "blue": {}}
