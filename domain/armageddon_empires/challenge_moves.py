@@ -96,14 +96,17 @@ def tactic_payable(state: GameState, empire: str) -> bool:
 
 
 def only_accept(state: GameState, ch: Challenge) -> bool:
-    """AE-20: the side to act has no move but accepting, judged only from what both sides see
-    (the hand's size, never its cards)."""
+    """AE-20: the side to act has no move but accepting, judged only from what both sides see:
+    the dice, fate, the hand's size (never its cards) and AP owed (in its own turn an empire's
+    AP is its own secret, AE-17, so it is asked whenever it holds a card)."""
     side = ch.side(ch.to_act)
     if ch.prerogative_open():
         return False
     if fate_left(state, side) > 0 and failed_positions(side.faces):
         return False
-    return not (state.empires[side.empire].hand and tactic_payable(state, side.empire))
+    if not state.empires[side.empire].hand:
+        return True
+    return not (in_own_turn(state, side.empire) or tactic_payable(state, side.empire))
 
 
 # ---------------------------------------------------------------------- the procedure

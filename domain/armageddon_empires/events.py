@@ -128,10 +128,11 @@ class SupplyTraced(Event, frozen=True, tag="supply_traced"):
 
 
 class TurnEnded(Event, frozen=True, tag="turn_ended"):
-    """An empire ended its turn; unspent AP is lost (R10)."""
+    """An empire ended its turn; unspent AP is lost (R10). How much is sealed for the other
+    empire: it would tell what its sealed moves cost, and so the size of its armies (AE-17)."""
 
     empire: str
-    ap_lost: int
+    ap_lost: Annotated[int, Hidden(owner="empire")]
 
     def explain(self) -> str:
         return f"{self.empire} ends its turn; {self.ap_lost} unspent AP lost (R10)"

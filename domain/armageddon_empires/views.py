@@ -8,7 +8,8 @@ sealed in the log), and the cards of the catalogue it has not seen.
 Fog of war (AE-17): of the enemy's armies an empire sees only those it has sighted this round,
 as it saw them (where, with which cards, how and when); of the enemy's cards only those in
 view (its bases, sighted armies, prisoners, discards, an open challenge), and of its turn
-nothing that names an army (which moved, hunted, or is out of supply). Bases are public.
+nothing that names an army (which moved, hunted, or is out of supply) nor its AP left (it
+would tell what its sealed moves cost). Bases are public.
 """
 
 from __future__ import annotations
@@ -98,7 +99,7 @@ def view(state: GameState, player: str | None) -> dict[str, Any]:
             emp["deck_contents"] = sorted(deck)
         else:
             emp["hand_size"] = len(emp.pop("hand"))
-            for name in ("moved", "out_of_supply", "hunted", "seen"):
+            for name in ("moved", "out_of_supply", "hunted", "seen", "ap"):
                 emp.pop(name)
     data["bids"] = {e: (n if e == player else HIDDEN) for e, n in data["bids"].items()}
     return data
