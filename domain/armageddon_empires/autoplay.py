@@ -1,8 +1,8 @@
 """A deterministic policy that plays whole games (the demo, fuzzing, and the tests use it).
 
 ``choose`` picks from the legal commands without any randomness: in a challenge, take the
-prerogative when offered, spend fate while the dice go against it, play a tactic card when
-losing, else accept; in a turn, buy initiative dice (up to two, keeping Energy for later
+prerogative when offered, play a tactic card or else spend fate while the dice go against it,
+else accept; in a turn, buy initiative dice (up to two, keeping Energy for later
 rounds), deploy what the hand allows, hunt a spotted hero, repair, stealth an army that can,
 send garrison units beyond the first into a field army at the base (creating one if there is
 none), move a combat-capable army onto a spotted hero alone, move field armies toward the
@@ -72,7 +72,7 @@ def _muster(state: GameState, legal: Sequence[Command]) -> Command | None:
 
 
 def _answer(state: GameState, legal: Sequence[Command]) -> Command:
-    """A challenge's answer: the prerogative; fate, then a tactic card, while the dice go
+    """A challenge's answer: the prerogative; a tactic card, then fate, while the dice go
     against this side; else accept."""
     for c in legal:
         if isinstance(c, TakePrerogative):
@@ -86,12 +86,12 @@ def _answer(state: GameState, legal: Sequence[Command]) -> Command:
     else:
         losing = ch.attacker.successes <= ch.defender.successes
     if losing:
-        fates = [c for c in legal if isinstance(c, SpendFate)]
-        if fates:
-            return max(fates, key=lambda c: c.count)
         for c in legal:
             if isinstance(c, PlayTactic):
                 return c
+        fates = [c for c in legal if isinstance(c, SpendFate)]
+        if fates:
+            return max(fates, key=lambda c: c.count)
     return next(c for c in legal if isinstance(c, AcceptChallenge))
 
 
