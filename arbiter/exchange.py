@@ -98,7 +98,7 @@ def import_log(
     arb: Arbiter, records: Sequence[Record], game: str | None = None, *, chain_only: bool = False
 ) -> str:
     """Import an exported log into ``arb`` as a new game; its id (``Arbiter.import_records``)."""
-    auditor = Auditor(arb.rulesets)
+    auditor = Auditor(arb.rulesets, rules=not chain_only)
     findings = auditor.feed(records)
     if findings:
         more = (
