@@ -14,9 +14,15 @@ class WarlogError(Exception):
     exit_code = 1
     default_code = "warlog/error"
 
+    #: the longest message an error carries: what it quotes of a user's input is cut to fit
+    MAX_LENGTH = 400
+
     def __init__(self, message: str, code: str | None = None) -> None:
         super().__init__(message)
-        self.message = " ".join(message.split())  # always one line
+        line = " ".join(message.split())  # always one line
+        if len(line) > self.MAX_LENGTH:
+            line = line[: self.MAX_LENGTH - 1] + "…"
+        self.message = line
         self.code = code or self.default_code
 
     def __str__(self) -> str:

@@ -328,3 +328,9 @@ def test_a_salt_that_the_seed_does_not_derive_is_a_finding(sealed_log: list[Reco
     }
     findings = audit_records(replaced(sealed_log, drawn, data), rulesets.get).findings
     assert any("salt" in f.message and "seed" in f.message for f in findings)
+
+
+def test_an_error_quoting_a_huge_input_stays_one_short_line(db: Path, tmp_path: Path) -> None:
+    status, _, err = run(db, "new", "dice-race", "--scenario", "x" * 100_000)
+    assert status == 1
+    assert len(one_line(err, "input/unknown_scenario")) <= 420
