@@ -11,18 +11,8 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from warlog.domain.core.errors import InputError
-
-#: the most characters of the user's input an error message quotes
-QUOTE_MAX = 60
-
-
-def quote(text: str | bytes) -> str:
-    """A short, printable prefix of what the user gave, for an error message."""
-    if isinstance(text, bytes):
-        text = text.decode("utf-8", "replace")
-    text = text.strip()
-    return repr(text if len(text) <= QUOTE_MAX else text[: QUOTE_MAX - 3] + "...")
+from warlog.domain.core.errors import QUOTE_MAX, InputError
+from warlog.domain.core.errors import quoted as quote
 
 
 def _pairs(pairs: list[tuple[str, Any]]) -> dict[str, Any]:

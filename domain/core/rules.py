@@ -25,7 +25,7 @@ from typing import Any, ClassVar, Generic, TypeVar
 
 from warlog.domain.core.batch import Batch
 from warlog.domain.core.dice import Dice
-from warlog.domain.core.errors import InputError, RulesError
+from warlog.domain.core.errors import InputError, RulesError, quoted
 from warlog.domain.core.events import Event
 from warlog.domain.core.procedure import Decision, Next, run
 from warlog.domain.core.ruleset import Command
@@ -42,14 +42,14 @@ Handler = Callable[[Batch[Any], Any], None]
 def unknown_player(player: str, seats: Sequence[str]) -> InputError:
     """The one error for a player who does not play the game (exit 1)."""
     return InputError(
-        f"unknown player {player!r}; this game's players are {', '.join(seats)}",
+        f"unknown player {quoted(player)}; this game's players are {', '.join(seats)}",
         "input/unknown_player",
     )
 
 
 def unknown_command(ruleset: str, kind: object, known: Sequence[str]) -> InputError:
     """The one error for a command type the ruleset does not have (exit 1)."""
-    what = 'has no "type"' if kind is None else f"has unknown type {kind!r}"
+    what = 'has no "type"' if kind is None else f"has unknown type {quoted(str(kind))}"
     return InputError(
         f"command {what}; {ruleset} knows: {', '.join(known)}", "input/unknown_command"
     )
