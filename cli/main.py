@@ -101,6 +101,11 @@ def source_arbiter(ctx: click.Context, source: str) -> tuple[Arbiter, str]:
     return open_source(source, lambda: arbiter(ctx))
 
 
+def interactive() -> bool:
+    """True when a person is at the terminal (stdin and stderr both are one)."""
+    return sys.stdin.isatty() and sys.stderr.isatty()
+
+
 def emit(value: Any) -> None:
     """One JSON value on stdout, nothing else."""
     click.echo(json.dumps(render.builtins(value), ensure_ascii=False))
@@ -206,7 +211,7 @@ def play(
         try:
             records = arb.play_as(game, line, as_player, referee=referee)
         except WarlogError as exc:
-            if len(lines) > 1:
+            if command == "-":
                 exc.message = (
                     f"line {number}: {exc.message} ({render.plural(number - 1, 'command')} "
                     "applied before it)"
@@ -266,8 +271,10 @@ def state(
     full: bool,
     as_json: bool,
 ) -> None:
-    """The position after event SEQ: the clock, who must decide what, each side's forces and
-    holdings, and the board (the whole raw state with --full or --json).
+    """Show the position after event SEQ (default: the latest).
+
+    The clock, who must decide what, each side's forces and holdings, and the board; the whole
+    raw state with --full or --json.
 
     \b
     Example:
@@ -437,8 +444,9 @@ def fork(
 @db_option
 @click.pass_context
 def audit(ctx: click.Context, source: str, from_seq: int, as_json: bool) -> None:
-    """Check the chain, re-derive every consequence, verify revealed dice and seals; says
-    exactly what it checked, and exits 4 on findings.
+    """Check a log: the chain, every consequence, the revealed dice and seals.
+
+    Says exactly what it checked, and exits 4 on findings.
 
     \b
     Example:
@@ -472,14 +480,16 @@ def audit(ctx: click.Context, source: str, from_seq: int, as_json: bool) -> None
 @db_option
 @click.pass_context
 def reveal(ctx: click.Context, game: str, yes: bool, as_json: bool) -> None:
-    """Publish the game's key: every sealed value opens and every die can be checked. It ends
-    play in that game (fork it with --dice new to play on). Prints the seq and the seed.
+    """Publish the game's key, ending play in that game; prints the seq and the seed.
+
+    Every sealed value opens and every die can be checked; fork the game with --dice new to
+    play on.
 
     \b
     Example:
       warlog reveal final-1 --yes
     """
-    if not yes and sys.stdin.isatty():
+    if not yes and interactive():
         click.confirm(
             f"Revealing the key of {game} ends play in it and makes every hidden value public. "
             "Reveal?",
@@ -524,8 +534,9 @@ def head(ctx: click.Context, game: str, as_json: bool) -> None:
 @db_option
 @click.pass_context
 def export(ctx: click.Context, game: str, output: str | None, opened: bool) -> None:
-    """The game as JSON Lines, one event per line (the export format): sealed values stay
-    sealed until the key is revealed, then every one is opened.
+    """Write the game as JSON Lines, one event per line (the export format).
+
+    Sealed values stay sealed until the key is revealed; then every one is opened.
 
     \b
     Example:
@@ -560,8 +571,10 @@ def export(ctx: click.Context, game: str, output: str | None, opened: bool) -> N
 def import_(
     ctx: click.Context, file: str, game: str | None, chain_only: bool, as_json: bool
 ) -> None:
-    """Import an exported game after auditing it in full (chain, rules, dice, seals); prints
-    the game id alone.
+    """Import an exported game after auditing it in full; prints the game id alone.
+
+    The audit checks the chain, the rules, the dice and the seals; a log with any finding is
+    refused.
 
     \b
     Example:
