@@ -85,7 +85,7 @@ def summary(view: dict[str, Any], player: str | None) -> Summary:
                 str(emp["ap"]),
                 stock,
                 cards,
-                plural(emp["deck_size"], "card"),
+                plural(emp["deck_size"] if "deck_size" in emp else len(emp["deck"]), "card"),
                 plural(bases, "base"),
                 plural(armies, "army", "armies"),
             ]
