@@ -1,0 +1,129 @@
+"""Reputation gained and lost, stamina lost, units destroyed and heroes killed, with the tokens
+each costs (Gaining or Losing Reputation, p.23; Hero Death in Combat, p.57).
+
+Every function emits into the batch and reads the board as it then stands; losses cascade (a
+dying hero's final blow may destroy a unit, whose force loses its reputation…).
+"""
+
+from __future__ import annotations
+
+from warlog.domain.core.batch import Batch
+from warlog.domain.heroic_battles import events as ev
+from warlog.domain.heroic_battles import pieces, rulings, tables
+from warlog.domain.heroic_battles.state import GameState, Hero, Unit
+
+#: causes of death in combat: the Hero Death table is rolled (p.57); elsewhere not (HB-14)
+COMBAT_CAUSES = frozenset({"melee", "single_combat", "final_blow"})
+
+
+def gain(batch: Batch[GameState], force: str, tokens: int, reason: str, who: str = "") -> None:
+    """``force`` gains ``tokens`` Reputation Tokens (p.23)."""
+    if tokens > 0:
+        batch.emit(ev.ReputationGained(force=force, tokens=tokens, reason=reason, who=who))
+
+
+def lose(batch: Batch[GameState], force: str, due: int, reason: str, who: str = "") -> None:
+    """``force`` loses ``due`` tokens, or as many as it has (HB-21)."""
+    if due <= 0:
+        return
+    have = batch.state.forces[force].tokens
+    taken = max(rulings.MIN_TOKENS, min(due, have - rulings.MIN_TOKENS))
+    batch.emit(ev.ReputationLost(force=force, tokens=taken, due=due, reason=reason, who=who))
+
+
+def lose_stamina(
+    batch: Batch[GameState], pid: str, stamina: int, reason: str, cause: ev.CauseOfDeath, enemy: str
+) -> None:
+    """``pid`` loses ``stamina`` points; a unit left with none is destroyed, a hero killed (the
+    enemy is who a dying hero's final blow strikes)."""
+    p = pieces.piece(batch.state, pid)
+    if p is None or p.gone or stamina <= 0:
+        return
+    batch.emit(ev.StaminaLost(unit=pid, stamina=stamina, reason=reason))
+    check_down(batch, pid, cause, enemy, f"{reason}: no stamina left")
+
+
+def check_down(
+    batch: Batch[GameState], pid: str, cause: ev.CauseOfDeath, enemy: str, reason: str
+) -> None:
+    """Destroy the unit or kill the hero ``pid`` if it has no stamina left."""
+    p = pieces.piece(batch.state, pid)
+    if p is None or p.gone or p.stamina > 0:
+        return
+    if isinstance(p, Unit):
+        remove_unit(batch, pid, reason, "destroyed")
+    else:
+        kill_hero(batch, pid, cause, enemy)
+
+
+def remove_unit(batch: Batch[GameState], uid: str, reason: str, how: str) -> None:
+    """The unit leaves the table (destroyed, broken or fled): its force loses its Reputation;
+    its heroes stay on their own, fight on in a melee that goes on, or cost a token (HB-16);
+    heroes attached to a unit that flees off the table go with it."""
+    state = batch.state
+    unit = state.units[uid]
+    if unit.gone:
+        return
+    combat = pieces.combat_of(state, uid)
+    heroes = pieces.attached(state, uid)
+    batch.emit(ev.UnitDestroyed(unit=uid, reason=reason, how=how))  # type: ignore[arg-type]
+    lose(batch, unit.force, unit.reputation, f"{uid} is {how}", uid)
+    for hero in heroes:
+        if how == "fled":
+            kill_hero(batch, hero.id, "retreat", "")
+            continue
+        goes_on = (
+            combat is not None
+            and (now := pieces.combat(batch.state, combat.id)) is not None
+            and bool(pieces.fighters(now, pieces.opponent(batch.state, unit.force)))
+        )
+        batch.emit(
+            ev.HeroUnattached(
+                hero=hero.id, unit=uid, combat=combat.id if goes_on and combat else ""
+            )
+        )
+        if not goes_on:
+            lose(
+                batch,
+                hero.force,
+                tables.LOSE_UNIT_LOST_HERO_SURVIVES,
+                f"{hero.id}'s unit is {how} but the hero survives",
+                hero.id,
+            )
+
+
+def kill_hero(batch: Batch[GameState], hid: str, cause: ev.CauseOfDeath, enemy: str) -> None:
+    """The hero dies. In combat: the Hero Death table (1D6, p.57), the tokens it costs (HB-13)
+    and on a 6 the final blow at ``enemy``; elsewhere its whole Reputation (HB-14)."""
+    hero: Hero = batch.state.heroes[hid]
+    if hero.gone:
+        return
+    if cause not in COMBAT_CAUSES:
+        batch.emit(ev.HeroKilled(hero=hid, cause=cause))
+        lose(batch, hero.force, hero.reputation, f"{hid} is killed", hid)
+        return
+    (roll,) = batch.roll(1, 6, purpose=f"Hero Death {hid}", roller=hero.force)
+    outcome = tables.hero_death(roll)
+    batch.emit(ev.HeroKilled(hero=hid, cause=cause, roll=roll, outcome=outcome))
+    lose(
+        batch,
+        hero.force,
+        rulings.death_tokens(outcome, hero.reputation),
+        f"{hid} dies ({tables.DEATH_NAMES[outcome]}, {tables.HERO_DEATH}; HB-13)",
+        hid,
+    )
+    if outcome == "final_blow":
+        final_blow(batch, hid, enemy)
+
+
+def final_blow(batch: Batch[GameState], hid: str, enemy: str) -> None:
+    """ "Though I die, I smite thee!" (p.57): the enemy rolls 1D6 and loses 1 stamina below 4; a
+    blow at an enemy no longer on the table does nothing (HB-13)."""
+    target = pieces.piece(batch.state, enemy) if enemy else None
+    if target is None or target.gone:
+        return
+    (roll,) = batch.roll(1, 6, purpose=f"final blow at {enemy}", roller=target.force)
+    saved = roll >= tables.FINAL_BLOW_SAVE_ON
+    batch.emit(ev.FinalBlowStruck(hero=hid, target=enemy, roll=roll, saved=saved))
+    if not saved:
+        lose_stamina(batch, enemy, 1, f"{hid}'s final blow", "final_blow", "")

@@ -1,0 +1,104 @@
+"""What the game waits for: the turn sequence's decision, or the procedure in progress's.
+
+The procedures (charges, command tests, shots, Risk to Heroes, melees, single combats, retreats)
+are frames on the core engine's stack: the top one acts first; the turn sequence (p.27) acts when
+none is in progress.
+"""
+
+from __future__ import annotations
+
+from warlog.domain.core.procedure import Decision, Frame, Next, Stack
+from warlog.domain.heroic_battles import (
+    charges,
+    command_test,
+    duel,
+    heroes,
+    melee,
+    retreats,
+    shooting,
+    turns,
+)
+from warlog.domain.heroic_battles.state import (
+    ChargeFrame,
+    DuelFrame,
+    GameState,
+    MeleeFrame,
+    RetreatFrame,
+    RiskFrame,
+    ShootingFrame,
+    TestFrame,
+)
+
+#: the commands of a movement phase
+MOVEMENT_ANSWERS = ("move", "charge", "change_facing", "join_unit", "leave_unit", "end_movement")
+SHOOTING_ANSWERS = ("shoot", "end_shooting")
+CHALLENGE_ANSWERS = ("challenge", "no_challenge")
+
+
+def turn_decision(state: GameState) -> Next:
+    """The decision of the turn sequence, the automatic step that moves it on, or None once the
+    battle is over."""
+    if state.phase == "over":
+        return None
+    force = state.phasing
+    if state.phase == "movement":
+        return Decision(
+            players=(force,),
+            kind="movement",
+            answers=MOVEMENT_ANSWERS,
+            waiting=f"{force}' movement phase",
+        )
+    if state.phase == "skirmish":
+        if not shooting.shooters(state, force, skirmish=True):
+            return turns.end_phase
+        return Decision(
+            players=(force,),
+            kind="skirmish",
+            answers=SHOOTING_ANSWERS,
+            waiting=f"{force}' shooting after movement",
+        )
+    if state.phase == "melee":
+        if turns.challenge_open(state):
+            return Decision(
+                players=(force,),
+                kind="challenge",
+                answers=CHALLENGE_ANSWERS,
+                waiting=f"{force}' challenge to single combat (or none)",
+            )
+        if state.melee_queue:
+            return turns.begin_melee
+        return turns.end_phase
+    side = state.shooting_side
+    if side in state.passed:  # both have passed: a side that passes hands over to the other
+        return turns.end_phase
+    if not shooting.shooters(state, side, skirmish=False):
+        return lambda batch: turns.pass_shooting(batch, side)
+    return Decision(
+        players=(side,), kind="shooting", answers=SHOOTING_ANSWERS, waiting=f"{side}' shot"
+    )
+
+
+def _frames(state: GameState) -> tuple[Frame, ...]:
+    return state.frames
+
+
+#: what comes next in a battle (the ruleset's ``next``)
+NEXT = Stack(
+    _frames,
+    {
+        TestFrame: command_test.test_next,
+        ChargeFrame: charges.charge_next,
+        ShootingFrame: shooting.shooting_next,
+        RiskFrame: heroes.risk_next,
+        MeleeFrame: melee.melee_next,
+        DuelFrame: duel.duel_next,
+        RetreatFrame: retreats.retreat_next,
+    },
+    turn_decision,
+)
+
+
+def decision(state: GameState) -> Decision | None:
+    """What the game waits for (None once the battle is over, or mid-batch)."""
+    found = NEXT(state)
+    return found if isinstance(found, Decision) else None

@@ -1,0 +1,996 @@
+"""Events: everything that happens in a battle of Midgard: Heroic Battles, past tense, no floats.
+
+Every event that carries arithmetic explains it (``explain()``) with the rule's name and page on the
+quick-reference sheet and our ruling (HB-n) where one applies: each pool with its halvings and
+bonuses in order, each command test, each table looked up. Distances are in half ST.
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from warlog.domain.core.events import Event
+from warlog.domain.heroic_battles import tables as t
+from warlog.domain.heroic_battles.values import (
+    Loss,
+    PendingTest,
+    Pool,
+    RetreatOrder,
+    RiskEntry,
+    Term,
+    TestPurpose,
+    hit_range,
+)
+
+CauseOfDeath = Literal["melee", "single_combat", "shooting", "retreat", "final_blow"]
+
+
+def _faces(faces: list[int] | tuple[int, ...]) -> str:
+    return "[" + ", ".join(str(f) for f in faces) + "]"
+
+
+def _plural(n: int, word: str) -> str:
+    return f"{n} {word}{'' if n == 1 else 's'}"
+
+
+# -- the turn --------------------------------------------------------------------------------------
+
+
+class TurnBegan(Event, frozen=True, tag="turn_began"):
+    """The first event of a turn (the clock of the Events view)."""
+
+    turn: int
+
+    def explain(self) -> str:
+        return f"turn {self.turn} begins ({t.TURN_SEQUENCE})"
+
+
+class DeedsRefreshed(Event, frozen=True, tag="deeds_refreshed"):
+    """Phase 1: every hero on the table has Mighty Deeds equal to its level; unused ones are lost."""
+
+    turn: int
+    deeds: dict[str, int]
+    lost: dict[str, int] = {}
+
+    def explain(self) -> str:
+        parts = [
+            f"{h} {n}" + (f" ({self.lost[h]} unused lost)" if self.lost.get(h) else "")
+            for h, n in self.deeds.items()
+        ]
+        return f"turn {self.turn}, Mighty Deeds equal to each hero's level ({t.MIGHTY_DEEDS}): " + (
+            ", ".join(parts) or "no hero on the table"
+        )
+
+
+class PhaseBegan(Event, frozen=True, tag="phase_began"):
+    """A phase of the turn sequence begins (``force`` is the phasing force, "" for shooting)."""
+
+    phase: str
+    force: str = ""
+
+    def explain(self) -> str:
+        who = f" of {self.force}" if self.force else ""
+        return f"the {self.phase} phase{who} begins ({t.TURN_SEQUENCE})"
+
+
+class PhaseEnded(Event, frozen=True, tag="phase_ended"):
+    phase: str
+    force: str = ""
+
+    def explain(self) -> str:
+        who = f" of {self.force}" if self.force else ""
+        return f"the {self.phase} phase{who} is over"
+
+
+class TurnEnded(Event, frozen=True, tag="turn_ended"):
+    """End of turn: Shot markers are removed (HB-9)."""
+
+    turn: int
+
+    def explain(self) -> str:
+        return f"end of turn {self.turn}: Shot markers are removed (HB-9)"
+
+
+class VictoryChecked(Event, frozen=True, tag="victory_checked"):
+    """End of turn: victory conditions and Reputation Tokens (p.27; HB-20)."""
+
+    turn: int
+    tokens: dict[str, int]
+    on_table: dict[str, int]
+    last_turn: bool
+    result: str
+
+    def explain(self) -> str:
+        state = "; ".join(
+            f"{f}: {_plural(n, 'token')}, {self.on_table[f]} on the table"
+            for f, n in self.tokens.items()
+        )
+        verdict = {"": "the battle goes on", "draw": "a draw"}.get(
+            self.result, f"{self.result} win"
+        )
+        last = " (the scenario's last turn)" if self.last_turn else ""
+        return f"end of turn {self.turn}{last}: {state} → {verdict} ({t.TURN_SEQUENCE}; HB-20)"
+
+
+class GameEnded(Event, frozen=True, tag="game_ended"):
+    result: str
+    reason: str
+
+    def explain(self) -> str:
+        return self.reason
+
+
+# -- reputation and Mighty Deeds -------------------------------------------------------------------
+
+
+class ReputationGained(Event, frozen=True, tag="reputation_gained"):
+    """A force gains Reputation Tokens (p.23); ``who`` earned them."""
+
+    force: str
+    tokens: int
+    reason: str
+    who: str = ""
+
+    def explain(self) -> str:
+        by = f"{self.who}: " if self.who else ""
+        return f"{self.force} gain {_plural(self.tokens, 'Reputation Token')}: {by}{self.reason} ({t.REPUTATION})"
+
+
+class ReputationLost(Event, frozen=True, tag="reputation_lost"):
+    """A force loses Reputation Tokens (p.23): ``tokens`` of the ``due`` (HB-21: never below 0)."""
+
+    force: str
+    tokens: int
+    due: int
+    reason: str
+    who: str = ""
+
+    def explain(self) -> str:
+        by = f"{self.who}: " if self.who else ""
+        short = "" if self.tokens == self.due else f" ({self.due} due; no fewer than 0, HB-21)"
+        return (
+            f"{self.force} lose {_plural(self.tokens, 'Reputation Token')}{short}: {by}"
+            f"{self.reason} ({t.REPUTATION})"
+        )
+
+
+class DeedsSpent(Event, frozen=True, tag="deeds_spent"):
+    """A hero spends Mighty Deeds (p.28)."""
+
+    hero: str
+    deeds: int
+    purpose: str
+
+    def explain(self) -> str:
+        return f"{self.hero} spends {_plural(self.deeds, 'Mighty Deed')}: {self.purpose} ({t.MIGHTY_DEEDS})"
+
+
+# -- command tests ---------------------------------------------------------------------------------
+
+
+class CommandTestsCalled(Event, frozen=True, tag="command_tests_called"):
+    """Command tests to take, one after the other (p.26)."""
+
+    tests: list[PendingTest]
+
+    def explain(self) -> str:
+        return "; ".join(
+            f"{x.unit} must take a command test ({', '.join(x.reasons)})" for x in self.tests
+        )
+
+
+def _test_roll(dice: int, faces: list[int], score: int) -> str:
+    if dice == 1:
+        return f"1D6 {_faces(faces)}"
+    return f"{dice}D6, the lowest counts: {_faces(faces)} → {score}"
+
+
+class CommandTestTaken(Event, frozen=True, tag="command_test_taken"):
+    """A command test rolled: pass on 3+ with 1D6 or the lowest of several dice."""
+
+    unit: str
+    purpose: TestPurpose
+    dice: int
+    faces: list[int]
+    score: int
+    passed: bool
+    reasons: list[str] = []
+    rerollable: bool = False
+
+    def explain(self) -> str:
+        why = f" ({', '.join(self.reasons)})" if self.reasons else ""
+        result = "passes" if self.passed else "fails"
+        more = (
+            "; a hero within 2 ST may re-roll it with a Mighty Deed (HB-28)"
+            if self.rerollable and not self.passed
+            else ""
+        )
+        return (
+            f"{self.unit} command test{why}: {_test_roll(self.dice, self.faces, self.score)}: "
+            f"{result} ({t.COMMAND_TEST_PASS}+ passes, {t.COMMAND_TESTS}){more}"
+        )
+
+
+class CommandTestRerolled(Event, frozen=True, tag="command_test_rerolled"):
+    """A failed command test re-rolled with a hero's Mighty Deed (p.28; HB-28)."""
+
+    unit: str
+    purpose: TestPurpose
+    hero: str
+    dice: int
+    faces: list[int]
+    score: int
+    passed: bool
+
+    def explain(self) -> str:
+        return (
+            f"{self.hero} spends a Mighty Deed to re-roll {self.unit}'s failed command test "
+            f"({t.MIGHTY_DEEDS}; HB-28): {_test_roll(self.dice, self.faces, self.score)}: "
+            f"{'passes' if self.passed else 'fails'}"
+        )
+
+
+class CommandTestResolved(Event, frozen=True, tag="command_test_resolved"):
+    """A command test's result stands (``void``: the unit was no longer on the table)."""
+
+    unit: str
+    purpose: TestPurpose
+    passed: bool
+    void: bool = False
+
+    def explain(self) -> str:
+        if self.void:
+            return f"{self.unit} is no longer on the table: no test"
+        return f"{self.unit}'s command test {'passed' if self.passed else 'failed'}"
+
+
+# -- movement ----------------------------------------------------------------------------------------
+
+
+class UnitMoved(Event, frozen=True, tag="unit_moved"):
+    """A movement action (pp.30–40); the players moved the figures as declared."""
+
+    unit: str
+    action: int
+    half_st: int
+    direction: str
+    rough: bool = False
+    barrier: bool = False
+
+    def explain(self) -> str:
+        way = "straight ahead" if self.direction == "ahead" else "in any direction"
+        over = " across a barrier" if self.barrier else ""
+        rough = " in rough terrain" if self.rough else ""
+        return (
+            f"{self.unit}'s movement action {self.action}: up to {t.half_st(self.half_st)} "
+            f"{way}{over}{rough} ({t.MOVEMENT})"
+        )
+
+
+class MovementFailed(Event, frozen=True, tag="movement_failed"):
+    """A unit failed the command test of a movement action: it does not move (HB-3)."""
+
+    unit: str
+    action: int
+    purpose: str
+
+    def explain(self) -> str:
+        return (
+            f"{self.unit} failed the command test for its {self.purpose}: it does not move and its "
+            f"movement is over this phase ({t.MOVEMENT}; HB-3)"
+        )
+
+
+class FacingChanged(Event, frozen=True, tag="facing_changed"):
+    unit: str
+
+    def explain(self) -> str:
+        return f"{self.unit} turns to face any direction ({t.CHANGING_FACING})"
+
+
+class HeroJoined(Event, frozen=True, tag="hero_joined"):
+    hero: str
+    unit: str
+    action: int
+
+    def explain(self) -> str:
+        return f"{self.hero} joins {self.unit} (movement action {self.action}; HB-5)"
+
+
+class HeroLeft(Event, frozen=True, tag="hero_left"):
+    """A hero leaves its unit (HB-5); from a unit in melee it leaves the melee too."""
+
+    hero: str
+    unit: str
+    in_melee: bool = False
+
+    def explain(self) -> str:
+        melee = " while it is in melee" if self.in_melee else ""
+        return f"{self.hero} leaves {self.unit}{melee} (HB-5)"
+
+
+class ChargeDeclared(Event, frozen=True, tag="charge_declared"):
+    """A charge: a movement action straight ahead into contact (p.30); flank and rear charges
+    start behind the target's front line, as the players declare."""
+
+    unit: str
+    target: str
+    facing: t.Facing
+    action: int
+    rough: bool = False
+    barrier: bool = False
+
+    def explain(self) -> str:
+        return (
+            f"{self.unit} charges {self.target} in the {self.facing} "
+            f"(movement action {self.action}; {t.MOVEMENT})"
+        )
+
+
+class ChargeFailed(Event, frozen=True, tag="charge_failed"):
+    unit: str
+
+    def explain(self) -> str:
+        return f"{self.unit} failed its command test: the charge does not move (HB-3)"
+
+
+class EvadeDeclared(Event, frozen=True, tag="evade_declared"):
+    unit: str
+
+    def explain(self) -> str:
+        return f"{self.unit} attempts to evade the charge ({t.EVADES})"
+
+
+class Evaded(Event, frozen=True, tag="evaded"):
+    """An evade: an immediate movement action away from the charging enemy (p.38)."""
+
+    unit: str
+    half_st: int
+
+    def explain(self) -> str:
+        return (
+            f"{self.unit} evades up to {t.half_st(self.half_st)} away from the charge; the charger "
+            f"moves a full movement action straight ahead and may still make contact ({t.EVADES})"
+        )
+
+
+class EvadeFailed(Event, frozen=True, tag="evade_failed"):
+    unit: str
+
+    def explain(self) -> str:
+        return f"{self.unit} failed to evade: it fights as usual ({t.EVADES})"
+
+
+class CounterChargeDeclared(Event, frozen=True, tag="counter_charge_declared"):
+    unit: str
+
+    def explain(self) -> str:
+        return f"{self.unit} attempts to counter charge (HB-23)"
+
+
+class CounterCharged(Event, frozen=True, tag="counter_charged"):
+    unit: str
+
+    def explain(self) -> str:
+        return f"{self.unit} counter charges: it takes a Charging marker without moving (HB-23)"
+
+
+class ChargeReceived(Event, frozen=True, tag="charge_received"):
+    unit: str
+
+    def explain(self) -> str:
+        return f"{self.unit} stands to receive the charge"
+
+
+class ChargePressed(Event, frozen=True, tag="charge_pressed"):
+    """After an evade, the charger's full movement action straight ahead: contact or not."""
+
+    unit: str
+    contact: bool
+
+    def explain(self) -> str:
+        if self.contact:
+            return f"{self.unit} follows straight ahead and still makes contact ({t.EVADES})"
+        return f"{self.unit} follows straight ahead and falls short ({t.EVADES})"
+
+
+class ChargeContacted(Event, frozen=True, tag="charge_contacted"):
+    """Contact: a melee begins, or the charger joins the target's melee (HB-7)."""
+
+    unit: str
+    target: str
+    facing: str
+    combat: str
+    joined: bool
+
+    def explain(self) -> str:
+        how = f"joins melee {self.combat}" if self.joined else f"melee {self.combat} begins"
+        flank = (
+            f"; {self.target} is engaged in its {self.facing} (half dice, {t.COMBAT_PENALTIES})"
+            if self.facing != "front"
+            else ""
+        )
+        return (
+            f"{self.unit} contacts {self.target} and may take a bonus Get In! move of "
+            f"{t.half_st(t.GET_IN_HALF_ST)}: {how}; Charging marker{flank} ({t.MOVEMENT})"
+        )
+
+
+# -- shooting ---------------------------------------------------------------------------------------
+
+
+class ShotsFired(Event, frozen=True, tag="shots_fired"):
+    """A unit or hero shoots (p.42): the declared geometry, the pool and the hits."""
+
+    shooter: str
+    target: str
+    distance: int
+    weapon_range: int
+    in_killing_zone: bool
+    pool: Pool
+    obscured: bool = False
+    overhead: bool = False
+    behind: bool = False
+
+    def explain(self) -> str:
+        where = "inside" if self.in_killing_zone else "outside"
+        return (
+            f"{self.shooter} shoots at {self.target}, {self.distance} ST away (range "
+            f"{self.weapon_range} ST, {t.SHOOTING_RANGES}), {where} its Killing Zone: "
+            f"{self.pool.explain()} ({t.SHOOTING}; HB-18)"
+        )
+
+
+class HeroesAtRisk(Event, frozen=True, tag="heroes_at_risk"):
+    """The heroes of units that took hits must roll for Risk to Heroes (p.46, pp.56–57)."""
+
+    entries: list[RiskEntry]
+
+    def explain(self) -> str:
+        if not self.entries:
+            return "no hero is at risk"
+        return (
+            "; ".join(
+                f"{e.hero}'s unit took {_plural(e.hits, 'hit')}: {t.risk_dice(e.hits)}D6"
+                for e in self.entries
+            )
+            + f" ({t.RISK_TO_HEROES})"
+        )
+
+
+class RiskRolled(Event, frozen=True, tag="risk_rolled"):
+    hero: str
+    hits: int
+    faces: list[int]
+    ones: int
+    rerollable: bool = False
+
+    def explain(self) -> str:
+        more = (
+            "; the hero may re-roll one 1 for a Mighty Deed and a Reputation Token (HB-29)"
+            if self.rerollable
+            else ""
+        )
+        return (
+            f"{self.hero}, Risk to Heroes for {_plural(self.hits, 'hit')}: "
+            f"{len(self.faces)}D6 {_faces(self.faces)} → {self.ones} × 1 = "
+            f"{_plural(self.ones, 'stamina point')} lost ({t.RISK_TO_HEROES}){more}"
+        )
+
+
+class RiskRerolled(Event, frozen=True, tag="risk_rerolled"):
+    """One 1 of a Risk to Heroes roll re-rolled for a Mighty Deed (p.28; HB-29)."""
+
+    hero: str
+    face: int
+
+    def explain(self) -> str:
+        verdict = "another 1" if self.face == t.RISK_FACE else "saved"
+        return f"{self.hero} re-rolls a 1 with a Mighty Deed ({t.MIGHTY_DEEDS}; HB-29): {self.face}, {verdict}"
+
+
+class RiskResolved(Event, frozen=True, tag="risk_resolved"):
+    """The hero loses a stamina point for each 1 that stands."""
+
+    hero: str
+    stamina_lost: int
+    void: bool = False
+
+    def explain(self) -> str:
+        if self.void:
+            return f"{self.hero} is no longer on the table: no risk"
+        return (
+            f"{self.hero} loses {_plural(self.stamina_lost, 'stamina point')} ({t.RISK_TO_HEROES})"
+        )
+
+
+class HitsTaken(Event, frozen=True, tag="hits_taken"):
+    """Shooting hits on a unit or unattached hero: 1 stamina per full Armour's worth (digest
+    Rulings; HB-15)."""
+
+    unit: str
+    hits: int
+    armour: int
+    stamina_lost: int
+
+    def explain(self) -> str:
+        return (
+            f"{self.unit} takes {_plural(self.hits, 'hit')} against Armour {self.armour}: "
+            f"{self.hits} // {self.armour} = {_plural(self.stamina_lost, 'stamina point')} lost "
+            f"(leftover hits are lost; {t.SHOOTING})"
+        )
+
+
+class ShootingEnded(Event, frozen=True, tag="shooting_ended"):
+    shooter: str
+    target: str
+
+    def explain(self) -> str:
+        return f"{self.shooter}'s shot at {self.target} is resolved"
+
+
+class ShootingPassed(Event, frozen=True, tag="shooting_passed"):
+    """A side shoots no more this shooting phase (HB-19)."""
+
+    force: str
+    reason: str = ""
+
+    def explain(self) -> str:
+        why = f": {self.reason}" if self.reason else ""
+        return f"{self.force} shoot no more this phase{why} (HB-19)"
+
+
+# -- melee ---------------------------------------------------------------------------------------------
+
+
+class MeleeBegan(Event, frozen=True, tag="melee_began"):
+    """A melee is fought (pp.50–62); the phasing force declares first."""
+
+    combat: str
+    sides: dict[str, list[str]]
+
+    def explain(self) -> str:
+        return (
+            f"melee {self.combat}: "
+            + " against ".join(f"{f} ({', '.join(x)})" for f, x in self.sides.items())
+            + f" ({t.MELEE}; HB-31)"
+        )
+
+
+class MeleeDeclared(Event, frozen=True, tag="melee_declared"):
+    """What a side declares for a melee: the table's geometry and its heroes' Mighty Deeds."""
+
+    combat: str
+    force: str
+    supports: list[str] = []
+    holding: bool = False
+    rough: list[str] = []
+    deeds: dict[str, int] = {}
+    inspire: dict[str, int] = {}
+
+    def explain(self) -> str:
+        parts = []
+        if self.supports:
+            parts.append(f"supported by {', '.join(self.supports)}")
+        if self.holding:
+            parts.append("holding a hill or barrier")
+        if self.rough:
+            parts.append(f"in rough terrain: {', '.join(self.rough)}")
+        for h, n in self.deeds.items():
+            parts.append(f"{h} spends {_plural(n, 'Mighty Deed')} on combat dice")
+        for h, n in self.inspire.items():
+            parts.append(f"{h} inspires with {_plural(n, 'Mighty Deed')}")
+        return f"{self.force} in melee {self.combat}: " + ("; ".join(parts) or "nothing declared")
+
+
+class CombatDiceRolled(Event, frozen=True, tag="combat_dice_rolled"):
+    """One fighter's combat dice (Combat Dice Penalties and Bonuses, p.55)."""
+
+    combat: str
+    force: str
+    pool: Pool
+
+    def explain(self) -> str:
+        return f"{self.force} in melee {self.combat}: {self.pool.explain()} ({t.COMBAT_BONUSES}; HB-18)"
+
+
+class SupportSavesRolled(Event, frozen=True, tag="support_saves_rolled"):
+    """A side's support saves: each 5 or 6 removes a hit; Legendary Weapon hits first (HB-12)."""
+
+    combat: str
+    force: str
+    terms: list[Term]
+    faces: list[int]
+    saves: int
+    hits: int
+    legendary: int = 0
+
+    def explain(self) -> str:
+        dice = " + ".join(f"{x.dice}D6 {x.label}" for x in self.terms) or "no save dice"
+        saved = min(self.saves, self.hits)
+        return (
+            f"{self.force} support saves ({t.SUPPORT_SAVES}): {dice}: {_faces(self.faces)} → "
+            f"{self.saves} on {hit_range(t.SUPPORT_SAVE_ON)}: {saved} of "
+            f"{_plural(self.hits, 'hit')} removed"
+        )
+
+
+class MeleeHitsCounted(Event, frozen=True, tag="melee_hits_counted"):
+    """The hits each side's primary fighter takes after saves (HB-7)."""
+
+    combat: str
+    conceded: dict[str, int]
+    legendary: dict[str, int]
+    primaries: dict[str, str]
+
+    def explain(self) -> str:
+        return (
+            "; ".join(
+                f"{self.primaries[f]} ({f}) takes {_plural(n, 'hit')}"
+                + (
+                    f", {self.legendary[f]} from a Legendary Weapon"
+                    if self.legendary.get(f)
+                    else ""
+                )
+                for f, n in self.conceded.items()
+            )
+            + " (HB-7)"
+        )
+
+
+class MeleeDamage(Event, frozen=True, tag="melee_damage"):
+    """Stamina removed in melee: 1 per Legendary Weapon hit (HB-12), then 1 per full Armour's
+    worth of the other hits; leftover hits are lost (digest Rulings)."""
+
+    combat: str
+    losses: list[Loss]
+
+    def explain(self) -> str:
+        if not self.losses:
+            return f"melee {self.combat}: no stamina lost"
+        parts = []
+        for x in self.losses:
+            plain = x.hits - x.legendary
+            legendary = f"{x.legendary} Legendary Weapon + " if x.legendary else ""
+            parts.append(
+                f"{x.unit}: {legendary}{plain} // Armour {x.armour} = "
+                f"{_plural(x.stamina_lost, 'stamina point')} lost"
+            )
+        return "; ".join(parts) + f" ({t.MELEE}; HB-12)"
+
+
+class MeleeDecided(Event, frozen=True, tag="melee_decided"):
+    """The outcome of a melee (destroyed, draw, fighting victory; HB-8)."""
+
+    combat: str
+    outcome: str
+    winner: str
+    loser: str
+    scored: dict[str, int]
+
+    def explain(self) -> str:
+        hits = ", ".join(f"{f} {n}" for f, n in self.scored.items())
+        if self.outcome == "draw":
+            return f"melee {self.combat}: hits after saves {hits}: a draw; the melee goes on (HB-8)"
+        if self.outcome == "destroyed":
+            return (
+                f"melee {self.combat}: {self.loser} have no fighter left: {self.winner} win (HB-8)"
+            )
+        return (
+            f"melee {self.combat}: hits after saves {hits}: a fighting victory for {self.winner}; "
+            f"{self.loser} retreat; Winning markers (HB-8, HB-9)"
+        )
+
+
+class RetreatsOrdered(Event, frozen=True, tag="retreats_ordered"):
+    orders: list[RetreatOrder]
+
+    def explain(self) -> str:
+        return "; ".join(
+            f"{o.unit} must retreat {t.half_st(o.half_st)} ({t.RETREATING})" for o in self.orders
+        )
+
+
+class Pursued(Event, frozen=True, tag="pursued"):
+    combat: str
+    force: str
+    forced: bool = False
+
+    def explain(self) -> str:
+        why = " (an Impetuous unit must pursue)" if self.forced else ""
+        return f"{self.force} pursue: melee {self.combat} goes on{why} (HB-10)"
+
+
+class HeldGround(Event, frozen=True, tag="held_ground"):
+    combat: str
+    force: str
+
+    def explain(self) -> str:
+        return f"{self.force} hold their ground: melee {self.combat} ends (HB-10)"
+
+
+class DisengageDeclared(Event, frozen=True, tag="disengage_declared"):
+    unit: str
+
+    def explain(self) -> str:
+        return f"{self.unit} attempts to disengage (HB-24)"
+
+
+class Disengaged(Event, frozen=True, tag="disengaged"):
+    unit: str
+
+    def explain(self) -> str:
+        return f"{self.unit} disengages: it moves back 1 ST out of the melee (HB-24)"
+
+
+class StayedEngaged(Event, frozen=True, tag="stayed_engaged"):
+    unit: str
+
+    def explain(self) -> str:
+        return f"{self.unit} stays in the melee (HB-24)"
+
+
+class MeleeEnded(Event, frozen=True, tag="melee_ended"):
+    combat: str
+
+    def explain(self) -> str:
+        return f"melee {self.combat} has been fought this phase"
+
+
+# -- single combat -----------------------------------------------------------------------------------
+
+
+class ChallengeIssued(Event, frozen=True, tag="challenge_issued"):
+    challenger: str
+    challenged: str
+
+    def explain(self) -> str:
+        return (
+            f"{self.challenger} challenges {self.challenged} to single combat ({t.SINGLE_COMBAT})"
+        )
+
+
+class ChallengeForgone(Event, frozen=True, tag="challenge_forgone"):
+    force: str
+
+    def explain(self) -> str:
+        return f"{self.force} issue no challenge this melee phase"
+
+
+class ChallengeRefused(Event, frozen=True, tag="challenge_refused"):
+    hero: str
+
+    def explain(self) -> str:
+        return f"{self.hero} refuses the challenge and adds no dice to this phase's melees (HB-17)"
+
+
+class ChallengeAccepted(Event, frozen=True, tag="challenge_accepted"):
+    hero: str
+
+    def explain(self) -> str:
+        return f"{self.hero} accepts the challenge: the single combat is fought before any melee (HB-31)"
+
+
+class DeedsCommitted(Event, frozen=True, tag="deeds_committed"):
+    """A hero's Mighty Deeds for this round of single combat (1D6 each)."""
+
+    hero: str
+    deeds: int
+
+    def explain(self) -> str:
+        return f"{self.hero} commits {_plural(self.deeds, 'Mighty Deed')} to this round ({t.SINGLE_COMBAT})"
+
+
+class SingleCombatRound(Event, frozen=True, tag="single_combat_round"):
+    """A round of single combat: both pools, the hits (Legendary Weapon hits count double), the
+    difference against the loser's armour, and the result."""
+
+    round: int
+    challenger: Pool
+    challenged: Pool
+    hits: dict[str, int]
+    result: Literal["kill", "win", "draw", "final_draw"]
+    winner: str = ""
+    loser: str = ""
+    loser_armour: int = 0
+
+    def explain(self) -> str:
+        pools = f"{self.challenger.explain()}; {self.challenged.explain()}"
+        hits = ", ".join(f"{h} {n}" for h, n in self.hits.items())
+        if self.result == "kill":
+            diff = self.hits[self.winner] - self.hits[self.loser]
+            verdict = (
+                f"difference {diff} ≥ {self.loser}'s Armour {self.loser_armour}: "
+                f"{self.loser} is killed outright"
+            )
+        elif self.result == "win":
+            diff = self.hits[self.winner] - self.hits[self.loser]
+            verdict = (
+                f"difference {diff} < {self.loser}'s Armour {self.loser_armour}: {self.winner} "
+                f"wins the round, {self.loser} loses 1 stamina point"
+            )
+        elif self.result == "draw":
+            verdict = "a draw: both fight again"
+        else:
+            verdict = "a draw in the third round: both lose 1 stamina point"
+        return (
+            f"single combat round {self.round}: {pools}; hits {hits}: {verdict} ({t.SINGLE_COMBAT})"
+        )
+
+
+# -- losses --------------------------------------------------------------------------------------------
+
+
+class StaminaLost(Event, frozen=True, tag="stamina_lost"):
+    """A unit or hero loses stamina outside the hits of a shot or melee (a blocked retreat, a failed
+    test when retreated into, a final blow, single combat)."""
+
+    unit: str
+    stamina: int
+    reason: str
+
+    def explain(self) -> str:
+        return f"{self.unit} loses {_plural(self.stamina, 'stamina point')}: {self.reason}"
+
+
+class UnitDestroyed(Event, frozen=True, tag="unit_destroyed"):
+    """A unit with no stamina left (or broken) is removed; its heroes stay (HB-16)."""
+
+    unit: str
+    reason: str
+    how: Literal["destroyed", "broken", "fled"] = "destroyed"
+
+    def explain(self) -> str:
+        return f"{self.unit} is removed: {self.reason}"
+
+
+class HeroKilled(Event, frozen=True, tag="hero_killed"):
+    """A hero dies: in combat the Hero Death table (p.57) is rolled; elsewhere not (HB-14)."""
+
+    hero: str
+    cause: CauseOfDeath
+    roll: int = 0
+    outcome: str = ""
+
+    def explain(self) -> str:
+        if not self.roll:
+            return f"{self.hero} is killed ({self.cause}; no Hero Death roll outside combat, HB-14)"
+        return (
+            f"{self.hero} is killed ({self.cause}); Hero Death 1D6 {self.roll}: "
+            f"{t.DEATH_NAMES.get(self.outcome, self.outcome)} ({t.HERO_DEATH}; HB-13)"
+        )
+
+
+class HeroUnattached(Event, frozen=True, tag="hero_unattached"):
+    """A hero whose unit was removed stands on its own (HB-16); in a melee that goes on it fights
+    on in it."""
+
+    hero: str
+    unit: str
+    combat: str = ""
+
+    def explain(self) -> str:
+        on = f"; it fights on in melee {self.combat}" if self.combat else ""
+        return f"{self.hero} survives {self.unit} and stands on its own{on} (HB-16)"
+
+
+class FinalBlowStruck(Event, frozen=True, tag="final_blow_struck"):
+    """A dying hero's final blow (p.57): the enemy must roll 4+ on 1D6 or lose 1 stamina."""
+
+    hero: str
+    target: str
+    roll: int
+    saved: bool
+
+    def explain(self) -> str:
+        verdict = "no effect" if self.saved else "1 stamina point lost"
+        return (
+            f"{self.hero}'s final blow at {self.target}: 1D6 {self.roll} "
+            f"({t.FINAL_BLOW_SAVE_ON}+ saves) → {verdict} ({t.HERO_DEATH})"
+        )
+
+
+# -- retreats -----------------------------------------------------------------------------------------
+
+
+class RetreatBegan(Event, frozen=True, tag="retreat_began"):
+    unit: str
+    half_st: int
+
+    def explain(self) -> str:
+        return f"{self.unit} retreats directly back {t.half_st(self.half_st)} ({t.RETREATING})"
+
+
+class UnitRetreated(Event, frozen=True, tag="unit_retreated"):
+    """What the retreat ran into, as its owner declares (HB-11)."""
+
+    unit: str
+    half_st: int
+    into: str
+    friend: str = ""
+
+    def explain(self) -> str:
+        what = {
+            "clear": "nothing in the way",
+            "friends": f"into {self.friend}, which is pushed back; both test or lose 1 stamina",
+            "blocked": "blocked by enemy troops, impassable terrain or a combat: it stops a "
+            "Blade's Length away and loses 1 stamina",
+            "off_table": "off the table: destroyed",
+        }[self.into]
+        return f"{self.unit} retreats {t.half_st(self.half_st)}: {what} ({t.RETREATING}; HB-11)"
+
+
+class RetreatCancelled(Event, frozen=True, tag="retreat_cancelled"):
+    unit: str
+
+    def explain(self) -> str:
+        return f"{self.unit} is no longer on the table: no retreat"
+
+
+EVENT_TYPES: tuple[type[Event], ...] = (
+    TurnBegan,
+    DeedsRefreshed,
+    PhaseBegan,
+    PhaseEnded,
+    TurnEnded,
+    VictoryChecked,
+    GameEnded,
+    ReputationGained,
+    ReputationLost,
+    DeedsSpent,
+    CommandTestsCalled,
+    CommandTestTaken,
+    CommandTestRerolled,
+    CommandTestResolved,
+    UnitMoved,
+    MovementFailed,
+    FacingChanged,
+    HeroJoined,
+    HeroLeft,
+    ChargeDeclared,
+    ChargeFailed,
+    EvadeDeclared,
+    Evaded,
+    EvadeFailed,
+    CounterChargeDeclared,
+    CounterCharged,
+    ChargeReceived,
+    ChargePressed,
+    ChargeContacted,
+    ShotsFired,
+    HeroesAtRisk,
+    RiskRolled,
+    RiskRerolled,
+    RiskResolved,
+    HitsTaken,
+    ShootingEnded,
+    ShootingPassed,
+    MeleeBegan,
+    MeleeDeclared,
+    CombatDiceRolled,
+    SupportSavesRolled,
+    MeleeHitsCounted,
+    MeleeDamage,
+    MeleeDecided,
+    RetreatsOrdered,
+    Pursued,
+    HeldGround,
+    DisengageDeclared,
+    Disengaged,
+    StayedEngaged,
+    MeleeEnded,
+    ChallengeIssued,
+    ChallengeForgone,
+    ChallengeRefused,
+    ChallengeAccepted,
+    DeedsCommitted,
+    SingleCombatRound,
+    StaminaLost,
+    UnitDestroyed,
+    HeroKilled,
+    HeroUnattached,
+    FinalBlowStruck,
+    RetreatBegan,
+    UnitRetreated,
+    RetreatCancelled,
+)
