@@ -56,6 +56,8 @@ def choose(state: GameState, player: str, legal: list[Command]) -> Command:
         return with_deeds[0] if with_deeds else legal[0]
     if kind == "retreat":
         return _first(legal, (cmd.DeclareRetreat,))
+    if kind == "roll":
+        return _first(legal, (cmd.Roll,))
     # charge_follow_up (make contact), pursuit (pursue), disengage (stay engaged)
     preferred: dict[str, tuple[type[Command], ...]] = {
         "charge_follow_up": (cmd.PressCharge,),

@@ -8,9 +8,10 @@ dying hero's final blow may destroy a unit, whose force loses its reputation…)
 from __future__ import annotations
 
 from warlog.domain.core.batch import Batch
+from warlog.domain.core.procedure import Step
 from warlog.domain.heroic_battles import events as ev
-from warlog.domain.heroic_battles import pieces, rulings, tables
-from warlog.domain.heroic_battles.state import GameState, Hero, Unit
+from warlog.domain.heroic_battles import pieces, rolls, rulings, tables
+from warlog.domain.heroic_battles.state import BlowFrame, FallFrame, GameState, Hero, Unit
 
 #: causes of death in combat: the Hero Death table is rolled (p.57); elsewhere not (HB-14)
 COMBAT_CAUSES = frozenset({"melee", "single_combat", "final_blow"})
@@ -93,37 +94,53 @@ def remove_unit(batch: Batch[GameState], uid: str, reason: str, how: str) -> Non
 
 
 def kill_hero(batch: Batch[GameState], hid: str, cause: ev.CauseOfDeath, enemy: str) -> None:
-    """The hero dies. In combat: the Hero Death table (1D6, p.57), the tokens it costs (HB-13)
-    and on a 6 the final blow at ``enemy``; elsewhere its whole Reputation (HB-14)."""
+    """The hero dies. In combat the Hero Death table is rolled next (``fall_next``, p.57);
+    elsewhere its force loses its whole Reputation at once (HB-14)."""
     hero: Hero = batch.state.heroes[hid]
     if hero.gone:
         return
+    batch.emit(ev.HeroKilled(hero=hid, cause=cause, enemy=enemy))
     if cause not in COMBAT_CAUSES:
-        batch.emit(ev.HeroKilled(hero=hid, cause=cause))
         lose(batch, hero.force, hero.reputation, f"{hid} is killed", hid)
+
+
+def fall_next(state: GameState, frame: FallFrame) -> Step:
+    """The Hero Death table of a hero killed in combat is rolled (1D6, p.57)."""
+    return lambda batch: _death_roll(batch, frame)
+
+
+def _death_roll(batch: Batch[GameState], frame: FallFrame) -> None:
+    hero = batch.state.heroes[frame.hero]
+    if not rolls.may_roll(batch, hero.force, 1, f"Hero Death of {hero.id}"):
         return
-    (roll,) = batch.roll(1, 6, purpose=f"Hero Death {hid}", roller=hero.force)
+    (roll,) = batch.roll(1, 6, purpose=f"Hero Death {hero.id}", roller=hero.force)
     outcome = tables.hero_death(roll)
-    batch.emit(ev.HeroKilled(hero=hid, cause=cause, roll=roll, outcome=outcome))
+    target = pieces.piece(batch.state, frame.enemy) if frame.enemy else None
+    struck = target.id if outcome == "final_blow" and target is not None and not target.gone else ""
+    batch.emit(ev.HeroDeathRolled(hero=hero.id, roll=roll, outcome=outcome, target=struck))
     lose(
         batch,
         hero.force,
         rulings.death_tokens(outcome, hero.reputation),
-        f"{hid} dies ({tables.DEATH_NAMES[outcome]}, {tables.HERO_DEATH}; HB-13)",
-        hid,
+        f"{hero.id} dies ({tables.DEATH_NAMES[outcome]}, {tables.HERO_DEATH}; HB-13)",
+        hero.id,
     )
-    if outcome == "final_blow":
-        final_blow(batch, hid, enemy)
 
 
-def final_blow(batch: Batch[GameState], hid: str, enemy: str) -> None:
-    """ "Though I die, I smite thee!" (p.57): the enemy rolls 1D6 and loses 1 stamina below 4; a
-    blow at an enemy no longer on the table does nothing (HB-13)."""
-    target = pieces.piece(batch.state, enemy) if enemy else None
-    if target is None or target.gone:
+def blow_next(state: GameState, frame: BlowFrame) -> Step:
+    """ "Though I die, I smite thee!" (p.57): the enemy rolls 1D6 and loses 1 stamina below 4."""
+    return lambda batch: _final_blow(batch, frame)
+
+
+def _final_blow(batch: Batch[GameState], frame: BlowFrame) -> None:
+    target = pieces.find(batch.state, frame.target)
+    if target.gone:
+        batch.emit(ev.FinalBlowStruck(hero=frame.hero, target=target.id, roll=0, saved=True))
         return
-    (roll,) = batch.roll(1, 6, purpose=f"final blow at {enemy}", roller=target.force)
+    if not rolls.may_roll(batch, target.force, 1, f"{frame.hero}'s final blow at {target.id}"):
+        return
+    (roll,) = batch.roll(1, 6, purpose=f"final blow at {target.id}", roller=target.force)
     saved = roll >= tables.FINAL_BLOW_SAVE_ON
-    batch.emit(ev.FinalBlowStruck(hero=hid, target=enemy, roll=roll, saved=saved))
+    batch.emit(ev.FinalBlowStruck(hero=frame.hero, target=target.id, roll=roll, saved=saved))
     if not saved:
-        lose_stamina(batch, enemy, 1, f"{hid}'s final blow", "final_blow", "")
+        lose_stamina(batch, target.id, 1, f"{frame.hero}'s final blow", "final_blow", "")

@@ -12,7 +12,7 @@ from __future__ import annotations
 from warlog.domain.core.batch import Batch
 from warlog.domain.core.errors import reject
 from warlog.domain.core.procedure import Decision, Step
-from warlog.domain.heroic_battles import casualties, pieces, rulings, tables
+from warlog.domain.heroic_battles import casualties, pieces, rolls, rulings, tables
 from warlog.domain.heroic_battles import events as ev
 from warlog.domain.heroic_battles.state import GameState, TestFrame, Unit
 from warlog.domain.heroic_battles.values import PendingTest, RetreatOrder, TestPurpose
@@ -87,6 +87,8 @@ def test_next(state: GameState, frame: TestFrame) -> Decision | Step:
 
 
 def _roll(batch: Batch[GameState], head: PendingTest, unit: Unit) -> None:
+    if not rolls.may_roll(batch, unit.force, head.dice, f"{unit.id}'s command test"):
+        return
     faces = batch.roll(head.dice, 6, purpose=f"command test {unit.id}", roller=unit.force)
     score = min(faces)
     passed = score >= tables.COMMAND_TEST_PASS

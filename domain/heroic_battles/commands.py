@@ -102,6 +102,13 @@ class PressCharge(Command, frozen=True, tag="press_charge"):
     contact: bool
 
 
+# -- a roll the game waits for ---------------------------------------------------------------------
+
+
+class Roll(Command, frozen=True, tag="roll"):
+    """Make the roll the game waits for (its dice in ``dice`` with manual dice)."""
+
+
 # -- command tests ------------------------------------------------------------------------------------
 
 
@@ -257,5 +264,6 @@ HbCommand = Union[  # noqa: UP007 - msgspec decodes a typing.Union of tagged Str
     Disengage,
     StayEngaged,
     DeclareRetreat,
+    Roll,
 ]
 COMMAND_TYPES: tuple[type[Command], ...] = HbCommand.__args__  # type: ignore[attr-defined]

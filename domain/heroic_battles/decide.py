@@ -21,6 +21,7 @@ from warlog.domain.heroic_battles import (
     melee,
     movement,
     retreats,
+    rolls,
     shooting,
     turns,
 )
@@ -65,4 +66,5 @@ HANDLERS: Mapping[type[Any], Handler] = {
     cmd.Disengage: melee.disengage,
     cmd.StayEngaged: melee.stay,
     cmd.DeclareRetreat: retreats.declare,
+    cmd.Roll: rolls.roll,
 }

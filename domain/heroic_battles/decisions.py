@@ -7,20 +7,26 @@ none is in progress.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from warlog.domain.core.procedure import Decision, Frame, Next, Stack
 from warlog.domain.heroic_battles import (
+    casualties,
     charges,
     command_test,
     duel,
     heroes,
     melee,
     retreats,
+    rolls,
     shooting,
     turns,
 )
 from warlog.domain.heroic_battles.state import (
+    BlowFrame,
     ChargeFrame,
     DuelFrame,
+    FallFrame,
     GameState,
     MeleeFrame,
     RetreatFrame,
@@ -82,8 +88,8 @@ def _frames(state: GameState) -> tuple[Frame, ...]:
     return state.frames
 
 
-#: what comes next in a battle (the ruleset's ``next``)
-NEXT = Stack(
+#: the procedures in progress and the turn sequence under them
+STACK = Stack(
     _frames,
     {
         TestFrame: command_test.test_next,
@@ -92,10 +98,24 @@ NEXT = Stack(
         RiskFrame: heroes.risk_next,
         MeleeFrame: melee.melee_next,
         DuelFrame: duel.duel_next,
+        FallFrame: casualties.fall_next,
+        BlowFrame: casualties.blow_next,
         RetreatFrame: retreats.retreat_next,
     },
     turn_decision,
 )
+
+
+def upcoming(state: GameState) -> Next:
+    """What comes next in a battle: an awaited roll first (``rolls.py``), then the procedure
+    on top of the stack, then the turn sequence."""
+    if state.awaiting is not None:
+        return rolls.decision(state.awaiting)
+    return STACK(state)
+
+
+#: what comes next in a battle (the ruleset's ``next``)
+NEXT: Callable[[GameState], Next] = upcoming
 
 
 def decision(state: GameState) -> Decision | None:

@@ -13,7 +13,7 @@ from __future__ import annotations
 from warlog.domain.core.batch import Batch
 from warlog.domain.core.errors import RulesError, reject
 from warlog.domain.core.procedure import Decision, Step
-from warlog.domain.heroic_battles import casualties, pieces, pools, rulings, tables
+from warlog.domain.heroic_battles import casualties, pieces, pools, rolls, rulings, tables
 from warlog.domain.heroic_battles import commands as cmd
 from warlog.domain.heroic_battles import events as ev
 from warlog.domain.heroic_battles.state import DuelFrame, GameState, Hero
@@ -145,6 +145,8 @@ def duel_next(state: GameState, frame: DuelFrame) -> Decision | Step:
             options=(hero.id,),
             about={"hero": hero.id, "challenger": frame.challenger},
         )
+    if frame.stage == "rerolls":
+        return _reroll if frame.ones else _result
     if frame.stage == "deeds":
         for hero_id in (frame.challenger, frame.challenged):
             if wants_deeds(state, frame, hero_id):
@@ -158,7 +160,7 @@ def duel_next(state: GameState, frame: DuelFrame) -> Decision | Step:
                     options=(hero_id,),
                     about={"hero": hero_id, "round": str(frame.round)},
                 )
-    return _round
+    return _roll_round
 
 
 def spend(batch: Batch[GameState], c: cmd.SpendDeeds) -> None:
@@ -177,13 +179,18 @@ def spend(batch: Batch[GameState], c: cmd.SpendDeeds) -> None:
     batch.emit(ev.DeedsCommitted(hero=c.hero, deeds=c.deeds))
 
 
-def _pool(batch: Batch[GameState], hero: Hero, deeds: int, first_round: bool) -> Pool:
+def _bonuses(hero: Hero, deeds: int) -> list[tuple[str, int]]:
+    """Traits and Mighty Deeds: 1D6 each (Single Combat)."""
     bonuses: list[tuple[str, int]] = []
     if pieces.has(hero, "battle_smiter"):
         bonuses.append(("Battle Smiter", tables.BATTLE_SMITER_DICE))
     if pieces.has(hero, "big"):
         bonuses.append(("Big", tables.BIG_DICE))
     bonuses.append((f"Mighty Deed{'s' if deeds != 1 else ''}", deeds))
+    return bonuses
+
+
+def _pool(batch: Batch[GameState], hero: Hero, deeds: int, first_round: bool) -> Pool:
     legendary = pieces.has(hero, "legendary_weapon")
     return pools.roll(
         batch,
@@ -191,7 +198,7 @@ def _pool(batch: Batch[GameState], hero: Hero, deeds: int, first_round: bool) ->
         label=f"Level dice of {hero.id}",
         base=hero.level,
         penalties=[],
-        bonuses=bonuses,
+        bonuses=_bonuses(hero, deeds),
         hit_on=tables.BRUTAL_HIT_ON if pieces.has(hero, "brutal") else tables.HIT_ON,
         roller=hero.force,
         purpose=f"single combat {hero.id}",
@@ -201,10 +208,15 @@ def _pool(batch: Batch[GameState], hero: Hero, deeds: int, first_round: bool) ->
     )
 
 
-def _round(batch: Batch[GameState]) -> None:
+def _roll_round(batch: Batch[GameState]) -> None:
+    """Both heroes' dice for the round (the challenger's first), Mighty Deeds spent."""
     state = batch.state
     frame = _frame(state)
     a, b = state.heroes[frame.challenger], state.heroes[frame.challenged]
+    dice = sum(pools.build(h.level, [], _bonuses(h, frame.deeds.get(h.id, 0)))[1] for h in (a, b))
+    what = f"round {frame.round} of the single combat of {a.id} and {b.id}"
+    if not rolls.may_roll(batch, a.force, dice, what):
+        return
     for hero in (a, b):
         n = frame.deeds.get(hero.id, 0)
         if n:
@@ -212,18 +224,30 @@ def _round(batch: Batch[GameState]) -> None:
                 ev.DeedsSpent(hero=hero.id, deeds=n, purpose=f"single combat round {frame.round}")
             )
     first = frame.round == 1
-    pa = _pool(batch, a, frame.deeds.get(a.id, 0), first)
-    pb = _pool(batch, b, frame.deeds.get(b.id, 0), first)
-    hits = {a.id: pa.hits, b.id: pb.hits}
-    if pa.hits == pb.hits:
+    for hero in (a, b):
+        pool = _pool(batch, hero, frame.deeds.get(hero.id, 0), first)
+        batch.emit(ev.SingleCombatDiceRolled(round=frame.round, pool=pool))
+
+
+def _reroll(batch: Batch[GameState]) -> None:
+    """First round: the heroes count as charging and roll their 1s again."""
+    frame = _frame(batch.state)
+    ones = frame.ones[0]
+    if not rolls.may_roll(batch, ones.force, ones.count, f"re-rolling {ones.owner}'s 1s"):
+        return
+    batch.emit(pools.reroll(batch, ones))
+
+
+def _result(batch: Batch[GameState]) -> None:
+    state = batch.state
+    frame = _frame(state)
+    a, b = state.heroes[frame.challenger], state.heroes[frame.challenged]
+    hits = {a.id: frame.hits.get(a.id, 0), b.id: frame.hits.get(b.id, 0)}
+    if hits[a.id] == hits[b.id]:
         last = frame.round >= tables.SINGLE_COMBAT_ROUNDS
         batch.emit(
             ev.SingleCombatRound(
-                round=frame.round,
-                challenger=pa,
-                challenged=pb,
-                hits=hits,
-                result="final_draw" if last else "draw",
+                round=frame.round, hits=hits, result="final_draw" if last else "draw"
             )
         )
         for hero in (a, b):
@@ -246,14 +270,11 @@ def _round(batch: Batch[GameState]) -> None:
                     enemy.id,
                 )
         return
-    winner, loser = (a, b) if pa.hits > pb.hits else (b, a)
-    diff = abs(pa.hits - pb.hits)
-    kill = diff >= loser.armour
+    winner, loser = (a, b) if hits[a.id] > hits[b.id] else (b, a)
+    kill = hits[winner.id] - hits[loser.id] >= loser.armour
     batch.emit(
         ev.SingleCombatRound(
             round=frame.round,
-            challenger=pa,
-            challenged=pb,
             hits=hits,
             result="kill" if kill else "win",
             winner=winner.id,

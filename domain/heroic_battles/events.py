@@ -165,6 +165,51 @@ class DeedsSpent(Event, frozen=True, tag="deeds_spent"):
         return f"{self.hero} spends {_plural(self.deeds, 'Mighty Deed')}: {self.purpose} ({t.MIGHTY_DEEDS})"
 
 
+# -- rolls that wait for their dice -------------------------------------------------------------------
+
+
+class DiceAwaited(Event, frozen=True, tag="dice_awaited"):
+    """The game waits for a roll: its count depends on faces this command already rolled, so it
+    is a command of its own (``roll``), and a referee typing manual dice always knows how many a
+    command needs before rolling any."""
+
+    roller: str
+    dice: int
+    what: str
+
+    def explain(self) -> str:
+        return f"{self.roller} to roll {self.dice}D6: {self.what}"
+
+
+class DiceCast(Event, frozen=True, tag="dice_cast"):
+    """The awaited roll is made (its dice follow)."""
+
+    roller: str
+    what: str
+
+    def explain(self) -> str:
+        return f"{self.roller} rolls: {self.what}"
+
+
+class OnesRerolled(Event, frozen=True, tag="ones_rerolled"):
+    """A pool's 1s rolled again (Melee: a Charging or Winning marker; Single Combat: the first
+    round)."""
+
+    force: str
+    owner: str
+    reason: str
+    faces: list[int]
+    hit_on: int
+    hits: int
+    legendary: bool = False
+
+    def explain(self) -> str:
+        return (
+            f"{self.owner} re-rolls {len(self.faces)} × 1 ({self.reason}): {_faces(self.faces)} "
+            f"on {hit_range(self.hit_on)} → {_plural(self.hits, 'more hit')}"
+        )
+
+
 # -- command tests ---------------------------------------------------------------------------------
 
 
@@ -595,47 +640,46 @@ class CombatDiceRolled(Event, frozen=True, tag="combat_dice_rolled"):
 
 
 class SupportSavesRolled(Event, frozen=True, tag="support_saves_rolled"):
-    """A side's support saves: each 5 or 6 removes a hit; Legendary Weapon hits first (HB-12)."""
+    """A side's support saves: each 5 or 6 removes a hit (Legendary Weapon hits first, HB-12)."""
 
     combat: str
     force: str
     terms: list[Term]
     faces: list[int]
     saves: int
-    hits: int
-    legendary: int = 0
 
     def explain(self) -> str:
         dice = " + ".join(f"{x.dice}D6 {x.label}" for x in self.terms) or "no save dice"
-        saved = min(self.saves, self.hits)
         return (
             f"{self.force} support saves ({t.SUPPORT_SAVES}): {dice}: {_faces(self.faces)} → "
-            f"{self.saves} on {hit_range(t.SUPPORT_SAVE_ON)}: {saved} of "
-            f"{_plural(self.hits, 'hit')} removed"
+            f"{_plural(self.saves, 'save')} on {hit_range(t.SUPPORT_SAVE_ON)}"
         )
 
 
 class MeleeHitsCounted(Event, frozen=True, tag="melee_hits_counted"):
-    """The hits each side's primary fighter takes after saves (HB-7)."""
+    """The hits each side's primary fighter takes: the enemy's hits, less its saves, Legendary
+    Weapon hits removed first (HB-7, HB-12)."""
 
     combat: str
-    conceded: dict[str, int]
+    scored: dict[str, int]
     legendary: dict[str, int]
+    saves: dict[str, int]
+    conceded: dict[str, int]
+    legendary_conceded: dict[str, int]
     primaries: dict[str, str]
 
     def explain(self) -> str:
-        return (
-            "; ".join(
-                f"{self.primaries[f]} ({f}) takes {_plural(n, 'hit')}"
-                + (
-                    f", {self.legendary[f]} from a Legendary Weapon"
-                    if self.legendary.get(f)
-                    else ""
-                )
-                for f, n in self.conceded.items()
-            )
-            + " (HB-7)"
-        )
+        parts = []
+        for force, primary in self.primaries.items():
+            enemy = next(f for f in self.scored if f != force)
+            hits = self.scored[enemy]
+            text = f"{primary} ({force}) takes {_plural(hits, 'hit')}"
+            if self.saves.get(force):
+                text += f" − {self.saves[force]} saved → {self.conceded[force]}"
+            if self.legendary_conceded.get(force):
+                text += f", {self.legendary_conceded[force]} from a Legendary Weapon"
+            parts.append(text)
+        return "; ".join(parts) + " (HB-7, HB-12)"
 
 
 class MeleeDamage(Event, frozen=True, tag="melee_damage"):
@@ -781,13 +825,21 @@ class DeedsCommitted(Event, frozen=True, tag="deeds_committed"):
         return f"{self.hero} commits {_plural(self.deeds, 'Mighty Deed')} to this round ({t.SINGLE_COMBAT})"
 
 
-class SingleCombatRound(Event, frozen=True, tag="single_combat_round"):
-    """A round of single combat: both pools, the hits (Legendary Weapon hits count double), the
-    difference against the loser's armour, and the result."""
+class SingleCombatDiceRolled(Event, frozen=True, tag="single_combat_dice_rolled"):
+    """A hero's dice in a round of single combat: its level, traits and Mighty Deeds."""
 
     round: int
-    challenger: Pool
-    challenged: Pool
+    pool: Pool
+
+    def explain(self) -> str:
+        return f"single combat round {self.round}: {self.pool.explain()} ({t.SINGLE_COMBAT})"
+
+
+class SingleCombatRound(Event, frozen=True, tag="single_combat_round"):
+    """A round's result: the hits (Legendary Weapon hits counting 2), the difference against
+    the loser's armour (killed outright when it reaches it), or a draw."""
+
+    round: int
     hits: dict[str, int]
     result: Literal["kill", "win", "draw", "final_draw"]
     winner: str = ""
@@ -795,27 +847,24 @@ class SingleCombatRound(Event, frozen=True, tag="single_combat_round"):
     loser_armour: int = 0
 
     def explain(self) -> str:
-        pools = f"{self.challenger.explain()}; {self.challenged.explain()}"
         hits = ", ".join(f"{h} {n}" for h, n in self.hits.items())
-        if self.result == "kill":
+        if self.result in ("kill", "win"):
             diff = self.hits[self.winner] - self.hits[self.loser]
-            verdict = (
-                f"difference {diff} ≥ {self.loser}'s Armour {self.loser_armour}: "
-                f"{self.loser} is killed outright"
-            )
-        elif self.result == "win":
-            diff = self.hits[self.winner] - self.hits[self.loser]
-            verdict = (
-                f"difference {diff} < {self.loser}'s Armour {self.loser_armour}: {self.winner} "
-                f"wins the round, {self.loser} loses 1 stamina point"
-            )
+            if self.result == "kill":
+                verdict = (
+                    f"difference {diff} ≥ {self.loser}'s Armour {self.loser_armour}: "
+                    f"{self.loser} is killed outright"
+                )
+            else:
+                verdict = (
+                    f"difference {diff} < {self.loser}'s Armour {self.loser_armour}: "
+                    f"{self.winner} wins the round, {self.loser} loses 1 stamina point"
+                )
         elif self.result == "draw":
             verdict = "a draw: both fight again"
         else:
             verdict = "a draw in the third round: both lose 1 stamina point"
-        return (
-            f"single combat round {self.round}: {pools}; hits {hits}: {verdict} ({t.SINGLE_COMBAT})"
-        )
+        return f"single combat round {self.round}: hits {hits}: {verdict} ({t.SINGLE_COMBAT})"
 
 
 # -- losses --------------------------------------------------------------------------------------------
@@ -845,19 +894,33 @@ class UnitDestroyed(Event, frozen=True, tag="unit_destroyed"):
 
 
 class HeroKilled(Event, frozen=True, tag="hero_killed"):
-    """A hero dies: in combat the Hero Death table (p.57) is rolled; elsewhere not (HB-14)."""
+    """A hero dies. In combat the Hero Death table (p.57) is rolled next (``hero_death_rolled``);
+    elsewhere its force loses its whole Reputation, with no roll (HB-14)."""
 
     hero: str
     cause: CauseOfDeath
-    roll: int = 0
-    outcome: str = ""
+    enemy: str = ""
 
     def explain(self) -> str:
-        if not self.roll:
-            return f"{self.hero} is killed ({self.cause}; no Hero Death roll outside combat, HB-14)"
+        if self.cause in ("melee", "single_combat", "final_blow"):
+            return f"{self.hero} is killed ({self.cause}): the Hero Death table is rolled ({t.HERO_DEATH})"
+        return f"{self.hero} is killed ({self.cause}; no Hero Death roll outside combat, HB-14)"
+
+
+class HeroDeathRolled(Event, frozen=True, tag="hero_death_rolled"):
+    """Hero Death in Combat (p.57): 1–3 food for ravens, 4–5 a famous death, 6 a final blow at
+    ``target`` ("" when there is nobody left to strike, HB-13)."""
+
+    hero: str
+    roll: int
+    outcome: str
+    target: str = ""
+
+    def explain(self) -> str:
+        blow = f": a final blow at {self.target}" if self.target else ""
         return (
-            f"{self.hero} is killed ({self.cause}); Hero Death 1D6 {self.roll}: "
-            f"{t.DEATH_NAMES.get(self.outcome, self.outcome)} ({t.HERO_DEATH}; HB-13)"
+            f"{self.hero}, Hero Death 1D6 {self.roll}: {t.DEATH_NAMES.get(self.outcome, self.outcome)}"
+            f"{blow} ({t.HERO_DEATH}; HB-13)"
         )
 
 
@@ -883,6 +946,8 @@ class FinalBlowStruck(Event, frozen=True, tag="final_blow_struck"):
     saved: bool
 
     def explain(self) -> str:
+        if not self.roll:
+            return f"{self.target} is no longer on the table: {self.hero}'s final blow does nothing (HB-13)"
         verdict = "no effect" if self.saved else "1 stamina point lost"
         return (
             f"{self.hero}'s final blow at {self.target}: 1D6 {self.roll} "
@@ -938,6 +1003,9 @@ EVENT_TYPES: tuple[type[Event], ...] = (
     ReputationGained,
     ReputationLost,
     DeedsSpent,
+    DiceAwaited,
+    DiceCast,
+    OnesRerolled,
     CommandTestsCalled,
     CommandTestTaken,
     CommandTestRerolled,
@@ -984,10 +1052,12 @@ EVENT_TYPES: tuple[type[Event], ...] = (
     ChallengeRefused,
     ChallengeAccepted,
     DeedsCommitted,
+    SingleCombatDiceRolled,
     SingleCombatRound,
     StaminaLost,
     UnitDestroyed,
     HeroKilled,
+    HeroDeathRolled,
     HeroUnattached,
     FinalBlowStruck,
     RetreatBegan,

@@ -13,11 +13,15 @@ from msgspec.structs import replace
 
 from warlog.domain.core.events import Event
 from warlog.domain.heroic_battles import events as ev
+from warlog.domain.heroic_battles import pools
 from warlog.domain.heroic_battles.state import (
     AnyFrame,
+    Awaiting,
+    BlowFrame,
     ChargeFrame,
     Combat,
     DuelFrame,
+    FallFrame,
     GameState,
     Hero,
     MeleeFrame,
@@ -165,6 +169,31 @@ def _lost(s: GameState, e: ev.ReputationLost) -> GameState:
 
 def _deeds_spent(s: GameState, e: ev.DeedsSpent) -> GameState:
     return _piece(s, e.hero, deeds=max(0, s.heroes[e.hero].deeds - e.deeds))
+
+
+def _awaited(s: GameState, e: ev.DiceAwaited) -> GameState:
+    return replace(s, awaiting=Awaiting(roller=e.roller, dice=e.dice, what=e.what))
+
+
+def _cast(s: GameState, e: ev.DiceCast) -> GameState:
+    return replace(s, awaiting=None)
+
+
+def _ones_rerolled(s: GameState, e: ev.OnesRerolled) -> GameState:
+    frame = _top(s)
+    if isinstance(frame, MeleeFrame):
+        scored = dict(frame.scored)
+        scored[e.force] = scored.get(e.force, 0) + e.hits
+        legendary = dict(frame.legendary)
+        if e.legendary:
+            legendary[e.force] = legendary.get(e.force, 0) + e.hits
+        ones = tuple(o for o in frame.ones if o.owner != e.owner)
+        return _set_top(s, replace(frame, scored=scored, legendary=legendary, ones=ones))
+    duel: DuelFrame = _top_as(s, DuelFrame)
+    hits = dict(duel.hits)
+    hits[e.owner] = hits.get(e.owner, 0) + e.hits
+    ones = tuple(o for o in duel.ones if o.owner != e.owner)
+    return _set_top(s, replace(duel, hits=hits, ones=ones))
 
 
 # -- command tests ----------------------------------------------------------------------------------------
@@ -317,7 +346,12 @@ def _risk_head(s: GameState, **changes: Any) -> GameState:
 
 
 def _risk_rolled(s: GameState, e: ev.RiskRolled) -> GameState:
-    return _risk_head(s, rolled=True, faces=tuple(e.faces))
+    frame: RiskFrame = _top_as(s, RiskFrame)
+    entries = tuple(
+        replace(x, rolled=True, faces=tuple(e.faces)) if x.hero == e.hero else x
+        for x in frame.entries
+    )
+    return _set_top(s, replace(frame, entries=entries))
 
 
 def _risk_rerolled(s: GameState, e: ev.RiskRerolled) -> GameState:
@@ -382,6 +416,27 @@ def _melee_declared(s: GameState, e: ev.MeleeDeclared) -> GameState:
     return _set_top(s, replace(frame, declared=declared, stage=stage))
 
 
+def _combat_dice(s: GameState, e: ev.CombatDiceRolled) -> GameState:
+    frame = _melee(s)
+    scored = dict(frame.scored)
+    scored[e.force] = scored.get(e.force, 0) + e.pool.hits
+    legendary = dict(frame.legendary)
+    if e.pool.legendary:
+        legendary[e.force] = legendary.get(e.force, 0) + e.pool.hits
+    found = pools.ones_of(e.force, e.pool)
+    ones = (*frame.ones, found) if found is not None else frame.ones
+    return _set_top(
+        s, replace(frame, scored=scored, legendary=legendary, ones=ones, stage="rerolls")
+    )
+
+
+def _saves(s: GameState, e: ev.SupportSavesRolled) -> GameState:
+    frame = _melee(s)
+    saves = dict(frame.saves)
+    saves[e.force] = e.saves
+    return _set_top(s, replace(frame, saves=saves))
+
+
 def _hits_counted(s: GameState, e: ev.MeleeHitsCounted) -> GameState:
     frame = _melee(s)
     return _set_top(
@@ -389,7 +444,7 @@ def _hits_counted(s: GameState, e: ev.MeleeHitsCounted) -> GameState:
         replace(
             frame,
             conceded=dict(e.conceded),
-            legendary=dict(e.legendary),
+            legendary_conceded=dict(e.legendary_conceded),
             primaries=dict(e.primaries),
             stage="risk",
         ),
@@ -489,10 +544,22 @@ def _committed(s: GameState, e: ev.DeedsCommitted) -> GameState:
     return _set_top(s, replace(frame, deeds=deeds))
 
 
+def _duel_dice(s: GameState, e: ev.SingleCombatDiceRolled) -> GameState:
+    frame: DuelFrame = _top_as(s, DuelFrame)
+    hits = dict(frame.hits)
+    hits[e.pool.owner] = e.pool.hits
+    hero = s.heroes[e.pool.owner]
+    found = pools.ones_of(hero.force, e.pool)
+    ones = (*frame.ones, found) if found is not None else frame.ones
+    return _set_top(s, replace(frame, hits=hits, ones=ones, stage="rerolls"))
+
+
 def _round(s: GameState, e: ev.SingleCombatRound) -> GameState:
     frame: DuelFrame = _top_as(s, DuelFrame)
     if e.result == "draw":
-        return _set_top(s, replace(frame, round=frame.round + 1, deeds={}, stage="deeds"))
+        return _set_top(
+            s, replace(frame, round=frame.round + 1, deeds={}, hits={}, ones=(), stage="deeds")
+        )
     s = _pop(s)
     return _markers(s, [frame.challenger, frame.challenged], dueled=True)
 
@@ -509,9 +576,27 @@ def _destroyed(s: GameState, e: ev.UnitDestroyed) -> GameState:
     return _without(s, e.unit)
 
 
+#: causes of death after which the Hero Death table is rolled (p.57)
+_IN_COMBAT = frozenset({"melee", "single_combat", "final_blow"})
+
+
 def _killed(s: GameState, e: ev.HeroKilled) -> GameState:
     s = _piece(s, e.hero, gone="killed", stamina=0, unit="", charging=False, winning=False)
-    return _without(s, e.hero)
+    s = _without(s, e.hero)
+    if e.cause in _IN_COMBAT:
+        s = _push(s, FallFrame(hero=e.hero, cause=e.cause, enemy=e.enemy))
+    return s
+
+
+def _death_rolled(s: GameState, e: ev.HeroDeathRolled) -> GameState:
+    _top_as(s, FallFrame)
+    s = _pop(s)
+    return _push(s, BlowFrame(hero=e.hero, target=e.target)) if e.target else s
+
+
+def _blow(s: GameState, e: ev.FinalBlowStruck) -> GameState:
+    _top_as(s, BlowFrame)
+    return _pop(s)
 
 
 def _unattached(s: GameState, e: ev.HeroUnattached) -> GameState:
@@ -563,6 +648,9 @@ _HANDLERS: dict[type[Event], Callable[[GameState, Any], GameState]] = {
     ev.ReputationGained: _gained,
     ev.ReputationLost: _lost,
     ev.DeedsSpent: _deeds_spent,
+    ev.DiceAwaited: _awaited,
+    ev.DiceCast: _cast,
+    ev.OnesRerolled: _ones_rerolled,
     ev.CommandTestsCalled: _tests_called,
     ev.CommandTestTaken: _test_taken,
     ev.CommandTestRerolled: _test_rerolled,
@@ -592,8 +680,8 @@ _HANDLERS: dict[type[Event], Callable[[GameState, Any], GameState]] = {
     ev.ShootingPassed: _shooting_passed,
     ev.MeleeBegan: _melee_began,
     ev.MeleeDeclared: _melee_declared,
-    ev.CombatDiceRolled: _ignore,
-    ev.SupportSavesRolled: _ignore,
+    ev.CombatDiceRolled: _combat_dice,
+    ev.SupportSavesRolled: _saves,
     ev.MeleeHitsCounted: _hits_counted,
     ev.MeleeDamage: _melee_damage,
     ev.MeleeDecided: _melee_decided,
@@ -609,12 +697,14 @@ _HANDLERS: dict[type[Event], Callable[[GameState, Any], GameState]] = {
     ev.ChallengeRefused: _refused,
     ev.ChallengeAccepted: _accepted,
     ev.DeedsCommitted: _committed,
+    ev.SingleCombatDiceRolled: _duel_dice,
     ev.SingleCombatRound: _round,
     ev.StaminaLost: _stamina_lost,
     ev.UnitDestroyed: _destroyed,
     ev.HeroKilled: _killed,
+    ev.HeroDeathRolled: _death_rolled,
     ev.HeroUnattached: _unattached,
-    ev.FinalBlowStruck: _ignore,
+    ev.FinalBlowStruck: _blow,
     ev.RetreatBegan: _retreat_began,
     ev.UnitRetreated: _order_done,
     ev.RetreatCancelled: _order_done,

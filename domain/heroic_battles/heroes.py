@@ -8,7 +8,7 @@ from __future__ import annotations
 from warlog.domain.core.batch import Batch
 from warlog.domain.core.errors import reject
 from warlog.domain.core.procedure import Decision, Step
-from warlog.domain.heroic_battles import casualties, tables
+from warlog.domain.heroic_battles import casualties, rolls, tables
 from warlog.domain.heroic_battles import commands as cmd
 from warlog.domain.heroic_battles import events as ev
 from warlog.domain.heroic_battles.state import GameState, RiskFrame
@@ -32,8 +32,10 @@ def risk_next(state: GameState, frame: RiskFrame) -> Decision | Step:
     hero = state.heroes[entry.hero]
     if hero.gone:
         return lambda batch: batch.emit(ev.RiskResolved(hero=entry.hero, stamina_lost=0, void=True))
-    if not entry.rolled:
-        return lambda batch: _roll(batch, entry)
+    unrolled = [e for e in frame.entries if not e.rolled and not state.heroes[e.hero].gone]
+    if unrolled:
+        force = state.heroes[unrolled[0].hero].force
+        return lambda batch: _roll(batch, force)
     if may_reroll(state, entry):
         return Decision(
             players=(hero.force,),
@@ -47,21 +49,34 @@ def risk_next(state: GameState, frame: RiskFrame) -> Decision | Step:
     return lambda batch: resolve(batch)
 
 
-def _roll(batch: Batch[GameState], entry: RiskEntry) -> None:
-    hero = batch.state.heroes[entry.hero]
-    faces = batch.roll(
-        tables.risk_dice(entry.hits), 6, purpose=f"Risk to Heroes {hero.id}", roller=hero.force
-    )
-    n = sum(1 for f in faces if f == tables.RISK_FACE)
-    batch.emit(
-        ev.RiskRolled(
-            hero=hero.id,
-            hits=entry.hits,
-            faces=faces,
-            ones=n,
-            rerollable=n > 0 and hero.deeds > 0,
+def _roll(batch: Batch[GameState], force: str) -> None:
+    """Every hero of ``force`` at risk rolls (one roll per hero)."""
+    state = batch.state
+    entries = [
+        e
+        for e in _frame(state).entries
+        if not e.rolled and not state.heroes[e.hero].gone and state.heroes[e.hero].force == force
+    ]
+    dice = sum(tables.risk_dice(e.hits) for e in entries)
+    if not rolls.may_roll(
+        batch, force, dice, f"Risk to Heroes of {', '.join(e.hero for e in entries)}"
+    ):
+        return
+    for entry in entries:
+        hero = batch.state.heroes[entry.hero]
+        faces = batch.roll(
+            tables.risk_dice(entry.hits), 6, purpose=f"Risk to Heroes {hero.id}", roller=force
         )
-    )
+        n = sum(1 for f in faces if f == tables.RISK_FACE)
+        batch.emit(
+            ev.RiskRolled(
+                hero=hero.id,
+                hits=entry.hits,
+                faces=faces,
+                ones=n,
+                rerollable=n > 0 and hero.deeds > 0,
+            )
+        )
 
 
 def _frame(state: GameState) -> RiskFrame:

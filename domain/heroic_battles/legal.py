@@ -85,6 +85,8 @@ def options(state: GameState, d: Decision, player: str) -> list[Command]:
         return [cmd.Disengage(player=player, unit=unit), cmd.StayEngaged(player=player, unit=unit)]
     if kind == "retreat":
         return _retreats(player, d)
+    if kind == "roll":
+        return [cmd.Roll(player=player)]
     return []  # pragma: no cover - every decision kind is listed above
 
 

@@ -14,11 +14,26 @@ from __future__ import annotations
 from warlog.domain.core.batch import Batch
 from warlog.domain.core.errors import RulesError, reject
 from warlog.domain.core.procedure import Decision, Step
-from warlog.domain.heroic_battles import casualties, command_test, pieces, pools, rulings, tables
+from warlog.domain.heroic_battles import (
+    casualties,
+    command_test,
+    pieces,
+    pools,
+    rolls,
+    rulings,
+    tables,
+)
 from warlog.domain.heroic_battles import commands as cmd
 from warlog.domain.heroic_battles import events as ev
 from warlog.domain.heroic_battles.state import Combat, GameState, Hero, MeleeFrame, Unit
-from warlog.domain.heroic_battles.values import Loss, Pool, RetreatOrder, RiskEntry, Term
+from warlog.domain.heroic_battles.values import (
+    Declaration,
+    Loss,
+    Pool,
+    RetreatOrder,
+    RiskEntry,
+    Term,
+)
 
 # -- who fights ------------------------------------------------------------------------------------------
 
@@ -88,6 +103,8 @@ def melee_next(state: GameState, frame: MeleeFrame) -> Decision | Step:
         return _fight  # pragma: no cover - the second declaration moves the stage on
     if frame.stage == "fight":
         return _fight
+    if frame.stage == "rerolls":
+        return _reroll if frame.ones else _count
     if frame.stage == "risk":
         return _risk
     if frame.stage == "damage":
@@ -206,44 +223,99 @@ def _unit_pool_terms(
 
 
 def _fight(batch: Batch[GameState]) -> None:
+    """Every pool of both sides, the phasing side first, then each side's support saves: all
+    their counts are known before any die is rolled."""
     state = batch.state
     frame = _frame(state)
     c = _combat(state, frame)
-    scored: dict[str, int] = {}
-    legendary: dict[str, int] = {}
+    order = melee_turn_order(state, c)
+    dice = sum(_side_dice(state, frame, c, f) for f in order)
+    if not rolls.may_roll(batch, state.phasing, dice, f"the combat dice of {c.id}"):
+        return
     primaries = {f: rulings.primary(pieces.fighters(c, f)) for f in c.sides}
-    for force in melee_turn_order(state, c):
+    for force in order:
         declared = frame.declared[force]
         for hero_id, n in declared.deeds.items():
             batch.emit(ev.DeedsSpent(hero=hero_id, deeds=n, purpose=f"combat dice in {c.id}"))
         for hero_id, n in declared.inspire.items():
             batch.emit(ev.DeedsSpent(hero=hero_id, deeds=n, purpose=f"support saves in {c.id}"))
-        scored[force], legendary[force] = _roll_side(batch, frame, c, force, primaries[force])
+        _roll_side(batch, frame, c, force, primaries[force])
+    for force in order:
+        _saves(batch, frame, c, force)
+    if _frame(batch.state).stage == "fight":  # nobody had dice to roll (heroes out of it, HB-17)
+        _count(batch)
+
+
+def _side_dice(state: GameState, frame: MeleeFrame, c: Combat, force: str) -> int:
+    """How many dice a side rolls for its combat dice and support saves."""
+    primary = rulings.primary(pieces.fighters(c, force))
+    declared = frame.declared[force]
+    heroes = {h.id for h in fighting_heroes(state, c, force)}
+    dice = sum(t.dice for t in _save_terms(state, declared))
+    for fid in pieces.fighters(c, force):
+        p = pieces.find(state, fid)
+        if isinstance(p, Unit):
+            penalties, bonuses = _unit_pool_terms(
+                p, fid == primary, fid in declared.rough, fid in c.flanked
+            )
+            dice += pools.build(p.combat_dice, penalties, bonuses)[1]
+            carriers = [h for h in pieces.attached(state, fid) if h.id in heroes]
+        else:
+            carriers = [p] if fid in heroes else []
+        for hero in carriers:
+            dice += pools.build(
+                hero.level, [], _hero_bonuses(hero, declared.deeds.get(hero.id, 0))
+            )[1]
+    return dice
+
+
+def _reroll(batch: Batch[GameState]) -> None:
+    """The 1s of one side's pools with a Charging or Winning marker, rolled again."""
+    frame = _frame(batch.state)
+    force = frame.ones[0].force
+    mine = [o for o in frame.ones if o.force == force]
+    what = f"re-rolling {force}' 1s in {frame.combat}"
+    if not rolls.may_roll(batch, force, sum(o.count for o in mine), what):
+        return
+    for ones in mine:
+        batch.emit(pools.reroll(batch, ones))
+
+
+def _count(batch: Batch[GameState]) -> None:
+    """The hits on each side's primary fighter: the enemy's hits less its saves, Legendary
+    Weapon hits removed first (HB-12)."""
+    state = batch.state
+    frame = _frame(state)
+    c = _combat(state, frame)
     conceded: dict[str, int] = {}
     lw_conceded: dict[str, int] = {}
-    for force in melee_turn_order(state, c):
+    for force in c.sides:
         other = pieces.opponent(state, force)
-        hits, lw = scored[other], legendary[other]
-        saves = _saves(batch, frame, c, force, hits, lw)
+        hits, lw = frame.scored.get(other, 0), frame.legendary.get(other, 0)
+        saves = frame.saves.get(force, 0)
         lw_left = max(0, lw - saves)
         plain_left = max(0, (hits - lw) - max(0, saves - lw))
         conceded[force] = lw_left + plain_left
         lw_conceded[force] = lw_left
     batch.emit(
         ev.MeleeHitsCounted(
-            combat=c.id, conceded=conceded, legendary=lw_conceded, primaries=primaries
+            combat=c.id,
+            scored={f: frame.scored.get(f, 0) for f in c.sides},
+            legendary={f: frame.legendary.get(f, 0) for f in c.sides},
+            saves={f: frame.saves.get(f, 0) for f in c.sides},
+            conceded=conceded,
+            legendary_conceded=lw_conceded,
+            primaries={f: rulings.primary(pieces.fighters(c, f)) for f in c.sides},
         )
     )
 
 
 def _roll_side(
     batch: Batch[GameState], frame: MeleeFrame, c: Combat, force: str, primary: str
-) -> tuple[int, int]:
-    """Every pool of one side: each fighter's own dice, each fighting hero's; the hits and the
-    Legendary Weapon hits among them."""
+) -> None:
+    """Every pool of one side: each fighter's own dice, each fighting hero's."""
     declared = frame.declared[force]
     heroes = {h.id for h in fighting_heroes(batch.state, c, force)}
-    hits = legendary = 0
     for fid in pieces.fighters(c, force):
         p = pieces.find(batch.state, fid)
         if isinstance(p, Unit):
@@ -263,34 +335,26 @@ def _roll_side(
                 reroll_reason=_reroll_reason(p),
             )
             batch.emit(ev.CombatDiceRolled(combat=c.id, force=force, pool=pool))
-            hits += pool.hits
             carriers = [h for h in pieces.attached(batch.state, fid) if h.id in heroes]
         else:
             carriers = [p] if fid in heroes else []
         for hero in carriers:
             pool = _hero_pool(batch, hero, p, declared.deeds.get(hero.id, 0), force)
             batch.emit(ev.CombatDiceRolled(combat=c.id, force=force, pool=pool))
-            hits += pool.hits
-            if pool.legendary:
-                legendary += pool.hits
-    return hits, legendary
 
 
 def _hero_pool(
     batch: Batch[GameState], hero: Hero, carrier: Unit | Hero, deeds: int, force: str
 ) -> Pool:
-    """A fighting hero's dice: 1D6 per level, 1D6 per Mighty Deed, Big or Towering (p.55); never
-    halved (HB-18); 1s re-rolled with its unit's (or its own) marker."""
-    bonuses: list[tuple[str, int]] = [(f"Mighty Deed{'s' if deeds != 1 else ''}", deeds)]
-    if pieces.has(hero, "big"):
-        bonuses.append(("Big", tables.BIG_DICE))
+    """A fighting hero's dice: 1D6 per level, 1D6 per Mighty Deed, Big (p.55); never halved
+    (HB-18); 1s re-rolled with its unit's (or its own) marker."""
     return pools.roll(
         batch,
         owner=hero.id,
         label=f"Level dice of {hero.id}",
         base=hero.level,
         penalties=[],
-        bonuses=bonuses,
+        bonuses=_hero_bonuses(hero, deeds),
         hit_on=tables.BRUTAL_HIT_ON if pieces.has(hero, "brutal") else tables.HIT_ON,
         roller=force,
         purpose=f"combat dice {hero.id}",
@@ -299,15 +363,19 @@ def _hero_pool(
     )
 
 
-def _saves(
-    batch: Batch[GameState], frame: MeleeFrame, c: Combat, force: str, hits: int, lw: int
-) -> int:
+def _hero_bonuses(hero: Hero, deeds: int) -> list[tuple[str, int]]:
+    bonuses: list[tuple[str, int]] = [(f"Mighty Deed{'s' if deeds != 1 else ''}", deeds)]
+    if pieces.has(hero, "big"):
+        bonuses.append(("Big", tables.BIG_DICE))
+    return bonuses
+
+
+def _save_terms(state: GameState, declared: Declaration) -> list[Term]:
     """Support Saves: 1D6 per Skirmisher or Light Rider unit, 2D6 per other unit, 2D6 holding a
-    hill or barrier, 2D6 per Inspiring hero's Mighty Deed; each 5–6 removes a hit."""
-    declared = frame.declared[force]
+    hill or barrier, 2D6 per Inspiring hero's Mighty Deed."""
     terms: list[Term] = []
     for uid in declared.supports:
-        unit = batch.state.units[uid]
+        unit = state.units[uid]
         terms.append(Term(label=f"support {uid}", dice=tables.SUPPORT_DICE[unit.type]))
     if declared.holding:
         terms.append(Term(label="holding a hill or barrier", dice=tables.HILL_OR_BARRIER_SAVE_DICE))
@@ -315,17 +383,20 @@ def _saves(
         terms.append(
             Term(label=f"{hero_id} Inspiring", dice=tables.INSPIRING_SAVE_DICE_PER_DEED * n)
         )
+    return terms
+
+
+def _saves(batch: Batch[GameState], frame: MeleeFrame, c: Combat, force: str) -> None:
+    """A side's support saves; each 5–6 will remove a hit."""
+    terms = _save_terms(batch.state, frame.declared[force])
     dice = sum(t.dice for t in terms)
     if not dice:
-        return 0
+        return
     faces = batch.roll(dice, 6, purpose=f"support saves {force} in {c.id}", roller=force)
     saves = sum(1 for f in faces if f >= tables.SUPPORT_SAVE_ON)
     batch.emit(
-        ev.SupportSavesRolled(
-            combat=c.id, force=force, terms=terms, faces=faces, saves=saves, hits=hits, legendary=lw
-        )
+        ev.SupportSavesRolled(combat=c.id, force=force, terms=terms, faces=faces, saves=saves)
     )
-    return saves
 
 
 # -- 3. Risk to Heroes, 4. stamina --------------------------------------------------------------------
@@ -358,7 +429,7 @@ def _damage(batch: Batch[GameState]) -> None:
         p = pieces.piece(state, fid)
         if hits <= 0 or p is None or p.gone:
             continue
-        lw = frame.legendary.get(force, 0)
+        lw = frame.legendary_conceded.get(force, 0)
         lost = lw * rulings.LEGENDARY_WEAPON_HIT_STAMINA + rulings.stamina_from_hits(
             hits - lw, p.armour
         )

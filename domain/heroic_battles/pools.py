@@ -5,9 +5,10 @@ number that hits."""
 from __future__ import annotations
 
 from warlog.domain.core.batch import Batch
+from warlog.domain.heroic_battles import events as ev
 from warlog.domain.heroic_battles import rulings
 from warlog.domain.heroic_battles.state import GameState
-from warlog.domain.heroic_battles.values import Pool, Term
+from warlog.domain.heroic_battles.values import Ones, Pool, Term
 
 
 def build(
@@ -42,16 +43,11 @@ def roll(
     legendary: bool = False,
     hit_value: int = 1,
 ) -> Pool:
-    """Build the pool, roll it (and its 1s again when ``reroll_reason`` is given), count the hits
-    (each worth ``hit_value``: 2 for a Legendary Weapon in single combat)."""
+    """Build the pool, roll it and count its hits (each worth ``hit_value``: 2 for a Legendary
+    Weapon in single combat). Its 1s, with a ``reroll_reason``, are re-rolled later by
+    ``reroll`` (their number is only known now)."""
     terms, dice = build(base, penalties, bonuses)
     faces = batch.roll(dice, 6, purpose=purpose, roller=roller)
-    rerolled: list[int] = []
-    if reroll_reason:
-        ones = sum(1 for f in faces if f == 1)
-        rerolled = batch.roll(ones, 6, purpose=f"{purpose}, 1s re-rolled", roller=roller)
-    final = [f for f in faces if not (reroll_reason and f == 1)] + rerolled
-    hits = sum(1 for f in final if f >= hit_on) * hit_value
     return Pool(
         owner=owner,
         label=label,
@@ -60,9 +56,38 @@ def roll(
         dice=dice,
         hit_on=hit_on,
         faces=faces,
-        rerolled=rerolled,
-        reroll_reason=reroll_reason if rerolled else "",
-        hits=hits,
+        reroll_reason=reroll_reason,
+        hits=sum(1 for f in faces if f >= hit_on) * hit_value,
         legendary=legendary,
         hit_value=hit_value,
+    )
+
+
+def ones_of(force: str, pool: Pool) -> Ones | None:
+    """The 1s of ``pool`` to roll again, or None."""
+    if not pool.ones:
+        return None
+    return Ones(
+        force=force,
+        owner=pool.owner,
+        count=pool.ones,
+        hit_on=pool.hit_on,
+        reason=pool.reroll_reason,
+        hit_value=pool.hit_value,
+        legendary=pool.legendary,
+    )
+
+
+def reroll(batch: Batch[GameState], ones: Ones) -> ev.OnesRerolled:
+    """Roll the 1s again: the event with the new faces and the hits they add."""
+    faces = batch.roll(ones.count, 6, purpose=f"1s re-rolled {ones.owner}", roller=ones.force)
+    hits = sum(1 for f in faces if f >= ones.hit_on) * ones.hit_value
+    return ev.OnesRerolled(
+        force=ones.force,
+        owner=ones.owner,
+        reason=ones.reason,
+        faces=faces,
+        hit_on=ones.hit_on,
+        hits=hits,
+        legendary=ones.legendary,
     )

@@ -15,7 +15,13 @@ import msgspec
 from warlog.domain.core.procedure import Frame
 from warlog.domain.heroic_battles.scenario import Scenario
 from warlog.domain.heroic_battles.tables import Facing, UnitType
-from warlog.domain.heroic_battles.values import Declaration, PendingTest, RetreatOrder, RiskEntry
+from warlog.domain.heroic_battles.values import (
+    Declaration,
+    Ones,
+    PendingTest,
+    RetreatOrder,
+    RiskEntry,
+)
 
 #: where the turn sequence stands (p.27): the phasing force's movement, its skirmishers' shooting
 #: after movement, its melee; the shooting phase; "over" once the battle is decided
@@ -139,7 +145,9 @@ class RiskFrame(HbFrame, frozen=True, tag="risk"):
     in_combat: bool
 
 
-MeleeStage = Literal["declare", "fight", "risk", "damage", "outcome", "pursuit", "disengage"]
+MeleeStage = Literal[
+    "declare", "fight", "rerolls", "count", "risk", "damage", "outcome", "pursuit", "disengage"
+]
 
 
 class MeleeFrame(HbFrame, frozen=True, tag="melee"):
@@ -148,10 +156,16 @@ class MeleeFrame(HbFrame, frozen=True, tag="melee"):
     combat: str
     stage: MeleeStage = "declare"
     declared: dict[str, Declaration] = {}
-    #: force -> hits that landed on its primary fighter after support saves
-    conceded: dict[str, int] = {}
-    #: force -> of those, hits from Legendary Weapons (HB-12)
+    #: force -> hits its dice scored, and of those, hits from Legendary Weapons (HB-12)
+    scored: dict[str, int] = {}
     legendary: dict[str, int] = {}
+    #: force -> its support saves
+    saves: dict[str, int] = {}
+    #: 1s still to roll again (a Charging or Winning marker)
+    ones: tuple[Ones, ...] = ()
+    #: force -> hits that landed on its primary fighter after saves, and the Legendary ones
+    conceded: dict[str, int] = {}
+    legendary_conceded: dict[str, int] = {}
     #: force -> its primary fighter when the dice were rolled
     primaries: dict[str, str] = {}
     winner: str = ""
@@ -167,9 +181,28 @@ class DuelFrame(HbFrame, frozen=True, tag="single_combat"):
     challenger: str
     challenged: str
     round: int = 1
-    stage: Literal["answer", "deeds"] = "answer"
+    stage: Literal["answer", "deeds", "rerolls"] = "answer"
     #: hero -> Mighty Deeds committed this round (a hero that has committed is a key)
     deeds: dict[str, int] = {}
+    #: hero -> hits this round so far
+    hits: dict[str, int] = {}
+    #: 1s still to roll again (the first round)
+    ones: tuple[Ones, ...] = ()
+
+
+class FallFrame(HbFrame, frozen=True, tag="hero_death"):
+    """A hero killed in combat: the Hero Death table (p.57) is to be rolled."""
+
+    hero: str
+    cause: str
+    enemy: str = ""
+
+
+class BlowFrame(HbFrame, frozen=True, tag="final_blow"):
+    """A dying hero's final blow (p.57): the target's roll."""
+
+    hero: str
+    target: str
 
 
 class RetreatFrame(HbFrame, frozen=True, tag="retreats"):
@@ -179,8 +212,24 @@ class RetreatFrame(HbFrame, frozen=True, tag="retreats"):
 
 
 AnyFrame = Union[  # noqa: UP007 - msgspec decodes a typing.Union of tagged Structs
-    TestFrame, ChargeFrame, ShootingFrame, RiskFrame, MeleeFrame, DuelFrame, RetreatFrame
+    TestFrame,
+    ChargeFrame,
+    ShootingFrame,
+    RiskFrame,
+    MeleeFrame,
+    DuelFrame,
+    FallFrame,
+    BlowFrame,
+    RetreatFrame,
 ]
+
+
+class Awaiting(msgspec.Struct, frozen=True):
+    """A roll the game waits for (``roll``): whose dice, how many, what for."""
+
+    roller: str
+    dice: int
+    what: str
 
 
 class GameState(msgspec.Struct, frozen=True, kw_only=True):
@@ -207,4 +256,6 @@ class GameState(msgspec.Struct, frozen=True, kw_only=True):
     passed: tuple[str, ...] = ()
     #: melees begun so far (their ids count them)
     combats_begun: int = 0
+    #: a roll waiting for its own command (its count depends on faces rolled just before)
+    awaiting: Awaiting | None = None
     result: str = ""

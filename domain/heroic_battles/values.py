@@ -45,8 +45,10 @@ def hit_range(hit_on: int) -> str:
 class Pool(msgspec.Struct, frozen=True, kw_only=True):
     """A pool of dice: whose, from what base, each term in order, the roll and the hits.
 
-    ``rerolled`` are the faces of the 1s rolled again (``reroll_reason``: a Charging or Winning
-    marker, the first round of a single combat); ``legendary`` marks a Legendary Weapon's dice.
+    ``reroll_reason`` says why its 1s are rolled again (a Charging or Winning marker, the first
+    round of a single combat); the re-roll is its own roll (``ones_rerolled``), since how many
+    dice it takes is only known once this one is rolled. ``legendary`` marks a Legendary
+    Weapon's dice; ``hit_value`` is what each hit counts for (2 for those in single combat).
     """
 
     owner: str
@@ -56,12 +58,15 @@ class Pool(msgspec.Struct, frozen=True, kw_only=True):
     dice: int
     hit_on: int
     faces: list[int] = []
-    rerolled: list[int] = []
     reroll_reason: str = ""
     hits: int = 0
     legendary: bool = False
-    #: what each hit counts for (a Legendary Weapon's hit counts 2 in single combat, HB-12)
     hit_value: int = 1
+
+    @property
+    def ones(self) -> int:
+        """The 1s to roll again (none without a reason to)."""
+        return sum(1 for f in self.faces if f == 1) if self.reroll_reason else 0
 
     def build(self) -> str:
         """How the dice were counted: "12 Combat Dice; half stamina → 6; +1D6 hero → 7"."""
@@ -78,11 +83,24 @@ class Pool(msgspec.Struct, frozen=True, kw_only=True):
     def explain(self) -> str:
         """The build, the roll and the hits, in one line."""
         text = f"{self.build()}; hits on {hit_range(self.hit_on)}: {_faces(self.faces)}"
-        if self.rerolled:
-            text += f", 1s re-rolled ({self.reroll_reason}): {_faces(self.rerolled)}"
         if self.hit_value != 1:
             text += f" → {self.hits // self.hit_value} × {self.hit_value} (Legendary Weapon, HB-12)"
-        return f"{text} → {self.hits} hit{'s' if self.hits != 1 else ''}"
+        text += f" → {self.hits} hit{'s' if self.hits != 1 else ''}"
+        if self.ones:
+            text += f"; {self.ones} × 1 to re-roll ({self.reroll_reason})"
+        return text
+
+
+class Ones(msgspec.Struct, frozen=True, kw_only=True):
+    """1s of a pool still to be rolled again, and how their new faces hit."""
+
+    force: str
+    owner: str
+    count: int
+    hit_on: int
+    reason: str
+    hit_value: int = 1
+    legendary: bool = False
 
 
 class PendingTest(msgspec.Struct, frozen=True, kw_only=True):
