@@ -36,7 +36,7 @@ def charge_problem(
     if target is None:
         return reject(f"there is no unit or hero {target_id!r} in this battle", "unknown_unit")
     if target.force == player:
-        return reject(f"{target_id} is one of {player}'s own", "not_an_enemy")
+        return reject(f"{target_id} belongs to {player}: charge an enemy", "not_an_enemy")
     if target.gone:
         return reject(f"{target_id} is no longer on the table ({target.gone})", "gone")
     if isinstance(target, Hero) and target.unit:
@@ -112,7 +112,7 @@ def charge_next(state: GameState, frame: ChargeFrame) -> Decision | Step:
             players=(target.force,),
             kind="charge_response",
             answers=answers,
-            waiting=f"{target.force}' response to {frame.charger}'s charge on {frame.target}",
+            waiting=f"{target.force} to answer the charge of {frame.charger} on {frame.target}",
             procedure="charge",
             options=(frame.target,),
             about={"unit": frame.target, "charger": frame.charger},
@@ -123,7 +123,7 @@ def charge_next(state: GameState, frame: ChargeFrame) -> Decision | Step:
             players=(charger.force,),
             kind="charge_follow_up",
             answers=("press_charge",),
-            waiting=f"{charger.force}' declaration whether {frame.charger} still reaches {frame.target}",
+            waiting=f"{charger.force} to declare whether {frame.charger} still reaches {frame.target}",
             procedure="charge",
             about={"unit": frame.charger, "target": frame.target},
         )

@@ -79,7 +79,7 @@ def test_next(state: GameState, frame: TestFrame) -> Decision | Step:
         players=(unit.force,),
         kind="reroll_test",
         answers=ANSWERS,
-        waiting=f"{unit.force}' choice to re-roll {unit.id}'s failed command test",
+        waiting=f"{unit.force} to choose whether to re-roll the failed command test of {unit.id}",
         procedure="command_test",
         options=heroes,
         about={"unit": unit.id, "purpose": head.purpose},

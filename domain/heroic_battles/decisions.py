@@ -52,7 +52,7 @@ def turn_decision(state: GameState) -> Next:
             players=(force,),
             kind="movement",
             answers=MOVEMENT_ANSWERS,
-            waiting=f"{force}' movement phase",
+            waiting=f"the movement phase of {force}",
         )
     if state.phase == "skirmish":
         if not shooting.shooters(state, force, skirmish=True):
@@ -61,7 +61,7 @@ def turn_decision(state: GameState) -> Next:
             players=(force,),
             kind="skirmish",
             answers=SHOOTING_ANSWERS,
-            waiting=f"{force}' shooting after movement",
+            waiting=f"the shooting of {force} after its movement",
         )
     if state.phase == "melee":
         if turns.challenge_open(state):
@@ -69,7 +69,7 @@ def turn_decision(state: GameState) -> Next:
                 players=(force,),
                 kind="challenge",
                 answers=CHALLENGE_ANSWERS,
-                waiting=f"{force}' challenge to single combat (or none)",
+                waiting=f"{force} to challenge an enemy hero to single combat, or not",
             )
         if state.melee_queue:
             return turns.begin_melee
@@ -80,7 +80,10 @@ def turn_decision(state: GameState) -> Next:
     if not shooting.shooters(state, side, skirmish=False):
         return lambda batch: turns.pass_shooting(batch, side)
     return Decision(
-        players=(side,), kind="shooting", answers=SHOOTING_ANSWERS, waiting=f"{side}' shot"
+        players=(side,),
+        kind="shooting",
+        answers=SHOOTING_ANSWERS,
+        waiting=f"a shot by {side}, or its pass",
     )
 
 

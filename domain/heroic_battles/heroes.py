@@ -41,7 +41,7 @@ def risk_next(state: GameState, frame: RiskFrame) -> Decision | Step:
             players=(hero.force,),
             kind="risk_reroll",
             answers=ANSWERS,
-            waiting=f"{hero.force}' choice to re-roll a 1 of {hero.id}'s Risk to Heroes",
+            waiting=f"{hero.force} to choose whether {hero.id} re-rolls a 1 of its Risk to Heroes",
             procedure="risk",
             options=(hero.id,),
             about={"hero": hero.id},

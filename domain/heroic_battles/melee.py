@@ -96,7 +96,7 @@ def melee_next(state: GameState, frame: MeleeFrame) -> Decision | Step:
                     players=(force,),
                     kind="melee",
                     answers=("declare_melee",),
-                    waiting=f"{force}' declaration for melee {c.id}",
+                    waiting=f"{force} to declare for melee {c.id}",
                     procedure="melee",
                     about={"combat": c.id},
                 )
@@ -133,13 +133,13 @@ def declare_problem(state: GameState, c: cmd.DeclareMelee) -> RulesError | None:
     for uid in c.supports:
         if uid not in allowed:
             return reject(
-                f"{uid} cannot support: supports are {force}' units on the table not in a melee "
+                f"{uid} cannot support: supports are units of {force} on the table not in a melee "
                 f"({tables.SUPPORT_SAVES})",
                 "bad_support",
             )
     for fid in c.rough:
         if fid not in mine:
-            return reject(f"{fid} is not one of {force}' fighters in {combat.id}", "bad_choice")
+            return reject(f"{fid} is not a fighter of {force} in {combat.id}", "bad_choice")
     heroes = {h.id: h for h in fighting_heroes(state, combat, force)}
     for hero_id, n in c.deeds.items():
         hero = heroes.get(hero_id)
@@ -274,7 +274,7 @@ def _reroll(batch: Batch[GameState]) -> None:
     frame = _frame(batch.state)
     force = frame.ones[0].force
     mine = [o for o in frame.ones if o.force == force]
-    what = f"re-rolling {force}' 1s in {frame.combat}"
+    what = f"1s of {force} re-rolled in {frame.combat}"
     if not rolls.may_roll(batch, force, sum(o.count for o in mine), what):
         return
     for ones in mine:
@@ -520,7 +520,7 @@ def _pursuit_need(state: GameState, frame: MeleeFrame, c: Combat) -> Decision | 
         players=(frame.winner,),
         kind="pursuit",
         answers=("pursue", "hold_ground"),
-        waiting=f"{frame.winner}' choice to pursue or hold their ground in {c.id}",
+        waiting=f"{frame.winner} to pursue or hold their ground in {c.id}",
         procedure="melee",
         about={"combat": c.id},
     )
@@ -559,7 +559,7 @@ def _disengage_need(state: GameState, frame: MeleeFrame, c: Combat) -> Decision 
                         players=(force,),
                         kind="disengage",
                         answers=("disengage", "stay_engaged"),
-                        waiting=f"{force}' choice whether {fid} disengages from {c.id}",
+                        waiting=f"{force} to choose whether {fid} disengages from {c.id}",
                         procedure="melee",
                         options=(fid,),
                         about={"combat": c.id, "unit": fid},

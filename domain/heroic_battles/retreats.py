@@ -51,7 +51,7 @@ def retreat_next(state: GameState, frame: RetreatFrame) -> Decision | Step:
         players=(p.force,),
         kind="retreat",
         answers=("declare_retreat",),
-        waiting=f"{p.force}' declaration of what {p.id}'s retreat runs into",
+        waiting=f"{p.force} to declare what the retreat of {p.id} runs into",
         procedure="retreat",
         options=options,
         about={"unit": p.id, "distance": tables.half_st(order.half_st)},

@@ -33,7 +33,7 @@ def decision(awaiting: Awaiting) -> Decision:
         players=(awaiting.roller,),
         kind="roll",
         answers=("roll",),
-        waiting=f"{awaiting.roller}' roll of {awaiting.dice}D6 ({awaiting.what})",
+        waiting=f"{awaiting.roller} to roll {awaiting.dice}D6 ({awaiting.what})",
         procedure="roll",
         about={"dice": str(awaiting.dice), "what": awaiting.what},
     )

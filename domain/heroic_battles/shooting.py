@@ -81,7 +81,7 @@ def shoot_problem(state: GameState, c: cmd.Shoot, skirmish: bool) -> RulesError 
     if target is None:
         return reject(f"there is no unit or hero {c.target!r} in this battle", "unknown_unit")
     if target.force == p.force:
-        return reject(f"{c.target} is one of {p.force}'s own", "not_an_enemy")
+        return reject(f"{c.target} belongs to {p.force}: shoot at an enemy", "not_an_enemy")
     if target.gone:
         return reject(f"{c.target} is no longer on the table ({target.gone})", "gone")
     if isinstance(target, Hero) and target.unit:
