@@ -58,9 +58,9 @@ def check_down(
 
 
 def remove_unit(batch: Batch[GameState], uid: str, reason: str, how: str) -> None:
-    """The unit leaves the table (destroyed, broken or fled): its force loses its Reputation;
-    its heroes stay on their own, fight on in a melee that goes on, or cost a token (HB-16);
-    heroes attached to a unit that flees off the table go with it."""
+    """The unit leaves the table (destroyed, broken or fled): its force loses its Reputation.
+    Its heroes (HB-16): fight on in the melee it was destroyed in if that goes on; go with a
+    unit that flees off the table; otherwise stand on their own and cost a token."""
     state = batch.state
     unit = state.units[uid]
     if unit.gone:
@@ -74,7 +74,8 @@ def remove_unit(batch: Batch[GameState], uid: str, reason: str, how: str) -> Non
             kill_hero(batch, hero.id, "retreat", "")
             continue
         goes_on = (
-            combat is not None
+            how == "destroyed"
+            and combat is not None
             and (now := pieces.combat(batch.state, combat.id)) is not None
             and bool(pieces.fighters(now, pieces.opponent(batch.state, unit.force)))
         )

@@ -133,13 +133,10 @@ def wants_deeds(state: GameState, frame: DuelFrame, hero_id: str) -> bool:
 def duel_next(state: GameState, frame: DuelFrame) -> Decision | Step:
     if frame.stage == "answer":
         hero = state.heroes[frame.challenged]
-        answers = (
-            ("accept_challenge", "refuse_challenge") if may_refuse(hero) else ("accept_challenge",)
-        )
         return Decision(
             players=(hero.force,),
             kind="challenge_answer",
-            answers=answers,
+            answers=("accept_challenge", "refuse_challenge"),
             waiting=f"{hero.force} to answer the challenge of {frame.challenger} to {hero.id}",
             procedure="single_combat",
             options=(hero.id,),

@@ -70,7 +70,7 @@ def options(state: GameState, d: Decision, player: str) -> list[Command]:
     if kind == "challenge_answer":
         challenged = d.about["hero"]
         out: list[Command] = [cmd.AcceptChallenge(player=player, hero=challenged)]
-        if "refuse_challenge" in d.answers:
+        if duel.may_refuse(state.heroes[challenged]):
             out.append(cmd.RefuseChallenge(player=player, hero=challenged))
         return out
     if kind == "single_combat_deeds":

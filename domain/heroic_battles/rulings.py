@@ -172,9 +172,10 @@ UNATTACHED_HERO_TAKES_HITS_BY_ARMOUR = True
 
 # -- HB-16 a hero whose unit is lost --------------------------------------------------------------------
 
-#: HB-16: a hero whose unit is destroyed survives unattached where it stood: in a melee that goes
-#: on it fights on (no reputation lost); otherwise its force loses 1 token (p.23). A hero attached
-#: to a unit that retreats off the table goes with it.
+#: HB-16: a hero whose unit is destroyed survives unattached where it stood: when the unit was
+#: destroyed in a melee that goes on, the hero fights on in it (no reputation lost); otherwise (the
+#: unit shot down or broken) its force loses 1 token (p.23). A hero attached to a unit that
+#: retreats off the table goes with it.
 HERO_FIGHTS_ON = True
 
 # -- HB-17 single combat --------------------------------------------------------------------------------

@@ -134,9 +134,10 @@ def tags(events: list[Event]) -> list[str]:
 
 
 def pool_of(events: list[Event], owner: str) -> Pool:
-    """The combat or shooting pool of ``owner`` among ``events``."""
+    """The combat, shooting or single-combat pool of ``owner`` among ``events``."""
     for e in events:
-        if isinstance(e, ev.CombatDiceRolled | ev.ShotsFired) and e.pool.owner == owner:
+        pooled = ev.CombatDiceRolled | ev.ShotsFired | ev.SingleCombatDiceRolled
+        if isinstance(e, pooled) and e.pool.owner == owner:
             return e.pool
     raise AssertionError(f"no pool of {owner} in {tags(events)}")
 
