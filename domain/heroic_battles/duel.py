@@ -126,7 +126,9 @@ def refuse(batch: Batch[GameState], c: cmd.RefuseChallenge) -> None:
 def wants_deeds(state: GameState, frame: DuelFrame, hero_id: str) -> bool:
     """The hero is asked for Mighty Deeds this round: it has some, may use them for combat
     dice (not a Non-Combatant) and has not committed yet."""
-    hero = state.heroes[hero_id]
+    hero = state.heroes.get(hero_id)
+    if hero is None or hero_id not in (frame.challenger, frame.challenged):
+        return False
     return hero_id not in frame.deeds and hero.deeds > 0 and not pieces.has(hero, "non_combatant")
 
 

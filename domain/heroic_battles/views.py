@@ -55,15 +55,20 @@ def view(state: GameState, player: str | None) -> dict[str, Any]:
             }
             for f in forces
         },
-        "units": msgspec.to_builtins(state.units),
-        "heroes": msgspec.to_builtins(state.heroes),
-        "combats": msgspec.to_builtins(state.combats),
-        "procedures": msgspec.to_builtins(state.frames),
+        "units": _plain(state.units),
+        "heroes": _plain(state.heroes),
+        "combats": _plain(state.combats),
+        "procedures": _plain(state.frames),
         "mover": state.mover,
         "melee_queue": list(state.melee_queue),
         "shooting": {"side": state.shooting_side, "passed": list(state.passed)},
         "result": state.result,
     }
+
+
+def _plain(value: object) -> Any:
+    """``value`` as plain JSON builtins (every tuple a list)."""
+    return msgspec.json.decode(msgspec.json.encode(value))
 
 
 def visible_event(event: Event, player: str) -> Event | None:

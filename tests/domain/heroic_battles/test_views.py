@@ -1,0 +1,64 @@
+"""What the players see: Midgard hides nothing, so every view is the whole state and every event
+is shown as it is; the pending decision is described for the table."""
+
+from __future__ import annotations
+
+import json
+
+from tests.domain.heroic_battles.helpers import engaged, fighting, game, open_field
+from tests.given_when_then import Given
+from warlog.domain.core.events import CommandIssued, DiceRolled
+from warlog.domain.heroic_battles import commands as c
+from warlog.domain.heroic_battles import events as ev
+from warlog.domain.heroic_battles.ruleset import RULESET
+
+
+def test_every_player_and_the_referee_see_the_same_whole_state() -> None:
+    g = game(*engaged("red-brutes", "blue-horde"), *fighting())
+    referee = RULESET.view(g.state, None)
+    assert RULESET.view(g.state, "red") == referee == RULESET.view(g.state, "blue")
+    json.dumps(referee)  # JSON builtins only
+    assert referee["pending"] == {
+        "players": ["red"],
+        "kind": "melee",
+        "procedure": "melee",
+        "combat": "melee-1",
+        "options": [],
+    }
+    assert referee["units"]["red-brutes"]["charging"] is True
+    assert referee["combats"] == [
+        {"id": "melee-1", "sides": {"red": ["red-brutes"], "blue": ["blue-horde"]}, "flanked": []}
+    ]
+    assert referee["forces"]["red"] == {"name": "Red", "tokens": 10, "on_table": 7}
+
+
+def test_every_event_is_shown_unchanged_to_every_player() -> None:
+    events = [
+        DiceRolled(sides=6, faces=[1, 2], purpose="combat dice red-brutes", roller="red"),
+        CommandIssued(player="red", command={"type": "roll", "player": "red", "dice": [1, 2]}),
+        ev.ReputationGained(force="red", tokens=1, reason="x"),
+    ]
+    for event in events:
+        assert RULESET.visible_event(event, "blue") is event
+        assert RULESET.visible_event(event, "red") is event
+
+
+def test_the_view_of_the_bundled_battle_before_the_first_command() -> None:
+    view = RULESET.view(RULESET.initial_state(open_field()), None)
+    assert (view["turn"], view["phase"], view["phasing"], view["last_turn"]) == (
+        1,
+        "movement",
+        "saxons",
+        6,
+    )
+    assert view["pending"] == {"players": ["saxons"], "kind": "movement"}
+    assert view["heroes"]["artos"]["unit"] == "mounted-comitatus-1"
+
+
+def test_an_awaited_roll_is_what_the_view_shows_pending() -> None:
+    g: Given = game(*engaged("red-brutes", "blue-steadfast"), *fighting())
+    g.when(c.DeclareMelee(player="red", combat="melee-1"), dice=[])
+    g.when(c.DeclareMelee(player="blue", combat="melee-1"), dice=[1] + [3] * 9 + [3] * 13)
+    pending = RULESET.view(g.state, "blue")["pending"]
+    assert pending["kind"] == "roll" and pending["players"] == ["red"]
+    assert pending["dice"] == "1"
