@@ -13,9 +13,6 @@ from warlog.domain.heroic_battles import events as ev
 from warlog.domain.heroic_battles import pieces, rolls, rulings, tables
 from warlog.domain.heroic_battles.state import BlowFrame, FallFrame, GameState, Hero, Unit
 
-#: causes of death in combat: the Hero Death table is rolled (p.57); elsewhere not (HB-14)
-COMBAT_CAUSES = frozenset({"melee", "single_combat", "final_blow"})
-
 
 def gain(batch: Batch[GameState], force: str, tokens: int, reason: str, who: str = "") -> None:
     """``force`` gains ``tokens`` Reputation Tokens (p.23)."""
@@ -73,17 +70,13 @@ def remove_unit(batch: Batch[GameState], uid: str, reason: str, how: str) -> Non
         if how == "fled":
             kill_hero(batch, hero.id, "retreat", "")
             continue
-        goes_on = (
-            how == "destroyed"
-            and combat is not None
-            and (now := pieces.combat(batch.state, combat.id)) is not None
-            and bool(pieces.fighters(now, pieces.opponent(batch.state, unit.force)))
+        now = pieces.combat(batch.state, combat.id) if combat is not None else None
+        enemy_left = now is not None and bool(
+            pieces.fighters(now, pieces.opponent(batch.state, unit.force))
         )
-        batch.emit(
-            ev.HeroUnattached(
-                hero=hero.id, unit=uid, combat=combat.id if goes_on and combat else ""
-            )
-        )
+        goes_on = rulings.hero_fights_on(how, enemy_left)
+        fights_in = now.id if goes_on and now is not None else ""
+        batch.emit(ev.HeroUnattached(hero=hero.id, unit=uid, combat=fights_in))
         if not goes_on:
             lose(
                 batch,
@@ -101,7 +94,7 @@ def kill_hero(batch: Batch[GameState], hid: str, cause: ev.CauseOfDeath, enemy: 
     if hero.gone:
         return
     batch.emit(ev.HeroKilled(hero=hid, cause=cause, enemy=enemy))
-    if cause not in COMBAT_CAUSES:
+    if cause not in rulings.DEATH_TABLE_CAUSES:
         lose(batch, hero.force, hero.reputation, f"{hid} is killed", hid)
 
 

@@ -57,9 +57,10 @@ def call(batch: Batch[GameState], tests: list[PendingTest]) -> None:
         batch.emit(ev.CommandTestsCalled(tests=tests))
 
 
-def can_reroll(state: GameState, force: str) -> bool:
-    """HB-28: a hero of the force on the table with a Mighty Deed left."""
-    return bool(pieces.deeds_heroes(state, force))
+def may_reroll(state: GameState, test: PendingTest, force: str) -> bool:
+    """HB-28: a failed test not re-rolled yet, and a hero of the force on the table with a
+    Mighty Deed left."""
+    return test.rerolls < rulings.REROLLS_PER_TEST and bool(pieces.deeds_heroes(state, force))
 
 
 def test_next(state: GameState, frame: TestFrame) -> Decision | Step:
@@ -101,7 +102,7 @@ def _roll(batch: Batch[GameState], head: PendingTest, unit: Unit) -> None:
             score=score,
             passed=passed,
             reasons=list(head.reasons),
-            rerollable=not passed and can_reroll(batch.state, unit.force),
+            rerollable=not passed and may_reroll(batch.state, head, unit.force),
         )
     )
 
@@ -124,6 +125,10 @@ def reroll(batch: Batch[GameState], player: str, hero_id: str) -> None:
     unit = batch.state.units[head.unit]
     faces = batch.roll(head.dice, 6, purpose=f"command test re-roll {unit.id}", roller=unit.force)
     score = min(faces)
+    passed = score >= tables.COMMAND_TEST_PASS
+    after_deed = batch.state.heroes[hero_id].deeds - 1
+    heroes_left = any(h.id != hero_id for h in pieces.deeds_heroes(batch.state, unit.force))
+    rerolls_left = head.rerolls + 1 < rulings.REROLLS_PER_TEST
     batch.emit(
         ev.CommandTestRerolled(
             unit=unit.id,
@@ -132,7 +137,8 @@ def reroll(batch: Batch[GameState], player: str, hero_id: str) -> None:
             dice=head.dice,
             faces=faces,
             score=score,
-            passed=score >= tables.COMMAND_TEST_PASS,
+            passed=passed,
+            rerollable=not passed and rerolls_left and (after_deed > 0 or heroes_left),
         )
     )
 

@@ -266,6 +266,7 @@ class CommandTestRerolled(Event, frozen=True, tag="command_test_rerolled"):
     faces: list[int]
     score: int
     passed: bool
+    rerollable: bool = False
 
     def explain(self) -> str:
         return (
@@ -636,7 +637,10 @@ class CombatDiceRolled(Event, frozen=True, tag="combat_dice_rolled"):
     pool: Pool
 
     def explain(self) -> str:
-        return f"{self.force} in melee {self.combat}: {self.pool.explain()} ({t.COMBAT_BONUSES}; HB-18)"
+        return (
+            f"{self.force} in melee {self.combat}: {self.pool.explain()} "
+            f"({t.COMBAT_PENALTIES} and {t.COMBAT_BONUSES}; HB-18)"
+        )
 
 
 class SupportSavesRolled(Event, frozen=True, tag="support_saves_rolled"):

@@ -13,7 +13,7 @@ from msgspec.structs import replace
 
 from warlog.domain.core.events import Event
 from warlog.domain.heroic_battles import events as ev
-from warlog.domain.heroic_battles import pools
+from warlog.domain.heroic_battles import pools, rulings
 from warlog.domain.heroic_battles.state import (
     AnyFrame,
     Awaiting,
@@ -136,7 +136,8 @@ def _phase_began(s: GameState, e: ev.PhaseBegan) -> GameState:
         s = replace(
             s, heroes={k: replace(h, dueled=False, refused=False) for k, h in s.heroes.items()}
         )
-        queue = tuple(c.id for c in s.combats if len(c.sides) == 2 and all(c.sides.values()))
+        begun = [c.id for c in s.combats if len(c.sides) == 2 and all(c.sides.values())]
+        queue = rulings.melee_order(begun)
         return replace(s, melee_queue=queue, challenge_done=False)
     if e.phase == "shooting":
         return replace(s, shooting_side=s.defender, passed=())
@@ -218,7 +219,11 @@ def _test_taken(s: GameState, e: ev.CommandTestTaken) -> GameState:
 
 
 def _test_rerolled(s: GameState, e: ev.CommandTestRerolled) -> GameState:
-    s = _test_head(s, faces=tuple(e.faces), passed=e.passed, rerollable=False)
+    frame: TestFrame = _top_as(s, TestFrame)
+    rerolls = frame.tests[0].rerolls + 1
+    s = _test_head(
+        s, faces=tuple(e.faces), passed=e.passed, rerollable=e.rerollable, rerolls=rerolls
+    )
     return _piece(s, e.hero, deeds=max(0, s.heroes[e.hero].deeds - 1))
 
 
@@ -377,16 +382,14 @@ def _hits_taken(s: GameState, e: ev.HitsTaken) -> GameState:
 def _shooting_ended(s: GameState, e: ev.ShootingEnded) -> GameState:
     s = _pop(s)
     if s.phase == "shooting":
-        other = _other(s, s.shooting_side)
-        if other not in s.passed:
-            s = replace(s, shooting_side=other)
+        side = s.shooting_side
+        s = replace(s, shooting_side=rulings.next_to_shoot(side, _other(s, side), s.passed))
     return s
 
 
 def _shooting_passed(s: GameState, e: ev.ShootingPassed) -> GameState:
     s = replace(s, passed=(*s.passed, e.force))
-    other = _other(s, e.force)
-    return replace(s, shooting_side=other) if other not in s.passed else s
+    return replace(s, shooting_side=rulings.next_to_shoot(e.force, _other(s, e.force), s.passed))
 
 
 # -- melee -------------------------------------------------------------------------------------------------
@@ -472,7 +475,7 @@ def _melee_decided(s: GameState, e: ev.MeleeDecided) -> GameState:
     combat = next((c for c in s.combats if c.id == e.combat), None)
     if combat is not None:
         for force, ids in combat.sides.items():
-            s = _markers(s, list(ids), charging=False, winning=force == e.winner)
+            s = _markers(s, list(ids), **rulings.markers_after_melee(force == e.winner))
     return s
 
 
@@ -556,7 +559,7 @@ def _duel_dice(s: GameState, e: ev.SingleCombatDiceRolled) -> GameState:
 
 def _round(s: GameState, e: ev.SingleCombatRound) -> GameState:
     frame: DuelFrame = _top_as(s, DuelFrame)
-    if e.result == "draw":
+    if rulings.fights_again(e.result):
         return _set_top(
             s, replace(frame, round=frame.round + 1, deeds={}, hits={}, ones=(), stage="deeds")
         )
@@ -576,14 +579,10 @@ def _destroyed(s: GameState, e: ev.UnitDestroyed) -> GameState:
     return _without(s, e.unit)
 
 
-#: causes of death after which the Hero Death table is rolled (p.57)
-_IN_COMBAT = frozenset({"melee", "single_combat", "final_blow"})
-
-
 def _killed(s: GameState, e: ev.HeroKilled) -> GameState:
     s = _piece(s, e.hero, gone="killed", stamina=0, unit="", charging=False, winning=False)
     s = _without(s, e.hero)
-    if e.cause in _IN_COMBAT:
+    if e.cause in rulings.DEATH_TABLE_CAUSES:
         s = _push(s, FallFrame(hero=e.hero, cause=e.cause, enemy=e.enemy))
     return s
 

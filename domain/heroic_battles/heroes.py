@@ -8,7 +8,7 @@ from __future__ import annotations
 from warlog.domain.core.batch import Batch
 from warlog.domain.core.errors import reject
 from warlog.domain.core.procedure import Decision, Step
-from warlog.domain.heroic_battles import casualties, rolls, tables
+from warlog.domain.heroic_battles import casualties, rolls, rulings, tables
 from warlog.domain.heroic_battles import commands as cmd
 from warlog.domain.heroic_battles import events as ev
 from warlog.domain.heroic_battles.state import GameState, RiskFrame
@@ -96,7 +96,9 @@ def reroll(batch: Batch[GameState], c: cmd.RerollRisk) -> None:
     """HB-29: one die that showed a 1, for a Mighty Deed (p.28) and a token (p.23)."""
     entry = _asked(batch.state, c.hero)
     hero = batch.state.heroes[c.hero]
-    (face,) = batch.roll(1, 6, purpose=f"Risk to Heroes re-roll {hero.id}", roller=hero.force)
+    (face,) = batch.roll(
+        rulings.RISK_REROLL_DICE, 6, purpose=f"Risk to Heroes re-roll {hero.id}", roller=hero.force
+    )
     batch.emit(ev.RiskRerolled(hero=hero.id, face=face))
     casualties.lose(
         batch,

@@ -49,7 +49,7 @@ def supporters(state: GameState, force: str) -> list[Unit]:
     return [
         u
         for u in state.units.values()
-        if u.force == force and not u.gone and not pieces.in_melee(state, u.id)
+        if u.force == force and rulings.may_support(bool(u.gone), pieces.in_melee(state, u.id))
     ]
 
 
@@ -215,6 +215,8 @@ def _unit_pool_terms(
         bonuses.append(("Spears as Tribute", tables.SPEARS_AS_TRIBUTE_DICE))
     if full and pieces.has(unit, "impetuous") and (unit.charging or unit.winning):
         bonuses.append(("Impetuous", tables.IMPETUOUS_DICE))
+    if unit.charging:
+        bonuses.append(("missile fire in a charge", rulings.MISSILE_FIRE_IN_CHARGES_DICE))
     if pieces.has(unit, "towering"):
         bonuses.append(("Towering", tables.TOWERING_DICE))
     elif pieces.has(unit, "big"):
@@ -430,9 +432,7 @@ def _damage(batch: Batch[GameState]) -> None:
         if hits <= 0 or p is None or p.gone:
             continue
         lw = frame.legendary_conceded.get(force, 0)
-        lost = lw * rulings.LEGENDARY_WEAPON_HIT_STAMINA + rulings.stamina_from_hits(
-            hits - lw, p.armour
-        )
+        lost = rulings.stamina_lost(hits, p.armour, lw)
         losses.append(Loss(unit=fid, hits=hits, legendary=lw, armour=p.armour, stamina_lost=lost))
     batch.emit(ev.MeleeDamage(combat=frame.combat, losses=losses))
     for loss in losses:
@@ -504,11 +504,8 @@ def _retreat_distance(state: GameState, c: Combat, winner: str, loser: str) -> d
 
 def must_pursue(state: GameState, c: Combat, force: str) -> bool:
     """HB-10: a side with an Impetuous unit must pursue (trait, p.68)."""
-    for fid in pieces.fighters(c, force):
-        unit = state.units.get(fid)
-        if unit is not None and pieces.has(unit, "impetuous"):
-            return True
-    return False
+    units = [state.units.get(fid) for fid in pieces.fighters(c, force)]
+    return rulings.pursuit_forced([u.traits for u in units if u is not None])
 
 
 def _pursuit_need(state: GameState, frame: MeleeFrame, c: Combat) -> Decision | Step:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from warlog.domain.core.batch import Batch
 from warlog.domain.core.errors import RulesError, reject
-from warlog.domain.heroic_battles import casualties, command_test, pieces, tables
+from warlog.domain.heroic_battles import casualties, command_test, pieces, rulings, tables
 from warlog.domain.heroic_battles import commands as cmd
 from warlog.domain.heroic_battles import events as ev
 from warlog.domain.heroic_battles.pieces import Piece
@@ -37,9 +37,9 @@ def movement_problem(
             f"{pid} is attached to {p.unit} and moves with it; it must leave the unit first (HB-5)",
             "hero_attached",
         )
-    if pieces.in_melee(state, pid):
+    if not rulings.ENGAGED_MAY_MOVE_OR_SHOOT and pieces.in_melee(state, pid):
         return reject(f"{pid} is in a melee and makes no movement action (HB-4)", "in_melee")
-    if p.done or p.actions >= max_actions(p):
+    if rulings.movement_over(p.actions, p.done, max_actions(p)):
         return reject(
             f"{pid}'s movement is over this phase ({p.actions} movement "
             f"action{'s' if p.actions != 1 else ''} taken; {tables.MOVEMENT}; HB-3)",
@@ -135,7 +135,7 @@ def join_problem(state: GameState, player: str, hero_id: str, unit_id: str) -> R
     problem = pieces.own(unit, player, "join")
     if problem is not None:
         return problem
-    if pieces.in_melee(state, unit_id):
+    if not rulings.MAY_JOIN_A_UNIT_IN_MELEE and pieces.in_melee(state, unit_id):
         return reject(f"{unit_id} is in a melee: a hero may not join it (HB-5)", "in_melee")
     return None
 

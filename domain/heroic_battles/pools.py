@@ -14,18 +14,8 @@ from warlog.domain.heroic_battles.values import Ones, Pool, Term
 def build(
     base: int, penalties: list[str], bonuses: list[tuple[str, int]]
 ) -> tuple[list[Term], int]:
-    """The terms and the final count: halve ``base`` once per penalty (digest Rulings: rounding
-    down, never below 1 die), then add each bonus (HB-18); bonuses of 0 dice are left out."""
-    terms: list[Term] = []
-    dice = base
-    for label in penalties:
-        dice = rulings.halve(dice)
-        terms.append(Term(label=label, dice=dice, halving=True))
-    for label, extra in bonuses:
-        if extra > 0:
-            dice += extra
-            terms.append(Term(label=label, dice=dice))
-    return terms, dice
+    """The terms and the final count of a pool (HB-18, ``rulings.pool_terms``)."""
+    return rulings.pool_terms(base, penalties, bonuses)
 
 
 def roll(

@@ -18,14 +18,10 @@ from warlog.domain.heroic_battles import events as ev
 from warlog.domain.heroic_battles.state import GameState, Hero, RetreatFrame, Unit
 from warlog.domain.heroic_battles.values import PendingTest, RetreatOrder
 
-#: a Brittle unit tests or breaks when retreating with this much stamina or less (trait, p.68)
-BRITTLE_STAMINA = 2
-
 
 def must_test(unit: Unit) -> bool:
-    """A unit retreating on its last stamina point (Brittle: 2 or less) tests or breaks."""
-    limit = BRITTLE_STAMINA if pieces.has(unit, "brittle") else tables.LAST_STAMINA
-    return unit.stamina <= limit
+    """A unit retreating on its last stamina point (Brittle: 2 or less) tests or breaks (HB-32)."""
+    return rulings.break_test(unit.stamina, pieces.has(unit, "brittle"))
 
 
 def friends(state: GameState, pid: str) -> list[Unit]:

@@ -14,6 +14,7 @@ from warlog.domain.core.batch import Batch
 from warlog.domain.core.procedure import Decision
 from warlog.domain.heroic_battles import commands as cmd
 from warlog.domain.heroic_battles import events as ev
+from warlog.domain.heroic_battles import rulings
 from warlog.domain.heroic_battles.state import Awaiting, GameState
 
 
@@ -21,7 +22,7 @@ def may_roll(batch: Batch[GameState], roller: str, dice: int, what: str) -> bool
     """True if the step may roll its ``dice`` now (this command has rolled nothing yet, or there
     is nothing to roll); otherwise the roll is awaited and the step must stop, emitting nothing
     more."""
-    if dice <= 0 or not batch.rolled:
+    if not rulings.roll_waits(batch.rolled, dice):
         return True
     batch.emit(ev.DiceAwaited(roller=roller, dice=dice, what=what))
     return False

@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from typing import Literal
 
 from warlog.domain.heroic_battles import tables
+from warlog.domain.heroic_battles.values import Term
 
 MeleeOutcome = Literal["fighting_victory", "draw", "destroyed"]
 RetreatInto = Literal["clear", "friends", "blocked", "off_table"]
@@ -24,9 +25,11 @@ def halve(dice: int) -> int:
     return max(1, dice // 2) if dice > 0 else 0
 
 
-def stamina_from_hits(hits: int, armour: int) -> int:
-    """digest Rulings: every full ``armour`` hits remove 1 stamina; leftover hits are lost."""
-    return hits // max(1, armour)
+def stamina_lost(hits: int, armour: int, legendary: int = 0) -> int:
+    """digest Rulings, HB-12 and HB-15: the stamina a unit or an unattached hero loses to
+    ``hits``, of which ``legendary`` came from Legendary Weapons in melee: 1 for each of those,
+    then 1 for every full ``armour`` of the others; leftover hits are lost."""
+    return legendary * LEGENDARY_WEAPON_HIT_STAMINA + (hits - legendary) // max(1, armour)
 
 
 # -- HB-1 declared distances --------------------------------------------------------------------------
@@ -53,10 +56,13 @@ def killing_zone_respected(in_killing_zone: bool, none_in_killing_zone: bool) ->
 
 # -- HB-3 the order of movement ---------------------------------------------------------------------
 
-#: HB-3: a unit or hero completes its movement actions before another moves (Movement, p.30): once
-#: another one moves, an earlier mover's movement is over; a failed command test spends the action
-#: and ends that unit's movement for the phase
-FAILED_TEST_ENDS_MOVEMENT = True
+
+def movement_over(actions: int, done: bool, max_actions: int) -> bool:
+    """HB-3: a unit or hero completes its movement actions before another moves (Movement, p.30):
+    its movement is over once it has taken ``max_actions``, or is ``done``: another one moved
+    after it, or a command test for one of its actions failed (the action is spent)."""
+    return done or actions >= max_actions
+
 
 # -- HB-4 units in melee --------------------------------------------------------------------------------
 
@@ -66,9 +72,9 @@ ENGAGED_MAY_MOVE_OR_SHOOT = False
 
 # -- HB-5 heroes joining and leaving units -------------------------------------------------------
 
-#: HB-5: joining a friendly unit is one movement action of the hero; a hero may not join a unit
-#: in a melee. Leaving a unit costs no action; a hero leaving a unit in melee leaves the melee.
-JOIN_IS_A_MOVEMENT_ACTION = True
+#: HB-5: joining a friendly unit is one movement action of the hero, and not into a unit in a
+#: melee; leaving a unit costs no action, and a hero leaving a unit in melee leaves the melee
+MAY_JOIN_A_UNIT_IN_MELEE = False
 
 
 # -- HB-6 which hero gains the reputation of a charge ------------------------------------------------
@@ -117,17 +123,24 @@ def melee_outcome(scored: dict[str, int], left: dict[str, bool]) -> tuple[MeleeO
 
 # -- HB-9 markers ---------------------------------------------------------------------------------------
 
-#: HB-9: a Charging marker lasts until the end of the first melee its unit fights; a Winning
-#: marker from the melee it was won in to the end of the next melee its unit fights; both go when
-#: the unit leaves its melee. A Shot marker lasts to the end of the turn.
-MARKERS_LAST_ONE_MELEE = True
+
+def markers_after_melee(won: bool) -> dict[str, bool]:
+    """HB-9: a fighter's markers once its melee is decided: a Charging marker lasts until the end
+    of the first melee its unit fights; a Winning marker from the melee it was won in to the end
+    of the next its unit fights. Both go when a unit leaves its melee; a Shot marker lasts to the
+    end of the turn."""
+    return {"charging": False, "winning": won}
+
 
 # -- HB-10 pursue or hold ----------------------------------------------------------------------------
 
-#: HB-10: a pursuing winner follows the retreating losers and stays in contact: the melee goes on
-#: in the next melee phase; holding ground ends the melee. A side with an Impetuous unit must
-#: pursue (trait, p.68).
-PURSUIT_KEEPS_THE_MELEE = True
+
+def pursuit_forced(winners_traits: list[tuple[str, ...]]) -> bool:
+    """HB-10: the winners of a fighting victory choose to pursue (they follow the retreating
+    losers and stay in contact: the melee goes on) or hold their ground (the melee ends); a side
+    with an Impetuous unit must pursue (trait, p.68)."""
+    return any("impetuous" in traits for traits in winners_traits)
+
 
 # -- HB-11 what a retreat runs into ---------------------------------------------------------------
 
@@ -160,46 +173,75 @@ def death_tokens(outcome: tables.DeathOutcome, reputation: int) -> int:
 
 # -- HB-14 heroes killed by shooting ------------------------------------------------------------
 
-#: HB-14: the Hero Death table is for combat (p.57): a hero killed by shooting, or by stamina
-#: lost in a retreat, costs its force its whole Reputation, with no roll
-DEATH_ROLL_OUTSIDE_COMBAT = False
+#: HB-14: the Hero Death table is for combat (p.57): it is rolled for a hero killed in melee, in
+#: single combat or by a final blow; a hero killed by shooting, or by stamina lost in a retreat,
+#: costs its force its whole Reputation, with no roll
+DEATH_TABLE_CAUSES: frozenset[str] = frozenset({"melee", "single_combat", "final_blow"})
 
 # -- HB-15 unattached heroes under fire -----------------------------------------------------------
 
-#: HB-15: an unattached hero shot at or fought in melee loses 1 stamina for every full Armour's
-#: worth of hits, like a unit; Risk to Heroes is for heroes with a unit
-UNATTACHED_HERO_TAKES_HITS_BY_ARMOUR = True
+
+def risk_to_heroes(attached: list[str], target_is_unit: bool) -> list[str]:
+    """HB-15: Risk to Heroes is rolled by the heroes with a unit that took hits; an unattached
+    hero shot at or fought in melee takes the hits itself, by its Armour, like a unit
+    (``stamina_lost``)."""
+    return list(attached) if target_is_unit else []
+
 
 # -- HB-16 a hero whose unit is lost --------------------------------------------------------------------
 
-#: HB-16: a hero whose unit is destroyed survives unattached where it stood: when the unit was
-#: destroyed in a melee that goes on, the hero fights on in it (no reputation lost); otherwise (the
-#: unit shot down or broken) its force loses 1 token (p.23). A hero attached to a unit that
-#: retreats off the table goes with it.
-HERO_FIGHTS_ON = True
+
+def hero_fights_on(how: str, melee_goes_on: bool) -> bool:
+    """HB-16: a hero whose unit is removed survives unattached where it stood. When the unit was
+    destroyed in a melee that goes on, the hero fights on in it (no reputation lost); otherwise
+    (the unit shot down or broken) its force loses 1 token (p.23). A hero attached to a unit that
+    retreats off the table goes with it."""
+    return how == "destroyed" and melee_goes_on
+
 
 # -- HB-17 single combat --------------------------------------------------------------------------------
 
-#: HB-17: the challenger and the challenged hero are in the same melee; a round that is won ends
-#: the single combat (only draws fight again); a hero that refuses a challenge adds no dice to
-#: this phase's melees; a lower-level hero's force gains the token for taking on a higher-level
-#: hero once, when the single combat begins
-WON_ROUND_ENDS_SINGLE_COMBAT = True
+
+def fights_again(result: str) -> bool:
+    """HB-17: only a round drawn before the third is fought again; a round won ends the single
+    combat. The challenger and the challenged are in the same melee; a hero who refuses adds no
+    dice to this phase's melees; a lower-level hero's force gains the token for taking on a
+    higher-level one once, when the challenge is accepted."""
+    return result == "draw"
+
 
 # -- HB-18 bonus dice ----------------------------------------------------------------------------------
 
-#: HB-18: halvings apply to a unit's own shooting or combat dice; bonus dice (heroes, Mighty Deeds,
-#: traits, position) are added after every halving and never halved. A hero shooting on its own
-#: rolls its bonus dice only; attached heroes shoot with their unit, and any attached hero may
-#: spend Mighty Deeds on a missile-armed unit's shooting (p.28).
-BONUS_DICE_AFTER_HALVING = True
+
+def pool_terms(
+    base: int, penalties: list[str], bonuses: list[tuple[str, int]]
+) -> tuple[list[Term], int]:
+    """HB-18 (with the digest's halving): a unit's own shooting or combat dice are halved once per
+    penalty, in order; bonus dice (heroes, Mighty Deeds, traits, position) are added after every
+    halving and never halved; bonuses of 0 dice are left out. A hero shooting on its own rolls its
+    bonus dice only; attached heroes shoot with their unit, and any attached hero may spend Mighty
+    Deeds on a missile-armed unit's shooting (p.28). Returns the terms and the final count."""
+    terms: list[Term] = []
+    dice = base
+    for label in penalties:
+        dice = halve(dice)
+        terms.append(Term(label=label, dice=dice, halving=True))
+    for label, extra in bonuses:
+        if extra > 0:
+            dice += extra
+            terms.append(Term(label=label, dice=dice))
+    return terms, dice
+
 
 # -- HB-19 the shooting phase ------------------------------------------------------------------------------
 
-#: HB-19: in the shooting phase (7 of the turn, p.27) the sides shoot one unit or hero at a time,
-#: the defender first, then alternately; a side may pass instead, and a side that passed shoots
-#: no more this phase
-PASSING_ENDS_A_SIDES_SHOOTING = True
+
+def next_to_shoot(shooter: str, other: str, passed: tuple[str, ...]) -> str:
+    """HB-19: in the shooting phase (p.27) the sides shoot one unit or hero at a time, the
+    defender first, then alternately; a side may pass, and a side that passed shoots no more this
+    phase. Returns who shoots after ``shooter``."""
+    return other if other not in passed else shooter
+
 
 # -- HB-20 victory ------------------------------------------------------------------------------------
 
@@ -268,10 +310,15 @@ MISSILE_FIRE_IN_CHARGES_DICE = 0
 
 # -- HB-27 what only the table shows -------------------------------------------------------------
 
-#: HB-27: the compulsory charge of an Impetuous unit (p.68), facing an enemy after changing facing
-#: in a Killing Zone (p.33) and charging straight ahead (p.30) depend on the table: the players
-#: see to them; warlog records what they declare
-TABLE_DUTIES = ("impetuous charge", "facing in a Killing Zone", "charging straight ahead")
+#: HB-27: what warlog cannot check and the players see to (it records what they declare), shown
+#: in every view
+TABLE_DUTIES: tuple[str, ...] = (
+    "an Impetuous unit charges an enemy in its Killing Zone at the start of its movement (p.68)",
+    "a unit changing facing in an enemy's Killing Zone faces an enemy (p.33)",
+    "a charge goes straight ahead without turning (p.30)",
+    "skirmishers may evade through friends (p.38)",
+)
+
 
 # -- HB-28 re-rolling a command test ------------------------------------------------------------
 
@@ -293,18 +340,51 @@ AGILE_TRAIT = "agile"
 
 # -- HB-31 the order of melees ------------------------------------------------------------------
 
-#: HB-31: in a melee phase the single combat is fought first, then every melee in the order it
-#: began
-SINGLE_COMBAT_FIRST = True
+
+def melee_order(begun: list[str]) -> tuple[str, ...]:
+    """HB-31: in a melee phase the single combat is fought first (the challenge is asked before
+    any melee), then every melee in the order it began (``begun``)."""
+    return tuple(begun)
+
 
 # -- HB-32 breaking --------------------------------------------------------------------------------
 
-#: HB-32: a unit that breaks (fails the test to retreat on its last stamina point) is removed as
-#: destroyed: its force loses its Reputation
-BROKEN_IS_DESTROYED = True
+#: a Brittle unit tests or breaks when retreating with this much stamina or less (trait, p.68)
+BRITTLE_STAMINA = 2
+
+
+def break_test(stamina: int, brittle: bool) -> bool:
+    """HB-32: a unit retreating on its last stamina point (Retreating, p.47), or a Brittle one
+    with 2 or less, takes a command test or breaks; a unit that breaks is removed as destroyed
+    (its force loses its Reputation)."""
+    return stamina <= (BRITTLE_STAMINA if brittle else tables.LAST_STAMINA)
+
 
 # -- HB-33 Fearsome -------------------------------------------------------------------------------
 
 #: HB-33: losers of a melee retreat 1 ST instead of ½ ST when a winning fighter (or a hero with
 #: it) is Fearsome and none of theirs is (trait, p.66)
 FEARSOME_RETREAT_HALF_ST = 2
+
+
+# -- HB-34 rolls counted before they are rolled ----------------------------------------------------------
+
+
+def roll_waits(already_rolled: bool, dice: int) -> bool:
+    """HB-34: every die a command rolls is counted before any is rolled, so that a referee typing
+    a physical roll knows how many dice to type: a roll whose count depends on dice the command
+    already rolled (1s re-rolled, Risk to Heroes once hits are known, the Hero Death table, a final
+    blow, a command test after a shot or in a retreat, the next round of a single combat) waits
+    for its roller's ``roll`` command. Support saves are rolled with the combat dice (their count
+    is known), before the 1s are re-rolled: the same result as in the sheet's order."""
+    return already_rolled and dice > 0
+
+
+# -- HB-35 supports ----------------------------------------------------------------------------------
+
+
+def may_support(gone: bool, in_melee: bool) -> bool:
+    """HB-35: any friendly unit on the table and not in a melee may be declared in support (the
+    players see that it stands in support position), in as many melees of a phase as they
+    declare."""
+    return not gone and not in_melee

@@ -30,7 +30,7 @@ def weapon_range(p: Piece) -> int:
 def may_shoot(state: GameState, p: Piece, skirmish: bool) -> bool:
     """``p`` may shoot now: a missile weapon, no Shot marker, not in a melee (HB-4); after
     movement only Skirmishers, Light Riders and unattached heroes (p.27)."""
-    if not pieces.standing(p) or p.shot or not p.missile or pieces.in_melee(state, p.id):
+    if not pieces.standing(p) or p.shot or not p.missile or _engaged(state, p.id):
         return False
     if isinstance(p, Unit):
         return p.shooting_dice > 0 and (not skirmish or p.type in SKIRMISH_TYPES)
@@ -44,7 +44,12 @@ def shooters(state: GameState, force: str, skirmish: bool) -> list[Piece]:
 def targets(state: GameState, force: str) -> list[Piece]:
     """Enemy units and unattached heroes not in a melee (HB-4)."""
     enemy = pieces.opponent(state, force)
-    return [p for p in pieces.pieces(state, enemy) if not pieces.in_melee(state, p.id)]
+    return [p for p in pieces.pieces(state, enemy) if not _engaged(state, p.id)]
+
+
+def _engaged(state: GameState, pid: str) -> bool:
+    """In a melee, which keeps it from shooting and being shot at (HB-4)."""
+    return not rulings.ENGAGED_MAY_MOVE_OR_SHOOT and pieces.in_melee(state, pid)
 
 
 def deed_heroes(state: GameState, shooter: Piece) -> list[Hero]:
@@ -69,7 +74,7 @@ def shoot_problem(state: GameState, c: cmd.Shoot, skirmish: bool) -> RulesError 
         return reject(f"{p.id} has no missile weapon", "cannot_shoot")
     if p.shot:
         return reject(f"{p.id} has a Shot marker: it has shot this turn", "already_shot")
-    if pieces.in_melee(state, p.id):
+    if _engaged(state, p.id):
         return reject(f"{p.id} is in a melee and cannot shoot (HB-4)", "in_melee")
     if not may_shoot(state, p, skirmish):
         return reject(
@@ -88,7 +93,7 @@ def shoot_problem(state: GameState, c: cmd.Shoot, skirmish: bool) -> RulesError 
         return reject(
             f"{c.target} is attached to {target.unit}: shoot at the unit", "hero_attached"
         )
-    if pieces.in_melee(state, target.id):
+    if _engaged(state, target.id):
         return reject(f"{c.target} is in a melee and cannot be shot at (HB-4)", "in_melee")
     reach = weapon_range(p)
     if not rulings.in_range(c.distance, reach):
@@ -211,8 +216,9 @@ def _risk(batch: Batch[GameState]) -> None:
         batch.emit(ev.ShootingEnded(shooter=frame.shooter, target=frame.target))
         return
     target = pieces.find(batch.state, frame.target)
-    heroes = pieces.attached(batch.state, target.id) if isinstance(target, Unit) else []
-    batch.emit(ev.HeroesAtRisk(entries=[RiskEntry(hero=h.id, hits=frame.hits) for h in heroes]))
+    attached = [h.id for h in pieces.attached(batch.state, target.id)]
+    heroes = rulings.risk_to_heroes(attached, isinstance(target, Unit))
+    batch.emit(ev.HeroesAtRisk(entries=[RiskEntry(hero=h, hits=frame.hits) for h in heroes]))
 
 
 def _damage(batch: Batch[GameState]) -> None:
@@ -220,7 +226,7 @@ def _damage(batch: Batch[GameState]) -> None:
     frame = _frame(batch.state)
     target = pieces.find(batch.state, frame.target)
     armour = pieces.armour_against_shooting(target)
-    lost = rulings.stamina_from_hits(frame.hits, armour)
+    lost = rulings.stamina_lost(frame.hits, armour)
     batch.emit(ev.HitsTaken(unit=target.id, hits=frame.hits, armour=armour, stamina_lost=lost))
     casualties.check_down(batch, target.id, "shooting", "", f"shot down by {frame.shooter}")
     now = batch.state.units.get(target.id)

@@ -118,6 +118,8 @@ class PendingTest(msgspec.Struct, frozen=True, kw_only=True):
     faces: tuple[int, ...] = ()
     passed: bool = False
     rerollable: bool = False
+    #: re-rolls taken (HB-28)
+    rerolls: int = 0
 
 
 class RiskEntry(msgspec.Struct, frozen=True, kw_only=True):

@@ -13,13 +13,13 @@ from warlog.domain.core.events import Event
 from warlog.domain.core.procedure import describe
 from warlog.domain.core.ruleset import Notice, notify
 from warlog.domain.heroic_battles import events as ev
-from warlog.domain.heroic_battles import pieces
+from warlog.domain.heroic_battles import pieces, rulings
 from warlog.domain.heroic_battles.decisions import NEXT
 from warlog.domain.heroic_battles.state import GameState
 
 #: Events-view entries last this many turns (the reputation of a deed is news for its turn)
 NOTICE_TURNS = 1
-GAME_ENDED_NOTICE_TURNS = 99
+
 
 #: events whose explanation is posted to the Events view
 POSTED = (
@@ -62,6 +62,7 @@ def view(state: GameState, player: str | None) -> dict[str, Any]:
         "mover": state.mover,
         "melee_queue": list(state.melee_queue),
         "shooting": {"side": state.shooting_side, "passed": list(state.passed)},
+        "table_duties": list(rulings.TABLE_DUTIES),
         "result": state.result,
     }
 
@@ -81,9 +82,7 @@ def notices(before: GameState, after: GameState, event: Event) -> list[Notice]:
     single-combat results, the end of each turn and of the battle; each with its turn."""
     players = list(pieces.forces(after))
     if isinstance(event, ev.GameEnded):
-        return notify(
-            players, f"game over: {event.result} — {event.reason}", GAME_ENDED_NOTICE_TURNS
-        )
+        return notify(players, f"game over: {event.result} — {event.reason}", after.scenario.turns)
     if isinstance(event, POSTED):
         return notify(players, f"turn {after.turn}: {event.explain()}", NOTICE_TURNS)
     return []
