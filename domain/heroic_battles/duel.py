@@ -191,18 +191,12 @@ def _bonuses(hero: Hero, deeds: int) -> list[tuple[str, int]]:
 
 def _pool(batch: Batch[GameState], hero: Hero, deeds: int, first_round: bool) -> Pool:
     legendary = pieces.has(hero, "legendary_weapon")
-    return pools.roll(
+    return pools.roll_hero(
         batch,
-        owner=hero.id,
-        label=f"Level dice of {hero.id}",
-        base=hero.level,
-        penalties=[],
-        bonuses=_bonuses(hero, deeds),
-        hit_on=tables.BRUTAL_HIT_ON if pieces.has(hero, "brutal") else tables.HIT_ON,
-        roller=hero.force,
+        hero,
+        _bonuses(hero, deeds),
         purpose=f"single combat {hero.id}",
         reroll_reason="first round: both count as charging" if first_round else "",
-        legendary=legendary,
         hit_value=rulings.LEGENDARY_WEAPON_SINGLE_COMBAT_HITS if legendary else 1,
     )
 

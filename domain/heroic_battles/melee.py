@@ -331,7 +331,7 @@ def _roll_side(
                 base=p.combat_dice,
                 penalties=penalties,
                 bonuses=bonuses,
-                hit_on=tables.BRUTAL_HIT_ON if pieces.has(p, "brutal") else tables.HIT_ON,
+                hit_on=pools.hit_on(p),
                 roller=force,
                 purpose=f"combat dice {fid}",
                 reroll_reason=_reroll_reason(p),
@@ -341,27 +341,19 @@ def _roll_side(
         else:
             carriers = [p] if fid in heroes else []
         for hero in carriers:
-            pool = _hero_pool(batch, hero, p, declared.deeds.get(hero.id, 0), force)
+            pool = _hero_pool(batch, hero, p, declared.deeds.get(hero.id, 0))
             batch.emit(ev.CombatDiceRolled(combat=c.id, force=force, pool=pool))
 
 
-def _hero_pool(
-    batch: Batch[GameState], hero: Hero, carrier: Unit | Hero, deeds: int, force: str
-) -> Pool:
+def _hero_pool(batch: Batch[GameState], hero: Hero, carrier: Unit | Hero, deeds: int) -> Pool:
     """A fighting hero's dice: 1D6 per level, 1D6 per Mighty Deed, Big (p.55); never halved
     (HB-18); 1s re-rolled with its unit's (or its own) marker."""
-    return pools.roll(
+    return pools.roll_hero(
         batch,
-        owner=hero.id,
-        label=f"Level dice of {hero.id}",
-        base=hero.level,
-        penalties=[],
-        bonuses=_hero_bonuses(hero, deeds),
-        hit_on=tables.BRUTAL_HIT_ON if pieces.has(hero, "brutal") else tables.HIT_ON,
-        roller=force,
+        hero,
+        _hero_bonuses(hero, deeds),
         purpose=f"combat dice {hero.id}",
         reroll_reason=_reroll_reason(carrier),
-        legendary=pieces.has(hero, "legendary_weapon"),
     )
 
 

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from warlog.domain.core.batch import Batch
 from warlog.domain.heroic_battles import events as ev
-from warlog.domain.heroic_battles import rulings
-from warlog.domain.heroic_battles.state import GameState
+from warlog.domain.heroic_battles import rulings, tables
+from warlog.domain.heroic_battles.state import GameState, Hero, Unit
 from warlog.domain.heroic_battles.values import Ones, Pool, Term
 
 
@@ -80,4 +80,36 @@ def reroll(batch: Batch[GameState], ones: Ones) -> ev.OnesRerolled:
         hit_on=ones.hit_on,
         hits=hits,
         legendary=ones.legendary,
+    )
+
+
+def hit_on(p: Unit | Hero) -> int:
+    """The face a melee or single-combat die hits on: 5, or 4 for a Brutal unit or hero."""
+    return tables.BRUTAL_HIT_ON if "brutal" in p.traits else tables.HIT_ON
+
+
+def roll_hero(
+    batch: Batch[GameState],
+    hero: Hero,
+    bonuses: list[tuple[str, int]],
+    *,
+    purpose: str,
+    reroll_reason: str,
+    hit_value: int = 1,
+) -> Pool:
+    """A hero's combat dice: 1D6 per level and its ``bonuses`` (never halved, HB-18), hitting on
+    5–6 (4–6 Brutal), a Legendary Weapon's marked."""
+    return roll(
+        batch,
+        owner=hero.id,
+        label=f"Level dice of {hero.id}",
+        base=hero.level,
+        penalties=[],
+        bonuses=bonuses,
+        hit_on=hit_on(hero),
+        roller=hero.force,
+        purpose=purpose,
+        reroll_reason=reroll_reason,
+        legendary="legendary_weapon" in hero.traits,
+        hit_value=hit_value,
     )
