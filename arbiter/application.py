@@ -1,34 +1,30 @@
 """The rule-agnostic application: load a game's state, decide a command, append its batch.
 
-Everything a CLI or server does goes through an ``Arbiter``: it is handed a store and a way to
-find rulesets by name, and it never imports a ruleset itself.
+Everything a CLI or server does goes through an ``Arbiter``: it is handed a store (the log), a
+vault (keys, the clear form of sealed values, snapshots) and a way to find rulesets by name, and
+it never imports a ruleset itself.
 """
 
 from __future__ import annotations
 
 import contextlib
+import json
 import os
 import secrets as _secrets
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from datetime import UTC, datetime
-from pathlib import Path
 from typing import Any
 
 import msgspec
 
 from warlog.arbiter.audit import Auditor, audit_records
 from warlog.arbiter.fold import Fold, Folded
-from warlog.arbiter.ids import GAME_ID
-from warlog.arbiter.meta import GameMeta
-from warlog.domain import rulesets
+from warlog.arbiter.ids import check_game_id
+from warlog.arbiter.meta import GameMeta, evolve_meta
+from warlog.arbiter.scenarios import resolve_scenario
+from warlog.arbiter.sealing import PUBLIC, REFEREE, Forms, Opener, event_secrets, seal_batch
 from warlog.domain.core.dice import DiceSpec, ManualDice, SeededDice, commitment_of
-from warlog.domain.core.errors import (
-    ConflictError,
-    InputError,
-    IntegrityError,
-    RulesError,
-    StoreError,
-)
+from warlog.domain.core.errors import ConflictError, InputError, RulesError, StoreError
 from warlog.domain.core.events import (
     BATCH_STARTS,
     CommandIssued,
@@ -38,12 +34,13 @@ from warlog.domain.core.events import (
     GameForked,
 )
 from warlog.domain.core.rules import unknown_command
-from warlog.domain.core.ruleset import AnyRuleset
+from warlog.domain.core.ruleset import AnyRuleset, Command
+from warlog.domain.core.seal import Sealer, Secret
 from warlog.eventstore.codec import Codec, command_to_builtins, decode_command
-from warlog.eventstore.records import GameInfo, Pending, Record
+from warlog.eventstore.records import GameInfo, Record
 from warlog.eventstore.store import Store
+from warlog.eventstore.vault import MemoryVault, Vault
 from warlog.projections.events_view import EventsView
-from warlog.projections.player_events import as_seen_by
 from warlog.projections.replay import replay_steps
 
 #: how often long reads report their progress, in events
@@ -72,15 +69,6 @@ class Loaded(msgspec.Struct):
     codec: Codec
 
 
-def check_game_id(game: str) -> str:
-    if not GAME_ID.match(game):
-        raise InputError(
-            f"bad game id {game!r}: use 1-64 letters, digits, '_', '.' or '-', starting with a letter or digit",
-            "input/bad_game_id",
-        )
-    return game
-
-
 class Arbiter:
     """Creates, plays, forks and reveals games on a store, for rulesets found by name."""
 
@@ -89,11 +77,13 @@ class Arbiter:
         store: Store,
         rulesets: Callable[[str], AnyRuleset],
         *,
+        vault: Vault | None = None,
         clock: Callable[[], str] = utc_now,
         seeds: Callable[[], bytes] = lambda: os.urandom(32),
         snapshot_every: int = SNAPSHOT_EVERY,
     ) -> None:
         self.store = store
+        self.vault: Vault = vault if vault is not None else MemoryVault()
         self._rulesets = rulesets
         self._clock = clock
         self._seeds = seeds
@@ -101,6 +91,24 @@ class Arbiter:
         self._loaded: dict[str, Loaded] = {}
         self._live: dict[str, Folded] = {}
         self._codecs: dict[str, Codec] = {}
+
+    def close(self) -> None:
+        """Close the store and the vault (their files, for SQLite)."""
+        for part in (self.store, self.vault):
+            closer = getattr(part, "close", None)
+            if closer is not None:
+                closer()
+
+    def __enter__(self) -> Arbiter:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    @property
+    def rulesets(self) -> Callable[[str], AnyRuleset]:
+        """How this arbiter finds a ruleset by name."""
+        return self._rulesets
 
     # ------------------------------------------------------------------ loading
 
@@ -123,10 +131,19 @@ class Arbiter:
     def ruleset_of(self, game: str) -> AnyRuleset:
         return self.loaded(game).ruleset
 
+    def decoder(self, codec: Codec, game: str) -> Callable[[int, str, str, str], Event]:
+        """Decodes stored rows into clear events (sealed values opened from the vault)."""
+        opener = Opener(self.vault, game)
+
+        def decode(seq: int, type_: str, data: str, hash_: str) -> Event:
+            return codec.decode(type_, opener.clear(seq, data, hash_))
+
+        return decode
+
     def fold_records(self, ruleset: AnyRuleset, records: Iterable[Record]) -> Folded:
         """The game folded from its records, from the first (``game_created``) on."""
         rows = ((r.seq, r.type, r.data, r.hash) for r in records)
-        return Fold(ruleset).rows(rows, self.codec(ruleset).decode).folded
+        return Fold(ruleset).rows(rows, self.decoder(self.codec(ruleset), "")).folded
 
     def _version_key(self, ruleset: AnyRuleset) -> str:
         return f"{ruleset.name}@{ruleset.version}"
@@ -144,21 +161,37 @@ class Arbiter:
         live = self._live.get(game)
         if live is not None and live.seq == at and (at < head or live.hash == head_hash):
             return live
-        start: Folded | None = None
-        snap = self.store.latest_snapshot(game, at, self._version_key(loaded.ruleset))
-        if snap is not None:
-            start = self._decode_snapshot(loaded.ruleset, snap[1])
+        start = self._snapshot(game, loaded.ruleset, at)
         if live is not None and live.seq <= at and (start is None or live.seq > start.seq):
             start = live
         from_seq = start.seq + 1 if start else 1
         rows = self.store.read_rows(game, from_seq, at)
-        result = Fold(loaded.ruleset, start).rows(rows, loaded.codec.decode).folded
+        result = Fold(loaded.ruleset, start).rows(rows, self.decoder(loaded.codec, game)).folded
         if at == head:
             self._live[game] = result
         return result
 
     def state(self, game: str, at: int | None = None) -> Any:
         return self.folded(game, at).state
+
+    # ------------------------------------------------------------------ snapshots
+
+    def _snapshot(self, game: str, ruleset: AnyRuleset, at: int) -> Folded | None:
+        """The newest usable snapshot at or before ``at``: its MAC checks (the vault) and the
+        log still holds its event with its hash; anything else is folded from the log."""
+        try:
+            found = self.vault.latest_snapshot(
+                self.store.lineage(game), at, self._version_key(ruleset)
+            )
+        except StoreError:
+            return None  # a cache: without the key file, fold from the log
+        if found is None:
+            return None
+        start = self._decode_snapshot(ruleset, found[1])
+        if start is None or start.seq != found[0]:
+            return None
+        logged = next(iter(self.store.read_rows(game, start.seq, start.seq)), None)
+        return start if logged is not None and logged[3] == start.hash else None
 
     def _encode_snapshot(self, folded: Folded) -> bytes:
         return msgspec.msgpack.encode((folded.seq, folded.hash, folded.meta, folded.state))
@@ -186,37 +219,34 @@ class Arbiter:
         if crosses or any(ruleset.is_round_start(e) for e in events):
             # a cache: the committed batch stands without it
             with contextlib.suppress(StoreError):
-                self.store.put_snapshot(
-                    game, folded.seq, self._version_key(ruleset), self._encode_snapshot(folded)
+                from warlog.eventstore.lineage import owner_of
+
+                owner = owner_of(self.store.lineage(game), folded.seq)
+                self.vault.put_snapshot(
+                    owner, folded.seq, self._version_key(ruleset), self._encode_snapshot(folded)
                 )
+
+    # ------------------------------------------------------------------ keys
+
+    def _key(self, meta: GameMeta, game: str) -> bytes:
+        """The seed in force (dice and seals); StoreError if this arbiter does not hold it."""
+        key = self.vault.key(meta.dice.commitment or "")
+        if key is None:
+            raise StoreError(
+                f"this arbiter does not hold the key of game {game} (imported, or its key file "
+                "is another's); fork it with --dice new to play on",
+                "store/no_seed",
+            )
+        return key
+
+    def _sealer(self, meta: GameMeta, game: str) -> Sealer:
+        return Sealer(self._key(meta, game), meta.dice.stream)
 
     # ------------------------------------------------------------------ creating
 
     def resolve_scenario(self, ruleset: AnyRuleset, scenario: str | None) -> tuple[str, bytes]:
         """``(name, TOML bytes)`` of a bundled scenario name or a file path (None: the default)."""
-        if scenario is None:
-            scenario = rulesets.default_scenario(ruleset)
-            if scenario is None:
-                raise InputError(
-                    f"{ruleset.name} has no bundled scenario; give --scenario FILE",
-                    "input/no_scenario",
-                )
-        bundled = rulesets.bundled_scenario(ruleset, scenario)
-        if bundled is not None:
-            return scenario, bundled
-        path = Path(scenario)
-        if path.is_file():
-            try:
-                return path.stem, path.read_bytes()
-            except OSError as exc:
-                raise InputError(
-                    f"cannot read scenario {scenario}: {exc.strerror}", "input/unreadable"
-                ) from None
-        known = ", ".join(sorted(rulesets.bundled_scenarios(ruleset))) or "none"
-        raise InputError(
-            f"unknown scenario {scenario!r}: not a bundled one ({known}) nor a file",
-            "input/unknown_scenario",
-        )
+        return resolve_scenario(ruleset, scenario)
 
     def new_game(
         self,
@@ -228,21 +258,19 @@ class Arbiter:
         salt: str = "",
         seed: bytes | None = None,
     ) -> str:
-        """Create a game and return its id. InputError for a bad ruleset, scenario, id or dice mode."""
+        """Create a game and return its id. InputError for a bad ruleset, scenario, id or dice
+        mode. Its key (the dice seed in ``auto`` mode, a sealing seed in ``manual`` mode) is put
+        in the vault first: a game never exists without its key."""
         ruleset = self._rulesets(ruleset_name)
         if dice not in ("auto", "manual"):
             raise InputError(
                 f"dice must be 'auto' or 'manual', not {dice!r}", "input/bad_dice_mode"
             )
-        name, text = self.resolve_scenario(ruleset, scenario)
+        name, text = resolve_scenario(ruleset, scenario)
         parsed = ruleset.parse_scenario(text)
         game = check_game_id(game) if game else self._new_id(ruleset)
-        if dice == "auto":
-            seed = seed if seed is not None else self._seeds()
-            spec = DiceSpec(mode="auto", stream=game, salt=salt, commitment=commitment_of(seed))
-        else:
-            seed = None
-            spec = DiceSpec(mode="manual", stream=game, salt=salt)
+        key = seed if seed is not None else self._seeds()
+        spec = DiceSpec(mode=dice, stream=game, salt=salt, commitment=commitment_of(key))  # type: ignore[arg-type]
         created = GameCreated(
             game=game,
             ruleset=ruleset.name,
@@ -252,26 +280,47 @@ class Arbiter:
             players=list(ruleset.players(parsed)),
             dice=spec,
         )
-        codec = self.codec(ruleset)
+        return self.create(created, key)
+
+    def create(self, created: GameCreated, key: bytes) -> str:
+        """Create the game ``created`` describes, its key committed to in it: the batch of
+        ``game_created`` and the events that open the game (a deal, rolled on the key in both
+        dice modes). Returns its id; InputError if the id is taken."""
+        ruleset = self._rulesets(created.ruleset)
+        game = created.game
+        parsed = ruleset.scenario_from_builtins(created.scenario)
+        meta = evolve_meta(None, 1, created)
+        assert meta is not None
+        opening = ruleset.begin(
+            ruleset.initial_state(parsed), SeededDice(key, game, created.dice.salt, 2)
+        )
+        events: list[Event] = [created, *opening]
+        secrets: list[list[Secret]] = [event_secrets(created, setup=ruleset.hidden_setup(parsed))]
+        secrets += [event_secrets(e) for e in opening]
+        rows, openings = seal_batch(
+            self.codec(ruleset),
+            game,
+            events,
+            secrets,
+            Sealer(key, game),
+            lambda s: meta,
+            1,
+            "0" * 64,
+            self._clock(),
+        )
+        self.vault.put_key(commitment_of(key), key, game)  # first: never a game without its key
+        self.vault.put_openings(openings)
         try:
-            self.store.create_game(
-                GameInfo(game=game, ruleset=ruleset.name), [self._pending(codec, created)]
-            )
+            self.store.create_game(GameInfo(game=game, ruleset=ruleset.name), rows)
         except ConflictError:
             raise InputError(
                 f"game {game} already exists; choose another --game", "input/game_exists"
             ) from None
-        if seed is not None:
-            self.store.put_secret(game, seed)
         return game
 
     def _new_id(self, ruleset: AnyRuleset) -> str:
         short = "".join(word[0] for word in ruleset.name.split("-"))
         return f"{short}-{_secrets.token_hex(4)}"
-
-    def _pending(self, codec: Codec, event: Event, at: str | None = None) -> Pending:
-        type_, data = codec.encode(event)
-        return Pending(type_, data, at or self._clock())
 
     # ------------------------------------------------------------------ playing
 
@@ -287,70 +336,91 @@ class Arbiter:
         command = self.parse_command(ruleset, command_text)
         meta = before.meta
         first_seq = before.seq + 1
+        if meta.dice.mode == "auto" and command.dice:
+            raise InputError(
+                "this game rolls its own dice (auto); a command carries 'dice' only in a "
+                "manual-dice game",
+                "input/unexpected_dice",
+            )
+        if meta.revealed:
+            raise RulesError(
+                f"the key of game {game} was revealed at seq {meta.revealed_at}; its play is "
+                "over (fork it with --dice new to play on)",
+                "rules/seed_revealed",
+            )
+        key = self._key(meta, game)
         if meta.dice.mode == "manual":
             manual = ManualDice(list(command.dice))
             events = ruleset.decide(before.state, command, manual)
             manual.check_all_used()
         else:
-            if command.dice:
-                raise InputError(
-                    "this game rolls its own dice (auto); a command carries 'dice' only in a manual-dice game",
-                    "input/unexpected_dice",
-                )
-            if meta.revealed:
-                raise RulesError(
-                    f"the dice seed of game {game} was revealed at seq {meta.revealed_at}; its play is over "
-                    "(fork it with --dice new to play on)",
-                    "rules/seed_revealed",
-                )
-            seed = self.store.secret(game)
-            if seed is None:
-                raise StoreError(
-                    f"this arbiter does not hold the dice seed of game {game} (imported?); "
-                    "fork it with --dice new to play on",
-                    "store/no_seed",
-                )
-            events = ruleset.decide(
-                before.state,
-                command,
-                SeededDice(seed, meta.dice.stream, meta.dice.salt, first_seq + 1),
+            dice = SeededDice(
+                key, meta.dice.stream, meta.dice.salt, meta.derivation_seq(first_seq + 1)
             )
+            events = ruleset.decide(before.state, command, dice)
         issued = CommandIssued(player=command.player, command=command_to_builtins(command))
-        return self._append(game, before, [issued, *events])
+        return self._append(game, before, [issued, *events], command)
+
+    def play_as(
+        self,
+        game: str,
+        command_text: str | bytes,
+        player: str | None = None,
+        *,
+        referee: bool = False,
+    ) -> list[Record]:
+        """``play``, returning the records as ``player`` may see them (default: the player who
+        issued the command; ``referee``: every value opened)."""
+        records = self.play(game, command_text)
+        if referee:
+            reader = REFEREE
+        elif player is not None:
+            reader = self.reader(game, player)
+        else:
+            issued = json.loads(records[0].data)
+            reader = str(issued["player"])
+        return list(self.forms(game, reader, records[0].seq, records[-1].seq))
 
     @staticmethod
-    def parse_command(ruleset: AnyRuleset, text: str | bytes) -> Any:
+    def parse_command(ruleset: AnyRuleset, text: str | bytes) -> Command:
         """The typed command from JSON; InputError naming what is wrong (exit 1)."""
-        if isinstance(text, str):  # argv may carry undecodable bytes as surrogates
-            text = text.encode("utf-8", "surrogateescape")
-        try:
-            raw = msgspec.json.decode(text)
-        except msgspec.DecodeError as exc:
-            raise InputError(f"command is not valid JSON: {exc}", "input/bad_json") from None
-        except RecursionError:
-            raise InputError(
-                "command is nested too deeply to be a command", "input/bad_json"
-            ) from None
-        except ValueError as exc:  # e.g. an integer of thousands of digits
-            raise InputError(f"command is not acceptable JSON: {exc}", "input/bad_json") from None
-        if not isinstance(raw, dict):
-            raise InputError('a command is a JSON object with a "type" field', "input/bad_command")
+        from warlog.arbiter.commands import parse_json_object
+
+        raw = parse_json_object(text)
         known = sorted(c.type_name() for c in _union_members(ruleset.command_type))
         kind = raw.get("type")
         if kind not in known:
             raise unknown_command(ruleset.name, kind, known)
-        return decode_command(ruleset.command_type, text)
+        command: Command = decode_command(ruleset.command_type, raw)
+        return command
 
-    def _append(self, game: str, before: Folded, events: list[Event]) -> list[Record]:
+    def _append(
+        self, game: str, before: Folded, events: list[Event], command: Command | None = None
+    ) -> list[Record]:
         loaded = self.loaded(game)
         ruleset = loaded.ruleset
+        meta = before.meta
+        secrets = [event_secrets(e, command) for e in events]
+        sealer = self._sealer(meta, game) if any(secrets) else Sealer(b"", meta.dice.stream)
         at = self._clock()  # one batch, appended at one moment
-        encoded = [loaded.codec.encode(e) for e in events]
+        rows, openings = seal_batch(
+            loaded.codec,
+            game,
+            events,
+            secrets,
+            sealer,
+            lambda s: meta,
+            before.seq + 1,
+            before.hash,
+            at,
+        )
         # fold first: a batch that cannot be folded is never appended
         fold = Fold(ruleset, before)
-        for offset, (event, (type_, data)) in enumerate(zip(events, encoded, strict=True)):
-            fold.apply(before.seq + 1 + offset, type_, data, "", event)
-        records = self.store.append(game, [Pending(t, d, at) for t, d in encoded], before.seq)
+        clear = [loaded.codec.encode(e)[1] for e in events]
+        for offset, (event, row) in enumerate(zip(events, rows, strict=True)):
+            fold.apply(before.seq + 1 + offset, row.type, clear[offset], "", event)
+        self.vault.put_openings(openings)  # first: an event is never stored without its opening
+        records = self.store.append(game, rows, before.seq)
         assert fold.meta is not None
         after = Folded(records[-1].seq, records[-1].hash, fold.meta, fold.state)
         self._live[game] = after
@@ -361,28 +431,24 @@ class Arbiter:
         """The legal commands now, as JSON objects ``play`` accepts: ``player``'s, or those of
         everyone the game waits for. InputError for an unknown player."""
         ruleset = self.loaded(game).ruleset
-        state = self.folded(game).state
+        folded = self.folded(game)
+        if folded.meta.revealed:
+            return []  # a revealed game takes no more commands
+        state = folded.state
         players = [player] if player is not None else ruleset.active_players(state)
         return [command_to_builtins(c) for p in players for c in ruleset.legal_commands(state, p)]
 
     def reveal(self, game: str) -> Revealed:
-        """Publish the dice seed as a ``dice_revealed`` event (its own batch): its seq and the
-        seed (hex)."""
+        """Publish the key in force (the dice seed; in a manual-dice game the sealing seed) as a
+        ``dice_revealed`` event: every sealed value becomes public and every derived die can be
+        checked. Play in the game is over. Returns its seq and the seed (hex)."""
         folded = self.folded(game)
-        if folded.meta.dice.mode != "auto":
-            raise InputError(
-                f"game {game} uses manual dice: there is no seed to reveal", "input/manual_dice"
-            )
         if folded.meta.revealed:
             raise InputError(
                 f"game {game}'s seed was already revealed at seq {folded.meta.revealed_at}",
                 "input/already_revealed",
             )
-        seed = self.store.secret(game)
-        if seed is None:
-            raise StoreError(
-                f"this arbiter does not hold the dice seed of game {game}", "store/no_seed"
-            )
+        seed = self._key(folded.meta, game)
         record = self._append(game, folded, [DiceRevealed(seed=seed.hex())])[0]
         return Revealed(record.seq, seed.hex())
 
@@ -407,8 +473,9 @@ class Arbiter:
     def fork(self, game: str, at: int, *, new_game: str | None = None, dice: str = "new") -> str:
         """Branch a new game from event ``at`` of ``game``; returns the new id.
 
-        ``at`` must end a batch (InputError naming the nearest ends). ``dice="same"`` is refused
-        until the parent's seed has been revealed (InputError).
+        ``at`` must end a batch (InputError naming the nearest ends). ``dice="new"`` commits
+        to a new key (put in the vault first); ``dice="same"`` keeps the key in force at the
+        cut and is refused until that key has been revealed (InputError).
         """
         loaded = self.loaded(game)
         head, _ = self.store.head(game)
@@ -429,69 +496,62 @@ class Arbiter:
             raise InputError(
                 f"--dice must be 'new' or 'same', not {dice!r}", "input/bad_dice_choice"
             )
-        at_fold = self.folded(game, at)
-        spec = at_fold.meta.dice
-        seed: bytes | None = None
-        new_spec: DiceSpec | None
+        cut = self.folded(game, at).meta
+        spec = cut.dice
         new_id = check_game_id(new_game) if new_game else self._new_id(loaded.ruleset)
+        new_spec: DiceSpec | None = None
+        key: bytes | None = None
+        kept: str | None = None
         if dice == "same":
-            new_spec = None
-            if spec.mode == "auto":
-                head_fold = self.folded(game)
-                same_spec = (
-                    head_fold.meta.dice == spec and head_fold.meta.spec_seq == at_fold.meta.spec_seq
+            if (spec.commitment or "") not in self.folded(game).meta.opened:
+                raise InputError(
+                    f"game {game}'s seed in force at seq {at} has not been revealed; a fork with "
+                    "the same dice would let anyone compute its coming rolls and open its seals "
+                    "(reveal it first, or fork with --dice new)",
+                    "input/seed_not_revealed",
                 )
-                if not (same_spec and head_fold.meta.revealed) and not at_fold.meta.revealed:
-                    raise InputError(
-                        f"game {game}'s dice seed has not been revealed; a fork with the same dice would "
-                        "let anyone compute its coming rolls (reveal it first, or fork with --dice new)",
-                        "input/seed_not_revealed",
-                    )
-                seed = self.store.secret(game)
-        elif spec.mode == "auto":
-            seed = self._seeds()
-            new_spec = DiceSpec(
-                mode="auto", stream=new_id, salt=spec.salt, commitment=commitment_of(seed)
-            )
+            kept = self._key(cut, game).hex()
         else:
-            new_spec = DiceSpec(mode="manual", stream=new_id, salt=spec.salt)
-        event = GameForked(game=new_id, parent=game, at=at, dice=new_spec)
+            key = self._seeds()
+            new_spec = DiceSpec(
+                mode=spec.mode, stream=new_id, salt=spec.salt, commitment=commitment_of(key)
+            )
+        event = GameForked(game=new_id, parent=game, at=at, dice=new_spec, seed=kept)
         info = GameInfo(game=new_id, ruleset=loaded.info.ruleset, parent=game, fork_at=at)
+        if key is not None:
+            self.vault.put_key(commitment_of(key), key, new_id)
+        type_, data = loaded.codec.encode(event)
+        from warlog.eventstore.records import Pending
+
         try:
-            self.store.create_game(info, [self._pending(loaded.codec, event)])
+            self.store.create_game(info, [Pending(type_, data, self._clock())])
         except ConflictError:
             raise InputError(
                 f"game {new_id} already exists; choose another --game", "input/game_exists"
             ) from None
-        if seed is not None:
-            self.store.put_secret(new_id, seed)
         return new_id
 
     # ------------------------------------------------------------------ exchanging
 
-    def import_records(self, records: Sequence[Record], game: str | None = None) -> str:
-        """Import an exported log as a new game; IntegrityError (exit 4) if its chain is broken
-        or an event is not one of its ruleset's, InputError if the id is taken."""
-        findings = Auditor(self._rulesets, rules=False).feed(records)
-        if findings:
-            more = (
-                f" (and {len(findings) - 1} more; `warlog audit FILE` lists them)"
-                if len(findings) > 1
-                else ""
-            )
-            raise IntegrityError(
-                f"refusing a broken log: {findings[0].line()}{more}", "import/broken_log"
-            )
-        created = msgspec.json.decode(records[0].data)
-        game = check_game_id(game or str(created.get("game", "")))
-        info = GameInfo(game=game, ruleset=str(created["ruleset"]))
-        try:
-            self.store.create_game(info, [Pending(r.type, r.data, r.at) for r in records])
-        except ConflictError:
-            raise InputError(
-                f"game {game} already exists; import with --game NEWID", "input/game_exists"
-            ) from None
-        return game
+    def import_records(
+        self, records: Sequence[Record], game: str | None = None, *, chain_only: bool = False
+    ) -> str:
+        """Import an exported log as a new game; returns its id.
+
+        The whole audit runs first (chain, rules, dice, seals) and a log with any finding is
+        refused (IntegrityError, exit 4); a log whose rules could not be re-derived (values
+        still sealed) is refused too, unless ``chain_only`` asks for a chain-only import.
+        Opened seals go to the vault with the revealed key, so the game folds here.
+        """
+        from warlog.arbiter.exchange import import_log
+
+        return import_log(self, records, game, chain_only=chain_only)
+
+    def export_records(self, game: str, *, opened: bool = False) -> Iterator[Record]:
+        """The game's records as the export holds them: in their chained form, every seal
+        opened once its seed is revealed; ``opened`` (a referee's explicit choice) opens every
+        seal before the reveal too."""
+        return self.forms(game, REFEREE if opened else PUBLIC, 1, None)
 
     # ------------------------------------------------------------------ reading
 
@@ -499,6 +559,7 @@ class Arbiter:
         return self.store.head(game)
 
     def records(self, game: str, from_seq: int = 1, to_seq: int | None = None) -> Iterator[Record]:
+        """The stored records (their chained form, sealed values sealed)."""
         self.loaded(game)
         return self.store.read(game, from_seq, to_seq)
 
@@ -506,37 +567,57 @@ class Arbiter:
         """True when the state folded afresh from every record (no snapshot, no cache) is the
         live state, byte for byte."""
         loaded = self.loaded(game)
-        replayed = self.fold_records(loaded.ruleset, self.store.read(game))
+        rows = ((r.seq, r.type, r.data, r.hash) for r in self.store.read(game))
+        replayed = Fold(loaded.ruleset).rows(rows, self.decoder(loaded.codec, game)).folded
         live = self.folded(game).state
         return msgspec.msgpack.encode(replayed.state) == msgspec.msgpack.encode(live)
+
+    def reader(self, game: str, player: str | None) -> str:
+        """The reader a request is for: ``player`` (checked: InputError for an unknown one) or,
+        for None, the referee."""
+        if player is None:
+            return REFEREE
+        loaded = self.loaded(game)
+        loaded.ruleset.check_player(self.folded(game).state, player)
+        return player
+
+    def forms(self, game: str, reader: str, from_seq: int, to_seq: int | None) -> Iterator[Record]:
+        loaded = self.loaded(game)
+        head = self.folded(game)
+        start = self.folded(game, from_seq - 1).meta if from_seq > 1 else None
+        forms = Forms(self.vault, loaded.codec, reader, head.meta.opened, start)
+        return forms.forms(self.store.read(game, from_seq, to_seq))
 
     def records_as(
         self, game: str, player: str | None, from_seq: int = 1, to_seq: int | None = None
     ) -> Iterator[Record]:
-        """The records ``from_seq``..``to_seq`` as ``player`` may see them (None: the referee's
-        full record). InputError for an unknown player."""
-        loaded = self.loaded(game)
-        records = self.store.read(game, from_seq, to_seq)
-        if player is None:
-            return records
-        loaded.ruleset.check_player(self.folded(game).state, player)
-        return as_seen_by(loaded.ruleset, loaded.codec, records, player)
+        """The records ``from_seq``..``to_seq`` as ``player`` may see them: the chained form
+        with that player's own sealed values opened (None: the referee's, every value opened).
+        InputError for an unknown player."""
+        return self.forms(game, self.reader(game, player), from_seq, to_seq)
 
     def replay(
-        self, game: str, from_seq: int = 1, to_seq: int | None = None
+        self, game: str, from_seq: int = 1, to_seq: int | None = None, player: str | None = None
     ) -> Iterator[dict[str, Any]]:
-        """Each event from ``from_seq`` with its explanation and what it changed (the referee's
-        view)."""
+        """Each event from ``from_seq`` as ``player`` may see it (None: the referee), with its
+        explanation and what it changed in that player's view."""
         loaded = self.loaded(game)
+        reader = self.reader(game, player)
         state = self.state(game, from_seq - 1) if from_seq > 1 else None
-        records = self.store.read(game, from_seq, to_seq)
-        return replay_steps(loaded.ruleset, loaded.codec, state, records)
+        decode = self.decoder(loaded.codec, game)
+        clear = (
+            (r, decode(r.seq, r.type, r.data, r.hash))
+            for r in self.store.read(game, from_seq, to_seq)
+        )
+        shown = self.forms(game, reader, from_seq, to_seq)
+        return replay_steps(loaded.ruleset, state, zip(shown, clear, strict=True), player)
 
-    def explain(self, game: str, seq: int) -> dict[str, Any]:
-        """Why event ``seq`` happened: its batch, the command, the dice, the rule."""
+    def explain(self, game: str, seq: int, player: str | None = None) -> dict[str, Any]:
+        """Why event ``seq`` happened, as ``player`` may see it: its batch, the command, the
+        dice, the rule."""
         from warlog.arbiter.explain import explain_event
 
-        return explain_event(self, game, seq)
+        return explain_event(self, game, seq, player)
 
     def events_view(self, game: str, player: str | None = None) -> EventsView:
         """The in-game Events view of the whole game (``player``: that empire's tab only is
@@ -544,16 +625,30 @@ class Arbiter:
         loaded = self.loaded(game)
         if player is not None:
             loaded.ruleset.check_player(self.folded(game).state, player)
-        return EventsView(loaded.ruleset).feed(self.store.read(game))
+        return EventsView(loaded.ruleset).feed(self.events(game))
+
+    def events(
+        self, game: str, from_seq: int = 1, to_seq: int | None = None
+    ) -> Iterator[tuple[int, Event]]:
+        """``(seq, event)`` of the clear events, sealed values opened from the vault: what the
+        rules and the read models fold (never hand them to a player)."""
+        loaded = self.loaded(game)
+        decode = self.decoder(loaded.codec, game)
+        records = self.store.read(game, from_seq, to_seq)
+        return ((r.seq, decode(r.seq, r.type, r.data, r.hash)) for r in records)
 
     def audit(
         self, game: str, from_seq: int = 1, progress: Callable[[int], None] | None = None
     ) -> Auditor:
-        """Audit the stored game (chain, rules from ``from_seq``, revealed dice); the Auditor
-        holds the findings (it never reads snapshots). ``progress`` is told how many events
-        have been checked, every few thousand."""
+        """Audit the stored game (chain, rules from ``from_seq``, revealed dice and seals); the
+        Auditor holds the findings and what it checked (it never reads snapshots).
+        ``progress`` is told how many events have been checked, every few thousand."""
         self.loaded(game)
-        return audit_records(counted(self.store.read(game), progress), self._rulesets, from_seq)
+        head, _ = self.store.head(game)
+        check_from(from_seq, head, game)
+        reader = REFEREE if self.vault.available() else PUBLIC
+        records = counted(self.forms(game, reader, 1, None), progress)
+        return audit_records(records, self._rulesets, from_seq)
 
     def view(self, game: str, at: int | None = None, player: str | None = None) -> dict[str, Any]:
         """The state after ``at`` as ``player`` sees it (None: the referee's full view)."""
@@ -566,10 +661,18 @@ class Arbiter:
             "ruleset": loaded.ruleset.name,
             "seq": folded.seq,
             "round": loaded.ruleset.round_of(folded.state),
-            "over": bool(loaded.ruleset.is_terminal(folded.state)),
+            "over": bool(loaded.ruleset.is_terminal(folded.state) or folded.meta.revealed),
             "as": player,
             "state": loaded.ruleset.view(folded.state, player),
         }
+
+
+def check_from(from_seq: int, head: int, label: str) -> None:
+    """InputError unless ``from_seq`` is an event of the log (1..head)."""
+    if not 1 <= from_seq <= head:
+        raise InputError(
+            f"{label} has events 1..{head}; --from {from_seq} is outside them", "input/bad_seq"
+        )
 
 
 def counted(records: Iterable[Record], progress: Callable[[int], None] | None) -> Iterator[Record]:

@@ -1,18 +1,30 @@
 """Audit: prove a log was not edited, that every consequence follows from its commands and dice,
-and that the dice were fair once the seed is revealed.
+that the dice were fair and the seals honest once the seed is revealed — and say exactly which
+of these were checked.
 
-Three checks, findings collected rather than stopped at the first:
-1. chain and sequence, always over the whole log: seq 1, 2, 3 … without gaps, each ``prev`` the
-   hash before it, each ``hash`` recomputed from the row's content;
-2. rules re-derivation from ``from_seq``: each recorded command is decided again on the state
-   folded from the log (never from a snapshot) with its recorded dice; any consequence that
-   differs is a finding with the seq, what the rules give and what the log holds;
-3. dice fairness: once a seed is revealed, every roll made under it is derived again from it.
+One streaming pass; findings are collected rather than stopped at the first:
+
+1. **chain and sequence**, always over the whole log: seq 1, 2, 3 … without gaps, each ``prev``
+   the hash before it, each ``hash`` recomputed over the row's chained ``data`` (opened seals
+   closed again), each ``at`` a well-formed time no earlier than the one before;
+2. **rules** from ``from_seq``: each recorded command (and the events that open the game) is
+   decided again on the state folded from the log — never from a snapshot — with its recorded
+   dice; any consequence that differs, and any value sealed where the rules show it or shown
+   where they hide it, is a finding. This needs the clear values: an export opened after the
+   reveal, or the arbiter's key file; a sealed value nobody opened stops the re-derivation, and
+   the report says from where;
+3. **dice**: once a seed is revealed (and opens its commitment), every roll made under it is
+   derived again; rolls under a seed never revealed are reported *not verified*;
+4. **seals**: every opened seal must hash to its chained value; once its seed is revealed, its
+   salt must be the one the seed derives. A seal that does not open is a finding.
 """
 
 from __future__ import annotations
 
+import json
+import re
 from collections.abc import Callable, Iterable
+from datetime import datetime
 from typing import Any
 
 import msgspec
@@ -21,7 +33,14 @@ from warlog.arbiter.fold import Fold
 from warlog.arbiter.ids import GAME_ID
 from warlog.arbiter.initial import scenario_of
 from warlog.arbiter.meta import GameMeta
-from warlog.domain.core.dice import DiceSpec, ManualDice, RecordedDice, commitment_of, derive_faces
+from warlog.arbiter.sealing import event_secrets, has_seals
+from warlog.domain.core.dice import (
+    DiceSpec,
+    ManualDice,
+    RecordedDice,
+    commitment_of,
+    derive_faces,
+)
 from warlog.domain.core.errors import WarlogError
 from warlog.domain.core.events import (
     BATCH_STARTS,
@@ -33,17 +52,30 @@ from warlog.domain.core.events import (
     GameCreated,
     GameForked,
 )
-from warlog.domain.core.ruleset import AnyRuleset
+from warlog.domain.core.ruleset import AnyRuleset, Command
+from warlog.domain.core.seal import (
+    Secret,
+    cleared,
+    compact,
+    opening_problem,
+    salt_for,
+    seals_in,
+    stripped,
+)
 from warlog.eventstore.chain import GENESIS, link
 from warlog.eventstore.codec import Codec
 from warlog.eventstore.records import Record
+from warlog.eventstore.vault import Vault
+
+#: the contract's ``at``: UTC ISO-8601 with milliseconds, ending in ``Z``
+AT = re.compile(r"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$")
 
 
 class Finding(msgspec.Struct, frozen=True, omit_defaults=True):
     """One thing wrong with a log, located by seq."""
 
     seq: int
-    check: str  # "chain" | "sequence" | "decode" | "rules" | "dice" | "version"
+    check: str  # "chain" | "sequence" | "decode" | "rules" | "dice" | "seal" | "version"
     message: str
     expected: str | None = None
     found: str | None = None
@@ -55,32 +87,77 @@ class Finding(msgspec.Struct, frozen=True, omit_defaults=True):
         return out
 
 
+class Proved(msgspec.Struct):
+    """What the audit checked, besides its findings (so that "clean" covers only this)."""
+
+    events: int = 0
+    #: batches whose consequences were decided again and compared
+    batches_rederived: int = 0
+    #: where re-derivation stopped (0: it ran to the end) and why
+    rules_stopped_at: int = 0
+    rules_stopped_why: str = ""
+    #: rolls derived again from a revealed seed, and rolls under a seed never revealed
+    dice_verified: int = 0
+    dice_unverified: int = 0
+    #: sealed values: opened and found to hash to their seal; salts checked against a
+    #: revealed seed; seals nobody opened
+    seals_opened: int = 0
+    salts_verified: int = 0
+    seals_closed: int = 0
+
+
 def _short(type_: str, data: str, limit: int = 240) -> str:
     text = f"{type_} {data}"
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
+class _Row(msgspec.Struct):
+    """A record as the audit reads it: its chained data (the hash's) and its clear data (the
+    rules'), None while a seal stays closed."""
+
+    record: Record
+    chained: str
+    clear: str | None
+    event: Event | None = None
+    #: the salts of the seals opened in this record, for the reveal: (path, salt)
+    salts: list[tuple[str, str]] = []
+
+
 class Auditor:
-    """Streams a log once, checking chain, rules and dice as it goes."""
+    """Streams a log once, checking chain, rules, dice and seals as it goes."""
 
     def __init__(
-        self, rulesets: Callable[[str], AnyRuleset], from_seq: int = 1, *, rules: bool = True
+        self,
+        rulesets: Callable[[str], AnyRuleset],
+        from_seq: int = 1,
+        *,
+        rules: bool = True,
+        opener: Vault | None = None,
     ) -> None:
         self._rulesets = rulesets
         self.from_seq = from_seq
         self.findings: list[Finding] = []
+        self.proved = Proved()
+        self._opener = opener
         self._expected_seq = 1
         self._prev = GENESIS
-        self._batch: list[tuple[Record, Event | None]] = []
+        self._last_at = ""
+        self._batch: list[_Row] = []
         self._ruleset: AnyRuleset | None = None
         self._codec: Codec | None = None
         self._folding: Fold | None = None  # once the first event names the ruleset
         self._derive = rules  # turned off when the rules can no longer follow the log
-        # rolls made under each dice spec (keyed by the seq that put it in force), for fairness
-        self._rolls: dict[int, list[tuple[int, int, list[int]]]] = {}
-        self._specs: dict[int, DiceSpec] = {}
-        self._reveals: dict[int, tuple[int, bytes]] = {}
-        self.events = 0
+        if not rules:
+            self.proved.rules_stopped_at, self.proved.rules_stopped_why = 1, "not asked for"
+        # under each dice spec (keyed by its commitment): rolls and salts, for the reveal
+        self._rolls: dict[str, list[tuple[int, int, int, list[int]]]] = {}
+        self._salts: dict[str, list[tuple[int, int, str, str]]] = {}
+        self._specs: dict[str, DiceSpec] = {}
+        self._reveals: dict[str, tuple[int, bytes]] = {}
+
+    @property
+    def events(self) -> int:
+        return self.proved.events
 
     def find(
         self,
@@ -92,23 +169,69 @@ class Auditor:
     ) -> None:
         self.findings.append(Finding(seq, check, message, expected, found))
 
+    def _stop_rules(self, seq: int, why: str) -> None:
+        if self._derive:
+            self._derive = False
+            self.proved.rules_stopped_at, self.proved.rules_stopped_why = seq, why
+
     # ------------------------------------------------------------------ pass
 
     def feed(self, records: Iterable[Record]) -> list[Finding]:
         for record in records:
-            self._chain(record)
-            event = self._decode(record)
+            row = self._read(record)
+            self._chain(row)
+            row.event = self._decode(row)
             if record.type in BATCH_STARTS or not self._batch:
                 self._close_batch()
-            self._batch.append((record, event))
-            self.events += 1
+            self._batch.append(row)
+            self.proved.events += 1
         self._close_batch()
-        self._check_dice()
-        if self.events == 0:
+        self._check_reveals()
+        if self.proved.events == 0:
             self.find(0, "sequence", "the log is empty")
         return self.findings
 
-    def _chain(self, record: Record) -> None:
+    def _read(self, record: Record) -> _Row:
+        """The chained and clear forms of a record; opened seals are checked here."""
+        if not has_seals(record.data):
+            return _Row(record, record.data, record.data)
+        try:
+            data = json.loads(record.data)
+            chained_obj, openings = stripped(data)
+        except (ValueError, TypeError):
+            return _Row(record, record.data, None)  # not JSON: the decode check reports it
+        chained = compact(chained_obj)
+        sealed = [path for path, _ in seals_in(chained_obj)]
+        values: dict[str, Any] = {}
+        salts: list[tuple[str, str]] = []
+        for path in sealed:
+            opening = openings.get(path)
+            if opening is None:
+                continue
+            value, salt = opening
+            seal = {"sealed": _seal_at(chained_obj, path), "value": value, "salt": salt}
+            problem = opening_problem(seal)
+            if problem is not None:
+                self.find(record.seq, "seal", f"the seal at {path} does not open: {problem}")
+                continue
+            values[path] = value
+            salts.append((path, str(salt)))
+        self.proved.seals_opened += len(values)
+        self.proved.seals_closed += len(sealed) - len(values)
+        clear = compact(cleared(chained_obj, values)) if len(values) == len(sealed) else None
+        return _Row(record, chained, clear, salts=salts)
+
+    def _keep_salts(self, row: _Row) -> None:
+        """Keep a row's opened salts for the reveal, under the seed in force."""
+        meta = self._meta
+        if meta is None or not row.salts:
+            return
+        kept = self._salts.setdefault(meta.dice.commitment or "", [])
+        dseq = meta.derivation_seq(row.record.seq)
+        kept.extend((row.record.seq, dseq, path, salt) for path, salt in row.salts)
+
+    def _chain(self, row: _Row) -> None:
+        record = row.record
         seq = record.seq
         if seq != self._expected_seq:
             if seq > self._expected_seq:
@@ -133,14 +256,23 @@ class Auditor:
                 self._prev,
                 record.prev,
             )
-        if link(record.prev, seq, record.type, record.at, record.data) != record.hash:
+        if link(record.prev, seq, record.type, record.at, row.chained) != record.hash:
             self.find(
                 seq, "chain", "hash does not match the event's content (the event was altered)"
             )
+        if not _well_formed(record.at):
+            self.find(
+                seq, "sequence", f"'at' {record.at[:40]!r} is not a UTC time as warlog writes it"
+            )
+        elif record.at < self._last_at:
+            self.find(seq, "sequence", f"'at' goes backwards: {record.at} after {self._last_at}")
+        else:
+            self._last_at = record.at
         self._prev = record.hash
         self._expected_seq = seq + 1
 
-    def _decode(self, record: Record) -> Event | None:
+    def _decode(self, row: _Row) -> Event | None:
+        record = row.record
         if self._codec is None:
             if record.type != "game_created":
                 self.find(
@@ -148,7 +280,7 @@ class Auditor:
                     "sequence",
                     f"the log must open with game_created, not {record.type}",
                 )
-                self._derive = False
+                self._stop_rules(record.seq, "the log does not open with game_created")
                 return None
             try:
                 ruleset_name = msgspec.json.decode(record.data).get("ruleset")
@@ -156,22 +288,28 @@ class Auditor:
                 self._folding = Fold(self._ruleset)
             except (WarlogError, msgspec.DecodeError, AttributeError) as exc:
                 self.find(record.seq, "decode", f"cannot tell the ruleset: {exc}")
-                self._derive = False
+                self._stop_rules(record.seq, "the ruleset is unknown")
                 return None
             self._codec = Codec.for_ruleset(self._ruleset)
+        clear = row.clear
+        if clear is None and self._opener is not None:
+            opening = self._opener.opening(record.hash)
+            clear = row.clear = None if opening is None else opening.clear
+        if clear is None:
+            return None
         try:
-            event = self._codec.decode(record.type, record.data)
+            event = self._codec.decode(record.type, clear)
         except WarlogError as exc:
             self.find(record.seq, "decode", str(exc))
             return None
         canonical = self._codec.encode(event)[1]
-        if canonical != record.data:
+        if canonical != clear:
             self.find(
                 record.seq,
                 "decode",
                 f"the data is not the canonical form of a {record.type} event (fields added, dropped or reordered)",
                 _short(record.type, canonical),
-                _short(record.type, record.data),
+                _short(record.type, clear),
             )
             return None
         return event
@@ -180,44 +318,93 @@ class Auditor:
 
     def _close_batch(self) -> None:
         batch, self._batch = self._batch, []
-        if not batch or not self._derive:
+        if not batch:
             return
-        head_record, head = batch[0]
-        if head is None or any(e is None for _, e in batch):
-            self._derive = False  # undecodable events already reported; rules cannot follow
-            return
-        events: list[Event] = [e for _, e in batch if e is not None]
-        if head_record.type not in BATCH_STARTS:
+        head = batch[0]
+        if head.record.type not in BATCH_STARTS:
             self.find(
-                head_record.seq,
+                head.record.seq,
                 "sequence",
-                f"{head_record.type} does not belong to any command's batch",
+                f"{head.record.type} does not belong to any command's batch",
             )
-            self._derive = False
+            self._stop_rules(head.record.seq, "a batch without its first event")
             return
-        check = head_record.seq >= self.from_seq
-        if isinstance(head, GameCreated):
-            self._created(head_record, head)
-        elif isinstance(head, CommandIssued):
+        if any(row.event is None for row in batch):
+            closed = next(row for row in batch if row.clear is None or row.event is None)
+            why = (
+                "its sealed values are not opened (the seed is not revealed, or the export was "
+                "not opened)"
+                if closed.clear is None
+                else "an event could not be read"
+            )
+            self._stop_rules(closed.record.seq, why)
+            self._lineage_only(batch)
+            return
+        events: list[Event] = [row.event for row in batch if row.event is not None]
+        first = events[0]
+        check = self._derive and head.record.seq >= self.from_seq
+        if isinstance(first, GameCreated):
+            self._created(head.record, first)
             if check:
-                self._rederive(batch, head)
-        elif isinstance(head, DiceRevealed):
-            self._revealed(head_record, head)
-        elif isinstance(head, GameForked) and head.at != head_record.seq - 1:
+                self._rederive_opening(batch, first)
+        elif isinstance(first, CommandIssued):
+            if check:
+                self._rederive(batch, first)
+        elif isinstance(first, DiceRevealed):
+            self._revealed(head.record, first)
+        elif isinstance(first, GameForked):
+            self._forked(head.record, first)
+        if len(batch) > 1 and not isinstance(first, CommandIssued | GameCreated):
             self.find(
-                head_record.seq,
+                batch[1].record.seq,
                 "sequence",
-                f"game_forked says it cuts at {head.at}",
-                str(head_record.seq - 1),
-                str(head.at),
+                f"{batch[1].record.type} follows {head.record.type}, which has no consequences",
             )
-        if len(batch) > 1 and not isinstance(head, CommandIssued):
-            self.find(
-                batch[1][0].seq,
-                "sequence",
-                f"{batch[1][0].type} follows {head_record.type}, which has no consequences",
-            )
-        self._fold(batch, events)
+        if self._derive:
+            self._fold(batch, events)
+        else:
+            self._lineage_only(batch)
+
+    def _lineage_only(self, batch: list[_Row]) -> None:
+        """Follow the dice specs and reveals when the rules no longer can (the lineage events
+        hold no seals and always decode)."""
+        if self._codec is None:
+            return  # the log did not open with a readable game_created: nothing to follow
+        for row in batch:
+            record = row.record
+            self._keep_salts(row)
+            if record.type not in CORE_TAGS or record.type == "command_issued":
+                continue
+            event = row.event
+            if event is None and self._codec is not None:
+                try:
+                    event = self._codec.decode(record.type, row.chained)
+                except WarlogError:
+                    if record.type == "dice_rolled":
+                        self.proved.dice_unverified += 1  # its faces stay sealed
+                    continue
+            if event is None:
+                continue
+            if isinstance(event, DiceRolled):
+                self._roll(record.seq, event, in_opening=False)
+                continue
+            if isinstance(event, DiceRevealed):
+                self._revealed(record, event)
+            elif isinstance(event, GameForked):
+                self._forked(record, event)
+            if self._folding is not None:
+                from warlog.arbiter.meta import evolve_meta
+
+                self._folding.meta = evolve_meta(self._folding.meta, record.seq, event)
+                self._track_spec(event)
+
+    @property
+    def _meta(self) -> GameMeta | None:
+        return None if self._folding is None else self._folding.meta
+
+    @property
+    def _state(self) -> Any:
+        return None if self._folding is None else self._folding.state
 
     def _created(self, record: Record, event: GameCreated) -> None:
         if record.seq != 1:
@@ -231,10 +418,18 @@ class Auditor:
                 f"played under {ruleset.name} version {event.version}; this warlog re-validates version "
                 f"{ruleset.version} only, so rules re-derivation was not done",
             )
-            self._derive = False
-        if not GAME_ID.match(event.game) or not GAME_ID.match(event.dice.stream or "-"):
+            self._stop_rules(record.seq, f"played under version {event.version}")
+        if not GAME_ID.match(event.game):
             self.find(
                 record.seq, "decode", f"{event.game!r} is not a game id the arbiter would write"
+            )
+        if event.dice.stream != event.game:
+            self.find(
+                record.seq,
+                "dice",
+                "the dice stream is not the game's id",
+                event.game,
+                event.dice.stream,
             )
         try:
             scenario = scenario_of(ruleset, record.data, event)
@@ -252,9 +447,60 @@ class Auditor:
                 )
         except (msgspec.ValidationError, WarlogError) as exc:
             self.find(record.seq, "decode", f"the recorded scenario is invalid: {exc}")
-            self._derive = False
-        if event.dice.mode == "auto" and not event.dice.commitment:
-            self.find(record.seq, "dice", "an auto-dice game without a commitment to its seed")
+            self._stop_rules(record.seq, "the recorded scenario is invalid")
+        if not event.dice.commitment:
+            self.find(record.seq, "dice", "a game without a commitment to its key")
+
+    def _forked(self, record: Record, event: GameForked) -> None:
+        if event.at != record.seq - 1:
+            self.find(
+                record.seq,
+                "sequence",
+                f"game_forked says it cuts at {event.at}",
+                str(record.seq - 1),
+                str(event.at),
+            )
+        if not GAME_ID.match(event.game) or not GAME_ID.match(event.parent):
+            self.find(
+                record.seq, "decode", "game_forked names a game id the arbiter would not write"
+            )
+        meta = self._meta
+        if event.dice is None:
+            if event.seed is None:
+                self.find(
+                    record.seq,
+                    "dice",
+                    "a fork keeps dice whose seed it does not show: it must have been revealed "
+                    "(its rolls and seals were computable by whoever made it)",
+                )
+            elif meta is not None:
+                try:
+                    seed = bytes.fromhex(event.seed)
+                except ValueError:
+                    seed = b""
+                if commitment_of(seed) != meta.dice.commitment:
+                    self.find(
+                        record.seq,
+                        "dice",
+                        "the seed the fork keeps does not open the commitment in force",
+                        meta.dice.commitment,
+                        commitment_of(seed),
+                    )
+                else:
+                    self._reveals.setdefault(meta.dice.commitment or "", (record.seq, seed))
+        elif event.seed is not None:
+            self.find(record.seq, "dice", "a fork with new dice shows a seed")
+        else:
+            if not event.dice.commitment:
+                self.find(record.seq, "dice", "the fork's new dice carry no commitment")
+            if event.dice.stream != event.game:
+                self.find(
+                    record.seq,
+                    "dice",
+                    "the fork's dice stream is not its id",
+                    event.game,
+                    event.dice.stream,
+                )
 
     def _revealed(self, record: Record, event: DiceRevealed) -> None:
         meta = self._meta
@@ -270,7 +516,7 @@ class Auditor:
         except ValueError:
             self.find(record.seq, "dice", "the revealed seed is not hex")
             return
-        if meta.dice.mode != "auto" or commitment_of(seed) != meta.dice.commitment:
+        if commitment_of(seed) != meta.dice.commitment:
             self.find(
                 record.seq,
                 "dice",
@@ -279,17 +525,16 @@ class Auditor:
                 commitment_of(seed),
             )
             return
-        self._reveals[meta.spec_seq] = (record.seq, seed)
+        self._reveals[meta.dice.commitment or ""] = (record.seq, seed)
 
-    def _rederive(self, batch: list[tuple[Record, Event | None]], issued: CommandIssued) -> None:
-        seq = batch[0][0].seq
-        ruleset, meta, state = self._ruleset, self._meta, self._state
-        assert self._codec is not None and meta is not None and ruleset is not None
+    def _command_of(self, seq: int, issued: CommandIssued) -> Command | None:
+        ruleset, meta = self._ruleset, self._meta
+        assert ruleset is not None and meta is not None
         try:
-            command = msgspec.convert(issued.command, ruleset.command_type)
+            command: Command = msgspec.convert(issued.command, ruleset.command_type)
         except msgspec.ValidationError as exc:
             self.find(seq, "rules", f"the recorded command is not a valid command: {exc}")
-            return
+            return None
         if msgspec.json.encode(command) != msgspec.json.encode(issued.command):
             self.find(
                 seq,
@@ -298,20 +543,27 @@ class Auditor:
                 str(msgspec.to_builtins(command)),
                 str(issued.command),
             )
-            return
+            return None
         if command.player != issued.player or issued.player not in meta.players:
             self.find(
                 seq, "rules", f"the command is issued by {issued.player!r}, who may not issue it"
             )
+            return None
+        return command
+
+    def _rederive(self, batch: list[_Row], issued: CommandIssued) -> None:
+        seq = batch[0].record.seq
+        ruleset, meta, state = self._ruleset, self._meta, self._state
+        assert self._codec is not None and meta is not None and ruleset is not None
+        command = self._command_of(seq, issued)
+        if command is None:
             return
-        if meta.dice.mode == "auto" and meta.revealed:
+        if meta.revealed:
             self.find(
-                seq,
-                "rules",
-                f"a command after the dice seed was revealed at seq {meta.revealed_at}",
+                seq, "rules", f"a command after the seed was revealed at seq {meta.revealed_at}"
             )
             return
-        recorded = [e for _, e in batch[1:]]
+        recorded = [row.event for row in batch[1:]]
         rolls = [(e.sides, list(e.faces)) for e in recorded if isinstance(e, DiceRolled)]
         dice: Any
         if meta.dice.mode == "manual":
@@ -321,8 +573,6 @@ class Auditor:
                 self.find(seq, "rules", "an auto-dice game's command carries its own dice faces")
             dice = RecordedDice(rolls)
         try:
-            if ruleset.is_terminal(state):
-                raise WarlogError("the game was already over")
             derived = ruleset.decide(state, command, dice)
             if isinstance(dice, ManualDice):
                 dice.check_all_used()
@@ -334,12 +584,51 @@ class Auditor:
             return
         if isinstance(dice, RecordedDice) and dice.mismatch:
             self.find(seq, "rules", f"the dice do not match the rules: {dice.mismatch}")
-        if derived == recorded:  # the recorded events are canonical (checked when decoded)
+        self._compare(
+            batch,
+            [CommandIssued(player=issued.player, command=issued.command), *derived],
+            command,
+            [],
+        )
+
+    def _rederive_opening(self, batch: list[_Row], created: GameCreated) -> None:
+        ruleset = self._ruleset
+        assert ruleset is not None and self._codec is not None
+        try:
+            scenario = scenario_of(ruleset, batch[0].record.data, created)
+            rolls = [
+                (row.event.sides, list(row.event.faces))
+                for row in batch[1:]
+                if isinstance(row.event, DiceRolled)
+            ]
+            dice = RecordedDice(rolls)
+            derived = ruleset.begin(ruleset.initial_state(scenario), dice)
+            setup = ruleset.hidden_setup(scenario)
+        except WarlogError as exc:
+            self.find(1, "rules", f"the rules cannot open this game: {exc}")
             return
-        found = [(r.type, r.data) for r, _ in batch[1:]]
+        except Exception as exc:
+            self.find(1, "rules", f"opening the game failed: {type(exc).__name__}: {exc}")
+            return
+        if dice.mismatch:
+            self.find(1, "rules", f"the dice do not match the rules: {dice.mismatch}")
+        self._compare(batch, [created, *derived], None, setup)
+
+    def _compare(
+        self,
+        batch: list[_Row],
+        derived: list[Event],
+        command: Command | None,
+        setup: list[Secret],
+    ) -> None:
+        """Compare the derived events with the batch: their clear data, and where the rules
+        put seals with where the log has them."""
+        assert self._codec is not None
+        self.proved.batches_rederived += 1
+        found = [(row.record.type, row.clear or "") for row in batch]
         expected = [self._codec.encode(e) for e in derived]
         for offset in range(max(len(found), len(expected))):
-            at = seq + 1 + offset
+            at = batch[0].record.seq + offset
             want = expected[offset] if offset < len(expected) else None
             got = found[offset] if offset < len(found) else None
             if want != got:
@@ -350,67 +639,134 @@ class Auditor:
                     _short(*want) if want else "no further event",
                     _short(*got) if got else "no further event",
                 )
-                break
+                return
+        for row, event in zip(batch, derived, strict=True):
+            hidden = {path for path, _ in event_secrets(event, command, setup)}
+            sealed = (
+                {path for path, _ in seals_in(json.loads(row.chained))}
+                if has_seals(row.chained)
+                else set()
+            )
+            for path in sorted(hidden - sealed):
+                self.find(
+                    row.record.seq, "seal", f"{path} is in the clear; the rules keep it hidden"
+                )
+            for path in sorted(sealed - hidden):
+                self.find(
+                    row.record.seq, "seal", f"{path} is sealed; the rules show it to everyone"
+                )
 
-    def _fold(self, batch: list[tuple[Record, Event | None]], events: list[Event]) -> None:
+    def _fold(self, batch: list[_Row], events: list[Event]) -> None:
         fold = self._folding
         assert fold is not None  # batches are folded only once the ruleset is known
+        opening = isinstance(events[0], GameCreated)
         try:
-            for (record, _), event in zip(batch, events, strict=True):
+            for row, event in zip(batch, events, strict=True):
+                record = row.record
                 fold.apply(record.seq, record.type, record.data, record.hash, event)
-                meta = fold.meta
-                if record.type in CORE_TAGS and meta is not None:
-                    if isinstance(event, GameCreated) or (
-                        isinstance(event, GameForked) and event.dice
-                    ):
-                        self._specs[meta.spec_seq] = meta.dice
+                self._keep_salts(row)
+                if record.type in CORE_TAGS:
+                    self._track_spec(event)
                     if isinstance(event, DiceRolled):
-                        self._rolls.setdefault(meta.spec_seq, []).append(
-                            (record.seq, event.sides, list(event.faces))
-                        )
+                        self._roll(record.seq, event, in_opening=opening)
         except Exception as exc:
             self.find(
-                batch[0][0].seq,
+                batch[0].record.seq,
                 "rules",
                 f"the recorded events cannot be applied: {type(exc).__name__}: {exc}",
             )
-            self._derive = False
+            self._stop_rules(batch[0].record.seq, "the recorded events cannot be applied")
 
-    @property
-    def _meta(self) -> GameMeta | None:
-        return None if self._folding is None else self._folding.meta
+    def _track_spec(self, event: Event) -> None:
+        meta = self._meta
+        if meta is not None and (
+            isinstance(event, GameCreated) or (isinstance(event, GameForked) and event.dice)
+        ):
+            self._specs[meta.dice.commitment or ""] = meta.dice
 
-    @property
-    def _state(self) -> Any:
-        return None if self._folding is None else self._folding.state
+    def _roll(self, seq: int, event: DiceRolled, *, in_opening: bool) -> None:
+        """Keep a roll for the reveal: auto rolls, and the opening's rolls in either mode (they
+        derive from the key)."""
+        meta = self._meta
+        if meta is None or not (meta.dice.mode == "auto" or in_opening):
+            return
+        self._rolls.setdefault(meta.dice.commitment or "", []).append(
+            (seq, meta.derivation_seq(seq), event.sides, list(event.faces))
+        )
 
-    def _check_dice(self) -> None:
-        for spec_seq, (reveal_seq, seed) in self._reveals.items():
-            spec = self._specs.get(spec_seq)
-            if spec is None:
-                continue
-            for seq, sides, faces in self._rolls.get(spec_seq, []):
+    def _check_reveals(self) -> None:
+        for commitment, rolls in self._rolls.items():
+            revealed = self._reveals.get(commitment)
+            spec = self._specs.get(commitment)
+            for seq, dseq, sides, faces in rolls:
                 if seq < self.from_seq:
                     continue
-                fair = derive_faces(seed, spec.stream, spec.salt, seq, len(faces), sides)
+                if revealed is None or spec is None:
+                    self.proved.dice_unverified += 1
+                    continue
+                try:
+                    fair = derive_faces(
+                        revealed[1], spec.stream, spec.salt, dseq, len(faces), sides
+                    )
+                except ValueError as exc:
+                    self.find(seq, "dice", f"the roll cannot be derived: {exc}")
+                    continue
                 if fair != faces:
                     self.find(
                         seq,
                         "dice",
-                        f"the faces are not the ones the seed revealed at seq {reveal_seq} gives",
+                        f"the faces are not the ones the seed revealed at seq {revealed[0]} gives",
                         str(fair),
                         str(faces),
                     )
+                else:
+                    self.proved.dice_verified += 1
+        for commitment, salts in self._salts.items():
+            revealed = self._reveals.get(commitment)
+            spec = self._specs.get(commitment)
+            if revealed is None or spec is None:
+                continue
+            for seq, dseq, path, salt in salts:
+                if salt_for(revealed[1], spec.stream, dseq, path) != salt:
+                    self.find(
+                        seq,
+                        "seal",
+                        f"the salt of {path} is not the one the seed revealed at seq {revealed[0]} derives",
+                    )
+                else:
+                    self.proved.salts_verified += 1
 
     @property
     def revealed(self) -> bool:
-        return bool(self._reveals)
+        """True when every roll kept for a reveal was derived again (and there was a reveal)."""
+        return bool(self._reveals) and self.proved.dice_unverified == 0
+
+
+def _seal_at(data: Any, path: str) -> str:
+    from warlog.domain.core.seal import get_path
+
+    return str(get_path(data, path)["sealed"])
+
+
+def _well_formed(at: str) -> bool:
+    if not AT.match(at):
+        return False
+    try:
+        datetime.strptime(at, "%Y-%m-%dT%H:%M:%S.%fZ")
+    except ValueError:
+        return False
+    return True
 
 
 def audit_records(
-    records: Iterable[Record], rulesets: Callable[[str], AnyRuleset], from_seq: int = 1
+    records: Iterable[Record],
+    rulesets: Callable[[str], AnyRuleset],
+    from_seq: int = 1,
+    *,
+    opener: Vault | None = None,
 ) -> Auditor:
-    """Audit a log given as records in file or seq order; the Auditor holds the findings."""
-    auditor = Auditor(rulesets, from_seq)
+    """Audit a log given as records in file or seq order; the Auditor holds the findings and
+    what it proved. ``opener``: the arbiter's vault, which opens the seals of its own games."""
+    auditor = Auditor(rulesets, from_seq, opener=opener)
     auditor.feed(records)
     return auditor

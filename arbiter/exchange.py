@@ -1,12 +1,33 @@
-"""Export and import: a game as JSON Lines, one event per line, in the contract's format."""
+"""Export and import: a game as JSON Lines, one event per line, in the contract's format.
+
+An export holds each event's chained ``data`` (sealed values as ``{"sealed": H}``), with the seals
+opened (``{"sealed": H, "value": V, "salt": S}``) once the seed is revealed, or before the reveal
+when a referee asks for it. Import checks everything the audit checks and keeps the opened
+values in the vault, so that the imported game folds.
+"""
 
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
+from typing import TYPE_CHECKING
 
-from warlog.domain.core.errors import InputError
-from warlog.eventstore.records import Record
+import msgspec
+
+from warlog.arbiter.audit import Auditor
+from warlog.arbiter.ids import check_game_id
+from warlog.arbiter.sealing import event_secrets, has_seals
+from warlog.domain.core.dice import commitment_of
+from warlog.domain.core.errors import ConflictError, InputError, IntegrityError
+from warlog.domain.core.events import CommandIssued, GameCreated
+from warlog.domain.core.ruleset import AnyRuleset
+from warlog.domain.core.seal import Secret, cleared, compact, seals_in, stripped
+from warlog.eventstore.codec import Codec
+from warlog.eventstore.records import GameInfo, Pending, Record
+from warlog.eventstore.vault import Opening
+
+if TYPE_CHECKING:
+    from warlog.arbiter.application import Arbiter
 
 FIELDS = ("seq", "type", "at", "data", "prev", "hash")
 
@@ -71,3 +92,67 @@ def read_file(path: str) -> list[str]:
         raise InputError(f"{path} is not UTF-8 text (JSON Lines)", "input/not_text") from None
     except OSError as exc:
         raise InputError(f"cannot read {path}: {exc.strerror}", "input/unreadable") from None
+
+
+def import_log(
+    arb: Arbiter, records: Sequence[Record], game: str | None = None, *, chain_only: bool = False
+) -> str:
+    """Import an exported log into ``arb`` as a new game; its id (``Arbiter.import_records``)."""
+    auditor = Auditor(arb.rulesets, rules=not chain_only)
+    findings = auditor.feed(records)
+    if findings:
+        more = (
+            f" (and {len(findings) - 1} more; `warlog audit FILE` lists them)"
+            if len(findings) > 1
+            else ""
+        )
+        raise IntegrityError(
+            f"refusing a broken log: {findings[0].line()}{more}", "import/broken_log"
+        )
+    proved = auditor.proved
+    if proved.rules_stopped_at and not chain_only:
+        raise IntegrityError(
+            f"cannot check the rules from seq {proved.rules_stopped_at}: "
+            f"{proved.rules_stopped_why}; import the export made after the reveal, or ask for "
+            "a chain-only import (--chain-only)",
+            "import/unchecked",
+        )
+    created = msgspec.json.decode(records[0].data)
+    game = check_game_id(game or str(created.get("game", "")))
+    ruleset = arb.rulesets(str(created["ruleset"]))
+    codec = arb.codec(ruleset)
+    rows: list[Pending] = []
+    openings: list[Opening] = []
+    for record in records:
+        data = record.data
+        if has_seals(data):
+            chained, opened = stripped(json.loads(data))
+            data = compact(chained)
+            if opened and len(opened) == sum(1 for _ in seals_in(chained)):
+                clear = compact(cleared(chained, {p: v for p, (v, _) in opened.items()}))
+                owners = dict(_secrets_of(ruleset, codec, record.type, clear))
+                openings.append(Opening(record.hash, game, record.seq, clear, owners))
+        if record.type == "dice_revealed":
+            seed = bytes.fromhex(json.loads(data)["seed"])
+            arb.vault.put_key(commitment_of(seed), seed, game)
+        rows.append(Pending(record.type, data, record.at))
+    arb.vault.put_openings(openings)
+    try:
+        arb.store.create_game(GameInfo(game=game, ruleset=ruleset.name), rows)
+    except ConflictError:
+        raise InputError(
+            f"game {game} already exists; import with --game NEWID", "input/game_exists"
+        ) from None
+    return game
+
+
+def _secrets_of(ruleset: AnyRuleset, codec: Codec, type_: str, clear: str) -> list[Secret]:
+    """Where the rules seal values in this (clear) event, and for whom."""
+    event = codec.decode(type_, clear)
+    if isinstance(event, CommandIssued):
+        command = msgspec.convert(event.command, ruleset.command_type)
+        return event_secrets(event, command)
+    if isinstance(event, GameCreated):
+        setup = ruleset.hidden_setup(ruleset.scenario_from_builtins(event.scenario))
+        return event_secrets(event, setup=setup)
+    return event_secrets(event)

@@ -1,4 +1,6 @@
-"""``explain``: the command and dice behind an event, and the rule with its arithmetic."""
+"""``explain``: the command and dice behind an event, and the rule with its arithmetic — as the
+reader may see them (a seal closed to the reader stays closed, and a rule that would tell its
+value is withheld)."""
 
 from __future__ import annotations
 
@@ -7,20 +9,26 @@ from typing import TYPE_CHECKING, Any
 
 from warlog.domain.core.errors import InputError
 from warlog.domain.core.events import BATCH_STARTS, CommandIssued, DiceRolled
+from warlog.domain.core.seal import is_seal, seals_in
+from warlog.projections.replay import WITHHELD
 
 if TYPE_CHECKING:
     from warlog.arbiter.application import Arbiter
 
 
-def explain_event(arb: Arbiter, game: str, seq: int) -> dict[str, Any]:
-    """A report on event ``seq``: its batch, the command that caused it, the dice, the rule."""
+def explain_event(arb: Arbiter, game: str, seq: int, player: str | None = None) -> dict[str, Any]:
+    """A report on event ``seq`` for ``player`` (None: the referee): its batch, the command that
+    caused it, the dice, the rule. InputError for an event outside the game or an unknown
+    player."""
     loaded = arb.loaded(game)
     head, _ = arb.head(game)
     if not 1 <= seq <= head:
         raise InputError(
             f"game {game} has events 1..{head}; there is no event {seq}", "input/bad_seq"
         )
-    window = list(arb.records(game, max(1, seq - 4096), min(head, seq + 4096)))
+    reader = arb.reader(game, player)
+    lo, hi = max(1, seq - 4096), min(head, seq + 4096)
+    window = list(arb.records(game, lo, hi))
     index = next(i for i, r in enumerate(window) if r.seq == seq)
     start = index
     while start > 0 and window[start].type not in BATCH_STARTS:
@@ -28,27 +36,33 @@ def explain_event(arb: Arbiter, game: str, seq: int) -> dict[str, Any]:
     end = index
     while end + 1 < len(window) and window[end + 1].type not in BATCH_STARTS:
         end += 1
-    batch = window[start : end + 1]
-    events = [loaded.codec.decode(r.type, r.data) for r in batch]
-    target = events[index - start]
+    first, last = window[start].seq, window[end].seq
+    shown = list(arb.forms(game, reader, first, last))
+    decode = arb.decoder(loaded.codec, game)
+    events = [decode(r.seq, r.type, r.data, r.hash) for r in window[start : end + 1]]
+    data = [json.loads(r.data) for r in shown]
+    target = index - start
     command = None
     if isinstance(events[0], CommandIssued):
-        command = {"seq": batch[0].seq, "player": events[0].player, "command": events[0].command}
+        command = {"seq": first, "player": data[0]["player"], "command": data[0]["command"]}
     dice = [
         {
             "seq": r.seq,
-            "sides": e.sides,
-            "faces": list(e.faces),
-            "purpose": e.purpose,
-            "roller": e.roller,
+            "sides": d["sides"],
+            "faces": "sealed"
+            if is_seal(d["faces"]) and len(d["faces"]) == 1
+            else _faces(d["faces"]),
+            "purpose": d.get("purpose", ""),
+            "roller": d.get("roller", ""),
         }
-        for r, e in zip(batch, events, strict=True)
+        for r, d, e in zip(shown, data, events, strict=True)
         if isinstance(e, DiceRolled)
     ]
     meta = arb.folded(game, seq).meta
+    revealed = (meta.dice.commitment or "") in arb.folded(game).meta.opened
     if meta.dice.mode == "manual":
         source = "manual: faces entered by the referee in the command's 'dice' list"
-    elif meta.revealed or arb.folded(game).meta.revealed:
+    elif revealed:
         source = (
             f"auto: HMAC-SHA256 of the revealed seed over '{meta.dice.stream}:{meta.dice.salt}:SEQ:BLOCK' "
             "(`warlog audit` re-derives every face)"
@@ -57,13 +71,19 @@ def explain_event(arb: Arbiter, game: str, seq: int) -> dict[str, Any]:
         source = (
             f"auto: derived from the seed committed to as {meta.dice.commitment} (not yet revealed)"
         )
+    closed = any(len(seal) == 1 for _, seal in seals_in(data[target]))
     return {
         "seq": seq,
-        "type": batch[index - start].type,
-        "data": json.loads(batch[index - start].data),
-        "batch": [batch[0].seq, batch[-1].seq],
+        "type": shown[target].type,
+        "data": data[target],
+        "batch": [first, last],
         "command": command,
         "dice": dice,
         "dice_source": source,
-        "rule": target.explain(),
+        "rule": WITHHELD if closed else events[target].explain(),
     }
+
+
+def _faces(faces: Any) -> Any:
+    """Faces as a reader sees them: a list, or the value of an opened seal."""
+    return faces["value"] if is_seal(faces) else faces

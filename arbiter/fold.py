@@ -46,7 +46,8 @@ class Fold:
         self.state: Any = start.state if start else None
 
     def apply(self, seq: int, type_: str, data: str, hash_: str, event: Event) -> None:
-        """Fold the event at ``seq`` (its row's ``type``, ``data`` and ``hash``)."""
+        """Fold the (clear) event at ``seq``; its row's ``type``, ``data`` (as stored: it keys
+        the shared initial states) and ``hash``."""
         ruleset = self.ruleset
         if type_ in CORE_TAGS:
             self.meta = evolve_meta(self.meta, seq, event)
@@ -56,14 +57,15 @@ class Fold:
             self.state = evolve_event(ruleset, self.state, event)
         self.seq, self.hash = seq, hash_
 
-    def rows(self, rows: Iterable[Row], decode: Callable[[str, str], Event]) -> Fold:
-        """Fold stored rows in seq order; commands and rolls change no state and are skipped
-        unread (their consequences are the events after them)."""
+    def rows(self, rows: Iterable[Row], decode: Callable[[int, str, str, str], Event]) -> Fold:
+        """Fold stored rows in seq order (``decode(seq, type, data, hash)`` gives the clear
+        event); commands and rolls change no state and are skipped unread (their consequences
+        are the events after them)."""
         for seq, type_, data, hash_ in rows:
             if type_ in INERT_TAGS:
                 self.seq, self.hash = seq, hash_
                 continue
-            self.apply(seq, type_, data, hash_, decode(type_, data))
+            self.apply(seq, type_, data, hash_, decode(seq, type_, data, hash_))
         return self
 
     @property

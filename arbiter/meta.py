@@ -12,7 +12,11 @@ class GameMeta(msgspec.Struct, frozen=True):
     """The engine's own read of a game: who plays, which dice are in force, whether they are public.
 
     ``revealed`` means the seed in force has been published in this game's log; ``spec_seq`` is
-    the seq of the event that put the dice in force (1, or a fork's lineage event).
+    the seq of the event that put the dice in force (1, or a fork's lineage event). ``shift`` is
+    how many lineage events of same-dice forks lie between that event and now: the dice and
+    seals of the event at seq s derive at seq ``s - shift`` (ARCHITECTURE.md, dice), so that a
+    same-dice fork replaying its parent's commands gets its parent's rolls. ``opened`` are the
+    commitments of the seeds revealed in this lineage: every value sealed under them is public.
     """
 
     game: str
@@ -23,6 +27,12 @@ class GameMeta(msgspec.Struct, frozen=True):
     spec_seq: int = 1
     revealed: bool = False
     revealed_at: int = 0
+    shift: int = 0
+    opened: tuple[str, ...] = ()
+
+    def derivation_seq(self, seq: int) -> int:
+        """The seq the dice and seals of the event at ``seq`` derive from."""
+        return seq - self.shift
 
 
 def evolve_meta(meta: GameMeta | None, seq: int, event: Event) -> GameMeta | None:
@@ -33,10 +43,29 @@ def evolve_meta(meta: GameMeta | None, seq: int, event: Event) -> GameMeta | Non
         return None
     if isinstance(event, GameForked):
         if event.dice is None:  # keeps the parent's dice; its rolls go on from the same seed
-            return msgspec.structs.replace(meta, game=event.game, revealed=False, revealed_at=0)
+            opened = meta.opened
+            if event.seed is not None and (meta.dice.commitment or "") not in opened:
+                opened = (*opened, meta.dice.commitment or "")
+            return msgspec.structs.replace(
+                meta,
+                game=event.game,
+                revealed=False,
+                revealed_at=0,
+                shift=meta.shift + 1,
+                opened=opened,
+            )
         return msgspec.structs.replace(
-            meta, game=event.game, dice=event.dice, spec_seq=seq, revealed=False, revealed_at=0
+            meta,
+            game=event.game,
+            dice=event.dice,
+            spec_seq=seq,
+            revealed=False,
+            revealed_at=0,
+            shift=0,
         )
     if isinstance(event, DiceRevealed):
-        return msgspec.structs.replace(meta, revealed=True, revealed_at=seq)
+        commitment = meta.dice.commitment or ""
+        return msgspec.structs.replace(
+            meta, revealed=True, revealed_at=seq, opened=(*meta.opened, commitment)
+        )
     return meta

@@ -6,12 +6,13 @@ tells them apart and loads a file.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable
-from pathlib import Path
 
-from warlog.arbiter.application import Arbiter, counted
+from warlog.arbiter.application import Arbiter, check_from, counted
 from warlog.arbiter.audit import Auditor, audit_records
 from warlog.arbiter.exchange import BadLine, parse_lines, read_file
+from warlog.arbiter.ids import FILE_SUFFIX
 from warlog.domain import rulesets
 from warlog.domain.core.errors import InputError, IntegrityError
 from warlog.eventstore.records import Record
@@ -25,8 +26,9 @@ def memory_arbiter() -> Arbiter:
 
 
 def is_file_source(source: str) -> bool:
-    """True when ``source`` names an export file rather than a game id."""
-    return Path(source).is_file() or source.endswith(".jsonl")
+    """True when ``source`` looks like a path to an export file (a directory separator, or the
+    ``.jsonl`` ending) rather than a game id (which can look like neither)."""
+    return "/" in source or os.sep in source or source.endswith(FILE_SUFFIX)
 
 
 def file_records(path: str) -> list[Record]:
@@ -43,10 +45,11 @@ def file_records(path: str) -> list[Record]:
 
 def open_source(source: str, database: Callable[[], Arbiter]) -> tuple[Arbiter, str]:
     """An Arbiter holding ``source`` and the game's id there: a game of the database
-    (``database()`` opens it), or an export file imported into memory (its chain checked)."""
+    (``database()`` opens it), or an export file imported into memory (its chain checked; its
+    rules are ``audit``'s to check, and its sealed values fold only once opened)."""
     if is_file_source(source):
         arb = memory_arbiter()
-        return arb, arb.import_records(file_records(source))
+        return arb, arb.import_records(file_records(source), chain_only=True)
     return database(), source
 
 
@@ -59,8 +62,9 @@ def audit_source(
     """Audit ``source``: a game of the database, or an export file as it stands (never imported
     first: a broken file is exactly what an audit must list)."""
     if is_file_source(source):
-        records = counted(file_records(source), progress)
-        return audit_records(records, rulesets.get, from_seq)
+        records = file_records(source)
+        check_from(from_seq, records[-1].seq, source)
+        return audit_records(counted(records, progress), rulesets.get, from_seq)
     return database().audit(source, from_seq, progress)
 
 

@@ -44,10 +44,11 @@ from bench.workload import (
     write_long_games,
 )
 from warlog.arbiter.application import Arbiter
-from warlog.arbiter.audit import audit_records
+from warlog.arbiter.database import on_database
 from warlog.arbiter.fold import Fold
 from warlog.eventstore.records import GameInfo, Pending
 from warlog.eventstore.sqlite_store import SQLiteStore
+from warlog.eventstore.sqlite_vault import SQLiteVault, vault_path
 
 RESULTS = BENCH_DIR / "results" / "latest.md"
 T = TypeVar("T")
@@ -227,11 +228,17 @@ def raw_append(workdir: Path, plan: Plan, ruleset: str) -> float:
 # ---------------------------------------------------------------------- reading
 
 
-def corpus_db(workdir: Path, corpus: Sequence[PlayedGame]) -> Path:
+def on_store(store: SQLiteStore, rulesets: Any) -> Arbiter:
+    """An Arbiter on ``store`` and the key file beside it."""
+    return Arbiter(store, rulesets, vault=SQLiteVault(vault_path(store.path)))
+
+
+def corpus_db(workdir: Path, corpus: Sequence[PlayedGame], rulesets: Any) -> Path:
+    """The corpus imported into a new database and its key file (sealed values opened there)."""
     path = fresh_db(workdir, "corpus.db")
-    with SQLiteStore(path, create=True) as store:
+    with on_database(path, rulesets, create=True) as arb:
         for g in corpus:
-            store.create_game(GameInfo(g.game, g.ruleset), g.pending())
+            arb.import_records(g.export)
     return path
 
 
@@ -239,7 +246,7 @@ def warlog_replay(store: SQLiteStore, arb: Arbiter, ruleset: Any, games: Sequenc
     quiesce()
     started = time.perf_counter()
     for game in games:
-        Fold(ruleset).rows(store.read_rows(game), arb.codec(ruleset).decode)
+        Fold(ruleset).rows(store.read_rows(game), arb.decoder(arb.codec(ruleset), game))
     return time.perf_counter() - started
 
 
@@ -270,8 +277,9 @@ def warlog_audit(store: SQLiteStore, subject: Subject, games: Sequence[str]) -> 
     quiesce()
     started = time.perf_counter()
     findings = []
+    arb = on_store(store, subject.rulesets)
     for game in games:
-        findings += audit_records(store.read(game), subject.rulesets).findings
+        findings += arb.audit(game).findings
     elapsed = time.perf_counter() - started
     if findings:
         raise RuntimeError(f"audit found {len(findings)} problems: {findings[0].line()}")
@@ -290,7 +298,7 @@ def seek_ms(
     quiesce()
     for _ in range(n):
         at = rng.randint(1, game.events)
-        arb = Arbiter(store, subject.rulesets)
+        arb = on_store(store, subject.rulesets)
         arb.loaded(game.game)  # the ruleset and codec, not the state
         started = time.perf_counter()
         arb.folded(game.game, at)
@@ -306,7 +314,7 @@ def fork_ms(
     quiesce()
     for i in range(n):
         at = rng.choice(game.batch_ends)
-        arb = Arbiter(store, subject.rulesets)
+        arb = on_store(store, subject.rulesets)
         arb.loaded(game.game)
         started = time.perf_counter()
         arb.fork(game.game, at, new_game=f"{game.game}-fork-{tag}-{i}")
@@ -321,7 +329,7 @@ def play_ms(
     durable append (and a snapshot when one falls due). ``cold``: a fresh Arbiter per command,
     as ``warlog play`` has (the state from the latest snapshot and the tail first)."""
     ruleset = subject.ruleset
-    warm = Arbiter(store, subject.rulesets)
+    warm = on_store(store, subject.rulesets)
     total = 0.0
     quiesce()
     for _ in range(n):
@@ -332,7 +340,7 @@ def play_ms(
         command = msgspec.json.encode(
             policy(state, player, list(ruleset.legal_commands(state, player)))
         )
-        arb = Arbiter(store, subject.rulesets) if cold else warm
+        arb = on_store(store, subject.rulesets) if cold else warm
         arb.loaded(game)
         started = time.perf_counter()
         arb.play(game, command)
@@ -428,7 +436,7 @@ def long_series(
 
 
 def replay_long(store: SQLiteStore, subject: Subject, game: LongGame) -> float:
-    arb = Arbiter(store, subject.rulesets)
+    arb = on_store(store, subject.rulesets)
     return warlog_replay(store, arb, subject.ruleset, [game.game])
 
 
@@ -537,9 +545,9 @@ def run(cfg: Config, workdir: Path) -> list[str]:
     )
 
     log("replay and audit of the realistic games")
-    path = corpus_db(workdir, corpus)
+    path = corpus_db(workdir, corpus, ae.rulesets)
     store = SQLiteStore(path)
-    arb = Arbiter(store, ae.rulesets)
+    arb = on_store(store, ae.rulesets)
     conn = baselines.connect(path)
     w, r = paired(
         lambda: warlog_replay(store, arb, ruleset, games),

@@ -33,6 +33,8 @@ from warlog.eventstore.chain import GENESIS, link
 from warlog.eventstore.memory_store import MemoryStore
 from warlog.eventstore.records import GameInfo, Pending, Record
 from warlog.eventstore.sqlite_store import SQLiteStore
+from warlog.eventstore.sqlite_vault import SQLiteVault, vault_path
+from warlog.eventstore.vault import Opening, snapshot_mac
 
 BENCH_DIR = Path(__file__).resolve().parent
 AE = "armageddon-empires"
@@ -189,6 +191,8 @@ class PlayedGame:
     ruleset: str
     batches: list[list[Pending]]
     commands: int
+    #: its export once revealed (every seal opened): what a corpus database imports
+    export: list[Record] = field(default_factory=list, repr=False)
 
     @property
     def events(self) -> int:
@@ -220,7 +224,8 @@ def play_corpus(subject: Subject, games: int, max_commands: int, seed: int) -> l
         game = arb.new_game(subject.name, subject.scenario, game=f"r{seed}-{i:03d}")
         commands = play(arb, game, random_policy(rng), rng=rng, max_commands=max_commands)
         arb.reveal(game)
-        out.append(PlayedGame(game, subject.name, batches_of(store.read(game)), commands))
+        export = list(arb.export_records(game))
+        out.append(PlayedGame(game, subject.name, batches_of(store.read(game)), commands, export))
     return out
 
 
@@ -242,12 +247,8 @@ class SinkStore:
         self._flush_rows = flush_rows
         self._infos: dict[str, GameInfo] = {}
         self._recent: dict[str, deque[Record]] = {}
-        self._snap: dict[str, tuple[int, str, bytes]] = {}
-        self._secrets: dict[str, bytes] = {}
         self._rows: list[tuple[str, int, str, str, str, str, str]] = []
-        self._snap_rows: list[tuple[str, str, int, bytes]] = []
         self.batch_ends: dict[str, list[int]] = {}
-        self.snapshots: dict[str, int] = {}
 
     def _chain(self, game: str, batch: Sequence[Pending], seq: int, prev: str) -> list[Record]:
         records = []
@@ -273,7 +274,6 @@ class SinkStore:
         self._infos[info.game] = info
         self._recent[info.game] = deque(maxlen=self._keep)
         self.batch_ends[info.game] = []
-        self.snapshots[info.game] = 0
         return self._chain(info.game, first, 0, GENESIS)
 
     def append(self, game: str, batch: Sequence[Pending], expected_seq: int) -> list[Record]:
@@ -308,41 +308,22 @@ class SinkStore:
     def games(self) -> list[GameInfo]:
         return [self._infos[g] for g in sorted(self._infos)]
 
-    def put_snapshot(self, game: str, seq: int, version: str, state: bytes) -> None:
-        self._snap[game] = (seq, version, bytes(state))
-        self._snap_rows.append((game, version, seq, bytes(state)))
-        self.snapshots[game] += 1
-
-    def latest_snapshot(self, game: str, seq: int, version: str) -> tuple[int, bytes] | None:
-        snap = self._snap.get(game)
-        if snap is None or snap[0] > seq or snap[1] != version:
-            return None
-        return snap[0], snap[2]
-
-    def put_secret(self, game: str, seed: bytes) -> None:
-        self._secrets[game] = seed
-
-    def secret(self, game: str) -> bytes | None:
-        return self._secrets.get(game)
+    def lineage(self, game: str) -> list[tuple[str, int, int | None]]:
+        return [(game, 1, None)]
 
     def flush(self) -> None:
-        """Write the buffered rows and snapshots in one transaction."""
+        """Write the buffered rows in one transaction."""
         conn = self._conn
         conn.execute("BEGIN IMMEDIATE")
         conn.executemany(
             "INSERT INTO events (game, seq, type, data, at, prev, hash) VALUES (?, ?, ?, ?, ?, ?, ?)",
             self._rows,
         )
-        conn.executemany(
-            "INSERT OR REPLACE INTO snapshots (game, version, seq, state) VALUES (?, ?, ?, ?)",
-            self._snap_rows,
-        )
         conn.execute("COMMIT")
         self._rows.clear()
-        self._snap_rows.clear()
 
     def close(self) -> None:
-        """Flush, then write the catalogue rows and the seeds."""
+        """Flush, then write the catalogue rows."""
         self.flush()
         conn = self._conn
         conn.execute("BEGIN IMMEDIATE")
@@ -350,10 +331,83 @@ class SinkStore:
             "INSERT INTO games (game, ruleset, parent, fork_at) VALUES (?, ?, NULL, NULL)",
             [(info.game, info.ruleset) for info in self._infos.values()],
         )
+        conn.execute("COMMIT")
+
+
+class SinkVault:
+    """The vault beside a SinkStore: keys, openings and each game's latest snapshot in memory
+    (all the Arbiter reads while it plays), written to the key file in large transactions, each
+    snapshot under the key file's own MAC."""
+
+    def __init__(self, conn: sqlite3.Connection, flush_rows: int = 5_000) -> None:
+        self._conn = conn
+        self._flush_rows = flush_rows
+        (mac_key,) = conn.execute(
+            "SELECT value FROM meta WHERE key = 'snapshot_mac_key'"
+        ).fetchone()
+        self._mac_key = bytes.fromhex(mac_key)
+        self._keys: dict[str, tuple[str, bytes]] = {}
+        self._openings: dict[str, Opening] = {}
+        self._snap: dict[str, tuple[int, str, bytes]] = {}
+        self._snap_rows: list[tuple[str, str, int, bytes, bytes]] = []
+        self._opening_rows: list[Opening] = []
+        self.snapshots: dict[str, int] = {}
+
+    def available(self) -> bool:
+        return True
+
+    def put_key(self, commitment: str, seed: bytes, game: str) -> None:
+        self._keys[commitment] = (game, bytes(seed))
+
+    def key(self, commitment: str) -> bytes | None:
+        found = self._keys.get(commitment)
+        return None if found is None else found[1]
+
+    def put_openings(self, openings: Sequence[Opening]) -> None:
+        for opening in openings:
+            self._openings[opening.hash] = opening
+            self._opening_rows.append(opening)
+        if len(self._opening_rows) >= self._flush_rows:
+            self.flush()
+
+    def opening(self, hash_: str) -> Opening | None:
+        return self._openings.get(hash_)
+
+    def put_snapshot(self, owner: str, seq: int, version: str, state: bytes) -> None:
+        self._snap[owner] = (seq, version, bytes(state))
+        mac = snapshot_mac(self._mac_key, owner, seq, version, bytes(state))
+        self._snap_rows.append((owner, version, seq, bytes(state), mac))
+        self.snapshots[owner] = self.snapshots.get(owner, 0) + 1
+
+    def latest_snapshot(
+        self, segments: Sequence[tuple[str, int, int | None]], seq: int, version: str
+    ) -> tuple[int, bytes] | None:
+        snap = self._snap.get(segments[-1][0])
+        if snap is None or snap[0] > seq or snap[1] != version:
+            return None
+        return snap[0], snap[2]
+
+    def flush(self) -> None:
+        conn = self._conn
+        conn.execute("BEGIN IMMEDIATE")
         conn.executemany(
-            "INSERT INTO secrets (game, seed) VALUES (?, ?)", list(self._secrets.items())
+            "INSERT OR REPLACE INTO snapshots (game, version, seq, state, mac) VALUES (?, ?, ?, ?, ?)",
+            self._snap_rows,
+        )
+        conn.executemany(
+            "INSERT OR REPLACE INTO openings (hash, game, seq, clear, owners) VALUES (?, ?, ?, ?, ?)",
+            [
+                (o.hash, o.game, o.seq, o.clear, msgspec.json.encode(o.owners).decode())
+                for o in self._opening_rows
+            ],
+        )
+        conn.executemany(
+            "INSERT OR IGNORE INTO keys (commitment, game, seed) VALUES (?, ?, ?)",
+            [(c, g, s) for c, (g, s) in self._keys.items()],
         )
         conn.execute("COMMIT")
+        self._snap_rows.clear()
+        self._opening_rows.clear()
 
 
 @dataclass
@@ -382,9 +436,12 @@ def write_long_games(
     """Play one game of at least each of ``sizes`` events into a new SQLite file at ``path``
     (the schema made by ``SQLiteStore``); each stops at the first batch end past its size."""
     SQLiteStore(path, create=True).close()
+    SQLiteVault(vault_path(path), create=True).key("")  # makes the key file and its schema
     conn = sqlite3.connect(path, isolation_level=None)
+    keys = sqlite3.connect(vault_path(path), isolation_level=None)
     sink = SinkStore(conn)
-    arb = Arbiter(sink, subject.rulesets, clock=Clock(), seeds=Seeds(f"long-{seed}"))
+    vault = SinkVault(keys)
+    arb = Arbiter(sink, subject.rulesets, vault=vault, clock=Clock(), seeds=Seeds(f"long-{seed}"))
     out: dict[int, LongGame] = {}
     try:
         for size in sizes:
@@ -394,6 +451,7 @@ def write_long_games(
             rng = random.Random(f"{seed}-{game_id}")
             commands = play(arb, game, subject.long_policy(rng), rng=rng, until_events=size)
             sink.flush()
+            vault.flush()
             head = sink.head(game)[0]
             if head < size:
                 raise RuntimeError(
@@ -405,10 +463,12 @@ def write_long_games(
                 head,
                 commands,
                 sink.batch_ends[game],
-                sink.snapshots[game],
+                vault.snapshots.get(game, 0),
                 time.perf_counter() - started,
             )
+        vault.flush()
         sink.close()
     finally:
         conn.close()
+        keys.close()
     return out

@@ -5,7 +5,6 @@ from __future__ import annotations
 import os
 
 from warlog.arbiter.application import Arbiter
-from warlog.domain import rulesets
 
 DEFAULT_DB = "warlog.db"
 
@@ -16,7 +15,8 @@ def db_path(option: str | None) -> str:
 
 
 def open_arbiter(path: str, *, create: bool = False) -> Arbiter:
-    """An Arbiter on the SQLite database at ``path`` (StoreError, exit 1, if it cannot be used)."""
-    from warlog.eventstore.sqlite_store import SQLiteStore
+    """An Arbiter on the SQLite database at ``path`` and its key file beside it (StoreError,
+    exit 1, if the database cannot be used; the key file is opened when first needed)."""
+    from warlog.arbiter.database import on_database
 
-    return Arbiter(SQLiteStore(path, create=create), rulesets.get)
+    return on_database(path, create=create)

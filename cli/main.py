@@ -17,6 +17,12 @@ from warlog.domain import rulesets
 from warlog.domain.core.errors import InputError
 
 json_option = click.option("--json", "as_json", is_flag=True, help="Machine output (JSON).")
+as_option = click.option(
+    "--as",
+    "as_player",
+    metavar="PLAYER",
+    help="As this player may see it (default: the referee, who sees everything).",
+)
 
 
 @click.group(cls=WarlogGroup)
@@ -35,7 +41,10 @@ def cli(ctx: click.Context, db: str | None) -> None:
 
 
 def arbiter(ctx: click.Context, *, create: bool = False) -> Arbiter:
-    return open_arbiter(ctx.obj, create=create)
+    """The Arbiter on the command's database, closed when the command ends."""
+    arb = open_arbiter(ctx.obj, create=create)
+    ctx.call_on_close(arb.close)
+    return arb
 
 
 def source_arbiter(ctx: click.Context, source: str) -> tuple[Arbiter, str]:
@@ -64,25 +73,40 @@ def new(
 @cli.command()
 @click.argument("game")
 @click.argument("command", required=False, default="-")
+@as_option
+@click.option("--referee", is_flag=True, help="Print the events with every sealed value opened.")
 @json_option
 @click.pass_context
-def play(ctx: click.Context, game: str, command: str, as_json: bool) -> None:
+def play(
+    ctx: click.Context,
+    game: str,
+    command: str,
+    as_player: str | None,
+    referee: bool,
+    as_json: bool,
+) -> None:
     """Apply COMMAND (JSON), or one command per line from stdin ('-' or none).
 
-    Prints the events appended. Stops at the first rejected command; earlier ones stay applied.
+    Prints the events appended as the issuing player may see them (--as: as another player;
+    --referee: everything). Stops at the first rejected command; earlier ones stay applied.
     """
     arb = arbiter(ctx)
-    lines: Any = click.open_file("-", "rb") if command == "-" else [command]
+    if command != "-":
+        lines: Any = [command]
+    else:
+        lines = [line for line in click.open_file("-", "rb") if line.strip()]
+        if not lines:
+            raise InputError(
+                "no command on stdin: give one JSON object a line", "input/empty_command"
+            )
     for line in lines:
-        if not line.strip():
-            continue
-        for record in arb.play(game, line):
+        for record in arb.play_as(game, line, as_player, referee=referee):
             click.echo(export_line(record) if as_json else render.record_line(record))
 
 
 @cli.command()
 @click.argument("game")
-@click.option("--player", metavar="P", help="Only this player's commands.")
+@click.option("--as", "--player", "player", metavar="PLAYER", help="Only this player's commands.")
 @json_option
 @click.pass_context
 def legal(ctx: click.Context, game: str, player: str | None, as_json: bool) -> None:
@@ -94,7 +118,7 @@ def legal(ctx: click.Context, game: str, player: str | None, as_json: bool) -> N
 @cli.command()
 @click.argument("game")
 @click.option("--at", "at", type=int, metavar="SEQ", help="After event SEQ (default: the latest).")
-@click.option("--as", "as_player", metavar="PLAYER", help="As this player sees it.")
+@as_option
 @json_option
 @click.pass_context
 def state(
@@ -109,7 +133,7 @@ def state(
 @click.argument("game")
 @click.option("--from", "from_seq", type=int, default=1, metavar="SEQ")
 @click.option("--to", "to_seq", type=int, metavar="SEQ")
-@click.option("--as", "as_player", metavar="PLAYER", help="Only what this player may see.")
+@as_option
 @json_option
 @click.pass_context
 def events(
@@ -127,7 +151,7 @@ def events(
 
 @cli.command("log")
 @click.argument("game")
-@click.option("--empire", metavar="P", help="Only this empire's tab.")
+@click.option("--as", "--empire", "empire", metavar="PLAYER", help="Only this player's tab.")
 @click.option("--all", "show_all", is_flag=True, help="Expired entries too.")
 @json_option
 @click.pass_context
@@ -147,25 +171,32 @@ def log_(ctx: click.Context, game: str, empire: str | None, show_all: bool, as_j
 @click.argument("source", metavar="GAME|FILE")
 @click.option("--from", "from_seq", type=int, default=1, metavar="SEQ")
 @click.option("--to", "to_seq", type=int, metavar="SEQ")
+@as_option
 @json_option
 @click.pass_context
 def replay(
-    ctx: click.Context, source: str, from_seq: int, to_seq: int | None, as_json: bool
+    ctx: click.Context,
+    source: str,
+    from_seq: int,
+    to_seq: int | None,
+    as_player: str | None,
+    as_json: bool,
 ) -> None:
     """Walk a game event by event from any event, with what each changed."""
     arb, game = source_arbiter(ctx, source)
-    for step in arb.replay(game, from_seq, to_seq):
+    for step in arb.replay(game, from_seq, to_seq, as_player):
         click.echo(json.dumps(step, ensure_ascii=False) if as_json else render.replay_text(step))
 
 
 @cli.command()
 @click.argument("game")
 @click.argument("seq", type=int)
+@as_option
 @json_option
 @click.pass_context
-def explain(ctx: click.Context, game: str, seq: int, as_json: bool) -> None:
+def explain(ctx: click.Context, game: str, seq: int, as_player: str | None, as_json: bool) -> None:
     """Why event SEQ happened: the command, the dice, the rule and its arithmetic."""
-    report = arbiter(ctx).explain(game, seq)
+    report = arbiter(ctx).explain(game, seq, as_player)
     click.echo(json.dumps(report, ensure_ascii=False) if as_json else render.explain_text(report))
 
 
@@ -208,7 +239,12 @@ def audit(ctx: click.Context, source: str, from_seq: int, as_json: bool) -> None
     if as_json:
         click.echo(
             json.dumps(
-                {"source": source, "events": auditor.events, "findings": render.builtins(findings)}
+                {
+                    "source": source,
+                    "events": auditor.events,
+                    "findings": render.builtins(findings),
+                    "proved": render.builtins(auditor.proved),
+                }
             )
         )
     else:
@@ -244,11 +280,19 @@ def head(ctx: click.Context, game: str, as_json: bool) -> None:
     type=click.Path(dir_okay=False, writable=True),
     help="Write to FILE (default stdout).",
 )
+@click.option(
+    "--open",
+    "opened",
+    is_flag=True,
+    help="Open every sealed value before the reveal (a referee's record: never hand it to a "
+    "player while the game is live).",
+)
 @click.pass_context
-def export(ctx: click.Context, game: str, output: str | None) -> None:
-    """The game as JSON Lines, one event per line (the export format)."""
+def export(ctx: click.Context, game: str, output: str | None, opened: bool) -> None:
+    """The game as JSON Lines, one event per line (the export format): sealed values stay
+    sealed until the seed is revealed, then every one is opened."""
     arb = arbiter(ctx)
-    records = arb.records(game)
+    records = arb.export_records(game, opened=opened)
     if output is None:
         for record in records:
             click.echo(export_line(record))
@@ -266,12 +310,19 @@ def export(ctx: click.Context, game: str, output: str | None) -> None:
 @click.option(
     "--game", "game", metavar="ID", help="The imported game's id (default: its recorded id)."
 )
+@click.option(
+    "--chain-only",
+    is_flag=True,
+    help="Accept a log whose rules cannot be checked yet (values still sealed): its chain is.",
+)
 @click.pass_context
-def import_(ctx: click.Context, file: str, game: str | None) -> None:
-    """Import an exported game (its chain is verified first); prints the game id alone."""
+def import_(ctx: click.Context, file: str, game: str | None, chain_only: bool) -> None:
+    """Import an exported game after auditing it in full (chain, rules, dice, seals); prints
+    the game id alone."""
     from warlog.arbiter.sources import file_records
 
-    click.echo(arbiter(ctx, create=True).import_records(file_records(file), game))
+    arb = arbiter(ctx, create=True)
+    click.echo(arb.import_records(file_records(file), game, chain_only=chain_only))
 
 
 @cli.command("rulesets")

@@ -69,16 +69,54 @@ def explain_text(report: dict[str, Any]) -> str:
 
 
 def audit_text(label: str, auditor: Auditor) -> str:
+    """What the audit found, then exactly what it checked (no more)."""
+    p = auditor.proved
+    lines = []
     if auditor.findings:
-        lines = [f"audit of {label}: {len(auditor.findings)} finding(s) in {auditor.events} events"]
+        lines.append(
+            f"audit of {label}: {plural(len(auditor.findings), 'finding')} in {plural(p.events, 'event')}"
+        )
         lines += [f"  {f.line()}" for f in auditor.findings]
-        return "\n".join(lines)
-    dice = (
-        "dice verified against the revealed seed"
-        if auditor.revealed
-        else "dice not yet revealed (fairness checked once the seed is revealed)"
-    )
-    return f"audit of {label}: clean — {auditor.events} events, chain intact, every command re-derived, {dice}"
+    else:
+        lines.append(f"audit of {label}: clean (no findings) in {plural(p.events, 'event')}")
+    lines.append("  chain and sequence: checked over every event")
+    if p.rules_stopped_at:
+        lines.append(
+            f"  rules: {plural(p.batches_rederived, 'batch', 'batches')} re-derived; not checked "
+            f"from seq {p.rules_stopped_at} on ({p.rules_stopped_why})"
+        )
+    else:
+        lines.append(
+            f"  rules: every command from seq {auditor.from_seq} re-derived "
+            f"({plural(p.batches_rederived, 'batch', 'batches')})"
+        )
+    if p.dice_unverified:
+        lines.append(
+            f"  dice: {plural(p.dice_verified, 'roll')} re-derived from a revealed seed; "
+            f"{plural(p.dice_unverified, 'roll')} NOT verified (their seed is not revealed)"
+        )
+    elif p.dice_verified:
+        lines.append(
+            f"  dice verified: every roll re-derived from the revealed seed ({plural(p.dice_verified, 'roll')})"
+        )
+    else:
+        lines.append(
+            "  dice: no roll to verify from a seed (a referee's dice are checked by the rules only)"
+        )
+    sealed = p.seals_opened + p.seals_closed
+    if sealed:
+        text = f"  seals: {p.seals_opened} of {plural(sealed, 'sealed value')} opened and checked"
+        if p.salts_verified:
+            text += f", {plural(p.salts_verified, 'salt')} checked against the revealed seed"
+        if p.seals_closed:
+            text += f"; {p.seals_closed} still sealed (not checked)"
+        lines.append(text)
+    return "\n".join(lines)
+
+
+def plural(n: int, word: str, many: str | None = None) -> str:
+    """``1 roll``, ``2 rolls`` (``many``: the plural when it is not word + s)."""
+    return f"{n} {word if n == 1 else (many or word + 's')}"
 
 
 def builtins(value: Any) -> Any:

@@ -13,7 +13,7 @@ import importlib
 from importlib import resources
 from typing import Any
 
-from warlog.domain.core.errors import InputError
+from warlog.domain.core.errors import InputError, quoted
 from warlog.domain.core.ruleset import AnyRuleset
 
 #: name -> "module:attribute" of the ruleset value, or the value itself once loaded
@@ -46,7 +46,7 @@ def get(name: str) -> AnyRuleset:
     target = _registry.get(name)
     if target is None:
         raise InputError(
-            f"unknown ruleset {name!r}; known: {', '.join(names())}", "input/unknown_ruleset"
+            f"unknown ruleset {quoted(name)}; known: {', '.join(names())}", "input/unknown_ruleset"
         )
     if isinstance(target, str):
         module, attr = target.split(":")

@@ -62,14 +62,12 @@ class Codec:
         return event
 
 
-def decode_command(command_type: Any, text: str | bytes) -> Any:
-    """A command from its JSON text; InputError (exit 1) naming what is wrong."""
+def decode_command(command_type: Any, raw: dict[str, Any]) -> Any:
+    """A command from its JSON object; InputError (exit 1) naming the bad field."""
     try:
-        return msgspec.json.decode(text, type=command_type)
+        return msgspec.convert(raw, command_type)
     except msgspec.ValidationError as exc:
-        raise InputError(f"bad command: {exc}", "input/bad_command") from None
-    except msgspec.DecodeError as exc:
-        raise InputError(f"command is not valid JSON: {exc}", "input/bad_json") from None
+        raise InputError(f"bad command: {str(exc)[:200]}", "input/bad_command") from None
 
 
 def command_to_builtins(command: Any) -> dict[str, Any]:

@@ -17,14 +17,12 @@ from warlog.eventstore.lineage import (
     chain_records,
     check_fork_at,
     check_info,
-    check_snapshot_seq,
     conflict,
     empty_batch,
     game_exists,
     lineage,
     owner_of,
     parent_head,
-    secret_exists,
     unknown_game,
 )
 from warlog.eventstore.records import GameInfo, Pending, Record
@@ -36,8 +34,6 @@ class MemoryStore:
     def __init__(self) -> None:
         self._infos: dict[str, GameInfo] = {}
         self._events: dict[str, list[Record]] = {}  # own events only, seq fork_at+1 ..
-        self._snapshots: dict[tuple[str, str], dict[int, bytes]] = {}  # (owner, version) -> seq
-        self._secrets: dict[str, bytes] = {}
 
     def __repr__(self) -> str:
         return f"MemoryStore(<{len(self._infos)} games>)"
@@ -123,44 +119,9 @@ class MemoryStore:
         """Every game, sorted by id, with its lineage (parent, fork_at)."""
         return [self._infos[g] for g in sorted(self._infos)]
 
-    # ------------------------------------------------------------------ caches
-
-    def put_snapshot(self, game: str, seq: int, version: str, state: bytes) -> None:
-        """Store (or overwrite) the ``version`` snapshot after event ``seq``.
-
-        Kept under the game that owns event ``seq``, so a fork's snapshot of the shared prefix
-        serves the parent and its other forks. UnknownGame; InputError if ``seq`` is not 1..head.
-        """
-        head = self.head(game)[0]
-        check_snapshot_seq(game, seq, head)
-        owner = owner_of(self._segments(game), seq)
-        self._snapshots.setdefault((owner, version), {})[seq] = bytes(state)
-
-    def latest_snapshot(self, game: str, seq: int, version: str) -> tuple[int, bytes] | None:
-        """``(seq, state)`` of the newest ``version`` snapshot at or before ``seq`` on the
-        game's lineage, or None. UnknownGame."""
-        for owner, lo, hi in reversed(self._segments(game)):
-            top = seq if hi is None else min(seq, hi)
-            if top < lo:
-                continue
-            found = self._snapshots.get((owner, version), {})
-            best = max((s for s in found if lo <= s <= top), default=None)
-            if best is not None:
-                return best, found[best]
-        return None
-
-    def put_secret(self, game: str, seed: bytes) -> None:
-        """Keep the game's dice seed. UnknownGame; ConflictError if a different seed is held."""
-        self.info(game)
-        held = self._secrets.get(game)
-        if held is not None and held != seed:
-            raise secret_exists(game)
-        self._secrets[game] = bytes(seed)
-
-    def secret(self, game: str) -> bytes | None:
-        """The game's dice seed, or None if this store holds none. UnknownGame."""
-        self.info(game)
-        return self._secrets.get(game)
+    def lineage(self, game: str) -> list[Segment]:
+        """The segments holding the game's events, oldest first (``lineage.lineage``)."""
+        return self._segments(game)
 
     # ------------------------------------------------------------------ inside
 

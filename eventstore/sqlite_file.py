@@ -19,7 +19,7 @@ from pathlib import Path
 
 from warlog.domain.core.errors import StoreError
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2  # 2: snapshots and seeds moved to the key file
 APP = "warlog"
 BUSY_TIMEOUT_MS = 5000
 SQLITE_HEADER = b"SQLite format 3\x00"
@@ -155,14 +155,6 @@ class SQLiteFile:
                     foreign_keys=[("parent", "games", "game")],
                 )
                 conn.execute(EVENTS_DDL)
-                db.table("snapshots").create(
-                    {"game": str, "version": str, "seq": int, "state": bytes},
-                    pk=("game", "version", "seq"),
-                    not_null={"game", "version", "seq", "state"},
-                )
-                db.table("secrets").create(
-                    {"game": str, "seed": bytes}, pk="game", not_null={"game", "seed"}
-                )
                 db.create_view("event_fields", EVENT_FIELDS_SQL.strip())
                 db.table("meta").insert_all(
                     [

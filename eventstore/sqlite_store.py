@@ -1,14 +1,15 @@
-"""The SQLite log: one WAL-mode file holding the events, the game catalogue, snapshots and seeds.
+"""The SQLite log: one WAL-mode file holding the events and the game catalogue.
 
-Schema (version 1, see ``SCHEMA_VERSION``; created with sqlite-utils except ``events``):
+Schema (version 2, see ``sqlite_file.SCHEMA_VERSION``; created with sqlite-utils except ``events``):
 
-- ``meta(key PRIMARY KEY, value)``: ``app = warlog``, ``schema_version = 1``.
+- ``meta(key PRIMARY KEY, value)``: ``app = warlog``, ``schema_version = 2``.
 - ``games(game PRIMARY KEY, ruleset, parent REFERENCES games, fork_at)``: the catalogue.
 - ``events(game, seq, type, data, at, prev, hash, PRIMARY KEY (game, seq)) WITHOUT ROWID``: a
   game's *own* events; a fork's 1..fork_at are read through its parent, never copied. The
   primary key is the last guard of the optimistic-concurrency check.
-- ``snapshots(game, version, seq, state)``: a cache, kept under the game that owns event ``seq``.
-- ``secrets(game PRIMARY KEY, seed)``: dice seeds, never in ``events``, never exported.
+Nothing secret is in this file: seeds, the clear form of sealed values and snapshots (which hold
+hidden state) are in the key file beside it (``sqlite_vault.py``), so the database itself can be
+handed to every player.
 - view ``event_fields``: every game's events along its lineage with the JSON fields a referee
   asks about (``player``, ``command``), e.g. ``sqlite-utils warlog.db "select * from
   event_fields where game = 'ae-1' and command = 'move_army'"``.
@@ -35,14 +36,12 @@ from warlog.eventstore.lineage import (
     bad_from_seq,
     check_fork_at,
     check_info,
-    check_snapshot_seq,
     conflict,
     empty_batch,
     game_exists,
     lineage,
     owner_of,
     parent_head,
-    secret_exists,
     unknown_game,
 )
 from warlog.eventstore.records import GameInfo, Pending, Record
@@ -208,53 +207,10 @@ class SQLiteStore:
             ).fetchall()
         return list(starmap(GameInfo, rows))
 
-    # ------------------------------------------------------------------ caches
-
-    def put_snapshot(self, game: str, seq: int, version: str, state: bytes) -> None:
-        """Store (or overwrite) the ``version`` snapshot after event ``seq``, under the game that
-        owns that event. UnknownGame; InputError if ``seq`` is not 1..head."""
+    def lineage(self, game: str) -> list[Segment]:
+        """The segments holding the game's events, oldest first (``lineage.lineage``)."""
         with self._guard():
-            check_snapshot_seq(game, seq, self._head(game)[0])
-            owner = owner_of(self._segments(game), seq)
-            self._conn.execute(
-                "INSERT OR REPLACE INTO snapshots (game, version, seq, state) VALUES (?, ?, ?, ?)",
-                (owner, version, seq, bytes(state)),
-            )
-
-    def latest_snapshot(self, game: str, seq: int, version: str) -> tuple[int, bytes] | None:
-        """``(seq, state)`` of the newest ``version`` snapshot at or before ``seq`` on the
-        game's lineage, or None. UnknownGame."""
-        row = None
-        with self._guard():
-            for owner, lo, hi in reversed(self._segments(game)):
-                top = seq if hi is None else min(seq, hi)
-                row = None
-                if top >= lo:
-                    row = self._conn.execute(
-                        "SELECT seq, state FROM snapshots WHERE game = ? AND version = ?"
-                        " AND seq BETWEEN ? AND ? ORDER BY seq DESC LIMIT 1",
-                        (owner, version, lo, top),
-                    ).fetchone()
-                if row is not None:
-                    break
-        return None if row is None else (row[0], bytes(row[1]))
-
-    def put_secret(self, game: str, seed: bytes) -> None:
-        """Keep the game's dice seed. UnknownGame; ConflictError if a different seed is held."""
-        with self._guard(), self._transaction() as conn:
-            self._info(game)
-            row = conn.execute("SELECT seed FROM secrets WHERE game = ?", (game,)).fetchone()
-            if row is None:
-                conn.execute("INSERT INTO secrets (game, seed) VALUES (?, ?)", (game, bytes(seed)))
-            elif bytes(row[0]) != seed:
-                raise secret_exists(game)
-
-    def secret(self, game: str) -> bytes | None:
-        """The game's dice seed, or None if this store holds none. UnknownGame."""
-        with self._guard():
-            self._info(game)
-            row = self._conn.execute("SELECT seed FROM secrets WHERE game = ?", (game,)).fetchone()
-        return None if row is None else bytes(row[0])
+            return list(self._segments(game))
 
     # ------------------------------------------------------------------ inside: rows
 

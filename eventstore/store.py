@@ -1,8 +1,9 @@
 """The store contract: what every log backend (SQLite, in-memory, later PostgreSQL) provides.
 
 The store knows rows, never rules. It numbers events, links the hash chain, enforces the
-``(game, seq)`` optimistic-concurrency check, shares a parent's prefix with its forks, and keeps
-two caches beside the log: snapshots (never trusted by audit) and dice seeds (never exported).
+``(game, seq)`` optimistic-concurrency check and shares a parent's prefix with its forks. It holds
+nothing secret: keys, the clear values of sealed events and snapshots are in the vault
+(``vault.py``).
 """
 
 from __future__ import annotations
@@ -10,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from typing import Protocol
 
+from warlog.eventstore.lineage import Segment
 from warlog.eventstore.records import GameInfo, Pending, Record
 
 
@@ -52,12 +54,6 @@ class Store(Protocol):
 
     def games(self) -> list[GameInfo]: ...
 
-    def put_snapshot(self, game: str, seq: int, version: str, state: bytes) -> None: ...
-
-    def latest_snapshot(self, game: str, seq: int, version: str) -> tuple[int, bytes] | None:
-        """The newest snapshot of ``version`` at or before ``seq`` on the game's lineage."""
+    def lineage(self, game: str) -> list[Segment]:
+        """The segments ``(owner, lo, hi)`` holding the game's events, oldest first. UnknownGame."""
         ...
-
-    def put_secret(self, game: str, seed: bytes) -> None: ...
-
-    def secret(self, game: str) -> bytes | None: ...

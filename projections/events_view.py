@@ -11,11 +11,9 @@ from typing import Any
 
 import msgspec
 
-from warlog.domain.core.events import CORE_TAGS, GameCreated
+from warlog.domain.core.events import CORE_TAGS, Event, GameCreated
 from warlog.domain.core.fold import evolve_event
 from warlog.domain.core.ruleset import AnyRuleset
-from warlog.eventstore.codec import Codec
-from warlog.eventstore.records import Record
 
 
 class Entry(msgspec.Struct, frozen=True):
@@ -40,27 +38,26 @@ class EventsView:
 
     def __init__(self, ruleset: AnyRuleset) -> None:
         self._ruleset = ruleset
-        self._codec = Codec.for_ruleset(ruleset)
         self._state: Any = None
         self.entries: list[Entry] = []
         self.position = 0
         self.players: list[str] = []
 
-    def feed(self, records: Iterable[Record]) -> EventsView:
-        ruleset, codec = self._ruleset, self._codec
-        for record in records:
-            event = codec.decode(record.type, record.data)
-            self.position = record.seq
+    def feed(self, events: Iterable[tuple[int, Event]]) -> EventsView:
+        """Fold ``(seq, event)`` pairs (clear events, in seq order) into the entries."""
+        ruleset = self._ruleset
+        for seq, event in events:
+            self.position = seq
             before = self._state
             self._state = evolve_event(ruleset, before, event)
             if isinstance(event, GameCreated):
                 self.players = list(event.players)
-            if record.type in CORE_TAGS:
+            if event.type_name() in CORE_TAGS:
                 continue
             round_ = ruleset.round_of(self._state)
             for notice in ruleset.notices(before, self._state, event):
                 self.entries.append(
-                    Entry(record.seq, notice.empire, round_, max(1, notice.duration), notice.text)
+                    Entry(seq, notice.empire, round_, max(1, notice.duration), notice.text)
                 )
         return self
 

@@ -155,9 +155,6 @@ class DiceRace(Rules[State, Command]):
             out["hands"] = {p: (h if p == player else None) for p, h in state.hands.items()}
         return out
 
-    def visible_event(self, event: Event, player: str) -> Event | None:
-        return event
-
     def notices(self, before: Any, after: Any, event: Event) -> list[Notice]:
         if isinstance(event, Scored):
             return [Notice(event.player, f"scored {event.successes}", 2)]

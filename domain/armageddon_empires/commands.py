@@ -7,6 +7,7 @@ from typing import Annotated, Union
 import msgspec
 
 from warlog.domain.core.ruleset import Command
+from warlog.domain.core.seal import Hidden
 
 ArmyName = Annotated[str, msgspec.Meta(pattern=r"^[a-z0-9][a-z0-9_-]{0,39}$")]
 
@@ -15,7 +16,7 @@ class BuyInitiative(Command, frozen=True, tag="buy_initiative"):
     """Buy ``count`` initiative dice for this round (0 allowed); both pools roll once every
     empire has bought (manual p.22; R1; AE-3)."""
 
-    count: Annotated[int, msgspec.Meta(ge=0)]
+    count: Annotated[int, msgspec.Meta(ge=0), Hidden(owner="player")]
 
 
 class EndTurn(Command, frozen=True, tag="end_turn"):

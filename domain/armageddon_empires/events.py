@@ -5,10 +5,13 @@ Each event that carries arithmetic says where its numbers come from in ``explain
 
 from __future__ import annotations
 
+from typing import Annotated
+
 import msgspec
 
 from warlog.domain.armageddon_empires.resources import Resources
 from warlog.domain.core.events import Event
+from warlog.domain.core.seal import Hidden
 
 
 class RoundBegan(Event, frozen=True, tag="round_began"):
@@ -35,10 +38,11 @@ class ResourcesCollected(Event, frozen=True, tag="resources_collected"):
 
 
 class InitiativeDiceBought(Event, frozen=True, tag="initiative_dice_bought"):
-    """An empire bought its initiative dice; ``count`` is None in the other empire's view."""
+    """An empire bought its initiative dice; ``count`` is sealed for the other empire until
+    ``initiative_determined`` makes every bid public (AE-3, AE-7)."""
 
     empire: str
-    count: int | None
+    count: Annotated[int, Hidden(owner="empire")]
 
     def explain(self) -> str:
         return f"{self.empire} buys {self.count} initiative dice (paid when the dice roll, AE-3)"
@@ -210,16 +214,31 @@ class ArmyMoved(Event, frozen=True, tag="army_moved"):
 
 
 class CardDrawn(Event, frozen=True, tag="card_drawn"):
-    """A card drawn at random from the deck; ``card`` is None in the other empire's view."""
+    """A card drawn at random from the deck; ``card`` is sealed for the other empire (AE-7)."""
 
     empire: str
-    card: str | None
+    card: Annotated[str, Hidden(owner="empire")]
     ap_cost: int
     deck_left: int
 
     def explain(self) -> str:
         return (
             f"{self.empire} draws a card for {self.ap_cost} AP (R11; AE-6); "
+            f"{self.deck_left} left in the deck"
+        )
+
+
+class CardDealt(Event, frozen=True, tag="card_dealt"):
+    """A card dealt at random from the deck into the starting hand when the game is created
+    (AE-15); ``card`` is sealed for the other empire (AE-7)."""
+
+    empire: str
+    card: Annotated[str, Hidden(owner="empire")]
+    deck_left: int
+
+    def explain(self) -> str:
+        return (
+            f"{self.empire} is dealt a starting card at random from the deck (AE-15); "
             f"{self.deck_left} left in the deck"
         )
 
@@ -273,4 +292,5 @@ EVENT_TYPES: tuple[type[Event], ...] = (
     CardDrawn,
     CardDeployed,
     GameEnded,
+    CardDealt,
 )

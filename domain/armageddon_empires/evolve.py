@@ -15,6 +15,7 @@ from warlog.domain.armageddon_empires.events import (
     ArmyCreated,
     ArmyDisbanded,
     ArmyMoved,
+    CardDealt,
     CardDeployed,
     CardDrawn,
     CardsTransferred,
@@ -122,12 +123,11 @@ def _army_moved(state: GameState, e: ArmyMoved) -> GameState:
     return _armies(state, replace(state.armies[e.army], at=e.to))
 
 
-def _card_drawn(state: GameState, e: CardDrawn) -> GameState:
-    if e.card is None:  # a redacted copy: nothing to apply
-        return state
+def _card_drawn(state: GameState, e: CardDrawn | CardDealt) -> GameState:
     emp = state.empires[e.empire]
+    ap_cost = e.ap_cost if isinstance(e, CardDrawn) else 0
     deck = tuple(c for c in emp.deck if c != e.card)
-    return _empire(state, replace(emp, ap=emp.ap - e.ap_cost, deck=deck, hand=(*emp.hand, e.card)))
+    return _empire(state, replace(emp, ap=emp.ap - ap_cost, deck=deck, hand=(*emp.hand, e.card)))
 
 
 def _card_deployed(state: GameState, e: CardDeployed) -> GameState:
@@ -168,6 +168,7 @@ _APPLY: dict[type[Event], Callable[[GameState, Any], GameState]] = {
     CardsTransferred: _cards_transferred,
     ArmyMoved: _army_moved,
     CardDrawn: _card_drawn,
+    CardDealt: _card_drawn,
     CardDeployed: _card_deployed,
     GameEnded: _game_ended,
 }

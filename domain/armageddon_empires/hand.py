@@ -16,14 +16,16 @@ from warlog.domain.armageddon_empires.armies import limits_broken
 from warlog.domain.armageddon_empires.cards import FacilityCard
 from warlog.domain.armageddon_empires.commands import DeployCard, DrawCard
 from warlog.domain.armageddon_empires.costs import DRAW_CARD_AP, deploy_ap
-from warlog.domain.armageddon_empires.events import CardDeployed, CardDrawn
+from warlog.domain.armageddon_empires.events import CardDealt, CardDeployed, CardDrawn
 from warlog.domain.armageddon_empires.guards import BASE_KINDS, own_base, pay_ap
 from warlog.domain.armageddon_empires.state import Base, Empire, GameState
 from warlog.domain.core.batch import Batch
 from warlog.domain.core.errors import RulesError
 
-#: the ``purpose`` of the die that picks a drawn card (hidden from the other empire)
+#: the ``purpose`` of the die that picks a drawn card (sealed for the other empire)
 DRAW_PURPOSE = "card draw"
+#: the ``purpose`` of the die that picks a card of the starting hand (AE-15)
+DEAL_PURPOSE = "starting hand"
 
 
 def draw_card(batch: Batch[GameState], cmd: DrawCard) -> None:
@@ -39,7 +41,10 @@ def draw_card(batch: Batch[GameState], cmd: DrawCard) -> None:
     pay_ap(empire, DRAW_CARD_AP, "drawing a card")
     index = 0
     if len(empire.deck) > 1:
-        index = batch.roll(1, len(empire.deck), purpose=DRAW_PURPOSE, roller=empire.id)[0] - 1
+        (face,) = batch.roll(
+            1, len(empire.deck), purpose=DRAW_PURPOSE, roller=empire.id, hidden=True
+        )
+        index = face - 1
     batch.emit(
         CardDrawn(
             empire=empire.id,
@@ -48,6 +53,22 @@ def draw_card(batch: Batch[GameState], cmd: DrawCard) -> None:
             deck_left=len(empire.deck) - 1,
         )
     )
+
+
+def deal_starting_hands(batch: Batch[GameState]) -> None:
+    """AE-15: when the game is created, each empire is dealt ``deal`` cards from its deck, one
+    at a time, each picked by one die with as many sides as the deck has cards (as a draw,
+    AE-6, for no AP); the die and the card are sealed for the other empire."""
+    for empire_id in batch.state.seats:
+        for _ in range(batch.state.empires[empire_id].deal):
+            deck = batch.state.empires[empire_id].deck
+            index = 0
+            if len(deck) > 1:
+                (face,) = batch.roll(
+                    1, len(deck), purpose=DEAL_PURPOSE, roller=empire_id, hidden=True
+                )
+                index = face - 1
+            batch.emit(CardDealt(empire=empire_id, card=deck[index], deck_left=len(deck) - 1))
 
 
 def _barracks(state: GameState, base: Base) -> bool:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
-from warlog.domain.armageddon_empires import autoplay, decisions, setup, views
+from warlog.domain.armageddon_empires import autoplay, decisions, hand, setup, views
 from warlog.domain.armageddon_empires import scenario as scenarios
 from warlog.domain.armageddon_empires.commands import AnyCommand
 from warlog.domain.armageddon_empires.decide import HANDLERS
@@ -14,18 +14,20 @@ from warlog.domain.armageddon_empires.evolve import evolve
 from warlog.domain.armageddon_empires.legal import options
 from warlog.domain.armageddon_empires.scenario import Scenario
 from warlog.domain.armageddon_empires.state import GameState
+from warlog.domain.core.batch import Batch
 from warlog.domain.core.errors import RulesError
 from warlog.domain.core.events import Event, GameCreated
 from warlog.domain.core.procedure import Decision, Next
 from warlog.domain.core.rules import Handler, Rules
 from warlog.domain.core.ruleset import Command, Notice, Ruleset
+from warlog.domain.core.seal import Secret
 
 
 class ArmageddonEmpires(Rules[GameState, Command]):
     """Hexes, empires, cards, armies, bases, supply and the round of turns (no battles yet)."""
 
     name: ClassVar[str] = "armageddon-empires"
-    version: ClassVar[str] = "1"
+    version: ClassVar[str] = "2"  # 2: sealed hidden values, the opening deal (AE-15)
     event_types: ClassVar[tuple[type[Event], ...]] = EVENT_TYPES
     command_type: ClassVar[Any] = AnyCommand
     state_type: ClassVar[type] = GameState
@@ -60,6 +62,16 @@ class ArmageddonEmpires(Rules[GameState, Command]):
     def choose(self, state: GameState, player: str, legal: Sequence[Command]) -> Command:
         return autoplay.choose(state, player, list(legal))
 
+    def set_up(self, batch: Batch[GameState]) -> None:
+        hand.deal_starting_hands(batch)
+
+    def hidden_setup(self, scenario: Scenario) -> list[Secret]:
+        """AE-7: each empire's starting hand and deck are sealed for the other empire."""
+        out: list[Secret] = []
+        for i, empire in enumerate(scenario.empires):
+            out += [(f"empires.{i}.hand", empire.id), (f"empires.{i}.deck", empire.id)]
+        return out
+
     def result(self, state: GameState) -> str:
         return state.ended or "an HQ has fallen"
 
@@ -73,9 +85,6 @@ class ArmageddonEmpires(Rules[GameState, Command]):
 
     def view(self, state: GameState, player: str | None) -> dict[str, Any]:
         return views.view(state, player)
-
-    def visible_event(self, event: Event, player: str) -> Event | None:
-        return views.visible_event(event, player)
 
     def notices(self, before: GameState, after: GameState, event: Event) -> list[Notice]:
         return views.notices(before, after, event)

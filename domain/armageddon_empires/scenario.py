@@ -31,6 +31,7 @@ from warlog.domain.armageddon_empires.limits import (
 )
 from warlog.domain.armageddon_empires.resources import Resources
 from warlog.domain.armageddon_empires.terrain import DEFAULT_LEGEND, Terrain, terrain_table
+from warlog.domain.core.dice import MAX_SIDES
 from warlog.domain.core.errors import InputError
 from warlog.domain.core.hexgrid import Hex
 from warlog.domain.core.scenario import bad_scenario, convert_scenario, decode_scenario
@@ -54,6 +55,8 @@ class EmpireSpec(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     resources: Resources = Resources()
     hand: CardList = []
     deck: CardList = []
+    #: AE-15: cards dealt at random from the deck into the hand when the game is created
+    deal: Annotated[int, msgspec.Meta(ge=0, le=20)] = 0
     supply_range: Annotated[int, msgspec.Meta(ge=0, le=99)] = DEFAULT_SUPPLY_RANGE
     hand_limit: Annotated[int, msgspec.Meta(ge=1, le=20)] = DEFAULT_HAND_LIMIT
 
@@ -189,9 +192,20 @@ def check(scenario: Scenario) -> None:
         for field in ("hand", "deck"):
             for j, card in enumerate(getattr(emp, field)):
                 _known_card(f"$.empires[{i}].{field}[{j}]", card, cards)
-        if len(emp.hand) > emp.hand_limit:
+        if len(emp.hand) + emp.deal > emp.hand_limit:
             raise _bad(
-                f"$.empires[{i}].hand", f"{len(emp.hand)} cards, over hand_limit {emp.hand_limit}"
+                f"$.empires[{i}].deal",
+                f"{len(emp.hand)} cards in hand and {emp.deal} dealt, over hand_limit {emp.hand_limit}",
+            )
+        if emp.deal > len(emp.deck):
+            raise _bad(
+                f"$.empires[{i}].deal", f"{emp.deal} cards dealt from a deck of {len(emp.deck)}"
+            )
+        if len(emp.deck) > MAX_SIDES:
+            raise _bad(
+                f"$.empires[{i}].deck",
+                f"{len(emp.deck)} cards: a draw picks one with a single die, which has at most "
+                f"{MAX_SIDES} sides (the dice contract)",
             )
     owner_at: dict[str, str] = {}  # hex -> the empire with a base or an army there
     base_at: dict[str, str] = {}

@@ -81,6 +81,7 @@ def initial_state(scenario: Scenario) -> GameState:
             deck=deck,
             supply_range=e.supply_range,
             hand_limit=e.hand_limit,
+            deal=e.deal,
         )
     seats = tuple(e.id for e in scenario.empires)
     return GameState(

@@ -46,6 +46,8 @@ class Empire(msgspec.Struct, frozen=True):
     ap: int = 0
     supply_range: int = DEFAULT_SUPPLY_RANGE
     hand_limit: int = DEFAULT_HAND_LIMIT
+    #: cards dealt from the deck into the hand when the game is created (AE-15)
+    deal: int = 0
     #: armies that moved this turn (one move per army per turn, p.23)
     moved: tuple[str, ...] = ()
     #: armies out of supply at the start of this empire's turn (p.30)

@@ -1,9 +1,9 @@
 """What each empire may see: the state view, redacted events, and Events-view notices (R9).
 
-Hidden from an empire: the other empire's hand (its size is shown) and deck (its size), every
-deck's order (an empire sees its own deck's contents, sorted), the other empire's initiative bid until the dice
-roll, the other empire's draws (the card and the die that picked it) and, in the game's first
-event, the other empire's starting hand and deck (AE-7).
+Hidden from an empire (AE-7): the other empire's hand (its size is shown) and deck (its size),
+every deck's order (an empire sees its own deck's contents, sorted), the other empire's initiative
+bid until the dice roll, its draws and its starting hand (the card and the die that picked it,
+sealed in the log), and the cards of the catalogue it has not seen.
 """
 
 from __future__ import annotations
@@ -11,22 +11,18 @@ from __future__ import annotations
 from typing import Any
 
 import msgspec
-from msgspec.structs import replace
 
 from warlog.domain.armageddon_empires.decisions import decision
 from warlog.domain.armageddon_empires.events import (
-    CardDrawn,
     GameEnded,
     InitiativeDetermined,
-    InitiativeDiceBought,
     ResourcesCollected,
     SupplyTraced,
 )
-from warlog.domain.armageddon_empires.hand import DRAW_PURPOSE
 from warlog.domain.armageddon_empires.state import GameState
 from warlog.domain.armageddon_empires.turns import AP_BY_PLACE
 from warlog.domain.core.errors import InputError
-from warlog.domain.core.events import DiceRolled, Event, GameCreated
+from warlog.domain.core.events import Event
 from warlog.domain.core.ruleset import Notice
 
 #: R9 durations of Events-view entries, in rounds (AE-7): each is news for the round it happens
@@ -56,6 +52,10 @@ def view(state: GameState, player: str | None) -> dict[str, Any]:
         )
     unseen = {c for e in state.empires.values() if e.id != player for c in (*e.hand, *e.deck)}
     data["instances"] = {c: v for c, v in data["instances"].items() if c not in unseen}
+    # AE-7: the catalogue holds only the cards this empire has seen: its own, and the others'
+    # in play
+    seen = {v["card"] for v in data["instances"].values()}
+    data["catalogue"] = {c: v for c, v in data["catalogue"].items() if c in seen}
     for eid, emp in data["empires"].items():
         own = eid == player
         deck = emp.pop("deck")
@@ -66,34 +66,6 @@ def view(state: GameState, player: str | None) -> dict[str, Any]:
             emp["hand_size"] = len(emp.pop("hand"))
     data["bids"] = {e: (n if e == player else HIDDEN) for e, n in data["bids"].items()}
     return data
-
-
-def visible_event(event: Event, player: str) -> Event | None:
-    """``event`` as ``player`` may see it: itself, a redacted copy, or None (a hidden draw die)."""
-    if isinstance(event, CardDrawn) and event.empire != player:
-        return replace(event, card=None)
-    if isinstance(event, InitiativeDiceBought) and event.empire != player:
-        return replace(event, count=None)
-    if isinstance(event, DiceRolled) and event.purpose == DRAW_PURPOSE and event.roller != player:
-        return None
-    if isinstance(event, GameCreated):
-        return _redacted_creation(event, player)
-    return event
-
-
-def _redacted_creation(event: GameCreated, player: str) -> GameCreated:
-    scenario = dict(event.scenario)
-    empires = []
-    for emp in scenario.get("empires", []):
-        if isinstance(emp, dict) and emp.get("id") != player:
-            emp = {
-                **emp,
-                "hand": [HIDDEN] * len(emp.get("hand", [])),
-                "deck": [HIDDEN] * len(emp.get("deck", [])),
-            }
-        empires.append(emp)
-    scenario["empires"] = empires
-    return replace(event, scenario=scenario)
 
 
 def notices(before: GameState, after: GameState, event: Event) -> list[Notice]:

@@ -12,9 +12,10 @@ JSON examples::
 
 from __future__ import annotations
 
-from typing import Union
+from typing import Annotated, Union
 
 from warlog.domain.core.ruleset import Command
+from warlog.domain.core.seal import Hidden
 
 
 class Deploy(Command, frozen=True, tag="deploy"):
@@ -29,9 +30,10 @@ class EndSetup(Command, frozen=True, tag="end_setup"):
 
 
 class ChooseStrategy(Command, frozen=True, tag="choose_strategy"):
-    """Strategy segment: two strategy cards, in the order they will be played (secret)."""
+    """Strategy segment: two strategy cards, in the order they will be played (sealed for the
+    opponent)."""
 
-    cards: list[str]
+    cards: Annotated[list[str], Hidden(owner="player")]
 
 
 class Move(Command, frozen=True, tag="move"):

@@ -6,7 +6,7 @@ modifiers, the build points from the sites, the supply rolls.
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Annotated, Literal
 
 import msgspec
 
@@ -18,6 +18,7 @@ from warlog.domain.battle_for_armageddon.rules import (
     SUPPLY_LOSS_MAX_FACE,
 )
 from warlog.domain.core.events import Event
+from warlog.domain.core.seal import Hidden
 
 CombatSide = Literal["attacker", "defender"]
 StepKind = Literal["loss", "eliminate", "retreat", "advance"]
@@ -75,10 +76,11 @@ class ReinforcementsArrived(Event, frozen=True, tag="reinforcements_arrived"):
 
 
 class StrategyChosen(Event, frozen=True, tag="strategy_chosen"):
-    """A player's two strategy cards, in order; secret (the opponent sees ``cards == []``)."""
+    """A player's two strategy cards, in order; sealed for the opponent until each is revealed
+    as its action segment begins."""
 
     player: str
-    cards: list[str]
+    cards: Annotated[list[str], Hidden(owner="player")]
 
 
 class InitiativeDecided(Event, frozen=True, tag="initiative_decided"):
@@ -98,14 +100,13 @@ class InitiativeDecided(Event, frozen=True, tag="initiative_decided"):
 
 
 class SpecialCardDrawn(Event, frozen=True, tag="special_card_drawn"):
-    """A special card from the player's deck into his hand; secret (the opponent sees ``""``).
-
-    ``face`` of a d``deck_size`` picked it among the remaining cards (BFA-10).
+    """A special card from the player's deck into his hand; the card and the ``face`` of the
+    d``deck_size`` that picked it among the remaining cards (BFA-10) are sealed for the opponent.
     """
 
     player: str
-    card: str
-    face: int = 0
+    card: Annotated[str, Hidden(owner="player")]
+    face: Annotated[int, Hidden(owner="player")] = 0
     deck_size: int = 0
 
 

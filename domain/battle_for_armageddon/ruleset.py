@@ -28,7 +28,7 @@ class BattleForArmageddon(Rules[GameState, Command]):
     """Games Workshop's 1992 area game: stacks of counters, one d6 on an odds-ratio table."""
 
     name: ClassVar[str] = "battle-for-armageddon"
-    version: ClassVar[str] = "1"
+    version: ClassVar[str] = "2"  # 2: sealed hidden values
     event_types: ClassVar[tuple[type[Event], ...]] = EVENT_TYPES
     command_type: ClassVar[Any] = BfaCommand
     state_type: ClassVar[type] = GameState
@@ -73,9 +73,6 @@ class BattleForArmageddon(Rules[GameState, Command]):
 
     def view(self, state: GameState, player: str | None) -> dict[str, Any]:
         return views.view(state, player)
-
-    def visible_event(self, event: Event, player: str) -> Event | None:
-        return views.visible_event(event, player)
 
     def notices(self, before: GameState, after: GameState, event: Event) -> list[Notice]:
         return views.notices(before, after, event)

@@ -20,9 +20,11 @@ from warlog.domain.battle_for_armageddon.rules import (
     MAX_STACK,
     ORKS,
     PHASES,
+    PLAYERS,
     Side,
 )
 from warlog.domain.core.areagraph import AreaGraph
+from warlog.domain.core.dice import MAX_SIDES
 from warlog.domain.core.scenario import bad_scenario, convert_scenario, decode_scenario
 
 Id = Annotated[str, msgspec.Meta(pattern=r"^[a-z0-9][a-z0-9_-]*$", max_length=64)]
@@ -328,6 +330,14 @@ def _check_cards(sc: Scenario) -> None:
                 raise _bad(f"$.strategy_cards[{i}].phases[{j}]", f"unknown phase {phase!r}")
     if len(sc.strategy_cards) < 2:
         raise _bad("$.strategy_cards", "each player needs at least 2 strategy cards to choose")
+    for player in PLAYERS:
+        deck = sum(1 for c in sc.special_cards if c.side == player)
+        if deck > MAX_SIDES:
+            raise _bad(
+                "$.special_cards",
+                f"the {player} have {deck} special cards: a draw picks one with a single die, which "
+                f"has at most {MAX_SIDES} sides (the dice contract)",
+            )
     for i, special in enumerate(sc.special_cards):
         side = EFFECT_SIDE.get(special.effect)
         if side is not None and side != special.side:

@@ -39,6 +39,10 @@ EFFECT_PHASE: dict[str, str] = {
 }
 
 
+#: the purpose of the die that picks a drawn card (its faces are sealed for the opponent)
+DRAW_PURPOSE = "special card draw"
+
+
 def card_spec(state: GameState, card_id: str) -> SpecialCardSpec:
     for c in state.scenario.special_cards:
         if c.id == card_id:
@@ -53,7 +57,7 @@ def draw(batch: Batch[GameState], player: str) -> None:
     if not deck:
         return
     n = len(deck)
-    face = batch.roll(1, n, purpose="special card draw", roller=player)[0] if n > 1 else 1
+    face = batch.roll(1, n, purpose=DRAW_PURPOSE, roller=player, hidden=True)[0] if n > 1 else 1
     batch.emit(SpecialCardDrawn(player=player, card=deck[face - 1], face=face, deck_size=n))
 
 

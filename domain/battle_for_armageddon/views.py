@@ -9,17 +9,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from msgspec.structs import replace
-
 from warlog.domain.battle_for_armageddon import board
 from warlog.domain.battle_for_armageddon import events as ev
 from warlog.domain.battle_for_armageddon.decisions import NEXT, describe
 from warlog.domain.battle_for_armageddon.rules import LAST_TURN, PLAYERS
 from warlog.domain.battle_for_armageddon.state import GameState
-from warlog.domain.core.events import CommandIssued, DiceRolled, Event
+from warlog.domain.core.events import Event
 from warlog.domain.core.ruleset import Notice
-
-DRAW_PURPOSE = "special card draw"
 
 
 def view(state: GameState, player: str | None) -> dict[str, Any]:
@@ -122,27 +118,6 @@ def view(state: GameState, player: str | None) -> dict[str, Any]:
             "steps": [{"kind": s.kind, "side": s.side, "area": s.area} for s in c.steps],
         }
     return out
-
-
-#: commands whose batch draws special cards: their manual dice would tell the cards drawn
-_DRAWING_COMMANDS = frozenset({"end_setup", "choose_strategy"})
-
-
-def visible_event(event: Event, player: str) -> Event | None:
-    """The event as ``player`` may see it: the opponent's secret choice and drawn cards redacted
-    (also in the core's ``command_issued`` and ``dice_rolled`` events, when they are passed in)."""
-    if isinstance(event, CommandIssued) and event.command.get("type") in _DRAWING_COMMANDS:
-        command = {k: v for k, v in event.command.items() if k != "dice"}
-        if event.player != player and "cards" in command:
-            command["cards"] = []
-        return replace(event, command=command) if command != event.command else event
-    if isinstance(event, ev.StrategyChosen) and event.player != player:
-        return replace(event, cards=[])
-    if isinstance(event, ev.SpecialCardDrawn) and event.player != player:
-        return replace(event, card="", face=0)
-    if isinstance(event, DiceRolled) and event.purpose == DRAW_PURPOSE and event.roller != player:
-        return replace(event, faces=[])
-    return event
 
 
 def _both(text: str, duration: int = 1) -> list[Notice]:

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Generic, TypeVar
 
-from warlog.domain.core.dice import Dice
+from warlog.domain.core.dice import Dice, check_sides
 from warlog.domain.core.events import DiceRolled, Event
 
 S = TypeVar("S")
@@ -42,12 +42,18 @@ class Batch(Generic[S]):
         to type) asks this before a roll whose count would depend on faces already rolled."""
         return any(isinstance(e, DiceRolled) for e in self.events)
 
-    def roll(self, count: int, sides: int = 6, *, purpose: str, roller: str = "") -> list[int]:
+    def roll(
+        self, count: int, sides: int = 6, *, purpose: str, roller: str = "", hidden: bool = False
+    ) -> list[int]:
         """Roll ``count`` dice and record them as one ``dice_rolled`` event (a roll changes no
-        state: what it decides is the events after it). A pool of 0 dice rolls nothing and
-        records nothing."""
+        state: what it decides is the events after it). ``hidden``: the roll picks something
+        secret, so its faces are sealed for everyone but ``roller``. A pool of 0 dice rolls
+        nothing and records nothing; RulesError for a die the dice contract does not define."""
         if count <= 0:
             return []
+        check_sides(sides)
         faces = self._dice.faces(len(self.events), count, sides)
-        self.events.append(DiceRolled(sides=sides, faces=faces, purpose=purpose, roller=roller))
+        self.events.append(
+            DiceRolled(sides=sides, faces=faces, purpose=purpose, roller=roller, hidden=hidden)
+        )
         return faces

@@ -36,12 +36,28 @@ def commitment_of(seed: bytes) -> str:
     return hashlib.sha256(seed).hexdigest()
 
 
+#: the dice contract derives dice of up to 256 sides (a byte picks a face)
+MAX_SIDES = 256
+
+
+def check_sides(sides: int) -> None:
+    """RulesError unless the contract defines an n-sided die: 1 <= n <= 256 (a 1-sided die is
+    never rolled by the rules, but derives as the face 1)."""
+    if not 1 <= sides <= MAX_SIDES:
+        raise RulesError(
+            f"a d{sides} is outside the dice contract (dice of 2 to {MAX_SIDES} sides): the "
+            "scenario asks for more choices than one die can make",
+            "rules/die_too_large",
+        )
+
+
 def derive_faces(
     seed: bytes, stream: str, salt: str, seq: int, count: int, sides: int
 ) -> list[int]:
-    """The ``count`` faces of an n-sided die for the dice event at ``seq`` (contract derivation)."""
-    if sides < 1:
-        raise ValueError("a die has at least one side")
+    """The ``count`` faces of an n-sided die for the dice event at ``seq`` (contract derivation).
+    ValueError for a die outside 1..256 sides (the derivation would never end)."""
+    if not 1 <= sides <= MAX_SIDES:
+        raise ValueError(f"the dice contract derives dice of 1 to {MAX_SIDES} sides, not {sides}")
     limit = 256 - 256 % sides
     faces: list[int] = []
     block = 0

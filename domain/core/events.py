@@ -6,11 +6,12 @@ and never reused. A ruleset's own events subclass ``Event`` the same way.
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
+from typing import Annotated, Any, ClassVar
 
 import msgspec
 
 from warlog.domain.core.dice import DiceSpec
+from warlog.domain.core.seal import Hidden
 
 
 class Event(msgspec.Struct, frozen=True, tag_field="type"):
@@ -48,13 +49,16 @@ class CommandIssued(Event, frozen=True, tag="command_issued"):
     command: dict[str, Any]
 
 
-class DiceRolled(Event, frozen=True, tag="dice_rolled"):
-    """One roll: ``faces`` in the order rolled. ``purpose`` and ``roller`` say why and for whom."""
+class DiceRolled(Event, frozen=True, tag="dice_rolled", omit_defaults=True):
+    """One roll: ``faces`` in the order rolled. ``purpose`` and ``roller`` say why and for whom;
+    ``hidden`` marks a roll that picked something secret (a card drawn): its faces are sealed for
+    everyone but the roller."""
 
     sides: int
-    faces: list[int]
+    faces: Annotated[list[int], Hidden(owner="roller", when="hidden")]
     purpose: str = ""
     roller: str = ""
+    hidden: bool = False
 
     def explain(self) -> str:
         return f"{self.roller or 'the game'} rolled {len(self.faces)} d{self.sides} for {self.purpose}: {self.faces}"
@@ -68,13 +72,16 @@ class DiceRevealed(Event, frozen=True, tag="dice_revealed"):
 
 
 class GameForked(Event, frozen=True, tag="game_forked"):
-    """The first own event of a fork: its parent, the cut, and its dice (None keeps the parent's)."""
+    """The first own event of a fork: its parent, the cut, and its dice: a new commitment, or
+    None to keep the parent's. A fork that keeps them carries their ``seed`` (hex), public
+    since its parent revealed it, so that its own log proves the rolls it goes on deriving."""
 
     starts_batch: ClassVar[bool] = True
     game: str
     parent: str
     at: int
     dice: DiceSpec | None = None
+    seed: str | None = None
 
 
 CORE_EVENTS: tuple[type[Event], ...] = (

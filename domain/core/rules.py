@@ -25,10 +25,11 @@ from typing import Any, ClassVar, Generic, TypeVar
 
 from warlog.domain.core.batch import Batch
 from warlog.domain.core.dice import Dice
-from warlog.domain.core.errors import InputError, RulesError
+from warlog.domain.core.errors import InputError, RulesError, quoted
 from warlog.domain.core.events import Event
 from warlog.domain.core.procedure import Decision, Next, run
 from warlog.domain.core.ruleset import Command
+from warlog.domain.core.seal import Secret
 
 S = TypeVar("S")
 C = TypeVar("C", bound=Command)
@@ -41,14 +42,14 @@ Handler = Callable[[Batch[Any], Any], None]
 def unknown_player(player: str, seats: Sequence[str]) -> InputError:
     """The one error for a player who does not play the game (exit 1)."""
     return InputError(
-        f"unknown player {player!r}; this game's players are {', '.join(seats)}",
+        f"unknown player {quoted(player)}; this game's players are {', '.join(seats)}",
         "input/unknown_player",
     )
 
 
 def unknown_command(ruleset: str, kind: object, known: Sequence[str]) -> InputError:
     """The one error for a command type the ruleset does not have (exit 1)."""
-    what = 'has no "type"' if kind is None else f"has unknown type {kind!r}"
+    what = 'has no "type"' if kind is None else f"has unknown type {quoted(str(kind))}"
     return InputError(
         f"command {what}; {ruleset} knows: {', '.join(known)}", "input/unknown_command"
     )
@@ -92,6 +93,15 @@ class Rules(abc.ABC, Generic[S, C]):
         """The deterministic autoplay policy; by default the first legal command (a ruleset
         overrides it with play worth watching)."""
         return legal[0]
+
+    def set_up(self, batch: Batch[S]) -> None:
+        """Emit the events that open a game (a deal of secret starting hands); none by default.
+        The batch's dice derive from the game's key."""
+
+    def hidden_setup(self, scenario: Any) -> list[Secret]:
+        """The secrets of the recorded scenario: ``(path inside the scenario, entitled player or
+        None)``; none by default."""
+        return []
 
     def result(self, state: S) -> str:
         """How the game ended, in a phrase (for the game-over refusal); "" while it goes on."""
@@ -153,6 +163,13 @@ class Rules(abc.ABC, Generic[S, C]):
         if command.player not in decision.players:
             raise self.not_waiting_for(state, decision, command)
         return decision
+
+    def begin(self, state: S, dice: Dice) -> list[Event]:
+        """The events opening the game (``set_up``), run on until it waits for someone."""
+        batch: Batch[S] = Batch(dice, state, self.evolve)
+        self.set_up(batch)
+        run(batch, self.next)
+        return batch.events
 
     def decide(self, state: S, command: C, dice: Dice) -> list[Event]:
         """The events ``command`` causes (its ``command_issued`` is the engine's): admitted,

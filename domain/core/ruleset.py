@@ -11,13 +11,14 @@ commands, what comes next (``next``), its legal options and its views.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, ClassVar, Protocol, TypeVar
+from typing import Annotated, Any, ClassVar, Protocol, TypeVar
 
 import msgspec
 
 from warlog.domain.core.dice import Dice
 from warlog.domain.core.events import Event
 from warlog.domain.core.procedure import Decision
+from warlog.domain.core.seal import Hidden
 
 S = TypeVar("S")
 C = TypeVar("C")
@@ -31,10 +32,14 @@ class Command(
     forbid_unknown_fields=True,
     omit_defaults=True,
 ):
-    """Base of every command: who issues it and, in a manual-dice game, the faces it rolls."""
+    """Base of every command: who issues it and, in a manual-dice game, the faces it rolls.
+
+    The faces a referee types are sealed from every player (``Hidden()``): they may have picked
+    something secret, and each roll is shown to the players as its own ``dice_rolled`` event.
+    """
 
     player: str
-    dice: tuple[int, ...] = ()
+    dice: Annotated[tuple[int, ...], Hidden()] = ()
 
     @classmethod
     def type_name(cls) -> str:
@@ -86,6 +91,16 @@ class Ruleset(Protocol[S, C]):
         """The state before the first command."""
         ...
 
+    def hidden_setup(self, scenario: Any) -> list[tuple[str, str | None]]:
+        """The secrets of the recorded scenario (sealed in ``game_created``): ``(path inside the
+        scenario, the player entitled to it or None)``, e.g. ``("empires.0.hand", "red")``."""
+        ...
+
+    def begin(self, state: S, dice: Dice) -> list[Event]:
+        """The events that open a game, in ``game_created``'s batch (a deal of secret starting
+        hands); the dice derive from the game's key in both dice modes."""
+        ...
+
     def decide(self, state: S, command: C, dice: Dice) -> list[Event]:
         """The events the command causes; InputError for an unknown player, RulesError (exit 3)
         when the rules reject it now."""
@@ -121,10 +136,6 @@ class Ruleset(Protocol[S, C]):
 
     def view(self, state: S, player: str | None) -> dict[str, Any]:
         """The state as ``player`` sees it (None: the referee's full view), as JSON builtins."""
-        ...
-
-    def visible_event(self, event: Event, player: str) -> Event | None:
-        """The event as ``player`` may see it: itself, a redacted copy, or None (left out)."""
         ...
 
     def notices(self, before: S, after: S, event: Event) -> list[Notice]:

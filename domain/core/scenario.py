@@ -22,14 +22,33 @@ def bad_scenario(path: str, message: str) -> InputError:
 
 def decode_scenario(data: bytes | str, type_: type[S], check: Callable[[S], None]) -> S:
     """The scenario in TOML ``data`` as ``type_``, after ``check``; InputError names the path."""
+    if isinstance(data, bytes):
+        try:
+            data = data.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            raise InputError(
+                f"bad scenario: not UTF-8 text (byte {exc.start + 1})", "input/bad_scenario"
+            ) from None
     try:
         scenario = msgspec.toml.decode(data, type=type_)
     except msgspec.ValidationError as exc:
-        raise InputError(f"bad scenario: {exc}", "input/bad_scenario") from None
+        raise InputError(f"bad scenario: {_cut(str(exc))}", "input/bad_scenario") from None
     except msgspec.DecodeError as exc:
-        raise InputError(f"bad scenario: not valid TOML: {exc}", "input/bad_scenario") from None
+        raise InputError(
+            f"bad scenario: not valid TOML: {_cut(str(exc))}", "input/bad_scenario"
+        ) from None
+    except RecursionError:
+        raise InputError("bad scenario: nested too deeply", "input/bad_scenario") from None
+    except ValueError as exc:  # a number beyond what a scenario holds
+        raise InputError(f"bad scenario: {_cut(str(exc))}", "input/bad_scenario") from None
     check(scenario)
     return scenario
+
+
+def _cut(text: str, limit: int = 200) -> str:
+    """An error text cut to a short line (it may quote the user's file)."""
+    text = " ".join(text.split())
+    return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
 def convert_scenario(obj: dict[str, Any], type_: type[S], check: Callable[[S], None]) -> S:

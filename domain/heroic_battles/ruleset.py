@@ -68,9 +68,6 @@ class HeroicBattles(Rules[GameState, Command]):
     def view(self, state: GameState, player: str | None) -> dict[str, Any]:
         return views.view(state, player)
 
-    def visible_event(self, event: Event, player: str) -> Event | None:
-        return views.visible_event(event, player)
-
     def notices(self, before: GameState, after: GameState, event: Event) -> list[Notice]:
         return views.notices(before, after, event)
 

@@ -1,6 +1,7 @@
 """What the players see: Midgard has no hidden information (everything on the table is seen by
-both players), so every view is the whole state and every event is shown unchanged; and the
-Events view's entries, each with the turn it happened in.
+both players), so every view is the whole state and no event marks anything ``Hidden`` (nothing
+of it is sealed in the log but a referee's typed dice); and the Events view's entries, each with
+the turn it happened in.
 """
 
 from __future__ import annotations
@@ -70,11 +71,6 @@ def view(state: GameState, player: str | None) -> dict[str, Any]:
 def _plain(value: object) -> Any:
     """``value`` as plain JSON builtins (every tuple a list)."""
     return msgspec.json.decode(msgspec.json.encode(value))
-
-
-def visible_event(event: Event, player: str) -> Event | None:
-    """Every event as it is: nothing on a Midgard table is hidden."""
-    return event
 
 
 def notices(before: GameState, after: GameState, event: Event) -> list[Notice]:

@@ -42,13 +42,15 @@ def test_a_whole_game_is_played_through_the_cli_with_a_referees_dice(
         command = ruleset_obj.choose(state, player, ruleset_obj.legal_commands(state, player))
         text = msgspec.json.encode(command).decode()
         status, _, err = warlog("play", "table", text)
-        for _attempt in range(4):  # how many dice a command rolls may depend on the faces
+        thrown: list[int] = []  # the physical dice, thrown once each, in order
+        for _attempt in range(8):  # how many dice a command rolls may depend on the faces
             if not (status == 1 and "input/dice_count" in err):
                 break
             needed = int(re.search(r"needs (\d+) dice", err).group(1))  # type: ignore[union-attr]
             sides = [int(s) for n, s in re.findall(r"(\d+) d(\d+)", err) for _ in range(int(n))]
             assert len(sides) == needed
-            dice = [(next(faces) - 1) % s + 1 for s in sides]
+            thrown += [next(faces) for _ in range(needed - len(thrown))]
+            dice = [(face - 1) % s + 1 for face, s in zip(thrown, sides, strict=False)]
             status, _, err = warlog("play", "table", json.dumps({**json.loads(text), "dice": dice}))
         assert status == 0, err
     assert ruleset_obj.is_terminal(arbiter.state("table"))

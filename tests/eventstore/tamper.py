@@ -6,13 +6,16 @@ import json
 from collections.abc import Callable
 from typing import Any
 
+import msgspec
 from hypothesis import strategies as st
 
 from warlog.arbiter.application import Arbiter
 from warlog.domain.core.errors import WarlogError
+from warlog.domain.core.events import GameCreated
+from warlog.domain.core.seal import cleared, is_seal, stripped
 from warlog.eventstore.chain import GENESIS, link
 from warlog.eventstore.memory_store import MemoryStore
-from warlog.eventstore.records import Pending, Record
+from warlog.eventstore.records import Record
 
 
 def rechain(records: list[Record]) -> list[Record]:
@@ -88,33 +91,25 @@ def forgeries(
 
 def is_legal_game(records: list[Record], rulesets: Callable[[str], Any], seed: bytes) -> bool:
     """True when the application, fed the log's commands with the same seed, writes exactly the
-    same events (timestamps aside): the forged log is then itself a legal game."""
+    same events in their chained form (timestamps aside): the forged log is then itself a legal
+    game."""
     if not records or records[0].type != "game_created":
         return False
     try:
-        created = json.loads(records[0].data)
-        store = MemoryStore()
-        arbiter = Arbiter(store, rulesets)
-        from warlog.eventstore.records import GameInfo
-
-        game = str(created["game"])
-        store.create_game(
-            GameInfo(game=game, ruleset=str(created["ruleset"])),
-            [Pending(records[0].type, records[0].data, records[0].at)],
-        )
-        store.put_secret(game, seed)
-        arbiter.folded(game)  # decodes the (possibly forged) first event
-        produced: list[tuple[str, str]] = [(records[0].type, records[0].data)]
-        for r in records[1:]:
+        forms = [stripped(json.loads(r.data)) for r in records]
+        first = cleared(forms[0][0], {p: v for p, (v, _) in forms[0][1].items()})
+        created = msgspec.convert(first, GameCreated)
+        arbiter = Arbiter(MemoryStore(), rulesets, seeds=lambda: seed)
+        game = arbiter.create(created, seed)
+        for r, (data, _) in zip(records[1:], forms[1:], strict=True):
             if r.type == "command_issued":
-                command = json.loads(r.data)["command"]
-                if json.loads(r.data).get("player") != command.get("player"):
+                command = data["command"]
+                if data.get("player") != command.get("player") or is_seal(command.get("dice")):
                     return False
-                produced += [(x.type, x.data) for x in arbiter.play(game, json.dumps(command))]
+                arbiter.play(game, json.dumps(command))
             elif r.type == "dice_revealed":
                 arbiter.reveal(game)
-                last = list(arbiter.records(game))[-1]
-                produced.append((last.type, last.data))
-        return produced == [(r.type, r.data) for r in records]
-    except (WarlogError, KeyError, TypeError, ValueError, AttributeError):
+        produced = [(r.type, json.loads(r.data)) for r in arbiter.records(game)]
+        return produced == [(r.type, d) for r, (d, _) in zip(records, forms, strict=True)]
+    except (WarlogError, KeyError, TypeError, ValueError, AttributeError, msgspec.ValidationError):
         return False

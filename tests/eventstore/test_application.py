@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import json
 
 import msgspec
@@ -98,7 +99,7 @@ def test_a_lost_race_is_a_conflict_and_appends_nothing(
     arbiter: Arbiter, scenario_file: str
 ) -> None:
     game = arbiter.new_game("dice-race", scenario_file, game="g1")
-    other = Arbiter(arbiter.store, rulesets)
+    other = Arbiter(arbiter.store, rulesets, vault=arbiter.vault)
     real_append = arbiter.store.append
 
     def append_after_a_rival(game_id, batch, expected_seq):  # type: ignore[no-untyped-def]
@@ -129,7 +130,7 @@ def test_state_at_any_seq_equals_the_fold_of_its_prefix(
     play_until_won(arbiter, game)
     head, _ = arbiter.head(game)
     for at in range(1, head + 1):
-        fresh = Arbiter(arbiter.store, rulesets)  # no live cache: snapshots + tail
+        fresh = Arbiter(arbiter.store, rulesets, vault=arbiter.vault)  # snapshots + tail
         full = fresh.fold_records(fresh.ruleset_of(game), fresh.records(game, 1, at))
         assert msgspec.to_builtins(fresh.state(game, at)) == msgspec.to_builtins(full.state)
 
@@ -181,15 +182,18 @@ def test_a_fork_with_the_same_dice_waits_for_the_reveal_and_then_rolls_the_paren
 ) -> None:
     game = arbiter.new_game("dice-race", scenario_file, game="g1")
     arbiter.play(game, roll("red"))
+    parents = arbiter.play(game, roll("blue"))  # seq 6..9: its roll is the event at seq 7
     with pytest.raises(InputError) as info:
         arbiter.fork(game, 5, dice="same")
     assert info.value.code == "input/seed_not_revealed"
     arbiter.reveal(game)
     fork = arbiter.fork(game, 5, new_game="same1", dice="same")
-    records = arbiter.play(fork, roll("blue"))
-    # the parent's seed, stream and salt go on deriving by seq
+    records = arbiter.play(fork, roll("blue"))  # the same command, one seq later
+    # the parent's seed, stream and salt go on deriving at the seq the event would have had
+    # without the fork's own lineage event: the fork's roll at seq 8 is the parent's at 7
     assert records[1].seq == 8
-    assert json.loads(records[1].data)["faces"] == derive_faces(SEED, "g1", "", 8, 3, 6)
+    assert json.loads(records[1].data)["faces"] == derive_faces(SEED, "g1", "", 7, 3, 6)
+    assert [json.loads(r.data) for r in records[1:]] == [json.loads(r.data) for r in parents[1:]]
     assert not audit_records(list(arbiter.records(fork)), rulesets).findings
 
 
@@ -211,10 +215,21 @@ def test_after_the_reveal_the_game_takes_no_more_commands_and_audits_its_dice(
     assert auditor.findings == [] and auditor.revealed
 
 
-def test_a_manual_game_has_no_seed_to_reveal(arbiter: Arbiter, scenario_file: str) -> None:
+def test_a_manual_game_reveals_its_sealing_seed_and_then_takes_no_more_commands(
+    arbiter: Arbiter, scenario_file: str
+) -> None:
     game = arbiter.new_game("dice-race", scenario_file, game="m1", dice="manual")
-    with pytest.raises(InputError, match="manual dice"):
-        arbiter.reveal(game)
+    arbiter.play(game, roll("red", dice=[6, 5, 1]))
+    revealed = arbiter.reveal(game)
+    assert (
+        hashlib.sha256(bytes.fromhex(revealed.seed)).hexdigest()
+        == json.loads(next(iter(arbiter.records(game))).data)["dice"]["commitment"]
+    )
+    with pytest.raises(RulesError) as info:
+        arbiter.play(game, roll("blue", dice=[1, 2, 3]))
+    assert info.value.code == "rules/seed_revealed"
+    auditor = audit_records(list(arbiter.export_records(game)), rulesets)
+    assert auditor.findings == [] and auditor.proved.seals_opened == 1  # the referee's dice
 
 
 def test_game_ids_are_checked_and_not_reused(arbiter: Arbiter, scenario_file: str) -> None:

@@ -261,21 +261,9 @@ class TestStoreContract:
             lambda s: s.read("nope"),
             lambda s: s.head("nope"),
             lambda s: s.info("nope"),
-            lambda s: s.put_snapshot("nope", 1, "v1", b"state"),
-            lambda s: s.latest_snapshot("nope", 1, "v1"),
-            lambda s: s.put_secret("nope", b"seed"),
-            lambda s: s.secret("nope"),
+            lambda s: s.lineage("nope"),
         ],
-        ids=[
-            "append",
-            "read",
-            "head",
-            "info",
-            "put_snapshot",
-            "latest_snapshot",
-            "put_secret",
-            "secret",
-        ],
+        ids=["append", "read", "head", "info", "lineage"],
     )
     def test_an_unknown_game_is_refused_naming_it(
         self, store: Store, call: Callable[[Store], object]
@@ -392,89 +380,15 @@ class TestStoreContract:
         assert costs == [2, 2, 2]
         assert numbers(store.read("late", 2999)) == [2999, 3000, 100, 101]
 
-    # ------------------------------------------------------------------ snapshots
+    # ------------------------------------------------------------------ lineage
 
-    def test_latest_snapshot_is_the_newest_at_or_before_the_seq(self, store: Store) -> None:
-        new_game(store, events=10)
-        store.put_snapshot("g", 4, "v1", b"four")
-        store.put_snapshot("g", 8, "v1", b"eight")
-        assert store.latest_snapshot("g", 3, "v1") is None
-        assert store.latest_snapshot("g", 4, "v1") == (4, b"four")
-        assert store.latest_snapshot("g", 7, "v1") == (4, b"four")
-        assert store.latest_snapshot("g", 10, "v1") == (8, b"eight")
-        assert store.latest_snapshot("g", 99, "v1") == (8, b"eight")
-
-    def test_snapshots_are_kept_per_version(self, store: Store) -> None:
-        new_game(store, events=10)
-        store.put_snapshot("g", 4, "v1", b"old rules")
-        store.put_snapshot("g", 6, "v2", b"new rules")
-        assert store.latest_snapshot("g", 10, "v1") == (4, b"old rules")
-        assert store.latest_snapshot("g", 10, "v2") == (6, b"new rules")
-        assert store.latest_snapshot("g", 10, "v3") is None
-
-    def test_put_snapshot_overwrites(self, store: Store) -> None:
-        new_game(store, events=3)
-        store.put_snapshot("g", 2, "v1", b"first")
-        store.put_snapshot("g", 2, "v1", b"second")
-        assert store.latest_snapshot("g", 3, "v1") == (2, b"second")
-
-    @pytest.mark.parametrize("seq", [0, 4])
-    def test_a_snapshot_outside_the_log_is_refused(self, store: Store, seq: int) -> None:
-        new_game(store, events=3)
-        with pytest.raises(InputError):
-            store.put_snapshot("g", seq, "v1", b"state")
-
-    def test_a_fork_uses_its_parents_snapshots_up_to_the_fork_point(self, store: Store) -> None:
+    def test_the_lineage_names_where_each_stretch_of_a_fork_is_stored(self, store: Store) -> None:
         new_game(store, "p", events=10)
-        store.put_snapshot("p", 3, "v1", b"p3")
-        store.put_snapshot("p", 8, "v1", b"p8")
-        fork(store, "f", "p", 5, *range(100, 105))
-        assert store.latest_snapshot("f", 10, "v1") == (3, b"p3")  # never the parent's 8
-        store.put_snapshot("f", 7, "v1", b"f7")
-        assert store.latest_snapshot("f", 10, "v1") == (7, b"f7")
-        assert store.latest_snapshot("f", 6, "v1") == (3, b"p3")
-        assert store.latest_snapshot("p", 10, "v1") == (
-            8,
-            b"p8",
-        )  # the fork's 7 is not the parent's
-
-    def test_a_snapshot_of_the_shared_prefix_serves_parent_and_forks(self, store: Store) -> None:
-        new_game(store, "p", events=6)
-        fork(store, "f", "p", 5)
-        fork(store, "ff", "f", 6)
-        store.put_snapshot("ff", 4, "v1", b"shared")
-        for game in ("p", "f", "ff"):
-            assert store.latest_snapshot(game, 6, "v1") == (4, b"shared")
-
-    # ------------------------------------------------------------------ secrets
-
-    def test_secrets_are_kept_per_game_and_never_in_the_events(self, store: Store) -> None:
-        seed = bytes(range(32))
-        new_game(store, "g", events=3)
-        new_game(store, "h")
-        store.put_secret("g", seed)
-        assert store.secret("g") == seed
-        assert store.secret("h") is None
-        text = "".join(r.data + r.type + r.prev + r.hash for g in ("g", "h") for r in store.read(g))
-        assert seed.hex() not in text
-        assert store.head("g")[0] == 3
-
-    def test_a_fork_holds_no_secret_until_one_is_written_for_it(self, store: Store) -> None:
-        new_game(store, "p", events=2)
-        store.put_secret("p", b"parent seed")
-        fork(store, "f", "p", 2)
-        assert store.secret("f") is None
-        store.put_secret("f", b"parent seed")  # a fork keeping the dice: the caller copies it
-        assert store.secret("f") == b"parent seed"
-
-    def test_a_seed_is_never_replaced_by_a_different_one(self, store: Store) -> None:
-        new_game(store)
-        store.put_secret("g", b"first")
-        store.put_secret("g", b"first")  # the same seed again is harmless
-        with pytest.raises(ConflictError) as caught:
-            store.put_secret("g", b"second")
-        assert caught.value.code == "store/secret_exists"
-        assert store.secret("g") == b"first"
+        fork(store, "f", "p", 5, 100, 101)
+        fork(store, "ff", "f", 6, 200)
+        assert store.lineage("p") == [("p", 1, None)]
+        assert store.lineage("f") == [("p", 1, 5), ("f", 6, None)]
+        assert store.lineage("ff") == [("p", 1, 5), ("f", 6, 6), ("ff", 7, None)]
 
     # ------------------------------------------------------------------ any history
 

@@ -27,7 +27,7 @@ def test_the_view_shows_each_empires_entries_in_force_and_all_of_them_on_request
     # red and blue each score once a round (the toy posts "scored N" for 2 rounds)
     for player in ["red", "blue"] * 3:
         arbiter.play(game, json.dumps({"type": "roll", "player": player, "count": 1, "dice": [5]}))
-    view = EventsView(RULESET).feed(arbiter.records(game))
+    view = EventsView(RULESET).feed(arbiter.events(game))
     assert view.round == 4 and view.players == ["red", "blue"]
     in_force = view.tabs()
     assert [e.round for e in in_force["red"]] == [3]  # round 2's entry expired when round 4 began
@@ -42,8 +42,8 @@ def test_the_view_catches_up_from_its_position(tmp_path: Path) -> None:
     arbiter = Arbiter(MemoryStore(), rulesets)
     game = arbiter.new_game("dice-race", str(path), game="g", dice="manual")
     arbiter.play(game, json.dumps({"type": "roll", "player": "red", "count": 1, "dice": [6]}))
-    view = EventsView(RULESET).feed(arbiter.records(game))
+    view = EventsView(RULESET).feed(arbiter.events(game))
     arbiter.play(game, json.dumps({"type": "roll", "player": "blue", "count": 1, "dice": [6]}))
-    view.feed(arbiter.records(game, view.position + 1))
-    whole = EventsView(RULESET).feed(arbiter.records(game))
+    view.feed(arbiter.events(game, view.position + 1))
+    whole = EventsView(RULESET).feed(arbiter.events(game))
     assert view.entries == whole.entries and view.position == whole.position

@@ -18,8 +18,8 @@ from typing import Any
 import pytest
 
 from tests.toy import rulesets
-from warlog.arbiter.application import Arbiter
 from warlog.arbiter.audit import audit_records
+from warlog.arbiter.database import on_database
 from warlog.eventstore.records import Record
 from warlog.eventstore.sqlite_store import SQLiteStore
 
@@ -89,10 +89,8 @@ def make_game(db: Path, scenario: Path, game: str = "g", *, dice: str = "auto") 
     """A closed database holding a new dice race ``game`` (seeded dice)."""
     if not scenario.exists():
         scenario.write_bytes(ENDLESS)
-    with SQLiteStore(db, create=True) as store:
-        Arbiter(store, rulesets, seeds=lambda: SEED).new_game(
-            "dice-race", str(scenario), game=game, dice=dice
-        )
+    with on_database(db, rulesets, create=True, seeds=lambda: SEED) as arb:
+        arb.new_game("dice-race", str(scenario), game=game, dice=dice)
 
 
 def records_of(db: Path, game: str = "g") -> list[Record]:
@@ -139,10 +137,9 @@ def snapshot_agrees(db: Path, game: str = "g") -> Any:
     """The state from the latest snapshot plus the tail equals the fold of the whole log."""
     import msgspec
 
-    with SQLiteStore(db) as store:
-        arb = Arbiter(store, rulesets)
+    with on_database(db, rulesets) as arb:
         from_snapshot = arb.folded(game)
-        whole = Arbiter(store, rulesets).fold_records(arb.ruleset_of(game), store.read(game))
-        assert from_snapshot.seq == whole.seq
-        assert msgspec.msgpack.encode(from_snapshot.state) == msgspec.msgpack.encode(whole.state)
-        return whole.state
+        whole = arb.fold_records(arb.ruleset_of(game), arb.store.read(game))
+    assert from_snapshot.seq == whole.seq
+    assert msgspec.msgpack.encode(from_snapshot.state) == msgspec.msgpack.encode(whole.state)
+    return whole.state

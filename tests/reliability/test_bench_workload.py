@@ -15,8 +15,7 @@ import msgspec
 from bench.workload import ae_subject, play_corpus, race_subject, write_long_games
 from warlog.arbiter.application import Arbiter
 from warlog.arbiter.audit import audit_records
-from warlog.eventstore.records import GameInfo
-from warlog.eventstore.sqlite_store import SQLiteStore
+from warlog.arbiter.database import on_database
 
 
 def test_the_long_games_audit_clean_and_every_seek_equals_the_fold(tmp_path: Path) -> None:
@@ -24,19 +23,19 @@ def test_the_long_games_audit_clean_and_every_seek_equals_the_fold(tmp_path: Pat
     for subject, sizes in ((race_subject(tmp_path), (300, 2000)), (ae_subject(tmp_path), (600,))):
         path = tmp_path / f"{subject.prefix}.db"
         games = write_long_games(subject, path, sizes, seed=1)
-        with SQLiteStore(path) as store:
+        with on_database(path, subject.rulesets) as arb:
             for size, game in games.items():
-                records = list(store.read(game.game))
+                records = list(arb.records(game.game))
                 assert len(records) == game.events >= size
                 assert [r.seq for r in records] == list(range(1, game.events + 1))
-                assert not audit_records(records, subject.rulesets).findings
+                auditor = arb.audit(game.game)  # with the key file: every seal opened
+                assert not auditor.findings and not auditor.proved.rules_stopped_at
                 assert game.batch_ends[-1] == game.events
                 ruleset = subject.ruleset
                 for at in [1, game.events, *rng.sample(range(1, game.events), 20)]:
-                    seek = Arbiter(store, subject.rulesets).folded(game.game, at)
-                    whole = Arbiter(store, subject.rulesets).fold_records(
-                        ruleset, iter(records[:at])
-                    )
+                    fresh = Arbiter(arb.store, subject.rulesets, vault=arb.vault)
+                    seek = fresh.folded(game.game, at)
+                    whole = fresh.fold_records(ruleset, iter(records[:at]))
                     assert (seek.seq, seek.hash) == (whole.seq, whole.hash)
                     assert msgspec.msgpack.encode(seek.state) == msgspec.msgpack.encode(whole.state)
                 assert game.snapshots > 0
@@ -49,8 +48,6 @@ def test_the_realistic_games_are_whole_games_that_audit_clean(tmp_path: Path) ->
         assert game.batches[-1][0].type == "dice_revealed"  # closed by revealing its seed
         store_records = [p for batch in game.batches for p in batch]
         assert any(p.type == "game_ended" for p in store_records)  # ended by the rules
-        with SQLiteStore(tmp_path / f"{game.game}.db", create=True) as store:
-            store.create_game(GameInfo(game.game, game.ruleset), store_records)
-            auditor = audit_records(store.read(game.game), subject.rulesets)
-        assert not auditor.findings
+        auditor = audit_records(game.export, subject.rulesets)  # its export, every seal opened
+        assert not auditor.findings and not auditor.proved.rules_stopped_at
         assert auditor.revealed

@@ -84,30 +84,30 @@ def _hammer(db: str, writer: int, out: Any, start: Any) -> None:
     lost to another writer; report each landed batch's (first seq, last seq, last hash)."""
     from tests.toy import rulesets
     from warlog.arbiter.application import Arbiter
+    from warlog.arbiter.database import on_database
     from warlog.domain.core.errors import ConflictError, RulesError
-    from warlog.eventstore.sqlite_store import SQLiteStore
 
     landed: list[tuple[int, int, str]] = []
     outcomes = {"conflict": 0, "rules": 0}
-    with SQLiteStore(db) as store:
-        arb = Arbiter(store, rulesets)
-        ruleset = arb.ruleset_of("g")
-        n = writer
-        start.wait(timeout=60)  # every writer starts at once
-        while len(landed) < COMMANDS:
-            state = Arbiter(store, rulesets).state("g")  # a fresh read, as a new client has
-            player = ruleset.active_players(state)[0]
-            try:
-                records = arb.play("g", command(player, n))
-            except ConflictError:
-                outcomes["conflict"] += 1
-                continue
-            except RulesError:
-                outcomes["rules"] += 1
-                continue
-            finally:
-                n += 1
-            landed.append((records[0].seq, records[-1].seq, records[-1].hash))
+    arb = on_database(db, rulesets)
+    store, vault = arb.store, arb.vault
+    ruleset = arb.ruleset_of("g")
+    n = writer
+    start.wait(timeout=60)  # every writer starts at once
+    while len(landed) < COMMANDS:
+        state = Arbiter(store, rulesets, vault=vault).state("g")  # a fresh read
+        player = ruleset.active_players(state)[0]
+        try:
+            records = arb.play("g", command(player, n))
+        except ConflictError:
+            outcomes["conflict"] += 1
+            continue
+        except RulesError:
+            outcomes["rules"] += 1
+            continue
+        finally:
+            n += 1
+        landed.append((records[0].seq, records[-1].seq, records[-1].hash))
     out.put((writer, landed, outcomes))
 
 

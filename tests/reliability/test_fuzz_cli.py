@@ -296,11 +296,11 @@ def ae_commands(draw: st.DrawFn) -> dict[str, Any]:
 @pytest.fixture
 def ae_db(tmp_path: Path) -> Path:
     from tests.reliability.conftest import SEED
-    from warlog.arbiter.application import Arbiter
+    from warlog.arbiter.database import on_database
 
     db = tmp_path / "ae.db"
-    with SQLiteStore(db, create=True) as store:
-        Arbiter(store, rulesets.get, seeds=lambda: SEED).new_game("armageddon-empires", game="g")
+    with on_database(db, create=True, seeds=lambda: SEED) as arb:
+        arb.new_game("armageddon-empires", game="g")
     return db
 
 

@@ -78,7 +78,7 @@ def test_a_writer_killed_at_random_moments_leaves_only_whole_committed_batches(
 
 
 # a child that fills the WAL with ~48 MB of frames (checkpoints off) and dies without closing,
-# so that the frames stay in the WAL; snapshot rows of a version nobody reads are a harmless load
+# so that the frames stay in the WAL; rows of a game no catalogue names are a harmless load
 _FILL = """
 import os, sqlite3, sys
 conn = sqlite3.connect(sys.argv[1], isolation_level=None)
@@ -86,8 +86,9 @@ conn.execute("PRAGMA wal_autocheckpoint=0")
 conn.execute("BEGIN")
 for i in range(1, 12000):
     conn.execute(
-        "INSERT INTO snapshots (game, version, seq, state) VALUES ('g', 'ballast', ?, ?)",
-        (i, os.urandom(4000)),
+        "INSERT INTO events (game, seq, type, data, at, prev, hash)"
+        " VALUES ('ballast', ?, 'x', ?, 'x', 'x', 'x')",
+        (i, os.urandom(2000).hex()),
     )
 conn.execute("COMMIT")
 os._exit(0)

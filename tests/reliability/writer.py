@@ -11,13 +11,11 @@ import json
 import sys
 
 from tests.toy import rulesets
-from warlog.arbiter.application import Arbiter
-from warlog.eventstore.sqlite_store import SQLiteStore
+from warlog.arbiter.database import on_database
 
 
 def main(db: str, game: str) -> None:
-    store = SQLiteStore(db)
-    arb = Arbiter(store, rulesets)
+    arb = on_database(db, rulesets)
     ruleset = arb.ruleset_of(game)
     n = 0
     while True:

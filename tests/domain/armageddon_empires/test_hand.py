@@ -15,7 +15,7 @@ def test_a_draw_rolls_one_die_per_card_in_the_deck_to_pick_it_for_2_ap() -> None
     assert g.state.empires["red"].deck == ("red.trooper.5", "red.scout.3", "red.guide.1")
     events = g.when(DrawCard(player="red"), dice=[2])
     assert events == [
-        DiceRolled(sides=3, faces=[2], purpose="card draw", roller="red"),
+        DiceRolled(sides=3, faces=[2], purpose="card draw", roller="red", hidden=True),
         CardDrawn(empire="red", card="red.scout.3", ap_cost=2, deck_left=2),
     ]
     red = g.state.empires["red"]

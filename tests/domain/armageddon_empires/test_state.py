@@ -69,6 +69,7 @@ def test_the_event_tags_are_pinned() -> None:
         "card_drawn",
         "card_deployed",
         "game_ended",
+        "card_dealt",
     ]
 
 

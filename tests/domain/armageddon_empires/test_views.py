@@ -1,4 +1,5 @@
-"""What each empire sees: the view hides the other hand and deck orders; events are redacted."""
+"""What each empire sees: the view hides the other hand and deck orders; the log seals what it
+may not see."""
 
 from __future__ import annotations
 
@@ -6,12 +7,12 @@ import msgspec
 import pytest
 
 from tests.domain.armageddon_empires.helpers import game, scenario, start_turns
-from tests.given_when_then import created
 from warlog.domain.armageddon_empires.commands import BuyInitiative, DrawCard, EndTurn
-from warlog.domain.armageddon_empires.events import CardDrawn, InitiativeDiceBought
+from warlog.domain.armageddon_empires.events import CardDrawn
 from warlog.domain.armageddon_empires.ruleset import RULESET
 from warlog.domain.core.errors import InputError
-from warlog.domain.core.events import DiceRolled, GameCreated
+from warlog.domain.core.events import DiceRolled
+from warlog.domain.core.seal import secrets_of
 
 
 def test_an_empire_sees_the_size_of_the_other_hand_but_not_its_cards() -> None:
@@ -41,37 +42,44 @@ def test_the_referee_sees_everything() -> None:
     msgspec.json.encode(full)  # plain JSON builtins
 
 
-def test_a_pending_initiative_bid_is_hidden_from_the_other_empire() -> None:
+def test_a_pending_initiative_bid_is_sealed_for_the_other_empire() -> None:
     g = game()
-    events = g.when(BuyInitiative(player="red", count=3))
+    command = BuyInitiative(player="red", count=3)
+    events = g.when(command)
     assert RULESET.view(g.state, "blue")["bids"] == {"red": "hidden"}
     assert RULESET.view(g.state, "red")["bids"] == {"red": 3}
-    assert RULESET.visible_event(events[0], "blue") == InitiativeDiceBought(
-        empire="red", count=None
-    )
-    assert RULESET.visible_event(events[0], "red") == events[0]
+    # sealed in the log: in the command and in its event, opened for red alone
+    assert secrets_of(command, "command.") == [("command.count", "red")]
+    assert secrets_of(events[0]) == [("count", "red")]
 
 
-def test_the_other_empire_s_draw_hides_the_card_and_the_die_that_picked_it() -> None:
+def test_the_other_empire_s_draw_seals_the_card_and_the_die_that_picked_it() -> None:
     g = start_turns(game())
     roll, drawn = g.when(DrawCard(player="red"), dice=[3])
     assert isinstance(roll, DiceRolled) and isinstance(drawn, CardDrawn)
-    assert RULESET.visible_event(drawn, "blue") == CardDrawn(
-        empire="red", card=None, ap_cost=2, deck_left=2
-    )
-    assert RULESET.visible_event(roll, "blue") is None
-    assert RULESET.visible_event(drawn, "red") == drawn
-    assert RULESET.visible_event(roll, "red") == roll
+    assert secrets_of(roll) == [("faces", "red")]
+    assert secrets_of(drawn) == [("card", "red")]
 
 
-def test_the_game_s_first_event_hides_the_other_empire_s_starting_hand_and_deck() -> None:
-    first = created(RULESET, scenario())
-    seen = RULESET.visible_event(first, "blue")
-    assert isinstance(seen, GameCreated)
-    empires = {e["id"]: e for e in seen.scenario["empires"]}
-    assert empires["red"]["hand"] == ["hidden"] * 5 and empires["red"]["deck"] == ["hidden"] * 3
-    assert empires["blue"]["hand"] == ["trooper"]
-    assert first.scenario["empires"][0]["hand"][0] == "trooper"  # the original is untouched
+def test_the_game_s_first_event_seals_each_empire_s_starting_hand_and_deck() -> None:
+    assert RULESET.hidden_setup(scenario()) == [
+        ("empires.0.hand", "red"),
+        ("empires.0.deck", "red"),
+        ("empires.1.hand", "blue"),
+        ("empires.1.deck", "blue"),
+    ]
+
+
+def test_an_empire_s_catalogue_holds_only_the_cards_it_has_seen() -> None:
+    g = start_turns(game())
+    red = RULESET.view(g.state, "red")
+    blue_only = {
+        g.state.instances[c].card
+        for c in (*g.state.empires["blue"].hand, *g.state.empires["blue"].deck)
+    }
+    in_sight = {v["card"] for v in red["instances"].values()}
+    assert set(red["catalogue"]) == in_sight
+    assert set(RULESET.view(g.state, None)["catalogue"]) >= in_sight | blue_only
 
 
 def test_an_unknown_viewer_is_an_input_error() -> None:

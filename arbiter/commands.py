@@ -1,0 +1,64 @@
+"""Reading a command: one JSON object, strictly.
+
+Refused with one line and exit 1: text that is not JSON (naming the line and column), not
+UTF-8, nested too deeply, with a number beyond what a command holds, ``NaN`` or ``Infinity``, a
+key given twice (which one would count?), nothing at all, or anything but an object. What the refusal
+quotes is cut to a short prefix.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from warlog.domain.core.errors import QUOTE_MAX, InputError
+from warlog.domain.core.errors import quoted as quote
+
+
+def _pairs(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in out:
+            raise InputError(
+                f"command gives the key {quote(key)} twice; give each field once",
+                "input/duplicate_key",
+            )
+        out[key] = value
+    return out
+
+
+def _constant(name: str) -> Any:
+    raise InputError(f"command holds {name}, which JSON does not allow", "input/bad_json")
+
+
+def parse_json_object(text: str | bytes) -> dict[str, Any]:
+    """The command's JSON object; InputError naming what is wrong (module doc)."""
+    if isinstance(text, str):  # argv may carry undecodable bytes as surrogates
+        text = text.encode("utf-8", "surrogateescape")
+    try:
+        decoded = text.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise InputError(
+            f"command is not UTF-8 text (byte {exc.start + 1})", "input/bad_json"
+        ) from None
+    if not decoded.strip():
+        raise InputError("the command is empty: give one JSON object", "input/empty_command")
+    try:
+        raw = json.loads(decoded, object_pairs_hook=_pairs, parse_constant=_constant)
+    except json.JSONDecodeError as exc:
+        raise InputError(
+            f"command is not valid JSON: {exc.msg} at line {exc.lineno} column {exc.colno}",
+            "input/bad_json",
+        ) from None
+    except RecursionError:
+        raise InputError("command is nested too deeply to be a command", "input/bad_json") from None
+    except ValueError as exc:  # e.g. an integer of thousands of digits
+        raise InputError(
+            f"command is not acceptable JSON: {str(exc)[:QUOTE_MAX]}", "input/bad_json"
+        ) from None
+    if not isinstance(raw, dict):
+        raise InputError(
+            f'a command is a JSON object with a "type", not {quote(decoded)}',
+            "input/bad_command",
+        )
+    return raw

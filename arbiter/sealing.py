@@ -1,0 +1,166 @@
+"""Sealed values in the application: a batch's rows in their chained form with their openings,
+the clear form of stored rows for the fold, and the form of the log each reader may see.
+
+What is secret is marked by the rules (``domain.core.seal.Hidden``); this module applies the
+marks with the game's key, which only the vault holds. The chain covers the chained form, so a
+log handed to every player hides every sealed value, and a receipt (``seq hash``) says nothing of
+them either.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Iterable, Iterator, Sequence
+
+from warlog.arbiter.meta import GameMeta, evolve_meta
+from warlog.domain.core.errors import StoreError
+from warlog.domain.core.events import CommandIssued, Event, GameCreated
+from warlog.domain.core.ruleset import Command
+from warlog.domain.core.seal import Sealer, Secret, compact, secrets_of
+from warlog.eventstore.chain import link
+from warlog.eventstore.codec import Codec
+from warlog.eventstore.records import Pending, Record
+from warlog.eventstore.vault import Opening, Vault
+
+#: the core events that change which key and derivation seq seal the events after them
+_LINEAGE_TAGS = frozenset({"game_created", "game_forked", "dice_revealed"})
+
+
+def has_seals(data: str) -> bool:
+    """True when a row's data holds a seal (a key ``"sealed"`` can only be a seal: a string
+    holding those characters is written with escaped quotes)."""
+    return '"sealed":' in data
+
+
+def event_secrets(
+    event: Event, command: Command | None = None, setup: Sequence[Secret] = ()
+) -> list[Secret]:
+    """The secrets of an event: its marked fields; for ``command_issued`` the marked fields of
+    the command it records; for ``game_created`` the ruleset's hidden set-up (``setup``, paths
+    inside the scenario)."""
+    if isinstance(event, CommandIssued):
+        return [] if command is None else secrets_of(command, "command.")
+    if isinstance(event, GameCreated):
+        return [(f"scenario.{path}", owner) for path, owner in setup]
+    return secrets_of(event)
+
+
+def seal_batch(
+    codec: Codec,
+    game: str,
+    events: Sequence[Event],
+    secrets: Sequence[Sequence[Secret]],
+    sealer: Sealer,
+    meta_of: Callable[[int], GameMeta],
+    first_seq: int,
+    prev: str,
+    at: str,
+) -> tuple[list[Pending], list[Opening]]:
+    """The rows to append for ``events`` (their chained form) and the openings of those that
+    hold secrets. ``meta_of(seq)`` is the meta in force for the event at ``seq``; ``prev`` the
+    hash before ``first_seq`` (the openings are keyed by the hash each row will have)."""
+    rows: list[Pending] = []
+    openings: list[Opening] = []
+    seq = first_seq - 1
+    for event, found in zip(events, secrets, strict=True):
+        seq += 1
+        type_, clear = codec.encode(event)
+        data = clear
+        if found:
+            chained = sealer.chained(json.loads(clear), found, meta_of(seq).derivation_seq(seq))
+            data = compact(chained)
+        hash_ = link(prev, seq, type_, at, data)
+        if found:
+            openings.append(Opening(hash_, game, seq, clear, dict(found)))
+        rows.append(Pending(type_, data, at))
+        prev = hash_
+    return rows, openings
+
+
+class Opener:
+    """The clear form of stored rows, from the vault: what the rules fold."""
+
+    def __init__(self, vault: Vault, game: str) -> None:
+        self._vault = vault
+        self._game = game
+
+    def clear(self, seq: int, data: str, hash_: str) -> str:
+        """The clear data of the row at ``seq`` (itself when it holds no seal); StoreError if
+        the vault does not hold it."""
+        if not has_seals(data):
+            return data
+        opening = self._vault.opening(hash_)
+        if opening is None:
+            raise StoreError(
+                f"the key file holds no clear form of event {seq} of game {self._game}: its "
+                "sealed values cannot be opened here (a log imported before its reveal?)",
+                "store/sealed",
+            )
+        return opening.clear
+
+
+#: who reads: a player's name, or one of these
+REFEREE = "\0referee"  # every value opened (the arbiter's own record)
+PUBLIC = "\0public"  # only what every player may see (an export before the reveal)
+
+
+class Forms:
+    """Stored records in the form one reader may see (the contract's "Hidden information in the
+    log"): every seal the reader is entitled to, or every seal of a revealed seed, opened with
+    its value and salt; every other seal left as ``{"sealed": H}``."""
+
+    def __init__(
+        self,
+        vault: Vault | None,
+        codec: Codec,
+        reader: str,
+        opened: Iterable[str],
+        meta: GameMeta | None = None,
+    ) -> None:
+        """``opened``: the commitments of the seeds revealed in the game's lineage; ``meta``:
+        the meta in force before the first record that will be read (None from seq 1)."""
+        self._vault = vault
+        self._codec = codec
+        self._reader = reader
+        self._opened = frozenset(opened)
+        self._meta = meta
+
+    def form(self, record: Record) -> Record:
+        """``record`` as the reader may see it."""
+        if record.type in _LINEAGE_TAGS:
+            self._meta = evolve_meta(
+                self._meta, record.seq, self._codec.decode(record.type, record.data)
+            )
+        if not has_seals(record.data):
+            return record
+        meta = self._meta
+        assert meta is not None  # game_created comes first
+        revealed = (meta.dice.commitment or "") in self._opened
+        if self._reader == PUBLIC and not revealed:
+            return record
+        if self._vault is None:
+            raise StoreError("opening sealed values needs the key file", "store/no_key_file")
+        opening = self._vault.opening(record.hash)
+        key = self._vault.key(meta.dice.commitment or "")
+        if opening is None or key is None:
+            raise StoreError(
+                f"the key file cannot open event {record.seq}: its sealed values stay sealed",
+                "store/sealed",
+            )
+        if revealed or self._reader == REFEREE:
+            paths: list[str] = list(opening.owners)
+        else:
+            paths = [path for path, owner in opening.owners.items() if owner == self._reader]
+        if not paths:
+            return record
+        sealer = Sealer(key, meta.dice.stream)
+        data = sealer.opened(
+            json.loads(record.data),
+            json.loads(opening.clear),
+            paths,
+            meta.derivation_seq(record.seq),
+        )
+        return Record(record.seq, record.type, compact(data), record.at, record.prev, record.hash)
+
+    def forms(self, records: Iterable[Record]) -> Iterator[Record]:
+        return (self.form(r) for r in records)

@@ -1,0 +1,235 @@
+"""The vault of an SQLite log: the key file ``<database>.keys`` beside it, readable by its owner
+only (created with mode 0600; SQLite gives its -wal and -shm files the same mode).
+
+Schema (version 1): ``meta(key, value)`` (``app = warlog-keys``, ``schema_version``, the MAC key
+of snapshots), ``keys(commitment PRIMARY KEY, game, seed)``, ``openings(hash PRIMARY KEY, game,
+seq, clear, owners)``, ``snapshots(game, version, seq, state, mac)``.
+
+The file is opened on first use, so that what needs no secret (listing events, receipts,
+exporting a log) works on a database handed out without its key file.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hmac
+import json
+import os
+import sqlite3
+from collections.abc import Iterator, Sequence
+from pathlib import Path
+
+from warlog.domain.core.errors import StoreError
+from warlog.eventstore.lineage import Segment
+from warlog.eventstore.sqlite_file import BUSY_TIMEOUT_MS, SQLiteFile, rollback
+from warlog.eventstore.vault import Opening, snapshot_mac
+
+VAULT_APP = "warlog-keys"
+VAULT_SCHEMA_VERSION = 1
+SUFFIX = ".keys"
+
+_DDL = (
+    "CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)",
+    "CREATE TABLE keys (commitment TEXT PRIMARY KEY, game TEXT NOT NULL, seed BLOB NOT NULL)",
+    "CREATE TABLE openings (hash TEXT PRIMARY KEY, game TEXT NOT NULL, seq INTEGER NOT NULL,"
+    " clear TEXT NOT NULL, owners TEXT NOT NULL)",
+    "CREATE TABLE snapshots (game TEXT NOT NULL, version TEXT NOT NULL, seq INTEGER NOT NULL,"
+    " state BLOB NOT NULL, mac BLOB NOT NULL, PRIMARY KEY (game, version, seq)) WITHOUT ROWID",
+)
+
+
+def vault_path(database: str | os.PathLike[str]) -> str:
+    """The key file beside ``database``."""
+    return os.fspath(database) + SUFFIX
+
+
+class SQLiteVault:
+    """The Vault in the key file at ``path``; ``create``: make it if it does not exist."""
+
+    def __init__(
+        self,
+        path: str | os.PathLike[str],
+        *,
+        create: bool = False,
+        busy_timeout_ms: int = BUSY_TIMEOUT_MS,
+    ) -> None:
+        self.path = os.fspath(path)
+        self._create = create
+        self._file = SQLiteFile(self.path, busy_timeout_ms)
+        self._busy_ms = busy_timeout_ms
+        self._conn: sqlite3.Connection | None = None
+        self._mac_key = b""
+
+    def __repr__(self) -> str:
+        return f"SQLiteVault({self.path!r})"
+
+    def close(self) -> None:
+        if self._conn is not None:
+            with self._guard():
+                self._conn.close()
+            self._conn = None
+
+    def available(self) -> bool:
+        return self._conn is not None or os.path.exists(self.path)
+
+    # ------------------------------------------------------------------ keys
+
+    def put_key(self, commitment: str, seed: bytes, game: str) -> None:
+        with self._transaction() as conn:
+            conn.execute(
+                "INSERT OR IGNORE INTO keys (commitment, game, seed) VALUES (?, ?, ?)",
+                (commitment, game, bytes(seed)),
+            )
+
+    def key(self, commitment: str) -> bytes | None:
+        with self._guard():
+            row = (
+                self._connection()
+                .execute("SELECT seed FROM keys WHERE commitment = ?", (commitment,))
+                .fetchone()
+            )
+        return None if row is None else bytes(row[0])
+
+    # ------------------------------------------------------------------ openings
+
+    def put_openings(self, openings: Sequence[Opening]) -> None:
+        if not openings:
+            return
+        rows = [
+            (o.hash, o.game, o.seq, o.clear, json.dumps(o.owners, separators=(",", ":")))
+            for o in openings
+        ]
+        with self._transaction() as conn:
+            conn.executemany(
+                "INSERT OR REPLACE INTO openings (hash, game, seq, clear, owners)"
+                " VALUES (?, ?, ?, ?, ?)",
+                rows,
+            )
+
+    def opening(self, hash_: str) -> Opening | None:
+        with self._guard():
+            row = (
+                self._connection()
+                .execute(
+                    "SELECT hash, game, seq, clear, owners FROM openings WHERE hash = ?", (hash_,)
+                )
+                .fetchone()
+            )
+        if row is None:
+            return None
+        return Opening(row[0], row[1], row[2], row[3], json.loads(row[4]))
+
+    # ------------------------------------------------------------------ snapshots
+
+    def put_snapshot(self, owner: str, seq: int, version: str, state: bytes) -> None:
+        conn = self._connection()
+        mac = snapshot_mac(self._mac_key, owner, seq, version, bytes(state))
+        with self._guard():
+            conn.execute(
+                "INSERT OR REPLACE INTO snapshots (game, version, seq, state, mac)"
+                " VALUES (?, ?, ?, ?, ?)",
+                (owner, version, seq, bytes(state), mac),
+            )
+
+    def latest_snapshot(
+        self, segments: Sequence[Segment], seq: int, version: str
+    ) -> tuple[int, bytes] | None:
+        conn = self._connection()
+        with self._guard():
+            for owner, lo, hi in reversed(segments):
+                top = seq if hi is None else min(seq, hi)
+                if top < lo:
+                    continue
+                rows = conn.execute(
+                    "SELECT seq, state, mac FROM snapshots WHERE game = ? AND version = ?"
+                    " AND seq BETWEEN ? AND ? ORDER BY seq DESC LIMIT 8",
+                    (owner, version, lo, top),
+                ).fetchall()
+                for at, state, mac in rows:
+                    want = snapshot_mac(self._mac_key, owner, at, version, bytes(state))
+                    if hmac.compare_digest(bytes(mac), want):
+                        return at, bytes(state)
+        return None
+
+    # ------------------------------------------------------------------ the file
+
+    def _connection(self) -> sqlite3.Connection:
+        if self._conn is None:
+            self._conn = self._open()
+        return self._conn
+
+    def _open(self) -> sqlite3.Connection:
+        exists = os.path.exists(self.path)
+        if not exists:
+            if not self._create:
+                raise StoreError(
+                    f"no key file {self.path}: the games' keys and sealed values live there, and "
+                    "only the arbiter that created them holds it (a database handed out without "
+                    "it can be listed, exported and chain-checked, not played or folded)",
+                    "store/no_key_file",
+                )
+            try:  # owner-only from the start: never a moment when others could read it
+                os.close(os.open(self.path, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o600))
+            except FileExistsError:
+                pass  # created meanwhile by another process
+            except OSError as exc:
+                raise StoreError(
+                    f"cannot create the key file {self.path} ({exc.strerror})", "store/cantopen"
+                ) from None
+        uri = f"{Path(self.path).absolute().as_uri()}?mode=rw"
+        try:
+            conn = sqlite3.connect(
+                uri, uri=True, timeout=self._busy_ms / 1000, isolation_level=None
+            )
+            conn.execute("PRAGMA journal_mode=WAL")
+            self._schema(conn)
+        except sqlite3.Error as exc:
+            raise self._file.error(exc) from exc
+        return conn
+
+    def _schema(self, conn: sqlite3.Connection) -> None:
+        names = {row[0] for row in conn.execute("SELECT name FROM sqlite_master")}
+        if not names:
+            conn.execute("BEGIN IMMEDIATE")
+            try:
+                if not {row[0] for row in conn.execute("SELECT name FROM sqlite_master")}:
+                    for ddl in _DDL:
+                        conn.execute(ddl)
+                    conn.executemany(
+                        "INSERT INTO meta (key, value) VALUES (?, ?)",
+                        [
+                            ("app", VAULT_APP),
+                            ("schema_version", str(VAULT_SCHEMA_VERSION)),
+                            ("snapshot_mac_key", os.urandom(32).hex()),
+                        ],
+                    )
+                conn.execute("COMMIT")
+            except BaseException:
+                rollback(conn)
+                raise
+        try:
+            meta = dict(conn.execute("SELECT key, value FROM meta").fetchall())
+        except sqlite3.OperationalError:
+            meta = {}
+        if meta.get("app") != VAULT_APP or meta.get("schema_version") != str(VAULT_SCHEMA_VERSION):
+            raise StoreError(f"{self.path} is not a warlog key file", "store/not_warlog")
+        self._mac_key = bytes.fromhex(meta["snapshot_mac_key"])
+
+    @contextlib.contextmanager
+    def _guard(self) -> Iterator[None]:
+        try:
+            yield
+        except sqlite3.Error as exc:
+            raise self._file.error(exc) from exc
+
+    @contextlib.contextmanager
+    def _transaction(self) -> Iterator[sqlite3.Connection]:
+        conn = self._connection()
+        with self._guard():
+            conn.execute("BEGIN IMMEDIATE")
+            try:
+                yield conn
+                conn.execute("COMMIT")
+            except BaseException:
+                rollback(conn)
+                raise

@@ -1,0 +1,117 @@
+"""The vault: what the arbiter keeps beside the log and never in it.
+
+- **keys**: each game's secret seed (dice and seals), found by its public commitment;
+- **openings**: the clear ``data`` of every event that holds sealed values, found by the event's
+  hash, with the player entitled to each sealed path (the rules fold the clear form; players
+  receive the chained form with their own values opened);
+- **snapshots**: cached states (they hold hidden values), each under a MAC with the vault's own
+  key, so that a doctored snapshot is never used.
+
+The events database can be handed to every player; the vault (for SQLite, the key file beside
+the database, readable by its owner only) never. Everything here is written *before* the events
+it serves, so a crash leaves at most an unused key or opening, never an event without its key.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import os
+from collections.abc import Sequence
+from typing import Protocol
+
+import msgspec
+
+from warlog.eventstore.lineage import Segment
+
+
+class Opening(msgspec.Struct, frozen=True):
+    """The clear form of one sealed event: ``hash`` is the event's chain hash; ``owners`` maps
+    each sealed path to the one player entitled to it (None: no player)."""
+
+    hash: str
+    game: str
+    seq: int
+    clear: str
+    owners: dict[str, str | None]
+
+
+class Vault(Protocol):
+    def available(self) -> bool:
+        """True when the vault can be read (a key file that exists)."""
+        ...
+
+    def put_key(self, commitment: str, seed: bytes, game: str) -> None:
+        """Keep ``seed`` under its ``commitment`` (sha256 of the seed, hex)."""
+        ...
+
+    def key(self, commitment: str) -> bytes | None:
+        """The seed committed to as ``commitment``, or None if this vault does not hold it."""
+        ...
+
+    def put_openings(self, openings: Sequence[Opening]) -> None:
+        """Keep the clear forms of sealed events (before the events are appended)."""
+        ...
+
+    def opening(self, hash_: str) -> Opening | None:
+        """The clear form of the sealed event whose chain hash is ``hash_``, or None."""
+        ...
+
+    def put_snapshot(self, owner: str, seq: int, version: str, state: bytes) -> None:
+        """Cache ``state`` after event ``seq`` of game ``owner`` (the game storing that event)."""
+        ...
+
+    def latest_snapshot(
+        self, segments: Sequence[Segment], seq: int, version: str
+    ) -> tuple[int, bytes] | None:
+        """``(seq, state)`` of the newest intact ``version`` snapshot at or before ``seq`` on the
+        lineage ``segments``; a snapshot whose MAC does not check is passed over."""
+        ...
+
+
+def snapshot_mac(key: bytes, owner: str, seq: int, version: str, state: bytes) -> bytes:
+    """The MAC that vouches a snapshot was written by this vault for this game, seq and rules."""
+    head = f"{owner}\n{seq}\n{version}\n".encode()
+    return hmac.new(key, head + state, hashlib.sha256).digest()
+
+
+class MemoryVault:
+    """A Vault in process memory (tests, the demo's in-memory games, audits of files)."""
+
+    def __init__(self) -> None:
+        self._keys: dict[str, bytes] = {}
+        self._openings: dict[str, Opening] = {}
+        self._snapshots: dict[tuple[str, str], dict[int, tuple[bytes, bytes]]] = {}
+        self._mac_key = os.urandom(32)
+
+    def available(self) -> bool:
+        return True
+
+    def put_key(self, commitment: str, seed: bytes, game: str) -> None:
+        self._keys.setdefault(commitment, bytes(seed))
+
+    def key(self, commitment: str) -> bytes | None:
+        return self._keys.get(commitment)
+
+    def put_openings(self, openings: Sequence[Opening]) -> None:
+        for opening in openings:
+            self._openings[opening.hash] = opening
+
+    def opening(self, hash_: str) -> Opening | None:
+        return self._openings.get(hash_)
+
+    def put_snapshot(self, owner: str, seq: int, version: str, state: bytes) -> None:
+        mac = snapshot_mac(self._mac_key, owner, seq, version, bytes(state))
+        self._snapshots.setdefault((owner, version), {})[seq] = (bytes(state), mac)
+
+    def latest_snapshot(
+        self, segments: Sequence[Segment], seq: int, version: str
+    ) -> tuple[int, bytes] | None:
+        for owner, lo, hi in reversed(segments):
+            top = seq if hi is None else min(seq, hi)
+            found = self._snapshots.get((owner, version), {})
+            for at in sorted((s for s in found if lo <= s <= top), reverse=True):
+                state, mac = found[at]
+                if hmac.compare_digest(mac, snapshot_mac(self._mac_key, owner, at, version, state)):
+                    return at, state
+        return None

@@ -1,0 +1,136 @@
+"""The vault contract: keys, openings and snapshots kept beside the log and never in it.
+
+One test class, run against each vault (the in-memory one and the SQLite key file).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import stat
+from pathlib import Path
+
+import pytest
+
+from warlog.domain.core.errors import StoreError
+from warlog.eventstore.lineage import Segment
+from warlog.eventstore.records import GameInfo, Pending
+from warlog.eventstore.sqlite_store import SQLiteStore
+from warlog.eventstore.sqlite_vault import SQLiteVault, vault_path
+from warlog.eventstore.vault import MemoryVault, Opening, Vault
+
+SEED = bytes(range(32))
+COMMITMENT = hashlib.sha256(SEED).hexdigest()
+
+
+@pytest.fixture(params=["memory", "sqlite"])
+def vault(request: pytest.FixtureRequest, tmp_path: Path) -> Vault:
+    if request.param == "memory":
+        return MemoryVault()
+    return SQLiteVault(vault_path(tmp_path / "w.db"), create=True)
+
+
+def opening(hash_: str, seq: int = 2) -> Opening:
+    return Opening(hash_, "g", seq, '{"card":"red.x.1"}', {"card": "red"})
+
+
+LINE: list[Segment] = [("g", 1, None)]
+
+
+class TestVaultContract:
+    def test_a_key_is_found_by_its_commitment_and_never_replaced(self, vault: Vault) -> None:
+        vault.put_key(COMMITMENT, SEED, "g")
+        vault.put_key(COMMITMENT, b"x" * 32, "g")  # a second writer cannot replace it
+        assert vault.key(COMMITMENT) == SEED
+        assert vault.key("0" * 64) is None
+
+    def test_openings_are_found_by_the_events_hash(self, vault: Vault) -> None:
+        vault.put_openings([opening("a" * 64), opening("b" * 64, seq=3)])
+        assert vault.opening("a" * 64) == opening("a" * 64)
+        assert vault.opening("b" * 64) == opening("b" * 64, seq=3)
+        assert vault.opening("c" * 64) is None
+
+    def test_the_latest_snapshot_is_the_newest_at_or_before_the_seq(self, vault: Vault) -> None:
+        vault.put_snapshot("g", 4, "v1", b"four")
+        vault.put_snapshot("g", 8, "v1", b"eight")
+        assert vault.latest_snapshot(LINE, 3, "v1") is None
+        assert vault.latest_snapshot(LINE, 4, "v1") == (4, b"four")
+        assert vault.latest_snapshot(LINE, 7, "v1") == (4, b"four")
+        assert vault.latest_snapshot(LINE, 99, "v1") == (8, b"eight")
+
+    def test_snapshots_are_kept_per_version_and_overwritten(self, vault: Vault) -> None:
+        vault.put_snapshot("g", 4, "v1", b"old rules")
+        vault.put_snapshot("g", 6, "v2", b"new rules")
+        vault.put_snapshot("g", 6, "v2", b"newer")
+        assert vault.latest_snapshot(LINE, 10, "v1") == (4, b"old rules")
+        assert vault.latest_snapshot(LINE, 10, "v2") == (6, b"newer")
+        assert vault.latest_snapshot(LINE, 10, "v3") is None
+
+    def test_a_fork_uses_its_parents_snapshots_up_to_the_fork_point(self, vault: Vault) -> None:
+        vault.put_snapshot("p", 3, "v1", b"p3")
+        vault.put_snapshot("p", 8, "v1", b"p8")
+        fork: list[Segment] = [("p", 1, 5), ("f", 6, None)]
+        assert vault.latest_snapshot(fork, 10, "v1") == (3, b"p3")  # never the parent's 8
+        vault.put_snapshot("f", 7, "v1", b"f7")
+        assert vault.latest_snapshot(fork, 10, "v1") == (7, b"f7")
+        assert vault.latest_snapshot([("p", 1, None)], 10, "v1") == (8, b"p8")
+
+
+def test_a_doctored_snapshot_is_passed_over(tmp_path: Path) -> None:
+    """Given a snapshot rewritten behind the vault's back, when the newest is asked for, then
+    the doctored one fails its MAC and an older intact one is used."""
+    vault = SQLiteVault(vault_path(tmp_path / "w.db"), create=True)
+    vault.put_snapshot("g", 4, "v1", b"honest")
+    vault.put_snapshot("g", 8, "v1", b"honest too")
+    vault.close()
+    import sqlite3
+
+    conn = sqlite3.connect(vault_path(tmp_path / "w.db"))
+    conn.execute("UPDATE snapshots SET state = ? WHERE seq = 8", (b"doctored",))
+    conn.commit()
+    conn.close()
+    again = SQLiteVault(vault_path(tmp_path / "w.db"))
+    assert again.latest_snapshot(LINE, 10, "v1") == (4, b"honest")
+
+
+def test_the_key_file_is_readable_by_its_owner_only(tmp_path: Path) -> None:
+    vault = SQLiteVault(vault_path(tmp_path / "w.db"), create=True)
+    vault.put_key(COMMITMENT, SEED, "g")
+    mode = stat.S_IMODE(os.stat(vault_path(tmp_path / "w.db")).st_mode)
+    assert mode == 0o600
+
+
+def test_nothing_secret_reaches_the_events_database(tmp_path: Path) -> None:
+    """Given a game whose key and an opening are kept, then the events database file holds
+    neither the seed nor the clear value: only the key file does."""
+    db = tmp_path / "w.db"
+    store = SQLiteStore(db, create=True)
+    store.create_game(
+        GameInfo("g", "test"), [Pending("thing", '{"card":{"sealed":"' + "a" * 64 + '"}}', "x")]
+    )
+    vault = SQLiteVault(vault_path(db), create=True)
+    vault.put_key(COMMITMENT, SEED, "g")
+    vault.put_openings(
+        [Opening("a" * 64, "g", 1, '{"card":"red.secret-weapon.1"}', {"card": "red"})]
+    )
+    store.close()
+    vault.close()
+    events_bytes = b"".join(
+        p.read_bytes() for p in tmp_path.iterdir() if not p.name.startswith("w.db.keys")
+    )
+    keys_bytes = b"".join(
+        p.read_bytes() for p in tmp_path.iterdir() if p.name.startswith("w.db.keys")
+    )
+    for secret in (SEED, b"secret-weapon"):
+        assert secret not in events_bytes
+        assert secret in keys_bytes
+
+
+def test_a_missing_key_file_is_one_clear_error_and_is_not_created(tmp_path: Path) -> None:
+    vault = SQLiteVault(vault_path(tmp_path / "w.db"))
+    assert not vault.available()
+    with pytest.raises(StoreError) as caught:
+        vault.key(COMMITMENT)
+    assert caught.value.code == "store/no_key_file"
+    assert "\n" not in caught.value.line()
+    assert not Path(vault_path(tmp_path / "w.db")).exists()
