@@ -41,7 +41,8 @@ def parse_json_object(text: str | bytes) -> dict[str, Any]:
         raise InputError(
             f"command is not UTF-8 text (byte {exc.start + 1})", "input/bad_json"
         ) from None
-    if not decoded.strip():
+    decoded = decoded.strip()
+    if not decoded:
         raise InputError("the command is empty: give one JSON object", "input/empty_command")
     try:
         raw = json.loads(decoded, object_pairs_hook=_pairs, parse_constant=_constant)

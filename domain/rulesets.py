@@ -108,3 +108,21 @@ def catalogue() -> list[dict[str, Any]]:
             }
         )
     return rows
+
+
+def scenario_text(name: str, ruleset_name: str | None = None) -> str:
+    """The TOML text of the bundled scenario ``name`` (of ``ruleset_name``, or of whichever
+    ruleset bundles it); InputError naming the bundled ones if there is no such scenario."""
+    candidates = [ruleset_name] if ruleset_name is not None else names()
+    found = []
+    for candidate in candidates:
+        text = bundled_scenario(get(candidate), name)
+        if text is not None:
+            found.append(text)
+    if not found:
+        known = sorted({s for n in candidates for s in bundled_scenarios(get(n))})
+        raise InputError(
+            f"no bundled scenario {quoted(name)}; bundled: {', '.join(known) or 'none'}",
+            "input/unknown_scenario",
+        )
+    return found[0].decode("utf-8")

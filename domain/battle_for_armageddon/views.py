@@ -64,6 +64,7 @@ def view(state: GameState, player: str | None) -> dict[str, Any]:
         hands[p] = {"count": len(state.hands[p])}
         if sees(p):
             hands[p]["cards"] = list(state.hands[p])
+    graph = board.graph(state)
     out: dict[str, Any] = {
         "ruleset": "battle-for-armageddon",
         "scenario": state.scenario.name,
@@ -85,6 +86,10 @@ def view(state: GameState, player: str | None) -> dict[str, Any]:
         "attacked_areas": list(state.attacked_areas),
         "retreated": list(state.retreated),
         "areas": areas,
+        "map": {
+            a.id: {"name": a.name, "terrain": a.terrain, "neighbours": list(graph.neighbours(a.id))}
+            for a in state.scenario.areas
+        },
         "counters": counters,
         "sites": {
             s.id: {"kind": s.kind, "area": s.area, "defence": s.defence, "ruined": s.ruined}

@@ -29,7 +29,8 @@ from warlog.domain.core.errors import InputError, RulesError, quoted
 from warlog.domain.core.events import Event
 from warlog.domain.core.procedure import Decision, Next, run
 from warlog.domain.core.ruleset import Command
-from warlog.domain.core.seal import Secret
+from warlog.domain.core.seal import Secret, compact
+from warlog.domain.core.summary import Summary, Table
 
 S = TypeVar("S")
 C = TypeVar("C", bound=Command)
@@ -66,6 +67,8 @@ class Rules(abc.ABC, Generic[S, C]):
     state_type: ClassVar[type]
     scenario_package: ClassVar[str] = ""
     default_scenario: ClassVar[str] = ""
+    round_word: ClassVar[str] = "round"
+    seat_word: ClassVar[str] = "player"
     #: command class -> its handler
     handlers: ClassVar[Mapping[type[Any], Handler]]
 
@@ -102,6 +105,11 @@ class Rules(abc.ABC, Generic[S, C]):
         """The secrets of the recorded scenario: ``(path inside the scenario, entitled player or
         None)``; none by default."""
         return []
+
+    def summary(self, view: dict[str, Any], player: str | None) -> Summary:
+        """A plain summary of any view: its top-level values (a ruleset writes a better one)."""
+        rows = [[key, compact(value)[:80]] for key, value in view.items()]
+        return Summary(headline=self.name, waiting="", tables=[Table("state", ["", ""], rows)])
 
     def result(self, state: S) -> str:
         """How the game ended, in a phrase (for the game-over refusal); "" while it goes on."""

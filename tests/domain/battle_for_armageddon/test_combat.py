@@ -266,7 +266,7 @@ def test_a_counter_with_nowhere_to_go_is_eliminated_instead_of_retreating() -> N
     eliminated = one(events, ev.CounterEliminated)
     assert (eliminated.counter, eliminated.reason) == (
         "ig-1",
-        "could not retreat (seed 003 Retreating)",
+        "could not retreat (rules: Retreating)",
     )
 
 

@@ -38,7 +38,7 @@ def test_a_counter_cut_off_without_hive_or_fortification_is_destroyed() -> None:
     )
     stack = one(events, ev.StackOutOfSupply)
     assert (stack.area, stack.protection, stack.destroyed) == ("river_a", [], True)
-    assert one(events, ev.CounterEliminated).reason == "out of supply (seed 003 Supply)"
+    assert one(events, ev.CounterEliminated).reason == "out of supply (rules: Supply)"
     assert one(events, ev.SupplyChecked).lost == ["ig-1"]
 
 

@@ -114,8 +114,8 @@ def test_every_event_with_arithmetic_explains_itself() -> None:
     events = g.when(c.Attack(player="orks", target="plain_a", stacks=["river_a"]), dice=[5])
     text = one(events, ev.CombatRolled).explain()
     assert text == (
-        "attack 3 vs defence 3 → 1:1; d6 5 +1 (Ork attack on turn 1, seed 003 First Turn Surprise) "
-        "−1 (every attacker across a river, seed 003 Terrain Effects) = 5 → EX (Exchange)"
+        "attack 3 vs defence 3 → 1:1; d6 5 +1 (Ork attack on turn 1, rules: First Turn Surprise) "
+        "−1 (every attacker across a river, rules: Terrain Effects) = 5 → EX (Exchange)"
     )
 
 
