@@ -9,7 +9,8 @@ from warlog.domain.core.events import Event
 from warlog.domain.core.procedure import Decision, Next
 from warlog.domain.core.rules import Handler, Rules
 from warlog.domain.core.ruleset import Command, Notice, Ruleset
-from warlog.domain.heroic_battles import autoplay, views
+from warlog.domain.core.summary import Summary
+from warlog.domain.heroic_battles import autoplay, summary, views
 from warlog.domain.heroic_battles import scenario as scenarios
 from warlog.domain.heroic_battles.commands import HbCommand
 from warlog.domain.heroic_battles.decide import HANDLERS
@@ -33,6 +34,8 @@ class HeroicBattles(Rules[GameState, Command]):
     state_type: ClassVar[type] = GameState
     scenario_package: ClassVar[str] = "warlog.domain.heroic_battles.scenarios"
     default_scenario: ClassVar[str] = "open-field"
+    round_word: ClassVar[str] = "turn"
+    seat_word: ClassVar[str] = "force"
     handlers: ClassVar[Mapping[type[Any], Handler]] = HANDLERS
 
     def parse_scenario(self, data: bytes) -> Scenario:
@@ -67,6 +70,9 @@ class HeroicBattles(Rules[GameState, Command]):
 
     def view(self, state: GameState, player: str | None) -> dict[str, Any]:
         return views.view(state, player)
+
+    def summary(self, view: dict[str, Any], player: str | None) -> Summary:
+        return summary.summary(view, player)
 
     def notices(self, before: GameState, after: GameState, event: Event) -> list[Notice]:
         return views.notices(before, after, event)

@@ -64,3 +64,19 @@ def test_an_awaited_roll_is_what_the_view_shows_pending() -> None:
     pending = RULESET.view(g.state, "blue")["pending"]
     assert pending["kind"] == "roll" and pending["players"] == ["red"]
     assert pending["dice"] == "1"
+
+
+def test_the_summary_reads_the_battle_in_the_games_words() -> None:
+    g = game(*engaged("red-brutes", "blue-horde"), *fighting())
+    summary = RULESET.summary(RULESET.view(g.state, "blue"), "blue")
+    assert summary.headline == "Turn 1 of 3 — the melee phase of red (red attack, blue defend)"
+    assert summary.waiting == (
+        "red must declare for melee-1: supports, hill or barrier, rough terrain, Mighty Deeds"
+    )
+    tables = {t.title: t for t in summary.tables}
+    assert tables["forces"].rows[0] == ["red", "Red", "10 tokens", "7"]
+    brutes = next(r for r in tables["units"].rows if r[0] == "red-brutes")
+    assert brutes[3:] == ["4/4", "8", "2", "charging", "-", "melee-1"]
+    assert tables["melees"].rows == [["melee-1", "red-brutes", "blue-horde", "-"]]
+    assert "warlog keeps no positions" in summary.legend
+    assert (RULESET.round_word, RULESET.seat_word) == ("turn", "force")
