@@ -11,6 +11,7 @@ from warlog.domain.core.batch import Batch
 from warlog.domain.core.procedure import Step
 from warlog.domain.heroic_battles import events as ev
 from warlog.domain.heroic_battles import pieces, rolls, rulings, tables
+from warlog.domain.heroic_battles.combat_events import CauseOfDeath
 from warlog.domain.heroic_battles.state import BlowFrame, FallFrame, GameState, Hero, Unit
 
 
@@ -30,7 +31,7 @@ def lose(batch: Batch[GameState], force: str, due: int, reason: str, who: str = 
 
 
 def lose_stamina(
-    batch: Batch[GameState], pid: str, stamina: int, reason: str, cause: ev.CauseOfDeath, enemy: str
+    batch: Batch[GameState], pid: str, stamina: int, reason: str, cause: CauseOfDeath, enemy: str
 ) -> None:
     """``pid`` loses ``stamina`` points; a unit left with none is destroyed, a hero killed (the
     enemy is who a dying hero's final blow strikes)."""
@@ -42,7 +43,7 @@ def lose_stamina(
 
 
 def check_down(
-    batch: Batch[GameState], pid: str, cause: ev.CauseOfDeath, enemy: str, reason: str
+    batch: Batch[GameState], pid: str, cause: CauseOfDeath, enemy: str, reason: str
 ) -> None:
     """Destroy the unit or kill the hero ``pid`` if it has no stamina left."""
     p = pieces.piece(batch.state, pid)
@@ -87,7 +88,7 @@ def remove_unit(batch: Batch[GameState], uid: str, reason: str, how: str) -> Non
             )
 
 
-def kill_hero(batch: Batch[GameState], hid: str, cause: ev.CauseOfDeath, enemy: str) -> None:
+def kill_hero(batch: Batch[GameState], hid: str, cause: CauseOfDeath, enemy: str) -> None:
     """The hero dies. In combat the Hero Death table is rolled next (``fall_next``, p.57);
     elsewhere its force loses its whole Reputation at once (HB-14)."""
     hero: Hero = batch.state.heroes[hid]

@@ -11,6 +11,7 @@ from warlog.domain.core.procedure import Decision, Step
 from warlog.domain.heroic_battles import casualties, rolls, rulings, tables
 from warlog.domain.heroic_battles import commands as cmd
 from warlog.domain.heroic_battles import events as ev
+from warlog.domain.heroic_battles.combat_events import CauseOfDeath
 from warlog.domain.heroic_battles.state import GameState, RiskFrame
 from warlog.domain.heroic_battles.values import RiskEntry
 
@@ -121,5 +122,5 @@ def resolve(batch: Batch[GameState]) -> None:
     entry = frame.entries[0]
     lost = ones(entry)
     batch.emit(ev.RiskResolved(hero=entry.hero, stamina_lost=lost))
-    cause: ev.CauseOfDeath = "melee" if frame.in_combat else "shooting"
+    cause: CauseOfDeath = "melee" if frame.in_combat else "shooting"
     casualties.check_down(batch, entry.hero, cause, entry.enemy, "Risk to Heroes")

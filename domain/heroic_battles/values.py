@@ -33,7 +33,8 @@ class Term(msgspec.Struct, frozen=True):
     halving: bool = False
 
 
-def _faces(faces: list[int]) -> str:
+def faces_text(faces: list[int] | tuple[int, ...]) -> str:
+    """[4, 1, 6]"""
     return "[" + ", ".join(str(f) for f in faces) + "]"
 
 
@@ -82,7 +83,7 @@ class Pool(msgspec.Struct, frozen=True, kw_only=True):
 
     def explain(self) -> str:
         """The build, the roll and the hits, in one line."""
-        text = f"{self.build()}; hits on {hit_range(self.hit_on)}: {_faces(self.faces)}"
+        text = f"{self.build()}; hits on {hit_range(self.hit_on)}: {faces_text(self.faces)}"
         if self.hit_value != 1:
             text += f" → {self.hits // self.hit_value} × {self.hit_value} (Legendary Weapon, HB-12)"
         text += f" → {self.hits} hit{'s' if self.hits != 1 else ''}"
