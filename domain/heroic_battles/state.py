@@ -36,17 +36,15 @@ class Force(msgspec.Struct, frozen=True):
     tokens: int
 
 
-class Unit(msgspec.Struct, frozen=True, kw_only=True):
-    """A unit: its profile, current stamina and markers."""
+class Figure(msgspec.Struct, frozen=True, kw_only=True):
+    """What units and heroes share: a profile (armour, stamina, reputation, traits, missile
+    weapon), current stamina, whether it has left the table, and its markers and movement this
+    phase."""
 
     id: str
     force: str
     name: str
-    type: UnitType
-    combat_dice: int
-    shooting_dice: int
     armour: int
-    shooting_armour: int
     max_stamina: int
     stamina: int
     reputation: int
@@ -62,34 +60,26 @@ class Unit(msgspec.Struct, frozen=True, kw_only=True):
     #: its movement is over for this phase (HB-3)
     done: bool = False
     evaded: bool = False
+
+
+class Unit(Figure, frozen=True, kw_only=True):
+    """A unit: its type and dice besides what every figure has."""
+
+    type: UnitType
+    combat_dice: int
+    shooting_dice: int
+    shooting_armour: int
     #: it has taken a command test in its own movement phase (Drilled, HB-25)
     tested: bool = False
 
 
-class Hero(msgspec.Struct, frozen=True, kw_only=True):
-    """A hero: level, stamina, armour, traits, Mighty Deeds left this turn, and its unit."""
+class Hero(Figure, frozen=True, kw_only=True):
+    """A hero: its level, the Mighty Deeds it has left this turn, and its unit."""
 
-    id: str
-    force: str
-    name: str
     level: int
-    armour: int
-    max_stamina: int
-    stamina: int
-    reputation: int
-    traits: tuple[str, ...] = ()
-    missile: str = ""
-    range: int = 0
     #: the unit it is attached to; "" when it stands on its own
     unit: str = ""
     deeds: int = 0
-    gone: Gone = ""
-    charging: bool = False
-    winning: bool = False
-    shot: bool = False
-    actions: int = 0
-    done: bool = False
-    evaded: bool = False
     #: it fought a single combat this melee phase: it fights in no other melee of the phase
     dueled: bool = False
     #: it refused a challenge this melee phase (HB-17)
