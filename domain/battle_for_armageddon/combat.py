@@ -106,7 +106,7 @@ def attack_problem(
 
 
 def odds(state: GameState, player: str, target: str, stacks: list[str]) -> Odds:
-    """The totals and column of an attack (digest Rulings "Odds"; seed 003 fortifications)."""
+    """The totals and column of an attack (BFA-24; fortifications, rules: Special Units)."""
     attackers: dict[str, str] = {}
     parts: list[str] = []
     total = 0

@@ -134,7 +134,7 @@ def steps_for(result: str, c: Combat) -> list[ResultStep]:
 def reroll_leader(state: GameState, player: str) -> Counter | None:
     """The leader who lets ``player`` reroll this combat (Ghazghkull, Dante), if in it.
 
-    digest Rulings "Rerolls" and BFA-14: one reroll per combat in all; the attacker is asked
+    BFA-14: one reroll per combat in all; the attacker is asked
     first, the defender only if the attacker keeps the result; the new result stands.
     """
     c = _combat(state)
@@ -201,7 +201,7 @@ def _doomed_leaders(state: GameState, c: Combat) -> list[str]:
 
 
 def loss_options(state: GameState, side: str, area: str) -> list[Counter]:
-    """digest Rulings "Losses": the owner chooses among the stack's counters that count for
+    """BFA-26: the owner chooses among the stack's counters that count for
     stacking (leaders, fortifications, hives and factories cannot be taken)."""
     return [x for x in _here(group(state, side, area), area) if board.counts_for_stacking(state, x)]
 
