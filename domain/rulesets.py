@@ -20,6 +20,7 @@ from warlog.domain.core.ruleset import AnyRuleset
 _registry: dict[str, Any] = {
     "armageddon-empires": "warlog.domain.armageddon_empires.ruleset:RULESET",
     "battle-for-armageddon": "warlog.domain.battle_for_armageddon.ruleset:RULESET",
+    "heroic-battles": "warlog.domain.heroic_battles.ruleset:RULESET",
 }
 
 

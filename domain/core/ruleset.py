@@ -55,6 +55,11 @@ class Notice(msgspec.Struct, frozen=True):
     duration: int = 1
 
 
+def notify(players: Sequence[str], text: str, duration: int = 1) -> list[Notice]:
+    """The same Events-view entry for each of ``players`` (news everyone at the table sees)."""
+    return [Notice(empire=p, text=text, duration=duration) for p in players]
+
+
 class Ruleset(Protocol[S, C]):
     """The rules of one game. Every method is pure: no I/O, no clock, no ``random``."""
 
