@@ -9,18 +9,15 @@ from __future__ import annotations
 
 from typing import Any
 
-import msgspec
-
-from tests.domain.armageddon_empires.helpers import CARDS, Scripted, army_block
+from tests.domain.armageddon_empires.helpers import CARDS, army_block, start_turns
 from tests.given_when_then import Given
 from warlog.domain.armageddon_empires.challenge import Challenge, Pool, Side, Term
-from warlog.domain.armageddon_empires.challenge_events import ChallengeOpened
-from warlog.domain.armageddon_empires.commands import BuyInitiative
+from warlog.domain.armageddon_empires.challenge_moves import open_challenge as opening
 from warlog.domain.armageddon_empires.ruleset import RULESET
 from warlog.domain.armageddon_empires.scenario import parse_scenario
 from warlog.domain.armageddon_empires.state import GameState
 from warlog.domain.core.batch import Batch
-from warlog.domain.core.dice import NoDice
+from warlog.domain.core.dice import ManualDice
 from warlog.domain.core.procedure import run
 
 ROWS = [
@@ -215,12 +212,8 @@ def arena(armies: str = HUNT, **parts: Any) -> Given:
 
 def begin(g: Given, first: str = "red", observation: int = 1) -> Given:
     """Both buy no initiative dice, ``first`` wins the re-roll; the round's hidden checks all
-    show ``observation``."""
-    g.when(BuyInitiative(player="red", count=0))
-    tie = [6, 1] if first == "red" else [1, 6]
-    command = BuyInitiative(player="blue", count=0)
-    g.events(*RULESET.decide(g.state, command, Scripted(tie, then=observation)))
-    return g
+    show ``observation`` (``helpers.start_turns``)."""
+    return start_turns(g, first, observation)
 
 
 def side(empire: str, faces: list[int], name: str = "", hero: str | None = None, **kw: Any) -> Side:
@@ -242,23 +235,21 @@ def open_challenge(
     threshold: int = 0,
     deals_damage: bool = False,
 ) -> Challenge:
-    """Put a challenge with these dice on the stack (as ``open_challenge`` would after its
-    roll) and run the engine on until someone must answer."""
-    ch = Challenge(
-        number=g.state.challenges + 1,
+    """Open a challenge whose pools roll the sides' ``faces`` (a referee's dice), as a command's
+    handler would, and run the engine on until someone must answer (a side with no move but
+    accepting accepts at once, AE-20)."""
+    faces = [*attacker.faces, *(defender.faces if defender is not None else ())]
+    batch: Batch[GameState] = Batch(ManualDice(faces), g.state, RULESET.evolve)
+    ch = opening(
+        batch,
         kind=kind,  # type: ignore[arg-type]
         purpose="test",
-        round=g.state.round,
         attacker=attacker,
         defender=defender,
         threshold=threshold,
-        to_act="defender" if defender is not None else "attacker",
         deals_damage=deals_damage,
-        story=("rolled",),
     )
-    batch: Batch[GameState] = Batch(NoDice(), g.state, RULESET.evolve)
-    batch.emit(ChallengeOpened(challenge=ch))
-    run(batch, RULESET.next)  # a side with no move but accept accepts at once (AE-20)
+    run(batch, RULESET.next)
     g.events(*batch.events)
     return ch
 
@@ -267,7 +258,3 @@ def top(g: Given) -> Challenge:
     frame = g.state.frames[-1]
     assert isinstance(frame, Challenge)
     return frame
-
-
-def replaced(obj: Any, **changes: Any) -> Any:
-    return msgspec.structs.replace(obj, **changes)
