@@ -81,3 +81,22 @@ def test_every_listed_command_is_accepted_all_through_an_autoplayed_game() -> No
     # repairs need damage and tactic cards a scenario that deals them; both have their tests
     assert set(seen) >= {c.__name__ for c in COMMAND_TYPES} - {"RepairCard", "PlayTactic"}
     assert out_of_supply > 0  # autoplay pushes armies beyond supply
+
+
+def test_the_recorded_golden_game_holds_a_capture_kill_and_its_prisoner() -> None:
+    import json
+    from pathlib import Path
+
+    fixtures = Path(__file__).resolve().parents[3] / "fixtures" / "armageddon-empires"
+    kinds = [
+        json.loads(line)["type"]
+        for line in (fixtures / "ae-golden.jsonl").read_text(encoding="utf-8").splitlines()
+    ]
+    assert {"capture_kill_began", "challenge_opened", "challenge_resolved"} <= set(kinds)
+    assert {"hero_captured", "hero_killed", "hero_escaped"} & set(kinds)
+    marks = json.loads((fixtures / "ae-golden.checkpoints.json").read_text(encoding="utf-8"))
+    assert any(
+        m["expect"].get(f"bases.{base}.prisoners")
+        for m in marks
+        for base in ("red-keep", "red-gate", "blue-spire", "blue-ford")
+    )
