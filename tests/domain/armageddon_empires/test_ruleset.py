@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import json
 from collections import Counter
+from pathlib import Path
 
 import msgspec
 
@@ -84,9 +86,6 @@ def test_every_listed_command_is_accepted_all_through_an_autoplayed_game() -> No
 
 
 def test_the_recorded_golden_game_holds_a_capture_kill_and_its_prisoner() -> None:
-    import json
-    from pathlib import Path
-
     fixtures = Path(__file__).resolve().parents[3] / "fixtures" / "armageddon-empires"
     kinds = [
         json.loads(line)["type"]
