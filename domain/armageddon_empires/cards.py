@@ -150,5 +150,17 @@ def entry(spec: CardType) -> CardEntry:
     return CardEntry(spec, parse_abilities(spec.abilities, card=spec.id, kind=kind_of(spec)))
 
 
+def damage_limit(spec: CardType) -> int:
+    """The damage at which a card is destroyed: a hero's wounds, a facility's structure, a unit's
+    or attack card's hit points (p.17–19; AE-24); a tactic card takes none (1)."""
+    if isinstance(spec, HeroCard):
+        return spec.wounds
+    if isinstance(spec, FacilityCard):
+        return spec.structure
+    if isinstance(spec, UnitCard | AttackCard):
+        return spec.hit_points
+    return 1
+
+
 def instance_id(empire: str, card: str, n: int) -> str:
     return f"{empire}.{card}.{n}"

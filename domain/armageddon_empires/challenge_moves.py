@@ -22,7 +22,7 @@ from __future__ import annotations
 import msgspec
 
 from warlog.domain.armageddon_empires import tactics
-from warlog.domain.armageddon_empires.cards import FacilityCard, HeroCard, TacticCard
+from warlog.domain.armageddon_empires.cards import HeroCard, TacticCard, damage_limit
 from warlog.domain.armageddon_empires.challenge import (
     Challenge,
     ChallengeKind,
@@ -132,21 +132,10 @@ def challenge_next(state: GameState, ch: Challenge) -> Decision | Step:
     )
 
 
-def _damage_limit(state: GameState, card: str) -> int:
-    spec = state.card(card).spec
-    if isinstance(spec, HeroCard):
-        return spec.wounds
-    if isinstance(spec, FacilityCard):
-        return spec.structure
-    if isinstance(spec, TacticCard):
-        return 1
-    return spec.hit_points
-
-
 def damage(state: GameState, card: str, amount: int, challenge: int) -> CardDamaged:
     """``card_damaged``: the card takes ``amount``; destroyed at its points (AE-24)."""
     total = state.damage.get(card, 0) + amount
-    limit = _damage_limit(state, card)
+    limit = damage_limit(state.card(card).spec)
     return CardDamaged(
         card=card,
         owner=state.instances[card].owner,

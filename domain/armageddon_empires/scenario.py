@@ -21,6 +21,7 @@ from warlog.domain.armageddon_empires.cards import (
     Id,
     TacticCard,
     UnitCard,
+    damage_limit,
     entry,
 )
 from warlog.domain.armageddon_empires.limits import (
@@ -71,6 +72,8 @@ class BaseSpec(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     card: str
     facilities: list[str] = []
     garrison: list[str] = []
+    #: damage already taken by the base's card or a facility: card id -> damage (AE-22)
+    damage: dict[str, int] = {}
 
 
 class ArmySpec(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
@@ -81,6 +84,8 @@ class ArmySpec(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     units: Annotated[list[str], msgspec.Meta(max_length=MAX_UNITS_PER_ARMY)] = []
     #: starts stealthed (every card must have Stealth X, p.27)
     stealthed: bool = False
+    #: damage already taken: card id -> damage on the army's first card of that type (AE-22)
+    damage: dict[str, int] = {}
 
 
 class Scenario(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
@@ -226,6 +231,7 @@ def check(scenario: Scenario) -> None:
     for i, base in enumerate(scenario.bases):
         path = f"$.bases[{i}]"
         _check_base(path, base, cards, empires)
+        _check_damage(f"{path}.damage", base.damage, [base.card, *base.facilities], cards)
         at = _hex_on_map(f"{path}.at", base.at, terrain)
         for name in (base.id, garrison_id(base.id)):
             if name in ids:
@@ -269,6 +275,9 @@ def check(scenario: Scenario) -> None:
                 f"{path}.at",
                 f"hex {at} holds {base_owner[at]!r}'s base; battles are not part of this version",
             )
+        _check_damage(
+            f"{path}.damage", army.damage, [c for c in (army.hero, *army.units) if c], cards
+        )
         if army.stealthed:
             plain = [c for c in (army.hero, *army.units) if c and not has_stealth(cards[c])]
             if plain or not (army.hero or army.units):
@@ -328,6 +337,19 @@ def _check_base(path: str, base: BaseSpec, cards: dict[str, CardEntry], empires:
             f"{heroes} heroes and {units} units; an army holds at most "
             f"{MAX_HEROES_PER_ARMY} hero and {MAX_UNITS_PER_ARMY} units (p.23)",
         )
+
+
+def _check_damage(
+    path: str, damage: dict[str, int], holds: list[str], cards: dict[str, CardEntry]
+) -> None:
+    for card, amount in damage.items():
+        if card not in holds:
+            raise _bad(f"{path}.{card}", f"no {card!r} card here to take damage")
+        limit = damage_limit(cards[card].spec)
+        if not 1 <= amount < limit:
+            raise _bad(
+                f"{path}.{card}", f"damage {amount}: 1 to {limit - 1} (at {limit} it is destroyed)"
+            )
 
 
 def has_stealth(card: CardEntry) -> bool:

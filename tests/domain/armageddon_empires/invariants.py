@@ -7,6 +7,7 @@ from collections import Counter
 from typing import Any
 
 from warlog.domain.armageddon_empires.abilities import STEALTH, level
+from warlog.domain.armageddon_empires.cards import damage_limit
 from warlog.domain.armageddon_empires.challenge import Challenge, successes
 from warlog.domain.armageddon_empires.costs import MAX_AP_OWED
 from warlog.domain.armageddon_empires.limits import (
@@ -94,6 +95,8 @@ def check_invariants(state: Any) -> None:
                 if side is not None:
                     assert 0 <= successes(side.faces) <= len(side.faces)
                     assert side.fate_bonus >= 0 and side.fate_spent >= 0
+    for card, taken in state.damage.items():
+        assert 0 < taken < damage_limit(state.card(card).spec), f"{card} should be destroyed"
     for observer, seen in state.sightings.items():
         assert all(s.empire != observer for s in seen.values()), f"{observer} sights itself"
         assert set(seen) <= set(state.armies), f"{observer} sights an army that is gone"

@@ -3,14 +3,17 @@
 from __future__ import annotations
 
 import msgspec
+import pytest
 
-from tests.domain.armageddon_empires.arena import arena, begin
+from tests.domain.armageddon_empires.arena import BASES, arena, begin, toml
 from tests.domain.armageddon_empires.helpers import army_block, only
 from tests.given_when_then import Given
 from warlog.domain.armageddon_empires.challenge_events import CardDamaged, CardRepaired
 from warlog.domain.armageddon_empires.commands import EngageStealth, RepairCard
 from warlog.domain.armageddon_empires.costs import REPAIR_AP, REPAIR_COST
 from warlog.domain.armageddon_empires.ruleset import RULESET
+from warlog.domain.armageddon_empires.scenario import parse_scenario
+from warlog.domain.core.errors import InputError
 from warlog.domain.core.seal import secrets_of
 
 AT_HOME = army_block("red-home", "red", "0,3", hero="shade", units=("wisp",))
@@ -68,3 +71,21 @@ def test_only_a_damaged_card_of_one_s_own_is_repaired() -> None:
     g.when_rejected(RepairCard(player="red", card="red.sniffer.1"), code="rules/not_damaged")
     g.when_rejected(RepairCard(player="red", card="blue.quarry.1"), code="rules/unknown_card")
     g.when_rejected(RepairCard(player="red", card="nothing"), code="rules/unknown_card")
+
+
+def test_a_scenario_may_start_cards_damaged_for_a_referee_to_repair() -> None:
+    armies = AT_HOME + "damage = { wisp = 1 }\n"
+    bases = BASES.replace(
+        'facilities = ["sniffer"]', 'facilities = ["sniffer"]\ndamage = { sniffer = 1 }'
+    )
+    g = begin(arena(armies, bases=bases))
+    assert g.state.damage == {"red.wisp.1": 1, "red.sniffer.1": 1}
+    repairs = {c.card for c in RULESET.legal_commands(g.state, "red") if isinstance(c, RepairCard)}
+    assert repairs == {"red.wisp.1", "red.sniffer.1"}
+
+
+def test_starting_damage_must_name_a_card_there_and_leave_it_standing() -> None:
+    with pytest.raises(InputError, match=r"\$\.armies\[0\]\.damage\.wisp: damage 2: 1 to 1"):
+        parse_scenario(toml(AT_HOME + "damage = { wisp = 2 }\n"))
+    with pytest.raises(InputError, match="no 'eye' card here"):
+        parse_scenario(toml(AT_HOME + "damage = { eye = 1 }\n"))
