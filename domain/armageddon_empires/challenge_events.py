@@ -7,7 +7,7 @@ terms, every roll, fate and tactic so far), so that ``explain`` on any of them p
 
 from __future__ import annotations
 
-from typing import Annotated, Literal
+from typing import Annotated, Any, Literal
 
 from warlog.domain.armageddon_empires.challenge import Challenge, Outcome, Role
 from warlog.domain.armageddon_empires.frames import CaptureKill
@@ -16,10 +16,21 @@ from warlog.domain.core.events import Event
 from warlog.domain.core.seal import Hidden
 
 
+def in_challenge(event: Any) -> str:
+    """``part_of`` for the events that carry their challenge (a Challenge, or its number)."""
+    challenge = event.challenge
+    return f"challenge {challenge if isinstance(challenge, int) else challenge.number}"
+
+
 class ChallengeOpened(Event, frozen=True, tag="challenge_opened"):
     """Both pools are built and rolled (digest 1.4 step 1); the challenge goes on the stack."""
 
     challenge: Challenge
+
+    part_of = in_challenge
+
+    def begins(self) -> bool:
+        return True
 
     def explain(self) -> str:
         c = self.challenge
@@ -32,6 +43,8 @@ class PrerogativeTaken(Event, frozen=True, tag="prerogative_taken"):
 
     empire: str
     challenge: Challenge
+
+    part_of = in_challenge
 
     def explain(self) -> str:
         c = self.challenge
@@ -55,6 +68,8 @@ class FateSpent(Event, frozen=True, tag="fate_spent"):
     positions: tuple[int, ...]
     rolled: tuple[int, ...]
     challenge: Challenge
+
+    part_of = in_challenge
 
     def explain(self) -> str:
         source = f"{self.from_hero} of {self.hero}'s fate" if self.from_hero else ""
@@ -85,6 +100,8 @@ class TacticPlayed(Event, frozen=True, tag="tactic_played"):
     line: str
     challenge: Challenge
 
+    part_of = in_challenge
+
     def explain(self) -> str:
         pay = (
             f"{self.ap_cost} AP owed until its next turn (AE-19)"
@@ -106,6 +123,8 @@ class ChallengeAccepted(Event, frozen=True, tag="challenge_accepted"):
     automatic: bool
     challenge: Challenge
 
+    part_of = in_challenge
+
     def explain(self) -> str:
         c = self.challenge
         how = (
@@ -126,6 +145,8 @@ class ChallengeResolved(Event, frozen=True, tag="challenge_resolved"):
 
     challenge: Challenge
     outcome: Outcome
+
+    part_of = in_challenge
 
     def explain(self) -> str:
         how = (
@@ -150,6 +171,8 @@ class CardDamaged(Event, frozen=True, tag="card_damaged"):
     limit: int
     destroyed: bool
     challenge: int
+
+    part_of = in_challenge
 
     def explain(self) -> str:
         out = (

@@ -203,6 +203,14 @@ def test_p30_capture_kill_hunter_6_dice_4_against_3_captured_and_3_ap_next_round
         "challenge 1 ends by 2 accept(s) in a row (R5): attacker 4 − defender 3 successes = 1 "
         "damage to the defender (R5)"
     )
+    # ... and names the event where the challenge began, for the referee and both players
+    opened = t.seq_of("challenge_opened")
+    for reader in ([], ["--as", "red"], ["--as", "blue"]):
+        text = t.ok("explain", "p30", str(t.seq_of("challenge_resolved")), *reader)
+        assert f"part of challenge 1, which began at event {opened}" in text
+        report = json.loads(t.ok("explain", "p30", str(accepted[0]), "--json", *reader))
+        assert report["procedure"] == {"name": "challenge 1", "began": opened}
+    assert "part of challenge 1, which begins here" in t.ok("explain", "p30", str(opened))
     assert t.view("red")["bases"]["red-post"]["prisoners"] == ["blue.wanderer.1"]
     assert t.view("blue")["bases"]["red-post"]["prisoners"] == ["blue.wanderer.1"]
     # the next round: red's turn begins with 12 + 3 AP for the prisoner
