@@ -14,6 +14,7 @@ from warlog.domain.armageddon_empires.frames import CaptureKill
 from warlog.domain.armageddon_empires.resources import Resources
 from warlog.domain.core.events import Event
 from warlog.domain.core.seal import Hidden
+from warlog.domain.core.summary import plural
 
 
 def in_challenge(event: Any) -> str:
@@ -134,7 +135,7 @@ class ChallengeAccepted(Event, frozen=True, tag="challenge_accepted"):
             else "accepts"
         )
         return (
-            f"{self.empire} ({self.role}) {how}; {c.accepts} accept(s) in a row of "
+            f"{self.empire} ({self.role}) {how}; {plural(c.accepts, 'accept')} in a row of "
             f"{c.accepts_needed} that end the challenge (R5)\n{c.describe()}"
         )
 
@@ -152,7 +153,7 @@ class ChallengeResolved(Event, frozen=True, tag="challenge_resolved"):
         how = (
             "the Defender's Prerogative"
             if self.outcome.ended_by == "prerogative"
-            else f"{self.challenge.accepts_needed} accept(s) in a row"
+            else f"{plural(self.challenge.accepts_needed, 'accept')} in a row"
         )
         return (
             f"challenge {self.challenge.number} ends by {how} (R5): {self.outcome.text()}\n"
