@@ -76,10 +76,9 @@ def check_invariants(state: Any) -> None:
     assert max(per_hex.values(), default=0) <= MAX_ARMIES_PER_HEX, "too many armies in a hex"
     for base in state.bases.values():
         assert base.garrison in state.armies, f"{base.id} lost its garrison"
-        enemies = [
-            a.id for a in state.armies.values() if a.at == base.at and a.empire != base.empire
-        ]
-        assert not enemies, f"enemy army in {base.id}: {enemies}"
+        # enemy armies may stand in a base's hex now: besieging it, their attack delayed, or
+        # stealthed (p.26, p.33); a base's garrison is always its owner's
+        assert state.armies[base.garrison].empire == base.empire
         for hero in base.prisoners:
             assert state.card(hero).kind == "hero" and state.instances[hero].owner != base.empire
         assert state.card(base.card).kind == "facility"
