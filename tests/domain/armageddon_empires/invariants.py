@@ -38,8 +38,8 @@ def _stealth(state: GameState, card: str) -> int:
 
 def check_invariants(state: Any) -> None:
     """Assert what must hold after every event: no negative AP or resources; every card in
-    exactly one place and held by its owner; army limits; garrisons at their bases; no enemy army
-    at a base (no battles in this version); a stealthed army's cards can all stealth; prisoners
+    exactly one place and held by its owner; army limits; garrisons at their bases and their
+    owners'; a stealthed army's cards can all stealth; prisoners
     are enemy heroes; fate never negative nor beyond the hero's; successes never exceed dice;
     AP owed within its bound; sightings of enemy armies that exist; a coherent round clock."""
     assert isinstance(state, GameState)
