@@ -340,6 +340,23 @@ def rulesets_(as_json: bool) -> None:
 
 
 @cli.command()
+@click.option("--host", default="127.0.0.1", show_default=True, help="The address to listen on.")
+@click.option(
+    "--port", type=int, default=8000, show_default=True, help="The port (0: any free port)."
+)
+@click.pass_context
+def serve(ctx: click.Context, host: str, port: int) -> None:
+    """Run the arbiter server for a tournament (docs/server.md) until stopped.
+
+    The organiser's token is $WARLOG_ADMIN_TOKEN, or one printed once on stderr; the server
+    prints `listening on http://HOST:PORT` on stderr when it accepts requests.
+    """
+    from warlog.server.serve import serve as run_server
+
+    run_server(ctx.obj, host, port)
+
+
+@cli.command()
 @click.option(
     "--keep", metavar="FILE", help="Keep the demo database in FILE (default: a temporary file)."
 )
