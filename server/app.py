@@ -20,7 +20,7 @@ from litestar.middleware import (
     AuthenticationResult,
     DefineMiddleware,
 )
-from litestar.params import Parameter
+from litestar.params import FromPath, HeaderParameter, JSONBody, QueryParameter
 from litestar.response import Stream
 
 from warlog.arbiter.application import Arbiter
@@ -73,7 +73,7 @@ class BearerAuth(AbstractAuthenticationMiddleware):
         return AuthenticationResult(user=caller, auth=None)
 
 
-def player_of(request: Request[Any, Any, Any], game: str) -> str | None:
+def player_of(request: Request[Any, Any, Any], game: FromPath[str]) -> str | None:
     """The player the caller acts as in ``game`` (None: the organiser)."""
     caller: Caller = request.user
     return caller.player_in(game)
@@ -127,7 +127,7 @@ async def list_rulesets() -> list[s.RulesetRow]:
     opt={"admin_only": "create games"},
     responses=responses(400, 401, 403, 409),
 )
-async def create_game(request: Request[Any, Any, Any], data: s.NewGame) -> s.CreatedGame:
+async def create_game(request: Request[Any, Any, Any], data: JSONBody[s.NewGame]) -> s.CreatedGame:
     """Create a game of a bundled scenario; one new token per player (the organiser's only)."""
 
     def create(arb: Arbiter) -> s.CreatedGame:
@@ -150,14 +150,16 @@ async def create_game(request: Request[Any, Any, Any], data: s.NewGame) -> s.Cre
 
 
 @get("/games/{game:str}", responses=responses(401, 403, 404))
-async def game_summary(request: Request[Any, Any, Any], game: str) -> Response[s.GameSummary]:
+async def game_summary(
+    request: Request[Any, Any, Any], game: FromPath[str]
+) -> Response[s.GameSummary]:
     """The game: ruleset, version, players, head and whether it is over."""
     summary = msgspec.convert(await call(request, lambda arb: arb.summary(game)), s.GameSummary)
     return Response(summary, headers=head_tag(summary.head.seq))
 
 
 @get("/games/{game:str}/legal", responses=responses(401, 403, 404))
-async def legal(request: Request[Any, Any, Any], game: str) -> s.Legal:
+async def legal(request: Request[Any, Any, Any], game: FromPath[str]) -> s.Legal:
     """The caller's legal commands now (the organiser: everyone's the game waits for)."""
     player = player_of(request, game)
     return s.Legal(await call(request, lambda arb: arb.legal(game, player)))
@@ -168,11 +170,11 @@ async def legal(request: Request[Any, Any, Any], game: str) -> s.Legal:
 )
 async def play(
     request: Request[Any, Any, Any],
-    game: str,
+    game: FromPath[str],
     if_match: Annotated[
         str | None,
-        Parameter(
-            header="If-Match",
+        HeaderParameter(
+            name="If-Match",
             description="The head seq the command was decided on (quotes allowed): the "
             "command is refused with 409, nothing applied, unless the head is still that seq.",
         ),
@@ -217,9 +219,9 @@ async def play(
 @get("/games/{game:str}/state", responses=responses(400, 401, 403, 404))
 async def state(
     request: Request[Any, Any, Any],
-    game: str,
+    game: FromPath[str],
     at: Annotated[
-        int | None, Parameter(ge=1, description="After event SEQ (default: the head).")
+        int | None, QueryParameter(ge=1, description="After event SEQ (default: the head).")
     ] = None,
 ) -> dict[str, Any]:
     """The state as the caller may see it (what `warlog state GAME --json --as PLAYER` prints)."""
@@ -235,16 +237,16 @@ async def state(
 )
 async def events(
     request: Request[Any, Any, Any],
-    game: str,
-    from_seq: Annotated[int, Parameter(query="from", ge=1, description="The first seq.")] = 1,
+    game: FromPath[str],
+    from_seq: Annotated[int, QueryParameter(name="from", ge=1, description="The first seq.")] = 1,
     until: Annotated[
         int | None,
-        Parameter(ge=1, description="The last seq: the feed closes after it is sent."),
+        QueryParameter(ge=1, description="The last seq: the feed closes after it is sent."),
     ] = None,
     last_event_id: Annotated[
         str | None,
-        Parameter(
-            header="Last-Event-ID",
+        HeaderParameter(
+            name="Last-Event-ID",
             description="The feed resumes after this seq (instead of at `from`).",
         ),
     ] = None,
@@ -285,8 +287,8 @@ async def events(
 @get("/games/{game:str}/log", responses=responses(400, 401, 403, 404))
 async def events_view(
     request: Request[Any, Any, Any],
-    game: str,
-    all_: Annotated[bool, Parameter(query="all", description="Expired entries too.")] = False,
+    game: FromPath[str],
+    all_: Annotated[bool, QueryParameter(name="all", description="Expired entries too.")] = False,
 ) -> s.EventsView:
     """The in-game Events view for the caller (the organiser: every empire)."""
     player = player_of(request, game)
@@ -301,7 +303,7 @@ async def events_view(
 
 
 @get("/games/{game:str}/head", responses=responses(401, 403, 404))
-async def head(request: Request[Any, Any, Any], game: str) -> Response[s.Head]:
+async def head(request: Request[Any, Any, Any], game: FromPath[str]) -> Response[s.Head]:
     """The last event's seq and hash: a receipt."""
     seq, hash_ = await call(request, lambda arb: arb.head(game))
     return Response(s.Head(seq, hash_), headers=head_tag(seq))
@@ -313,7 +315,7 @@ async def head(request: Request[Any, Any, Any], game: str) -> Response[s.Head]:
     opt={"admin_only": "reveal a game's seed"},
     responses=responses(400, 401, 403, 404),
 )
-async def reveal(request: Request[Any, Any, Any], game: str) -> s.Revealed:
+async def reveal(request: Request[Any, Any, Any], game: FromPath[str]) -> s.Revealed:
     """Publish the dice seed (a `dice_revealed` event): play in the game is over, every sealed
     value opens, every die can be checked."""
     revealed = await call(request, lambda arb: arb.reveal(game))
@@ -326,7 +328,7 @@ async def reveal(request: Request[Any, Any, Any], game: str) -> s.Revealed:
     responses=responses(401, 403, 404),
     response_description="The export: JSON Lines, one event per line.",
 )
-async def export(request: Request[Any, Any, Any], game: str) -> str:
+async def export(request: Request[Any, Any, Any], game: FromPath[str]) -> str:
     """The game in the export format (the organiser's; a player's once the seed is revealed)."""
     player = player_of(request, game)
 
@@ -339,7 +341,7 @@ async def export(request: Request[Any, Any, Any], game: str) -> str:
 
 
 @get("/games/{game:str}/audit", responses=responses(401, 403, 404))
-async def audit(request: Request[Any, Any, Any], game: str) -> s.Findings:
+async def audit(request: Request[Any, Any, Any], game: FromPath[str]) -> s.Findings:
     """Chain, rules re-derivation, dice and seals (the organiser's; a player's once the seed
     is revealed): the findings, empty when the log is clean."""
     player = player_of(request, game)
