@@ -154,11 +154,13 @@ class Feeds:
 
 async def read_lines(
     host: ArbiterHost, game: str, reader: str | None, from_seq: int, to_seq: int
-) -> list[Line]:
-    """The SSE lines of events ``from_seq``..``to_seq`` (as far as the log goes) for ``reader``."""
+) -> tuple[int, list[Line]]:
+    """The head, and the SSE lines of events ``from_seq``..``to_seq`` (as far as the log goes)
+    for ``reader``."""
 
-    def read(arb: Arbiter) -> list[Line]:
-        return [(r.seq, sse_event(r)) for r in arb.records_as(game, reader, from_seq, to_seq)]
+    def read(arb: Arbiter) -> tuple[int, list[Line]]:
+        lines = [(r.seq, sse_event(r)) for r in arb.records_as(game, reader, from_seq, to_seq)]
+        return arb.head(game)[0], lines
 
     return await host.call(read)
 
@@ -174,8 +176,13 @@ async def live(
 ) -> AsyncIterator[bytes]:
     """The feed of ``game`` for ``reader`` from the event after seq ``after``: what the log
     holds, then each new event as it is appended, a keep-alive comment when idle; it ends after
-    seq ``until`` (if given) or when the server stops."""
-    sub = feeds.subscribe(game, reader)  # first: whatever is appended from now on is pushed
+    seq ``until`` (if given) or when the server stops.
+
+    It subscribes first, then reads the log up to the head it finds at its first read: every
+    batch appended after that read is pushed to it (the listener runs on the arbiter's thread
+    after the read, and sees the subscription), so from then on it reads the log only for a
+    batch it was not handed the lines of, or after its queue overflowed."""
+    sub = feeds.subscribe(game, reader)
     last = after
     end = until if until is not None else 2**63
 
@@ -189,12 +196,20 @@ async def live(
                 last = seq
         return "".join(out).encode()
 
-    try:
-        while last < end:  # catch up with the log
-            lines = await read_lines(host, game, reader, last + 1, min(last + CHUNK, end))
+    async def read_to(seq: int) -> AsyncIterator[bytes]:
+        """Events ``last + 1``..``seq`` (and ``until``) from the log, a chunk at a time."""
+        while last < min(seq, end):
+            _, lines = await read_lines(host, game, reader, last + 1, min(seq, last + CHUNK, end))
             if not lines:
-                break
+                return
             yield fresh(lines)
+
+    try:
+        head, lines = await read_lines(host, game, reader, last + 1, min(last + CHUNK, end))
+        if lines:
+            yield fresh(lines)
+        async for chunk in read_to(head):  # the rest of the catch-up, if it was long
+            yield chunk
         while last < end:
             pushed = await sub.pending(keepalive)
             if pushed is None:
@@ -203,15 +218,9 @@ async def live(
                 yield KEEPALIVE
                 continue
             for batch in pushed:
-                if batch.last <= last:
-                    continue
-                if batch.lines is None or batch.first > last + 1:  # dropped, or not rendered
-                    while last < min(batch.last, end):
-                        to_seq = min(batch.last, last + CHUNK, end)
-                        chunk = await read_lines(host, game, reader, last + 1, to_seq)
-                        if not chunk:
-                            break
-                        yield fresh(chunk)
+                if batch.lines is None or batch.first > last + 1:  # not rendered, or dropped
+                    async for chunk in read_to(batch.last):
+                        yield chunk
                 else:
                     text = fresh(batch.lines)
                     if text:

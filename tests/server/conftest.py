@@ -211,3 +211,34 @@ def served(db: Path, *, admin: str | None = ADMIN) -> Iterator[Served]:
             except subprocess.TimeoutExpired:
                 process.kill()
                 process.wait()
+
+
+# ------------------------------------------------------------------ the live feed
+
+
+async def sse(response: httpx.Response) -> Any:
+    """The SSE events of a streamed response, as they come: ``{"id", "event", "data"}`` per
+    event (data parsed), ``{"comment": TEXT}`` per comment line."""
+    fields: dict[str, str] = {}
+    async for line in response.aiter_lines():
+        if line == "":
+            if fields:
+                yield {**fields, "data": json.loads(fields["data"])}
+                fields = {}
+        elif line.startswith(":"):
+            yield {"comment": line[1:].strip()}
+        else:
+            name, _, value = line.partition(":")
+            assert name not in fields, f"{name} twice in one event"
+            fields[name] = value.removeprefix(" ")
+
+
+def client_check() -> Any:
+    """The client-side check of docs/server.md (its ``Receipts`` class), run as written there."""
+    text = (ROOT / "docs" / "server.md").read_text(encoding="utf-8")
+    marker = text.index("<!-- the client's check")
+    start = text.index("```python\n", marker) + len("```python\n")
+    block = text[start : text.index("\n```\n", start) + 1]
+    namespace: dict[str, Any] = {}
+    exec(compile(block, "docs/server.md", "exec"), namespace)
+    return namespace["Receipts"]
