@@ -7,10 +7,12 @@ It prints ``admin token: TOKEN`` once on stderr when it made the token itself (n
 
 from __future__ import annotations
 
+import contextlib
 import errno
 import os
 import socket
 import sys
+from collections.abc import Iterator
 from typing import Any
 
 import uvicorn
@@ -74,6 +76,15 @@ class Server(uvicorn.Server):
     async def shutdown(self, sockets: list[socket.socket] | None = None) -> None:
         self._on_stop()
         await super().shutdown(sockets)
+
+    @contextlib.contextmanager
+    def capture_signals(self) -> Iterator[None]:
+        """uvicorn's, except that a server stopped by SIGINT or SIGTERM, once it has shut down
+        in good order, exits 0 instead of dying of the signal afterwards."""
+        with super().capture_signals():
+            yield
+            if self.should_exit and not self.force_exit:
+                self._captured_signals.clear()
 
 
 def serve(
