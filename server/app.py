@@ -397,6 +397,7 @@ def create_app(
         middleware=[DefineMiddleware(BearerAuth, exclude=[r"^/openapi\.json"])],
         exception_handlers=EXCEPTION_HANDLERS,
         request_max_body_size=MAX_BODY,
+        on_startup=[host.open],
         on_shutdown=[feeds.close, host.close],
         openapi_config=openapi_config(importlib.metadata.version("warlog")),
         logging_config=None,

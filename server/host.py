@@ -21,33 +21,52 @@ T = TypeVar("T")
 
 
 class ArbiterHost:
-    """An Arbiter opened by ``open_arbiter`` on a worker thread of its own."""
+    """An Arbiter opened by ``open_arbiter`` on a worker thread of its own (opened at once, so
+    that a database that cannot be used is reported before the server listens)."""
 
     def __init__(self, open_arbiter: Callable[[], Arbiter]) -> None:
-        self._executor = concurrent.futures.ThreadPoolExecutor(1, thread_name_prefix="arbiter")
-        self._closed = False
+        self._open_arbiter = open_arbiter
+        self._executor: concurrent.futures.ThreadPoolExecutor | None = None
+        self._arbiter: Arbiter | None = None
+        self.open()
+
+    def open(self) -> None:
+        """Open the Arbiter on a new thread, unless it is open (the app starting again)."""
+        if self._executor is not None:
+            return
+        executor = concurrent.futures.ThreadPoolExecutor(1, thread_name_prefix="arbiter")
         try:  # opened there, so that its connections belong to that thread
-            self._arbiter = self._executor.submit(open_arbiter).result()
+            self._arbiter = executor.submit(self._open_arbiter).result()
         except BaseException:
-            self._executor.shutdown()
+            executor.shutdown()
             raise
+        self._executor = executor
 
     async def call(self, fn: Callable[[Arbiter], T]) -> T:
         """``fn(arbiter)`` run on the arbiter's thread, after every call made before it."""
+        if self._executor is None:
+            raise RuntimeError("the arbiter is closed")
         loop = asyncio.get_running_loop()
-        return await loop.run_in_executor(self._executor, fn, self._arbiter)
+        return await loop.run_in_executor(self._executor, self._run, fn)
 
     def call_blocking(self, fn: Callable[[Arbiter], T]) -> T:
         """``fn(arbiter)`` on the arbiter's thread, waited for (outside the event loop)."""
-        return self._executor.submit(fn, self._arbiter).result()
+        if self._executor is None:
+            raise RuntimeError("the arbiter is closed")
+        return self._executor.submit(self._run, fn).result()
+
+    def _run(self, fn: Callable[[Arbiter], T]) -> T:
+        assert self._arbiter is not None
+        return fn(self._arbiter)
 
     def close(self) -> None:
         """Close the Arbiter on its thread, after every call already made, and stop the thread
         (again: nothing)."""
-        if self._closed:
+        executor, self._executor = self._executor, None
+        if executor is None:
             return
-        self._closed = True
         try:
-            self.call_blocking(lambda arb: arb.close())
+            executor.submit(self._run, lambda arb: arb.close()).result()
         finally:
-            self._executor.shutdown()
+            executor.shutdown()
+            self._arbiter = None

@@ -69,6 +69,8 @@ def completed(document: dict[str, Any]) -> dict[str, Any]:
     }
     paths = doc["paths"]
     paths["/rulesets"]["get"]["security"] = []
+    new_game = schemas["NewGame"]["properties"]
+    new_game["ruleset"]["enum"] = registry.names()  # those registered in this server
     command, found = command_schemas()
     schemas.update(found)
     paths["/games/{game}/commands"]["post"]["requestBody"] = {

@@ -3,11 +3,14 @@ them in the OpenAPI document as they are)."""
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 import msgspec
 
+from warlog.arbiter.ids import GAME_ID
 from warlog.eventstore.records import Record
+
+GameId = Annotated[str, msgspec.Meta(pattern=GAME_ID.pattern)]
 
 
 class NewGame(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
@@ -15,7 +18,7 @@ class NewGame(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
 
     ruleset: str
     scenario: str | None = None
-    game: str | None = None
+    game: GameId | None = None
     dice: Literal["auto", "manual"] = "auto"
     salt: str = ""
 

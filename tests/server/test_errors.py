@@ -291,3 +291,39 @@ def test_a_bug_is_500_in_one_line_with_no_traceback_and_logged(
     assert "planted" not in error["message"]
     logged = [r for r in caplog.records if r.name == "warlog.server" and r.exc_info]
     assert logged and logged[0].exc_info[0] is ZeroDivisionError  # type: ignore[index]
+
+
+def test_an_append_lost_to_another_process_is_409_and_appends_nothing(
+    db: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Given another writer on the same file (its own connection, as another process has) that
+    appends to the game after the server decided a command and before it appended it, then
+    the command answers 409 and nothing of it is in the log."""
+    from litestar.testing import TestClient
+
+    from tests.server.conftest import open_app
+    from warlog.arbiter.database import on_database
+    from warlog.eventstore.sqlite_store import SQLiteStore
+
+    real_append = SQLiteStore.append
+    raced: list[int] = []
+
+    def append_after_a_rival(self: SQLiteStore, game: str, batch: object, expected: int) -> object:
+        if not raced:
+            raced.append(expected)
+            with on_database(db) as rival:
+                rival.play(
+                    "g", json.dumps({"type": "buy_initiative", "player": "blue", "count": 0})
+                )
+        return real_append(self, game, batch, expected)  # type: ignore[arg-type]
+
+    with TestClient(open_app(db)) as client:
+        game = new_game(client, "armageddon-empires", game="g")
+        monkeypatch.setattr(SQLiteStore, "append", append_after_a_rival)
+        response = client.post("/games/g/commands", json=COMMAND, headers=game.as_("red"))
+        assert_error(response, 409, "store/conflict")
+        monkeypatch.undo()
+        issued = [r for r in arbiter_on(db).records("g") if r.type == "command_issued"]
+        assert [json.loads(r.data)["player"] for r in issued] == ["blue"]
+        again = client.post("/games/g/commands", json=COMMAND, headers=game.as_("red"))
+        assert again.status_code == 200  # the retry decides on the new head
