@@ -108,6 +108,7 @@ def serve(
         access_log=False,
         lifespan="on",
         timeout_graceful_shutdown=GRACEFUL_SECONDS,
+        server_header=False,
     )
     server = Server(config, sock, warlog.feeds.close)
     try:
