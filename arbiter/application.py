@@ -36,6 +36,7 @@ from warlog.domain.core.events import (
 from warlog.domain.core.rules import unknown_command
 from warlog.domain.core.ruleset import AnyRuleset, Command
 from warlog.domain.core.seal import Sealer, Secret
+from warlog.domain.core.summary import Summary
 from warlog.eventstore.codec import Codec, command_to_builtins, decode_command
 from warlog.eventstore.records import GameInfo, Record
 from warlog.eventstore.store import Store
@@ -545,7 +546,12 @@ class Arbiter:
     # ------------------------------------------------------------------ exchanging
 
     def import_records(
-        self, records: Sequence[Record], game: str | None = None, *, chain_only: bool = False
+        self,
+        records: Sequence[Record],
+        game: str | None = None,
+        *,
+        chain_only: bool = False,
+        progress: Callable[[int], None] | None = None,
     ) -> str:
         """Import an exported log as a new game; returns its id.
 
@@ -556,7 +562,7 @@ class Arbiter:
         """
         from warlog.arbiter.exchange import import_log
 
-        return import_log(self, records, game, chain_only=chain_only)
+        return import_log(self, records, game, chain_only=chain_only, progress=progress)
 
     def export_records(self, game: str, *, opened: bool = False) -> Iterator[Record]:
         """The game's records as the export holds them: in their chained form, every seal
@@ -617,7 +623,8 @@ class Arbiter:
     ) -> Iterator[Record]:
         """The records ``from_seq``..``to_seq`` as ``player`` may see them: the chained form
         with that player's own sealed values opened (None: the referee's, every value opened).
-        InputError for an unknown player."""
+        InputError for an unknown player or events outside the game."""
+        self.check_range(game, from_seq, to_seq)
         return self.forms(game, self.reader(game, player), from_seq, to_seq)
 
     def replay(
@@ -626,6 +633,7 @@ class Arbiter:
         """Each event from ``from_seq`` as ``player`` may see it (None: the referee), with its
         explanation and what it changed in that player's view."""
         loaded = self.loaded(game)
+        self.check_range(game, from_seq, to_seq)
         reader = self.reader(game, player)
         state = self.state(game, from_seq - 1) if from_seq > 1 else None
         decode = self.decoder(loaded.codec, game)
@@ -674,7 +682,7 @@ class Arbiter:
         records = counted(self.forms(game, reader, 1, None), progress)
         return audit_records(records, self._rulesets, from_seq)
 
-    def summary(self, game: str) -> dict[str, Any]:
+    def about(self, game: str) -> dict[str, Any]:
         """What a game is and where it stands: ``{"game", "ruleset", "version", "players",
         "head": {"seq", "hash"}, "over"}`` (``version``: the rules it is played under; ``over``:
         the game has ended or its seed is revealed). UnknownGame if there is no such game."""
@@ -690,6 +698,22 @@ class Arbiter:
             "over": bool(loaded.ruleset.is_terminal(folded.state) or meta.revealed),
         }
 
+    def summary(self, game: str, at: int | None = None, player: str | None = None) -> Summary:
+        """A summary a person can read of the state after ``at`` as ``player`` sees it."""
+        view = self.view(game, at, player)
+        return self.loaded(game).ruleset.summary(view["state"], player)
+
+    def check_range(self, game: str, from_seq: int, to_seq: int | None) -> None:
+        """InputError unless ``from_seq``..``to_seq`` are events of the game, in order."""
+        head, _ = self.store.head(game)
+        check_from(from_seq, head, f"game {game}")
+        if to_seq is not None and not from_seq <= to_seq <= head:
+            raise InputError(
+                f"game {game} has events 1..{head}; --to {to_seq} must be between --from "
+                f"{from_seq} and {head}",
+                "input/bad_seq",
+            )
+
     def view(self, game: str, at: int | None = None, player: str | None = None) -> dict[str, Any]:
         """The state after ``at`` as ``player`` sees it (None: the referee's full view)."""
         loaded = self.loaded(game)
@@ -701,6 +725,7 @@ class Arbiter:
             "ruleset": loaded.ruleset.name,
             "seq": folded.seq,
             "round": loaded.ruleset.round_of(folded.state),
+            "round_word": loaded.ruleset.round_word,
             "over": bool(loaded.ruleset.is_terminal(folded.state) or folded.meta.revealed),
             "as": player,
             "state": loaded.ruleset.view(folded.state, player),

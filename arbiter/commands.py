@@ -11,18 +11,8 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from warlog.domain.core.errors import InputError
-
-#: the most characters of the user's input an error message quotes
-QUOTE_MAX = 60
-
-
-def quote(text: str | bytes) -> str:
-    """A short, printable prefix of what the user gave, for an error message."""
-    if isinstance(text, bytes):
-        text = text.decode("utf-8", "replace")
-    text = text.strip()
-    return repr(text if len(text) <= QUOTE_MAX else text[: QUOTE_MAX - 3] + "...")
+from warlog.domain.core.errors import QUOTE_MAX, InputError
+from warlog.domain.core.errors import quoted as quote
 
 
 def _pairs(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
@@ -51,7 +41,8 @@ def parse_json_object(text: str | bytes) -> dict[str, Any]:
         raise InputError(
             f"command is not UTF-8 text (byte {exc.start + 1})", "input/bad_json"
         ) from None
-    if not decoded.strip():
+    decoded = decoded.strip()
+    if not decoded:
         raise InputError("the command is empty: give one JSON object", "input/empty_command")
     try:
         raw = json.loads(decoded, object_pairs_hook=_pairs, parse_constant=_constant)

@@ -9,7 +9,7 @@ values in the vault, so that the imported game folds.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import TYPE_CHECKING
 
 import msgspec
@@ -95,11 +95,19 @@ def read_file(path: str) -> list[str]:
 
 
 def import_log(
-    arb: Arbiter, records: Sequence[Record], game: str | None = None, *, chain_only: bool = False
+    arb: Arbiter,
+    records: Sequence[Record],
+    game: str | None = None,
+    *,
+    chain_only: bool = False,
+    progress: Callable[[int], None] | None = None,
 ) -> str:
-    """Import an exported log into ``arb`` as a new game; its id (``Arbiter.import_records``)."""
-    auditor = Auditor(arb.rulesets)
-    findings = auditor.feed(records)
+    """Import an exported log into ``arb`` as a new game; its id (``Arbiter.import_records``).
+    ``progress`` is told how many events the audit has checked."""
+    from warlog.arbiter.application import counted
+
+    auditor = Auditor(arb.rulesets, rules=not chain_only)
+    findings = auditor.feed(counted(records, progress))
     if findings:
         more = (
             f" (and {len(findings) - 1} more; `warlog audit FILE` lists them)"

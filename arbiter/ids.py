@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import re
 
-from warlog.domain.core.errors import InputError
+from warlog.domain.core.errors import InputError, quoted
 
 GAME_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")
 #: how a file argument ends (a game id never does)
@@ -20,9 +20,8 @@ def is_game_id(text: str) -> bool:
 def check_game_id(game: str) -> str:
     """``game`` if it is a valid id; InputError otherwise."""
     if not is_game_id(game):
-        shown = game if len(game) <= 70 else game[:67] + "..."
         raise InputError(
-            f"bad game id {shown!r}: use 1-64 letters, digits, '_', '.' or '-', starting with a "
+            f"bad game id {quoted(game)}: use 1-64 letters, digits, '_', '.' or '-', starting with a "
             f"letter or digit and not ending in {FILE_SUFFIX}",
             "input/bad_game_id",
         )

@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from warlog.domain import rulesets
-from warlog.domain.core.errors import InputError
+from warlog.domain.core.errors import InputError, quoted
 from warlog.domain.core.ruleset import AnyRuleset
 
 
@@ -22,15 +22,19 @@ def resolve_scenario(ruleset: AnyRuleset, scenario: str | None) -> tuple[str, by
     if bundled is not None:
         return scenario, bundled
     path = Path(scenario)
-    if path.is_file():
+    try:
+        found = path.is_file()
+    except OSError:  # e.g. a name longer than the file system allows
+        found = False
+    if found:
         try:
             return path.stem, path.read_bytes()
         except OSError as exc:
             raise InputError(
-                f"cannot read scenario {scenario}: {exc.strerror}", "input/unreadable"
+                f"cannot read scenario {quoted(scenario)}: {exc.strerror}", "input/unreadable"
             ) from None
     known = ", ".join(sorted(rulesets.bundled_scenarios(ruleset))) or "none"
     raise InputError(
-        f"unknown scenario {scenario!r}: not a bundled one ({known}) nor a file",
+        f"unknown scenario {quoted(scenario)}: not a bundled one ({known}) nor a file",
         "input/unknown_scenario",
     )

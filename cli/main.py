@@ -1,31 +1,75 @@
 """The ``warlog`` command line: each command opens the database, calls one library function and
-renders the result. Errors are one line on stderr with the contract's exit code (cli/errors.py)."""
+renders the result. Errors are one line on stderr with the contract's exit code (cli/errors.py).
+"""
 
 from __future__ import annotations
 
 import json
-from typing import Any
+import sys
+from collections.abc import Callable
+from typing import Any, TypeVar
 
 import click
 
 from warlog.arbiter.application import Arbiter
 from warlog.arbiter.exchange import export_line
 from warlog.cli import render
+from warlog.cli.completion import complete_games, complete_players, complete_rulesets
 from warlog.cli.context import db_path, open_arbiter
 from warlog.cli.errors import WarlogGroup
 from warlog.domain import rulesets
 from warlog.domain.core.errors import InputError
 
-json_option = click.option("--json", "as_json", is_flag=True, help="Machine output (JSON).")
-as_option = click.option(
-    "--as",
-    "as_player",
-    metavar="PLAYER",
-    help="As this player may see it (default: the referee, who sees everything).",
-)
+F = TypeVar("F", bound=Callable[..., Any])
+
+EXIT_CODES = """\b
+Exit codes:
+  0  done
+  1  bad input or environment (JSON, command, field, game, player, database file)
+  2  usage (a wrong option or argument)
+  3  the rules reject the command; nothing was appended
+  4  audit or import found the log altered or invalid
+  5  another writer appended first; nothing was appended, retry"""
 
 
-@click.group(cls=WarlogGroup)
+def json_option(f: F) -> F:
+    return click.option("--json", "as_json", is_flag=True, help="Print JSON only (for programs).")(
+        f
+    )
+
+
+def as_option(f: F) -> F:
+    return click.option(
+        "--as",
+        "as_player",
+        metavar="PLAYER",
+        shell_complete=complete_players,
+        help="As this player may see it (default: the referee, who sees everything).",
+    )(f)
+
+
+def db_option(f: F) -> F:
+    """``--db`` after the command name too (``warlog state G --db w.db``)."""
+
+    def remember(ctx: click.Context, _: click.Parameter, value: str | None) -> None:
+        if value is not None:
+            ctx.find_root().obj = value
+
+    return click.option(
+        "--db",
+        metavar="FILE",
+        expose_value=False,
+        callback=remember,
+        is_eager=True,
+        help="The database (default ./warlog.db or $WARLOG_DB).",
+    )(f)
+
+
+def game_argument(f: F) -> F:
+    return click.argument("game", shell_complete=complete_games)(f)
+
+
+@click.group(cls=WarlogGroup, epilog=EXIT_CODES)
 @click.option(
     "--db", "db", metavar="FILE", help="The database (default ./warlog.db or $WARLOG_DB)."
 )
@@ -35,14 +79,22 @@ def cli(ctx: click.Context, db: str | None) -> None:
     """warlog: an event-sourced rules engine and arbiter for wargames.
 
     Every command and die roll is an event in a hash-chained, append-only log; any game can be
-    replayed, forked and audited from any event.
+    replayed, forked and audited from any event. `warlog COMMAND --help` shows a command's
+    options and an example.
     """
-    ctx.obj = db_path(db)
+    if ctx.obj is None:
+        ctx.obj = db_path(db)
+
+
+def database(ctx: click.Context) -> str:
+    """The command's database: ``--db`` (before or after the command), else the default."""
+    root = ctx.find_root()
+    return db_path(root.obj if isinstance(root.obj, str) else None)
 
 
 def arbiter(ctx: click.Context, *, create: bool = False) -> Arbiter:
     """The Arbiter on the command's database, closed when the command ends."""
-    arb = open_arbiter(ctx.obj, create=create)
+    arb = open_arbiter(database(ctx), create=create)
     ctx.call_on_close(arb.close)
     return arb
 
@@ -54,28 +106,81 @@ def source_arbiter(ctx: click.Context, source: str) -> tuple[Arbiter, str]:
     return open_source(source, lambda: arbiter(ctx))
 
 
+def interactive() -> bool:
+    """True when a person is at the terminal (stdin and stderr both are one)."""
+    return sys.stdin.isatty() and sys.stderr.isatty()
+
+
+def emit(value: Any) -> None:
+    """One JSON value on stdout, nothing else."""
+    click.echo(json.dumps(render.builtins(value), ensure_ascii=False))
+
+
+# ---------------------------------------------------------------------- games
+
+
 @cli.command()
-@click.argument("ruleset")
+@click.argument("ruleset", shell_complete=complete_rulesets)
 @click.option("--scenario", metavar="NAME|FILE", help="A bundled scenario name or a TOML file.")
 @click.option("--game", "game", metavar="ID", help="The new game's id (default: generated).")
-@click.option("--dice", type=click.Choice(["auto", "manual"]), default="auto", show_default=True)
-@click.option("--salt", default="", help="Text mixed into the dice derivation.")
+@click.option(
+    "--dice",
+    type=click.Choice(["auto", "manual"]),
+    default="auto",
+    show_default=True,
+    help="auto: warlog rolls, provably fair; manual: a referee types the faces into each command.",
+)
+@click.option(
+    "--salt", default="", help="Text mixed into the dice derivation (e.g. a tournament's name)."
+)
+@json_option
+@db_option
 @click.pass_context
 def new(
-    ctx: click.Context, ruleset: str, scenario: str | None, game: str | None, dice: str, salt: str
+    ctx: click.Context,
+    ruleset: str,
+    scenario: str | None,
+    game: str | None,
+    dice: str,
+    salt: str,
+    as_json: bool,
 ) -> None:
-    """Create a game of RULESET; prints its id alone."""
-    click.echo(
-        arbiter(ctx, create=True).new_game(ruleset, scenario, game=game, dice=dice, salt=salt)
-    )
+    """Create a game of RULESET; prints its id alone.
+
+    \b
+    Example:
+      warlog new armageddon-empires --game final-1
+      warlog new battle-for-armageddon --dice manual --scenario my-map.toml
+    """
+    created = arbiter(ctx, create=True).new_game(ruleset, scenario, game=game, dice=dice, salt=salt)
+    emit({"game": created}) if as_json else click.echo(created)
 
 
 @cli.command()
-@click.argument("game")
+@json_option
+@db_option
+@click.pass_context
+def games(ctx: click.Context, as_json: bool) -> None:
+    """Every game in the database: ruleset, scenario, players, head, whose move, forks.
+
+    \b
+    Example:
+      warlog games
+      warlog games --json | jq '.[] | select(.over | not) | .game'
+    """
+    from warlog.arbiter.reports import games as list_games
+
+    found = list_games(arbiter(ctx))
+    emit(found) if as_json else click.echo(render.games_text(found))
+
+
+@cli.command()
+@game_argument
 @click.argument("command", required=False, default="-")
 @as_option
 @click.option("--referee", is_flag=True, help="Print the events with every sealed value opened.")
 @json_option
+@db_option
 @click.pass_context
 def play(
     ctx: click.Context,
@@ -87,54 +192,117 @@ def play(
 ) -> None:
     """Apply COMMAND (JSON), or one command per line from stdin ('-' or none).
 
-    Prints the events appended as the issuing player may see them (--as: as another player;
-    --referee: everything). Stops at the first rejected command; earlier ones stay applied.
+    Prints the events appended as the issuing player may see them. Stops at the first rejected
+    command (earlier ones stay applied) and says which line it was. Many commands on stdin cost
+    far less than one process each.
+
+    \b
+    Example:
+      warlog play final-1 '{"type": "end_turn", "player": "red"}'
+      warlog legal final-1 --json | head -1 | warlog play final-1 -
     """
     arb = arbiter(ctx)
     if command != "-":
-        lines: Any = [command]
+        lines: list[bytes | str] = [command]
     else:
         lines = [line for line in click.open_file("-", "rb") if line.strip()]
         if not lines:
             raise InputError(
                 "no command on stdin: give one JSON object a line", "input/empty_command"
             )
-    for line in lines:
-        for record in arb.play_as(game, line, as_player, referee=referee):
+    from warlog.domain.core.errors import WarlogError
+
+    for number, line in enumerate(lines, start=1):
+        try:
+            records = arb.play_as(game, line, as_player, referee=referee)
+        except WarlogError as exc:
+            if command == "-":
+                exc.message = (
+                    f"line {number}: {exc.message} ({render.plural(number - 1, 'command')} "
+                    "applied before it)"
+                )
+            raise
+        for record in records:
             click.echo(export_line(record) if as_json else render.record_line(record))
 
 
 @cli.command()
-@click.argument("game")
-@click.option("--as", "--player", "player", metavar="PLAYER", help="Only this player's commands.")
+@game_argument
+@click.option(
+    "--as",
+    "--player",
+    "player",
+    metavar="PLAYER",
+    shell_complete=complete_players,
+    help="Only this player's commands (default: everyone the game waits for).",
+)
 @json_option
+@db_option
 @click.pass_context
 def legal(ctx: click.Context, game: str, player: str | None, as_json: bool) -> None:
-    """The legal commands now, one JSON object per line, each accepted by `play` as it is."""
-    for command in arbiter(ctx).legal(game, player):
-        click.echo(json.dumps(command, ensure_ascii=False, separators=(",", ":")))
+    """The legal commands now, one JSON object per line, each accepted by `play` as it is.
+
+    When there is none, says why (whose turn it is, what the game waits for, that it is over).
+    In a manual-dice game each command is followed by the dice it needs, in order and for whom.
+    With --json: the commands only, one JSON object per line (pipe them into `play -`).
+
+    \b
+    Example:
+      warlog legal final-1 --as red
+    """
+    from warlog.arbiter.reports import legal_report
+
+    report = legal_report(arbiter(ctx), game, player)
+    if as_json:
+        for command in report.commands:
+            click.echo(json.dumps(command, ensure_ascii=False, separators=(",", ":")))
+        return
+    click.echo(render.legal_text(report), err=not report.commands)
 
 
 @cli.command()
-@click.argument("game")
+@game_argument
 @click.option("--at", "at", type=int, metavar="SEQ", help="After event SEQ (default: the latest).")
 @as_option
+@click.option("--full", is_flag=True, help="The whole raw state, not the summary.")
 @json_option
+@db_option
 @click.pass_context
 def state(
-    ctx: click.Context, game: str, at: int | None, as_player: str | None, as_json: bool
+    ctx: click.Context,
+    game: str,
+    at: int | None,
+    as_player: str | None,
+    full: bool,
+    as_json: bool,
 ) -> None:
-    """The state after event SEQ, optionally as one player sees it."""
-    view = arbiter(ctx).view(game, at, as_player)
-    click.echo(json.dumps(view, ensure_ascii=False) if as_json else render.view_text(view))
+    """Show the position after event SEQ (default: the latest).
+
+    The clock, who must decide what, each side's forces and holdings, and the board; the whole
+    raw state with --full or --json.
+
+    \b
+    Example:
+      warlog state final-1 --as red
+      warlog state final-1 --at 131 --json | jq .state.round
+    """
+    arb = arbiter(ctx)
+    view = arb.view(game, at, as_player)
+    if as_json:
+        emit(view)
+    elif full:
+        click.echo(render.view_text(view))
+    else:
+        click.echo(render.summary_text(view, arb.summary(game, at, as_player)))
 
 
 @cli.command()
-@click.argument("game")
-@click.option("--from", "from_seq", type=int, default=1, metavar="SEQ")
-@click.option("--to", "to_seq", type=int, metavar="SEQ")
+@game_argument
+@click.option("--from", "from_seq", type=int, default=1, metavar="SEQ", help="The first event.")
+@click.option("--to", "to_seq", type=int, metavar="SEQ", help="The last event (default: the head).")
 @as_option
 @json_option
+@db_option
 @click.pass_context
 def events(
     ctx: click.Context,
@@ -144,35 +312,54 @@ def events(
     as_player: str | None,
     as_json: bool,
 ) -> None:
-    """The raw events; with --json, JSON Lines in the export format."""
+    """The events of the log; with --json, JSON Lines in the export format.
+
+    \b
+    Example:
+      warlog events final-1 --from 120 --to 140 --as blue
+    """
     for record in arbiter(ctx).records_as(game, as_player, from_seq, to_seq):
         click.echo(export_line(record) if as_json else render.record_line(record))
 
 
 @cli.command("log")
-@click.argument("game")
-@click.option("--as", "--empire", "empire", metavar="PLAYER", help="Only this player's tab.")
+@game_argument
+@click.option(
+    "--as",
+    "--empire",
+    "empire",
+    metavar="PLAYER",
+    shell_complete=complete_players,
+    help="Only this player's tab.",
+)
 @click.option("--all", "show_all", is_flag=True, help="Expired entries too.")
 @json_option
+@db_option
 @click.pass_context
 def log_(ctx: click.Context, game: str, empire: str | None, show_all: bool, as_json: bool) -> None:
-    """The in-game Events view: entries still in force this round, one tab per empire."""
-    view = arbiter(ctx).events_view(game, empire)
+    """The in-game Events view: the entries still in force, one tab per player.
+
+    \b
+    Example:
+      warlog log final-1 --as red --all
+    """
+    arb = arbiter(ctx)
+    view = arb.events_view(game, empire)
     tabs = view.tabs(empire, show_all)
     if as_json:
-        click.echo(
-            json.dumps({"round": view.round, "tabs": render.builtins(tabs)}, ensure_ascii=False)
-        )
+        emit({"round": view.round, "tabs": tabs})
     else:
-        click.echo(render.events_view_text(view.round, tabs, show_all))
+        words = arb.ruleset_of(game)
+        click.echo(render.events_view_text(view.round, tabs, show_all, words.round_word))
 
 
 @cli.command()
-@click.argument("source", metavar="GAME|FILE")
-@click.option("--from", "from_seq", type=int, default=1, metavar="SEQ")
-@click.option("--to", "to_seq", type=int, metavar="SEQ")
+@click.argument("source", metavar="GAME|FILE", shell_complete=complete_games)
+@click.option("--from", "from_seq", type=int, default=1, metavar="SEQ", help="The first event.")
+@click.option("--to", "to_seq", type=int, metavar="SEQ", help="The last event (default: the head).")
 @as_option
 @json_option
+@db_option
 @click.pass_context
 def replay(
     ctx: click.Context,
@@ -182,70 +369,108 @@ def replay(
     as_player: str | None,
     as_json: bool,
 ) -> None:
-    """Walk a game event by event from any event, with what each changed."""
+    """Walk a game event by event from any event, with why each happened and what it changed.
+
+    SOURCE is a game of the database or an exported file (a path holding '/' or ending .jsonl).
+
+    \b
+    Example:
+      warlog replay final-1 --from 120 --to 140
+      warlog replay ./disputed.jsonl --as red --json
+    """
     arb, game = source_arbiter(ctx, source)
     for step in arb.replay(game, from_seq, to_seq, as_player):
         click.echo(json.dumps(step, ensure_ascii=False) if as_json else render.replay_text(step))
 
 
 @cli.command()
-@click.argument("game")
+@game_argument
 @click.argument("seq", type=int)
 @as_option
 @json_option
+@db_option
 @click.pass_context
 def explain(ctx: click.Context, game: str, seq: int, as_player: str | None, as_json: bool) -> None:
-    """Why event SEQ happened: the command, the dice, the rule and its arithmetic."""
+    """Why event SEQ happened: the command, the dice, the rule and its arithmetic.
+
+    \b
+    Example:
+      warlog explain final-1 134
+    """
     report = arbiter(ctx).explain(game, seq, as_player)
-    click.echo(json.dumps(report, ensure_ascii=False) if as_json else render.explain_text(report))
+    emit(report) if as_json else click.echo(render.explain_text(report))
 
 
 @cli.command()
-@click.argument("game")
+@game_argument
 @click.option(
     "--at",
     "at",
     type=int,
     required=True,
     metavar="SEQ",
-    help="The last shared event (a batch end).",
+    help="The last event the fork shares with its parent (a batch end).",
 )
 @click.option("--game", "new_game", metavar="NEWID", help="The fork's id (default: generated).")
-@click.option("--dice", type=click.Choice(["new", "same"]), default="new", show_default=True)
+@click.option(
+    "--dice",
+    type=click.Choice(["new", "same"]),
+    default="new",
+    show_default=True,
+    help="new: a new key, unknown dice; same: the parent's dice (only once they are revealed).",
+)
+@json_option
+@db_option
 @click.pass_context
-def fork(ctx: click.Context, game: str, at: int, new_game: str | None, dice: str) -> None:
-    """Branch a new game from event SEQ; prints the new id alone."""
-    click.echo(arbiter(ctx).fork(game, at, new_game=new_game, dice=dice))
+def fork(
+    ctx: click.Context, game: str, at: int, new_game: str | None, dice: str, as_json: bool
+) -> None:
+    """Branch a new game from event SEQ; prints the new id alone.
+
+    \b
+    Example:
+      warlog fork final-1 --at 131 --game what-if
+    """
+    created = arbiter(ctx).fork(game, at, new_game=new_game, dice=dice)
+    emit({"game": created}) if as_json else click.echo(created)
 
 
 @cli.command()
-@click.argument("source", metavar="GAME|FILE")
+@click.argument("source", metavar="GAME|FILE", shell_complete=complete_games)
 @click.option(
     "--from",
     "from_seq",
     type=int,
     default=1,
     metavar="SEQ",
-    help="Re-derive rules and dice from SEQ.",
+    help="Re-derive rules, dice and seals from SEQ (the chain is always checked whole).",
 )
 @json_option
+@db_option
 @click.pass_context
 def audit(ctx: click.Context, source: str, from_seq: int, as_json: bool) -> None:
-    """Check the chain, re-derive every consequence, verify revealed dice; exit 4 on findings."""
+    """Check a log: the chain, every consequence, the revealed dice and seals.
+
+    Says exactly what it checked, and exits 4 on findings.
+
+    \b
+    Example:
+      warlog audit final-1
+      warlog audit ./disputed.jsonl --json
+    """
     from warlog.arbiter.sources import audit_source
 
-    auditor = audit_source(source, lambda: arbiter(ctx), from_seq, render.progress("auditing"))
+    with render.progress("auditing") as progress:
+        auditor = audit_source(source, lambda: arbiter(ctx), from_seq, progress)
     findings = auditor.findings
     if as_json:
-        click.echo(
-            json.dumps(
-                {
-                    "source": source,
-                    "events": auditor.events,
-                    "findings": render.builtins(findings),
-                    "proved": render.builtins(auditor.proved),
-                }
-            )
+        emit(
+            {
+                "source": source,
+                "events": auditor.events,
+                "findings": findings,
+                "proved": auditor.proved,
+            }
         )
     else:
         click.echo(render.audit_text(source, auditor))
@@ -254,26 +479,50 @@ def audit(ctx: click.Context, source: str, from_seq: int, as_json: bool) -> None
 
 
 @cli.command()
-@click.argument("game")
+@game_argument
+@click.option("--yes", is_flag=True, help="Do not ask for confirmation.")
+@json_option
+@db_option
 @click.pass_context
-def reveal(ctx: click.Context, game: str) -> None:
-    """Publish the dice seed (a dice_revealed event); prints its seq and the seed."""
+def reveal(ctx: click.Context, game: str, yes: bool, as_json: bool) -> None:
+    """Publish the game's key, ending play in that game; prints the seq and the seed.
+
+    Every sealed value opens and every die can be checked; fork the game with --dice new to
+    play on.
+
+    \b
+    Example:
+      warlog reveal final-1 --yes
+    """
+    if not yes and interactive():
+        click.confirm(
+            f"Revealing the key of {game} ends play in it and makes every hidden value public. "
+            "Reveal?",
+            abort=True,
+            err=True,
+        )
     revealed = arbiter(ctx).reveal(game)
-    click.echo(f"{revealed.seq} {revealed.seed}")
+    emit(revealed) if as_json else click.echo(f"{revealed.seq} {revealed.seed}")
 
 
 @cli.command()
-@click.argument("game")
+@game_argument
 @json_option
+@db_option
 @click.pass_context
 def head(ctx: click.Context, game: str, as_json: bool) -> None:
-    """Print `SEQ HASH` of the last event: a receipt players can keep."""
+    """Print `SEQ HASH` of the last event: a receipt players can keep.
+
+    \b
+    Example:
+      warlog head final-1 >> my-receipts.txt
+    """
     seq, hash_ = arbiter(ctx).head(game)
-    click.echo(json.dumps({"seq": seq, "hash": hash_}) if as_json else f"{seq} {hash_}")
+    emit({"seq": seq, "hash": hash_}) if as_json else click.echo(f"{seq} {hash_}")
 
 
 @cli.command()
-@click.argument("game")
+@game_argument
 @click.option(
     "-o",
     "output",
@@ -287,12 +536,18 @@ def head(ctx: click.Context, game: str, as_json: bool) -> None:
     help="Open every sealed value before the reveal (a referee's record: never hand it to a "
     "player while the game is live).",
 )
+@db_option
 @click.pass_context
 def export(ctx: click.Context, game: str, output: str | None, opened: bool) -> None:
-    """The game as JSON Lines, one event per line (the export format): sealed values stay
-    sealed until the seed is revealed, then every one is opened."""
-    arb = arbiter(ctx)
-    records = arb.export_records(game, opened=opened)
+    """Write the game as JSON Lines, one event per line (the export format).
+
+    Sealed values stay sealed until the key is revealed; then every one is opened.
+
+    \b
+    Example:
+      warlog export final-1 -o final-1.jsonl && python docs/verify.py final-1.jsonl
+    """
+    records = arbiter(ctx).export_records(game, opened=opened)
     if output is None:
         for record in records:
             click.echo(export_line(record))
@@ -306,7 +561,7 @@ def export(ctx: click.Context, game: str, output: str | None, opened: bool) -> N
 
 
 @cli.command("import")
-@click.argument("file", metavar="FILE")
+@click.argument("file", metavar="FILE", type=click.Path(dir_okay=False))
 @click.option(
     "--game", "game", metavar="ID", help="The imported game's id (default: its recorded id)."
 )
@@ -315,28 +570,71 @@ def export(ctx: click.Context, game: str, output: str | None, opened: bool) -> N
     is_flag=True,
     help="Accept a log whose rules cannot be checked yet (values still sealed): its chain is.",
 )
+@json_option
+@db_option
 @click.pass_context
-def import_(ctx: click.Context, file: str, game: str | None, chain_only: bool) -> None:
-    """Import an exported game after auditing it in full (chain, rules, dice, seals); prints
-    the game id alone."""
+def import_(
+    ctx: click.Context, file: str, game: str | None, chain_only: bool, as_json: bool
+) -> None:
+    """Import an exported game after auditing it in full; prints the game id alone.
+
+    The audit checks the chain, the rules, the dice and the seals; a log with any finding is
+    refused.
+
+    \b
+    Example:
+      warlog import final-1.jsonl --game final-1-copy
+    """
     from warlog.arbiter.sources import file_records
 
     arb = arbiter(ctx, create=True)
-    click.echo(arb.import_records(file_records(file), game, chain_only=chain_only))
+    with render.progress("importing") as progress:
+        records = file_records(file)
+        imported = arb.import_records(records, game, chain_only=chain_only, progress=progress)
+    emit({"game": imported}) if as_json else click.echo(imported)
 
 
 @cli.command("rulesets")
 @json_option
 def rulesets_(as_json: bool) -> None:
-    """The rulesets, their versions and their bundled scenarios."""
+    """The rulesets, their versions and their bundled scenarios.
+
+    \b
+    Example:
+      warlog rulesets --json
+    """
     rows = rulesets.catalogue()
     if as_json:
-        click.echo(json.dumps(rows))
+        emit(rows)
     else:
         for row in rows:
-            click.echo(
-                f"{row['name']} (version {row['version']}): scenarios {', '.join(row['scenarios']) or '-'}"
-            )
+            names = ", ".join(row["scenarios"]) or "-"
+            click.echo(f"{row['name']} (version {row['version']}): scenarios {names}")
+
+
+@cli.group()
+def scenario() -> None:
+    """The bundled scenarios: print one to copy and edit."""
+
+
+@scenario.command("show")
+@click.argument("name")
+@click.option(
+    "--ruleset",
+    "ruleset_name",
+    metavar="RULESET",
+    shell_complete=complete_rulesets,
+    help="The ruleset whose scenario it is (default: the one that bundles NAME).",
+)
+def scenario_show(name: str, ruleset_name: str | None) -> None:
+    """Print the bundled scenario NAME as TOML.
+
+    \b
+    Example:
+      warlog scenario show cinder-and-glass > my-scenario.toml
+      warlog new armageddon-empires --scenario my-scenario.toml
+    """
+    click.echo(rulesets.scenario_text(name, ruleset_name), nl=False)
 
 
 @cli.command()
@@ -344,21 +642,35 @@ def rulesets_(as_json: bool) -> None:
 @click.option(
     "--port", type=int, default=8000, show_default=True, help="The port (0: any free port)."
 )
+@db_option
 @click.pass_context
 def serve(ctx: click.Context, host: str, port: int) -> None:
-    """Run the arbiter server for a tournament (docs/server.md) until stopped.
+    """Run the arbiter server for a tournament until stopped (docs/server.md).
 
-    The organiser's token is $WARLOG_ADMIN_TOKEN, or one printed once on stderr; the server
-    prints `listening on http://HOST:PORT` on stderr when it accepts requests.
+    Many games at once over HTTP, each player's token allowed only its own commands and view,
+    with a live feed of each game. The organiser's token is $WARLOG_ADMIN_TOKEN, or one printed
+    once on stderr; `listening on http://HOST:PORT` is printed on stderr once it accepts
+    requests. Ctrl-C or SIGTERM stops it in good order (exit 0).
+
+    \b
+    Example:
+      WARLOG_ADMIN_TOKEN=s3cret warlog serve --db tournament.db --port 8000
     """
     from warlog.server.serve import serve as run_server
 
-    run_server(ctx.obj, host, port)
+    run_server(database(ctx), host, port)
 
 
 @cli.command()
 @click.option(
-    "--keep", metavar="FILE", help="Keep the demo database in FILE (default: a temporary file)."
+    "--keep",
+    metavar="FILE",
+    help="Keep the demo database in FILE (default: a temporary one, removed at the end).",
+)
+@click.option(
+    "--reuse",
+    is_flag=True,
+    help="Let --keep add the demo's games to a database that already holds games.",
 )
 @click.option(
     "--commands",
@@ -368,11 +680,17 @@ def serve(ctx: click.Context, host: str, port: int) -> None:
     show_default=True,
     help="Cap on commands per game.",
 )
-def demo(keep: str | None, max_commands: int) -> None:
-    """Play the bundled sample games, replay and audit them, and show their Events views."""
+def demo(keep: str | None, reuse: bool, max_commands: int) -> None:
+    """Play the bundled sample games, replay and audit them, and show their Events views.
+
+    \b
+    Example:
+      warlog demo
+      warlog demo --keep demo.db && warlog --db demo.db games
+    """
     from warlog.cli.demo import run_demo
 
-    run_demo(keep, max_commands)
+    run_demo(keep, max_commands, reuse=reuse)
 
 
 def main() -> None:

@@ -1,39 +1,135 @@
-"""Turning library results into text for people (``--json`` output is built in cli/main.py)."""
+"""Turning library results into text for people: tables, the map, the Events view, progress.
+
+Styling goes through click, so it shows on a terminal and vanishes when the output is piped;
+``--json`` output is built in cli/main.py and never styled.
+"""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import sys
-from collections.abc import Callable
-from typing import Any
+from collections.abc import Callable, Iterator
+from typing import TYPE_CHECKING, Any
 
+import click
 import msgspec
 
-from warlog.arbiter.audit import Auditor
+from warlog.domain.core.summary import Summary, Table, plural
 from warlog.eventstore.records import Record
 from warlog.projections.events_view import Entry
+
+if TYPE_CHECKING:
+    from warlog.arbiter.audit import Auditor
+    from warlog.arbiter.reports import GameSummary, LegalReport
+
+__all__ = ["plural"]
+
+
+def heading(text: str) -> str:
+    return click.style(text, bold=True)
 
 
 def record_line(record: Record) -> str:
     return f"{record.seq:>6}  {record.type:<22} {record.data}"
 
 
+def table_text(table: Table) -> str:
+    """A table with aligned columns (cells cut at 60 characters)."""
+    rows = [[cell if len(cell) <= 60 else cell[:59] + "…" for cell in row] for row in table.rows]
+    widths = [len(c) for c in table.columns]
+    for row in rows:
+        widths = [max(w, len(cell)) for w, cell in zip(widths, row, strict=False)]
+    head = "  ".join(c.ljust(w) for c, w in zip(table.columns, widths, strict=False)).rstrip()
+    lines = [heading(table.title), click.style("  " + head, underline=True)]
+    lines += [
+        "  " + "  ".join(c.ljust(w) for c, w in zip(row, widths, strict=False)).rstrip()
+        for row in rows
+    ]
+    return "\n".join(lines)
+
+
+def summary_text(view: dict[str, Any], summary: Summary) -> str:
+    who = f" as {view['as']}" if view.get("as") else " (the referee's view)"
+    lines = [
+        heading(f"{view['game']} ({view['ruleset']}) after event {view['seq']}{who}"),
+        summary.headline,
+    ]
+    if summary.waiting:
+        lines.append(click.style("waiting: ", bold=True) + summary.waiting)
+    for table in summary.tables:
+        lines += ["", table_text(table)]
+    if summary.board:
+        lines += ["", heading("map"), *summary.board]
+        if summary.legend:
+            lines.append(click.style(summary.legend, dim=True))
+    return "\n".join(lines)
+
+
 def view_text(view: dict[str, Any]) -> str:
     who = f" as {view['as']}" if view.get("as") else ""
     over = "  (game over)" if view.get("over") else ""
-    head = f"game {view['game']} ({view['ruleset']}) after seq {view['seq']}, round {view['round']}{who}{over}"
+    word = view.get("round_word", "round")
+    head = f"game {view['game']} ({view['ruleset']}) after seq {view['seq']}, {word} {view['round']}{who}{over}"
     return head + "\n" + json.dumps(view["state"], indent=2, ensure_ascii=False)
 
 
-def events_view_text(round_: int, tabs: dict[str, list[Entry]], show_all: bool) -> str:
-    lines = [f"Events — round {round_}" + ("  (all entries, expired included)" if show_all else "")]
-    for empire, entries in tabs.items():
-        lines.append(f"[{empire}]")
+def games_text(games: list[GameSummary]) -> str:
+    if not games:
+        return "no games in this database (create one with `warlog new`)"
+    rows = []
+    for g in games:
+        state = "revealed" if g.revealed else ("over" if g.over else f"waits for {g.waiting}")
+        fork = f"fork of {g.parent} at {g.fork_at}" if g.parent else ""
+        rows.append([g.game, g.ruleset, g.scenario, ", ".join(g.players), str(g.head), state, fork])
+    return table_text(
+        Table(
+            plural(len(games), "game"),
+            ["game", "ruleset", "scenario", "players", "events", "now", "lineage"],
+            rows,
+        )
+    )
+
+
+def legal_text(report: LegalReport) -> str:
+    if not report.commands:
+        return f"no legal command: {report.why_none}"
+    lines = []
+    for i, command in enumerate(report.commands):
+        line = json.dumps(command, ensure_ascii=False, separators=(",", ":"))
+        if report.dice:
+            needs = report.dice[i]
+            if needs:
+                text = " then ".join(n.text() for n in needs)
+                more = " (more if the faces call for re-rolls)" if report.more[i] else ""
+                line += click.style(f"  # dice: {text}{more}", dim=True)
+        lines.append(line)
+    return "\n".join(lines)
+
+
+def events_view_text(
+    round_: int, tabs: dict[str, list[Entry]], show_all: bool, word: str = "round"
+) -> str:
+    """The tabs; entries every tab shares are printed once, under "[everyone]"."""
+    title = f"Events — {word} {round_}" + ("  (all entries, expired included)" if show_all else "")
+    lines = [heading(title)]
+    keys = [{(e.seq, e.text) for e in entries} for entries in tabs.values()]
+    shared = set.intersection(*keys) if len(keys) > 1 else set()
+    groups: list[tuple[str, list[Entry]]] = []
+    if shared:
+        first = next(iter(tabs.values()))
+        groups.append(("everyone", [e for e in first if (e.seq, e.text) in shared]))
+    for player, entries in tabs.items():
+        groups.append((player, [e for e in entries if (e.seq, e.text) not in shared]))
+    for name, entries in groups:
+        if name != "everyone" and shared and not entries:
+            continue
+        lines.append(click.style(f"[{name}]", bold=True))
         if not entries:
             lines.append("  (nothing in force)")
         for e in entries:
-            rounds = "1 round" if e.duration == 1 else f"{e.duration} rounds"
-            lines.append(f"  r{e.round} (for {rounds}, seq {e.seq})  {e.text}")
+            lasts = plural(e.duration, word)
+            lines.append(f"  {word} {e.round} (for {lasts}, seq {e.seq})  {e.text}")
     return "\n".join(lines)
 
 
@@ -50,17 +146,20 @@ def replay_text(step: dict[str, Any]) -> str:
 
 def explain_text(report: dict[str, Any]) -> str:
     lines = [
-        f"event {report['seq']}: {report['type']} {json.dumps(report['data'], ensure_ascii=False)}"
+        heading(f"event {report['seq']}: {report['type']}")
+        + f" {json.dumps(report['data'], ensure_ascii=False)}"
     ]
     lines.append(f"batch: events {report['batch'][0]}..{report['batch'][1]}")
     command = report.get("command")
     if command:
-        lines.append(
-            f"command (seq {command['seq']}) by {command['player']}: {json.dumps(command['command'], ensure_ascii=False)}"
-        )
+        text = json.dumps(command["command"], ensure_ascii=False)
+        lines.append(f"command (seq {command['seq']}) by {command['player']}: {text}")
     for die in report["dice"]:
+        faces = die["faces"]
+        count = "sealed" if faces == "sealed" else plural(len(faces), "die", "dice")
         lines.append(
-            f"dice (seq {die['seq']}): {len(die['faces'])} d{die['sides']} for {die['purpose'] or '?'} by {die['roller'] or '?'} -> {die['faces']}"
+            f"dice (seq {die['seq']}): {count}, d{die['sides']} for {die['purpose'] or '?'} "
+            f"by {die['roller'] or '?'} -> {faces}"
         )
     lines.append(f"dice source: {report['dice_source']}")
     if report["rule"]:
@@ -74,11 +173,20 @@ def audit_text(label: str, auditor: Auditor) -> str:
     lines = []
     if auditor.findings:
         lines.append(
-            f"audit of {label}: {plural(len(auditor.findings), 'finding')} in {plural(p.events, 'event')}"
+            click.style(
+                f"audit of {label}: {plural(len(auditor.findings), 'finding')} in "
+                f"{plural(p.events, 'event')}",
+                fg="red",
+                bold=True,
+            )
         )
         lines += [f"  {f.line()}" for f in auditor.findings]
     else:
-        lines.append(f"audit of {label}: clean (no findings) in {plural(p.events, 'event')}")
+        lines.append(
+            click.style(
+                f"audit of {label}: clean (no findings) in {plural(p.events, 'event')}", fg="green"
+            )
+        )
     lines.append("  chain and sequence: checked over every event")
     if p.rules_stopped_at:
         lines.append(
@@ -97,7 +205,8 @@ def audit_text(label: str, auditor: Auditor) -> str:
         )
     elif p.dice_verified:
         lines.append(
-            f"  dice verified: every roll re-derived from the revealed seed ({plural(p.dice_verified, 'roll')})"
+            "  dice verified: every roll re-derived from the revealed seed "
+            f"({plural(p.dice_verified, 'roll')})"
         )
     else:
         lines.append(
@@ -114,24 +223,25 @@ def audit_text(label: str, auditor: Auditor) -> str:
     return "\n".join(lines)
 
 
-def plural(n: int, word: str, many: str | None = None) -> str:
-    """``1 roll``, ``2 rolls`` (``many``: the plural when it is not word + s)."""
-    return f"{n} {word if n == 1 else (many or word + 's')}"
-
-
 def builtins(value: Any) -> Any:
     """``value`` (Structs, tuples) as JSON builtins, for ``--json`` output."""
     return msgspec.to_builtins(value)
 
 
-def progress(label: str) -> Callable[[int], None] | None:
-    """A callback that shows ``label: N events`` on stderr when stderr is a terminal (None
-    otherwise: piped output stays clean)."""
+@contextlib.contextmanager
+def progress(label: str) -> Iterator[Callable[[int], None] | None]:
+    """A callback showing ``label: N events`` on stderr while the work runs, when stderr is a
+    terminal (None otherwise: piped output stays clean); the line is cleared at the end."""
     if not sys.stderr.isatty():
-        return None
+        yield None
+        return
 
     def show(n: int) -> None:
-        sys.stderr.write(f"\r{label}: {n} events")
+        sys.stderr.write(f"\r{click.style(label, bold=True)}: {n} events")
         sys.stderr.flush()
 
-    return show
+    try:
+        yield show
+    finally:
+        sys.stderr.write("\r\033[K")
+        sys.stderr.flush()

@@ -13,13 +13,14 @@ import importlib
 from importlib import resources
 from typing import Any
 
-from warlog.domain.core.errors import InputError
+from warlog.domain.core.errors import InputError, quoted
 from warlog.domain.core.ruleset import AnyRuleset
 
 #: name -> "module:attribute" of the ruleset value, or the value itself once loaded
 _registry: dict[str, Any] = {
     "armageddon-empires": "warlog.domain.armageddon_empires.ruleset:RULESET",
     "battle-for-armageddon": "warlog.domain.battle_for_armageddon.ruleset:RULESET",
+    "heroic-battles": "warlog.domain.heroic_battles.ruleset:RULESET",
 }
 
 
@@ -45,7 +46,7 @@ def get(name: str) -> AnyRuleset:
     target = _registry.get(name)
     if target is None:
         raise InputError(
-            f"unknown ruleset {name!r}; known: {', '.join(names())}", "input/unknown_ruleset"
+            f"unknown ruleset {quoted(name)}; known: {', '.join(names())}", "input/unknown_ruleset"
         )
     if isinstance(target, str):
         module, attr = target.split(":")
@@ -107,3 +108,21 @@ def catalogue() -> list[dict[str, Any]]:
             }
         )
     return rows
+
+
+def scenario_text(name: str, ruleset_name: str | None = None) -> str:
+    """The TOML text of the bundled scenario ``name`` (of ``ruleset_name``, or of whichever
+    ruleset bundles it); InputError naming the bundled ones if there is no such scenario."""
+    candidates = [ruleset_name] if ruleset_name is not None else names()
+    found = []
+    for candidate in candidates:
+        text = bundled_scenario(get(candidate), name)
+        if text is not None:
+            found.append(text)
+    if not found:
+        known = sorted({s for n in candidates for s in bundled_scenarios(get(n))})
+        raise InputError(
+            f"no bundled scenario {quoted(name)}; bundled: {', '.join(known) or 'none'}",
+            "input/unknown_scenario",
+        )
+    return found[0].decode("utf-8")

@@ -28,6 +28,7 @@ from warlog.arbiter.commands import parse_json_object
 from warlog.arbiter.exchange import export_line
 from warlog.domain import rulesets as registry
 from warlog.domain.core.errors import InputError
+from warlog.eventstore.records import Record
 from warlog.server import schemas as s
 from warlog.server.auth import AuthError, Caller, Tokens, issue
 from warlog.server.errors import EXCEPTION_HANDLERS, StaleHead
@@ -110,6 +111,20 @@ def must_be_revealed(arb: Arbiter, game: str, player: str | None, what: str) -> 
         )
 
 
+def events_between(
+    arb: Arbiter, game: str, player: str | None, from_seq: int, until: int | None
+) -> list[Record]:
+    """The events ``from_seq``..``until`` (as far as the log goes) as ``player`` sees them;
+    ``from_seq`` may be the head + 1 (nothing new yet), not beyond (InputError)."""
+    head, _ = arb.head(game)
+    if from_seq > head + 1:
+        raise InputError(
+            f"game {game} has events 1..{head}; there is no event {from_seq}", "input/bad_seq"
+        )
+    last = head if until is None else min(until, head)
+    return [] if from_seq > last else list(arb.records_as(game, player, from_seq, last))
+
+
 # ---------------------------------------------------------------------------------- routes
 
 PUBLIC = {"exclude_from_auth": True}
@@ -141,7 +156,7 @@ async def create_game(request: Request[Any, Any, Any], data: JSONBody[s.NewGame]
         game = arb.new_game(
             data.ruleset, data.scenario, game=data.game, dice=data.dice, salt=data.salt
         )
-        tokens, kept = issue(game, arb.summary(game)["players"])
+        tokens, kept = issue(game, arb.about(game)["players"])
         arb.vault.put_tokens(kept)
         return s.CreatedGame(game, tokens)
 
@@ -154,7 +169,7 @@ async def game_summary(
     request: Request[Any, Any, Any], game: FromPath[str]
 ) -> Response[s.GameSummary]:
     """The game: ruleset, version, players, head and whether it is over."""
-    summary = msgspec.convert(await call(request, lambda arb: arb.summary(game)), s.GameSummary)
+    summary = msgspec.convert(await call(request, lambda arb: arb.about(game)), s.GameSummary)
     return Response(summary, headers=head_tag(summary.head.seq))
 
 
@@ -258,7 +273,7 @@ async def events(
     wanted = request.accept.best_match(["application/json", EVENT_STREAM], "application/json")
     if wanted != EVENT_STREAM:
         records = await call(
-            request, lambda arb: list(arb.records_as(game, player, from_seq, until))
+            request, lambda arb: events_between(arb, game, player, from_seq, until)
         )
         return Response([s.ExportedEvent.of(r) for r in records])
     resumed = parse_seq_header("Last-Event-ID", last_event_id, 0)

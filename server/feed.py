@@ -159,8 +159,11 @@ async def read_lines(
     for ``reader``."""
 
     def read(arb: Arbiter) -> tuple[int, list[Line]]:
-        lines = [(r.seq, sse_event(r)) for r in arb.records_as(game, reader, from_seq, to_seq)]
-        return arb.head(game)[0], lines
+        head = arb.head(game)[0]
+        last = min(to_seq, head)
+        if from_seq > last:
+            return head, []
+        return head, [(r.seq, sse_event(r)) for r in arb.records_as(game, reader, from_seq, last)]
 
     return await host.call(read)
 

@@ -39,3 +39,19 @@ def test_a_recorded_game_replays_audits_clean_and_meets_its_checkpoints(path: Pa
         [sys.executable, str(verifier), str(path)], capture_output=True, text=True
     )
     assert result.returncode == 0, result.stdout
+
+
+@pytest.mark.parametrize("path", GAMES, ids=lambda p: f"{p.parent.name}/{p.stem}")
+def test_every_viewer_can_read_a_summary_anywhere_in_a_recorded_game(path: Path) -> None:
+    """Given a recorded game, when the referee or any player asks for the state's summary after
+    any event, then it names the game's round or turn and holds a table for each side."""
+    arbiter = memory_arbiter()
+    game = arbiter.import_records(file_records(str(path)))
+    ruleset = arbiter.ruleset_of(game)
+    head, _ = arbiter.head(game)
+    seats = list(ruleset.seats(arbiter.state(game)))
+    for at in [*range(1, head, max(1, head // 12)), head]:
+        for viewer in [None, *seats]:
+            summary = arbiter.summary(game, at, viewer)
+            assert summary.headline.startswith(ruleset.round_word.capitalize()), (at, viewer)
+            assert summary.tables and all(table.rows for table in summary.tables[:1])

@@ -8,6 +8,7 @@ from hypothesis import settings
 
 from tests.domain.armageddon_empires.invariants import check_invariants as ae_invariants
 from tests.domain.battle_for_armageddon.invariants import check_invariants as bfa_invariants
+from tests.domain.heroic_battles.invariants import check_invariants as hb_invariants
 from tests.state_machine import GameMachine
 
 
@@ -27,3 +28,12 @@ class BattleForArmageddonMachine(GameMachine):
 
 TestBattleForArmageddon = BattleForArmageddonMachine.TestCase
 TestBattleForArmageddon.settings = settings(max_examples=12, stateful_step_count=40, deadline=None)
+
+
+class HeroicBattlesMachine(GameMachine):
+    ruleset_name = "heroic-battles"
+    rule_invariants = staticmethod(hb_invariants)
+
+
+TestHeroicBattles = HeroicBattlesMachine.TestCase
+TestHeroicBattles.settings = settings(max_examples=12, stateful_step_count=40, deadline=None)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
-from warlog.domain.armageddon_empires import autoplay, decisions, hand, setup, views
+from warlog.domain.armageddon_empires import autoplay, decisions, hand, setup, summary, views
 from warlog.domain.armageddon_empires import scenario as scenarios
 from warlog.domain.armageddon_empires.commands import AnyCommand
 from warlog.domain.armageddon_empires.decide import HANDLERS
@@ -21,6 +21,7 @@ from warlog.domain.core.procedure import Decision, Next
 from warlog.domain.core.rules import Handler, Rules
 from warlog.domain.core.ruleset import Command, Notice, Ruleset
 from warlog.domain.core.seal import Secret
+from warlog.domain.core.summary import Summary
 
 
 class ArmageddonEmpires(Rules[GameState, Command]):
@@ -33,6 +34,8 @@ class ArmageddonEmpires(Rules[GameState, Command]):
     state_type: ClassVar[type] = GameState
     scenario_package: ClassVar[str] = "warlog.domain.armageddon_empires.scenarios"
     default_scenario: ClassVar[str] = "cinder-and-glass"
+    round_word: ClassVar[str] = "round"
+    seat_word: ClassVar[str] = "empire"
     handlers: ClassVar[Mapping[type[Any], Handler]] = HANDLERS
 
     def parse_scenario(self, data: bytes) -> Scenario:
@@ -85,6 +88,9 @@ class ArmageddonEmpires(Rules[GameState, Command]):
 
     def view(self, state: GameState, player: str | None) -> dict[str, Any]:
         return views.view(state, player)
+
+    def summary(self, view: dict[str, Any], player: str | None) -> Summary:
+        return summary.summary(view, player)
 
     def notices(self, before: GameState, after: GameState, event: Event) -> list[Notice]:
         return views.notices(before, after, event)

@@ -75,7 +75,9 @@ def build(batch: Batch[GameState], cmd: Build) -> None:
         raise reject(f"there is no counter {cmd.counter!r}", "unknown_counter")
     t = board.ctype(state, counter)
     if counter.side != IMPERIALS or t.cost is None:
-        raise reject(f"{cmd.counter} is not on the build table (seed 003)", "not_buildable")
+        raise reject(
+            f"{cmd.counter} is not on the build table (rules: Build Phase)", "not_buildable"
+        )
     if counter.location != POOL:
         raise reject(
             f"{cmd.counter} is not set aside or destroyed ({counter.location})", "not_buildable"

@@ -85,7 +85,8 @@ def attack_problem(
         return reject(f"{target} holds no {opponent(player)} counter to attack", "no_enemy")
     if target in state.attacked_areas:
         return reject(
-            f"{target} was already attacked this combat phase (seed 003)", "already_attacked"
+            f"{target} was already attacked this combat phase (rules: Combat Phase)",
+            "already_attacked",
         )
     if not stacks:
         return reject("an attack needs at least one stack", "no_attackers")
@@ -105,7 +106,7 @@ def attack_problem(
 
 
 def odds(state: GameState, player: str, target: str, stacks: list[str]) -> Odds:
-    """The totals and column of an attack (digest Rulings "Odds"; seed 003 fortifications)."""
+    """The totals and column of an attack (BFA-24; fortifications, rules: Special Units)."""
     attackers: dict[str, str] = {}
     parts: list[str] = []
     total = 0
@@ -154,18 +155,18 @@ def odds(state: GameState, player: str, target: str, stacks: list[str]) -> Odds:
 
 
 def modifiers(state: GameState, player: str, target: str, stacks: list[str]) -> list[Modifier]:
-    """The die modifiers of an attack (seed 003 First Turn Surprise, Terrain Effects; cards)."""
+    """The die modifiers of an attack (rules: First Turn Surprise, Terrain Effects; cards)."""
     out: list[Modifier] = []
     if player == ORKS and state.turn == FIRST_TURN:
         out.append(
             Modifier(
-                "Ork attack on turn 1, seed 003 First Turn Surprise", FIRST_TURN_ORK_ATTACK_BONUS
+                "Ork attack on turn 1, rules: First Turn Surprise", FIRST_TURN_ORK_ATTACK_BONUS
             )
         )
     g = board.graph(state)
     if stacks and all(g.river_between(a, target) for a in stacks):
         out.append(
-            Modifier("every attacker across a river, seed 003 Terrain Effects", RIVER_MODIFIER)
+            Modifier("every attacker across a river, rules: Terrain Effects", RIVER_MODIFIER)
         )
     if state.crt_bonus and player == state.phasing:
         out.append(Modifier("special card", state.crt_bonus))

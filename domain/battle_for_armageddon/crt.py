@@ -34,12 +34,12 @@ RESULTS: Final[dict[str, str]] = {
 BEST_ODDS: Final = 7
 #: the worst odds on the table; anything worse reads this column
 WORST_ODDS: Final = 4
-#: results after which up to 3 attacking counters with Move 2+ may advance (seed 003 CRT)
+#: results after which up to 3 attacking counters with Move 2+ may advance (Combat Results Table)
 ADVANCE_RESULTS: Final = frozenset({"EX", "DW", "DR", "DE"})
 
 
 def odds_column(attack: int, defence: int) -> str:
-    """The CRT column for attack total against defence total (digest Rulings "Odds").
+    """The CRT column for attack total against defence total (BFA-24).
 
     A >= D: floor(A / D):1, at most 7:1. A < D: 1:ceil(D / A) (rounded in the defender's
     favour), at least 1:4. BFA-3: a defence of 0 reads 7:1; an attack of 0 reads 1:4.
@@ -54,7 +54,7 @@ def odds_column(attack: int, defence: int) -> str:
 
 
 def clamp_roll(modified: int) -> int:
-    """digest Rulings "Die modifiers": the modified roll is clamped to 1..6."""
+    """BFA-25: the modified roll is clamped to 1..6."""
     return max(DIE_MIN, min(DIE_MAX, modified))
 
 

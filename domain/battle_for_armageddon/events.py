@@ -71,7 +71,7 @@ class ReinforcementsArrived(Event, frozen=True, tag="reinforcements_arrived"):
     def explain(self) -> str:
         return (
             f"turn {self.turn}: {', '.join(self.counters)} enter the READY box of the production "
-            "track (seed 003 Special Units: Dante enters play on turn 3 with the Marine Chapters)"
+            "track (rules: Special Units; Dante enters play on turn 3 with the Marine Chapters)"
         )
 
 
@@ -143,7 +143,7 @@ class BuildPointsCounted(Event, frozen=True, tag="build_points_counted"):
         text = f"build track {self.track} (intact hives and factories: {', '.join(self.sites) or 'none'})"
         if self.halved:
             text += (
-                f"; halved on turn 1 (seed 003 First Turn Surprise, BFA-6 rounds down): "
+                f"; halved on turn 1 (rules: First Turn Surprise, BFA-6 rounds down): "
                 f"{self.track} // {FIRST_TURN_BUILD_DIVISOR} = {self.points}"
             )
         return text + f" → {self.points} build points"
@@ -158,7 +158,7 @@ class RebuildsCounted(Event, frozen=True, tag="rebuilds_counted"):
     def explain(self) -> str:
         return (
             f"{len(self.ruins)} garrisoned smoking ruins ({', '.join(self.ruins) or 'none'}) "
-            f"// {RUINS_PER_ORK_REBUILD} = {self.rebuilds} rebuilds (seed 003 Build Phase, Orc)"
+            f"// {RUINS_PER_ORK_REBUILD} = {self.rebuilds} rebuilds (rules: Build Phase, Ork)"
         )
 
 
@@ -275,14 +275,12 @@ class AttackDeclared(Event, frozen=True, tag="attack_declared"):
     column: str
     attack_parts: list[str]
     defence_parts: list[str]
-    #: the target holds leaders only: they are killed without a roll (seed 003 Special Units)
+    #: the target holds leaders only: they are killed without a roll (rules: Special Units)
     alone: bool = False
 
     def explain(self) -> str:
         if self.alone:
-            return (
-                f"{self.target}: leaders attacked on their own are killed (seed 003 Special Units)"
-            )
+            return f"{self.target}: leaders attacked on their own are killed (rules: Special Units)"
         defence = f"{' + '.join(self.defence_parts) or '0'}"
         if self.fortified:
             defence = (
@@ -296,7 +294,7 @@ class AttackDeclared(Event, frozen=True, tag="attack_declared"):
         )
         return (
             f"attack {' + '.join(self.attack_parts)} = {self.attack_total} vs defence {defence}"
-            f"{passive} → {self.column} (digest Rulings: odds rounded in the defender's favour)"
+            f"{passive} → {self.column} (BFA-24: odds rounded in the defender's favour)"
         )
 
 
@@ -366,7 +364,7 @@ class SiteRuined(Event, frozen=True, tag="site_ruined"):
     def explain(self) -> str:
         return (
             f"{self.site} flipped to smoking ruins: the build track drops by {self.defence} "
-            f"to {self.track} (seed 003 Build Phase)"
+            f"to {self.track} (rules: Build Phase)"
         )
 
 
@@ -416,7 +414,7 @@ class CounterBuilt(Event, frozen=True, tag="counter_built"):
 
     def explain(self) -> str:
         return (
-            f"{self.counter} costs {self.cost} (seed 003 build table) → {self.points_left} points "
+            f"{self.counter} costs {self.cost} (the build table) → {self.points_left} points "
             f"left; it goes {self.spaces} spaces from READY on the production track"
         )
 
@@ -431,7 +429,7 @@ class ProductionAdvanced(Event, frozen=True, tag="production_advanced"):
     def explain(self) -> str:
         return (
             f"production track moves one space: READY now {', '.join(self.ready) or 'nothing new'}; "
-            f"{self.lost} unspent build points lost (seed 003 Build Phase)"
+            f"{self.lost} unspent build points lost (rules: Build Phase)"
         )
 
 

@@ -127,14 +127,14 @@ def steps_for(result: str, c: Combat) -> list[ResultStep]:
         return [ResultStep("loss", "defender", t), *defender_tail]
     if result == "DE":
         return [ResultStep("eliminate", "defender", t), *defender_tail]
-    # leaders attacked on their own (seed 003 Special Units): killed without a roll
+    # leaders attacked on their own (rules: Special Units): killed without a roll
     return [ResultStep("eliminate", "defender", t), ResultStep("advance", "attacker", t)]
 
 
 def reroll_leader(state: GameState, player: str) -> Counter | None:
     """The leader who lets ``player`` reroll this combat (Ghazghkull, Dante), if in it.
 
-    digest Rulings "Rerolls" and BFA-14: one reroll per combat in all; the attacker is asked
+    BFA-14: one reroll per combat in all; the attacker is asked
     first, the defender only if the attacker keeps the result; the new result stands.
     """
     c = _combat(state)
@@ -176,7 +176,7 @@ def _settle(batch: Batch[GameState]) -> None:
 
 def _kill(batch: Batch[GameState], ids: list[str], reason: str) -> None:
     for cid in ids:
-        eliminate(batch, cid, f"{reason} (seed 003 Special Units)")
+        eliminate(batch, cid, f"{reason} (rules: Special Units)")
 
 
 def _doomed_leaders(state: GameState, c: Combat) -> list[str]:
@@ -201,7 +201,7 @@ def _doomed_leaders(state: GameState, c: Combat) -> list[str]:
 
 
 def loss_options(state: GameState, side: str, area: str) -> list[Counter]:
-    """digest Rulings "Losses": the owner chooses among the stack's counters that count for
+    """BFA-26: the owner chooses among the stack's counters that count for
     stacking (leaders, fortifications, hives and factories cannot be taken)."""
     return [x for x in _here(group(state, side, area), area) if board.counts_for_stacking(state, x)]
 
@@ -248,13 +248,13 @@ def _eliminate_stack(batch: Batch[GameState], step: ResultStep) -> None:
     affected: list[str] = []
     for x in members:
         if not board.is_leader(batch.state, x):
-            eliminate(batch, x.id, f"{reason} (seed 003 CRT)")
+            eliminate(batch, x.id, f"{reason} (Combat Results Table)")
             affected.append(x.id)
     if step.side == "defender":
         _ruin_site(batch, step.area)
         for x in board.counters_in(batch.state, step.area, player):
             if x.id in c.passive or board.is_fortification(batch.state, x):  # BFA-20
-                eliminate(batch, x.id, f"{reason} (seed 003 CRT)")
+                eliminate(batch, x.id, f"{reason} (Combat Results Table)")
                 affected.append(x.id)
     if not _companions(batch.state, player, step.area):
         leaders = [x.id for x in members if board.is_leader(batch.state, x)]
@@ -326,7 +326,7 @@ def _retreat_need(state: GameState, c: Combat, step: ResultStep) -> Decision | S
 
 def _kill_plain(batch: Batch[GameState], ids: list[str], reason: str) -> None:
     for cid in ids:
-        eliminate(batch, cid, f"{reason} (seed 003)")
+        eliminate(batch, cid, f"{reason} (rules: Retreating)")
 
 
 def _retreat_choice(
@@ -344,7 +344,7 @@ def apply_retreat(batch: Batch[GameState], counter_id: str, area: str, to: str) 
     if to:
         batch.emit(CounterRetreated(counter=counter_id, from_area=area, to=to))
     else:
-        eliminate(batch, counter_id, "could not retreat (seed 003 Retreating)")
+        eliminate(batch, counter_id, "could not retreat (rules: Retreating)")
 
 
 # -- advance ------------------------------------------------------------------------------------
@@ -387,7 +387,8 @@ def advance_problem(state: GameState, chosen: list[str]) -> RulesError | None:
     normal = sum(1 for x in counters if board.counts_for_stacking(state, x))
     if normal > ADVANCE_MAX:
         return reject(
-            f"{normal} counters advance; at most {ADVANCE_MAX} may (seed 003 CRT)", "bad_choice"
+            f"{normal} counters advance; at most {ADVANCE_MAX} may (Combat Results Table)",
+            "bad_choice",
         )
     if not board.fits(state, c.target, counters):
         return reject(f"the advance would break stacking in {c.target}", "bad_choice")

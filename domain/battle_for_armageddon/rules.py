@@ -1,4 +1,4 @@
-"""The numbers and words the rules fix, each with its citation (seed 003, digest Rulings, BFA-n).
+"""The numbers and words the rules fix, each with its citation (the rules sheet and rulings BFA-n).
 
 Scenario data (the map, the counters, their values) lives in the scenario file; what lives here is
 the game's own procedure, the same whatever the map.
@@ -56,7 +56,7 @@ FORTIFICATION_MULTIPLIER = 2
 ADVANCE_MAX = 3
 #: ... if they have Move 2 or more
 ADVANCE_MIN_MOVE = 2
-#: digest Rulings "Die modifiers": the modified roll is clamped to 1..6 before reading the table
+#: BFA-25: the modified roll is clamped to 1..6 before reading the table
 DIE_MIN, DIE_MAX = 1, 6
 #: seed 003 "Retreating": retreats are one area
 RETREAT_DISTANCE = 1

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
-from warlog.domain.battle_for_armageddon import autoplay, views
+from warlog.domain.battle_for_armageddon import autoplay, summary, views
 from warlog.domain.battle_for_armageddon import scenario as scenarios
 from warlog.domain.battle_for_armageddon.commands import BfaCommand
 from warlog.domain.battle_for_armageddon.decide import HANDLERS
@@ -22,6 +22,7 @@ from warlog.domain.core.events import Event
 from warlog.domain.core.procedure import Decision, Next
 from warlog.domain.core.rules import Handler, Rules
 from warlog.domain.core.ruleset import Command, Notice, Ruleset
+from warlog.domain.core.summary import Summary
 
 
 class BattleForArmageddon(Rules[GameState, Command]):
@@ -34,6 +35,8 @@ class BattleForArmageddon(Rules[GameState, Command]):
     state_type: ClassVar[type] = GameState
     scenario_package: ClassVar[str] = "warlog.domain.battle_for_armageddon.scenarios"
     default_scenario: ClassVar[str] = "second-war"
+    round_word: ClassVar[str] = "turn"
+    seat_word: ClassVar[str] = "side"
     handlers: ClassVar[Mapping[type[Any], Handler]] = HANDLERS
 
     def parse_scenario(self, data: bytes) -> Scenario:
@@ -73,6 +76,9 @@ class BattleForArmageddon(Rules[GameState, Command]):
 
     def view(self, state: GameState, player: str | None) -> dict[str, Any]:
         return views.view(state, player)
+
+    def summary(self, view: dict[str, Any], player: str | None) -> Summary:
+        return summary.summary(view, player)
 
     def notices(self, before: GameState, after: GameState, event: Event) -> list[Notice]:
         return views.notices(before, after, event)

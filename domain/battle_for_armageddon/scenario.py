@@ -229,13 +229,13 @@ def _check_sites(sc: Scenario) -> None:
         used.add(site.area)
     hives = sum(1 for s in sc.sites if s.kind == "hive")
     if hives != HIVES:
-        raise _bad("$.sites", f"{hives} hives; the game has {HIVES} (seed 003 Victory Conditions)")
+        raise _bad("$.sites", f"{hives} hives; the game has {HIVES} (rules: Victory Conditions)")
     total = sum(s.defence for s in sc.sites)
     if total != BUILD_TRACK_START:
         raise _bad(
             "$.sites",
             f"hive and factory defences add up to {total}; the build track starts at "
-            f"{BUILD_TRACK_START} (seed 003 Setup)",
+            f"{BUILD_TRACK_START} (rules: Setup)",
         )
 
 
@@ -251,7 +251,7 @@ def _check_types(sc: Scenario) -> None:
         if t.role == "chapter" and not t.reduced_name:
             raise _bad(f"{where}.reduced_name", "a chapter needs its detachment side")
         if t.role == "chapter" and t.cost is not None:
-            raise _bad(f"{where}.cost", "Marine Chapters cannot be rebuilt (seed 003)")
+            raise _bad(f"{where}.cost", "Marine Chapters cannot be rebuilt (rules: Special Units)")
         if t.ability and t.role != "leader":
             raise _bad(f"{where}.ability", "only leaders have special abilities")
 
@@ -287,7 +287,7 @@ def _check_counters(sc: Scenario) -> None:
         if c.start == START_ASIDE and t.side == ORKS:
             raise _bad(
                 f"{where}.start",
-                "the Orks set up all their counters in Ork Territory (seed 003 Setup)",
+                "the Orks set up all their counters in Ork Territory (rules: Setup)",
             )
         if c.start == START_ASIDE:
             continue
@@ -297,7 +297,7 @@ def _check_counters(sc: Scenario) -> None:
         if area.terrain in IMPASSABLE:
             raise _bad(f"{where}.start", f"no counter may stand in {area.terrain}")
         if t.side == ORKS and not area.ork_territory:
-            raise _bad(f"{where}.start", "the Orks set up in Ork Territory (seed 003 Setup)")
+            raise _bad(f"{where}.start", "the Orks set up in Ork Territory (rules: Setup)")
         if t.role == "fortification" and c.start not in site_areas:
             raise _bad(f"{where}.start", "fortifications stand on a hive or factory")
         sides_in.setdefault(c.start, set()).add(t.side)
@@ -316,7 +316,7 @@ def _check_counters(sc: Scenario) -> None:
         if c.tribe:
             tribes_in.setdefault(c.start, set()).add(c.tribe)
             if len(tribes_in[c.start]) > 1:
-                raise _bad(f"{where}.tribe", f"Ork tribes mixed in {c.start!r} (seed 003 Stacking)")
+                raise _bad(f"{where}.tribe", f"Ork tribes mixed in {c.start!r} (rules: Stacking)")
 
 
 def _check_cards(sc: Scenario) -> None:

@@ -89,7 +89,8 @@ def timing_problem(state: GameState, player: str, spec: SpecialCardSpec) -> Rule
     ``rules/wrong_timing``), or None."""
     if state.special_played:
         return reject(
-            "a special card was already played this action segment (seed 003)", "special_limit"
+            "a special card was already played this action segment (rules: Sequence of Play)",
+            "special_limit",
         )
     phase = EFFECT_PHASE[spec.effect]
     if state.phase != phase:

@@ -71,6 +71,6 @@ def check(batch: Batch[GameState], player: str) -> None:
         )
         if destroyed:
             for x in counters:
-                eliminate(batch, x.id, "out of supply (seed 003 Supply)")
+                eliminate(batch, x.id, "out of supply (rules: Supply)")
                 lost.append(x.id)
     batch.emit(SupplyChecked(player=player, cut_off=cut, lost=lost))

@@ -123,7 +123,7 @@ def _initiative(batch: Batch[GameState]) -> None:
     if state.turn == FIRST_TURN:
         batch.emit(
             InitiativeDecided(
-                player=ORKS, turn=state.turn, reason="seed 003 First Turn Surprise: Ork initiative"
+                player=ORKS, turn=state.turn, reason="rules: First Turn Surprise: Ork initiative"
             )
         )
         return
@@ -196,7 +196,7 @@ def _victory_segment(batch: Batch[GameState]) -> None:
         batch.emit(
             GameEnded(
                 result="draw",
-                reason=f"nobody has won by the end of turn {LAST_TURN} (seed 003 Victory Conditions)",
+                reason=f"nobody has won by the end of turn {LAST_TURN} (rules: Victory Conditions)",
             )
         )
     else:

@@ -11,10 +11,11 @@ from typing import Any
 
 from warlog.domain.battle_for_armageddon import board
 from warlog.domain.battle_for_armageddon import events as ev
-from warlog.domain.battle_for_armageddon.decisions import NEXT, describe
+from warlog.domain.battle_for_armageddon.decisions import NEXT
 from warlog.domain.battle_for_armageddon.rules import LAST_TURN, PLAYERS
 from warlog.domain.battle_for_armageddon.state import GameState
 from warlog.domain.core.events import Event
+from warlog.domain.core.procedure import describe
 from warlog.domain.core.ruleset import Notice
 
 
@@ -64,6 +65,7 @@ def view(state: GameState, player: str | None) -> dict[str, Any]:
         hands[p] = {"count": len(state.hands[p])}
         if sees(p):
             hands[p]["cards"] = list(state.hands[p])
+    graph = board.graph(state)
     out: dict[str, Any] = {
         "ruleset": "battle-for-armageddon",
         "scenario": state.scenario.name,
@@ -85,6 +87,10 @@ def view(state: GameState, player: str | None) -> dict[str, Any]:
         "attacked_areas": list(state.attacked_areas),
         "retreated": list(state.retreated),
         "areas": areas,
+        "map": {
+            a.id: {"name": a.name, "terrain": a.terrain, "neighbours": list(graph.neighbours(a.id))}
+            for a in state.scenario.areas
+        },
         "counters": counters,
         "sites": {
             s.id: {"kind": s.kind, "area": s.area, "defence": s.defence, "ruined": s.ruined}

@@ -35,6 +35,13 @@ class Batch(Generic[S]):
             self.events.append(event)
             self.state = self._evolve(self.state, event)
 
+    @property
+    def rolled(self) -> bool:
+        """True once this batch has rolled dice. A ruleset whose procedures must count every die
+        a command rolls before any is rolled (so that a referee typing manual dice knows how many
+        to type) asks this before a roll whose count would depend on faces already rolled."""
+        return any(isinstance(e, DiceRolled) for e in self.events)
+
     def roll(
         self, count: int, sides: int = 6, *, purpose: str, roller: str = "", hidden: bool = False
     ) -> list[int]:

@@ -172,3 +172,24 @@ class NoDice:
 
     def faces(self, offset: int, count: int, sides: int) -> list[int]:
         raise RulesError("this action cannot roll dice here", "rules/no_dice")
+
+
+class ProbeDice:
+    """Dice for finding out which dice a command would roll, and whether how many depends on the
+    faces: every die ``low`` (1), ``high`` (its top face), ``mixed`` (1, top, 1, top, …) or
+    ``ascending`` (1, 2, 3, … around each die's sides)."""
+
+    def __init__(self, show: str = "low") -> None:
+        self._show = show
+        self._n = 0
+
+    def faces(self, offset: int, count: int, sides: int) -> list[int]:
+        out = []
+        for _ in range(count):
+            if self._show == "ascending":
+                out.append(self._n % sides + 1)
+            else:
+                high = self._show == "high" or (self._show == "mixed" and self._n % 2 == 1)
+                out.append(sides if high else 1)
+            self._n += 1
+        return out

@@ -14,9 +14,15 @@ class WarlogError(Exception):
     exit_code = 1
     default_code = "warlog/error"
 
+    #: the longest message an error carries: what it quotes of a user's input is cut to fit
+    MAX_LENGTH = 400
+
     def __init__(self, message: str, code: str | None = None) -> None:
         super().__init__(message)
-        self.message = " ".join(message.split())  # always one line
+        line = " ".join(message.split())  # always one line
+        if len(line) > self.MAX_LENGTH:
+            line = line[: self.MAX_LENGTH - 1] + "…"
+        self.message = line
         self.code = code or self.default_code
 
     def __str__(self) -> str:
@@ -70,3 +76,15 @@ def reject(message: str, code: str) -> RulesError:
     """The RulesError (exit 3) for a command the rules do not allow now: ``code`` is the part
     after ``rules/`` (``reject("...", "bad_target")`` has the code ``rules/bad_target``)."""
     return RulesError(message, f"rules/{code}")
+
+
+#: the most characters of a user's input an error message quotes
+QUOTE_MAX = 60
+
+
+def quoted(text: str | bytes) -> str:
+    """A short, printable prefix of what a user gave, quoted, for an error message."""
+    if isinstance(text, bytes):
+        text = text.decode("utf-8", "replace")
+    text = " ".join(text.split())
+    return repr(text if len(text) <= QUOTE_MAX else text[: QUOTE_MAX - 3] + "...")

@@ -117,3 +117,20 @@ def pop(frames: tuple[Frame, ...]) -> tuple[Frame, ...]:
 def replace_top(frames: tuple[Frame, ...], frame: Frame) -> tuple[Frame, ...]:
     """The stack with its top frame replaced by ``frame`` (for ``evolve``)."""
     return (*frames[:-1], frame)
+
+
+def describe(found: Next) -> dict[str, object]:
+    """What comes next as JSON builtins, for a ruleset's view: who must decide what, and for a
+    procedure's choice its procedure, where (``about``) and among which options. An automatic
+    step (seen only in the middle of a batch) is ``{"players": [], "kind": "auto", "options":
+    []}``; a finished game ``{}``."""
+    if found is None:
+        return {}
+    if not isinstance(found, Decision):
+        return {"players": [], "kind": "auto", "options": []}
+    out: dict[str, object] = {"players": list(found.players), "kind": found.kind}
+    if found.procedure:
+        out["procedure"] = found.procedure
+        out.update(found.about)
+        out["options"] = list(found.options)
+    return out

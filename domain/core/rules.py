@@ -25,11 +25,12 @@ from typing import Any, ClassVar, Generic, TypeVar
 
 from warlog.domain.core.batch import Batch
 from warlog.domain.core.dice import Dice
-from warlog.domain.core.errors import InputError, RulesError
+from warlog.domain.core.errors import InputError, RulesError, quoted
 from warlog.domain.core.events import Event
 from warlog.domain.core.procedure import Decision, Next, run
 from warlog.domain.core.ruleset import Command
-from warlog.domain.core.seal import Secret
+from warlog.domain.core.seal import Secret, compact
+from warlog.domain.core.summary import Summary, Table
 
 S = TypeVar("S")
 C = TypeVar("C", bound=Command)
@@ -42,14 +43,14 @@ Handler = Callable[[Batch[Any], Any], None]
 def unknown_player(player: str, seats: Sequence[str]) -> InputError:
     """The one error for a player who does not play the game (exit 1)."""
     return InputError(
-        f"unknown player {player!r}; this game's players are {', '.join(seats)}",
+        f"unknown player {quoted(player)}; this game's players are {', '.join(seats)}",
         "input/unknown_player",
     )
 
 
 def unknown_command(ruleset: str, kind: object, known: Sequence[str]) -> InputError:
     """The one error for a command type the ruleset does not have (exit 1)."""
-    what = 'has no "type"' if kind is None else f"has unknown type {kind!r}"
+    what = 'has no "type"' if kind is None else f"has unknown type {quoted(str(kind))}"
     return InputError(
         f"command {what}; {ruleset} knows: {', '.join(known)}", "input/unknown_command"
     )
@@ -66,6 +67,8 @@ class Rules(abc.ABC, Generic[S, C]):
     state_type: ClassVar[type]
     scenario_package: ClassVar[str] = ""
     default_scenario: ClassVar[str] = ""
+    round_word: ClassVar[str] = "round"
+    seat_word: ClassVar[str] = "player"
     #: command class -> its handler
     handlers: ClassVar[Mapping[type[Any], Handler]]
 
@@ -102,6 +105,11 @@ class Rules(abc.ABC, Generic[S, C]):
         """The secrets of the recorded scenario: ``(path inside the scenario, entitled player or
         None)``; none by default."""
         return []
+
+    def summary(self, view: dict[str, Any], player: str | None) -> Summary:
+        """A plain summary of any view: its top-level values (a ruleset writes a better one)."""
+        rows = [[key, compact(value)[:80]] for key, value in view.items()]
+        return Summary(headline=self.name, waiting="", tables=[Table("state", ["", ""], rows)])
 
     def result(self, state: S) -> str:
         """How the game ended, in a phrase (for the game-over refusal); "" while it goes on."""

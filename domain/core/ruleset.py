@@ -19,6 +19,7 @@ from warlog.domain.core.dice import Dice
 from warlog.domain.core.events import Event
 from warlog.domain.core.procedure import Decision
 from warlog.domain.core.seal import Hidden
+from warlog.domain.core.summary import Summary
 
 S = TypeVar("S")
 C = TypeVar("C")
@@ -54,6 +55,11 @@ class Notice(msgspec.Struct, frozen=True):
     duration: int = 1
 
 
+def notify(players: Sequence[str], text: str, duration: int = 1) -> list[Notice]:
+    """The same Events-view entry for each of ``players`` (news everyone at the table sees)."""
+    return [Notice(empire=p, text=text, duration=duration) for p in players]
+
+
 class Ruleset(Protocol[S, C]):
     """The rules of one game. Every method is pure: no I/O, no clock, no ``random``."""
 
@@ -69,6 +75,9 @@ class Ruleset(Protocol[S, C]):
     scenario_package: ClassVar[str]
     #: the bundled scenario ``new`` uses when none is named
     default_scenario: ClassVar[str]
+    #: the game's own words for its clock and its players ("round"/"turn", "empire"/"side")
+    round_word: ClassVar[str]
+    seat_word: ClassVar[str]
 
     def parse_scenario(self, data: bytes) -> Any:
         """Decode TOML bytes into the typed scenario; InputError names the bad field's path."""
@@ -116,6 +125,10 @@ class Ruleset(Protocol[S, C]):
 
     def is_terminal(self, state: S) -> bool: ...
 
+    def result(self, state: S) -> str:
+        """How the game ended, in a phrase; "" while it goes on."""
+        ...
+
     def active_players(self, state: S) -> list[str]:
         """Who must act now (for ``legal`` without a player)."""
         ...
@@ -131,6 +144,10 @@ class Ruleset(Protocol[S, C]):
 
     def view(self, state: S, player: str | None) -> dict[str, Any]:
         """The state as ``player`` sees it (None: the referee's full view), as JSON builtins."""
+        ...
+
+    def summary(self, view: dict[str, Any], player: str | None) -> Summary:
+        """A summary a person can read of ``view`` (what ``view(state, player)`` returned)."""
         ...
 
     def notices(self, before: S, after: S, event: Event) -> list[Notice]:

@@ -16,7 +16,9 @@ from warlog.cli.context import open_arbiter
 from warlog.cli.main import cli
 
 
-@pytest.mark.parametrize("ruleset", ["armageddon-empires", "battle-for-armageddon"])
+@pytest.mark.parametrize(
+    "ruleset", ["armageddon-empires", "battle-for-armageddon", "heroic-battles"]
+)
 def test_a_whole_game_is_played_through_the_cli_with_a_referees_dice(
     ruleset: str, tmp_path: Path
 ) -> None:

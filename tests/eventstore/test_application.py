@@ -269,11 +269,11 @@ def test_a_watcher_is_told_of_each_batch_appended_and_cannot_undo_it(
     ]
 
 
-def test_a_game_summary_says_its_players_head_and_whether_it_is_over(
+def test_about_a_game_says_its_players_head_and_whether_it_is_over(
     arbiter: Arbiter, scenario_file: str
 ) -> None:
     game = arbiter.new_game("dice-race", scenario_file, game="g1")
-    summary = arbiter.summary(game)
+    summary = arbiter.about(game)
     seq, hash_ = arbiter.head(game)
     assert summary == {
         "game": "g1",
@@ -284,7 +284,7 @@ def test_a_game_summary_says_its_players_head_and_whether_it_is_over(
         "over": False,
     }
     arbiter.reveal(game)
-    assert arbiter.summary(game)["over"] is True
+    assert arbiter.about(game)["over"] is True
 
 
 def test_a_players_records_from_any_seq_are_the_tail_of_the_whole_feed() -> None:
@@ -310,5 +310,6 @@ def test_a_players_records_from_any_seq_are_the_tail_of_the_whole_feed() -> None
         for reader in (None, "red", "blue"):
             whole = list(arb.records_as(g, reader))
             assert [r.seq for r in whole] == list(range(1, head + 1))
-            for from_seq in [*range(1, head + 2, 5), cut, cut + 1, cut + 2, head, head + 1]:
+            starts = [*range(1, head + 1, 5), cut, cut + 1, cut + 2, head]
+            for from_seq in (s for s in starts if s <= head):
                 assert list(arb.records_as(g, reader, from_seq)) == whole[from_seq - 1 :]

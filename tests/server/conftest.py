@@ -33,7 +33,7 @@ from warlog.server.serve import Server, listen
 ROOT = Path(__file__).resolve().parents[2]
 ADMIN = "the-organisers-token"
 SEED = bytes(range(32))
-RULESETS = ("armageddon-empires", "battle-for-armageddon")
+RULESETS = ("armageddon-empires", "battle-for-armageddon", "heroic-battles")
 
 
 def fixed_clock() -> Callable[[], str]:

@@ -154,7 +154,7 @@ def test_warlog_serve_refuses_a_busy_port_or_a_bad_database_in_one_line(tmp_path
 
 
 def test_many_clients_on_many_games_at_once_leave_every_game_whole(tmp_path: Path) -> None:
-    """Given 16 games of both rulesets, when both players of each play at once through one
+    """Given 16 games of every ruleset, when both players of each play at once through one
     server (32 clients, each following the feed and its own legal commands), then every acknowledged
     event is in its log and every game audits clean (the server's audit says so too)."""
     db = tmp_path / "w.db"
@@ -163,7 +163,7 @@ def test_many_clients_on_many_games_at_once_leave_every_game_whole(tmp_path: Pat
     async def main(url: str) -> list[str]:
         limits = httpx.Limits(max_connections=100)
         async with httpx.AsyncClient(base_url=url, timeout=60, limits=limits) as client:
-            games = [await create(client, RULESETS[n % 2], f"g{n}") for n in range(16)]
+            games = [await create(client, RULESETS[n % len(RULESETS)], f"g{n}") for n in range(16)]
             await asyncio.gather(
                 *(
                     player_client(client, game, player, seed=n * 7 + i, acked=acked, target=20)
@@ -269,7 +269,9 @@ def test_a_server_killed_mid_play_loses_no_acknowledged_command(tmp_path: Path) 
 
     async def main(url: str, server: Any) -> None:
         async with httpx.AsyncClient(base_url=url, timeout=30) as client:
-            games.extend([await create(client, RULESETS[n % 2], f"k{n}") for n in range(8)])
+            games.extend(
+                [await create(client, RULESETS[n % len(RULESETS)], f"k{n}") for n in range(8)]
+            )
             players = [
                 asyncio.create_task(player_client(client, g, p, seed=n, acked=acked, target=10**6))
                 for n, g in enumerate(games)

@@ -75,7 +75,7 @@ def test_a_game_is_created_with_one_token_per_player(
     assert response.status_code == 201
     body = response.json()
     assert body["game"] == "g-1"
-    players = arbiter_on(db).summary("g-1")["players"]
+    players = arbiter_on(db).about("g-1")["players"]
     assert list(body["tokens"]) == players
     assert len(set(body["tokens"].values())) == len(players)
     assert all(len(token) > 40 for token in body["tokens"].values())

@@ -43,7 +43,7 @@ def app(tmp_path_factory: pytest.TempPathFactory) -> Litestar:
     with on_database(db, create=True, clock=fixed_clock()) as arb:
         for game, ruleset in GAMES.items():
             arb.new_game(ruleset, game=game)
-            tokens, kept = issue(game, arb.summary(game)["players"])
+            tokens, kept = issue(game, arb.about(game)["players"])
             arb.vault.put_tokens(kept)
             CALLERS.update({token: (game, seat) for seat, token in tokens.items()})
         arb.reveal("two")  # one game revealed: players may export and audit it

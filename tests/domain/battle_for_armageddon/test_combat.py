@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from tests.domain.battle_for_armageddon.helpers import at, game, in_phase, of, one
-from tests.given_when_then import Given
+from tests.domain.battle_for_armageddon.helpers import at, game, in_phase
+from tests.given_when_then import Given, of, one
 from warlog.domain.battle_for_armageddon import commands as c
 from warlog.domain.battle_for_armageddon import events as ev
 from warlog.domain.battle_for_armageddon.ruleset import RULESET
@@ -266,7 +266,7 @@ def test_a_counter_with_nowhere_to_go_is_eliminated_instead_of_retreating() -> N
     eliminated = one(events, ev.CounterEliminated)
     assert (eliminated.counter, eliminated.reason) == (
         "ig-1",
-        "could not retreat (seed 003 Retreating)",
+        "could not retreat (rules: Retreating)",
     )
 
 

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from tests.domain.battle_for_armageddon.helpers import at, game, in_phase, of, off, one
-from tests.given_when_then import Given
+from tests.domain.battle_for_armageddon.helpers import at, game, in_phase, off
+from tests.given_when_then import Given, of, one
 from warlog.domain.battle_for_armageddon import commands as c
 from warlog.domain.battle_for_armageddon import events as ev
 from warlog.domain.core.events import Event
@@ -38,7 +38,7 @@ def test_a_counter_cut_off_without_hive_or_fortification_is_destroyed() -> None:
     )
     stack = one(events, ev.StackOutOfSupply)
     assert (stack.area, stack.protection, stack.destroyed) == ("river_a", [], True)
-    assert one(events, ev.CounterEliminated).reason == "out of supply (seed 003 Supply)"
+    assert one(events, ev.CounterEliminated).reason == "out of supply (rules: Supply)"
     assert one(events, ev.SupplyChecked).lost == ["ig-1"]
 
 

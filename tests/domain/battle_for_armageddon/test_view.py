@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import json
 
-from tests.domain.battle_for_armageddon.helpers import at, game, in_phase, of, one
-from tests.given_when_then import Given
+from tests.domain.battle_for_armageddon.helpers import at, game, in_phase
+from tests.given_when_then import Given, of, one
 from warlog.domain.battle_for_armageddon import commands as c
 from warlog.domain.battle_for_armageddon import events as ev
 from warlog.domain.battle_for_armageddon.ruleset import RULESET
@@ -100,7 +100,12 @@ def test_the_pending_decision_is_in_the_view() -> None:
     )
     g.when(c.Attack(player="orks", target="plain_a", stacks=["plain_b"]), dice=[1])
     pending = RULESET.view(g.state, "imperials")["pending"]
-    assert pending == {"players": ["orks"], "kind": "reroll", "options": ["reroll", "keep_result"]}
+    assert pending == {
+        "players": ["orks"],
+        "kind": "reroll",
+        "procedure": "combat",
+        "options": ["reroll", "keep_result"],
+    }
     assert RULESET.view(g.state, None)["combat"]["column"] == "2:1"
 
 
@@ -114,8 +119,8 @@ def test_every_event_with_arithmetic_explains_itself() -> None:
     events = g.when(c.Attack(player="orks", target="plain_a", stacks=["river_a"]), dice=[5])
     text = one(events, ev.CombatRolled).explain()
     assert text == (
-        "attack 3 vs defence 3 → 1:1; d6 5 +1 (Ork attack on turn 1, seed 003 First Turn Surprise) "
-        "−1 (every attacker across a river, seed 003 Terrain Effects) = 5 → EX (Exchange)"
+        "attack 3 vs defence 3 → 1:1; d6 5 +1 (Ork attack on turn 1, rules: First Turn Surprise) "
+        "−1 (every attacker across a river, rules: Terrain Effects) = 5 → EX (Exchange)"
     )
 
 

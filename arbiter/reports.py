@@ -1,0 +1,146 @@
+"""What the command line and the server tell a person who asks: the games in a database, and the
+legal commands with the dice each needs, or why there are none."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+import msgspec
+
+from warlog.domain.core.dice import ProbeDice
+from warlog.domain.core.errors import WarlogError
+from warlog.domain.core.events import DiceRolled
+from warlog.domain.core.ruleset import AnyRuleset, Command
+
+if TYPE_CHECKING:
+    from warlog.arbiter.application import Arbiter
+
+
+class GameSummary(msgspec.Struct, frozen=True):
+    """One game of a database, as `warlog games` lists it."""
+
+    game: str
+    ruleset: str
+    scenario: str
+    players: list[str]
+    head: int
+    waiting: str
+    over: bool
+    revealed: bool
+    parent: str | None = None
+    fork_at: int | None = None
+
+
+def games(arb: Arbiter) -> list[GameSummary]:
+    """Every game of the store, sorted by id."""
+    out = []
+    for info in arb.store.games():
+        folded = arb.folded(info.game)
+        ruleset = arb.ruleset_of(info.game)
+        decision = ruleset.decision(folded.state)
+        over = ruleset.is_terminal(folded.state) or folded.meta.revealed
+        scenario = _scenario_name(arb, info.game)
+        out.append(
+            GameSummary(
+                game=info.game,
+                ruleset=info.ruleset,
+                scenario=scenario,
+                players=list(folded.meta.players),
+                head=folded.seq,
+                waiting="" if over or decision is None else decision.waiting,
+                over=over,
+                revealed=folded.meta.revealed,
+                parent=info.parent,
+                fork_at=info.fork_at,
+            )
+        )
+    return out
+
+
+def _scenario_name(arb: Arbiter, game: str) -> str:
+    first = next(iter(arb.store.read(game, 1, 1)))
+    return str(msgspec.json.decode(first.data).get("scenario_name", ""))
+
+
+class DieNeed(msgspec.Struct, frozen=True):
+    """Dice a command rolls: ``count`` d``sides`` for ``purpose``, rolled for ``roller``."""
+
+    count: int
+    sides: int
+    purpose: str
+    roller: str
+
+    def text(self) -> str:
+        whose = f" ({self.roller})" if self.roller else ""
+        return f"{self.count} d{self.sides} for {self.purpose or 'the rules'}{whose}"
+
+
+class LegalReport(msgspec.Struct, frozen=True):
+    """The legal commands (as ``play`` takes them), in a manual-dice game the dice each needs
+    (``more`` when re-rolls can call for more, depending on the faces), and, when there are
+    none, why."""
+
+    commands: list[dict[str, Any]]
+    dice: list[list[DieNeed]] = []
+    more: list[bool] = []
+    why_none: str = ""
+
+
+def legal_report(arb: Arbiter, game: str, player: str | None) -> LegalReport:
+    """What ``player`` (None: everyone the game waits for) may do now, or why nothing."""
+    loaded = arb.loaded(game)
+    ruleset = loaded.ruleset
+    folded = arb.folded(game)
+    if player is not None:
+        ruleset.check_player(folded.state, player)
+    commands = arb.legal(game, player)
+    if not commands:
+        return LegalReport([], why_none=_why_none(arb, game, player))
+    if folded.meta.dice.mode != "manual":
+        return LegalReport(commands)
+    typed = [msgspec.convert(c, ruleset.command_type) for c in commands]
+    needs, more = zip(*(_dice_of(ruleset, folded.state, c) for c in typed), strict=True)
+    return LegalReport(commands, list(needs), list(more))
+
+
+#: the faces the probes show: every die low, every die high, alternating, and counting up
+PROBES = ("low", "high", "mixed", "ascending")
+
+
+def _dice_of(ruleset: AnyRuleset, state: Any, command: Command) -> tuple[list[DieNeed], bool]:
+    """The fewest dice ``command`` rolls under the probes' faces, and whether other faces call
+    for more (re-rolls)."""
+    found = [_rolls(ruleset, state, command, probe) for probe in PROBES]
+    fewest = min(found, key=lambda rolls: sum(n.count for n in rolls))
+    return fewest, any(rolls != fewest for rolls in found)
+
+
+def _rolls(ruleset: AnyRuleset, state: Any, command: Command, probe: str) -> list[DieNeed]:
+    try:
+        events = ruleset.decide(state, command, ProbeDice(probe))
+    except WarlogError:
+        return []
+    return [
+        DieNeed(len(e.faces), e.sides, e.purpose, e.roller)
+        for e in events
+        if isinstance(e, DiceRolled)
+    ]
+
+
+def _why_none(arb: Arbiter, game: str, player: str | None) -> str:
+    folded = arb.folded(game)
+    ruleset = arb.ruleset_of(game)
+    if folded.meta.revealed:
+        return (
+            f"the key of this game was revealed at seq {folded.meta.revealed_at}: its play is over "
+            "(fork it with --dice new to play on)"
+        )
+    decision = ruleset.decision(folded.state)
+    if decision is None:
+        ended = ruleset.result(folded.state)
+        return "the game is over" + (f" ({ended})" if ended else "")
+    if player is not None and player not in decision.players:
+        if decision.procedure:
+            return f"waiting for {decision.waiting} (the other side's decision comes first)"
+        return f"the game waits for {decision.waiting}, not for {player}"
+    return f"the game waits for {decision.waiting}, and no command answers it now"

@@ -1,0 +1,114 @@
+"""An Armageddon Empires position a person can read: the round and whose turn, what the game waits
+for, each empire's stockpile, AP and cards, the armies in sight, and the hex map as text — built
+from one empire's view, so it shows only what that empire may see (AE-7)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from warlog.domain.armageddon_empires.resources import KINDS
+from warlog.domain.armageddon_empires.terrain import DEFAULT_LEGEND
+from warlog.domain.core.summary import Summary, Table, plural
+
+_TOKEN = {name: token for token, name in DEFAULT_LEGEND.items()}
+LEGEND = (
+    "terrain: . plains, d desert, b badlands, f forest, h hills, u urban, s swamp, m mountains; "
+    "a base is its empire's initial in capitals with S (stronghold) or O (outpost); a number "
+    "and an initial are that many armies of that empire; row r starts at hex 0,r and each row "
+    "sits half a hex to the right of the one above"
+)
+
+
+def _token(terrain: str) -> str:
+    return _TOKEN.get(terrain, terrain[:1] or "?")
+
+
+def hex_map(view: dict[str, Any]) -> list[str]:
+    """The map, row by row; each row is shifted half a hex from the one above (axial q,r)."""
+    board = view["board"]
+    bases = {b["at"]: b for b in view["bases"].values()}
+    armies: dict[str, list[dict[str, Any]]] = {}
+    for army in view["armies"].values():
+        if army.get("garrison_of") is None:
+            armies.setdefault(army["at"], []).append(army)
+    lines = []
+    for r in range(board["height"]):
+        cells = []
+        for q in range(board["width"]):
+            at = f"{q},{r}"
+            terrain = board["terrain"].get(at)
+            if terrain is None:
+                cells.append("    ")
+                continue
+            cell = _token(terrain) + " "
+            if at in bases:
+                base = bases[at]
+                cell = base["empire"][:1].upper() + ("S" if base["kind"] == "stronghold" else "O")
+            elif at in armies:
+                here = armies[at]
+                cell = str(min(len(here), 9)) + here[0]["empire"][:1].lower()
+            cells.append(f"{cell:<4}")
+        lines.append(f"r{r:<3}" + " " * (2 * r) + "".join(cells).rstrip())
+    return lines
+
+
+def summary(view: dict[str, Any], player: str | None) -> Summary:
+    """The summary of a view (``views.view``)."""
+    headline = f"Round {view['round']} of {view['max_rounds']}"
+    if view["phase"] == "initiative":
+        headline += " — initiative: each empire buys its dice"
+    elif view["phase"] == "over" or view.get("ended"):
+        headline += f" — the game is over: {view.get('ended') or 'an HQ has fallen'}"
+    elif view.get("current"):
+        headline += f" — {view['current']}'s turn"
+    active = view.get("active") or []
+    if view["phase"] == "initiative" and active:
+        waiting = f"{' and '.join(active)} must buy initiative dice (buy_initiative)"
+    elif active:
+        waiting = f"{active[0]} acts: draw, deploy, move, army orders, or end the turn"
+    else:
+        waiting = ""
+    empires = []
+    for eid, emp in view["empires"].items():
+        hand = emp.get("hand")
+        cards = plural(len(hand), "card") if hand is not None else plural(emp["hand_size"], "card")
+        if hand:
+            cards += f" ({', '.join(hand)})"
+        stock = ", ".join(f"{kind} {emp['resources'].get(kind, 0)}" for kind in KINDS)
+        bases = sum(1 for b in view["bases"].values() if b["empire"] == eid)
+        armies = sum(
+            1 for a in view["armies"].values() if a["empire"] == eid and a["garrison_of"] is None
+        )
+        empires.append(
+            [
+                eid,
+                str(emp["ap"]),
+                stock,
+                cards,
+                plural(emp["deck_size"] if "deck_size" in emp else len(emp["deck"]), "card"),
+                plural(bases, "base"),
+                plural(armies, "army", "armies"),
+            ]
+        )
+    in_sight = [
+        [
+            a["id"],
+            a["empire"],
+            a["at"],
+            a.get("hero") or "-",
+            ", ".join(a.get("units", [])) or "-",
+        ]
+        for a in view["armies"].values()
+    ]
+    return Summary(
+        headline=headline,
+        waiting=waiting,
+        tables=[
+            Table(
+                "empires", ["empire", "AP", "stockpile", "hand", "deck", "bases", "armies"], empires
+            ),
+            Table("armies in sight", ["army", "empire", "hex", "hero", "units"], in_sight),
+        ],
+        board=hex_map(view),
+        legend=LEGEND,
+    )

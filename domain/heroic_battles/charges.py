@@ -1,0 +1,256 @@
+"""Charges (pp.30–40) as a procedure: the charge is declared (a movement action, tested like any
+other), the target may evade (p.38; HB-22) or counter charge (HB-23), a charger whose target
+evaded declares whether it still makes contact, then contact begins a melee or joins one (HB-7),
+with the reputation a charging hero earns (p.23; HB-6).
+"""
+
+from __future__ import annotations
+
+from warlog.domain.core.batch import Batch
+from warlog.domain.core.errors import RulesError, reject
+from warlog.domain.core.procedure import Decision, Step
+from warlog.domain.heroic_battles import casualties, command_test, movement, pieces, rulings, tables
+from warlog.domain.heroic_battles import commands as cmd
+from warlog.domain.heroic_battles import events as ev
+from warlog.domain.heroic_battles.pieces import Piece
+from warlog.domain.heroic_battles.state import ChargeFrame, GameState, Hero, Unit
+from warlog.domain.heroic_battles.tables import Facing
+
+FACINGS: tuple[Facing, ...] = ("front", "flank", "rear")
+
+
+def targets(state: GameState, force: str) -> list[Piece]:
+    """The enemy units and unattached heroes on the table (any may be charged: the players
+    declare the charge reaches straight ahead)."""
+    return list(pieces.pieces(state, pieces.opponent(state, force)))
+
+
+def charge_problem(
+    state: GameState, player: str, unit_id: str, target_id: str, facing: str
+) -> RulesError | None:
+    """Why this charge may not be declared now (a ``rules/...`` RulesError), or None."""
+    problem = movement.movement_problem(state, player, unit_id, "charge with")
+    if problem is not None:
+        return problem
+    target = pieces.piece(state, target_id)
+    if target is None:
+        return reject(f"there is no unit or hero {target_id!r} in this battle", "unknown_unit")
+    if target.force == player:
+        return reject(f"{target_id} belongs to {player}: charge an enemy", "not_an_enemy")
+    if target.gone:
+        return reject(f"{target_id} is no longer on the table ({target.gone})", "gone")
+    if isinstance(target, Hero) and target.unit:
+        return reject(f"{target_id} is attached to {target.unit}: charge the unit", "hero_attached")
+    if facing not in FACINGS:  # pragma: no cover - the command's Literal refuses it
+        return reject(f"a charge strikes the front, flank or rear, not {facing!r}", "bad_facing")
+    return None
+
+
+def charge(batch: Batch[GameState], c: cmd.Charge) -> None:
+    state = batch.state
+    problem = charge_problem(state, c.player, c.unit, c.target, c.facing)
+    if problem is not None:
+        raise problem
+    p = pieces.find(state, c.unit)
+    reasons = movement.test_reasons(p, c.barrier)
+    batch.emit(
+        ev.ChargeDeclared(
+            unit=c.unit,
+            target=c.target,
+            facing=c.facing,
+            action=p.actions + 1,
+            rough=c.rough,
+            barrier=c.barrier,
+        )
+    )
+    if isinstance(p, Unit) and reasons:
+        test = command_test.pending(state, p, "charge", reasons, c.rough, c.barrier)
+        command_test.call(batch, [test])
+
+
+# -- the target's response ---------------------------------------------------------------------------
+
+
+def can_evade(state: GameState, target: Piece) -> bool:
+    """HB-22: a unit with Evade or an unattached hero, not in a melee, once per movement phase."""
+    if target.evaded or pieces.in_melee(state, target.id):
+        return False
+    return isinstance(target, Hero) or pieces.has(target, rulings.EVADE_TRAIT)
+
+
+def can_counter_charge(state: GameState, frame: ChargeFrame, target: Piece) -> bool:
+    """HB-23: Counter Charge, charged to the front in open terrain, not in a melee."""
+    return (
+        isinstance(target, Unit)
+        and pieces.has(target, rulings.COUNTER_CHARGE_TRAIT)
+        and frame.facing == "front"
+        and not frame.rough
+        and not frame.barrier
+        and not pieces.in_melee(state, target.id)
+    )
+
+
+def responses(state: GameState, frame: ChargeFrame) -> tuple[str, ...]:
+    """The commands that answer the charge (empty: it needs no answer)."""
+    target = pieces.find(state, frame.target)
+    out: list[str] = []
+    if can_evade(state, target):
+        out.append("evade")
+    if can_counter_charge(state, frame, target):
+        out.append("counter_charge")
+    return (*out, "receive_charge") if out else ()
+
+
+def charge_next(state: GameState, frame: ChargeFrame) -> Decision | Step:
+    """What the charge in progress waits for, or the step that moves it on."""
+    if frame.stage == "response":
+        answers = responses(state, frame)
+        if not answers:
+            return _contact
+        target = pieces.find(state, frame.target)
+        return Decision(
+            players=(target.force,),
+            kind="charge_response",
+            answers=answers,
+            waiting=f"{target.force} to answer the charge of {frame.charger} on {frame.target}",
+            procedure="charge",
+            options=(frame.target,),
+            about={"unit": frame.target, "charger": frame.charger},
+        )
+    if frame.stage == "follow_up":
+        charger = pieces.find(state, frame.charger)
+        return Decision(
+            players=(charger.force,),
+            kind="charge_follow_up",
+            answers=("press_charge",),
+            waiting=f"{charger.force} to declare whether {frame.charger} still reaches {frame.target}",
+            procedure="charge",
+            about={"unit": frame.charger, "target": frame.target},
+        )
+    return _contact
+
+
+def _frame(state: GameState) -> ChargeFrame:
+    frame = state.frames[-1]
+    assert isinstance(frame, ChargeFrame)
+    return frame
+
+
+def _answering(state: GameState, unit: str) -> RulesError | None:
+    frame = _frame(state)
+    if unit != frame.target:
+        return reject(f"the charge is on {frame.target}, not {unit}", "bad_choice")
+    return None
+
+
+def evade(batch: Batch[GameState], c: cmd.Evade) -> None:
+    """p.38: a unit tests (passed: a movement action away; failed: it fights as usual); an
+    unattached hero evades without a test and loses a token unless Non-Combatant (p.23)."""
+    problem = _answering(batch.state, c.unit)
+    if problem is not None:
+        raise problem
+    target = pieces.find(batch.state, c.unit)
+    if not can_evade(batch.state, target):
+        raise reject(f"{c.unit} cannot evade (HB-22)", "cannot_evade")
+    batch.emit(ev.EvadeDeclared(unit=c.unit))
+    if isinstance(target, Hero):
+        batch.emit(ev.Evaded(unit=c.unit, half_st=pieces.move_half_st(target)))
+        if not pieces.has(target, "non_combatant"):
+            casualties.lose(
+                batch,
+                target.force,
+                tables.LOSE_EVADES,
+                "an unattached hero evades a charge",
+                target.id,
+            )
+        return
+    test = command_test.pending(batch.state, target, "evade", ["evading a charge"])
+    command_test.call(batch, [test])
+
+
+def counter_charge(batch: Batch[GameState], c: cmd.CounterCharge) -> None:
+    problem = _answering(batch.state, c.unit)
+    if problem is not None:
+        raise problem
+    frame = _frame(batch.state)
+    target = pieces.find(batch.state, c.unit)
+    if not can_counter_charge(batch.state, frame, target):
+        raise reject(
+            f"{c.unit} cannot counter charge: it needs Counter Charge and a charge to its front "
+            "in open terrain (HB-23)",
+            "cannot_counter_charge",
+        )
+    assert isinstance(target, Unit)
+    batch.emit(ev.CounterChargeDeclared(unit=c.unit))
+    test = command_test.pending(batch.state, target, "counter_charge", ["counter charging"])
+    command_test.call(batch, [test])
+
+
+def receive(batch: Batch[GameState], c: cmd.ReceiveCharge) -> None:
+    problem = _answering(batch.state, c.unit)
+    if problem is not None:
+        raise problem
+    batch.emit(ev.ChargeReceived(unit=c.unit))
+
+
+def press(batch: Batch[GameState], c: cmd.PressCharge) -> None:
+    frame = _frame(batch.state)
+    batch.emit(ev.ChargePressed(unit=frame.charger, contact=c.contact))
+
+
+# -- contact ------------------------------------------------------------------------------------------
+
+
+def _contact(batch: Batch[GameState]) -> None:
+    state = batch.state
+    frame = _frame(state)
+    existing = pieces.combat_of(state, frame.target)
+    first_combat = state.combats_begun == 0
+    cid = existing.id if existing is not None else f"melee-{state.combats_begun + 1}"
+    batch.emit(
+        ev.ChargeContacted(
+            unit=frame.charger,
+            target=frame.target,
+            facing=frame.facing,
+            combat=cid,
+            joined=existing is not None,
+        )
+    )
+    _charge_reputation(batch, frame, first_combat)
+
+
+def _charge_reputation(batch: Batch[GameState], frame: ChargeFrame, first_combat: bool) -> None:
+    """p.23 (HB-6): the one hero of the charging unit (or the charging hero) earns a token for
+    charging into combat, one for the first combat of the game, one for charging the enemy
+    Army Commander's unit, and one if it is the Army Commander."""
+    state = batch.state
+    charger = pieces.find(state, frame.charger)
+    heroes = [charger] if isinstance(charger, Hero) else pieces.attached(state, charger.id)
+    hero_id = rulings.charging_hero(
+        [(h.id, h.level, pieces.has(h, "army_commander")) for h in heroes]
+    )
+    if not hero_id:
+        return
+    hero = state.heroes[hero_id]
+    force = hero.force
+    casualties.gain(batch, force, tables.GAIN_CHARGE, "a hero charges into combat", hero_id)
+    if first_combat:
+        casualties.gain(
+            batch,
+            force,
+            tables.GAIN_FIRST_COMBAT,
+            "a hero charges into the first combat of the game",
+            hero_id,
+        )
+    if pieces.with_commander(state, frame.target):
+        casualties.gain(
+            batch,
+            force,
+            tables.GAIN_CHARGE_COMMANDER_UNIT,
+            "a hero charges the enemy Army Commander's unit",
+            hero_id,
+        )
+    if pieces.has(hero, "army_commander"):
+        casualties.gain(
+            batch, force, tables.GAIN_COMMANDER_CHARGES, "the Army Commander charges", hero_id
+        )

@@ -1,0 +1,559 @@
+"""Events of fighting: shots, Risk to Heroes, melees, single combats, losses and retreats,
+past tense, each explaining itself with the rule's name and page and our ruling (HB-n).
+
+Split from ``events.py`` (which imports every one of them, so ``events.X`` names them all)."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from warlog.domain.core.events import Event
+from warlog.domain.core.summary import plural as _plural
+from warlog.domain.heroic_battles import tables as t
+from warlog.domain.heroic_battles.values import (
+    Loss,
+    Pool,
+    RetreatOrder,
+    RiskEntry,
+    Term,
+    hit_range,
+)
+from warlog.domain.heroic_battles.values import (
+    faces_text as _faces,
+)
+
+CauseOfDeath = Literal["melee", "single_combat", "shooting", "retreat", "final_blow"]
+
+
+# -- shooting ---------------------------------------------------------------------------------------
+
+
+class ShotsFired(Event, frozen=True, tag="shots_fired"):
+    """A unit or hero shoots (p.42): the declared geometry, the pool and the hits."""
+
+    shooter: str
+    target: str
+    distance: int
+    weapon_range: int
+    in_killing_zone: bool
+    pool: Pool
+    obscured: bool = False
+    overhead: bool = False
+    behind: bool = False
+
+    def explain(self) -> str:
+        where = "inside" if self.in_killing_zone else "outside"
+        return (
+            f"{self.shooter} shoots at {self.target}, {self.distance} ST away (range "
+            f"{self.weapon_range} ST, {t.SHOOTING_RANGES}), {where} its Killing Zone: "
+            f"{self.pool.explain()} ({t.SHOOTING}; HB-18)"
+        )
+
+
+class HeroesAtRisk(Event, frozen=True, tag="heroes_at_risk"):
+    """The heroes of units that took hits must roll for Risk to Heroes (p.46, pp.56–57)."""
+
+    entries: list[RiskEntry]
+
+    def explain(self) -> str:
+        if not self.entries:
+            return "no hero is at risk"
+        return (
+            "; ".join(
+                f"{e.hero}'s unit took {_plural(e.hits, 'hit')}: {t.risk_dice(e.hits)}D6"
+                for e in self.entries
+            )
+            + f" ({t.RISK_TO_HEROES})"
+        )
+
+
+class RiskRolled(Event, frozen=True, tag="risk_rolled"):
+    hero: str
+    hits: int
+    faces: list[int]
+    ones: int
+    rerollable: bool = False
+
+    def explain(self) -> str:
+        more = (
+            "; the hero may re-roll one 1 for a Mighty Deed and a Reputation Token (HB-29)"
+            if self.rerollable
+            else ""
+        )
+        return (
+            f"{self.hero}, Risk to Heroes for {_plural(self.hits, 'hit')}: "
+            f"{len(self.faces)}D6 {_faces(self.faces)} → {self.ones} × 1 = "
+            f"{_plural(self.ones, 'stamina point')} lost ({t.RISK_TO_HEROES}){more}"
+        )
+
+
+class RiskRerolled(Event, frozen=True, tag="risk_rerolled"):
+    """One 1 of a Risk to Heroes roll re-rolled for a Mighty Deed (p.28; HB-29)."""
+
+    hero: str
+    face: int
+
+    def explain(self) -> str:
+        verdict = "another 1" if self.face == t.RISK_FACE else "saved"
+        return f"{self.hero} re-rolls a 1 with a Mighty Deed ({t.MIGHTY_DEEDS}; HB-29): {self.face}, {verdict}"
+
+
+class RiskResolved(Event, frozen=True, tag="risk_resolved"):
+    """The hero loses a stamina point for each 1 that stands."""
+
+    hero: str
+    stamina_lost: int
+    void: bool = False
+
+    def explain(self) -> str:
+        if self.void:
+            return f"{self.hero} is no longer on the table: no risk"
+        return (
+            f"{self.hero} loses {_plural(self.stamina_lost, 'stamina point')} ({t.RISK_TO_HEROES})"
+        )
+
+
+class HitsTaken(Event, frozen=True, tag="hits_taken"):
+    """Shooting hits on a unit or unattached hero: 1 stamina per full Armour's worth (digest
+    Rulings; HB-15)."""
+
+    unit: str
+    hits: int
+    armour: int
+    stamina_lost: int
+
+    def explain(self) -> str:
+        return (
+            f"{self.unit} takes {_plural(self.hits, 'hit')} against Armour {self.armour}: "
+            f"{self.hits} // {self.armour} = {_plural(self.stamina_lost, 'stamina point')} lost "
+            f"(leftover hits are lost; {t.SHOOTING})"
+        )
+
+
+class ShootingEnded(Event, frozen=True, tag="shooting_ended"):
+    shooter: str
+    target: str
+
+    def explain(self) -> str:
+        return f"{self.shooter}'s shot at {self.target} is resolved"
+
+
+class ShootingPassed(Event, frozen=True, tag="shooting_passed"):
+    """A side shoots no more this shooting phase (HB-19)."""
+
+    force: str
+    reason: str = ""
+
+    def explain(self) -> str:
+        why = f": {self.reason}" if self.reason else ""
+        return f"{self.force} shoot no more this phase{why} (HB-19)"
+
+
+# -- melee ---------------------------------------------------------------------------------------------
+
+
+class MeleeBegan(Event, frozen=True, tag="melee_began"):
+    """A melee is fought (pp.50–62); the phasing force declares first."""
+
+    combat: str
+    sides: dict[str, list[str]]
+
+    def explain(self) -> str:
+        return (
+            f"melee {self.combat}: "
+            + " against ".join(f"{f} ({', '.join(x)})" for f, x in self.sides.items())
+            + f" ({t.MELEE}; HB-31)"
+        )
+
+
+class MeleeDeclared(Event, frozen=True, tag="melee_declared"):
+    """What a side declares for a melee: the table's geometry and its heroes' Mighty Deeds."""
+
+    combat: str
+    force: str
+    supports: list[str] = []
+    holding: bool = False
+    rough: list[str] = []
+    deeds: dict[str, int] = {}
+    inspire: dict[str, int] = {}
+
+    def explain(self) -> str:
+        parts = []
+        if self.supports:
+            parts.append(f"supported by {', '.join(self.supports)}")
+        if self.holding:
+            parts.append("holding a hill or barrier")
+        if self.rough:
+            parts.append(f"in rough terrain: {', '.join(self.rough)}")
+        for h, n in self.deeds.items():
+            parts.append(f"{h} spends {_plural(n, 'Mighty Deed')} on combat dice")
+        for h, n in self.inspire.items():
+            parts.append(f"{h} inspires with {_plural(n, 'Mighty Deed')}")
+        return f"{self.force} in melee {self.combat}: " + ("; ".join(parts) or "nothing declared")
+
+
+class CombatDiceRolled(Event, frozen=True, tag="combat_dice_rolled"):
+    """One fighter's combat dice (Combat Dice Penalties and Bonuses, p.55)."""
+
+    combat: str
+    force: str
+    pool: Pool
+
+    def explain(self) -> str:
+        return (
+            f"{self.force} in melee {self.combat}: {self.pool.explain()} "
+            f"({t.COMBAT_PENALTIES} and {t.COMBAT_BONUSES}; HB-18)"
+        )
+
+
+class SupportSavesRolled(Event, frozen=True, tag="support_saves_rolled"):
+    """A side's support saves: each 5 or 6 removes a hit (Legendary Weapon hits first, HB-12)."""
+
+    combat: str
+    force: str
+    terms: list[Term]
+    faces: list[int]
+    saves: int
+
+    def explain(self) -> str:
+        dice = " + ".join(f"{x.dice}D6 {x.label}" for x in self.terms) or "no save dice"
+        return (
+            f"{self.force} support saves ({t.SUPPORT_SAVES}): {dice}: {_faces(self.faces)} → "
+            f"{_plural(self.saves, 'save')} on {hit_range(t.SUPPORT_SAVE_ON)}"
+        )
+
+
+class MeleeHitsCounted(Event, frozen=True, tag="melee_hits_counted"):
+    """The hits each side's primary fighter takes: the enemy's hits, less its saves, Legendary
+    Weapon hits removed first (HB-7, HB-12)."""
+
+    combat: str
+    scored: dict[str, int]
+    legendary: dict[str, int]
+    saves: dict[str, int]
+    conceded: dict[str, int]
+    legendary_conceded: dict[str, int]
+    primaries: dict[str, str]
+
+    def explain(self) -> str:
+        parts = []
+        for force, primary in self.primaries.items():
+            enemy = next(f for f in self.scored if f != force)
+            hits = self.scored[enemy]
+            text = f"{primary} ({force}) takes {_plural(hits, 'hit')}"
+            if self.saves.get(force):
+                text += f" − {self.saves[force]} saved → {self.conceded[force]}"
+            if self.legendary_conceded.get(force):
+                text += f", {self.legendary_conceded[force]} from a Legendary Weapon"
+            parts.append(text)
+        return "; ".join(parts) + " (HB-7, HB-12)"
+
+
+class MeleeDamage(Event, frozen=True, tag="melee_damage"):
+    """Stamina removed in melee: 1 per Legendary Weapon hit (HB-12), then 1 per full Armour's
+    worth of the other hits; leftover hits are lost (digest Rulings)."""
+
+    combat: str
+    losses: list[Loss]
+
+    def explain(self) -> str:
+        if not self.losses:
+            return f"melee {self.combat}: no stamina lost"
+        parts = []
+        for x in self.losses:
+            plain = x.hits - x.legendary
+            legendary = f"{x.legendary} Legendary Weapon + " if x.legendary else ""
+            parts.append(
+                f"{x.unit}: {legendary}{plain} // Armour {x.armour} = "
+                f"{_plural(x.stamina_lost, 'stamina point')} lost"
+            )
+        return "; ".join(parts) + f" ({t.MELEE}; HB-12)"
+
+
+class MeleeDecided(Event, frozen=True, tag="melee_decided"):
+    """The outcome of a melee (destroyed, draw, fighting victory; HB-8)."""
+
+    combat: str
+    outcome: str
+    winner: str
+    loser: str
+    scored: dict[str, int]
+
+    def explain(self) -> str:
+        hits = ", ".join(f"{f} {n}" for f, n in self.scored.items())
+        if self.outcome == "draw":
+            return f"melee {self.combat}: hits after saves {hits}: a draw; the melee goes on (HB-8)"
+        if self.outcome == "destroyed":
+            return (
+                f"melee {self.combat}: {self.loser} have no fighter left: {self.winner} win (HB-8)"
+            )
+        return (
+            f"melee {self.combat}: hits after saves {hits}: a fighting victory for {self.winner}; "
+            f"{self.loser} retreat; Winning markers (HB-8, HB-9)"
+        )
+
+
+class RetreatsOrdered(Event, frozen=True, tag="retreats_ordered"):
+    orders: list[RetreatOrder]
+
+    def explain(self) -> str:
+        return "; ".join(
+            f"{o.unit} must retreat {t.half_st(o.half_st)} ({t.RETREATING})" for o in self.orders
+        )
+
+
+class Pursued(Event, frozen=True, tag="pursued"):
+    combat: str
+    force: str
+    forced: bool = False
+
+    def explain(self) -> str:
+        why = " (an Impetuous unit must pursue)" if self.forced else ""
+        return f"{self.force} pursue: melee {self.combat} goes on{why} (HB-10)"
+
+
+class HeldGround(Event, frozen=True, tag="held_ground"):
+    combat: str
+    force: str
+
+    def explain(self) -> str:
+        return f"{self.force} hold their ground: melee {self.combat} ends (HB-10)"
+
+
+class DisengageDeclared(Event, frozen=True, tag="disengage_declared"):
+    unit: str
+
+    def explain(self) -> str:
+        return f"{self.unit} attempts to disengage (HB-24)"
+
+
+class Disengaged(Event, frozen=True, tag="disengaged"):
+    unit: str
+
+    def explain(self) -> str:
+        return f"{self.unit} disengages: it moves back 1 ST out of the melee (HB-24)"
+
+
+class StayedEngaged(Event, frozen=True, tag="stayed_engaged"):
+    unit: str
+
+    def explain(self) -> str:
+        return f"{self.unit} stays in the melee (HB-24)"
+
+
+class MeleeEnded(Event, frozen=True, tag="melee_ended"):
+    combat: str
+
+    def explain(self) -> str:
+        return f"melee {self.combat} has been fought this phase"
+
+
+# -- single combat -----------------------------------------------------------------------------------
+
+
+class ChallengeIssued(Event, frozen=True, tag="challenge_issued"):
+    challenger: str
+    challenged: str
+
+    def explain(self) -> str:
+        return (
+            f"{self.challenger} challenges {self.challenged} to single combat ({t.SINGLE_COMBAT})"
+        )
+
+
+class ChallengeForgone(Event, frozen=True, tag="challenge_forgone"):
+    force: str
+
+    def explain(self) -> str:
+        return f"{self.force} issue no challenge this melee phase"
+
+
+class ChallengeRefused(Event, frozen=True, tag="challenge_refused"):
+    hero: str
+
+    def explain(self) -> str:
+        return f"{self.hero} refuses the challenge and adds no dice to this phase's melees (HB-17)"
+
+
+class ChallengeAccepted(Event, frozen=True, tag="challenge_accepted"):
+    hero: str
+
+    def explain(self) -> str:
+        return f"{self.hero} accepts the challenge: the single combat is fought before any melee (HB-31)"
+
+
+class DeedsCommitted(Event, frozen=True, tag="deeds_committed"):
+    """A hero's Mighty Deeds for this round of single combat (1D6 each)."""
+
+    hero: str
+    deeds: int
+
+    def explain(self) -> str:
+        return f"{self.hero} commits {_plural(self.deeds, 'Mighty Deed')} to this round ({t.SINGLE_COMBAT})"
+
+
+class SingleCombatDiceRolled(Event, frozen=True, tag="single_combat_dice_rolled"):
+    """A hero's dice in a round of single combat: its level, traits and Mighty Deeds."""
+
+    round: int
+    pool: Pool
+
+    def explain(self) -> str:
+        return f"single combat round {self.round}: {self.pool.explain()} ({t.SINGLE_COMBAT})"
+
+
+class SingleCombatRound(Event, frozen=True, tag="single_combat_round"):
+    """A round's result: the hits (Legendary Weapon hits counting 2), the difference against
+    the loser's armour (killed outright when it reaches it), or a draw."""
+
+    round: int
+    hits: dict[str, int]
+    result: Literal["kill", "win", "draw", "final_draw"]
+    winner: str = ""
+    loser: str = ""
+    loser_armour: int = 0
+
+    def explain(self) -> str:
+        hits = ", ".join(f"{h} {n}" for h, n in self.hits.items())
+        if self.result in ("kill", "win"):
+            diff = self.hits[self.winner] - self.hits[self.loser]
+            if self.result == "kill":
+                verdict = (
+                    f"difference {diff} ≥ {self.loser}'s Armour {self.loser_armour}: "
+                    f"{self.loser} is killed outright"
+                )
+            else:
+                verdict = (
+                    f"difference {diff} < {self.loser}'s Armour {self.loser_armour}: "
+                    f"{self.winner} wins the round, {self.loser} loses 1 stamina point"
+                )
+        elif self.result == "draw":
+            verdict = "a draw: both fight again"
+        else:
+            verdict = "a draw in the third round: both lose 1 stamina point"
+        return f"single combat round {self.round}: hits {hits}: {verdict} ({t.SINGLE_COMBAT})"
+
+
+# -- losses --------------------------------------------------------------------------------------------
+
+
+class StaminaLost(Event, frozen=True, tag="stamina_lost"):
+    """A unit or hero loses stamina outside the hits of a shot or melee (a blocked retreat, a failed
+    test when retreated into, a final blow, single combat)."""
+
+    unit: str
+    stamina: int
+    reason: str
+
+    def explain(self) -> str:
+        return f"{self.unit} loses {_plural(self.stamina, 'stamina point')}: {self.reason}"
+
+
+class UnitDestroyed(Event, frozen=True, tag="unit_destroyed"):
+    """A unit with no stamina left (or broken) is removed; its heroes stay (HB-16)."""
+
+    unit: str
+    reason: str
+    how: Literal["destroyed", "broken", "fled"] = "destroyed"
+
+    def explain(self) -> str:
+        return f"{self.unit} is removed: {self.reason}"
+
+
+class HeroKilled(Event, frozen=True, tag="hero_killed"):
+    """A hero dies. In combat the Hero Death table (p.57) is rolled next (``hero_death_rolled``);
+    elsewhere its force loses its whole Reputation, with no roll (HB-14)."""
+
+    hero: str
+    cause: CauseOfDeath
+    enemy: str = ""
+
+    def explain(self) -> str:
+        if self.cause in ("melee", "single_combat", "final_blow"):
+            return f"{self.hero} is killed ({self.cause}): the Hero Death table is rolled ({t.HERO_DEATH})"
+        return f"{self.hero} is killed ({self.cause}; no Hero Death roll outside combat, HB-14)"
+
+
+class HeroDeathRolled(Event, frozen=True, tag="hero_death_rolled"):
+    """Hero Death in Combat (p.57): 1–3 food for ravens, 4–5 a famous death, 6 a final blow at
+    ``target`` ("" when there is nobody left to strike, HB-13)."""
+
+    hero: str
+    roll: int
+    outcome: str
+    target: str = ""
+
+    def explain(self) -> str:
+        blow = f": a final blow at {self.target}" if self.target else ""
+        return (
+            f"{self.hero}, Hero Death 1D6 {self.roll}: {t.DEATH_NAMES.get(self.outcome, self.outcome)}"
+            f"{blow} ({t.HERO_DEATH}; HB-13)"
+        )
+
+
+class HeroUnattached(Event, frozen=True, tag="hero_unattached"):
+    """A hero whose unit was removed stands on its own (HB-16); in a melee that goes on it fights
+    on in it."""
+
+    hero: str
+    unit: str
+    combat: str = ""
+
+    def explain(self) -> str:
+        on = f"; it fights on in melee {self.combat}" if self.combat else ""
+        return f"{self.hero} survives {self.unit} and stands on its own{on} (HB-16)"
+
+
+class FinalBlowStruck(Event, frozen=True, tag="final_blow_struck"):
+    """A dying hero's final blow (p.57): the enemy must roll 4+ on 1D6 or lose 1 stamina."""
+
+    hero: str
+    target: str
+    roll: int
+    saved: bool
+
+    def explain(self) -> str:
+        if not self.roll:
+            return f"{self.target} is no longer on the table: {self.hero}'s final blow does nothing (HB-13)"
+        verdict = "no effect" if self.saved else "1 stamina point lost"
+        return (
+            f"{self.hero}'s final blow at {self.target}: 1D6 {self.roll} "
+            f"({t.FINAL_BLOW_SAVE_ON}+ saves) → {verdict} ({t.HERO_DEATH})"
+        )
+
+
+# -- retreats -----------------------------------------------------------------------------------------
+
+
+class RetreatBegan(Event, frozen=True, tag="retreat_began"):
+    unit: str
+    half_st: int
+
+    def explain(self) -> str:
+        return f"{self.unit} retreats directly back {t.half_st(self.half_st)} ({t.RETREATING})"
+
+
+class UnitRetreated(Event, frozen=True, tag="unit_retreated"):
+    """What the retreat ran into, as its owner declares (HB-11)."""
+
+    unit: str
+    half_st: int
+    into: str
+    friend: str = ""
+
+    def explain(self) -> str:
+        what = {
+            "clear": "nothing in the way",
+            "friends": f"into {self.friend}, which is pushed back; both test or lose 1 stamina",
+            "blocked": "blocked by enemy troops, impassable terrain or a combat: it stops a "
+            "Blade's Length away and loses 1 stamina",
+            "off_table": "off the table: destroyed",
+        }[self.into]
+        return f"{self.unit} retreats {t.half_st(self.half_st)}: {what} ({t.RETREATING}; HB-11)"
+
+
+class RetreatCancelled(Event, frozen=True, tag="retreat_cancelled"):
+    unit: str
+
+    def explain(self) -> str:
+        return f"{self.unit} is no longer on the table: no retreat"

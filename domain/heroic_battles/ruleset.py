@@ -1,0 +1,87 @@
+"""The Midgard: Heroic Battles ruleset: the value registered as ``heroic-battles``."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any, ClassVar
+
+from warlog.domain.core.events import Event
+from warlog.domain.core.procedure import Decision, Next
+from warlog.domain.core.rules import Handler, Rules
+from warlog.domain.core.ruleset import Command, Notice, Ruleset
+from warlog.domain.core.summary import Summary
+from warlog.domain.heroic_battles import autoplay, summary, views
+from warlog.domain.heroic_battles import scenario as scenarios
+from warlog.domain.heroic_battles.commands import HbCommand
+from warlog.domain.heroic_battles.decide import HANDLERS
+from warlog.domain.heroic_battles.decisions import NEXT
+from warlog.domain.heroic_battles.events import EVENT_TYPES, TurnBegan
+from warlog.domain.heroic_battles.evolve import evolve
+from warlog.domain.heroic_battles.legal import options
+from warlog.domain.heroic_battles.scenario import Scenario
+from warlog.domain.heroic_battles.setup import initial_state
+from warlog.domain.heroic_battles.state import GameState
+
+
+class HeroicBattles(Rules[GameState, Command]):
+    """Reisswitz Press's 2024 rank-and-flank game of heroes and reputation, on a table the
+    players measure."""
+
+    name: ClassVar[str] = "heroic-battles"
+    version: ClassVar[str] = "1"
+    event_types: ClassVar[tuple[type[Event], ...]] = EVENT_TYPES
+    command_type: ClassVar[Any] = HbCommand
+    state_type: ClassVar[type] = GameState
+    scenario_package: ClassVar[str] = "warlog.domain.heroic_battles.scenarios"
+    default_scenario: ClassVar[str] = "open-field"
+    round_word: ClassVar[str] = "turn"
+    seat_word: ClassVar[str] = "force"
+    handlers: ClassVar[Mapping[type[Any], Handler]] = HANDLERS
+
+    def parse_scenario(self, data: bytes) -> Scenario:
+        return scenarios.parse_scenario(data)
+
+    def scenario_from_builtins(self, obj: dict[str, Any]) -> Scenario:
+        return scenarios.scenario_from_builtins(obj)
+
+    def players(self, scenario: Scenario) -> list[str]:
+        return [f.id for f in scenario.forces]
+
+    def initial_state(self, scenario: Scenario) -> GameState:
+        return initial_state(scenario)
+
+    def next(self, state: GameState) -> Next:
+        return NEXT(state)
+
+    def seats(self, state: GameState) -> Sequence[str]:
+        return [f.id for f in state.scenario.forces]
+
+    def evolve(self, state: GameState, event: Event) -> GameState:
+        return evolve(state, event)
+
+    def options(self, state: GameState, decision: Decision, player: str) -> list[Command]:
+        return options(state, decision, player)
+
+    def choose(self, state: GameState, player: str, legal: Sequence[Command]) -> Command:
+        return autoplay.choose(state, player, list(legal))
+
+    def result(self, state: GameState) -> str:
+        return state.result
+
+    def view(self, state: GameState, player: str | None) -> dict[str, Any]:
+        return views.view(state, player)
+
+    def summary(self, view: dict[str, Any], player: str | None) -> Summary:
+        return summary.summary(view, player)
+
+    def notices(self, before: GameState, after: GameState, event: Event) -> list[Notice]:
+        return views.notices(before, after, event)
+
+    def round_of(self, state: GameState) -> int:
+        return max(1, state.turn)
+
+    def is_round_start(self, event: Event) -> bool:
+        return isinstance(event, TurnBegan)
+
+
+RULESET: Ruleset[GameState, Command] = HeroicBattles()

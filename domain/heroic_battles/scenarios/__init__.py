@@ -1,0 +1,1 @@
+"""The bundled Midgard: Heroic Battles scenarios (``*.toml``)."""

@@ -1,0 +1,337 @@
+"""Every integrity promise, tried as an attacker (or a careless user) would: each attack that
+once broke a promise, with the contract's exit code and one line naming what is wrong."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from tests.eventstore.tamper import rechain
+from tests.toy import SCENARIO
+from warlog.arbiter.application import Arbiter
+from warlog.arbiter.audit import audit_records
+from warlog.arbiter.exchange import export_line, parse_lines
+from warlog.cli.main import cli
+from warlog.domain import rulesets
+from warlog.eventstore.memory_store import MemoryStore
+from warlog.eventstore.records import Record
+
+SEED = bytes(range(32))
+
+
+@pytest.fixture(autouse=True)
+def toy_registered() -> Iterator[None]:
+    rulesets.register("dice-race", "tests.toy:RULESET")
+    yield
+    rulesets.unregister("dice-race")
+
+
+@pytest.fixture
+def db(tmp_path: Path) -> Path:
+    return tmp_path / "w.db"
+
+
+def run(db: Path, *args: str, input: str | bytes | None = None) -> tuple[int, str, str]:
+    result = CliRunner().invoke(cli, ["--db", str(db), *args], input=input)
+    if result.exception and not isinstance(result.exception, SystemExit):
+        raise result.exception
+    return result.exit_code, result.stdout, result.stderr
+
+
+def one_line(stderr: str, code: str) -> str:
+    lines = stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith(f"error[{code}]: "), stderr
+    return lines[0]
+
+
+def race(db: Path, tmp_path: Path, game: str = "g1", *extra: str) -> str:
+    (tmp_path / "race.toml").write_bytes(SCENARIO)
+    status, out, err = run(
+        db, "new", "dice-race", "--scenario", str(tmp_path / "race.toml"), "--game", game, *extra
+    )
+    assert status == 0, err
+    return out.strip()
+
+
+# ---------------------------------------------------------------------- bad input
+
+
+@pytest.mark.parametrize(
+    ("text", "code"),
+    [
+        ('{"type": "roll", "player": "red", "player": "blue", "count": 1}', "input/duplicate_key"),
+        ("   ", "input/empty_command"),
+        ('{"type": "roll", "player": "red", "count": NaN}', "input/bad_json"),
+        ("[" * 100_000, "input/bad_json"),
+        ('{"type": "roll", "player": "red", "count": ' + "9" * 5000 + "}", "input/bad_json"),
+    ],
+    ids=["duplicate-key", "empty", "nan", "deep", "huge-number"],
+)
+def test_a_bad_command_is_one_short_line_exit_1_and_appends_nothing(
+    db: Path, tmp_path: Path, text: str, code: str
+) -> None:
+    game = race(db, tmp_path)
+    before = run(db, "head", game)[1]
+    status, out, err = run(db, "play", game, text)
+    assert status == 1 and out == ""
+    assert len(one_line(err, code)) < 240  # a short prefix of what it quotes, never all of it
+    assert run(db, "head", game)[1] == before
+
+
+def test_stdin_with_no_command_is_an_error_not_a_silent_no_op(db: Path, tmp_path: Path) -> None:
+    game = race(db, tmp_path)
+    status, _, err = run(db, "play", game, "-", input="\n\n")
+    assert status == 1
+    one_line(err, "input/empty_command")
+
+
+@pytest.mark.parametrize(
+    ("content", "what"),
+    [(b"\xff\xfe not utf-8", "not UTF-8"), (b"a = " + b"[" * 5000, "")],
+    ids=["not-utf8", "nested"],
+)
+def test_a_scenario_that_is_not_text_or_nests_too_deeply_is_a_bad_scenario(
+    db: Path, tmp_path: Path, content: bytes, what: str
+) -> None:
+    path = tmp_path / "bad.toml"
+    path.write_bytes(content)
+    status, _, err = run(db, "new", "battle-for-armageddon", "--scenario", str(path))
+    assert status == 1
+    assert what in one_line(err, "input/bad_scenario")
+
+
+def test_a_scenario_needing_a_die_of_more_than_256_sides_is_refused_up_front(
+    db: Path, tmp_path: Path
+) -> None:
+    """Given an Imperial special-card deck of 300 (a draw would need a d300, which the dice
+    contract does not define: it once hung `play`), then `new` refuses the scenario."""
+    bundled = rulesets.bundled_scenario(rulesets.get("battle-for-armageddon"), "second-war")
+    assert bundled is not None
+    extra = "".join(
+        f'\n[[special_cards]]\nid = "ballast-{i}"\nside = "imperials"\nname = "Ballast"\n'
+        'effect = "forced_march"\nvalue = 1\ntext = "x"\n'
+        for i in range(300)
+    )
+    path = tmp_path / "huge.toml"
+    path.write_text(bundled.decode() + extra)
+    status, _, err = run(db, "new", "battle-for-armageddon", "--scenario", str(path))
+    assert status == 1
+    assert "at most 256 sides" in one_line(err, "input/bad_scenario")
+
+
+def test_an_argument_is_a_file_only_when_it_looks_like_a_path(
+    db: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Given a file named like a game id in the working directory, `audit g1` audits the game;
+    and no game id can look like a file."""
+    game = race(db, tmp_path)
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / game).write_text("not an export")
+    status, out, _ = run(db, "audit", game)
+    assert status == 0 and f"audit of {game}" in out
+    status, _, err = run(
+        db, "new", "dice-race", "--scenario", str(tmp_path / "race.toml"), "--game", "x.jsonl"
+    )
+    assert status == 1
+    one_line(err, "input/bad_game_id")
+
+
+# ---------------------------------------------------------------------- audit says what it proved
+
+
+def race_log(reveal: bool = True) -> list[Record]:
+    import tempfile
+
+    arb = Arbiter(MemoryStore(), rulesets.get, seeds=lambda: SEED)
+    with tempfile.TemporaryDirectory() as tmp:
+        scenario = Path(tmp) / "race.toml"
+        scenario.write_bytes(SCENARIO)
+        game = arb.new_game("dice-race", str(scenario), game="g1")
+    for player in ("red", "blue", "red"):
+        arb.play(game, json.dumps({"type": "roll", "player": player, "count": 2}))
+    if reveal:
+        arb.reveal(game)
+    return list(parse_lines(export_line(r) for r in arb.export_records(game)))
+
+
+def write(tmp_path: Path, records: list[Record], name: str = "game.jsonl") -> str:
+    path = tmp_path / name
+    path.write_text("".join(export_line(r) + "\n" for r in records))
+    return str(path)
+
+
+def test_audit_from_past_the_end_is_an_error(db: Path, tmp_path: Path) -> None:
+    path = write(tmp_path, race_log())
+    status, _, err = run(db, "audit", path, "--from", "999")
+    assert status == 1
+    one_line(err, "input/bad_seq")
+
+
+def test_dice_under_a_seed_never_revealed_are_not_verified(db: Path, tmp_path: Path) -> None:
+    path = write(tmp_path, race_log(reveal=False))
+    status, out, _ = run(db, "audit", path)
+    assert status == 0
+    assert "3 rolls NOT verified" in out and "dice verified" not in out
+
+
+def test_the_verifier_says_whether_dice_were_checked(tmp_path: Path) -> None:
+    import subprocess
+    import sys
+
+    docs = Path(__file__).resolve().parents[2] / "docs" / "verify.py"
+    for reveal, said in ((True, "3 dice and 0 seals checked"), (False, "3 not checked")):
+        path = write(tmp_path, race_log(reveal), f"r{reveal}.jsonl")
+        out = subprocess.run([sys.executable, str(docs), path], capture_output=True, text=True)
+        assert out.returncode == 0 and said in out.stdout
+
+
+def forged(records: list[Record], seq: int, change: dict[str, object]) -> list[Record]:
+    """The log with event ``seq``'s data changed and the chain recomputed (a careful forger)."""
+    out = list(records)
+    r = out[seq - 1]
+    data = {**json.loads(r.data), **change}
+    out[seq - 1] = Record(r.seq, r.type, json.dumps(data, separators=(",", ":")), r.at, "", "")
+    return rechain(out)
+
+
+@pytest.mark.parametrize(
+    ("forge", "words"),
+    [
+        (lambda rs: forged(rs, 3, {"sides": 300}), "dice"),
+        (lambda rs: forged(rs, 3, {"sides": 0}), "dice"),
+        (lambda rs: forged(rs, 1, {"game": "elsewhere"}), "the dice stream is not the game's id"),
+    ],
+    ids=["die-of-300", "die-of-0", "stream"],
+)
+def test_a_forged_log_is_a_finding_never_a_hang_or_a_crash(forge, words: str) -> None:  # type: ignore[no-untyped-def]
+    findings = audit_records(forge(race_log()), rulesets.get).findings
+    assert findings and any(words in f.line() for f in findings)
+
+
+def test_a_malformed_or_backwards_at_is_a_finding() -> None:
+    records = race_log()
+    for bad in ("yesterday", "2020-01-01T00:00:00.000Z"):
+        out = list(records)
+        r = out[4]
+        out[4] = Record(r.seq, r.type, r.data, bad, "", "")
+        findings = audit_records(rechain(out), rulesets.get).findings
+        assert any("'at'" in f.message for f in findings), bad
+
+
+def test_a_same_dice_fork_that_does_not_show_its_revealed_seed_is_a_finding() -> None:
+    arb = Arbiter(MemoryStore(), rulesets.get, seeds=lambda: SEED)
+    records = race_log()
+    game = arb.import_records(records)
+    fork = arb.fork(game, 5, new_game="f", dice="same")
+    log = list(parse_lines(export_line(r) for r in arb.export_records(fork)))
+    assert audit_records(log, rulesets.get).findings == []
+    without_seed = forged(log, 6, {"seed": None})
+    findings = audit_records(without_seed, rulesets.get).findings
+    assert any("does not show" in f.message for f in findings)
+
+
+def test_import_runs_the_whole_audit_and_refuses_what_it_cannot_check(
+    db: Path, tmp_path: Path
+) -> None:
+    sealed = write(tmp_path, race_log(reveal=False), "live.jsonl")
+    status, _, err = run(db, "import", sealed, "--game", "copy")
+    assert status == 0, err  # the toy seals nothing: its rules are checked in full
+    rolled = race_log()
+    wrong = forged(rolled, 4, {"successes": 3})  # a consequence the rules do not derive
+    status, _, err = run(db, "import", write(tmp_path, wrong, "wrong.jsonl"), "--game", "w")
+    assert status == 4
+    one_line(err, "import/broken_log")
+
+
+def test_a_live_armageddon_empires_export_imports_only_chain_only(db: Path, tmp_path: Path) -> None:
+    arb = Arbiter(MemoryStore(), rulesets.get, seeds=lambda: SEED)
+    game = arb.new_game("armageddon-empires", game="ae")
+    path = write(tmp_path, list(arb.export_records(game)), "ae.jsonl")
+    status, _, err = run(db, "import", path)
+    assert status == 4
+    assert "--chain-only" in one_line(err, "import/unchecked")
+    status, out, err = run(db, "import", path, "--chain-only")
+    assert (status, out.strip()) == (0, "ae"), err
+
+
+# ---------------------------------------------------------------------- forged seals
+
+
+@pytest.fixture(scope="module")
+def sealed_log() -> list[Record]:
+    """A revealed Armageddon Empires game: its export opens every seal."""
+    from warlog.arbiter.autoplay import autoplay
+
+    arb = Arbiter(MemoryStore(), rulesets.get, seeds=lambda: SEED)
+    game = arb.new_game("armageddon-empires", game="ae")
+    autoplay(arb, game, 20)
+    arb.reveal(game)
+    return list(parse_lines(export_line(r) for r in arb.export_records(game)))
+
+
+def first(records: list[Record], type_: str) -> Record:
+    return next(r for r in records if r.type == type_)
+
+
+def replaced(records: list[Record], record: Record, data: dict[str, object]) -> list[Record]:
+    out = [
+        Record(r.seq, r.type, json.dumps(data, separators=(",", ":")), r.at, "", "")
+        if r.seq == record.seq
+        else r
+        for r in records
+    ]
+    return rechain(out)
+
+
+def test_an_untouched_sealed_log_audits_clean_and_opens_every_seal(
+    sealed_log: list[Record],
+) -> None:
+    auditor = audit_records(sealed_log, rulesets.get)
+    assert auditor.findings == []
+    assert auditor.proved.seals_opened > 0 and auditor.proved.seals_closed == 0
+    assert auditor.proved.salts_verified == auditor.proved.seals_opened
+
+
+def test_an_opening_with_another_value_does_not_open(sealed_log: list[Record]) -> None:
+    drawn = first(sealed_log, "card_dealt")
+    data = json.loads(drawn.data)
+    data["card"]["value"] = "red.signal-bunker.1"  # a card the seal does not hold
+    findings = audit_records(replaced(sealed_log, drawn, data), rulesets.get).findings
+    assert any(f.check == "seal" and "does not open" in f.message for f in findings)
+
+
+def test_a_hidden_value_put_in_the_clear_is_a_finding(sealed_log: list[Record]) -> None:
+    drawn = first(sealed_log, "card_dealt")
+    data = json.loads(drawn.data)
+    data["card"] = data["card"]["value"]  # unsealed, the chain recomputed
+    findings = audit_records(replaced(sealed_log, drawn, data), rulesets.get).findings
+    assert any("card is in the clear; the rules keep it hidden" in f.message for f in findings)
+
+
+def test_a_salt_that_the_seed_does_not_derive_is_a_finding(sealed_log: list[Record]) -> None:
+    """A forger who re-seals a value under a salt of their choosing (so that the seal opens)
+    is caught once the seed is revealed."""
+    import hashlib
+
+    drawn = first(sealed_log, "card_dealt")
+    data = json.loads(drawn.data)
+    salt = "0" * 64
+    value = data["card"]["value"]
+    data["card"] = {
+        "sealed": hashlib.sha256(f"{salt}\n{json.dumps(value)}".encode()).hexdigest(),
+        "value": value,
+        "salt": salt,
+    }
+    findings = audit_records(replaced(sealed_log, drawn, data), rulesets.get).findings
+    assert any("salt" in f.message and "seed" in f.message for f in findings)
+
+
+def test_an_error_quoting_a_huge_input_stays_one_short_line(db: Path, tmp_path: Path) -> None:
+    status, _, err = run(db, "new", "dice-race", "--scenario", "x" * 100_000)
+    assert status == 1
+    line = one_line(err, "input/unknown_scenario")
+    assert len(line) < 200 and "not a bundled one" in line

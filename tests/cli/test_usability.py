@@ -1,0 +1,201 @@
+"""The CLI as a new user meets it: games are found, read, played and settled without opening the
+database or the source; help is worth reading; JSON is pipeable; nothing fails silently."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import click
+import pytest
+from click.testing import CliRunner
+
+from warlog.cli.main import cli
+
+
+def run(db: Path, *args: str, input: str | None = None) -> tuple[int, str, str]:
+    result = CliRunner().invoke(cli, ["--db", str(db), *args], input=input)
+    if result.exception and not isinstance(result.exception, SystemExit):
+        raise result.exception
+    return result.exit_code, result.stdout, result.stderr
+
+
+@pytest.fixture
+def db(tmp_path: Path) -> Path:
+    db = tmp_path / "w.db"
+    assert run(db, "new", "battle-for-armageddon", "--game", "b1")[0] == 0
+    assert run(db, "new", "armageddon-empires", "--game", "a1", "--dice", "manual")[0] == 0
+    return db
+
+
+def commands() -> list[tuple[str, click.Command]]:
+    out = []
+    for name, command in sorted(cli.commands.items()):
+        if isinstance(command, click.Group):
+            out += [(f"{name} {sub}", c) for sub, c in sorted(command.commands.items())]
+        else:
+            out.append((name, command))
+    return out
+
+
+@pytest.mark.parametrize(("name", "command"), commands(), ids=[n for n, _ in commands()])
+def test_every_command_has_a_purpose_described_options_and_an_example(
+    name: str, command: click.Command
+) -> None:
+    text = command.help or ""
+    assert text.strip().splitlines()[0].endswith(".")  # a one-line purpose
+    assert "Example:" in text and "warlog " in text.split("Example:")[1], name
+    for param in command.params:
+        if isinstance(param, click.Option) and not param.hidden:
+            assert param.help, f"{name} {param.opts} has no help"
+
+
+def test_the_exit_codes_are_in_warlog_help() -> None:
+    out = CliRunner().invoke(cli, ["--help"]).stdout
+    for code in ("0  done", "1  bad input", "3  the rules reject", "4  audit", "5  another writer"):
+        assert code in out
+
+
+def test_games_lists_every_game_with_whose_move_it_is(db: Path) -> None:
+    status, out, _ = run(db, "games", "--json")
+    assert status == 0
+    games = {g["game"]: g for g in json.loads(out)}
+    assert set(games) == {"a1", "b1"}
+    assert games["b1"]["waiting"] == "the orks' set-up" and games["b1"]["head"] == 1
+    assert games["a1"]["players"] == ["red", "blue"] and not games["a1"]["over"]
+    run(db, "fork", "b1", "--at", "1", "--game", "b2")
+    status, out, _ = run(db, "games")
+    assert "fork of b1 at 1" in out and "3 games" in out
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ("games", "--json"),
+        ("state", "b1", "--json"),
+        ("state", "a1", "--as", "red", "--json"),
+        ("events", "b1", "--json"),
+        ("log", "a1", "--json"),
+        ("replay", "b1", "--json"),
+        ("explain", "b1", "1", "--json"),
+        ("head", "b1", "--json"),
+        ("audit", "b1", "--json"),
+        ("rulesets", "--json"),
+        ("legal", "b1", "--json"),
+        ("new", "battle-for-armageddon", "--json"),
+        ("fork", "b1", "--at", "1", "--json"),
+    ],
+    ids=lambda a: " ".join(a),
+)
+def test_json_output_is_only_json(db: Path, args: tuple[str, ...]) -> None:
+    status, out, _ = run(db, *args)
+    assert status == 0
+    for line in out.splitlines():  # one value, or JSON Lines
+        json.loads(line)
+
+
+def test_state_reads_as_the_game_and_shows_only_what_the_player_sees(db: Path) -> None:
+    status, out, _ = run(db, "state", "a1", "--as", "red")
+    assert status == 0
+    assert "Round 1 of 12" in out and "waiting:" in out and "map" in out
+    assert "r0  m" in out  # the hex map, row by row
+    red_hand = json.loads(run(db, "state", "a1", "--json")[1])["state"]["empires"]["blue"]["hand"]
+    assert not any(card in out for card in red_hand)  # blue's hand stays hidden from red
+    status, out, _ = run(db, "state", "b1")
+    assert "Turn 1 of 8" in out and "neighbours" in out and "the orks must set up" in out
+    assert json.loads(run(db, "state", "b1", "--full")[1].split("\n", 1)[1])["turn"] == 1
+
+
+def test_legal_says_why_when_there_is_nothing(db: Path) -> None:
+    status, out, err = run(db, "legal", "b1", "--as", "imperials")
+    assert status == 0 and out == ""
+    assert "no legal command: the game waits for the orks' set-up, not for imperials" in err
+    run(db, "reveal", "b1", "--yes")
+    _, _, err = run(db, "legal", "b1")
+    assert "revealed" in err and "over" in err
+
+
+def test_legal_in_a_manual_game_says_which_dice_each_command_needs(db: Path) -> None:
+    run(db, "play", "a1", '{"type": "buy_initiative", "player": "red", "count": 1}')
+    _, out, _ = run(db, "legal", "a1", "--as", "blue")
+    first = out.splitlines()[1]  # blue buys 1 die
+    assert first.startswith('{"type":"buy_initiative","count":1,"player":"blue"}')
+    assert "# dice: 1 d6 for initiative (red) then 1 d6 for initiative (blue)" in first
+    command, _ = first.split("  #")
+    assert run(db, "play", "a1", json.dumps({**json.loads(command), "dice": [6, 1]}))[0] == 0
+
+
+def test_play_from_stdin_names_the_refused_line_and_what_was_applied(db: Path) -> None:
+    lines = "\n".join(
+        [
+            '{"type": "end_setup", "player": "orks"}',
+            '{"type": "end_setup", "player": "orks"}',
+        ]
+    )
+    status, _, err = run(db, "play", "b1", "-", input=lines + "\n")
+    assert status == 3
+    assert "line 2:" in err and "(1 command applied before it)" in err
+    status, _, err = run(db, "play", "b1", "-", input='{"type": "x",\n')
+    assert status == 1 and "line 1 column" in err
+
+
+@pytest.mark.parametrize("command", ["events", "replay", "audit"])
+def test_from_and_to_outside_the_game_or_reversed_are_errors(db: Path, command: str) -> None:
+    for extra in (("--from", "5"), ("--from", "1", "--to", "9")):
+        if command == "audit" and "--to" in extra:
+            continue
+        status, _, err = run(db, command, "b1", *extra)
+        assert status == 1, (command, extra)
+        assert "error[input/bad_seq]" in err and "events 1..1" in err
+
+
+def test_reveal_asks_on_a_terminal_and_yes_skips_it(
+    db: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from warlog.cli import main
+
+    monkeypatch.setattr(main, "interactive", lambda: True)
+    status, _, err = run(db, "reveal", "b1", input="n\n")
+    assert status == 1 and "ends play" in err
+    status, out, _ = run(db, "reveal", "b1", "--yes")
+    assert status == 0 and out.split()[0] == "2"
+
+
+def test_db_works_after_the_command_name_too(tmp_path: Path, db: Path) -> None:
+    result = CliRunner().invoke(cli, ["head", "b1", "--db", str(db)])
+    assert result.exit_code == 0 and result.stdout.startswith("1 ")
+
+
+def test_a_bundled_scenario_prints_as_toml_to_copy(tmp_path: Path) -> None:
+    status, out, _ = run(tmp_path / "w.db", "scenario", "show", "second-war")
+    assert status == 0 and "[[special_cards]]" in out
+    path = tmp_path / "mine.toml"
+    path.write_text(out)
+    assert run(tmp_path / "w.db", "new", "battle-for-armageddon", "--scenario", str(path))[0] == 0
+    status, _, err = run(tmp_path / "w.db", "scenario", "show", "atlantis")
+    assert status == 1 and "second-war" in err
+
+
+def test_the_events_view_prints_shared_entries_once(db: Path) -> None:
+    run(db, "play", "b1", '{"type": "end_setup", "player": "orks"}')
+    for side in ("orks", "imperials"):
+        run(
+            db,
+            "play",
+            "b1",
+            json.dumps(
+                {
+                    "type": "choose_strategy",
+                    "player": side,
+                    "cards": ["movement-combat", "combat-build"],
+                }
+            ),
+        )
+    _, out, _ = run(db, "log", "b1")
+    assert "Events — turn 1" in out and "[everyone]" in out
+    assert out.count("the orks have the initiative") == 1 and "[orks]" not in out
+
+
+def test_the_demo_removes_its_database_and_guards_one_in_use(tmp_path: Path, db: Path) -> None:
+    status, _, err = run(db, "demo", "--keep", str(db), "--commands", "5")
+    assert status == 1 and "--reuse" in err

@@ -1,0 +1,183 @@
+"""Charges (pp.30–40): contact, flank and rear, joining a melee, the reputation a charging hero
+earns (p.23; HB-6), evades (p.38; HB-22) and counter charges (HB-23)."""
+
+from __future__ import annotations
+
+from tests.domain.heroic_battles.helpers import gained, game, lost, phase
+from tests.given_when_then import of, one, tags
+from warlog.domain.heroic_battles import commands as c
+from warlog.domain.heroic_battles import events as ev
+from warlog.domain.heroic_battles.pieces import combat_of
+
+
+def charge(unit: str, target: str, facing: str = "front", player: str = "red") -> c.Charge:
+    return c.Charge(player=player, unit=unit, target=target, facing=facing)  # type: ignore[arg-type]
+
+
+def test_a_charge_contacts_its_target_and_a_melee_begins_with_a_charging_marker() -> None:
+    g = game()
+    events = g.when(charge("red-brutes", "blue-horde"), dice=[])
+    assert tags(events) == ["charge_declared", "charge_contacted"]
+    contact = one(events, ev.ChargeContacted)
+    assert (contact.combat, contact.joined) == ("melee-1", False)
+    assert "Get In! move of ½ ST" in contact.explain()
+    melee = combat_of(g.state, "red-brutes")
+    assert melee is not None and melee.sides == {"red": ("red-brutes",), "blue": ("blue-horde",)}
+    assert g.state.units["red-brutes"].charging
+    g.when_rejected(c.Move(player="red", unit="red-brutes"), code="rules/in_melee")
+
+
+def test_a_flank_or_rear_charge_engages_the_target_in_its_flank() -> None:
+    g = game()
+    g.when(charge("red-brutes", "blue-horde", facing="rear"), dice=[])
+    melee = combat_of(g.state, "blue-horde")
+    assert melee is not None and melee.flanked == ("blue-horde",)
+
+
+def test_a_second_charger_joins_the_melee_behind_the_first() -> None:
+    g = game()
+    g.when(charge("red-brutes", "blue-horde"), dice=[])
+    events = g.when(charge("red-warriors", "blue-horde", facing="flank"), dice=[])
+    contact = one(events, ev.ChargeContacted)
+    assert (contact.combat, contact.joined) == ("melee-1", True)
+    melee = combat_of(g.state, "blue-horde")
+    assert melee is not None
+    assert melee.sides["red"] == ("red-brutes", "red-warriors")
+    assert melee.flanked == ("blue-horde",)
+
+
+def test_a_charge_as_the_second_movement_action_is_tested_and_fails_in_place() -> None:
+    g = game()
+    g.when(c.Move(player="red", unit="red-brutes"), dice=[])
+    g.when(charge("red-brutes", "blue-horde"), dice=[2])
+    events = g.when(c.AcceptTest(player="red"), dice=[])
+    assert one(events, ev.ChargeFailed).unit == "red-brutes"
+    assert combat_of(g.state, "red-brutes") is None
+    assert g.state.frames == ()
+
+
+def test_a_charge_must_name_an_enemy_on_the_table_not_a_hero_inside_a_unit() -> None:
+    g = game()
+    g.when_rejected(charge("red-brutes", "red-warriors"), code="rules/not_an_enemy")
+    g.when_rejected(charge("red-brutes", "blue-king"), code="rules/hero_attached")
+    g.when_rejected(charge("red-brutes", "nobody"), code="rules/unknown_unit")
+    g.when_rejected(charge("red-lord", "blue-horde"), code="rules/hero_attached")
+
+
+# -- reputation for charging heroes (p.23; HB-6) ----------------------------------------------------
+
+
+def test_the_army_commander_charging_the_enemy_commanders_unit_into_the_first_combat() -> None:
+    g = game()
+    events = g.when(charge("red-warriors", "blue-warriors"), dice=[])
+    assert gained(events, "red") == [
+        "a hero charges into combat",
+        "a hero charges into the first combat of the game",
+        "a hero charges the enemy Army Commander's unit",
+        "the Army Commander charges",
+    ]
+    assert g.state.forces["red"].tokens == 14
+    assert all(e.who == "red-lord" for e in of(events, ev.ReputationGained))
+
+
+def test_a_hero_charging_after_the_first_combat_earns_one_token_and_units_alone_none() -> None:
+    g = game()
+    assert gained(g.when(charge("red-brutes", "blue-horde"), dice=[]), "red") == []
+    events = g.when(charge("red-champion", "blue-steadfast"), dice=[])
+    assert gained(events, "red") == ["a hero charges into combat"]
+
+
+# -- evades (p.38; HB-22) ----------------------------------------------------------------------------
+
+
+def test_a_unit_with_evade_tests_to_evade_and_the_charger_may_fall_short() -> None:
+    g = game()
+    g.when(charge("red-brutes", "blue-scouts"), dice=[])
+    decision = g.ruleset.decision(g.state)
+    assert (decision.kind, decision.answers) == (
+        "charge_response",
+        ("evade", "counter_charge", "receive_charge"),
+    )
+    events = g.when(c.Evade(player="blue", unit="blue-scouts"), dice=[4])
+    evaded = one(events, ev.Evaded)
+    assert (evaded.unit, evaded.half_st) == ("blue-scouts", 4)
+    assert g.ruleset.decision(g.state).kind == "charge_follow_up"
+    events = g.when(c.PressCharge(player="red", contact=False), dice=[])
+    assert one(events, ev.ChargePressed).contact is False
+    assert combat_of(g.state, "red-brutes") is None and g.state.units["red-brutes"].done
+
+
+def test_a_charger_whose_target_evaded_may_still_make_contact() -> None:
+    g = game()
+    g.when(charge("red-brutes", "blue-scouts"), dice=[])
+    g.when(c.Evade(player="blue", unit="blue-scouts"), dice=[6])
+    events = g.when(c.PressCharge(player="red", contact=True), dice=[])
+    assert one(events, ev.ChargeContacted).target == "blue-scouts"
+
+
+def test_a_unit_that_fails_to_evade_fights_as_usual() -> None:
+    g = game()
+    g.when(charge("red-brutes", "blue-scouts"), dice=[])
+    g.when(c.Evade(player="blue", unit="blue-scouts"), dice=[1])
+    events = g.when(c.AcceptTest(player="blue"), dice=[])
+    assert tags(events)[-2:] == ["evade_failed", "charge_contacted"]
+
+
+def test_only_one_evade_per_movement_phase() -> None:
+    g = game()
+    g.when(charge("red-brutes", "blue-scouts"), dice=[])
+    g.when(c.Evade(player="blue", unit="blue-scouts"), dice=[5])
+    g.when(c.PressCharge(player="red", contact=False), dice=[])
+    g.when(charge("red-warriors", "blue-scouts"), dice=[])
+    decision = g.ruleset.decision(g.state)
+    assert decision.answers == ("counter_charge", "receive_charge")
+    g.when_rejected(c.Evade(player="blue", unit="blue-scouts"), code="rules/decision_pending")
+
+
+def test_an_unattached_hero_evades_without_a_test_and_loses_a_token_unless_non_combatant() -> None:
+    g = game()
+    g.when(charge("red-brutes", "blue-priest"), dice=[])
+    events = g.when(c.Evade(player="blue", unit="blue-priest"), dice=[])
+    assert of(events, ev.Evaded) and lost(events, "blue") == []
+    g = game(*phase("movement", "blue"))
+    g.when(charge("blue-horde", "red-champion", player="blue"), dice=[])
+    events = g.when(c.Evade(player="red", unit="red-champion"), dice=[])
+    assert lost(events, "red") == [(1, "an unattached hero evades a charge")]
+
+
+# -- counter charges (HB-23) ----------------------------------------------------------------------------
+
+
+def test_a_counter_charge_gives_the_charged_unit_a_charging_marker_and_no_reputation() -> None:
+    g = game()
+    g.when(charge("red-brutes", "blue-scouts"), dice=[])
+    events = g.when(c.CounterCharge(player="blue", unit="blue-scouts"), dice=[5])
+    assert tags(events)[-2:] == ["counter_charged", "charge_contacted"]
+    assert g.state.units["blue-scouts"].charging
+    assert gained(events, "blue") == []
+
+
+def test_no_counter_charge_against_a_flank_charge_or_through_rough_ground() -> None:
+    g = game()
+    g.when(charge("red-brutes", "blue-scouts", facing="flank"), dice=[])
+    assert g.ruleset.decision(g.state).answers == ("evade", "receive_charge")
+    g = game()
+    g.when(c.Charge(player="red", unit="red-brutes", target="blue-scouts", rough=True), dice=[])
+    assert g.ruleset.decision(g.state).answers == ("evade", "receive_charge")
+
+
+def test_a_target_that_neither_evades_nor_counter_charges_needs_no_answer() -> None:
+    g = game()
+    events = g.when(charge("red-brutes", "blue-giant"), dice=[])
+    assert tags(events) == ["charge_declared", "charge_contacted"]
+
+
+def test_only_the_charged_unit_answers_the_charge() -> None:
+    g = game()
+    g.when(charge("red-brutes", "blue-scouts"), dice=[])
+    g.when_rejected(c.ReceiveCharge(player="blue", unit="blue-horde"), code="rules/bad_choice")
+    g.when_rejected(c.ReceiveCharge(player="red", unit="blue-scouts"), code="rules/not_your_turn")
+    g.when_rejected(c.Move(player="red", unit="red-warriors"), code="rules/decision_pending")
+    assert one(
+        g.when(c.ReceiveCharge(player="blue", unit="blue-scouts"), dice=[]), ev.ChargeReceived
+    )

@@ -1,0 +1,338 @@
+"""Melee (pp.50–62): the Combat Dice Penalties and Bonuses (p.55), hits on 5–6 or 4–6 for Brutal,
+1s re-rolled with a Charging or Winning marker, the Support Saves table, stamina, the outcome
+(HB-8), retreats, pursue or hold (HB-10) and disengaging (HB-24)."""
+
+from __future__ import annotations
+
+from tests.domain.heroic_battles.helpers import (
+    declare,
+    engaged,
+    fighting,
+    gained,
+    game,
+    phase,
+    pool_of,
+    rolling,
+    wounded,
+)
+from tests.given_when_then import Given, of, one, tags
+from warlog.domain.core.events import Event
+from warlog.domain.heroic_battles import commands as c
+from warlog.domain.heroic_battles import events as ev
+from warlog.domain.heroic_battles.pieces import combat_of
+
+
+def melee(*setup: Event) -> Given:
+    """Red's melee phase, melee-1 about to be declared (red first)."""
+    return game(*setup, *fighting())
+
+
+def fought(
+    g: Given, red: c.DeclareMelee | None = None, blue: c.DeclareMelee | None = None
+) -> list[Event]:
+    """Both sides declare (nothing, unless given) and the dice are rolled, every die a 3."""
+    g.when(red or declare("red"), dice=[])
+    return rolling(g, blue or declare("blue"))
+
+
+# -- Combat Dice Penalties (halve the unit's dice for each) ---------------------------------------
+
+
+def test_a_unit_at_half_stamina_or_less_fights_with_half_its_dice() -> None:
+    g = melee(*engaged("red-brutes", "blue-steadfast"), wounded("blue-steadfast", 2))
+    pool = pool_of(fought(g), "blue-steadfast")
+    assert pool.build() == "12 Combat Dice; half stamina or less → 6; +1D6 Big → 7"
+
+
+def test_a_secondary_fighting_unit_fights_with_half_its_dice_and_its_hero_with_all_of_his() -> None:
+    g = melee(
+        *engaged("red-brutes", "blue-steadfast"),
+        *engaged("red-warriors", "blue-steadfast", joined=True),
+    )
+    events = fought(g)
+    assert pool_of(events, "red-warriors").build() == "12 Combat Dice; Secondary Fighting Unit → 6"
+    assert pool_of(events, "red-lord").build() == "3 Level dice of red-lord"
+    assert pool_of(events, "red-brutes").build() == "8 Combat Dice; +2D6 Spears as Tribute → 10"
+
+
+def test_a_unit_in_rough_terrain_fights_with_half_its_dice_unless_agile() -> None:
+    g = melee(*engaged("red-brutes", "blue-steadfast"))
+    events = fought(g, red=declare("red", rough=["red-brutes"]))
+    assert pool_of(events, "red-brutes").build() == (
+        "8 Combat Dice; in rough terrain → 4; +2D6 Spears as Tribute → 6"
+    )
+    g = melee(*engaged("red-skirmishers", "blue-steadfast"))
+    events = fought(g, red=declare("red", rough=["red-skirmishers"]))
+    assert pool_of(events, "red-skirmishers").build() == "6 Combat Dice"
+
+
+def test_a_unit_engaged_in_its_flank_or_rear_fights_with_half_its_dice() -> None:
+    g = melee(*engaged("red-brutes", "blue-steadfast", facing="flank"))
+    pool = pool_of(fought(g), "blue-steadfast")
+    assert pool.build() == "12 Combat Dice; engaged in the flank or rear → 6; +1D6 Big → 7"
+
+
+# -- Combat Dice Bonuses (p.55) -----------------------------------------------------------------------
+
+
+def test_each_hero_fighting_adds_a_die_per_level_and_one_per_mighty_deed() -> None:
+    g = melee(*engaged("red-warriors", "blue-steadfast"))
+    events = fought(g, red=declare("red", deeds={"red-lord": 2}))
+    assert pool_of(events, "red-lord").build() == "3 Level dice of red-lord; +2D6 Mighty Deeds → 5"
+    assert one(events, ev.DeedsSpent) == ev.DeedsSpent(
+        hero="red-lord", deeds=2, purpose="combat dice in melee-1"
+    )
+    assert g.state.heroes["red-lord"].deeds == 1
+
+
+def test_spears_as_tribute_adds_two_dice_only_at_full_stamina() -> None:
+    g = melee(*engaged("red-brutes", "blue-steadfast"), wounded("red-brutes", 1))
+    assert pool_of(fought(g), "red-brutes").build() == "8 Combat Dice"
+
+
+def test_an_impetuous_unit_at_full_stamina_with_a_charging_marker_adds_a_die() -> None:
+    g = game(
+        *phase("movement", "blue"),
+        *engaged("blue-horde", "red-brutes"),
+        *fighting(force="blue"),
+    )
+    g.when(declare("blue"), dice=[])
+    events = rolling(g, declare("red"))
+    assert pool_of(events, "blue-horde").build() == "8 Combat Dice; +1D6 Impetuous → 9"
+    assert pool_of(events, "blue-proud").build() == "2 Level dice of blue-proud"
+
+
+def test_big_and_towering_add_one_and_two_dice() -> None:
+    g = melee(*engaged("red-brutes", "blue-giant"))
+    assert pool_of(fought(g), "blue-giant").build() == "10 Combat Dice; +2D6 Towering → 12"
+
+
+# -- hits and re-rolls ------------------------------------------------------------------------------
+
+
+def test_combat_dice_hit_on_5_or_6_and_brutal_ones_on_4_to_6() -> None:
+    g = melee(*engaged("red-brutes", "blue-steadfast"))
+    g.when(declare("red"), dice=[])
+    faces_red = [4, 4, 5, 6, 3, 3, 3, 3, 2, 2]  # Brutal: 4 hits
+    faces_blue = [4, 4, 5, 6, 3, 3, 3, 3, 2, 2, 2, 2, 2]  # 2 hits
+    events = g.when(declare("blue"), dice=faces_red + faces_blue)
+    assert (pool_of(events, "red-brutes").hits, pool_of(events, "blue-steadfast").hits) == (4, 2)
+
+
+def test_a_unit_with_a_charging_marker_re_rolls_its_1s_in_a_roll_of_their_own() -> None:
+    g = melee(*engaged("red-brutes", "blue-steadfast"))
+    g.when(declare("red"), dice=[])
+    events = g.when(declare("blue"), dice=[1, 1, 5] + [3] * 7 + [3] * 13)
+    awaited = one(events, ev.DiceAwaited)
+    assert (awaited.roller, awaited.dice) == ("red", 2)
+    assert "2 × 1 to re-roll (Charging marker)" in pool_of(events, "red-brutes").explain()
+    events = g.when(c.Roll(player="red"), dice=[4, 1])
+    rerolled = one(events, ev.OnesRerolled)
+    assert (rerolled.owner, rerolled.faces, rerolled.hits) == ("red-brutes", [4, 1], 1)
+    counted = one(events, ev.MeleeHitsCounted)
+    assert counted.scored == {"red": 2, "blue": 0}
+
+
+def test_no_marker_no_re_roll() -> None:
+    g = melee(*engaged("red-brutes", "blue-steadfast"))
+    g.when(declare("red"), dice=[])
+    events = g.when(declare("blue"), dice=[3] * 10 + [1] * 13)
+    assert "to re-roll" not in pool_of(events, "blue-steadfast").explain()
+    assert not of(events, ev.DiceAwaited)
+
+
+# -- Support Saves: each 5 or 6 removes a hit -----------------------------------------------------------
+
+
+def saves_of(events: list[Event], force: str) -> ev.SupportSavesRolled:
+    return next(e for e in of(events, ev.SupportSavesRolled) if e.force == force)
+
+
+def test_a_skirmisher_or_light_rider_unit_gives_1d6_of_saves() -> None:
+    g = melee(*engaged("red-brutes", "blue-steadfast"))
+    events = fought(g, blue=declare("blue", supports=["blue-scouts"]))
+    assert [(t.label, t.dice) for t in saves_of(events, "blue").terms] == [
+        ("support blue-scouts", 1)
+    ]
+
+
+def test_a_warrior_heavy_rider_or_monstrosity_unit_gives_2d6_of_saves() -> None:
+    g = melee(*engaged("red-brutes", "blue-steadfast"))
+    events = fought(g, blue=declare("blue", supports=["blue-warriors", "blue-giant"]))
+    assert [(t.label, t.dice) for t in saves_of(events, "blue").terms] == [
+        ("support blue-warriors", 2),
+        ("support blue-giant", 2),
+    ]
+
+
+def test_holding_a_hill_or_barrier_gives_2d6_of_saves() -> None:
+    g = melee(*engaged("red-brutes", "blue-steadfast"))
+    events = fought(g, blue=declare("blue", holding=True))
+    assert [(t.label, t.dice) for t in saves_of(events, "blue").terms] == [
+        ("holding a hill or barrier", 2)
+    ]
+
+
+def test_an_inspiring_hero_not_in_melee_gives_2d6_of_saves_per_mighty_deed() -> None:
+    g = melee(*engaged("red-brutes", "blue-steadfast"))
+    events = fought(g, blue=declare("blue", inspire={"blue-king": 2}))
+    assert [(t.label, t.dice) for t in saves_of(events, "blue").terms] == [
+        ("blue-king Inspiring", 4)
+    ]
+    assert g.state.heroes["blue-king"].deeds == 0
+
+
+def test_each_save_on_5_or_6_removes_a_hit() -> None:
+    g = melee(*engaged("red-brutes", "blue-steadfast"))
+    g.when(declare("red"), dice=[])
+    red = [5, 5, 5, 5] + [3] * 6  # 4 hits
+    blue = [3] * 13  # no hit
+    saves = [6, 5, 4, 3]  # blue-warriors and blue-giant in support: 2 saves
+    events = g.when(
+        declare("blue", supports=["blue-warriors", "blue-giant"]), dice=red + blue + saves
+    )
+    assert saves_of(events, "blue").saves == 2
+    counted = one(events, ev.MeleeHitsCounted)
+    assert (counted.scored["red"], counted.saves["blue"], counted.conceded["blue"]) == (4, 2, 2)
+    assert "blue-steadfast (blue) takes 4 hits − 2 saved → 2" in counted.explain()
+
+
+def test_saves_remove_legendary_weapon_hits_first_and_those_cost_a_stamina_point_each() -> None:
+    g = melee(*engaged("red-warriors", "blue-steadfast"))
+    g.when(declare("red"), dice=[])
+    red = [3] * 12 + [6, 6, 6]  # red-warriors no hit; the Red Lord's Legendary Weapon: 3 hits
+    blue = [3] * 13
+    events = g.when(declare("blue", holding=True), dice=red + blue + [5, 2])
+    counted = one(events, ev.MeleeHitsCounted)
+    assert (counted.conceded["blue"], counted.legendary_conceded["blue"]) == (2, 2)
+    damage = one(events, ev.MeleeDamage)
+    assert [(x.unit, x.hits, x.legendary, x.stamina_lost) for x in damage.losses] == [
+        ("blue-steadfast", 2, 2, 2)
+    ]
+    assert "2 Legendary Weapon + 0 // Armour 3 = 2 stamina points lost" in damage.explain()
+
+
+# -- declarations are checked -------------------------------------------------------------------------
+
+
+def test_supports_deeds_and_inspiration_must_be_the_declaring_sides_to_give() -> None:
+    g = melee(
+        *engaged("red-warriors", "blue-steadfast"),
+        *engaged("red-brutes", "blue-horde", combat="melee-2"),
+    )
+    g.when_rejected(declare("red", supports=["blue-scouts"]), code="rules/bad_support")
+    g.when_rejected(declare("red", supports=["red-brutes"]), code="rules/bad_support")
+    g.when_rejected(
+        declare("red", supports=["red-archers", "red-archers"]), code="rules/bad_support"
+    )
+    g.when_rejected(declare("red", deeds={"red-champion": 1}), code="rules/bad_deeds")
+    g.when_rejected(declare("red", deeds={"red-lord": 4}), code="rules/no_deeds")
+    g.when_rejected(declare("red", inspire={"red-lord": 1}), code="rules/bad_deeds")
+    g.when_rejected(declare("red", rough=["blue-steadfast"]), code="rules/bad_choice")
+    g.when_rejected(declare("red", combat="melee-2"), code="rules/bad_choice")
+    g.when_rejected(declare("blue"), code="rules/not_your_turn")
+
+
+# -- the outcome (HB-8), retreats, pursue or hold (HB-10) -------------------------------------------
+
+
+def red_wins(g: Given) -> list[Event]:
+    """red-brutes (no 1s) 4 hits against blue-steadfast's none."""
+    g.when(declare("red"), dice=[])
+    return g.when(declare("blue"), dice=[5, 5, 5, 5] + [3] * 6 + [3] * 13)
+
+
+def test_more_hits_win_a_fighting_victory_the_loser_retreats_the_winner_takes_a_winning_marker() -> (
+    None
+):
+    g = melee(*engaged("red-brutes", "blue-steadfast"))
+    events = red_wins(g)
+    decided = one(events, ev.MeleeDecided)
+    assert (decided.outcome, decided.winner, decided.loser) == ("fighting_victory", "red", "blue")
+    assert decided.scored == {"red": 4, "blue": 0}
+    damage = one(events, ev.MeleeDamage)
+    assert [(x.unit, x.stamina_lost) for x in damage.losses] == [("blue-steadfast", 1)]
+    assert g.state.units["red-brutes"].winning and not g.state.units["red-brutes"].charging
+    assert one(events, ev.RetreatsOrdered).orders[0].unit == "blue-steadfast"
+    decision = g.ruleset.decision(g.state)
+    assert (decision.kind, decision.about["unit"]) == ("retreat", "blue-steadfast")
+
+
+def test_the_winner_pursues_and_the_melee_goes_on() -> None:
+    g = melee(*engaged("red-brutes", "blue-steadfast"))
+    red_wins(g)
+    g.when(c.DeclareRetreat(player="blue", unit="blue-steadfast", into="clear"), dice=[])
+    assert g.ruleset.decision(g.state).kind == "pursuit"
+    events = g.when(c.Pursue(player="red"), dice=[])
+    assert tags(events)[:2] == ["pursued", "melee_ended"]
+    assert combat_of(g.state, "blue-steadfast") is not None
+
+
+def test_the_winner_holds_its_ground_and_the_melee_ends() -> None:
+    g = melee(*engaged("red-brutes", "blue-steadfast"))
+    red_wins(g)
+    g.when(c.DeclareRetreat(player="blue", unit="blue-steadfast", into="clear"), dice=[])
+    g.when(c.HoldGround(player="red"), dice=[])
+    assert combat_of(g.state, "red-brutes") is None
+
+
+def test_an_impetuous_winner_must_pursue() -> None:
+    g = game(
+        *phase("movement", "blue"), *engaged("blue-horde", "red-brutes"), *fighting(force="blue")
+    )
+    g.when(declare("blue"), dice=[])
+    blue = [5, 5, 5, 5] + [3] * 5 + [3, 3]  # blue-horde 9 dice, blue-proud 2
+    events = g.when(declare("red"), dice=blue + [3] * 10)
+    assert one(events, ev.MeleeDecided).winner == "blue"
+    events = g.when(c.DeclareRetreat(player="red", unit="red-brutes", into="clear"), dice=[])
+    pursued = one(events, ev.Pursued)
+    assert pursued.forced and "Impetuous" in pursued.explain()
+
+
+def test_equal_hits_are_a_draw_and_the_melee_goes_on_without_markers() -> None:
+    g = melee(*engaged("red-brutes", "blue-steadfast"))
+    events = fought(g)
+    decided = one(events, ev.MeleeDecided)
+    assert (decided.outcome, decided.winner) == ("draw", "")
+    assert not of(events, ev.RetreatsOrdered)
+    assert combat_of(g.state, "red-brutes") is not None
+    assert not g.state.units["red-brutes"].charging and not g.state.units["red-brutes"].winning
+
+
+def test_a_side_with_no_fighter_left_is_destroyed() -> None:
+    g = melee(*engaged("red-brutes", "blue-scouts"), wounded("blue-scouts", 1))
+    g.when(declare("red"), dice=[])
+    events = g.when(declare("blue"), dice=[5, 5, 5] + [3] * 7 + [3] * 3)  # scouts at half: 3
+    destroyed = one(events, ev.UnitDestroyed)
+    assert destroyed.unit == "blue-scouts"
+    decided = one(events, ev.MeleeDecided)
+    assert (decided.outcome, decided.winner) == ("destroyed", "red")
+    assert combat_of(g.state, "red-brutes") is None
+
+
+def test_an_unattached_hero_winning_a_round_against_a_unit_earns_a_token() -> None:
+    g = melee(*engaged("red-champion", "blue-steadfast"))
+    g.when(declare("red"), dice=[])
+    events = g.when(declare("blue"), dice=[4] + [3] * 13)  # Brutal champion: 1 hit
+    assert gained(events, "red") == [
+        "an unattached hero wins a round of combat against an enemy unit"
+    ]
+
+
+# -- disengaging (HB-24) ------------------------------------------------------------------------------
+
+
+def test_a_unit_with_disengage_may_leave_a_melee_against_warriors_after_a_test() -> None:
+    g = melee(*engaged("red-riders", "blue-steadfast"))
+    fought(g)
+    decision = g.ruleset.decision(g.state)
+    assert (decision.kind, decision.about["unit"]) == ("disengage", "red-riders")
+    events = g.when(c.Disengage(player="red", unit="red-riders"), dice=[4])
+    assert one(events, ev.Disengaged).unit == "red-riders"
+    assert combat_of(g.state, "red-riders") is None
+
+
+def test_no_disengaging_from_riders() -> None:
+    g = melee(*engaged("red-riders", "blue-scouts"))
+    fought(g)
+    assert g.ruleset.decision(g.state).kind != "disengage"

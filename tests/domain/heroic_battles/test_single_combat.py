@@ -1,0 +1,209 @@
+"""Single Combat (3 & 5 on the sheet): the challenge and its refusal, dice = level + traits +
+Mighty Deeds, 5–6 to hit (4–6 Brutal), 1s re-rolled in the first round, Legendary Weapon hits
+counting double, the kill at the loser's armour, rounds won and drawn, the third round."""
+
+from __future__ import annotations
+
+from tests.domain.heroic_battles.helpers import engaged, gained, game, lost, phase, pool_of
+from tests.given_when_then import Given, of, one, tags
+from warlog.domain.core.events import Event
+from warlog.domain.heroic_battles import commands as c
+from warlog.domain.heroic_battles import events as ev
+
+
+def melee_phase(*setup: Event) -> Given:
+    """Red's melee phase begins: red may issue a challenge."""
+    return game(*setup, *phase("melee", "red"))
+
+
+def challenged(hero: str, opponent: str, *setup: Event) -> Given:
+    g = melee_phase(*setup)
+    g.when(c.Challenge(player="red", hero=hero, opponent=opponent), dice=[])
+    return g
+
+
+def dice_rolled(events: list[Event]) -> list[ev.SingleCombatDiceRolled]:
+    return of(events, ev.SingleCombatDiceRolled)
+
+
+# champion (red, level 1, Brutal, armour 3, stamina 1) against Proud (blue, level 2, Battle Smiter,
+# armour 3, stamina 2), in the melee of the champion and the blue horde
+CHAMPION_VS_PROUD = engaged("red-champion", "blue-horde")
+
+
+def accepted_champion_vs_proud() -> Given:
+    g = challenged("red-champion", "blue-proud", *CHAMPION_VS_PROUD)
+    g.when(c.AcceptChallenge(player="blue", hero="blue-proud"), dice=[])
+    g.when(c.SpendDeeds(player="red", hero="red-champion", deeds=0), dice=[])
+    return g
+
+
+# -- the challenge ------------------------------------------------------------------------------------
+
+
+def test_the_phasing_force_may_challenge_an_enemy_hero_in_the_same_melee() -> None:
+    g = melee_phase(*CHAMPION_VS_PROUD, *engaged("red-warriors", "blue-warriors", combat="melee-2"))
+    decision = g.ruleset.decision(g.state)
+    assert (decision.kind, decision.answers) == ("challenge", ("challenge", "no_challenge"))
+    g.when_rejected(
+        c.Challenge(player="red", hero="red-champion", opponent="blue-king"),
+        code="rules/bad_challenge",
+    )
+    g.when_rejected(
+        c.Challenge(player="red", hero="red-lord", opponent="blue-proud"),
+        code="rules/bad_challenge",
+    )
+    events = g.when(c.Challenge(player="red", hero="red-lord", opponent="blue-king"), dice=[])
+    assert one(events, ev.ChallengeIssued).challenged == "blue-king"
+
+
+def test_a_hero_refusing_a_challenge_costs_a_token_and_sits_out_the_phases_melees() -> None:
+    g = challenged("red-lord", "blue-king", *engaged("red-warriors", "blue-warriors"))
+    events = g.when(c.RefuseChallenge(player="blue", hero="blue-king"), dice=[])
+    assert lost(events, "blue") == [(1, "a hero refuses a challenge to single combat")]
+    assert g.state.heroes["blue-king"].refused
+    g.when(c.DeclareMelee(player="red", combat="melee-1"), dice=[])
+    events = g.when(c.DeclareMelee(player="blue", combat="melee-1"), dice=[3] * 27)
+    assert "blue-king" not in [e.pool.owner for e in of(events, ev.CombatDiceRolled)]
+
+
+def test_a_non_combatant_refuses_without_loss_and_a_proud_hero_never_refuses() -> None:
+    g = challenged("red-champion", "blue-priest", *engaged("red-champion", "blue-priest"))
+    assert lost(g.when(c.RefuseChallenge(player="blue", hero="blue-priest"), dice=[]), "blue") == []
+    g = challenged("red-champion", "blue-proud", *CHAMPION_VS_PROUD)
+    assert g.ruleset.legal_commands(g.state, "blue") == [
+        c.AcceptChallenge(player="blue", hero="blue-proud")
+    ]
+    g.when_rejected(c.RefuseChallenge(player="blue", hero="blue-proud"), code="rules/proud")
+
+
+def test_the_lower_level_hero_gains_a_token_for_taking_on_a_higher_level_one() -> None:
+    g = challenged("red-champion", "blue-proud", *CHAMPION_VS_PROUD)
+    events = g.when(c.AcceptChallenge(player="blue", hero="blue-proud"), dice=[])
+    assert gained(events, "red") == ["a hero takes on a higher-level hero in single combat"]
+    assert gained(events, "blue") == []
+
+
+# -- the dice --------------------------------------------------------------------------------------------
+
+
+def test_dice_are_level_plus_traits_plus_mighty_deeds() -> None:
+    g = accepted_champion_vs_proud()
+    events = g.when(c.SpendDeeds(player="blue", hero="blue-proud", deeds=2), dice=[3] + [3] * 5)
+    pools = {e.pool.owner: e.pool for e in dice_rolled(events)}
+    assert pools["red-champion"].build() == "1 Level dice of red-champion"
+    assert pools["blue-proud"].build() == (
+        "2 Level dice of blue-proud; +1D6 Battle Smiter → 3; +2D6 Mighty Deeds → 5"
+    )
+    assert g.state.heroes["blue-proud"].deeds == 0
+
+
+def test_heroes_count_as_charging_in_the_first_round_and_re_roll_their_1s() -> None:
+    g = accepted_champion_vs_proud()
+    events = g.when(c.SpendDeeds(player="blue", hero="blue-proud", deeds=0), dice=[1, 3, 3, 1])
+    assert one(events, ev.DiceAwaited).roller == "red"
+    events = g.when(c.Roll(player="red"), dice=[4])  # Brutal: a hit
+    assert one(events, ev.OnesRerolled).hits == 1
+    awaited = one(events, ev.DiceAwaited)  # the Proud hero's 1 now
+    assert (awaited.roller, awaited.dice) == ("blue", 1)
+
+
+def test_5_or_6_hits_and_4_for_a_brutal_hero() -> None:
+    g = accepted_champion_vs_proud()
+    events = g.when(c.SpendDeeds(player="blue", hero="blue-proud", deeds=0), dice=[4, 4, 5, 6])
+    hits = {e.pool.owner: e.pool.hits for e in dice_rolled(events)}
+    assert hits == {"red-champion": 1, "blue-proud": 2}
+
+
+def test_legendary_weapon_hits_count_double_in_single_combat() -> None:
+    g = challenged("red-lord", "blue-king", *engaged("red-warriors", "blue-warriors"))
+    g.when(c.AcceptChallenge(player="blue", hero="blue-king"), dice=[])
+    g.when(c.SpendDeeds(player="red", hero="red-lord", deeds=0), dice=[])
+    events = g.when(c.SpendDeeds(player="blue", hero="blue-king", deeds=0), dice=[6, 3, 3, 5, 3])
+    pool = pool_of(events, "red-lord")
+    assert pool.hits == 2 and "→ 1 × 2 (Legendary Weapon, HB-12)" in pool.explain()
+    assert one(events, ev.SingleCombatRound).hits == {"red-lord": 2, "blue-king": 1}
+
+
+# -- the results -------------------------------------------------------------------------------------------
+
+
+def test_a_difference_of_hits_equal_to_the_losers_armour_kills_it_outright() -> None:
+    g = accepted_champion_vs_proud()
+    events = g.when(c.SpendDeeds(player="blue", hero="blue-proud", deeds=0), dice=[3, 5, 5, 6])
+    result = one(events, ev.SingleCombatRound)
+    assert (result.result, result.winner, result.loser, result.loser_armour) == (
+        "kill",
+        "blue-proud",
+        "red-champion",
+        3,
+    )
+    assert (
+        "difference 3 ≥ red-champion's Armour 3: red-champion is killed outright"
+        in result.explain()
+    )
+    assert gained(events, "blue") == [
+        "a hero kills its opponent outright in single combat",
+        "a Proud hero kills an enemy hero in single combat (p.74)",
+    ]
+    assert one(events, ev.HeroKilled).cause == "single_combat"
+    assert one(events, ev.DiceAwaited).what == "Hero Death of red-champion"
+
+
+def test_one_hit_short_of_the_armour_the_round_is_won_for_a_stamina_point_and_a_token() -> None:
+    g = challenged("red-lord", "blue-proud", *engaged("red-warriors", "blue-horde"))
+    g.when(c.AcceptChallenge(player="blue", hero="blue-proud"), dice=[])
+    g.when(c.SpendDeeds(player="red", hero="red-lord", deeds=0), dice=[])
+    events = g.when(
+        c.SpendDeeds(player="blue", hero="blue-proud", deeds=0), dice=[5, 3, 3, 3, 3, 3]
+    )
+    result = one(events, ev.SingleCombatRound)
+    assert (result.result, result.hits) == ("win", {"red-lord": 2, "blue-proud": 0})
+    assert "difference 2 < blue-proud's Armour 3" in result.explain()
+    assert gained(events, "red") == ["a hero wins a round of single combat"]
+    assert one(events, ev.StaminaLost).unit == "blue-proud"
+    assert g.state.heroes["blue-proud"].stamina == 1
+    assert g.ruleset.decision(g.state).kind == "melee"  # the melee is fought next
+
+
+def test_a_draw_in_the_first_two_rounds_gives_both_a_token_and_they_fight_again() -> None:
+    g = accepted_champion_vs_proud()
+    events = g.when(c.SpendDeeds(player="blue", hero="blue-proud", deeds=0), dice=[3, 3, 3, 3])
+    assert one(events, ev.SingleCombatRound).result == "draw"
+    assert gained(events, "red") == ["a hero draws a round of single combat"]
+    assert gained(events, "blue") == ["a hero draws a round of single combat"]
+    decision = g.ruleset.decision(g.state)
+    assert (decision.kind, decision.about["round"]) == ("single_combat_deeds", "2")
+
+
+def test_a_draw_in_the_third_round_costs_both_a_stamina_point_and_may_kill_both() -> None:
+    g = challenged("red-champion", "blue-priest", *engaged("red-champion", "blue-priest"))
+    g.when(c.AcceptChallenge(player="blue", hero="blue-priest"), dice=[])
+    g.when(c.SpendDeeds(player="red", hero="red-champion", deeds=0), dice=[3, 3])  # round 1
+    g.when(c.SpendDeeds(player="red", hero="red-champion", deeds=0), dice=[2, 2])  # round 2
+    events = g.when(c.SpendDeeds(player="red", hero="red-champion", deeds=0), dice=[5, 6])
+    result = one(events, ev.SingleCombatRound)
+    assert (result.round, result.result) == (3, "final_draw")
+    assert "both lose 1 stamina point" in result.explain()
+    assert [e.hero for e in of(events, ev.HeroKilled)] == ["red-champion", "blue-priest"]
+    assert g.state.forces["red"].tokens == 10 + 3 and g.state.forces["blue"].tokens == 10 + 3
+    events = g.when(c.Roll(player="blue"), dice=[2])  # the last to fall rolls first
+    died = one(events, ev.HeroDeathRolled)
+    assert (died.hero, died.outcome, died.target) == ("blue-priest", "food_for_ravens", "")
+    events = g.when(c.Roll(player="red"), dice=[6])
+    died = one(events, ev.HeroDeathRolled)
+    assert (died.hero, died.outcome, died.target) == ("red-champion", "final_blow", "")
+
+
+def test_after_a_single_combat_its_heroes_add_no_dice_to_the_melee() -> None:
+    g = challenged("red-lord", "blue-proud", *engaged("red-warriors", "blue-horde"))
+    g.when(c.AcceptChallenge(player="blue", hero="blue-proud"), dice=[])
+    g.when(c.SpendDeeds(player="red", hero="red-lord", deeds=0), dice=[])
+    events = g.when(
+        c.SpendDeeds(player="blue", hero="blue-proud", deeds=0), dice=[5, 3, 3, 3, 3, 3]
+    )
+    assert tags(events)[-1] == "melee_began"
+    g.when(c.DeclareMelee(player="red", combat="melee-1"), dice=[])
+    events = g.when(c.DeclareMelee(player="blue", combat="melee-1"), dice=[3] * 20)
+    owners = [e.pool.owner for e in of(events, ev.CombatDiceRolled)]
+    assert owners == ["red-warriors", "blue-horde"]

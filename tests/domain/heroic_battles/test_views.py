@@ -1,0 +1,82 @@
+"""What the players see: Midgard hides nothing, so every view is the whole state and every event
+is shown as it is; the pending decision is described for the table."""
+
+from __future__ import annotations
+
+import json
+
+from tests.domain.heroic_battles.helpers import engaged, fighting, game, open_field
+from tests.given_when_then import Given
+from warlog.arbiter.application import Arbiter
+from warlog.arbiter.autoplay import autoplay
+from warlog.domain import rulesets
+from warlog.domain.heroic_battles import commands as c
+from warlog.domain.heroic_battles.ruleset import RULESET
+from warlog.eventstore.memory_store import MemoryStore
+
+
+def test_every_player_and_the_referee_see_the_same_whole_state() -> None:
+    g = game(*engaged("red-brutes", "blue-horde"), *fighting())
+    referee = RULESET.view(g.state, None)
+    assert RULESET.view(g.state, "red") == referee == RULESET.view(g.state, "blue")
+    json.dumps(referee)  # JSON builtins only
+    assert referee["pending"] == {
+        "players": ["red"],
+        "kind": "melee",
+        "procedure": "melee",
+        "combat": "melee-1",
+        "options": [],
+    }
+    assert referee["units"]["red-brutes"]["charging"] is True
+    assert referee["combats"] == [
+        {"id": "melee-1", "sides": {"red": ["red-brutes"], "blue": ["blue-horde"]}, "flanked": []}
+    ]
+    assert referee["forces"]["red"] == {"name": "Red", "tokens": 10, "on_table": 7}
+
+
+def test_every_player_reads_the_same_log_as_the_referee() -> None:
+    arbiter = Arbiter(MemoryStore(), rulesets.get, seeds=lambda: bytes(range(32)))
+    game_id = arbiter.new_game("heroic-battles", game="hb")
+    autoplay(arbiter, game_id, 40)
+    referee = [(r.seq, r.type, r.data) for r in arbiter.records_as(game_id, None)]
+    assert any(t == "dice_rolled" for _, t, _ in referee)
+    for player in ("britons", "saxons"):
+        assert [(r.seq, r.type, r.data) for r in arbiter.records_as(game_id, player)] == referee
+        assert arbiter.view(game_id, player=player)["state"] == arbiter.view(game_id)["state"]
+
+
+def test_the_view_of_the_bundled_battle_before_the_first_command() -> None:
+    view = RULESET.view(RULESET.initial_state(open_field()), None)
+    assert (view["turn"], view["phase"], view["phasing"], view["last_turn"]) == (
+        1,
+        "movement",
+        "saxons",
+        6,
+    )
+    assert view["pending"] == {"players": ["saxons"], "kind": "movement"}
+    assert view["heroes"]["artos"]["unit"] == "mounted-comitatus-1"
+
+
+def test_an_awaited_roll_is_what_the_view_shows_pending() -> None:
+    g: Given = game(*engaged("red-brutes", "blue-steadfast"), *fighting())
+    g.when(c.DeclareMelee(player="red", combat="melee-1"), dice=[])
+    g.when(c.DeclareMelee(player="blue", combat="melee-1"), dice=[1] + [3] * 9 + [3] * 13)
+    pending = RULESET.view(g.state, "blue")["pending"]
+    assert pending["kind"] == "roll" and pending["players"] == ["red"]
+    assert pending["dice"] == "1"
+
+
+def test_the_summary_reads_the_battle_in_the_games_words() -> None:
+    g = game(*engaged("red-brutes", "blue-horde"), *fighting())
+    summary = RULESET.summary(RULESET.view(g.state, "blue"), "blue")
+    assert summary.headline == "Turn 1 of 3 — the melee phase of red (red attack, blue defend)"
+    assert summary.waiting == (
+        "red must declare for melee-1: supports, hill or barrier, rough terrain, Mighty Deeds"
+    )
+    tables = {t.title: t for t in summary.tables}
+    assert tables["forces"].rows[0] == ["red", "Red", "10 tokens", "7"]
+    brutes = next(r for r in tables["units"].rows if r[0] == "red-brutes")
+    assert brutes[3:] == ["4/4", "8", "2", "charging", "-", "melee-1"]
+    assert tables["melees"].rows == [["melee-1", "red-brutes", "blue-horde", "-"]]
+    assert "warlog keeps no positions" in summary.legend
+    assert (RULESET.round_word, RULESET.seat_word) == ("turn", "force")
