@@ -418,3 +418,15 @@ def test_open_streams_end_when_the_server_stops(db: Path) -> None:
         stopping = time.monotonic()
     thread.join(timeout=10)
     assert ended and ended[0] - stopping < 3
+
+
+def test_warlog_serve_sends_its_keepalive_every_fifteen_seconds() -> None:
+    """The contract's interval (the tests above use a short one to see it happen)."""
+    import inspect
+
+    from warlog.server.app import create_app
+    from warlog.server.serve import serve
+
+    assert feed.KEEPALIVE_SECONDS == 15
+    assert inspect.signature(serve).parameters["keepalive"].default == feed.KEEPALIVE_SECONDS
+    assert inspect.signature(create_app).parameters["keepalive"].default == feed.KEEPALIVE_SECONDS
