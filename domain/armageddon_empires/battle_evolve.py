@@ -48,7 +48,7 @@ from warlog.domain.armageddon_empires.changes import (
     with_empire,
     without_card,
 )
-from warlog.domain.armageddon_empires.fog import Sighting
+from warlog.domain.armageddon_empires.observation import sighting
 from warlog.domain.armageddon_empires.state import Army, GameState
 from warlog.domain.core.events import Event
 from warlog.domain.core.procedure import pop, push, replace_top
@@ -95,17 +95,7 @@ def _sight(state: GameState, observer: str, armies: tuple[str, ...], detail: str
     """``observer`` sees ``armies`` as they stand: they fight it in the open (AE-26)."""
     seen = dict(state.sightings.get(observer, {}))
     for army_id in armies:
-        army = state.armies[army_id]
-        seen[army_id] = Sighting(
-            army=army_id,
-            empire=army.empire,
-            at=army.at,
-            hero=army.hero,
-            units=army.units,
-            round=state.round,
-            how="battle",
-            detail=detail,
-        )
+        seen[army_id] = sighting(state, state.armies[army_id], "battle", detail)
     state = replace(state, sightings={**state.sightings, observer: seen})
     return see(state, observer, tuple(c for a in armies for c in state.armies[a].cards()))
 

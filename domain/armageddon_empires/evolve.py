@@ -45,6 +45,7 @@ from warlog.domain.armageddon_empires.events import (
 )
 from warlog.domain.armageddon_empires.fog import Sighting
 from warlog.domain.armageddon_empires.frames import Battle, CaptureKill
+from warlog.domain.armageddon_empires.observation import sighting
 from warlog.domain.armageddon_empires.sighting_events import (
     ArmiesSighted,
     StealthDropped,
@@ -263,16 +264,8 @@ def _capture_kill_began(state: GameState, e: CaptureKillBegan) -> GameState:
         state = _armies(state, replace(state.armies[army_id], stealthed=False))
     seen = dict(state.sightings.get(f.target_empire, {}))
     for army_id in e.hunting_armies:
-        army = state.armies[army_id]
-        seen[army_id] = Sighting(
-            army=army_id,
-            empire=army.empire,
-            at=army.at,
-            hero=army.hero,
-            units=army.units,
-            round=state.round,
-            how="challenge",
-            detail=f"took part in the hunt of {f.target} (p.30)",
+        seen[army_id] = sighting(
+            state, state.armies[army_id], "challenge", f"took part in the hunt of {f.target} (p.30)"
         )
     state = replace(
         state, sightings={**state.sightings, f.target_empire: seen}, frames=push(state.frames, f)
