@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Union
+from typing import Annotated, Literal, Union
 
 import msgspec
 
@@ -171,6 +171,25 @@ class NextRound(Command, frozen=True, tag="next_round"):
     choice: NextRoundChoice
 
 
+class PlayAttackCard(Command, frozen=True, tag="play_attack_card"):
+    """Play the attack card ``card`` from the hand on hex ``at`` (p.19, p.30–31), paying its AP
+    and resources. ``aim``: an aircraft or helo strikes a random ``unit`` of an enemy army it
+    sees there or a random ``facility`` of the enemy base there; a missile always a facility.
+    ``target``: with Precision Targeting, the card struck (AE-39, AE-42)."""
+
+    card: str
+    at: str
+    aim: Literal["unit", "facility"] | None = None
+    target: str | None = None
+
+
+class Intercept(Command, frozen=True, tag="intercept"):
+    """Answer the intercept window of an air strike (p.30; AE-40): intercept it with the Air To
+    Air ``card`` from the hand, or let it pass (no ``card``)."""
+
+    card: str | None = None
+
+
 COMMAND_TYPES: tuple[type[Command], ...] = (
     BuyInitiative,
     EndTurn,
@@ -195,6 +214,8 @@ COMMAND_TYPES: tuple[type[Command], ...] = (
     CommitArmy,
     Attack,
     NextRound,
+    PlayAttackCard,
+    Intercept,
 )
 
 #: the commands that answer a battle's decisions (p.33–34)
@@ -232,4 +253,6 @@ AnyCommand = Union[  # noqa: UP007 - a typing.Union value for msgspec decoding
     CommitArmy,
     Attack,
     NextRound,
+    PlayAttackCard,
+    Intercept,
 ]

@@ -11,6 +11,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from warlog.domain.armageddon_empires import (
+    air_war,
     armies,
     awaiting,
     battle,
@@ -39,8 +40,10 @@ from warlog.domain.armageddon_empires.commands import (
     Engage,
     EngageStealth,
     HuntHero,
+    Intercept,
     MoveArmy,
     NextRound,
+    PlayAttackCard,
     PlayTactic,
     RepairCard,
     Roll,
@@ -76,4 +79,6 @@ HANDLERS: Mapping[type[Any], Handler] = {
     CommitArmy: battle.commit_army,
     Attack: ground_combat.attack,
     NextRound: retreat.next_round,
+    PlayAttackCard: air_war.play_attack_card,
+    Intercept: air_war.intercept,
 }

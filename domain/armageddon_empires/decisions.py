@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from typing import Literal
 
+from warlog.domain.armageddon_empires.air_war import air_strike_next
 from warlog.domain.armageddon_empires.awaiting import awaited
 from warlog.domain.armageddon_empires.battle import (
     battle_next,
@@ -31,20 +32,30 @@ from warlog.domain.armageddon_empires.commands import (
     COMMAND_TYPES,
     BuyInitiative,
     Engage,
+    Intercept,
     Roll,
 )
-from warlog.domain.armageddon_empires.frames import Battle, CaptureKill, Engagement
+from warlog.domain.armageddon_empires.frames import AirStrike, Battle, CaptureKill, Engagement
 from warlog.domain.armageddon_empires.state import GameState
 from warlog.domain.armageddon_empires.victory import is_over
 from warlog.domain.core.procedure import Decision, Frame, Next, Stack
 
 #: the decisions of the round of turns and of its procedures
-DecisionKind = Literal["initiative", "turn", "challenge", "battle", "engagement", "roll"]
+DecisionKind = Literal[
+    "initiative", "turn", "challenge", "battle", "engagement", "roll", "intercept"
+]
 
 #: the initiative purchase is answered by buying dice; a turn by every other command but the
 #: answers to procedures
 INITIATIVE_ANSWERS: tuple[str, ...] = (BuyInitiative.type_name(),)
-_PROCEDURE_COMMANDS = (BuyInitiative, Roll, Engage, *CHALLENGE_COMMANDS, *BATTLE_COMMANDS)
+_PROCEDURE_COMMANDS = (
+    BuyInitiative,
+    Roll,
+    Engage,
+    Intercept,
+    *CHALLENGE_COMMANDS,
+    *BATTLE_COMMANDS,
+)
 TURN_ANSWERS: tuple[str, ...] = tuple(
     c.type_name() for c in COMMAND_TYPES if c not in _PROCEDURE_COMMANDS
 )
@@ -83,6 +94,7 @@ STACK = Stack(
         CaptureKill: capture_next,
         Engagement: engagement_decision,
         Battle: battle_next,
+        AirStrike: air_strike_next,
     },
     turn_decision,
 )

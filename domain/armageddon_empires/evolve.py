@@ -11,7 +11,7 @@ from typing import Any
 
 from msgspec.structs import replace
 
-from warlog.domain.armageddon_empires import battle_evolve, changes
+from warlog.domain.armageddon_empires import air_evolve, battle_evolve, changes
 from warlog.domain.armageddon_empires.challenge_events import (
     CaptureKillBegan,
     CardDamaged,
@@ -44,7 +44,7 @@ from warlog.domain.armageddon_empires.events import (
     TurnEnded,
 )
 from warlog.domain.armageddon_empires.fog import Sighting
-from warlog.domain.armageddon_empires.frames import Battle, CaptureKill
+from warlog.domain.armageddon_empires.frames import AirStrike, Battle, CaptureKill
 from warlog.domain.armageddon_empires.observation import sighting
 from warlog.domain.armageddon_empires.sighting_events import (
     ArmiesSighted,
@@ -236,7 +236,7 @@ def _tactic_played(state: GameState, e: TacticPlayed) -> GameState:
 
 
 #: the frames that read the outcome of a challenge opened above them
-OUTCOME_FRAMES = (CaptureKill, Battle)
+OUTCOME_FRAMES = (CaptureKill, Battle, AirStrike)
 
 
 def _challenge_resolved(state: GameState, e: ChallengeResolved) -> GameState:
@@ -336,6 +336,7 @@ _APPLY: dict[type[Event], Callable[[GameState, Any], GameState]] = {
 
 
 _APPLY.update(battle_evolve.APPLY)
+_APPLY.update(air_evolve.APPLY)
 
 
 def evolve(state: GameState, event: Event) -> GameState:

@@ -171,5 +171,40 @@ class Battle(Frame, frozen=True, kw_only=True, tag="battle", tag_field="frame"):
         return f"battle {self.number}"
 
 
+Craft = Literal["aircraft", "helo", "missile"]
+Aim = Literal["unit", "facility"]
+AirStage = Literal["intercept", "ground", "strike", "done"]
+
+
+class AirStrike(Frame, frozen=True, kw_only=True, tag="air_strike", tag_field="frame"):
+    """An attack card played on hex ``at`` (p.30–31; AE-39..AE-43): the intercept window, the
+    Ground-To-Air challenges from the hex, then the Air-To-Ground challenge against its target.
+    The card stays in its owner's hand while it flies: destroyed, it is discarded; a missile is
+    spent once it has struck."""
+
+    number: int
+    empire: str
+    card: str
+    craft: Craft
+    at: str
+    #: what a card without Precision Targeting strikes: a random unit or a random facility
+    aim: Aim
+    stage: AirStage = "intercept"
+    #: the card struck: named with Precision Targeting, else picked at random before the strike
+    target: str | None = None
+    #: the empires still to be offered the intercept window, in seat order (AE-40)
+    to_ask: tuple[str, ...] = ()
+    #: the Anti-Air or Anti-Missile cards of the hex still to challenge (AE-41)
+    gunners: tuple[str, ...] = ()
+    #: the card that challenges the attack card now (an interceptor or a gunner), "" for none
+    challenger: str = ""
+    #: the outcome of the challenge that just resolved, for the strike's next step
+    outcome: Outcome | None = None
+
+    @property
+    def name(self) -> str:
+        return f"air strike {self.number}"
+
+
 #: every kind of frame that can be on the stack (a tagged union, for snapshots)
-AnyFrame = Challenge | CaptureKill | Engagement | Battle
+AnyFrame = Challenge | CaptureKill | Engagement | Battle | AirStrike

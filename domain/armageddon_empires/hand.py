@@ -107,7 +107,7 @@ def _deploy_problem(state: GameState, empire: Empire, card: str, base: Base) -> 
             )
     else:
         return RulesError(
-            f"{card} is an attack card, played against a hex; air attacks are not part of this version",
+            f"{card} is an attack card: it is played on a hex (play_attack_card), not deployed (p.19)",
             "rules/not_deployable",
         )
     if not empire.resources.covers(entry.spec.cost):

@@ -6,7 +6,7 @@ and armies, the enemy armies it has sighted this round, the public bases, the op
 
 from __future__ import annotations
 
-from warlog.domain.armageddon_empires import battle, ground_combat, retreat
+from warlog.domain.armageddon_empires import air_war, battle, ground_combat, retreat
 from warlog.domain.armageddon_empires.armies import legal_army_orders
 from warlog.domain.armageddon_empires.battlefield import top_battle
 from warlog.domain.armageddon_empires.capture import legal_hunts
@@ -36,7 +36,7 @@ def _battle_options(state: GameState, player: str) -> list[Command]:
 def options(state: GameState, decision: Decision, player: str) -> list[Command]:
     """Initiative purchases in the initiative phase; the answers of the procedure that waits
     for the player (a roll, an engagement, a battle, a challenge); in the player's turn:
-    deployments and the draw, hunts, assaults, moves to every reachable hex, stealth orders,
+    deployments and the draw, air strikes, hunts, assaults, moves to every reachable hex, stealth orders,
     repairs, army orders, and ending the turn (last)."""
     if decision.kind == "initiative":
         return list(legal_turn_orders(state, player))
@@ -48,8 +48,11 @@ def options(state: GameState, decision: Decision, player: str) -> list[Command]:
         return battle.engage_options(state, player)
     if decision.kind == "battle":
         return _battle_options(state, player)
+    if decision.kind == "intercept":
+        return air_war.intercept_options(state, player)
     return [
         *legal_hand_plays(state, player),
+        *air_war.legal_strikes(state, player),
         *legal_hunts(state, player),
         *battle.legal_assaults(state, player),
         *legal_moves(state, player),

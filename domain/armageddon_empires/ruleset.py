@@ -7,6 +7,7 @@ from typing import Any, ClassVar
 
 from warlog.domain.armageddon_empires import autoplay, decisions, hand, setup, summary, views
 from warlog.domain.armageddon_empires import scenario as scenarios
+from warlog.domain.armageddon_empires.air_events import AIR_EVENT_TYPES
 from warlog.domain.armageddon_empires.battle_events import BATTLE_EVENT_TYPES
 from warlog.domain.armageddon_empires.challenge_events import CHALLENGE_EVENT_TYPES
 from warlog.domain.armageddon_empires.commands import AnyCommand
@@ -39,7 +40,11 @@ class ArmageddonEmpires(Rules[GameState, Command]):
     #: of bases (AE-25 onward)
     version: ClassVar[str] = "4"
     event_types: ClassVar[tuple[type[Event], ...]] = (
-        EVENT_TYPES + SIGHTING_EVENT_TYPES + CHALLENGE_EVENT_TYPES + BATTLE_EVENT_TYPES
+        EVENT_TYPES
+        + SIGHTING_EVENT_TYPES
+        + CHALLENGE_EVENT_TYPES
+        + BATTLE_EVENT_TYPES
+        + AIR_EVENT_TYPES
     )
     command_type: ClassVar[Any] = AnyCommand
     state_type: ClassVar[type] = GameState

@@ -131,6 +131,8 @@ class GameState(msgspec.Struct, frozen=True):
     damage: dict[str, int] = {}
     #: battles begun so far (each is numbered in its events)
     battles: int = 0
+    #: air strikes launched so far (each is numbered in its events)
+    air_strikes: int = 0
     #: hexes where the empire whose turn it is delayed its attack to the end of its turn (p.33)
     delayed: tuple[str, ...] = ()
     #: the empire whose turn it is has ended it and its delayed battles are being fought (p.33)

@@ -34,7 +34,7 @@ from warlog.domain.armageddon_empires.events import (
     ResourcesCollected,
     SupplyTraced,
 )
-from warlog.domain.armageddon_empires.frames import CaptureKill
+from warlog.domain.armageddon_empires.frames import AirStrike, CaptureKill
 from warlog.domain.armageddon_empires.sighting_events import ArmiesSighted
 from warlog.domain.armageddon_empires.state import GameState
 from warlog.domain.armageddon_empires.turns import AP_BY_PLACE
@@ -122,6 +122,9 @@ def _visible_cards(state: GameState, player: str) -> set[str]:
                     out.update(c for c in (side.fate_hero, side.card) if c is not None)
         elif isinstance(frame, CaptureKill):
             out.add(frame.target)
+        elif isinstance(frame, AirStrike):  # played face up; its target and gunners fire openly
+            out.update(c for c in (frame.card, frame.target, frame.challenger) if c)
+            out.update(frame.gunners)
     return out
 
 

@@ -104,7 +104,7 @@ def test_attack_cards_are_not_deployed() -> None:
     err = g.when_rejected(
         DeployCard(player="red", card="red.dart.1", base="red-hq"), code="rules/not_deployable"
     )
-    assert "not part of this version" in str(err)
+    assert "played on a hex" in str(err)
 
 
 def test_a_second_hq_is_never_deployed() -> None:

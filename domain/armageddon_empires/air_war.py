@@ -1,0 +1,681 @@
+"""The air war (manual p.19, p.30–31; digest §4.1–4.4; AE-39..AE-43): an attack card played on a
+hex, the intercept window, Ground-To-Air challenges, then the Air-To-Ground challenge.
+
+- **Playing** (AE-39): an aircraft, helo or missile in the hand is played face up on a hex within
+  its range, measured in hexes from the nearest stronghold or outpost of its empire that is not
+  besieged (p.19); a helo may instead fly from a combat-capable army of its empire that is in
+  supply and not stealthed, and then takes ``HELO_FROM_ARMY_DAMAGE`` first; a missile may fly
+  from an army holding a Mobile Launcher unit. It costs the card's AP and its resources, every
+  time (p.19). The hex must hold what it strikes: an enemy army its empire has sighted this round
+  (a unit) or an enemy base (a facility, AE-42); a missile strikes only a hex with an enemy base.
+- **Intercept window** (p.30; AE-40): aircraft and helos only. Every other empire, in seat order,
+  is offered it and may answer with an Air To Air card of its hand if it observes the hex, the
+  card's range reaches the hex from a base of its own that is not besieged, and it can pay the
+  card's AP (owed outside its own turn, AE-19) and resources. An empire with an empty hand lets
+  it pass automatically (AE-20); every other is asked, so that being asked tells nothing.
+  The Air-To-Air challenge: the interceptor's Air To Air X against the card's defence, or its
+  Air To Air level when it has one, a duel (p.31).
+- **Ground-To-Air** (p.31; AE-41): every card of another empire in the hex with Anti-Air X
+  (against aircraft and helos) or Anti-Missile X (against missiles) challenges the card, free of
+  cost, bases first, then armies that are not stealthed by id. Against HARM X the attack card
+  defends with X dice and the challenge is a duel; there is no HARM against Anti-Missile.
+- **Air-To-Ground** (p.31; AE-42, AE-43): the surviving card's attack (+ ``FORWARD_AIR_CONTROLLER_
+  DICE`` with a Forward Air Controller unit of its empire in the hex, p.46) against the target's
+  defence + terrain (R12); a unit defending has no hero's fate. Damage less the target's damage
+  modifiers; a Hardened facility takes half (R14).
+- The attack card's fate carries over between its challenges (p.30; R6); it stays in the hand
+  while it flies: an aircraft or helo that survives is back in the hand, a missile is spent
+  (p.19); a destroyed card is discarded (AE-24).
+"""
+
+from __future__ import annotations
+
+from msgspec.structs import replace
+
+from warlog.domain.armageddon_empires.abilities import has, level
+from warlog.domain.armageddon_empires.air_events import (
+    AirStrikeAdvanced,
+    AirStrikeEnded,
+    AirStrikeLaunched,
+    AirTargetPicked,
+    InterceptAnswered,
+)
+from warlog.domain.armageddon_empires.awaiting import may_roll
+from warlog.domain.armageddon_empires.battlefield import modified_damage, terrain_term
+from warlog.domain.armageddon_empires.cards import AttackCard, FacilityCard, UnitCard
+from warlog.domain.armageddon_empires.challenge import Pool, Side, Term
+from warlog.domain.armageddon_empires.challenge_moves import (
+    damage,
+    damage_events,
+    in_own_turn,
+    open_challenge,
+)
+from warlog.domain.armageddon_empires.commands import Intercept, PlayAttackCard
+from warlog.domain.armageddon_empires.costs import MAX_AP_OWED
+from warlog.domain.armageddon_empires.frames import Aim, AirStrike
+from warlog.domain.armageddon_empires.guards import BASE_KINDS, hex_on_map
+from warlog.domain.armageddon_empires.observation import observation_into
+from warlog.domain.armageddon_empires.state import Base, GameState
+from warlog.domain.armageddon_empires.supply import is_besieged
+from warlog.domain.core.batch import Batch
+from warlog.domain.core.errors import RulesError, reject
+from warlog.domain.core.hexgrid import Hex
+from warlog.domain.core.procedure import Decision, Step
+from warlog.domain.core.ruleset import Command
+
+AIR_TO_AIR = "Air To Air"
+HARM = "HARM"
+PRECISION_TARGETING = "Precision Targeting"
+ANTI_AIR = "Anti-Air"
+ANTI_MISSILE = "Anti-Missile"
+MOBILE_LAUNCHER = "Mobile Launcher"
+FORWARD_AIR_CONTROLLER = "Forward Air Controller"
+#: p.46: a Forward Air Controller unit in the hex adds 3 dice to an Air-To-Ground challenge
+FORWARD_AIR_CONTROLLER_DICE = 3
+#: p.19 (AE-39): a helo in range only of an army takes 1 damage before its challenges
+HELO_FROM_ARMY_DAMAGE = 1
+#: R14 (AE-43): a Hardened facility takes half the conventional damage, rounded down (R3)
+HARDENED = "Hardened"
+HARDENED_DIVISOR = 2
+
+PROCEDURE = "air strike"
+INTERCEPT_ANSWERS: tuple[str, ...] = (Intercept.type_name(),)
+
+
+# ---------------------------------------------------------------------- what a card may strike
+
+
+def enemy_base(state: GameState, empire: str, at: str) -> Base | None:
+    """The base of another empire in hex ``at``, if any."""
+    base = state.base_at(at)
+    return base if base is not None and base.empire != empire else None
+
+
+def unit_targets(state: GameState, empire: str, at: str) -> list[str]:
+    """The units an attack card of ``empire`` may strike in hex ``at`` (AE-42): those of the
+    enemy armies there that it has sighted this round as it saw them, still in them, by army."""
+    seen = state.sightings.get(empire, {})
+    out: list[str] = []
+    for army in sorted(state.armies.values(), key=lambda a: a.id):
+        sighted = seen.get(army.id)
+        if army.empire == empire or army.at != at or army.stealthed or sighted is None:
+            continue
+        out += [u for u in army.units if u in sighted.units]
+    return out
+
+
+def facility_targets(state: GameState, empire: str, at: str) -> list[str]:
+    """The facilities of the enemy base in hex ``at``: its own card first (AE-42)."""
+    base = enemy_base(state, empire, at)
+    return [] if base is None else [base.card, *base.facilities]
+
+
+def targets(state: GameState, empire: str, at: str, aim: Aim) -> list[str]:
+    return unit_targets(state, empire, at) if aim == "unit" else facility_targets(state, empire, at)
+
+
+def launch_point(
+    state: GameState, empire: str, spec: AttackCard, at: str
+) -> tuple[str, int, bool] | None:
+    """Where the card flies from to reach hex ``at`` (AE-39): ``(base or army, distance, from
+    an army)``, the nearest base first, then the nearest army that may launch it; None when
+    nothing of its empire is in range."""
+    target = Hex.parse(at)
+    options: list[tuple[int, bool, str]] = []
+    for base in state.bases_of(empire):
+        if base.kind in BASE_KINDS and not is_besieged(state, base):
+            options.append((Hex.parse(base.at).distance(target), False, base.id))
+    emp = state.empires[empire]
+    for army in state.armies.values():
+        if army.empire != empire or army.stealthed:
+            continue
+        if spec.craft == "helo":
+            ok = army.combat_capable and army.id not in emp.out_of_supply
+        elif spec.craft == "missile":
+            ok = any(has(state.card(u).abilities, MOBILE_LAUNCHER) for u in army.units)
+        else:
+            ok = False
+        if ok:
+            options.append((Hex.parse(army.at).distance(target), True, army.id))
+    in_range = sorted(o for o in options if o[0] <= spec.range)
+    if not in_range:
+        return None
+    distance, from_army, source = in_range[0]
+    return source, distance, from_army and spec.craft == "helo"
+
+
+def strike_problem(
+    state: GameState, player: str, card: str, at: str, aim: Aim | None, target: str | None
+) -> RulesError | None:
+    """Why ``player`` may not play ``card`` on ``at`` so aimed (AE-39, AE-42), or None."""
+    emp = state.empires[player]
+    if card not in emp.hand:
+        return reject(f"card {card!r} is not in {player}'s hand", "not_in_hand")
+    entry = state.card(card)
+    spec = entry.spec
+    if not isinstance(spec, AttackCard):
+        return reject(f"{card} is not an attack card (p.19)", "not_an_attack_card")
+    precise = has(entry.abilities, PRECISION_TARGETING)
+    if target is not None:
+        if not precise:
+            return reject(
+                f"{card} has no Precision Targeting: it strikes a random target; leave 'target' "
+                "out (p.31)",
+                "no_precision_targeting",
+            )
+        allowed = facility_targets(state, player, at)
+        if spec.craft != "missile":
+            allowed = unit_targets(state, player, at) + allowed
+        if target not in allowed:
+            return reject(
+                f"{target!r} is not a target {card} may strike at {at}; targets: "
+                f"{', '.join(allowed) or 'none'} (p.31; AE-42)",
+                "no_air_target",
+            )
+    else:
+        if spec.craft == "missile" and aim == "unit":
+            return reject(
+                "a missile strikes a facility, never an army (p.31)", "missile_strikes_facility"
+            )
+        chosen: Aim = "facility" if spec.craft == "missile" else (aim or "unit")
+        if aim is None and spec.craft != "missile":
+            return reject(
+                f"{card} is a {spec.craft}: say 'aim' (unit or facility) (p.31)", "no_aim"
+            )
+        if not targets(state, player, at, chosen):
+            where = "an enemy base" if chosen == "facility" else "an enemy army you have sighted"
+            return reject(
+                f"{card} strikes a random {chosen} and {at} holds no {where} (p.31; AE-42)",
+                "no_air_target",
+            )
+    if launch_point(state, player, spec, at) is None:
+        return reject(
+            f"{at} is beyond the range {spec.range} of {card} from every base (or army) of "
+            f"{player} that may launch it (p.19; AE-39)",
+            "out_of_range",
+        )
+    if emp.ap < spec.ap:
+        return reject(f"{card} costs {spec.ap} AP; {player} has {emp.ap}", "not_enough_ap")
+    if not emp.resources.covers(spec.cost):
+        return reject(
+            f"{card} costs {spec.cost.text()}; {player} has {emp.resources.text()}",
+            "not_enough_resources",
+        )
+    return None
+
+
+def play_attack_card(batch: Batch[GameState], cmd: PlayAttackCard) -> None:
+    """``air_strike_launched`` (and the helo's launch damage); RulesError as
+    ``strike_problem`` says."""
+    state = batch.state
+    at = hex_on_map(state, cmd.at)
+    problem = strike_problem(state, cmd.player, cmd.card, at, cmd.aim, cmd.target)
+    if problem:
+        raise problem
+    spec = state.card(cmd.card).spec
+    assert isinstance(spec, AttackCard)
+    found = launch_point(state, cmd.player, spec, at)
+    assert found is not None
+    source, distance, from_army = found
+    if cmd.target is not None:
+        aim: Aim = "unit" if cmd.target in unit_targets(state, cmd.player, at) else "facility"
+    else:
+        aim = "facility" if spec.craft == "missile" else (cmd.aim or "unit")
+    others = () if spec.craft == "missile" else tuple(e for e in state.seats if e != cmd.player)
+    strike = AirStrike(
+        number=state.air_strikes + 1,
+        empire=cmd.player,
+        card=cmd.card,
+        craft=spec.craft,
+        at=at,
+        aim=aim,
+        target=cmd.target,
+        to_ask=others,
+    )
+    launch_damage = HELO_FROM_ARMY_DAMAGE if from_army else 0
+    batch.emit(
+        AirStrikeLaunched(
+            strike=strike,
+            ap_cost=spec.ap,
+            paid=spec.cost,
+            launched_from=source,
+            distance=distance,
+            launch_damage=launch_damage,
+        )
+    )
+    if launch_damage:
+        batch.emit(damage(batch.state, cmd.card, launch_damage, 0, "a helo launched from an army"))
+
+
+# ---------------------------------------------------------------------- the intercept window
+
+
+def observes(state: GameState, empire: str, at: str) -> bool:
+    """AE-40: ``empire`` observes hex ``at`` this round when it has an army or a base there, or
+    its observation reaches it with at least one die (R7)."""
+    if any(a.empire == empire and a.at == at for a in state.armies.values()):
+        return True
+    base = state.base_at(at)
+    if base is not None and base.empire == empire:
+        return True
+    return observation_into(state, empire, at, stealthed=False) is not None
+
+
+def intercept_payable(state: GameState, empire: str, spec: AttackCard) -> bool:
+    """The empire can pay the card's resources and AP: from its AP in its own turn, as AP owed
+    outside it (AE-19)."""
+    emp = state.empires[empire]
+    if not emp.resources.covers(spec.cost):
+        return False
+    if in_own_turn(state, empire):
+        return emp.ap >= spec.ap
+    return emp.ap_owed + spec.ap <= MAX_AP_OWED
+
+
+def intercept_problem(state: GameState, empire: str, strike: AirStrike, card: str) -> str:
+    """Why ``card`` may not intercept ``strike`` (AE-40), "" if it may."""
+    if card not in state.empires[empire].hand:
+        return f"{card!r} is not in {empire}'s hand"
+    entry = state.card(card)
+    spec = entry.spec
+    if not isinstance(spec, AttackCard) or not level(entry.abilities, AIR_TO_AIR):
+        return f"{card} has no Air To Air (p.30)"
+    if not observes(state, empire, strike.at):
+        return f"{empire} does not observe {strike.at} this round (p.30; AE-40)"
+    target = Hex.parse(strike.at)
+    if not any(
+        Hex.parse(b.at).distance(target) <= spec.range
+        for b in state.bases_of(empire)
+        if b.kind in BASE_KINDS and not is_besieged(state, b)
+    ):
+        return (
+            f"{strike.at} is beyond the range {spec.range} of {card} from every base of {empire} "
+            "that is not besieged (p.30; AE-40)"
+        )
+    if not intercept_payable(state, empire, spec):
+        return (
+            f"{empire} cannot pay {spec.ap} AP (at most {MAX_AP_OWED} owed, AE-19) and "
+            f"{spec.cost.text()} for {card}"
+        )
+    return ""
+
+
+def interceptors(state: GameState, empire: str, strike: AirStrike) -> list[str]:
+    """The cards of ``empire``'s hand that may intercept ``strike`` now (AE-40)."""
+    return [
+        c for c in state.empires[empire].hand if not intercept_problem(state, empire, strike, c)
+    ]
+
+
+def top_strike(state: GameState) -> AirStrike:
+    top = state.frames[-1]
+    assert isinstance(top, AirStrike)
+    return top
+
+
+def intercept(batch: Batch[GameState], cmd: Intercept) -> None:
+    """``intercept_answered``; ``rules/cannot_intercept`` naming the condition not met."""
+    state = batch.state
+    strike = top_strike(state)
+    rest = strike.to_ask[1:]
+    if cmd.card is None:
+        batch.emit(InterceptAnswered(strike=replace(strike, to_ask=rest), empire=cmd.player))
+        return
+    why = intercept_problem(state, cmd.player, strike, cmd.card)
+    if why:
+        raise reject(f"{cmd.card} cannot intercept {strike.name}: {why}", "cannot_intercept")
+    spec = state.card(cmd.card).spec
+    assert isinstance(spec, AttackCard)
+    batch.emit(
+        InterceptAnswered(
+            strike=replace(strike, to_ask=rest, challenger=cmd.card),
+            empire=cmd.player,
+            card=cmd.card,
+            ap_cost=spec.ap,
+            paid=spec.cost,
+            owed=not in_own_turn(state, cmd.player),
+        )
+    )
+
+
+def intercept_options(state: GameState, player: str) -> list[Command]:
+    """Each card that may intercept the strike, then letting it pass."""
+    strike = top_strike(state)
+    return [
+        *(Intercept(player=player, card=c) for c in interceptors(state, player, strike)),
+        Intercept(player=player),
+    ]
+
+
+def _pass_automatically(batch: Batch[GameState]) -> None:
+    strike = top_strike(batch.state)
+    batch.emit(
+        InterceptAnswered(
+            strike=replace(strike, to_ask=strike.to_ask[1:]),
+            empire=strike.to_ask[0],
+            automatic=True,
+        )
+    )
+
+
+# ---------------------------------------------------------------------- the challenges
+
+
+def _attack_card_side(state: GameState, strike: AirStrike, pool: Pool) -> Side:
+    return Side(
+        empire=strike.empire,
+        name=f"{state.card(strike.card).name} ({strike.card})",
+        pool=pool,
+        fate_hero=strike.card,
+        card=strike.card,
+    )
+
+
+def _open_intercept(batch: Batch[GameState]) -> None:
+    """The Air-To-Air challenge (p.30–31): a duel against an Air To Air card."""
+    state = batch.state
+    strike = top_strike(state)
+    card = strike.challenger
+    entry, target = state.card(card), state.card(strike.card)
+    x = level(entry.abilities, AIR_TO_AIR)
+    a_pool = Pool((Term(x, f"Air To Air {x} of {entry.name}, p.30"),))
+    duel = level(target.abilities, AIR_TO_AIR)
+    spec = target.spec
+    assert isinstance(spec, AttackCard)
+    if duel:
+        d_pool = Pool((Term(duel, f"Air To Air {duel} of {target.name}: a duel, p.31"),))
+    else:
+        d_pool = Pool((Term(spec.defense, f"defense of {target.name}"),))
+    owner = state.instances[card].owner
+    what = f"{strike.name}: {entry.name} intercepts {target.name}"
+    if not may_roll(batch, owner, what, a_pool.size + d_pool.size):
+        return
+    open_challenge(
+        batch,
+        kind="duel" if duel else "opposed",
+        purpose=f"{strike.name} air to air",
+        attacker=Side(
+            empire=owner,
+            name=f"{entry.name} ({card})",
+            pool=a_pool,
+            fate_hero=card,
+            card=card,
+        ),
+        defender=_attack_card_side(state, strike, d_pool),
+        deals_damage=True,
+    )
+
+
+def gunners(state: GameState, strike: AirStrike) -> tuple[str, ...]:
+    """The cards of other empires in the hex that challenge the card from the ground (AE-41):
+    Anti-Air against aircraft and helos, Anti-Missile against missiles; the base's first, then
+    the units of armies that are not stealthed, by army."""
+    name = ANTI_MISSILE if strike.craft == "missile" else ANTI_AIR
+    cards: list[str] = []
+    base = enemy_base(state, strike.empire, strike.at)
+    if base is not None:
+        cards += [base.card, *base.facilities]
+    for army in sorted(state.armies.values(), key=lambda a: a.id):
+        if army.empire != strike.empire and army.at == strike.at and not army.stealthed:
+            cards += army.units
+    return tuple(c for c in cards if level(state.card(c).abilities, name))
+
+
+def _to_ground(batch: Batch[GameState]) -> None:
+    strike = top_strike(batch.state)
+    found = gunners(batch.state, strike)
+    why = (
+        f"the Ground-To-Air window: {', '.join(found)} challenge (p.31; AE-41)"
+        if found
+        else "no Ground-To-Air card in the hex (p.31)"
+    )
+    batch.emit(AirStrikeAdvanced(strike=replace(strike, stage="ground", gunners=found), why=why))
+
+
+def _open_ground(batch: Batch[GameState]) -> None:
+    """A Ground-To-Air challenge (p.31; AE-41): against HARM X a duel."""
+    state = batch.state
+    strike = top_strike(state)
+    card = strike.gunners[0]
+    entry, target = state.card(card), state.card(strike.card)
+    name = ANTI_MISSILE if strike.craft == "missile" else ANTI_AIR
+    x = level(entry.abilities, name)
+    a_pool = Pool((Term(x, f"{name} {x} of {entry.name}, p.31"),))
+    harm = 0 if strike.craft == "missile" else level(target.abilities, HARM)
+    spec = target.spec
+    assert isinstance(spec, AttackCard)
+    if harm:
+        d_pool = Pool((Term(harm, f"HARM {harm} of {target.name}: a duel, p.31"),))
+    else:
+        d_pool = Pool((Term(spec.defense, f"defense of {target.name}"),))
+    owner = state.instances[card].owner
+    what = f"{strike.name}: {entry.name} fires at {target.name}"
+    if not may_roll(batch, owner, what, a_pool.size + d_pool.size):
+        return
+    open_challenge(
+        batch,
+        kind="duel" if harm else "opposed",
+        purpose=f"{strike.name} ground to air",
+        attacker=Side(empire=owner, name=f"{entry.name} ({card})", pool=a_pool, card=card),
+        defender=_attack_card_side(state, strike, d_pool),
+        deals_damage=True,
+    )
+
+
+def _to_strike(batch: Batch[GameState]) -> None:
+    strike = top_strike(batch.state)
+    batch.emit(
+        AirStrikeAdvanced(
+            strike=replace(strike, stage="strike"),
+            why="it survived every challenge: the Air-To-Ground challenge (p.31)",
+        )
+    )
+
+
+def _pick_target(batch: Batch[GameState]) -> None:
+    """A random target among what the card may strike (p.31; AE-42), or none left."""
+    state = batch.state
+    strike = top_strike(state)
+    found = targets(state, strike.empire, strike.at, strike.aim)
+    if not found:
+        batch.emit(
+            AirStrikeAdvanced(
+                strike=replace(strike, stage="done"),
+                why=f"no {strike.aim} left to strike at {strike.at} (AE-42)",
+            )
+        )
+        return
+    index = 0
+    if len(found) > 1:
+        if not may_roll(batch, strike.empire, f"{strike.name}: its target", 1):
+            return
+        (face,) = batch.roll(1, len(found), purpose=f"{strike.name} target", roller=strike.empire)
+        index = face - 1
+    batch.emit(
+        AirTargetPicked(strike=replace(strike, target=found[index]), candidates=tuple(found))
+    )
+
+
+def strike_pool(state: GameState, strike: AirStrike) -> Pool:
+    """The attack card's Air-To-Ground pool: its attack + 3 with a Forward Air Controller of its
+    empire in the hex (p.31, p.46)."""
+    spec = state.card(strike.card).spec
+    assert isinstance(spec, AttackCard)
+    terms = [Term(spec.attack, f"attack of {spec.name}")]
+    controllers = [
+        u
+        for a in state.armies.values()
+        if a.empire == strike.empire and a.at == strike.at
+        for u in a.units
+        if has(state.card(u).abilities, FORWARD_AIR_CONTROLLER)
+    ]
+    if controllers:
+        terms.append(
+            Term(FORWARD_AIR_CONTROLLER_DICE, f"Forward Air Controller {controllers[0]}, p.46")
+        )
+    return Pool(tuple(terms))
+
+
+def target_pool(state: GameState, card: str, at: str) -> Pool:
+    """A ground target's pool: its defence + the hex's terrain (R12); no hero's fate (p.31)."""
+    entry = state.card(card)
+    spec = entry.spec
+    defense = spec.defense if isinstance(spec, UnitCard | FacilityCard) else 0
+    terms = [Term(defense, f"defense of {entry.name}; no hero's fate, p.31")]
+    terrain = terrain_term(state, at)
+    if terrain is not None:
+        terms.append(terrain)
+    return Pool(tuple(terms))
+
+
+def _open_strike(batch: Batch[GameState]) -> None:
+    """The Air-To-Ground challenge (p.31; AE-42)."""
+    state = batch.state
+    strike = top_strike(state)
+    target = strike.target
+    assert target is not None
+    if target not in targets(state, strike.empire, strike.at, strike.aim):
+        batch.emit(
+            AirStrikeAdvanced(
+                strike=replace(strike, stage="done"), why=f"{target} is no longer there (AE-42)"
+            )
+        )
+        return
+    a_pool, d_pool = strike_pool(state, strike), target_pool(state, target, strike.at)
+    what = f"{strike.name}: {state.card(strike.card).name} strikes {state.card(target).name}"
+    if not may_roll(batch, strike.empire, what, a_pool.size + d_pool.size):
+        return
+    attacker = _attack_card_side(state, strike, a_pool)
+    open_challenge(
+        batch,
+        kind="opposed",
+        purpose=f"{strike.name} air to ground",
+        attacker=replace(attacker, card=None),
+        defender=Side(
+            empire=state.instances[target].owner,
+            name=f"{state.card(target).name} ({target})",
+            pool=d_pool,
+        ),
+    )
+
+
+def strike_damage(state: GameState, card: str, raw: int) -> tuple[int, int, str]:
+    """(damage, modifier, label) of an Air-To-Ground hit (AE-43): the target's damage modifiers
+    (p.34), then half for a Hardened facility (R14, rounded down)."""
+    dealt, mod, label = modified_damage(state, card, raw)
+    if dealt and has(state.card(card).abilities, HARDENED):
+        halved = dealt // HARDENED_DIVISOR
+        mod += halved - dealt
+        label = ", ".join(x for x in (label, f"Hardened: half of {dealt}, R14") if x)
+        dealt = halved
+    return dealt, mod, label
+
+
+def _after_challenge(batch: Batch[GameState]) -> None:
+    state = batch.state
+    strike = top_strike(state)
+    outcome = strike.outcome
+    assert outcome is not None
+    cleared = replace(strike, challenger="", outcome=None)
+    if strike.stage == "intercept":
+        why = "the Air-To-Air challenge is over (p.31)"
+        batch.emit(AirStrikeAdvanced(strike=cleared, why=why))
+        return
+    if strike.stage == "ground":
+        why = f"the Ground-To-Air challenge of {strike.gunners[0]} is over (p.31)"
+        batch.emit(AirStrikeAdvanced(strike=replace(cleared, gunners=strike.gunners[1:]), why=why))
+        return
+    target = strike.target
+    assert target is not None
+    raw = outcome.damage_to_defender
+    dealt, mod, label = strike_damage(state, target, raw)
+    if dealt:
+        note = f"{raw} {mod:+d} ({label})" if mod else ""
+        batch.emit(*damage_events(state, target, dealt, state.challenges, note))
+    batch.emit(
+        AirStrikeEnded(
+            strike=replace(cleared, stage="done"),
+            survived=True,
+            spent=strike.craft == "missile",
+            raw=raw,
+            modifier=mod,
+            modifier_label=label,
+            damage=dealt,
+        )
+    )
+
+
+def _end(batch: Batch[GameState]) -> None:
+    state = batch.state
+    strike = top_strike(state)
+    flying = strike.card in state.empires[strike.empire].hand
+    batch.emit(
+        AirStrikeEnded(
+            strike=replace(strike, stage="done"),
+            survived=flying,
+            spent=flying and strike.craft == "missile",
+        )
+    )
+
+
+def air_strike_next(state: GameState, strike: AirStrike) -> Decision | Step:
+    """What the air strike waits for, or its next automatic step (module doc)."""
+    if strike.outcome is not None:
+        return _after_challenge
+    if strike.stage == "done" or strike.card not in state.empires[strike.empire].hand:
+        return _end
+    if strike.stage == "intercept":
+        if strike.challenger:
+            return _open_intercept
+        if not strike.to_ask:
+            return _to_ground
+        asked = strike.to_ask[0]
+        if not state.empires[asked].hand:
+            return _pass_automatically
+        return Decision(
+            players=(asked,),
+            kind="intercept",
+            answers=INTERCEPT_ANSWERS,
+            waiting=f"{asked}'s answer to the intercept window of {strike.name} at {strike.at}",
+            procedure=PROCEDURE,
+            about={"strike": str(strike.number), "at": strike.at, "card": strike.card},
+        )
+    if strike.stage == "ground":
+        return _open_ground if strike.gunners else _to_strike
+    return _pick_target if strike.target is None else _open_strike
+
+
+# ---------------------------------------------------------------------- legal strikes
+
+
+def legal_strikes(state: GameState, player: str) -> list[PlayAttackCard]:
+    """Every strike of every attack card in ``player``'s hand on a hex holding an enemy base or
+    an enemy army it has sighted: each aim, or with Precision Targeting each target."""
+    emp = state.empires[player]
+    cards = [c for c in emp.hand if isinstance(state.card(c).spec, AttackCard)]
+    if not cards:
+        return []
+    hexes = {b.at for b in state.bases.values() if b.empire != player}
+    hexes |= {s.at for s in state.sightings.get(player, {}).values()}
+    out: list[PlayAttackCard] = []
+    for card in cards:
+        entry = state.card(card)
+        spec = entry.spec
+        assert isinstance(spec, AttackCard)
+        for at in sorted(hexes):
+            if has(entry.abilities, PRECISION_TARGETING):
+                found = facility_targets(state, player, at)
+                if spec.craft != "missile":
+                    found = unit_targets(state, player, at) + found
+                tries = [PlayAttackCard(player=player, card=card, at=at, target=t) for t in found]
+            elif spec.craft == "missile":
+                tries = [PlayAttackCard(player=player, card=card, at=at)]
+            else:
+                tries = [
+                    PlayAttackCard(player=player, card=card, at=at, aim=aim)
+                    for aim in ("unit", "facility")
+                ]
+            out += [
+                t for t in tries if strike_problem(state, player, card, at, t.aim, t.target) is None
+            ]
+    return out

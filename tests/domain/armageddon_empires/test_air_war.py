@@ -1,0 +1,385 @@
+"""The air war (p.19, p.30–31; AE-39..AE-43): an attack card played on a hex, the intercept
+window and each of its conditions, Anti-Air (a duel against HARM) and Anti-Missile, then the
+Air-To-Ground challenge against a random or a chosen target, without the defender's hero's fate.
+
+Red's aircraft fly from its HQ at 0,0; blue's HQ stands at 4,2 with Anti-Air in its garrison and
+its army blue-a at 3,2 (plains everywhere). Attack cards here have no fate, so that the dice a
+test types are only those that matter.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from msgspec.structs import replace
+
+from tests.domain.armageddon_empires.helpers import (
+    Scripted,
+    army_block,
+    game,
+    only,
+    sight,
+    start_turns,
+)
+from tests.given_when_then import Given
+from warlog.domain.armageddon_empires.air_events import (
+    AirStrikeAdvanced,
+    AirStrikeEnded,
+    AirStrikeLaunched,
+    AirTargetPicked,
+    InterceptAnswered,
+)
+from warlog.domain.armageddon_empires.challenge_events import CardDamaged, ChallengeOpened
+from warlog.domain.armageddon_empires.commands import (
+    AcceptChallenge,
+    BuyInitiative,
+    DeployCard,
+    Intercept,
+    PlayAttackCard,
+    Roll,
+)
+from warlog.domain.armageddon_empires.frames import AirStrike
+from warlog.domain.armageddon_empires.ruleset import RULESET
+from warlog.domain.core.errors import InputError
+from warlog.domain.core.events import Event
+
+ROWS = [". . . . . . . ."] * 5
+
+AIR_CARDS = """
+[[cards]]
+kind = "attack"
+id = "hawk"
+name = "Test Hawk"
+craft = "aircraft"
+cost = { energy = 1 }
+attack = 4
+defense = 2
+fate = 0
+hit_points = 2
+range = 6
+ap = 2
+
+[[cards]]
+kind = "attack"
+id = "harrier"
+name = "Test Harrier"
+craft = "aircraft"
+attack = 3
+defense = 1
+fate = 0
+hit_points = 2
+range = 6
+ap = 2
+abilities = ["HARM 3", "Precision Targeting"]
+
+[[cards]]
+kind = "attack"
+id = "jay"
+name = "Test Jay"
+craft = "aircraft"
+cost = { energy = 2 }
+attack = 1
+defense = 1
+fate = 0
+hit_points = 2
+range = 5
+ap = 2
+abilities = ["Air To Air 3"]
+
+[[cards]]
+kind = "attack"
+id = "bolt"
+name = "Test Bolt"
+craft = "missile"
+attack = 5
+defense = 1
+fate = 0
+hit_points = 1
+range = 6
+ap = 1
+
+[[cards]]
+kind = "unit"
+id = "flak"
+name = "Test Flak"
+attack = 1
+defense = 2
+hit_points = 3
+movement = 1
+abilities = ["Anti-Air 3", "Anti-Missile 2"]
+
+[[cards]]
+kind = "unit"
+id = "plate"
+name = "Test Plate"
+attack = 1
+defense = 1
+hit_points = 4
+movement = 1
+abilities = ["Composite Armor -1"]
+
+[[cards]]
+kind = "facility"
+id = "bunker"
+name = "Test Bunker"
+defense = 1
+structure = 6
+abilities = ["Hardened"]
+"""
+
+BASES = """
+[[bases]]
+id = "red-hq"
+empire = "red"
+kind = "stronghold"
+at = "0,0"
+card = "keep"
+
+[[bases]]
+id = "blue-hq"
+empire = "blue"
+kind = "stronghold"
+at = "4,2"
+card = "keep"
+facilities = ["bunker"]
+garrison = {garrison}
+"""
+
+ARMIES = army_block("blue-a", "blue", "3,2", units=("plate",)) + army_block(
+    "red-a", "red", "0,1", units=("trooper",)
+)
+
+
+def empires(red: list[str], blue: list[str], blue_energy: int = 5) -> str:
+    return f"""
+[[empires]]
+id = "red"
+name = "Red"
+resources = {{ humans = 9, materials = 9, energy = 5 }}
+hand = {red!r}
+deck = ["trooper"]
+
+[[empires]]
+id = "blue"
+name = "Blue"
+resources = {{ humans = 9, materials = 9, energy = {blue_energy} }}
+hand = {blue!r}
+deck = ["trooper"]
+""".replace("'", '"')
+
+
+def skies(red: list[str], blue: list[str], garrison: tuple[str, ...] = (), **kw: Any) -> Given:
+    """Red's turn; red has sighted blue-a."""
+    bases = BASES.replace("{garrison}", "[" + ", ".join(f'"{g}"' for g in garrison) + "]")
+    g = game(
+        ROWS,
+        armies=AIR_CARDS + ARMIES,
+        bases=bases,
+        empires=empires(red, blue, **kw),
+        resources="",
+    )
+    return sight(start_turns(g), "red", "blue-a")
+
+
+def accept_all(g: Given, *dice: list[int]) -> list[Event]:
+    """Answer every question of the open challenges by accepting (or rolling an awaited roll):
+    a command that rolls is given the next of ``dice`` (a command that rolls nothing, none)."""
+    out: list[Event] = []
+    rolls = list(dice)
+    while True:
+        waiting = RULESET.decision(g.state)
+        if waiting is None or waiting.kind not in ("challenge", "roll"):
+            return out
+        player = waiting.players[0]
+        cmd: Any = Roll(player=player) if waiting.kind == "roll" else AcceptChallenge(player=player)
+        try:
+            out += g.when(cmd, dice=[])
+        except InputError:
+            out += g.when(cmd, dice=rolls.pop(0))
+
+
+def test_an_aircraft_played_on_a_hex_pays_its_ap_and_resources_and_opens_the_intercept_window() -> (
+    None
+):
+    g = skies(["hawk"], ["jay"])
+    ap, energy = g.state.empires["red"].ap, g.state.empires["red"].resources.energy
+    events = g.when(PlayAttackCard(player="red", card="red.hawk.1", at="3,2", aim="unit"))
+    launched = only(events, AirStrikeLaunched)
+    assert (launched.launched_from, launched.distance) == ("red-hq", 5)
+    assert g.state.empires["red"].ap == ap - 2
+    assert g.state.empires["red"].resources.energy == energy - 1
+    # blue holds a card: it is asked, whatever its hand holds (AE-40)
+    waiting = RULESET.decision(g.state)
+    assert waiting is not None and (waiting.kind, waiting.players) == ("intercept", ("blue",))
+    assert RULESET.legal_commands(g.state, "blue") == [
+        Intercept(player="blue", card="blue.jay.1"),
+        Intercept(player="blue"),
+    ]
+
+
+def test_an_intercept_is_an_air_to_air_challenge_that_can_destroy_the_attack_card() -> None:
+    g = skies(["hawk"], ["jay"])
+    g.when(PlayAttackCard(player="red", card="red.hawk.1", at="3,2", aim="unit"))
+    # jay's Air To Air 3 against hawk's defence 2: 3 successes to 0 = 3 damage ≥ 2 hit points
+    events = g.when(Intercept(player="blue", card="blue.jay.1"), dice=[6, 6, 6, 1, 1])
+    opened = only(events, ChallengeOpened).challenge
+    assert (opened.kind, opened.attacker.pool.size, opened.defender.pool.size) == (  # type: ignore[union-attr]
+        "opposed",
+        3,
+        2,
+    )
+    assert g.state.empires["blue"].ap_owed == 2  # outside its turn (AE-19)
+    events = accept_all(g)
+    assert only(events, CardDamaged).destroyed
+    ended = only(events, AirStrikeEnded)
+    assert not ended.survived
+    assert "red.hawk.1" in g.state.empires["red"].discard
+    assert "red.hawk.1" not in g.state.empires["red"].hand
+    assert g.state.frames == ()
+
+
+def test_an_empty_hand_lets_the_strike_pass_and_anti_air_duels_a_harm_card() -> None:
+    g = skies(["harrier"], [], garrison=("flak",))
+    # precision targeting names the bunker; blue, with no card, lets it pass (AE-20);
+    # flak's Anti-Air 3 against the harrier's HARM 3: a duel (p.31)
+    events = g.when(
+        PlayAttackCard(player="red", card="red.harrier.1", at="4,2", target="blue.bunker.1"),
+        dice=[1, 1, 1, 6, 6, 1],
+    )
+    assert only(events, InterceptAnswered).automatic
+    assert [e.strike.gunners for e in events if isinstance(e, AirStrikeAdvanced)] == [
+        ("blue.flak.1",)
+    ]
+    duel = only(events, ChallengeOpened).challenge
+    assert duel.kind == "duel"
+    events = accept_all(g, [1, 1, 1, 1])
+    # the defender's surplus hurts the attacker in a duel (p.31)
+    hit = next(e for e in events if isinstance(e, CardDamaged))
+    assert (hit.card, hit.amount) == ("blue.flak.1", 2)
+
+
+def test_air_to_ground_gets_no_hero_fate_and_a_hardened_facility_takes_half() -> None:
+    g = skies(["harrier"], [])
+    events = g.when(
+        PlayAttackCard(player="red", card="red.harrier.1", at="4,2", target="blue.bunker.1"),
+        dice=[6, 6, 6, 1],
+    )
+    strike = only(events, ChallengeOpened).challenge
+    assert strike.defender is not None and strike.defender.fate_hero is None
+    events = accept_all(g)
+    # 3 − 0 successes = 3, halved by Hardened (R14) = 1
+    assert only(events, CardDamaged).amount == 1
+    ended = only(events, AirStrikeEnded)
+    assert (ended.raw, ended.damage, ended.survived, ended.spent) == (3, 1, True, False)
+    assert "red.harrier.1" in g.state.empires["red"].hand  # back in the hand (p.19)
+
+
+def test_a_random_unit_target_is_picked_among_the_sighted_armies_and_armor_applies() -> None:
+    g = skies(["hawk"], [])
+    events = g.when(
+        PlayAttackCard(player="red", card="red.hawk.1", at="3,2", aim="unit"),
+        dice=[6, 6, 6, 6, 1],
+    )
+    assert only(events, AirTargetPicked).candidates == ("blue.plate.1",)
+    events = accept_all(g)
+    # 4 − 0 = 4, Composite Armor −1 = 3
+    assert only(events, CardDamaged).amount == 3
+
+
+def test_a_missile_faces_anti_missile_is_never_intercepted_and_is_spent() -> None:
+    g = skies(["bolt"], ["jay"], garrison=("flak",))
+    g.when_rejected(
+        PlayAttackCard(player="red", card="red.bolt.1", at="3,2", aim="unit"),
+        code="rules/missile_strikes_facility",
+    )
+    # Anti-Missile 2 against the bolt's defence 1: an opposed challenge, no duel
+    events = g.when(PlayAttackCard(player="red", card="red.bolt.1", at="4,2"), dice=[1, 1, 6])
+    assert not any(isinstance(e, InterceptAnswered) for e in events)
+    assert only(events, ChallengeOpened).challenge.kind == "opposed"
+    # a random facility of two (a d2: the keep), then the bolt's 5 dice against its defence 5
+    accept_all(g, [1], [1] * 10)
+    assert "red.bolt.1" in g.state.empires["red"].discard
+    assert "red.bolt.1" not in g.state.empires["red"].hand
+    assert g.state.frames == ()
+
+
+def test_an_attack_card_is_played_not_deployed_and_only_within_range() -> None:
+    g = skies(["jay"], [])
+    g.when_rejected(
+        DeployCard(player="red", card="red.jay.1", base="red-hq"), "rules/not_deployable"
+    )
+    # jay's range 5 reaches 3,2 (5 hexes) but not 4,2 (6 hexes)
+    g.when_rejected(
+        PlayAttackCard(player="red", card="red.jay.1", at="4,2", aim="facility"),
+        code="rules/out_of_range",
+    )
+    g.when_rejected(PlayAttackCard(player="red", card="red.jay.1", at="3,2"), code="rules/no_aim")
+
+
+# ---------------------------------------------------------------------- intercept conditions
+
+
+def launched(g: Given) -> Given:
+    g.when(PlayAttackCard(player="red", card="red.hawk.1", at="3,2", aim="unit"))
+    return g
+
+
+def test_an_intercept_needs_the_card_in_range_of_a_base_that_is_not_besieged() -> None:
+    g = skies(["hawk"], ["jay"])
+    # blue's HQ moved out of jay's range 5 of 3,2 (blue-a still observes the hex)
+    g.state = replace(
+        g.state, bases={**g.state.bases, "blue-hq": replace(g.state.bases["blue-hq"], at="7,4")}
+    )
+    launched(g)
+    assert RULESET.legal_commands(g.state, "blue") == [Intercept(player="blue")]
+    err = g.when_rejected(Intercept(player="blue", card="blue.jay.1"), "rules/cannot_intercept")
+    assert "beyond the range 5" in str(err)
+
+
+def test_an_intercept_needs_a_base_that_is_not_besieged() -> None:
+    g = skies(["hawk"], ["jay"])
+    # red's army besieges blue's HQ
+    g.state = replace(
+        g.state,
+        armies={**g.state.armies, "red-a": replace(g.state.armies["red-a"], at="4,2")},
+    )
+    launched(g)
+    err = g.when_rejected(Intercept(player="blue", card="blue.jay.1"), "rules/cannot_intercept")
+    assert "not besieged" in str(err)
+
+
+def test_an_intercept_needs_the_means_to_pay() -> None:
+    g = skies(["hawk"], ["jay"], blue_energy=1)
+    launched(g)
+    err = g.when_rejected(Intercept(player="blue", card="blue.jay.1"), "rules/cannot_intercept")
+    assert "cannot pay" in str(err)
+
+
+def test_an_intercept_needs_the_hex_observed() -> None:
+    from warlog.domain.armageddon_empires.air_war import intercept_problem, observes
+
+    g = skies(["hawk"], ["jay"])
+    launched(g)
+    strike = g.state.frames[-1]
+    assert isinstance(strike, AirStrike)
+    assert observes(g.state, "blue", "3,2")  # its army stands there
+    # without its army there, blue's bases observe nothing at 3,2: no intercept
+    gone = replace(g.state, armies={a: v for a, v in g.state.armies.items() if a != "blue-a"})
+    assert not observes(gone, "blue", "3,2")
+    assert "does not observe" in intercept_problem(gone, "blue", strike, "blue.jay.1")
+
+
+def test_both_initiative_purchases_are_needed_before_a_strike() -> None:
+    g = game(
+        ROWS,
+        armies=AIR_CARDS + ARMIES,
+        bases=BASES.replace("{garrison}", "[]"),
+        empires=empires(["hawk"], []),
+        resources="",
+    )
+    g.when(BuyInitiative(player="red", count=0))
+    g.when_rejected(
+        PlayAttackCard(player="red", card="red.hawk.1", at="3,2", aim="unit"),
+        code="rules/wrong_phase",
+    )
+    assert Scripted  # the helpers' dice are used by start_turns
