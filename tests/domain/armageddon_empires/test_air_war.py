@@ -11,6 +11,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from msgspec.structs import replace
 
 from tests.domain.armageddon_empires.helpers import (
@@ -21,6 +23,7 @@ from tests.domain.armageddon_empires.helpers import (
     sight,
     start_turns,
 )
+from tests.domain.armageddon_empires.invariants import check_invariants
 from tests.given_when_then import Given
 from warlog.domain.armageddon_empires.air_events import (
     AirStrikeAdvanced,
@@ -40,6 +43,7 @@ from warlog.domain.armageddon_empires.commands import (
 )
 from warlog.domain.armageddon_empires.frames import AirStrike
 from warlog.domain.armageddon_empires.ruleset import RULESET
+from warlog.domain.core.dice import SeededDice
 from warlog.domain.core.errors import InputError
 from warlog.domain.core.events import Event
 
@@ -383,3 +387,35 @@ def test_both_initiative_purchases_are_needed_before_a_strike() -> None:
         code="rules/wrong_phase",
     )
     assert Scripted  # the helpers' dice are used by start_turns
+
+
+# ---------------------------------------------------------------------- properties
+
+
+@settings(max_examples=20, deadline=None)
+@given(st.data())
+def test_every_air_strike_ends_with_every_card_in_one_place(data: st.DataObject) -> None:
+    """Random strikes, intercepts and answers: every strike ends, and after every event each card
+    is in exactly one place, no damage reaches past a card's limit while it is in play."""
+    g = skies(["hawk", "harrier", "bolt"], ["jay", "plate"], garrison=("flak",))
+    strikes = 0
+    for _ in range(60):
+        waiting = RULESET.decision(g.state)
+        assert waiting is not None
+        player = waiting.players[0]
+        legal = RULESET.legal_commands(g.state, player)
+        if waiting.kind == "turn":
+            plays = [c for c in legal if isinstance(c, PlayAttackCard)]
+            if not plays or strikes >= 2:
+                break
+            command: Any = data.draw(st.sampled_from(plays))
+            strikes += 1
+        else:
+            command = data.draw(st.sampled_from(legal))
+        seed = data.draw(st.integers(0, 2**16))
+        for event in RULESET.decide(g.state, command, SeededDice(seed.to_bytes(32), "p", "", 2)):
+            g.events(event)
+            check_invariants(g.state)
+    assert strikes >= 1
+    assert g.state.frames == ()
+    assert RULESET.decision(g.state).kind == "turn"  # type: ignore[union-attr]
