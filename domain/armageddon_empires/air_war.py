@@ -371,39 +371,50 @@ def _attack_card_side(state: GameState, strike: AirStrike, pool: Pool) -> Side:
     )
 
 
-def _open_intercept(batch: Batch[GameState]) -> None:
-    """The Air-To-Air challenge (p.30–31): a duel against an Air To Air card."""
+def _challenge_attack_card(
+    batch: Batch[GameState], card: str, ability: str, counter: str, what: str, purpose: str
+) -> None:
+    """A challenge of ``card`` against the flying attack card (p.30–31): ``card``'s ``ability``
+    X against the attack card's defence, or against its ``counter`` X in a duel (Air To Air
+    against Air To Air, Anti-Air against HARM; no counter: "")."""
     state = batch.state
     strike = top_strike(state)
-    card = strike.challenger
     entry, target = state.card(card), state.card(strike.card)
-    x = level(entry.abilities, AIR_TO_AIR)
-    a_pool = Pool((Term(x, f"Air To Air {x} of {entry.name}, p.30"),))
-    duel = level(target.abilities, AIR_TO_AIR)
+    x = level(entry.abilities, ability)
+    a_pool = Pool((Term(x, f"{ability} {x} of {entry.name}, p.30–31"),))
+    duel = level(target.abilities, counter) if counter else 0
     spec = target.spec
     assert isinstance(spec, AttackCard)
     if duel:
-        d_pool = Pool((Term(duel, f"Air To Air {duel} of {target.name}: a duel, p.31"),))
+        d_pool = Pool((Term(duel, f"{counter} {duel} of {target.name}: a duel, p.31"),))
     else:
         d_pool = Pool((Term(spec.defense, f"defense of {target.name}"),))
     owner = state.instances[card].owner
-    what = f"{strike.name}: {entry.name} intercepts {target.name}"
-    if not may_roll(batch, owner, what, a_pool.size + d_pool.size):
+    if not may_roll(
+        batch, owner, f"{strike.name}: {entry.name} {what} {target.name}", a_pool.size + d_pool.size
+    ):
         return
     open_challenge(
         batch,
         kind="duel" if duel else "opposed",
-        purpose=f"{strike.name} air to air",
+        purpose=f"{strike.name} {purpose}",
         attacker=Side(
             empire=owner,
             name=f"{entry.name} ({card})",
             pool=a_pool,
-            fate_hero=card,
+            # an interceptor re-rolls with its own fate (p.19); a gunner has none (AE-41)
+            fate_hero=card if isinstance(entry.spec, AttackCard) else None,
             card=card,
         ),
         defender=_attack_card_side(state, strike, d_pool),
         deals_damage=True,
     )
+
+
+def _open_intercept(batch: Batch[GameState]) -> None:
+    """The Air-To-Air challenge (p.30–31): a duel against an Air To Air card."""
+    card = top_strike(batch.state).challenger
+    _challenge_attack_card(batch, card, AIR_TO_AIR, AIR_TO_AIR, "intercepts", "air to air")
 
 
 def gunners(state: GameState, strike: AirStrike) -> tuple[str, ...]:
@@ -433,32 +444,17 @@ def _to_ground(batch: Batch[GameState]) -> None:
 
 
 def _open_ground(batch: Batch[GameState]) -> None:
-    """A Ground-To-Air challenge (p.31; AE-41): against HARM X a duel."""
-    state = batch.state
-    strike = top_strike(state)
-    card = strike.gunners[0]
-    entry, target = state.card(card), state.card(strike.card)
-    name = ANTI_MISSILE if strike.craft == "missile" else ANTI_AIR
-    x = level(entry.abilities, name)
-    a_pool = Pool((Term(x, f"{name} {x} of {entry.name}, p.31"),))
-    harm = 0 if strike.craft == "missile" else level(target.abilities, HARM)
-    spec = target.spec
-    assert isinstance(spec, AttackCard)
-    if harm:
-        d_pool = Pool((Term(harm, f"HARM {harm} of {target.name}: a duel, p.31"),))
-    else:
-        d_pool = Pool((Term(spec.defense, f"defense of {target.name}"),))
-    owner = state.instances[card].owner
-    what = f"{strike.name}: {entry.name} fires at {target.name}"
-    if not may_roll(batch, owner, what, a_pool.size + d_pool.size):
-        return
-    open_challenge(
+    """A Ground-To-Air challenge (p.31; AE-41): Anti-Air, a duel against HARM X; Anti-Missile,
+    never a duel."""
+    strike = top_strike(batch.state)
+    missile = strike.craft == "missile"
+    _challenge_attack_card(
         batch,
-        kind="duel" if harm else "opposed",
-        purpose=f"{strike.name} ground to air",
-        attacker=Side(empire=owner, name=f"{entry.name} ({card})", pool=a_pool, card=card),
-        defender=_attack_card_side(state, strike, d_pool),
-        deals_damage=True,
+        strike.gunners[0],
+        ANTI_MISSILE if missile else ANTI_AIR,
+        "" if missile else HARM,
+        "fires at",
+        "ground to air",
     )
 
 
