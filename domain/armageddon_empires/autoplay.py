@@ -3,7 +3,8 @@
 ``choose`` picks from the legal commands without any randomness: in a challenge, take the
 prerogative when offered, play a tactic card or else spend fate while the dice go against it,
 else accept; in a turn, buy initiative dice (up to two, keeping Energy for later
-rounds), deploy what the hand allows, hunt a spotted hero, repair, stealth an army that can,
+rounds), deploy what the hand allows, play an attack card on the first hex it may strike
+(its intercept window answered with the first card that may intercept), hunt a spotted hero, repair, stealth an army that can,
 send garrison units beyond the first into a field army at the base (creating one if there is
 none), move a combat-capable army onto a spotted hero alone, move field armies toward the
 nearest enemy stronghold or outpost, draw while the hand has room, end the turn.
@@ -26,6 +27,7 @@ from warlog.domain.armageddon_empires.commands import (
     EngageStealth,
     HuntHero,
     MoveArmy,
+    PlayAttackCard,
     PlayTactic,
     RepairCard,
     SpendFate,
@@ -107,6 +109,9 @@ def choose(state: GameState, player: str, legal: Sequence[Command]) -> Command:
     deploys = [c for c in legal if isinstance(c, DeployCard)]
     if deploys:
         return deploys[0]
+    strikes = [c for c in legal if isinstance(c, PlayAttackCard)]
+    if strikes:  # the first card on the first hex, a unit before a facility (AE-39, AE-42)
+        return strikes[0]
     for kind in (HuntHero, RepairCard, EngageStealth):
         for c in legal:
             if isinstance(c, kind):
