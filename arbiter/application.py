@@ -22,7 +22,15 @@ from warlog.arbiter.fold import Fold, Folded
 from warlog.arbiter.ids import check_game_id
 from warlog.arbiter.meta import GameMeta, evolve_meta
 from warlog.arbiter.scenarios import resolve_scenario
-from warlog.arbiter.sealing import PUBLIC, REFEREE, Forms, Opener, event_secrets, seal_batch
+from warlog.arbiter.sealing import (
+    PUBLIC,
+    REFEREE,
+    Forms,
+    Opener,
+    event_secrets,
+    recorded_command,
+    seal_batch,
+)
 from warlog.domain.core.dice import DiceSpec, ManualDice, SeededDice, commitment_of
 from warlog.domain.core.errors import ConflictError, InputError, RulesError, StoreError
 from warlog.domain.core.events import (
@@ -367,7 +375,8 @@ class Arbiter:
                 key, meta.dice.stream, meta.dice.salt, meta.derivation_seq(first_seq + 1)
             )
             events = ruleset.decide(before.state, command, dice)
-        issued = CommandIssued(player=command.player, command=command_to_builtins(command))
+        recorded = recorded_command(command, meta.dice.mode == "manual")
+        issued = CommandIssued(player=command.player, command=recorded)
         return self._append(game, before, [issued, *events], command)
 
     def play_as(

@@ -33,7 +33,7 @@ from warlog.arbiter.fold import Fold
 from warlog.arbiter.ids import GAME_ID
 from warlog.arbiter.initial import scenario_of
 from warlog.arbiter.meta import GameMeta
-from warlog.arbiter.sealing import event_secrets, has_seals
+from warlog.arbiter.sealing import event_secrets, has_seals, recorded_command
 from warlog.domain.core.dice import (
     DiceSpec,
     ManualDice,
@@ -535,12 +535,15 @@ class Auditor:
         except msgspec.ValidationError as exc:
             self.find(seq, "rules", f"the recorded command is not a valid command: {exc}")
             return None
-        if msgspec.json.encode(command) != msgspec.json.encode(issued.command):
+        found = msgspec.json.encode(issued.command)
+        canonical = recorded_command(command, meta.dice.mode == "manual")
+        # a manual-dice command recorded before its empty `dice` were sealed too: same values
+        if found not in (msgspec.json.encode(canonical), msgspec.json.encode(command)):
             self.find(
                 seq,
                 "rules",
                 "the recorded command is not in the form the arbiter records",
-                str(msgspec.to_builtins(command)),
+                str(canonical),
                 str(issued.command),
             )
             return None

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Iterable, Iterator, Sequence
+from typing import Any
 
 from warlog.arbiter.meta import GameMeta, evolve_meta
 from warlog.domain.core.errors import StoreError
@@ -18,7 +19,7 @@ from warlog.domain.core.events import CommandIssued, Event, GameCreated
 from warlog.domain.core.ruleset import Command
 from warlog.domain.core.seal import Sealer, Secret, compact, secrets_of
 from warlog.eventstore.chain import link
-from warlog.eventstore.codec import Codec
+from warlog.eventstore.codec import Codec, command_to_builtins
 from warlog.eventstore.records import Pending, Record
 from warlog.eventstore.vault import Opening, Vault
 
@@ -39,10 +40,24 @@ def event_secrets(
     the command it records; for ``game_created`` the ruleset's hidden set-up (``setup``, paths
     inside the scenario)."""
     if isinstance(event, CommandIssued):
-        return [] if command is None else secrets_of(command, "command.")
+        found = [] if command is None else secrets_of(command, "command.")
+        if "dice" in event.command and ("command.dice", None) not in found:
+            found.append(("command.dice", None))  # no faces typed is sealed too: see below
+        return found
     if isinstance(event, GameCreated):
         return [(f"scenario.{path}", owner) for path, owner in setup]
     return secrets_of(event)
+
+
+def recorded_command(command: Command, manual_dice: bool) -> dict[str, Any]:
+    """The command as ``command_issued`` records it. In a manual-dice game its ``dice`` are
+    always recorded, sealed, even when the referee typed none: whether a command rolled dice at
+    all can depend on what a player may not see (a stealthed army ending its move in sight), so
+    an absent field would tell it (log-format.md, "Manual dice")."""
+    recorded = command_to_builtins(command)
+    if manual_dice:
+        recorded.setdefault("dice", [])
+    return recorded
 
 
 def seal_batch(
