@@ -301,7 +301,7 @@ class Auditor:
             self.find(
                 seq, "chain", "hash does not match the event's content (the event was altered)"
             )
-        if not _well_formed(record.at):
+        if record.at != self._last_at and not _well_formed(record.at):  # a batch shares one
             self.find(
                 seq, "sequence", f"'at' {record.at[:40]!r} is not a UTC time as warlog writes it"
             )

@@ -35,6 +35,8 @@ class _Tables(NamedTuple):
     types: dict[str, CounterType]
     #: counter id -> its printed name in the scenario ("" when it has none)
     names: dict[str, str]
+    #: the areas that end a move (``stops_move``)
+    stopping: frozenset[str]
 
 
 _GRAPHS: dict[int, _Tables] = {}
@@ -55,6 +57,7 @@ def _tables(sc: Scenario) -> _Tables:
         {a.id: a for a in sc.areas},
         {t.id: t for t in sc.counter_types},
         {c.id: c.name for c in reversed(sc.counters) if c.name},
+        frozenset(a.id for a in sc.areas if a.terrain in STOPPING),
     )
     if len(_GRAPHS) > 64:
         _GRAPHS.clear()
@@ -144,6 +147,8 @@ class _Where(NamedTuple):
     sites: dict[str, Site]
     by_location: dict[str, list[Counter]]
     sides: dict[str, set[str]]
+    #: side -> the areas its counters may enter (``open_to``), filled in when first asked
+    open: dict[str, frozenset[str]]
 
 
 _WHERE: dict[int, _Where] = {}
@@ -166,7 +171,7 @@ def _where(state: GameState) -> _Where:
             sides.setdefault(site.area, set()).add(IMPERIALS)
     if len(_WHERE) > 256:
         _WHERE.clear()
-    found = _WHERE[id(counters)] = _Where(counters, sites, by_location, sides)
+    found = _WHERE[id(counters)] = _Where(counters, sites, by_location, sides, {})
     return found
 
 
@@ -245,7 +250,21 @@ def fits(state: GameState, area_id: str, joining: Iterable[Counter]) -> bool:
 
 def open_to(state: GameState, area_id: str, side: str) -> bool:
     """An area a counter of ``side`` may enter at all: passable terrain, no enemy counter."""
-    return passable(state, area_id) and not enemy_occupied(state, area_id, side)
+    return area_id in open_areas(state, side)
+
+
+def open_areas(state: GameState, side: str) -> frozenset[str]:
+    """Every area ``open_to`` a counter of ``side``, found once per state and side."""
+    where = _where(state)
+    found = where.open.get(side)
+    if found is None:
+        enemy = opponent(side)
+        found = where.open[side] = frozenset(
+            a.id
+            for a in state.scenario.areas
+            if a.terrain not in IMPASSABLE and enemy not in where.sides.get(a.id, ())
+        )
+    return found
 
 
 def move_paths(state: GameState, counter: Counter, budget: int) -> dict[str, list[str]]:
@@ -254,17 +273,14 @@ def move_paths(state: GameState, counter: Counter, budget: int) -> dict[str, lis
     seed 003 "Movement Phase": not into mountains, sea or enemy-occupied areas; ash waste and
     jungle stop the move. Stacking is not checked here (it counts at the end of the phase).
     """
-    g = graph(state)
-    start = counter.location
-    side = counter.side
-
-    def can_enter(a: str) -> bool:
-        return open_to(state, a, side)
-
-    def stops(a: str) -> bool:
-        return stops_move(state, a)
-
-    return g.paths(start, budget, can_enter, stops)
+    tables = _tables(state.scenario)
+    stopping = {a for a, spec in tables.areas.items() if spec.terrain in STOPPING}
+    return tables.graph.paths(
+        counter.location,
+        budget,
+        open_areas(state, counter.side).__contains__,
+        stopping.__contains__,
+    )
 
 
 def supply_areas(state: GameState, side: str) -> list[str]:

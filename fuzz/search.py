@@ -1,0 +1,184 @@
+"""Hypothesis searching one ruleset's sources for failures and shrinking each one it finds.
+
+An example is a choice of source and fork point, a key for the fork's new dice, a number of
+steps and the steps themselves, every one a Hypothesis draw: the same seed gives the same
+examples, and a failure shrinks to fewer steps, earlier fork points (fewer events of the
+source) and simpler commands. Each check that fails is its own failure (its own exception type),
+so that a run reports one shrunk example per check. Hypothesis keeps no database and prints
+nothing: the report is ``warlog fuzz``'s own.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import tempfile
+import time
+from collections.abc import Callable, Iterator
+
+import msgspec
+from hypothesis import (
+    HealthCheck,
+    Phase,
+    Verbosity,
+    configuration,
+    given,
+    reject,
+    settings,
+    target,
+)
+from hypothesis import seed as hypothesis_seed
+from hypothesis import strategies as st
+from hypothesis.control import current_build_context
+
+from warlog.fuzz.checks import CHECKS, Failure
+from warlog.fuzz.example import Example, Played, forked
+from warlog.fuzz.report import Tally
+from warlog.fuzz.sources import Source, Sources
+from warlog.fuzz.strategies import draw_step
+
+
+class Trace(msgspec.Struct):
+    """A failing example, as run: where it forked, its key, the steps it played (the failing
+    one last unless the check failed at the example's end), and what failed."""
+
+    source: int
+    at: int
+    key: int
+    played: list[Played]
+    #: the failing step as drawn, and the rolls it made before failing
+    failing: Played | None
+    check: str
+    message: str
+    #: the index of the first step a fixture must replay (the log is cut before it)
+    since: int
+
+    @classmethod
+    def of(cls, source: int, at: int, key: int, example: Example | None, failure: Failure) -> Trace:
+        """The trace of ``example`` (None: it failed as it started) failing with ``failure``."""
+        played = list(example.played) if example is not None else []
+        since = len(played) if failure.since is None else failure.since
+        return cls(
+            source, at, key, played, _failing(example), failure.check, failure.message, since
+        )
+
+
+class Budget(msgspec.Struct):
+    """When the search stops: ``search_until`` (time.monotonic) for new examples; shrinking
+    what it found may go on for ``shrinking`` seconds from the first failure, until
+    ``shrink_until`` (set then)."""
+
+    search_until: float
+    shrinking: float
+    shrink_until: float = 0.0
+
+
+class _OutOfTime(BaseException):
+    """Ends the search when its time is up and nothing failed (a BaseException, so that
+    Hypothesis passes it through rather than counting a failure)."""
+
+
+#: one exception type per check, so that Hypothesis shrinks a failure of each
+_FAILED: dict[str, type[Exception]] = {
+    check: type(f"Failed_{check}", (Exception,), {}) for check in CHECKS
+}
+
+
+def key_of(n: int) -> bytes:
+    """The 32-byte key of an example's new dice, from its drawn number."""
+    return hashlib.sha256(f"warlog fuzz dice {n}".encode()).digest()
+
+
+def search(
+    sources: Sources,
+    group: list[Source],
+    tally: Tally,
+    *,
+    examples: int,
+    steps: int,
+    seed: int,
+    budget: Budget,
+    progress: Callable[[int], None] | None = None,
+) -> list[Trace]:
+    """Search ``group`` (sources of one ruleset) for failures; one shrunk trace per check that
+    failed, in the order of ``CHECKS``. ``tally`` counts what ran."""
+    found: dict[str, Trace] = {}
+    started = time.monotonic()
+
+    def test(data: st.DataObject) -> None:
+        final = current_build_context().is_final
+        now = time.monotonic()
+        if found and not budget.shrink_until:
+            budget.shrink_until = now + budget.shrinking
+        if not final and now > (budget.shrink_until if found else budget.search_until):
+            if not found:
+                tally.stopped = "budget"
+                raise _OutOfTime  # Hypothesis may report it as flaky data: either way it stops
+            reject()  # out of time to shrink: every further attempt counts for nothing
+        tally.examples += 1
+        tally.shrinking += bool(found)
+        if progress is not None:
+            progress(tally.examples)
+        which = data.draw(st.integers(0, len(group) - 1)) if len(group) > 1 else 0
+        source = group[which]
+        at = source.ends[data.draw(st.integers(0, len(source.ends) - 1))]
+        key = data.draw(st.integers(0, 2**32 - 1))
+        count = data.draw(st.integers(1, steps))
+        before = dict(tally.reached)
+        example: Example | None = None
+        try:
+            example = Example(forked(sources, source, at, key_of(key)), tally)
+            for _ in range(count):
+                example.run(draw_step(data, example, source))
+            example.finish()
+        except Failure as failure:
+            found[failure.check] = Trace.of(which, at, key, example, failure)
+            raise _FAILED[failure.check](failure.message) from None
+        finally:
+            target(_rarity(before, tally.reached), label="rare event types")
+
+    run = settings(
+        database=None,
+        max_examples=examples,
+        deadline=None,
+        derandomize=False,
+        phases=[Phase.generate, Phase.target, Phase.shrink],
+        suppress_health_check=list(HealthCheck),
+        report_multiple_bugs=True,
+        print_blob=False,
+        verbosity=Verbosity.quiet,
+    )(hypothesis_seed(seed)(given(st.data())(test)))
+    # what failed is in ``found``: Hypothesis re-raises it, or its time ran out
+    with _elsewhere(), contextlib.suppress(Exception, _OutOfTime):
+        run()
+    tally.seconds += time.monotonic() - started
+    return [found[check] for check in CHECKS if check in found]
+
+
+@contextlib.contextmanager
+def _elsewhere() -> Iterator[None]:
+    """Hypothesis's home directory (where it caches what it reads of local source files) in a
+    temporary folder while the search runs, so that nothing is written where the user works."""
+    home = vars(configuration).get("__hypothesis_home_directory")
+    with tempfile.TemporaryDirectory(prefix="warlog-fuzz-") as folder:
+        configuration.set_hypothesis_home_dir(folder)
+        try:
+            yield
+        finally:
+            configuration.set_hypothesis_home_dir(home)
+
+
+def _failing(example: Example | None) -> Played | None:
+    """The step that was being played when the check failed (None if none was)."""
+    if example is None:
+        return None
+    step = example.current
+    if step is None:
+        return None
+    return Played(step, accepted=False, dice=[(s, list(f)) for s, f in example.rolled])
+
+
+def _rarity(before: dict[str, int], after: dict[str, int]) -> float:
+    """How rare the event types an example reached were: each type it appended counts
+    ``1 / (1 + how many the run had appended before)``."""
+    return sum(1.0 / (1 + before.get(t, 0)) for t, n in after.items() if n > before.get(t, 0))
