@@ -73,6 +73,11 @@ class Budget(msgspec.Struct):
     shrink_until: float = 0.0
 
 
+#: the most examples Hypothesis may run to shrink what a ruleset's search found (besides the time
+#: ``Budget`` gives it), so that the same seed shrinks to the same failure on any machine
+MOST_SHRINKS = 60
+
+
 class _OutOfTime(BaseException):
     """Ends the search when its time is up and nothing failed (a BaseException, so that
     Hypothesis passes it through rather than counting a failure)."""
@@ -104,6 +109,7 @@ def search(
     failed, in the order of ``CHECKS``. ``tally`` counts what ran."""
     found: dict[str, Trace] = {}
     started = time.monotonic()
+    shrunk_before = tally.shrinking
 
     def test(data: st.DataObject) -> None:
         final = current_build_context().is_final
@@ -115,6 +121,8 @@ def search(
                 tally.stopped = "budget"
                 raise _OutOfTime  # Hypothesis may report it as flaky data: either way it stops
             reject()  # out of time to shrink: every further attempt counts for nothing
+        if not final and found and tally.shrinking - shrunk_before >= MOST_SHRINKS:
+            reject()
         tally.examples += 1
         tally.shrinking += bool(found)
         if progress is not None:

@@ -12,7 +12,6 @@ from msgspec.structs import replace
 from warlog.domain import rulesets
 from warlog.domain.battle_for_armageddon import commands as cmd
 from warlog.domain.battle_for_armageddon import events as ev
-from warlog.domain.battle_for_armageddon import results
 from warlog.domain.battle_for_armageddon.decide import HANDLERS
 from warlog.domain.battle_for_armageddon.rules import PLAYERS
 from warlog.domain.battle_for_armageddon.ruleset import BattleForArmageddon
@@ -25,22 +24,20 @@ from warlog.domain.core.rules import Handler
 
 
 class CrashInCombat(BattleForArmageddon):
-    """A rare crash in a combat path: a stack with no counter that counts for stacking (its
-    leaders alone, BFA-5) taking a loss raises instead of losing its leaders."""
+    """A rare crash in a combat path: an attack at long odds that rolls Attacker Eliminated
+    (Combat Results Table, columns 1:4 and 1:3) raises instead of eliminating the attackers."""
 
     name: ClassVar[str] = "bfa-planted-crash"
 
     def next(self, state: GameState) -> Next:
         c = state.combat
-        if c is not None and c.settled and c.steps and c.steps[0].kind == "loss":
-            step = c.steps[0]
-            if not results.loss_options(state, step.side, step.area):
-                return _crash
+        if c is not None and c.settled and c.result == "AE":
+            return _crash
         return super().next(state)
 
 
 def _crash(batch: Batch[GameState]) -> None:
-    raise ZeroDivisionError("planted: no counter to take the loss")
+    raise ZeroDivisionError("planted: no attacker left to count")
 
 
 class MutatingEvolve(BattleForArmageddon):
