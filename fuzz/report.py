@@ -12,7 +12,7 @@ from warlog.domain.core.summary import plural
 
 class Tally(msgspec.Struct):
     """The counts of one ruleset's run (shrinking included: ``shrinking`` says how many of the
-    examples were runs of the shrinker)."""
+    examples ran after the first failure, shrinking it or searching on)."""
 
     ruleset: str
     version: str
@@ -20,6 +20,8 @@ class Tally(msgspec.Struct):
     known: list[str]
     examples: int = 0
     shrinking: int = 0
+    #: the example that first failed (1 is the first example; 0: none failed)
+    first_failure: int = 0
     #: steps tried, by kind (legal, wrong_player, other_phase, mutated, malformed)
     tried: dict[str, int] = {}
     accepted: int = 0
@@ -106,7 +108,12 @@ def summary_text(report: Report) -> str:
         stop = " (the budget ran out)" if t.stopped == "budget" else ""
         lines.append(
             f"{t.ruleset} (version {t.version}): {plural(t.examples, 'example')}{stop}"
-            + (f", {t.shrinking} of them shrinking" if t.shrinking else "")
+            + (
+                f" (the first failed at example {t.first_failure}; {t.shrinking} more after it,"
+                " shrinking)"
+                if t.first_failure
+                else ""
+            )
             + f", {plural(t.steps(), 'command')} tried, {t.accepted} accepted, {t.refused} refused"
             f" in {t.seconds:.1f} s"
         )

@@ -140,6 +140,7 @@ def search(
                 example.run(draw_step(data, example, source))
             example.finish()
         except Failure as failure:
+            tally.first_failure = tally.first_failure or tally.examples
             found[failure.check] = Trace.of(which, at, key, example, failure)
             raise _FAILED[failure.check](failure.message) from None
         finally:
