@@ -23,6 +23,7 @@ from warlog.arbiter.sealing import REFEREE, Forms
 from warlog.domain.core.dice import Dice
 from warlog.domain.core.errors import WarlogError
 from warlog.domain.core.events import Event
+from warlog.eventstore.codec import command_to_builtins
 from warlog.eventstore.lineage import Segment
 from warlog.eventstore.records import Record
 from warlog.eventstore.vault import MemoryVault, Opening
@@ -384,7 +385,10 @@ class Example:
             return
         self.tally.twin_steps += 1
         after = played.first or self.arb.head(self.game)[0] + 1
-        real = self._observed(self.arb, self.game, watcher, after)
+        # what the real game offers a watcher it waits for is known already (``legal``, from
+        # the settled state)
+        mine = self.legal.get(watcher)
+        real = self._observed(self.arb, self.game, watcher, after, mine)
         other = self._observed(arb, game, watcher, first + 1)
         if error is not None and _issuer(step.text) == watcher:  # a refusal only its issuer sees
             real["refusal"], other["refusal"] = played.error, error.line()
@@ -403,9 +407,22 @@ class Example:
         view = EventsView.after(self.ruleset, arb.state(game, since - 1), self.seats)
         return [e.text for e in view.feed(arb.events(game, since)).tabs(watcher, True)[watcher]]
 
-    def _observed(self, arb: Arbiter, game: str, watcher: str, from_seq: int) -> dict[str, Any]:
+    def _observed(
+        self,
+        arb: Arbiter,
+        game: str,
+        watcher: str,
+        from_seq: int,
+        legal: list[Any] | None = None,
+    ) -> dict[str, Any]:
         try:
-            return step_observed(arb, game, watcher, from_seq)
+            return step_observed(
+                arb,
+                game,
+                watcher,
+                from_seq,
+                None if legal is None else [command_to_builtins(c) for c in legal],
+            )
         except Exception as exc:
             raise Failure("crash", f"reading what {watcher} is given: {crash_text(exc)}") from None
 

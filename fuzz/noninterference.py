@@ -44,15 +44,18 @@ def observed(arb: Arbiter, game: str, watcher: str, from_seq: int = 1) -> dict[s
     }
 
 
-def step_observed(arb: Arbiter, game: str, watcher: str, from_seq: int) -> dict[str, Any]:
+def step_observed(
+    arb: Arbiter, game: str, watcher: str, from_seq: int, legal: list[Any] | None = None
+) -> dict[str, Any]:
     """What ``watcher`` is given after a command: its feed of events ``from_seq``.. (none when
-    ``from_seq`` is past the head), the view now, its legal commands and receipt now."""
+    ``from_seq`` is past the head), the view now, its legal commands and receipt now (``legal``:
+    the legal commands as ``arb.legal`` gives them, when the caller already has them)."""
     head, _ = arb.head(game)
     shown = arb.records_as(game, watcher, from_seq) if from_seq <= head else ()
     return {
         "feed": [json.loads(r.data) | {"seq": r.seq, "hash": r.hash} for r in shown],
         "view": arb.view(game, None, watcher),
-        "legal": arb.legal(game, watcher),
+        "legal": arb.legal(game, watcher) if legal is None else legal,
         "receipts": [arb.head(game)],
     }
 
