@@ -72,7 +72,7 @@ def explain_event(arb: Arbiter, game: str, seq: int, player: str | None = None) 
             f"auto: derived from the seed committed to as {meta.dice.commitment} (not yet revealed)"
         )
     closed = any(len(seal) == 1 for _, seal in seals_in(data[target]))
-    return {
+    report: dict[str, Any] = {
         "seq": seq,
         "type": shown[target].type,
         "data": data[target],
@@ -82,6 +82,27 @@ def explain_event(arb: Arbiter, game: str, seq: int, player: str | None = None) 
         "dice_source": source,
         "rule": WITHHELD if closed else events[target].explain(),
     }
+    procedure = None if closed else events[target].part_of()
+    if procedure is not None:
+        began = _began(arb, game, reader, seq, procedure)
+        if began is not None:
+            report["procedure"] = {"name": procedure, "began": began}
+    return report
+
+
+def _began(arb: Arbiter, game: str, reader: str, seq: int, procedure: str) -> int | None:
+    """The seq of the event at or before ``seq`` that began ``procedure``, when ``reader`` may
+    see all of that event (a seq of a step hidden from the reader is not given away)."""
+    decode = arb.decoder(arb.loaded(game).codec, game)
+    lo = max(1, seq - 4096)
+    for record in reversed(list(arb.records(game, lo, seq))):
+        event = decode(record.seq, record.type, record.data, record.hash)
+        if event.begins() and event.part_of() == procedure:
+            (shown,) = arb.forms(game, reader, record.seq, record.seq)
+            if any(len(seal) == 1 for _, seal in seals_in(json.loads(shown.data))):
+                return None
+            return record.seq
+    return None
 
 
 def _faces(faces: Any) -> Any:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import hashlib
 import sqlite3
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -94,6 +94,31 @@ def scan(conn: sqlite3.Connection, game: str, table: str) -> int:
     for _ in conn.execute(f"SELECT type, data FROM {table} WHERE game = ? ORDER BY seq", (game,)):
         count += 1
     return count
+
+
+def clear_copy(
+    conn: sqlite3.Connection, games: Sequence[str], clear: Callable[[str, int, str, str], str]
+) -> None:
+    """Copy ``events`` into ``events_clear`` (``WITHOUT ROWID``, as warlog's) with each row's
+    data in its clear form, ``clear(game, seq, data, hash)``: every sealed value in place, as the
+    fold needs it. The raw replay decodes these rows, so that it is typed-decodable and does
+    the least work any replay must do."""
+    columns = (
+        "game TEXT NOT NULL, seq INTEGER NOT NULL, type TEXT NOT NULL, data TEXT NOT NULL, "
+        "at TEXT NOT NULL, prev TEXT NOT NULL, hash TEXT NOT NULL, PRIMARY KEY (game, seq)"
+    )
+    conn.execute(f"CREATE TABLE events_clear ({columns}) WITHOUT ROWID")
+    conn.execute("BEGIN")
+    for game in games:
+        rows = conn.execute("SELECT * FROM events WHERE game = ? ORDER BY seq", (game,))
+        conn.executemany(
+            "INSERT INTO events_clear VALUES (?, ?, ?, ?, ?, ?, ?)",
+            [
+                (g, seq, t, clear(g, seq, data, h), at, prev, h)
+                for g, seq, t, data, at, prev, h in rows
+            ],
+        )
+    conn.execute("COMMIT")
 
 
 def interleaved_copies(conn: sqlite3.Connection, batches: dict[str, list[int]]) -> None:

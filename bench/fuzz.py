@@ -80,7 +80,7 @@ def plain(holder: Sources, examples: int, seed: int) -> tuple[int, float]:
     began = time.process_time()
     for _ in range(examples):
         at = rng.choice(source.ends)
-        arb, game = forked(holder, source, at, key_of(rng.getrandbits(32)))(None)
+        arb, game = forked(holder, source, at, key_of(rng.getrandbits(32), source))(None)
         for _ in range(rng.randint(1, STEPS)):
             state = arb.folded(game).state
             legal = [

@@ -46,6 +46,7 @@ from bench.workload import (
 from warlog.arbiter.application import Arbiter
 from warlog.arbiter.database import on_database
 from warlog.arbiter.fold import Fold
+from warlog.arbiter.sealing import Opener
 from warlog.eventstore.records import GameInfo, Pending
 from warlog.eventstore.sqlite_store import SQLiteStore
 from warlog.eventstore.sqlite_vault import SQLiteVault, vault_path
@@ -411,7 +412,7 @@ def long_series(
             audits = [audit_long(store, subject, g.game) for _ in range(g.whole_runs)]
             g.replay_eps = rate(g.game.events, median(replays))
             g.audit_eps = rate(g.game.events, median(audits))
-            conn = sqlite3.connect(path)
+            conn = sqlite3.connect(vault_path(path))  # snapshots live in the key file
             (g.snapshot_bytes,) = conn.execute(
                 "SELECT coalesce(sum(length(state)), 0) FROM snapshots WHERE game = ?",
                 (g.game.game,),
@@ -549,9 +550,12 @@ def run(cfg: Config, workdir: Path) -> list[str]:
     store = SQLiteStore(path)
     arb = on_store(store, ae.rulesets)
     conn = baselines.connect(path)
+    baselines.clear_copy(
+        conn, games, lambda game, seq, data, hash_: Opener(arb.vault, game).clear(seq, data, hash_)
+    )
     w, r = paired(
         lambda: warlog_replay(store, arb, ruleset, games),
-        lambda: raw_replay(conn, ruleset, games),
+        lambda: raw_replay(conn, ruleset, games, "events_clear"),
         cfg.repeats,
     )
     audits = [warlog_audit(store, ae, games) for _ in range(cfg.repeats)]

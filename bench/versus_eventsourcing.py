@@ -28,7 +28,7 @@ from typing import Any
 
 import msgspec
 
-from bench.workload import Clock, PlayedGame
+from bench.workload import Clock, PlayedGame, clear_data
 from warlog.domain.core.events import Event
 from warlog.eventstore.codec import Codec
 from warlog.eventstore.records import GameInfo, Pending
@@ -69,7 +69,7 @@ class Streams:
 
 def make_streams(corpus: list[PlayedGame], ruleset: Any, streams: int, events: int) -> Streams:
     codec = Codec.for_ruleset(ruleset)
-    flat = [codec.decode(p.type, p.data) for game in corpus for p in game.pending()]
+    flat = [codec.decode(r.type, clear_data(r.data)) for game in corpus for r in game.export]
     sizes = [len(b) for game in corpus for b in game.batches[1:]]
     out: list[list[Event]] = []
     payloads: list[list[tuple[str, dict[str, Any]]]] = []

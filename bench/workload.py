@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import hashlib
 import itertools
+import json
 import random
 import re
 import sqlite3
@@ -29,6 +30,7 @@ import msgspec
 from warlog.arbiter.application import Arbiter
 from warlog.domain.core.errors import ConflictError, InputError, StoreError, UnknownGame
 from warlog.domain.core.events import BATCH_STARTS
+from warlog.domain.core.seal import cleared, compact, stripped
 from warlog.eventstore.chain import GENESIS, link
 from warlog.eventstore.memory_store import MemoryStore
 from warlog.eventstore.records import GameInfo, Pending, Record
@@ -200,6 +202,12 @@ class PlayedGame:
 
     def pending(self) -> list[Pending]:
         return [p for batch in self.batches for p in batch]
+
+
+def clear_data(data: str) -> str:
+    """The clear form of an opened record's data: each opened seal replaced by its value."""
+    chained, openings = stripped(json.loads(data))
+    return compact(cleared(chained, {path: value for path, (value, _) in openings.items()}))
 
 
 def batches_of(records: Iterator[Record]) -> list[list[Pending]]:

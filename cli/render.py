@@ -152,6 +152,11 @@ def explain_text(report: dict[str, Any]) -> str:
         + f" {json.dumps(report['data'], ensure_ascii=False)}"
     ]
     lines.append(f"batch: events {report['batch'][0]}..{report['batch'][1]}")
+    procedure = report.get("procedure")
+    if procedure:
+        began = procedure["began"]
+        where = "begins here" if began == report["seq"] else f"began at event {began}"
+        lines.append(f"part of {procedure['name']}, which {where}")
     command = report.get("command")
     if command:
         text = json.dumps(command["command"], ensure_ascii=False)

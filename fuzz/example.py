@@ -26,7 +26,7 @@ from warlog.domain.core.events import Event
 from warlog.eventstore.codec import command_to_builtins
 from warlog.eventstore.lineage import Segment
 from warlog.eventstore.records import Record
-from warlog.eventstore.vault import MemoryVault, Opening
+from warlog.eventstore.vault import MemoryVault, Opening, SeatToken
 from warlog.fuzz.checks import (
     Failure,
     dead_end,
@@ -100,6 +100,12 @@ class WatchedVault:
         self, segments: Sequence[Segment], seq: int, version: str
     ) -> tuple[int, bytes] | None:
         return self.inner.latest_snapshot(segments, seq, version)
+
+    def put_tokens(self, tokens: Sequence[SeatToken]) -> None:
+        self.inner.put_tokens(tokens)
+
+    def token(self, id_: str) -> SeatToken | None:
+        return self.inner.token(id_)
 
 
 class RecordingDice:

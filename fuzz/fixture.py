@@ -72,7 +72,7 @@ def write(
     """Write ``trace`` as ``out/NAME.jsonl`` and ``out/NAME.json``; ``path`` is ``out/NAME``.
     InputError (exit 1) if ``out`` cannot be written."""
     source = group[trace.source]
-    arb, game = forked(holder, source, trace.at, key_of(trace.key))(None)
+    arb, game = forked(holder, source, trace.at, key_of(trace.key, source))(None)
     for played in trace.played[: trace.since]:
         if played.accepted:
             arb.play(game, played.step.text)

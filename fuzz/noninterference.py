@@ -76,14 +76,25 @@ def refusals(
 
 
 def other_draws(events: Sequence[Event], watcher: str) -> bool:
-    """True when ``events`` hold a hidden roll (a secret draw) by someone other than ``watcher``."""
-    return any(isinstance(e, DiceRolled) and e.hidden and e.roller != watcher for e in events)
+    """True when ``events`` hold a secret draw of another player: a hidden roll whose roller is
+    a player other than ``watcher``. A hidden roll with no roller (the referee's, such as a
+    hidden check whose outcome each side learns its part of) is not one."""
+    return any(_others(e, watcher) for e in events)
+
+
+def _others(event: Event, watcher: str) -> bool:
+    return (
+        isinstance(event, DiceRolled)
+        and event.hidden
+        and bool(event.roller)
+        and event.roller != watcher
+    )
 
 
 class TwinDice:
-    """The dice of a twin: the faces the real game's dice give, except that each hidden roll the
-    real game made at the same place for someone other than ``watcher`` shows other faces
-    (each face one higher, round the die), so that another card is drawn."""
+    """The dice of a twin: the faces the real game's dice give, except that each secret draw of
+    another player than ``watcher`` (``other_draws``) the real game made at the same place shows
+    other faces (each face one higher, round the die), so that another card is drawn."""
 
     def __init__(self, dice: Dice, watcher: str, real: Sequence[Event]) -> None:
         self._dice = dice
@@ -95,8 +106,7 @@ class TwinDice:
         real = self._real[offset] if offset < len(self._real) else None
         if (
             isinstance(real, DiceRolled)
-            and real.hidden
-            and real.roller != self._watcher
+            and _others(real, self._watcher)
             and real.sides == sides
             and len(real.faces) == count
         ):

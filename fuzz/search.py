@@ -89,9 +89,11 @@ _FAILED: dict[str, type[Exception]] = {
 }
 
 
-def key_of(n: int) -> bytes:
-    """The 32-byte key of an example's new dice, from its drawn number."""
-    return hashlib.sha256(f"warlog fuzz dice {n}".encode()).digest()
+def key_of(n: int, source: Source) -> bytes:
+    """The 32-byte key of an example's new dice, from its drawn number and the source it forks
+    (its last event's hash): a source written by an earlier fuzz run reveals the key of its own
+    example, which an example forking it must not use again (every seal would open)."""
+    return hashlib.sha256(f"warlog fuzz dice {n} {source.tip}".encode()).digest()
 
 
 def search(
@@ -135,7 +137,7 @@ def search(
         before = dict(tally.reached)
         example: Example | None = None
         try:
-            example = Example(forked(sources, source, at, key_of(key)), tally)
+            example = Example(forked(sources, source, at, key_of(key, source)), tally)
             for _ in range(count):
                 example.run(draw_step(data, example, source))
             example.finish()

@@ -50,6 +50,8 @@ class Source(msgspec.Struct):
     public: frozenset[int]
     #: the latest time in the log: every event an example appends is stamped with it
     last_at: str
+    #: the hash of its last event (what tells it from every other log)
+    tip: str
     #: the commands the log records, as JSON objects (for commands of another phase)
     commands: list[dict[str, Any]]
     #: per command field, the values the log's commands gave it (for mutated commands)
@@ -172,6 +174,7 @@ def _load(holder: Arbiter, name: str, records: list[Record], chain_only: bool) -
         ends=ends,
         public=frozenset(seq for seq, c in commitments.items() if c in opened),
         last_at=max(r.at for r in records),
+        tip=records[-1].hash,
         commands=commands,
         values=_values(commands),
     )

@@ -11,7 +11,7 @@ dice with a fixed test seed are used.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, TypeVar
 
 import pytest
 
@@ -21,6 +21,8 @@ from warlog.domain.core.events import Event, GameCreated
 from warlog.domain.core.fold import evolve_event
 
 TEST_SEED = bytes(range(32))
+
+E = TypeVar("E", bound=Event)
 
 
 def created(ruleset: Any, scenario: Any, name: str = "test") -> GameCreated:
@@ -71,3 +73,23 @@ class Given:
         assert info.value.code == code, f"expected {code}, got {info.value.code}: {info.value}"
         assert self.state is before
         return info.value
+
+
+# -- reading events ----------------------------------------------------------------------------------
+
+
+def of(events: list[Event], cls: type[E]) -> list[E]:
+    """The events of type ``cls`` among ``events``, in order."""
+    return [e for e in events if isinstance(e, cls)]
+
+
+def one(events: list[Event], cls: type[E]) -> E:
+    """The one event of type ``cls`` among ``events`` (fails the test unless exactly one)."""
+    found = of(events, cls)
+    assert len(found) == 1, f"expected one {cls.__name__}, got {found}"
+    return found[0]
+
+
+def tags(events: list[Event]) -> list[str]:
+    """The events' tags, in order."""
+    return [e.type_name() for e in events]

@@ -94,13 +94,18 @@ PATHFINDER = "Pathfinder"
 RAIDER = "Raider"
 COMMANDO = "Commando"
 MOBILE_SUPPLY = "Mobile Supply"
+STEALTH = "Stealth"
+RECCE = "Recce"
+SNIFFER = "Sniffer"
+CAMOUFLAGE = "Camouflage"
+BOUNTY_HUNTER = "Bounty Hunter"
 
 #: every known ability by canonical name and its printed shape (digest §9.1–9.4)
 CATALOGUE: dict[str, Shape] = {
     # heroes (p.45)
     RAPID_REACTION: "flag",
-    "Stealth": "rated",
-    "Recce": "recce",
+    STEALTH: "rated",
+    RECCE: "recce",
     "Tactician": "rated",
     "Technologist": "rated",
     "Geneticist": "rated",
@@ -121,7 +126,7 @@ CATALOGUE: dict[str, Shape] = {
     "Trickster": "rated",
     # units (p.46–47)
     "Fast Deploy": "flag",
-    "Bounty Hunter": "rated",
+    BOUNTY_HUNTER: "rated",
     "Engineer": "rated",
     COMMANDO: "flag",
     "Forward Air Controller": "flag",
@@ -154,8 +159,8 @@ CATALOGUE: dict[str, Shape] = {
     AP_BONUS: "rated",
     "Egg Chamber": "flag",
     "Create Thrall": "flag",
-    "Sniffer": "rated",
-    "Camouflage": "rated",
+    SNIFFER: "rated",
+    CAMOUFLAGE: "rated",
     "Hardened": "flag",
     "Armory": "flag",
     # attack cards and munitions (p.29–31)
@@ -291,3 +296,8 @@ def has(abilities: tuple[Ability, ...], name: str) -> bool:
 def level(abilities: tuple[Ability, ...], name: str) -> int:
     """The highest level X of the rated ability ``name`` among ``abilities``, 0 if absent."""
     return max((a.level for a in abilities if isinstance(a, Rated) and a.name == name), default=0)
+
+
+def recces(abilities: tuple[Ability, ...]) -> list[Recce]:
+    """The observation abilities among ``abilities`` (a card may print more than one)."""
+    return [a for a in abilities if isinstance(a, Recce)]

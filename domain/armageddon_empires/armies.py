@@ -6,6 +6,7 @@ empire in a hex (a garrison counts, AE-8). Combat-capable = at least one unit (p
 
 from __future__ import annotations
 
+from warlog.domain.armageddon_empires.abilities import STEALTH, has
 from warlog.domain.armageddon_empires.commands import CreateArmy, DisbandArmy, TransferCards
 from warlog.domain.armageddon_empires.costs import CREATE_ARMY_AP, DISBAND_ARMY_AP, TRANSFER_AP
 from warlog.domain.armageddon_empires.events import ArmyCreated, ArmyDisbanded, CardsTransferred
@@ -51,6 +52,12 @@ def create_army(batch: Batch[GameState], cmd: CreateArmy) -> None:
     strongholds or outposts, the hex is full, or AP is short."""
     state = batch.state
     empire = state.empires[cmd.player]
+    if not cmd.army.startswith(f"{cmd.player}-"):
+        raise RulesError(
+            f"{cmd.player} names its armies '{cmd.player}-...', not {cmd.army!r} (a name taken "
+            "by an unseen enemy army would give it away, AE-17)",
+            "rules/army_name",
+        )
     if cmd.army in state.armies or cmd.army in state.bases:
         raise RulesError(f"the name {cmd.army!r} is taken", "rules/army_name_taken")
     at = hex_on_map(state, cmd.at)
@@ -115,6 +122,13 @@ def transfer_cards(batch: Batch[GameState], cmd: TransferCards) -> None:
     why = limits_broken(state, taker.hero, taker.units, cmd.cards)
     if why:
         raise RulesError(f"{taker.id} cannot take them: {why}", "rules/army_full")
+    plain = [c for c in cmd.cards if not has(state.card(c).abilities, STEALTH)]
+    if taker.stealthed and plain:
+        raise RulesError(
+            f"{taker.id} is stealthed and {plain[0]} has no Stealth X; every card of a "
+            "stealthed army has it (p.27; AE-23)",
+            "rules/not_stealth_capable",
+        )
     if (
         len(cmd.cards) == len(giver.cards())
         and giver.garrison_of is None
@@ -180,6 +194,8 @@ def legal_army_orders(
 
 def _transfer_ok(state: GameState, player: str, giver: Army, taker: Army, card: str) -> bool:
     if limits_broken(state, taker.hero, taker.units, (card,)):
+        return False
+    if taker.stealthed and not has(state.card(card).abilities, STEALTH):
         return False
     stranded = len(giver.cards()) == 1 and giver.garrison_of is None
     return not (stranded and own_base_hex(state, player, giver.at) is None)

@@ -1,9 +1,12 @@
 """A deterministic policy that plays whole games (the demo, fuzzing, and the tests use it).
 
-``choose`` picks from the legal commands without any randomness: buy initiative dice (up to
-two, keeping Energy for later rounds), deploy what the hand allows, send garrison units beyond
-the first into a field army at the base (creating one if there is none), move field armies
-toward the nearest enemy stronghold or outpost, draw while the hand has room, end the turn.
+``choose`` picks from the legal commands without any randomness: in a challenge, take the
+prerogative when offered, play a tactic card or else spend fate while the dice go against it,
+else accept; in a turn, buy initiative dice (up to two, keeping Energy for later
+rounds), deploy what the hand allows, hunt a spotted hero, repair, stealth an army that can,
+send garrison units beyond the first into a field army at the base (creating one if there is
+none), move a combat-capable army onto a spotted hero alone, move field armies toward the
+nearest enemy stronghold or outpost, draw while the hand has room, end the turn.
 Every command it returns is one of ``legal``; with an end_turn always legal in a turn, and
 max_rounds ending the game, repeated play always finishes.
 """
@@ -12,15 +15,24 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from warlog.domain.armageddon_empires.challenge_moves import top_challenge
 from warlog.domain.armageddon_empires.commands import (
+    AcceptChallenge,
     BuyInitiative,
     CreateArmy,
     DeployCard,
     DrawCard,
     EndTurn,
+    EngageStealth,
+    HuntHero,
     MoveArmy,
+    PlayTactic,
+    RepairCard,
+    SpendFate,
+    TakePrerogative,
     TransferCards,
 )
+from warlog.domain.armageddon_empires.movement import huntable
 from warlog.domain.armageddon_empires.state import GameState
 from warlog.domain.core.hexgrid import Hex
 from warlog.domain.core.ruleset import Command
@@ -59,16 +71,49 @@ def _muster(state: GameState, legal: Sequence[Command]) -> Command | None:
     return None
 
 
+def _answer(state: GameState, legal: Sequence[Command]) -> Command:
+    """A challenge's answer: the prerogative; a tactic card, then fate, while the dice go
+    against this side; else accept."""
+    for c in legal:
+        if isinstance(c, TakePrerogative):
+            return c
+    ch = top_challenge(state)
+    side = ch.side(ch.to_act)
+    if ch.defender is None:
+        losing = side.successes < ch.threshold
+    elif ch.to_act == "defender":
+        losing = ch.attacker.successes > ch.defender.successes
+    else:
+        losing = ch.attacker.successes <= ch.defender.successes
+    if losing:
+        for c in legal:
+            if isinstance(c, PlayTactic):
+                return c
+        fates = [c for c in legal if isinstance(c, SpendFate)]
+        if fates:
+            return max(fates, key=lambda c: c.count)
+    return next(c for c in legal if isinstance(c, AcceptChallenge))
+
+
 def choose(state: GameState, player: str, legal: Sequence[Command]) -> Command:
     """The command the policy issues for ``player``; ``legal`` must be non-empty."""
     if not legal:
         raise ValueError(f"{player} has no legal command")
+    if any(isinstance(c, AcceptChallenge) for c in legal):
+        return _answer(state, legal)
     buys = [c for c in legal if isinstance(c, BuyInitiative)]
     if buys:
         return max((c for c in buys if c.count <= INITIATIVE_DICE), key=lambda c: c.count)
     deploys = [c for c in legal if isinstance(c, DeployCard)]
     if deploys:
         return deploys[0]
+    for kind in (HuntHero, RepairCard, EngageStealth):
+        for c in legal:
+            if isinstance(c, kind):
+                return c
+    for c in legal:
+        if isinstance(c, MoveArmy) and c.to in huntable(state, state.armies[c.army]):
+            return c
     muster = _muster(state, legal)
     if muster is not None:
         return muster

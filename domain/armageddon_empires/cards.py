@@ -16,7 +16,35 @@ from warlog.domain.armageddon_empires.resources import Resources
 Id = Annotated[str, msgspec.Meta(pattern=r"^[a-z0-9][a-z0-9_-]{0,39}$")]
 Stat = Annotated[int, msgspec.Meta(ge=0, le=99)]
 PositiveStat = Annotated[int, msgspec.Meta(ge=1, le=99)]
-CardKind = Literal["hero", "unit", "facility", "attack"]
+CardKind = Literal["hero", "unit", "facility", "attack", "tactic"]
+#: the effects a tactic card may have (manual p.51; digest 9.5), by warlog's names
+TacticEffect = Literal[
+    "fate_plus",
+    "enemy_fate_minus",
+    "dice_plus",
+    "reroll_enemy_successes",
+    "success_dice_plus",
+    "enemy_success_dice_minus",
+    "failures_to_successes",
+    "successes_to_failures",
+    "reroll_own_pool",
+    "reroll_enemy_pool",
+]
+#: how each effect is printed on a card (X is the card's ``amount``), manual p.51
+TACTIC_PRINTED: dict[str, str] = {
+    "fate_plus": "+{x} Fate Points",
+    "enemy_fate_minus": "-{x} Opponent Fate Points",
+    "dice_plus": "+{x} Dice",
+    "reroll_enemy_successes": "Re-roll {x} Opponent Success Die",
+    "success_dice_plus": "+{x} Success Dice",
+    "enemy_success_dice_minus": "-{x} Enemy Success Dice",
+    "failures_to_successes": "Turn {x} Failure Dice Into Successes",
+    "successes_to_failures": "Turn {x} Success Dice Into Failures",
+    "reroll_own_pool": "Re-roll Your Dice Pool",
+    "reroll_enemy_pool": "Re-roll Your Opponent's Die Pool",
+}
+#: the effects that take no X
+WHOLE_POOL_EFFECTS = frozenset({"reroll_own_pool", "reroll_enemy_pool"})
 
 
 class _Card(
@@ -71,7 +99,18 @@ class AttackCard(_Card, frozen=True, kw_only=True, tag="attack"):
     ap: Stat = 0
 
 
-CardType = HeroCard | UnitCard | FacilityCard | AttackCard
+class TacticCard(_Card, frozen=True, kw_only=True, tag="tactic"):
+    """A tactic card, played from the hand during a challenge (p.20, p.51): one ``effect`` of
+    p.51 with its X (``amount``; the two whole-pool re-rolls take none)."""
+
+    effect: TacticEffect
+    amount: Annotated[int, msgspec.Meta(ge=0, le=10)] = 0
+
+    def printed(self) -> str:
+        return TACTIC_PRINTED[self.effect].format(x=self.amount)
+
+
+CardType = HeroCard | UnitCard | FacilityCard | AttackCard | TacticCard
 
 
 class CardEntry(msgspec.Struct, frozen=True):
@@ -109,6 +148,18 @@ def kind_of(spec: CardType) -> CardKind:
 def entry(spec: CardType) -> CardEntry:
     """The card type with its abilities parsed; InputError names the card and the bad ability."""
     return CardEntry(spec, parse_abilities(spec.abilities, card=spec.id, kind=kind_of(spec)))
+
+
+def damage_limit(spec: CardType) -> int:
+    """The damage at which a card is destroyed: a hero's wounds, a facility's structure, a unit's
+    or attack card's hit points (p.17–19; AE-24); a tactic card takes none (1)."""
+    if isinstance(spec, HeroCard):
+        return spec.wounds
+    if isinstance(spec, FacilityCard):
+        return spec.structure
+    if isinstance(spec, UnitCard | AttackCard):
+        return spec.hit_points
+    return 1
 
 
 def instance_id(empire: str, card: str, n: int) -> str:

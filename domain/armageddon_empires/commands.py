@@ -24,32 +24,36 @@ class EndTurn(Command, frozen=True, tag="end_turn"):
 
 
 class CreateArmy(Command, frozen=True, tag="create_army"):
-    """Create the empty army ``army`` in hex ``at``, which holds one of the empire's strongholds
-    or outposts (3 AP, manual p.10)."""
+    """Create the empty army ``army`` (named ``<empire>-...``, AE-17) in hex ``at``, which holds
+    one of the empire's strongholds or outposts (3 AP, manual p.10). Sealed for the other
+    empire, as every order naming an army it may not have seen (AE-17)."""
 
-    army: ArmyName
-    at: str
+    army: Annotated[ArmyName, Hidden(owner="player")]
+    at: Annotated[str, Hidden(owner="player")]
 
 
 class DisbandArmy(Command, frozen=True, tag="disband_army"):
     """Disband the empty army ``army`` at one of the empire's strongholds or outposts (p.23)."""
 
-    army: str
+    army: Annotated[str, Hidden(owner="player")]
 
 
 class TransferCards(Command, frozen=True, tag="transfer_cards"):
     """Move ``cards`` (heroes, units) from ``from_army`` to ``to_army`` in the same hex."""
 
-    from_army: str
-    to_army: str
-    cards: Annotated[tuple[str, ...], msgspec.Meta(min_length=1, max_length=9)]
+    from_army: Annotated[str, Hidden(owner="player")]
+    to_army: Annotated[str, Hidden(owner="player")]
+    cards: Annotated[
+        tuple[str, ...], msgspec.Meta(min_length=1, max_length=9), Hidden(owner="player")
+    ]
 
 
 class MoveArmy(Command, frozen=True, tag="move_army"):
-    """Move ``army`` to hex ``to`` along the cheapest path its movement points allow (p.23)."""
+    """Move ``army`` to hex ``to`` along the cheapest path its movement points allow (p.23);
+    it stops short where it walks into an enemy army it had not seen (AE-17)."""
 
-    army: str
-    to: str
+    army: Annotated[str, Hidden(owner="player")]
+    to: Annotated[str, Hidden(owner="player")]
 
 
 class DrawCard(Command, frozen=True, tag="draw_card"):
@@ -64,6 +68,56 @@ class DeployCard(Command, frozen=True, tag="deploy_card"):
     base: str
 
 
+class EngageStealth(Command, frozen=True, tag="engage_stealth"):
+    """Stealth ``army``: every card in it must have Stealth X (p.23, p.27; 1 AP, AE-23)."""
+
+    army: Annotated[str, Hidden(owner="player")]
+
+
+class DropStealth(Command, frozen=True, tag="drop_stealth"):
+    """Drop the stealth of ``army`` (p.27; 1 AP, AE-23)."""
+
+    army: Annotated[str, Hidden(owner="player")]
+
+
+class HuntHero(Command, frozen=True, tag="hunt_hero"):
+    """Hunt Enemy Hero (p.30): ``army``, combat-capable, hunts a spotted hero-only enemy army
+    in its hex. ``target`` names the hero only with a Bounty Hunter of the hunter in the hex;
+    otherwise, among several, one is picked at random."""
+
+    army: str
+    target: str | None = None
+
+
+class RepairCard(Command, frozen=True, tag="repair_card"):
+    """Repair or heal ``card`` to full strength (p.34; AE-22)."""
+
+    card: Annotated[str, Hidden(owner="player")]
+
+
+class TakePrerogative(Command, frozen=True, tag="take_prerogative"):
+    """The defender takes the Defender's Prerogative: the dice stand and the challenge ends
+    (p.28; R5). Only while they deal it no damage and it has not acted."""
+
+
+class SpendFate(Command, frozen=True, tag="spend_fate"):
+    """Spend ``count`` fate to re-roll as many of this side's failed dice (p.16; R5, R6).
+    Failed dice are alike (only successes count, digest 1.1), so the first ``count`` are
+    re-rolled (AE-16)."""
+
+    count: Annotated[int, msgspec.Meta(ge=1, le=99)]
+
+
+class PlayTactic(Command, frozen=True, tag="play_tactic"):
+    """Play the tactic card ``card`` from the hand in the open challenge (p.20, p.51)."""
+
+    card: str
+
+
+class AcceptChallenge(Command, frozen=True, tag="accept_challenge"):
+    """Accept the dice as they stand (R5): the challenge ends when both sides accept in a row."""
+
+
 COMMAND_TYPES: tuple[type[Command], ...] = (
     BuyInitiative,
     EndTurn,
@@ -73,6 +127,22 @@ COMMAND_TYPES: tuple[type[Command], ...] = (
     MoveArmy,
     DrawCard,
     DeployCard,
+    EngageStealth,
+    DropStealth,
+    HuntHero,
+    RepairCard,
+    TakePrerogative,
+    SpendFate,
+    PlayTactic,
+    AcceptChallenge,
+)
+
+#: the commands that answer an open challenge (R5)
+CHALLENGE_COMMANDS: tuple[type[Command], ...] = (
+    TakePrerogative,
+    SpendFate,
+    PlayTactic,
+    AcceptChallenge,
 )
 
 AnyCommand = Union[  # noqa: UP007 - a typing.Union value for msgspec decoding
@@ -84,4 +154,12 @@ AnyCommand = Union[  # noqa: UP007 - a typing.Union value for msgspec decoding
     MoveArmy,
     DrawCard,
     DeployCard,
+    EngageStealth,
+    DropStealth,
+    HuntHero,
+    RepairCard,
+    TakePrerogative,
+    SpendFate,
+    PlayTactic,
+    AcceptChallenge,
 ]

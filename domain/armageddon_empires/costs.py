@@ -27,3 +27,20 @@ INITIATIVE_MAX_DICE = 10
 def deploy_ap(cost: Resources) -> int:
     """AP to deploy a card: half its total resource cost, rounded down (manual p.18; R3)."""
     return cost.total() // 2
+
+
+#: R11 / AE-23: engaging or dropping stealth costs 1 AP an army (p.10 shows 1 AP for a 1-unit army)
+STEALTH_AP = 1
+#: R11 / AE-21: Hunt Enemy Hero costs 2 AP (p.30: the menu shows a cost, not which)
+HUNT_HERO_AP = 2
+#: R11 / AE-16: playing a tactic card costs 1 AP (a secondary source says tactics cost AP)
+TACTIC_AP = 1
+#: AE-19: the most AP an empire may owe for moves outside its own turn: the AP of the last
+#: initiative place of two empires (R10), so that its next turn can always pay it
+MAX_AP_OWED = 6
+#: R11 / AE-22: repairing or healing a card costs 2 AP and 1 Materials, whatever the card (one
+#: price, so that a repair does not tell the other empire what kind of card was mended)
+REPAIR_AP = 2
+REPAIR_COST = Resources(materials=1)
+#: p.24, p.30: each prisoner held at a base that is not besieged earns its holder +3 AP a round
+PRISONER_AP = 3

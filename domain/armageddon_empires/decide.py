@@ -1,7 +1,8 @@
 """The handlers of the commands: each checks what only it can check and emits its events.
 
-Whose turn it is and which phase the round is in are checked before a handler runs, once, by the
-core (``Rules.admit``, from ``decisions.py``). Pure; never touches the state it reads.
+Whose turn it is, which phase the round is in and whether a challenge waits for an answer are
+checked before a handler runs, once, by the core (``Rules.admit``, from ``decisions.py``). Pure;
+never touches the state it reads.
 """
 
 from __future__ import annotations
@@ -9,15 +10,32 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from warlog.domain.armageddon_empires import armies, hand, movement, turns
+from warlog.domain.armageddon_empires import (
+    armies,
+    capture,
+    challenge_moves,
+    hand,
+    movement,
+    repair,
+    stealth,
+    turns,
+)
 from warlog.domain.armageddon_empires.commands import (
+    AcceptChallenge,
     BuyInitiative,
     CreateArmy,
     DeployCard,
     DisbandArmy,
     DrawCard,
+    DropStealth,
     EndTurn,
+    EngageStealth,
+    HuntHero,
     MoveArmy,
+    PlayTactic,
+    RepairCard,
+    SpendFate,
+    TakePrerogative,
     TransferCards,
 )
 from warlog.domain.core.rules import Handler
@@ -32,4 +50,12 @@ HANDLERS: Mapping[type[Any], Handler] = {
     MoveArmy: movement.move_army,
     DrawCard: hand.draw_card,
     DeployCard: hand.deploy_card,
+    EngageStealth: stealth.engage_stealth,
+    DropStealth: stealth.drop_stealth,
+    HuntHero: capture.hunt_hero,
+    RepairCard: repair.repair_card,
+    TakePrerogative: challenge_moves.take_prerogative,
+    SpendFate: challenge_moves.spend_fate,
+    PlayTactic: challenge_moves.play_tactic,
+    AcceptChallenge: challenge_moves.accept_challenge,
 }

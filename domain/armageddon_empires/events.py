@@ -78,10 +78,11 @@ class InitiativeDetermined(Event, frozen=True, tag="initiative_determined"):
 
 
 class ApBonus(msgspec.Struct, frozen=True):
-    """One source of extra AP: an ``AP Bonus X`` facility (p.48) or, later, a prisoner."""
+    """One source of extra AP: an ``AP Bonus X`` facility (p.48) or a prisoner (p.24, p.30)."""
 
     source: str
     ap: int
+    rule: str = "AP Bonus, p.48"
 
 
 class TurnBegan(Event, frozen=True, tag="turn_began"):
@@ -92,20 +93,26 @@ class TurnBegan(Event, frozen=True, tag="turn_began"):
     base_ap: int
     bonuses: tuple[ApBonus, ...]
     ap: int
+    #: AP owed for moves made outside its last turn, paid now (AE-19)
+    owed: int = 0
 
     def explain(self) -> str:
         parts = [f"{self.base_ap} for initiative place {self.place} (R10, p.11)"]
-        parts += [f"{b.ap} AP Bonus from {b.source} (p.48)" for b in self.bonuses]
-        return f"{self.empire} starts its turn with {self.ap} AP = " + " + ".join(parts)
+        parts += [f"{b.ap} from {b.source} ({b.rule})" for b in self.bonuses]
+        out = f"{self.empire} starts its turn with {self.ap} AP = " + " + ".join(parts)
+        if self.owed:
+            out += f" − {self.owed} owed for moves outside its last turn, never below 0 (AE-19)"
+        return out
 
 
 class SupplyTraced(Event, frozen=True, tag="supply_traced"):
-    """Turn start: armies with no path of cost ≤ supply range from a source (p.26, p.30)."""
+    """Turn start: armies with no path of cost ≤ supply range from a source (p.26, p.30).
+    Which armies is sealed for the other empire (they may be unseen, AE-17)."""
 
     empire: str
     supply_range: int
     sources: tuple[str, ...]
-    out_of_supply: tuple[str, ...]
+    out_of_supply: Annotated[tuple[str, ...], Hidden(owner="empire")]
 
     def explain(self) -> str:
         where = ", ".join(self.sources) or "no stronghold or outpost"
@@ -121,19 +128,22 @@ class SupplyTraced(Event, frozen=True, tag="supply_traced"):
 
 
 class TurnEnded(Event, frozen=True, tag="turn_ended"):
-    """An empire ended its turn; unspent AP is lost (R10)."""
+    """An empire ended its turn; unspent AP is lost (R10). How much is sealed for the other
+    empire: it would tell what its sealed moves cost, and so the size of its armies (AE-17)."""
 
     empire: str
-    ap_lost: int
+    ap_lost: Annotated[int, Hidden(owner="empire")]
 
     def explain(self) -> str:
         return f"{self.empire} ends its turn; {self.ap_lost} unspent AP lost (R10)"
 
 
 class ArmyCreated(Event, frozen=True, tag="army_created"):
+    """An empty army raised at a base; its name and hex are sealed for the other empire (AE-17)."""
+
     empire: str
-    army: str
-    at: str
+    army: Annotated[str, Hidden(owner="empire")]
+    at: Annotated[str, Hidden(owner="empire")]
     ap_cost: int
 
     def explain(self) -> str:
@@ -141,9 +151,11 @@ class ArmyCreated(Event, frozen=True, tag="army_created"):
 
 
 class ArmyDisbanded(Event, frozen=True, tag="army_disbanded"):
+    """An empty army disbanded; which, and where, is sealed for the other empire (AE-17)."""
+
     empire: str
-    army: str
-    at: str
+    army: Annotated[str, Hidden(owner="empire")]
+    at: Annotated[str, Hidden(owner="empire")]
     ap_cost: int = 0
 
     def explain(self) -> str:
@@ -152,14 +164,15 @@ class ArmyDisbanded(Event, frozen=True, tag="army_disbanded"):
 
 class CardsTransferred(Event, frozen=True, tag="cards_transferred"):
     """Cards moved between two armies in one hex; the receiver counts as moved if the giver
-    has moved this turn (AE-9)."""
+    has moved this turn (AE-9). Everything but the empire and the AP is sealed for the other
+    empire (AE-17)."""
 
     empire: str
-    from_army: str
-    to_army: str
-    cards: tuple[str, ...]
+    from_army: Annotated[str, Hidden(owner="empire")]
+    to_army: Annotated[str, Hidden(owner="empire")]
+    cards: Annotated[tuple[str, ...], Hidden(owner="empire")]
     ap_cost: int
-    receiver_moved: bool = False
+    receiver_moved: Annotated[bool, Hidden(owner="empire")] = False
 
     def explain(self) -> str:
         out = (
@@ -180,21 +193,25 @@ class MoveStep(msgspec.Struct, frozen=True):
 
 
 class ArmyMoved(Event, frozen=True, tag="army_moved"):
-    """An army moved along ``steps``; AP = 1 per card not Rapid Reaction − Pathfinder (p.23)."""
+    """An army moved along ``steps``; AP = 1 per card not Rapid Reaction − Pathfinder (p.23).
+    Everything but the empire is sealed for the other empire (AE-17): which army, where, and
+    the AP (it tells the army's size). ``contact``: the hex where it walked into an enemy army
+    it had not seen and stopped short (AE-17)."""
 
     empire: str
-    army: str
-    origin: str
-    to: str
-    steps: tuple[MoveStep, ...]
-    move_points: int
-    allowance: int
-    allowance_rule: str
-    cards: int
-    free_cards: int
-    pathfinder: int
-    ap_cost: int
-    out_of_supply: bool = False
+    army: Annotated[str, Hidden(owner="empire")]
+    origin: Annotated[str, Hidden(owner="empire")]
+    to: Annotated[str, Hidden(owner="empire")]
+    steps: Annotated[tuple[MoveStep, ...], Hidden(owner="empire")]
+    move_points: Annotated[int, Hidden(owner="empire")]
+    allowance: Annotated[int, Hidden(owner="empire")]
+    allowance_rule: Annotated[str, Hidden(owner="empire")]
+    cards: Annotated[int, Hidden(owner="empire")]
+    free_cards: Annotated[int, Hidden(owner="empire")]
+    pathfinder: Annotated[int, Hidden(owner="empire")]
+    ap_cost: Annotated[int, Hidden(owner="empire")]
+    out_of_supply: Annotated[bool, Hidden(owner="empire")] = False
+    contact: Annotated[str, Hidden(owner="empire")] = ""
 
     def explain(self) -> str:
         ap = f"move cost {self.ap_cost} AP = 1 AP × {self.cards} cards (R10, p.23)"
@@ -202,7 +219,7 @@ class ArmyMoved(Event, frozen=True, tag="army_moved"):
             ap += f" − {self.free_cards} Rapid Reaction card(s) (p.45)"
         if self.pathfinder:
             ap += f" − Pathfinder {self.pathfinder} (p.45)"
-        terrain = " + ".join(f"{s.terrain} {s.cost}" for s in self.steps)
+        terrain = " + ".join(f"{s.terrain} {s.cost}" for s in self.steps) or "no hex entered"
         out = (
             f"{self.army} moves {self.origin} → {self.to}: {ap}; "
             f"terrain cost {self.move_points} = {terrain} (R12) of "
@@ -210,6 +227,11 @@ class ArmyMoved(Event, frozen=True, tag="army_moved"):
         )
         if self.out_of_supply:
             out += "; out of supply at turn start: one hex at most (p.30)"
+        if self.contact:
+            out += (
+                f"; it walked into an unseen enemy army at {self.contact} and stopped short "
+                "(armies not stealthed are seen on contact, digest 3.1; AE-17)"
+            )
         return out
 
 

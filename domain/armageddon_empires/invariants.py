@@ -1,7 +1,8 @@
 """What holds of every Armageddon Empires state at rest (after a whole command's batch).
 
 The basic invariants, each named: AP and stockpiles are never negative, no hand holds more than
-its limit, every card instance is in exactly one place and held by its owner, armies keep to the
+its limit, every card instance is in exactly one place (a captured hero is its captor's prisoner,
+at a base) and held by its owner, armies keep to the
 limits of p.22–23 and stand on the map, garrisons stay at their bases, and the round clock is
 coherent. ``invariants`` is the ruleset's ``Rules.invariants`` (its class imports it).
 """
@@ -36,7 +37,9 @@ def violations(state: GameState) -> list[Violation]:
             if state.instances[card].owner != empire.id:
                 out.append(Violation("cards_held_by_owner", f"{empire.id} holds {card}"))
     for base in state.bases.values():
-        places.update((base.card, *base.facilities))
+        places.update(
+            (base.card, *base.facilities, *base.prisoners)
+        )  # p.24, p.30: prisoners held at a base
         if base.garrison not in state.armies:
             out.append(Violation("garrisons", f"{base.id} lost its garrison"))
     per_hex: Counter[tuple[str, str]] = Counter()

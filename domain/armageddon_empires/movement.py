@@ -1,8 +1,14 @@
 """Moving armies: movement points from the cards, terrain costs, AP per card, one move a turn.
 
 - Allowance: the lowest movement among the army's cards, + its hero's Leader X (p.17, p.23).
-- Path: the cheapest path by terrain move cost (R12), entering no enemy-held hex (AE-5): battles
-  are not part of this version, so an army may neither enter nor cross such a hex.
+- Path: the cheapest path by terrain move cost (R12), entering no hex the mover's empire knows to
+  be enemy-held (AE-5, AE-17): an enemy base (public), or for an army that is not stealthed, an
+  enemy army that is not stealthed and that its empire sees this round. Battles are not part of
+  this version, so an army may neither enter nor cross such a hex; a combat-capable army may
+  end its move where the only enemies it sees are heroes alone in their armies (to hunt them,
+  p.30). A stealthed army passes enemy armies (digest 3.5).
+- Contact (digest 3.1; AE-17): an army that is not stealthed and walks into an enemy army its
+  empire did not see (one that is not stealthed) stops in the hex before; both are seen.
 - AP: 1 per hero and unit card (R10, p.23), Rapid Reaction cards free, − Pathfinder X (p.45).
 - An army moves at most once per turn (p.23); garrisons never move (AE-8); out of supply at the
   start of the turn it moves one hex at most (p.30, see supply.py).
@@ -22,11 +28,11 @@ from warlog.domain.armageddon_empires.abilities import (
     level,
 )
 from warlog.domain.armageddon_empires.commands import MoveArmy
-from warlog.domain.armageddon_empires.control import enemy_held
 from warlog.domain.armageddon_empires.costs import MOVE_AP_PER_CARD
 from warlog.domain.armageddon_empires.events import ArmyMoved, MoveStep
 from warlog.domain.armageddon_empires.guards import hex_on_map, own_army, pay_ap
 from warlog.domain.armageddon_empires.limits import MAX_ARMIES_PER_HEX
+from warlog.domain.armageddon_empires.observation import move_window
 from warlog.domain.armageddon_empires.state import Army, GameState
 from warlog.domain.armageddon_empires.supply import move_limited
 from warlog.domain.core.batch import Batch
@@ -62,6 +68,38 @@ def move_cost(state: GameState, army: Army) -> MoveCost:
     return MoveCost(len(cards), free, pathfinder, ap)
 
 
+def known_held(state: GameState, army: Army) -> set[str]:
+    """The hexes ``army``'s empire knows it may not enter or cross (module doc, AE-17)."""
+    empire = army.empire
+    held = {b.at for b in state.bases.values() if b.empire != empire}
+    if army.stealthed:
+        return held
+    own = {
+        a.at
+        for a in state.armies.values()
+        if a.empire == empire and not a.stealthed and a.id != army.id
+    }
+    for seen in state.sightings.get(empire, {}).values():
+        if not seen.stealthed and seen.at not in own:
+            held.add(seen.at)
+    return held
+
+
+def huntable(state: GameState, army: Army) -> set[str]:
+    """The known-held hexes ``army`` may end its move in: every enemy army its empire sees
+    there that is not stealthed is a hero alone, and no enemy base stands there (p.30)."""
+    if army.stealthed or not army.combat_capable:
+        return set()
+    bases = {b.at for b in state.bases.values() if b.empire != army.empire}
+    by_hex: dict[str, bool] = {}
+    for seen in state.sightings.get(army.empire, {}).values():
+        if seen.stealthed or seen.at in bases:
+            continue
+        alone = seen.hero is not None and not seen.units
+        by_hex[seen.at] = by_hex.get(seen.at, True) and alone
+    return {at for at, ok in by_hex.items() if ok}
+
+
 def _may_move(state: GameState, army: Army) -> bool:
     return (
         army.garrison_of is None
@@ -87,7 +125,12 @@ def destinations(state: GameState, army: Army) -> dict[str, int]:
         return {}
     points, _ = allowance(state, army)
     start = Hex.parse(army.at)
-    reach = paths.costs_from(state.board, enemy_held(state, army.empire), [army.at], points)
+    held = known_held(state, army)
+    reach = paths.costs_from(state.board, held, [army.at], points)
+    for at in huntable(state, army) & held:
+        found = paths.path_between(state.board, held - {at}, army.at, at)
+        if found is not None and found[0] <= points:
+            reach[at] = found[0]
     limited = move_limited(state, army)
     full = _full_hexes(state, army.empire)
     here = str(start)
@@ -118,10 +161,11 @@ def move_army(batch: Batch[GameState], cmd: MoveArmy) -> None:
     to = hex_on_map(state, cmd.to)
     if to == army.at:
         raise RulesError(f"{army.id} is already at {to}", "rules/already_there")
-    held = enemy_held(state, army.empire)
-    if to in held:
+    held = known_held(state, army)
+    if to in held and to not in huntable(state, army):
         raise RulesError(
-            f"hex {to} holds an enemy army or base; battles are not part of this version",
+            f"hex {to} holds an enemy base or an enemy army {army.empire} sees; battles are not "
+            "part of this version",
             "rules/battles_not_supported",
         )
     if _full(state, army.empire, to):
@@ -137,7 +181,7 @@ def move_army(batch: Batch[GameState], cmd: MoveArmy) -> None:
             "rules/out_of_supply_limit",
         )
     points, rule = allowance(state, army)
-    found = paths.path_between(state.board, held, army.at, to)
+    found = paths.path_between(state.board, held - {to}, army.at, to)
     if found is None:
         raise RulesError(
             f"no path from {army.at} to {to} avoids enemy-held hexes", "rules/out_of_reach"
@@ -150,6 +194,7 @@ def move_army(batch: Batch[GameState], cmd: MoveArmy) -> None:
         )
     cost = move_cost(state, army)
     pay_ap(empire, cost.ap, f"moving {army.id}")
+    path, contact, contacted = _walk(state, army, path)
     board = state.board
     steps = tuple(
         MoveStep(at, board.terrain[at], board.table[board.terrain[at]].move) for at in path[1:]
@@ -159,9 +204,9 @@ def move_army(batch: Batch[GameState], cmd: MoveArmy) -> None:
             empire=army.empire,
             army=army.id,
             origin=army.at,
-            to=to,
+            to=path[-1],
             steps=steps,
-            move_points=move_points,
+            move_points=sum(step.cost for step in steps),
             allowance=points,
             allowance_rule=rule,
             cards=cost.cards,
@@ -169,8 +214,35 @@ def move_army(batch: Batch[GameState], cmd: MoveArmy) -> None:
             pathfinder=cost.pathfinder,
             ap_cost=cost.ap,
             out_of_supply=limited,
+            contact=contact,
         )
     )
+    move_window(batch, army.id, contacted)
+
+
+def _walk(state: GameState, army: Army, path: list[str]) -> tuple[list[str], str, list[str]]:
+    """The path as walked (AE-17): an army that is not stealthed stops before the first hex
+    where it walks into enemy armies that are not stealthed and that its empire did not see
+    there as heroes alone (the hex it hunts in), and never stops in a hex already full of its
+    own armies. Returns the path walked, the contact hex ("" if none) and the armies met."""
+    if army.stealthed:
+        return path, "", []
+    seen = state.sightings.get(army.empire, {})
+    for i, at in enumerate(path[1:], start=1):
+        met = [
+            a
+            for a in state.armies.values()
+            if a.at == at and a.empire != army.empire and not a.stealthed
+        ]
+        if at == path[-1]:
+            met = [a for a in met if not (a.id in seen and a.hero is not None and not a.units)]
+        if met:
+            walked = path[:i]
+            full = _full_hexes(state, army.empire)
+            while len(walked) > 1 and walked[-1] in full:
+                walked.pop()
+            return walked, at, sorted(a.id for a in met)
+    return path, "", []
 
 
 def legal_moves(state: GameState, player: str) -> list[MoveArmy]:

@@ -7,12 +7,14 @@ from typing import Any, ClassVar
 
 from warlog.domain.armageddon_empires import autoplay, decisions, hand, setup, summary, views
 from warlog.domain.armageddon_empires import scenario as scenarios
+from warlog.domain.armageddon_empires.challenge_events import CHALLENGE_EVENT_TYPES
 from warlog.domain.armageddon_empires.commands import AnyCommand
 from warlog.domain.armageddon_empires.decide import HANDLERS
 from warlog.domain.armageddon_empires.events import EVENT_TYPES, RoundBegan
 from warlog.domain.armageddon_empires.evolve import evolve
 from warlog.domain.armageddon_empires.legal import options
 from warlog.domain.armageddon_empires.scenario import Scenario
+from warlog.domain.armageddon_empires.sighting_events import SIGHTING_EVENT_TYPES
 from warlog.domain.armageddon_empires.state import GameState
 from warlog.domain.core.batch import Batch
 from warlog.domain.core.errors import RulesError
@@ -25,11 +27,16 @@ from warlog.domain.core.summary import Summary
 
 
 class ArmageddonEmpires(Rules[GameState, Command]):
-    """Hexes, empires, cards, armies, bases, supply and the round of turns (no battles yet)."""
+    """Hexes, empires, cards, armies, bases, supply, the round of turns, challenges, observation
+    and fog of war, stealth, Capture Kill and repairs (no battles yet)."""
 
     name: ClassVar[str] = "armageddon-empires"
-    version: ClassVar[str] = "2"  # 2: sealed hidden values, the opening deal (AE-15)
-    event_types: ClassVar[tuple[type[Event], ...]] = EVENT_TYPES
+    #: 2: sealed hidden values, the opening deal (AE-15); 3: challenges, fog of war, stealth,
+    #: Capture Kill, repairs, the HQ retaken until the end of the turn (AE-10, AE-16..AE-24)
+    version: ClassVar[str] = "3"
+    event_types: ClassVar[tuple[type[Event], ...]] = (
+        EVENT_TYPES + SIGHTING_EVENT_TYPES + CHALLENGE_EVENT_TYPES
+    )
     command_type: ClassVar[Any] = AnyCommand
     state_type: ClassVar[type] = GameState
     scenario_package: ClassVar[str] = "warlog.domain.armageddon_empires.scenarios"
@@ -52,7 +59,7 @@ class ArmageddonEmpires(Rules[GameState, Command]):
         return setup.initial_state(scenario)
 
     def next(self, state: GameState) -> Next:
-        return decisions.decision(state)
+        return decisions.NEXT(state)
 
     def seats(self, state: GameState) -> Sequence[str]:
         return state.seats
@@ -70,10 +77,15 @@ class ArmageddonEmpires(Rules[GameState, Command]):
         hand.deal_starting_hands(batch)
 
     def hidden_setup(self, scenario: Scenario) -> list[Secret]:
-        """AE-7: each empire's starting hand and deck are sealed for the other empire."""
+        """AE-7: each empire's starting hand and deck are sealed for the other empire; AE-17:
+        so are its armies in the field and its garrisons (bases themselves are public)."""
         out: list[Secret] = []
         for i, empire in enumerate(scenario.empires):
             out += [(f"empires.{i}.hand", empire.id), (f"empires.{i}.deck", empire.id)]
+        for i, base in enumerate(scenario.bases):
+            out.append((f"bases.{i}.garrison", base.empire))
+        for i, army in enumerate(scenario.armies):
+            out.append((f"armies.{i}", army.empire))
         return out
 
     def result(self, state: GameState) -> str:

@@ -11,14 +11,17 @@ from typing import Annotated, Any, Literal
 
 import msgspec
 
-from warlog.domain.armageddon_empires.abilities import HQ, has
+from warlog.domain.armageddon_empires.abilities import HQ, STEALTH, has
 from warlog.domain.armageddon_empires.cards import (
+    WHOLE_POOL_EFFECTS,
     CardEntry,
     CardType,
     FacilityCard,
     HeroCard,
     Id,
+    TacticCard,
     UnitCard,
+    damage_limit,
     entry,
 )
 from warlog.domain.armageddon_empires.limits import (
@@ -69,6 +72,8 @@ class BaseSpec(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     card: str
     facilities: list[str] = []
     garrison: list[str] = []
+    #: damage already taken by the base's card or a facility: card id -> damage (AE-22)
+    damage: dict[str, int] = {}
 
 
 class ArmySpec(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
@@ -77,6 +82,10 @@ class ArmySpec(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     at: str
     hero: str | None = None
     units: Annotated[list[str], msgspec.Meta(max_length=MAX_UNITS_PER_ARMY)] = []
+    #: starts stealthed (every card must have Stealth X, p.27)
+    stealthed: bool = False
+    #: damage already taken: card id -> damage on the army's first card of that type (AE-22)
+    damage: dict[str, int] = {}
 
 
 class Scenario(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
@@ -135,6 +144,12 @@ def catalogue(scenario: Scenario) -> dict[str, CardEntry]:
                 entry(msgspec.structs.replace(spec, abilities=spec.abilities[j : j + 1]))
             except InputError as exc:
                 raise _bad(f"$.cards[{i}].abilities[{j}]", exc.message) from None
+        if isinstance(spec, TacticCard):
+            whole = spec.effect in WHOLE_POOL_EFFECTS
+            if whole and spec.amount:
+                raise _bad(f"$.cards[{i}].amount", f"'{spec.printed()}' takes no X (p.51)")
+            if not whole and not spec.amount:
+                raise _bad(f"$.cards[{i}].amount", f"{spec.effect} needs its X, 1 to 10 (p.51)")
         out[spec.id] = entry(spec)
     return out
 
@@ -207,7 +222,8 @@ def check(scenario: Scenario) -> None:
                 f"{len(emp.deck)} cards: a draw picks one with a single die, which has at most "
                 f"{MAX_SIDES} sides (the dice contract)",
             )
-    owner_at: dict[str, str] = {}  # hex -> the empire with a base or an army there
+    base_owner: dict[str, str] = {}  # hex -> the empire with a base there
+    army_owner: dict[str, str] = {}  # hex -> its empire with a combat-capable army unstealthed
     base_at: dict[str, str] = {}
     armies_at: dict[tuple[str, str], int] = {}
     ids: set[str] = set()
@@ -215,6 +231,7 @@ def check(scenario: Scenario) -> None:
     for i, base in enumerate(scenario.bases):
         path = f"$.bases[{i}]"
         _check_base(path, base, cards, empires)
+        _check_damage(f"{path}.damage", base.damage, [base.card, *base.facilities], cards)
         at = _hex_on_map(f"{path}.at", base.at, terrain)
         for name in (base.id, garrison_id(base.id)):
             if name in ids:
@@ -223,7 +240,7 @@ def check(scenario: Scenario) -> None:
         if at in base_at:
             raise _bad(f"{path}.at", f"hex {at} already holds base {base_at[at]!r}")
         base_at[at] = base.id
-        owner_at[at] = base.empire
+        base_owner[at] = base.empire
         armies_at[base.empire, at] = armies_at.get((base.empire, at), 0) + 1
         if base.kind == "stronghold":
             strongholds[base.empire] = strongholds.get(base.empire, 0) + 1
@@ -241,17 +258,39 @@ def check(scenario: Scenario) -> None:
         ids.add(army.id)
         if army.empire not in empires:
             raise _bad(f"{path}.empire", f"unknown empire {army.empire!r}")
+        for other in empires - {army.empire}:
+            if army.id.startswith(f"{other}-"):
+                raise _bad(
+                    f"{path}.id",
+                    f"{army.id!r} belongs to {army.empire} but is named like {other}'s armies "
+                    "('<empire>-...', AE-17)",
+                )
         at = _hex_on_map(f"{path}.at", army.at, terrain)
         if army.hero is not None:
             _card_of_kind(f"{path}.hero", army.hero, cards, HeroCard)
         for j, unit in enumerate(army.units):
             _card_of_kind(f"{path}.units[{j}]", unit, cards, UnitCard)
-        if owner_at.get(at, army.empire) != army.empire:
+        if base_owner.get(at, army.empire) != army.empire:
             raise _bad(
                 f"{path}.at",
-                f"hex {at} holds {owner_at[at]!r}'s base or army; battles are not part of this version",
+                f"hex {at} holds {base_owner[at]!r}'s base; battles are not part of this version",
             )
-        owner_at[at] = army.empire
+        _check_damage(
+            f"{path}.damage", army.damage, [c for c in (army.hero, *army.units) if c], cards
+        )
+        if army.stealthed:
+            plain = [c for c in (army.hero, *army.units) if c and not has_stealth(cards[c])]
+            if plain or not (army.hero or army.units):
+                raise _bad(
+                    f"{path}.stealthed", "every card of a stealthed army has Stealth X (p.27)"
+                )
+        elif army.units and army_owner.setdefault(at, army.empire) != army.empire:
+            raise _bad(
+                f"{path}.at",
+                f"hex {at} holds a combat-capable army of {army_owner[at]!r} that is not "
+                "stealthed; battles are not part of this version (only a hero alone may share "
+                "a hex with its hunters, p.30)",
+            )
         armies_at[army.empire, at] = armies_at.get((army.empire, at), 0) + 1
         if armies_at[army.empire, at] > MAX_ARMIES_PER_HEX:
             raise _bad(
@@ -298,6 +337,23 @@ def _check_base(path: str, base: BaseSpec, cards: dict[str, CardEntry], empires:
             f"{heroes} heroes and {units} units; an army holds at most "
             f"{MAX_HEROES_PER_ARMY} hero and {MAX_UNITS_PER_ARMY} units (p.23)",
         )
+
+
+def _check_damage(
+    path: str, damage: dict[str, int], holds: list[str], cards: dict[str, CardEntry]
+) -> None:
+    for card, amount in damage.items():
+        if card not in holds:
+            raise _bad(f"{path}.{card}", f"no {card!r} card here to take damage")
+        limit = damage_limit(cards[card].spec)
+        if not 1 <= amount < limit:
+            raise _bad(
+                f"{path}.{card}", f"damage {amount}: 1 to {limit - 1} (at {limit} it is destroyed)"
+            )
+
+
+def has_stealth(card: CardEntry) -> bool:
+    return has(card.abilities, STEALTH)
 
 
 def _known_card(path: str, card: str, cards: dict[str, CardEntry]) -> CardEntry:

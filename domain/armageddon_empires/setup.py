@@ -29,6 +29,16 @@ class _Dealer:
         return iid
 
 
+def _damaged(held: tuple[str, ...], damage: dict[str, int], dealer: _Dealer) -> dict[str, int]:
+    """The scenario's starting damage (AE-22): card type -> damage, on the first card of that
+    type among ``held`` (card instances)."""
+    out: dict[str, int] = {}
+    for card_type, amount in damage.items():
+        first = next(c for c in held if dealer.instances[c].card == card_type)
+        out[first] = amount
+    return out
+
+
 def initial_state(scenario: Scenario) -> GameState:
     """Round 1, initiative phase; the starting stockpiles stand in for round 1's collection (AE-4).
 
@@ -45,6 +55,7 @@ def initial_state(scenario: Scenario) -> GameState:
         table=terrain_table(scenario.terrain),
     )
     dealer = _Dealer()
+    damage: dict[str, int] = {}
     bases: dict[str, Base] = {}
     armies: dict[str, Army] = {}
     for spec in scenario.bases:
@@ -63,16 +74,26 @@ def initial_state(scenario: Scenario) -> GameState:
             garrison_of=spec.id,
         )
         bases[spec.id] = Base(spec.id, spec.empire, spec.kind, at, card, facilities, gid)
+        damage.update(_damaged((card, *facilities), spec.damage, dealer))
     for a in scenario.armies:
         hero = None if a.hero is None else dealer.deal(a.empire, a.hero)
         units = tuple(dealer.deal(a.empire, u) for u in a.units)
+        damage.update(_damaged((*((hero,) if hero else ()), *units), a.damage, dealer))
         armies[a.id] = Army(
-            id=a.id, empire=a.empire, at=str(Hex.parse(a.at)), hero=hero, units=units
+            id=a.id,
+            empire=a.empire,
+            at=str(Hex.parse(a.at)),
+            hero=hero,
+            units=units,
+            stealthed=a.stealthed,
         )
     empires: dict[str, Empire] = {}
     for e in scenario.empires:
         hand = tuple(dealer.deal(e.id, c) for c in e.hand)
         deck = tuple(dealer.deal(e.id, c) for c in e.deck)
+        seen = {i.card for i in dealer.instances.values() if i.owner == e.id}
+        for base in bases.values():  # bases are public (AE-17)
+            seen.update(dealer.instances[c].card for c in (base.card, *base.facilities))
         empires[e.id] = Empire(
             id=e.id,
             name=e.name,
@@ -82,6 +103,7 @@ def initial_state(scenario: Scenario) -> GameState:
             supply_range=e.supply_range,
             hand_limit=e.hand_limit,
             deal=e.deal,
+            seen=tuple(sorted(seen)),
         )
     seats = tuple(e.id for e in scenario.empires)
     return GameState(
@@ -95,4 +117,5 @@ def initial_state(scenario: Scenario) -> GameState:
         bases=bases,
         armies=armies,
         order=seats,
+        damage=damage,
     )

@@ -11,6 +11,8 @@ from typing import Literal
 import msgspec
 
 from warlog.domain.armageddon_empires.cards import CardEntry, CardInstance
+from warlog.domain.armageddon_empires.fog import Sighting
+from warlog.domain.armageddon_empires.frames import AnyFrame
 from warlog.domain.armageddon_empires.limits import DEFAULT_HAND_LIMIT, DEFAULT_SUPPLY_RANGE
 from warlog.domain.armageddon_empires.resources import Resources
 from warlog.domain.armageddon_empires.terrain import Terrain
@@ -52,6 +54,12 @@ class Empire(msgspec.Struct, frozen=True):
     moved: tuple[str, ...] = ()
     #: armies out of supply at the start of this empire's turn (p.30)
     out_of_supply: tuple[str, ...] = ()
+    #: AP owed for moves made outside its own turn, paid when its next turn begins (AE-19)
+    ap_owed: int = 0
+    #: armies that hunted a hero this turn (one hunt per army per turn, AE-21)
+    hunted: tuple[str, ...] = ()
+    #: the card types this empire has seen (its own, and the enemy's it has seen; AE-7, AE-17)
+    seen: tuple[str, ...] = ()
 
 
 class Base(msgspec.Struct, frozen=True):
@@ -64,6 +72,8 @@ class Base(msgspec.Struct, frozen=True):
     card: str
     facilities: tuple[str, ...]
     garrison: str
+    #: enemy heroes held here (p.24, p.30): +3 AP a round to the holder while not besieged
+    prisoners: tuple[str, ...] = ()
 
 
 class Army(msgspec.Struct, frozen=True):
@@ -75,6 +85,8 @@ class Army(msgspec.Struct, frozen=True):
     hero: str | None = None
     units: tuple[str, ...] = ()
     garrison_of: str | None = None
+    #: a stealthed army controls no hex and is seen only by a check against its Stealth (p.27)
+    stealthed: bool = False
 
     def cards(self) -> tuple[str, ...]:
         return self.units if self.hero is None else (self.hero, *self.units)
@@ -106,6 +118,16 @@ class GameState(msgspec.Struct, frozen=True):
     current: str | None = None
     winner: str | None = None
     ended: str = ""
+    #: the procedures in progress, innermost last (a Capture Kill under its challenge)
+    frames: tuple[AnyFrame, ...] = ()
+    #: challenges opened so far (each is numbered in its events)
+    challenges: int = 0
+    #: observer empire -> enemy army -> how it saw it this round (fog of war, R7; AE-17)
+    sightings: dict[str, dict[str, Sighting]] = {}
+    #: hero card -> fate points spent this round (R6: spent until the next round of turns)
+    fate_spent: dict[str, int] = {}
+    #: card -> damage taken (hit, wound or structure points lost; repair clears it, p.34)
+    damage: dict[str, int] = {}
 
     def card(self, instance: str) -> CardEntry:
         """The card type of a card in play."""

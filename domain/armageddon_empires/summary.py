@@ -1,11 +1,13 @@
 """An Armageddon Empires position a person can read: the round and whose turn, what the game waits
-for, each empire's stockpile, AP and cards, the armies in sight, and the hex map as text — built
-from one empire's view, so it shows only what that empire may see (AE-7)."""
+for, each empire's stockpile, AP and cards, the armies in sight (its own and the enemy's it has
+sighted, AE-17), an open challenge's dice, and the hex map as text — built from one empire's
+view, so it shows only what that empire may see (AE-7)."""
 
 from __future__ import annotations
 
 from typing import Any
 
+from warlog.domain.armageddon_empires.challenge import SUCCESS_FROM_FACE
 from warlog.domain.armageddon_empires.resources import KINDS
 from warlog.domain.armageddon_empires.terrain import DEFAULT_LEGEND
 from warlog.domain.core.summary import Summary, Table, plural
@@ -29,7 +31,7 @@ def hex_map(view: dict[str, Any]) -> list[str]:
     bases = {b["at"]: b for b in view["bases"].values()}
     armies: dict[str, list[dict[str, Any]]] = {}
     for army in view["armies"].values():
-        if army.get("garrison_of") is None:
+        if army.get("garrison_of") is None:  # a sighted army carries no garrison_of
             armies.setdefault(army["at"], []).append(army)
     lines = []
     for r in range(board["height"]):
@@ -62,10 +64,18 @@ def summary(view: dict[str, Any], player: str | None) -> Summary:
     elif view.get("current"):
         headline += f" — {view['current']}'s turn"
     active = view.get("active") or []
+    challenge = next(
+        (f for f in reversed(view.get("frames", [])) if f["frame"] == "challenge"), None
+    )
     if view["phase"] == "initiative" and active:
         waiting = f"{' and '.join(active)} must buy initiative dice (buy_initiative)"
+    elif challenge is not None and active:
+        waiting = (
+            f"{active[0]} answers challenge {challenge['number']} ({challenge['purpose']}) as the "
+            f"{challenge['to_act']}: the prerogative, fate, a tactic card, or accept (R5)"
+        )
     elif active:
-        waiting = f"{active[0]} acts: draw, deploy, move, army orders, or end the turn"
+        waiting = f"{active[0]} acts: draw, deploy, move, hunt, stealth, repair, army orders, or end the turn"
     else:
         waiting = ""
     empires = []
@@ -77,12 +87,14 @@ def summary(view: dict[str, Any], player: str | None) -> Summary:
         stock = ", ".join(f"{kind} {emp['resources'].get(kind, 0)}" for kind in KINDS)
         bases = sum(1 for b in view["bases"].values() if b["empire"] == eid)
         armies = sum(
-            1 for a in view["armies"].values() if a["empire"] == eid and a["garrison_of"] is None
+            1
+            for a in view["armies"].values()
+            if a["empire"] == eid and a.get("garrison_of") is None
         )
         empires.append(
             [
                 eid,
-                str(emp["ap"]),
+                str(emp["ap"]) if "ap" in emp else "hidden",
                 stock,
                 cards,
                 plural(emp["deck_size"] if "deck_size" in emp else len(emp["deck"]), "card"),
@@ -92,23 +104,46 @@ def summary(view: dict[str, Any], player: str | None) -> Summary:
         )
     in_sight = [
         [
-            a["id"],
+            a.get("id") or a.get("army", "?"),
             a["empire"],
             a["at"],
             a.get("hero") or "-",
             ", ".join(a.get("units", [])) or "-",
+            ("stealthed, " if a.get("stealthed") else "") + (a.get("how") or "own"),
         ]
         for a in view["armies"].values()
     ]
+    tables = [
+        Table("empires", ["empire", "AP", "stockpile", "hand", "deck", "bases", "armies"], empires),
+        Table("armies in sight", ["army", "empire", "hex", "hero", "units", "seen"], in_sight),
+    ]
+    if challenge is not None:
+        sides = (
+            [challenge["attacker"], challenge["defender"]]
+            if challenge["defender"]
+            else [challenge["attacker"]]
+        )
+        rows = [
+            [
+                side["name"],
+                side["empire"],
+                str(sum(t["value"] for t in side["pool"]["terms"])),
+                str(side["faces"]),
+                str(sum(1 for f in side["faces"] if f >= SUCCESS_FROM_FACE)),
+            ]
+            for side in sides
+        ]
+        tables.append(
+            Table(
+                f"challenge {challenge['number']} ({challenge['purpose']})",
+                ["side", "empire", "pool", "dice", "successes"],
+                rows,
+            )
+        )
     return Summary(
         headline=headline,
         waiting=waiting,
-        tables=[
-            Table(
-                "empires", ["empire", "AP", "stockpile", "hand", "deck", "bases", "armies"], empires
-            ),
-            Table("armies in sight", ["army", "empire", "hex", "hero", "units"], in_sight),
-        ],
+        tables=tables,
         board=hex_map(view),
         legend=LEGEND,
     )

@@ -4,17 +4,25 @@
 2. Initiative: each empire buys dice with Energy (R11; AE-3); when all have bought, each pool
    rolls; faces 4–6 succeed (R1); most successes goes first. Ties re-roll (digest 6.1), an empty
    pool then rolling 1 die, at most ``INITIATIVE_MAX_REROLLS`` times; then AE-3's fallback.
-3. Turns in initiative order: AP = 12 / 6 for 2 empires (R10, p.11) + AP Bonus X (p.48); the
-   supply of every army is traced at the start of its empire's turn (p.30).
-4. End of turn: unspent AP is lost (R10). After the last turn, the next round starts, or the game
-   ends after the scenario's ``max_rounds`` (AE-10).
+3. Observation: every empire's hidden checks of the round (digest 3.1; R7; ``observation.py``).
+4. Turns in initiative order: AP = 12 / 6 for 2 empires (R10, p.11) + AP Bonus X (p.48) + 3 a
+   prisoner held (p.24, p.30) − AP owed for moves outside the last turn (AE-19); the supply of
+   every army is traced at the start of its empire's turn (p.30).
+5. End of turn: unspent AP is lost (R10). An empire without its HQ at the end of a turn is out
+   (p.15: it may retake it until then, AE-10). After the last turn, the next round starts, or
+   the game ends after the scenario's ``max_rounds`` (AE-10).
 """
 
 from __future__ import annotations
 
 from warlog.domain.armageddon_empires.abilities import AP_BONUS, level
+from warlog.domain.armageddon_empires.challenge import successes
 from warlog.domain.armageddon_empires.commands import BuyInitiative, EndTurn
-from warlog.domain.armageddon_empires.costs import INITIATIVE_DIE_PRICE, INITIATIVE_MAX_DICE
+from warlog.domain.armageddon_empires.costs import (
+    INITIATIVE_DIE_PRICE,
+    INITIATIVE_MAX_DICE,
+    PRISONER_AP,
+)
 from warlog.domain.armageddon_empires.events import (
     ApBonus,
     GameEnded,
@@ -26,9 +34,10 @@ from warlog.domain.armageddon_empires.events import (
     TurnBegan,
     TurnEnded,
 )
+from warlog.domain.armageddon_empires.observation import round_window
 from warlog.domain.armageddon_empires.resources import NOTHING, Resources
 from warlog.domain.armageddon_empires.state import GameState
-from warlog.domain.armageddon_empires.supply import out_of_supply, supply_sources
+from warlog.domain.armageddon_empires.supply import is_besieged, out_of_supply, supply_sources
 from warlog.domain.armageddon_empires.victory import without_hq
 from warlog.domain.core.batch import Batch
 from warlog.domain.core.errors import RulesError
@@ -36,16 +45,9 @@ from warlog.domain.core.events import Event
 
 #: R10: AP per round by initiative place, for 2, 3 and 4 empires
 AP_BY_PLACE: dict[int, tuple[int, ...]] = {2: (12, 6), 3: (12, 9, 6), 4: (12, 9, 6, 6)}
-#: R1: d6 faces 4, 5, 6 are successes
-SUCCESS_FROM_FACE = 4
 #: AE-3: tied initiative rolls are re-rolled at most this many times
 INITIATIVE_MAX_REROLLS = 3
 INITIATIVE_PURPOSE = "initiative"
-
-
-def successes(faces: list[int]) -> int:
-    """The successes among d6 faces (R1)."""
-    return sum(1 for f in faces if f >= SUCCESS_FROM_FACE)
 
 
 def collection(state: GameState, empire: str) -> tuple[Resources, tuple[str, ...]]:
@@ -79,10 +81,23 @@ def turn_start(state: GameState, empire: str) -> list[Event]:
             x = level(state.card(card).abilities, AP_BONUS)
             if x:
                 bonuses.append(ApBonus(source=card, ap=x))
-    ap = base_ap + sum(b.ap for b in bonuses)
+        if not is_besieged(state, base):
+            bonuses += [
+                ApBonus(source=f"prisoner {hero} at {base.id}", ap=PRISONER_AP, rule="p.24, p.30")
+                for hero in base.prisoners
+            ]
     emp = state.empires[empire]
+    gross = base_ap + sum(b.ap for b in bonuses)
+    ap = max(0, gross - emp.ap_owed)
     return [
-        TurnBegan(empire=empire, place=place, base_ap=base_ap, bonuses=tuple(bonuses), ap=ap),
+        TurnBegan(
+            empire=empire,
+            place=place,
+            base_ap=base_ap,
+            bonuses=tuple(bonuses),
+            ap=ap,
+            owed=emp.ap_owed,
+        ),
         SupplyTraced(
             empire=empire,
             supply_range=emp.supply_range,
@@ -133,6 +148,7 @@ def buy_initiative(batch: Batch[GameState], cmd: BuyInitiative) -> None:
     bids = batch.state.bids
     if all(e in bids for e in state.seats):
         batch.emit(_roll_initiative(batch, state, dict(bids)))
+        round_window(batch)
         batch.emit(*turn_start(batch.state, batch.state.order[0]))
 
 

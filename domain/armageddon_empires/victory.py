@@ -1,4 +1,9 @@
-"""Victory: capture or destroy the enemy HQ (p.15); in this version, also the last round (AE-10)."""
+"""Victory: capture or destroy the enemy HQ (p.15); in this version, also the last round (AE-10).
+
+AE-10: an empire that no longer holds its stronghold (the HQ card) may retake it until the end
+of the turn (p.15); only then is it out. Play goes on in the meantime: the game is over only
+once ``game_ended`` says so.
+"""
 
 from __future__ import annotations
 
@@ -6,14 +11,13 @@ from warlog.domain.armageddon_empires.state import GameState
 
 
 def without_hq(state: GameState) -> list[str]:
-    """The empires that no longer hold a stronghold (the HQ card, p.15), in seat order.
-
-    Without battles an HQ cannot fall yet; the check is here so that the end is in one place.
-    """
+    """The empires that no longer hold a stronghold (the HQ card, p.15), in seat order. Checked
+    at the end of each turn (``turns.end_turn``), never sooner (AE-10)."""
     holding = {b.empire for b in state.bases.values() if b.kind == "stronghold"}
     return [e for e in state.seats if e not in holding]
 
 
 def is_over(state: GameState) -> bool:
-    """True once the game is over (``game_ended``) or an empire has lost its HQ."""
-    return state.phase == "over" or bool(without_hq(state))
+    """True once the game is over (``game_ended``): a lost HQ ends it only at the end of the
+    turn (AE-10)."""
+    return state.phase == "over"

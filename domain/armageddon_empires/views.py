@@ -4,6 +4,12 @@ Hidden from an empire (AE-7): the other empire's hand (its size is shown) and de
 every deck's order (an empire sees its own deck's contents, sorted), the other empire's initiative
 bid until the dice roll, its draws and its starting hand (the card and the die that picked it,
 sealed in the log), and the cards of the catalogue it has not seen.
+
+Fog of war (AE-17): of the enemy's armies an empire sees only those it has sighted this round,
+as it saw them (where, with which cards, how and when); of the enemy's cards only those in
+view (its bases, sighted armies, prisoners, discards, an open challenge), and of its turn
+nothing that names an army (which moved, hunted, or is out of supply) nor its AP left (it
+would tell what its sealed moves cost). Bases are public.
 """
 
 from __future__ import annotations
@@ -12,6 +18,15 @@ from typing import Any
 
 import msgspec
 
+from warlog.domain.armageddon_empires.challenge import Challenge
+from warlog.domain.armageddon_empires.challenge_events import (
+    CaptureKillBegan,
+    CardDamaged,
+    ChallengeResolved,
+    HeroCaptured,
+    HeroEscaped,
+    HeroKilled,
+)
 from warlog.domain.armageddon_empires.decisions import decision
 from warlog.domain.armageddon_empires.events import (
     GameEnded,
@@ -19,6 +34,8 @@ from warlog.domain.armageddon_empires.events import (
     ResourcesCollected,
     SupplyTraced,
 )
+from warlog.domain.armageddon_empires.frames import CaptureKill
+from warlog.domain.armageddon_empires.sighting_events import ArmiesSighted
 from warlog.domain.armageddon_empires.state import GameState
 from warlog.domain.armageddon_empires.turns import AP_BY_PLACE
 from warlog.domain.core.errors import InputError
@@ -30,6 +47,14 @@ RESOURCES_NOTICE_ROUNDS = 1
 INITIATIVE_NOTICE_ROUNDS = 1
 OUT_OF_SUPPLY_NOTICE_ROUNDS = 1
 GAME_ENDED_NOTICE_ROUNDS = 1
+#: AE-17: what an empire sighted is news for the round it lasts
+SIGHTED_NOTICE_ROUNDS = 1
+#: a hunt and a challenge's result are news for the round (AE-7)
+HUNT_NOTICE_ROUNDS = 1
+CHALLENGE_NOTICE_ROUNDS = 1
+#: a hero captured or killed, and a card destroyed, stay news for 2 rounds (AE-7)
+CAPTURE_NOTICE_ROUNDS = 2
+DESTROYED_NOTICE_ROUNDS = 2
 
 HIDDEN = "hidden"
 
@@ -50,11 +75,21 @@ def view(state: GameState, player: str | None) -> dict[str, Any]:
             f"{player!r} is not an empire of this game; empires: {', '.join(state.seats)}",
             "input/unknown_player",
         )
-    unseen = {c for e in state.empires.values() if e.id != player for c in (*e.hand, *e.deck)}
-    data["instances"] = {c: v for c, v in data["instances"].items() if c not in unseen}
-    # AE-7: the catalogue holds only the cards this empire has seen: its own, and the others'
-    # in play
-    seen = {v["card"] for v in data["instances"].values()}
+    sighted = state.sightings.get(player, {})
+    armies: dict[str, Any] = {}
+    for army_id, army in data["armies"].items():
+        if army["empire"] == player:
+            armies[army_id] = army
+        elif army_id in sighted:
+            armies[army_id] = msgspec.to_builtins(sighted[army_id])
+    data["armies"] = armies
+    data["sightings"] = {player: {a: armies[a] for a in sorted(sighted)}}
+    visible = _visible_cards(state, player)
+    data["instances"] = {c: v for c, v in data["instances"].items() if c in visible}
+    data["fate_spent"] = {c: n for c, n in data["fate_spent"].items() if c in visible}
+    data["damage"] = {c: n for c, n in data["damage"].items() if c in visible}
+    # AE-7: the catalogue holds only the cards this empire has seen
+    seen = set(state.empires[player].seen)
     data["catalogue"] = {c: v for c, v in data["catalogue"].items() if c in seen}
     for eid, emp in data["empires"].items():
         own = eid == player
@@ -64,8 +99,29 @@ def view(state: GameState, player: str | None) -> dict[str, Any]:
             emp["deck_contents"] = sorted(deck)
         else:
             emp["hand_size"] = len(emp.pop("hand"))
+            for name in ("moved", "out_of_supply", "hunted", "seen", "ap"):
+                emp.pop(name)
     data["bids"] = {e: (n if e == player else HIDDEN) for e, n in data["bids"].items()}
     return data
+
+
+def _visible_cards(state: GameState, player: str) -> set[str]:
+    """The card instances ``player`` may see now (module doc)."""
+    out = {c for c, inst in state.instances.items() if inst.owner == player}
+    for base in state.bases.values():
+        out.update((base.card, *base.facilities, *base.prisoners))
+    for seen in state.sightings.get(player, {}).values():
+        out.update(seen.cards())
+    for emp in state.empires.values():
+        out.update(emp.discard)
+    for frame in state.frames:
+        if isinstance(frame, Challenge):
+            for side in (frame.attacker, frame.defender):
+                if side is not None:
+                    out.update(c for c in (side.fate_hero, side.card) if c is not None)
+        elif isinstance(frame, CaptureKill):
+            out.add(frame.target)
+    return out
 
 
 def notices(before: GameState, after: GameState, event: Event) -> list[Notice]:
@@ -91,4 +147,41 @@ def notices(before: GameState, after: GameState, event: Event) -> list[Notice]:
     if isinstance(event, GameEnded):
         text = f"Game over: {event.reason}; winner: {event.winner or 'none (a draw)'}"
         return [Notice(e, text, GAME_ENDED_NOTICE_ROUNDS) for e in after.seats]
+    return _challenge_notices(after, event)
+
+
+def _challenge_notices(after: GameState, event: Event) -> list[Notice]:
+    """Entries for sightings (the observer's alone) and for the open outcomes of hunts and
+    challenges (both sides', AE-7)."""
+    r = after.round
+    if isinstance(event, ArmiesSighted) and event.seen:
+        where = ", ".join(f"{s.army} at {s.at} ({s.how})" for s in event.seen)
+        return [Notice(event.observer, f"Round {r}: sighted {where}", SIGHTED_NOTICE_ROUNDS)]
+    if isinstance(event, CaptureKillBegan):
+        f = event.frame
+        text = (
+            f"Round {r}: {f.hunter}'s {f.army} hunts {f.target_empire}'s hero {f.target} at {f.at}"
+        )
+        return [Notice(e, text, HUNT_NOTICE_ROUNDS) for e in (f.hunter, f.target_empire)]
+    if isinstance(event, ChallengeResolved):
+        c = event.challenge
+        text = f"Round {r}: challenge {c.number} ({c.purpose}): {event.outcome.text()}"
+        sides = {c.attacker.empire, *(() if c.defender is None else (c.defender.empire,))}
+        return [Notice(e, text, CHALLENGE_NOTICE_ROUNDS) for e in sorted(sides)]
+    if isinstance(event, HeroCaptured | HeroKilled | HeroEscaped):
+        f = event.frame
+        if isinstance(event, HeroCaptured):
+            text = f"Round {r}: {f.target} captured by {f.hunter}, held at {event.base}"
+            rounds = CAPTURE_NOTICE_ROUNDS
+        elif isinstance(event, HeroKilled):
+            text, rounds = (
+                f"Round {r}: {f.target} killed by {f.hunter}'s hunters",
+                CAPTURE_NOTICE_ROUNDS,
+            )
+        else:
+            text, rounds = f"Round {r}: {f.target} escaped {f.hunter}'s hunters", HUNT_NOTICE_ROUNDS
+        return [Notice(e, text, rounds) for e in (f.hunter, f.target_empire)]
+    if isinstance(event, CardDamaged) and event.destroyed:
+        text = f"Round {r}: {event.card} destroyed in challenge {event.challenge}"
+        return [Notice(e, text, DESTROYED_NOTICE_ROUNDS) for e in after.seats]
     return []

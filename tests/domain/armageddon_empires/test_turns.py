@@ -17,7 +17,20 @@ from warlog.domain.armageddon_empires.events import (
 )
 from warlog.domain.armageddon_empires.resources import Resources
 from warlog.domain.armageddon_empires.ruleset import RULESET
+from warlog.domain.armageddon_empires.sighting_events import ArmiesSighted, ObservationChecked
 from warlog.domain.core.events import DiceRolled
+
+#: the round's observation window when no empire reaches an enemy army: each empire's empty
+#: hidden roll, its (no) checks and (no) sightings, whatever the enemy holds (AE-17)
+ROUND_WINDOW = [
+    event
+    for empire in ("red", "blue")
+    for event in (
+        DiceRolled(sides=6, faces=[], purpose=f"observation by {empire}", hidden=True),
+        ObservationChecked(observer=empire, window="round", checks=()),
+        ArmiesSighted(observer=empire, window="round", seen=(), lost=()),
+    )
+]
 
 
 def test_the_first_buy_waits_for_the_other_empire_and_rolls_nothing() -> None:
@@ -41,6 +54,7 @@ def test_most_successes_goes_first_with_12_ap_and_pays_its_dice_in_energy() -> N
             successes={"red": 2, "blue": 1},
             paid={"red": Resources(energy=3), "blue": Resources(energy=2)},
         ),
+        *ROUND_WINDOW,
         TurnBegan(empire="red", place=1, base_ap=12, bonuses=(), ap=12),
         SupplyTraced(
             empire="red",
@@ -85,6 +99,8 @@ def test_tied_rolls_are_re_rolled() -> None:
         "initiative",
         "initiative re-roll 1",
         "initiative re-roll 1",
+        "observation by red",
+        "observation by blue",
     ]
 
 
@@ -92,7 +108,7 @@ def test_empty_pools_re_roll_one_die_each() -> None:
     g = game()
     g.when(BuyInitiative(player="red", count=0))
     events = g.when(BuyInitiative(player="blue", count=0), dice=[2, 4])
-    assert [e.faces for e in events if isinstance(e, DiceRolled)] == [[2], [4]]
+    assert [e.faces for e in events if isinstance(e, DiceRolled)] == [[2], [4], [], []]
     assert g.state.order == ("blue", "red")
 
 
@@ -152,7 +168,7 @@ def test_ap_bonus_facilities_add_their_level_to_the_turn_s_ap() -> None:
     )
     assert began.explain() == (
         "red starts its turn with 14 AP = 12 for initiative place 1 (R10, p.11) "
-        "+ 2 AP Bonus from red.depot.1 (p.48)"
+        "+ 2 from red.depot.1 (AP Bonus, p.48)"
     )
 
 

@@ -6,9 +6,17 @@ from __future__ import annotations
 import msgspec
 import pytest
 
-from tests.domain.armageddon_empires.helpers import game, scenario, start_turns
-from warlog.domain.armageddon_empires.commands import BuyInitiative, DrawCard, EndTurn
-from warlog.domain.armageddon_empires.events import CardDrawn
+from tests.domain.armageddon_empires.arena import arena, begin
+from tests.domain.armageddon_empires.helpers import game, scenario, sight, start_turns
+from warlog.domain.armageddon_empires.challenge_events import HeroCaptured
+from warlog.domain.armageddon_empires.commands import (
+    AcceptChallenge,
+    BuyInitiative,
+    DrawCard,
+    EndTurn,
+    HuntHero,
+)
+from warlog.domain.armageddon_empires.events import CardDrawn, RoundBegan
 from warlog.domain.armageddon_empires.ruleset import RULESET
 from warlog.domain.core.errors import InputError
 from warlog.domain.core.events import DiceRolled
@@ -61,12 +69,18 @@ def test_the_other_empire_s_draw_seals_the_card_and_the_die_that_picked_it() -> 
     assert secrets_of(drawn) == [("card", "red")]
 
 
-def test_the_game_s_first_event_seals_each_empire_s_starting_hand_and_deck() -> None:
+def test_the_game_s_first_event_seals_each_empire_s_hand_deck_garrisons_and_armies() -> None:
     assert RULESET.hidden_setup(scenario()) == [
         ("empires.0.hand", "red"),
         ("empires.0.deck", "red"),
         ("empires.1.hand", "blue"),
         ("empires.1.deck", "blue"),
+        ("bases.0.garrison", "red"),
+        ("bases.1.garrison", "red"),
+        ("bases.2.garrison", "blue"),
+        ("armies.0", "red"),
+        ("armies.1", "red"),
+        ("armies.2", "blue"),
     ]
 
 
@@ -108,3 +122,51 @@ def test_initiative_and_collection_post_one_round_notices_to_each_empire() -> No
         "Round 2: collected energy 1",
     ]
     assert RULESET.round_of(g.state) == 2
+
+
+# ---------------------------------------------------------------- fog of war (AE-17)
+
+
+def test_an_empire_sees_only_the_enemy_armies_it_sighted_this_round_as_it_saw_them() -> None:
+    g = start_turns(game())
+    red = RULESET.view(g.state, "red")
+    assert set(red["armies"]) == {"red-a", "red-b", "red-hq-garrison", "red-camp-garrison"}
+    assert "blue.trooper.1" not in red["instances"]  # blue-a's card, unseen
+    sight(g, "red", "blue-a")
+    red = RULESET.view(g.state, "red")
+    assert (
+        red["armies"]["blue-a"]["at"] == "6,5" and red["armies"]["blue-a"]["how"] == "observation"
+    )
+    assert red["instances"]["blue.trooper.1"]["card"] == "trooper"
+    assert "trooper" in red["catalogue"]
+    g.events(RoundBegan(round=2, last_round=3))
+    assert "blue-a" not in RULESET.view(g.state, "red")["armies"]
+
+
+def test_an_empire_sees_nothing_of_the_enemy_s_turn_that_names_an_army_nor_its_ap() -> None:
+    g = start_turns(game())
+    blue = RULESET.view(g.state, "blue")["empires"]["red"]
+    assert not {"moved", "out_of_supply", "hunted", "seen", "ap"} & set(blue)
+    assert "ap" in RULESET.view(g.state, "red")["empires"]["red"]
+    ended = g.when(EndTurn(player="red"))[0]
+    assert secrets_of(ended) == [("ap_lost", "red")]
+
+
+def test_the_events_view_posts_sightings_to_the_observer_and_hunt_outcomes_to_both() -> None:
+    g = begin(arena())
+    before = g.state
+    sight(g, "red", "blue-quarry")
+    posted = RULESET.notices(before, g.state, g.history[-1])
+    assert [(n.empire, n.duration) for n in posted] == [("red", 1)]
+    assert "sighted blue-quarry at 2,1 (observation)" in posted[0].text
+    g.when(HuntHero(player="red", army="red-hunt"), dice=[6, 5, 4, 4, 1, 1, 6, 5, 4, 1])
+    g.when(AcceptChallenge(player="blue"))
+    before = g.state
+    events = g.when(AcceptChallenge(player="red"))
+    captured = next(e for e in events if isinstance(e, HeroCaptured))
+    state = before
+    for event in events[: events.index(captured)]:
+        state = RULESET.evolve(state, event)
+    posted = RULESET.notices(state, RULESET.evolve(state, captured), captured)
+    assert [(n.empire, n.duration) for n in posted] == [("red", 2), ("blue", 2)]
+    assert posted[0].text == "Round 1: blue.quarry.1 captured by red, held at red-camp"

@@ -86,17 +86,3 @@ def before_phase(player: str, phase: str, turn: int = 2) -> list[Event]:
 def game(*events: Event, scenario: Scenario | None = None) -> Given:
     """A proving-ground game (Ork counters boyz-1 in ork_a, sunz-1 in ork_b) after ``events``."""
     return Given(RULESET, scenario or proving_ground()).events(*events)
-
-
-def of(events: list[Event], cls: type[E]) -> list[E]:
-    return [e for e in events if isinstance(e, cls)]
-
-
-def one(events: list[Event], cls: type[E]) -> E:
-    found = of(events, cls)
-    assert len(found) == 1, f"expected one {cls.__name__}, got {found}"
-    return found[0]
-
-
-def tags(events: list[Event]) -> list[str]:
-    return [e.type_name() for e in events]

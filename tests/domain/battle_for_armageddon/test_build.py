@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from tests.domain.battle_for_armageddon.helpers import at, before_phase, game, of, off, one
-from tests.given_when_then import Given
+from tests.domain.battle_for_armageddon.helpers import at, before_phase, game, off
+from tests.given_when_then import Given, of, one
 from warlog.domain.battle_for_armageddon import commands as c
 from warlog.domain.battle_for_armageddon import events as ev
 from warlog.domain.battle_for_armageddon.ruleset import RULESET

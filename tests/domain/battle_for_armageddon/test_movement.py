@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from tests.domain.battle_for_armageddon.helpers import at, game, in_phase, of, one
+from tests.domain.battle_for_armageddon.helpers import at, game, in_phase
+from tests.given_when_then import of, one
 from warlog.domain.battle_for_armageddon import commands as c
 from warlog.domain.battle_for_armageddon import events as ev
 from warlog.domain.battle_for_armageddon.ruleset import RULESET

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from tests.domain.battle_for_armageddon.helpers import at, before_phase, game, in_phase, off, one
+from tests.domain.battle_for_armageddon.helpers import at, before_phase, game, in_phase, off
+from tests.given_when_then import one
 from warlog.domain.battle_for_armageddon import commands as c
 from warlog.domain.battle_for_armageddon import events as ev
 from warlog.domain.battle_for_armageddon.ruleset import RULESET

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import json
 
-from tests.domain.battle_for_armageddon.helpers import at, game, in_phase, of, one
-from tests.given_when_then import Given
+from tests.domain.battle_for_armageddon.helpers import at, game, in_phase
+from tests.given_when_then import Given, of, one
 from warlog.domain.battle_for_armageddon import commands as c
 from warlog.domain.battle_for_armageddon import events as ev
 from warlog.domain.battle_for_armageddon.ruleset import RULESET
@@ -100,7 +100,12 @@ def test_the_pending_decision_is_in_the_view() -> None:
     )
     g.when(c.Attack(player="orks", target="plain_a", stacks=["plain_b"]), dice=[1])
     pending = RULESET.view(g.state, "imperials")["pending"]
-    assert pending == {"players": ["orks"], "kind": "reroll", "options": ["reroll", "keep_result"]}
+    assert pending == {
+        "players": ["orks"],
+        "kind": "reroll",
+        "procedure": "combat",
+        "options": ["reroll", "keep_result"],
+    }
     assert RULESET.view(g.state, None)["combat"]["column"] == "2:1"
 
 

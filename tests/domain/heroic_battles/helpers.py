@@ -18,7 +18,7 @@ import re
 from pathlib import Path
 from typing import Any, TypeVar
 
-from tests.given_when_then import Given
+from tests.given_when_then import Given, of, tags
 from warlog.domain.core.errors import InputError
 from warlog.domain.core.events import Event
 from warlog.domain.heroic_battles import commands as c
@@ -117,20 +117,6 @@ def declare(force: str, combat: str = "melee-1", **kw: Any) -> c.DeclareMelee:
 
 
 # -- reading events --------------------------------------------------------------------------------------
-
-
-def of(events: list[Event], cls: type[E]) -> list[E]:
-    return [e for e in events if isinstance(e, cls)]
-
-
-def one(events: list[Event], cls: type[E]) -> E:
-    found = of(events, cls)
-    assert len(found) == 1, f"expected one {cls.__name__}, got {found}"
-    return found[0]
-
-
-def tags(events: list[Event]) -> list[str]:
-    return [e.type_name() for e in events]
 
 
 def pool_of(events: list[Event], owner: str) -> Pool:

@@ -3,7 +3,8 @@ earns (p.23; HB-6), evades (p.38; HB-22) and counter charges (HB-23)."""
 
 from __future__ import annotations
 
-from tests.domain.heroic_battles.helpers import gained, game, lost, of, one, phase, tags
+from tests.domain.heroic_battles.helpers import gained, game, lost, phase
+from tests.given_when_then import of, one, tags
 from warlog.domain.heroic_battles import commands as c
 from warlog.domain.heroic_battles import events as ev
 from warlog.domain.heroic_battles.pieces import combat_of

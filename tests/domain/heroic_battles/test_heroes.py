@@ -11,12 +11,10 @@ from tests.domain.heroic_battles.helpers import (
     fighting,
     game,
     lost,
-    of,
-    one,
     phase,
     wounded,
 )
-from tests.given_when_then import Given
+from tests.given_when_then import Given, of, one
 from warlog.domain.core.events import Event
 from warlog.domain.heroic_battles import commands as c
 from warlog.domain.heroic_battles import events as ev

@@ -10,15 +10,12 @@ from tests.domain.heroic_battles.helpers import (
     fighting,
     gained,
     game,
-    of,
-    one,
     phase,
     pool_of,
     rolling,
-    tags,
     wounded,
 )
-from tests.given_when_then import Given
+from tests.given_when_then import Given, of, one, tags
 from warlog.domain.core.events import Event
 from warlog.domain.heroic_battles import commands as c
 from warlog.domain.heroic_battles import events as ev

@@ -3,7 +3,8 @@ requires and on how many dice, Mighty Deed re-rolls, changing facing, heroes joi
 
 from __future__ import annotations
 
-from tests.domain.heroic_battles.helpers import engaged, game, lost, of, one, tags, wounded
+from tests.domain.heroic_battles.helpers import engaged, game, lost, wounded
+from tests.given_when_then import of, one, tags
 from warlog.domain.heroic_battles import commands as c
 from warlog.domain.heroic_battles import events as ev
 

@@ -10,10 +10,10 @@ from tests.domain.heroic_battles.helpers import (
     gained,
     game,
     lost,
-    one,
     phase,
     wounded,
 )
+from tests.given_when_then import one
 from warlog.arbiter.application import Arbiter
 from warlog.domain import rulesets
 from warlog.domain.heroic_battles import commands as c

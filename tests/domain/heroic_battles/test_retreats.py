@@ -4,18 +4,8 @@ stamina point (HB-32) and the Brittle trait."""
 
 from __future__ import annotations
 
-from tests.domain.heroic_battles.helpers import (
-    declare,
-    engaged,
-    fighting,
-    game,
-    lost,
-    of,
-    one,
-    tags,
-    wounded,
-)
-from tests.given_when_then import Given
+from tests.domain.heroic_battles.helpers import declare, engaged, fighting, game, lost, wounded
+from tests.given_when_then import Given, of, one, tags
 from warlog.domain.core.events import Event
 from warlog.domain.heroic_battles import commands as c
 from warlog.domain.heroic_battles import events as ev

@@ -9,14 +9,12 @@ from msgspec.structs import replace
 from tests.domain.heroic_battles.helpers import (
     engaged,
     game,
-    one,
     phase,
     pool_of,
     proving_ground,
-    tags,
     wounded,
 )
-from tests.given_when_then import Given
+from tests.given_when_then import Given, one, tags
 from warlog.domain.heroic_battles import commands as c
 from warlog.domain.heroic_battles import events as ev
 from warlog.domain.heroic_battles.scenario import Scenario

@@ -4,18 +4,8 @@ counting double, the kill at the loser's armour, rounds won and drawn, the third
 
 from __future__ import annotations
 
-from tests.domain.heroic_battles.helpers import (
-    engaged,
-    gained,
-    game,
-    lost,
-    of,
-    one,
-    phase,
-    pool_of,
-    tags,
-)
-from tests.given_when_then import Given
+from tests.domain.heroic_battles.helpers import engaged, gained, game, lost, phase, pool_of
+from tests.given_when_then import Given, of, one, tags
 from warlog.domain.core.events import Event
 from warlog.domain.heroic_battles import commands as c
 from warlog.domain.heroic_battles import events as ev

@@ -4,8 +4,8 @@ the turn with the victory conditions and Reputation Tokens (HB-20)."""
 
 from __future__ import annotations
 
-from tests.domain.heroic_battles.helpers import engaged, game, of, one, phase, tags
-from tests.given_when_then import Given
+from tests.domain.heroic_battles.helpers import engaged, game, phase
+from tests.given_when_then import Given, of, one, tags
 from warlog.domain.core.events import Event
 from warlog.domain.heroic_battles import commands as c
 from warlog.domain.heroic_battles import events as ev

@@ -1,0 +1,256 @@
+"""Capture Kill (manual p.30; R2, R4; digest §2): hunting a spotted hero alone in an army.
+
+- **Who**: a combat-capable army (≥ 1 unit card) in the hex of an enemy army that holds a hero
+  and no unit, which the hunter's empire has spotted this round (p.30; AE-17). Hunt Enemy Hero
+  costs ``HUNT_HERO_AP`` (R11) and an army hunts once a turn (AE-21).
+- **Target**: the only candidate; among several, one picked by a die, unless the hunter has a
+  Bounty Hunter card in the hex, who may name it (p.30).
+- Every army of the hunter in the hex takes part: the stealthed ones lose stealth, and the
+  target's empire sees them all (p.30; AE-21).
+- **Pools**: hunter = ``CAPTURE_KILL_BASE_DICE`` + the hunter's unit cards in the hex // 2 +
+  the highest observation strength into the hex (R2; R3; p.30); target = the hero's fate as
+  printed (+ modifiers of abilities and attachments, none in this version; AE-21). The target
+  re-rolls with its hero's unspent fate; the hunter has fate only with a Bounty Hunter in the
+  hex, its army's hero's (p.46; digest 11.8; AE-21).
+- **Outcome** (R4): hunter successes > target successes kills the hero, unless they are also
+  > the capture threshold (the target's pool as built − the single largest Bounty Hunter X in
+  the hex), which captures him: he is taken to the captor's nearest stronghold or outpost that
+  is not besieged (p.24; AE-21) and earns it +3 AP a round while held (p.24, p.30). An army
+  left empty is disbanded (AE-24).
+"""
+
+from __future__ import annotations
+
+from warlog.domain.armageddon_empires.abilities import BOUNTY_HUNTER, level
+from warlog.domain.armageddon_empires.cards import HeroCard
+from warlog.domain.armageddon_empires.challenge import Pool, Side, Term
+from warlog.domain.armageddon_empires.challenge_events import (
+    CaptureKillBegan,
+    ChosenBy,
+    HeroCaptured,
+    HeroEscaped,
+    HeroKilled,
+)
+from warlog.domain.armageddon_empires.challenge_moves import open_challenge
+from warlog.domain.armageddon_empires.commands import HuntHero
+from warlog.domain.armageddon_empires.costs import HUNT_HERO_AP
+from warlog.domain.armageddon_empires.frames import CaptureKill
+from warlog.domain.armageddon_empires.guards import BASE_KINDS, own_army
+from warlog.domain.armageddon_empires.observation import observation_into
+from warlog.domain.armageddon_empires.state import Army, Base, GameState
+from warlog.domain.armageddon_empires.supply import is_besieged
+from warlog.domain.core.batch import Batch
+from warlog.domain.core.errors import RulesError, reject
+from warlog.domain.core.hexgrid import Hex
+from warlog.domain.core.procedure import Step
+
+#: R2: the first term of the hunter's dice (its digit is lost in the manual's text, p.30)
+CAPTURE_KILL_BASE_DICE = 1
+#: p.30 (R3): the hunter's unit cards in the hex are halved, rounding down
+UNITS_PER_HUNTER_DIE = 2
+PURPOSE = "capture kill"
+
+
+def _hunters(state: GameState, empire: str, at: str) -> list[Army]:
+    return sorted(state.armies_at(empire, at), key=lambda a: a.id)
+
+
+def bounty_hunter(state: GameState, armies: list[Army]) -> int:
+    """The single largest Bounty Hunter X among the cards of ``armies`` (p.30; R4)."""
+    return max(
+        (level(state.card(c).abilities, BOUNTY_HUNTER) for a in armies for c in a.cards()),
+        default=0,
+    )
+
+
+def candidates(state: GameState, empire: str, at: str) -> list[Army]:
+    """The enemy armies in hex ``at`` that hold a hero and no unit and that ``empire`` has
+    spotted this round (p.30), by id."""
+    seen = state.sightings.get(empire, {})
+    return sorted(
+        (
+            a
+            for a in state.armies.values()
+            if a.at == at
+            and a.empire != empire
+            and a.hero is not None
+            and not a.units
+            and a.id in seen
+        ),
+        key=lambda a: a.id,
+    )
+
+
+def hunt_problem(state: GameState, player: str, army: Army) -> RulesError | None:
+    """Why ``army`` cannot hunt now (before its target is known), or None."""
+    if not army.combat_capable:
+        return reject(
+            f"{army.id} holds no unit card; only a combat-capable army hunts (p.30)",
+            "not_combat_capable",
+        )
+    if army.id in state.empires[player].hunted:
+        return reject(f"{army.id} has already hunted this turn (AE-21)", "already_hunted")
+    if not candidates(state, player, army.at):
+        return reject(
+            f"{player} has spotted no enemy hero alone in an army at {army.at} this round (p.30)",
+            "no_target",
+        )
+    ap = state.empires[player].ap
+    if ap < HUNT_HERO_AP:
+        return reject(
+            f"Hunt Enemy Hero costs {HUNT_HERO_AP} AP; {player} has {ap}", "not_enough_ap"
+        )
+    return None
+
+
+def hunt_hero(batch: Batch[GameState], cmd: HuntHero) -> None:
+    """``capture_kill_began`` (after a die for a random target among several) and the
+    challenge's opening rolls; RulesError for an army that may not hunt or a bad target."""
+    state = batch.state
+    army = own_army(state, cmd.player, cmd.army)
+    problem = hunt_problem(state, cmd.player, army)
+    if problem:
+        raise problem
+    found = candidates(state, cmd.player, army.at)
+    hunters = _hunters(state, cmd.player, army.at)
+    bounty = bounty_hunter(state, hunters)
+    chosen_by: ChosenBy
+    if cmd.target is not None:
+        if not bounty:
+            raise reject(
+                "only a hunter with a Bounty Hunter card in the hex names the target; leave "
+                "'target' out and it is picked at random (p.30)",
+                "no_bounty_hunter",
+            )
+        picked = [a for a in found if a.hero == cmd.target]
+        if not picked:
+            heroes = ", ".join(str(a.hero) for a in found)
+            raise reject(
+                f"{cmd.target!r} is not a spotted hero alone at {army.at}; the targets are "
+                f"{heroes}",
+                "bad_target",
+            )
+        target, chosen_by = picked[0], "bounty hunter"
+    elif len(found) == 1:
+        target, chosen_by = found[0], "only"
+    else:
+        (face,) = batch.roll(1, len(found), purpose=f"{PURPOSE} target", roller=cmd.player)
+        target, chosen_by = found[face - 1], "die"
+    assert target.hero is not None
+    hero_spec = state.card(target.hero).spec
+    assert isinstance(hero_spec, HeroCard)
+    frame = CaptureKill(
+        hunter=cmd.player,
+        army=army.id,
+        at=army.at,
+        target=target.hero,
+        target_army=target.id,
+        target_empire=target.empire,
+        target_pool=hero_spec.fate,
+        bounty_hunter=bounty,
+    )
+    batch.emit(
+        CaptureKillBegan(
+            frame=frame,
+            ap_cost=HUNT_HERO_AP,
+            candidates=tuple(str(a.hero) for a in found),
+            chosen_by=chosen_by,
+            hunting_armies=tuple(a.id for a in hunters),
+            destealthed=tuple(a.id for a in hunters if a.stealthed),
+        )
+    )
+    state = batch.state
+    units = sum(len(a.units) for a in _hunters(state, cmd.player, army.at))
+    eye = observation_into(state, cmd.player, army.at, stealthed=False)
+    hunter_pool = Pool(
+        (
+            Term(CAPTURE_KILL_BASE_DICE, "base, R2"),
+            Term(units // UNITS_PER_HUNTER_DIE, f"{units} units // {UNITS_PER_HUNTER_DIE}"),
+            eye or Term(0, f"no observation reaches {army.at}"),
+        )
+    )
+    hunter_hero = state.armies[army.id].hero if bounty else None
+    target_pool = Pool((Term(hero_spec.fate, f"fate of {hero_spec.name}, p.30"),))
+    open_challenge(
+        batch,
+        kind="opposed",
+        purpose=PURPOSE,
+        attacker=Side(
+            empire=cmd.player, name=f"hunter {army.id}", pool=hunter_pool, fate_hero=hunter_hero
+        ),
+        defender=Side(
+            empire=target.empire,
+            name=f"target {hero_spec.name}",
+            pool=target_pool,
+            fate_hero=target.hero,
+        ),
+    )
+
+
+def nearest_base(state: GameState, empire: str, at: str) -> tuple[Base, int] | None:
+    """The empire's stronghold or outpost nearest to hex ``at`` that is not besieged (p.24),
+    by hex distance; ties go to the stronghold, then by id (AE-21). None if it has none."""
+    here = Hex.parse(at)
+    bases = [
+        (here.distance(Hex.parse(b.at)), b.kind != "stronghold", b.id, b)
+        for b in state.bases_of(empire)
+        if b.kind in BASE_KINDS and not is_besieged(state, b)
+    ]
+    if not bases:
+        return None
+    distance, _, _, base = min(bases)
+    return base, distance
+
+
+def capture_next(state: GameState, frame: CaptureKill) -> Step:
+    """The Capture Kill's step once its challenge is resolved: the outcome of R4. (Between
+    ``capture_kill_began`` and ``challenge_opened``, inside the hunt's own batch, a replay may
+    look at the state too: the step is then never taken.)"""
+    return _finish
+
+
+def _finish(batch: Batch[GameState]) -> None:
+    state = batch.state
+    frame = state.frames[-1]
+    assert isinstance(frame, CaptureKill)
+    if frame.outcome is None:
+        raise RuntimeError("a Capture Kill's outcome is read before its challenge is resolved")
+    a, d = frame.outcome.attacker_successes, frame.outcome.defender_successes
+    if a <= d:
+        batch.emit(HeroEscaped(frame=frame))
+        return
+    army = state.armies[frame.target_army]
+    emptied = not army.units and army.garrison_of is None
+    if a > frame.threshold:
+        found = nearest_base(state, frame.hunter, frame.at)
+        if found is not None:
+            base, distance = found
+            batch.emit(
+                HeroCaptured(
+                    frame=frame,
+                    base=base.id,
+                    base_at=base.at,
+                    distance=distance,
+                    army_removed=emptied,
+                )
+            )
+            return
+        batch.emit(HeroKilled(frame=frame, army_removed=emptied, no_base=True))
+        return
+    batch.emit(HeroKilled(frame=frame, army_removed=emptied))
+
+
+def legal_hunts(state: GameState, player: str) -> list[HuntHero]:
+    """Every hunt of every army of ``player`` that may hunt now: a random target, and with a
+    Bounty Hunter in the hex each target named."""
+    out: list[HuntHero] = []
+    for army in sorted(state.armies.values(), key=lambda a: a.id):
+        if army.empire != player or hunt_problem(state, player, army) is not None:
+            continue
+        out.append(HuntHero(player=player, army=army.id))
+        if bounty_hunter(state, _hunters(state, player, army.at)):
+            out += [
+                HuntHero(player=player, army=army.id, target=a.hero)
+                for a in candidates(state, player, army.at)
+            ]
+    return out

@@ -1,0 +1,265 @@
+"""Observation and detection (R7; manual p.27, p.30, p.46, p.48; digest §3), and the check windows.
+
+- **Observation dice into a hex** = strength − range to the hex − the hex's terrain modifier
+  (R12), for every Recce within range; halved (floor, R3) against a stealthed army (p.27). The
+  best single observer counts ("highest observation strength", p.30; AE-18). Unit cards print
+  ``Recce S<strength>, R<range>``, heroes and facilities ``Recce <range> <strength>`` (digest
+  11.3; ``abilities.py`` reads both). ``Sniffer X`` gives X dice in its own hex, never reduced
+  nor halved (p.48; AE-18). At 0 dice or fewer there is no check (R7).
+- **Detection dice** of an army (R7): stealthed, the lowest Stealth X among its cards (p.27);
+  a hero alone, 3; otherwise max(1, 3 − unit cards // 3). A garrison behind a base with
+  ``Camouflage X`` rolls X dice if that is more (p.27, p.48; AE-18).
+- **Windows** (digest 3.1; AE-17): at the start of each round (after initiative), every empire
+  checks every enemy army; when an army moves, each enemy empire checks it where it stops, and
+  its own empire checks, with the moved army's own Recce, the enemy armies it does not see yet.
+  Each window gives every empire one hidden roll (all the dice of its checks, sealed for every
+  player), ``observation_checked`` and ``armies_sighted``, whatever was checked (AE-17).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from warlog.domain.armageddon_empires.abilities import (
+    CAMOUFLAGE,
+    SNIFFER,
+    STEALTH,
+    level,
+    recces,
+)
+from warlog.domain.armageddon_empires.challenge import Pool, Term, counted, successes
+from warlog.domain.armageddon_empires.fog import Check, SeenBy, Sighting
+from warlog.domain.armageddon_empires.sighting_events import (
+    ArmiesSighted,
+    ObservationChecked,
+    Window,
+)
+from warlog.domain.armageddon_empires.state import Army, GameState
+from warlog.domain.core.batch import Batch
+from warlog.domain.core.hexgrid import Hex
+
+#: R7: detection dice of an army that is not stealthed = max(1, BASE − unit cards // PER_DIE)
+DETECTION_BASE_DICE = 3
+DETECTION_CARDS_PER_DIE = 3
+DETECTION_MIN_DICE = 1
+#: R7: a hero alone in an army rolls 3 detection dice
+HERO_ALONE_DETECTION_DICE = 3
+#: p.27 (R3): observation dice against a stealthed army are divided by this, rounding down
+STEALTH_DIVISOR = 2
+
+
+def observation_purpose(observer: str) -> str:
+    """The ``purpose`` of an empire's hidden observation roll (the same in every window)."""
+    return f"observation by {observer}"
+
+
+def observation_into(
+    state: GameState,
+    empire: str,
+    at: str,
+    stealthed: bool,
+    armies: Iterable[Army] | None = None,
+    bases: bool = True,
+) -> Term | None:
+    """The best observation of ``empire`` into hex ``at`` (module doc), as a labelled term, or
+    None when no observer reaches it with a die. ``armies``: only these observe (a moving army's
+    fresh checks, AE-17); ``bases``: whether the empire's bases observe too."""
+    terrain = state.board.terrain.get(at)
+    if terrain is None:
+        return None  # off the map: only a forged log's state puts an army there
+    mod = state.board.table[terrain].defense
+    target = Hex.parse(at)
+    best: Term | None = None
+
+    def offer(dice: int, label: str) -> None:
+        nonlocal best
+        if dice > 0 and (best is None or dice > best.value):
+            best = Term(dice, label)
+
+    def recce_terms(where: str, card: str, holder: str) -> None:
+        entry = state.card(card)
+        for r in recces(entry.abilities):
+            d = Hex.parse(where).distance(target)
+            if d > r.range:
+                continue
+            raw = r.strength - d - mod
+            label = (
+                f"{r.printed()} of {entry.name} in {holder}: {r.strength} − range {d} − "
+                f"{terrain} {mod}"
+            )
+            if stealthed:
+                offer(raw // STEALTH_DIVISOR, f"{label} = {raw}, halved against stealth (p.27)")
+            else:
+                offer(raw, label)
+
+    pool = (
+        sorted((a for a in state.armies.values() if a.empire == empire), key=lambda a: a.id)
+        if armies is None
+        else list(armies)
+    )
+    for army in pool:
+        for card in army.cards():
+            recce_terms(army.at, card, army.id)
+    if bases:
+        for base in sorted(state.bases_of(empire), key=lambda b: b.id):
+            for card in (base.card, *base.facilities):
+                recce_terms(base.at, card, base.id)
+                sniff = level(state.card(card).abilities, SNIFFER)
+                if sniff and base.at == at:
+                    offer(
+                        sniff,
+                        f"Sniffer {sniff} of {state.card(card).name} in its own hex, not halved "
+                        "(p.48; AE-18)",
+                    )
+    return best
+
+
+def detection_pool(state: GameState, army: Army) -> Pool:
+    """The army's detection dice (R7; module doc)."""
+    if army.stealthed and army.cards():
+        x = min(level(state.card(c).abilities, STEALTH) for c in army.cards())
+        return Pool((Term(x, f"Stealth {x}, the lowest in the army (p.27; R7)"),))
+    if not army.units:
+        pool = Pool((Term(HERO_ALONE_DETECTION_DICE, "a hero alone (R7)"),))
+    else:
+        n = len(army.units)
+        terms = [
+            Term(DETECTION_BASE_DICE, "R7"),
+            Term(-(n // DETECTION_CARDS_PER_DIE), f"{n} units // 3"),
+        ]
+        raw = DETECTION_BASE_DICE - n // DETECTION_CARDS_PER_DIE
+        if raw < DETECTION_MIN_DICE:
+            terms.append(Term(DETECTION_MIN_DICE - raw, "at least 1 die (R7)"))
+        pool = Pool(tuple(terms))
+    if army.garrison_of is not None:
+        base = state.bases[army.garrison_of]
+        for card in (base.card, *base.facilities):
+            x = level(state.card(card).abilities, CAMOUFLAGE)
+            if x > pool.size:
+                pool = Pool(
+                    (Term(x, f"Camouflage {x} of {state.card(card).name} (p.27, p.48; AE-18)"),)
+                )
+    return pool
+
+
+def sighting(state: GameState, army: Army, how: SeenBy, detail: str = "") -> Sighting:
+    """How ``army`` looks to the enemy that sees it now."""
+    return Sighting(
+        army=army.id,
+        empire=army.empire,
+        at=army.at,
+        hero=army.hero,
+        units=army.units,
+        stealthed=army.stealthed,
+        round=state.round,
+        how=how,
+        detail=detail,
+    )
+
+
+class Plan:
+    """The checks of one empire in one window, then what it sees."""
+
+    def __init__(self, observer: str, window: Window) -> None:
+        self.observer = observer
+        self.window = window
+        self.checks: list[tuple[Army, Term, Pool]] = []
+        self.extra: list[Sighting] = []
+        self.lost: list[str] = []
+
+    def check(self, army: Army, eye: Term | None, hider: Pool) -> None:
+        if eye is not None:
+            self.checks.append((army, eye, hider))
+
+    def emit(self, batch: Batch[GameState]) -> None:
+        """One hidden roll of every die of the checks (sealed for every player), then
+        ``observation_checked`` and ``armies_sighted`` (module doc)."""
+        total = sum(eye.value + hider.size for _, eye, hider in self.checks)
+        faces = batch.roll(
+            total, 6, purpose=observation_purpose(self.observer), roller="", hidden=True
+        )
+        state = batch.state
+        done: list[Check] = []
+        seen: list[Sighting] = []
+        i = 0
+        for army, eye, hider in self.checks:
+            mine = tuple(faces[i : i + eye.value])
+            i += eye.value
+            theirs = tuple(faces[i : i + hider.size])
+            i += hider.size
+            check = Check(
+                army=army.id,
+                at=army.at,
+                observer=Pool((eye,)),
+                hider=hider,
+                observer_faces=mine,
+                hider_faces=theirs,
+            )
+            done.append(check)
+            if check.detected:
+                detail = (
+                    f"{eye.value} observation dice ({eye.label}): {counted(successes(mine))} "
+                    f"against {successes(theirs)} on {hider.size} detection dice (R7)"
+                )
+                seen.append(sighting(state, army, "observation", detail))
+        found = {s.army for s in seen}
+        seen += [s for s in self.extra if s.army not in found]
+        lost = tuple(a for a in self.lost if a not in {s.army for s in seen})
+        batch.emit(
+            ObservationChecked(observer=self.observer, window=self.window, checks=tuple(done))
+        )
+        batch.emit(
+            ArmiesSighted(observer=self.observer, window=self.window, seen=tuple(seen), lost=lost)
+        )
+
+
+def _enemies(state: GameState, empire: str) -> list[Army]:
+    """The enemy armies there is something to see of (an empty army shows nothing), by id."""
+    return sorted(
+        (a for a in state.armies.values() if a.empire != empire and a.cards()),
+        key=lambda a: a.id,
+    )
+
+
+def round_window(batch: Batch[GameState]) -> None:
+    """The round's checks (module doc): every empire checks every enemy army; what it sees
+    replaces last round's sightings."""
+    for observer in batch.state.seats:
+        state = batch.state
+        plan = Plan(observer, "round")
+        for army in _enemies(state, observer):
+            eye = observation_into(state, observer, army.at, army.stealthed)
+            plan.check(army, eye, detection_pool(state, army))
+        plan.emit(batch)
+
+
+def move_window(batch: Batch[GameState], moved: str, contact: list[str]) -> None:
+    """The checks after army ``moved`` stops (module doc). ``contact``: the enemy armies it
+    walked into (they and it are seen by each other's empire, digest 3.1)."""
+    for observer in batch.state.seats:
+        state = batch.state
+        army = state.armies[moved]
+        plan = Plan(observer, "move")
+        if observer == army.empire:
+            known = state.sightings.get(observer, {})
+            for enemy in _enemies(state, observer):
+                if enemy.id in known or enemy.id in contact:
+                    continue
+                eye = observation_into(
+                    state, observer, enemy.at, enemy.stealthed, armies=[army], bases=False
+                )
+                plan.check(enemy, eye, detection_pool(state, enemy))
+            plan.extra = [
+                sighting(state, state.armies[c], "contact", "walked into it (digest 3.1; AE-17)")
+                for c in contact
+            ]
+        else:  # an army that moves has cards
+            eye = observation_into(state, observer, army.at, army.stealthed)
+            plan.check(army, eye, detection_pool(state, army))
+            if any(state.armies[c].empire == observer for c in contact):
+                plan.extra = [
+                    sighting(state, army, "contact", "it walked into our army (digest 3.1; AE-17)")
+                ]
+            if army.id in state.sightings.get(observer, {}):
+                plan.lost = [army.id]
+        plan.emit(batch)

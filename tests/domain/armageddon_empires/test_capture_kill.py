@@ -1,0 +1,201 @@
+"""Capture Kill (p.30; R2, R4; AE-21): who may hunt whom, the pools, the kill and capture
+boundaries, the prisoner and its AP, in given-when-then form."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.domain.armageddon_empires.arena import HUNT, arena, begin, top
+from tests.domain.armageddon_empires.helpers import army_block, only, sight
+from tests.given_when_then import Given
+from warlog.domain.armageddon_empires.challenge_events import (
+    CaptureKillBegan,
+    ChallengeOpened,
+    HeroCaptured,
+    HeroEscaped,
+    HeroKilled,
+)
+from warlog.domain.armageddon_empires.commands import (
+    AcceptChallenge,
+    EndTurn,
+    HuntHero,
+    MoveArmy,
+)
+from warlog.domain.armageddon_empires.costs import HUNT_HERO_AP, PRISONER_AP
+from warlog.domain.armageddon_empires.events import ApBonus, TurnBegan
+from warlog.domain.armageddon_empires.ruleset import RULESET
+from warlog.domain.core.events import DiceRolled
+
+QUARRY = "blue.quarry.1"
+#: the hunters of the p.30 example without the Bounty Hunter (a trooper instead)
+PLAIN_HUNT = HUNT.replace('"tracker", "eye", "trooper"', '"trooper", "eye", "trooper"')
+
+
+def spotted(armies: str = HUNT) -> Given:
+    g = begin(arena(armies))
+    return sight(g, "red", "blue-quarry")
+
+
+def hunt_to_the_end(g: Given, hunter: list[int], target: list[int]) -> list[object]:
+    """Red hunts, both sides accept; the events of the hunt and of the accepts."""
+    events: list[object] = list(
+        g.when(HuntHero(player="red", army="red-hunt"), dice=hunter + target)
+    )
+    events += g.when(AcceptChallenge(player="blue"))
+    if g.state.frames:
+        events += g.when(AcceptChallenge(player="red"))
+    return events
+
+
+def test_the_p30_example_hunter_6_dice_target_4_four_against_three_captures() -> None:
+    g = spotted()
+    events = g.when(HuntHero(player="red", army="red-hunt"), dice=[6, 5, 4, 4, 1, 1, 6, 5, 4, 1])
+    began = only(events, CaptureKillBegan)
+    assert (
+        began.chosen_by == "only" and began.frame.threshold == 2 and began.ap_cost == HUNT_HERO_AP
+    )
+    opened = only(events, ChallengeOpened).challenge
+    assert opened.attacker.pool.text() == (
+        "6 = 1 (base, R2) + 1 (3 units // 2) + 4 (Recce S5, R1 of Test Eye in red-hunt: "
+        "5 − range 0 − badlands 1)"
+    )
+    assert (
+        opened.defender is not None
+        and opened.defender.pool.text() == "4 = 4 (fate of Test Quarry, p.30)"
+    )
+    assert (opened.attacker.successes, opened.defender.successes) == (4, 3)
+    # a Bounty Hunter in the hex lends the hunter its army's hero's fate (p.46)
+    assert opened.attacker.fate_hero == "red.captain.1" and opened.defender.fate_hero == QUARRY
+    g.when(AcceptChallenge(player="blue"))
+    captured = only(g.when(AcceptChallenge(player="red")), HeroCaptured)
+    assert (captured.base, captured.distance, captured.army_removed) == ("red-camp", 2, True)
+    assert g.state.bases["red-camp"].prisoners == (QUARRY,)
+    assert "blue-quarry" not in g.state.armies and g.state.frames == ()
+    assert captured.explain().startswith(
+        "hunter 4 > target 3 successes: the hero is caught (R4); capture threshold = target pool "
+        "4 − largest Bounty Hunter 2 = 2 (R4, p.30); 4 > 2: captured"
+    )
+
+
+def test_the_captor_gains_3_ap_each_turn_while_it_holds_the_prisoner() -> None:
+    g = spotted()
+    hunt_to_the_end(g, [6, 5, 4, 4, 1, 1], [6, 5, 4, 1])
+    g.when(EndTurn(player="red"))
+    g.when(EndTurn(player="blue"))  # round 2 begins with the initiative purchase
+    begin(g)
+    began = [e for e in g.history if isinstance(e, TurnBegan)][-1]
+    assert began.empire == "red" and began.ap == 12 + PRISONER_AP
+    assert ApBonus(source=f"prisoner {QUARRY} at red-camp", ap=PRISONER_AP, rule="p.24, p.30") in (
+        began.bonuses
+    )
+    assert "3 from prisoner blue.quarry.1 at red-camp (p.24, p.30)" in began.explain()
+
+
+@pytest.mark.parametrize(
+    ("hunter", "target", "outcome"),
+    [
+        ([6, 5, 4, 1, 1, 1], [6, 5, 4, 1], HeroEscaped),  # 3 = 3: equal successes, escapes
+        ([6, 5, 1, 1, 1, 1], [6, 1, 1, 1], HeroKilled),  # 2 > 1, but exactly the threshold 2
+        ([6, 5, 4, 1, 1, 1], [6, 1, 1, 1], HeroCaptured),  # 3 > 1 and > 2
+    ],
+)
+def test_kill_and_capture_boundaries_with_a_bounty_hunter(
+    hunter: list[int], target: list[int], outcome: type
+) -> None:
+    g = spotted()
+    events = hunt_to_the_end(g, hunter, target)
+    assert len([e for e in events if isinstance(e, outcome)]) == 1
+    if outcome is HeroEscaped:
+        assert g.state.armies["blue-quarry"].hero == QUARRY
+    if outcome is HeroKilled:
+        assert QUARRY in g.state.empires["blue"].discard
+
+
+@pytest.mark.parametrize(
+    ("hunter", "outcome"),
+    [([6, 6, 6, 6, 1], HeroKilled), ([6, 6, 6, 6, 6], HeroCaptured)],
+)
+def test_without_a_bounty_hunter_the_threshold_is_the_whole_target_pool(
+    hunter: list[int], outcome: type
+) -> None:
+    g = spotted(PLAIN_HUNT)
+    # no Bounty Hunter: 1 + 3 // 2 + 4 = 6 dice, threshold 4 − 0 = 4; the hunter has no fate
+    events = hunt_to_the_end(g, [*hunter, 1], [6, 6, 6, 1])
+    assert only(events, CaptureKillBegan).frame.threshold == 4
+    assert len([e for e in events if isinstance(e, outcome)]) == 1
+
+
+def test_a_hero_not_spotted_this_round_cannot_be_hunted() -> None:
+    g = begin(arena())
+    err = g.when_rejected(HuntHero(player="red", army="red-hunt"), code="rules/no_target")
+    assert "spotted no enemy hero alone" in str(err)
+    assert not [c for c in RULESET.legal_commands(g.state, "red") if isinstance(c, HuntHero)]
+
+
+def test_only_a_combat_capable_army_hunts_and_once_a_turn() -> None:
+    g = begin(arena(HUNT + army_block("red-lone", "red", "2,1", hero="guide")))
+    sight(g, "red", "blue-quarry")
+    g.when_rejected(HuntHero(player="red", army="red-lone"), code="rules/not_combat_capable")
+    hunt_to_the_end(g, [6, 5, 4, 1, 1, 1], [6, 5, 4, 1])  # escapes
+    g.when_rejected(HuntHero(player="red", army="red-hunt"), code="rules/already_hunted")
+
+
+def test_a_bounty_hunter_names_the_target_and_without_one_a_die_picks_it() -> None:
+    two = army_block("blue-other", "blue", "2,1", hero="shade")
+    g = spotted(HUNT + two)
+    sight(g, "red", "blue-other")
+    legal = [c for c in RULESET.legal_commands(g.state, "red") if isinstance(c, HuntHero)]
+    assert {c.target for c in legal} == {None, QUARRY, "blue.shade.1"}
+    began = only(
+        g.when(HuntHero(player="red", army="red-hunt", target="blue.shade.1"), dice=[1] * 8),
+        CaptureKillBegan,
+    )
+    assert began.chosen_by == "bounty hunter" and began.frame.target == "blue.shade.1"
+
+    g2 = spotted(PLAIN_HUNT + two)
+    sight(g2, "red", "blue-other")
+    g2.when_rejected(
+        HuntHero(player="red", army="red-hunt", target=QUARRY), code="rules/no_bounty_hunter"
+    )
+    events = g2.when(HuntHero(player="red", army="red-hunt"), dice=[2] + [1] * 10)
+    pick = events[0]
+    assert isinstance(pick, DiceRolled) and (pick.sides, pick.purpose) == (2, "capture kill target")
+    began = only(events, CaptureKillBegan)
+    assert began.chosen_by == "die" and began.frame.target == QUARRY  # blue-quarry is second
+
+
+def test_a_bad_target_is_named() -> None:
+    g = spotted()
+    g.when_rejected(
+        HuntHero(player="red", army="red-hunt", target="blue.keep.1"), code="rules/bad_target"
+    )
+
+
+def test_the_hunter_s_stealthed_armies_in_the_hex_destealth_and_the_target_sees_them_all() -> None:
+    ghost = army_block("red-ghost", "red", "2,1", units=("wisp",)) + "stealthed = true\n"
+    g = spotted(HUNT + ghost)
+    began = only(g.when(HuntHero(player="red", army="red-hunt"), dice=[1] * 11), CaptureKillBegan)
+    assert began.destealthed == ("red-ghost",) and not g.state.armies["red-ghost"].stealthed
+    assert set(g.state.sightings["blue"]) == {"red-ghost", "red-hunt"}
+    # 4 units now: 1 + 4 // 2 + 4
+    assert top(g).attacker.pool.size == 7
+
+
+def test_a_combat_capable_army_moves_onto_a_spotted_hero_alone_but_a_hero_alone_does_not() -> None:
+    armies = (
+        army_block("red-hunt", "red", "1,1", units=("trooper", "eye"))
+        + army_block("blue-quarry", "blue", "2,1", hero="quarry")
+        + army_block("red-lone", "red", "1,0", hero="guide")
+    )
+    g = begin(arena(armies))
+    sight(g, "red", "blue-quarry")
+    moves = {
+        (c.army, c.to) for c in RULESET.legal_commands(g.state, "red") if isinstance(c, MoveArmy)
+    }
+    assert ("red-hunt", "2,1") in moves and ("red-lone", "2,1") not in moves
+    g.when_rejected(
+        MoveArmy(player="red", army="red-lone", to="2,1"), code="rules/battles_not_supported"
+    )
+    g.when(MoveArmy(player="red", army="red-hunt", to="2,1"))
+    assert g.state.armies["red-hunt"].at == "2,1"
+    assert [c for c in RULESET.legal_commands(g.state, "red") if isinstance(c, HuntHero)]

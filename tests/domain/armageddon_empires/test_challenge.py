@@ -1,0 +1,251 @@
+"""The challenge engine (R5, R6; p.15, p.28, p.31, p.51): who acts, the prerogative, fate, accepts,
+damage, duels and threshold challenges, in given-when-then form."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.domain.armageddon_empires.arena import arena, begin, open_challenge, side, top
+from tests.domain.armageddon_empires.helpers import only
+from warlog.domain.armageddon_empires.challenge import Challenge, Outcome
+from warlog.domain.armageddon_empires.challenge_events import (
+    CardDamaged,
+    ChallengeAccepted,
+    ChallengeResolved,
+    FateSpent,
+    PrerogativeTaken,
+)
+from warlog.domain.armageddon_empires.commands import (
+    AcceptChallenge,
+    EndTurn,
+    MoveArmy,
+    SpendFate,
+    TakePrerogative,
+)
+from warlog.domain.armageddon_empires.events import RoundBegan
+from warlog.domain.armageddon_empires.ruleset import RULESET
+
+RED_HERO = "red.captain.1"  # leads red-hunt
+BLUE_HERO = "blue.quarry.1"  # alone in blue-quarry
+
+
+def fight(attacker: list[int], defender: list[int], **kw: object) -> tuple[object, Challenge]:
+    """Red's turn, and a challenge of red (attacker) against blue (defender) with these dice."""
+    g = begin(arena())
+    ch = open_challenge(
+        g,
+        side("red", attacker, hero=kw.pop("red_hero", None)),  # type: ignore[arg-type]
+        side("blue", defender, hero=kw.pop("blue_hero", None)),  # type: ignore[arg-type]
+        **kw,  # type: ignore[arg-type]
+    )
+    return g, ch
+
+
+def test_the_defender_acts_first_and_takes_the_prerogative_while_the_dice_spare_it() -> None:
+    g, _ = fight([4, 1], [5, 6])
+    assert RULESET.active_players(g.state) == ["blue"]
+    assert TakePrerogative(player="blue") in RULESET.legal_commands(g.state, "blue")
+    events = g.when(TakePrerogative(player="blue"))
+    assert [type(e) for e in events] == [PrerogativeTaken, ChallengeResolved]
+    resolved = only(events, ChallengeResolved)
+    assert resolved.outcome == Outcome(
+        kind="opposed", ended_by="prerogative", attacker_successes=1, defender_successes=2
+    )
+    assert g.state.frames == () and RULESET.active_players(g.state) == ["red"]
+    assert "Defender's Prerogative" in events[0].explain()
+
+
+def test_equal_successes_spare_the_defender_so_the_prerogative_is_open() -> None:
+    g, _ = fight([4, 1], [5, 1])
+    assert TakePrerogative(player="blue") in RULESET.legal_commands(g.state, "blue")
+
+
+def test_no_prerogative_while_the_dice_deal_the_defender_damage() -> None:
+    g, _ = fight([4, 5], [1, 6])
+    assert TakePrerogative(player="blue") not in RULESET.legal_commands(g.state, "blue")
+    err = g.when_rejected(TakePrerogative(player="blue"), code="rules/no_prerogative")
+    assert "deal the defender damage (2 > 1 successes)" in str(err)
+
+
+def test_a_defender_that_acts_cedes_the_prerogative_for_the_rest_of_the_challenge() -> None:
+    g, _ = fight([4, 5], [1, 6], blue_hero=BLUE_HERO)
+    g.when(SpendFate(player="blue", count=1), dice=[6])  # now 2 against 2: no damage
+    assert top(g).ceded and top(g).to_act == "attacker"
+    g.when(AcceptChallenge(player="red"))
+    assert top(g).to_act == "defender" and top(g).no_damage_to_defender()
+    assert TakePrerogative(player="blue") not in RULESET.legal_commands(g.state, "blue")
+    g.when_rejected(TakePrerogative(player="blue"), code="rules/no_prerogative")
+
+
+def test_an_accepting_defender_keeps_the_prerogative() -> None:
+    g, _ = fight([4, 1], [5, 1], red_hero=RED_HERO)
+    g.when(AcceptChallenge(player="blue"))
+    g.when(SpendFate(player="red", count=1), dice=[2])  # red's re-roll fails again
+    assert top(g).to_act == "defender" and not top(g).ceded
+    assert TakePrerogative(player="blue") in RULESET.legal_commands(g.state, "blue")
+
+
+def test_two_accepts_in_a_row_end_the_challenge_and_an_act_between_starts_again() -> None:
+    g, _ = fight([4, 1], [1, 1], red_hero=RED_HERO)
+    g.when(AcceptChallenge(player="blue"))
+    assert top(g).accepts == 1
+    g.when(SpendFate(player="red", count=1), dice=[5])
+    assert top(g).accepts == 0
+    g.when(AcceptChallenge(player="blue"))
+    events = g.when(AcceptChallenge(player="red"))
+    resolved = only(events, ChallengeResolved)
+    assert resolved.outcome.ended_by == "accepts" and resolved.outcome.damage_to_defender == 2
+    assert "attacker 2 − defender 0 successes = 2 damage to the defender (R5)" in (
+        resolved.explain()
+    )
+
+
+def test_damage_needs_strictly_more_attacker_successes() -> None:
+    g, _ = fight([4, 1], [5, 1], red_hero=RED_HERO)
+    g.when(AcceptChallenge(player="blue"))
+    resolved = only(g.when(AcceptChallenge(player="red")), ChallengeResolved)
+    assert resolved.outcome.damage_to_defender == 0 and resolved.outcome.damage_to_attacker == 0
+
+
+def test_a_duel_turns_the_defender_s_surplus_on_the_attacker_s_card_and_destroys_it() -> None:
+    g = begin(arena())
+    # red's tracker (2 hit points) duels blue's trooper: blue has 3 successes to red's 1
+    open_challenge(
+        g,
+        side("red", [6, 1, 1], card="red.tracker.1"),
+        side("blue", [6, 5, 4], card="blue.trooper.1"),
+        kind="duel",
+        deals_damage=True,
+    )
+    g.when(AcceptChallenge(player="blue"))
+    events = g.when(AcceptChallenge(player="red"))
+    resolved = only(events, ChallengeResolved)
+    assert (resolved.outcome.damage_to_attacker, resolved.outcome.damage_to_defender) == (2, 0)
+    damaged = only(events, CardDamaged)
+    assert (damaged.card, damaged.total, damaged.limit, damaged.destroyed) == (
+        "red.tracker.1",
+        2,
+        2,
+        True,
+    )
+    assert "red.tracker.1" in g.state.empires["red"].discard
+    assert "red.tracker.1" not in g.state.armies["red-hunt"].units
+
+
+def test_an_opposed_challenge_never_damages_the_attacker() -> None:
+    g = begin(arena())
+    open_challenge(
+        g,
+        side("red", [6, 1, 1], card="red.tracker.1"),
+        side("blue", [6, 5, 4], card="blue.trooper.1"),
+        deals_damage=True,
+    )
+    g.when(AcceptChallenge(player="blue"))
+    events = g.when(AcceptChallenge(player="red"))
+    assert not [e for e in events if isinstance(e, CardDamaged)]
+
+
+def test_damage_short_of_the_hit_points_is_kept_on_the_card() -> None:
+    g = begin(arena())
+    open_challenge(
+        g, side("red", [6, 1]), side("blue", [1, 1], card="blue.trooper.1"), deals_damage=True
+    )
+    g.when(AcceptChallenge(player="blue"))
+    damaged = only(g.when(AcceptChallenge(player="red")), CardDamaged)
+    assert not damaged.destroyed and g.state.damage == {"blue.trooper.1": 1}
+
+
+@pytest.mark.parametrize(("faces", "succeeded"), [([6, 5, 1], True), ([6, 1, 1], False)])
+def test_a_threshold_challenge_succeeds_on_ties_and_ends_on_one_accept(
+    faces: list[int], succeeded: bool
+) -> None:
+    g = begin(arena())
+    open_challenge(g, side("red", faces), None, kind="threshold", threshold=2)
+    events = g.when(AcceptChallenge(player="red"))
+    resolved = only(events, ChallengeResolved)
+    assert resolved.outcome.succeeded is succeeded
+    assert "ties succeed, p.28" in resolved.explain()
+
+
+def test_fate_re_rolls_failed_dice_one_point_a_die_and_stays_spent_until_the_next_round() -> None:
+    g, _ = fight([6, 6, 5], [1, 1, 4], blue_hero=BLUE_HERO)
+    events = g.when(SpendFate(player="blue", count=2), dice=[5, 2])
+    spent = only(events, FateSpent)
+    assert (spent.positions, spent.rolled, spent.from_hero) == ((0, 1), (5, 2), 2)
+    assert top(g).defender is not None and top(g).defender.faces == (5, 2, 4)
+    assert g.state.fate_spent == {BLUE_HERO: 2}
+    g.when(AcceptChallenge(player="red"))
+    g.when(AcceptChallenge(player="blue"))  # the challenge ends; the spent fate does not return
+    assert g.state.fate_spent == {BLUE_HERO: 2}
+    g.events(RoundBegan(round=2, last_round=4))
+    assert g.state.fate_spent == {}
+
+
+def test_fate_is_limited_by_the_points_left_and_by_the_failed_dice() -> None:
+    g, _ = fight([6, 6, 5, 5, 5], [1, 1, 1, 1, 1], blue_hero=BLUE_HERO)  # Quarry: fate 4
+    assert [
+        c.count for c in RULESET.legal_commands(g.state, "blue") if isinstance(c, SpendFate)
+    ] == [
+        1,
+        2,
+        3,
+        4,
+    ]
+    g.when_rejected(SpendFate(player="blue", count=5), code="rules/not_enough_fate")
+    g2, _ = fight([6, 6], [1, 6], blue_hero=BLUE_HERO)
+    g2.when_rejected(SpendFate(player="blue", count=2), code="rules/no_failed_dice")
+
+
+def test_a_side_without_a_hero_has_no_fate() -> None:
+    g, _ = fight([6, 6], [1, 1])
+    g.when_rejected(SpendFate(player="blue", count=1), code="rules/not_enough_fate")
+
+
+def test_anything_but_an_answer_waits_for_the_open_challenge() -> None:
+    g, _ = fight([6, 6], [1, 1], blue_hero=BLUE_HERO)
+    g.when_rejected(EndTurn(player="red"), code="rules/decision_pending")
+    g.when_rejected(EndTurn(player="blue"), code="rules/decision_pending")
+    g.when_rejected(
+        MoveArmy(player="red", army="red-hunt", to="3,1"), code="rules/decision_pending"
+    )
+    g.when_rejected(AcceptChallenge(player="red"), code="rules/not_your_turn")
+    assert RULESET.legal_commands(g.state, "red") == []
+
+
+def test_answers_outside_a_challenge_are_in_the_wrong_phase() -> None:
+    g = begin(arena())
+    g.when_rejected(AcceptChallenge(player="red"), code="rules/wrong_phase")
+    g.when_rejected(SpendFate(player="red", count=1), code="rules/wrong_phase")
+
+
+EMPTY_HANDS = """
+[[empires]]
+id = "red"
+name = "Red"
+
+[[empires]]
+id = "blue"
+name = "Blue"
+"""
+
+
+def test_a_side_with_no_move_but_accept_as_both_can_see_accepts_automatically() -> None:
+    # blue holds cards (none may help it, but red cannot know that), so blue is asked
+    g, _ = fight([6, 6], [1, 1])
+    assert RULESET.active_players(g.state) == ["blue"]
+    assert RULESET.legal_commands(g.state, "blue")[-1] == AcceptChallenge(player="blue")
+    # with an empty hand, no fate and no prerogative, blue accepts at once and red is asked
+    g2 = begin(arena(empires=EMPTY_HANDS))
+    open_challenge(g2, side("red", [6, 1], hero=RED_HERO), side("blue", [1, 1]))
+    accepted = only(g2.history, ChallengeAccepted)
+    assert accepted.automatic and accepted.empire == "blue"
+    assert "accepts automatically" in accepted.explain()
+    assert RULESET.active_players(g2.state) == ["red"]
+
+
+def test_when_neither_side_can_do_anything_the_challenge_resolves_at_once() -> None:
+    g = begin(arena(empires=EMPTY_HANDS))
+    open_challenge(g, side("red", [6, 6]), side("blue", [1, 1]))
+    kinds = [type(e) for e in g.history[-3:]]
+    assert kinds == [ChallengeAccepted, ChallengeAccepted, ChallengeResolved]
+    assert g.state.frames == () and RULESET.active_players(g.state) == ["red"]

@@ -1,0 +1,153 @@
+"""Non-interference (AE-7, AE-17, AE-20): two games that differ only in blue's secrets (where its
+stealthed army stands and goes, which cards its hand holds) give red byte-identical answers from
+every read a player has: its events, its view at every seq, its legal commands, its replay, the
+explanation of every event and its Events-view tab.
+
+Both games are played through the application with the same key, clock and commands (manual
+dice: the referee's faces, sealed for every player). A seal's hash differs where the sealed
+values differ; it tells nothing to whoever lacks the key (a salted commitment, docs/log-format.md),
+so the comparison replaces each closed seal, and the chain hashes over them, by a placeholder.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from tests.domain.armageddon_empires.arena import toml
+from tests.domain.armageddon_empires.helpers import army_block
+from warlog.arbiter.application import Arbiter
+from warlog.domain import rulesets
+from warlog.domain.core.seal import is_seal
+from warlog.eventstore.memory_store import MemoryStore
+
+KEY = bytes(range(32))
+
+#: red's hunters next to blue's hero alone (fate 0: only a tactic card could help it)
+NEAR = army_block("red-hunt", "red", "1,1", units=("trooper", "eye")) + army_block(
+    "blue-pawn", "blue", "2,1", hero="pawn"
+)
+
+#: blue's hands: tactic cards, or none (the same size)
+HANDS = {
+    "tactics": '["t-fate", "t-again"]',
+    "units": '["trooper", "trooper"]',
+}
+
+#: where blue's stealthed army may stand and where it goes: out of red's sight, in the far east
+GHOST_MOVES = [("5,0", "6,0"), ("6,1", "5,1"), ("5,2", "6,2"), ("4,0", "5,0"), ("6,2", "6,1")]
+
+
+def empires(hand: str) -> str:
+    return f"""
+[[empires]]
+id = "red"
+name = "Red"
+hand = ["t-dice"]
+
+[[empires]]
+id = "blue"
+name = "Blue"
+hand = {hand}
+"""
+
+
+def commands(ghost_to: str) -> list[dict[str, Any]]:
+    """The same script in every variant but blue's move of its stealthed army (sealed)."""
+    return [
+        {"type": "buy_initiative", "player": "red", "count": 0},
+        # the initiative tie-break, then red's check of blue-pawn (3 dice against 3)
+        {"type": "buy_initiative", "player": "blue", "count": 0, "dice": [6, 1, 6, 6, 6, 1, 1, 1]},
+        {"type": "move_army", "player": "red", "army": "red-hunt", "to": "2,1"},
+        # hunter: 1 + 2 // 2 + (5 − 0 − 1) = 6 dice; the pawn: fate 0, no dice
+        {"type": "hunt_hero", "player": "red", "army": "red-hunt", "dice": [6, 5, 4, 1, 1, 1]},
+        {"type": "accept_challenge", "player": "blue"},
+        {"type": "accept_challenge", "player": "red"},
+        {"type": "end_turn", "player": "red"},
+        {"type": "move_army", "player": "blue", "army": "blue-ghost", "to": ghost_to},
+        {"type": "end_turn", "player": "blue"},
+        {"type": "buy_initiative", "player": "red", "count": 0},
+        {"type": "buy_initiative", "player": "blue", "count": 0, "dice": [6, 1]},
+    ]
+
+
+def played(tmp: Path, ghost: tuple[str, str], hand: str) -> Arbiter:
+    """A game of the variant, played through the application."""
+    armies = NEAR + army_block("blue-ghost", "blue", ghost[0], units=("wisp",))
+    folder = tmp / f"{ghost[0]}-{len(hand)}-{hash(hand) % 1000}"
+    folder.mkdir(exist_ok=True)
+    path = folder / "ni.toml"  # the scenario's name is the file's: the same in every variant
+    path.write_text(toml(armies + "stealthed = true\n", empires=empires(hand)), encoding="utf-8")
+    arb = Arbiter(
+        MemoryStore(), rulesets.get, clock=lambda: "2026-01-01T00:00:00.000Z", seeds=lambda: KEY
+    )
+    arb.new_game("armageddon-empires", str(path), game="ni", dice="manual")
+    for command in commands(ghost[1]):
+        arb.play("ni", json.dumps(command))
+    return arb
+
+
+def closed(value: Any) -> Any:
+    """``value`` with every closed seal replaced by a placeholder (opened ones kept)."""
+    if is_seal(value) and len(value) == 1:
+        return {"sealed": "…"}
+    if isinstance(value, dict):
+        return {k: closed(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [closed(v) for v in value]
+    return value
+
+
+def reads(arb: Arbiter, player: str) -> str:
+    """Everything ``player`` may read of the game, as one JSON text."""
+    head, _ = arb.head("ni")
+    out: dict[str, Any] = {
+        "records": [
+            {"seq": r.seq, "type": r.type, "at": r.at, "data": closed(json.loads(r.data))}
+            for r in arb.records_as("ni", player)
+        ],
+        "views": [arb.view("ni", at=seq, player=player) for seq in range(1, head + 1)],
+        "legal": arb.legal("ni", player),
+        "replay": [closed(step) for step in arb.replay("ni", player=player)],
+        "explain": [closed(arb.explain("ni", seq, player)) for seq in range(1, head + 1)],
+        "events_view": [
+            [entry.seq, entry.round, entry.duration, entry.text]
+            for entry in arb.events_view("ni", player).tabs(player, show_all=True)[player]
+        ],
+    }
+    return json.dumps(out, sort_keys=True, ensure_ascii=False, default=str)
+
+
+def test_red_reads_the_same_whatever_blue_s_stealthed_army_and_hand_are(tmp_path: Path) -> None:
+    base = played(tmp_path, GHOST_MOVES[0], HANDS["tactics"])
+    other = played(tmp_path, GHOST_MOVES[1], HANDS["units"])
+    # the games do differ, for the referee and for blue
+    assert reads(base, "blue") != reads(other, "blue")
+    assert base.view("ni")["state"]["armies"]["blue-ghost"]["at"] == "6,0"
+    # and red's reads do not
+    red = reads(base, "red")
+    assert red == reads(other, "red")
+    assert "blue-ghost" not in red and "blue.wisp" not in red
+    # blue was asked to answer the hunt in both games, though it held no tactic card in one
+    kinds = [
+        json.loads(r.data) for r in base.records_as("ni", "red") if r.type == "challenge_accepted"
+    ]
+    assert [k["automatic"] for k in kinds] == [False, False]
+
+
+@settings(
+    max_examples=6, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(
+    ghost=st.sampled_from(GHOST_MOVES[1:]),
+    hand=st.sampled_from(sorted(HANDS.values())),
+)
+def test_non_interference_for_any_hidden_position_and_hand(
+    tmp_path: Path, ghost: tuple[str, str], hand: str
+) -> None:
+    base = reads(played(tmp_path, GHOST_MOVES[0], HANDS["tactics"]), "red")
+    assert reads(played(tmp_path, ghost, hand), "red") == base

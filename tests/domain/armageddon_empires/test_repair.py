@@ -1,0 +1,91 @@
+"""Repair and healing (p.34; R11; AE-22): where each kind of card is mended, and what it costs."""
+
+from __future__ import annotations
+
+import msgspec
+import pytest
+
+from tests.domain.armageddon_empires.arena import BASES, arena, begin, toml
+from tests.domain.armageddon_empires.helpers import army_block, only
+from tests.given_when_then import Given
+from warlog.domain.armageddon_empires.challenge_events import CardDamaged, CardRepaired
+from warlog.domain.armageddon_empires.commands import EngageStealth, RepairCard
+from warlog.domain.armageddon_empires.costs import REPAIR_AP, REPAIR_COST
+from warlog.domain.armageddon_empires.ruleset import RULESET
+from warlog.domain.armageddon_empires.scenario import parse_scenario
+from warlog.domain.core.errors import InputError
+from warlog.domain.core.seal import secrets_of
+
+AT_HOME = army_block("red-home", "red", "0,3", hero="shade", units=("wisp",))
+
+
+def hurt(g: Given, card: str, amount: int = 1) -> Given:
+    owner = g.state.instances[card].owner
+    return g.events(
+        CardDamaged(
+            card=card,
+            owner=owner,
+            amount=amount,
+            total=amount,
+            limit=9,
+            destroyed=False,
+            challenge=1,
+        )
+    )
+
+
+def test_a_unit_at_its_base_is_repaired_to_full_for_the_ap_and_materials() -> None:
+    g = hurt(begin(arena(AT_HOME)), "red.wisp.1")
+    ap, stock = g.state.empires["red"].ap, g.state.empires["red"].resources
+    repaired = only(g.when(RepairCard(player="red", card="red.wisp.1")), CardRepaired)
+    assert (repaired.repaired, repaired.ap_cost, repaired.paid) == (1, REPAIR_AP, REPAIR_COST)
+    assert g.state.damage == {} and g.state.empires["red"].ap == ap - REPAIR_AP
+    assert g.state.empires["red"].resources == stock.minus(REPAIR_COST)
+    assert secrets_of(repaired) == [("card", "red"), ("repaired", "red")]
+
+
+def test_a_hero_away_from_a_base_or_in_a_stealthed_army_is_not_healed() -> None:
+    g = hurt(begin(arena()), "red.captain.1")  # red-hunt stands in the field
+    g.when_rejected(RepairCard(player="red", card="red.captain.1"), code="rules/not_at_base")
+    g2 = hurt(begin(arena(AT_HOME)), "red.shade.1")
+    g2.when(EngageStealth(player="red", army="red-home"))
+    g2.when_rejected(RepairCard(player="red", card="red.shade.1"), code="rules/stealthed")
+
+
+def test_a_facility_is_repaired_unless_its_hex_is_disputed() -> None:
+    g = hurt(begin(arena()), "red.sniffer.1")
+    assert RepairCard(player="red", card="red.sniffer.1") in RULESET.legal_commands(g.state, "red")
+    intruder = msgspec.structs.replace(g.state.armies["blue-quarry"], at="0,0")
+    g.state = msgspec.structs.replace(g.state, armies={**g.state.armies, "blue-quarry": intruder})
+    g.when_rejected(RepairCard(player="red", card="red.sniffer.1"), code="rules/hex_disputed")
+
+
+def test_an_aircraft_in_hand_is_repaired_but_never_a_missile() -> None:
+    g = hurt(hurt(begin(arena()), "red.kite.1"), "red.dart.1")
+    g.when(RepairCard(player="red", card="red.kite.1"))
+    g.when_rejected(RepairCard(player="red", card="red.dart.1"), code="rules/not_repairable")
+
+
+def test_only_a_damaged_card_of_one_s_own_is_repaired() -> None:
+    g = hurt(begin(arena()), "blue.quarry.1")
+    g.when_rejected(RepairCard(player="red", card="red.sniffer.1"), code="rules/not_damaged")
+    g.when_rejected(RepairCard(player="red", card="blue.quarry.1"), code="rules/unknown_card")
+    g.when_rejected(RepairCard(player="red", card="nothing"), code="rules/unknown_card")
+
+
+def test_a_scenario_may_start_cards_damaged_for_a_referee_to_repair() -> None:
+    armies = AT_HOME + "damage = { wisp = 1 }\n"
+    bases = BASES.replace(
+        'facilities = ["sniffer"]', 'facilities = ["sniffer"]\ndamage = { sniffer = 1 }'
+    )
+    g = begin(arena(armies, bases=bases))
+    assert g.state.damage == {"red.wisp.1": 1, "red.sniffer.1": 1}
+    repairs = {c.card for c in RULESET.legal_commands(g.state, "red") if isinstance(c, RepairCard)}
+    assert repairs == {"red.wisp.1", "red.sniffer.1"}
+
+
+def test_starting_damage_must_name_a_card_there_and_leave_it_standing() -> None:
+    with pytest.raises(InputError, match=r"\$\.armies\[0\]\.damage\.wisp: damage 2: 1 to 1"):
+        parse_scenario(toml(AT_HOME + "damage = { wisp = 2 }\n"))
+    with pytest.raises(InputError, match="no 'eye' card here"):
+        parse_scenario(toml(AT_HOME + "damage = { eye = 1 }\n"))
