@@ -4,8 +4,8 @@ An example is a choice of source and fork point, a key for the fork's new dice, 
 steps and the steps themselves, every one a Hypothesis draw: the same seed gives the same
 examples, and a failure shrinks to fewer steps, earlier fork points (fewer events of the
 source) and simpler commands. Each check that fails is its own failure (its own exception type),
-so that a run reports one shrunk example per check. Hypothesis keeps no database and prints
-nothing: the report is ``warlog fuzz``'s own.
+so that a run reports one shrunk example per check. Hypothesis keeps no database, prints nothing
+(the report is ``warlog fuzz``'s own) and draws from the seed alone.
 """
 
 from __future__ import annotations
@@ -30,6 +30,7 @@ from hypothesis import (
 from hypothesis import seed as hypothesis_seed
 from hypothesis import strategies as st
 from hypothesis.control import current_build_context
+from hypothesis.internal.conjecture import providers
 
 from warlog.fuzz.checks import CHECKS, Failure
 from warlog.fuzz.example import Example, Played, forked
@@ -160,23 +161,37 @@ def search(
         verbosity=Verbosity.quiet,
     )(hypothesis_seed(seed)(given(st.data())(test)))
     # what failed is in ``found``: Hypothesis re-raises it, or its time ran out
-    with _elsewhere(), contextlib.suppress(Exception, _OutOfTime):
+    with _isolated(), contextlib.suppress(Exception, _OutOfTime):
         run()
     tally.seconds += time.monotonic() - started
     return [found[check] for check in CHECKS if check in found]
 
 
 @contextlib.contextmanager
-def _elsewhere() -> Iterator[None]:
-    """Hypothesis's home directory (where it caches what it reads of local source files) in a
-    temporary folder while the search runs, so that nothing is written where the user works."""
+def _isolated() -> Iterator[None]:
+    """The search kept apart from where it runs: Hypothesis's home directory (where it caches
+    what it reads of local source files) in a temporary folder, so that nothing is written where
+    the user works; and no draw of the constants Hypothesis reads from the modules loaded (a
+    choice of theirs would depend on which modules the process happens to hold: the same seed
+    must give the same examples from the command line, a test suite or a REPL). The second is
+    an internal of Hypothesis: where it is missing, draws are left as they are."""
     home = vars(configuration).get("__hypothesis_home_directory")
+    provider = getattr(providers, "HypothesisProvider", None)
+    constant = getattr(provider, "_maybe_draw_constant", None)
     with tempfile.TemporaryDirectory(prefix="warlog-fuzz-") as folder:
         configuration.set_hypothesis_home_dir(folder)
+        if constant is not None:
+            provider._maybe_draw_constant = _no_constant  # type: ignore[union-attr]
         try:
             yield
         finally:
             configuration.set_hypothesis_home_dir(home)
+            if constant is not None:
+                provider._maybe_draw_constant = constant  # type: ignore[union-attr]
+
+
+def _no_constant(self: object, *args: object, **kwargs: object) -> None:
+    return None
 
 
 def _failing(example: Example | None) -> Played | None:
