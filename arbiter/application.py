@@ -31,7 +31,7 @@ from warlog.arbiter.sealing import (
     recorded_command,
     seal_batch,
 )
-from warlog.domain.core.dice import DiceSpec, ManualDice, SeededDice, commitment_of
+from warlog.domain.core.dice import Dice, DiceSpec, ManualDice, SeededDice, commitment_of
 from warlog.domain.core.errors import ConflictError, InputError, RulesError, StoreError
 from warlog.domain.core.events import (
     BATCH_STARTS,
@@ -90,15 +90,22 @@ class Arbiter:
         clock: Callable[[], str] = utc_now,
         seeds: Callable[[], bytes] = lambda: os.urandom(32),
         snapshot_every: int = SNAPSHOT_EVERY,
+        dice_filter: Callable[[Dice], Dice] | None = None,
     ) -> None:
+        """``dice_filter`` wraps the dice handed to the rules for each command (``warlog
+        fuzz``'s non-interference twin changes the faces of the other side's hidden draws with
+        it); the dice pass unchanged without one."""
         self.store = store
         self.vault: Vault = vault if vault is not None else MemoryVault()
         self._rulesets = rulesets
         self._clock = clock
         self._seeds = seeds
         self._snapshot_every = snapshot_every
+        self._dice_filter = dice_filter
         self._loaded: dict[str, Loaded] = {}
         self._live: dict[str, Folded] = {}
+        #: the fold before the last batch this arbiter appended (reads of that batch start there)
+        self._previous: dict[str, Folded] = {}
         self._codecs: dict[str, Codec] = {}
         self._listeners: list[Callable[[str, list[Record]], None]] = []
 
@@ -178,9 +185,12 @@ class Arbiter:
         live = self._live.get(game)
         if live is not None and live.seq == at and (at < head or live.hash == head_hash):
             return live
-        start = self._snapshot(game, loaded.ruleset, at)
-        if live is not None and live.seq <= at and (start is None or live.seq > start.seq):
-            start = live
+        cached = None  # the newest fold this arbiter holds at or before ``at``
+        for held in (live, self._previous.get(game)):
+            if held is not None and held.seq <= at and (cached is None or held.seq > cached.seq):
+                cached = held
+        newer = self._snapshot(game, loaded.ruleset, at, newer_than=cached.seq if cached else 0)
+        start = newer or cached
         from_seq = start.seq + 1 if start else 1
         rows = self.store.read_rows(game, from_seq, at)
         result = Fold(loaded.ruleset, start).rows(rows, self.decoder(loaded.codec, game)).folded
@@ -193,22 +203,41 @@ class Arbiter:
 
     # ------------------------------------------------------------------ snapshots
 
-    def _snapshot(self, game: str, ruleset: AnyRuleset, at: int) -> Folded | None:
-        """The newest usable snapshot at or before ``at``: its MAC checks (the vault) and the
-        log still holds its event with its hash; anything else is folded from the log."""
+    def _snapshot(
+        self, game: str, ruleset: AnyRuleset, at: int, newer_than: int = 0
+    ) -> Folded | None:
+        """The newest usable snapshot at or before ``at`` (and after ``newer_than``): its MAC
+        checks (the vault) and the log still holds its event with its hash; anything else is
+        folded from the log."""
         try:
             found = self.vault.latest_snapshot(
                 self.store.lineage(game), at, self._version_key(ruleset)
             )
         except StoreError:
             return None  # a cache: without the key file, fold from the log
-        if found is None:
+        if found is None or found[0] <= newer_than:
             return None
         start = self._decode_snapshot(ruleset, found[1])
         if start is None or start.seq != found[0]:
             return None
         logged = next(iter(self.store.read_rows(game, start.seq, start.seq)), None)
         return start if logged is not None and logged[3] == start.hash else None
+
+    def snapshot(self, game: str, at: int) -> Folded | None:
+        """The newest usable snapshot of the game at or before event ``at``, decoded (None when
+        there is none): what ``folded`` starts from before folding the tail."""
+        return self._snapshot(game, self.loaded(game).ruleset, at)
+
+    def keep_snapshot(self, game: str, folded: Folded) -> None:
+        """Keep ``folded`` (the game folded after one of its events, from the log) as a snapshot,
+        under the game that stores that event."""
+        from warlog.eventstore.lineage import owner_of
+
+        ruleset = self.loaded(game).ruleset
+        owner = owner_of(self.store.lineage(game), folded.seq)
+        self.vault.put_snapshot(
+            owner, folded.seq, self._version_key(ruleset), self._encode_snapshot(folded)
+        )
 
     def _encode_snapshot(self, folded: Folded) -> bytes:
         return msgspec.msgpack.encode((folded.seq, folded.hash, folded.meta, folded.state))
@@ -236,12 +265,7 @@ class Arbiter:
         if crosses or any(ruleset.is_round_start(e) for e in events):
             # a cache: the committed batch stands without it
             with contextlib.suppress(StoreError):
-                from warlog.eventstore.lineage import owner_of
-
-                owner = owner_of(self.store.lineage(game), folded.seq)
-                self.vault.put_snapshot(
-                    owner, folded.seq, self._version_key(ruleset), self._encode_snapshot(folded)
-                )
+                self.keep_snapshot(game, folded)
 
     # ------------------------------------------------------------------ keys
 
@@ -366,15 +390,15 @@ class Arbiter:
                 "rules/seed_revealed",
             )
         key = self._key(meta, game)
-        if meta.dice.mode == "manual":
-            manual = ManualDice(list(command.dice))
-            events = ruleset.decide(before.state, command, manual)
+        manual = ManualDice(list(command.dice)) if meta.dice.mode == "manual" else None
+        dice: Dice = manual or SeededDice(
+            key, meta.dice.stream, meta.dice.salt, meta.derivation_seq(first_seq + 1)
+        )
+        if self._dice_filter is not None:
+            dice = self._dice_filter(dice)
+        events = ruleset.decide(before.state, command, dice)
+        if manual is not None:
             manual.check_all_used()
-        else:
-            dice = SeededDice(
-                key, meta.dice.stream, meta.dice.salt, meta.derivation_seq(first_seq + 1)
-            )
-            events = ruleset.decide(before.state, command, dice)
         recorded = recorded_command(command, meta.dice.mode == "manual")
         issued = CommandIssued(player=command.player, command=recorded)
         return self._append(game, before, [issued, *events], command)
@@ -441,6 +465,7 @@ class Arbiter:
         records = self.store.append(game, rows, before.seq)
         assert fold.meta is not None
         after = Folded(records[-1].seq, records[-1].hash, fold.meta, fold.state)
+        self._previous[game] = before
         self._live[game] = after
         self._maybe_snapshot(game, ruleset, before.seq + 1, events, after)
         for listener in self._listeners:
@@ -517,7 +542,8 @@ class Arbiter:
             raise InputError(
                 f"--dice must be 'new' or 'same', not {dice!r}", "input/bad_dice_choice"
             )
-        cut = self.folded(game, at).meta
+        at_cut = self.folded(game, at)
+        cut = at_cut.meta
         spec = cut.dice
         new_id = check_game_id(new_game) if new_game else self._new_id(loaded.ruleset)
         new_spec: DiceSpec | None = None
@@ -545,11 +571,14 @@ class Arbiter:
         from warlog.eventstore.records import Pending
 
         try:
-            self.store.create_game(info, [Pending(type_, data, self._clock())])
+            (forked,) = self.store.create_game(info, [Pending(type_, data, self._clock())])
         except ConflictError:
             raise InputError(
                 f"game {new_id} already exists; choose another --game", "input/game_exists"
             ) from None
+        meta = evolve_meta(cut, forked.seq, event)
+        assert meta is not None
+        self._live[new_id] = Folded(forked.seq, forked.hash, meta, at_cut.state)
         return new_id
 
     # ------------------------------------------------------------------ exchanging

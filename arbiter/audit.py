@@ -29,7 +29,7 @@ from typing import Any
 
 import msgspec
 
-from warlog.arbiter.fold import Fold
+from warlog.arbiter.fold import Fold, Folded
 from warlog.arbiter.ids import GAME_ID
 from warlog.arbiter.initial import scenario_of
 from warlog.arbiter.meta import GameMeta
@@ -177,6 +177,13 @@ class Auditor:
     # ------------------------------------------------------------------ pass
 
     def feed(self, records: Iterable[Record]) -> list[Finding]:
+        """Audit a whole log: ``take`` every record, then ``finish``; the findings."""
+        self.take(records)
+        return self.finish()
+
+    def take(self, records: Iterable[Record]) -> None:
+        """Check ``records``, the next ones of the log in seq order, ending at a batch end
+        (a log fed in parts: each part's last batch is closed and checked)."""
         for record in records:
             row = self._read(record)
             self._chain(row)
@@ -186,10 +193,44 @@ class Auditor:
             self._batch.append(row)
             self.proved.events += 1
         self._close_batch()
+
+    def finish(self) -> list[Finding]:
+        """The checks that need the whole log (every roll and salt against the seeds revealed
+        in it); the findings. Call it once, after the last ``take``."""
         self._check_reveals()
         if self.proved.events == 0:
             self.find(0, "sequence", "the log is empty")
         return self.findings
+
+    @classmethod
+    def resume(
+        cls,
+        rulesets: Callable[[str], AnyRuleset],
+        ruleset: AnyRuleset,
+        codec: Codec,
+        folded: Folded,
+        at: str,
+        *,
+        opener: Vault | None = None,
+    ) -> Auditor:
+        """An Auditor that goes on after event ``folded.seq`` of a log, whose hash, meta and state
+        ``folded`` holds (a fold of that very log, not a snapshot's) and whose time was ``at``:
+        the records ``take`` is given next are checked as ``feed`` checks a whole log (chain from
+        ``folded.hash``, every batch re-derived, rolls and salts under the seeds revealed after
+        it). What came before is not checked again."""
+        auditor = cls(rulesets, folded.seq + 1, opener=opener)
+        auditor._expected_seq = folded.seq + 1
+        auditor._prev, auditor._last_at = folded.hash, at
+        auditor._ruleset, auditor._codec = ruleset, codec
+        auditor._folding = Fold(ruleset, folded)
+        auditor._specs[folded.meta.dice.commitment or ""] = folded.meta.dice
+        return auditor
+
+    @property
+    def state(self) -> Any:
+        """The ruleset's state folded from the records checked so far (None before the first
+        or once the rules could not follow the log)."""
+        return self._state if self._derive else None
 
     def _read(self, record: Record) -> _Row:
         """The chained and clear forms of a record; opened seals are checked here."""
@@ -260,7 +301,7 @@ class Auditor:
             self.find(
                 seq, "chain", "hash does not match the event's content (the event was altered)"
             )
-        if not _well_formed(record.at):
+        if record.at != self._last_at and not _well_formed(record.at):  # a batch shares one
             self.find(
                 seq, "sequence", f"'at' {record.at[:40]!r} is not a UTC time as warlog writes it"
             )

@@ -7,6 +7,7 @@ test pins the equivalence.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterable
 from typing import Any
 
@@ -37,7 +38,9 @@ class Codec:
 
     @classmethod
     def for_ruleset(cls, ruleset: AnyRuleset) -> Codec:
-        return cls(ruleset.event_types)
+        """The codec of a ruleset's events, built once per set of event types (a codec holds no
+        state of its own: every arbiter and audit of the process shares it)."""
+        return _codec(tuple(ruleset.event_types))
 
     @property
     def tags(self) -> list[str]:
@@ -73,3 +76,8 @@ def decode_command(command_type: Any, raw: dict[str, Any]) -> Any:
 def command_to_builtins(command: Any) -> dict[str, Any]:
     out: dict[str, Any] = msgspec.to_builtins(command)
     return out
+
+
+@functools.lru_cache(maxsize=64)
+def _codec(event_types: tuple[type[Event], ...]) -> Codec:
+    return Codec(event_types)

@@ -38,6 +38,14 @@ class MemoryStore:
     def __repr__(self) -> str:
         return f"MemoryStore(<{len(self._infos)} games>)"
 
+    def copy(self) -> MemoryStore:
+        """A store holding the same games, which the two go on appending to apart (records are
+        immutable and shared; each game's list of them is copied)."""
+        other = MemoryStore()
+        other._infos = dict(self._infos)
+        other._events = {game: list(records) for game, records in self._events.items()}
+        return other
+
     # ------------------------------------------------------------------ the log
 
     def create_game(self, info: GameInfo, first: Sequence[Pending]) -> list[Record]:

@@ -111,6 +111,17 @@ class MemoryVault:
     def available(self) -> bool:
         return True
 
+    def copy(self) -> MemoryVault:
+        """A vault holding what this one holds (keys, openings, snapshots, under the same MAC
+        key, seat tokens), which the two go on adding to apart."""
+        other = MemoryVault()
+        other._keys = dict(self._keys)
+        other._openings = dict(self._openings)
+        other._snapshots = {k: dict(v) for k, v in self._snapshots.items()}
+        other._tokens = dict(self._tokens)
+        other._mac_key = self._mac_key
+        return other
+
     def put_key(self, commitment: str, seed: bytes, game: str) -> None:
         self._keys.setdefault(commitment, bytes(seed))
 
