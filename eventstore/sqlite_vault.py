@@ -27,6 +27,8 @@ from warlog.eventstore.vault import Opening, snapshot_mac
 VAULT_APP = "warlog-keys"
 VAULT_SCHEMA_VERSION = 1
 SUFFIX = ".keys"
+#: hashes looked up in one SELECT (well under SQLite's limit on parameters)
+_IN_MOST = 500
 
 _DDL = (
     "CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)",
@@ -118,6 +120,20 @@ class SQLiteVault:
         if row is None:
             return None
         return Opening(row[0], row[1], row[2], row[3], json.loads(row[4]))
+
+    def clears(self, hashes: Sequence[str]) -> dict[str, str]:
+        out: dict[str, str] = {}
+        if not hashes:
+            return out
+        conn = self._connection()
+        with self._guard():
+            for i in range(0, len(hashes), _IN_MOST):
+                part = hashes[i : i + _IN_MOST]
+                marks = ", ".join("?" * len(part))
+                out.update(
+                    conn.execute(f"SELECT hash, clear FROM openings WHERE hash IN ({marks})", part)
+                )
+        return out
 
     # ------------------------------------------------------------------ snapshots
 

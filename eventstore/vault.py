@@ -57,6 +57,11 @@ class Vault(Protocol):
         """The clear form of the sealed event whose chain hash is ``hash_``, or None."""
         ...
 
+    def clears(self, hashes: Sequence[str]) -> dict[str, str]:
+        """hash -> clear ``data`` of those of the sealed events ``hashes`` the vault holds (a
+        fold opens a stretch of the log in one lookup)."""
+        ...
+
     def put_snapshot(self, owner: str, seq: int, version: str, state: bytes) -> None:
         """Cache ``state`` after event ``seq`` of game ``owner`` (the game storing that event)."""
         ...
@@ -99,6 +104,10 @@ class MemoryVault:
 
     def opening(self, hash_: str) -> Opening | None:
         return self._openings.get(hash_)
+
+    def clears(self, hashes: Sequence[str]) -> dict[str, str]:
+        openings = self._openings
+        return {h: openings[h].clear for h in hashes if h in openings}
 
     def put_snapshot(self, owner: str, seq: int, version: str, state: bytes) -> None:
         mac = snapshot_mac(self._mac_key, owner, seq, version, bytes(state))
