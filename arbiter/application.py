@@ -17,16 +17,25 @@ from typing import Any
 
 import msgspec
 
+from warlog.arbiter import snapshots
 from warlog.arbiter.audit import Auditor, audit_records
-from warlog.arbiter.fold import Fold, Folded
+from warlog.arbiter.fold import Fold, Folded, Row, RowDecoder, decoded
 from warlog.arbiter.ids import check_game_id
+from warlog.arbiter.initial import initial_state
 from warlog.arbiter.meta import GameMeta, evolve_meta
 from warlog.arbiter.scenarios import resolve_scenario
 from warlog.arbiter.sealing import PUBLIC, REFEREE, Forms, Opener, event_secrets, seal_batch
 from warlog.domain.core.dice import DiceSpec, ManualDice, SeededDice, commitment_of
-from warlog.domain.core.errors import ConflictError, InputError, RulesError, StoreError
+from warlog.domain.core.errors import (
+    ConflictError,
+    InputError,
+    RulesError,
+    StoreError,
+    WarlogError,
+)
 from warlog.domain.core.events import (
     BATCH_STARTS,
+    INERT_TAGS,
     CommandIssued,
     DiceRevealed,
     Event,
@@ -132,14 +141,17 @@ class Arbiter:
     def ruleset_of(self, game: str) -> AnyRuleset:
         return self.loaded(game).ruleset
 
-    def decoder(self, codec: Codec, game: str) -> Callable[[int, str, str, str], Event]:
-        """Decodes stored rows into clear events (sealed values opened from the vault)."""
+    def decoder(self, codec: Codec, game: str) -> RowDecoder:
+        """Decodes stored ``(seq, type, data, hash)`` rows into clear events (sealed values
+        opened from the vault, one lookup for the rows given at once)."""
         opener = Opener(self.vault, game)
+        decode = codec.decode
 
-        def decode(seq: int, type_: str, data: str, hash_: str) -> Event:
-            return codec.decode(type_, opener.clear(seq, data, hash_))
+        def events(rows: Sequence[Row]) -> list[Event]:
+            clears = opener.clears(rows)
+            return [decode(row[1], clear) for row, clear in zip(rows, clears, strict=True)]
 
-        return decode
+        return events
 
     def fold_records(self, ruleset: AnyRuleset, records: Iterable[Record]) -> Folded:
         """The game folded from its records, from the first (``game_created``) on."""
@@ -166,11 +178,18 @@ class Arbiter:
         if live is not None and live.seq <= at and (start is None or live.seq > start.seq):
             start = live
         from_seq = start.seq + 1 if start else 1
-        rows = self.store.read_rows(game, from_seq, at)
+        rows = self.store.read_rows(game, from_seq, at, skip=INERT_TAGS)
         result = Fold(loaded.ruleset, start).rows(rows, self.decoder(loaded.codec, game)).folded
         if at == head:
             self._live[game] = result
         return result
+
+    def fold_log(self, game: str) -> Folded:
+        """The game folded afresh from its whole log (no snapshot, no cached state): a replay.
+        The SELECT leaves out the rows the fold skips."""
+        loaded = self.loaded(game)
+        rows = self.store.read_rows(game, skip=INERT_TAGS)
+        return Fold(loaded.ruleset).rows(rows, self.decoder(loaded.codec, game)).folded
 
     def state(self, game: str, at: int | None = None) -> Any:
         return self.folded(game, at).state
@@ -188,24 +207,24 @@ class Arbiter:
             return None  # a cache: without the key file, fold from the log
         if found is None:
             return None
-        start = self._decode_snapshot(ruleset, found[1])
+        start = snapshots.decode(ruleset.state_type, found[1], lambda: self._initial(game))
         if start is None or start.seq != found[0]:
             return None
         logged = next(iter(self.store.read_rows(game, start.seq, start.seq)), None)
         return start if logged is not None and logged[3] == start.hash else None
 
-    def _encode_snapshot(self, folded: Folded) -> bytes:
-        return msgspec.msgpack.encode((folded.seq, folded.hash, folded.meta, folded.state))
-
-    def _decode_snapshot(self, ruleset: AnyRuleset, blob: bytes) -> Folded | None:
+    def _initial(self, game: str) -> Any:
+        """The state the game's ``game_created`` begins it with (built once per process and
+        shared); None if it cannot be read here."""
+        loaded = self.loaded(game)
         try:
-            seq, hash_, meta, raw = msgspec.msgpack.decode(
-                blob, type=tuple[int, str, GameMeta, msgspec.Raw]
-            )
-            state: Any = msgspec.msgpack.decode(raw, type=ruleset.state_type)
-        except (msgspec.DecodeError, TypeError, ValueError):
-            return None  # a cache: an unreadable snapshot is simply not used
-        return Folded(seq, hash_, meta, state)
+            row = next(iter(self.store.read_rows(game, 1, 1)))
+            (created,) = self.decoder(loaded.codec, game)([row])
+            if not isinstance(created, GameCreated):
+                return None
+            return initial_state(loaded.ruleset, row[2], created)
+        except WarlogError:
+            return None
 
     def _maybe_snapshot(
         self,
@@ -223,8 +242,10 @@ class Arbiter:
                 from warlog.eventstore.lineage import owner_of
 
                 owner = owner_of(self.store.lineage(game), folded.seq)
+                if folded.initial is None:
+                    folded.initial = self._initial(game)
                 self.vault.put_snapshot(
-                    owner, folded.seq, self._version_key(ruleset), self._encode_snapshot(folded)
+                    owner, folded.seq, self._version_key(ruleset), snapshots.encode(folded)
                 )
 
     # ------------------------------------------------------------------ keys
@@ -423,7 +444,7 @@ class Arbiter:
         self.vault.put_openings(openings)  # first: an event is never stored without its opening
         records = self.store.append(game, rows, before.seq)
         assert fold.meta is not None
-        after = Folded(records[-1].seq, records[-1].hash, fold.meta, fold.state)
+        after = Folded(records[-1].seq, records[-1].hash, fold.meta, fold.state, fold.initial)
         self._live[game] = after
         self._maybe_snapshot(game, ruleset, before.seq + 1, events, after)
         return records
@@ -572,9 +593,7 @@ class Arbiter:
     def replay_agrees(self, game: str) -> bool:
         """True when the state folded afresh from every record (no snapshot, no cache) is the
         live state, byte for byte."""
-        loaded = self.loaded(game)
-        rows = ((r.seq, r.type, r.data, r.hash) for r in self.store.read(game))
-        replayed = Fold(loaded.ruleset).rows(rows, self.decoder(loaded.codec, game)).folded
+        replayed = self.fold_log(game)
         live = self.folded(game).state
         return msgspec.msgpack.encode(replayed.state) == msgspec.msgpack.encode(live)
 
@@ -612,11 +631,7 @@ class Arbiter:
         self.check_range(game, from_seq, to_seq)
         reader = self.reader(game, player)
         state = self.state(game, from_seq - 1) if from_seq > 1 else None
-        decode = self.decoder(loaded.codec, game)
-        clear = (
-            (r, decode(r.seq, r.type, r.data, r.hash))
-            for r in self.store.read(game, from_seq, to_seq)
-        )
+        clear = decoded(self.store.read(game, from_seq, to_seq), self.decoder(loaded.codec, game))
         shown = self.forms(game, reader, from_seq, to_seq)
         return replay_steps(loaded.ruleset, state, zip(shown, clear, strict=True), player)
 
@@ -641,9 +656,8 @@ class Arbiter:
         """``(seq, event)`` of the clear events, sealed values opened from the vault: what the
         rules and the read models fold (never hand them to a player)."""
         loaded = self.loaded(game)
-        decode = self.decoder(loaded.codec, game)
         records = self.store.read(game, from_seq, to_seq)
-        return ((r.seq, decode(r.seq, r.type, r.data, r.hash)) for r in records)
+        return ((r.seq, event) for r, event in decoded(records, self.decoder(loaded.codec, game)))
 
     def audit(
         self, game: str, from_seq: int = 1, progress: Callable[[int], None] | None = None

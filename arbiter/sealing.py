@@ -91,12 +91,32 @@ class Opener:
             return data
         opening = self._vault.opening(hash_)
         if opening is None:
-            raise StoreError(
-                f"the key file holds no clear form of event {seq} of game {self._game}: its "
-                "sealed values cannot be opened here (a log imported before its reveal?)",
-                "store/sealed",
-            )
+            raise self._not_held(seq)
         return opening.clear
+
+    def clears(self, rows: Sequence[tuple[int, str, str, str]]) -> list[str]:
+        """The clear data of each ``(seq, type, data, hash)`` row, the sealed ones found in the
+        vault in one lookup; StoreError if it does not hold one."""
+        sealed = [hash_ for _, _, data, hash_ in rows if has_seals(data)]
+        if not sealed:
+            return [data for _, _, data, _ in rows]
+        found = self._vault.clears(sealed)
+        out = []
+        for seq, _, data, hash_ in rows:
+            if has_seals(data):
+                clear = found.get(hash_)
+                if clear is None:
+                    raise self._not_held(seq)
+                data = clear
+            out.append(data)
+        return out
+
+    def _not_held(self, seq: int) -> StoreError:
+        return StoreError(
+            f"the key file holds no clear form of event {seq} of game {self._game}: its "
+            "sealed values cannot be opened here (a log imported before its reveal?)",
+            "store/sealed",
+        )
 
 
 #: who reads: a player's name, or one of these

@@ -45,7 +45,6 @@ from bench.workload import (
 )
 from warlog.arbiter.application import Arbiter
 from warlog.arbiter.database import on_database
-from warlog.arbiter.fold import Fold
 from warlog.arbiter.sealing import Opener
 from warlog.eventstore.records import GameInfo, Pending
 from warlog.eventstore.sqlite_store import SQLiteStore
@@ -247,7 +246,7 @@ def warlog_replay(store: SQLiteStore, arb: Arbiter, ruleset: Any, games: Sequenc
     quiesce()
     started = time.perf_counter()
     for game in games:
-        Fold(ruleset).rows(store.read_rows(game), arb.decoder(arb.codec(ruleset), game))
+        arb.fold_log(game)
     return time.perf_counter() - started
 
 
