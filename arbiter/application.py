@@ -13,7 +13,7 @@ import os
 import secrets as _secrets
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, TypeVar
 
 import msgspec
 
@@ -24,7 +24,15 @@ from warlog.arbiter.ids import check_game_id
 from warlog.arbiter.initial import initial_state
 from warlog.arbiter.meta import GameMeta, evolve_meta
 from warlog.arbiter.scenarios import resolve_scenario
-from warlog.arbiter.sealing import PUBLIC, REFEREE, Forms, Opener, event_secrets, seal_batch
+from warlog.arbiter.sealing import (
+    PUBLIC,
+    REFEREE,
+    Forms,
+    Opened,
+    Opener,
+    event_secrets,
+    seal_batch,
+)
 from warlog.domain.core.dice import DiceSpec, ManualDice, SeededDice, commitment_of
 from warlog.domain.core.errors import (
     ConflictError,
@@ -52,6 +60,8 @@ from warlog.eventstore.store import Store
 from warlog.eventstore.vault import MemoryVault, Vault
 from warlog.projections.events_view import EventsView
 from warlog.projections.replay import replay_steps
+
+T = TypeVar("T")
 
 #: how often long reads report their progress, in events
 PROGRESS_EVERY = 5000
@@ -668,9 +678,14 @@ class Arbiter:
         self.loaded(game)
         head, _ = self.store.head(game)
         check_from(from_seq, head, game)
-        reader = REFEREE if self.vault.available() else PUBLIC
-        records = counted(self.forms(game, reader, 1, None), progress)
-        return audit_records(records, self._rulesets, from_seq)
+        records: Iterable[Record | Opened]
+        if self.vault.available():  # the referee's read: every seal the vault holds opened
+            loaded = self.loaded(game)
+            forms = Forms(self.vault, loaded.codec, REFEREE, self.folded(game).meta.opened)
+            records = forms.opened(self.store.read(game))
+        else:
+            records = self.forms(game, PUBLIC, 1, None)
+        return audit_records(counted(records, progress), self._rulesets, from_seq)
 
     def summary(self, game: str, at: int | None = None, player: str | None = None) -> Summary:
         """A summary a person can read of the state after ``at`` as ``player`` sees it."""
@@ -714,7 +729,7 @@ def check_from(from_seq: int, head: int, label: str) -> None:
         )
 
 
-def counted(records: Iterable[Record], progress: Callable[[int], None] | None) -> Iterator[Record]:
+def counted(records: Iterable[T], progress: Callable[[int], None] | None) -> Iterator[T]:
     """``records`` passed through, telling ``progress`` the count every ``PROGRESS_EVERY``
     records and at the end."""
     n = 0

@@ -33,7 +33,8 @@ from warlog.arbiter.fold import Fold
 from warlog.arbiter.ids import GAME_ID
 from warlog.arbiter.initial import scenario_of
 from warlog.arbiter.meta import GameMeta
-from warlog.arbiter.sealing import event_secrets, has_seals
+from warlog.arbiter.openings import read_opened
+from warlog.arbiter.sealing import Opened, event_secrets, has_seals
 from warlog.domain.core.dice import (
     DiceSpec,
     ManualDice,
@@ -57,6 +58,7 @@ from warlog.domain.core.seal import (
     Secret,
     cleared,
     compact,
+    get_path,
     opening_problem,
     salt_for,
     seals_in,
@@ -121,6 +123,8 @@ class _Row(msgspec.Struct):
     event: Event | None = None
     #: the salts of the seals opened in this record, for the reveal: (path, salt)
     salts: list[tuple[str, str]] = []
+    #: the paths of its seals, when they are known (None: found in ``chained`` when needed)
+    sealed: list[str] | None = None
 
 
 class Auditor:
@@ -176,9 +180,12 @@ class Auditor:
 
     # ------------------------------------------------------------------ pass
 
-    def feed(self, records: Iterable[Record]) -> list[Finding]:
-        for record in records:
-            row = self._read(record)
+    def feed(self, records: Iterable[Record | Opened]) -> list[Finding]:
+        """Audit ``records``: as a log file holds them (opened seals in their ``data``), or as
+        the arbiter's vault opens them (``Opened``)."""
+        for item in records:
+            row = self._read_opened(item) if isinstance(item, Opened) else self._read(item)
+            record = row.record
             self._chain(row)
             row.event = self._decode(row)
             if record.type in BATCH_STARTS or not self._batch:
@@ -194,7 +201,7 @@ class Auditor:
     def _read(self, record: Record) -> _Row:
         """The chained and clear forms of a record; opened seals are checked here."""
         if not has_seals(record.data):
-            return _Row(record, record.data, record.data)
+            return _Row(record, record.data, record.data, sealed=[])
         try:
             data = json.loads(record.data)
             chained_obj, openings = stripped(data)
@@ -219,7 +226,22 @@ class Auditor:
         self.proved.seals_opened += len(values)
         self.proved.seals_closed += len(sealed) - len(values)
         clear = compact(cleared(chained_obj, values)) if len(values) == len(sealed) else None
-        return _Row(record, chained, clear, salts=salts)
+        return _Row(record, chained, clear, salts=salts, sealed=sealed)
+
+    def _read_opened(self, opened: Opened) -> _Row:
+        """``_read`` of a record as stored, with what the vault opens of it: each opening is
+        checked against its seal, the clear data made from the chained data and the values."""
+        record = opened.record
+        if not opened.salts:
+            return _Row(record, record.data, record.data, sealed=[])
+        read = read_opened(record.data, opened.clear, opened.salts)
+        if read is None:
+            return _Row(record, record.data, None)  # not JSON: the decode check reports it
+        for problem in read.problems:
+            self.find(record.seq, "seal", problem)
+        self.proved.seals_opened += len(read.salts)
+        self.proved.seals_closed += len(read.sealed) - len(read.salts)
+        return _Row(record, read.chained, read.clear, salts=read.salts, sealed=read.sealed)
 
     def _keep_salts(self, row: _Row) -> None:
         """Keep a row's opened salts for the reveal, under the seed in force."""
@@ -260,7 +282,9 @@ class Auditor:
             self.find(
                 seq, "chain", "hash does not match the event's content (the event was altered)"
             )
-        if not _well_formed(record.at):
+        if record.at == self._last_at:
+            pass  # a batch shares one time: checked at its first event
+        elif not _well_formed(record.at):
             self.find(
                 seq, "sequence", f"'at' {record.at[:40]!r} is not a UTC time as warlog writes it"
             )
@@ -642,11 +666,12 @@ class Auditor:
                 return
         for row, event in zip(batch, derived, strict=True):
             hidden = {path for path, _ in event_secrets(event, command, setup)}
-            sealed = (
-                {path for path, _ in seals_in(json.loads(row.chained))}
-                if has_seals(row.chained)
-                else set()
-            )
+            if row.sealed is not None:
+                sealed = set(row.sealed)
+            elif has_seals(row.chained):
+                sealed = {path for path, _ in seals_in(json.loads(row.chained))}
+            else:
+                sealed = set()
             for path in sorted(hidden - sealed):
                 self.find(
                     row.record.seq, "seal", f"{path} is in the clear; the rules keep it hidden"
@@ -743,8 +768,6 @@ class Auditor:
 
 
 def _seal_at(data: Any, path: str) -> str:
-    from warlog.domain.core.seal import get_path
-
     return str(get_path(data, path)["sealed"])
 
 
@@ -759,13 +782,14 @@ def _well_formed(at: str) -> bool:
 
 
 def audit_records(
-    records: Iterable[Record],
+    records: Iterable[Record | Opened],
     rulesets: Callable[[str], AnyRuleset],
     from_seq: int = 1,
     *,
     opener: Vault | None = None,
 ) -> Auditor:
-    """Audit a log given as records in file or seq order; the Auditor holds the findings and
+    """Audit a log given as records in file or seq order (or as the arbiter's vault opens
+    them: ``Opened``); the Auditor holds the findings and
     what it proved. ``opener``: the arbiter's vault, which opens the seals of its own games."""
     auditor = Auditor(rulesets, from_seq, opener=opener)
     auditor.feed(records)

@@ -393,6 +393,9 @@ class SinkVault:
     def clears(self, hashes: Sequence[str]) -> dict[str, str]:
         return {h: self._openings[h].clear for h in hashes if h in self._openings}
 
+    def openings(self, hashes: Sequence[str]) -> dict[str, Opening]:
+        return {h: self._openings[h] for h in hashes if h in self._openings}
+
     def put_snapshot(self, owner: str, seq: int, version: str, state: bytes) -> None:
         self._snap[owner] = (seq, version, bytes(state))
         mac = snapshot_mac(self._mac_key, owner, seq, version, bytes(state))

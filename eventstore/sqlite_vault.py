@@ -18,6 +18,7 @@ import os
 import sqlite3
 from collections.abc import Iterator, Sequence
 from pathlib import Path
+from typing import Any
 
 from warlog.domain.core.errors import StoreError
 from warlog.eventstore.lineage import Segment
@@ -122,7 +123,17 @@ class SQLiteVault:
         return Opening(row[0], row[1], row[2], row[3], json.loads(row[4]))
 
     def clears(self, hashes: Sequence[str]) -> dict[str, str]:
-        out: dict[str, str] = {}
+        return dict(self._select("hash, clear", hashes))
+
+    def openings(self, hashes: Sequence[str]) -> dict[str, Opening]:
+        return {
+            row[0]: Opening(row[0], row[1], row[2], row[3], json.loads(row[4]))
+            for row in self._select("hash, game, seq, clear, owners", hashes)
+        }
+
+    def _select(self, columns: str, hashes: Sequence[str]) -> list[tuple[Any, ...]]:
+        """``columns`` of the openings of ``hashes`` that the vault holds, in a few SELECTs."""
+        out: list[tuple[Any, ...]] = []
         if not hashes:
             return out
         conn = self._connection()
@@ -130,9 +141,8 @@ class SQLiteVault:
             for i in range(0, len(hashes), _IN_MOST):
                 part = hashes[i : i + _IN_MOST]
                 marks = ", ".join("?" * len(part))
-                out.update(
-                    conn.execute(f"SELECT hash, clear FROM openings WHERE hash IN ({marks})", part)
-                )
+                query = f"SELECT {columns} FROM openings WHERE hash IN ({marks})"
+                out.extend(conn.execute(query, part))
         return out
 
     # ------------------------------------------------------------------ snapshots

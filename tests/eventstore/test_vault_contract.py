@@ -57,6 +57,10 @@ class TestVaultContract:
         assert set(found) == {f"{i:064x}" for i in range(3, 1200, 3)}
         assert set(found.values()) == {'{"card":"red.x.1"}'}
         assert vault.clears([]) == {}
+        openings = vault.openings(wanted)
+        assert set(openings) == set(found)
+        assert all(openings[h] == opening(h, seq=int(h, 16)) for h in openings)
+        assert vault.openings([]) == {}
 
     def test_the_latest_snapshot_is_the_newest_at_or_before_the_seq(self, vault: Vault) -> None:
         vault.put_snapshot("g", 4, "v1", b"four")
