@@ -21,6 +21,7 @@ One streaming pass; findings are collected rather than stopped at the first:
 
 from __future__ import annotations
 
+import functools
 import json
 import re
 from collections.abc import Callable, Iterable
@@ -551,15 +552,21 @@ class Auditor:
             return
         self._reveals[meta.dice.commitment or ""] = (record.seq, seed)
 
-    def _command_of(self, seq: int, issued: CommandIssued) -> Command | None:
+    def _command_of(self, seq: int, issued: CommandIssued, clear: str) -> Command | None:
+        """The recorded command, typed (``clear``: its row's clear data, in canonical form)."""
         ruleset, meta = self._ruleset, self._meta
         assert ruleset is not None and meta is not None
+        raw = bytes(_ISSUED.decode(clear).command)  # msgspec's encoding of issued.command
+        command: Command
         try:
-            command: Command = msgspec.convert(issued.command, ruleset.command_type)
-        except msgspec.ValidationError as exc:
-            self.find(seq, "rules", f"the recorded command is not a valid command: {exc}")
-            return None
-        if msgspec.json.encode(command) != msgspec.json.encode(issued.command):
+            command = _command_decoder(ruleset.command_type).decode(raw)
+        except msgspec.DecodeError:
+            try:  # the message names the bad field as it always did
+                command = msgspec.convert(issued.command, ruleset.command_type)
+            except msgspec.ValidationError as exc:
+                self.find(seq, "rules", f"the recorded command is not a valid command: {exc}")
+                return None
+        if msgspec.json.encode(command) != raw:
             self.find(
                 seq,
                 "rules",
@@ -579,7 +586,7 @@ class Auditor:
         seq = batch[0].record.seq
         ruleset, meta, state = self._ruleset, self._meta, self._state
         assert self._codec is not None and meta is not None and ruleset is not None
-        command = self._command_of(seq, issued)
+        command = self._command_of(seq, issued, batch[0].clear or "")
         if command is None:
             return
         if meta.revealed:
@@ -765,6 +772,22 @@ class Auditor:
     def revealed(self) -> bool:
         """True when every roll kept for a reveal was derived again (and there was a reveal)."""
         return bool(self._reveals) and self.proved.dice_unverified == 0
+
+
+class _Issued(msgspec.Struct):
+    """A ``command_issued`` row's data with its command left as it is written."""
+
+    player: str
+    command: msgspec.Raw
+
+
+_ISSUED = msgspec.json.Decoder(_Issued)
+
+
+@functools.cache
+def _command_decoder(command_type: Any) -> msgspec.json.Decoder[Any]:
+    """A decoder of a ruleset's commands (its tagged union), made once per union."""
+    return msgspec.json.Decoder(command_type)
 
 
 def _seal_at(data: Any, path: str) -> str:

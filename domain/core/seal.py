@@ -118,7 +118,14 @@ def compact(value: Any) -> str:
 
 def salt_for(key: bytes, stream: str, seq: int, path: str) -> str:
     """``HMAC-SHA256(key, f"seal:{stream}:{seq}:{path}")`` as hex."""
-    return hmac.new(key, f"seal:{stream}:{seq}:{path}".encode(), hashlib.sha256).hexdigest()
+    mac = _keyed(key).copy()  # the key's pads hashed once: a salt costs one message's hashing
+    mac.update(f"seal:{stream}:{seq}:{path}".encode())
+    return mac.hexdigest()
+
+
+@functools.lru_cache(maxsize=64)
+def _keyed(key: bytes) -> hmac.HMAC:
+    return hmac.new(key, digestmod=hashlib.sha256)
 
 
 def seal_for(salt: str, value: Any) -> str:
@@ -129,8 +136,9 @@ def seal_for(salt: str, value: Any) -> str:
 # ---------------------------------------------------------------------- paths in data
 
 
-def _steps(path: str) -> list[str | int]:
-    return [int(part) if part.isdigit() else part for part in path.split(".")]
+@functools.lru_cache(maxsize=4096)
+def _steps(path: str) -> tuple[str | int, ...]:
+    return tuple(int(part) if part.isdigit() else part for part in path.split("."))
 
 
 def get_path(data: Any, path: str) -> Any:
