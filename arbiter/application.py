@@ -10,15 +10,13 @@ from __future__ import annotations
 import contextlib
 import json
 import os
-import secrets as _secrets
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from datetime import UTC, datetime
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import msgspec
 
 from warlog.arbiter import snapshots
-from warlog.arbiter.audit import Auditor, audit_records
 from warlog.arbiter.fold import Fold, Folded, Row, RowDecoder, decoded
 from warlog.arbiter.ids import check_game_id
 from warlog.arbiter.initial import initial_state
@@ -53,13 +51,15 @@ from warlog.domain.core.events import (
 from warlog.domain.core.rules import unknown_command
 from warlog.domain.core.ruleset import AnyRuleset, Command
 from warlog.domain.core.seal import Sealer, Secret
-from warlog.domain.core.summary import Summary
 from warlog.eventstore.codec import Codec, command_to_builtins, decode_command
 from warlog.eventstore.records import GameInfo, Record
 from warlog.eventstore.store import Store
 from warlog.eventstore.vault import MemoryVault, Vault
-from warlog.projections.events_view import EventsView
-from warlog.projections.replay import replay_steps
+
+if TYPE_CHECKING:  # imported where they are used: a command pays only for what it runs
+    from warlog.arbiter.audit import Auditor
+    from warlog.domain.core.summary import Summary
+    from warlog.projections.events_view import EventsView
 
 T = TypeVar("T")
 
@@ -352,7 +352,9 @@ class Arbiter:
 
     def _new_id(self, ruleset: AnyRuleset) -> str:
         short = "".join(word[0] for word in ruleset.name.split("-"))
-        return f"{short}-{_secrets.token_hex(4)}"
+        import secrets
+
+        return f"{short}-{secrets.token_hex(4)}"
 
     # ------------------------------------------------------------------ playing
 
@@ -643,6 +645,8 @@ class Arbiter:
         state = self.state(game, from_seq - 1) if from_seq > 1 else None
         clear = decoded(self.store.read(game, from_seq, to_seq), self.decoder(loaded.codec, game))
         shown = self.forms(game, reader, from_seq, to_seq)
+        from warlog.projections.replay import replay_steps
+
         return replay_steps(loaded.ruleset, state, zip(shown, clear, strict=True), player)
 
     def explain(self, game: str, seq: int, player: str | None = None) -> dict[str, Any]:
@@ -658,6 +662,8 @@ class Arbiter:
         loaded = self.loaded(game)
         if player is not None:
             loaded.ruleset.check_player(self.folded(game).state, player)
+        from warlog.projections.events_view import EventsView
+
         return EventsView(loaded.ruleset).feed(self.events(game))
 
     def events(
@@ -685,6 +691,8 @@ class Arbiter:
             records = forms.opened(self.store.read(game))
         else:
             records = self.forms(game, PUBLIC, 1, None)
+        from warlog.arbiter.audit import audit_records
+
         return audit_records(counted(records, progress), self._rulesets, from_seq)
 
     def summary(self, game: str, at: int | None = None, player: str | None = None) -> Summary:
