@@ -7,7 +7,7 @@ import msgspec
 import pytest
 
 from tests.eventstore.conftest import fixed_clock
-from warlog.arbiter import snapshots
+from warlog.arbiter import initial, snapshots
 from warlog.arbiter.application import Arbiter
 from warlog.arbiter.autoplay import autoplay
 from warlog.arbiter.fold import Folded
@@ -54,6 +54,31 @@ def test_a_state_read_from_a_snapshot_is_the_fold_of_its_prefix(name: str) -> No
         assert builtins(start.meta) == builtins(full.meta)
         assert builtins(fresh.state(game, at)) == builtins(full.state)
     assert seen >= 2
+
+
+@pytest.mark.parametrize("name", BUNDLED)
+def test_a_process_that_has_not_built_the_initial_state_reads_it_from_the_snapshot_at_seq_1(
+    name: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    arb, game = played(name)
+    ruleset = arb.ruleset_of(game)
+    monkeypatch.setattr(initial, "_STATES", {})  # as in a new process
+    monkeypatch.setattr(initial, "_SCENARIOS", {})
+    assert Arbiter(arb.store, registry.get, vault=arb.vault)._initial(game) is not None
+    found = arb.vault.latest_snapshot(arb.store.lineage(game), 1, arb._version_key(ruleset))
+    assert found is not None and found[0] == 1
+
+    def never(*_: object) -> None:
+        raise AssertionError("the initial state was built again")
+
+    monkeypatch.setattr(initial, "_STATES", {})
+    monkeypatch.setattr(ruleset, "initial_state", never)
+    head, _ = arb.head(game)
+    read = Arbiter(arb.store, registry.get, vault=arb.vault).folded(game)
+    monkeypatch.undo()
+    whole = Arbiter(arb.store, registry.get, vault=arb.vault).fold_log(game)
+    assert (read.seq, read.hash) == (head, whole.hash)
+    assert builtins(read.state) == builtins(whole.state)
 
 
 def test_an_armageddon_empires_snapshot_leaves_out_the_map_and_the_cards() -> None:
