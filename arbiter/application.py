@@ -111,6 +111,7 @@ class Arbiter:
         self._loaded: dict[str, Loaded] = {}
         self._live: dict[str, Folded] = {}
         self._codecs: dict[str, Codec] = {}
+        self._listeners: list[Callable[[str, list[Record]], None]] = []
 
     def close(self) -> None:
         """Close the store and the vault (their files, for SQLite)."""
@@ -124,6 +125,13 @@ class Arbiter:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+    def watch(self, listener: Callable[[str, list[Record]], None]) -> None:
+        """Tell ``listener(game, records)`` of every batch this arbiter appends to a game's log
+        (a command's, a reveal's), right after it is committed, in the thread that appended it:
+        what a live feed needs to push new events without polling the store. A listener must
+        not raise (what it raises is dropped: the batch stands, and so does its verdict)."""
+        self._listeners.append(listener)
 
     @property
     def rulesets(self) -> Callable[[str], AnyRuleset]:
@@ -482,6 +490,9 @@ class Arbiter:
         after = Folded(records[-1].seq, records[-1].hash, fold.meta, fold.state, fold.initial)
         self._live[game] = after
         self._maybe_snapshot(game, ruleset, before.seq + 1, events, after)
+        for listener in self._listeners:
+            with contextlib.suppress(Exception):  # the batch is committed whatever it does
+                listener(game, records)
         return records
 
     def legal(self, game: str, player: str | None = None) -> list[dict[str, Any]]:
@@ -644,9 +655,22 @@ class Arbiter:
     def forms(self, game: str, reader: str, from_seq: int, to_seq: int | None) -> Iterator[Record]:
         loaded = self.loaded(game)
         head = self.folded(game)
-        start = self.folded(game, from_seq - 1).meta if from_seq > 1 else None
+        start = self._meta_before(game, from_seq, head)
         forms = Forms(self.vault, loaded.codec, reader, head.meta.opened, start)
         return forms.forms(self.store.read(game, from_seq, to_seq))
+
+    def _meta_before(self, game: str, from_seq: int, head: Folded) -> GameMeta | None:
+        """The meta the forms of the records from ``from_seq`` start from: None from seq 1;
+        the head's when every lineage event but reveals lies before ``from_seq`` (the dice in
+        force and their shift are then the head's, and what is revealed comes from
+        ``head.meta.opened``), which spares the fold of the state at ``from_seq - 1``; else the
+        meta folded there."""
+        if from_seq <= 1:
+            return None
+        last_lineage_event = self.store.lineage(game)[-1][1]  # game_created, or the fork's
+        if from_seq > last_lineage_event and from_seq <= head.seq + 1:
+            return head.meta
+        return self.folded(game, from_seq - 1).meta
 
     def records_as(
         self, game: str, player: str | None, from_seq: int = 1, to_seq: int | None = None
@@ -717,6 +741,22 @@ class Arbiter:
         from warlog.arbiter.audit import audit_records
 
         return audit_records(counted(records, progress), self._rulesets, from_seq)
+
+    def about(self, game: str) -> dict[str, Any]:
+        """What a game is and where it stands: ``{"game", "ruleset", "version", "players",
+        "head": {"seq", "hash"}, "over"}`` (``version``: the rules it is played under; ``over``:
+        the game has ended or its seed is revealed). UnknownGame if there is no such game."""
+        loaded = self.loaded(game)
+        folded = self.folded(game)
+        meta = folded.meta
+        return {
+            "game": game,
+            "ruleset": meta.ruleset,
+            "version": meta.version,
+            "players": list(meta.players),
+            "head": {"seq": folded.seq, "hash": folded.hash},
+            "over": bool(loaded.ruleset.is_terminal(folded.state) or meta.revealed),
+        }
 
     def summary(self, game: str, at: int | None = None, player: str | None = None) -> Summary:
         """A summary a person can read of the state after ``at`` as ``player`` sees it."""

@@ -86,10 +86,15 @@ def cli(ctx: click.Context, db: str | None) -> None:
         ctx.obj = db_path(db)
 
 
+def database(ctx: click.Context) -> str:
+    """The command's database: ``--db`` (before or after the command), else the default."""
+    root = ctx.find_root()
+    return db_path(root.obj if isinstance(root.obj, str) else None)
+
+
 def arbiter(ctx: click.Context, *, create: bool = False) -> Arbiter:
     """The Arbiter on the command's database, closed when the command ends."""
-    root = ctx.find_root()
-    arb = open_arbiter(db_path(root.obj if isinstance(root.obj, str) else None), create=create)
+    arb = open_arbiter(database(ctx), create=create)
     ctx.call_on_close(arb.close)
     return arb
 
@@ -630,6 +635,30 @@ def scenario_show(name: str, ruleset_name: str | None) -> None:
       warlog new armageddon-empires --scenario my-scenario.toml
     """
     click.echo(rulesets.scenario_text(name, ruleset_name), nl=False)
+
+
+@cli.command()
+@click.option("--host", default="127.0.0.1", show_default=True, help="The address to listen on.")
+@click.option(
+    "--port", type=int, default=8000, show_default=True, help="The port (0: any free port)."
+)
+@db_option
+@click.pass_context
+def serve(ctx: click.Context, host: str, port: int) -> None:
+    """Run the arbiter server for a tournament until stopped (docs/server.md).
+
+    Many games at once over HTTP, each player's token allowed only its own commands and view,
+    with a live feed of each game. The organiser's token is $WARLOG_ADMIN_TOKEN, or one printed
+    once on stderr; `listening on http://HOST:PORT` is printed on stderr once it accepts
+    requests. Ctrl-C or SIGTERM stops it in good order (exit 0).
+
+    \b
+    Example:
+      WARLOG_ADMIN_TOKEN=s3cret warlog serve --db tournament.db --port 8000
+    """
+    from warlog.server.serve import serve as run_server
+
+    run_server(database(ctx), host, port)
 
 
 @cli.command()

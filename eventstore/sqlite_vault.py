@@ -1,9 +1,11 @@
 """The vault of an SQLite log: the key file ``<database>.keys`` beside it, readable by its owner
 only (created with mode 0600; SQLite gives its -wal and -shm files the same mode).
 
-Schema (version 1): ``meta(key, value)`` (``app = warlog-keys``, ``schema_version``, the MAC key
+Schema (version 2): ``meta(key, value)`` (``app = warlog-keys``, ``schema_version``, the MAC key
 of snapshots), ``keys(commitment PRIMARY KEY, game, seed)``, ``openings(hash PRIMARY KEY, game,
-seq, clear, owners)``, ``snapshots(game, version, seq, state, mac)``.
+seq, clear, owners)``, ``snapshots(game, version, seq, state, mac)``, ``tokens(id PRIMARY KEY,
+game, seat, digest)`` (the seat tokens of the arbiter server, by digest only). A version-1 file
+(no ``tokens``) is brought to version 2 when it is opened.
 
 The file is opened on first use, so that what needs no secret (listing events, receipts,
 exporting a log) works on a database handed out without its key file.
@@ -20,13 +22,13 @@ from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
-from warlog.domain.core.errors import StoreError
+from warlog.domain.core.errors import ConflictError, StoreError
 from warlog.eventstore.lineage import Segment
 from warlog.eventstore.sqlite_file import BUSY_TIMEOUT_MS, SQLiteFile, rollback
-from warlog.eventstore.vault import Opening, snapshot_mac
+from warlog.eventstore.vault import Opening, SeatToken, snapshot_mac
 
 VAULT_APP = "warlog-keys"
-VAULT_SCHEMA_VERSION = 1
+VAULT_SCHEMA_VERSION = 2
 SUFFIX = ".keys"
 #: hashes looked up in one SELECT (well under SQLite's limit on parameters)
 _IN_MOST = 500
@@ -39,6 +41,13 @@ _DDL = (
     "CREATE TABLE snapshots (game TEXT NOT NULL, version TEXT NOT NULL, seq INTEGER NOT NULL,"
     " state BLOB NOT NULL, mac BLOB NOT NULL, PRIMARY KEY (game, version, seq)) WITHOUT ROWID",
 )
+#: what each schema version adds to the one before it
+_MIGRATIONS = {
+    2: (
+        "CREATE TABLE tokens (id TEXT PRIMARY KEY, game TEXT NOT NULL, seat TEXT NOT NULL,"
+        " digest TEXT NOT NULL)",
+    ),
+}
 
 
 def vault_path(database: str | os.PathLike[str]) -> str:
@@ -177,6 +186,29 @@ class SQLiteVault:
                         return at, bytes(state)
         return None
 
+    # ------------------------------------------------------------------ seat tokens
+
+    def put_tokens(self, tokens: Sequence[SeatToken]) -> None:
+        if not tokens:
+            return
+        with self._transaction() as conn:
+            try:
+                conn.executemany(
+                    "INSERT INTO tokens (id, game, seat, digest) VALUES (?, ?, ?, ?)",
+                    [(t.id, t.game, t.seat, t.digest) for t in tokens],
+                )
+            except sqlite3.IntegrityError:  # all or none: the transaction is rolled back
+                raise ConflictError("a seat token id is taken", "store/token_taken") from None
+
+    def token(self, id_: str) -> SeatToken | None:
+        with self._guard():
+            row = (
+                self._connection()
+                .execute("SELECT id, game, seat, digest FROM tokens WHERE id = ?", (id_,))
+                .fetchone()
+            )
+        return None if row is None else SeatToken(*row)
+
     # ------------------------------------------------------------------ the file
 
     def _connection(self) -> sqlite3.Connection:
@@ -216,10 +248,9 @@ class SQLiteVault:
     def _schema(self, conn: sqlite3.Connection) -> None:
         names = {row[0] for row in conn.execute("SELECT name FROM sqlite_master")}
         if not names:
-            conn.execute("BEGIN IMMEDIATE")
-            try:
+            with self._immediate(conn):
                 if not {row[0] for row in conn.execute("SELECT name FROM sqlite_master")}:
-                    for ddl in _DDL:
+                    for ddl in (*_DDL, *(d for v in sorted(_MIGRATIONS) for d in _MIGRATIONS[v])):
                         conn.execute(ddl)
                     conn.executemany(
                         "INSERT INTO meta (key, value) VALUES (?, ?)",
@@ -229,17 +260,44 @@ class SQLiteVault:
                             ("snapshot_mac_key", os.urandom(32).hex()),
                         ],
                     )
-                conn.execute("COMMIT")
-            except BaseException:
-                rollback(conn)
-                raise
-        try:
-            meta = dict(conn.execute("SELECT key, value FROM meta").fetchall())
-        except sqlite3.OperationalError:
-            meta = {}
+        meta = self._meta(conn)
+        if meta.get("app") == VAULT_APP and meta.get("schema_version", "").isdigit():
+            self._migrate(conn, int(meta["schema_version"]))
+            meta = self._meta(conn)
         if meta.get("app") != VAULT_APP or meta.get("schema_version") != str(VAULT_SCHEMA_VERSION):
             raise StoreError(f"{self.path} is not a warlog key file", "store/not_warlog")
         self._mac_key = bytes.fromhex(meta["snapshot_mac_key"])
+
+    @staticmethod
+    def _meta(conn: sqlite3.Connection) -> dict[str, str]:
+        try:
+            return dict(conn.execute("SELECT key, value FROM meta").fetchall())
+        except sqlite3.OperationalError:
+            return {}
+
+    def _migrate(self, conn: sqlite3.Connection, version: int) -> None:
+        """Bring a key file of an older schema ``version`` to the current one (each step in its
+        own transaction, rechecked inside it: another process may have migrated meanwhile)."""
+        for target in range(version + 1, VAULT_SCHEMA_VERSION + 1):
+            with self._immediate(conn):
+                if self._meta(conn).get("schema_version") != str(target - 1):
+                    continue
+                for ddl in _MIGRATIONS[target]:
+                    conn.execute(ddl)
+                conn.execute(
+                    "UPDATE meta SET value = ? WHERE key = 'schema_version'", (str(target),)
+                )
+
+    @staticmethod
+    @contextlib.contextmanager
+    def _immediate(conn: sqlite3.Connection) -> Iterator[None]:
+        conn.execute("BEGIN IMMEDIATE")
+        try:
+            yield
+            conn.execute("COMMIT")
+        except BaseException:
+            rollback(conn)
+            raise
 
     @contextlib.contextmanager
     def _guard(self) -> Iterator[None]:
@@ -251,11 +309,5 @@ class SQLiteVault:
     @contextlib.contextmanager
     def _transaction(self) -> Iterator[sqlite3.Connection]:
         conn = self._connection()
-        with self._guard():
-            conn.execute("BEGIN IMMEDIATE")
-            try:
-                yield conn
-                conn.execute("COMMIT")
-            except BaseException:
-                rollback(conn)
-                raise
+        with self._guard(), self._immediate(conn):
+            yield conn

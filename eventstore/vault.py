@@ -5,7 +5,9 @@
   hash, with the player entitled to each sealed path (the rules fold the clear form; players
   receive the chained form with their own values opened);
 - **snapshots**: cached states (they hold hidden values), each under a MAC with the vault's own
-  key, so that a doctored snapshot is never used.
+  key, so that a doctored snapshot is never used;
+- **seat tokens**: for each token a front end hands a player (the arbiter server's bearer
+  tokens), the game and seat it acts for and a digest of its secret part, never the token itself.
 
 The events database can be handed to every player; the vault (for SQLite, the key file beside
 the database, readable by its owner only) never. Everything here is written *before* the events
@@ -22,6 +24,7 @@ from typing import Protocol
 
 import msgspec
 
+from warlog.domain.core.errors import ConflictError
 from warlog.eventstore.lineage import Segment
 
 
@@ -34,6 +37,17 @@ class Opening(msgspec.Struct, frozen=True):
     seq: int
     clear: str
     owners: dict[str, str | None]
+
+
+class SeatToken(msgspec.Struct, frozen=True):
+    """What the vault keeps of one player's token: ``id`` (the token's public part, by which it
+    is found), the ``game`` and ``seat`` (player) it acts for, and ``digest``, the sha256 (hex)
+    of its secret part. The token itself is never kept."""
+
+    id: str
+    game: str
+    seat: str
+    digest: str
 
 
 class Vault(Protocol):
@@ -78,6 +92,15 @@ class Vault(Protocol):
         lineage ``segments``; a snapshot whose MAC does not check is passed over."""
         ...
 
+    def put_tokens(self, tokens: Sequence[SeatToken]) -> None:
+        """Keep the seat tokens issued for a game (all or none). ConflictError if one of their
+        ids is taken: a token is never replaced."""
+        ...
+
+    def token(self, id_: str) -> SeatToken | None:
+        """The seat token whose public part is ``id_``, or None."""
+        ...
+
 
 def snapshot_mac(key: bytes, owner: str, seq: int, version: str, state: bytes) -> bytes:
     """The MAC that vouches a snapshot was written by this vault for this game, seq and rules."""
@@ -92,6 +115,7 @@ class MemoryVault:
         self._keys: dict[str, bytes] = {}
         self._openings: dict[str, Opening] = {}
         self._snapshots: dict[tuple[str, str], dict[int, tuple[bytes, bytes]]] = {}
+        self._tokens: dict[str, SeatToken] = {}
         self._mac_key = os.urandom(32)
 
     def available(self) -> bool:
@@ -133,3 +157,13 @@ class MemoryVault:
                 if hmac.compare_digest(mac, snapshot_mac(self._mac_key, owner, at, version, state)):
                     return at, state
         return None
+
+    def put_tokens(self, tokens: Sequence[SeatToken]) -> None:
+        taken = [t.id for t in tokens if t.id in self._tokens]
+        if taken or len({t.id for t in tokens}) < len(tokens):
+            raise ConflictError("a seat token id is taken", "store/token_taken")
+        for token in tokens:
+            self._tokens[token.id] = token
+
+    def token(self, id_: str) -> SeatToken | None:
+        return self._tokens.get(id_)

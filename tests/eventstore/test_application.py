@@ -240,3 +240,76 @@ def test_game_ids_are_checked_and_not_reused(arbiter: Arbiter, scenario_file: st
         arbiter.new_game("dice-race", scenario_file, game="no spaces")
     with pytest.raises(InputError, match="unknown scenario"):
         arbiter.new_game("dice-race", "no-such-scenario", game="g2")
+
+
+def test_a_watcher_is_told_of_each_batch_appended_and_cannot_undo_it(
+    arbiter: Arbiter, scenario_file: str
+) -> None:
+    """Given a listener that records what it is told and one that raises, when commands are
+    played and the seed revealed, then the first is told of exactly each batch as committed
+    and the commands still succeed."""
+    told: list[tuple[str, list[int]]] = []
+    arbiter.watch(lambda game, records: told.append((game, [r.seq for r in records])))
+
+    def broken(game: str, records: object) -> None:
+        raise RuntimeError("a listener's bug")
+
+    arbiter.watch(broken)
+    game = arbiter.new_game("dice-race", scenario_file, game="g1")
+    assert told == []  # a new game's first batch is no append to a watched log
+    first = arbiter.play(game, roll("red"))
+    second = arbiter.play(game, json.dumps({"type": "pass", "player": "blue"}))
+    with pytest.raises(RulesError):
+        arbiter.play(game, roll("blue"))  # red's turn: rejected, nothing appended, nobody told
+    revealed = arbiter.reveal(game)
+    assert told == [
+        ("g1", [r.seq for r in first]),
+        ("g1", [r.seq for r in second]),
+        ("g1", [revealed.seq]),
+    ]
+
+
+def test_about_a_game_says_its_players_head_and_whether_it_is_over(
+    arbiter: Arbiter, scenario_file: str
+) -> None:
+    game = arbiter.new_game("dice-race", scenario_file, game="g1")
+    summary = arbiter.about(game)
+    seq, hash_ = arbiter.head(game)
+    assert summary == {
+        "game": "g1",
+        "ruleset": "dice-race",
+        "version": arbiter.ruleset_of(game).version,
+        "players": ["red", "blue"],
+        "head": {"seq": seq, "hash": hash_},
+        "over": False,
+    }
+    arbiter.reveal(game)
+    assert arbiter.about(game)["over"] is True
+
+
+def test_a_players_records_from_any_seq_are_the_tail_of_the_whole_feed() -> None:
+    """Given an Armageddon Empires game with sealed draws, a fork of it with new dice and a
+    fork with the same dice after the reveal, when each reader's records are read from any seq,
+    then they are exactly the tail of that reader's records read from seq 1 (what a live feed
+    resumed at any point must send)."""
+    from warlog.arbiter.autoplay import autoplay
+    from warlog.domain import rulesets as registry
+    from warlog.eventstore.memory_store import MemoryStore
+
+    arb = Arbiter(MemoryStore(), registry.get, snapshot_every=16)
+    game = arb.new_game("armageddon-empires", game="ae")
+    autoplay(arb, game, 30)
+    cut = arb.head(game)[0]
+    new_dice = arb.fork(game, cut, new_game="ae-new")
+    autoplay(arb, new_dice, 10)
+    arb.reveal(game)
+    same_dice = arb.fork(game, cut, new_game="ae-same", dice="same")
+    autoplay(arb, same_dice, 10)
+    for g in (game, new_dice, same_dice):
+        head = arb.head(g)[0]
+        for reader in (None, "red", "blue"):
+            whole = list(arb.records_as(g, reader))
+            assert [r.seq for r in whole] == list(range(1, head + 1))
+            starts = [*range(1, head + 1, 5), cut, cut + 1, cut + 2, head]
+            for from_seq in (s for s in starts if s <= head):
+                assert list(arb.records_as(g, reader, from_seq)) == whole[from_seq - 1 :]

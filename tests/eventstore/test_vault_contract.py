@@ -1,4 +1,4 @@
-"""The vault contract: keys, openings and snapshots kept beside the log and never in it.
+"""The vault contract: keys, openings, snapshots and seat tokens kept beside the log, never in it.
 
 One test class, run against each vault (the in-memory one and the SQLite key file).
 """
@@ -12,12 +12,12 @@ from pathlib import Path
 
 import pytest
 
-from warlog.domain.core.errors import StoreError
+from warlog.domain.core.errors import ConflictError, StoreError
 from warlog.eventstore.lineage import Segment
 from warlog.eventstore.records import GameInfo, Pending
 from warlog.eventstore.sqlite_store import SQLiteStore
 from warlog.eventstore.sqlite_vault import SQLiteVault, vault_path
-from warlog.eventstore.vault import MemoryVault, Opening, Vault
+from warlog.eventstore.vault import MemoryVault, Opening, SeatToken, Vault
 
 SEED = bytes(range(32))
 COMMITMENT = hashlib.sha256(SEED).hexdigest()
@@ -86,6 +86,46 @@ class TestVaultContract:
         vault.put_snapshot("f", 7, "v1", b"f7")
         assert vault.latest_snapshot(fork, 10, "v1") == (7, b"f7")
         assert vault.latest_snapshot([("p", 1, None)], 10, "v1") == (8, b"p8")
+
+    def test_a_seat_token_is_found_by_its_id(self, vault: Vault) -> None:
+        red, blue = SeatToken("id1", "g", "red", "a" * 64), SeatToken("id2", "g", "blue", "b" * 64)
+        vault.put_tokens([red, blue])
+        assert vault.token("id1") == red
+        assert vault.token("id2") == blue
+        assert vault.token("id3") is None
+
+    def test_a_seat_token_is_never_replaced_and_a_batch_is_all_or_none(self, vault: Vault) -> None:
+        vault.put_tokens([SeatToken("id1", "g", "red", "a" * 64)])
+        with pytest.raises(ConflictError):
+            vault.put_tokens(
+                [SeatToken("id2", "h", "red", "c" * 64), SeatToken("id1", "h", "blue", "d" * 64)]
+            )
+        assert vault.token("id1") == SeatToken("id1", "g", "red", "a" * 64)
+        assert vault.token("id2") is None
+
+
+def test_a_version_1_key_file_gains_the_tokens_table_and_keeps_its_keys(tmp_path: Path) -> None:
+    """Given a key file written before seat tokens existed (schema 1), when it is opened, then
+    it is brought to schema 2 and its keys and openings are still there."""
+    import sqlite3
+
+    path = vault_path(tmp_path / "w.db")
+    old = SQLiteVault(path, create=True)
+    old.put_key(COMMITMENT, SEED, "g")
+    old.close()
+    conn = sqlite3.connect(path)
+    conn.execute("DROP TABLE tokens")
+    conn.execute("UPDATE meta SET value = '1' WHERE key = 'schema_version'")
+    conn.commit()
+    conn.close()
+    again = SQLiteVault(path)
+    assert again.key(COMMITMENT) == SEED
+    again.put_tokens([SeatToken("id1", "g", "red", "a" * 64)])
+    assert again.token("id1") == SeatToken("id1", "g", "red", "a" * 64)
+    again.close()
+    conn = sqlite3.connect(path)
+    assert conn.execute("SELECT value FROM meta WHERE key = 'schema_version'").fetchone() == ("2",)
+    conn.close()
 
 
 def test_a_doctored_snapshot_is_passed_over(tmp_path: Path) -> None:

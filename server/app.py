@@ -1,0 +1,419 @@
+"""The arbiter server's routes (ARCHITECTURE.md, "The arbiter server"): each one parses its
+request, checks that the caller may make it, makes one application call on the arbiter's thread
+and renders what it returns. The rules, the store and what each reader may see are the
+application's (``Arbiter``): nothing here folds, decodes or redacts.
+"""
+
+from __future__ import annotations
+
+import functools
+import importlib.metadata
+from collections.abc import Callable
+from typing import Annotated, Any
+
+import msgspec
+from litestar import Litestar, Request, Response, get, post
+from litestar.connection import ASGIConnection
+from litestar.datastructures import State
+from litestar.middleware import (
+    AbstractAuthenticationMiddleware,
+    AuthenticationResult,
+    DefineMiddleware,
+)
+from litestar.params import FromPath, HeaderParameter, JSONBody, QueryParameter
+from litestar.response import Stream
+
+from warlog.arbiter.application import Arbiter
+from warlog.arbiter.commands import parse_json_object
+from warlog.arbiter.exchange import export_line
+from warlog.domain import rulesets as registry
+from warlog.domain.core.errors import InputError
+from warlog.eventstore.records import Record
+from warlog.server import schemas as s
+from warlog.server.auth import AuthError, Caller, Tokens, issue
+from warlog.server.errors import EXCEPTION_HANDLERS, StaleHead
+from warlog.server.feed import KEEPALIVE_SECONDS, Feeds, live
+from warlog.server.host import ArbiterHost
+from warlog.server.openapi import openapi_config, responses
+
+#: the largest request body the server reads (a command is a few hundred bytes)
+MAX_BODY = 1 << 20
+JSON_LINES = "application/x-ndjson"
+EVENT_STREAM = "text/event-stream"
+
+
+class Warlog:
+    """What every route reaches: the arbiter's thread, the live feeds and the tokens."""
+
+    def __init__(self, host: ArbiterHost, feeds: Feeds, tokens: Tokens, keepalive: float) -> None:
+        self.host = host
+        self.feeds = feeds
+        self.tokens = tokens
+        self.keepalive = keepalive
+
+
+def warlog(connection: ASGIConnection[Any, Any, Any, Any]) -> Warlog:
+    found: Warlog = connection.app.state.warlog
+    return found
+
+
+class BearerAuth(AbstractAuthenticationMiddleware):
+    """Who the request is from (401 if nobody we know), and whether that caller may touch the
+    game in the path (403 for a player's token and any other game) or an organiser's route."""
+
+    async def authenticate_request(
+        self, connection: ASGIConnection[Any, Any, Any, Any]
+    ) -> AuthenticationResult:
+        caller = await warlog(connection).tokens.caller(connection.headers.get("authorization"))
+        game = connection.path_params.get("game")
+        if game is not None:
+            caller.player_in(game)
+        admin_only = connection.route_handler.opt.get("admin_only")
+        if admin_only:
+            caller.require_admin(admin_only)
+        return AuthenticationResult(user=caller, auth=None)
+
+
+def player_of(request: Request[Any, Any, Any], game: FromPath[str]) -> str | None:
+    """The player the caller acts as in ``game`` (None: the organiser)."""
+    caller: Caller = request.user
+    return caller.player_in(game)
+
+
+async def call(request: Request[Any, Any, Any], fn: Callable[[Arbiter], Any]) -> Any:
+    return await warlog(request).host.call(fn)
+
+
+def head_tag(seq: int) -> dict[str, str]:
+    return {"ETag": f'"{seq}"'}
+
+
+def parse_seq_header(name: str, value: str | None, minimum: int) -> int | None:
+    """A decimal seq from a header (quotes allowed); InputError (400) for anything else."""
+    if value is None:
+        return None
+    text = value.strip()
+    if len(text) >= 2 and text[0] == text[-1] == '"':
+        text = text[1:-1]
+    if not (text.isascii() and text.isdigit()) or len(text) > 18 or int(text) < minimum:
+        raise InputError(
+            f"{name} holds a seq: a decimal number of at least {minimum}, not {value[:40]!r}",
+            "input/bad_header",
+        )
+    return int(text)
+
+
+def must_be_revealed(arb: Arbiter, game: str, player: str | None, what: str) -> None:
+    """AuthError unless the caller is the organiser or the game's seed is revealed."""
+    if player is not None and not arb.folded(game).meta.revealed:
+        raise AuthError(
+            f"players may read the {what} once the game's seed is revealed", "auth/not_revealed"
+        )
+
+
+def events_between(
+    arb: Arbiter, game: str, player: str | None, from_seq: int, until: int | None
+) -> list[Record]:
+    """The events ``from_seq``..``until`` (as far as the log goes) as ``player`` sees them;
+    ``from_seq`` may be the head + 1 (nothing new yet), not beyond (InputError)."""
+    head, _ = arb.head(game)
+    if from_seq > head + 1:
+        raise InputError(
+            f"game {game} has events 1..{head}; there is no event {from_seq}", "input/bad_seq"
+        )
+    last = head if until is None else min(until, head)
+    return [] if from_seq > last else list(arb.records_as(game, player, from_seq, last))
+
+
+# ---------------------------------------------------------------------------------- routes
+
+PUBLIC = {"exclude_from_auth": True}
+
+
+@get("/rulesets", opt=PUBLIC, security=[], responses=responses())
+async def list_rulesets() -> list[s.RulesetRow]:
+    """The rulesets, their versions and bundled scenarios (as `warlog rulesets --json`)."""
+    return [msgspec.convert(row, s.RulesetRow) for row in registry.catalogue()]
+
+
+@post(
+    "/games",
+    status_code=201,
+    opt={"admin_only": "create games"},
+    responses=responses(400, 401, 403, 409),
+)
+async def create_game(request: Request[Any, Any, Any], data: JSONBody[s.NewGame]) -> s.CreatedGame:
+    """Create a game of a bundled scenario; one new token per player (the organiser's only)."""
+
+    def create(arb: Arbiter) -> s.CreatedGame:
+        ruleset = arb.rulesets(data.ruleset)
+        if data.scenario is not None and data.scenario not in registry.bundled_scenarios(ruleset):
+            known = ", ".join(sorted(registry.bundled_scenarios(ruleset))) or "none"
+            raise InputError(
+                f"unknown scenario {data.scenario[:60]!r}: the bundled ones are {known}",
+                "input/unknown_scenario",
+            )
+        game = arb.new_game(
+            data.ruleset, data.scenario, game=data.game, dice=data.dice, salt=data.salt
+        )
+        tokens, kept = issue(game, arb.about(game)["players"])
+        arb.vault.put_tokens(kept)
+        return s.CreatedGame(game, tokens)
+
+    created: s.CreatedGame = await call(request, create)
+    return created
+
+
+@get("/games/{game:str}", responses=responses(401, 403, 404))
+async def game_summary(
+    request: Request[Any, Any, Any], game: FromPath[str]
+) -> Response[s.GameSummary]:
+    """The game: ruleset, version, players, head and whether it is over."""
+    summary = msgspec.convert(await call(request, lambda arb: arb.about(game)), s.GameSummary)
+    return Response(summary, headers=head_tag(summary.head.seq))
+
+
+@get("/games/{game:str}/legal", responses=responses(401, 403, 404))
+async def legal(request: Request[Any, Any, Any], game: FromPath[str]) -> s.Legal:
+    """The caller's legal commands now (the organiser: everyone's the game waits for)."""
+    player = player_of(request, game)
+    return s.Legal(await call(request, lambda arb: arb.legal(game, player)))
+
+
+@post(
+    "/games/{game:str}/commands", status_code=200, responses=responses(400, 401, 403, 404, 409, 422)
+)
+async def play(
+    request: Request[Any, Any, Any],
+    game: FromPath[str],
+    if_match: Annotated[
+        str | None,
+        HeaderParameter(
+            name="If-Match",
+            description="The head seq the command was decided on (quotes allowed): the "
+            "command is refused with 409, nothing applied, unless the head is still that seq.",
+        ),
+    ] = None,
+) -> Response[s.Verdict]:
+    """Apply one command, as `warlog play` takes it; its `player` must be the token's. The
+    verdict: the events appended as the caller may see them and the new head."""
+    player = player_of(request, game)
+    expected = parse_seq_header("If-Match", if_match, 1)
+    body = await request.body()
+    command = parse_json_object(body)
+    if player is not None:
+        if command.get("player") != player:
+            raise AuthError(f"this token plays only {player}'s commands", "auth/not_your_seat")
+        if command.get("dice"):
+            raise AuthError(
+                "a referee's dice are entered with the organiser's token", "auth/referee_dice"
+            )
+
+    def apply(arb: Arbiter) -> list[Any]:
+        if expected is not None:
+            seq, hash_ = arb.head(game)
+            if seq != expected:
+                raise StaleHead(expected, seq, hash_)
+        try:
+            return arb.play_as(game, body, player, referee=player is None)
+        except InputError as exc:
+            if player is not None and exc.code == "input/dice_count":
+                raise InputError(  # how many dice may depend on what the player may not see
+                    "this command rolls dice, and this game's dice are a referee's: the "
+                    "organiser's token enters it with their faces",
+                    exc.code,
+                ) from None
+            raise
+
+    records = await call(request, apply)
+    last = records[-1]
+    verdict = s.Verdict([s.ExportedEvent.of(r) for r in records], s.Head(last.seq, last.hash))
+    return Response(verdict, headers=head_tag(last.seq))
+
+
+@get("/games/{game:str}/state", responses=responses(400, 401, 403, 404))
+async def state(
+    request: Request[Any, Any, Any],
+    game: FromPath[str],
+    at: Annotated[
+        int | None, QueryParameter(ge=1, description="After event SEQ (default: the head).")
+    ] = None,
+) -> dict[str, Any]:
+    """The state as the caller may see it (what `warlog state GAME --json --as PLAYER` prints)."""
+    player = player_of(request, game)
+    view: dict[str, Any] = await call(request, lambda arb: arb.view(game, at, player))
+    return view
+
+
+@get(
+    "/games/{game:str}/events",
+    responses=responses(400, 401, 403, 404),
+    response_description="The events as the caller may see them (or the live feed).",
+)
+async def events(
+    request: Request[Any, Any, Any],
+    game: FromPath[str],
+    from_seq: Annotated[int, QueryParameter(name="from", ge=1, description="The first seq.")] = 1,
+    until: Annotated[
+        int | None,
+        QueryParameter(ge=1, description="The last seq: the feed closes after it is sent."),
+    ] = None,
+    last_event_id: Annotated[
+        str | None,
+        HeaderParameter(
+            name="Last-Event-ID",
+            description="The feed resumes after this seq (instead of at `from`).",
+        ),
+    ] = None,
+) -> Response[Any]:
+    """The events from `from` in the export format, as the caller may see them: a JSON array;
+    with `Accept: text/event-stream`, the live feed (one SSE event per log event, `id:` its
+    seq, `event:` its type, `data:` the event; new events as they are appended)."""
+    player = player_of(request, game)
+    wanted = request.accept.best_match(["application/json", EVENT_STREAM], "application/json")
+    if wanted != EVENT_STREAM:
+        records = await call(
+            request, lambda arb: events_between(arb, game, player, from_seq, until)
+        )
+        return Response([s.ExportedEvent.of(r) for r in records])
+    resumed = parse_seq_header("Last-Event-ID", last_event_id, 0)
+    after = from_seq - 1 if resumed is None else resumed
+
+    def check(arb: Arbiter) -> None:
+        head, _ = arb.head(game)
+        if after > head:
+            raise InputError(
+                f"game {game} has events 1..{head}; there is nothing after {after} yet to "
+                "resume from",
+                "input/bad_seq",
+            )
+        arb.reader(game, player)
+
+    await call(request, check)
+    app = warlog(request)
+    feed = live(app.host, app.feeds, game, player, after, until, app.keepalive)
+    return Stream(
+        feed,
+        media_type=EVENT_STREAM,
+        headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"},
+    )
+
+
+@get("/games/{game:str}/log", responses=responses(400, 401, 403, 404))
+async def events_view(
+    request: Request[Any, Any, Any],
+    game: FromPath[str],
+    all_: Annotated[bool, QueryParameter(name="all", description="Expired entries too.")] = False,
+) -> s.EventsView:
+    """The in-game Events view for the caller (the organiser: every empire)."""
+    player = player_of(request, game)
+
+    def read(arb: Arbiter) -> s.EventsView:
+        view = arb.events_view(game, player)
+        tabs = msgspec.to_builtins(view.tabs(player, all_))
+        return s.EventsView(view.round, tabs)
+
+    found: s.EventsView = await call(request, read)
+    return found
+
+
+@get("/games/{game:str}/head", responses=responses(401, 403, 404))
+async def head(request: Request[Any, Any, Any], game: FromPath[str]) -> Response[s.Head]:
+    """The last event's seq and hash: a receipt."""
+    seq, hash_ = await call(request, lambda arb: arb.head(game))
+    return Response(s.Head(seq, hash_), headers=head_tag(seq))
+
+
+@post(
+    "/games/{game:str}/reveal",
+    status_code=200,
+    opt={"admin_only": "reveal a game's seed"},
+    responses=responses(400, 401, 403, 404),
+)
+async def reveal(request: Request[Any, Any, Any], game: FromPath[str]) -> s.Revealed:
+    """Publish the dice seed (a `dice_revealed` event): play in the game is over, every sealed
+    value opens, every die can be checked."""
+    revealed = await call(request, lambda arb: arb.reveal(game))
+    return s.Revealed(revealed.seq)
+
+
+@get(
+    "/games/{game:str}/export",
+    media_type=JSON_LINES,
+    responses=responses(401, 403, 404),
+    response_description="The export: JSON Lines, one event per line.",
+)
+async def export(request: Request[Any, Any, Any], game: FromPath[str]) -> str:
+    """The game in the export format (the organiser's; a player's once the seed is revealed)."""
+    player = player_of(request, game)
+
+    def read(arb: Arbiter) -> str:
+        must_be_revealed(arb, game, player, "export")
+        return "".join(export_line(r) + "\n" for r in arb.export_records(game))
+
+    text: str = await call(request, read)
+    return text
+
+
+@get("/games/{game:str}/audit", responses=responses(401, 403, 404))
+async def audit(request: Request[Any, Any, Any], game: FromPath[str]) -> s.Findings:
+    """Chain, rules re-derivation, dice and seals (the organiser's; a player's once the seed
+    is revealed): the findings, empty when the log is clean."""
+    player = player_of(request, game)
+
+    def check(arb: Arbiter) -> s.Findings:
+        must_be_revealed(arb, game, player, "audit")
+        return s.Findings(msgspec.to_builtins(arb.audit(game).findings))
+
+    found: s.Findings = await call(request, check)
+    return found
+
+
+ROUTES = [
+    list_rulesets,
+    create_game,
+    game_summary,
+    legal,
+    play,
+    state,
+    events,
+    events_view,
+    head,
+    reveal,
+    export,
+    audit,
+]
+
+
+def create_app(
+    open_arbiter: Callable[[], Arbiter],
+    admin_token: str,
+    *,
+    keepalive: float = KEEPALIVE_SECONDS,
+) -> Litestar:
+    """The server's ASGI app on the Arbiter ``open_arbiter`` makes (opened on the arbiter's
+    own thread; closed when the app shuts down). StoreError if it cannot be opened."""
+    feeds = Feeds()
+
+    def opened() -> Arbiter:
+        arb = open_arbiter()
+        arb.watch(functools.partial(feeds.appended, arb))
+        return arb
+
+    host = ArbiterHost(opened)
+
+    async def lookup(id_: str) -> Any:
+        return await host.call(lambda arb: arb.vault.token(id_))
+
+    app_state = Warlog(host, feeds, Tokens(admin_token, lookup), keepalive)
+    return Litestar(
+        ROUTES,
+        state=State({"warlog": app_state}),
+        middleware=[DefineMiddleware(BearerAuth, exclude=[r"^/openapi\.json"])],
+        exception_handlers=EXCEPTION_HANDLERS,
+        request_max_body_size=MAX_BODY,
+        on_startup=[host.open],
+        on_shutdown=[feeds.close, host.close],
+        openapi_config=openapi_config(importlib.metadata.version("warlog")),
+        logging_config=None,
+    )

@@ -1,0 +1,329 @@
+"""The contract's status codes and its one error shape, `{"error": {"code", "message"}}`: 401 for
+no or an unknown token, 403 for a token that may not do this, 404 for an unknown game (to the
+organiser), 400 for bad input, 409 for a conflict, 422 for the rules' rejection; never a 500 or
+a traceback for anything a client sends."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import httpx
+import pytest
+
+from tests.server.conftest import (
+    ADMIN_HEADERS,
+    arbiter_on,
+    assert_error,
+    bearer,
+    new_game,
+)
+
+#: every route that names a game: (method, path with {game})
+GAME_ROUTES = [
+    ("GET", "/games/{game}"),
+    ("GET", "/games/{game}/legal"),
+    ("POST", "/games/{game}/commands"),
+    ("GET", "/games/{game}/state"),
+    ("GET", "/games/{game}/events"),
+    ("GET", "/games/{game}/log"),
+    ("GET", "/games/{game}/head"),
+    ("POST", "/games/{game}/reveal"),
+    ("GET", "/games/{game}/export"),
+    ("GET", "/games/{game}/audit"),
+]
+ROUTES = [("POST", "/games"), *GAME_ROUTES]
+COMMAND = {"type": "buy_initiative", "player": "red", "count": 1}
+
+
+def send(client: httpx.Client, method: str, path: str, game: str, **kw: object) -> httpx.Response:
+    body = {"ruleset": "armageddon-empires"} if path == "/games" else COMMAND
+    content = json.dumps(body) if method == "POST" else None
+    return client.request(method, path.format(game=game), content=content, **kw)  # type: ignore[arg-type]
+
+
+AUTHORIZATIONS = [
+    None,
+    "",
+    "Bearer",
+    "Bearer ",
+    "Basic dXNlcjpwYXNz",
+    "Bearer nope",
+    "Bearer a.b",
+    "bearer x.y.z",
+    "Bearer " + "9" * 18 + "." + "x" * 43,
+]
+
+
+@pytest.mark.parametrize(("method", "path"), ROUTES)
+def test_no_token_or_an_unknown_one_is_401(client: httpx.Client, method: str, path: str) -> None:
+    new_game(client, "armageddon-empires", game="g")
+    for authorization in AUTHORIZATIONS:
+        headers = {} if authorization is None else {"Authorization": authorization}
+        error = assert_error(send(client, method, path, "g", headers=headers), 401)
+        assert error["code"] in ("auth/no_token", "auth/unknown_token")
+
+
+def test_a_token_whose_secret_is_wrong_is_401_even_with_a_real_id(client: httpx.Client) -> None:
+    game = new_game(client, "armageddon-empires", game="g")
+    id_, _, secret = game.tokens["red"].partition(".")
+    for forged in (f"{id_}.{secret[:-1]}x", f"{id_}.", id_, f"{id_}.{secret}.", f"{id_}x.{secret}"):
+        response = client.get("/games/g", headers=bearer(forged))
+        assert_error(response, 401, "auth/unknown_token")
+        assert response.headers["www-authenticate"] == "Bearer"
+
+
+def test_a_players_token_gets_403_for_any_other_game_whether_or_not_it_exists(
+    client: httpx.Client,
+) -> None:
+    mine = new_game(client, "armageddon-empires", game="mine")
+    new_game(client, "battle-for-armageddon", game="theirs")
+    for method, path in GAME_ROUTES:
+        existing = send(client, method, path, "theirs", headers=mine.as_("red"))
+        missing = send(client, method, path, "nowhere", headers=mine.as_("red"))
+        assert assert_error(existing, 403, "auth/other_game") == assert_error(
+            missing, 403, "auth/other_game"
+        )
+
+
+@pytest.mark.parametrize(("method", "path"), [("POST", "/games"), ("POST", "/games/{game}/reveal")])
+def test_the_organisers_routes_are_403_to_a_player(
+    client: httpx.Client, method: str, path: str
+) -> None:
+    game = new_game(client, "armageddon-empires", game="g")
+    assert_error(send(client, method, path, "g", headers=game.as_("red")), 403, "auth/admin_only")
+
+
+def test_a_player_may_not_play_another_seat(client: httpx.Client, db: Path) -> None:
+    game = new_game(client, "armageddon-empires", game="g")
+    head = arbiter_on(db).head("g")
+    blue_move = {"type": "buy_initiative", "player": "blue", "count": 1}
+    for command in (blue_move, {"type": "buy_initiative", "count": 1}, {**COMMAND, "player": 7}):
+        response = client.post("/games/g/commands", json=command, headers=game.as_("red"))
+        assert_error(response, 403, "auth/not_your_seat")
+    assert arbiter_on(db).head("g") == head
+
+
+def test_every_game_route_is_404_to_the_organiser_for_an_unknown_game(
+    client: httpx.Client,
+) -> None:
+    for method, path in GAME_ROUTES:
+        response = send(client, method, path, "nowhere", headers=ADMIN_HEADERS)
+        assert_error(response, 404, "input/unknown_game")
+
+
+BAD_COMMANDS = [
+    (b"{not json", "input/bad_json"),
+    (b"", "input/empty_command"),
+    (b"[1, 2]", "input/bad_command"),
+    (b'"text"', "input/bad_command"),
+    (b'{"type": "fly", "player": "red"}', "input/unknown_command"),
+    (b'{"type": "buy_initiative", "player": "red", "count": 1, "extra": 2}', None),
+    (b'{"type": "buy_initiative", "player": "red", "count": "one"}', None),
+    (
+        b'{"type": "buy_initiative", "player": "red", "count": 1, "count": 2}',
+        "input/duplicate_key",
+    ),
+    (b'{"type": "buy_initiative", "player": "red", "count": NaN}', "input/bad_json"),
+    (b"\xff\xfe", "input/bad_json"),
+    (b'{"type": "buy_initiative", "player": "red", "count": 1' + b"0" * 5000 + b"}", None),
+    (b"[" * 100000 + b"]" * 100000, "input/bad_json"),
+]
+
+
+def test_a_bad_command_is_400_and_appends_nothing(client: httpx.Client, db: Path) -> None:
+    game = new_game(client, "armageddon-empires", game="g")
+    head = arbiter_on(db).head("g")
+    for body, code in BAD_COMMANDS:
+        for headers in (game.as_("red"), ADMIN_HEADERS):
+            response = client.post("/games/g/commands", content=body, headers=headers)
+            error = assert_error(response, 400, code)
+            assert error["code"].startswith("input/")
+    assert arbiter_on(db).head("g") == head
+
+
+def test_the_rules_rejection_is_422_with_its_code_and_appends_nothing(
+    client: httpx.Client, db: Path
+) -> None:
+    ae = new_game(client, "armageddon-empires", game="ae")
+    assert client.post("/games/ae/commands", json=COMMAND, headers=ae.as_("red")).status_code == 200
+    head = arbiter_on(db).head("ae")
+    again = client.post("/games/ae/commands", json=COMMAND, headers=ae.as_("red"))
+    assert_error(again, 422, "rules/already_bought")
+    bfa = new_game(client, "battle-for-armageddon", game="bfa")
+    early = {"type": "end_setup", "player": "imperials"}
+    assert_error(
+        client.post("/games/bfa/commands", json=early, headers=bfa.as_("imperials")),
+        422,
+        "rules/not_your_turn",
+    )
+    assert arbiter_on(db).head("ae") == head
+
+
+def test_an_if_match_that_is_not_a_seq_is_400(client: httpx.Client, db: Path) -> None:
+    game = new_game(client, "armageddon-empires", game="g")
+    head = arbiter_on(db).head("g")
+    for value in ["abc", "1.5", "-1", "0", "", 'W/"3"', '"3', "3 4", "٣".encode(), "1" * 30]:
+        headers = {**game.as_("red"), "If-Match": value}
+        response = client.post("/games/g/commands", json=COMMAND, headers=headers)  # type: ignore[arg-type]
+        assert_error(response, 400, "input/bad_header")
+    assert arbiter_on(db).head("g") == head
+
+
+def test_a_stale_if_match_is_409_with_the_head_and_appends_nothing(
+    client: httpx.Client, db: Path
+) -> None:
+    game = new_game(client, "armageddon-empires", game="g")
+    seq, hash_ = arbiter_on(db).head("g")
+    stale = client.post(
+        "/games/g/commands", json=COMMAND, headers={**game.as_("red"), "If-Match": str(seq - 1)}
+    )
+    error = assert_error(stale, 409, "conflict/stale_head")
+    assert str(seq) in error["message"] and hash_ in error["message"]
+    assert stale.headers["etag"] == f'"{seq}"'
+    assert arbiter_on(db).head("g") == (seq, hash_)
+    fresh = client.post(
+        "/games/g/commands", json=COMMAND, headers={**game.as_("red"), "If-Match": f'"{seq}"'}
+    )
+    assert fresh.status_code == 200
+    retry = client.post(  # the same request again, as after a lost connection: not applied twice
+        "/games/g/commands", json=COMMAND, headers={**game.as_("red"), "If-Match": f'"{seq}"'}
+    )
+    assert_error(retry, 409, "conflict/stale_head")
+    assert arbiter_on(db).head("g")[0] == fresh.json()["head"]["seq"]
+
+
+BAD_QUERIES = [
+    ("state?at=0", "input/invalid"),
+    ("state?at=abc", "input/invalid"),
+    ("state?at=99999", "input/bad_seq"),
+    ("events?from=0", "input/invalid"),
+    ("events?from=x", "input/invalid"),
+    ("events?from=99999", "input/bad_seq"),
+    ("events?until=0", "input/invalid"),
+    ("log?all=maybe", "input/invalid"),
+]
+
+
+def test_a_bad_query_is_400(client: httpx.Client) -> None:
+    game = new_game(client, "armageddon-empires", game="g")
+    for query, code in BAD_QUERIES:
+        for headers in (game.as_("red"), ADMIN_HEADERS):
+            assert_error(client.get(f"/games/g/{query}", headers=headers), 400, code)
+
+
+def test_a_feed_resumed_after_a_bad_last_event_id_is_400(client: httpx.Client) -> None:
+    game = new_game(client, "armageddon-empires", game="g")
+    for value in ["x", "-1", "1.0", "99999"]:
+        headers = {**game.as_("red"), "Accept": "text/event-stream", "Last-Event-ID": value}
+        error = assert_error(client.get("/games/g/events", headers=headers), 400)
+        assert error["code"] in ("input/bad_header", "input/bad_seq")
+
+
+@pytest.mark.parametrize(
+    ("body", "status", "code"),
+    [
+        ({}, 400, "input/invalid"),
+        ({"ruleset": 3}, 400, "input/invalid"),
+        ({"ruleset": "armageddon-empires", "colour": "red"}, 400, "input/invalid"),
+        ({"ruleset": "armageddon-empires", "dice": "loaded"}, 400, "input/invalid"),
+        ({"ruleset": "chess"}, 400, "input/unknown_ruleset"),
+        (
+            {"ruleset": "armageddon-empires", "scenario": "/etc/passwd"},
+            400,
+            "input/unknown_scenario",
+        ),
+        (
+            {"ruleset": "armageddon-empires", "scenario": "../../pyproject.toml"},
+            400,
+            "input/unknown_scenario",
+        ),
+        ({"ruleset": "armageddon-empires", "game": "has space"}, 400, None),
+        ({"ruleset": "armageddon-empires", "game": "g"}, 409, "input/game_exists"),
+    ],
+)
+def test_a_bad_new_game_is_refused_and_creates_nothing(
+    client: httpx.Client, db: Path, body: dict[str, object], status: int, code: str | None
+) -> None:
+    new_game(client, "armageddon-empires", game="g")
+    before = [g.game for g in arbiter_on(db).store.games()]
+    assert_error(client.post("/games", json=body, headers=ADMIN_HEADERS), status, code)
+    assert [g.game for g in arbiter_on(db).store.games()] == before
+
+
+def test_a_body_that_is_not_json_to_post_games_is_400(client: httpx.Client) -> None:
+    assert_error(
+        client.post("/games", content=b"{nope", headers=ADMIN_HEADERS), 400, "input/invalid"
+    )
+
+
+def test_routes_and_methods_that_do_not_exist_answer_in_the_error_shape(
+    client: httpx.Client,
+) -> None:
+    assert_error(client.get("/nowhere"), 404, "http/not_found")
+    assert_error(client.get("/games/g/nowhere", headers=ADMIN_HEADERS), 404, "http/not_found")
+    assert_error(client.delete("/games/g", headers=ADMIN_HEADERS), 405, "http/method_not_allowed")
+    assert_error(client.put("/rulesets"), 405, "http/method_not_allowed")
+
+
+def test_a_body_over_a_mebibyte_is_413(client: httpx.Client) -> None:
+    new_game(client, "armageddon-empires", game="g")
+    huge = b'{"type": "x", "pad": "' + b"a" * (1 << 20) + b'"}'
+    response = client.post("/games/g/commands", content=huge, headers=ADMIN_HEADERS)
+    assert_error(response, 413, "http/too_large")
+
+
+def test_a_bug_is_500_in_one_line_with_no_traceback_and_logged(
+    client: httpx.Client, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A server bug (never a client's doing: here the application is made to fail) answers
+    500 with one line; the traceback goes to the server's log only."""
+    from warlog.arbiter.application import Arbiter
+
+    new_game(client, "armageddon-empires", game="g")
+
+    def broken(self: Arbiter, game: str) -> tuple[int, str]:
+        raise ZeroDivisionError("a planted bug")
+
+    monkeypatch.setattr(Arbiter, "head", broken)
+    response = client.get("/games/g/head", headers=ADMIN_HEADERS)
+    error = assert_error(response, 500, "internal/bug")
+    assert "planted" not in error["message"]
+    logged = [r for r in caplog.records if r.name == "warlog.server" and r.exc_info]
+    assert logged and logged[0].exc_info[0] is ZeroDivisionError  # type: ignore[index]
+
+
+def test_an_append_lost_to_another_process_is_409_and_appends_nothing(
+    db: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Given another writer on the same file (its own connection, as another process has) that
+    appends to the game after the server decided a command and before it appended it, then
+    the command answers 409 and nothing of it is in the log."""
+    from litestar.testing import TestClient
+
+    from tests.server.conftest import open_app
+    from warlog.arbiter.database import on_database
+    from warlog.eventstore.sqlite_store import SQLiteStore
+
+    real_append = SQLiteStore.append
+    raced: list[int] = []
+
+    def append_after_a_rival(self: SQLiteStore, game: str, batch: object, expected: int) -> object:
+        if not raced:
+            raced.append(expected)
+            with on_database(db) as rival:
+                rival.play(
+                    "g", json.dumps({"type": "buy_initiative", "player": "blue", "count": 0})
+                )
+        return real_append(self, game, batch, expected)  # type: ignore[arg-type]
+
+    with TestClient(open_app(db)) as client:
+        game = new_game(client, "armageddon-empires", game="g")
+        monkeypatch.setattr(SQLiteStore, "append", append_after_a_rival)
+        response = client.post("/games/g/commands", json=COMMAND, headers=game.as_("red"))
+        assert_error(response, 409, "store/conflict")
+        monkeypatch.undo()
+        issued = [r for r in arbiter_on(db).records("g") if r.type == "command_issued"]
+        assert [json.loads(r.data)["player"] for r in issued] == ["blue"]
+        again = client.post("/games/g/commands", json=COMMAND, headers=game.as_("red"))
+        assert again.status_code == 200  # the retry decides on the new head

@@ -1,0 +1,115 @@
+"""The feed hub against the worst interleavings, which a real server reaches only by chance: a
+batch appended after a stream subscribed but before its catch-up read (pushed and read both),
+a batch the hub did not render for the stream's reader, a queue dropped when it overflowed."""
+
+from __future__ import annotations
+
+import asyncio
+import functools
+import json
+import threading
+from collections.abc import AsyncIterator, Iterator
+
+import pytest
+
+from warlog.arbiter.application import Arbiter
+from warlog.domain import rulesets as registry
+from warlog.eventstore.memory_store import MemoryStore
+from warlog.server import feed
+from warlog.server.feed import Feeds, live
+from warlog.server.host import ArbiterHost
+
+
+@pytest.fixture
+def hub() -> Iterator[tuple[ArbiterHost, Feeds, Arbiter]]:
+    feeds = Feeds()
+    arbiters: list[Arbiter] = []
+
+    def opened() -> Arbiter:
+        arb = Arbiter(MemoryStore(), registry.get)
+        arb.watch(functools.partial(feeds.appended, arb))
+        arb.new_game("armageddon-empires", game="g")
+        arbiters.append(arb)
+        return arb
+
+    host = ArbiterHost(opened)
+    yield host, feeds, arbiters[0]
+    host.close()
+
+
+def bid(player: str) -> bytes:
+    return json.dumps({"type": "buy_initiative", "player": player, "count": 1}).encode()
+
+
+def ids_in(chunk: bytes) -> list[int]:
+    return [int(line[4:]) for line in chunk.decode().splitlines() if line.startswith("id: ")]
+
+
+async def read_until(stream: AsyncIterator[bytes], last: int, ids: list[int]) -> list[int]:
+    """``ids`` and those the stream sends next, until it has sent seq ``last``."""
+    while not ids or ids[-1] < last:
+        ids = ids + ids_in(await asyncio.wait_for(stream.__anext__(), 10))
+    return ids
+
+
+def test_a_batch_both_pushed_and_caught_up_is_sent_once(
+    hub: tuple[ArbiterHost, Feeds, Arbiter],
+) -> None:
+    """Given a stream that has subscribed and whose catch-up read waits behind a command on the
+    arbiter's thread, when that command is appended (so it is pushed to the stream and is also
+    in its catch-up read), then the stream sends each event once."""
+    host, feeds, _ = hub
+    go = threading.Event()
+
+    def command_waiting_for_the_stream(arb: Arbiter) -> int:
+        assert go.wait(10)
+        return arb.play("g", bid("red"))[-1].seq
+
+    async def main() -> tuple[list[int], int]:
+        blocked = asyncio.ensure_future(host.call(command_waiting_for_the_stream))
+        await asyncio.sleep(0.01)  # the command holds the arbiter's thread
+        stream = live(host, feeds, "g", "blue", 0, None, keepalive=0.05)
+        first = asyncio.ensure_future(stream.__anext__())  # subscribes, then reads behind it
+        while feeds.open_streams("g") == 0:
+            await asyncio.sleep(0.001)
+        go.set()
+        await blocked
+        last = (await host.call(lambda a: a.play("g", bid("blue"))))[-1].seq  # then one more
+        ids = await read_until(stream, last, ids_in(await first))
+        # caught up: what was pushed meanwhile (all of it sent already) is not sent again
+        assert await asyncio.wait_for(stream.__anext__(), 10) == feed.KEEPALIVE
+        legal = await host.call(lambda a: a.legal("g"))
+        command = json.dumps(legal[0]).encode()
+        last = (await host.call(lambda a: a.play("g", command)))[-1].seq
+        ids = await read_until(stream, last, ids)
+        await stream.aclose()
+        return ids, last
+
+    ids, last = asyncio.run(main())
+    assert ids == list(range(1, last + 1))
+    assert feeds.open_streams() == 0
+
+
+def test_a_stream_reads_what_was_not_rendered_for_it_and_what_its_full_queue_dropped(
+    hub: tuple[ArbiterHost, Feeds, Arbiter], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Given a stream whose queue holds one batch, when three batches arrive unread (one of them
+    announced without lines for its reader), then it sends every event once, in order."""
+    host, feeds, arb = hub
+    monkeypatch.setattr(feed, "QUEUE_LIMIT", 1)
+    head = arb.head("g")[0]
+
+    async def main() -> tuple[list[int], int]:
+        stream = live(host, feeds, "g", "red", head, None, keepalive=0.05)
+        assert await stream.__anext__() == feed.KEEPALIVE  # caught up, and idle
+        (sub,) = feeds._streams["g"]
+        await host.call(lambda a: a.play("g", bid("red")))
+        last = (await host.call(lambda a: a.play("g", bid("blue"))))[-1].seq
+        sub.push(feed.Pushed(head + 1, head + 1, None))
+        ids = await read_until(stream, last, [])
+        await stream.aclose()
+        return ids, last
+
+    ids, last = asyncio.run(main())
+    assert ids == list(range(head + 1, last + 1))
+    assert [r.seq for r in arb.records_as("g", "red", head + 1)] == ids
