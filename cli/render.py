@@ -17,13 +17,13 @@ import msgspec
 
 from warlog.domain.core.summary import Summary, Table, plural
 from warlog.eventstore.records import Record
-from warlog.projections.events_view import Entry
 
 if TYPE_CHECKING:
     from warlog.arbiter.audit import Auditor
     from warlog.arbiter.reports import GameSummary, LegalReport
     from warlog.fuzz.fixture import Replayed
     from warlog.fuzz.report import Report as FuzzReport
+    from warlog.projections.events_view import Entry
 
 __all__ = ["plural"]
 

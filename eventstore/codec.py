@@ -32,7 +32,6 @@ class Codec:
             if tag in self._types and self._types[tag] is not cls:
                 raise ValueError(f"event tag {tag!r} is used twice")
             self._types[tag] = cls
-            self._decoders[tag] = msgspec.json.Decoder(cls)
             # the encoded struct starts with {"type":"<tag>" — data is the rest
             self._prefix[cls] = len(b'{"type":') + len(_ENCODER.encode(tag))
 
@@ -56,8 +55,11 @@ class Codec:
     def decode(self, type_: str, data: str | bytes) -> Event:
         """The event of a row; IntegrityError naming the problem if it is not a known, valid event."""
         decoder = self._decoders.get(type_)
-        if decoder is None:
-            raise IntegrityError(f"unknown event type {type_!r}", "audit/unknown_event_type")
+        if decoder is None:  # made at the first event of its type: a command meets a few types
+            cls = self._types.get(type_)
+            if cls is None:
+                raise IntegrityError(f"unknown event type {type_!r}", "audit/unknown_event_type")
+            decoder = self._decoders[type_] = msgspec.json.Decoder(cls)
         try:
             event: Event = decoder.decode(data)
         except msgspec.DecodeError as exc:

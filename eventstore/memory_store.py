@@ -105,11 +105,20 @@ class MemoryStore:
         return _stream(parts)
 
     def read_rows(
-        self, game: str, from_seq: int = 1, to_seq: int | None = None
+        self,
+        game: str,
+        from_seq: int = 1,
+        to_seq: int | None = None,
+        *,
+        skip: frozenset[str] = frozenset(),
     ) -> Iterator[tuple[int, str, str, str]]:
-        """``(seq, type, data, hash)`` of the records ``read`` yields, as plain tuples."""
-        records = self.read(game, from_seq, to_seq)
-        return ((r.seq, r.type, r.data, r.hash) for r in records)
+        """``(seq, type, data, hash)`` of the records ``read`` yields, as plain tuples; those
+        whose type is in ``skip`` left out, except the last."""
+        records = list(self.read(game, from_seq, to_seq))
+        last = records[-1].seq if records else 0
+        return (
+            (r.seq, r.type, r.data, r.hash) for r in records if r.type not in skip or r.seq == last
+        )
 
     def head(self, game: str) -> tuple[int, str]:
         """``(seq, hash)`` of the game's last event. UnknownGame."""

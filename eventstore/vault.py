@@ -71,6 +71,16 @@ class Vault(Protocol):
         """The clear form of the sealed event whose chain hash is ``hash_``, or None."""
         ...
 
+    def clears(self, hashes: Sequence[str]) -> dict[str, str]:
+        """hash -> clear ``data`` of those of the sealed events ``hashes`` the vault holds (a
+        fold opens a stretch of the log in one lookup)."""
+        ...
+
+    def openings(self, hashes: Sequence[str]) -> dict[str, Opening]:
+        """hash -> opening of those of the sealed events ``hashes`` the vault holds (the audit
+        opens a stretch of the log in one lookup)."""
+        ...
+
     def put_snapshot(self, owner: str, seq: int, version: str, state: bytes) -> None:
         """Cache ``state`` after event ``seq`` of game ``owner`` (the game storing that event)."""
         ...
@@ -134,6 +144,14 @@ class MemoryVault:
 
     def opening(self, hash_: str) -> Opening | None:
         return self._openings.get(hash_)
+
+    def clears(self, hashes: Sequence[str]) -> dict[str, str]:
+        openings = self._openings
+        return {h: openings[h].clear for h in hashes if h in openings}
+
+    def openings(self, hashes: Sequence[str]) -> dict[str, Opening]:
+        held = self._openings
+        return {h: held[h] for h in hashes if h in held}
 
     def put_snapshot(self, owner: str, seq: int, version: str, state: bytes) -> None:
         mac = snapshot_mac(self._mac_key, owner, seq, version, bytes(state))

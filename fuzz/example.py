@@ -92,6 +92,12 @@ class WatchedVault:
     def opening(self, hash_: str) -> Opening | None:
         return self.inner.opening(hash_)
 
+    def clears(self, hashes: Sequence[str]) -> dict[str, str]:
+        return self.inner.clears(hashes)
+
+    def openings(self, hashes: Sequence[str]) -> dict[str, Opening]:
+        return self.inner.openings(hashes)
+
     def put_snapshot(self, owner: str, seq: int, version: str, state: bytes) -> None:
         self.written.append(seq)
         self.inner.put_snapshot(owner, seq, version, state)
@@ -260,7 +266,7 @@ class Example:
         arb, game = self.arb, self.game
         played.first, played.last = records[0].seq, records[-1].seq
         decode = arb.decoder(self.codec, game)
-        events = [decode(r.seq, r.type, r.data, r.hash) for r in records]
+        events = decode([(r.seq, r.type, r.data, r.hash) for r in records])
         reached = self.tally.reached
         for event in events:
             name = event.type_name()

@@ -157,8 +157,9 @@ def _load(holder: Arbiter, name: str, records: list[Record], chain_only: bool) -
     decode = holder.decoder(codec, game)
     commitments: dict[int, str] = {}
     commands: list[dict[str, Any]] = []
-    for seq, type_, data, hash_ in holder.store.read_rows(game):
-        event = decode(seq, type_, data, hash_)
+    for row in holder.store.read_rows(game):
+        seq, type_, data, hash_ = row
+        (event,) = decode([row])
         fold.apply(seq, type_, data, hash_, event)
         if isinstance(event, CommandIssued):
             commands.append(event.command)
