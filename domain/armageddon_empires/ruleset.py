@@ -53,6 +53,7 @@ class ArmageddonEmpires(Rules[GameState, Command]):
     round_word: ClassVar[str] = "round"
     seat_word: ClassVar[str] = "empire"
     handlers: ClassVar[Mapping[type[Any], Handler]] = HANDLERS
+    from warlog.domain.armageddon_empires.invariants import invariants
 
     def parse_scenario(self, data: bytes) -> Scenario:
         return scenarios.parse_scenario(data)

@@ -21,8 +21,9 @@ from hypothesis import strategies as st
 from tests.domain.armageddon_empires.arena import toml
 from tests.domain.armageddon_empires.helpers import army_block
 from warlog.arbiter.application import Arbiter
+from warlog.arbiter.reports import legal_report
 from warlog.domain import rulesets
-from warlog.domain.core.errors import WarlogError
+from warlog.domain.core.errors import InputError, WarlogError
 from warlog.domain.core.seal import is_seal
 from warlog.eventstore.memory_store import MemoryStore
 
@@ -234,3 +235,49 @@ def test_a_hunter_cannot_tell_that_units_secretly_joined_the_hero_it_saw_alone(
     assert "hunt_foiled" in foiled and "capture_kill_began" not in foiled
     assert "capture_kill_began" in hunted
     assert secret.view("ni", player="red")["state"]["armies"]["blue-pawn"]["units"]
+
+
+def referee_plays(tmp: Path, ghost: tuple[str, str]) -> Arbiter:
+    """The variant played as a referee does: each command first without its dice, then, told
+    how many it needs, with the script's faces padded by 1s (every hidden check fails)."""
+    armies = NEAR + army_block("blue-ghost", "blue", ghost[0], units=("wisp",))
+    folder = tmp / f"referee-{ghost[0]}-{ghost[1]}"
+    folder.mkdir()
+    path = folder / "ni.toml"
+    path.write_text(toml(armies + "stealthed = true\n", empires=empires(HANDS["units"])), "utf-8")
+    arb = Arbiter(
+        MemoryStore(), rulesets.get, clock=lambda: "2026-01-01T00:00:00.000Z", seeds=lambda: KEY
+    )
+    arb.new_game("armageddon-empires", str(path), game="ni", dice="manual")
+    for command in commands(ghost[1]):
+        faces = list(command.pop("dice", []))
+        typed: list[int] = []
+        for _ in range(4):  # how many can depend on the faces typed (re-rolls): ask again
+            try:
+                arb.play("ni", json.dumps({**command, "dice": typed}))
+                break
+            except InputError as told:  # "this command needs N dice …"
+                assert told.code == "input/dice_count"
+                needed = int(str(told).split(" needs ")[1].split()[0])
+                typed = (faces + [1] * needed)[:needed]
+        else:
+            raise AssertionError(f"no count of dice settled for {command}")
+    return arb
+
+
+def test_whether_the_referee_typed_dice_for_blue_s_move_tells_red_nothing(tmp_path: Path) -> None:
+    """Given a manual-dice game, when blue's stealthed army ends its move where red's armies
+    may check it (the referee types 6 dice, all failing) or out of their reach (no dice), then
+    red's reads are the same: the log records every manual command's dice sealed, none too."""
+    unseen = referee_plays(tmp_path, ("5,0", "6,0"))
+    checked = referee_plays(tmp_path, ("4,0", "3,1"))
+    moves = [
+        json.loads(r.data)["command"]
+        for r in checked.records_as("ni", None)
+        if r.type == "command_issued" and "blue-ghost" in r.data
+    ]
+    assert len(moves[0]["dice"]["value"]) == 6  # the referee did roll for a hidden check
+    assert reads(unseen, "red") == reads(checked, "red")
+    # and the dice red's legal commands need are told to the referee only
+    assert legal_report(unseen, "ni", "red") == legal_report(checked, "ni", "red")
+    assert legal_report(checked, "ni", None).dice
