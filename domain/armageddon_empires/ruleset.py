@@ -38,7 +38,7 @@ class ArmageddonEmpires(Rules[GameState, Command]):
     #: Capture Kill, repairs, the HQ retaken until the end of the turn (AE-10, AE-16..AE-24);
     #: 4: battles, retreats, sieges, the air war, collateral damage, WMD, minefields, the fall
     #: of bases (AE-25 onward)
-    version: ClassVar[str] = "4"
+    version: ClassVar[str] = "5"
     event_types: ClassVar[tuple[type[Event], ...]] = (
         EVENT_TYPES
         + SIGHTING_EVENT_TYPES
