@@ -34,7 +34,6 @@ from warlog.domain.core.errors import InputError, StoreError, WarlogError
 from warlog.eventstore.chain import GENESIS
 from warlog.eventstore.lineage import (
     Segment,
-    bad_event,
     bad_from_seq,
     chain_records,
     check_fork_at,
@@ -261,10 +260,7 @@ class PostgresStore:
     def _insert(self, conn: Any, game: str, records: list[Record]) -> None:
         """The ``events`` rows of ``records`` and the notification of their batch."""
         rows = [(game, r.seq, r.type, r.data, r.at, r.prev, r.hash) for r in records]
-        try:
-            conn.cursor().executemany(_INSERT, rows)
-        except UnicodeEncodeError:  # a lone surrogate: no text PostgreSQL can store
-            raise bad_event(game, records[0].seq) from None
+        conn.cursor().executemany(_INSERT, rows)
         payload = json.dumps([self.origin, game, records[0].seq, records[-1].seq])
         conn.execute(_NOTIFY, (self.channel, payload))
 
