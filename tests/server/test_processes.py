@@ -92,7 +92,7 @@ async def player_client(
             follower.cancel()
 
 
-def assert_kept(db: Path, acked: list[tuple[str, int, str]], games: list[str]) -> None:
+def assert_kept(db: Path | str, acked: list[tuple[str, int, str]], games: list[str]) -> None:
     """Every acknowledged event is in its game's log with its hash; every log audits clean."""
     arb = arbiter_on(db)
     for game in games:
