@@ -217,13 +217,14 @@ def check_tournament(dsn: str, work: list[Script]) -> None:
 
 
 @contextlib.contextmanager
-def database(dsn: str | None) -> Iterator[str]:
+def database(dsn: str | None, synchronous_commit: str) -> Iterator[str]:
     if dsn:
         yield dsn
         return
     from tests.postgres_cluster import throwaway_cluster
 
-    with throwaway_cluster(settings="-c max_connections=200") as cluster:
+    settings = f"-c max_connections=200 -c synchronous_commit={synchronous_commit}"
+    with throwaway_cluster(settings=settings) as cluster:
         yield cluster.new_database()
 
 
@@ -234,14 +235,22 @@ def main() -> int:
     parser.add_argument("--commands", type=int, default=12, help="commands per game")
     parser.add_argument("--processes", type=int, nargs="+", default=[1, 2, 4])
     parser.add_argument("--repeats", type=int, default=3)
+    parser.add_argument(
+        "--synchronous-commit",
+        choices=["on", "off"],
+        default="on",
+        help="the throwaway cluster's setting: off takes the disk's flush out of every commit "
+        "(what is left is warlog's and PostgreSQL's own work)",
+    )
     args = parser.parse_args()
     lines = [
         f"CPython {platform.python_version()} on {platform.system()} {platform.machine()}, "
         f"{os.cpu_count()} cores; `python bench/postgres.py --games {args.games} --commands "
-        f"{args.commands} --processes {' '.join(map(str, args.processes))}`",
+        f"{args.commands} --processes {' '.join(map(str, args.processes))} "
+        f"--synchronous-commit {args.synchronous_commit}`",
         "",
     ]
-    with database(args.dsn) as dsn:
+    with database(args.dsn, args.synchronous_commit) as dsn:
         print("append and replay ...", file=sys.stderr)
         work = batches(2001, 3)
         events = 3 * 2000
@@ -287,7 +296,8 @@ def main() -> int:
     text = "\n".join(lines)
     print(text)
     RESULTS.parent.mkdir(parents=True, exist_ok=True)
-    RESULTS.write_text(text + "\n", encoding="utf-8")
+    with RESULTS.open("a", encoding="utf-8") as out:  # one run's tables after another's
+        out.write(text + "\n\n")
     return 0
 
 
