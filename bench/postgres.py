@@ -133,8 +133,21 @@ def raw_replay(dsn: str, game: str) -> tuple[float, int]:
         return time.perf_counter() - started, count
 
 
-def median_of(repeats: int, run: Callable[[int], float]) -> float:
-    return statistics.median(run(i) for i in range(repeats))
+def alternating(
+    repeats: int, ours: Callable[[int], float], theirs: Callable[[int], float]
+) -> tuple[float, float]:
+    """The median seconds of each side over ``repeats`` runs, the sides taking turns (which
+    goes first alternates too), so that a machine busy for a while slows both alike."""
+    a: list[float] = []
+    b: list[float] = []
+    for i in range(repeats):
+        if i % 2:
+            b.append(theirs(i))
+            a.append(ours(i))
+        else:
+            a.append(ours(i))
+            b.append(theirs(i))
+    return statistics.median(a), statistics.median(b)
 
 
 # ------------------------------------------------------------------ the tournament
@@ -254,17 +267,21 @@ def main() -> int:
         print("append and replay ...", file=sys.stderr)
         work = batches(2001, 3)
         events = 3 * 2000
-        ours = median_of(
-            args.repeats, lambda i: warlog_append(fresh_schema(dsn, f"w{i}"), 20, work)
+        ours, theirs = alternating(
+            args.repeats,
+            lambda i: warlog_append(fresh_schema(dsn, f"w{i}"), 20, work),
+            lambda i: raw_append(fresh_schema(dsn, f"r{i}"), 20, work),
         )
-        theirs = median_of(args.repeats, lambda i: raw_append(fresh_schema(dsn, f"r{i}"), 20, work))
         long = fresh_schema(dsn, "long")
         with PostgresStore(long, create=True) as store:
             store.create_game(GameInfo("long", "bench"), batches(1, 1)[0])
             for n, batch in enumerate(batches(100, 1000)):
                 store.append("long", batch, 1 + n * 1000)
-        read_ours = statistics.median(warlog_replay(long, "long")[0] for _ in range(args.repeats))
-        read_theirs = statistics.median(raw_replay(long, "long")[0] for _ in range(args.repeats))
+        read_ours, read_theirs = alternating(
+            args.repeats,
+            lambda i: warlog_replay(long, "long")[0],
+            lambda i: raw_replay(long, "long")[0],
+        )
         lines += [
             "| store operation | warlog `PostgresStore` | raw psycopg | warlog / raw |",
             "| --- | ---: | ---: | ---: |",

@@ -254,7 +254,9 @@ class PostgresStore:
         """One transaction; rolled back on any error, which propagates (a psycopg one as its
         StoreError or InputError, but a UniqueViolation as itself: the caller words it)."""
         conn = self._connection()
-        with self._guard(), conn.transaction():
+        # pipelined: BEGIN rides with the first query, the inserts, the announcement and COMMIT
+        # go in one round trip
+        with self._guard(), conn.pipeline(), conn.transaction():
             yield conn
 
     def _insert(self, conn: Any, game: str, records: list[Record]) -> None:

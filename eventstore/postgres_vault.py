@@ -188,7 +188,7 @@ class PostgresVault:
         """``query`` for each of ``rows`` in one transaction that does not wait for the disk
         (see the module's docstring for why that is safe)."""
         conn = self._connection()
-        with self._db.guard(), conn.transaction():
+        with self._db.guard(), conn.pipeline(), conn.transaction():  # one round trip
             conn.execute("SET LOCAL synchronous_commit TO off")
             conn.cursor().executemany(query, rows)
 
