@@ -25,13 +25,13 @@ import statistics
 import subprocess
 import sys
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench.baselines import GENESIS, rows_of
-from bench.server import ADMIN, CHILD, ROOT, Connection, Script, percentile, scripts
+from bench.server import CHILD, ROOT, Script, percentile, scripts, spread_over
 from warlog.eventstore.postgres_store import PostgresStore
 from warlog.eventstore.records import GameInfo, Pending
 
@@ -120,17 +120,17 @@ def warlog_replay(dsn: str, game: str) -> tuple[float, int]:
 
 
 def raw_replay(dsn: str, game: str) -> tuple[float, int]:
-    """Every row of the game in seq order, one query, tuples as psycopg makes them."""
+    """Every row of the game in seq order: one query, every tuple fetched at once (psycopg's
+    fastest way, memory no object)."""
     import psycopg
 
     with psycopg.connect(dsn, autocommit=True) as conn:
         started = time.perf_counter()
-        cursor = conn.execute(
+        rows = conn.execute(
             "SELECT seq, type, data, at, prev, hash FROM events WHERE game = %s ORDER BY seq",
             (game,),
-        )
-        count = sum(1 for _ in cursor)
-        return time.perf_counter() - started, count
+        ).fetchall()
+        return time.perf_counter() - started, len(rows)
 
 
 def alternating(
@@ -182,40 +182,6 @@ def servers(dsn: str, count: int) -> Iterator[list[tuple[str, int]]]:
             child.wait(timeout=30)
 
 
-async def tournament(
-    addresses: Sequence[tuple[str, int]], work: list[Script]
-) -> tuple[float, list[float]]:
-    """bench/server.py's load spread over the servers: every game's script played at once on
-    a connection of its own, game i on server i mod n (its tokens made there too), each command
-    sent when the verdict of the one before it has come; ``(seconds, latencies)`` of the play."""
-    tokens = {}
-    for n, script in enumerate(work):
-        admin = await Connection.open(*addresses[n % len(addresses)])
-        body = json.dumps({"ruleset": script.ruleset, "game": script.game}).encode()
-        status, answer = await admin.request("POST", "/games", ADMIN, body)
-        assert status == 201, answer
-        tokens[script.game] = json.loads(answer)["tokens"]
-        await admin.close()
-    connections = [await Connection.open(*addresses[n % len(addresses)]) for n in range(len(work))]
-    latencies: list[float] = []
-
-    async def play(connection: Connection, script: Script) -> None:
-        for player, text in script.commands:
-            t0 = time.perf_counter()
-            status, answer = await connection.request(
-                "POST", f"/games/{script.game}/commands", tokens[script.game][player], text
-            )
-            latencies.append(time.perf_counter() - t0)
-            assert status == 200, answer
-
-    started = time.perf_counter()
-    await asyncio.gather(*(play(c, s) for c, s in zip(connections, work, strict=True)))
-    seconds = time.perf_counter() - started
-    for connection in connections:
-        await connection.close()
-    return seconds, latencies
-
-
 def check_tournament(dsn: str, work: list[Script]) -> None:
     """Every game holds every command once and its chain links (the run lost nothing)."""
     with PostgresStore(dsn) as store:
@@ -263,6 +229,7 @@ def main() -> int:
         f"--synchronous-commit {args.synchronous_commit}`",
         "",
     ]
+    loads = [os.getloadavg()[0]]
     with database(args.dsn, args.synchronous_commit) as dsn:
         print("append and replay ...", file=sys.stderr)
         work = batches(2001, 3)
@@ -302,7 +269,7 @@ def main() -> int:
             where = fresh_schema(dsn, f"t{processes}")
             print(f"{processes} server process(es): {count} commands ...", file=sys.stderr)
             with servers(where, processes) as addresses:
-                seconds, latencies = asyncio.run(tournament(addresses, load))
+                seconds, latencies = asyncio.run(spread_over(addresses, load))
             check_tournament(where, load)
             rate = count / seconds
             first = first or rate
@@ -310,6 +277,11 @@ def main() -> int:
                 f"| {processes} | {rate:,.0f} | {statistics.median(latencies) * 1000:.1f} ms "
                 f"| {percentile(latencies, 99) * 1000:.1f} ms | {rate / first:.2f} |"
             )
+    loads.append(os.getloadavg()[0])
+    lines += [
+        "",
+        f"Load average (1 min) at the start and the end: {loads[0]:.1f}, {loads[1]:.1f}",
+    ]
     text = "\n".join(lines)
     print(text)
     RESULTS.parent.mkdir(parents=True, exist_ok=True)

@@ -44,6 +44,7 @@ from warlog.eventstore.lineage import (
     lineage,
     owner_of,
     parent_head,
+    read_parts,
     unknown_game,
 )
 from warlog.eventstore.postgres_database import PostgresDatabase, Schema, psycopg_module
@@ -274,12 +275,7 @@ class PostgresStore:
         with self._guard():
             segments = self._segments(game)
             hi = self._head(game)[0] if to_seq is None else to_seq
-        parts = []
-        for owner, lo, seg_hi in segments:
-            a, b = max(lo, from_seq), hi if seg_hi is None else min(seg_hi, hi)
-            if a <= b:
-                parts.append((owner, a, b))
-        return parts
+        return read_parts(segments, from_seq, hi)
 
     def _head(self, game: str) -> tuple[int, str]:
         row = self._connection().execute(_HEAD, (game,)).fetchone()

@@ -23,10 +23,14 @@ from tests.server.conftest import (
     served,
     sse,
 )
-from tests.server.test_processes import assert_kept, player_client, run
-from warlog.arbiter.audit import audit_records
+from tests.server.test_processes import (
+    assert_kept,
+    assert_played_once_each,
+    contest,
+    player_client,
+    run,
+)
 from warlog.arbiter.exchange import export_line
-from warlog.domain import rulesets as registry
 
 FEED = {"Accept": "text/event-stream"}
 
@@ -122,39 +126,9 @@ def test_a_command_sent_to_both_processes_at_once_is_applied_once(
     again and again, then one applies it and the other answers 409 with nothing appended,
     whether it saw the new head or lost the race to append (the database's primary key)."""
     one, two = (server.url for server in pair)
-
-    async def main() -> list[list[int]]:
-        async with httpx.AsyncClient(timeout=60) as client:
-            game = await create(client, one, "battle-for-armageddon", "contested")
-            rng = random.Random(1)
-            rounds = []
-            for _ in range(12):
-                head = await client.get(one + "/games/contested/head", headers=ADMIN_HEADERS)
-                legal = await client.get(two + "/games/contested/legal", headers=ADMIN_HEADERS)
-                command = rng.choice(legal.json()["commands"])
-                headers = {**game.as_(command["player"]), "If-Match": str(head.json()["seq"])}
-                answers = await asyncio.gather(
-                    *(
-                        client.post(
-                            base + "/games/contested/commands", json=command, headers=headers
-                        )
-                        for base in (one, two)
-                    )
-                )
-                for answer in answers:
-                    if answer.status_code == 409:
-                        assert answer.json()["error"]["code"] in (
-                            "conflict/stale_head",
-                            "store/conflict",
-                        )
-                rounds.append(sorted(a.status_code for a in answers))
-            return rounds
-
-    rounds = run(main())
+    rounds = run(contest(one, two, "battle-for-armageddon", "contested", 12))
     assert rounds == [[200, 409]] * 12
-    arb = arbiter_on(database)
-    assert sum(r.type == "command_issued" for r in arb.records("contested")) == 12
-    assert not audit_records(arb.export_records("contested", opened=True), registry.get).findings
+    assert_played_once_each(database, "contested", 12)
 
 
 def test_two_processes_serve_one_tournament_without_a_lost_duplicated_or_forked_event(
