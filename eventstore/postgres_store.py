@@ -75,11 +75,13 @@ _READ = (
     " WHERE game = %s AND seq BETWEEN %s AND %s ORDER BY seq"
 )
 _READ_ROWS = "SELECT seq, type, data, hash FROM events WHERE game = %s AND seq BETWEEN %s AND %s ORDER BY seq"
-_INSERT = (
-    "INSERT INTO events (game, seq, type, data, at, prev, hash) VALUES (%s, %s, %s, %s, %s, %s, %s)"
+#: a batch's rows and its announcement in one statement (a data-modifying WITH always runs)
+_APPEND = (
+    "WITH appended AS (INSERT INTO events (game, seq, type, data, at, prev, hash)"
+    " SELECT %s, * FROM unnest(%s::bigint[], %s::text[], %s::text[], %s::text[], %s::text[],"
+    " %s::text[])) SELECT pg_notify(%s, %s)"
 )
 _INFO = "SELECT game, ruleset, parent, fork_at FROM games"
-_NOTIFY = "SELECT pg_notify(%s, %s)"
 
 
 class PostgresStore:
@@ -97,6 +99,8 @@ class PostgresStore:
         self.origin = secrets.token_hex(8)
         self._infos: dict[str, GameInfo] = {}  # catalogue rows never change once written
         self._lineages: dict[str, list[Segment]] = {}
+        #: per game, an event this store has seen, ``(seq, hash)``: the head it last knew
+        self._seen: dict[str, tuple[int, str]] = {}
         self._follower: Follower | None = None
         self._conn = self._db.connect(create=create)
         with self._db.guard():
@@ -151,13 +155,16 @@ class PostgresStore:
                     "INSERT INTO games (game, ruleset, parent, fork_at) VALUES (%s, %s, %s, %s)",
                     (info.game, info.ruleset, info.parent, info.fork_at),
                 )
-                self._insert(conn, info.game, records)
+                conn.execute(_APPEND, self._append_params(info.game, records))
         except errors.UniqueViolation:  # created meanwhile by another process
             raise game_exists(info.game) from None
+        self._seen[info.game] = (records[-1].seq, records[-1].hash)
         return records
 
     def append(self, game: str, batch: Sequence[Pending], expected_seq: int) -> list[Record]:
-        """Append ``batch`` after ``expected_seq`` in one transaction; the new records.
+        """Append ``batch`` after ``expected_seq`` atomically; the new records. When the store
+        has seen event ``expected_seq`` (the Arbiter reads the head before it decides), that is
+        one statement, one round trip; otherwise a transaction reads the head first.
 
         ConflictError (nothing appended) if the head is elsewhere or a racing writer took the
         same seq; UnknownGame; InputError for an empty batch or a bad event; StoreError.
@@ -165,17 +172,27 @@ class PostgresStore:
         if not batch:
             raise empty_batch(game)
         errors = psycopg_module().errors
+        known = self._seen.get(game)
         try:
-            with self._transaction() as conn:
-                row = conn.execute(_HEAD, (game,)).fetchone()
-                if row is None:
-                    raise unknown_game(game)
-                if row[0] != expected_seq:
-                    raise conflict(game, row[0], expected_seq)
-                records = chain_records(game, batch, row[0], row[1])
-                self._insert(conn, game, records)
+            if known is not None and known[0] == expected_seq:
+                # event ``expected_seq`` exists with that hash (rows never change): chain on
+                # it and insert in one statement; if the head has moved past it, the primary
+                # key refuses the first row, and the statement appends nothing
+                records = chain_records(game, batch, *known)
+                with self._guard():
+                    self._connection().execute(_APPEND, self._append_params(game, records))
+            else:
+                with self._transaction() as conn:
+                    row = conn.execute(_HEAD, (game,)).fetchone()
+                    if row is None:
+                        raise unknown_game(game)
+                    if row[0] != expected_seq:
+                        raise conflict(game, row[0], expected_seq)
+                    records = chain_records(game, batch, row[0], row[1])
+                    conn.execute(_APPEND, self._append_params(game, records))
         except errors.UniqueViolation:  # another process appended the same seq first
             raise conflict(game, self._head_or(game, expected_seq + 1), expected_seq) from None
+        self._seen[game] = (records[-1].seq, records[-1].hash)
         return records
 
     def read(self, game: str, from_seq: int = 1, to_seq: int | None = None) -> Iterator[Record]:
@@ -260,12 +277,21 @@ class PostgresStore:
         with self._guard(), conn.pipeline(), conn.transaction():
             yield conn
 
-    def _insert(self, conn: Any, game: str, records: list[Record]) -> None:
-        """The ``events`` rows of ``records`` and the notification of their batch."""
-        rows = [(game, r.seq, r.type, r.data, r.at, r.prev, r.hash) for r in records]
-        conn.cursor().executemany(_INSERT, rows)
+    def _append_params(self, game: str, records: list[Record]) -> tuple[Any, ...]:
+        """``_APPEND``'s parameters: the rows of ``records`` as columns, and the announcement
+        of their batch."""
         payload = json.dumps([self.origin, game, records[0].seq, records[-1].seq])
-        conn.execute(_NOTIFY, (self.channel, payload))
+        return (
+            game,
+            [r.seq for r in records],
+            [r.type for r in records],
+            [r.data for r in records],
+            [r.at for r in records],
+            [r.prev for r in records],
+            [r.hash for r in records],
+            self.channel,
+            payload,
+        )
 
     def _plan(self, game: str, from_seq: int, to_seq: int | None) -> list[tuple[str, int, int]]:
         """``(owner, lo, hi)`` for each lineage segment the read covers; UnknownGame,
@@ -281,7 +307,8 @@ class PostgresStore:
         row = self._connection().execute(_HEAD, (game,)).fetchone()
         if row is None:  # every game has at least one event of its own
             raise unknown_game(game)
-        return int(row[0]), str(row[1])
+        head = self._seen[game] = (int(row[0]), str(row[1]))
+        return head
 
     def _head_or(self, game: str, default: int) -> int:
         try:

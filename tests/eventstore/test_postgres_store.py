@@ -81,12 +81,14 @@ def test_writers_in_several_connections_deciding_on_one_head_leave_one_winner(
     opened: Callable[..., PostgresStore],
 ) -> None:
     """Given 6 stores (6 connections, as 6 processes) on one game, when all append at once on
-    the head they read, round after round, then exactly one batch is appended each round, the
+    the head they read (some having seen it, some not), round after round, then exactly one batch is appended each round, the
     others get the conflict (exit 5) with nothing appended, and the chain stays whole."""
     stores = [opened() for _ in range(6)]
     stores[0].create_game(GameInfo("g", "test"), [event(0)])
     for round_ in range(10):
         head = stores[0].head("g")[0]
+        for store in stores[1:4]:  # these chain on the head they have seen, in one statement;
+            store.head("g")  # the others read it in their append's transaction
         results = at_once(6, lambda i, head=head: stores[i].append("g", [event(i), event(i)], head))
         won = [r for r in results if isinstance(r, list)]
         lost = [r for r in results if isinstance(r, ConflictError)]
