@@ -8,7 +8,7 @@ distribution is in pyproject.toml.
 from setuptools import find_packages, setup
 
 #: the folders that are parts of the ``warlog`` package
-PARTS = ("arbiter", "cli", "domain", "eventstore", "fixtures", "projections", "server")
+PARTS = ("arbiter", "cli", "domain", "eventstore", "fixtures", "fuzz", "projections", "server")
 
 packages = ["warlog"]
 package_dir = {"warlog": "warlog"}

@@ -10,23 +10,39 @@ from __future__ import annotations
 import contextlib
 import json
 import os
-import secrets as _secrets
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from datetime import UTC, datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import msgspec
 
-from warlog.arbiter.audit import Auditor, audit_records
-from warlog.arbiter.fold import Fold, Folded
+from warlog.arbiter import snapshots
+from warlog.arbiter.fold import Fold, Folded, Row, RowDecoder, decoded
 from warlog.arbiter.ids import check_game_id
+from warlog.arbiter.initial import built, initial_state
 from warlog.arbiter.meta import GameMeta, evolve_meta
 from warlog.arbiter.scenarios import resolve_scenario
-from warlog.arbiter.sealing import PUBLIC, REFEREE, Forms, Opener, event_secrets, seal_batch
-from warlog.domain.core.dice import DiceSpec, ManualDice, SeededDice, commitment_of
-from warlog.domain.core.errors import ConflictError, InputError, RulesError, StoreError
+from warlog.arbiter.sealing import (
+    PUBLIC,
+    REFEREE,
+    Forms,
+    Opened,
+    Opener,
+    event_secrets,
+    recorded_command,
+    seal_batch,
+)
+from warlog.domain.core.dice import Dice, DiceSpec, ManualDice, SeededDice, commitment_of
+from warlog.domain.core.errors import (
+    ConflictError,
+    InputError,
+    RulesError,
+    StoreError,
+    WarlogError,
+)
 from warlog.domain.core.events import (
     BATCH_STARTS,
+    INERT_TAGS,
     CommandIssued,
     DiceRevealed,
     Event,
@@ -36,13 +52,17 @@ from warlog.domain.core.events import (
 from warlog.domain.core.rules import unknown_command
 from warlog.domain.core.ruleset import AnyRuleset, Command
 from warlog.domain.core.seal import Sealer, Secret
-from warlog.domain.core.summary import Summary
 from warlog.eventstore.codec import Codec, command_to_builtins, decode_command
 from warlog.eventstore.records import GameInfo, Record
 from warlog.eventstore.store import Store
 from warlog.eventstore.vault import MemoryVault, Vault
-from warlog.projections.events_view import EventsView
-from warlog.projections.replay import replay_steps
+
+if TYPE_CHECKING:  # imported where they are used: a command pays only for what it runs
+    from warlog.arbiter.audit import Auditor
+    from warlog.domain.core.summary import Summary
+    from warlog.projections.events_view import EventsView
+
+T = TypeVar("T")
 
 #: how often long reads report their progress, in events
 PROGRESS_EVERY = 5000
@@ -82,15 +102,22 @@ class Arbiter:
         clock: Callable[[], str] = utc_now,
         seeds: Callable[[], bytes] = lambda: os.urandom(32),
         snapshot_every: int = SNAPSHOT_EVERY,
+        dice_filter: Callable[[Dice], Dice] | None = None,
     ) -> None:
+        """``dice_filter`` wraps the dice handed to the rules for each command (``warlog
+        fuzz``'s non-interference twin changes the faces of the other side's hidden draws with
+        it); the dice pass unchanged without one."""
         self.store = store
         self.vault: Vault = vault if vault is not None else MemoryVault()
         self._rulesets = rulesets
         self._clock = clock
         self._seeds = seeds
         self._snapshot_every = snapshot_every
+        self._dice_filter = dice_filter
         self._loaded: dict[str, Loaded] = {}
         self._live: dict[str, Folded] = {}
+        #: the fold before the last batch this arbiter appended (reads of that batch start there)
+        self._previous: dict[str, Folded] = {}
         self._codecs: dict[str, Codec] = {}
         self._listeners: list[Callable[[str, list[Record]], None]] = []
 
@@ -140,14 +167,17 @@ class Arbiter:
     def ruleset_of(self, game: str) -> AnyRuleset:
         return self.loaded(game).ruleset
 
-    def decoder(self, codec: Codec, game: str) -> Callable[[int, str, str, str], Event]:
-        """Decodes stored rows into clear events (sealed values opened from the vault)."""
+    def decoder(self, codec: Codec, game: str) -> RowDecoder:
+        """Decodes stored ``(seq, type, data, hash)`` rows into clear events (sealed values
+        opened from the vault, one lookup for the rows given at once)."""
         opener = Opener(self.vault, game)
+        decode = codec.decode
 
-        def decode(seq: int, type_: str, data: str, hash_: str) -> Event:
-            return codec.decode(type_, opener.clear(seq, data, hash_))
+        def events(rows: Sequence[Row]) -> list[Event]:
+            clears = opener.clears(rows)
+            return [decode(row[1], clear) for row, clear in zip(rows, clears, strict=True)]
 
-        return decode
+        return events
 
     def fold_records(self, ruleset: AnyRuleset, records: Iterable[Record]) -> Folded:
         """The game folded from its records, from the first (``game_created``) on."""
@@ -170,50 +200,104 @@ class Arbiter:
         live = self._live.get(game)
         if live is not None and live.seq == at and (at < head or live.hash == head_hash):
             return live
-        start = self._snapshot(game, loaded.ruleset, at)
-        if live is not None and live.seq <= at and (start is None or live.seq > start.seq):
-            start = live
+        cached = None  # the newest fold this arbiter holds at or before ``at``
+        for held in (live, self._previous.get(game)):
+            if held is not None and held.seq <= at and (cached is None or held.seq > cached.seq):
+                cached = held
+        newer = self._snapshot(game, loaded.ruleset, at, newer_than=cached.seq if cached else 0)
+        start = newer or cached
         from_seq = start.seq + 1 if start else 1
-        rows = self.store.read_rows(game, from_seq, at)
+        rows = self.store.read_rows(game, from_seq, at, skip=INERT_TAGS)
         result = Fold(loaded.ruleset, start).rows(rows, self.decoder(loaded.codec, game)).folded
         if at == head:
             self._live[game] = result
         return result
+
+    def fold_log(self, game: str) -> Folded:
+        """The game folded afresh from its whole log (no snapshot, no cached state): a replay.
+        The SELECT leaves out the rows the fold skips."""
+        loaded = self.loaded(game)
+        rows = self.store.read_rows(game, skip=INERT_TAGS)
+        return Fold(loaded.ruleset).rows(rows, self.decoder(loaded.codec, game)).folded
 
     def state(self, game: str, at: int | None = None) -> Any:
         return self.folded(game, at).state
 
     # ------------------------------------------------------------------ snapshots
 
-    def _snapshot(self, game: str, ruleset: AnyRuleset, at: int) -> Folded | None:
-        """The newest usable snapshot at or before ``at``: its MAC checks (the vault) and the
-        log still holds its event with its hash; anything else is folded from the log."""
+    def _snapshot(
+        self, game: str, ruleset: AnyRuleset, at: int, newer_than: int = 0
+    ) -> Folded | None:
+        """The newest usable snapshot at or before ``at`` (and after ``newer_than``): its MAC
+        checks (the vault) and the log still holds its event with its hash; anything else is
+        folded from the log."""
         try:
             found = self.vault.latest_snapshot(
                 self.store.lineage(game), at, self._version_key(ruleset)
             )
         except StoreError:
             return None  # a cache: without the key file, fold from the log
-        if found is None:
+        if found is None or found[0] <= newer_than:
             return None
-        start = self._decode_snapshot(ruleset, found[1])
+        start = snapshots.decode(ruleset.state_type, found[1], lambda: self._initial(game))
         if start is None or start.seq != found[0]:
             return None
         logged = next(iter(self.store.read_rows(game, start.seq, start.seq)), None)
         return start if logged is not None and logged[3] == start.hash else None
 
-    def _encode_snapshot(self, folded: Folded) -> bytes:
-        return msgspec.msgpack.encode((folded.seq, folded.hash, folded.meta, folded.state))
+    def snapshot(self, game: str, at: int) -> Folded | None:
+        """The newest usable snapshot of the game at or before event ``at``, decoded (None when
+        there is none): what ``folded`` starts from before folding the tail."""
+        return self._snapshot(game, self.loaded(game).ruleset, at)
 
-    def _decode_snapshot(self, ruleset: AnyRuleset, blob: bytes) -> Folded | None:
+    def keep_snapshot(self, game: str, folded: Folded) -> None:
+        """Keep ``folded`` (the game folded after one of its events, from the log) as a snapshot,
+        under the game that stores that event."""
+        from warlog.eventstore.lineage import owner_of
+
+        ruleset = self.loaded(game).ruleset
+        owner = owner_of(self.store.lineage(game), folded.seq)
+        if folded.initial is None:
+            folded.initial = self._initial(game)
+        self.vault.put_snapshot(
+            owner, folded.seq, self._version_key(ruleset), snapshots.encode(folded)
+        )
+
+    def _initial(self, game: str) -> Any:
+        """The state the game's ``game_created`` begins it with; None if it cannot be read
+        here. Built once per process and shared; a process that has not built it yet (each
+        ``warlog`` command) reads it from the snapshot at seq 1, written the first time, which
+        decodes far faster than the scenario builds."""
+        loaded = self.loaded(game)
+        ruleset = loaded.ruleset
         try:
-            seq, hash_, meta, raw = msgspec.msgpack.decode(
-                blob, type=tuple[int, str, GameMeta, msgspec.Raw]
-            )
-            state: Any = msgspec.msgpack.decode(raw, type=ruleset.state_type)
-        except (msgspec.DecodeError, TypeError, ValueError):
-            return None  # a cache: an unreadable snapshot is simply not used
-        return Folded(seq, hash_, meta, state)
+            row = next(iter(self.store.read_rows(game, 1, 1)))
+            state = built(ruleset, row[2])
+            if state is not None:
+                return state
+            version = self._version_key(ruleset)
+            lineage = self.store.lineage(game)
+            found = None
+            with contextlib.suppress(StoreError):  # without the key file, build it
+                found = self.vault.latest_snapshot(lineage, 1, version)
+            if found is not None and found[0] == 1:
+                start = snapshots.decode(ruleset.state_type, found[1], lambda: None)
+                if start is not None and start.hash == row[3]:
+                    return start.state
+            (created,) = self.decoder(loaded.codec, game)([row])
+            if not isinstance(created, GameCreated):
+                return None
+            state = initial_state(ruleset, row[2], created)
+            meta = evolve_meta(None, 1, created)
+            assert meta is not None
+            with contextlib.suppress(StoreError):  # a cache
+                from warlog.eventstore.lineage import owner_of
+
+                blob = snapshots.encode(Folded(1, row[3], meta, state))
+                self.vault.put_snapshot(owner_of(lineage, 1), 1, version, blob)
+            return state
+        except WarlogError:
+            return None
 
     def _maybe_snapshot(
         self,
@@ -228,12 +312,7 @@ class Arbiter:
         if crosses or any(ruleset.is_round_start(e) for e in events):
             # a cache: the committed batch stands without it
             with contextlib.suppress(StoreError):
-                from warlog.eventstore.lineage import owner_of
-
-                owner = owner_of(self.store.lineage(game), folded.seq)
-                self.vault.put_snapshot(
-                    owner, folded.seq, self._version_key(ruleset), self._encode_snapshot(folded)
-                )
+                self.keep_snapshot(game, folded)
 
     # ------------------------------------------------------------------ keys
 
@@ -329,7 +408,9 @@ class Arbiter:
 
     def _new_id(self, ruleset: AnyRuleset) -> str:
         short = "".join(word[0] for word in ruleset.name.split("-"))
-        return f"{short}-{_secrets.token_hex(4)}"
+        import secrets
+
+        return f"{short}-{secrets.token_hex(4)}"
 
     # ------------------------------------------------------------------ playing
 
@@ -362,16 +443,17 @@ class Arbiter:
                 "rules/seed_revealed",
             )
         key = self._key(meta, game)
-        if meta.dice.mode == "manual":
-            manual = ManualDice(list(command.dice))
-            events = ruleset.decide(before.state, command, manual)
+        manual = ManualDice(list(command.dice)) if meta.dice.mode == "manual" else None
+        dice: Dice = manual or SeededDice(
+            key, meta.dice.stream, meta.dice.salt, meta.derivation_seq(first_seq + 1)
+        )
+        if self._dice_filter is not None:
+            dice = self._dice_filter(dice)
+        events = ruleset.decide(before.state, command, dice)
+        if manual is not None:
             manual.check_all_used()
-        else:
-            dice = SeededDice(
-                key, meta.dice.stream, meta.dice.salt, meta.derivation_seq(first_seq + 1)
-            )
-            events = ruleset.decide(before.state, command, dice)
-        issued = CommandIssued(player=command.player, command=command_to_builtins(command))
+        recorded = recorded_command(command, meta.dice.mode == "manual")
+        issued = CommandIssued(player=command.player, command=recorded)
         return self._append(game, before, [issued, *events], command)
 
     def play_as(
@@ -437,7 +519,8 @@ class Arbiter:
         self.vault.put_openings(openings)  # first: an event is never stored without its opening
         records = self.store.append(game, rows, before.seq)
         assert fold.meta is not None
-        after = Folded(records[-1].seq, records[-1].hash, fold.meta, fold.state)
+        after = Folded(records[-1].seq, records[-1].hash, fold.meta, fold.state, fold.initial)
+        self._previous[game] = before
         self._live[game] = after
         self._maybe_snapshot(game, ruleset, before.seq + 1, events, after)
         for listener in self._listeners:
@@ -514,7 +597,8 @@ class Arbiter:
             raise InputError(
                 f"--dice must be 'new' or 'same', not {dice!r}", "input/bad_dice_choice"
             )
-        cut = self.folded(game, at).meta
+        at_cut = self.folded(game, at)
+        cut = at_cut.meta
         spec = cut.dice
         new_id = check_game_id(new_game) if new_game else self._new_id(loaded.ruleset)
         new_spec: DiceSpec | None = None
@@ -542,11 +626,14 @@ class Arbiter:
         from warlog.eventstore.records import Pending
 
         try:
-            self.store.create_game(info, [Pending(type_, data, self._clock())])
+            (forked,) = self.store.create_game(info, [Pending(type_, data, self._clock())])
         except ConflictError:
             raise InputError(
                 f"game {new_id} already exists; choose another --game", "input/game_exists"
             ) from None
+        meta = evolve_meta(cut, forked.seq, event)
+        assert meta is not None
+        self._live[new_id] = Folded(forked.seq, forked.hash, meta, at_cut.state)
         return new_id
 
     # ------------------------------------------------------------------ exchanging
@@ -589,9 +676,7 @@ class Arbiter:
     def replay_agrees(self, game: str) -> bool:
         """True when the state folded afresh from every record (no snapshot, no cache) is the
         live state, byte for byte."""
-        loaded = self.loaded(game)
-        rows = ((r.seq, r.type, r.data, r.hash) for r in self.store.read(game))
-        replayed = Fold(loaded.ruleset).rows(rows, self.decoder(loaded.codec, game)).folded
+        replayed = self.fold_log(game)
         live = self.folded(game).state
         return msgspec.msgpack.encode(replayed.state) == msgspec.msgpack.encode(live)
 
@@ -642,12 +727,10 @@ class Arbiter:
         self.check_range(game, from_seq, to_seq)
         reader = self.reader(game, player)
         state = self.state(game, from_seq - 1) if from_seq > 1 else None
-        decode = self.decoder(loaded.codec, game)
-        clear = (
-            (r, decode(r.seq, r.type, r.data, r.hash))
-            for r in self.store.read(game, from_seq, to_seq)
-        )
+        clear = decoded(self.store.read(game, from_seq, to_seq), self.decoder(loaded.codec, game))
         shown = self.forms(game, reader, from_seq, to_seq)
+        from warlog.projections.replay import replay_steps
+
         return replay_steps(loaded.ruleset, state, zip(shown, clear, strict=True), player)
 
     def explain(self, game: str, seq: int, player: str | None = None) -> dict[str, Any]:
@@ -663,6 +746,8 @@ class Arbiter:
         loaded = self.loaded(game)
         if player is not None:
             loaded.ruleset.check_player(self.folded(game).state, player)
+        from warlog.projections.events_view import EventsView
+
         return EventsView(loaded.ruleset).feed(self.events(game))
 
     def events(
@@ -671,9 +756,8 @@ class Arbiter:
         """``(seq, event)`` of the clear events, sealed values opened from the vault: what the
         rules and the read models fold (never hand them to a player)."""
         loaded = self.loaded(game)
-        decode = self.decoder(loaded.codec, game)
         records = self.store.read(game, from_seq, to_seq)
-        return ((r.seq, decode(r.seq, r.type, r.data, r.hash)) for r in records)
+        return ((r.seq, event) for r, event in decoded(records, self.decoder(loaded.codec, game)))
 
     def audit(
         self, game: str, from_seq: int = 1, progress: Callable[[int], None] | None = None
@@ -684,9 +768,16 @@ class Arbiter:
         self.loaded(game)
         head, _ = self.store.head(game)
         check_from(from_seq, head, game)
-        reader = REFEREE if self.vault.available() else PUBLIC
-        records = counted(self.forms(game, reader, 1, None), progress)
-        return audit_records(records, self._rulesets, from_seq)
+        records: Iterable[Record | Opened]
+        if self.vault.available():  # the referee's read: every seal the vault holds opened
+            loaded = self.loaded(game)
+            forms = Forms(self.vault, loaded.codec, REFEREE, self.folded(game).meta.opened)
+            records = forms.opened(self.store.read(game))
+        else:
+            records = self.forms(game, PUBLIC, 1, None)
+        from warlog.arbiter.audit import audit_records
+
+        return audit_records(counted(records, progress), self._rulesets, from_seq)
 
     def about(self, game: str) -> dict[str, Any]:
         """What a game is and where it stands: ``{"game", "ruleset", "version", "players",
@@ -746,7 +837,7 @@ def check_from(from_seq: int, head: int, label: str) -> None:
         )
 
 
-def counted(records: Iterable[Record], progress: Callable[[int], None] | None) -> Iterator[Record]:
+def counted(records: Iterable[T], progress: Callable[[int], None] | None) -> Iterator[T]:
     """``records`` passed through, telling ``progress`` the count every ``PROGRESS_EVERY``
     records and at the end."""
     n = 0

@@ -21,6 +21,7 @@ One streaming pass; findings are collected rather than stopped at the first:
 
 from __future__ import annotations
 
+import functools
 import json
 import re
 from collections.abc import Callable, Iterable
@@ -29,11 +30,12 @@ from typing import Any
 
 import msgspec
 
-from warlog.arbiter.fold import Fold
+from warlog.arbiter.fold import Fold, Folded
 from warlog.arbiter.ids import GAME_ID
 from warlog.arbiter.initial import scenario_of
 from warlog.arbiter.meta import GameMeta
-from warlog.arbiter.sealing import event_secrets, has_seals
+from warlog.arbiter.openings import read_opened
+from warlog.arbiter.sealing import Opened, event_secrets, has_seals, recorded_command
 from warlog.domain.core.dice import (
     DiceSpec,
     ManualDice,
@@ -57,6 +59,7 @@ from warlog.domain.core.seal import (
     Secret,
     cleared,
     compact,
+    get_path,
     opening_problem,
     salt_for,
     seals_in,
@@ -121,6 +124,8 @@ class _Row(msgspec.Struct):
     event: Event | None = None
     #: the salts of the seals opened in this record, for the reveal: (path, salt)
     salts: list[tuple[str, str]] = []
+    #: the paths of its seals, when they are known (None: found in ``chained`` when needed)
+    sealed: list[str] | None = None
 
 
 class Auditor:
@@ -176,9 +181,19 @@ class Auditor:
 
     # ------------------------------------------------------------------ pass
 
-    def feed(self, records: Iterable[Record]) -> list[Finding]:
-        for record in records:
-            row = self._read(record)
+    def feed(self, records: Iterable[Record | Opened]) -> list[Finding]:
+        """Audit a whole log: ``take`` every record, then ``finish``; the findings."""
+        self.take(records)
+        return self.finish()
+
+    def take(self, records: Iterable[Record | Opened]) -> None:
+        """Check ``records``, the next ones of the log in seq order, ending at a batch end
+        (a log fed in parts: each part's last batch is closed and checked): as a log file holds
+        them (opened seals in their ``data``), or as the arbiter's vault opens them
+        (``Opened``)."""
+        for item in records:
+            row = self._read_opened(item) if isinstance(item, Opened) else self._read(item)
+            record = row.record
             self._chain(row)
             row.event = self._decode(row)
             if record.type in BATCH_STARTS or not self._batch:
@@ -186,15 +201,49 @@ class Auditor:
             self._batch.append(row)
             self.proved.events += 1
         self._close_batch()
+
+    def finish(self) -> list[Finding]:
+        """The checks that need the whole log (every roll and salt against the seeds revealed
+        in it); the findings. Call it once, after the last ``take``."""
         self._check_reveals()
         if self.proved.events == 0:
             self.find(0, "sequence", "the log is empty")
         return self.findings
 
+    @classmethod
+    def resume(
+        cls,
+        rulesets: Callable[[str], AnyRuleset],
+        ruleset: AnyRuleset,
+        codec: Codec,
+        folded: Folded,
+        at: str,
+        *,
+        opener: Vault | None = None,
+    ) -> Auditor:
+        """An Auditor that goes on after event ``folded.seq`` of a log, whose hash, meta and state
+        ``folded`` holds (a fold of that very log, not a snapshot's) and whose time was ``at``:
+        the records ``take`` is given next are checked as ``feed`` checks a whole log (chain from
+        ``folded.hash``, every batch re-derived, rolls and salts under the seeds revealed after
+        it). What came before is not checked again."""
+        auditor = cls(rulesets, folded.seq + 1, opener=opener)
+        auditor._expected_seq = folded.seq + 1
+        auditor._prev, auditor._last_at = folded.hash, at
+        auditor._ruleset, auditor._codec = ruleset, codec
+        auditor._folding = Fold(ruleset, folded)
+        auditor._specs[folded.meta.dice.commitment or ""] = folded.meta.dice
+        return auditor
+
+    @property
+    def state(self) -> Any:
+        """The ruleset's state folded from the records checked so far (None before the first
+        or once the rules could not follow the log)."""
+        return self._state if self._derive else None
+
     def _read(self, record: Record) -> _Row:
         """The chained and clear forms of a record; opened seals are checked here."""
         if not has_seals(record.data):
-            return _Row(record, record.data, record.data)
+            return _Row(record, record.data, record.data, sealed=[])
         try:
             data = json.loads(record.data)
             chained_obj, openings = stripped(data)
@@ -219,7 +268,22 @@ class Auditor:
         self.proved.seals_opened += len(values)
         self.proved.seals_closed += len(sealed) - len(values)
         clear = compact(cleared(chained_obj, values)) if len(values) == len(sealed) else None
-        return _Row(record, chained, clear, salts=salts)
+        return _Row(record, chained, clear, salts=salts, sealed=sealed)
+
+    def _read_opened(self, opened: Opened) -> _Row:
+        """``_read`` of a record as stored, with what the vault opens of it: each opening is
+        checked against its seal, the clear data made from the chained data and the values."""
+        record = opened.record
+        if not opened.salts:
+            return _Row(record, record.data, record.data, sealed=[])
+        read = read_opened(record.data, opened.clear, opened.salts)
+        if read is None:
+            return _Row(record, record.data, None)  # not JSON: the decode check reports it
+        for problem in read.problems:
+            self.find(record.seq, "seal", problem)
+        self.proved.seals_opened += len(read.salts)
+        self.proved.seals_closed += len(read.sealed) - len(read.salts)
+        return _Row(record, read.chained, read.clear, salts=read.salts, sealed=read.sealed)
 
     def _keep_salts(self, row: _Row) -> None:
         """Keep a row's opened salts for the reveal, under the seed in force."""
@@ -260,7 +324,9 @@ class Auditor:
             self.find(
                 seq, "chain", "hash does not match the event's content (the event was altered)"
             )
-        if not _well_formed(record.at):
+        if record.at == self._last_at:
+            pass  # a batch shares one time: checked at its first event
+        elif not _well_formed(record.at):
             self.find(
                 seq, "sequence", f"'at' {record.at[:40]!r} is not a UTC time as warlog writes it"
             )
@@ -527,20 +593,31 @@ class Auditor:
             return
         self._reveals[meta.dice.commitment or ""] = (record.seq, seed)
 
-    def _command_of(self, seq: int, issued: CommandIssued) -> Command | None:
+    def _command_of(self, seq: int, issued: CommandIssued, clear: str) -> Command | None:
+        """The recorded command, typed (``clear``: its row's clear data, in canonical form)."""
         ruleset, meta = self._ruleset, self._meta
         assert ruleset is not None and meta is not None
+        raw = bytes(_ISSUED.decode(clear).command)  # msgspec's encoding of issued.command
+        command: Command
         try:
-            command: Command = msgspec.convert(issued.command, ruleset.command_type)
-        except msgspec.ValidationError as exc:
-            self.find(seq, "rules", f"the recorded command is not a valid command: {exc}")
-            return None
-        if msgspec.json.encode(command) != msgspec.json.encode(issued.command):
+            command = _command_decoder(ruleset.command_type).decode(raw)
+        except msgspec.DecodeError:
+            try:  # the message names the bad field as it always did
+                command = msgspec.convert(issued.command, ruleset.command_type)
+            except msgspec.ValidationError as exc:
+                self.find(seq, "rules", f"the recorded command is not a valid command: {exc}")
+                return None
+        # a manual-dice command's empty `dice` are recorded (sealed) since they leak nothing;
+        # a log written before records none: both are the arbiter's form
+        manual = meta.dice.mode == "manual"
+        if msgspec.json.encode(command) != raw and (
+            not manual or msgspec.json.encode(recorded_command(command, manual)) != raw
+        ):
             self.find(
                 seq,
                 "rules",
                 "the recorded command is not in the form the arbiter records",
-                str(msgspec.to_builtins(command)),
+                str(recorded_command(command, manual)),
                 str(issued.command),
             )
             return None
@@ -555,7 +632,7 @@ class Auditor:
         seq = batch[0].record.seq
         ruleset, meta, state = self._ruleset, self._meta, self._state
         assert self._codec is not None and meta is not None and ruleset is not None
-        command = self._command_of(seq, issued)
+        command = self._command_of(seq, issued, batch[0].clear or "")
         if command is None:
             return
         if meta.revealed:
@@ -642,11 +719,12 @@ class Auditor:
                 return
         for row, event in zip(batch, derived, strict=True):
             hidden = {path for path, _ in event_secrets(event, command, setup)}
-            sealed = (
-                {path for path, _ in seals_in(json.loads(row.chained))}
-                if has_seals(row.chained)
-                else set()
-            )
+            if row.sealed is not None:
+                sealed = set(row.sealed)
+            elif has_seals(row.chained):
+                sealed = {path for path, _ in seals_in(json.loads(row.chained))}
+            else:
+                sealed = set()
             for path in sorted(hidden - sealed):
                 self.find(
                     row.record.seq, "seal", f"{path} is in the clear; the rules keep it hidden"
@@ -742,9 +820,23 @@ class Auditor:
         return bool(self._reveals) and self.proved.dice_unverified == 0
 
 
-def _seal_at(data: Any, path: str) -> str:
-    from warlog.domain.core.seal import get_path
+class _Issued(msgspec.Struct):
+    """A ``command_issued`` row's data with its command left as it is written."""
 
+    player: str
+    command: msgspec.Raw
+
+
+_ISSUED = msgspec.json.Decoder(_Issued)
+
+
+@functools.cache
+def _command_decoder(command_type: Any) -> msgspec.json.Decoder[Any]:
+    """A decoder of a ruleset's commands (its tagged union), made once per union."""
+    return msgspec.json.Decoder(command_type)
+
+
+def _seal_at(data: Any, path: str) -> str:
     return str(get_path(data, path)["sealed"])
 
 
@@ -759,13 +851,14 @@ def _well_formed(at: str) -> bool:
 
 
 def audit_records(
-    records: Iterable[Record],
+    records: Iterable[Record | Opened],
     rulesets: Callable[[str], AnyRuleset],
     from_seq: int = 1,
     *,
     opener: Vault | None = None,
 ) -> Auditor:
-    """Audit a log given as records in file or seq order; the Auditor holds the findings and
+    """Audit a log given as records in file or seq order (or as the arbiter's vault opens
+    them: ``Opened``); the Auditor holds the findings and
     what it proved. ``opener``: the arbiter's vault, which opens the seals of its own games."""
     auditor = Auditor(rulesets, from_seq, opener=opener)
     auditor.feed(records)

@@ -39,7 +39,7 @@ def explain_event(arb: Arbiter, game: str, seq: int, player: str | None = None) 
     first, last = window[start].seq, window[end].seq
     shown = list(arb.forms(game, reader, first, last))
     decode = arb.decoder(loaded.codec, game)
-    events = [decode(r.seq, r.type, r.data, r.hash) for r in window[start : end + 1]]
+    events = decode([(r.seq, r.type, r.data, r.hash) for r in window[start : end + 1]])
     data = [json.loads(r.data) for r in shown]
     target = index - start
     command = None
@@ -96,7 +96,7 @@ def _began(arb: Arbiter, game: str, reader: str, seq: int, procedure: str) -> in
     decode = arb.decoder(arb.loaded(game).codec, game)
     lo = max(1, seq - 4096)
     for record in reversed(list(arb.records(game, lo, seq))):
-        event = decode(record.seq, record.type, record.data, record.hash)
+        (event,) = decode([(record.seq, record.type, record.data, record.hash)])
         if event.begins() and event.part_of() == procedure:
             (shown,) = arb.forms(game, reader, record.seq, record.seq)
             if any(len(seal) == 1 for _, seal in seals_in(json.loads(shown.data))):

@@ -1,14 +1,15 @@
 """The one fold of a stored game: the engine's meta and the ruleset's state, event by event.
 
 Every reader of a log folds through ``Fold``: the application (play, seek, replay), the audit,
-the Events view and the replay walk. Each event goes through ``domain.core.fold.evolve_event``
-for the ruleset's state and ``evolve_meta`` for the engine's own read (players, dice in force,
-the reveal).
+the Events view and the replay walk. Each event takes the steps of
+``domain.core.fold.evolve_event`` for the ruleset's state (inlined: it is the hot loop of every
+replay) and ``evolve_meta`` for the engine's own read (players, dice in force, the reveal).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from itertools import islice
 from typing import Any
 
 import msgspec
@@ -17,26 +18,32 @@ from warlog.arbiter.initial import initial_state
 from warlog.arbiter.meta import GameMeta, evolve_meta
 from warlog.domain.core.errors import StoreError
 from warlog.domain.core.events import CORE_TAGS, INERT_TAGS, Event, GameCreated
-from warlog.domain.core.fold import evolve_event
 from warlog.domain.core.ruleset import AnyRuleset
+from warlog.eventstore.records import Record
 
 #: ``(seq, type, data, hash)``: the four columns of a stored event a fold reads
 Row = tuple[int, str, str, str]
+#: stored rows -> their clear events, in order (the sealed ones opened in one vault lookup)
+RowDecoder = Callable[[Sequence[Row]], list[Event]]
+#: rows decoded at a time: one vault lookup opens the sealed ones among them
+CHUNK = 256
 
 
 class Folded(msgspec.Struct):
-    """A game folded up to ``seq``: the engine's meta and the ruleset's state."""
+    """A game folded up to ``seq``: the engine's meta and the ruleset's state; ``initial``, when
+    known, the state ``game_created`` began it with (snapshots leave out what is still that)."""
 
     seq: int
     hash: str
     meta: GameMeta
     state: Any
+    initial: Any = None
 
 
 class Fold:
     """A fold in progress: ``apply`` one event at a time, or ``rows`` for a stretch of the log."""
 
-    __slots__ = ("hash", "meta", "ruleset", "seq", "state")
+    __slots__ = ("hash", "initial", "meta", "ruleset", "seq", "state")
 
     def __init__(self, ruleset: AnyRuleset, start: Folded | None = None) -> None:
         self.ruleset = ruleset
@@ -44,28 +51,31 @@ class Fold:
         self.hash = start.hash if start else ""
         self.meta: GameMeta | None = start.meta if start else None
         self.state: Any = start.state if start else None
+        self.initial: Any = start.initial if start else None
 
     def apply(self, seq: int, type_: str, data: str, hash_: str, event: Event) -> None:
         """Fold the (clear) event at ``seq``; its row's ``type``, ``data`` (as stored: it keys
         the shared initial states) and ``hash``."""
-        ruleset = self.ruleset
         if type_ in CORE_TAGS:
             self.meta = evolve_meta(self.meta, seq, event)
             if isinstance(event, GameCreated):
-                self.state = evolve_event(ruleset, None, event, _initial(ruleset, data))
-        else:
-            self.state = evolve_event(ruleset, self.state, event)
+                self.state = self.initial = initial_state(self.ruleset, data, event)
+        elif self.state is not None:
+            self.state = self.ruleset.evolve(self.state, event)
         self.seq, self.hash = seq, hash_
 
-    def rows(self, rows: Iterable[Row], decode: Callable[[int, str, str, str], Event]) -> Fold:
-        """Fold stored rows in seq order (``decode(seq, type, data, hash)`` gives the clear
-        event); commands and rolls change no state and are skipped unread (their consequences
-        are the events after them)."""
-        for seq, type_, data, hash_ in rows:
-            if type_ in INERT_TAGS:
-                self.seq, self.hash = seq, hash_
-                continue
-            self.apply(seq, type_, data, hash_, decode(seq, type_, data, hash_))
+    def rows(self, rows: Iterable[Row], decode: RowDecoder) -> Fold:
+        """Fold stored rows in seq order (``decode`` gives their clear events); commands and
+        rolls change no state and are skipped unread (their consequences are the events after
+        them; a store's ``read_rows(..., skip=INERT_TAGS)`` leaves them out but the last)."""
+        it = iter(rows)
+        while chunk := list(islice(it, CHUNK)):
+            events = iter(decode([row for row in chunk if row[1] not in INERT_TAGS]))
+            for seq, type_, data, hash_ in chunk:
+                if type_ in INERT_TAGS:
+                    self.seq, self.hash = seq, hash_
+                    continue
+                self.apply(seq, type_, data, hash_, next(events))
         return self
 
     @property
@@ -73,8 +83,11 @@ class Fold:
         """The result; StoreError if no ``game_created`` was folded."""
         if self.meta is None:
             raise StoreError("the game has no game_created event", "store/corrupt")
-        return Folded(self.seq, self.hash, self.meta, self.state)
+        return Folded(self.seq, self.hash, self.meta, self.state, self.initial)
 
 
-def _initial(ruleset: AnyRuleset, data: str) -> Callable[[GameCreated], Any]:
-    return lambda event: initial_state(ruleset, data, event)
+def decoded(records: Iterable[Record], decode: RowDecoder) -> Iterator[tuple[Record, Event]]:
+    """Each record with its clear event, decoded ``CHUNK`` records at a time."""
+    it = iter(records)
+    while chunk := list(islice(it, CHUNK)):
+        yield from zip(chunk, decode([(r.seq, r.type, r.data, r.hash) for r in chunk]), strict=True)

@@ -38,3 +38,9 @@ def initial_state(ruleset: AnyRuleset, created_data: str, event: GameCreated) ->
             _STATES.clear()
         state = _STATES[key] = ruleset.initial_state(scenario_of(ruleset, created_data, event))
     return state
+
+
+def built(ruleset: AnyRuleset, created_data: str) -> Any:
+    """The initial state of ``game_created`` data ``created_data`` if this process built it
+    already, else None."""
+    return _STATES.get((ruleset.name, ruleset.version, created_data))

@@ -87,7 +87,11 @@ class LegalReport(msgspec.Struct, frozen=True):
 
 
 def legal_report(arb: Arbiter, game: str, player: str | None) -> LegalReport:
-    """What ``player`` (None: everyone the game waits for) may do now, or why nothing."""
+    """What ``player`` (None: everyone the game waits for) may do now, or why nothing.
+
+    In a manual-dice game the dice each command needs are given to the referee only (no
+    ``player``): how many dice a move rolls can tell what that player may not see — the other
+    side's sealed bid, an unseen army within reach of the move's end."""
     loaded = arb.loaded(game)
     ruleset = loaded.ruleset
     folded = arb.folded(game)
@@ -96,8 +100,8 @@ def legal_report(arb: Arbiter, game: str, player: str | None) -> LegalReport:
     commands = arb.legal(game, player)
     if not commands:
         return LegalReport([], why_none=_why_none(arb, game, player))
-    if folded.meta.dice.mode != "manual":
-        return LegalReport(commands)
+    if folded.meta.dice.mode != "manual" or player is not None:
+        return LegalReport(commands)  # how many: only the referee (below)
     typed = [msgspec.convert(c, ruleset.command_type) for c in commands]
     needs, more = zip(*(_dice_of(ruleset, folded.state, c) for c in typed), strict=True)
     return LegalReport(commands, list(needs), list(more))

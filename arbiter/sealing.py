@@ -11,14 +11,16 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Iterable, Iterator, Sequence
+from itertools import islice
+from typing import Any, NamedTuple
 
 from warlog.arbiter.meta import GameMeta, evolve_meta
 from warlog.domain.core.errors import StoreError
 from warlog.domain.core.events import CommandIssued, Event, GameCreated
 from warlog.domain.core.ruleset import Command
-from warlog.domain.core.seal import Sealer, Secret, compact, secrets_of
+from warlog.domain.core.seal import Sealer, Secret, compact, salt_for, secrets_of
 from warlog.eventstore.chain import link
-from warlog.eventstore.codec import Codec
+from warlog.eventstore.codec import Codec, command_to_builtins
 from warlog.eventstore.records import Pending, Record
 from warlog.eventstore.vault import Opening, Vault
 
@@ -39,10 +41,24 @@ def event_secrets(
     the command it records; for ``game_created`` the ruleset's hidden set-up (``setup``, paths
     inside the scenario)."""
     if isinstance(event, CommandIssued):
-        return [] if command is None else secrets_of(command, "command.")
+        found = [] if command is None else secrets_of(command, "command.")
+        if "dice" in event.command and ("command.dice", None) not in found:
+            found.append(("command.dice", None))  # no faces typed is sealed too: see below
+        return found
     if isinstance(event, GameCreated):
         return [(f"scenario.{path}", owner) for path, owner in setup]
     return secrets_of(event)
+
+
+def recorded_command(command: Command, manual_dice: bool) -> dict[str, Any]:
+    """The command as ``command_issued`` records it. In a manual-dice game its ``dice`` are
+    always recorded, sealed, even when the referee typed none: whether a command rolled dice at
+    all can depend on what a player may not see (a stealthed army ending its move in sight), so
+    an absent field would tell it (log-format.md, "Manual dice")."""
+    recorded = command_to_builtins(command)
+    if manual_dice:
+        recorded.setdefault("dice", [])
+    return recorded
 
 
 def seal_batch(
@@ -91,12 +107,47 @@ class Opener:
             return data
         opening = self._vault.opening(hash_)
         if opening is None:
-            raise StoreError(
-                f"the key file holds no clear form of event {seq} of game {self._game}: its "
-                "sealed values cannot be opened here (a log imported before its reveal?)",
-                "store/sealed",
-            )
+            raise self._not_held(seq)
         return opening.clear
+
+    def clears(self, rows: Sequence[tuple[int, str, str, str]]) -> list[str]:
+        """The clear data of each ``(seq, type, data, hash)`` row, the sealed ones found in the
+        vault in one lookup; StoreError if it does not hold one."""
+        sealed = [hash_ for _, _, data, hash_ in rows if has_seals(data)]
+        if not sealed:
+            return [data for _, _, data, _ in rows]
+        found = self._vault.clears(sealed)
+        out = []
+        for seq, _, data, hash_ in rows:
+            if has_seals(data):
+                clear = found.get(hash_)
+                if clear is None:
+                    raise self._not_held(seq)
+                data = clear
+            out.append(data)
+        return out
+
+    def _not_held(self, seq: int) -> StoreError:
+        return StoreError(
+            f"the key file holds no clear form of event {seq} of game {self._game}: its "
+            "sealed values cannot be opened here (a log imported before its reveal?)",
+            "store/sealed",
+        )
+
+
+class Opened(NamedTuple):
+    """A stored record (its chained form) beside what the vault opens of it: its clear ``data``
+    and the salt of each sealed path the vault holds a value for (none for a record without
+    seals). The referee's read for the audit, which checks each opening against its seal, without
+    writing the opened form out and parsing it again."""
+
+    record: Record
+    clear: str
+    salts: dict[str, str]
+
+
+#: records whose sealed values are looked up in the vault at once
+CHUNK = 256
 
 
 #: who reads: a player's name, or one of these
@@ -164,3 +215,37 @@ class Forms:
 
     def forms(self, records: Iterable[Record]) -> Iterator[Record]:
         return (self.form(r) for r in records)
+
+    def opened(self, records: Iterable[Record]) -> Iterator[Opened]:
+        """Every record with every sealed value the vault holds (the referee's read, what
+        ``form`` opens for ``REFEREE``), as ``Opened``; StoreError as ``form``."""
+        vault = self._vault
+        if vault is None:
+            raise StoreError("opening sealed values needs the key file", "store/no_key_file")
+        keys: dict[str, bytes | None] = {}
+        it = iter(records)
+        while chunk := list(islice(it, CHUNK)):
+            held = vault.openings([r.hash for r in chunk if has_seals(r.data)])
+            for record in chunk:
+                if record.type in _LINEAGE_TAGS:
+                    self._meta = evolve_meta(
+                        self._meta, record.seq, self._codec.decode(record.type, record.data)
+                    )
+                if not has_seals(record.data):
+                    yield Opened(record, record.data, {})
+                    continue
+                meta = self._meta
+                assert meta is not None  # game_created comes first
+                commitment = meta.dice.commitment or ""
+                if commitment not in keys:
+                    keys[commitment] = vault.key(commitment)
+                opening, key = held.get(record.hash), keys[commitment]
+                if opening is None or key is None:
+                    raise StoreError(
+                        f"the key file cannot open event {record.seq}: its sealed values stay "
+                        "sealed",
+                        "store/sealed",
+                    )
+                seq, stream = meta.derivation_seq(record.seq), meta.dice.stream
+                salts = {path: salt_for(key, stream, seq, path) for path in opening.owners}
+                yield Opened(record, opening.clear, salts)

@@ -204,6 +204,44 @@ def run_eventsourcing(streams: Streams, workdir: Path, batched: int | None) -> T
     return Timings(write_s, read_s, written)
 
 
+def run_raw(streams: Streams, ruleset: Any, workdir: Path) -> Timings:
+    """The raw limit on the same data: each stream's typed events encoded as warlog encodes them,
+    hash-chained and inserted with ``sqlite3`` alone (``bench.baselines``: one transaction a
+    stream, the same file schema), then read back: ``SELECT type, data`` and a typed msgspec
+    decode per row."""
+    from bench import baselines
+
+    codec = Codec.for_ruleset(ruleset)
+    clock = Clock()
+    fd, name = tempfile.mkstemp(suffix=".db", dir=workdir)
+    os.close(fd)
+    os.unlink(name)
+    SQLiteStore(name, create=True).close()  # the same schema and journal mode
+    conn = baselines.connect(Path(name))
+    games = []
+    written = 0
+    quiesce()
+    started = time.perf_counter()
+    for s, events in enumerate(streams.events):
+        game = f"s{s}"
+        at = clock()
+        baselines.create(conn, game, ruleset.name, [Pending(*codec.encode(e), at) for e in events])
+        games.append(game)
+        written += len(events)
+    write_s = time.perf_counter() - started
+    conn.close()
+    conn = baselines.connect(Path(name))
+    decode = baselines.decoders(ruleset)
+    quiesce()
+    started = time.perf_counter()
+    read = sum(baselines.replay(conn, game, decode) for game in games)
+    read_s = time.perf_counter() - started
+    conn.close()
+    _remove_db(name)
+    assert read == written
+    return Timings(write_s, read_s, written)
+
+
 def quiesce() -> None:
     """As bench.suite.quiesce: no timed section rescans the workload held in memory."""
     gc.collect()

@@ -298,9 +298,18 @@ class SinkStore:
         return iter([r for r in recent if from_seq <= r.seq <= hi])
 
     def read_rows(
-        self, game: str, from_seq: int = 1, to_seq: int | None = None
+        self,
+        game: str,
+        from_seq: int = 1,
+        to_seq: int | None = None,
+        *,
+        skip: frozenset[str] = frozenset(),
     ) -> Iterator[tuple[int, str, str, str]]:
-        return ((r.seq, r.type, r.data, r.hash) for r in self.read(game, from_seq, to_seq))
+        records = list(self.read(game, from_seq, to_seq))
+        last = records[-1].seq if records else 0
+        return (
+            (r.seq, r.type, r.data, r.hash) for r in records if r.type not in skip or r.seq == last
+        )
 
     def head(self, game: str) -> tuple[int, str]:
         if game not in self._recent:
@@ -380,6 +389,12 @@ class SinkVault:
 
     def opening(self, hash_: str) -> Opening | None:
         return self._openings.get(hash_)
+
+    def clears(self, hashes: Sequence[str]) -> dict[str, str]:
+        return {h: self._openings[h].clear for h in hashes if h in self._openings}
+
+    def openings(self, hashes: Sequence[str]) -> dict[str, Opening]:
+        return {h: self._openings[h] for h in hashes if h in self._openings}
 
     def put_snapshot(self, owner: str, seq: int, version: str, state: bytes) -> None:
         self._snap[owner] = (seq, version, bytes(state))

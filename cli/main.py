@@ -19,6 +19,7 @@ from warlog.cli.context import db_path, open_arbiter
 from warlog.cli.errors import WarlogGroup
 from warlog.domain import rulesets
 from warlog.domain.core.errors import InputError
+from warlog.fuzz import BUDGET, EXAMPLES, OUT, STEPS
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -638,6 +639,129 @@ def scenario_show(name: str, ruleset_name: str | None) -> None:
       warlog new armageddon-empires --scenario my-scenario.toml
     """
     click.echo(rulesets.scenario_text(name, ruleset_name), nl=False)
+
+
+@cli.command()
+@click.argument("sources", nargs=-1, metavar="SOURCE...", shell_complete=complete_games)
+@click.option(
+    "--budget",
+    type=click.FloatRange(min=0, min_open=True),
+    default=BUDGET,
+    show_default=True,
+    metavar="SECONDS",
+    help="Time to search, shared by the rulesets (shrinking may take half as long again).",
+)
+@click.option(
+    "--examples",
+    type=click.IntRange(min=1),
+    default=EXAMPLES,
+    show_default=True,
+    help="The most examples per ruleset (each a fork driven by generated commands).",
+)
+@click.option(
+    "--seed",
+    type=click.IntRange(min=0, max=2**32 - 1),
+    help="Seed of the search: the same seed and sources give the same examples (default: "
+    "random, printed in the summary).",
+)
+@click.option(
+    "--out",
+    type=click.Path(file_okay=False),
+    default=OUT,
+    show_default=True,
+    help="Folder for the failures: NAME.jsonl (the log) and NAME.json (the failing step).",
+)
+@click.option(
+    "--steps",
+    type=click.IntRange(min=1, max=1000),
+    default=STEPS,
+    show_default=True,
+    help="The most generated commands per example.",
+)
+@click.option(
+    "--replay",
+    "replay_file",
+    metavar="FILE.json",
+    help="Replay a failure written by a fuzz run: exit 4 while it fails, 0 once fixed.",
+)
+@json_option
+@db_option
+@click.pass_context
+def fuzz(
+    ctx: click.Context,
+    sources: tuple[str, ...],
+    budget: float,
+    examples: int,
+    seed: int | None,
+    out: str,
+    steps: int,
+    replay_file: str | None,
+    as_json: bool,
+) -> None:
+    """Fuzz rule edge cases from recorded games and shrink each failure to a replayable log.
+
+    A SOURCE is a game of the database, an exported .jsonl file or a folder of them (searched
+    recursively). Each example forks a source at a batch end with new dice, plays generated
+    commands, mostly legal, some not, and checks after every step: no crash, legal accepted
+    and illegal refused, the state unchanged under a command, the audit, replay and snapshots,
+    the ruleset's invariants, no dead end, and what each player may see. Each failure is shrunk
+    and written to --out; exit 4 when there is one, 0 when none.
+
+    \b
+    Example:
+      warlog fuzz fixtures/ --budget 30
+      warlog fuzz final-1 ./disputed.jsonl --seed 7 --out failures/
+      warlog fuzz --replay failures/battle-for-armageddon-crash-1a2b3c4d.json
+    """
+    if replay_file is not None:
+        if sources:
+            raise click.UsageError("--replay takes no SOURCE")
+        from warlog.fuzz.fixture import replay as replay_fixture
+
+        replayed = replay_fixture(replay_file)
+        if as_json:
+            failure = replayed.failure
+            emit(
+                {
+                    "fixture": replay_file,
+                    "failing": failure is not None,
+                    "check": failure.check if failure else None,
+                    "message": failure.message if failure else None,
+                    "notes": replayed.notes,
+                }
+            )
+        else:
+            click.echo(render.replayed_text(replay_file, replayed))
+        if replayed.failure is not None:
+            ctx.exit(4)
+        return
+    if not sources:
+        raise click.UsageError("give at least one SOURCE (a game id, a .jsonl file, a folder)")
+    from functools import cache
+
+    from warlog.fuzz.report import as_json as report_json
+    from warlog.fuzz.run import fuzz as run_fuzz
+
+    database = cache(lambda: arbiter(ctx))
+    with render.bar("fuzzing") as show:
+
+        def progress(ruleset: str, n: int, done: float) -> None:
+            if show is not None:
+                show(done, f"{ruleset}: {render.plural(n, 'example')}")
+
+        report = run_fuzz(
+            list(sources),
+            database,
+            budget=budget,
+            examples=examples,
+            steps=steps,
+            seed=seed,
+            out=out,
+            progress=progress,
+        )
+    emit(report_json(report)) if as_json else click.echo(render.fuzz_text(report))
+    if report.found:
+        ctx.exit(4)
 
 
 @cli.command()

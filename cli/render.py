@@ -17,11 +17,13 @@ import msgspec
 
 from warlog.domain.core.summary import Summary, Table, plural
 from warlog.eventstore.records import Record
-from warlog.projections.events_view import Entry
 
 if TYPE_CHECKING:
     from warlog.arbiter.audit import Auditor
     from warlog.arbiter.reports import GameSummary, LegalReport
+    from warlog.fuzz.fixture import Replayed
+    from warlog.fuzz.report import Report as FuzzReport
+    from warlog.projections.events_view import Entry
 
 __all__ = ["plural"]
 
@@ -234,19 +236,78 @@ def builtins(value: Any) -> Any:
 
 
 @contextlib.contextmanager
-def progress(label: str) -> Iterator[Callable[[int], None] | None]:
-    """A callback showing ``label: N events`` on stderr while the work runs, when stderr is a
+def status_line() -> Iterator[Callable[[str], None] | None]:
+    """A callback rewriting one status line on stderr while the work runs, when stderr is a
     terminal (None otherwise: piped output stays clean); the line is cleared at the end."""
     if not sys.stderr.isatty():
         yield None
         return
 
-    def show(n: int) -> None:
-        sys.stderr.write(f"\r{click.style(label, bold=True)}: {n} events")
+    def write(text: str) -> None:
+        sys.stderr.write(f"\r{text}\033[K")
         sys.stderr.flush()
 
     try:
-        yield show
+        yield write
     finally:
-        sys.stderr.write("\r\033[K")
-        sys.stderr.flush()
+        write("")
+
+
+@contextlib.contextmanager
+def progress(label: str) -> Iterator[Callable[[int], None] | None]:
+    """A callback showing ``label: N events`` on stderr while the work runs, on a terminal."""
+    with status_line() as write:
+        yield (
+            None
+            if write is None
+            else (lambda n: write(f"{click.style(label, bold=True)}: {n} events"))
+        )
+
+
+@contextlib.contextmanager
+def bar(label: str, width: int = 24) -> Iterator[Callable[[float, str], None] | None]:
+    """A callback drawing ``label [#####-----] 40% TEXT`` on stderr while the work runs, on a
+    terminal."""
+    with status_line() as write:
+        if write is None:
+            yield None
+            return
+
+        def show(done: float, text: str) -> None:
+            filled = round(max(0.0, min(1.0, done)) * width)
+            line = f"[{'#' * filled}{'-' * (width - filled)}] {done:>4.0%} {text}"
+            write(f"{click.style(label, bold=True)} {line}")
+
+        yield show
+
+
+def fuzz_text(report: FuzzReport) -> str:
+    """The summary of a fuzz run, its verdict in colour on a terminal."""
+    from warlog.fuzz.report import summary_text
+
+    lines = summary_text(report).splitlines()
+    for i, line in enumerate(lines):
+        if line == "no failures":
+            lines[i] = click.style(line, fg="green", bold=True)
+        elif line.endswith(("failure:", "failures:")) and not line.startswith(" "):
+            lines[i] = click.style(line, fg="red", bold=True)
+    return "\n".join(lines)
+
+
+def replayed_text(path: str, replayed: Replayed) -> str:
+    """What replaying a fuzz failure gave."""
+    f = replayed.fixture
+    lines = [
+        f"{path}: {f.ruleset} (recorded under version {f.version}), {plural(len(f.steps), 'step')}"
+    ]
+    lines += [f"  note: {note}" for note in replayed.notes]
+    failure = replayed.failure
+    if failure is None:
+        lines.append(
+            click.style(f"fixed: every check passes (it failed {f.check}: {f.message})", fg="green")
+        )
+    else:
+        lines.append(
+            click.style(f"still failing: {failure.check}: {failure.message}", fg="red", bold=True)
+        )
+    return "\n".join(lines)

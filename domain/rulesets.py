@@ -10,11 +10,13 @@ here that touches package data; the rules never do.
 from __future__ import annotations
 
 import importlib
-from importlib import resources
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from warlog.domain.core.errors import InputError, quoted
 from warlog.domain.core.ruleset import AnyRuleset
+
+if TYPE_CHECKING:
+    from importlib import resources
 
 #: name -> "module:attribute" of the ruleset value, or the value itself once loaded
 _registry: dict[str, Any] = {
@@ -62,6 +64,8 @@ def all_rulesets() -> dict[str, AnyRuleset]:
 def bundled_scenarios(ruleset: AnyRuleset) -> dict[str, resources.abc.Traversable]:
     """Bundled scenario name -> its TOML resource, from the ruleset's ``scenario_package``
     (empty when it bundles none)."""
+    from importlib import resources  # here: most commands never read a bundled scenario
+
     package = ruleset.scenario_package
     if not package:
         return {}

@@ -7,6 +7,7 @@ test pins the equivalence.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterable
 from typing import Any
 
@@ -31,13 +32,14 @@ class Codec:
             if tag in self._types and self._types[tag] is not cls:
                 raise ValueError(f"event tag {tag!r} is used twice")
             self._types[tag] = cls
-            self._decoders[tag] = msgspec.json.Decoder(cls)
             # the encoded struct starts with {"type":"<tag>" — data is the rest
             self._prefix[cls] = len(b'{"type":') + len(_ENCODER.encode(tag))
 
     @classmethod
     def for_ruleset(cls, ruleset: AnyRuleset) -> Codec:
-        return cls(ruleset.event_types)
+        """The codec of a ruleset's events, built once per set of event types (a codec holds no
+        state of its own: every arbiter and audit of the process shares it)."""
+        return _codec(tuple(ruleset.event_types))
 
     @property
     def tags(self) -> list[str]:
@@ -53,8 +55,11 @@ class Codec:
     def decode(self, type_: str, data: str | bytes) -> Event:
         """The event of a row; IntegrityError naming the problem if it is not a known, valid event."""
         decoder = self._decoders.get(type_)
-        if decoder is None:
-            raise IntegrityError(f"unknown event type {type_!r}", "audit/unknown_event_type")
+        if decoder is None:  # made at the first event of its type: a command meets a few types
+            cls = self._types.get(type_)
+            if cls is None:
+                raise IntegrityError(f"unknown event type {type_!r}", "audit/unknown_event_type")
+            decoder = self._decoders[type_] = msgspec.json.Decoder(cls)
         try:
             event: Event = decoder.decode(data)
         except msgspec.DecodeError as exc:
@@ -73,3 +78,8 @@ def decode_command(command_type: Any, raw: dict[str, Any]) -> Any:
 def command_to_builtins(command: Any) -> dict[str, Any]:
     out: dict[str, Any] = msgspec.to_builtins(command)
     return out
+
+
+@functools.lru_cache(maxsize=64)
+def _codec(event_types: tuple[type[Event], ...]) -> Codec:
+    return Codec(event_types)

@@ -38,6 +38,14 @@ class MemoryStore:
     def __repr__(self) -> str:
         return f"MemoryStore(<{len(self._infos)} games>)"
 
+    def copy(self) -> MemoryStore:
+        """A store holding the same games, which the two go on appending to apart (records are
+        immutable and shared; each game's list of them is copied)."""
+        other = MemoryStore()
+        other._infos = dict(self._infos)
+        other._events = {game: list(records) for game, records in self._events.items()}
+        return other
+
     # ------------------------------------------------------------------ the log
 
     def create_game(self, info: GameInfo, first: Sequence[Pending]) -> list[Record]:
@@ -97,11 +105,20 @@ class MemoryStore:
         return _stream(parts)
 
     def read_rows(
-        self, game: str, from_seq: int = 1, to_seq: int | None = None
+        self,
+        game: str,
+        from_seq: int = 1,
+        to_seq: int | None = None,
+        *,
+        skip: frozenset[str] = frozenset(),
     ) -> Iterator[tuple[int, str, str, str]]:
-        """``(seq, type, data, hash)`` of the records ``read`` yields, as plain tuples."""
-        records = self.read(game, from_seq, to_seq)
-        return ((r.seq, r.type, r.data, r.hash) for r in records)
+        """``(seq, type, data, hash)`` of the records ``read`` yields, as plain tuples; those
+        whose type is in ``skip`` left out, except the last."""
+        records = list(self.read(game, from_seq, to_seq))
+        last = records[-1].seq if records else 0
+        return (
+            (r.seq, r.type, r.data, r.hash) for r in records if r.type not in skip or r.seq == last
+        )
 
     def head(self, game: str) -> tuple[int, str]:
         """``(seq, hash)`` of the game's last event. UnknownGame."""

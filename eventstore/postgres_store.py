@@ -75,6 +75,13 @@ _READ = (
     " WHERE game = %s AND seq BETWEEN %s AND %s ORDER BY seq"
 )
 _READ_ROWS = "SELECT seq, type, data, hash FROM events WHERE game = %s AND seq BETWEEN %s AND %s ORDER BY seq"
+#: ``_READ_ROWS`` leaving out the rows of the types given, except the row whose seq is given (the
+#: last of the whole read: a fold ends on its seq and hash)
+_READ_ROWS_SKIP = (
+    "SELECT seq, type, data, hash FROM events WHERE game = %s AND seq BETWEEN %s AND %s"
+    " AND (type <> ALL(%s::text[]) OR seq = %s) ORDER BY seq"
+)
+_LAST = "SELECT max(seq) FROM events WHERE game = %s AND seq <= %s"
 #: a batch's rows and its announcement in one statement (a data-modifying WITH always runs)
 _APPEND = (
     "WITH appended AS (INSERT INTO events (game, seq, type, data, at, prev, hash)"
@@ -206,10 +213,23 @@ class PostgresStore:
         return self._stream(self._plan(game, from_seq, to_seq), _READ, Record)
 
     def read_rows(
-        self, game: str, from_seq: int = 1, to_seq: int | None = None
+        self,
+        game: str,
+        from_seq: int = 1,
+        to_seq: int | None = None,
+        *,
+        skip: frozenset[str] = frozenset(),
     ) -> Iterator[tuple[int, str, str, str]]:
-        """``(seq, type, data, hash)`` of the records ``read`` yields, as plain tuples."""
-        return self._stream(self._plan(game, from_seq, to_seq), _READ_ROWS, None)
+        """``(seq, type, data, hash)`` of the records ``read`` yields, as plain tuples; those
+        whose type is in ``skip`` are left out by the SELECT, except the last of the range."""
+        parts = self._plan(game, from_seq, to_seq)
+        if not skip or not parts:
+            return self._stream(parts, _READ_ROWS, None)
+        owner, _, hi = parts[-1]
+        with self._guard():
+            found = self._connection().execute(_LAST, (owner, hi)).fetchone()
+        last = -1 if found is None or found[0] is None else int(found[0])
+        return self._stream(parts, _READ_ROWS_SKIP, None, (sorted(skip), last))
 
     def head(self, game: str) -> tuple[int, str]:
         """``(seq, hash)`` of the game's last event. UnknownGame."""
@@ -344,13 +364,15 @@ class PostgresStore:
             )
         return str(row[0])
 
-    def _stream(self, parts: list[tuple[str, int, int]], query: str, row: Any) -> Iterator[Any]:
+    def _stream(
+        self, parts: list[tuple[str, int, int]], query: str, row: Any, more: tuple[Any, ...] = ()
+    ) -> Iterator[Any]:
         """The rows of ``query`` over each part, ``CHUNK`` at a time, made into ``row`` (None:
-        plain tuples)."""
+        plain tuples); ``more``: the query's parameters after ``(owner, lo, hi)``."""
         for owner, lo, hi in parts:
             while lo <= hi:
                 top = min(hi, lo + CHUNK - 1)
                 with self._guard():
-                    rows = self._connection().execute(query, (owner, lo, top)).fetchall()
+                    rows = self._connection().execute(query, (owner, lo, top, *more)).fetchall()
                 yield from (rows if row is None else starmap(row, rows))
                 lo = top + 1

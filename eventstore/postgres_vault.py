@@ -119,6 +119,26 @@ class PostgresVault:
             return None
         return Opening(row[0], row[1], int(row[2]), row[3], json.loads(row[4]))
 
+    def clears(self, hashes: Sequence[str]) -> dict[str, str]:
+        return dict(self._select("hash, clear", hashes))
+
+    def openings(self, hashes: Sequence[str]) -> dict[str, Opening]:
+        return {
+            row[0]: Opening(row[0], row[1], int(row[2]), row[3], json.loads(row[4]))
+            for row in self._select("hash, game, seq, clear, owners", hashes)
+        }
+
+    def _select(self, columns: str, hashes: Sequence[str]) -> list[tuple[Any, ...]]:
+        """``columns`` of the openings of ``hashes`` that the vault holds, in one SELECT."""
+        if not hashes:
+            return []
+        conn = self._connection()
+        with self._db.guard():
+            return conn.execute(
+                f"SELECT {columns} FROM vault_openings WHERE hash = ANY(%s::text[])",
+                (list(hashes),),
+            ).fetchall()
+
     # ------------------------------------------------------------------ snapshots
 
     def put_snapshot(self, owner: str, seq: int, version: str, state: bytes) -> None:

@@ -60,6 +60,14 @@ _READ = (
 _READ_ROWS = (
     "SELECT seq, type, data, hash FROM events WHERE game = ? AND seq BETWEEN ? AND ? ORDER BY seq"
 )
+#: ``_READ_ROWS`` leaving out the rows of the types ``{kinds}`` (``:k0, :k1, ...``), except
+#: ``{last}``: for the read's last segment, its last row up to ``:hi`` (a fold ends on its seq and
+#: hash); nothing for the others
+_READ_ROWS_SKIP = (
+    "SELECT seq, type, data, hash FROM events WHERE game = :game AND seq BETWEEN :lo AND :hi"
+    " AND (type NOT IN ({kinds}) OR seq = {last}) ORDER BY seq"
+)
+_LAST = "(SELECT max(seq) FROM events WHERE game = :game AND seq <= :hi)"
 _INSERT = "INSERT INTO events (game, seq, type, data, at, prev, hash) VALUES (?, ?, ?, ?, ?, ?, ?)"
 _INSERT_GAME = "INSERT INTO games (game, ruleset, parent, fork_at) VALUES (?, ?, ?, ?)"
 
@@ -163,13 +171,31 @@ class SQLiteStore:
         UnknownGame and InputError (from_seq < 1) are raised here, StoreError also while
         iterating.
         """
-        return self._stream(self._plan(game, from_seq, to_seq), _READ, Record)
+        return self._stream([(_READ, part) for part in self._plan(game, from_seq, to_seq)], Record)
 
     def read_rows(
-        self, game: str, from_seq: int = 1, to_seq: int | None = None
+        self,
+        game: str,
+        from_seq: int = 1,
+        to_seq: int | None = None,
+        *,
+        skip: frozenset[str] = frozenset(),
     ) -> Iterator[tuple[int, str, str, str]]:
-        """``(seq, type, data, hash)`` of the records ``read`` yields, as plain tuples."""
-        return self._stream(self._plan(game, from_seq, to_seq), _READ_ROWS, None)
+        """``(seq, type, data, hash)`` of the records ``read`` yields, as plain tuples; those
+        whose type is in ``skip`` are left out by the SELECT, except the last of the range."""
+        parts = self._plan(game, from_seq, to_seq)
+        if not skip:
+            return self._stream([(_READ_ROWS, part) for part in parts], None)
+        kinds = {f"k{i}": kind for i, kind in enumerate(sorted(skip))}
+        marks = ", ".join(f":{k}" for k in kinds)
+        selects = [
+            (
+                _READ_ROWS_SKIP.format(kinds=marks, last=_LAST if i == len(parts) - 1 else "-1"),
+                {"game": owner, "lo": lo, "hi": hi, **kinds},
+            )
+            for i, (owner, lo, hi) in enumerate(parts)
+        ]
+        return self._stream(selects, None)
 
     def _plan(self, game: str, from_seq: int, to_seq: int | None) -> list[tuple[str, int, int]]:
         """``(owner, lo, hi)`` for each lineage segment the read covers; UnknownGame,
@@ -269,12 +295,13 @@ class SQLiteStore:
             )
         return str(row[0])
 
-    def _stream(self, parts: list[tuple[str, int, int]], query: str, row: Any) -> Iterator[Any]:
-        """The rows of ``query`` over each part, made into ``row`` (None: plain tuples)."""
+    def _stream(self, selects: Sequence[tuple[str, Any]], row: Any) -> Iterator[Any]:
+        """The rows of each ``(query, parameters)`` in turn, made into ``row`` (None: plain
+        tuples)."""
         conn = self._conn
         try:
-            for owner, lo, hi in parts:
-                cursor = conn.execute(query, (owner, lo, hi))
+            for query, parameters in selects:
+                cursor = conn.execute(query, parameters)
                 try:
                     yield from (cursor if row is None else starmap(row, cursor))
                 finally:

@@ -20,6 +20,7 @@ import os
 import sqlite3
 from collections.abc import Iterator, Sequence
 from pathlib import Path
+from typing import Any
 
 from warlog.domain.core.errors import ConflictError, StoreError
 from warlog.eventstore.lineage import Segment
@@ -29,6 +30,8 @@ from warlog.eventstore.vault import Opening, SeatToken, snapshot_mac
 VAULT_APP = "warlog-keys"
 VAULT_SCHEMA_VERSION = 2
 SUFFIX = ".keys"
+#: hashes looked up in one SELECT (well under SQLite's limit on parameters)
+_IN_MOST = 500
 
 _DDL = (
     "CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)",
@@ -127,6 +130,29 @@ class SQLiteVault:
         if row is None:
             return None
         return Opening(row[0], row[1], row[2], row[3], json.loads(row[4]))
+
+    def clears(self, hashes: Sequence[str]) -> dict[str, str]:
+        return dict(self._select("hash, clear", hashes))
+
+    def openings(self, hashes: Sequence[str]) -> dict[str, Opening]:
+        return {
+            row[0]: Opening(row[0], row[1], row[2], row[3], json.loads(row[4]))
+            for row in self._select("hash, game, seq, clear, owners", hashes)
+        }
+
+    def _select(self, columns: str, hashes: Sequence[str]) -> list[tuple[Any, ...]]:
+        """``columns`` of the openings of ``hashes`` that the vault holds, in a few SELECTs."""
+        out: list[tuple[Any, ...]] = []
+        if not hashes:
+            return out
+        conn = self._connection()
+        with self._guard():
+            for i in range(0, len(hashes), _IN_MOST):
+                part = hashes[i : i + _IN_MOST]
+                marks = ", ".join("?" * len(part))
+                query = f"SELECT {columns} FROM openings WHERE hash IN ({marks})"
+                out.extend(conn.execute(query, part))
+        return out
 
     # ------------------------------------------------------------------ snapshots
 

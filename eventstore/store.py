@@ -38,10 +38,16 @@ class Store(Protocol):
         ...
 
     def read_rows(
-        self, game: str, from_seq: int = 1, to_seq: int | None = None
+        self,
+        game: str,
+        from_seq: int = 1,
+        to_seq: int | None = None,
+        *,
+        skip: frozenset[str] = frozenset(),
     ) -> Iterator[tuple[int, str, str, str]]:
         """``(seq, type, data, hash)`` of the same records as ``read``: what a fold needs,
-        without building Records (replay and seek go through here)."""
+        without building Records (replay and seek go through here). Rows whose type is in
+        ``skip`` are left out, except the last row of the range, on which a fold ends."""
         ...
 
     def head(self, game: str) -> tuple[int, str]:

@@ -71,6 +71,16 @@ class Vault(Protocol):
         """The clear form of the sealed event whose chain hash is ``hash_``, or None."""
         ...
 
+    def clears(self, hashes: Sequence[str]) -> dict[str, str]:
+        """hash -> clear ``data`` of those of the sealed events ``hashes`` the vault holds (a
+        fold opens a stretch of the log in one lookup)."""
+        ...
+
+    def openings(self, hashes: Sequence[str]) -> dict[str, Opening]:
+        """hash -> opening of those of the sealed events ``hashes`` the vault holds (the audit
+        opens a stretch of the log in one lookup)."""
+        ...
+
     def put_snapshot(self, owner: str, seq: int, version: str, state: bytes) -> None:
         """Cache ``state`` after event ``seq`` of game ``owner`` (the game storing that event)."""
         ...
@@ -111,6 +121,17 @@ class MemoryVault:
     def available(self) -> bool:
         return True
 
+    def copy(self) -> MemoryVault:
+        """A vault holding what this one holds (keys, openings, snapshots, under the same MAC
+        key, seat tokens), which the two go on adding to apart."""
+        other = MemoryVault()
+        other._keys = dict(self._keys)
+        other._openings = dict(self._openings)
+        other._snapshots = {k: dict(v) for k, v in self._snapshots.items()}
+        other._tokens = dict(self._tokens)
+        other._mac_key = self._mac_key
+        return other
+
     def put_key(self, commitment: str, seed: bytes, game: str) -> None:
         self._keys.setdefault(commitment, bytes(seed))
 
@@ -123,6 +144,14 @@ class MemoryVault:
 
     def opening(self, hash_: str) -> Opening | None:
         return self._openings.get(hash_)
+
+    def clears(self, hashes: Sequence[str]) -> dict[str, str]:
+        openings = self._openings
+        return {h: openings[h].clear for h in hashes if h in openings}
+
+    def openings(self, hashes: Sequence[str]) -> dict[str, Opening]:
+        held = self._openings
+        return {h: held[h] for h in hashes if h in held}
 
     def put_snapshot(self, owner: str, seq: int, version: str, state: bytes) -> None:
         mac = snapshot_mac(self._mac_key, owner, seq, version, bytes(state))

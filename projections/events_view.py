@@ -43,6 +43,14 @@ class EventsView:
         self.position = 0
         self.players: list[str] = []
 
+    @classmethod
+    def after(cls, ruleset: AnyRuleset, state: Any, players: list[str]) -> EventsView:
+        """An Events view of the events that follow ``state`` (whatever the events before it
+        posted is not in it): what a stretch of a game adds to each tab."""
+        view = cls(ruleset)
+        view._state, view.players = state, list(players)
+        return view
+
     def feed(self, events: Iterable[tuple[int, Event]]) -> EventsView:
         """Fold ``(seq, event)`` pairs (clear events, in seq order) into the entries."""
         ruleset = self._ruleset

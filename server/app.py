@@ -180,6 +180,18 @@ async def legal(request: Request[Any, Any, Any], game: FromPath[str]) -> s.Legal
     return s.Legal(await call(request, lambda arb: arb.legal(game, player)))
 
 
+def referee_plays(player: str) -> str:
+    """Why a player's token plays nothing in a manual-dice game. Whether a command rolls, and
+    how many dice, can hang on what that player may not see (a stealthed army in reach of a
+    move, the other side's sealed bid): a refusal only when dice were needed would tell it, so
+    the organiser's token enters every command of such a game, with its faces, whatever it rolls
+    (docs/server.md, "Manual dice")."""
+    return (
+        f"in a manual-dice game the organiser's token enters every command, {player}'s too, "
+        "with the faces the referee rolled"
+    )
+
+
 @post(
     "/games/{game:str}/commands", status_code=200, responses=responses(400, 401, 403, 404, 409, 422)
 )
@@ -210,22 +222,15 @@ async def play(
             )
 
     def apply(arb: Arbiter) -> list[Any]:
+        if player is not None and arb.folded(game).meta.dice.mode == "manual":
+            raise AuthError(referee_plays(player), "auth/referee_plays")
         if expected is not None:
             seq, hash_ = arb.head(game)
             if seq != expected:
                 raise StaleHead(expected, seq, hash_)
-        try:
-            # decided on that head, so that a head moved on by another process between the
-            # check and the append is a conflict too, not a command decided on a newer state
-            return arb.play_as(game, body, player, referee=player is None, on=expected)
-        except InputError as exc:
-            if player is not None and exc.code == "input/dice_count":
-                raise InputError(  # how many dice may depend on what the player may not see
-                    "this command rolls dice, and this game's dice are a referee's: the "
-                    "organiser's token enters it with their faces",
-                    exc.code,
-                ) from None
-            raise
+        # decided on that head, so that a head moved on by another process between the check
+        # and the append is a conflict too, not a command decided on a newer state
+        return arb.play_as(game, body, player, referee=player is None, on=expected)
 
     records = await call(request, apply)
     last = records[-1]

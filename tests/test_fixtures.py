@@ -12,9 +12,10 @@ from warlog.arbiter.audit import audit_records
 from warlog.arbiter.checkpoints import check_checkpoints
 from warlog.arbiter.sources import file_records, memory_arbiter
 from warlog.domain import rulesets
+from warlog.fixtures import REGRESSIONS
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"
-GAMES = sorted(FIXTURES.glob("*/*.jsonl"))
+GAMES = sorted(p for p in FIXTURES.glob("*/*.jsonl") if p.parent.name != REGRESSIONS)
 
 
 def test_every_ruleset_has_a_recorded_game() -> None:

@@ -28,22 +28,18 @@ import pytest
 
 from warlog.arbiter.application import Arbiter
 from warlog.domain import rulesets
-from warlog.domain.core.errors import InputError, WarlogError
+from warlog.domain.core.errors import InputError
 from warlog.domain.core.seal import compact, seals_in
 from warlog.eventstore.chain import link
 from warlog.eventstore.memory_store import MemoryStore
+from warlog.fuzz.noninterference import blinded, observed, refusals
 
 SEED = bytes(range(100, 132))
-HEX64 = re.compile(r"[0-9a-f]{64}")
 
 
 def clock() -> Callable[[], str]:
     ticks = itertools.count()
     return lambda: f"2026-11-23T10:00:{next(ticks) % 60:02d}.000Z"
-
-
-def blinded(value: Any) -> str:
-    return HEX64.sub("#", json.dumps(value, sort_keys=True))
 
 
 def play(arb: Arbiter, game: str, command: dict[str, Any], faces: Callable[[int, int], int]) -> Any:
@@ -63,29 +59,8 @@ def play(arb: Arbiter, game: str, command: dict[str, Any], faces: Callable[[int,
 
 
 def outputs(arb: Arbiter, game: str, watcher: str, refused: list[dict[str, Any]]) -> dict[str, Any]:
-    """Everything ``watcher`` can be given about ``game``."""
-    head, _ = arb.head(game)
-    out: dict[str, Any] = {
-        "feed": [
-            json.loads(r.data) | {"seq": r.seq, "hash": r.hash}
-            for r in arb.records_as(game, watcher)
-        ],
-        "views": [arb.view(game, seq, watcher) for seq in range(1, head + 1)],
-        "legal": arb.legal(game, watcher),
-        "replay": list(arb.replay(game, 1, None, watcher)),
-        "explain": [arb.explain(game, seq, watcher) for seq in range(1, head + 1)],
-        "log": [e.text for e in arb.events_view(game, watcher).tabs(watcher, True)[watcher]],
-        "receipts": [arb.head(game)],
-        "refusals": [],
-    }
-    for command in refused:
-        try:
-            arb.play_as(game, json.dumps(command))
-        except WarlogError as exc:
-            out["refusals"].append(exc.line())
-        else:
-            raise AssertionError(f"accepted {command}")
-    return out
+    """Everything ``watcher`` can be given about ``game``, and its refusals of ``refused``."""
+    return observed(arb, game, watcher) | {"refusals": refusals(arb, game, watcher, refused)}
 
 
 def assert_commitments_leak_nothing(

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-PARTS = ("arbiter", "cli", "domain", "eventstore", "fixtures", "projections", "server")
+PARTS = ("arbiter", "cli", "domain", "eventstore", "fixtures", "fuzz", "projections", "server")
 
 
 @pytest.fixture(scope="module")

@@ -243,7 +243,7 @@ def parse_ability(text: str, *, card: str = "?", kind: str | None = None) -> Abi
     if ability is None and shape == "recce" and _RECCE_PLAIN.match(params):
         raise InputError(
             f"card {card!r}: a {kind} card prints Recce as 'Recce S<strength>, R<range>', "
-            f"not {text!r} (the 'Recce X Y' order is for heroes and facilities, digest 11.3)",
+            f"not {text!r} (the 'Recce X Y' order is for heroes and facilities, p.45, p.48)",
             "input/bad_ability",
         )
     if ability is None:

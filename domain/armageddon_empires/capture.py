@@ -22,6 +22,7 @@
 from __future__ import annotations
 
 from warlog.domain.armageddon_empires.abilities import BOUNTY_HUNTER, level
+from warlog.domain.armageddon_empires.awaiting import may_roll
 from warlog.domain.armageddon_empires.cards import HeroCard
 from warlog.domain.armageddon_empires.challenge import Pool, Side, Term
 from warlog.domain.armageddon_empires.challenge_events import (
@@ -30,13 +31,15 @@ from warlog.domain.armageddon_empires.challenge_events import (
     HeroCaptured,
     HeroEscaped,
     HeroKilled,
+    HuntFoiled,
 )
 from warlog.domain.armageddon_empires.challenge_moves import open_challenge
 from warlog.domain.armageddon_empires.commands import HuntHero
 from warlog.domain.armageddon_empires.costs import HUNT_HERO_AP
+from warlog.domain.armageddon_empires.fog import Sighting
 from warlog.domain.armageddon_empires.frames import CaptureKill
 from warlog.domain.armageddon_empires.guards import BASE_KINDS, own_army
-from warlog.domain.armageddon_empires.observation import observation_into
+from warlog.domain.armageddon_empires.observation import observation_into, sighting
 from warlog.domain.armageddon_empires.state import Army, Base, GameState
 from warlog.domain.armageddon_empires.supply import is_besieged
 from warlog.domain.core.batch import Batch
@@ -63,21 +66,14 @@ def bounty_hunter(state: GameState, armies: list[Army]) -> int:
     )
 
 
-def candidates(state: GameState, empire: str, at: str) -> list[Army]:
-    """The enemy armies in hex ``at`` that hold a hero and no unit and that ``empire`` has
-    spotted this round (p.30), by id."""
+def candidates(state: GameState, empire: str, at: str) -> list[Sighting]:
+    """The enemy armies in hex ``at`` that ``empire`` has sighted this round as a hero alone
+    (p.30), by army id. Judged by its sightings alone (AE-38): what it may do never tells it of
+    a change it has not seen (units that secretly joined the hero)."""
     seen = state.sightings.get(empire, {})
     return sorted(
-        (
-            a
-            for a in state.armies.values()
-            if a.at == at
-            and a.empire != empire
-            and a.hero is not None
-            and not a.units
-            and a.id in seen
-        ),
-        key=lambda a: a.id,
+        (s for s in seen.values() if s.at == at and s.hero is not None and not s.units),
+        key=lambda s: s.army,
     )
 
 
@@ -104,16 +100,16 @@ def hunt_problem(state: GameState, player: str, army: Army) -> RulesError | None
 
 
 def hunt_hero(batch: Batch[GameState], cmd: HuntHero) -> None:
-    """``capture_kill_began`` (after a die for a random target among several) and the
-    challenge's opening rolls; RulesError for an army that may not hunt or a bad target."""
+    """``capture_kill_began`` (after a die for a random target among several), its challenge
+    opening next; or ``hunt_foiled`` when the hero it saw alone is alone no more (AE-38).
+    RulesError for an army that may not hunt or a bad target."""
     state = batch.state
     army = own_army(state, cmd.player, cmd.army)
     problem = hunt_problem(state, cmd.player, army)
     if problem:
         raise problem
     found = candidates(state, cmd.player, army.at)
-    hunters = _hunters(state, cmd.player, army.at)
-    bounty = bounty_hunter(state, hunters)
+    bounty = bounty_hunter(state, _hunters(state, cmd.player, army.at))
     chosen_by: ChosenBy
     if cmd.target is not None:
         if not bounty:
@@ -122,9 +118,9 @@ def hunt_hero(batch: Batch[GameState], cmd: HuntHero) -> None:
                 "'target' out and it is picked at random (p.30)",
                 "no_bounty_hunter",
             )
-        picked = [a for a in found if a.hero == cmd.target]
+        picked = [s for s in found if s.hero == cmd.target]
         if not picked:
-            heroes = ", ".join(str(a.hero) for a in found)
+            heroes = ", ".join(str(s.hero) for s in found)
             raise reject(
                 f"{cmd.target!r} is not a spotted hero alone at {army.at}; the targets are "
                 f"{heroes}",
@@ -136,53 +132,119 @@ def hunt_hero(batch: Batch[GameState], cmd: HuntHero) -> None:
     else:
         (face,) = batch.roll(1, len(found), purpose=f"{PURPOSE} target", roller=cmd.player)
         target, chosen_by = found[face - 1], "die"
+    actual = batch.state.armies.get(target.army)
+    if (
+        actual is None
+        or actual.at != army.at
+        or actual.hero != target.hero
+        or actual.units
+        or actual.stealthed
+    ):
+        here = actual if actual is not None and actual.at == army.at else None
+        batch.emit(
+            HuntFoiled(
+                hunter=cmd.player,
+                army=army.id,
+                at=army.at,
+                target=str(target.hero),
+                target_army=target.army,
+                ap_cost=HUNT_HERO_AP,
+                seen=None
+                if here is None
+                else sighting(
+                    state, here, "contact", "the hunt found it no longer alone (p.30; AE-38)"
+                ),
+            )
+        )
+        return
+    begin_capture_kill(
+        batch,
+        cmd.player,
+        army.id,
+        actual,
+        ap_cost=HUNT_HERO_AP,
+        candidates=tuple(str(s.hero) for s in found),
+        chosen_by=chosen_by,
+    )
+
+
+def begin_capture_kill(
+    batch: Batch[GameState],
+    hunter: str,
+    army_id: str,
+    target: Army,
+    *,
+    ap_cost: int = 0,
+    candidates: tuple[str, ...] = (),
+    chosen_by: ChosenBy = "only",
+    battle: int = 0,
+) -> None:
+    """``capture_kill_began``: ``army_id`` of ``hunter`` hunts the hero alone in ``target``
+    (a hunt, or a battle's end, AE-33); its challenge opens next (``capture_next``)."""
+    state = batch.state
     assert target.hero is not None
+    hunters = _hunters(state, hunter, target.at)
     hero_spec = state.card(target.hero).spec
     assert isinstance(hero_spec, HeroCard)
     frame = CaptureKill(
-        hunter=cmd.player,
-        army=army.id,
-        at=army.at,
+        hunter=hunter,
+        army=army_id,
+        at=target.at,
         target=target.hero,
         target_army=target.id,
         target_empire=target.empire,
         target_pool=hero_spec.fate,
-        bounty_hunter=bounty,
+        bounty_hunter=bounty_hunter(state, hunters),
+        battle=battle,
     )
     batch.emit(
         CaptureKillBegan(
             frame=frame,
-            ap_cost=HUNT_HERO_AP,
-            candidates=tuple(str(a.hero) for a in found),
+            ap_cost=ap_cost,
+            candidates=candidates or (target.hero,),
             chosen_by=chosen_by,
             hunting_armies=tuple(a.id for a in hunters),
             destealthed=tuple(a.id for a in hunters if a.stealthed),
         )
     )
+
+
+def _open(batch: Batch[GameState]) -> None:
+    """The Capture Kill's challenge (R2, R4): the hunter's pool against the target's fate."""
     state = batch.state
-    units = sum(len(a.units) for a in _hunters(state, cmd.player, army.at))
-    eye = observation_into(state, cmd.player, army.at, stealthed=False)
+    frame = state.frames[-1]
+    assert isinstance(frame, CaptureKill)
+    units = sum(len(a.units) for a in _hunters(state, frame.hunter, frame.at))
+    eye = observation_into(state, frame.hunter, frame.at, stealthed=False)
     hunter_pool = Pool(
         (
             Term(CAPTURE_KILL_BASE_DICE, "base, R2"),
             Term(units // UNITS_PER_HUNTER_DIE, f"{units} units // {UNITS_PER_HUNTER_DIE}"),
-            eye or Term(0, f"no observation reaches {army.at}"),
+            eye or Term(0, f"no observation reaches {frame.at}"),
         )
     )
-    hunter_hero = state.armies[army.id].hero if bounty else None
-    target_pool = Pool((Term(hero_spec.fate, f"fate of {hero_spec.name}, p.30"),))
+    hero = state.card(frame.target)
+    target_pool = Pool((Term(frame.target_pool, f"fate of {hero.name}, p.30"),))
+    what = f"the Capture Kill of {hero.name} ({frame.target})"
+    if not may_roll(batch, frame.hunter, what, hunter_pool.size + target_pool.size):
+        return
+    army = state.armies.get(frame.army)
+    hunter_hero = army.hero if army is not None and frame.bounty_hunter else None
     open_challenge(
         batch,
         kind="opposed",
         purpose=PURPOSE,
         attacker=Side(
-            empire=cmd.player, name=f"hunter {army.id}", pool=hunter_pool, fate_hero=hunter_hero
+            empire=frame.hunter,
+            name=f"hunter {frame.army}",
+            pool=hunter_pool,
+            fate_hero=hunter_hero,
         ),
         defender=Side(
-            empire=target.empire,
-            name=f"target {hero_spec.name}",
+            empire=frame.target_empire,
+            name=f"target {hero.name}",
             pool=target_pool,
-            fate_hero=target.hero,
+            fate_hero=frame.target,
         ),
     )
 
@@ -203,10 +265,9 @@ def nearest_base(state: GameState, empire: str, at: str) -> tuple[Base, int] | N
 
 
 def capture_next(state: GameState, frame: CaptureKill) -> Step:
-    """The Capture Kill's step once its challenge is resolved: the outcome of R4. (Between
-    ``capture_kill_began`` and ``challenge_opened``, inside the hunt's own batch, a replay may
-    look at the state too: the step is then never taken.)"""
-    return _finish
+    """The Capture Kill's next step: its challenge opens (``_open``; it may wait for the
+    hunter's roll, AE-37), and once resolved, the outcome of R4."""
+    return _open if frame.outcome is None else _finish
 
 
 def _finish(batch: Batch[GameState]) -> None:

@@ -24,6 +24,7 @@ from typing import Literal
 import msgspec
 
 from warlog.domain.core.procedure import Frame
+from warlog.domain.core.summary import plural
 
 #: R1: d6 faces 4, 5, 6 are successes
 SUCCESS_FROM_FACE = 4
@@ -49,7 +50,7 @@ def successes(faces: tuple[int, ...] | list[int]) -> int:
 
 def counted(n: int) -> str:
     """``"1 success"``, ``"3 successes"``."""
-    return f"{n} success" if n == 1 else f"{n} successes"
+    return plural(n, "success", "successes")
 
 
 def failed_positions(faces: tuple[int, ...]) -> list[int]:

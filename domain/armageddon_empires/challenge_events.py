@@ -10,10 +10,12 @@ from __future__ import annotations
 from typing import Annotated, Any, Literal
 
 from warlog.domain.armageddon_empires.challenge import Challenge, Outcome, Role
+from warlog.domain.armageddon_empires.fog import Sighting
 from warlog.domain.armageddon_empires.frames import CaptureKill
 from warlog.domain.armageddon_empires.resources import Resources
 from warlog.domain.core.events import Event
 from warlog.domain.core.seal import Hidden
+from warlog.domain.core.summary import plural
 
 
 def in_challenge(event: Any) -> str:
@@ -134,7 +136,7 @@ class ChallengeAccepted(Event, frozen=True, tag="challenge_accepted"):
             else "accepts"
         )
         return (
-            f"{self.empire} ({self.role}) {how}; {c.accepts} accept(s) in a row of "
+            f"{self.empire} ({self.role}) {how}; {plural(c.accepts, 'accept')} in a row of "
             f"{c.accepts_needed} that end the challenge (R5)\n{c.describe()}"
         )
 
@@ -152,7 +154,7 @@ class ChallengeResolved(Event, frozen=True, tag="challenge_resolved"):
         how = (
             "the Defender's Prerogative"
             if self.outcome.ended_by == "prerogative"
-            else f"{self.challenge.accepts_needed} accept(s) in a row"
+            else f"{plural(self.challenge.accepts_needed, 'accept')} in a row"
         )
         return (
             f"challenge {self.challenge.number} ends by {how} (R5): {self.outcome.text()}\n"
@@ -171,12 +173,15 @@ class CardDamaged(Event, frozen=True, tag="card_damaged"):
     limit: int
     destroyed: bool
     challenge: int
+    #: how the amount was reached: the challenge's damage and its modifiers (p.34)
+    note: str = ""
 
     part_of = in_challenge
 
     def explain(self) -> str:
+        how = f" ({self.note})" if self.note else ""
         out = (
-            f"{self.card} takes {self.amount} damage in challenge {self.challenge}: "
+            f"{self.card} takes {self.amount} damage{how} in challenge {self.challenge}: "
             f"{self.total} of {self.limit}"
         )
         if self.destroyed:
@@ -284,6 +289,31 @@ class HeroEscaped(Event, frozen=True, tag="hero_escaped"):
         return capture_verdict(self.frame)
 
 
+class HuntFoiled(Event, frozen=True, tag="hunt_foiled"):
+    """Hunt Enemy Hero (p.30) finds the hero its empire saw alone no longer alone (units joined
+    him unseen) or gone: no Capture Kill; the AP is spent, and the hunters see the army as it
+    now stands (AE-38)."""
+
+    hunter: str
+    army: str
+    at: str
+    target: str
+    target_army: str
+    ap_cost: int
+    seen: Sighting | None = None
+
+    def explain(self) -> str:
+        found = (
+            f"{self.target_army} now holds units ({', '.join(self.seen.units)})"
+            if self.seen is not None and self.seen.units
+            else f"{self.target} is not there alone any more"
+        )
+        return (
+            f"{self.army} of {self.hunter} hunts {self.target} at {self.at} for {self.ap_cost} AP "
+            f"(R11; AE-21), but {found}: only a hero alone is hunted (p.30; AE-38)"
+        )
+
+
 class CardRepaired(Event, frozen=True, tag="card_repaired"):
     """A damaged card repaired or healed to full strength (p.34; AE-22); which card, and how
     much, is sealed for the other empire."""
@@ -314,4 +344,5 @@ CHALLENGE_EVENT_TYPES: tuple[type[Event], ...] = (
     HeroKilled,
     HeroEscaped,
     CardRepaired,
+    HuntFoiled,
 )

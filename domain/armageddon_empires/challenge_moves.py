@@ -22,7 +22,9 @@ from __future__ import annotations
 import msgspec
 
 from warlog.domain.armageddon_empires import tactics
-from warlog.domain.armageddon_empires.cards import HeroCard, TacticCard, damage_limit
+from warlog.domain.armageddon_empires.bases import base_of_card
+from warlog.domain.armageddon_empires.battle_events import BaseRazed
+from warlog.domain.armageddon_empires.cards import AttackCard, HeroCard, TacticCard, damage_limit
 from warlog.domain.armageddon_empires.challenge import (
     Challenge,
     ChallengeKind,
@@ -50,6 +52,7 @@ from warlog.domain.armageddon_empires.costs import MAX_AP_OWED, TACTIC_AP
 from warlog.domain.armageddon_empires.state import GameState
 from warlog.domain.core.batch import Batch
 from warlog.domain.core.errors import reject
+from warlog.domain.core.events import Event
 from warlog.domain.core.procedure import Decision, Step
 from warlog.domain.core.ruleset import Command
 
@@ -69,11 +72,12 @@ def top_challenge(state: GameState) -> Challenge:
 
 
 def hero_fate_left(state: GameState, hero: str | None) -> int:
-    """The hero's fate points not spent this round (R6)."""
+    """The fate points not spent this round (R6) of a hero, or of an attack card, which carries
+    its own and keeps what it spent between the challenges of one attack (p.19, p.30)."""
     if hero is None:
         return 0
     spec = state.card(hero).spec
-    fate = spec.fate if isinstance(spec, HeroCard) else 0
+    fate = spec.fate if isinstance(spec, HeroCard | AttackCard) else 0
     return max(0, fate - state.fate_spent.get(hero, 0))
 
 
@@ -132,8 +136,9 @@ def challenge_next(state: GameState, ch: Challenge) -> Decision | Step:
     )
 
 
-def damage(state: GameState, card: str, amount: int, challenge: int) -> CardDamaged:
-    """``card_damaged``: the card takes ``amount``; destroyed at its points (AE-24)."""
+def damage(state: GameState, card: str, amount: int, challenge: int, note: str = "") -> CardDamaged:
+    """``card_damaged``: the card takes ``amount``; destroyed at its points (AE-24). ``note``:
+    how the amount was reached (the challenge's damage and its modifiers)."""
     total = state.damage.get(card, 0) + amount
     limit = damage_limit(state.card(card).spec)
     return CardDamaged(
@@ -144,7 +149,28 @@ def damage(state: GameState, card: str, amount: int, challenge: int) -> CardDama
         limit=limit,
         destroyed=total >= limit,
         challenge=challenge,
+        note=note,
     )
+
+
+def damage_events(
+    state: GameState, card: str, amount: int, challenge: int, note: str = ""
+) -> list[Event]:
+    """``card_damaged`` (AE-24), and ``base_razed`` when it destroys a base's own card (AE-34)."""
+    hit = damage(state, card, amount, challenge, note)
+    out: list[Event] = [hit]
+    base = base_of_card(state, card)
+    if hit.destroyed and base is not None:
+        out.append(
+            BaseRazed(
+                base=base.id,
+                empire=base.empire,
+                at=base.at,
+                facilities=base.facilities,
+                freed=base.prisoners,
+            )
+        )
+    return out
 
 
 def _resolve(batch: Batch[GameState]) -> None:
@@ -158,7 +184,7 @@ def _resolve(batch: Batch[GameState]) -> None:
     for side, amount in hits:
         if side is not None and side.card in batch.state.instances and amount > 0:
             assert side.card is not None
-            batch.emit(damage(batch.state, side.card, amount, ch.number))
+            batch.emit(*damage_events(batch.state, side.card, amount, ch.number))
 
 
 def _accepted(ch: Challenge, role: Role, line: str) -> Challenge:

@@ -6,6 +6,7 @@ from typing import Annotated, Union
 
 import msgspec
 
+from warlog.domain.armageddon_empires.frames import EngageChoice, NextRoundChoice
 from warlog.domain.core.ruleset import Command
 from warlog.domain.core.seal import Hidden
 
@@ -118,6 +119,58 @@ class AcceptChallenge(Command, frozen=True, tag="accept_challenge"):
     """Accept the dice as they stand (R5): the challenge ends when both sides accept in a row."""
 
 
+class Roll(Command, frozen=True, tag="roll"):
+    """Roll the dice the game waits for: a challenge (or hidden roll) whose dice could not be
+    counted before the command that led to it rolled its own (AE-37)."""
+
+
+class Engage(Command, frozen=True, tag="engage"):
+    """How the army that walked into enemy armies engages them (p.33; AE-25): ``attack`` now,
+    ``delay`` the attack to the end of this turn, or lay ``siege`` to the enemy base there."""
+
+    choice: EngageChoice
+
+
+class Assault(Command, frozen=True, tag="assault"):
+    """Break Siege or Assault Defenses (p.26): ``army`` attacks the enemy armies it sees in its
+    own hex, for 3 AP (AE-35)."""
+
+    army: str
+
+
+class SetUpBattle(Command, frozen=True, tag="set_up_battle"):
+    """Set up this empire's side of the battle (p.33): its stealthed armies in the hex named in
+    ``join`` destealth and join it (AE-26)."""
+
+    join: Annotated[tuple[str, ...], msgspec.Meta(max_length=8)] = ()
+
+
+class CommitArmy(Command, frozen=True, tag="commit_army"):
+    """Send ``army`` into the fight, its units in ``back`` in the back row and the rest in the
+    front row (p.33; R13; AE-27)."""
+
+    army: str
+    back: Annotated[tuple[str, ...], msgspec.Meta(max_length=8)] = ()
+
+
+class Attack(Command, frozen=True, tag="attack"):
+    """``unit`` attacks ``target`` in a Ground Combat Challenge (p.34; R13): an enemy unit in
+    reach, or with Sniper Attack the enemy army's hero (1 AP). ``strength``: with
+    Multi-targeting, the attack points it spends on this target (AE-30)."""
+
+    unit: str
+    target: str
+    strength: Annotated[int, msgspec.Meta(ge=1, le=99)] | None = None
+
+
+class NextRound(Command, frozen=True, tag="next_round"):
+    """After a round (or, with a Trickster, before the first): ``continue``, retreat the army in
+    the fight (``retreat_army``) or every army of this empire in the battle (``retreat_all``)
+    (p.34)."""
+
+    choice: NextRoundChoice
+
+
 COMMAND_TYPES: tuple[type[Command], ...] = (
     BuyInitiative,
     EndTurn,
@@ -135,7 +188,17 @@ COMMAND_TYPES: tuple[type[Command], ...] = (
     SpendFate,
     PlayTactic,
     AcceptChallenge,
+    Roll,
+    Engage,
+    Assault,
+    SetUpBattle,
+    CommitArmy,
+    Attack,
+    NextRound,
 )
+
+#: the commands that answer a battle's decisions (p.33–34)
+BATTLE_COMMANDS: tuple[type[Command], ...] = (SetUpBattle, CommitArmy, Attack, NextRound)
 
 #: the commands that answer an open challenge (R5)
 CHALLENGE_COMMANDS: tuple[type[Command], ...] = (
@@ -162,4 +225,11 @@ AnyCommand = Union[  # noqa: UP007 - a typing.Union value for msgspec decoding
     SpendFate,
     PlayTactic,
     AcceptChallenge,
+    Roll,
+    Engage,
+    Assault,
+    SetUpBattle,
+    CommitArmy,
+    Attack,
+    NextRound,
 ]

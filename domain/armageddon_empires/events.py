@@ -9,9 +9,11 @@ from typing import Annotated
 
 import msgspec
 
+from warlog.domain.armageddon_empires.challenge import counted
 from warlog.domain.armageddon_empires.resources import Resources
 from warlog.domain.core.events import Event
 from warlog.domain.core.seal import Hidden
+from warlog.domain.core.summary import plural
 
 
 class RoundBegan(Event, frozen=True, tag="round_began"):
@@ -62,12 +64,12 @@ class InitiativeDetermined(Event, frozen=True, tag="initiative_determined"):
 
     def explain(self) -> str:
         pools = ", ".join(
-            f"{e} {self.successes[e]} successes on {self.dice[e]} dice (paid {self.paid[e].text()})"
+            f"{e} {counted(self.successes[e])} on {plural(self.dice[e], 'die', 'dice')} (paid {self.paid[e].text()})"
             for e in self.order
         )
         out = f"initiative: {pools}; order {' then '.join(self.order)} (R1: faces 4-6 succeed)"
         if self.rerolls:
-            out += f"; {self.rerolls} tied roll(s) re-rolled (AE-3)"
+            out += f"; {plural(self.rerolls, 'tied roll')} re-rolled (AE-3)"
             if 0 in self.dice.values():
                 out += ", an empty pool re-rolling 1 die"
         if self.fallback:
@@ -214,9 +216,9 @@ class ArmyMoved(Event, frozen=True, tag="army_moved"):
     contact: Annotated[str, Hidden(owner="empire")] = ""
 
     def explain(self) -> str:
-        ap = f"move cost {self.ap_cost} AP = 1 AP × {self.cards} cards (R10, p.23)"
+        ap = f"move cost {self.ap_cost} AP = 1 AP × {plural(self.cards, 'card')} (R10, p.23)"
         if self.free_cards:
-            ap += f" − {self.free_cards} Rapid Reaction card(s) (p.45)"
+            ap += f" − {plural(self.free_cards, 'Rapid Reaction card')} (p.45)"
         if self.pathfinder:
             ap += f" − Pathfinder {self.pathfinder} (p.45)"
         terrain = " + ".join(f"{s.terrain} {s.cost}" for s in self.steps) or "no hex entered"
@@ -230,7 +232,7 @@ class ArmyMoved(Event, frozen=True, tag="army_moved"):
         if self.contact:
             out += (
                 f"; it walked into an unseen enemy army at {self.contact} and stopped short "
-                "(armies not stealthed are seen on contact, digest 3.1; AE-17)"
+                "(armies not stealthed are seen on contact, AE-17)"
             )
         return out
 

@@ -11,6 +11,7 @@ from typing import Any
 
 from msgspec.structs import replace
 
+from warlog.domain.armageddon_empires import battle_evolve, changes
 from warlog.domain.armageddon_empires.challenge_events import (
     CaptureKillBegan,
     CardDamaged,
@@ -43,32 +44,25 @@ from warlog.domain.armageddon_empires.events import (
     TurnEnded,
 )
 from warlog.domain.armageddon_empires.fog import Sighting
-from warlog.domain.armageddon_empires.frames import CaptureKill
+from warlog.domain.armageddon_empires.frames import Battle, CaptureKill
+from warlog.domain.armageddon_empires.observation import sighting
 from warlog.domain.armageddon_empires.sighting_events import (
     ArmiesSighted,
     StealthDropped,
     StealthEngaged,
 )
-from warlog.domain.armageddon_empires.state import Army, Empire, GameState
+from warlog.domain.armageddon_empires.state import Army, GameState
 from warlog.domain.core.events import Event
 from warlog.domain.core.procedure import pop, push, replace_top
 
-
-def _empire(state: GameState, empire: Empire) -> GameState:
-    return replace(state, empires={**state.empires, empire.id: empire})
-
-
-def _armies(state: GameState, *armies: Army) -> GameState:
-    return replace(state, armies={**state.armies, **{a.id: a for a in armies}})
-
-
-def _see(state: GameState, empire: str, cards: tuple[str, ...]) -> GameState:
-    """``empire`` has now seen the card types of ``cards`` (its catalogue, AE-7)."""
-    emp = state.empires[empire]
-    types = {state.instances[c].card for c in cards}
-    if types <= set(emp.seen):
-        return state
-    return _empire(state, replace(emp, seen=tuple(sorted({*emp.seen, *types}))))
+_empire = changes.with_empire
+_armies = changes.with_armies
+_see = changes.see
+_spend = changes.spend
+_remove_army = changes.remove_army
+_without_card = changes.without_card
+_discard = changes.discard
+_left_empty = changes.left_empty
 
 
 def _round_began(state: GameState, e: RoundBegan) -> GameState:
@@ -113,12 +107,7 @@ def _supply_traced(state: GameState, e: SupplyTraced) -> GameState:
 def _turn_ended(state: GameState, e: TurnEnded) -> GameState:
     emp = state.empires[e.empire]
     state = _empire(state, replace(emp, ap=0, moved=(), out_of_supply=(), hunted=()))
-    return replace(state, current=None)
-
-
-def _spend(state: GameState, empire: str, ap: int) -> GameState:
-    emp = state.empires[empire]
-    return _empire(state, replace(emp, ap=emp.ap - ap)) if ap else state
+    return replace(state, current=None, ending_turn=False, delayed=())
 
 
 def _army_created(state: GameState, e: ArmyCreated) -> GameState:
@@ -192,62 +181,6 @@ def _game_ended(state: GameState, e: GameEnded) -> GameState:
     return replace(state, phase="over", winner=e.winner, ended=e.reason, current=None)
 
 
-def _remove_army(state: GameState, army_id: str) -> GameState:
-    """The state without the army (emptied, AE-24): no empire keeps it in sight or in its
-    lists of this turn."""
-    armies = dict(state.armies)
-    gone = armies.pop(army_id)
-    emp = state.empires[gone.empire]
-    emp = replace(
-        emp,
-        moved=tuple(a for a in emp.moved if a != army_id),
-        hunted=tuple(a for a in emp.hunted if a != army_id),
-        out_of_supply=tuple(a for a in emp.out_of_supply if a != army_id),
-    )
-    sightings = {
-        o: {a: s for a, s in seen.items() if a != army_id} for o, seen in state.sightings.items()
-    }
-    return _empire(replace(state, armies=armies, sightings=sightings), emp)
-
-
-def _without_card(state: GameState, card: str) -> tuple[GameState, str | None]:
-    """The state with ``card`` taken out of its army, base or hand; the army it left, if any."""
-    for army in state.armies.values():
-        if card in army.cards():
-            hero = None if army.hero == card else army.hero
-            units = tuple(u for u in army.units if u != card)
-            return _armies(state, replace(army, hero=hero, units=units)), army.id
-    for base in state.bases.values():
-        if card in base.facilities or card in base.prisoners:
-            base = replace(
-                base,
-                facilities=tuple(f for f in base.facilities if f != card),
-                prisoners=tuple(p for p in base.prisoners if p != card),
-            )
-            return replace(state, bases={**state.bases, base.id: base}), None
-    for emp in state.empires.values():
-        if card in emp.hand:
-            hand = tuple(c for c in emp.hand if c != card)
-            return _empire(state, replace(emp, hand=hand)), None
-    return state, None
-
-
-def _discard(state: GameState, card: str) -> GameState:
-    owner = state.instances[card].owner
-    emp = state.empires[owner]
-    damage = {c: d for c, d in state.damage.items() if c != card}
-    return _empire(replace(state, damage=damage), replace(emp, discard=(*emp.discard, card)))
-
-
-def _left_empty(state: GameState, army_id: str | None) -> GameState:
-    if army_id is None:
-        return state
-    army = state.armies[army_id]
-    if army.cards() or army.garrison_of is not None:
-        return state
-    return _remove_army(state, army_id)
-
-
 def _armies_sighted(state: GameState, e: ArmiesSighted) -> GameState:
     mine: dict[str, Sighting] = (
         {} if e.window == "round" else dict(state.sightings.get(e.observer, {}))
@@ -302,9 +235,13 @@ def _tactic_played(state: GameState, e: TacticPlayed) -> GameState:
     return state
 
 
+#: the frames that read the outcome of a challenge opened above them
+OUTCOME_FRAMES = (CaptureKill, Battle)
+
+
 def _challenge_resolved(state: GameState, e: ChallengeResolved) -> GameState:
     frames = pop(state.frames)
-    if frames and isinstance(frames[-1], CaptureKill):
+    if frames and isinstance(frames[-1], OUTCOME_FRAMES):
         frames = replace_top(frames, replace(frames[-1], outcome=e.outcome))
     return replace(state, frames=frames)
 
@@ -312,8 +249,10 @@ def _challenge_resolved(state: GameState, e: ChallengeResolved) -> GameState:
 def _card_damaged(state: GameState, e: CardDamaged) -> GameState:
     if not e.destroyed:
         return replace(state, damage={**state.damage, e.card: e.total})
+    if any(b.card == e.card for b in state.bases.values()):
+        return state  # its base is razed by the event that follows (AE-34)
     state, left = _without_card(state, e.card)
-    return _left_empty(_discard(state, e.card), left)
+    return _left_empty(changes.forget_card(_discard(state, e.card), e.card), left)
 
 
 def _capture_kill_began(state: GameState, e: CaptureKillBegan) -> GameState:
@@ -325,16 +264,8 @@ def _capture_kill_began(state: GameState, e: CaptureKillBegan) -> GameState:
         state = _armies(state, replace(state.armies[army_id], stealthed=False))
     seen = dict(state.sightings.get(f.target_empire, {}))
     for army_id in e.hunting_armies:
-        army = state.armies[army_id]
-        seen[army_id] = Sighting(
-            army=army_id,
-            empire=army.empire,
-            at=army.at,
-            hero=army.hero,
-            units=army.units,
-            round=state.round,
-            how="challenge",
-            detail=f"took part in the hunt of {f.target} (p.30)",
+        seen[army_id] = sighting(
+            state, state.armies[army_id], "challenge", f"took part in the hunt of {f.target} (p.30)"
         )
     state = replace(
         state, sightings={**state.sightings, f.target_empire: seen}, frames=push(state.frames, f)
@@ -348,6 +279,7 @@ def _hero_taken(state: GameState, e: HeroCaptured | HeroKilled) -> GameState:
     f = e.frame
     state = replace(state, frames=pop(state.frames))
     state, left = _without_card(state, f.target)
+    state = changes.forget_card(state, f.target)
     if isinstance(e, HeroCaptured):
         base = state.bases[e.base]
         base = replace(base, prisoners=(*base.prisoners, f.target))
@@ -401,6 +333,9 @@ _APPLY: dict[type[Event], Callable[[GameState, Any], GameState]] = {
     HeroEscaped: _hero_escaped,
     CardRepaired: _card_repaired,
 }
+
+
+_APPLY.update(battle_evolve.APPLY)
 
 
 def evolve(state: GameState, event: Event) -> GameState:

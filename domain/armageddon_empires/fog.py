@@ -17,7 +17,7 @@ import msgspec
 
 from warlog.domain.armageddon_empires.challenge import Pool, counted, successes
 
-SeenBy = Literal["observation", "contact", "challenge"]
+SeenBy = Literal["observation", "contact", "challenge", "battle"]
 
 
 class Sighting(msgspec.Struct, frozen=True, kw_only=True):

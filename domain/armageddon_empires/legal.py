@@ -1,10 +1,17 @@
-"""The legal options of an empire: every command it may issue now, each one ``decide`` accepts."""
+"""The legal options of an empire: every command it may issue now, each one ``decide`` accepts.
+
+Every option is judged by what the empire itself may see (AE-7, AE-17, AE-38): its own cards
+and armies, the enemy armies it has sighted this round, the public bases, the open procedures.
+"""
 
 from __future__ import annotations
 
+from warlog.domain.armageddon_empires import battle, ground_combat, retreat
 from warlog.domain.armageddon_empires.armies import legal_army_orders
+from warlog.domain.armageddon_empires.battlefield import top_battle
 from warlog.domain.armageddon_empires.capture import legal_hunts
 from warlog.domain.armageddon_empires.challenge_moves import legal_answers
+from warlog.domain.armageddon_empires.commands import Roll
 from warlog.domain.armageddon_empires.hand import legal_hand_plays
 from warlog.domain.armageddon_empires.movement import legal_moves
 from warlog.domain.armageddon_empires.repair import legal_repairs
@@ -15,17 +22,36 @@ from warlog.domain.core.procedure import Decision
 from warlog.domain.core.ruleset import Command
 
 
+def _battle_options(state: GameState, player: str) -> list[Command]:
+    b = top_battle(state)
+    if b.stage == "setup":
+        return battle.set_up_options(state, player)
+    if b.stage == "commit":
+        return battle.commit_options(state, player)
+    if b.stage == "choose":
+        return retreat.choose_options(state, player)
+    return ground_combat.attack_options(state, b, player)
+
+
 def options(state: GameState, decision: Decision, player: str) -> list[Command]:
-    """Initiative purchases in the initiative phase; a challenge's answers while one waits for
-    the player; in the player's turn: deployments and the draw, hunts, moves to every reachable
-    hex, stealth orders, repairs, army orders, and ending the turn (last)."""
+    """Initiative purchases in the initiative phase; the answers of the procedure that waits
+    for the player (a roll, an engagement, a battle, a challenge); in the player's turn:
+    deployments and the draw, hunts, assaults, moves to every reachable hex, stealth orders,
+    repairs, army orders, and ending the turn (last)."""
     if decision.kind == "initiative":
         return list(legal_turn_orders(state, player))
+    if decision.kind == "roll":
+        return [Roll(player=player)]
     if decision.kind == "challenge":
         return legal_answers(state, player)
+    if decision.kind == "engagement":
+        return battle.engage_options(state, player)
+    if decision.kind == "battle":
+        return _battle_options(state, player)
     return [
         *legal_hand_plays(state, player),
         *legal_hunts(state, player),
+        *battle.legal_assaults(state, player),
         *legal_moves(state, player),
         *legal_stealth_orders(state, player),
         *legal_repairs(state, player),

@@ -1,14 +1,16 @@
 """Moving armies: movement points from the cards, terrain costs, AP per card, one move a turn.
 
 - Allowance: the lowest movement among the army's cards, + its hero's Leader X (p.17, p.23).
-- Path: the cheapest path by terrain move cost (R12), entering no hex the mover's empire knows to
-  be enemy-held (AE-5, AE-17): an enemy base (public), or for an army that is not stealthed, an
-  enemy army that is not stealthed and that its empire sees this round. Battles are not part of
-  this version, so an army may neither enter nor cross such a hex; a combat-capable army may
-  end its move where the only enemies it sees are heroes alone in their armies (to hunt them,
-  p.30). A stealthed army passes enemy armies (digest 3.5).
-- Contact (digest 3.1; AE-17): an army that is not stealthed and walks into an enemy army its
-  empire did not see (one that is not stealthed) stops in the hex before; both are seen.
+- Path: the cheapest path by terrain move cost (R12), crossing no hex the mover's empire knows
+  to be enemy-held (AE-5, AE-17): an enemy base (public), or for an army that is not stealthed,
+  an enemy army that is not stealthed and that its empire sees this round. A combat-capable army
+  that is not stealthed may end its move in such a hex: to fight there (p.33; AE-25) or to hunt
+  a hero alone (p.30). A stealthed army passes enemy armies (p.27) and enters no enemy base.
+- Contact (AE-17): an army that is not stealthed and walks into an enemy army its empire did not
+  see (one that is not stealthed) stops in the hex before; both are seen. Where that hex is its
+  destination and it is combat-capable, it enters it, as it would a hex it knew held (AE-25).
+- Arrival (AE-25): the engagement its empire chooses when enemy armies there can fight, or the
+  capture of an undefended enemy base (``battle.arrive``).
 - AP: 1 per hero and unit card (R10, p.23), Rapid Reaction cards free, − Pathfinder X (p.45).
 - An army moves at most once per turn (p.23); garrisons never move (AE-8); out of supply at the
   start of the turn it moves one hex at most (p.30, see supply.py).
@@ -27,6 +29,7 @@ from warlog.domain.armageddon_empires.abilities import (
     has,
     level,
 )
+from warlog.domain.armageddon_empires.battle import arrive
 from warlog.domain.armageddon_empires.commands import MoveArmy
 from warlog.domain.armageddon_empires.costs import MOVE_AP_PER_CARD
 from warlog.domain.armageddon_empires.events import ArmyMoved, MoveStep
@@ -85,6 +88,15 @@ def known_held(state: GameState, army: Army) -> set[str]:
     return held
 
 
+def enterable(state: GameState, army: Army) -> set[str]:
+    """The known-held hexes ``army`` may end its move in (module doc): all of them for a
+    combat-capable army that is not stealthed, none for another."""
+    if army.stealthed or not army.combat_capable:
+        return set()
+    # only hexes of the map as it writes them (a forged log may hold others)
+    return {at for at in known_held(state, army) if at in state.board.terrain}
+
+
 def huntable(state: GameState, army: Army) -> set[str]:
     """The known-held hexes ``army`` may end its move in: every enemy army its empire sees
     there that is not stealthed is a hero alone, and no enemy base stands there (p.30)."""
@@ -127,7 +139,7 @@ def destinations(state: GameState, army: Army) -> dict[str, int]:
     start = Hex.parse(army.at)
     held = known_held(state, army)
     reach = paths.costs_from(state.board, held, [army.at], points)
-    for at in huntable(state, army) & held:
+    for at in enterable(state, army):
         found = paths.path_between(state.board, held - {at}, army.at, at)
         if found is not None and found[0] <= points:
             reach[at] = found[0]
@@ -162,11 +174,11 @@ def move_army(batch: Batch[GameState], cmd: MoveArmy) -> None:
     if to == army.at:
         raise RulesError(f"{army.id} is already at {to}", "rules/already_there")
     held = known_held(state, army)
-    if to in held and to not in huntable(state, army):
+    if to in held and to not in enterable(state, army):
         raise RulesError(
-            f"hex {to} holds an enemy base or an enemy army {army.empire} sees; battles are not "
-            "part of this version",
-            "rules/battles_not_supported",
+            f"hex {to} holds an enemy base or an enemy army {army.empire} sees; only a "
+            "combat-capable army that is not stealthed enters it, to fight (p.33) or hunt (p.30)",
+            "rules/enemy_hex",
         )
     if _full(state, army.empire, to):
         raise RulesError(
@@ -218,13 +230,15 @@ def move_army(batch: Batch[GameState], cmd: MoveArmy) -> None:
         )
     )
     move_window(batch, army.id, contacted)
+    arrive(batch, army.id)
 
 
 def _walk(state: GameState, army: Army, path: list[str]) -> tuple[list[str], str, list[str]]:
     """The path as walked (AE-17): an army that is not stealthed stops before the first hex
     where it walks into enemy armies that are not stealthed and that its empire did not see
-    there as heroes alone (the hex it hunts in), and never stops in a hex already full of its
-    own armies. Returns the path walked, the contact hex ("" if none) and the armies met."""
+    there, unless that hex is its destination and it is combat-capable (it enters, AE-25); it
+    never stops in a hex already full of its own armies. Returns the path walked, the contact
+    hex ("" if none) and the armies met."""
     if army.stealthed:
         return path, "", []
     seen = state.sightings.get(army.empire, {})
@@ -232,10 +246,10 @@ def _walk(state: GameState, army: Army, path: list[str]) -> tuple[list[str], str
         met = [
             a
             for a in state.armies.values()
-            if a.at == at and a.empire != army.empire and not a.stealthed
+            if a.at == at and a.empire != army.empire and not a.stealthed and a.id not in seen
         ]
-        if at == path[-1]:
-            met = [a for a in met if not (a.id in seen and a.hero is not None and not a.units)]
+        if at == path[-1] and met and army.combat_capable:
+            return path, at, sorted(a.id for a in met)
         if met:
             walked = path[:i]
             full = _full_hexes(state, army.empire)

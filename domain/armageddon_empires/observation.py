@@ -250,16 +250,14 @@ def move_window(batch: Batch[GameState], moved: str, contact: list[str]) -> None
                 )
                 plan.check(enemy, eye, detection_pool(state, enemy))
             plan.extra = [
-                sighting(state, state.armies[c], "contact", "walked into it (digest 3.1; AE-17)")
+                sighting(state, state.armies[c], "contact", "walked into it (AE-17)")
                 for c in contact
             ]
         else:  # an army that moves has cards
             eye = observation_into(state, observer, army.at, army.stealthed)
             plan.check(army, eye, detection_pool(state, army))
             if any(state.armies[c].empire == observer for c in contact):
-                plan.extra = [
-                    sighting(state, army, "contact", "it walked into our army (digest 3.1; AE-17)")
-                ]
+                plan.extra = [sighting(state, army, "contact", "it walked into our army (AE-17)")]
             if army.id in state.sightings.get(observer, {}):
                 plan.lost = [army.id]
         plan.emit(batch)

@@ -7,6 +7,7 @@ from typing import Any, ClassVar
 
 from warlog.domain.armageddon_empires import autoplay, decisions, hand, setup, summary, views
 from warlog.domain.armageddon_empires import scenario as scenarios
+from warlog.domain.armageddon_empires.battle_events import BATTLE_EVENT_TYPES
 from warlog.domain.armageddon_empires.challenge_events import CHALLENGE_EVENT_TYPES
 from warlog.domain.armageddon_empires.commands import AnyCommand
 from warlog.domain.armageddon_empires.decide import HANDLERS
@@ -28,14 +29,17 @@ from warlog.domain.core.summary import Summary
 
 class ArmageddonEmpires(Rules[GameState, Command]):
     """Hexes, empires, cards, armies, bases, supply, the round of turns, challenges, observation
-    and fog of war, stealth, Capture Kill and repairs (no battles yet)."""
+    and fog of war, stealth, Capture Kill, repairs, battles and retreats, sieges, the air war,
+    collateral damage, weapons of mass destruction, minefields and victory."""
 
     name: ClassVar[str] = "armageddon-empires"
     #: 2: sealed hidden values, the opening deal (AE-15); 3: challenges, fog of war, stealth,
-    #: Capture Kill, repairs, the HQ retaken until the end of the turn (AE-10, AE-16..AE-24)
-    version: ClassVar[str] = "3"
+    #: Capture Kill, repairs, the HQ retaken until the end of the turn (AE-10, AE-16..AE-24);
+    #: 4: battles, retreats, sieges, the air war, collateral damage, WMD, minefields, the fall
+    #: of bases (AE-25 onward)
+    version: ClassVar[str] = "4"
     event_types: ClassVar[tuple[type[Event], ...]] = (
-        EVENT_TYPES + SIGHTING_EVENT_TYPES + CHALLENGE_EVENT_TYPES
+        EVENT_TYPES + SIGHTING_EVENT_TYPES + CHALLENGE_EVENT_TYPES + BATTLE_EVENT_TYPES
     )
     command_type: ClassVar[Any] = AnyCommand
     state_type: ClassVar[type] = GameState
@@ -44,6 +48,7 @@ class ArmageddonEmpires(Rules[GameState, Command]):
     round_word: ClassVar[str] = "round"
     seat_word: ClassVar[str] = "empire"
     handlers: ClassVar[Mapping[type[Any], Handler]] = HANDLERS
+    from warlog.domain.armageddon_empires.invariants import invariants
 
     def parse_scenario(self, data: bytes) -> Scenario:
         return scenarios.parse_scenario(data)

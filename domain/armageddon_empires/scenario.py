@@ -273,7 +273,7 @@ def check(scenario: Scenario) -> None:
         if base_owner.get(at, army.empire) != army.empire:
             raise _bad(
                 f"{path}.at",
-                f"hex {at} holds {base_owner[at]!r}'s base; battles are not part of this version",
+                f"hex {at} holds {base_owner[at]!r}'s base; a game starts with no siege nor battle",
             )
         _check_damage(
             f"{path}.damage", army.damage, [c for c in (army.hero, *army.units) if c], cards
@@ -288,8 +288,8 @@ def check(scenario: Scenario) -> None:
             raise _bad(
                 f"{path}.at",
                 f"hex {at} holds a combat-capable army of {army_owner[at]!r} that is not "
-                "stealthed; battles are not part of this version (only a hero alone may share "
-                "a hex with its hunters, p.30)",
+                "stealthed; a game starts with no battle (only a hero alone may share a hex "
+                "with its hunters, p.30)",
             )
         armies_at[army.empire, at] = armies_at.get((army.empire, at), 0) + 1
         if armies_at[army.empire, at] > MAX_ARMIES_PER_HEX:

@@ -16,6 +16,7 @@ from warlog.domain.armageddon_empires.frames import AnyFrame
 from warlog.domain.armageddon_empires.limits import DEFAULT_HAND_LIMIT, DEFAULT_SUPPLY_RANGE
 from warlog.domain.armageddon_empires.resources import Resources
 from warlog.domain.armageddon_empires.terrain import Terrain
+from warlog.domain.core.rolls import AwaitedRoll
 
 Phase = Literal["initiative", "turns", "over"]
 BaseKind = Literal["stronghold", "outpost"]
@@ -128,6 +129,14 @@ class GameState(msgspec.Struct, frozen=True):
     fate_spent: dict[str, int] = {}
     #: card -> damage taken (hit, wound or structure points lost; repair clears it, p.34)
     damage: dict[str, int] = {}
+    #: battles begun so far (each is numbered in its events)
+    battles: int = 0
+    #: hexes where the empire whose turn it is delayed its attack to the end of its turn (p.33)
+    delayed: tuple[str, ...] = ()
+    #: the empire whose turn it is has ended it and its delayed battles are being fought (p.33)
+    ending_turn: bool = False
+    #: a roll that waits for its roller's command (AE-37; ``core.rolls``)
+    awaiting: AwaitedRoll | None = None
 
     def card(self, instance: str) -> CardEntry:
         """The card type of a card in play."""

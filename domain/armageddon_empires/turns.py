@@ -16,6 +16,7 @@
 from __future__ import annotations
 
 from warlog.domain.armageddon_empires.abilities import AP_BONUS, level
+from warlog.domain.armageddon_empires.battle_events import DelayedBattlesCalled
 from warlog.domain.armageddon_empires.challenge import successes
 from warlog.domain.armageddon_empires.commands import BuyInitiative, EndTurn
 from warlog.domain.armageddon_empires.costs import (
@@ -153,10 +154,21 @@ def buy_initiative(batch: Batch[GameState], cmd: BuyInitiative) -> None:
 
 
 def end_turn(batch: Batch[GameState], cmd: EndTurn) -> None:
+    """``delayed_battles_called`` when the empire delayed attacks this turn (they are fought
+    first, p.33; AE-36); else the end of the turn (``finish_turn``)."""
+    if batch.state.delayed:
+        batch.emit(DelayedBattlesCalled(empire=cmd.player, hexes=batch.state.delayed))
+        return
+    finish_turn(batch)
+
+
+def finish_turn(batch: Batch[GameState]) -> None:
     """``turn_ended``, then the next empire's turn start, the next round's start, or
-    ``game_ended`` after the last round."""
+    ``game_ended``: an empire without its HQ at the end of a turn is out (AE-10), and the game
+    ends after the last round."""
     state = batch.state
-    empire = state.empires[cmd.player]
+    assert state.current is not None
+    empire = state.empires[state.current]
     batch.emit(TurnEnded(empire=empire.id, ap_lost=empire.ap))
     after = batch.state
     place = state.order.index(empire.id)

@@ -18,7 +18,7 @@ from typing import Any
 
 import msgspec
 
-from warlog.domain.armageddon_empires.challenge import Challenge
+from warlog.domain.armageddon_empires.challenge import Challenge, counted
 from warlog.domain.armageddon_empires.challenge_events import (
     CaptureKillBegan,
     CardDamaged,
@@ -41,6 +41,7 @@ from warlog.domain.armageddon_empires.turns import AP_BY_PLACE
 from warlog.domain.core.errors import InputError
 from warlog.domain.core.events import Event
 from warlog.domain.core.ruleset import Notice
+from warlog.domain.core.summary import plural
 
 #: R9 durations of Events-view entries, in rounds (AE-7): each is news for the round it happens
 RESOURCES_NOTICE_ROUNDS = 1
@@ -132,7 +133,7 @@ def notices(before: GameState, after: GameState, event: Event) -> list[Notice]:
     if isinstance(event, InitiativeDetermined):
         aps = AP_BY_PLACE[len(event.order)]
         ranking = "; ".join(
-            f"{i + 1}. {e}, {event.successes[e]} successes on {event.dice[e]} dice, "
+            f"{i + 1}. {e}, {counted(event.successes[e])} on {plural(event.dice[e], 'die', 'dice')}, "
             f"{aps[i]} AP before bonuses"
             for i, e in enumerate(event.order)
         )

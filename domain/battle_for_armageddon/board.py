@@ -6,6 +6,7 @@ Pure functions of the state; the rules they encode cite seed 003 or a BFA ruling
 from __future__ import annotations
 
 from collections.abc import Iterable
+from typing import NamedTuple
 
 from warlog.domain.battle_for_armageddon.rules import (
     IMPERIALS,
@@ -24,21 +25,40 @@ from warlog.domain.battle_for_armageddon.scenario import (
 from warlog.domain.battle_for_armageddon.state import Counter, GameState, Site
 from warlog.domain.core.areagraph import AreaGraph
 
-_GRAPHS: dict[int, tuple[Scenario, AreaGraph, dict[str, AreaSpec], dict[str, CounterType]]] = {}
+
+class _Tables(NamedTuple):
+    """A scenario's graph and lookup tables."""
+
+    scenario: Scenario
+    graph: AreaGraph
+    areas: dict[str, AreaSpec]
+    types: dict[str, CounterType]
+    #: counter id -> its printed name in the scenario ("" when it has none)
+    names: dict[str, str]
+    #: the areas that end a move (``stops_move``)
+    stopping: frozenset[str]
 
 
-def _tables(
-    sc: Scenario,
-) -> tuple[Scenario, AreaGraph, dict[str, AreaSpec], dict[str, CounterType]]:
+_GRAPHS: dict[int, _Tables] = {}
+
+
+def _tables(sc: Scenario) -> _Tables:
     """The scenario's graph and lookup tables, built once per scenario object (a pure cache)."""
     hit = _GRAPHS.get(id(sc))
-    if hit is not None and hit[0] is sc:
+    if hit is not None and hit.scenario is sc:
         return hit
     graph = AreaGraph(
         {a.id: a.adjacent for a in sc.areas},
         [(r.areas[0], r.areas[1]) for r in sc.rivers],
     )
-    entry = (sc, graph, {a.id: a for a in sc.areas}, {t.id: t for t in sc.counter_types})
+    entry = _Tables(
+        sc,
+        graph,
+        {a.id: a for a in sc.areas},
+        {t.id: t for t in sc.counter_types},
+        {c.id: c.name for c in reversed(sc.counters) if c.name},
+        frozenset(a.id for a in sc.areas if a.terrain in STOPPING),
+    )
     if len(_GRAPHS) > 64:
         _GRAPHS.clear()
     _GRAPHS[id(sc)] = entry
@@ -46,27 +66,37 @@ def _tables(
 
 
 def graph(state: GameState) -> AreaGraph:
-    return _tables(state.scenario)[1]
+    return _tables(state.scenario).graph
 
 
 def area(state: GameState, area_id: str) -> AreaSpec:
-    return _tables(state.scenario)[2][area_id]
+    return _tables(state.scenario).areas[area_id]
 
 
 def is_area(state: GameState, area_id: str) -> bool:
-    return area_id in _tables(state.scenario)[2]
+    return area_id in _tables(state.scenario).areas
 
 
 def ctype(state: GameState, counter: Counter) -> CounterType:
-    return _tables(state.scenario)[3][counter.type]
+    return _tables(state.scenario).types[counter.type]
 
 
 def name_of(state: GameState, counter: Counter) -> str:
     """The counter's printed name (a detachment once its chapter is reduced)."""
-    t = ctype(state, counter)
-    spec_name = next((c.name for c in state.scenario.counters if c.id == counter.id and c.name), "")
-    base = t.reduced_name if counter.reduced else t.name
-    return f"{spec_name} ({base})" if spec_name else base
+    return printed(state, counter)[0]
+
+
+def printed(state: GameState, counter: Counter) -> tuple[str, int, int, int]:
+    """The counter's name, attack, defence and move on the side it shows now (a chapter's
+    detachment side once reduced), in one lookup (views read every counter's)."""
+    tables = _tables(state.scenario)
+    t = tables.types[counter.type]
+    spec_name = tables.names.get(counter.id, "")
+    if counter.reduced:
+        base, values = t.reduced_name, (t.reduced_attack, t.reduced_defence, t.reduced_move)
+    else:
+        base, values = t.name, (t.attack, t.defence, t.move)
+    return (f"{spec_name} ({base})" if spec_name else base, *values)
 
 
 def attack_of(state: GameState, counter: Counter) -> int:
@@ -109,13 +139,45 @@ def on_map(counter: Counter) -> bool:
     return counter.location not in OFF_MAP
 
 
+class _Where(NamedTuple):
+    """Who stands where in one state: its counters by location (in scenario order) and the
+    sides occupying each area (BFA-17: an intact hive or factory is an Imperial counter)."""
+
+    counters: dict[str, Counter]
+    sites: dict[str, Site]
+    by_location: dict[str, list[Counter]]
+    sides: dict[str, set[str]]
+    #: side -> the areas its counters may enter (``open_to``), filled in when first asked
+    open: dict[str, frozenset[str]]
+
+
+_WHERE: dict[int, _Where] = {}
+
+
+def _where(state: GameState) -> _Where:
+    """The state's ``_Where``, built once per counters and sites (a pure cache: states are
+    immutable, and an entry is used only for the very dicts it was built from)."""
+    counters, sites = state.counters, state.sites
+    hit = _WHERE.get(id(counters))
+    if hit is not None and hit.counters is counters and hit.sites is sites:
+        return hit
+    by_location: dict[str, list[Counter]] = {}
+    sides: dict[str, set[str]] = {}
+    for c in counters.values():
+        by_location.setdefault(c.location, []).append(c)
+        sides.setdefault(c.location, set()).add(c.side)
+    for site in sites.values():
+        if not site.ruined:
+            sides.setdefault(site.area, set()).add(IMPERIALS)
+    if len(_WHERE) > 256:
+        _WHERE.clear()
+    found = _WHERE[id(counters)] = _Where(counters, sites, by_location, sides, {})
+    return found
+
+
 def counters_in(state: GameState, area_id: str, side: str | None = None) -> list[Counter]:
     """The counters in an area (of one side), in scenario order."""
-    return [
-        c
-        for c in state.counters.values()
-        if c.location == area_id and (side is None or c.side == side)
-    ]
+    return [c for c in _where(state).by_location.get(area_id, ()) if side is None or c.side == side]
 
 
 def site_in(state: GameState, area_id: str) -> Site | None:
@@ -133,9 +195,7 @@ def intact_site_in(state: GameState, area_id: str) -> Site | None:
 def occupied_by(state: GameState, area_id: str, side: str) -> bool:
     """True if any counter of ``side`` stands in the area (BFA-17: an intact hive or factory is
     an Imperial counter; smoking ruins belong to nobody)."""
-    if side == IMPERIALS and intact_site_in(state, area_id) is not None:
-        return True
-    return any(c.location == area_id and c.side == side for c in state.counters.values())
+    return side in _where(state).sides.get(area_id, ())
 
 
 def enemy_occupied(state: GameState, area_id: str, side: str) -> bool:
@@ -158,14 +218,21 @@ def stacking_problem(state: GameState, area_id: str, counters: Iterable[Counter]
     seed 003 "Stacking": at most 3 counters that count, any number of free ones, no Ork tribes
     mixed (Ghazghkull joins any tribe); BFA-9: one fortification per area.
     """
-    stack = list(counters)
-    normal = sum(1 for c in stack if counts_for_stacking(state, c))
+    types = _tables(state.scenario).types
+    normal = forts = 0
+    tribes: set[str] = set()
+    for c in counters:
+        role = types[c.type].role
+        if role in ("normal", "chapter"):
+            normal += 1
+        elif role == "fortification":
+            forts += 1
+        if c.tribe:
+            tribes.add(c.tribe)
     if normal > MAX_STACK:
         return f"{normal} counters in {area_id} (at most {MAX_STACK} count for stacking)"
-    tribes = {c.tribe for c in stack if c.tribe}
     if len(tribes) > 1:
         return f"Ork tribes {', '.join(sorted(tribes))} mixed in {area_id}"
-    forts = sum(1 for c in stack if is_fortification(state, c))
     if forts > MAX_FORTIFICATIONS_PER_AREA:
         return f"{forts} fortifications in {area_id} (BFA-9: one per area)"
     return None
@@ -183,7 +250,21 @@ def fits(state: GameState, area_id: str, joining: Iterable[Counter]) -> bool:
 
 def open_to(state: GameState, area_id: str, side: str) -> bool:
     """An area a counter of ``side`` may enter at all: passable terrain, no enemy counter."""
-    return passable(state, area_id) and not enemy_occupied(state, area_id, side)
+    return area_id in open_areas(state, side)
+
+
+def open_areas(state: GameState, side: str) -> frozenset[str]:
+    """Every area ``open_to`` a counter of ``side``, found once per state and side."""
+    where = _where(state)
+    found = where.open.get(side)
+    if found is None:
+        enemy = opponent(side)
+        found = where.open[side] = frozenset(
+            a.id
+            for a in state.scenario.areas
+            if a.terrain not in IMPASSABLE and enemy not in where.sides.get(a.id, ())
+        )
+    return found
 
 
 def move_paths(state: GameState, counter: Counter, budget: int) -> dict[str, list[str]]:
@@ -192,25 +273,14 @@ def move_paths(state: GameState, counter: Counter, budget: int) -> dict[str, lis
     seed 003 "Movement Phase": not into mountains, sea or enemy-occupied areas; ash waste and
     jungle stop the move. Stacking is not checked here (it counts at the end of the phase).
     """
-    g = graph(state)
-    start = counter.location
-    side = counter.side
-
-    def can_enter(a: str) -> bool:
-        return open_to(state, a, side)
-
-    def stops(a: str) -> bool:
-        return stops_move(state, a)
-
-    reach = g.reachable(start, budget, can_enter, stops)
-    out: dict[str, list[str]] = {}
-    for dest in reach:
-        if dest == start:
-            continue
-        path = g.path(start, dest, can_enter, stops, budget)
-        if path is not None:
-            out[dest] = path
-    return out
+    tables = _tables(state.scenario)
+    stopping = {a for a, spec in tables.areas.items() if spec.terrain in STOPPING}
+    return tables.graph.paths(
+        counter.location,
+        budget,
+        open_areas(state, counter.side).__contains__,
+        stopping.__contains__,
+    )
 
 
 def supply_areas(state: GameState, side: str) -> list[str]:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
-from warlog.domain.battle_for_armageddon import autoplay, summary, views
+from warlog.domain.battle_for_armageddon import autoplay, invariants, summary, views
 from warlog.domain.battle_for_armageddon import scenario as scenarios
 from warlog.domain.battle_for_armageddon.commands import BfaCommand
 from warlog.domain.battle_for_armageddon.decide import HANDLERS
@@ -19,6 +19,7 @@ from warlog.domain.battle_for_armageddon.setup import initial_state
 from warlog.domain.battle_for_armageddon.state import GameState
 from warlog.domain.core.errors import RulesError, reject
 from warlog.domain.core.events import Event
+from warlog.domain.core.invariants import Violation
 from warlog.domain.core.procedure import Decision, Next
 from warlog.domain.core.rules import Handler, Rules
 from warlog.domain.core.ruleset import Command, Notice, Ruleset
@@ -68,6 +69,9 @@ class BattleForArmageddon(Rules[GameState, Command]):
 
     def result(self, state: GameState) -> str:
         return state.result
+
+    def invariants(self, state: GameState) -> list[Violation]:
+        return invariants.violations(state)
 
     def not_waiting_for(self, state: GameState, decision: Decision, command: Command) -> RulesError:
         if decision.kind == "strategy" and command.player in state.choices:

@@ -7,6 +7,7 @@ section "Battle for Armageddon".
 
 from __future__ import annotations
 
+import re
 from collections import Counter as Tally
 from typing import Annotated, Any, Literal
 
@@ -27,7 +28,11 @@ from warlog.domain.core.areagraph import AreaGraph
 from warlog.domain.core.dice import MAX_SIDES
 from warlog.domain.core.scenario import bad_scenario, convert_scenario, decode_scenario
 
-Id = Annotated[str, msgspec.Meta(pattern=r"^[a-z0-9][a-z0-9_-]*$", max_length=64)]
+#: an id: lowercase letters, digits, '_' and '-', starting with a letter or digit (``ID``,
+#: checked by ``check`` rather than by the decoder: states holding the scenario are decoded
+#: from every snapshot, and a pattern on each of hundreds of ids would cost more than the rest)
+Id = Annotated[str, msgspec.Meta(max_length=64)]
+ID = re.compile(r"^[a-z0-9][a-z0-9_-]*$")
 Terrain = Literal["clear", "ash_waste", "jungle", "mountains", "sea"]
 Role = Literal["normal", "leader", "fortification", "chapter"]
 Ability = Literal["", "reroll", "ignore_retreat"]
@@ -166,6 +171,7 @@ def _unique(items: list[Any], path: str) -> None:
 
 def check(sc: Scenario) -> None:
     """Raise InputError naming the first field that breaks a rule the decoder cannot see."""
+    _check_ids(sc)
     for path, items in (
         ("$.areas", sc.areas),
         ("$.sites", sc.sites),
@@ -180,6 +186,29 @@ def check(sc: Scenario) -> None:
     _check_types(sc)
     _check_counters(sc)
     _check_cards(sc)
+
+
+def _check_ids(sc: Scenario) -> None:
+    ids: list[tuple[str, str]] = [("$.name", sc.name)]
+    for i, a in enumerate(sc.areas):
+        ids += [(f"$.areas[{i}].id", a.id)]
+        ids += [(f"$.areas[{i}].adjacent[{j}]", x) for j, x in enumerate(a.adjacent)]
+    for i, r in enumerate(sc.rivers):
+        ids += [(f"$.rivers[{i}].areas[{j}]", x) for j, x in enumerate(r.areas)]
+    for i, site in enumerate(sc.sites):
+        ids += [(f"$.sites[{i}].id", site.id), (f"$.sites[{i}].area", site.area)]
+    ids += [(f"$.counter_types[{i}].id", t.id) for i, t in enumerate(sc.counter_types)]
+    for i, c in enumerate(sc.counters):
+        ids += [(f"$.counters[{i}].id", c.id), (f"$.counters[{i}].type", c.type)]
+    ids += [(f"$.strategy_cards[{i}].id", c.id) for i, c in enumerate(sc.strategy_cards)]
+    ids += [(f"$.special_cards[{i}].id", c.id) for i, c in enumerate(sc.special_cards)]
+    for path, value in ids:
+        if not ID.match(value):
+            raise _bad(
+                path,
+                f"{value[:64]!r} is not an id (lowercase letters, digits, '_' and '-', "
+                "starting with a letter or digit)",
+            )
 
 
 def _check_map(sc: Scenario) -> None:

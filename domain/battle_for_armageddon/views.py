@@ -25,21 +25,21 @@ def view(state: GameState, player: str | None) -> dict[str, Any]:
     def sees(owner: str) -> bool:
         return player is None or player == owner
 
-    counters = {
-        x.id: {
-            "name": board.name_of(state, x),
+    counters = {}
+    for x in state.counters.values():
+        name, attack, defence, move = board.printed(state, x)
+        counters[x.id] = {
+            "name": name,
             "type": x.type,
             "side": x.side,
             "tribe": x.tribe,
             "location": x.location,
             "track": x.track,
             "reduced": x.reduced,
-            "attack": board.attack_of(state, x),
-            "defence": board.defence_of(state, x),
-            "move": board.move_of(state, x),
+            "attack": attack,
+            "defence": defence,
+            "move": move,
         }
-        for x in state.counters.values()
-    }
     areas: dict[str, Any] = {}
     for a in state.scenario.areas:
         here = board.counters_in(state, a.id)

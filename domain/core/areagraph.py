@@ -116,6 +116,33 @@ class AreaGraph:
                     frontier.append(nxt)
         return best
 
+    def paths(
+        self, start: str, budget: int, can_enter: AreaTest = _always, stops: AreaTest = _never
+    ) -> dict[str, list[str]]:
+        """A shortest path (both ends included) to every area ``reachable`` from ``start`` but
+        ``start`` itself: for each, the path ``path`` finds to it alone, in one search."""
+        came: dict[str, str] = {start: start}
+        steps = {start: 0}
+        frontier: deque[str] = deque([start])
+        while frontier:
+            here = frontier.popleft()
+            if steps[here] >= budget or (here != start and stops(here)):
+                continue
+            for nxt in self._links[here]:
+                if nxt not in came and can_enter(nxt):
+                    came[nxt] = here
+                    steps[nxt] = steps[here] + 1
+                    frontier.append(nxt)
+        out: dict[str, list[str]] = {}
+        for goal in came:
+            if goal == start:
+                continue
+            path = [goal]
+            while path[-1] != start:
+                path.append(came[path[-1]])
+            out[goal] = path[::-1]
+        return out
+
     def path(
         self,
         start: str,

@@ -14,7 +14,8 @@ commands, its legal ``options`` and its views. Everything else is derived here, 
   answer what the game waits for (``rules/decision_pending`` inside a procedure,
   ``rules/wrong_phase`` otherwise) and a player the game does not wait for
   (``rules/not_your_turn``);
-- ``legal_commands``, ``active_players`` and ``is_terminal`` read the same decision.
+- ``legal_commands``, ``active_players`` and ``is_terminal`` read the same decision;
+- ``invariants`` holds none unless the ruleset declares its own.
 """
 
 from __future__ import annotations
@@ -27,6 +28,7 @@ from warlog.domain.core.batch import Batch
 from warlog.domain.core.dice import Dice
 from warlog.domain.core.errors import InputError, RulesError, quoted
 from warlog.domain.core.events import Event
+from warlog.domain.core.invariants import Violation
 from warlog.domain.core.procedure import Decision, Next, run
 from warlog.domain.core.ruleset import Command
 from warlog.domain.core.seal import Secret, compact
@@ -114,6 +116,11 @@ class Rules(abc.ABC, Generic[S, C]):
     def result(self, state: S) -> str:
         """How the game ended, in a phrase (for the game-over refusal); "" while it goes on."""
         return ""
+
+    def invariants(self, state: S) -> list[Violation]:
+        """The invariants ``state`` breaks (none by default): a ruleset declares what must hold
+        after every command's batch in its ``invariants.py`` and returns it from here."""
+        return []
 
     def not_waiting_for(self, state: S, decision: Decision, command: C) -> RulesError:
         """The refusal of a command from a player the game does not wait for now

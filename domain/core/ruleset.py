@@ -17,6 +17,7 @@ import msgspec
 
 from warlog.domain.core.dice import Dice
 from warlog.domain.core.events import Event
+from warlog.domain.core.invariants import Violation
 from warlog.domain.core.procedure import Decision
 from warlog.domain.core.seal import Hidden
 from warlog.domain.core.summary import Summary
@@ -131,6 +132,11 @@ class Ruleset(Protocol[S, C]):
 
     def active_players(self, state: S) -> list[str]:
         """Who must act now (for ``legal`` without a player)."""
+        ...
+
+    def invariants(self, state: S) -> list[Violation]:
+        """What ``state`` (at rest: after a whole command's batch) breaks of what must always
+        hold, each broken invariant named; empty when all hold."""
         ...
 
     def check_player(self, state: S, player: str) -> None:

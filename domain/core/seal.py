@@ -118,7 +118,14 @@ def compact(value: Any) -> str:
 
 def salt_for(key: bytes, stream: str, seq: int, path: str) -> str:
     """``HMAC-SHA256(key, f"seal:{stream}:{seq}:{path}")`` as hex."""
-    return hmac.new(key, f"seal:{stream}:{seq}:{path}".encode(), hashlib.sha256).hexdigest()
+    mac = _keyed(key).copy()  # the key's pads hashed once: a salt costs one message's hashing
+    mac.update(f"seal:{stream}:{seq}:{path}".encode())
+    return mac.hexdigest()
+
+
+@functools.lru_cache(maxsize=64)
+def _keyed(key: bytes) -> hmac.HMAC:
+    return hmac.new(key, digestmod=hashlib.sha256)
 
 
 def seal_for(salt: str, value: Any) -> str:
@@ -129,8 +136,9 @@ def seal_for(salt: str, value: Any) -> str:
 # ---------------------------------------------------------------------- paths in data
 
 
-def _steps(path: str) -> list[str | int]:
-    return [int(part) if part.isdigit() else part for part in path.split(".")]
+@functools.lru_cache(maxsize=4096)
+def _steps(path: str) -> tuple[str | int, ...]:
+    return tuple(int(part) if part.isdigit() else part for part in path.split("."))
 
 
 def get_path(data: Any, path: str) -> Any:
@@ -140,7 +148,9 @@ def get_path(data: Any, path: str) -> Any:
     return data
 
 
-def _set_path(data: Any, path: str, value: Any) -> None:
+def set_path(data: Any, path: str, value: Any) -> None:
+    """Put ``value`` at ``path`` in JSON builtins (in place); KeyError/IndexError if the place
+    above it does not exist."""
     steps = _steps(path)
     for step in steps[:-1]:
         data = data[step]
@@ -187,7 +197,7 @@ class Sealer:
         out: dict[str, Any] = json.loads(compact(clear))  # a deep copy of builtins
         for path, _ in secrets:
             salt = salt_for(self.key, self.stream, seq, path)
-            _set_path(out, path, {"sealed": seal_for(salt, get_path(clear, path))})
+            set_path(out, path, {"sealed": seal_for(salt, get_path(clear, path))})
         return out
 
     def opened(
@@ -197,7 +207,7 @@ class Sealer:
         out: dict[str, Any] = json.loads(compact(chained))
         for path in paths:
             seal = get_path(out, path)
-            _set_path(
+            set_path(
                 out,
                 path,
                 {
@@ -220,7 +230,7 @@ def stripped(data: dict[str, Any]) -> tuple[dict[str, Any], dict[str, tuple[Any,
     for path, seal in found:
         if len(seal) > 1:
             openings[path] = (seal["value"], seal["salt"])
-            _set_path(out, path, {"sealed": seal["sealed"]})
+            set_path(out, path, {"sealed": seal["sealed"]})
     return out, openings
 
 
@@ -228,7 +238,7 @@ def cleared(chained: dict[str, Any], values: Mapping[str, Any]) -> dict[str, Any
     """The clear form of ``chained``: each seal at a path of ``values`` replaced by its value."""
     out: dict[str, Any] = json.loads(compact(chained))
     for path, value in values.items():
-        _set_path(out, path, value)
+        set_path(out, path, value)
     return out
 
 

@@ -6,11 +6,12 @@ from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
 from warlog.domain.core.events import Event
+from warlog.domain.core.invariants import Violation
 from warlog.domain.core.procedure import Decision, Next
 from warlog.domain.core.rules import Handler, Rules
 from warlog.domain.core.ruleset import Command, Notice, Ruleset
 from warlog.domain.core.summary import Summary
-from warlog.domain.heroic_battles import autoplay, summary, views
+from warlog.domain.heroic_battles import autoplay, invariants, summary, views
 from warlog.domain.heroic_battles import scenario as scenarios
 from warlog.domain.heroic_battles.commands import HbCommand
 from warlog.domain.heroic_battles.decide import HANDLERS
@@ -67,6 +68,9 @@ class HeroicBattles(Rules[GameState, Command]):
 
     def result(self, state: GameState) -> str:
         return state.result
+
+    def invariants(self, state: GameState) -> list[Violation]:
+        return invariants.violations(state)
 
     def view(self, state: GameState, player: str | None) -> dict[str, Any]:
         return views.view(state, player)

@@ -15,7 +15,7 @@ from warlog.arbiter.database import on_database
 from warlog.cli.main import cli
 
 ROOT = Path(__file__).resolve().parents[2]
-GOLDEN = sorted((ROOT / "fixtures").glob("*/*.jsonl"))
+GOLDEN = sorted((ROOT / "fixtures").glob("*/*-golden.jsonl"))  # the recorded games
 
 
 def warlog(db: str, *args: str, env: dict[str, str] | None = None) -> str:

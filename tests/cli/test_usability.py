@@ -116,9 +116,16 @@ def test_legal_says_why_when_there_is_nothing(db: Path) -> None:
     assert "revealed" in err and "over" in err
 
 
-def test_legal_in_a_manual_game_says_which_dice_each_command_needs(db: Path) -> None:
+def test_legal_in_a_manual_game_tells_the_referee_which_dice_each_command_needs(db: Path) -> None:
+    """Given a manual-dice game where red bid 1 (sealed), when the referee asks for the legal
+    commands they say the dice each needs, and blue, asking as blue, is told no dice at all
+    (their count would tell red's bid)."""
     run(db, "play", "a1", '{"type": "buy_initiative", "player": "red", "count": 1}')
-    _, out, _ = run(db, "legal", "a1", "--as", "blue")
+    _, as_blue, _ = run(db, "legal", "a1", "--as", "blue")
+    assert "dice" not in as_blue and as_blue.splitlines()[1].startswith(
+        '{"type":"buy_initiative","count":1,"player":"blue"}'
+    )
+    _, out, _ = run(db, "legal", "a1")
     first = out.splitlines()[1]  # blue buys 1 die
     assert first.startswith('{"type":"buy_initiative","count":1,"player":"blue"}')
     assert "# dice: 1 d6 for initiative (red) then 1 d6 for initiative (blue)" in first

@@ -115,3 +115,20 @@ def test_every_reachable_area_has_a_path_of_that_length(
         path = g.path(start, area, budget=budget)
         assert path is not None and len(path) - 1 == steps
         assert all(g.adjacent(x, y) for x, y in pairwise(path))
+
+
+@given(graphs(), st.integers(min_value=0, max_value=5), st.sets(st.integers(0, 8)))
+def test_paths_finds_in_one_search_the_path_path_finds_to_each_area(
+    adj: dict[str, list[str]], budget: int, stopping: set[int]
+) -> None:
+    """Given any graph, budget and stopping areas, when every path is asked for at once, then each
+    is the one ``path`` finds to that area alone, and every area ``reachable`` but the start has
+    one."""
+    g = AreaGraph(adj)
+    start = next(iter(adj))
+    stops = {f"n{i}" for i in stopping}
+    found = g.paths(start, budget, stops=lambda a: a in stops)
+    reach = g.reachable(start, budget, stops=lambda a: a in stops)
+    assert list(found) == [a for a in reach if a != start]
+    for area, path in found.items():
+        assert path == g.path(start, area, stops=lambda a: a in stops, budget=budget)

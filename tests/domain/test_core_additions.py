@@ -56,3 +56,25 @@ def test_notify_posts_the_same_entry_to_every_player() -> None:
         Notice(empire="red", text="turn 2: red gain 1 token", duration=2),
         Notice(empire="blue", text="turn 2: red gain 1 token", duration=2),
     ]
+
+
+def test_a_roll_waits_only_after_this_batch_has_rolled() -> None:
+    from warlog.domain.core.rolls import roll_waits
+
+    batch: Batch[int] = Batch(ManualDice([5]), 0, _count)
+    assert not roll_waits(batch, 3) and not roll_waits(batch, 0, hidden=True)
+    batch.roll(1, purpose="first")
+    assert roll_waits(batch, 3)
+    assert not roll_waits(batch, 0)  # a public roll of no dice rolls nothing
+    assert roll_waits(batch, 0, hidden=True)  # a hidden one would be recorded: it waits
+
+
+def test_the_decision_of_an_awaited_roll_names_its_roller_and_what_for() -> None:
+    from warlog.domain.core.rolls import AwaitedRoll, roll_decision
+
+    public = roll_decision(AwaitedRoll(roller="red", what="challenge 3", dice=1), ("roll",))
+    assert (public.players, public.kind, public.answers) == (("red",), "roll", ("roll",))
+    assert public.waiting == "red to roll 1 die (challenge 3)"
+    assert public.about == {"what": "challenge 3", "dice": "1"}
+    hidden = roll_decision(AwaitedRoll(roller="blue", what="collateral damage"), ("roll",))
+    assert hidden.waiting == "blue to roll (collateral damage)" and "dice" not in hidden.about

@@ -258,6 +258,72 @@ def test_game_ids_are_checked_and_not_reused(arbiter: Arbiter, scenario_file: st
         arbiter.new_game("dice-race", "no-such-scenario", game="g2")
 
 
+def test_a_copy_of_a_memory_store_and_vault_goes_on_apart(
+    arbiter: Arbiter, scenario_file: str
+) -> None:
+    """Given a game, when its store and vault are copied and the copy plays on, then the
+    original's log, keys and snapshots are as they were, and the copy folds as the original
+    would have."""
+    from warlog.eventstore.memory_store import MemoryStore
+    from warlog.eventstore.vault import MemoryVault
+
+    game = arbiter.new_game("dice-race", scenario_file, game="g1")
+    play_until_won(arbiter, game)
+    assert isinstance(arbiter.store, MemoryStore) and isinstance(arbiter.vault, MemoryVault)
+    before = list(arbiter.records(game))
+    copy = Arbiter(arbiter.store.copy(), rulesets, vault=arbiter.vault.copy(), seeds=lambda: SEED)
+    fork = copy.fork(game, 5, new_game="f1")
+    state = copy.state(fork)
+    copy.play(fork, roll(state.players[state.turn]))
+    assert list(arbiter.records(game)) == before
+    assert [g.game for g in arbiter.store.games()] == ["g1"]
+    assert copy.state(fork) == Arbiter(copy.store, rulesets, vault=copy.vault).state(fork)
+
+
+def test_a_dice_filter_sees_and_may_change_every_command_s_dice(
+    arbiter: Arbiter, scenario_file: str
+) -> None:
+    """Given an arbiter whose dice filter turns every face into a 6, then every roll shows 6s,
+    and an audit (which re-derives from the seed) finds them once the seed is revealed."""
+    from warlog.domain.core.dice import Dice
+
+    class Sixes:
+        def __init__(self, dice: Dice) -> None:
+            self.dice = dice
+
+        def faces(self, offset: int, count: int, sides: int) -> list[int]:
+            return [sides for _ in self.dice.faces(offset, count, sides)]
+
+    loaded = Arbiter(
+        arbiter.store, rulesets, vault=arbiter.vault, seeds=lambda: SEED, dice_filter=Sixes
+    )
+    game = loaded.new_game("dice-race", scenario_file, game="g1")
+    loaded.play(game, roll("red"))
+    faces = [json.loads(r.data)["faces"] for r in loaded.records(game) if r.type == "dice_rolled"]
+    assert faces == [[6, 6, 6]]
+    loaded.reveal(game)
+    assert any(
+        f.check == "dice" for f in audit_records(list(loaded.records(game)), rulesets).findings
+    )
+
+
+def test_reads_inside_the_last_batch_and_after_a_fork_start_from_what_the_arbiter_holds(
+    arbiter: Arbiter, scenario_file: str
+) -> None:
+    """Given a command just played and a fork just made, then the state after each event of that
+    batch, and the fork's state, are what a fresh arbiter folds from the log."""
+    game = arbiter.new_game("dice-race", scenario_file, game="g1")
+    records = arbiter.play(game, roll("red"))
+    fresh = Arbiter(arbiter.store, rulesets, vault=arbiter.vault)
+    for r in records:
+        assert arbiter.state(game, r.seq) == fresh.state(game, r.seq)
+    fork = arbiter.fork(game, records[-1].seq, new_game="f1")
+    assert arbiter.folded(fork).meta == fresh.folded(fork).meta
+    assert arbiter.state(fork) == fresh.state(fork)
+    arbiter.play(fork, roll("blue"))
+    assert arbiter.state(fork) == Arbiter(arbiter.store, rulesets, vault=arbiter.vault).state(fork)
+
+
 def test_a_watcher_is_told_of_each_batch_appended_and_cannot_undo_it(
     arbiter: Arbiter, scenario_file: str
 ) -> None:

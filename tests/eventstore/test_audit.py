@@ -133,3 +133,46 @@ def test_every_forgery_with_a_recomputed_chain_is_caught_unless_it_is_a_legal_ga
     forged = rechain(forged)
     findings = audit_records(forged, rulesets).findings
     assert findings or is_legal_game(forged, rulesets, SEED), f"{kind} forgery passed the audit"
+
+
+def test_an_audit_resumed_after_an_event_checks_what_follows_as_a_whole_audit_does(
+    game: list[Record],
+) -> None:
+    """Given a log audited in two parts, the second resumed after a batch end from the fold of the
+    first, then it is as clean as the whole; and a forgery after the cut is found at its seq."""
+    from warlog.arbiter.audit import Auditor
+    from warlog.arbiter.fold import Fold
+
+    cut = next(r.seq for r in game[10:] if r.type in BATCH_STARTS) - 1
+    folded = (
+        Fold(RULESET)
+        .rows(
+            ((r.seq, r.type, r.data, r.hash) for r in game[:cut]),
+            lambda s, t, d, h: Codec.for_ruleset(RULESET).decode(t, d),
+        )
+        .folded
+    )
+    at = game[cut - 1].at
+
+    def resumed(tail: list[Record]) -> Auditor:
+        auditor = Auditor.resume(rulesets, RULESET, Codec.for_ruleset(RULESET), folded, at)
+        part = next(i for i, r in enumerate(tail) if i > 3 and r.type in BATCH_STARTS)
+        auditor.take(tail[:part])  # in parts, each ending at a batch end
+        auditor.take(tail[part:])
+        auditor.finish()
+        return auditor
+
+    clean = resumed(game[cut:])
+    whole = audit_records(game, rulesets)
+    assert clean.findings == [] and clean.proved.events == len(game) - cut
+    assert (
+        clean.proved.dice_verified > 0 and clean.proved.dice_verified <= whole.proved.dice_verified
+    )
+    assert clean.state == whole._state
+    r = game[cut + 2]
+    forged = [
+        *game[cut : cut + 2],
+        Record(r.seq, r.type, r.data.replace("}", ',"x":1}'), r.at, r.prev, r.hash),
+        *game[cut + 3 :],
+    ]
+    assert resumed(forged).findings[0].seq == r.seq

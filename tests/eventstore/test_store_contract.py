@@ -242,6 +242,30 @@ class TestStoreContract:
         with pytest.raises(UnknownGame):
             store.read_rows("nope")
 
+    def test_read_rows_can_leave_out_types_but_always_ends_on_the_last_row(
+        self, store: Store
+    ) -> None:
+        store.create_game(GameInfo(game="g", ruleset="test"), batch(1))
+        store.append("g", [pending(2, "inert"), pending(3), pending(4, "inert")], 1)
+        store.append("g", [pending(5, "inert"), pending(6, "inert")], 4)
+        store.create_game(
+            GameInfo(game="f", ruleset="test", parent="g", fork_at=4), [pending(7, "inert")]
+        )
+        skip = frozenset({"inert", "never"})
+        for game, lo, hi, expected in [
+            ("g", 1, None, [1, 3, 6]),
+            ("g", 2, 5, [3, 5]),
+            ("g", 2, 2, [2]),
+            ("g", 1, 99, [1, 3, 6]),
+            ("f", 1, None, [1, 3, 7]),  # the last row only: not the end of the parent's part
+            ("f", 2, 4, [3, 4]),
+        ]:
+            rows = list(store.read_rows(game, lo, hi, skip=skip))
+            assert [json.loads(data)["n"] for _, _, data, _ in rows] == expected, (game, lo, hi)
+            full = {r.seq: (r.seq, r.type, r.data, r.hash) for r in store.read(game, lo, hi)}
+            assert all(row == full[row[0]] for row in rows)
+            assert rows[-1][0] == max(full)
+
     def test_read_below_seq_one_is_refused(self, store: Store) -> None:
         new_game(store)
         with pytest.raises(InputError):

@@ -60,6 +60,18 @@ class TestVaultContract:
         assert vault.opening("b" * 64) == opening("b" * 64, seq=3)
         assert vault.opening("c" * 64) is None
 
+    def test_clear_forms_are_found_many_at_once(self, vault: Vault) -> None:
+        vault.put_openings([opening(f"{i:064x}", seq=i) for i in range(1, 1200)])
+        wanted = [f"{i:064x}" for i in range(0, 1300, 3)]
+        found = vault.clears(wanted)
+        assert set(found) == {f"{i:064x}" for i in range(3, 1200, 3)}
+        assert set(found.values()) == {'{"card":"red.x.1"}'}
+        assert vault.clears([]) == {}
+        openings = vault.openings(wanted)
+        assert set(openings) == set(found)
+        assert all(openings[h] == opening(h, seq=int(h, 16)) for h in openings)
+        assert vault.openings([]) == {}
+
     def test_the_latest_snapshot_is_the_newest_at_or_before_the_seq(self, vault: Vault) -> None:
         vault.put_snapshot("g", 4, "v1", b"four")
         vault.put_snapshot("g", 8, "v1", b"eight")

@@ -47,3 +47,21 @@ def test_the_view_catches_up_from_its_position(tmp_path: Path) -> None:
     view.feed(arbiter.events(game, view.position + 1))
     whole = EventsView(RULESET).feed(arbiter.events(game))
     assert view.entries == whole.entries and view.position == whole.position
+
+
+def test_a_view_after_a_state_holds_only_what_the_events_after_it_post(tmp_path: Path) -> None:
+    """Given a game, when an Events view starts after its sixth event, then it holds exactly the
+    entries the whole view has from the seventh on."""
+    path = tmp_path / "race.toml"
+    path.write_bytes(SCENARIO)
+    arbiter = Arbiter(MemoryStore(), rulesets)
+    game = arbiter.new_game("dice-race", str(path), game="g", dice="manual")
+    for player in ["red", "blue"] * 3:
+        arbiter.play(game, json.dumps({"type": "roll", "player": player, "count": 1, "dice": [5]}))
+    whole = EventsView(RULESET).feed(arbiter.events(game))
+    part = EventsView.after(RULESET, arbiter.state(game, 6), ["red", "blue"])
+    part.feed(arbiter.events(game, 7))
+    assert part.entries == [e for e in whole.entries if e.seq >= 7] and part.entries
+    assert part.tabs(show_all=True)["blue"] == [
+        e for e in whole.tabs(show_all=True)["blue"] if e.seq >= 7
+    ]

@@ -119,8 +119,15 @@ def test_a_checkpoint_killed_half_way_leaves_a_database_that_opens_whole(
             [sys.executable, "-c", _CHECKPOINT, str(db)], stdout=subprocess.PIPE, env=child_env()
         )
         assert checkpoint.stdout is not None
+        start_size = db.stat().st_size
         checkpoint.stdout.readline()
-        time.sleep(0.002 * attempt)
+        # kill it as soon as the copy has begun growing the file (polling, not a fixed sleep: on
+        # a loaded machine a fixed delay lands before or after the copy too often)
+        deadline = time.monotonic() + 10
+        while db.stat().st_size <= start_size and time.monotonic() < deadline:
+            if checkpoint.poll() is not None:
+                break
+        time.sleep(0.0005 * (attempt - 1))
         os.kill(checkpoint.pid, signal.SIGKILL)
         checkpoint.wait()
         header = db.read_bytes()[:100]

@@ -187,24 +187,24 @@ def test_after_the_reveal_players_may_export_and_audit_and_play_is_over(
 def test_a_referee_enters_manual_dice_with_the_organisers_token(
     client: httpx.Client, db: Path
 ) -> None:
-    """Given a manual-dice game, when a command that rolls comes from a player's token it is
-    refused (with dice: 403; without: 400 without saying how many), and with the organiser's
-    token and the faces it is applied with exactly those faces."""
+    """Given a manual-dice game, when a player's token sends any command — one that rolls or
+    one that does not, with dice or without — it is refused alike (403, nothing appended: a
+    refusal only of commands that roll would tell whether hidden dice were needed), and the
+    organiser's token enters it, told how many dice it needs and applied with exactly those
+    faces."""
     game = new_game(client, "armageddon-empires", game="m", dice="manual")
-    red = {"type": "buy_initiative", "player": "red", "count": 1}
-    assert client.post("/games/m/commands", json=red, headers=game.as_("red")).status_code == 200
-    blue = {"type": "buy_initiative", "player": "blue", "count": 0}  # both bought: the dice roll
-    refused = assert_error(
-        client.post("/games/m/commands", json=blue, headers=game.as_("blue")),
-        400,
-        "input/dice_count",
-    )
-    assert not any(c.isdigit() for c in refused["message"])
-    assert_error(
-        client.post("/games/m/commands", json={**blue, "dice": [3]}, headers=game.as_("blue")),
-        403,
-        "auth/referee_dice",
-    )
+    red = {"type": "buy_initiative", "player": "red", "count": 1}  # rolls nothing yet
+    blue = {"type": "buy_initiative", "player": "blue", "count": 0}  # both bought: dice roll
+    head = client.get("/games/m/head", headers=ADMIN_HEADERS).json()
+    for command, seat, code in (
+        (red, "red", "auth/referee_plays"),
+        (blue, "blue", "auth/referee_plays"),
+        ({**blue, "dice": [3]}, "blue", "auth/referee_dice"),
+    ):
+        refused = client.post("/games/m/commands", json=command, headers=game.as_(seat))
+        assert (refused.status_code, refused.json()["error"]["code"]) == (403, code)
+    assert client.get("/games/m/head", headers=ADMIN_HEADERS).json() == head
+    assert client.post("/games/m/commands", json=red, headers=ADMIN_HEADERS).status_code == 200
     told = assert_error(
         client.post("/games/m/commands", json=blue, headers=ADMIN_HEADERS), 400, "input/dice_count"
     )

@@ -38,8 +38,8 @@ def _stealth(state: GameState, card: str) -> int:
 
 def check_invariants(state: Any) -> None:
     """Assert what must hold after every event: no negative AP or resources; every card in
-    exactly one place and held by its owner; army limits; garrisons at their bases; no enemy army
-    at a base (no battles in this version); a stealthed army's cards can all stealth; prisoners
+    exactly one place and held by its owner; army limits; garrisons at their bases and their
+    owners'; a stealthed army's cards can all stealth; prisoners
     are enemy heroes; fate never negative nor beyond the hero's; successes never exceed dice;
     AP owed within its bound; sightings of enemy armies that exist; a coherent round clock."""
     assert isinstance(state, GameState)
@@ -76,10 +76,9 @@ def check_invariants(state: Any) -> None:
     assert max(per_hex.values(), default=0) <= MAX_ARMIES_PER_HEX, "too many armies in a hex"
     for base in state.bases.values():
         assert base.garrison in state.armies, f"{base.id} lost its garrison"
-        enemies = [
-            a.id for a in state.armies.values() if a.at == base.at and a.empire != base.empire
-        ]
-        assert not enemies, f"enemy army in {base.id}: {enemies}"
+        # enemy armies may stand in a base's hex now: besieging it, their attack delayed, or
+        # stealthed (p.26, p.33); a base's garrison is always its owner's
+        assert state.armies[base.garrison].empire == base.empire
         for hero in base.prisoners:
             assert state.card(hero).kind == "hero" and state.instances[hero].owner != base.empire
         assert state.card(base.card).kind == "facility"

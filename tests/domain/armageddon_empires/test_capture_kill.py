@@ -8,6 +8,7 @@ import pytest
 from tests.domain.armageddon_empires.arena import HUNT, arena, begin, top
 from tests.domain.armageddon_empires.helpers import army_block, only, sight
 from tests.given_when_then import Given
+from warlog.domain.armageddon_empires.battle_events import RollAwaited
 from warlog.domain.armageddon_empires.challenge_events import (
     CaptureKillBegan,
     ChallengeOpened,
@@ -20,6 +21,7 @@ from warlog.domain.armageddon_empires.commands import (
     EndTurn,
     HuntHero,
     MoveArmy,
+    Roll,
 )
 from warlog.domain.armageddon_empires.costs import HUNT_HERO_AP, PRISONER_AP
 from warlog.domain.armageddon_empires.events import ApBonus, TurnBegan
@@ -157,11 +159,16 @@ def test_a_bounty_hunter_names_the_target_and_without_one_a_die_picks_it() -> No
     g2.when_rejected(
         HuntHero(player="red", army="red-hunt", target=QUARRY), code="rules/no_bounty_hunter"
     )
-    events = g2.when(HuntHero(player="red", army="red-hunt"), dice=[2] + [1] * 10)
+    events = g2.when(HuntHero(player="red", army="red-hunt"), dice=[2])
     pick = events[0]
     assert isinstance(pick, DiceRolled) and (pick.sides, pick.purpose) == (2, "capture kill target")
     began = only(events, CaptureKillBegan)
     assert began.chosen_by == "die" and began.frame.target == QUARRY  # blue-quarry is second
+    # the target's pool depends on the die, so its challenge waits for the hunter's roll (AE-37)
+    assert only(events, RollAwaited).awaiting.roller == "red"
+    assert RULESET.legal_commands(g2.state, "red") == [Roll(player="red")]
+    opened = only(g2.when(Roll(player="red"), dice=[1] * 10), ChallengeOpened)
+    assert opened.challenge.defender is not None and opened.challenge.defender.pool.size == 4
 
 
 def test_a_bad_target_is_named() -> None:
@@ -193,9 +200,7 @@ def test_a_combat_capable_army_moves_onto_a_spotted_hero_alone_but_a_hero_alone_
         (c.army, c.to) for c in RULESET.legal_commands(g.state, "red") if isinstance(c, MoveArmy)
     }
     assert ("red-hunt", "2,1") in moves and ("red-lone", "2,1") not in moves
-    g.when_rejected(
-        MoveArmy(player="red", army="red-lone", to="2,1"), code="rules/battles_not_supported"
-    )
+    g.when_rejected(MoveArmy(player="red", army="red-lone", to="2,1"), code="rules/enemy_hex")
     g.when(MoveArmy(player="red", army="red-hunt", to="2,1"))
     assert g.state.armies["red-hunt"].at == "2,1"
     assert [c for c in RULESET.legal_commands(g.state, "red") if isinstance(c, HuntHero)]

@@ -1,4 +1,5 @@
-"""Moving armies: AP 1 per card (R10, p.23), terrain cost (R12), one move a turn, no battles."""
+"""Moving armies: AP 1 per card (R10, p.23), terrain cost (R12), one move a turn, entering enemy
+hexes to fight (p.33)."""
 
 from __future__ import annotations
 
@@ -11,7 +12,8 @@ from tests.domain.armageddon_empires.helpers import (
     start_turns,
 )
 from tests.given_when_then import Given
-from warlog.domain.armageddon_empires.commands import CreateArmy, MoveArmy
+from warlog.domain.armageddon_empires.battle_events import BaseCaptured, EngagementOffered
+from warlog.domain.armageddon_empires.commands import CreateArmy, Engage, MoveArmy
 from warlog.domain.armageddon_empires.events import ArmyCreated, ArmyMoved, MoveStep, TurnBegan
 from warlog.domain.armageddon_empires.ruleset import RULESET
 
@@ -119,40 +121,59 @@ def test_an_empty_army_cannot_move() -> None:
     g.when_rejected(MoveArmy(player="red", army="red-fresh", to="1,1"), code="rules/empty_army")
 
 
-def test_entering_the_hex_of_an_enemy_army_in_sight_is_a_battle_which_this_version_refuses() -> (
-    None
-):
+def test_entering_the_hex_of_an_enemy_army_in_sight_offers_the_engagement_choice() -> None:
     g = start_turns(game(armies=ARMIES + army_block("blue-b", "blue", "2,0", units=("trooper",))))
     sight(g, "red", "blue-b")
-    err = g.when_rejected(
-        MoveArmy(player="red", army="red-a", to="2,0"), code="rules/battles_not_supported"
-    )
-    assert "battles are not part of this version" in str(err)
+    events = g.when(MoveArmy(player="red", army="red-a", to="2,0"))
+    offered = only(events, EngagementOffered)
+    assert offered.engagement.choices == ("attack", "delay")
+    assert g.state.armies["red-a"].at == "2,0"
+    assert RULESET.legal_commands(g.state, "red") == [
+        Engage(player="red", choice="attack"),
+        Engage(player="red", choice="delay"),
+    ]
+
+
+def test_a_hero_alone_may_not_enter_the_hex_of_an_enemy_army_in_sight() -> None:
+    armies = ARMIES + army_block("blue-b", "blue", "2,0", units=("trooper",))
+    armies += army_block("red-lone", "red", "1,1", hero="guide")
+    g = start_turns(game(armies=armies))
+    sight(g, "red", "blue-b")
+    g.when_rejected(MoveArmy(player="red", army="red-lone", to="2,0"), code="rules/enemy_hex")
 
 
 def test_walking_into_an_unseen_enemy_army_stops_short_and_both_see_each_other() -> None:
-    g = start_turns(game(armies=ARMIES + army_block("blue-b", "blue", "3,0", units=("trooper",))))
+    g = start_turns(game(armies=ARMIES + army_block("blue-b", "blue", "2,0", units=("trooper",))))
     assert "3,0" in moves_of(g, "red-a")  # red does not know blue-b is there
     events = g.when(MoveArmy(player="red", army="red-a", to="3,0"), dice=[])
     moved = only(events, ArmyMoved)
-    assert (moved.to, moved.contact, moved.ap_cost) == ("2,0", "3,0", 3)
-    assert [s.steps for s in [moved]] == [(MoveStep("2,0", "plains", 1),)]
-    assert g.state.armies["red-a"].at == "2,0"
+    assert (moved.to, moved.contact, moved.ap_cost, moved.steps) == ("1,0", "2,0", 3, ())
+    assert g.state.armies["red-a"].at == "1,0"
     assert g.state.sightings["red"]["blue-b"].how == "contact"
-    assert g.state.sightings["blue"]["red-a"].at == "2,0"
-    assert "walked into an unseen enemy army at 3,0" in moved.explain()
+    assert g.state.sightings["blue"]["red-a"].at == "1,0"
+    assert "walked into an unseen enemy army at 2,0" in moved.explain()
+    assert not [e for e in events if isinstance(e, EngagementOffered)]
 
 
-def test_entering_an_enemy_base_is_refused_too() -> None:
+def test_walking_into_an_unseen_enemy_army_at_the_destination_enters_to_fight() -> None:
+    g = start_turns(game(armies=ARMIES + army_block("blue-b", "blue", "3,0", units=("trooper",))))
+    events = g.when(MoveArmy(player="red", army="red-a", to="3,0"), dice=[])
+    moved = only(events, ArmyMoved)
+    assert (moved.to, moved.contact) == ("3,0", "3,0")
+    assert only(events, EngagementOffered).engagement.at == "3,0"
+
+
+def test_entering_an_undefended_enemy_base_captures_it() -> None:
     g = start_turns(
         game(
             armies=ARMIES.replace('at = "6,5"', 'at = "5,5"')
-            + army_block("red-c", "red", "6,4", units=("scout",))
+            + army_block("red-c", "red", "6,5", units=("scout",))
         )
     )
-    g.when_rejected(
-        MoveArmy(player="red", army="red-c", to="7,5"), code="rules/battles_not_supported"
-    )
+    events = g.when(MoveArmy(player="red", army="red-c", to="7,5"))
+    captured = only(events, BaseCaptured)
+    assert (captured.base, captured.empire, captured.previous) == ("blue-hq", "red", "blue")
+    assert g.state.bases["blue-hq"].empire == "red"
 
 
 def test_an_enemy_hex_in_sight_cannot_be_crossed() -> None:
@@ -160,7 +181,7 @@ def test_an_enemy_hex_in_sight_cannot_be_crossed() -> None:
     assert "3,0" in moves_of(free, "red-a")
     g = start_turns(game(armies=ARMIES + army_block("blue-b", "blue", "2,0", units=("trooper",))))
     sight(g, "red", "blue-b")
-    assert "2,0" not in moves_of(g, "red-a") and "3,0" not in moves_of(g, "red-a")
+    assert "2,0" in moves_of(g, "red-a") and "3,0" not in moves_of(g, "red-a")
     g.when_rejected(MoveArmy(player="red", army="red-a", to="3,0"), code="rules/out_of_reach")
 
 

@@ -21,7 +21,9 @@ from hypothesis import strategies as st
 from tests.domain.armageddon_empires.arena import toml
 from tests.domain.armageddon_empires.helpers import army_block
 from warlog.arbiter.application import Arbiter
+from warlog.arbiter.reports import legal_report
 from warlog.domain import rulesets
+from warlog.domain.core.errors import InputError, WarlogError
 from warlog.domain.core.seal import is_seal
 from warlog.eventstore.memory_store import MemoryStore
 
@@ -151,3 +153,131 @@ def test_non_interference_for_any_hidden_position_and_hand(
 ) -> None:
     base = reads(played(tmp_path, GHOST_MOVES[0], HANDS["tactics"]), "red")
     assert reads(played(tmp_path, ghost, hand), "red") == base
+
+
+#: red's hunters share badlands 2,1 with blue's hero alone and two stealthed blue armies
+SHARED_HEX = (
+    army_block("red-hunt", "red", "2,1", units=("trooper", "eye"))
+    + army_block("blue-pawn", "blue", "2,1", hero="pawn")
+    + army_block("blue-ghost", "blue", "2,1", units=("wisp", "wisp"))
+    + "stealthed = true\n"
+    + army_block("blue-shade", "blue", "2,1", units=("wisp",))
+    + "stealthed = true\n"
+)
+
+#: blue goes first (the tie-break), then red's round checks: the stealthed armies stay hidden
+#: (2 dice halved against stealth, all failures), the pawn is seen (4 successes against 0)
+ROUND_ONE = [
+    *(1, 6),  # the tie-break
+    *(1, 1, 6, 6, 6, 6),  # blue-ghost
+    *(6, 6, 6, 6, 1, 1, 1),  # blue-pawn
+    *(1, 1, 6, 6, 6, 6),  # blue-shade
+]
+
+
+def joined(tmp: Path, receiver: str) -> Arbiter:
+    """Blue moves a stealthed wisp, sealed for red, into ``receiver``: its hero alone
+    (``blue-pawn``, which then holds a unit) or its other stealthed army (``blue-shade``)."""
+    folder = tmp / receiver
+    folder.mkdir()
+    path = folder / "ni.toml"
+    path.write_text(toml(SHARED_HEX, empires=empires('["trooper"]')), encoding="utf-8")
+    arb = Arbiter(
+        MemoryStore(), rulesets.get, clock=lambda: "2026-01-01T00:00:00.000Z", seeds=lambda: KEY
+    )
+    arb.new_game("armageddon-empires", str(path), game="ni", dice="manual")
+    for command in [
+        {"type": "buy_initiative", "player": "red", "count": 0},
+        {"type": "buy_initiative", "player": "blue", "count": 0, "dice": ROUND_ONE},
+        {
+            "type": "transfer_cards",
+            "player": "blue",
+            "from_army": "blue-ghost",
+            "to_army": receiver,
+            "cards": ["blue.wisp.1"],
+        },
+        {"type": "end_turn", "player": "blue"},
+    ]:
+        arb.play("ni", json.dumps(command))
+    return arb
+
+
+def refusal(arb: Arbiter, command: dict[str, Any]) -> str:
+    try:
+        arb.play("ni", json.dumps(command))
+    except WarlogError as exc:
+        return f"{exc.code}: {exc}"
+    raise AssertionError(f"{command} was accepted")
+
+
+def test_a_hunter_cannot_tell_that_units_secretly_joined_the_hero_it_saw_alone(
+    tmp_path: Path,
+) -> None:
+    """Issue 10's leak (AE-38): a hunter in the hex of a hero it saw alone is offered the same
+    hunt, refused the same commands and shown the same game whether or not stealthed units
+    joined the hero since; only the hunt itself then finds out."""
+    secret = joined(tmp_path, "blue-pawn")
+    decoy = joined(tmp_path, "blue-shade")
+    assert secret.state("ni").armies["blue-pawn"].units == ("blue.wisp.1",)
+    assert decoy.state("ni").armies["blue-pawn"].units == ()
+    assert reads(secret, "red") == reads(decoy, "red")
+    assert {"type": "hunt_hero", "player": "red", "army": "red-hunt"} in secret.legal("ni", "red")
+    for command in [
+        {"type": "assault", "player": "red", "army": "red-hunt"},
+        {"type": "hunt_hero", "player": "red", "army": "red-hunt", "target": "blue.pawn.1"},
+        {"type": "move_army", "player": "red", "army": "red-hunt", "to": "2,1"},
+    ]:
+        assert refusal(secret, command) == refusal(decoy, command)
+    # the hunt: the decoy's hero is hunted; the secret's hunt is foiled and red sees the unit
+    hunt = {"type": "hunt_hero", "player": "red", "army": "red-hunt"}
+    foiled = [e.type for e in secret.play("ni", json.dumps(hunt))]
+    hunted = [e.type for e in decoy.play("ni", json.dumps({**hunt, "dice": [6, 5, 4, 1, 1, 1]}))]
+    assert "hunt_foiled" in foiled and "capture_kill_began" not in foiled
+    assert "capture_kill_began" in hunted
+    assert secret.view("ni", player="red")["state"]["armies"]["blue-pawn"]["units"]
+
+
+def referee_plays(tmp: Path, ghost: tuple[str, str]) -> Arbiter:
+    """The variant played as a referee does: each command first without its dice, then, told
+    how many it needs, with the script's faces padded by 1s (every hidden check fails)."""
+    armies = NEAR + army_block("blue-ghost", "blue", ghost[0], units=("wisp",))
+    folder = tmp / f"referee-{ghost[0]}-{ghost[1]}"
+    folder.mkdir()
+    path = folder / "ni.toml"
+    path.write_text(toml(armies + "stealthed = true\n", empires=empires(HANDS["units"])), "utf-8")
+    arb = Arbiter(
+        MemoryStore(), rulesets.get, clock=lambda: "2026-01-01T00:00:00.000Z", seeds=lambda: KEY
+    )
+    arb.new_game("armageddon-empires", str(path), game="ni", dice="manual")
+    for command in commands(ghost[1]):
+        faces = list(command.pop("dice", []))
+        typed: list[int] = []
+        for _ in range(4):  # how many can depend on the faces typed (re-rolls): ask again
+            try:
+                arb.play("ni", json.dumps({**command, "dice": typed}))
+                break
+            except InputError as told:  # "this command needs N dice …"
+                assert told.code == "input/dice_count"
+                needed = int(str(told).split(" needs ")[1].split()[0])
+                typed = (faces + [1] * needed)[:needed]
+        else:
+            raise AssertionError(f"no count of dice settled for {command}")
+    return arb
+
+
+def test_whether_the_referee_typed_dice_for_blue_s_move_tells_red_nothing(tmp_path: Path) -> None:
+    """Given a manual-dice game, when blue's stealthed army ends its move where red's armies
+    may check it (the referee types 6 dice, all failing) or out of their reach (no dice), then
+    red's reads are the same: the log records every manual command's dice sealed, none too."""
+    unseen = referee_plays(tmp_path, ("5,0", "6,0"))
+    checked = referee_plays(tmp_path, ("4,0", "3,1"))
+    moves = [
+        json.loads(r.data)["command"]
+        for r in checked.records_as("ni", None)
+        if r.type == "command_issued" and "blue-ghost" in r.data
+    ]
+    assert len(moves[0]["dice"]["value"]) == 6  # the referee did roll for a hidden check
+    assert reads(unseen, "red") == reads(checked, "red")
+    # and the dice red's legal commands need are told to the referee only
+    assert legal_report(unseen, "ni", "red") == legal_report(checked, "ni", "red")
+    assert legal_report(checked, "ni", None).dice

@@ -81,14 +81,14 @@ def reference_out_of_supply(state: GameState, empire: str) -> tuple[str, ...]:
 
 def reference_destinations(state: GameState, army: Army) -> dict[str, int]:
     """The original ``movement.destinations`` (on the hexes its empire knows to be held, with
-    the hexes of spotted heroes alone it may end in, AE-17)."""
+    the hexes it may end in to fight or hunt, AE-17, AE-25)."""
     if not movement._may_move(state, army):
         return {}
     points, _ = movement.allowance(state, army)
     start = Hex.parse(army.at)
     held = movement.known_held(state, army)
     reach = reference_cheapest_costs(start, reference_enter(state.board, held), points)
-    for at in movement.huntable(state, army) & held:
+    for at in movement.enterable(state, army):
         found = reference_path_between(state.board, held - {at}, army.at, at)
         if found is not None and found[0] <= points:
             reach[Hex.parse(at)] = found[0]

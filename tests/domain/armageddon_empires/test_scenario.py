@@ -109,12 +109,12 @@ def test_each_empire_needs_exactly_one_stronghold_with_hq() -> None:
     assert msg.startswith("bad scenario: $.bases[0].card: a stronghold's card has HQ")
 
 
-def test_an_army_in_an_enemy_hex_is_refused_because_battles_are_not_in_this_version() -> None:
+def test_an_army_in_an_enemy_hex_is_refused_because_a_game_starts_with_no_battle() -> None:
     msg = rejected(toml(armies=ARMIES.replace('at = "6,5"', 'at = "1,0"')))
     assert msg.startswith(
         "bad scenario: $.armies[2].at: hex 1,0 holds a combat-capable army of 'red'"
     )
-    assert "battles are not part of this version" in msg
+    assert "a game starts with no battle" in msg
 
 
 def test_an_army_in_an_enemy_base_is_refused_and_a_stealthed_one_needs_stealth_everywhere() -> None:

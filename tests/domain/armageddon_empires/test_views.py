@@ -110,7 +110,7 @@ def test_initiative_and_collection_post_one_round_notices_to_each_empire() -> No
     notes = RULESET.notices(before, g.state, determined)
     assert [(n.empire, n.duration) for n in notes] == [("red", 1), ("blue", 1)]
     assert notes[0].text == (
-        "Round 1 initiative: 1. red, 1 successes on 0 dice, 12 AP before bonuses; "
+        "Round 1 initiative: 1. red, 1 success on 0 dice, 12 AP before bonuses; "
         "2. blue, 0 successes on 0 dice, 6 AP before bonuses"
     )
     g.when(EndTurn(player="red"))

@@ -141,6 +141,12 @@ def _broken(old: str, new: str) -> bytes:
         ),
         ('effect = "extra_rebuild"', 'effect = "drop_pod"', "$.special_cards[4].effect"),
         ('id = "ig-2"', 'id = "ig-1"', "$.counters[1].id"),
+        ('id = "ig-2"', 'id = "IG 2"', "$.counters[1].id"),
+        (
+            'adjacent = ["plain_a", "hive_b"]',
+            'adjacent = ["plain_a", "-hive"]',
+            "$.areas[0].adjacent[1]",
+        ),
     ],
 )
 def test_a_bad_scenario_is_refused_naming_the_field(old: str, new: str, path: str) -> None:

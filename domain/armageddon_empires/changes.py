@@ -1,0 +1,118 @@
+"""Changes of state shared by the ``evolve`` functions of every area (applies only; no checks).
+
+Never mutates its input: every changed Struct is rebuilt with ``msgspec.structs.replace`` and
+every changed dict is copied.
+"""
+
+from __future__ import annotations
+
+from msgspec.structs import replace
+
+from warlog.domain.armageddon_empires.state import Army, Empire, GameState
+
+
+def with_empire(state: GameState, empire: Empire) -> GameState:
+    return replace(state, empires={**state.empires, empire.id: empire})
+
+
+def with_armies(state: GameState, *armies: Army) -> GameState:
+    return replace(state, armies={**state.armies, **{a.id: a for a in armies}})
+
+
+def see(state: GameState, empire: str, cards: tuple[str, ...]) -> GameState:
+    """``empire`` has now seen the card types of ``cards`` (its catalogue, AE-7)."""
+    emp = state.empires[empire]
+    types = {state.instances[c].card for c in cards}
+    if types <= set(emp.seen):
+        return state
+    return with_empire(state, replace(emp, seen=tuple(sorted({*emp.seen, *types}))))
+
+
+def spend(state: GameState, empire: str, ap: int) -> GameState:
+    emp = state.empires[empire]
+    return with_empire(state, replace(emp, ap=emp.ap - ap)) if ap else state
+
+
+def remove_army(state: GameState, army_id: str) -> GameState:
+    """The state without the army (emptied, AE-24): no empire keeps it in sight or in its
+    lists of this turn."""
+    armies = dict(state.armies)
+    gone = armies.pop(army_id)
+    emp = state.empires[gone.empire]
+    emp = replace(
+        emp,
+        moved=tuple(a for a in emp.moved if a != army_id),
+        hunted=tuple(a for a in emp.hunted if a != army_id),
+        out_of_supply=tuple(a for a in emp.out_of_supply if a != army_id),
+    )
+    sightings = {
+        o: {a: s for a, s in seen.items() if a != army_id} for o, seen in state.sightings.items()
+    }
+    return with_empire(replace(state, armies=armies, sightings=sightings), emp)
+
+
+def without_card(state: GameState, card: str) -> tuple[GameState, str | None]:
+    """The state with ``card`` taken out of its army, base or hand; the army it left, if any."""
+    for army in state.armies.values():
+        if card in army.cards():
+            hero = None if army.hero == card else army.hero
+            units = tuple(u for u in army.units if u != card)
+            return with_armies(state, replace(army, hero=hero, units=units)), army.id
+    for base in state.bases.values():
+        if card in base.facilities or card in base.prisoners:
+            base = replace(
+                base,
+                facilities=tuple(f for f in base.facilities if f != card),
+                prisoners=tuple(p for p in base.prisoners if p != card),
+            )
+            return replace(state, bases={**state.bases, base.id: base}), None
+    for emp in state.empires.values():
+        if card in emp.hand:
+            hand = tuple(c for c in emp.hand if c != card)
+            return with_empire(state, replace(emp, hand=hand)), None
+    return state, None
+
+
+def discard(state: GameState, card: str) -> GameState:
+    owner = state.instances[card].owner
+    emp = state.empires[owner]
+    damage = {c: d for c, d in state.damage.items() if c != card}
+    return with_empire(replace(state, damage=damage), replace(emp, discard=(*emp.discard, card)))
+
+
+def left_empty(state: GameState, army_id: str | None) -> GameState:
+    if army_id is None:
+        return state
+    army = state.armies[army_id]
+    if army.cards() or army.garrison_of is not None:
+        return state
+    return remove_army(state, army_id)
+
+
+def forget_card(state: GameState, card: str) -> GameState:
+    """Every empire's sightings without ``card``, destroyed, captured or killed in the open: the
+    armies it saw no longer show it (AE-17)."""
+    if not any(card in s.cards() for seen in state.sightings.values() for s in seen.values()):
+        return state
+    sightings = {
+        observer: {
+            a: replace(
+                s,
+                hero=None if s.hero == card else s.hero,
+                units=tuple(u for u in s.units if u != card),
+            )
+            for a, s in seen.items()
+        }
+        for observer, seen in state.sightings.items()
+    }
+    return replace(state, sightings=sightings)
+
+
+def free_hero(state: GameState, hero: str) -> GameState:
+    """A freed prisoner (AE-34) goes back to its empire's hand, or to its discard pile if the
+    hand is full; ``hero`` must already be out of the base's prisoners."""
+    owner = state.instances[hero].owner
+    emp = state.empires[owner]
+    if len(emp.hand) < emp.hand_limit:
+        return with_empire(state, replace(emp, hand=(*emp.hand, hero)))
+    return discard(state, hero)

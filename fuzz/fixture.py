@@ -1,0 +1,164 @@
+"""A failure as a regression fixture, and its replay.
+
+``NAME.jsonl`` is a normal warlog log, hash-chained, importable and auditable: the shrunk
+example's game up to just before the steps that show the failure, closed by the reveal of the
+example's key (every die and seal in it can be checked; the source's own values are opened as a
+referee's export opens them). ``NAME.json`` holds those steps (the command as played, what had to
+happen to it, the dice it rolled), the check that failed and its message.
+
+Replaying imports the log, takes the key back from its reveal and plays the steps on from the
+last event before it, with every check: a log and steps that still fail give the failure again;
+once the rules are fixed, they pass.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from pathlib import Path
+from typing import Any
+
+import msgspec
+
+from warlog.arbiter.exchange import export_line
+from warlog.arbiter.sources import file_records
+from warlog.domain.core.dice import commitment_of
+from warlog.domain.core.errors import InputError, IntegrityError
+from warlog.fuzz import sources
+from warlog.fuzz.checks import Failure
+from warlog.fuzz.example import Example, Played, Step, at_head, forked
+from warlog.fuzz.report import Tally
+from warlog.fuzz.search import Trace, key_of
+
+FORMAT = "warlog-fuzz-failure/1"
+
+
+class FixtureStep(msgspec.Struct, frozen=True, omit_defaults=True):
+    """A step to replay: the command exactly as played (``text``; ``command`` is the same
+    parsed, for people), its kind, what had to happen to it, and the dice it rolled when found."""
+
+    kind: str
+    text: str
+    expect: str
+    command: Any = None
+    dice: list[tuple[int, list[int]]] = []
+
+
+class Fixture(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """The ``.json`` of a regression fixture."""
+
+    ruleset: str
+    version: str
+    check: str
+    message: str
+    source: str
+    fork_at: int
+    steps: list[FixtureStep]
+    #: the index of the failing step in ``steps`` (None: the check failed at the example's end)
+    failing: int | None = None
+    seed: int | None = None
+    format: str = FORMAT
+
+
+class Written(msgspec.Struct):
+    path: Path
+    events: int
+    steps: int
+
+
+def write(
+    holder: sources.Sources, group: list[sources.Source], trace: Trace, out: Path, seed: int
+) -> Written:
+    """Write ``trace`` as ``out/NAME.jsonl`` and ``out/NAME.json``; ``path`` is ``out/NAME``.
+    InputError (exit 1) if ``out`` cannot be written."""
+    source = group[trace.source]
+    arb, game = forked(holder, source, trace.at, key_of(trace.key, source))(None)
+    for played in trace.played[: trace.since]:
+        if played.accepted:
+            arb.play(game, played.step.text)
+    arb.reveal(game)
+    text = "".join(export_line(r) + "\n" for r in arb.export_records(game, opened=True))
+    replayed = [*trace.played[trace.since :], *([trace.failing] if trace.failing else [])]
+    fixture = Fixture(
+        ruleset=source.ruleset.name,
+        version=source.ruleset.version,
+        check=trace.check,
+        message=trace.message,
+        source=source.name,
+        fork_at=trace.at,
+        steps=[_step(p) for p in replayed],
+        failing=len(replayed) - 1 if trace.failing else None,
+        seed=seed,
+    )
+    digest = hashlib.sha256(text.encode() + msgspec.json.encode(fixture.steps)).hexdigest()
+    path = out / f"{source.ruleset.name}-{trace.check}-{digest[:8]}"
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+        path.with_suffix(".jsonl").write_text(text, encoding="utf-8")
+        pretty = json.dumps(msgspec.to_builtins(fixture), indent=1, ensure_ascii=False)
+        path.with_suffix(".json").write_text(pretty + "\n", encoding="utf-8")
+    except OSError as exc:
+        raise InputError(
+            f"cannot write the failure to {out}: {exc.strerror}", "input/unwritable"
+        ) from None
+    return Written(path, text.count("\n"), len(replayed))
+
+
+def _step(played: Played) -> FixtureStep:
+    step = played.step
+    try:
+        command = json.loads(step.text)
+    except ValueError:
+        command = None
+    return FixtureStep(step.kind, step.text, step.expect, command, played.dice)
+
+
+class Replayed(msgspec.Struct):
+    """What replaying a fixture gave: the failure it shows again (None: every check passes),
+    and anything worth saying about how it was replayed."""
+
+    fixture: Fixture
+    failure: Failure | None
+    notes: list[str]
+
+
+def replay(path: str) -> Replayed:
+    """Replay the fixture ``path`` (its ``.json``; the ``.jsonl`` beside it). InputError (exit 1)
+    for a file that is not a fixture; IntegrityError (exit 4) for a log whose chain is broken."""
+    spec = Path(path)
+    try:
+        fixture = msgspec.json.decode(spec.read_bytes(), type=Fixture)
+    except OSError as exc:
+        raise InputError(f"cannot read {path}: {exc.strerror}", "input/unreadable") from None
+    except (msgspec.DecodeError, msgspec.ValidationError) as exc:
+        raise InputError(f"{path} is not a fuzz failure: {exc}", "input/bad_fixture") from None
+    log = spec.with_suffix(".jsonl")
+    records = file_records(str(log))
+    last = records[-1]
+    if last.type != "dice_revealed":
+        raise InputError(
+            f"{log} does not end with the reveal of its key, as a fuzz failure's log does",
+            "input/bad_fixture",
+        )
+    seed = bytes.fromhex(json.loads(last.data)["seed"])
+    holder = sources.empty()
+    notes: list[str] = []
+    try:
+        source = sources.add(holder, str(log), records[:-1])
+    except IntegrityError as exc:
+        notes.append(
+            f"the log no longer audits under these rules ({exc}); its steps are replayed on it as recorded"
+        )
+        holder = sources.empty()
+        source = sources.add(holder, str(log), records[:-1], chain_only=True)
+    holder.vault.put_key(commitment_of(seed), seed, source.game)
+    ruleset = source.ruleset
+    tally = Tally(ruleset.name, ruleset.version, [])
+    try:
+        example = Example(at_head(holder, source), tally)
+        for step in fixture.steps:
+            example.run(Step(step.kind, step.text, step.expect))
+        example.finish()
+    except Failure as failure:
+        return Replayed(fixture, failure, notes)
+    return Replayed(fixture, None, notes)

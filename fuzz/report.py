@@ -1,0 +1,153 @@
+"""What a fuzz run did and found: the counts of each ruleset's run, the failures, and the summary
+printed at the end (which names exactly the checks that ran, no more)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import msgspec
+
+from warlog.domain.core.summary import plural
+
+
+class Tally(msgspec.Struct):
+    """The counts of one ruleset's run (shrinking included: ``shrinking`` says how many of the
+    examples ran after the first failure, shrinking it or searching on)."""
+
+    ruleset: str
+    version: str
+    #: every event type the ruleset defines (its own and the engine's)
+    known: list[str]
+    examples: int = 0
+    shrinking: int = 0
+    #: the example that first failed (1 is the first example; 0: none failed)
+    first_failure: int = 0
+    #: steps tried, by kind (legal, wrong_player, other_phase, mutated, malformed)
+    tried: dict[str, int] = {}
+    accepted: int = 0
+    refused: int = 0
+    #: states whose invariants were checked (after each step that changed the state)
+    invariant_checks: int = 0
+    #: batches re-derived by the audit, rolls re-derived from a revealed key, seals opened
+    rederived: int = 0
+    dice_verified: int = 0
+    snapshots_checked: int = 0
+    #: steps compared in a twin game (non-interference), and twins ended because a command
+    #: depended on a hidden value
+    twin_steps: int = 0
+    twins_ended: int = 0
+    #: event type -> how many were appended
+    reached: dict[str, int] = {}
+    seconds: float = 0.0
+    #: why the run stopped: "examples" (all run), "budget" (time ran out)
+    stopped: str = "examples"
+
+    def steps(self) -> int:
+        return sum(self.tried.values())
+
+    def coverage(self) -> tuple[list[str], list[str]]:
+        """The known event types reached and those never reached."""
+        reached = [t for t in self.known if self.reached.get(t)]
+        return reached, [t for t in self.known if not self.reached.get(t)]
+
+
+class Found(msgspec.Struct):
+    """A failure, shrunk and written as a regression fixture."""
+
+    ruleset: str
+    check: str
+    message: str
+    fixture: str
+    #: the events of its log and the steps replayed after it
+    events: int
+    steps: int
+    #: the check that failed when the fixture was replayed at once ("" if none did)
+    replayed: str
+
+    @property
+    def reproduced(self) -> bool:
+        return self.replayed == self.check
+
+
+class Report(msgspec.Struct):
+    seed: int
+    sources: list[str]
+    tallies: list[Tally]
+    found: list[Found]
+    seconds: float
+
+    def ok(self) -> bool:
+        return not self.found
+
+
+def checks_text(t: Tally) -> list[str]:
+    """Exactly what was checked, in the words of docs/fuzzing.md."""
+    lines = [
+        "  after every step: no crash; legal commands accepted, illegal ones refused (exit 1 or "
+        "3) with nothing appended; the state decided on unchanged (purity)",
+        "  after every accepted step: the new batch audited (chain from the fork point, the "
+        f"command re-derived: {plural(t.rederived, 'batch', 'batches')}); the live state equal "
+        "to the state replayed from the log; "
+        f"the ruleset's invariants ({plural(t.invariant_checks, 'state')}); no dead end",
+        f"  snapshots: {plural(t.snapshots_checked, 'snapshot')} decoded and compared with the "
+        "replayed state (each when written, and the newest plus its tail at the end of each "
+        "example)",
+        f"  dice: {plural(t.dice_verified, 'roll')} re-derived from each example's key, revealed "
+        "at its end",
+        f"  views: every reader's view rendered at the end of each example; non-interference "
+        f"on {plural(t.twin_steps, 'step')} of twin games (other draws for the other side; "
+        f"{plural(t.twins_ended, 'twin')} ended where a command named a hidden value)",
+    ]
+    return lines
+
+
+def summary_text(report: Report) -> str:
+    lines = []
+    for t in report.tallies:
+        reached, never = t.coverage()
+        stop = " (the budget ran out)" if t.stopped == "budget" else ""
+        lines.append(
+            f"{t.ruleset} (version {t.version}): {plural(t.examples, 'example')}{stop}"
+            + (
+                f" (the first failed at example {t.first_failure}; {t.shrinking} more after it,"
+                " shrinking)"
+                if t.first_failure
+                else ""
+            )
+            + f", {plural(t.steps(), 'command')} tried, {t.accepted} accepted, {t.refused} refused"
+            f" in {t.seconds:.1f} s"
+        )
+        kinds = ", ".join(f"{k} {n}" for k, n in sorted(t.tried.items()))
+        lines.append(f"  commands tried by kind: {kinds or 'none'}")
+        lines.append(
+            f"  coverage: {len(reached)} of {plural(len(t.known), 'event type')} reached"
+            + (f"; never: {', '.join(never)}" if never else "")
+        )
+        lines += checks_text(t)
+    if report.found:
+        lines.append(plural(len(report.found), "failure") + ":")
+        for f in report.found:
+            if f.reproduced:
+                again = ""
+            elif f.replayed:
+                again = f" (replayed, it fails the {f.replayed} check instead)"
+            else:
+                again = " (replayed, it did NOT fail: see docs/fuzzing.md, flaky failures)"
+            lines.append(f"  [{f.ruleset}] {f.check}: {f.message}")
+            lines.append(
+                f"    {f.fixture}.jsonl ({plural(f.events, 'event')}) and .json "
+                f"({plural(f.steps, 'step')} to replay){again}"
+            )
+    else:
+        lines.append("no failures")
+    lines.append(f"seed {report.seed}; {report.seconds:.1f} s")
+    return "\n".join(lines)
+
+
+def as_json(report: Report) -> Any:
+    out: dict[str, Any] = msgspec.to_builtins(report)
+    for t in out["tallies"]:
+        t["steps"] = sum(t["tried"].values())
+    for f, found in zip(out["found"], report.found, strict=True):
+        f["reproduced"] = found.reproduced
+    return out

@@ -1,0 +1,87 @@
+"""``warlog fuzz`` as a library call: load the sources, search each ruleset's in its share of the
+budget, write each failure as a fixture and replay it at once to make sure it fails again."""
+
+from __future__ import annotations
+
+import secrets
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+from warlog.arbiter.application import Arbiter
+from warlog.fuzz import BUDGET, EXAMPLES, OUT, STEPS, fixture, shrink, sources
+from warlog.fuzz.report import Found, Report, Tally
+from warlog.fuzz.search import Budget, Trace, search
+
+#: shrinking may go on for this share of the search's time, from the first failure found
+SHRINK_SHARE = 0.5
+
+#: told the ruleset being fuzzed, the examples run so far in it and the share of the budget
+#: used (0..1)
+Progress = Callable[[str, int, float], None]
+
+
+def fuzz(
+    specs: list[str],
+    database: Callable[[], Arbiter],
+    *,
+    budget: float = BUDGET,
+    examples: int = EXAMPLES,
+    steps: int = STEPS,
+    seed: int | None = None,
+    out: str = OUT,
+    shrinking: float | None = None,
+    progress: Progress | None = None,
+) -> Report:
+    """Fuzz the games ``specs`` names (game ids in ``database()``, export files, folders).
+    Each ruleset is searched in an equal share of what is left of ``budget`` seconds (shrinking
+    what it finds may take half as long again, or ``shrinking`` seconds, from the first failure found) for at most ``examples``
+    examples of at most ``steps`` steps. InputError or IntegrityError for sources that cannot be loaded."""
+    began = time.monotonic()
+    seed = secrets.randbelow(2**32) if seed is None else seed
+    holder = sources.load(specs, database)
+    groups = list(holder.by_ruleset().items())
+    tallies: list[Tally] = []
+    found: list[Found] = []
+    for i, (name, group) in enumerate(groups):
+        ruleset = group[0].ruleset
+        share = max(0.0, budget - (time.monotonic() - began)) / (len(groups) - i)
+        now = time.monotonic()
+        tally = Tally(name, ruleset.version, sorted(e.type_name() for e in ruleset.event_types))
+
+        def told(n: int, name: str = name, ends: float = now + share, share: float = share) -> None:
+            if progress is not None:
+                progress(name, n, 1 - max(0.0, ends - time.monotonic()) / share if share else 1)
+
+        shrink_for = share * SHRINK_SHARE if shrinking is None else shrinking
+        budget_ = Budget(now + share, shrink_for)
+        traces = search(
+            holder,
+            group,
+            tally,
+            examples=examples,
+            steps=steps,
+            seed=seed,
+            budget=budget_,
+            progress=told,
+        )
+        traces = [shrink.earlier(holder, group, t, tally, budget_.shrink_until) for t in traces]
+        tallies.append(tally)
+        found += [_record(holder, group, trace, Path(out), seed) for trace in traces]
+    return Report(seed, [s.name for s in holder.sources], tallies, found, time.monotonic() - began)
+
+
+def _record(
+    holder: sources.Sources, group: list[sources.Source], trace: Trace, out: Path, seed: int
+) -> Found:
+    written = fixture.write(holder, group, trace, out, seed)
+    again = fixture.replay(str(written.path.with_suffix(".json")))
+    return Found(
+        ruleset=group[0].ruleset.name,
+        check=trace.check,
+        message=trace.message,
+        fixture=str(written.path),
+        events=written.events,
+        steps=written.steps,
+        replayed=again.failure.check if again.failure else "",
+    )

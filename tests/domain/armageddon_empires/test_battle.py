@@ -1,0 +1,343 @@
+"""Ground battles (p.33–34; R8, R13; AE-25..AE-36): the engagement, set-up and rows, rounds of
+Ground Combat Challenges with special attacks and damage modifiers, Next Round and retreat, and
+how a battle ends (a garrison's loss, an army with no hex to retreat to, a base changing hands).
+
+Every empire holds no card here, and no hero has fate but where a test says so, so that every
+challenge ends by two automatic accepts (AE-20) and a test types only the dice that matter.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from tests.domain.armageddon_empires.games import play
+from tests.domain.armageddon_empires.helpers import army_block, game, only, sight, start_turns
+from tests.domain.armageddon_empires.invariants import check_invariants
+from tests.given_when_then import Given
+from warlog.domain.armageddon_empires.autoplay import choose
+from warlog.domain.armageddon_empires.battle_events import (
+    ArmyDestroyed,
+    ArmyRetreated,
+    AttackBegan,
+    AttackEnded,
+    BaseCaptured,
+    BattleBegan,
+    BattleEnded,
+    BattleRoundBegan,
+    DelayedBattlesCalled,
+    EngagementOffered,
+    NextRoundChosen,
+    RetreatEnded,
+)
+from warlog.domain.armageddon_empires.challenge_events import CardDamaged, ChallengeOpened
+from warlog.domain.armageddon_empires.commands import (
+    Attack,
+    CommitArmy,
+    EndTurn,
+    Engage,
+    MoveArmy,
+    NextRound,
+    Roll,
+    SetUpBattle,
+)
+from warlog.domain.armageddon_empires.frames import Battle
+from warlog.domain.armageddon_empires.ruleset import RULESET
+from warlog.domain.armageddon_empires.state import GameState
+
+BATTLE_CARDS = """
+[[cards]]
+kind = "unit"
+id = "lancer"
+name = "Test Lancer"
+attack = 4
+defense = 2
+hit_points = 3
+movement = 2
+abilities = ["Double Attack"]
+
+[[cards]]
+kind = "unit"
+id = "plated"
+name = "Test Plated"
+attack = 2
+defense = 1
+hit_points = 4
+movement = 2
+abilities = ["Composite Armor -1"]
+
+[[cards]]
+kind = "unit"
+id = "spray"
+name = "Test Spray"
+attack = 2
+defense = 1
+hit_points = 2
+movement = 2
+abilities = ["Area Attack"]
+
+[[cards]]
+kind = "hero"
+id = "fox"
+name = "Test Fox"
+fate = 0
+wounds = 2
+movement = 3
+abilities = ["Trickster 2"]
+"""
+
+#: no cards in hand: every challenge is accepted automatically on both sides (AE-20)
+EMPTY_HANDS = """
+[[empires]]
+id = "red"
+name = "Red"
+resources = { humans = 9, materials = 9, energy = 5, technology = 1 }
+hand = []
+deck = ["trooper"]
+
+[[empires]]
+id = "blue"
+name = "Blue"
+resources = { humans = 9, materials = 9, energy = 5 }
+hand = []
+deck = ["trooper"]
+"""
+
+#: blue's HQ at 7,5 with a trooper in its garrison
+GARRISONED = """
+[[bases]]
+id = "red-hq"
+empire = "red"
+kind = "stronghold"
+at = "0,0"
+card = "keep"
+
+[[bases]]
+id = "blue-hq"
+empire = "blue"
+kind = "stronghold"
+at = "7,5"
+card = "keep"
+garrison = ["trooper"]
+"""
+
+
+def field(armies: str, **parts: str) -> Given:
+    """Red's turn, red's armies in sight of blue's (none of them hidden)."""
+    g = start_turns(game(armies=BATTLE_CARDS + armies, empires=EMPTY_HANDS, **parts))
+    blue = [a.id for a in g.state.armies.values() if a.empire == "blue" and a.cards()]
+    return sight(g, "red", *blue)
+
+
+def attack_at(g: Given, army: str, to: str) -> Given:
+    """``army`` moves in and attacks; both sides set up with no joiner."""
+    g.when(MoveArmy(player="red", army=army, to=to))
+    g.when(Engage(player="red", choice="attack"))
+    g.when(SetUpBattle(player="red"))
+    g.when(SetUpBattle(player="blue"))
+    return g
+
+
+#: red's lancer and plated against blue's Trickster with a plated and a trooper, at 4,0 (plains)
+VERSUS_FOX = army_block("red-x", "red", "3,0", units=("lancer", "plated")) + army_block(
+    "blue-y", "blue", "4,0", hero="fox", units=("plated", "trooper")
+)
+
+
+def committed(g: Given) -> Given:
+    """Red commits red-x all in front; blue commits blue-y with its trooper in the back row."""
+    g.when(CommitArmy(player="red", army="red-x"))
+    g.when(CommitArmy(player="blue", army="blue-y", back=("blue.trooper.1",)))
+    return g
+
+
+def test_moving_into_enemies_in_sight_offers_attack_or_delay_and_attacking_begins_a_battle() -> (
+    None
+):
+    g = field(VERSUS_FOX)
+    events = g.when(MoveArmy(player="red", army="red-x", to="4,0"))
+    assert only(events, EngagementOffered).engagement.choices == ("attack", "delay")
+    began = only(g.when(Engage(player="red", choice="attack")), BattleBegan)
+    assert (began.battle.attacker.armies, began.battle.defender.armies) == (("red-x",), ("blue-y",))
+    # both sides are asked to set up, whether or not they have a stealthed army to join (AE-26)
+    assert RULESET.legal_commands(g.state, "red") == [SetUpBattle(player="red")]
+    g.when(SetUpBattle(player="red"))
+    assert RULESET.legal_commands(g.state, "blue") == [SetUpBattle(player="blue")]
+    g.when(SetUpBattle(player="blue"))
+    # the rows are the committing empire's choice (R13): every split of its units is offered
+    backs = {c.back for c in RULESET.legal_commands(g.state, "red") if isinstance(c, CommitArmy)}
+    assert backs == {(), ("red.lancer.1",), ("red.plated.1",), ("red.lancer.1", "red.plated.1")}
+
+
+def test_a_trickster_retreats_before_round_one_against_average_attack_plus_one_minus_its_level() -> (
+    None
+):
+    g = committed(attack_at(field(VERSUS_FOX), "red-x", "4,0"))
+    # p.34: a Trickster may retreat before its army's first round
+    assert RULESET.decision(g.state).players == ("blue",)  # type: ignore[union-attr]
+    events = g.when(NextRound(player="blue", choice="retreat_army"), dice=[6, 6, 1])
+    opened = only(events, ChallengeOpened).challenge
+    # pursuers: (4 + 2) / 2 = 3, + 1, − Trickster 2 = 2 dice (R8; AE-28)
+    assert opened.attacker.pool.size == 2
+    assert [t.value for t in opened.attacker.pool.terms] == [3, 1, -2]
+    # the plated's Composite Armor −1 does not apply in a retreat (p.34)
+    assert only(events, CardDamaged).amount == 2
+    assert only(events, RetreatEnded).damage == 2
+    assert g.state.damage["blue.plated.1"] == 2
+    # the trooper's retreat rolls in a command of its own (AE-37): 2 pursuers + 3 defence
+    assert RULESET.legal_commands(g.state, "red") == [Roll(player="red")]
+    g.when(Roll(player="red"), dice=[1, 1, 1, 1, 1])
+    assert "blue.trooper.1" not in g.state.damage
+
+
+def test_continue_begins_the_round_with_battle_initiative_and_the_winner_strikes_first() -> None:
+    g = committed(attack_at(field(VERSUS_FOX), "red-x", "4,0"))
+    events = g.when(NextRound(player="blue", choice="continue"), dice=[6, 6, 1, 6, 1, 1])
+    began = only(events, BattleRoundBegan)
+    assert (began.battle.round, began.battle.first) == (1, "red")
+    assert began.rolls == {"red": (6, 6, 1), "blue": (6, 1, 1)}
+    # reach (R13): red's front row reaches only blue's front row with range 1
+    strikes = RULESET.legal_commands(g.state, "red")
+    assert {(c.unit, c.target) for c in strikes if isinstance(c, Attack)} == {
+        ("red.lancer.1", "blue.plated.1"),
+        ("red.plated.1", "blue.plated.1"),
+    }
+
+
+def test_initiative_ties_go_to_the_defender() -> None:
+    g = committed(attack_at(field(VERSUS_FOX), "red-x", "4,0"))
+    events = g.when(NextRound(player="blue", choice="continue"), dice=[6, 1, 1, 6, 1, 1])
+    assert only(events, BattleRoundBegan).battle.first == "blue"
+
+
+def test_double_attack_strikes_the_same_target_again_and_composite_armor_takes_one_off() -> None:
+    g = committed(attack_at(field(VERSUS_FOX), "red-x", "4,0"))
+    g.when(NextRound(player="blue", choice="continue"), dice=[6, 6, 6, 1, 1, 1])
+    lancer = "red.lancer.1"
+    events = g.when(Attack(player="red", unit=lancer, target="blue.plated.1"), dice=[6, 6, 6, 1, 1])
+    ended = only(events, AttackEnded)
+    assert (ended.raw, ended.modifier, ended.damage) == (3, -1, 2)
+    # the follow-up: the same target again, nothing else (p.34)
+    assert RULESET.legal_commands(g.state, "red") == [
+        Attack(player="red", unit=lancer, target="blue.plated.1")
+    ]
+    events = g.when(Attack(player="red", unit=lancer, target="blue.plated.1"), dice=[6, 6, 6, 1, 1])
+    assert only(events, AttackBegan).kind == "double"
+    assert only(events, CardDamaged).destroyed  # 2 + 2 of 4
+    assert "blue.plated.1" not in g.state.armies["blue-y"].units
+    # with its front row gone the trooper stands in front and blue strikes next (R13)
+    assert RULESET.decision(g.state).players == ("blue",)  # type: ignore[union-attr]
+
+
+def test_area_attack_strikes_another_target_in_the_same_row() -> None:
+    armies = army_block("red-x", "red", "3,0", units=("spray",)) + army_block(
+        "blue-y", "blue", "4,0", units=("trooper", "trooper")
+    )
+    g = attack_at(field(armies), "red-x", "4,0")
+    g.when(CommitArmy(player="red", army="red-x"))
+    g.when(CommitArmy(player="blue", army="blue-y"), dice=[6, 6, 6, 1, 1, 1])
+    # 1 success against none: 1 damage of the trooper's 2
+    g.when(Attack(player="red", unit="red.spray.1", target="blue.trooper.1"), dice=[6, 1, 1, 1, 1])
+    assert RULESET.legal_commands(g.state, "red") == [
+        Attack(player="red", unit="red.spray.1", target="blue.trooper.2")
+    ]
+    events = g.when(
+        Attack(player="red", unit="red.spray.1", target="blue.trooper.2"), dice=[6, 6, 1, 1, 1]
+    )
+    assert only(events, AttackBegan).kind == "area"
+
+
+def test_retreat_all_loses_the_battle_and_the_beaten_army_falls_back_toward_its_base() -> None:
+    g = committed(attack_at(field(VERSUS_FOX), "red-x", "4,0"))
+    g.when(NextRound(player="blue", choice="retreat_all"), dice=[6, 6, 1])
+    events = g.when(Roll(player="red"), dice=[6, 1, 1, 1, 1])
+    ended = only(events, BattleEnded)
+    assert (ended.winner, ended.loser) == ("red", "blue")
+    retreated = only(events, ArmyRetreated)
+    assert (retreated.army, retreated.origin) == ("blue-y", "4,0")
+    assert g.state.armies["blue-y"].at == retreated.to != "4,0"
+    assert g.state.frames == ()
+    # the turn goes on: red's own commands again
+    assert EndTurn(player="red") in RULESET.legal_commands(g.state, "red")
+
+
+def test_a_beaten_army_with_no_free_hex_to_retreat_to_is_destroyed() -> None:
+    # blue's army in the corner 7,0; every neighbour on the map holds a red army that can fight
+    armies = (
+        army_block("red-x", "red", "6,0", units=("lancer",))
+        + army_block("red-w1", "red", "6,0", units=("trooper",))
+        + army_block("red-w2", "red", "6,1", units=("trooper",))
+        + army_block("red-w3", "red", "7,1", units=("trooper",))
+        + army_block("blue-y", "blue", "7,0", hero="fox", units=("plated",))
+    )
+    g = attack_at(field(armies), "red-x", "7,0")
+    g.when(CommitArmy(player="red", army="red-x"))
+    g.when(CommitArmy(player="blue", army="blue-y"))
+    # pursuers 4 + 1 − Trickster 2 = 3 dice against the plated's 1: 3 damage of its 4
+    g.when(NextRound(player="blue", choice="retreat_all"), dice=[6, 6, 6, 1])
+    destroyed = [e for e in g.history if isinstance(e, ArmyDestroyed)]
+    assert [d.army for d in destroyed] == ["blue-y"]
+    assert "blue-y" not in g.state.armies
+
+
+def test_a_garrison_never_retreats_and_falls_with_its_base() -> None:
+    armies = army_block("red-x", "red", "6,5", units=("trooper",))
+    g = field(armies, bases=GARRISONED)
+    events = g.when(MoveArmy(player="red", army="red-x", to="7,5"))
+    assert only(events, EngagementOffered).engagement.choices == ("attack", "delay", "siege")
+    g.when(Engage(player="red", choice="attack"))
+    g.when(SetUpBattle(player="red"))
+    g.when(SetUpBattle(player="blue"))
+    g.when(CommitArmy(player="red", army="red-x"))
+    g.when(CommitArmy(player="blue", army="blue-hq-garrison"), dice=[6, 6, 6, 1, 1, 1])
+    # each trooper deals the other 1 damage of its 2 (2 successes against 1)
+    hit = [6, 6, 1, 6, 1, 1]
+    g.when(Attack(player="red", unit="red.trooper.1", target="blue.trooper.1"), dice=hit)
+    g.when(Attack(player="blue", unit="blue.trooper.1", target="red.trooper.1"), dice=hit)
+    g.when(NextRound(player="red", choice="continue"))
+    events = g.when(NextRound(player="blue", choice="retreat_army"))
+    chosen = only(events, NextRoundChosen)
+    # no retreat challenge for a garrison (p.34); with no army left blue has lost
+    assert chosen.garrisons == ("blue-hq-garrison",) and not chosen.battle.retreats
+    assert only(events, BattleEnded).winner == "red"
+    assert only(events, ArmyDestroyed).army == "blue-hq-garrison"
+    captured = only(events, BaseCaptured)
+    assert (captured.base, captured.empire) == ("blue-hq", "red")
+
+
+def test_a_delayed_attack_is_fought_when_its_empire_ends_the_turn() -> None:
+    g = field(VERSUS_FOX)
+    g.when(MoveArmy(player="red", army="red-x", to="4,0"))
+    g.when(Engage(player="red", choice="delay"))
+    assert g.state.delayed == ("4,0",) and not g.state.frames
+    events = g.when(EndTurn(player="red"))
+    assert only(events, DelayedBattlesCalled).hexes == ("4,0",)
+    assert only(events, BattleBegan).started_by == "delayed"
+
+
+@settings(max_examples=8, deadline=None)
+@given(seed=st.integers(0, 2**16), picks=st.randoms(use_true_random=False))
+def test_every_battle_of_a_random_game_ends_and_the_game_ends_with_nothing_legal_after(
+    seed: int, picks: random.Random
+) -> None:
+    """Random legal choices (half of them the autoplay policy's, so that games move on) from
+    the bundled scenario: every battle that begins ends, no state leaves a card in two places or
+    damage at a card's points (``check_invariants``), and once the game is over nobody may act."""
+
+    def chooser(state: GameState, player: str, legal: list[Any]) -> Any:
+        return picks.choice(legal) if picks.random() < 0.5 else choose(state, player, legal)
+
+    began = ended = 0
+    final = None
+    for _, _, events, after in play(seed=seed, chooser=chooser, max_commands=3000):
+        began += sum(isinstance(e, BattleBegan) for e in events)
+        ended += sum(isinstance(e, BattleEnded) for e in events)
+        check_invariants(after)
+        final = after
+    assert final is not None and RULESET.is_terminal(final)
+    assert began == ended + sum(isinstance(f, Battle) for f in final.frames)
+    assert not any(isinstance(f, Battle) for f in final.frames)
+    assert all(RULESET.legal_commands(final, p) == [] for p in final.seats)

@@ -1,0 +1,113 @@
+"""Copies of Battle for Armageddon with a bug planted in each, registered under names of their
+own: what ``warlog fuzz`` must find and shrink (issue 14, item 5)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
+from typing import Any, ClassVar
+
+from msgspec.structs import replace
+
+from warlog.domain import rulesets
+from warlog.domain.battle_for_armageddon import commands as cmd
+from warlog.domain.battle_for_armageddon import events as ev
+from warlog.domain.battle_for_armageddon.decide import HANDLERS
+from warlog.domain.battle_for_armageddon.rules import PLAYERS
+from warlog.domain.battle_for_armageddon.ruleset import BattleForArmageddon
+from warlog.domain.battle_for_armageddon.state import GameState
+from warlog.domain.core.batch import Batch
+from warlog.domain.core.errors import reject
+from warlog.domain.core.events import Event
+from warlog.domain.core.procedure import Next
+from warlog.domain.core.rules import Handler
+
+
+class CrashInCombat(BattleForArmageddon):
+    """A rare crash in a combat path: an attack at long odds that rolls Attacker Eliminated
+    (Combat Results Table, columns 1:4 and 1:3) raises instead of eliminating the attackers."""
+
+    name: ClassVar[str] = "bfa-planted-crash"
+
+    def next(self, state: GameState) -> Next:
+        c = state.combat
+        if c is not None and c.settled and c.result == "AE":
+            return _crash
+        return super().next(state)
+
+
+def _crash(batch: Batch[GameState]) -> None:
+    raise ZeroDivisionError("planted: no attacker left to count")
+
+
+class MutatingEvolve(BattleForArmageddon):
+    """An ``evolve`` that deploys a counter (the Orks' set-up) by changing the previous state's
+    dict of counters in place."""
+
+    name: ClassVar[str] = "bfa-planted-mutation"
+
+    def evolve(self, state: GameState, event: Event) -> GameState:
+        if isinstance(event, ev.CounterDeployed):
+            state.counters[event.counter] = replace(
+                state.counters[event.counter], location=event.area
+            )
+            return replace(state)
+        return super().evolve(state, event)
+
+
+class LeakingView(BattleForArmageddon):
+    """A view that shows each side the other's hand of special cards."""
+
+    name: ClassVar[str] = "bfa-planted-leak"
+
+    def view(self, state: GameState, player: str | None) -> dict[str, Any]:
+        out = super().view(state, player)
+        for side in PLAYERS:
+            out["hands"][side]["cards"] = list(state.hands[side])
+        return out
+
+
+#: the last deployment decided, remembered between calls (the planted dependency)
+_LAST_DEPLOY: list[cmd.Deploy | None] = [None]
+
+
+def _deploy_once(batch: Batch[GameState], command: cmd.Deploy) -> None:
+    if command == _LAST_DEPLOY[0]:
+        raise reject(f"{command.counter} was just deployed to {command.to}", "already_deployed")
+    _LAST_DEPLOY[0] = command
+    HANDLERS[cmd.Deploy](batch, command)
+
+
+class OutsideArguments(BattleForArmageddon):
+    """A ``decide`` that depends on something outside its arguments: it remembers the last
+    deployment it decided and refuses the same one again, whatever the state says (a guard
+    against a double click, in the wrong place)."""
+
+    name: ClassVar[str] = "bfa-planted-global"
+    handlers: ClassVar[Mapping[type[Any], Handler]] = {**HANDLERS, cmd.Deploy: _deploy_once}
+
+
+PLANTED: dict[str, type[BattleForArmageddon]] = {
+    cls.name: cls for cls in (CrashInCombat, MutatingEvolve, LeakingView, OutsideArguments)
+}
+
+
+def fixed(name: str) -> BattleForArmageddon:
+    """Battle for Armageddon as it should be, under the planted ruleset's name (the games a
+    planted bug is fuzzed from were recorded before it was planted; and a fix)."""
+    return type(f"Fixed_{PLANTED[name].__name__}", (BattleForArmageddon,), {"name": name})()
+
+
+@contextmanager
+def registered(name: str, ruleset: Any) -> Iterator[Any]:
+    """``ruleset`` registered as ``name`` while the block runs."""
+    rulesets.register(name, ruleset)
+    try:
+        yield ruleset
+    finally:
+        rulesets.unregister(name)
+
+
+def forget() -> None:
+    """Clear what the planted outside-arguments bug remembers (so that a test starts afresh)."""
+    _LAST_DEPLOY[0] = None

@@ -1,0 +1,101 @@
+"""``warlog fuzz`` as a rules developer runs it: its summary, its JSON report, its exit codes and
+its one-line errors (issue 14, item 1)."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from warlog.cli import render
+from warlog.cli.main import cli
+
+ROOT = Path(__file__).resolve().parent.parent.parent
+HB = str(ROOT / "fixtures" / "heroic-battles")
+BFA = str(ROOT / "fixtures" / "battle-for-armageddon" / "bfa-golden.jsonl")
+
+
+def warlog(*args: str) -> tuple[int, str, str]:
+    result = CliRunner().invoke(cli, list(args))
+    if result.exception and not isinstance(result.exception, SystemExit):
+        raise result.exception
+    return result.exit_code, result.stdout, result.stderr
+
+
+def test_a_clean_run_exits_0_and_sums_up_what_it_tried_checked_and_reached(
+    tmp_path: Path,
+) -> None:
+    out = tmp_path / "failures"
+    status, stdout, stderr = warlog(
+        "fuzz", HB, "--examples", "4", "--steps", "5", "--seed", "7", "--out", str(out)
+    )
+    assert status == 0, stdout + stderr
+    assert stderr == ""  # no progress bar when stderr is not a terminal
+    lines = stdout.splitlines()
+    assert lines[0].startswith("heroic-battles (version 1): 4 examples, ")
+    assert " commands tried, " in lines[0] and " refused in " in lines[0]
+    assert lines[1].startswith("  commands tried by kind: legal ")
+    assert lines[2].startswith("  coverage: ") and " of 70 event types reached" in lines[2]
+    assert any(
+        line.startswith("  after every accepted step: the new batch audited") for line in lines
+    )
+    assert lines[-2:] == ["no failures", lines[-1]] and lines[-1].startswith("seed 7; ")
+    assert not out.exists()  # nothing written when nothing failed
+
+
+def test_the_same_seed_gives_the_same_examples(tmp_path: Path) -> None:
+    def run() -> dict[str, object]:
+        status, stdout, _ = warlog(
+            "fuzz", BFA, "--examples", "3", "--steps", "4", "--seed", "11", "--json"
+        )
+        assert status == 0
+        tally: dict[str, object] = json.loads(stdout)["tallies"][0]
+        return {k: v for k, v in tally.items() if k != "seconds"}
+
+    first = run()
+    assert first["examples"] == 3 and first["steps"]
+    assert run() == first
+
+
+def test_bad_sources_and_fixtures_are_refused_in_one_line(tmp_path: Path) -> None:
+    status, _, stderr = warlog("fuzz", str(tmp_path / "missing.jsonl"))
+    assert status == 1 and stderr.startswith("error[") and len(stderr.splitlines()) == 1
+    status, _, stderr = warlog("fuzz", str(tmp_path))  # a folder with no recorded game
+    assert status == 1 and "error[input/no_sources]" in stderr
+    status, _, stderr = warlog("fuzz")
+    assert status == 2 and "give at least one SOURCE" in stderr
+    status, _, stderr = warlog("fuzz", "--replay", str(tmp_path / "none.json"))
+    assert status == 1 and stderr.startswith("error[") and len(stderr.splitlines()) == 1
+    not_a_fixture = tmp_path / "x.json"
+    not_a_fixture.write_text("{}")
+    status, _, stderr = warlog("fuzz", "--replay", str(not_a_fixture))
+    assert status == 1 and "is not a fuzz failure" in stderr
+    status, _, stderr = warlog("fuzz", "--replay", str(not_a_fixture), BFA)
+    assert status == 2 and "--replay takes no SOURCE" in stderr
+
+
+def test_a_source_whose_log_was_altered_is_refused_as_a_broken_log(tmp_path: Path) -> None:
+    lines = Path(BFA).read_text(encoding="utf-8").splitlines(keepends=True)
+    record = json.loads(lines[5])
+    record["at"] = "2000-01-01T00:00:00.000Z"
+    lines[5] = json.dumps(record) + "\n"
+    altered = tmp_path / "altered.jsonl"
+    altered.write_text("".join(lines), encoding="utf-8")
+    status, stdout, stderr = warlog("fuzz", str(altered), "--examples", "1")
+    assert status == 4 and stdout == "" and len(stderr.splitlines()) == 1
+    assert stderr.startswith("error[import/broken_log]")
+
+
+def test_on_a_terminal_a_progress_bar_runs_on_stderr_and_is_cleared_at_the_end(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(sys.stderr, "isatty", lambda: True)
+    with render.bar("fuzzing") as show:
+        assert show is not None
+        show(0.5, "battle-for-armageddon: 3 examples")
+    err = capsys.readouterr().err
+    assert "[############------------]  50% battle-for-armageddon: 3 examples" in err
+    assert err.endswith("\r\033[K")
