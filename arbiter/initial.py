@@ -44,3 +44,12 @@ def built(ruleset: AnyRuleset, created_data: str) -> Any:
     """The initial state of ``game_created`` data ``created_data`` if this process built it
     already, else None."""
     return _STATES.get((ruleset.name, ruleset.version, created_data))
+
+
+def forget() -> None:
+    """Drop every shared scenario and state: what is built next is built afresh. For a process
+    that ran rules it does not trust (the fuzzer, replaying a failure as a fresh process would:
+    an ``evolve`` that mutates its state in place changes a shared initial state under every
+    game created alike)."""
+    _SCENARIOS.clear()
+    _STATES.clear()

@@ -212,6 +212,12 @@ class Example:
         start = arb.snapshot(game, head)
         rows = arb.store.read_rows(game, start.seq + 1 if start else 1, head)
         folded = Fold(self.ruleset, start).rows(rows, arb.decoder(self.codec, game)).folded
+        # states share what one event did not change (a decoded snapshot, too, shares what is
+        # unchanged since the game began): the auditor's must be a copy of its own, or an evolve
+        # that mutates in place would change the arbiter's state and this one alike, and the
+        # purity check be blind to it
+        whole = msgspec.msgpack.encode(folded.state)
+        folded.state = msgspec.msgpack.decode(whole, type=self.ruleset.state_type)
         at = next(iter(arb.records(game, head, head))).at
         return Auditor.resume(arb.rulesets, self.ruleset, self.codec, folded, at)
 

@@ -20,6 +20,7 @@ from typing import Any
 
 import msgspec
 
+from warlog.arbiter import initial
 from warlog.arbiter.exchange import export_line
 from warlog.arbiter.sources import file_records
 from warlog.domain.core.dice import commitment_of
@@ -141,6 +142,7 @@ def replay(path: str) -> Replayed:
             "input/bad_fixture",
         )
     seed = bytes.fromhex(json.loads(last.data)["seed"])
+    initial.forget()  # as a fresh process would: what the search ran may have spoilt them
     holder = sources.empty()
     notes: list[str] = []
     try:

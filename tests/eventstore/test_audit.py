@@ -148,7 +148,7 @@ def test_an_audit_resumed_after_an_event_checks_what_follows_as_a_whole_audit_do
         Fold(RULESET)
         .rows(
             ((r.seq, r.type, r.data, r.hash) for r in game[:cut]),
-            lambda s, t, d, h: Codec.for_ruleset(RULESET).decode(t, d),
+            lambda rows: [Codec.for_ruleset(RULESET).decode(r[1], r[2]) for r in rows],
         )
         .folded
     )
