@@ -5,6 +5,7 @@ and resumes on the other after a reconnect, and a command contested by both is a
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import random
 from collections.abc import Iterator
@@ -94,21 +95,35 @@ def test_a_feed_carries_the_other_processes_events_and_resumes_on_it(
             rng = random.Random(8)
             got: list[dict[str, Any]] = []
             reconnects = 0
-            while not (final and got and int(got[-1]["id"]) >= final[0]):
-                headers = {**game.as_("blue"), **FEED}
-                if got:
-                    headers["Last-Event-ID"] = got[-1]["id"]
-                take = rng.randint(1, 8)
-                base = urls[reconnects % 2]
-                reconnects += 1
+
+            def caught_up() -> bool:
+                return bool(final and got and int(got[-1]["id"]) >= final[0])
+
+            async def follow(base: str, headers: dict[str, str], take: int) -> None:
+                """One stream: ``take`` events, then it hangs up."""
                 async with client.stream("GET", base + "/games/feed/events", headers=headers) as r:
                     assert r.status_code == 200
                     async for item in sse(r):
                         if "comment" not in item:
                             got.append(item)
                             take -= 1
-                        if take == 0 or (final and got and int(got[-1]["id"]) >= final[0]):
-                            break
+                        if take == 0:
+                            return
+
+            while not caught_up():
+                headers = {**game.as_("blue"), **FEED}
+                if got:
+                    headers["Last-Event-ID"] = got[-1]["id"]
+                stream = asyncio.create_task(
+                    follow(urls[reconnects % 2], headers, rng.randint(1, 8))
+                )
+                reconnects += 1
+                while not stream.done():  # an idle stream is hung up once play is over and seen
+                    await asyncio.sleep(0.02)
+                    if caught_up():
+                        stream.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await stream
             await player
             assert reconnects > 4
             return got
