@@ -414,15 +414,19 @@ class Arbiter:
 
     # ------------------------------------------------------------------ playing
 
-    def play(self, game: str, command_text: str | bytes) -> list[Record]:
+    def play(self, game: str, command_text: str | bytes, on: int | None = None) -> list[Record]:
         """Decide one command (JSON text) and append its batch; returns the records appended.
+
+        ``on``: decide it on the state after that event, the head the caller knew (a server's
+        ``If-Match``); the append then expects that head, so if the log has moved on meanwhile,
+        in this process or another, it is a ConflictError (the default: the head of now).
 
         InputError (exit 1) for malformed input, RulesError (exit 3) when the rules reject it,
         ConflictError (exit 5) when another writer appended first. Nothing is appended on error.
         """
         loaded = self.loaded(game)
         ruleset = loaded.ruleset
-        before = self.folded(game)
+        before = self.folded(game, on)
         command = self.parse_command(ruleset, command_text)
         meta = before.meta
         first_seq = before.seq + 1
@@ -459,10 +463,12 @@ class Arbiter:
         player: str | None = None,
         *,
         referee: bool = False,
+        on: int | None = None,
     ) -> list[Record]:
-        """``play``, returning the records as ``player`` may see them (default: the player who
-        issued the command; ``referee``: every value opened)."""
-        records = self.play(game, command_text)
+        """``play`` (decided on the head ``on``, if given), returning the records as ``player``
+        may see them (default: the player who issued the command; ``referee``: every value
+        opened)."""
+        records = self.play(game, command_text, on)
         if referee:
             reader = REFEREE
         elif player is not None:

@@ -23,6 +23,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -146,15 +147,24 @@ async def over_http(host: str, port: int, work: list[Script]) -> tuple[float, li
     """Create the games, then play every game's script at once, each on its own connection,
     each command sent when the verdict of the one before it has come: ``(seconds,
     latencies)`` of the play."""
-    admin = await Connection.open(host, port)
+    return await spread_over(((host, port),), work)
+
+
+async def spread_over(
+    addresses: Sequence[tuple[str, int]], work: list[Script]
+) -> tuple[float, list[float]]:
+    """``over_http`` with the games spread over several servers of one database: game i is
+    created and played on server i mod n."""
     tokens = {}
-    for script in work:
-        body = json.dumps({"ruleset": script.ruleset, "game": script.game}).encode()
-        status, answer = await admin.request("POST", "/games", ADMIN, body)
-        assert status == 201, answer
-        tokens[script.game] = json.loads(answer)["tokens"]
-    await admin.close()
-    connections = [await Connection.open(host, port) for _ in work]
+    for at, address in enumerate(addresses):
+        admin = await Connection.open(*address)
+        for script in work[at :: len(addresses)]:
+            body = json.dumps({"ruleset": script.ruleset, "game": script.game}).encode()
+            status, answer = await admin.request("POST", "/games", ADMIN, body)
+            assert status == 201, answer
+            tokens[script.game] = json.loads(answer)["tokens"]
+        await admin.close()
+    connections = [await Connection.open(*addresses[n % len(addresses)]) for n in range(len(work))]
     latencies: list[float] = []
 
     async def play(connection: Connection, script: Script) -> None:

@@ -21,10 +21,13 @@ def _database(ctx: click.Context) -> str:
 
 def complete_games(ctx: click.Context, _: click.Parameter, incomplete: str) -> list[CompletionItem]:
     try:
-        from warlog.eventstore.sqlite_store import SQLiteStore
+        from warlog.arbiter.database import open_store
 
-        with SQLiteStore(_database(ctx)) as store:
+        store = open_store(_database(ctx))
+        try:
             ids = [info.game for info in store.games()]
+        finally:
+            store.close()  # type: ignore[attr-defined]  # every store on a database has one
     except Exception:
         return []
     return [CompletionItem(game) for game in ids if game.startswith(incomplete)]

@@ -62,7 +62,7 @@ def db_option(f: F) -> F:
         expose_value=False,
         callback=remember,
         is_eager=True,
-        help="The database (default ./warlog.db or $WARLOG_DB).",
+        help="The database: a file or a postgresql:// URI (default ./warlog.db or $WARLOG_DB).",
     )(f)
 
 
@@ -72,7 +72,10 @@ def game_argument(f: F) -> F:
 
 @click.group(cls=WarlogGroup, epilog=EXIT_CODES)
 @click.option(
-    "--db", "db", metavar="FILE", help="The database (default ./warlog.db or $WARLOG_DB)."
+    "--db",
+    "db",
+    metavar="FILE",
+    help="The database: a file or a postgresql:// URI (default ./warlog.db or $WARLOG_DB).",
 )
 @click.version_option(package_name="warlog")
 @click.pass_context

@@ -42,6 +42,17 @@ def lineage(game: str, info_of: Callable[[str], GameInfo]) -> list[Segment]:
     return segments
 
 
+def read_parts(segments: list[Segment], from_seq: int, hi: int) -> list[tuple[str, int, int]]:
+    """``(owner, lo, hi)`` of each segment's stretch of events ``from_seq``..``hi``: the rows a
+    read of that range fetches, one query per part."""
+    parts = []
+    for owner, lo, seg_hi in segments:
+        a, b = max(lo, from_seq), hi if seg_hi is None else min(seg_hi, hi)
+        if a <= b:
+            parts.append((owner, a, b))
+    return parts
+
+
 def owner_of(segments: list[Segment], seq: int) -> str:
     """The game that stores event ``seq`` (which the caller has checked is 1..head)."""
     for owner, lo, hi in segments:

@@ -42,6 +42,7 @@ from warlog.eventstore.lineage import (
     lineage,
     owner_of,
     parent_head,
+    read_parts,
     unknown_game,
 )
 from warlog.eventstore.records import GameInfo, Pending, Record
@@ -206,12 +207,7 @@ class SQLiteStore:
             segments = self._segments(game)
             # a stated end bounds the SELECT by itself; otherwise clamp to the head of now
             hi = self._head(game)[0] if to_seq is None else to_seq
-        parts = []
-        for owner, lo, seg_hi in segments:
-            a, b = max(lo, from_seq), hi if seg_hi is None else min(seg_hi, hi)
-            if a <= b:
-                parts.append((owner, a, b))
-        return parts
+        return read_parts(segments, from_seq, hi)
 
     def head(self, game: str) -> tuple[int, str]:
         """``(seq, hash)`` of the game's last event. UnknownGame."""

@@ -228,7 +228,9 @@ async def play(
             seq, hash_ = arb.head(game)
             if seq != expected:
                 raise StaleHead(expected, seq, hash_)
-        return arb.play_as(game, body, player, referee=player is None)
+        # decided on that head, so that a head moved on by another process between the check
+        # and the append is a conflict too, not a command decided on a newer state
+        return arb.play_as(game, body, player, referee=player is None, on=expected)
 
     records = await call(request, apply)
     last = records[-1]
@@ -403,6 +405,9 @@ def create_app(
     def opened() -> Arbiter:
         arb = open_arbiter()
         arb.watch(functools.partial(feeds.appended, arb))
+        follow = getattr(arb.store, "follow", None)
+        if follow is not None:  # other processes append to this database too (PostgreSQL)
+            follow(feeds.appended_elsewhere, feeds.missed)
         return arb
 
     host = ArbiterHost(opened)

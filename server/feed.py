@@ -4,7 +4,9 @@ When the arbiter appends a batch (``Arbiter.watch``), the hub renders it once fo
 that has a stream of that game open (a player's chained form, or the organiser's), on the
 arbiter's thread, and hands the texts to the event loop, which queues them on every such stream.
 Nothing polls the log: a stream reads the log only to catch up (when it opens, resumes after
-``Last-Event-ID``, or has fallen too far behind and dropped its queue). Each stream keeps the
+``Last-Event-ID``, or has fallen too far behind and dropped its queue). Batches that another
+server process appended (a store that can ``follow`` them: PostgreSQL's LISTEN/NOTIFY) are
+pushed without their lines, and each stream reads them from the log. Each stream keeps the
 seq it sent last, so that it sends every event once, in order, whatever the interleaving of its
 catch-up reads and the pushes.
 """
@@ -30,6 +32,9 @@ KEEPALIVE = b": keep-alive\n\n"
 QUEUE_LIMIT = 256
 #: events read from the log per call while a stream catches up
 CHUNK = 500
+
+#: the ``last`` of a batch that says "read the log up to its head, wherever that is"
+TO_THE_HEAD = 2**62
 
 #: ``(seq, SSE text)`` of one event as one reader may see it
 Line = tuple[int, str]
@@ -144,6 +149,26 @@ class Feeds:
                 lines[reader] = None  # the stream reads it from the log and meets the error there
         with contextlib.suppress(RuntimeError):  # the loop is closed: the server has stopped
             loop.call_soon_threadsafe(self._publish, game, Pushed(first, last, None), lines)
+
+    def appended_elsewhere(self, game: str, first: int, last: int) -> None:
+        """Another process appended events ``first``..``last`` of ``game`` (on the store's
+        listening thread): each open stream of it reads them from the log."""
+        loop = self._loop
+        if game in self._readers and loop is not None:
+            with contextlib.suppress(RuntimeError):
+                loop.call_soon_threadsafe(self._publish, game, Pushed(first, last, None), {})
+
+    def missed(self) -> None:
+        """Announcements of other processes' appends may have been lost (the store's listening
+        connection was down): every open stream reads its game's log up to the head."""
+        loop = self._loop
+        if loop is not None:
+            with contextlib.suppress(RuntimeError):
+                loop.call_soon_threadsafe(self._catch_up_all)
+
+    def _catch_up_all(self) -> None:
+        for game in list(self._streams):
+            self._publish(game, Pushed(0, TO_THE_HEAD, None), {})
 
     def _publish(
         self, game: str, batch: Pushed, lines: dict[str | None, Sequence[Line] | None]

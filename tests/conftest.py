@@ -3,8 +3,12 @@
 from __future__ import annotations
 
 import os
+from collections.abc import Iterator
 
+import pytest
 from hypothesis import HealthCheck, settings
+
+from tests.postgres_cluster import REQUIRE, Cluster, throwaway_cluster, why_not
 
 settings.register_profile(
     "ci",
@@ -14,3 +18,18 @@ settings.register_profile(
 )
 settings.register_profile("deep", parent=settings.get_profile("ci"), max_examples=1000)
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
+
+
+@pytest.fixture(scope="session")
+def postgres() -> Iterator[Cluster]:
+    """A throwaway PostgreSQL cluster for the whole session (tests/postgres_cluster.py).
+
+    Skipped, with one line saying why, when PostgreSQL or psycopg is not installed; a failure
+    instead when $WARLOG_REQUIRE_POSTGRES is set (CI sets it: there the tests must run)."""
+    reason = why_not()
+    if reason is not None:
+        if os.environ.get(REQUIRE):
+            pytest.fail(f"{REQUIRE} is set but {reason}", pytrace=False)
+        pytest.skip(f"PostgreSQL tests skipped: {reason}")
+    with throwaway_cluster() as cluster:
+        yield cluster

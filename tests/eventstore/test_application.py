@@ -114,6 +114,22 @@ def test_a_lost_race_is_a_conflict_and_appends_nothing(
     assert [r.type for r in arbiter.records(game)].count("command_issued") == 1
 
 
+def test_a_command_decided_on_a_head_that_has_moved_on_is_a_conflict(
+    arbiter: Arbiter, scenario_file: str
+) -> None:
+    """Given a caller who knew the head at N (a server's If-Match) while another writer has
+    appended since, when it plays on N, then it is a conflict with nothing appended, not a
+    command decided on the newer state."""
+    game = arbiter.new_game("dice-race", scenario_file, game="g1")
+    known = arbiter.head(game)[0]
+    arbiter.play(game, roll("red", 1))  # the other writer
+    before = list(arbiter.records(game))
+    with pytest.raises(ConflictError):
+        arbiter.play(game, roll("red", 1), on=known)  # legal on N: red's turn there
+    assert list(arbiter.records(game)) == before
+    assert arbiter.play(game, roll("blue", 1), on=arbiter.head(game)[0])
+
+
 def play_until_won(arbiter: Arbiter, game: str) -> None:
     for _ in range(200):
         state = arbiter.state(game)

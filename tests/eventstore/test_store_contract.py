@@ -1,7 +1,8 @@
 """The store contract: every backend numbers, links, refuses, forks and caches alike.
 
 One test class, run against each store (``store`` is parametrised); a new backend joins by
-adding itself to ``STORES``.
+adding itself to ``STORES``. The PostgreSQL stores each get a schema of their own in the
+session's throwaway cluster (tests/postgres_cluster.py).
 """
 
 from __future__ import annotations
@@ -16,15 +17,17 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from tests.postgres_cluster import Cluster
 from warlog.domain.core.errors import ConflictError, InputError, UnknownGame, WarlogError
 from warlog.eventstore.chain import GENESIS, link
 from warlog.eventstore.memory_store import MemoryStore
+from warlog.eventstore.postgres_store import PostgresStore
 from warlog.eventstore.records import GameInfo, Pending, Record
 from warlog.eventstore.sqlite_store import SQLiteStore
 from warlog.eventstore.store import Store
 
 AT = "2024-05-01T12:00:00.000Z"
-STORES = ["memory", "sqlite"]
+STORES = ["memory", "sqlite", "postgres"]
 
 
 def pending(n: int, type_: str = "thing_happened") -> Pending:
@@ -68,18 +71,25 @@ def fork(store: Store, game: str, parent: str, at: int, *ns: int) -> list[Record
 
 
 class StoreFactory:
-    """Fresh stores of one kind; SQLite ones each in their own file under ``root``."""
+    """Fresh stores of one kind: SQLite ones each in their own file under ``root``, PostgreSQL
+    ones each in their own schema of ``cluster``."""
 
-    def __init__(self, kind: str, root: Path) -> None:
+    def __init__(self, kind: str, root: Path, cluster: Cluster | None = None) -> None:
         self.kind = kind
         self.root = root
+        self.cluster = cluster
         self._count = itertools.count()
-        self._opened: list[SQLiteStore] = []
+        self._opened: list[SQLiteStore | PostgresStore] = []
 
     def __call__(self) -> Store:
         if self.kind == "memory":
             return MemoryStore()
-        store = SQLiteStore(self.root / f"warlog-{next(self._count)}.db", create=True)
+        store: SQLiteStore | PostgresStore
+        if self.kind == "postgres":
+            assert self.cluster is not None
+            store = PostgresStore(self.cluster.new_schema(), create=True)
+        else:
+            store = SQLiteStore(self.root / f"warlog-{next(self._count)}.db", create=True)
         self._opened.append(store)
         return store
 
@@ -88,6 +98,13 @@ class StoreFactory:
         if isinstance(store, SQLiteStore):
             with sqlite3.connect(store.path) as raw:
                 return int(raw.execute("SELECT count(*) FROM events").fetchone()[0])
+        if isinstance(store, PostgresStore):
+            import psycopg
+
+            with psycopg.connect(store.dsn) as raw:
+                row = raw.execute("SELECT count(*) FROM events").fetchone()
+                assert row is not None
+                return int(row[0])
         assert isinstance(store, MemoryStore)
         return sum(len(own) for own in store._events.values())
 
@@ -98,7 +115,8 @@ class StoreFactory:
 
 @pytest.fixture(params=STORES)
 def stores(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[StoreFactory]:
-    factory = StoreFactory(request.param, tmp_path)
+    cluster = request.getfixturevalue("postgres") if request.param == "postgres" else None
+    factory = StoreFactory(request.param, tmp_path, cluster)
     yield factory
     factory.close()
 

@@ -1,6 +1,7 @@
 """The vault contract: keys, openings, snapshots and seat tokens kept beside the log, never in it.
 
-One test class, run against each vault (the in-memory one and the SQLite key file).
+One test class, run against each vault (the in-memory one, the SQLite key file and the
+PostgreSQL vault tables, in a schema of their own in the session's throwaway cluster).
 """
 
 from __future__ import annotations
@@ -8,12 +9,14 @@ from __future__ import annotations
 import hashlib
 import os
 import stat
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
 from warlog.domain.core.errors import ConflictError, StoreError
 from warlog.eventstore.lineage import Segment
+from warlog.eventstore.postgres_vault import PostgresVault
 from warlog.eventstore.records import GameInfo, Pending
 from warlog.eventstore.sqlite_store import SQLiteStore
 from warlog.eventstore.sqlite_vault import SQLiteVault, vault_path
@@ -23,11 +26,18 @@ SEED = bytes(range(32))
 COMMITMENT = hashlib.sha256(SEED).hexdigest()
 
 
-@pytest.fixture(params=["memory", "sqlite"])
-def vault(request: pytest.FixtureRequest, tmp_path: Path) -> Vault:
+@pytest.fixture(params=["memory", "sqlite", "postgres"])
+def vault(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Vault]:
     if request.param == "memory":
-        return MemoryVault()
-    return SQLiteVault(vault_path(tmp_path / "w.db"), create=True)
+        yield MemoryVault()
+        return
+    opened: SQLiteVault | PostgresVault
+    if request.param == "postgres":
+        opened = PostgresVault(request.getfixturevalue("postgres").new_schema(), create=True)
+    else:
+        opened = SQLiteVault(vault_path(tmp_path / "w.db"), create=True)
+    yield opened
+    opened.close()
 
 
 def opening(hash_: str, seq: int = 2) -> Opening:

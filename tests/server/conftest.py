@@ -91,7 +91,7 @@ def client(db: Path) -> Iterator[TestClient[Litestar]]:
         yield test_client
 
 
-def arbiter_on(db: Path) -> Arbiter:
+def arbiter_on(db: Path | str) -> Arbiter:
     """An Arbiter of the test's own on the server's database (what the application says)."""
     return on_database(db)
 
@@ -168,7 +168,7 @@ class Served:
         return self.process.wait(timeout=20)
 
 
-def serve_argv(db: Path, *args: str) -> list[str]:
+def serve_argv(db: Path | str, *args: str) -> list[str]:
     return [sys.executable, "-m", "warlog", "--db", str(db), "serve", "--port", "0", *args]
 
 
@@ -180,7 +180,7 @@ def server_env(**extra: str) -> dict[str, str]:
 
 
 @contextlib.contextmanager
-def served(db: Path, *, admin: str | None = ADMIN) -> Iterator[Served]:
+def served(db: Path | str, *, admin: str | None = ADMIN) -> Iterator[Served]:
     """`warlog --db DB serve --port 0` in a child process (``admin``: $WARLOG_ADMIN_TOKEN,
     None: unset), once it prints that it listens; terminated (if still running) after."""
     env = server_env() if admin is None else server_env(WARLOG_ADMIN_TOKEN=admin)

@@ -92,7 +92,7 @@ async def player_client(
             follower.cancel()
 
 
-def assert_kept(db: Path, acked: list[tuple[str, int, str]], games: list[str]) -> None:
+def assert_kept(db: Path | str, acked: list[tuple[str, int, str]], games: list[str]) -> None:
     """Every acknowledged event is in its game's log with its hash; every log audits clean."""
     arb = arbiter_on(db)
     for game in games:
@@ -211,52 +211,52 @@ def test_the_same_command_sent_at_once_with_if_match_is_applied_exactly_once(
     assert len(issued) == 1
 
 
+async def contest(one: str, two: str, ruleset: str, game_id: str, rounds: int) -> list[list[int]]:
+    """Create ``game_id`` on server ``one``, then ``rounds`` times send one legal command with
+    the same `If-Match` to both servers at once; the sorted statuses of each round (a 409 must
+    be a stale head or a lost race to append)."""
+    async with httpx.AsyncClient(timeout=60) as client:
+        response = await client.post(
+            one + "/games", json={"ruleset": ruleset, "game": game_id}, headers=ADMIN_HEADERS
+        )
+        game = Game(response.json())
+        rng = random.Random(1)
+        statuses = []
+        for _ in range(rounds):
+            head = await client.get(f"{one}/games/{game_id}/head", headers=ADMIN_HEADERS)
+            legal = await client.get(f"{two}/games/{game_id}/legal", headers=ADMIN_HEADERS)
+            command = rng.choice(legal.json()["commands"])
+            headers = {**game.as_(command["player"]), "If-Match": str(head.json()["seq"])}
+            answers = await asyncio.gather(
+                *(
+                    client.post(f"{base}/games/{game_id}/commands", json=command, headers=headers)
+                    for base in (one, two)
+                )
+            )
+            for answer in answers:
+                if answer.status_code == 409:
+                    code = answer.json()["error"]["code"]
+                    assert code in ("conflict/stale_head", "store/conflict")
+            statuses.append(sorted(a.status_code for a in answers))
+        return statuses
+
+
+def assert_played_once_each(db: Path | str, game: str, commands: int) -> None:
+    """The game holds ``commands`` commands and audits clean."""
+    arb = arbiter_on(db)
+    assert sum(r.type == "command_issued" for r in arb.records(game)) == commands
+    assert not audit_records(arb.export_records(game, opened=True), registry.get).findings
+
+
 def test_two_processes_on_one_database_apply_each_contested_command_once(tmp_path: Path) -> None:
     """Given two servers on the same SQLite file, when the same legal command with the same
     `If-Match` reaches both at once, again and again, then one applies it and the other answers
     409 with nothing appended, whether it saw the new head or lost the race to append."""
     db = tmp_path / "w.db"
-
-    async def main(one: str, two: str) -> list[list[int]]:
-        async with httpx.AsyncClient(timeout=60) as client:
-            response = await client.post(
-                one + "/games",
-                json={"ruleset": "battle-for-armageddon", "game": "g"},
-                headers=ADMIN_HEADERS,
-            )
-            game = Game(response.json())
-            rng = random.Random(1)
-            rounds = []
-            for _ in range(15):
-                head = (await client.get(one + "/games/g/head", headers=ADMIN_HEADERS)).json()[
-                    "seq"
-                ]
-                legal = (await client.get(two + "/games/g/legal", headers=ADMIN_HEADERS)).json()[
-                    "commands"
-                ]
-                command = rng.choice(legal)
-                headers = {**game.as_(command["player"]), "If-Match": str(head)}
-                answers = await asyncio.gather(
-                    *(
-                        client.post(base + "/games/g/commands", json=command, headers=headers)
-                        for base in (one, two)
-                    )
-                )
-                for answer in answers:
-                    if answer.status_code == 409:
-                        assert answer.json()["error"]["code"] in (
-                            "conflict/stale_head",
-                            "store/conflict",
-                        )
-                rounds.append(sorted(a.status_code for a in answers))
-            return rounds
-
     with served(db) as one, served(db) as two:
-        rounds = run(main(one.url, two.url))
+        rounds = run(contest(one.url, two.url, "battle-for-armageddon", "g", 15))
     assert rounds == [[200, 409]] * 15
-    records = list(arbiter_on(db).records("g"))
-    assert sum(r.type == "command_issued" for r in records) == 15
-    assert not audit_records(arbiter_on(db).export_records("g", opened=True), registry.get).findings
+    assert_played_once_each(db, "g", 15)
 
 
 def test_a_server_killed_mid_play_loses_no_acknowledged_command(tmp_path: Path) -> None:

@@ -1,0 +1,281 @@
+"""What the PostgreSQL store promises beyond the contract every store keeps: writers in several
+processes, a schema it makes and upgrades itself, announcements of appends, one-line errors."""
+
+from __future__ import annotations
+
+import hashlib
+import itertools
+import threading
+import time
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import pytest
+
+from tests.postgres_cluster import Cluster
+from warlog.domain.core.errors import ConflictError, InputError, StoreError, WarlogError
+from warlog.eventstore.postgres_database import PostgresDatabase, Schema, redacted
+from warlog.eventstore.postgres_store import EVENTS_SCHEMA, PostgresStore
+from warlog.eventstore.postgres_vault import PostgresVault
+from warlog.eventstore.records import GameInfo, Pending
+from warlog.eventstore.vault import Opening
+
+AT = "2024-05-01T12:00:00.000Z"
+SEED = bytes(range(32))
+
+
+def event(n: int) -> Pending:
+    return Pending("thing_happened", f'{{"n":{n}}}', AT)
+
+
+def raw(dsn: str, query: str, params: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
+    import psycopg
+
+    with psycopg.connect(dsn, autocommit=True) as conn:
+        cursor = conn.execute(query, params)  # type: ignore[arg-type]  # the tests' own text
+        return cursor.fetchall() if cursor.description else []
+
+
+@pytest.fixture
+def dsn(postgres: Cluster) -> str:
+    return postgres.new_schema()
+
+
+@pytest.fixture
+def opened(dsn: str) -> Iterator[Callable[..., PostgresStore]]:
+    stores: list[PostgresStore] = []
+
+    def open_store(create: bool = True) -> PostgresStore:
+        stores.append(PostgresStore(dsn, create=create))
+        return stores[-1]
+
+    yield open_store
+    for store in stores:
+        store.close()
+
+
+def at_once(n: int, work: Callable[[int], Any]) -> list[Any]:
+    """``work(i)`` for i in 0..n-1 on n threads released together; each result or error."""
+    barrier = threading.Barrier(n)
+    results: list[Any] = [None] * n
+
+    def run(i: int) -> None:
+        barrier.wait()
+        try:
+            results[i] = work(i)
+        except WarlogError as exc:
+            results[i] = exc
+
+    threads = [threading.Thread(target=run, args=(i,)) for i in range(n)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=60)
+    return results
+
+
+# ------------------------------------------------------------------ several writers
+
+
+def test_writers_in_several_connections_deciding_on_one_head_leave_one_winner(
+    opened: Callable[..., PostgresStore],
+) -> None:
+    """Given 6 stores (6 connections, as 6 processes) on one game, when all append at once on
+    the head they read (some having seen it, some not), round after round, then exactly one batch is appended each round, the
+    others get the conflict (exit 5) with nothing appended, and the chain stays whole."""
+    stores = [opened() for _ in range(6)]
+    stores[0].create_game(GameInfo("g", "test"), [event(0)])
+    for round_ in range(10):
+        head = stores[0].head("g")[0]
+        for store in stores[1:4]:  # these chain on the head they have seen, in one statement;
+            store.head("g")  # the others read it in their append's transaction
+        results = at_once(6, lambda i, head=head: stores[i].append("g", [event(i), event(i)], head))
+        won = [r for r in results if isinstance(r, list)]
+        lost = [r for r in results if isinstance(r, ConflictError)]
+        assert len(won) == 1 and len(lost) == 5, results
+        assert {e.exit_code for e in lost} == {5}
+        assert stores[3].head("g")[0] == 1 + 2 * (round_ + 1)
+    records = list(stores[5].read("g"))
+    assert [r.seq for r in records] == list(range(1, 22))
+    assert all(a.hash == b.prev for a, b in itertools.pairwise(records))
+
+
+def test_a_game_created_at_once_by_several_writers_exists_once(
+    opened: Callable[..., PostgresStore],
+) -> None:
+    stores = [opened() for _ in range(4)]
+    results = at_once(4, lambda i: stores[i].create_game(GameInfo("g", f"r{i}"), [event(i)]))
+    lost = [r for r in results if isinstance(r, ConflictError)]
+    assert len(lost) == 3 and {e.code for e in lost} == {"store/game_exists"}
+    assert len(list(stores[0].read("g"))) == 1
+
+
+# ------------------------------------------------------------------ the schema
+
+
+def test_the_schema_is_made_once_however_many_open_it_at_once(
+    dsn: str, opened: Callable[..., PostgresStore]
+) -> None:
+    at_once(5, lambda i: opened())
+    opened().create_game(GameInfo("g", "test"), [event(1)])
+    opened()  # opening again changes nothing
+    assert raw(dsn, "SELECT key, value FROM meta ORDER BY key") == [
+        ("app", "warlog"),
+        ("schema_version", str(EVENTS_SCHEMA.version)),
+    ]
+    assert len(list(opened().read("g"))) == 1
+
+
+def test_an_empty_database_is_not_made_a_warlog_one_without_create(
+    dsn: str, opened: Callable[..., PostgresStore]
+) -> None:
+    with pytest.raises(StoreError) as caught:
+        opened(create=False)
+    assert caught.value.code == "store/missing"
+    assert "warlog new" in caught.value.line() and "\n" not in caught.value.line()
+    assert raw(dsn, "SELECT to_regclass('meta')") == [(None,)]
+    with pytest.raises(StoreError) as vault_missing:
+        PostgresVault(dsn).key("0" * 64)
+    assert vault_missing.value.code == "store/missing" and "vault" in str(vault_missing.value)
+
+
+def test_someone_elses_tables_or_a_newer_schema_are_refused_in_one_line(
+    postgres: Cluster, opened: Callable[..., PostgresStore], dsn: str
+) -> None:
+    other = postgres.new_schema()
+    raw(other, "CREATE TABLE meta (name text, size int)")
+    with pytest.raises(StoreError) as caught:
+        PostgresStore(other, create=True)
+    assert caught.value.code == "store/not_warlog"
+    opened().close()
+    raw(dsn, "UPDATE meta SET value = '99' WHERE key = 'schema_version'")
+    with pytest.raises(StoreError) as newer:
+        opened()
+    assert newer.value.code == "store/schema_version"
+    assert "upgrade warlog" in newer.value.line() and "\n" not in newer.value.line()
+
+
+def test_an_older_schema_is_brought_up_to_date_once_when_opened(dsn: str) -> None:
+    """Given tables of a schema's version 1, when a warlog whose schema has a version 2 opens
+    the database (several at once), then version 2's step runs once and the rows stay."""
+    steps: dict[int, tuple[str, ...]] = {
+        1: (
+            "CREATE TABLE t_meta (key text PRIMARY KEY, value text NOT NULL)",
+            "CREATE TABLE t_rows (n int)",
+        )
+    }
+    PostgresDatabase(dsn, Schema("test", "t_meta", steps)).connect(create=True).close()
+    raw(dsn, "INSERT INTO t_rows VALUES (7)")
+    newer = Schema(
+        "test", "t_meta", {**steps, 2: ("ALTER TABLE t_rows ADD COLUMN m int DEFAULT 1",)}
+    )
+    at_once(4, lambda i: PostgresDatabase(dsn, newer).connect(create=False).close())
+    assert raw(dsn, "SELECT n, m FROM t_rows") == [(7, 1)]
+    assert raw(dsn, "SELECT value FROM t_meta WHERE key = 'schema_version'") == [("2",)]
+
+
+# ------------------------------------------------------------------ errors
+
+
+def test_a_server_that_cannot_be_reached_is_one_line_without_the_password(
+    tmp_path: Any,
+) -> None:
+    dsn = f"postgresql://arbiter:hunter2@/warlog?host={tmp_path}&connect_timeout=2"
+    with pytest.raises(StoreError) as caught:
+        PostgresStore(dsn)
+    line = caught.value.line()
+    assert caught.value.code == "store/cantopen" and "\n" not in line
+    assert "hunter2" not in line and "postgresql://arbiter@/warlog" in line
+    assert redacted("postgresql://a:secret@db.example:5433/w?sslmode=require") == (
+        "postgresql://a@db.example:5433/w"
+    )
+
+
+def test_text_postgresql_cannot_hold_is_refused_with_nothing_appended(
+    opened: Callable[..., PostgresStore],
+) -> None:
+    store = opened()
+    store.create_game(GameInfo("g", "test"), [event(1)])
+    for bad in (Pending("thing", '{"n":"\x00"}', AT), Pending("thing\x00", "{}", AT)):
+        with pytest.raises(InputError) as caught:
+            store.append("g", [event(2), bad], 1)
+        assert caught.value.code == "input/bad_event" and "\n" not in str(caught.value)
+        assert store.head("g")[0] == 1
+
+
+def test_a_lost_connection_is_made_again_on_the_next_call(
+    dsn: str, opened: Callable[..., PostgresStore]
+) -> None:
+    store = opened()
+    store.create_game(GameInfo("g", "test"), [event(1)])
+    pid = store._conn.info.backend_pid
+    raw(dsn, "SELECT pg_terminate_backend(%s)", (pid,))
+    with pytest.raises(StoreError):  # the call that meets the dead connection says so
+        store.append("g", [event(2)], 1)
+    assert store.append("g", [event(2)], 1)[0].seq == 2  # and the next one works
+
+
+# ------------------------------------------------------------------ other processes' appends
+
+
+def test_follow_announces_other_stores_batches_after_commit_and_not_its_own(
+    opened: Callable[..., PostgresStore],
+) -> None:
+    mine, theirs = opened(), opened()
+    heard: list[tuple[str, int, int]] = []
+    got = threading.Event()
+
+    def on_append(game: str, first: int, last: int) -> None:
+        heard.append((game, first, last))
+        got.set()
+
+    mine.follow(on_append, lambda: None)
+    assert mine._follower is not None and mine._follower.listening.wait(10)
+    mine.create_game(GameInfo("g", "test"), [event(1)])  # its own: not announced to it
+    theirs.append("g", [event(2), event(3)], 1)
+    assert got.wait(10)
+    time.sleep(0.2)  # anything else would have arrived by now
+    assert heard == [("g", 2, 3)]
+    assert [r.seq for r in mine.read("g", 2)] == [2, 3]  # readable once announced
+
+
+def test_a_follower_that_lost_its_connection_says_so_when_it_is_back(
+    dsn: str, opened: Callable[..., PostgresStore]
+) -> None:
+    store = opened()
+    gaps = threading.Event()
+    store.follow(lambda *_: None, gaps.set)
+    follower = store._follower
+    assert follower is not None and follower.listening.wait(10)
+    raw(
+        dsn,
+        "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE query LIKE 'LISTEN%%'",
+        (),
+    )
+    assert gaps.wait(10)
+
+
+# ------------------------------------------------------------------ nothing secret
+
+
+def test_nothing_secret_reaches_the_events_tables(dsn: str) -> None:
+    """Given a game whose key and an opening are kept, then no row of meta, games or events
+    holds the seed or the clear value: only the vault's tables do."""
+    store = PostgresStore(dsn, create=True)
+    store.create_game(
+        GameInfo("g", "test"), [Pending("thing", '{"card":{"sealed":"' + "a" * 64 + '"}}', AT)]
+    )
+    vault = PostgresVault(dsn, create=True)
+    commitment = hashlib.sha256(SEED).hexdigest()
+    vault.put_key(commitment, SEED, "g")
+    vault.put_openings(
+        [Opening("a" * 64, "g", 1, '{"card":"red.secret-weapon.1"}', {"card": "red"})]
+    )
+    store.close()
+    vault.close()
+
+    events = "".join(str(raw(dsn, f"SELECT * FROM {t}")) for t in ("meta", "games", "events"))
+    for secret in (SEED.hex(), repr(SEED)[2:-1], "secret-weapon"):
+        assert secret not in events
+    assert raw(dsn, "SELECT seed FROM vault_keys") == [(SEED,)]
+    assert "secret-weapon" in raw(dsn, "SELECT clear FROM vault_openings")[0][0]
