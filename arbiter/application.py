@@ -42,6 +42,7 @@ from warlog.domain.core.errors import (
 )
 from warlog.domain.core.events import (
     BATCH_STARTS,
+    CORE_TAGS,
     INERT_TAGS,
     CommandIssued,
     DiceRevealed,
@@ -61,6 +62,9 @@ if TYPE_CHECKING:  # imported where they are used: a command pays only for what 
     from warlog.arbiter.audit import Auditor
     from warlog.domain.core.summary import Summary
     from warlog.projections.events_view import EventsView
+
+#: the errors of a read that needs the key file's clear values, which the store cannot give
+NO_CLEAR_FORMS = frozenset({"store/no_key_file", "store/sealed"})
 
 T = TypeVar("T")
 
@@ -691,10 +695,34 @@ class Arbiter:
 
     def forms(self, game: str, reader: str, from_seq: int, to_seq: int | None) -> Iterator[Record]:
         loaded = self.loaded(game)
-        head = self.folded(game)
+        try:
+            head = self.folded(game)
+        except StoreError as exc:
+            if reader != PUBLIC or from_seq > 1 or exc.code not in NO_CLEAR_FORMS:
+                raise
+            # a database handed out without its key file: the public form of the whole log
+            # needs only what its engine events say (which seeds were revealed)
+            opened = self.engine_meta(game)[0].opened
+            return Forms(self.vault, loaded.codec, reader, opened).forms(
+                self.store.read(game, from_seq, to_seq)
+            )
         start = self._meta_before(game, from_seq, head)
         forms = Forms(self.vault, loaded.codec, reader, head.meta.opened, start)
         return forms.forms(self.store.read(game, from_seq, to_seq))
+
+    def engine_meta(self, game: str) -> tuple[GameMeta, int]:
+        """The engine's meta of the game and its head, from its engine events alone (never
+        sealed but the scenario): what can be read without the key file."""
+        codec = self.loaded(game).codec
+        meta = None
+        head = 0
+        for seq, type_, data, _ in self.store.read_rows(game):
+            head = seq
+            if type_ in CORE_TAGS and type_ not in INERT_TAGS:
+                meta = evolve_meta(meta, seq, codec.decode(type_, data))
+        if meta is None:
+            raise StoreError(f"game {game} has no game_created event", "store/corrupt")
+        return meta, head
 
     def _meta_before(self, game: str, from_seq: int, head: Folded) -> GameMeta | None:
         """The meta the forms of the records from ``from_seq`` start from: None from seq 1;

@@ -7,10 +7,12 @@ from typing import TYPE_CHECKING, Any
 
 import msgspec
 
+from warlog.arbiter.application import NO_CLEAR_FORMS
 from warlog.domain.core.dice import ProbeDice
-from warlog.domain.core.errors import WarlogError
+from warlog.domain.core.errors import StoreError, WarlogError
 from warlog.domain.core.events import DiceRolled
 from warlog.domain.core.ruleset import AnyRuleset, Command
+from warlog.eventstore.records import GameInfo
 
 if TYPE_CHECKING:
     from warlog.arbiter.application import Arbiter
@@ -35,11 +37,17 @@ def games(arb: Arbiter) -> list[GameSummary]:
     """Every game of the store, sorted by id."""
     out = []
     for info in arb.store.games():
-        folded = arb.folded(info.game)
+        scenario = _scenario_name(arb, info.game)
+        try:
+            folded = arb.folded(info.game)
+        except StoreError as exc:
+            if exc.code not in NO_CLEAR_FORMS:
+                raise
+            out.append(_unfolded(arb, info, scenario))
+            continue
         ruleset = arb.ruleset_of(info.game)
         decision = ruleset.decision(folded.state)
         over = ruleset.is_terminal(folded.state) or folded.meta.revealed
-        scenario = _scenario_name(arb, info.game)
         out.append(
             GameSummary(
                 game=info.game,
@@ -55,6 +63,29 @@ def games(arb: Arbiter) -> list[GameSummary]:
             )
         )
     return out
+
+
+#: what `games` says of a game it cannot fold: the state needs the key file's clear values
+NO_KEY_FILE = "a move the key file would tell (not here)"
+
+
+def _unfolded(arb: Arbiter, info: GameInfo, scenario: str) -> GameSummary:
+    """A game of a database handed out without its key file: what its engine events say
+    (players, head, reveal), never sealed, and not whose move it is."""
+    meta, head = arb.engine_meta(info.game)
+    revealed = meta.revealed
+    return GameSummary(
+        game=info.game,
+        ruleset=info.ruleset,
+        scenario=scenario,
+        players=list(meta.players),
+        head=head,
+        waiting="" if revealed else NO_KEY_FILE,
+        over=revealed,
+        revealed=revealed,
+        parent=info.parent,
+        fork_at=info.fork_at,
+    )
 
 
 def _scenario_name(arb: Arbiter, game: str) -> str:

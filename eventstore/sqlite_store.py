@@ -301,7 +301,8 @@ class SQLiteStore:
                 try:
                     yield from (cursor if row is None else starmap(row, cursor))
                 finally:
-                    cursor.close()
+                    with contextlib.suppress(sqlite3.Error):  # a read left unfinished at exit
+                        cursor.close()
         except sqlite3.Error as exc:
             raise self._file.error(exc) from exc
 

@@ -4,6 +4,8 @@ once broke a promise, with the contract's exit code and one line naming what is 
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -335,3 +337,39 @@ def test_an_error_quoting_a_huge_input_stays_one_short_line(db: Path, tmp_path: 
     assert status == 1
     line = one_line(err, "input/unknown_scenario")
     assert len(line) < 200 and "not a bundled one" in line
+
+
+def test_a_database_handed_out_without_its_key_file_lists_and_exports_its_games(
+    tmp_path: Path,
+) -> None:
+    """Given a game in play whose database is handed out without its key file, when `games`
+    and `export` run on it, then the game is listed (whose move is not told: that needs the
+    sealed values) and exported in its public form, whose chain checks, with exit 0 and nothing
+    on stderr (no traceback when the process ends)."""
+    db = tmp_path / "handed.db"
+
+    def warlog(*args: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run(
+            [sys.executable, "-m", "warlog", *args, "--db", str(db)],
+            capture_output=True,
+            text=True,
+            check=False,
+        )
+
+    assert warlog("new", "armageddon-empires", "--game", "a1").returncode == 0
+    bid = '{"type": "buy_initiative", "player": "red", "count": 1}'
+    assert warlog("play", "a1", bid).returncode == 0
+    Path(f"{db}.keys").unlink()
+    listed = warlog("games")
+    assert (listed.returncode, listed.stderr) == (0, "")
+    assert "a1" in listed.stdout and "key file" in listed.stdout
+    exported = warlog("export", "a1")
+    assert (exported.returncode, exported.stderr) == (0, "")
+    lines = exported.stdout.splitlines()
+    assert len(lines) == 19 and '"sealed"' in exported.stdout
+    (tmp_path / "a1.jsonl").write_text(exported.stdout, encoding="utf-8")
+    verify = Path(__file__).resolve().parents[2] / "docs" / "verify.py"
+    checked = subprocess.run(
+        [sys.executable, str(verify), str(tmp_path / "a1.jsonl")], capture_output=True, text=True
+    )
+    assert checked.returncode == 0 and checked.stdout.startswith("chain intact")
