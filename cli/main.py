@@ -803,9 +803,9 @@ def serve(ctx: click.Context, host: str, port: int) -> None:
     "--commands",
     "max_commands",
     type=int,
-    default=400,
+    default=3000,
     show_default=True,
-    help="Cap on commands per game.",
+    help="Cap on commands per game (the bundled games end well before it).",
 )
 def demo(keep: str | None, reuse: bool, max_commands: int) -> None:
     """Play the bundled sample games, replay and audit them, and show their Events views.
