@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import hashlib
 import json
 from pathlib import Path
 
 from click.testing import CliRunner
 
 from warlog.arbiter.autoplay import autoplay
+from warlog.arbiter.database import on_database
 from warlog.cli.context import open_arbiter
 from warlog.cli.main import cli
 
@@ -47,21 +49,27 @@ def test_the_other_sides_strategy_choice_is_hidden_until_revealed(tmp_path: Path
 
 def test_the_other_empires_hand_and_draws_are_hidden(tmp_path: Path) -> None:
     db = tmp_path / "w.db"
-    # games vary with their seed, and some end before one empire has drawn: play a few games
-    # until one where both have drawn and blue still holds cards
+
+    def unseen(game: str) -> list[str]:
+        """Blue's cards red never saw played (an aircraft flies openly and comes back)."""
+        red_events = warlog(db, "events", game, "--as", "red", "--json")
+        return [c for c in arbiter.state(game).empires["blue"].hand if c not in red_events]
+
+    # games vary with their key, and some end before one empire has drawn: play a few games
+    # (of fixed keys) until one where both have drawn and blue holds a card red never saw
     for attempt in range(8):
-        game = warlog(db, "new", "armageddon-empires", "--game", f"ae{attempt}").strip()
+        key = hashlib.sha256(f"hidden hands {attempt}".encode()).digest()  # the same every run
+        with on_database(str(db), create=True, seeds=lambda key=key: key) as created:
+            game = created.new_game("armageddon-empires", game=f"ae{attempt}")
         arbiter = open_arbiter(str(db))
         while True:
             played = autoplay(arbiter, game, 10)
             full = lines(warlog(db, "events", game, "--json"))
             draws = {e["seq"]: e["data"] for e in full if e["type"] == "card_drawn"}
-            hand = arbiter.state(game).empires["blue"].hand
-            if {d["empire"] for d in draws.values()} == {"red", "blue"} and hand:
+            both = {d["empire"] for d in draws.values()} == {"red", "blue"}
+            if (both and unseen(game)) or not played:
                 break
-            if not played:
-                break
-        if {d["empire"] for d in draws.values()} == {"red", "blue"} and hand:
+        if both and unseen(game):
             break
     assert {d["empire"] for d in draws.values()} == {"red", "blue"}
     seen = {e["seq"]: e["data"] for e in lines(warlog(db, "events", game, "--as", "red", "--json"))}
@@ -74,4 +82,5 @@ def test_the_other_empires_hand_and_draws_are_hidden(tmp_path: Path) -> None:
             assert seen[seq]["card"] == {"sealed": draw["card"]["sealed"]}
     referee = json.loads(warlog(db, "state", game, "--json"))["state"]["empires"]["blue"]["hand"]
     red_view = json.dumps(json.loads(warlog(db, "state", game, "--as", "red", "--json"))["state"])
-    assert referee and not any(card in red_view for card in referee)
+    hidden = unseen(game)
+    assert referee and hidden and not any(card in red_view for card in hidden)
