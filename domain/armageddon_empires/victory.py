@@ -11,9 +11,14 @@ from warlog.domain.armageddon_empires.state import GameState
 
 
 def without_hq(state: GameState) -> list[str]:
-    """The empires that no longer hold a stronghold (the HQ card, p.15), in seat order. Checked
-    at the end of each turn (``turns.end_turn``), never sooner (AE-10)."""
-    holding = {b.empire for b in state.bases.values() if b.kind == "stronghold"}
+    """The empires that no longer hold their own stronghold (the HQ card, p.15), in seat order;
+    an enemy's HQ captured does not stand for one's own. Checked at the end of each turn
+    (``turns.end_turn``), never sooner (AE-10)."""
+    holding = {
+        b.empire
+        for b in state.bases.values()
+        if b.kind == "stronghold" and state.instances[b.card].owner == b.empire
+    }
     return [e for e in state.seats if e not in holding]
 
 

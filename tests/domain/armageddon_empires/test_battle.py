@@ -43,6 +43,7 @@ from warlog.domain.armageddon_empires.commands import (
     NextRound,
     Roll,
     SetUpBattle,
+    TakePrerogative,
 )
 from warlog.domain.armageddon_empires.frames import Battle
 from warlog.domain.armageddon_empires.ruleset import RULESET
@@ -87,6 +88,44 @@ fate = 0
 wounds = 2
 movement = 3
 abilities = ["Trickster 2"]
+
+[[cards]]
+kind = "unit"
+id = "breaker"
+name = "Test Breaker"
+attack = 3
+defense = 1
+hit_points = 3
+movement = 2
+abilities = ["Breakthrough Attack"]
+
+[[cards]]
+kind = "unit"
+id = "splitter"
+name = "Test Splitter"
+attack = 4
+defense = 1
+hit_points = 3
+movement = 2
+abilities = ["Multi-targeting"]
+
+[[cards]]
+kind = "unit"
+id = "marksman"
+name = "Test Marksman"
+attack = 3
+defense = 1
+hit_points = 2
+movement = 2
+abilities = ["Sniper Attack"]
+
+[[cards]]
+kind = "hero"
+id = "warden"
+name = "Test Warden"
+fate = 2
+wounds = 2
+movement = 3
 """
 
 #: no cards in hand: every challenge is accepted automatically on both sides (AE-20)
@@ -248,6 +287,149 @@ def test_area_attack_strikes_another_target_in_the_same_row() -> None:
         Attack(player="red", unit="red.spray.1", target="blue.trooper.2"), dice=[6, 6, 1, 1, 1]
     )
     assert only(events, AttackBegan).kind == "area"
+
+
+def fought(armies: str, back: tuple[str, ...] = (), initiative: list[int] | None = None) -> Given:
+    """Red's red-x attacks blue-y at 4,0; blue commits with ``back`` in its back row and round
+    one's initiative rolls ``initiative`` (red wins with 6 6 6 against 1 1 1)."""
+    g = attack_at(field(armies), "red-x", "4,0")
+    g.when(CommitArmy(player="red", army="red-x"))
+    g.when(
+        CommitArmy(player="blue", army="blue-y", back=back), dice=initiative or [6, 6, 6, 1, 1, 1]
+    )
+    return g
+
+
+#: red's breaker against two blue troopers, the second in blue's back row
+BREAKER = army_block("red-x", "red", "3,0", units=("breaker",)) + army_block(
+    "blue-y", "blue", "4,0", units=("trooper", "trooper")
+)
+
+
+def test_breakthrough_attack_after_a_front_row_hit_strikes_the_back_row_at_full_strength() -> None:
+    g = fought(BREAKER, back=("blue.trooper.2",))
+    breaker = "red.breaker.1"
+    # range 1 reaches only blue's front row (R13)
+    assert RULESET.legal_commands(g.state, "red") == [
+        Attack(player="red", unit=breaker, target="blue.trooper.1")
+    ]
+    # 3 dice against the trooper's 3: 2 successes against 1, a hit of 1 of its 2 points
+    events = g.when(
+        Attack(player="red", unit=breaker, target="blue.trooper.1"), dice=[6, 6, 1, 6, 1, 1]
+    )
+    assert (only(events, AttackEnded).raw, only(events, CardDamaged).amount) == (1, 1)
+    # the hit opens the back row to it, and only the back row (p.34)
+    assert RULESET.legal_commands(g.state, "red") == [
+        Attack(player="red", unit=breaker, target="blue.trooper.2")
+    ]
+    events = g.when(
+        Attack(player="red", unit=breaker, target="blue.trooper.2"), dice=[6, 6, 6, 1, 1, 1]
+    )
+    began = only(events, AttackBegan)
+    assert (began.kind, began.strength) == ("breakthrough", 3)
+    # at full strength: the breaker's whole attack of 3 dice against the trooper's 3
+    opened = only(events, ChallengeOpened).challenge
+    assert (opened.attacker.pool.size, opened.defender.pool.size) == (3, 3)
+    assert only(events, CardDamaged).destroyed  # 3 successes against none: 3 of its 2 points
+    assert g.state.armies["blue-y"].units == ("blue.trooper.1",)
+    assert g.state.damage["blue.trooper.1"] == 1
+    # one follow-up only: the turn passes to blue
+    assert RULESET.decision(g.state).players == ("blue",)  # type: ignore[union-attr]
+
+
+def test_breakthrough_attack_is_not_offered_after_a_miss() -> None:
+    g = fought(BREAKER, back=("blue.trooper.2",))
+    breaker = "red.breaker.1"
+    # no success against 1: no hit, so blue may end the challenge with its prerogative (R5)
+    g.when(Attack(player="red", unit=breaker, target="blue.trooper.1"), dice=[1, 1, 1, 6, 1, 1])
+    events = g.when(TakePrerogative(player="blue"))
+    ended = only(events, AttackEnded)
+    assert (ended.raw, ended.damage) == (0, 0)
+    assert RULESET.decision(g.state).players == ("blue",)  # type: ignore[union-attr]
+    assert not [c for c in RULESET.legal_commands(g.state, "red") if isinstance(c, Attack)]
+
+
+def test_multi_targeting_splits_the_attack_points_one_challenge_per_target() -> None:
+    armies = army_block("red-x", "red", "3,0", units=("splitter",)) + army_block(
+        "blue-y", "blue", "4,0", units=("trooper", "trooper")
+    )
+    g = fought(armies)
+    splitter = "red.splitter.1"
+    # every split of its 4 points on each target it reaches, or all 4 on one (p.34; AE-30)
+    strikes = RULESET.legal_commands(g.state, "red")
+    assert {(c.target, c.strength) for c in strikes if isinstance(c, Attack)} == {
+        (t, s) for t in ("blue.trooper.1", "blue.trooper.2") for s in (1, 2, 3, None)
+    }
+    # 3 of the 4 points on the first trooper: 3 dice against its 3; 3 successes against 1
+    events = g.when(
+        Attack(player="red", unit=splitter, target="blue.trooper.1", strength=3),
+        dice=[6, 6, 6, 6, 1, 1],
+    )
+    assert only(events, AttackBegan).strength == 3
+    opened = only(events, ChallengeOpened).challenge
+    assert (opened.attacker.pool.size, opened.defender.pool.size) == (3, 3)
+    assert only(events, CardDamaged).amount == 2 and only(events, CardDamaged).destroyed
+    # the last point goes to another target, as a separate challenge
+    assert RULESET.legal_commands(g.state, "red") == [
+        Attack(player="red", unit=splitter, target="blue.trooper.2")
+    ]
+    events = g.when(Attack(player="red", unit=splitter, target="blue.trooper.2"), dice=[6, 1, 1, 1])
+    began = only(events, AttackBegan)
+    assert (began.kind, began.strength) == ("multi", 1)
+    assert only(events, ChallengeOpened).challenge.attacker.pool.size == 1
+    assert only(events, CardDamaged).amount == 1
+    # the points are spent: the turn passes to blue
+    assert RULESET.decision(g.state).players == ("blue",)  # type: ignore[union-attr]
+
+
+def test_a_multi_targeting_unit_striking_with_all_its_points_has_no_second_target() -> None:
+    armies = army_block("red-x", "red", "3,0", units=("splitter",)) + army_block(
+        "blue-y", "blue", "4,0", units=("trooper", "trooper")
+    )
+    g = fought(armies)
+    events = g.when(
+        Attack(player="red", unit="red.splitter.1", target="blue.trooper.1"),
+        dice=[6, 1, 1, 1, 1, 1, 1],
+    )
+    assert only(events, ChallengeOpened).challenge.attacker.pool.size == 4
+    assert RULESET.decision(g.state).players == ("blue",)  # type: ignore[union-attr]
+
+
+def test_a_sniper_strikes_the_enemy_hero_against_its_fate_for_one_ap() -> None:
+    armies = army_block("red-x", "red", "3,0", units=("marksman",)) + army_block(
+        "blue-y", "blue", "4,0", hero="warden", units=("trooper",)
+    )
+    g = fought(armies)
+    marksman, hero = "red.marksman.1", "blue.warden.1"
+    assert Attack(player="red", unit=marksman, target=hero) in RULESET.legal_commands(
+        g.state, "red"
+    )
+    ap = g.state.empires["red"].ap
+    # 3 dice against the warden's fate of 2 (p.16): 3 successes against 2, 1 wound
+    events = g.when(Attack(player="red", unit=marksman, target=hero), dice=[6, 6, 6, 6, 6])
+    began = only(events, AttackBegan)
+    assert (began.kind, began.ap_cost, began.owed) == ("sniper", 1, False)
+    opened = only(events, ChallengeOpened).challenge
+    assert (opened.attacker.pool.size, opened.defender.pool.size) == (3, 2)
+    assert [t.value for t in opened.defender.pool.terms] == [2]
+    assert only(events, CardDamaged).amount == 1
+    assert g.state.empires["red"].ap == ap - 1
+    assert g.state.damage[hero] == 1
+
+
+def test_a_sniper_outside_its_empires_turn_owes_the_ap() -> None:
+    # red attacks in its turn; blue's marksman wins the initiative and snipes red's captain
+    armies = army_block("red-x", "red", "3,0", hero="captain", units=("trooper",)) + army_block(
+        "blue-y", "blue", "4,0", units=("marksman",)
+    )
+    g = fought(armies, initiative=[1, 1, 1, 6, 6, 6])
+    sniper = Attack(player="blue", unit="blue.marksman.1", target="red.captain.1")
+    assert sniper in RULESET.legal_commands(g.state, "blue")
+    events = g.when(sniper, dice=[6, 6, 6, 6, 6])
+    began = only(events, AttackBegan)
+    assert (began.kind, began.ap_cost, began.owed) == ("sniper", 1, True)
+    assert g.state.empires["blue"].ap_owed == 1
+    assert g.state.damage["red.captain.1"] == 1
 
 
 def test_retreat_all_loses_the_battle_and_the_beaten_army_falls_back_toward_its_base() -> None:

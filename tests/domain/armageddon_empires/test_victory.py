@@ -5,8 +5,9 @@ from __future__ import annotations
 
 import msgspec
 
-from tests.domain.armageddon_empires.helpers import game, only, start_turns
+from tests.domain.armageddon_empires.helpers import army_block, game, only, start_turns
 from tests.given_when_then import Given
+from warlog.domain.armageddon_empires.battle_events import BaseCaptured
 from warlog.domain.armageddon_empires.commands import EndTurn, MoveArmy
 from warlog.domain.armageddon_empires.events import GameEnded
 from warlog.domain.armageddon_empires.ruleset import RULESET
@@ -39,3 +40,41 @@ def test_an_hq_retaken_before_the_turn_ends_keeps_its_empire_in_the_game() -> No
     events = g.when(EndTurn(player="red"))
     assert not [e for e in events if isinstance(e, GameEnded)]
     assert RULESET.active_players(g.state) == ["blue"]
+
+
+#: both HQs without a garrison; red's army next to blue's HQ, blue's next to red's
+UNGUARDED = """
+[[bases]]
+id = "red-hq"
+empire = "red"
+kind = "stronghold"
+at = "0,0"
+card = "keep"
+
+[[bases]]
+id = "blue-hq"
+empire = "blue"
+kind = "stronghold"
+at = "7,5"
+card = "keep"
+"""
+
+
+def test_when_the_last_rivals_both_fall_in_one_turn_the_game_is_a_draw_and_nothing_is_legal() -> (
+    None
+):
+    armies = army_block("red-x", "red", "6,5", units=("trooper",)) + army_block(
+        "blue-x", "blue", "1,0", units=("trooper",)
+    )
+    g = start_turns(game(bases=UNGUARDED, armies=armies))
+    # given: blue took red's HQ earlier in this turn (a battle's outcome, AE-34)
+    g.events(BaseCaptured(base="red-hq", empire="blue", previous="red", at="0,0"))
+    # red takes blue's undefended HQ on entry (p.18; AE-34) and does not retake its own
+    captured = only(g.when(MoveArmy(player="red", army="red-x", to="7,5")), BaseCaptured)
+    assert (captured.base, captured.empire) == ("blue-hq", "red")
+    assert not RULESET.is_terminal(g.state)  # not before the end of the turn (AE-10)
+    ended = only(g.when(EndTurn(player="red")), GameEnded)
+    assert ended.winner is None and ended.reason == "red, blue lost the HQ (p.15)"
+    assert RULESET.is_terminal(g.state)
+    assert RULESET.active_players(g.state) == []
+    assert all(RULESET.legal_commands(g.state, p) == [] for p in ("red", "blue"))
