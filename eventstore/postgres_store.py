@@ -27,7 +27,6 @@ import json
 import secrets
 from collections.abc import Callable, Iterator, Sequence
 from itertools import starmap
-from types import TracebackType
 from typing import Any
 
 from warlog.domain.core.errors import InputError, StoreError, WarlogError
@@ -50,6 +49,7 @@ from warlog.eventstore.lineage import (
 from warlog.eventstore.postgres_database import PostgresDatabase, Schema, psycopg_module
 from warlog.eventstore.postgres_follow import Follower
 from warlog.eventstore.records import GameInfo, Pending, Record
+from warlog.eventstore.store import Closing
 
 EVENTS_SCHEMA = Schema(
     "warlog",
@@ -91,7 +91,7 @@ _APPEND = (
 _INFO = "SELECT game, ruleset, parent, fork_at FROM games"
 
 
-class PostgresStore:
+class PostgresStore(Closing):
     """A ``Store`` in the PostgreSQL database at ``dsn`` (a ``postgresql://`` URI).
 
     ``create``: make the schema if the database has none yet (an older one is always
@@ -123,17 +123,6 @@ class PostgresStore:
             self._follower = None
         with contextlib.suppress(Exception):
             self._conn.close()
-
-    def __enter__(self) -> PostgresStore:
-        return self
-
-    def __exit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        tb: TracebackType | None,
-    ) -> None:
-        self.close()
 
     # ------------------------------------------------------------------ the log
 

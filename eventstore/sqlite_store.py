@@ -25,7 +25,6 @@ import os
 import sqlite3
 from collections.abc import Iterator, Sequence
 from itertools import starmap
-from types import TracebackType
 from typing import Any
 
 from warlog.domain.core.errors import StoreError, UnknownGame, WarlogError
@@ -52,6 +51,7 @@ from warlog.eventstore.sqlite_file import (
     SQLiteFile,
     rollback,
 )
+from warlog.eventstore.store import Closing
 
 _HEAD = "SELECT seq, hash FROM events WHERE game = ? ORDER BY seq DESC LIMIT 1"
 _READ = (
@@ -73,7 +73,7 @@ _INSERT = "INSERT INTO events (game, seq, type, data, at, prev, hash) VALUES (?,
 _INSERT_GAME = "INSERT INTO games (game, ruleset, parent, fork_at) VALUES (?, ?, ?, ?)"
 
 
-class SQLiteStore:
+class SQLiteStore(Closing):
     """A ``Store`` in the SQLite file at ``path``.
 
     ``create``: make the file (or initialise an empty one) if there is no warlog database yet.
@@ -99,17 +99,6 @@ class SQLiteStore:
     def close(self) -> None:
         with self._guard():
             self._conn.close()
-
-    def __enter__(self) -> SQLiteStore:
-        return self
-
-    def __exit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        tb: TracebackType | None,
-    ) -> None:
-        self.close()
 
     # ------------------------------------------------------------------ the log
 

@@ -1,4 +1,4 @@
-"""The store contract: what every log backend (SQLite, in-memory, later PostgreSQL) provides.
+"""The store contract: what every log backend (SQLite, in-memory, PostgreSQL) provides.
 
 The store knows rows, never rules. It numbers events, links the hash chain, enforces the
 ``(game, seq)`` optimistic-concurrency check and shares a parent's prefix with its forks. It holds
@@ -9,10 +9,23 @@ nothing secret: keys, the clear values of sealed events and snapshots are in the
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
-from typing import Protocol
+from typing import Protocol, Self
 
 from warlog.eventstore.lineage import Segment
 from warlog.eventstore.records import GameInfo, Pending, Record
+
+
+class Closing:
+    """``with store: …`` closes the store at the end (a backend that holds a connection)."""
+
+    def close(self) -> None:
+        raise NotImplementedError
+
+    def __enter__(self) -> Self:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
 
 
 class Store(Protocol):
