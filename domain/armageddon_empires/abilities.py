@@ -99,6 +99,9 @@ RECCE = "Recce"
 SNIFFER = "Sniffer"
 CAMOUFLAGE = "Camouflage"
 BOUNTY_HUNTER = "Bounty Hunter"
+ENGINEER = "Engineer"
+#: a minefield facility's attack dice (AE-50: the manual does not state them)
+MINEFIELD = "Minefield"
 
 #: every known ability by canonical name and its printed shape (digest §9.1–9.4)
 CATALOGUE: dict[str, Shape] = {
@@ -127,7 +130,7 @@ CATALOGUE: dict[str, Shape] = {
     # units (p.46–47)
     "Fast Deploy": "flag",
     BOUNTY_HUNTER: "rated",
-    "Engineer": "rated",
+    ENGINEER: "rated",
     COMMANDO: "flag",
     "Forward Air Controller": "flag",
     "Regenerate": "rated",
@@ -162,6 +165,7 @@ CATALOGUE: dict[str, Shape] = {
     SNIFFER: "rated",
     CAMOUFLAGE: "rated",
     "Hardened": "flag",
+    MINEFIELD: "rated",
     "Armory": "flag",
     # attack cards and munitions (p.29–31)
     "Air To Air": "rated",

@@ -2,7 +2,8 @@
 
 The basic invariants, each named: AP and stockpiles are never negative, no hand holds more than
 its limit, every card instance is in exactly one place (a captured hero is its captor's prisoner,
-at a base) and held by its owner, armies keep to the
+at a base; a minefield's card in its minefield) and held by its owner, minefields stand in the
+open, armies keep to the
 limits of p.22–23 and stand on the map, garrisons stay at their bases, and the round clock is
 coherent. ``invariants`` is the ruleset's ``Rules.invariants`` (its class imports it).
 """
@@ -42,6 +43,13 @@ def violations(state: GameState) -> list[Violation]:
         )  # p.24, p.30: prisoners held at a base
         if base.garrison not in state.armies:
             out.append(Violation("garrisons", f"{base.id} lost its garrison"))
+    bases_at = {b.at for b in state.bases.values()}
+    for mine in state.minefields.values():  # p.32; AE-50: a facility in the open
+        places[mine.card] += 1
+        if mine.at not in state.board.terrain or mine.at in bases_at:
+            out.append(Violation("minefields_in_the_open", f"{mine.id} is at {mine.at}"))
+        if state.instances[mine.card].owner != mine.empire:
+            out.append(Violation("cards_held_by_owner", f"{mine.empire} holds {mine.card}"))
     per_hex: Counter[tuple[str, str]] = Counter()
     for army in state.armies.values():
         places.update(army.cards())

@@ -9,6 +9,8 @@
 - Contact (AE-17): an army that is not stealthed and walks into an enemy army its empire did not
   see (one that is not stealthed) stops in the hex before; both are seen. Where that hex is its
   destination and it is combat-capable, it enters it, as it would a hex it knew held (AE-25).
+- Minefields (p.32; AE-51): an army that enters a hex holding another empire's minefield stops
+  there and is attacked (``minefields``).
 - Arrival (AE-25): the engagement its empire chooses when enemy armies there can fight, or the
   capture of an undefended enemy base (``battle.arrive``).
 - AP: 1 per hero and unit card (R10, p.23), Rapid Reaction cards free, − Pathfinder X (p.45).
@@ -21,7 +23,7 @@ from __future__ import annotations
 from collections import Counter
 from typing import NamedTuple
 
-from warlog.domain.armageddon_empires import paths
+from warlog.domain.armageddon_empires import minefields, paths
 from warlog.domain.armageddon_empires.abilities import (
     LEADER,
     PATHFINDER,
@@ -206,7 +208,7 @@ def move_army(batch: Batch[GameState], cmd: MoveArmy) -> None:
         )
     cost = move_cost(state, army)
     pay_ap(empire, cost.ap, f"moving {army.id}")
-    path, contact, contacted = _walk(state, army, path)
+    path, contact, contacted = _walk(state, army, minefields.stop_at(state, army, path))
     board = state.board
     steps = tuple(
         MoveStep(at, board.terrain[at], board.table[board.terrain[at]].move) for at in path[1:]
@@ -229,8 +231,10 @@ def move_army(batch: Batch[GameState], cmd: MoveArmy) -> None:
             contact=contact,
         )
     )
+    minefields.spring(batch, army.id, entered=len(path) > 1)
     move_window(batch, army.id, contacted)
-    arrive(batch, army.id)
+    if army.id in batch.state.armies:  # a minefield may have destroyed it (AE-52)
+        arrive(batch, army.id)
 
 
 def _walk(state: GameState, army: Army, path: list[str]) -> tuple[list[str], str, list[str]]:

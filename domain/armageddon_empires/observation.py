@@ -238,9 +238,11 @@ def move_window(batch: Batch[GameState], moved: str, contact: list[str]) -> None
     walked into (they and it are seen by each other's empire, digest 3.1)."""
     for observer in batch.state.seats:
         state = batch.state
-        army = state.armies[moved]
+        army = state.armies.get(moved)
         plan = Plan(observer, "move")
-        if observer == army.empire:
+        if army is None:
+            pass  # a minefield destroyed it where it stopped (AE-52): nothing to check
+        elif observer == army.empire:
             known = state.sightings.get(observer, {})
             for enemy in _enemies(state, observer):
                 if enemy.id in known or enemy.id in contact:

@@ -15,6 +15,7 @@ from warlog.domain.armageddon_empires.decide import HANDLERS
 from warlog.domain.armageddon_empires.events import EVENT_TYPES, RoundBegan
 from warlog.domain.armageddon_empires.evolve import evolve
 from warlog.domain.armageddon_empires.legal import options
+from warlog.domain.armageddon_empires.minefield_events import MINEFIELD_EVENT_TYPES
 from warlog.domain.armageddon_empires.scenario import Scenario
 from warlog.domain.armageddon_empires.sighting_events import SIGHTING_EVENT_TYPES
 from warlog.domain.armageddon_empires.state import GameState
@@ -45,6 +46,7 @@ class ArmageddonEmpires(Rules[GameState, Command]):
         + CHALLENGE_EVENT_TYPES
         + BATTLE_EVENT_TYPES
         + AIR_EVENT_TYPES
+        + MINEFIELD_EVENT_TYPES
     )
     command_type: ClassVar[Any] = AnyCommand
     state_type: ClassVar[type] = GameState
@@ -87,7 +89,8 @@ class ArmageddonEmpires(Rules[GameState, Command]):
 
     def hidden_setup(self, scenario: Scenario) -> list[Secret]:
         """AE-7: each empire's starting hand and deck are sealed for the other empire; AE-17:
-        so are its armies in the field and its garrisons (bases themselves are public)."""
+        so are its armies in the field and its garrisons (bases themselves are public); AE-53:
+        and its minefields, camouflaged."""
         out: list[Secret] = []
         for i, empire in enumerate(scenario.empires):
             out += [(f"empires.{i}.hand", empire.id), (f"empires.{i}.deck", empire.id)]
@@ -95,6 +98,8 @@ class ArmageddonEmpires(Rules[GameState, Command]):
             out.append((f"bases.{i}.garrison", base.empire))
         for i, army in enumerate(scenario.armies):
             out.append((f"armies.{i}", army.empire))
+        for i, mine in enumerate(scenario.minefields):
+            out.append((f"minefields.{i}", mine.empire))
         return out
 
     def result(self, state: GameState) -> str:

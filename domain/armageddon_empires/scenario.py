@@ -11,7 +11,7 @@ from typing import Annotated, Any, Literal
 
 import msgspec
 
-from warlog.domain.armageddon_empires.abilities import HQ, STEALTH, has
+from warlog.domain.armageddon_empires.abilities import HQ, MINEFIELD, STEALTH, has, level
 from warlog.domain.armageddon_empires.cards import (
     WHOLE_POOL_EFFECTS,
     CardEntry,
@@ -88,6 +88,18 @@ class ArmySpec(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     damage: dict[str, int] = {}
 
 
+class MinefieldSpec(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """A minefield (p.32; AE-50): a facility card with ``Minefield X`` in a hex without a base,
+    camouflaged (sealed for the other empire when the game is created)."""
+
+    id: Id
+    empire: str
+    at: str
+    card: str
+    #: damage already taken (structure points lost, AE-22)
+    damage: Annotated[int, msgspec.Meta(ge=0, le=99)] = 0
+
+
 class Scenario(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     """A whole scenario file."""
 
@@ -98,6 +110,7 @@ class Scenario(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     empires: list[EmpireSpec]
     bases: list[BaseSpec]
     armies: list[ArmySpec] = []
+    minefields: list[MinefieldSpec] = []
     title: str = ""
     description: str = ""
     terrain: dict[str, Terrain] = {}
@@ -296,6 +309,54 @@ def check(scenario: Scenario) -> None:
             raise _bad(
                 f"{path}.at", f"more than {MAX_ARMIES_PER_HEX} armies of one empire in hex {at}"
             )
+    enemies_at = {(a.empire, str(Hex.parse(a.at))) for a in scenario.armies}
+    mined: set[str] = set()
+    for i, mine in enumerate(scenario.minefields):
+        _check_minefield(f"$.minefields[{i}]", mine, cards, empires, terrain, ids, mined)
+        at = str(Hex.parse(mine.at))
+        if at in base_at:
+            raise _bad(
+                f"$.minefields[{i}].at",
+                f"hex {at} holds base {base_at[at]!r}; a minefield "
+                "stands in the open (p.32; AE-50)",
+            )
+        if any((e, at) in enemies_at for e in empires - {mine.empire}):
+            raise _bad(
+                f"$.minefields[{i}].at",
+                f"hex {at} holds an army of another empire; a game starts with nobody in an "
+                "enemy minefield (AE-51)",
+            )
+
+
+def _check_minefield(
+    path: str,
+    mine: MinefieldSpec,
+    cards: dict[str, CardEntry],
+    empires: set[str],
+    terrain: dict[str, str],
+    ids: set[str],
+    mined: set[str],
+) -> None:
+    if mine.id in ids:
+        raise _bad(f"{path}.id", f"id {mine.id!r} is used twice")
+    ids.add(mine.id)
+    if mine.empire not in empires:
+        raise _bad(f"{path}.empire", f"unknown empire {mine.empire!r}")
+    card = _known_card(f"{path}.card", mine.card, cards)
+    if card.kind != "facility" or level(card.abilities, MINEFIELD) < 1:
+        raise _bad(
+            f"{path}.card",
+            f"{mine.card!r} is not a facility with Minefield X (its attack dice, AE-50)",
+        )
+    limit = damage_limit(card.spec)
+    if mine.damage >= limit:
+        raise _bad(
+            f"{path}.damage", f"damage {mine.damage}: 0 to {limit - 1} (at {limit} it is removed)"
+        )
+    at = _hex_on_map(f"{path}.at", mine.at, terrain)
+    if at in mined:
+        raise _bad(f"{path}.at", f"hex {at} already holds a minefield")
+    mined.add(at)
 
 
 def _check_base(path: str, base: BaseSpec, cards: dict[str, CardEntry], empires: set[str]) -> None:

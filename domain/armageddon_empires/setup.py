@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import msgspec
+
 from warlog.domain.armageddon_empires.cards import CardInstance, instance_id
 from warlog.domain.armageddon_empires.scenario import (
     Scenario,
@@ -9,7 +11,14 @@ from warlog.domain.armageddon_empires.scenario import (
     catalogue,
     garrison_id,
 )
-from warlog.domain.armageddon_empires.state import Army, Base, Board, Empire, GameState
+from warlog.domain.armageddon_empires.state import (
+    Army,
+    Base,
+    Board,
+    Empire,
+    GameState,
+    Minefield,
+)
 from warlog.domain.armageddon_empires.terrain import terrain_table
 from warlog.domain.core.hexgrid import Hex
 
@@ -43,7 +52,7 @@ def initial_state(scenario: Scenario) -> GameState:
     """Round 1, initiative phase; the starting stockpiles stand in for round 1's collection (AE-4).
 
     Cards are numbered per empire in the order bases (card, facilities, garrison), armies (hero,
-    units), hand, deck (AE-14). The scenario is assumed checked (``parse_scenario`` does it).
+    units), hand, deck (AE-14), minefields (AE-50). The scenario is assumed checked (``parse_scenario`` does it).
     """
     cards = catalogue(scenario)
     m = scenario.map
@@ -105,6 +114,16 @@ def initial_state(scenario: Scenario) -> GameState:
             deal=e.deal,
             seen=tuple(sorted(seen)),
         )
+    minefields: dict[str, Minefield] = {}
+    for mine in scenario.minefields:  # dealt last: the other cards keep their numbers
+        card = dealer.deal(mine.empire, mine.card)
+        minefields[mine.id] = Minefield(mine.id, mine.empire, str(Hex.parse(mine.at)), card)
+        if mine.damage:
+            damage[card] = mine.damage
+        emp = empires[mine.empire]
+        empires[mine.empire] = msgspec.structs.replace(
+            emp, seen=tuple(sorted({*emp.seen, mine.card}))
+        )
     seats = tuple(e.id for e in scenario.empires)
     return GameState(
         scenario=scenario.name,
@@ -118,4 +137,6 @@ def initial_state(scenario: Scenario) -> GameState:
         armies=armies,
         order=seats,
         damage=damage,
+        minefields=minefields,
+        mined=bool(minefields),
     )

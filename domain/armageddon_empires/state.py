@@ -98,6 +98,17 @@ class Army(msgspec.Struct, frozen=True):
         return bool(self.units)
 
 
+class Minefield(msgspec.Struct, frozen=True):
+    """A minefield: a facility card with Minefield X in a hex without a base, camouflaged
+    (p.32; AE-50). ``known_to``: the other empires that have walked into it (AE-53)."""
+
+    id: str
+    empire: str
+    at: str
+    card: str
+    known_to: tuple[str, ...] = ()
+
+
 class GameState(msgspec.Struct, frozen=True):
     """Everything the rules need. The board, catalogue and instances never change in play."""
 
@@ -139,6 +150,10 @@ class GameState(msgspec.Struct, frozen=True):
     ending_turn: bool = False
     #: a roll that waits for its roller's command (AE-37; ``core.rolls``)
     awaiting: AwaitedRoll | None = None
+    #: the minefields in play, by id (p.32; AE-50)
+    minefields: dict[str, Minefield] = {}
+    #: the scenario placed minefields: every move is then checked for them (AE-53)
+    mined: bool = False
 
     def card(self, instance: str) -> CardEntry:
         """The card type of a card in play."""

@@ -9,7 +9,8 @@ Fog of war (AE-17): of the enemy's armies an empire sees only those it has sight
 as it saw them (where, with which cards, how and when); of the enemy's cards only those in
 view (its bases, sighted armies, prisoners, discards, an open challenge), and of its turn
 nothing that names an army (which moved, hunted, or is out of supply) nor its AP left (it
-would tell what its sealed moves cost). Bases are public.
+would tell what its sealed moves cost). Bases are public. Minefields (AE-53): an empire sees its
+own, and of the enemy's only those its armies walked into, without their damage.
 """
 
 from __future__ import annotations
@@ -35,6 +36,11 @@ from warlog.domain.armageddon_empires.events import (
     SupplyTraced,
 )
 from warlog.domain.armageddon_empires.frames import AirStrike, CaptureKill
+from warlog.domain.armageddon_empires.minefield_events import (
+    MinefieldsChecked,
+    MinefieldsReported,
+    attack_summary,
+)
 from warlog.domain.armageddon_empires.sighting_events import ArmiesSighted
 from warlog.domain.armageddon_empires.state import GameState
 from warlog.domain.armageddon_empires.turns import AP_BY_PLACE
@@ -56,6 +62,8 @@ CHALLENGE_NOTICE_ROUNDS = 1
 #: a hero captured or killed, and a card destroyed, stay news for 2 rounds (AE-7)
 CAPTURE_NOTICE_ROUNDS = 2
 DESTROYED_NOTICE_ROUNDS = 2
+#: AE-53: a minefield walked into is news for 2 rounds, to each side for its own report
+MINEFIELD_NOTICE_ROUNDS = 2
 
 HIDDEN = "hidden"
 
@@ -88,7 +96,17 @@ def view(state: GameState, player: str | None) -> dict[str, Any]:
     visible = _visible_cards(state, player)
     data["instances"] = {c: v for c, v in data["instances"].items() if c in visible}
     data["fate_spent"] = {c: n for c, n in data["fate_spent"].items() if c in visible}
-    data["damage"] = {c: n for c, n in data["damage"].items() if c in visible}
+    # AE-53: of the enemy's minefields only those it walked into, and never their damage
+    mines = {
+        k: m
+        for k, m in data["minefields"].items()
+        if m["empire"] == player or player in m["known_to"]
+    }
+    data["minefields"] = mines
+    unseen_damage = {m["card"] for m in mines.values() if m["empire"] != player}
+    data["damage"] = {
+        c: n for c, n in data["damage"].items() if c in visible and c not in unseen_damage
+    }
     # AE-7: the catalogue holds only the cards this empire has seen
     seen = set(state.empires[player].seen)
     data["catalogue"] = {c: v for c, v in data["catalogue"].items() if c in seen}
@@ -115,6 +133,7 @@ def _visible_cards(state: GameState, player: str) -> set[str]:
         out.update(seen.cards())
     for emp in state.empires.values():
         out.update(emp.discard)
+    out.update(m.card for m in state.minefields.values() if player in m.known_to)
     for frame in state.frames:
         if isinstance(frame, Challenge):
             for side in (frame.attacker, frame.defender):
@@ -185,6 +204,12 @@ def _challenge_notices(after: GameState, event: Event) -> list[Notice]:
         else:
             text, rounds = f"Round {r}: {f.target} escaped {f.hunter}'s hunters", HUNT_NOTICE_ROUNDS
         return [Notice(e, text, rounds) for e in (f.hunter, f.target_empire)]
+    if isinstance(event, MinefieldsChecked) and event.attack is not None:
+        text = f"Round {r}: {attack_summary(event.attack)}"
+        return [Notice(event.empire, text, MINEFIELD_NOTICE_ROUNDS)]
+    if isinstance(event, MinefieldsReported) and event.loss is not None:
+        text = f"Round {r}: {event.loss.text()}"
+        return [Notice(event.controller, text, MINEFIELD_NOTICE_ROUNDS)]
     if isinstance(event, CardDamaged) and event.destroyed:
         text = f"Round {r}: {event.card} destroyed in challenge {event.challenge}"
         return [Notice(e, text, DESTROYED_NOTICE_ROUNDS) for e in after.seats]

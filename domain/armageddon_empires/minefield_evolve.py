@@ -1,0 +1,54 @@
+"""evolve for minefields (AE-52, AE-53): the army's losses, what its empire now knows, and the
+minefield's own loss or removal. Applies only; every check lives in ``minefields.py``."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from msgspec.structs import replace
+
+from warlog.domain.armageddon_empires import changes
+from warlog.domain.armageddon_empires.minefield_events import (
+    MinefieldsChecked,
+    MinefieldsReported,
+)
+from warlog.domain.armageddon_empires.state import GameState
+from warlog.domain.core.events import Event
+
+
+def _checked(state: GameState, e: MinefieldsChecked) -> GameState:
+    attack = e.attack
+    if attack is None:
+        return state
+    mine = state.minefields[attack.minefield]
+    if e.empire not in mine.known_to:
+        mine = replace(mine, known_to=(*mine.known_to, e.empire))
+        state = replace(state, minefields={**state.minefields, mine.id: mine})
+    state = changes.see(state, e.empire, (attack.card,))
+    for challenge in attack.challenges:
+        if not challenge.damage:
+            continue
+        if not challenge.destroyed:
+            state = replace(state, damage={**state.damage, challenge.card: challenge.total})
+            continue
+        state, left = changes.without_card(state, challenge.card)
+        state = changes.discard(state, challenge.card)
+        state = changes.left_empty(changes.forget_card(state, challenge.card), left)
+    return state
+
+
+def _reported(state: GameState, e: MinefieldsReported) -> GameState:
+    loss = e.loss
+    if loss is None:
+        return state
+    if not loss.removed:
+        return replace(state, damage={**state.damage, loss.card: loss.total})
+    minefields = {k: m for k, m in state.minefields.items() if k != loss.minefield}
+    return changes.discard(replace(state, minefields=minefields), loss.card)
+
+
+APPLY: dict[type[Event], Callable[[GameState, Any], GameState]] = {
+    MinefieldsChecked: _checked,
+    MinefieldsReported: _reported,
+}
