@@ -1,0 +1,280 @@
+"""Minefields (p.32, p.46; AE-50..AE-53), in given-when-then form.
+
+The test map is plains along row 0 (no terrain die), and no card in play has Recce, so a move's
+hidden observation rolls have no dice: the dice a move takes are the minefield's alone, in the
+order of the army's cards (hero, then units), each challenge the minefield's dice then the
+card's.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from tests.domain.armageddon_empires.helpers import game, only, start_turns, toml
+from tests.given_when_then import Given
+from warlog.domain.armageddon_empires.commands import EndTurn, MoveArmy
+from warlog.domain.armageddon_empires.events import ArmyMoved
+from warlog.domain.armageddon_empires.invariants import violations
+from warlog.domain.armageddon_empires.minefield_events import (
+    MinefieldsChecked,
+    MinefieldsReported,
+)
+from warlog.domain.armageddon_empires.ruleset import RULESET
+from warlog.domain.armageddon_empires.scenario import parse_scenario
+from warlog.domain.armageddon_empires.views import view
+from warlog.domain.core.errors import InputError
+from warlog.domain.core.events import DiceRolled
+
+#: our own test cards: a minefield (5 attack dice, 4 structure), a fast unit, a sapper
+MINE_CARDS = """
+[[cards]]
+kind = "facility"
+id = "mines"
+name = "Test Mines"
+defense = 0
+structure = 4
+abilities = ["Minefield 5"]
+
+[[cards]]
+kind = "unit"
+id = "sprinter"
+name = "Test Sprinter"
+attack = 2
+defense = 2
+hit_points = 2
+movement = 4
+
+[[cards]]
+kind = "unit"
+id = "plated"
+name = "Test Plated"
+attack = 2
+defense = 1
+hit_points = 3
+movement = 4
+abilities = ["Composite Armor -1"]
+
+[[cards]]
+kind = "unit"
+id = "sapper"
+name = "Test Sapper"
+attack = 1
+defense = 1
+hit_points = 2
+movement = 4
+abilities = ["Engineer 2"]
+"""
+
+
+def army(army_id: str, empire: str, at: str, hero: str | None, *units: str) -> str:
+    hero_line = f'hero = "{hero}"\n' if hero else ""
+    listed = ", ".join(f'"{u}"' for u in units)
+    return f'\n[[armies]]\nid = "{army_id}"\nempire = "{empire}"\nat = "{at}"\n{hero_line}units = [{listed}]\n'
+
+
+def minefield(mine_id: str, empire: str, at: str, damage: int = 0) -> str:
+    return (
+        f'\n[[minefields]]\nid = "{mine_id}"\nempire = "{empire}"\nat = "{at}"\n'
+        f'card = "mines"\ndamage = {damage}\n'
+    )
+
+
+#: red's column of a hero (Test Runner: fate 1, 1 wound, movement 4) and two sprinters at 1,0
+COLUMN = army("red-col", "red", "1,0", "runner", "sprinter", "sprinter")
+FAR = army("blue-a", "blue", "6,5", None, "trooper")
+
+
+def mined(armies: str = COLUMN + FAR, mines: str = minefield("blue-mines", "blue", "3,0")) -> Given:
+    """Red to move first; blue's minefield at 3,0 unless told otherwise."""
+    g = game(armies=MINE_CARDS + armies + mines)
+    return start_turns(g, "red")
+
+
+def move(g: Given, to: str, dice: list[int] | None, army_id: str = "red-col") -> list[Any]:
+    return g.when(MoveArmy(player="red", army=army_id, to=to), dice=dice)
+
+
+def test_an_army_entering_an_enemy_minefield_stops_there_at_once() -> None:
+    g = mined()
+    # runner: 5 vs 1 die; each sprinter: 5 vs 2 dice; no hit anywhere
+    events = move(g, "5,0", [1] * 5 + [6] + ([1] * 5 + [6, 6]) * 2)
+    moved = only(events, ArmyMoved)
+    assert (moved.to, [s.to for s in moved.steps]) == ("3,0", ["2,0", "3,0"])
+    assert g.state.armies["red-col"].at == "3,0"
+    attack = only(events, MinefieldsChecked).attack
+    assert attack is not None and attack.minefield == "blue-mines"
+    assert [c.card for c in attack.challenges] == [
+        "red.runner.1",
+        "red.sprinter.1",
+        "red.sprinter.2",
+    ]
+    loss = only(events, MinefieldsReported).loss
+    assert loss is not None and (loss.lost, loss.removed) == (0, False)
+    # red now knows the minefield; blue's own view shows it
+    assert g.state.minefields["blue-mines"].known_to == ("red",)
+
+
+def test_each_card_undergoes_one_challenge_and_the_minefield_loses_the_base_damage() -> None:
+    g = mined()
+    dice = (
+        [6, 6, 6, 1, 1]
+        + [6]  # runner: 3 − 1 = 2 wounds ≥ 1: killed
+        + [6, 1, 1, 1, 1]
+        + [1, 1]  # sprinter 1: 1 − 0 = 1 of 2
+        + [1, 1, 1, 1, 1]
+        + [6, 6]  # sprinter 2: no damage
+    )
+    events = move(g, "5,0", dice)
+    hidden = [e for e in events if isinstance(e, DiceRolled) and e.faces]
+    assert hidden[0].hidden and hidden[0].roller == "red" and len(hidden[0].faces) == 20
+    attack = only(events, MinefieldsChecked).attack
+    assert attack is not None
+    runner, first, second = attack.challenges
+    assert (runner.attack.size, runner.defense.size) == (5, 1)
+    assert (runner.base_damage, runner.damage, runner.destroyed) == (2, 2, True)
+    assert (first.defense.size, first.base_damage, first.total, first.destroyed) == (2, 1, 1, False)
+    assert second.base_damage == 0
+    loss = only(events, MinefieldsReported).loss
+    assert loss is not None and (loss.lost, loss.total, loss.limit) == (3, 3, 4)
+    state = g.state
+    assert "red.runner.1" in state.empires["red"].discard
+    assert state.armies["red-col"].cards() == ("red.sprinter.1", "red.sprinter.2")
+    assert state.damage["red.sprinter.1"] == 1
+    assert state.damage["blue.mines.1"] == 3
+    assert not violations(state)
+    assert "Minefield 5" in only(events, MinefieldsChecked).explain()
+
+
+def test_damage_modifiers_reduce_the_card_s_damage_but_not_the_minefield_s_loss() -> None:
+    g = mined(army("red-col", "red", "1,0", None, "plated") + FAR)
+    events = move(g, "5,0", [6, 6, 1, 1, 1] + [1])  # 2 − 0 = 2, Composite Armor −1
+    attack = only(events, MinefieldsChecked).attack
+    assert attack is not None
+    (hit,) = attack.challenges
+    assert (hit.base_damage, hit.modifier, hit.damage) == (2, -1, 1)
+    loss = only(events, MinefieldsReported).loss
+    assert loss is not None and loss.lost == 2
+
+
+def test_the_minefield_is_removed_when_spent_and_the_rest_of_the_army_is_spared() -> None:
+    g = mined(mines=minefield("blue-mines", "blue", "3,0", damage=2))
+    dice = [6, 6, 6, 1, 1] + [1] + [1] * 7 + [1] * 7  # the runner's challenge: 3 base damage
+    events = move(g, "5,0", dice)
+    attack = only(events, MinefieldsChecked).attack
+    assert attack is not None
+    assert [c.card for c in attack.challenges] == ["red.runner.1"]
+    assert attack.spared == ("red.sprinter.1", "red.sprinter.2") and attack.removed
+    loss = only(events, MinefieldsReported).loss
+    assert loss is not None and (loss.lost, loss.total, loss.removed) == (3, 5, True)
+    assert "blue-mines" not in g.state.minefields
+    assert "blue.mines.1" in g.state.empires["blue"].discard
+    assert "blue.mines.1" not in g.state.damage
+    assert not violations(g.state)
+
+
+def test_engineer_units_are_immune_and_take_their_x_off_the_minefield_s_dice() -> None:
+    g = mined(army("red-col", "red", "1,0", None, "sapper", "sprinter") + FAR)
+    events = move(g, "5,0", [6, 6, 6] + [1, 1])  # 5 − Engineer 2 = 3 dice against 2
+    attack = only(events, MinefieldsChecked).attack
+    assert attack is not None
+    assert attack.immune == ("red.sapper.1",) and attack.engineer == 2
+    (hit,) = attack.challenges
+    assert hit.card == "red.sprinter.1"
+    assert hit.attack.size == 3 and "Engineer 2 of Test Sapper" in hit.attack.text()
+    assert (hit.base_damage, hit.destroyed) == (3, True)
+    assert g.state.armies["red-col"].cards() == ("red.sapper.1",)
+
+
+def test_an_engineer_already_in_the_hex_shields_the_army_that_enters() -> None:
+    armies = army("red-dig", "red", "3,0", None, "sapper") + COLUMN + FAR
+    mines = minefield("blue-mines", "blue", "4,0")
+    g = start_turns(game(armies=MINE_CARDS + armies + mines), "red")
+    g.when(MoveArmy(player="red", army="red-dig", to="4,0"), dice=[])  # immune, no challenge
+    events = move(g, "5,0", [1] * 3 + [1] + ([1] * 3 + [1, 1]) * 2)
+    attack = only(events, MinefieldsChecked).attack
+    assert attack is not None and attack.engineer_card == "red.sapper.1"
+    assert [c.attack.size for c in attack.challenges] == [3, 3, 3]
+
+
+def test_an_army_destroyed_by_a_minefield_is_disbanded() -> None:
+    g = mined(army("red-col", "red", "1,0", "runner") + FAR)
+    events = move(g, "5,0", [6] * 5 + [1])
+    attack = only(events, MinefieldsChecked).attack
+    assert attack is not None and attack.disbanded
+    assert "red-col" not in g.state.armies
+    assert not violations(g.state)
+
+
+def test_the_army_leaves_next_turn_unharmed_and_is_attacked_again_when_it_comes_back() -> None:
+    g = mined()
+    move(g, "5,0", [1] * 5 + [6] + ([1] * 5 + [6, 6]) * 2)
+    g.when(EndTurn(player="red"))
+    g.when(EndTurn(player="blue"))
+    start_turns(g, "red")
+    events = move(g, "4,0", None)
+    assert only(events, ArmyMoved).to == "4,0"
+    assert only(events, MinefieldsChecked).attack is None
+    assert only(events, MinefieldsReported).loss is None
+    g.when(EndTurn(player="red"))
+    g.when(EndTurn(player="blue"))
+    start_turns(g, "red")
+    events = move(g, "2,0", None)
+    assert only(events, ArmyMoved).to == "3,0"
+    assert only(events, MinefieldsChecked).attack is not None
+
+
+def test_an_empire_s_own_minefield_never_stops_its_armies() -> None:
+    g = mined(mines=minefield("red-mines", "red", "3,0"))
+    events = move(g, "5,0", [])
+    assert only(events, ArmyMoved).to == "5,0"
+    assert only(events, MinefieldsChecked).attack is None
+    assert only(events, MinefieldsReported).loss is None
+
+
+def test_a_game_without_minefields_adds_no_event_to_a_move() -> None:
+    g = mined(mines="")
+    events = move(g, "5,0", [])
+    assert not any(isinstance(e, MinefieldsChecked | MinefieldsReported) for e in events)
+
+
+def test_the_mover_sees_the_minefield_it_walked_into_but_not_its_damage() -> None:
+    g = mined(mines=minefield("blue-mines", "blue", "3,0", damage=1))
+    assert view(g.state, "red")["minefields"] == {}
+    assert view(g.state, "blue")["minefields"]["blue-mines"]["at"] == "3,0"
+    move(g, "5,0", [6, 1, 1, 1, 1] + [1] + ([1] * 5 + [6, 6]) * 2)
+    red = view(g.state, "red")
+    assert red["minefields"]["blue-mines"]["at"] == "3,0"
+    assert "blue.mines.1" in red["instances"] and "blue.mines.1" not in red["damage"]
+    assert view(g.state, "blue")["damage"]["blue.mines.1"] == 2
+
+
+def test_minefields_are_sealed_in_the_game_s_creation_for_the_other_empire() -> None:
+    scenario = parse_scenario(
+        toml(armies=MINE_CARDS + COLUMN + FAR + minefield("blue-mines", "blue", "3,0"))
+    )
+    assert ("minefields.0", "blue") in RULESET.hidden_setup(scenario)
+
+
+@pytest.mark.parametrize(
+    ("mines", "message"),
+    [
+        (
+            '\n[[minefields]]\nid = "m"\nempire = "blue"\nat = "3,0"\ncard = "sprinter"\n',
+            "Minefield X",
+        ),
+        ('\n[[minefields]]\nid = "m"\nempire = "blue"\nat = "0,0"\ncard = "mines"\n', "base"),
+        (
+            '\n[[minefields]]\nid = "m"\nempire = "blue"\nat = "1,0"\ncard = "mines"\n',
+            "another empire",
+        ),
+        (minefield("m", "blue", "3,0") + minefield("n", "red", "3,0"), "already holds a minefield"),
+        (minefield("m", "green", "3,0"), "unknown empire"),
+        (minefield("m", "blue", "3,0", damage=4), "removed"),
+    ],
+)
+def test_a_bad_minefield_is_rejected_with_its_path(mines: str, message: str) -> None:
+    with pytest.raises(InputError) as info:
+        game(armies=MINE_CARDS + COLUMN + FAR + mines)
+    assert "$.minefields[" in str(info.value) and message in str(info.value)
