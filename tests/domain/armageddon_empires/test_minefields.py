@@ -92,6 +92,11 @@ def mined(armies: str = COLUMN + FAR, mines: str = minefield("blue-mines", "blue
     return start_turns(g, "red")
 
 
+def faces(*parts: list[int]) -> list[int]:
+    """A challenge's dice, pool by pool."""
+    return [f for part in parts for f in part]
+
+
 def move(g: Given, to: str, dice: list[int] | None, army_id: str = "red-col") -> list[Any]:
     return g.when(MoveArmy(player="red", army=army_id, to=to), dice=dice)
 
@@ -149,7 +154,7 @@ def test_each_card_undergoes_one_challenge_and_the_minefield_loses_the_base_dama
 
 def test_damage_modifiers_reduce_the_card_s_damage_but_not_the_minefield_s_loss() -> None:
     g = mined(army("red-col", "red", "1,0", None, "plated") + FAR)
-    events = move(g, "5,0", [6, 6, 1, 1, 1] + [1])  # 2 − 0 = 2, Composite Armor −1
+    events = move(g, "5,0", faces([6, 6, 1, 1, 1], [1]))  # 2 − 0 = 2, Composite Armor −1
     attack = only(events, MinefieldsChecked).attack
     assert attack is not None
     (hit,) = attack.challenges
@@ -176,7 +181,7 @@ def test_the_minefield_is_removed_when_spent_and_the_rest_of_the_army_is_spared(
 
 def test_engineer_units_are_immune_and_take_their_x_off_the_minefield_s_dice() -> None:
     g = mined(army("red-col", "red", "1,0", None, "sapper", "sprinter") + FAR)
-    events = move(g, "5,0", [6, 6, 6] + [1, 1])  # 5 − Engineer 2 = 3 dice against 2
+    events = move(g, "5,0", faces([6, 6, 6], [1, 1]))  # 5 − Engineer 2 = 3 dice against 2
     attack = only(events, MinefieldsChecked).attack
     assert attack is not None
     assert attack.immune == ("red.sapper.1",) and attack.engineer == 2
