@@ -123,13 +123,13 @@ def test_an_army_entering_an_enemy_minefield_stops_there_at_once() -> None:
 
 def test_each_card_undergoes_one_challenge_and_the_minefield_loses_the_base_damage() -> None:
     g = mined()
-    dice = (
-        [6, 6, 6, 1, 1]
-        + [6]  # runner: 3 − 1 = 2 wounds ≥ 1: killed
-        + [6, 1, 1, 1, 1]
-        + [1, 1]  # sprinter 1: 1 − 0 = 1 of 2
-        + [1, 1, 1, 1, 1]
-        + [6, 6]  # sprinter 2: no damage
+    dice = faces(
+        [6, 6, 6, 1, 1],  # runner: 3 − 1 = 2 wounds ≥ 1: killed
+        [6],
+        [6, 1, 1, 1, 1],  # sprinter 1: 1 − 0 = 1 of 2
+        [1, 1],
+        [1, 1, 1, 1, 1],  # sprinter 2: no damage
+        [6, 6],
     )
     events = move(g, "5,0", dice)
     hidden = [e for e in events if isinstance(e, DiceRolled) and e.faces]
