@@ -117,6 +117,22 @@ def summary(view: dict[str, Any], player: str | None) -> Summary:
         Table("empires", ["empire", "AP", "stockpile", "hand", "deck", "bases", "armies"], empires),
         Table("armies in sight", ["army", "empire", "hex", "hero", "units", "seen"], in_sight),
     ]
+    mines = view.get("minefields") or {}
+    if mines:  # AE-53: its own, and the enemy's it walked into (their damage unknown to it)
+        damage = view.get("damage", {})
+        rows = [
+            [
+                m["id"],
+                m["empire"],
+                m["at"],
+                m["card"],
+                str(damage.get(m["card"], 0))
+                if player is None or m["empire"] == player
+                else "unknown",
+            ]
+            for m in mines.values()
+        ]
+        tables.append(Table("minefields", ["minefield", "empire", "hex", "card", "damage"], rows))
     if challenge is not None:
         sides = (
             [challenge["attacker"], challenge["defender"]]

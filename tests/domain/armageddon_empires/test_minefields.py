@@ -283,3 +283,14 @@ def test_a_bad_minefield_is_rejected_with_its_path(mines: str, message: str) -> 
     with pytest.raises(InputError) as info:
         game(armies=MINE_CARDS + COLUMN + FAR + mines)
     assert "$.minefields[" in str(info.value) and message in str(info.value)
+
+
+def test_the_summary_lists_the_minefields_an_empire_knows() -> None:
+    g = mined(mines=minefield("blue-mines", "blue", "3,0", damage=1))
+    move(g, "5,0", [1] * 5 + [6] + ([1] * 5 + [6, 6]) * 2)
+    red = RULESET.summary(view(g.state, "red"), "red")
+    (table,) = [t for t in red.tables if t.title == "minefields"]
+    assert table.rows == [["blue-mines", "blue", "3,0", "blue.mines.1", "unknown"]]
+    blue = RULESET.summary(view(g.state, "blue"), "blue")
+    (table,) = [t for t in blue.tables if t.title == "minefields"]
+    assert table.rows == [["blue-mines", "blue", "3,0", "blue.mines.1", "1"]]
