@@ -16,14 +16,14 @@ from warlog.cli.main import cli
 
 SCENARIO = toml(
     armies=MINE_CARDS
-    + army("red-col", "red", "1,0", "runner", "sprinter", "plated")
+    + army("red-col", "red", "1,0", "runner", "sprinter", "mailed")
     + FAR
     + minefield("blue-mines", "blue", "3,0")
 )
 
 #: runner: Minefield 5 [6, 6, 6, 1, 1] = 3 against fate 1 [6] = 1: 2 wounds, killed;
 #: sprinter: [1, 1, 1, 1, 1] = 0 against defence 2 [1, 1]: no damage;
-#: plated: [6, 6, 1, 1, 1] = 2 against defence 1 [6]: 1 damage − Composite Armor 1 = 0;
+#: mailed: [6, 6, 1, 1, 1] = 2 against defence 1 [6]: 1 damage − Composite Armor 1 = 0;
 #: the minefield loses 2 + 0 + 1 = 3 of its 4
 DICE = [6, 6, 6, 1, 1, 6, 1, 1, 1, 1, 1, 1, 1, 6, 6, 1, 1, 1, 6]
 
@@ -49,8 +49,8 @@ def test_a_minefield_hit_with_the_referee_s_dice(tmp_path: Path) -> None:
         "- red.sprinter.1: minefield 5 = 5 (Minefield 5 of Test Mines, AE-50) rolled "
         "[1, 1, 1, 1, 1] = 0 successes; red.sprinter.1 2 = 2 (defense of Test Sprinter) rolled "
         "[1, 1] = 0 successes: no damage (the minefield must have more, R5)",
-        "- red.plated.1: minefield 5 = 5 (Minefield 5 of Test Mines, AE-50) rolled "
-        "[6, 6, 1, 1, 1] = 2 successes; red.plated.1 1 = 1 (defense of Test Plated) rolled "
+        "- red.mailed.1: minefield 5 = 5 (Minefield 5 of Test Mines, AE-50) rolled "
+        "[6, 6, 1, 1, 1] = 2 successes; red.mailed.1 1 = 1 (defense of Test Mailed) rolled "
         "[6] = 1 success: 2 − 1 = 1 damage -1 (Composite Armor -1, AE-29) = 0; 0 of 3",
     ]
     reported = t.seq_of("minefields_reported")

@@ -48,8 +48,8 @@ movement = 4
 
 [[cards]]
 kind = "unit"
-id = "plated"
-name = "Test Plated"
+id = "mailed"
+name = "Test Mailed"
 attack = 2
 defense = 1
 hit_points = 3
@@ -153,7 +153,7 @@ def test_each_card_undergoes_one_challenge_and_the_minefield_loses_the_base_dama
 
 
 def test_damage_modifiers_reduce_the_card_s_damage_but_not_the_minefield_s_loss() -> None:
-    g = mined(army("red-col", "red", "1,0", None, "plated") + FAR)
+    g = mined(army("red-col", "red", "1,0", None, "mailed") + FAR)
     events = move(g, "5,0", faces([6, 6, 1, 1, 1], [1]))  # 2 − 0 = 2, Composite Armor −1
     attack = only(events, MinefieldsChecked).attack
     assert attack is not None
