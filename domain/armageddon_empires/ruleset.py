@@ -98,7 +98,7 @@ class ArmageddonEmpires(Rules[GameState, Command]):
             out.append((f"bases.{i}.garrison", base.empire))
         for i, army in enumerate(scenario.armies):
             out.append((f"armies.{i}", army.empire))
-        for i, mine in enumerate(scenario.minefields):
+        for i, mine in enumerate(scenarios.placed_minefields(scenario)):
             out.append((f"minefields.{i}", mine.empire))
         return out
 

@@ -110,13 +110,20 @@ class Scenario(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     empires: list[EmpireSpec]
     bases: list[BaseSpec]
     armies: list[ArmySpec] = []
-    minefields: list[MinefieldSpec] = []
+    #: left out of the recorded form when absent, so that games recorded before minefields
+    #: keep their canonical scenario (``placed_minefields`` reads it)
+    minefields: list[MinefieldSpec] | msgspec.UnsetType = msgspec.UNSET
     title: str = ""
     description: str = ""
     terrain: dict[str, Terrain] = {}
 
 
 _bad = bad_scenario
+
+
+def placed_minefields(scenario: Scenario) -> list[MinefieldSpec]:
+    """The scenario's minefields (none when the file has no ``[[minefields]]``)."""
+    return [] if isinstance(scenario.minefields, msgspec.UnsetType) else scenario.minefields
 
 
 def parse_scenario(data: bytes | str) -> Scenario:
@@ -311,7 +318,7 @@ def check(scenario: Scenario) -> None:
             )
     enemies_at = {(a.empire, str(Hex.parse(a.at))) for a in scenario.armies}
     mined: set[str] = set()
-    for i, mine in enumerate(scenario.minefields):
+    for i, mine in enumerate(placed_minefields(scenario)):
         _check_minefield(f"$.minefields[{i}]", mine, cards, empires, terrain, ids, mined)
         at = str(Hex.parse(mine.at))
         if at in base_at:

@@ -10,6 +10,7 @@ from warlog.domain.armageddon_empires.scenario import (
     board_terrain,
     catalogue,
     garrison_id,
+    placed_minefields,
 )
 from warlog.domain.armageddon_empires.state import (
     Army,
@@ -115,7 +116,7 @@ def initial_state(scenario: Scenario) -> GameState:
             seen=tuple(sorted(seen)),
         )
     minefields: dict[str, Minefield] = {}
-    for mine in scenario.minefields:  # dealt last: the other cards keep their numbers
+    for mine in placed_minefields(scenario):  # dealt last: the other cards keep their numbers
         card = dealer.deal(mine.empire, mine.card)
         minefields[mine.id] = Minefield(mine.id, mine.empire, str(Hex.parse(mine.at)), card)
         if mine.damage:

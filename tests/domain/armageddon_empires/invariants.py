@@ -19,7 +19,8 @@ from warlog.domain.armageddon_empires.state import GameState
 
 
 def card_places(state: GameState) -> Counter[str]:
-    """How many places hold each card instance (hand, deck, discard, a base, an army)."""
+    """How many places hold each card instance (hand, deck, discard, a base, an army, a
+    minefield)."""
     places: Counter[str] = Counter()
     for empire in state.empires.values():
         places.update(empire.hand)
@@ -29,6 +30,7 @@ def card_places(state: GameState) -> Counter[str]:
         places.update((base.card, *base.facilities, *base.prisoners))
     for army in state.armies.values():
         places.update(army.cards())
+    places.update(m.card for m in state.minefields.values())
     return places
 
 

@@ -14,6 +14,7 @@ import pytest
 
 from tests.domain.armageddon_empires.helpers import game, only, start_turns, toml
 from tests.given_when_then import Given
+from warlog.domain.armageddon_empires.abilities import ENGINEER, level
 from warlog.domain.armageddon_empires.commands import EndTurn, MoveArmy
 from warlog.domain.armageddon_empires.events import ArmyMoved
 from warlog.domain.armageddon_empires.invariants import violations
@@ -22,7 +23,7 @@ from warlog.domain.armageddon_empires.minefield_events import (
     MinefieldsReported,
 )
 from warlog.domain.armageddon_empires.ruleset import RULESET
-from warlog.domain.armageddon_empires.scenario import parse_scenario
+from warlog.domain.armageddon_empires.scenario import bundled, parse_scenario
 from warlog.domain.armageddon_empires.views import view
 from warlog.domain.core.errors import InputError
 from warlog.domain.core.events import DiceRolled
@@ -294,3 +295,12 @@ def test_the_summary_lists_the_minefields_an_empire_knows() -> None:
     blue = RULESET.summary(view(g.state, "blue"), "blue")
     (table,) = [t for t in blue.tables if t.title == "minefields"]
     assert table.rows == [["blue-mines", "blue", "3,0", "blue.mines.1", "1"]]
+
+
+def test_the_bundled_scenario_mines_an_approach_for_each_empire_and_gives_blue_sappers() -> None:
+    state = RULESET.initial_state(bundled("cinder-and-glass"))
+    assert {m.empire: m.at for m in state.minefields.values()} == {"red": "6,4", "blue": "6,5"}
+    assert state.mined and not violations(state)
+    sappers = state.armies["blue-sappers"]
+    assert [level(state.card(u).abilities, ENGINEER) for u in sappers.units] == [2]
+    assert view(state, "red")["minefields"].keys() == {"red-tanglewire"}
