@@ -43,6 +43,8 @@ def _reported(state: GameState, e: MinefieldsReported) -> GameState:
     if loss is None:
         return state
     if not loss.removed:
+        if not loss.lost:
+            return state
         return replace(state, damage={**state.damage, loss.card: loss.total})
     minefields = {k: m for k, m in state.minefields.items() if k != loss.minefield}
     return changes.discard(replace(state, minefields=minefields), loss.card)

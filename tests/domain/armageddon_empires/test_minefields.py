@@ -304,3 +304,9 @@ def test_the_bundled_scenario_mines_an_approach_for_each_empire_and_gives_blue_s
     sappers = state.armies["blue-sappers"]
     assert [level(state.card(u).abilities, ENGINEER) for u in sappers.units] == [2]
     assert view(state, "red")["minefields"].keys() == {"red-tanglewire"}
+
+
+def test_a_minefield_that_scores_nothing_keeps_no_damage_entry() -> None:
+    g = mined()
+    move(g, "5,0", [1] * 5 + [6] + ([1] * 5 + [6, 6]) * 2)
+    assert "blue.mines.1" not in g.state.damage
