@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 
 from tests.domain.armageddon_empires.helpers import game, only, start_turns, toml
+from tests.domain.armageddon_empires.invariants import check_invariants
 from tests.given_when_then import Given
 from warlog.domain.armageddon_empires.abilities import ENGINEER, level
 from warlog.domain.armageddon_empires.commands import EndTurn, MoveArmy
@@ -120,6 +121,7 @@ def test_an_army_entering_an_enemy_minefield_stops_there_at_once() -> None:
     assert loss is not None and (loss.lost, loss.removed) == (0, False)
     # red now knows the minefield; blue's own view shows it
     assert g.state.minefields["blue-mines"].known_to == ("red",)
+    check_invariants(g.state)
 
 
 def test_each_card_undergoes_one_challenge_and_the_minefield_loses_the_base_damage() -> None:
@@ -178,6 +180,7 @@ def test_the_minefield_is_removed_when_spent_and_the_rest_of_the_army_is_spared(
     assert "blue.mines.1" in g.state.empires["blue"].discard
     assert "blue.mines.1" not in g.state.damage
     assert not violations(g.state)
+    check_invariants(g.state)
 
 
 def test_engineer_units_are_immune_and_take_their_x_off_the_minefield_s_dice() -> None:
