@@ -11,7 +11,7 @@ from typing import Any
 
 from msgspec.structs import replace
 
-from warlog.domain.armageddon_empires import air_evolve, battle_evolve, changes
+from warlog.domain.armageddon_empires import air_evolve, battle_evolve, changes, fallout_evolve
 from warlog.domain.armageddon_empires.challenge_events import (
     CaptureKillBegan,
     CardDamaged,
@@ -337,6 +337,7 @@ _APPLY: dict[type[Event], Callable[[GameState, Any], GameState]] = {
 
 _APPLY.update(battle_evolve.APPLY)
 _APPLY.update(air_evolve.APPLY)
+_APPLY.update(fallout_evolve.APPLY)
 
 
 def evolve(state: GameState, event: Event) -> GameState:
