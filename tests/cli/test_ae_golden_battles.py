@@ -1,0 +1,250 @@
+"""The manual's p.34 (seed 001) as golden games through the CLI, with a referee's dice, each on a
+scenario of its own: a retreat challenge's pool (the average attack + 1 − Trickster, Composite
+Armor ignored), a garrison's loss, an army with no free hex to retreat to, and a Trickster
+retreating before round one.
+
+No empire holds a card, and no hero has fate but where a test says so, so that a challenge ends
+by automatic accepts (AE-20) unless a side has the prerogative or fate to spend.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from tests.cli.test_ae_golden_examples import Table
+
+#: the cards every scenario below draws on (our own test cards)
+CARDS = """
+[[cards]]
+kind = "facility"
+id = "hold"
+name = "Hold"
+defense = 3
+structure = 5
+abilities = ["HQ", "Supply"]
+
+[[cards]]
+kind = "facility"
+id = "post"
+name = "Way Post"
+defense = 2
+structure = 3
+abilities = ["Supply"]
+
+[[cards]]
+kind = "unit"
+id = "lancers"
+name = "Iron Lancers"
+attack = 5
+defense = 2
+hit_points = 3
+movement = 3
+
+[[cards]]
+kind = "unit"
+id = "pikes"
+name = "Pikes"
+attack = 2
+defense = 2
+hit_points = 3
+movement = 3
+
+[[cards]]
+kind = "unit"
+id = "skirmishers"
+name = "Skirmishers"
+attack = 1
+defense = 1
+hit_points = 1
+movement = 3
+
+[[cards]]
+kind = "unit"
+id = "plated"
+name = "Plated Crawlers"
+attack = 2
+defense = 1
+hit_points = 4
+movement = 2
+abilities = ["Composite Armor -1"]
+
+[[cards]]
+kind = "hero"
+id = "fox"
+name = "The Fox"
+fate = 0
+wounds = 2
+movement = 3
+abilities = ["Trickster 2"]
+
+[[empires]]
+id = "red"
+name = "The Pursuers"
+
+[[empires]]
+id = "blue"
+name = "The Foxes"
+"""
+
+
+def scenario(name: str, armies: str, bases: str = "") -> str:
+    """A 5 × 3 map of plains (terrain adds nothing to a defence, R12), red's HQ at 0,0 and
+    blue's at 4,2, with ``bases`` and ``armies`` as the example needs."""
+    return f"""# p.34 of the manual: {name}, as a scenario of its own.
+name = "{name}"
+max_rounds = 3
+
+[map]
+width = 5
+height = 3
+rows = [
+  ". . . . .",
+  ". . . . .",
+  ". . . . .",
+]
+{CARDS}
+[[bases]]
+id = "red-hold"
+empire = "red"
+kind = "stronghold"
+at = "0,0"
+card = "hold"
+
+[[bases]]
+id = "blue-hold"
+empire = "blue"
+kind = "stronghold"
+at = "4,2"
+card = "hold"
+{bases}{armies}"""
+
+
+def army(army_id: str, empire: str, at: str, *units: str, hero: str = "") -> str:
+    hero_line = f'hero = "{hero}"\n' if hero else ""
+    listed = ", ".join(f'"{u}"' for u in units)
+    return (
+        f'\n[[armies]]\nid = "{army_id}"\nempire = "{empire}"\nat = "{at}"\n'
+        f"{hero_line}units = [{listed}]\n"
+    )
+
+
+def legal(t: Table, player: str) -> list[dict]:  # type: ignore[type-arg]
+    """What the game waits for from ``player``, as the CLI lists it."""
+    text = t.ok("legal", t.game, "--as", player, "--json")
+    return [json.loads(line) for line in text.splitlines()]
+
+
+def kinds(t: Table, player: str) -> list[str]:
+    return [c["type"] for c in legal(t, player)]
+
+
+def last_of(t: Table, kind: str) -> dict:  # type: ignore[type-arg]
+    return [e for e in t.events() if e["type"] == kind][-1]
+
+
+def open_battle(t: Table, mover: str, to: str) -> None:
+    """Round 1: red wins the initiative tie-break (6 to 1); ``mover`` walks into blue's army at
+    ``to`` (contact, AE-17), attacks, and neither side has a stealthed army to join (AE-26)."""
+    t.play(type="buy_initiative", player="red", count=0)
+    t.play(type="buy_initiative", player="blue", count=0, dice=[6, 1])
+    t.play(type="move_army", player="red", army=mover, to=to)
+    assert kinds(t, "red") == ["engage", "engage"]
+    t.play(type="engage", player="red", choice="attack")
+    t.play(type="set_up_battle", player="red")
+    t.play(type="set_up_battle", player="blue")
+
+
+# ---------------------------------------------------------------------- the retreat pool
+
+RETREAT_POOL = army("red-column", "red", "1,1", "lancers", "pikes", "skirmishers") + army(
+    "blue-foxes", "blue", "2,1", "plated", hero="fox"
+)
+
+
+def test_p34_retreat_pool_is_the_average_attack_left_plus_1_minus_trickster_2_no_armor(
+    tmp_path: Path,
+) -> None:
+    t = Table(tmp_path, scenario("p34-retreat-pool", RETREAT_POOL), "pool")
+    open_battle(t, "red-column", "2,1")
+    t.play(type="commit_army", player="red", army="red-column")
+    t.play(type="commit_army", player="blue", army="blue-foxes")
+    # the Fox's army may retreat before round one (a Trickster, p.34); red's may not (it must
+    # fight one round first): blue alone is asked, and continues
+    assert kinds(t, "red") == []
+    assert {c["choice"] for c in legal(t, "blue")} == {"continue", "retreat_army", "retreat_all"}
+    # round 1's initiative: red [6, 6, 1] = 2 successes, blue [6, 1, 1] = 1: red strikes first
+    t.play(type="next_round", player="blue", choice="continue", dice=[6, 6, 1, 6, 1, 1])
+    # the Lancers' 5 dice [6, 1, 1, 1, 1] = 1 success against the Crawlers' defence 1, [1]:
+    # 1 damage − 1 for Composite Armor −1 = 0 in a Ground Combat Challenge (AE-29)
+    t.play(
+        type="attack",
+        player="red",
+        unit="red.lancers.1",
+        target="blue.plated.1",
+        dice=[6, 1, 1, 1, 1, 1],
+    )
+    assert t.rule(last_of(t, "attack_ended")["seq"]) == [
+        "red.lancers.1's strike at blue.plated.1: 1 damage -1 (Composite Armor -1) = 0 "
+        "(battle 1; R5, AE-29)"
+    ]
+    # the Crawlers' 2 dice [6, 1] against the Skirmishers' defence 1, [1]: 1 damage of 1 hit
+    # point, the Skirmishers are destroyed (both sides accept automatically, AE-20)
+    t.play(
+        type="attack", player="blue", unit="blue.plated.1", target="red.skirmishers.1", dice=[6, 1, 1]
+    )
+    destroyed = last_of(t, "card_damaged")["data"]
+    assert (destroyed["card"], destroyed["destroyed"]) == ("red.skirmishers.1", True)
+    # the Pikes' 2 dice [1, 1] miss the Crawlers' [1]: no damage, so blue, the defender, may take
+    # the Defender's Prerogative (R5) and is asked; it accepts
+    assert kinds(t, "red") == ["attack"]
+    t.play(type="attack", player="red", unit="red.pikes.1", target="blue.plated.1", dice=[1, 1, 1])
+    assert kinds(t, "blue") == ["take_prerogative", "accept_challenge"]
+    t.play(type="accept_challenge", player="blue")
+    assert "battle_round_ended" in [e["type"] for e in t.events()]
+    t.play(type="next_round", player="red", choice="continue")
+    # the pursuers' pool (R8, p.34; AE-28): the average printed attack of red-column as it now
+    # stands, Lancers 5 and Pikes 2 (the Skirmishers' 1 is gone): (5 + 2) / 2 = 3.5, rounded
+    # down 3; + 1 = 4; − Trickster 2 = 2 dice, [6, 6] = 2 successes against the Crawlers'
+    # defence 1, [1]: 2 damage, and Composite Armor −1 does not take one off (p.34)
+    t.play(type="next_round", player="blue", choice="retreat_army", dice=[6, 6, 1])
+    opened = last_of(t, "challenge_opened")
+    assert t.rule(opened["seq"])[1:5] == [
+        "challenge 4 (battle 1 retreat, opposed; round 1)",
+        "pursuers of blue-foxes (red) pool 2 = 3 (average attack of red-column: (5 + 2) / 2 "
+        "rounded down (R8; AE-28)) + 1 (+1, p.34) + -2 (Trickster 2 of The Fox, p.34)",
+        "Plated Crawlers (blue.plated.1) (blue) pool 1 = 1 (defense of Plated Crawlers)",
+        "- rolled: pursuers of blue-foxes [6, 6] = 2 successes; Plated Crawlers (blue.plated.1) "
+        "[1] = 0 successes",
+    ]
+    damaged = last_of(t, "card_damaged")
+    assert (damaged["data"]["card"], damaged["data"]["amount"]) == ("blue.plated.1", 2)
+    assert t.rule(damaged["seq"]) == [
+        "blue.plated.1 takes 2 damage (no modifier, p.34) in challenge 4: 2 of 4 (destroyed at "
+        "its points; AE-24)"
+    ]
+    assert t.rule(last_of(t, "retreat_ended")["seq"]) == [
+        "blue.plated.1 takes 2 damage while retreating: no damage modifier applies in a retreat "
+        "challenge (p.34; R8)"
+    ]
+    # blue has no army left in the fight: it has lost, and the Fox's army falls back one hex
+    # toward blue-hold (4,2), to 2,2, the neighbour of 2,1 nearest to it (AE-32)
+    assert t.rule(last_of(t, "army_retreated")["seq"]) == [
+        "blue-foxes of blue retreats 2,1 → 2,2 toward blue-hold, into a hex free of enemy bases "
+        "and of combat-capable enemy armies that are not stealthed (p.34; AE-32)"
+    ]
+    assert t.rule(last_of(t, "battle_ended")["seq"]) == [
+        "battle 1 at 2,1 ends: blue has no combat-capable army left to fight; red wins and "
+        "controls the hex and its facilities (p.34; AE-33)"
+    ]
+    # both views: the battle is over, the Crawlers carry the 2 damage at 2,2, and red holds
+    # 2,1 with what is left of its column (the Skirmishers in its discard pile)
+    for player in ("red", "blue"):
+        view = t.view(player)
+        assert view["frames"] == [] and view["damage"] == {"blue.plated.1": 2}
+        assert view["armies"]["blue-foxes"]["at"] == "2,2"
+        assert view["armies"]["blue-foxes"]["units"] == ["blue.plated.1"]
+        assert view["armies"]["red-column"]["at"] == "2,1"
+        assert view["armies"]["red-column"]["units"] == ["red.lancers.1", "red.pikes.1"]
+        assert view["empires"]["red"]["discard"] == ["red.skirmishers.1"]
+    assert "clean" in t.ok("audit", "pool")
