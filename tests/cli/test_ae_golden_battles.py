@@ -191,7 +191,11 @@ def test_p34_retreat_pool_is_the_average_attack_left_plus_1_minus_trickster_2_no
     # the Crawlers' 2 dice [6, 1] against the Skirmishers' defence 1, [1]: 1 damage of 1 hit
     # point, the Skirmishers are destroyed (both sides accept automatically, AE-20)
     t.play(
-        type="attack", player="blue", unit="blue.plated.1", target="red.skirmishers.1", dice=[6, 1, 1]
+        type="attack",
+        player="blue",
+        unit="blue.plated.1",
+        target="red.skirmishers.1",
+        dice=[6, 1, 1],
     )
     destroyed = last_of(t, "card_damaged")["data"]
     assert (destroyed["card"], destroyed["destroyed"]) == ("red.skirmishers.1", True)
