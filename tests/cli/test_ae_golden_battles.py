@@ -143,16 +143,20 @@ def last_of(t: Table, kind: str) -> dict:  # type: ignore[type-arg]
     return [e for e in t.events() if e["type"] == kind][-1]
 
 
-def open_battle(t: Table, mover: str, to: str) -> None:
+def open_battle(t: Table, mover: str, to: str) -> list[str]:
     """Round 1: red wins the initiative tie-break (6 to 1); ``mover`` walks into blue's army at
-    ``to`` (contact, AE-17), attacks, and neither side has a stealthed army to join (AE-26)."""
+    ``to`` (contact, AE-17), attacks, and neither side has a stealthed army to join (AE-26).
+    Returns the engagement's choices that red was offered (AE-25)."""
     t.play(type="buy_initiative", player="red", count=0)
     t.play(type="buy_initiative", player="blue", count=0, dice=[6, 1])
     t.play(type="move_army", player="red", army=mover, to=to)
-    assert kinds(t, "red") == ["engage", "engage"]
+    offered = [c["choice"] for c in legal(t, "red") if c["type"] == "engage"]
     t.play(type="engage", player="red", choice="attack")
+    assert kinds(t, "red") == ["set_up_battle"]
     t.play(type="set_up_battle", player="red")
+    assert kinds(t, "blue") == ["set_up_battle"]
     t.play(type="set_up_battle", player="blue")
+    return offered
 
 
 # ---------------------------------------------------------------------- the retreat pool
@@ -166,7 +170,7 @@ def test_p34_retreat_pool_is_the_average_attack_left_plus_1_minus_trickster_2_no
     tmp_path: Path,
 ) -> None:
     t = Table(tmp_path, scenario("p34-retreat-pool", RETREAT_POOL), "pool")
-    open_battle(t, "red-column", "2,1")
+    assert open_battle(t, "red-column", "2,1") == ["attack", "delay"]
     t.play(type="commit_army", player="red", army="red-column")
     t.play(type="commit_army", player="blue", army="blue-foxes")
     # the Fox's army may retreat before round one (a Trickster, p.34); red's may not (it must
@@ -252,3 +256,91 @@ def test_p34_retreat_pool_is_the_average_attack_left_plus_1_minus_trickster_2_no
         assert view["armies"]["red-column"]["units"] == ["red.lancers.1", "red.pikes.1"]
         assert view["empires"]["red"]["discard"] == ["red.skirmishers.1"]
     assert "clean" in t.ok("audit", "pool")
+
+
+# ---------------------------------------------------------------------- a garrison's loss
+
+#: blue's outpost at 2,1, garrisoned by Pikes, one hex from red's Lancers
+OUTPOST = """
+[[bases]]
+id = "blue-post"
+empire = "blue"
+kind = "outpost"
+at = "2,1"
+card = "post"
+garrison = ["pikes"]
+"""
+
+
+def test_p34_a_garrison_never_retreats_and_is_destroyed_when_its_battle_is_lost(
+    tmp_path: Path,
+) -> None:
+    t = Table(
+        tmp_path,
+        scenario("p34-garrison", army("red-column", "red", "1,1", "lancers"), OUTPOST),
+        "garrison",
+    )
+    # where a base stands the mover may also lay siege (p.26; AE-25)
+    assert open_battle(t, "red-column", "2,1") == ["attack", "delay", "siege"]
+    t.play(type="commit_army", player="red", army="red-column")
+    # no Trickster on either side: round 1 begins at once; red [6, 6, 1] = 2 successes against
+    # blue's [6, 1, 1] = 1: red strikes first
+    t.play(type="commit_army", player="blue", army="blue-post-garrison", dice=[6, 6, 1, 6, 1, 1])
+    # the Lancers' 5 dice [6, 6, 1, 1, 1] = 2 successes against the Pikes' defence 2, [1, 1]:
+    # 2 damage of their 3 hit points
+    t.play(
+        type="attack",
+        player="red",
+        unit="red.lancers.1",
+        target="blue.pikes.1",
+        dice=[6, 6, 1, 1, 1, 1, 1],
+    )
+    # the Pikes' 2 dice [1, 1] against the Lancers' defence 2, [1, 1]: no damage; red, the
+    # defender here, may take the Defender's Prerogative (R5) and accepts
+    t.play(type="attack", player="blue", unit="blue.pikes.1", target="red.lancers.1", dice=[1] * 4)
+    t.play(type="accept_challenge", player="red")
+    assert t.view("blue")["damage"] == {"blue.pikes.1": 2}
+    t.play(type="next_round", player="red", choice="continue")
+    # blue chooses to retreat its garrison: it only leaves the fight, with no retreat challenge
+    # (p.34); blue has no other army, so it has lost, and the garrison falls with the outpost
+    t.play(type="next_round", player="blue", choice="retreat_army")
+    chosen = last_of(t, "next_round_chosen")
+    assert chosen["data"]["garrisons"] == ["blue-post-garrison"]
+    after = [e["type"] for e in t.events() if e["seq"] > chosen["seq"]]
+    assert after == [
+        "battle_advanced",
+        "battle_advanced",
+        "army_destroyed",
+        "base_captured",
+        "battle_ended",
+    ]
+    assert t.rule(chosen["seq"]) == [
+        "blue retreats the army in the fight (battle 1, p.34; AE-31): blue-post-garrison; the "
+        "garrisons blue-post-garrison never retreat: they leave the fight and fall if the battle "
+        "is lost (p.34)"
+    ]
+    destroyed = last_of(t, "army_destroyed")
+    assert destroyed["data"]["cards"] == ["blue.pikes.1"]
+    assert t.rule(destroyed["seq"]) == [
+        "blue-post-garrison of blue at 2,1 is destroyed (a garrison never retreats, and its battle "
+        "is lost (p.34)); discarded: blue.pikes.1"
+    ]
+    assert t.rule(last_of(t, "base_captured")["seq"]) == [
+        "red captures blue's blue-post at 2,1 by winning battle 1 (p.34; AE-34)"
+    ]
+    assert t.rule(last_of(t, "battle_ended")["seq"]) == [
+        "battle 1 at 2,1 ends: blue has no combat-capable army left to fight; red wins and "
+        "controls the hex and its facilities (p.34; AE-33)"
+    ]
+    # both views: the outpost is red's, the Pikes in blue's discard pile, their damage gone
+    red, blue = t.view("red"), t.view("blue")
+    for view in (red, blue):
+        assert view["frames"] == [] and view["damage"] == {}
+        assert view["bases"]["blue-post"]["empire"] == "red"
+        assert view["empires"]["blue"]["discard"] == ["blue.pikes.1"]
+        assert view["armies"]["red-column"]["units"] == ["red.lancers.1"]
+    # red raised a new, empty garrison there (AE-34), which blue does not see
+    assert red["armies"]["blue-post-garrison"]["empire"] == "red"
+    assert red["armies"]["blue-post-garrison"]["units"] == []
+    assert "blue-post-garrison" not in blue["armies"]
+    assert "clean" in t.ok("audit", "garrison")
