@@ -344,3 +344,77 @@ def test_p34_a_garrison_never_retreats_and_is_destroyed_when_its_battle_is_lost(
     assert red["armies"]["blue-post-garrison"]["units"] == []
     assert "blue-post-garrison" not in blue["armies"]
     assert "clean" in t.ok("audit", "garrison")
+
+
+# ---------------------------------------------------------------------- no hex to retreat to
+
+#: blue's Pikes in the corner 4,0; red's Lancers attack from 3,0, and red armies able to fight
+#: stand, not stealthed, in every other hex next to it: 3,0 (behind the Lancers), 3,1 and 4,1
+CORNERED = (
+    army("red-column", "red", "3,0", "lancers")
+    + army("red-wall-a", "red", "3,0", "pikes")
+    + army("red-wall-b", "red", "3,1", "pikes")
+    + army("red-wall-c", "red", "4,1", "skirmishers")
+    + army("blue-band", "blue", "4,0", "pikes")
+)
+
+
+def test_p34_an_army_with_no_hex_free_of_unstealthed_fighting_enemies_is_destroyed(
+    tmp_path: Path,
+) -> None:
+    t = Table(tmp_path, scenario("p34-cornered", CORNERED), "cornered")
+    assert open_battle(t, "red-column", "4,0") == ["attack", "delay"]
+    # only the armies in the hex take part (AE-26)
+    began = last_of(t, "battle_began")["data"]["battle"]
+    assert (began["attacker"]["armies"], began["defender"]["armies"]) == (
+        ["red-column"],
+        ["blue-band"],
+    )
+    t.play(type="commit_army", player="red", army="red-column")
+    # no Trickster: no choice before round 1 (p.34), whose initiative rolls at once: red
+    # [6, 6, 1] = 2 successes against blue's [6, 1, 1] = 1, red strikes first
+    t.play(type="commit_army", player="blue", army="blue-band", dice=[6, 6, 1, 6, 1, 1])
+    assert last_of(t, "battle_round_began")["data"]["battle"]["round"] == 1
+    # the Lancers' [6, 1, 1, 1, 1] = 1 success against the Pikes' [1, 1]: 1 damage of 3
+    t.play(
+        type="attack",
+        player="red",
+        unit="red.lancers.1",
+        target="blue.pikes.1",
+        dice=[6, 1, 1, 1, 1, 1, 1],
+    )
+    # the Pikes' [1, 1] against the Lancers' [1, 1]: no damage, red accepts (R5)
+    t.play(type="attack", player="blue", unit="blue.pikes.1", target="red.lancers.1", dice=[1] * 4)
+    t.play(type="accept_challenge", player="red")
+    t.play(type="next_round", player="red", choice="continue")
+    # blue retreats all: the pursuers' pool is the Lancers' 5 / 1 = 5, + 1 = 6 dice (R8;
+    # AE-28), [6, 1, 1, 1, 1, 1] = 1 success against the Pikes' defence 2, [1, 1]: 1 more damage,
+    # 2 of 3; the Pikes survive the challenge ...
+    t.play(type="next_round", player="blue", choice="retreat_all", dice=[6, 1, 1, 1, 1, 1, 1, 1])
+    opened = last_of(t, "challenge_opened")
+    assert t.rule(opened["seq"])[2] == (
+        "pursuers of blue-band (red) pool 6 = 5 (average attack of red-column: (5) / 1 rounded "
+        "down (R8; AE-28)) + 1 (+1, p.34)"
+    )
+    assert last_of(t, "retreat_ended")["data"]["damage"] == 1
+    # ... but every neighbour of 4,0 on the map (3,0, 3,1 and 4,1) holds a red army that can
+    # fight and is not stealthed: blue-band has nowhere to go and is destroyed (p.34; AE-32)
+    destroyed = last_of(t, "army_destroyed")
+    assert destroyed["data"]["army"] == "blue-band"
+    assert destroyed["data"]["cards"] == ["blue.pikes.1"]
+    assert t.rule(destroyed["seq"]) == [
+        "blue-band of blue at 4,0 is destroyed (no hex to retreat to is free of un-stealthed "
+        "combat-capable enemies (p.34)); discarded: blue.pikes.1"
+    ]
+    assert "army_retreated" not in [e["type"] for e in t.events()]
+    assert t.rule(last_of(t, "battle_ended")["seq"]) == [
+        "battle 1 at 4,0 ends: blue retreated all its armies; red wins and controls the hex and "
+        "its facilities (p.34; AE-33)"
+    ]
+    for player in ("red", "blue"):
+        view = t.view(player)
+        assert view["frames"] == [] and view["damage"] == {}
+        assert "blue-band" not in view["armies"]
+        assert view["empires"]["blue"]["discard"] == ["blue.pikes.1"]
+    assert t.view("red")["armies"]["red-column"]["at"] == "4,0"
+    assert "clean" in t.ok("audit", "cornered")
