@@ -78,6 +78,15 @@ wounds = 2
 movement = 3
 abilities = ["Trickster 2"]
 
+[[cards]]
+kind = "hero"
+id = "old-fox"
+name = "The Old Fox"
+fate = 1
+wounds = 2
+movement = 3
+abilities = ["Trickster 2"]
+
 [[empires]]
 id = "red"
 name = "The Pursuers"
@@ -418,3 +427,78 @@ def test_p34_an_army_with_no_hex_free_of_unstealthed_fighting_enemies_is_destroy
         assert view["empires"]["blue"]["discard"] == ["blue.pikes.1"]
     assert t.view("red")["armies"]["red-column"]["at"] == "4,0"
     assert "clean" in t.ok("audit", "cornered")
+
+
+# ---------------------------------------------------------------------- a Trickster's early exit
+
+#: red's two Lancers and Skirmishers one hex from the Old Fox (Trickster 2, fate 1) with the
+#: Plated Crawlers and Pikes
+TRICKSTER = army("red-column", "red", "1,1", "lancers", "lancers", "skirmishers") + army(
+    "blue-foxes", "blue", "2,1", "plated", "pikes", hero="old-fox"
+)
+
+
+def test_p34_a_trickster_retreats_before_round_one_and_its_fate_is_not_reset_between_challenges(
+    tmp_path: Path,
+) -> None:
+    t = Table(tmp_path, scenario("p34-trickster", TRICKSTER), "trickster")
+    open_battle(t, "red-column", "2,1")
+    t.play(type="commit_army", player="red", army="red-column")
+    t.play(type="commit_army", player="blue", army="blue-foxes")
+    # no round has been fought: only the Trickster's side may retreat now (p.34; AE-31)
+    assert kinds(t, "red") == []
+    assert {c["choice"] for c in legal(t, "blue")} == {"continue", "retreat_army", "retreat_all"}
+    # the pursuers' pool (R8; AE-28): (5 + 5 + 1) / 3 = 3.67, rounded down 3, + 1 = 4, −
+    # Trickster 2 = 2 dice; against the Crawlers first: [6, 1] = 1 success to their [1] = 0
+    t.play(type="next_round", player="blue", choice="retreat_army", dice=[6, 1, 1])
+    chosen = last_of(t, "next_round_chosen")
+    assert (chosen["data"]["choice"], chosen["data"]["retreating"]) == (
+        "retreat_army",
+        ["blue-foxes"],
+    )
+    assert t.rule(chosen["seq"]) == [
+        "blue retreats the army in the fight (battle 1, p.34; AE-31): blue-foxes; 2 retreat "
+        "challenges to come (R8)"
+    ]
+    assert "battle_round_began" not in [e["type"] for e in t.events()]
+    first = last_of(t, "challenge_opened")
+    assert t.rule(first["seq"])[2] == (
+        "pursuers of blue-foxes (red) pool 2 = 3 (average attack of red-column: (5 + 5 + 1) / 3 "
+        "rounded down (R8; AE-28)) + 1 (+1, p.34) + -2 (Trickster 2 of The Old Fox, p.34)"
+    )
+    # the Old Fox's 1 fate re-rolls the Crawlers' failed die: [6], 1 success to 1, no damage
+    assert kinds(t, "blue") == ["spend_fate", "accept_challenge"]
+    t.play(type="spend_fate", player="blue", count=1, dice=[6])
+    assert t.rule(last_of(t, "retreat_ended")["seq"]) == [
+        "blue.plated.1 gets away unhurt (retreat challenge, p.34)"
+    ]
+    # the Pikes' retreat rolls in a command of red's own (AE-37): 2 pursuers' dice and the
+    # Pikes' defence 2
+    assert t.rule(last_of(t, "roll_awaited")["seq"]) == [
+        "the game waits for red to roll 4 dice (battle 1: the retreat of Pikes (blue.pikes.1)): "
+        "every die a command rolls is counted before any is rolled, so this roll is a command of "
+        "its own (AE-37)"
+    ]
+    assert kinds(t, "red") == ["roll"]
+    # [6, 6] = 2 successes against [1, 1]: 2 damage of 3. The fate is not reset (p.34): the Old
+    # Fox has none left, and blue accepts automatically (AE-20)
+    t.play(type="roll", player="red", dice=[6, 6, 1, 1])
+    second = [e for e in t.events() if e["type"] == "challenge_accepted"][-2:]
+    assert [(e["data"]["empire"], e["data"]["automatic"]) for e in second] == [
+        ("blue", True),
+        ("red", True),
+    ]
+    assert t.rule(second[0]["seq"])[0].startswith(
+        "blue (defender) accepts automatically: no prerogative, no fate to re-roll a failed die"
+    )
+    assert [e["type"] for e in t.events()].count("fate_spent") == 1
+    damaged = last_of(t, "card_damaged")["data"]
+    assert (damaged["card"], damaged["amount"], damaged["total"]) == ("blue.pikes.1", 2, 2)
+    # blue has no army left in the fight and has lost; the Foxes fall back toward blue-hold
+    retreated = last_of(t, "army_retreated")["data"]
+    assert (retreated["army"], retreated["origin"], retreated["to"]) == ("blue-foxes", "2,1", "2,2")
+    for player in ("red", "blue"):
+        view = t.view(player)
+        assert view["frames"] == [] and view["damage"] == {"blue.pikes.1": 2}
+        assert view["armies"]["blue-foxes"]["at"] == "2,2"
+    assert "clean" in t.ok("audit", "trickster")
