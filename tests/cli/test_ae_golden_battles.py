@@ -13,6 +13,7 @@ import json
 from pathlib import Path
 
 from tests.cli.test_ae_golden_examples import Table
+from tests.domain.armageddon_empires.helpers import army_block
 
 #: the cards every scenario below draws on (our own test cards)
 CARDS = """
@@ -129,15 +130,6 @@ card = "hold"
 {bases}{armies}"""
 
 
-def army(army_id: str, empire: str, at: str, *units: str, hero: str = "") -> str:
-    hero_line = f'hero = "{hero}"\n' if hero else ""
-    listed = ", ".join(f'"{u}"' for u in units)
-    return (
-        f'\n[[armies]]\nid = "{army_id}"\nempire = "{empire}"\nat = "{at}"\n'
-        f"{hero_line}units = [{listed}]\n"
-    )
-
-
 def legal(t: Table, player: str) -> list[dict]:  # type: ignore[type-arg]
     """What the game waits for from ``player``, as the CLI lists it."""
     text = t.ok("legal", t.game, "--as", player, "--json")
@@ -168,11 +160,28 @@ def open_battle(t: Table, mover: str, to: str) -> list[str]:
     return offered
 
 
+def lancers_against_pikes(t: Table, blue_army: str, lancer_dice: list[int]) -> None:
+    """Round 1 of red's Lancers against blue's Pikes, neither side with a Trickster: blue commits
+    ``blue_army`` and the round begins at once (p.34), red winning the initiative, [6, 6, 1] = 2
+    successes to [6, 1, 1] = 1 (R13); the Lancers' 5 dice ``lancer_dice`` strike the Pikes'
+    defence 2, rolled [1, 1]; the Pikes' 2 dice [1, 1] miss the Lancers' defence 2, [1, 1], so
+    red, the defender then, may take the Defender's Prerogative (R5), and accepts; red then
+    chooses to continue."""
+    t.play(type="commit_army", player="blue", army=blue_army, dice=[6, 6, 1, 6, 1, 1])
+    assert last_of(t, "battle_round_began")["data"]["battle"]["round"] == 1
+    attack = {"type": "attack", "player": "red", "unit": "red.lancers.1", "target": "blue.pikes.1"}
+    t.play(**attack, dice=[*lancer_dice, 1, 1])
+    t.play(type="attack", player="blue", unit="blue.pikes.1", target="red.lancers.1", dice=[1] * 4)
+    assert kinds(t, "red") == ["take_prerogative", "accept_challenge"]
+    t.play(type="accept_challenge", player="red")
+    t.play(type="next_round", player="red", choice="continue")
+
+
 # ---------------------------------------------------------------------- the retreat pool
 
-RETREAT_POOL = army("red-column", "red", "1,1", "lancers", "pikes", "skirmishers") + army(
-    "blue-foxes", "blue", "2,1", "plated", hero="fox"
-)
+RETREAT_POOL = army_block(
+    "red-column", "red", "1,1", units=("lancers", "pikes", "skirmishers")
+) + army_block("blue-foxes", "blue", "2,1", hero="fox", units=("plated",))
 
 
 def test_p34_retreat_pool_is_the_average_attack_left_plus_1_minus_trickster_2_no_armor(
@@ -286,30 +295,18 @@ def test_p34_a_garrison_never_retreats_and_is_destroyed_when_its_battle_is_lost(
 ) -> None:
     t = Table(
         tmp_path,
-        scenario("p34-garrison", army("red-column", "red", "1,1", "lancers"), OUTPOST),
+        scenario(
+            "p34-garrison", army_block("red-column", "red", "1,1", units=("lancers",)), OUTPOST
+        ),
         "garrison",
     )
     # where a base stands the mover may also lay siege (p.26; AE-25)
     assert open_battle(t, "red-column", "2,1") == ["attack", "delay", "siege"]
     t.play(type="commit_army", player="red", army="red-column")
-    # no Trickster on either side: round 1 begins at once; red [6, 6, 1] = 2 successes against
-    # blue's [6, 1, 1] = 1: red strikes first
-    t.play(type="commit_army", player="blue", army="blue-post-garrison", dice=[6, 6, 1, 6, 1, 1])
-    # the Lancers' 5 dice [6, 6, 1, 1, 1] = 2 successes against the Pikes' defence 2, [1, 1]:
-    # 2 damage of their 3 hit points
-    t.play(
-        type="attack",
-        player="red",
-        unit="red.lancers.1",
-        target="blue.pikes.1",
-        dice=[6, 6, 1, 1, 1, 1, 1],
-    )
-    # the Pikes' 2 dice [1, 1] against the Lancers' defence 2, [1, 1]: no damage; red, the
-    # defender here, may take the Defender's Prerogative (R5) and accepts
-    t.play(type="attack", player="blue", unit="blue.pikes.1", target="red.lancers.1", dice=[1] * 4)
-    t.play(type="accept_challenge", player="red")
+    # round 1 (no Trickster: it begins at once): the Lancers' [6, 6, 1, 1, 1] = 2 successes
+    # against the Pikes' [1, 1]: 2 damage of their 3 hit points; the Pikes miss
+    lancers_against_pikes(t, "blue-post-garrison", [6, 6, 1, 1, 1])
     assert t.view("blue")["damage"] == {"blue.pikes.1": 2}
-    t.play(type="next_round", player="red", choice="continue")
     # blue chooses to retreat its garrison: it only leaves the fight, with no retreat challenge
     # (p.34); blue has no other army, so it has lost, and the garrison falls with the outpost
     t.play(type="next_round", player="blue", choice="retreat_army")
@@ -360,11 +357,11 @@ def test_p34_a_garrison_never_retreats_and_is_destroyed_when_its_battle_is_lost(
 #: blue's Pikes in the corner 4,0; red's Lancers attack from 3,0, and red armies able to fight
 #: stand, not stealthed, in every other hex next to it: 3,0 (behind the Lancers), 3,1 and 4,1
 CORNERED = (
-    army("red-column", "red", "3,0", "lancers")
-    + army("red-wall-a", "red", "3,0", "pikes")
-    + army("red-wall-b", "red", "3,1", "pikes")
-    + army("red-wall-c", "red", "4,1", "skirmishers")
-    + army("blue-band", "blue", "4,0", "pikes")
+    army_block("red-column", "red", "3,0", units=("lancers",))
+    + army_block("red-wall-a", "red", "3,0", units=("pikes",))
+    + army_block("red-wall-b", "red", "3,1", units=("pikes",))
+    + army_block("red-wall-c", "red", "4,1", units=("skirmishers",))
+    + army_block("blue-band", "blue", "4,0", units=("pikes",))
 )
 
 
@@ -380,22 +377,9 @@ def test_p34_an_army_with_no_hex_free_of_unstealthed_fighting_enemies_is_destroy
         ["blue-band"],
     )
     t.play(type="commit_army", player="red", army="red-column")
-    # no Trickster: no choice before round 1 (p.34), whose initiative rolls at once: red
-    # [6, 6, 1] = 2 successes against blue's [6, 1, 1] = 1, red strikes first
-    t.play(type="commit_army", player="blue", army="blue-band", dice=[6, 6, 1, 6, 1, 1])
-    assert last_of(t, "battle_round_began")["data"]["battle"]["round"] == 1
-    # the Lancers' [6, 1, 1, 1, 1] = 1 success against the Pikes' [1, 1]: 1 damage of 3
-    t.play(
-        type="attack",
-        player="red",
-        unit="red.lancers.1",
-        target="blue.pikes.1",
-        dice=[6, 1, 1, 1, 1, 1, 1],
-    )
-    # the Pikes' [1, 1] against the Lancers' [1, 1]: no damage, red accepts (R5)
-    t.play(type="attack", player="blue", unit="blue.pikes.1", target="red.lancers.1", dice=[1] * 4)
-    t.play(type="accept_challenge", player="red")
-    t.play(type="next_round", player="red", choice="continue")
+    # round 1 (no Trickster: no choice before it, p.34): the Lancers' [6, 1, 1, 1, 1] = 1
+    # success against the Pikes' [1, 1]: 1 damage of 3; the Pikes miss
+    lancers_against_pikes(t, "blue-band", [6, 1, 1, 1, 1])
     # blue retreats all: the pursuers' pool is the Lancers' 5 / 1 = 5, + 1 = 6 dice (R8;
     # AE-28), [6, 1, 1, 1, 1, 1] = 1 success against the Pikes' defence 2, [1, 1]: 1 more damage,
     # 2 of 3; the Pikes survive the challenge ...
@@ -433,9 +417,9 @@ def test_p34_an_army_with_no_hex_free_of_unstealthed_fighting_enemies_is_destroy
 
 #: red's two Lancers and Skirmishers one hex from the Old Fox (Trickster 2, fate 1) with the
 #: Plated Crawlers and Pikes
-TRICKSTER = army("red-column", "red", "1,1", "lancers", "lancers", "skirmishers") + army(
-    "blue-foxes", "blue", "2,1", "plated", "pikes", hero="old-fox"
-)
+TRICKSTER = army_block(
+    "red-column", "red", "1,1", units=("lancers", "lancers", "skirmishers")
+) + army_block("blue-foxes", "blue", "2,1", hero="old-fox", units=("plated", "pikes"))
 
 
 def test_p34_a_trickster_retreats_before_round_one_and_its_fate_is_not_reset_between_challenges(
