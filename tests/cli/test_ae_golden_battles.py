@@ -238,7 +238,7 @@ def test_p34_retreat_pool_is_the_average_attack_left_plus_1_minus_trickster_2_no
     assert t.rule(opened["seq"])[1:5] == [
         "challenge 4 (battle 1 retreat, opposed; round 1)",
         "pursuers of blue-foxes (red) pool 2 = 3 (average attack of red-column: (5 + 2) / 2 "
-        "rounded down (R8; AE-28)) + 1 (+1, p.34) + -2 (Trickster 2 of The Fox, p.34)",
+        "rounded down (R8; AE-28)) + 1 (+1, p.34) − 2 (Trickster 2 of The Fox, p.34)",
         "Plated Crawlers (blue.plated.1) (blue) pool 1 = 1 (defense of Plated Crawlers)",
         "- rolled: pursuers of blue-foxes [6, 6] = 2 successes; Plated Crawlers (blue.plated.1) "
         "[1] = 0 successes",
@@ -322,7 +322,7 @@ def test_p34_a_garrison_never_retreats_and_is_destroyed_when_its_battle_is_lost(
     ]
     assert t.rule(chosen["seq"]) == [
         "blue retreats the army in the fight (battle 1, p.34; AE-31): blue-post-garrison; the "
-        "garrisons blue-post-garrison never retreat: they leave the fight and fall if the battle "
+        "garrison blue-post-garrison never retreats: it leaves the fight and falls if the battle "
         "is lost (p.34)"
     ]
     destroyed = last_of(t, "army_destroyed")
@@ -448,7 +448,7 @@ def test_p34_a_trickster_retreats_before_round_one_and_its_fate_is_not_reset_bet
     first = last_of(t, "challenge_opened")
     assert t.rule(first["seq"])[2] == (
         "pursuers of blue-foxes (red) pool 2 = 3 (average attack of red-column: (5 + 5 + 1) / 3 "
-        "rounded down (R8; AE-28)) + 1 (+1, p.34) + -2 (Trickster 2 of The Old Fox, p.34)"
+        "rounded down (R8; AE-28)) + 1 (+1, p.34) − 2 (Trickster 2 of The Old Fox, p.34)"
     )
     # the Old Fox's 1 fate re-rolls the Crawlers' failed die: [6], 1 success to 1, no damage
     assert kinds(t, "blue") == ["spend_fate", "accept_challenge"]
