@@ -49,6 +49,8 @@ class AirStrikeLaunched(AirStep, frozen=True, tag="air_strike_launched"):
     def explain(self) -> str:
         s = self.strike
         aim = f"aimed at {s.target} (Precision Targeting, p.31)" if s.target else f"at a {s.aim}"
+        if s.munition:
+            aim += f", loaded with the munition {s.munition} (p.22; AE-44)"
         out = (
             f"{s.empire} plays {s.card} ({s.craft}) on {s.at} {aim} for {self.ap_cost} AP and "
             f"{self.paid.text()}: {self.distance} hexes from {self.launched_from}, within its "
@@ -127,6 +129,8 @@ class AirStrikeEnded(AirStep, frozen=True, tag="air_strike_ended"):
     modifier: int = 0
     modifier_label: str = ""
     damage: int = 0
+    #: the strike went on to collateral damage or a WMD, told by the events before this one
+    after_fallout: bool = False
 
     def explain(self) -> str:
         s = self.strike
@@ -137,7 +141,11 @@ class AirStrikeEnded(AirStep, frozen=True, tag="air_strike_ended"):
         else:
             fate = "back in its owner's hand (p.19)"
         out = f"{s.name} ends: {s.card} {fate}"
-        if s.target and self.survived:
+        if s.munition:
+            out += f"; its munition {s.munition} is spent (p.31; AE-44)"
+        if self.after_fallout:
+            out += "; what it struck is told by the events before this one (p.31–32)"
+        elif s.target and self.survived:
             out += f"; {s.target} took {self.damage} damage"
             if self.modifier or self.raw != self.damage:
                 out += f" ({self.raw} {self.modifier:+d}: {self.modifier_label})"

@@ -32,7 +32,8 @@ def _launched(state: GameState, e: AirStrikeLaunched) -> GameState:
     emp = replace(emp, ap=emp.ap - e.ap_cost, resources=emp.resources.minus(e.paid))
     state = changes.with_empire(state, emp)
     state = replace(state, frames=push(state.frames, s), air_strikes=s.number)
-    return _face_up(state, s.card)
+    state = _face_up(state, s.card)
+    return _face_up(state, s.munition) if s.munition else state
 
 
 def _intercept_answered(state: GameState, e: InterceptAnswered) -> GameState:
@@ -54,6 +55,10 @@ def _advanced(state: GameState, e: AirStrikeAdvanced | AirTargetPicked) -> GameS
 
 def _ended(state: GameState, e: AirStrikeEnded) -> GameState:
     state = replace(state, frames=pop(state.frames))
+    munition = e.strike.munition
+    if munition:  # spent whether or not it hit (p.31; AE-44)
+        state, _ = changes.without_card(state, munition)
+        state = changes.discard(state, munition)
     if not e.spent:
         return state
     state, _ = changes.without_card(state, e.strike.card)

@@ -25,7 +25,11 @@ hex, the intercept window, Ground-To-Air challenges, then the Air-To-Ground chal
   modifiers; a Hardened facility takes half (R14).
 - The attack card's fate carries over between its challenges (p.30; R6); it stays in the hand
   while it flies: an aircraft or helo that survives is back in the hand, a missile is spent
-  (p.19); a destroyed card is discarded (AE-24).
+  (p.19); a destroyed card is discarded (AE-24). A munition loaded onto it adds its damage to a
+  hit and is spent at the end, whatever happened (p.31; AE-44, ``munitions.py``).
+- Fallout (p.31–32; ``fallout.py``): a card or munition with Collateral strikes the armies of
+  the hex after its Air-To-Ground challenge; one with a Hydrogen Bomb or Grav Warhead strikes
+  the whole hex instead of one target.
 """
 
 from __future__ import annotations
@@ -52,8 +56,10 @@ from warlog.domain.armageddon_empires.challenge_moves import (
 )
 from warlog.domain.armageddon_empires.commands import Intercept, PlayAttackCard
 from warlog.domain.armageddon_empires.costs import MAX_AP_OWED
+from warlog.domain.armageddon_empires.fallout import HARDENED, fallout_kind, fallout_next
 from warlog.domain.armageddon_empires.frames import Aim, AirStrike
 from warlog.domain.armageddon_empires.guards import BASE_KINDS, hex_on_map
+from warlog.domain.armageddon_empires.munitions import loadable, munition_damage, munition_problem
 from warlog.domain.armageddon_empires.observation import observation_into
 from warlog.domain.armageddon_empires.state import Base, GameState
 from warlog.domain.armageddon_empires.supply import is_besieged
@@ -75,7 +81,6 @@ FORWARD_AIR_CONTROLLER_DICE = 3
 #: p.19 (AE-39): a helo in range only of an army takes 1 damage before its challenges
 HELO_FROM_ARMY_DAMAGE = 1
 #: R14 (AE-43): a Hardened facility takes half the conventional damage, rounded down (R3)
-HARDENED = "Hardened"
 HARDENED_DIVISOR = 2
 
 PROCEDURE = "air strike"
@@ -145,9 +150,16 @@ def launch_point(
 
 
 def strike_problem(
-    state: GameState, player: str, card: str, at: str, aim: Aim | None, target: str | None
+    state: GameState,
+    player: str,
+    card: str,
+    at: str,
+    aim: Aim | None,
+    target: str | None,
+    munition: str | None = None,
 ) -> RulesError | None:
-    """Why ``player`` may not play ``card`` on ``at`` so aimed (AE-39, AE-42), or None."""
+    """Why ``player`` may not play ``card`` on ``at`` so aimed and loaded (AE-39, AE-42,
+    AE-44), or None."""
     emp = state.empires[player]
     if card not in emp.hand:
         return reject(f"card {card!r} is not in {player}'s hand", "not_in_hand")
@@ -155,6 +167,10 @@ def strike_problem(
     spec = entry.spec
     if not isinstance(spec, AttackCard):
         return reject(f"{card} is not an attack card (p.19)", "not_an_attack_card")
+    if munition is not None:
+        problem = munition_problem(state, player, card, munition)
+        if problem is not None:
+            return problem
     precise = has(entry.abilities, PRECISION_TARGETING)
     if target is not None:
         if not precise:
@@ -209,7 +225,7 @@ def play_attack_card(batch: Batch[GameState], cmd: PlayAttackCard) -> None:
     ``strike_problem`` says."""
     state = batch.state
     at = hex_on_map(state, cmd.at)
-    problem = strike_problem(state, cmd.player, cmd.card, at, cmd.aim, cmd.target)
+    problem = strike_problem(state, cmd.player, cmd.card, at, cmd.aim, cmd.target, cmd.munition)
     if problem:
         raise problem
     spec = state.card(cmd.card).spec
@@ -231,6 +247,7 @@ def play_attack_card(batch: Batch[GameState], cmd: PlayAttackCard) -> None:
         aim=aim,
         target=cmd.target,
         to_ask=others,
+        munition=cmd.munition or "",
     )
     launch_damage = HELO_FROM_ARMY_DAMAGE if from_army else 0
     batch.emit(
@@ -468,18 +485,32 @@ def _to_strike(batch: Batch[GameState]) -> None:
     )
 
 
+def _nothing_to_strike(batch: Batch[GameState], strike: AirStrike, why: str) -> None:
+    """The strike finds nothing to strike: it is over, or its collateral damage comes, which
+    strikes whether or not the missile could strike its target (p.31; AE-46)."""
+    if fallout_kind(batch.state, strike) == "collateral":
+        why += "; then collateral damage on the armies of the hex (p.31; AE-46)"
+        batch.emit(AirStrikeAdvanced(strike=replace(strike, stage="fallout"), why=why))
+        return
+    batch.emit(AirStrikeAdvanced(strike=replace(strike, stage="done"), why=why))
+
+
+def _to_wmd(batch: Batch[GameState]) -> None:
+    strike = top_strike(batch.state)
+    why = (
+        "it survived every challenge and carries a weapon of mass destruction: it strikes the "
+        "whole hex, not one target (p.31–32; AE-48)"
+    )
+    batch.emit(AirStrikeAdvanced(strike=replace(strike, stage="fallout"), why=why))
+
+
 def _pick_target(batch: Batch[GameState]) -> None:
     """A random target among what the card may strike (p.31; AE-42), or none left."""
     state = batch.state
     strike = top_strike(state)
     found = targets(state, strike.empire, strike.at, strike.aim)
     if not found:
-        batch.emit(
-            AirStrikeAdvanced(
-                strike=replace(strike, stage="done"),
-                why=f"no {strike.aim} left to strike at {strike.at} (AE-42)",
-            )
-        )
+        _nothing_to_strike(batch, strike, f"no {strike.aim} left to strike at {strike.at} (AE-42)")
         return
     index = 0
     if len(found) > 1:
@@ -531,11 +562,7 @@ def _open_strike(batch: Batch[GameState]) -> None:
     target = strike.target
     assert target is not None
     if target not in targets(state, strike.empire, strike.at, strike.aim):
-        batch.emit(
-            AirStrikeAdvanced(
-                strike=replace(strike, stage="done"), why=f"{target} is no longer there (AE-42)"
-            )
-        )
+        _nothing_to_strike(batch, strike, f"{target} is no longer there (AE-42)")
         return
     a_pool, d_pool = strike_pool(state, strike), target_pool(state, target, strike.at)
     what = f"{strike.name}: {state.card(strike.card).name} strikes {state.card(target).name}"
@@ -584,10 +611,19 @@ def _after_challenge(batch: Batch[GameState]) -> None:
     target = strike.target
     assert target is not None
     raw = outcome.damage_to_defender
-    dealt, mod, label = strike_damage(state, target, raw)
+    extra = munition_damage(state, strike) if raw > 0 else 0
+    dealt, mod, label = strike_damage(state, target, raw + extra)
+    if extra:
+        mod += extra
+        label = ", ".join(x for x in (f"+{extra} munition {strike.munition}, p.31", label) if x)
     if dealt:
         note = f"{raw} {mod:+d} ({label})" if mod else ""
         batch.emit(*damage_events(state, target, dealt, state.challenges, note))
+    if fallout_kind(state, strike) == "collateral":
+        took = f"{target} took {dealt} damage" if dealt else f"{target} took no damage"
+        why = f"{took}; then collateral damage on the armies of {strike.at} (p.31; AE-46)"
+        batch.emit(AirStrikeAdvanced(strike=replace(cleared, stage="fallout"), why=why))
+        return
     batch.emit(
         AirStrikeEnded(
             strike=replace(cleared, stage="done"),
@@ -610,6 +646,7 @@ def _end(batch: Batch[GameState]) -> None:
             strike=replace(strike, stage="done"),
             survived=flying,
             spent=flying and strike.craft == "missile",
+            after_fallout=flying and fallout_kind(state, strike) is not None,
         )
     )
 
@@ -638,6 +675,10 @@ def air_strike_next(state: GameState, strike: AirStrike) -> Decision | Step:
         )
     if strike.stage == "ground":
         return _open_ground if strike.gunners else _to_strike
+    if strike.stage == "fallout":
+        return fallout_next(state, strike)
+    if fallout_kind(state, strike) == "wmd":
+        return _to_wmd
     return _pick_target if strike.target is None else _open_strike
 
 
@@ -646,7 +687,8 @@ def air_strike_next(state: GameState, strike: AirStrike) -> Decision | Step:
 
 def legal_strikes(state: GameState, player: str) -> list[PlayAttackCard]:
     """Every strike of every attack card in ``player``'s hand on a hex holding an enemy base or
-    an enemy army it has sighted: each aim, or with Precision Targeting each target."""
+    an enemy army it has sighted: each aim, or with Precision Targeting each target; each
+    without a munition and with each munition of the hand it may carry (AE-44)."""
     emp = state.empires[player]
     cards = [c for c in emp.hand if isinstance(state.card(c).spec, AttackCard)]
     if not cards:
@@ -671,7 +713,9 @@ def legal_strikes(state: GameState, player: str) -> list[PlayAttackCard]:
                     PlayAttackCard(player=player, card=card, at=at, aim=aim)
                     for aim in ("unit", "facility")
                 ]
-            out += [
+            ok = [
                 t for t in tries if strike_problem(state, player, card, at, t.aim, t.target) is None
             ]
+            munitions = loadable(state, player, card) if ok else []
+            out += ok + [replace(t, munition=m) for t in ok for m in munitions]
     return out

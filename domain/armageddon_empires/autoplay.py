@@ -3,8 +3,8 @@
 ``choose`` picks from the legal commands without any randomness: in a challenge, take the
 prerogative when offered, play a tactic card or else spend fate while the dice go against it,
 else accept; in a turn, buy initiative dice (up to two, keeping Energy for later
-rounds), deploy what the hand allows, play an attack card on the first hex it may strike
-(its intercept window answered with the first card that may intercept), hunt a spotted hero, repair, stealth an army that can,
+rounds), deploy what the hand allows, play an attack card on the first hex it may strike, loaded
+with a munition when the hand holds one it may carry (its intercept window answered with the first card that may intercept), hunt a spotted hero, repair, stealth an army that can,
 send garrison units beyond the first into a field army at the base (creating one if there is
 none), move a combat-capable army onto a spotted hero alone, move field armies toward the
 nearest enemy stronghold or outpost, draw while the hand has room, end the turn.
@@ -110,8 +110,9 @@ def choose(state: GameState, player: str, legal: Sequence[Command]) -> Command:
     if deploys:
         return deploys[0]
     strikes = [c for c in legal if isinstance(c, PlayAttackCard)]
-    if strikes:  # the first card on the first hex, a unit before a facility (AE-39, AE-42)
-        return strikes[0]
+    if strikes:  # the first card on the first hex, a unit before a facility (AE-39, AE-42),
+        loaded = [c for c in strikes if c.munition]  # loaded with a munition if it can (AE-44)
+        return (loaded or strikes)[0]
     for kind in (HuntHero, RepairCard, EngageStealth):
         for c in legal:
             if isinstance(c, kind):

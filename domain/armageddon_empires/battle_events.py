@@ -336,7 +336,10 @@ class NextRoundChosen(BattleStep, frozen=True, tag="next_round_chosen"):
             out += f": {', '.join(self.retreating)}"
         if self.garrisons:
             out += (
-                f"; the garrisons {', '.join(self.garrisons)} never retreat: they leave the "
+                f"; the garrison {self.garrisons[0]} never retreats: it leaves the fight and "
+                "falls if the battle is lost (p.34)"
+                if len(self.garrisons) == 1
+                else f"; the garrisons {', '.join(self.garrisons)} never retreat: they leave the "
                 "fight and fall if the battle is lost (p.34)"
             )
         if self.battle.retreats:

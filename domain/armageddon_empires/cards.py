@@ -16,7 +16,8 @@ from warlog.domain.armageddon_empires.resources import Resources
 Id = Annotated[str, msgspec.Meta(pattern=r"^[a-z0-9][a-z0-9_-]{0,39}$")]
 Stat = Annotated[int, msgspec.Meta(ge=0, le=99)]
 PositiveStat = Annotated[int, msgspec.Meta(ge=1, le=99)]
-CardKind = Literal["hero", "unit", "facility", "attack", "tactic"]
+CardKind = Literal["hero", "unit", "facility", "attack", "munition", "tactic"]
+Craft = Literal["aircraft", "helo", "missile"]
 #: the effects a tactic card may have (manual p.51; digest 9.5), by warlog's names
 TacticEffect = Literal[
     "fate_plus",
@@ -90,13 +91,22 @@ class FacilityCard(_Card, frozen=True, kw_only=True, tag="facility"):
 class AttackCard(_Card, frozen=True, kw_only=True, tag="attack"):
     """An aircraft, helo or missile played from the hand against a hex (p.19)."""
 
-    craft: Literal["aircraft", "helo", "missile"]
+    craft: Craft
     attack: Stat
     defense: Stat
     fate: Stat
     hit_points: PositiveStat
     range: PositiveStat
     ap: Stat = 0
+
+
+class MunitionCard(_Card, frozen=True, kw_only=True, tag="munition"):
+    """A munition, loaded from the hand onto an attack card as it is played (p.22, p.31; AE-44):
+    ``damage`` is added to a hit of its Air-To-Ground challenge; its abilities (a Hydrogen Bomb,
+    Collateral) fly with the card; ``fits``: the kinds of attack card that may carry it."""
+
+    damage: Stat = 0
+    fits: tuple[Craft, ...] = ("aircraft", "helo", "missile")
 
 
 class TacticCard(_Card, frozen=True, kw_only=True, tag="tactic"):
@@ -110,7 +120,7 @@ class TacticCard(_Card, frozen=True, kw_only=True, tag="tactic"):
         return TACTIC_PRINTED[self.effect].format(x=self.amount)
 
 
-CardType = HeroCard | UnitCard | FacilityCard | AttackCard | TacticCard
+CardType = HeroCard | UnitCard | FacilityCard | AttackCard | MunitionCard | TacticCard
 
 
 class CardEntry(msgspec.Struct, frozen=True):
@@ -152,7 +162,7 @@ def entry(spec: CardType) -> CardEntry:
 
 def damage_limit(spec: CardType) -> int:
     """The damage at which a card is destroyed: a hero's wounds, a facility's structure, a unit's
-    or attack card's hit points (p.17–19; AE-24); a tactic card takes none (1)."""
+    or attack card's hit points (p.17–19; AE-24); a munition or tactic card takes none (1)."""
     if isinstance(spec, HeroCard):
         return spec.wounds
     if isinstance(spec, FacilityCard):

@@ -83,7 +83,15 @@ class Pool(msgspec.Struct, frozen=True):
     def text(self) -> str:
         """``6 = 1 (base, R2) + 1 (3 units // 2) + 4 (...)``."""
         total = sum(t.value for t in self.terms)
-        parts = " + ".join(t.text() for t in self.terms) or "nothing"
+        parts = (
+            "".join(
+                t.text()
+                if i == 0
+                else (f" − {Term(-t.value, t.label).text()}" if t.value < 0 else f" + {t.text()}")
+                for i, t in enumerate(self.terms)
+            )
+            or "nothing"
+        )
         floor = " (a pool never goes below 0, R3)" if total < 0 else ""
         return f"{self.size} = {parts}{floor}"
 

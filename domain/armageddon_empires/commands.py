@@ -175,12 +175,14 @@ class PlayAttackCard(Command, frozen=True, tag="play_attack_card"):
     """Play the attack card ``card`` from the hand on hex ``at`` (p.19, p.30–31), paying its AP
     and resources. ``aim``: an aircraft or helo strikes a random ``unit`` of an enemy army it
     sees there or a random ``facility`` of the enemy base there; a missile always a facility.
-    ``target``: with Precision Targeting, the card struck (AE-39, AE-42)."""
+    ``target``: with Precision Targeting, the card struck (AE-39, AE-42). ``munition``: a
+    munition card of the hand loaded onto it, spent whether or not it hits (p.22, p.31; AE-44)."""
 
     card: str
     at: str
     aim: Literal["unit", "facility"] | None = None
     target: str | None = None
+    munition: str | None = None
 
 
 class Intercept(Command, frozen=True, tag="intercept"):

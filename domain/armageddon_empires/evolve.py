@@ -11,7 +11,13 @@ from typing import Any
 
 from msgspec.structs import replace
 
-from warlog.domain.armageddon_empires import air_evolve, battle_evolve, changes, minefield_evolve
+from warlog.domain.armageddon_empires import (
+    air_evolve,
+    battle_evolve,
+    changes,
+    fallout_evolve,
+    minefield_evolve,
+)
 from warlog.domain.armageddon_empires.challenge_events import (
     CaptureKillBegan,
     CardDamaged,
@@ -337,6 +343,7 @@ _APPLY: dict[type[Event], Callable[[GameState, Any], GameState]] = {
 
 _APPLY.update(battle_evolve.APPLY)
 _APPLY.update(air_evolve.APPLY)
+_APPLY.update(fallout_evolve.APPLY)
 _APPLY.update(minefield_evolve.APPLY)
 
 

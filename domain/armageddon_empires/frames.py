@@ -13,6 +13,7 @@ from typing import Literal
 
 import msgspec
 
+from warlog.domain.armageddon_empires.cards import Craft
 from warlog.domain.armageddon_empires.challenge import Challenge, Outcome, Pool
 from warlog.domain.core.procedure import Frame
 
@@ -171,9 +172,9 @@ class Battle(Frame, frozen=True, kw_only=True, tag="battle", tag_field="frame"):
         return f"battle {self.number}"
 
 
-Craft = Literal["aircraft", "helo", "missile"]
 Aim = Literal["unit", "facility"]
-AirStage = Literal["intercept", "ground", "strike", "done"]
+#: "fallout": after the Air-To-Ground challenge, collateral damage or a WMD (p.31–32; AE-45..AE-49)
+AirStage = Literal["intercept", "ground", "strike", "fallout", "done"]
 
 
 class AirStrike(Frame, frozen=True, kw_only=True, tag="air_strike", tag_field="frame"):
@@ -200,6 +201,10 @@ class AirStrike(Frame, frozen=True, kw_only=True, tag="air_strike", tag_field="f
     challenger: str = ""
     #: the outcome of the challenge that just resolved, for the strike's next step
     outcome: Outcome | None = None
+    #: the munition loaded onto the card from the hand (p.22, p.31; AE-44), "" for none
+    munition: str = ""
+    #: collateral damage: the hidden die of each army in the hex has been rolled (AE-46)
+    collateral_rolled: bool = False
 
     @property
     def name(self) -> str:

@@ -106,9 +106,13 @@ def _deploy_problem(state: GameState, empire: Empire, card: str, base: Base) -> 
                 "rules/no_facility_slot",
             )
     else:
+        how = (
+            "loaded onto an attack card as it is played (play_attack_card's munition, p.22)"
+            if entry.kind == "munition"
+            else "played on a hex (play_attack_card, p.19)"
+        )
         return RulesError(
-            f"{card} is an attack card: it is played on a hex (play_attack_card), not deployed (p.19)",
-            "rules/not_deployable",
+            f"{card} is a {entry.kind} card: it is {how}, not deployed", "rules/not_deployable"
         )
     if not empire.resources.covers(entry.spec.cost):
         return RulesError(

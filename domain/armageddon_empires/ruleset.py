@@ -14,6 +14,7 @@ from warlog.domain.armageddon_empires.commands import AnyCommand
 from warlog.domain.armageddon_empires.decide import HANDLERS
 from warlog.domain.armageddon_empires.events import EVENT_TYPES, RoundBegan
 from warlog.domain.armageddon_empires.evolve import evolve
+from warlog.domain.armageddon_empires.fallout_events import FALLOUT_EVENT_TYPES
 from warlog.domain.armageddon_empires.legal import options
 from warlog.domain.armageddon_empires.minefield_events import MINEFIELD_EVENT_TYPES
 from warlog.domain.armageddon_empires.scenario import Scenario
@@ -37,15 +38,16 @@ class ArmageddonEmpires(Rules[GameState, Command]):
     name: ClassVar[str] = "armageddon-empires"
     #: 2: sealed hidden values, the opening deal (AE-15); 3: challenges, fog of war, stealth,
     #: Capture Kill, repairs, the HQ retaken until the end of the turn (AE-10, AE-16..AE-24);
-    #: 4: battles, retreats, sieges, the air war, collateral damage, WMD, minefields, the fall
-    #: of bases (AE-25 onward)
-    version: ClassVar[str] = "5"
+    #: 4: battles, retreats, sieges, the fall of bases (AE-25 onward); 5: the air war, the draw
+    #: (AE-39..AE-43); 6: munitions, collateral damage, WMD, minefields (AE-44 onward)
+    version: ClassVar[str] = "6"
     event_types: ClassVar[tuple[type[Event], ...]] = (
         EVENT_TYPES
         + SIGHTING_EVENT_TYPES
         + CHALLENGE_EVENT_TYPES
         + BATTLE_EVENT_TYPES
         + AIR_EVENT_TYPES
+        + FALLOUT_EVENT_TYPES
         + MINEFIELD_EVENT_TYPES
     )
     command_type: ClassVar[Any] = AnyCommand

@@ -61,6 +61,9 @@ class Empire(msgspec.Struct, frozen=True):
     hunted: tuple[str, ...] = ()
     #: the card types this empire has seen (its own, and the enemy's it has seen; AE-7, AE-17)
     seen: tuple[str, ...] = ()
+    #: cards of its discard pile destroyed by hidden challenges: face down, only it sees them
+    #: (collateral damage and WMD, p.31; AE-49)
+    face_down: tuple[str, ...] = ()
 
 
 class Base(msgspec.Struct, frozen=True):
@@ -150,6 +153,9 @@ class GameState(msgspec.Struct, frozen=True):
     ending_turn: bool = False
     #: a roll that waits for its roller's command (AE-37; ``core.rolls``)
     awaiting: AwaitedRoll | None = None
+    #: the armies of the hex hit by an air strike's collateral damage, whose hidden challenges
+    #: are still to come (p.31; AE-46): the referee's, seen by no player
+    collateral: tuple[str, ...] = ()
     #: the minefields in play, by id (p.32; AE-50)
     minefields: dict[str, Minefield] = {}
     #: the scenario placed minefields: every move is then checked for them (AE-53)

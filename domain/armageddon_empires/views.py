@@ -11,6 +11,9 @@ view (its bases, sighted armies, prisoners, discards, an open challenge), and of
 nothing that names an army (which moved, hunted, or is out of supply) nor its AP left (it
 would tell what its sealed moves cost). Bases are public. Minefields (AE-53): an empire sees its
 own, and of the enemy's only those its armies walked into, without their damage.
+
+Hidden challenges (collateral damage, WMD; AE-49): an empire sees its own cards' results alone;
+another empire's cards they destroy lie in its discard pile face down, unseen.
 """
 
 from __future__ import annotations
@@ -35,6 +38,7 @@ from warlog.domain.armageddon_empires.events import (
     ResourcesCollected,
     SupplyTraced,
 )
+from warlog.domain.armageddon_empires.fallout_events import FalloutSuffered, WmdDetonated
 from warlog.domain.armageddon_empires.frames import AirStrike, CaptureKill
 from warlog.domain.armageddon_empires.minefield_events import (
     MinefieldsChecked,
@@ -114,13 +118,17 @@ def view(state: GameState, player: str | None) -> dict[str, Any]:
         own = eid == player
         deck = emp.pop("deck")
         emp["deck_size"] = len(deck)
+        face_down = emp.pop("face_down")
         if own:
             emp["deck_contents"] = sorted(deck)
+            emp["face_down"] = face_down
         else:
             emp["hand_size"] = len(emp.pop("hand"))
+            emp["discard"] = [c for c in emp["discard"] if c not in face_down]
             for name in ("moved", "out_of_supply", "hunted", "seen", "ap"):
                 emp.pop(name)
     data["bids"] = {e: (n if e == player else HIDDEN) for e, n in data["bids"].items()}
+    del data["collateral"]  # the referee's (AE-46)
     return data
 
 
@@ -131,8 +139,8 @@ def _visible_cards(state: GameState, player: str) -> set[str]:
         out.update((base.card, *base.facilities, *base.prisoners))
     for seen in state.sightings.get(player, {}).values():
         out.update(seen.cards())
-    for emp in state.empires.values():
-        out.update(emp.discard)
+    for emp in state.empires.values():  # a card lost in a hidden challenge lies face down (AE-49)
+        out.update(c for c in emp.discard if emp.id == player or c not in emp.face_down)
     out.update(m.card for m in state.minefields.values() if player in m.known_to)
     for frame in state.frames:
         if isinstance(frame, Challenge):
@@ -204,6 +212,18 @@ def _challenge_notices(after: GameState, event: Event) -> list[Notice]:
         else:
             text, rounds = f"Round {r}: {f.target} escaped {f.hunter}'s hunters", HUNT_NOTICE_ROUNDS
         return [Notice(e, text, rounds) for e in (f.hunter, f.target_empire)]
+    if isinstance(event, WmdDetonated):
+        text = f"Round {r}: {event.weapon} on {event.strike.at}"
+        return [Notice(e, text, DESTROYED_NOTICE_ROUNDS) for e in after.seats]
+    if isinstance(event, FalloutSuffered) and event.hits:
+        what = "collateral damage" if event.kind == "collateral" else "WMD"
+        lost = [h.card for h in event.hits if h.destroyed]
+        text = f"Round {r}: {what} of air strike {event.strike}: " + ", ".join(
+            f"{h.card} takes {h.taken}" for h in event.hits
+        )
+        if lost:
+            text += f"; destroyed: {', '.join(lost)}"
+        return [Notice(event.empire, text, DESTROYED_NOTICE_ROUNDS)]
     if isinstance(event, MinefieldsChecked) and event.attack is not None:
         text = f"Round {r}: {attack_summary(event.attack)}"
         return [Notice(event.empire, text, MINEFIELD_NOTICE_ROUNDS)]

@@ -1,0 +1,357 @@
+"""Collateral damage and weapons of mass destruction (p.31–32; digest §4.5–4.6; R14; AE-45..AE-49).
+
+- **Collateral damage** (p.31; AE-45, AE-46): a strike whose card or munition has
+  ``Collateral P% N Atk``, once it has made its Air-To-Ground challenge (hit or miss) or found
+  its target gone, rolls one hidden die for every army in the hex, whoever owns it, stealthed
+  or not, garrisons too: a d10, the army hit at most P/10; a percentage that is not a whole ten
+  is rolled on a d100, hit at most P (AE-45). Then, in a roll of its own (AE-37: its size
+  depends on those dice), every hero and unit card of every army hit faces a hidden challenge:
+  N dice against its defence (a unit) or its fate (a hero), + the hex's terrain (R12). The
+  damage is the challenge's (successes − defence successes), less the card's damage modifiers
+  (conventional damage, AE-29). A card shot down before it strikes does no collateral damage.
+- **WMD** (p.31–32; AE-48): a strike whose card or munition has ``Hydrogen Bomb A, R`` or
+  ``Grav Warhead A, R`` makes no Air-To-Ground challenge against one target: it strikes the
+  whole hex. Every facility without Hardened is destroyed (the base's own card too: the base is
+  razed, AE-34); each Hardened facility left, and every hero and unit card of every army in the
+  hex, faces a WMD challenge of A dice against its defence (a hero: its fate) + terrain (R12),
+  with no damage modifiers (R14: not conventional damage); a card it does not destroy takes R
+  less a random 1..its resistance (AE-47: none taken off at resistance 0). The garrison of a
+  Hardened stronghold or outpost takes half the challenge's damage, rounded down, and no
+  radiation (R14).
+- **Hidden** (p.31; AE-49): the challenges against armies are the referee's: one hidden roll of
+  every die, then ``fallout_suffered`` for every empire, its own cards' results sealed for it
+  alone; a card they destroy goes to the discard pile face down (only its owner sees it), and
+  no other empire's sightings change. What happens to a base is public, as bases are: its
+  facilities' challenges roll in the open, before the hidden dice.
+- The dice are counted before any is rolled (AE-37): the radiation die of every card is
+  rolled with the challenge dice, one hidden roll for each resistance of the scenario's heroes
+  and units (so the number of rolls tells nothing), and a card the challenge destroys does not
+  use its own.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from msgspec.structs import replace
+
+from warlog.domain.armageddon_empires.abilities import Ability, Collateral, Wmd, has
+from warlog.domain.armageddon_empires.air_events import AirStrikeAdvanced
+from warlog.domain.armageddon_empires.awaiting import may_roll
+from warlog.domain.armageddon_empires.battle_events import BaseRazed
+from warlog.domain.armageddon_empires.battlefield import modified_damage, terrain_term
+from warlog.domain.armageddon_empires.cards import FacilityCard, HeroCard, UnitCard, damage_limit
+from warlog.domain.armageddon_empires.challenge import Pool, Term, successes
+from warlog.domain.armageddon_empires.fallout_events import (
+    ArmyRoll,
+    CollateralRolled,
+    FalloutHit,
+    FalloutKind,
+    FalloutSuffered,
+    Radiation,
+    WmdDetonated,
+)
+from warlog.domain.armageddon_empires.frames import AirStrike
+from warlog.domain.armageddon_empires.munitions import carried
+from warlog.domain.armageddon_empires.state import Army, Base, GameState
+from warlog.domain.core.batch import Batch
+from warlog.domain.core.procedure import Step
+
+HARDENED = "Hardened"
+#: AE-45: a percentage of whole tens is rolled on a d10 (p.31), any other on a d100
+COLLATERAL_DIE = 10
+PERCENTILE_DIE = 100
+#: R14: the garrison of a Hardened base takes half the WMD challenge's damage, rounded down
+SHELTER_DIVISOR = 2
+
+
+# ---------------------------------------------------------------------- what a strike carries
+
+
+def collateral_of(abilities: tuple[Ability, ...]) -> Collateral | None:
+    return next((a for a in abilities if isinstance(a, Collateral)), None)
+
+
+def wmd_of(abilities: tuple[Ability, ...]) -> Wmd | None:
+    return next((a for a in abilities if isinstance(a, Wmd)), None)
+
+
+def fallout_kind(state: GameState, strike: AirStrike) -> FalloutKind | None:
+    """What the strike does to the whole hex: a WMD, collateral damage, or nothing."""
+    abilities = carried(state, strike)
+    if wmd_of(abilities) is not None:
+        return "wmd"
+    return "collateral" if collateral_of(abilities) is not None else None
+
+
+def collateral_die(percent: int) -> int:
+    """AE-45: the die of each army, a d10 for whole tens (p.31), a d100 otherwise."""
+    return COLLATERAL_DIE if percent % 10 == 0 else PERCENTILE_DIE
+
+
+def collateral_hit(percent: int, face: int, sides: int) -> bool:
+    """AE-45: a d10 at most the percentage's tens (60 %: 1–6, p.31); a d100 at most P."""
+    return face * (100 // sides) <= percent
+
+
+# ---------------------------------------------------------------------- what is in the hex
+
+
+def hex_armies(state: GameState, at: str) -> list[Army]:
+    """Every army in hex ``at``, whoever owns it, stealthed or not, garrisons too, by id."""
+    return sorted((a for a in state.armies.values() if a.at == at), key=lambda a: a.id)
+
+
+def card_pool(state: GameState, card: str, at: str) -> Pool:
+    """A card's pool in a hidden challenge (p.31–32): its defence, or a hero's fate, + the
+    hex's terrain (R12)."""
+    entry = state.card(card)
+    spec = entry.spec
+    if isinstance(spec, HeroCard):
+        terms = [Term(spec.fate, f"fate of {entry.name}, p.31")]
+    else:
+        defense = spec.defense if isinstance(spec, UnitCard | FacilityCard) else 0
+        terms = [Term(defense, f"defense of {entry.name}")]
+    terrain = terrain_term(state, at)
+    return Pool((*terms, terrain) if terrain is not None else tuple(terms))
+
+
+def resistance(state: GameState, card: str) -> int:
+    spec = state.card(card).spec
+    return spec.resistance if isinstance(spec, HeroCard | UnitCard | FacilityCard) else 0
+
+
+def scenario_resistances(state: GameState) -> tuple[int, ...]:
+    """The resistances of 2 or more among the scenario's heroes and units: one hidden radiation
+    roll each, whatever the hex holds (module doc)."""
+    found = {
+        e.spec.resistance
+        for e in state.catalogue.values()
+        if isinstance(e.spec, HeroCard | UnitCard) and e.spec.resistance >= 2
+    }
+    return tuple(sorted(found))
+
+
+def sheltered(state: GameState, base: Base | None) -> str | None:
+    """The garrison a Hardened stronghold or outpost shelters (R14), if any."""
+    if base is None or not has(state.card(base.card).abilities, HARDENED):
+        return None
+    return base.garrison
+
+
+# ---------------------------------------------------------------------- one hidden challenge
+
+
+class _Faces:
+    """Faces handed out in order."""
+
+    def __init__(self, faces: list[int]) -> None:
+        self._it: Iterator[int] = iter(faces)
+
+    def take(self, n: int) -> tuple[int, ...]:
+        return tuple(next(self._it) for _ in range(n))
+
+
+def _challenge(
+    state: GameState,
+    card: str,
+    at: str,
+    attack: int,
+    dice: _Faces,
+    *,
+    conventional: bool,
+    halved: bool = False,
+) -> FalloutHit:
+    """One hidden challenge (before radiation): ``attack`` dice against the card's pool."""
+    pool = card_pool(state, card, at)
+    a_faces, d_faces = dice.take(attack), dice.take(pool.size)
+    raw = max(0, successes(a_faces) - successes(d_faces))
+    dealt, note = raw, ""
+    if conventional:
+        dealt, mod, label = modified_damage(state, card, raw)
+        note = f"{raw} {mod:+d}: {label}" if mod else ""
+    elif halved and raw:
+        dealt = raw // SHELTER_DIVISOR
+        note = f"half of {raw}: the garrison of a Hardened base, R14"
+    total = state.damage.get(card, 0) + dealt
+    limit = damage_limit(state.card(card).spec)
+    return FalloutHit(
+        card=card,
+        owner=state.instances[card].owner,
+        attack=attack,
+        attack_faces=a_faces,
+        pool=pool,
+        defense_faces=d_faces,
+        damage=dealt,
+        note=note,
+        total=total,
+        limit=limit,
+        destroyed=total >= limit,
+    )
+
+
+def _irradiated(hit: FalloutHit, strength: int, res: int, roll: int) -> FalloutHit:
+    """The hit with radiation added, unless the challenge destroyed the card (p.31–32)."""
+    if hit.destroyed:
+        return hit
+    rad = Radiation(strength=strength, resistance=res, roll=roll if res else 0)
+    total = hit.total + rad.damage
+    return replace(hit, radiation=rad, total=total, destroyed=total >= hit.limit)
+
+
+def _by_empire(
+    batch: Batch[GameState], strike: AirStrike, kind: FalloutKind, hits: list[FalloutHit]
+) -> None:
+    """``fallout_suffered`` for every empire, hit or not (AE-49)."""
+    for empire in batch.state.seats:
+        mine = tuple(h for h in hits if h.owner == empire)
+        batch.emit(FalloutSuffered(strike=strike.number, kind=kind, empire=empire, hits=mine))
+
+
+def _done(batch: Batch[GameState], strike: AirStrike, why: str) -> None:
+    batch.emit(AirStrikeAdvanced(strike=replace(strike, stage="done"), why=why))
+
+
+# ---------------------------------------------------------------------- collateral damage
+
+
+def _roll_collateral(batch: Batch[GameState]) -> None:
+    """The hidden die of every army in the hex (AE-45, AE-46)."""
+    state = batch.state
+    strike = state.frames[-1]
+    assert isinstance(strike, AirStrike)
+    found = collateral_of(carried(state, strike))
+    assert found is not None
+    armies = hex_armies(state, strike.at)
+    what = f"{strike.name}: collateral damage"
+    if not may_roll(batch, strike.empire, what, len(armies), hidden=True):
+        return
+    sides = collateral_die(found.percent)
+    faces = batch.roll(len(armies), sides, purpose=f"{strike.name} collateral", hidden=True)
+    rolls = tuple(
+        ArmyRoll(army=a.id, face=f, hit=collateral_hit(found.percent, f, sides))
+        for a, f in zip(armies, faces, strict=True)
+    )
+    batch.emit(
+        CollateralRolled(
+            strike=replace(strike, collateral_rolled=True),
+            percent=found.percent,
+            attack=found.attack,
+            rolls=rolls,
+        )
+    )
+
+
+def _collateral_challenges(batch: Batch[GameState]) -> None:
+    """The hidden challenges of every card of the armies hit (p.31; AE-46)."""
+    state = batch.state
+    strike = state.frames[-1]
+    assert isinstance(strike, AirStrike)
+    found = collateral_of(carried(state, strike))
+    assert found is not None
+    cards = [c for a in state.collateral if a in state.armies for c in state.armies[a].cards()]
+    n = found.attack
+    total = sum(n + card_pool(state, c, strike.at).size for c in cards)
+    if not may_roll(batch, strike.empire, f"{strike.name}: collateral damage", total, hidden=True):
+        return
+    dice = _Faces(batch.roll(total, 6, purpose=f"{strike.name} collateral challenges", hidden=True))
+    hits = [_challenge(state, c, strike.at, n, dice, conventional=True) for c in cards]
+    _by_empire(batch, strike, "collateral", hits)
+    _done(batch, strike, "collateral damage is over (p.31)")
+
+
+# ---------------------------------------------------------------------- WMD
+
+
+def _detonate(batch: Batch[GameState]) -> None:
+    """A Hydrogen Bomb or Grav Warhead on the whole hex (p.31–32; AE-48; R14)."""
+    state = batch.state
+    strike = state.frames[-1]
+    assert isinstance(strike, AirStrike)
+    weapon = wmd_of(carried(state, strike))
+    assert weapon is not None
+    at, a = strike.at, weapon.attack
+    base = state.base_at(at)
+    facilities = [] if base is None else [base.card, *base.facilities]
+    destroyed = [f for f in facilities if not has(state.card(f).abilities, HARDENED)]
+    razed = base is not None and base.card in destroyed
+    spared = [] if razed else [f for f in facilities if f not in destroyed]
+    shelter = None if razed else sheltered(state, base)
+    cards = [(c, army.id) for army in hex_armies(state, at) for c in army.cards()]
+    exposed = [c for c, army in cards if army != shelter]
+    kinds = scenario_resistances(state)
+    by_res = {r: [c for c in exposed if resistance(state, c) == r] for r in kinds}
+    open_res = [f for f in spared if resistance(state, f) >= 2]
+    count = sum(a + card_pool(state, f, at).size for f in spared) + len(open_res)
+    count += sum(a + card_pool(state, c, at).size for c, _ in cards)
+    count += sum(len(v) for v in by_res.values())
+    if not may_roll(batch, strike.empire, f"{strike.name}: {weapon.name}", count, hidden=True):
+        return
+    # the base's challenges in the open, then the hidden ones (module doc)
+    open_dice = _Faces(
+        batch.roll(
+            sum(a + card_pool(state, f, at).size for f in spared),
+            6,
+            purpose=f"{strike.name} WMD challenges of the facilities",
+        )
+    )
+    open_hits = [_challenge(state, f, at, a, open_dice, conventional=False) for f in spared]
+    for i, f in enumerate(spared):
+        res = resistance(state, f)
+        roll = 1 if res == 1 else 0
+        if res >= 2:
+            (roll,) = batch.roll(1, res, purpose=f"{strike.name} radiation of {f}")
+        open_hits[i] = _irradiated(open_hits[i], weapon.radiation, res, roll)
+    hidden = _Faces(
+        batch.roll(
+            sum(a + card_pool(state, c, at).size for c, _ in cards),
+            6,
+            purpose=f"{strike.name} hidden WMD challenges",
+            hidden=True,
+        )
+    )
+    rolls = {
+        r: iter(batch.roll(len(by_res[r]), r, purpose=f"{strike.name} radiation", hidden=True))
+        for r in kinds
+    }
+    hits = []
+    for c, army in cards:
+        hit = _challenge(state, c, at, a, hidden, conventional=False, halved=army == shelter)
+        if army != shelter:
+            res = resistance(state, c)
+            roll = next(rolls[res]) if res >= 2 else res
+            hit = _irradiated(hit, weapon.radiation, res, roll)
+        hits.append(hit)
+    batch.emit(
+        WmdDetonated(
+            strike=strike,
+            weapon=weapon.name,
+            attack=a,
+            radiation=weapon.radiation,
+            destroyed=tuple(destroyed),
+            hits=tuple(open_hits),
+        )
+    )
+    assert base is not None or not facilities
+    if base is not None and (razed or any(h.card == base.card and h.destroyed for h in open_hits)):
+        batch.emit(
+            BaseRazed(
+                base=base.id,
+                empire=base.empire,
+                at=base.at,
+                facilities=tuple(f for f in base.facilities if f not in destroyed),
+                freed=base.prisoners,
+            )
+        )
+    _by_empire(batch, strike, "wmd", hits)
+    _done(batch, strike, f"the {weapon.name} is spent on {at} (p.31–32)")
+
+
+# ---------------------------------------------------------------------- the procedure
+
+
+def fallout_next(state: GameState, strike: AirStrike) -> Step:
+    """The strike's fallout step (module doc)."""
+    if fallout_kind(state, strike) == "wmd":
+        return _detonate
+    return _collateral_challenges if strike.collateral_rolled else _roll_collateral

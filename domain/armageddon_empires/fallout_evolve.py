@@ -1,0 +1,81 @@
+"""evolve for collateral damage and WMD (p.31–32): applies only; every check lives in
+``fallout.py``."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from msgspec.structs import replace
+
+from warlog.domain.armageddon_empires import changes
+from warlog.domain.armageddon_empires.fallout_events import (
+    CollateralRolled,
+    FalloutHit,
+    FalloutSuffered,
+    WmdDetonated,
+)
+from warlog.domain.armageddon_empires.state import GameState
+from warlog.domain.core.events import Event
+from warlog.domain.core.procedure import replace_top
+
+
+def _collateral_rolled(state: GameState, e: CollateralRolled) -> GameState:
+    hit = tuple(r.army for r in e.rolls if r.hit)
+    return replace(state, frames=replace_top(state.frames, e.strike), collateral=hit)
+
+
+def _damaged(state: GameState, hit: FalloutHit) -> GameState:
+    return replace(state, damage={**state.damage, hit.card: hit.total}) if hit.taken else state
+
+
+def _is_base_card(state: GameState, card: str) -> bool:
+    return any(b.card == card for b in state.bases.values())
+
+
+def _open_hit(state: GameState, hit: FalloutHit) -> GameState:
+    """A facility's result, in the open (bases are public); a base's own card is razed by the
+    ``base_razed`` that follows (AE-34)."""
+    if not hit.destroyed:
+        return _damaged(state, hit)
+    if _is_base_card(state, hit.card):
+        return state
+    state, _ = changes.without_card(state, hit.card)
+    return changes.discard(state, hit.card)
+
+
+def _detonated(state: GameState, e: WmdDetonated) -> GameState:
+    for card in e.destroyed:
+        if not _is_base_card(state, card):
+            state, _ = changes.without_card(state, card)
+            state = changes.discard(state, card)
+    for hit in e.hits:
+        state = _open_hit(state, hit)
+    return state
+
+
+def _hidden_loss(state: GameState, card: str) -> GameState:
+    """A card destroyed by a hidden challenge (AE-49): out of its army, into its owner's discard
+    pile face down; an emptied army (not a garrison) is gone. An empire that has the army in
+    sight this round sees it lose the card, as it would see it gone; no other learns of it."""
+    state, army_id = changes.without_card(state, card)
+    state = changes.forget_card(changes.discard(state, card), card)
+    owner = state.instances[card].owner
+    emp = state.empires[owner]
+    state = changes.with_empire(state, replace(emp, face_down=(*emp.face_down, card)))
+    return changes.left_empty(state, army_id)
+
+
+def _suffered(state: GameState, e: FalloutSuffered) -> GameState:
+    for hit in e.hits:
+        state = _hidden_loss(state, hit.card) if hit.destroyed else _damaged(state, hit)
+    if e.kind == "collateral" and state.collateral:
+        state = replace(state, collateral=())
+    return state
+
+
+APPLY: dict[type[Event], Callable[[GameState, Any], GameState]] = {
+    CollateralRolled: _collateral_rolled,
+    WmdDetonated: _detonated,
+    FalloutSuffered: _suffered,
+}

@@ -1,0 +1,101 @@
+"""Non-interference of collateral damage and WMD (AE-49): two games that differ only in what
+blue's army out of red's sight holds — Lancers or a Bulwark, with a different pool, different
+dice and a different fate — give red byte-identical answers from every read a player has: the
+same events in the same shapes (the hidden rolls and blue's results sealed), the same views,
+the same legal commands, the same Events view."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from tests.cli.test_ae_golden_fallout import FALLOUT
+from tests.domain.armageddon_empires.test_non_interference import KEY, reads
+from warlog.arbiter.application import Arbiter
+from warlog.domain import rulesets
+from warlog.eventstore.memory_store import MemoryStore
+
+OPENING = [
+    {"type": "buy_initiative", "player": "red", "count": 0},
+    {"type": "buy_initiative", "player": "blue", "count": 0, "dice": [6, 1]},
+]
+
+
+def played(tmp: Path, line: str, commands: list[dict[str, object]]) -> Arbiter:
+    folder = tmp / line
+    folder.mkdir(exist_ok=True)
+    path = folder / "ni.toml"  # the scenario's name is the file's: the same in both games
+    text = FALLOUT.replace('units = ["lancers"]', f'units = ["{line}"]')
+    path.write_text(text, encoding="utf-8")
+    arb = Arbiter(
+        MemoryStore(), rulesets.get, clock=lambda: "2026-01-01T00:00:00.000Z", seeds=lambda: KEY
+    )
+    arb.new_game("armageddon-empires", str(path), game="ni", dice="manual")
+    for command in [*OPENING, *commands]:
+        arb.play("ni", json.dumps(command))
+    return arb
+
+
+def collateral(last: list[int]) -> list[dict[str, object]]:
+    """The missile misses the Hold; every army is hit; blue-line's card loses everything."""
+    return [
+        {
+            "type": "play_attack_card",
+            "player": "red",
+            "card": "red.cinder-rocket.1",
+            "at": "4,1",
+            "dice": [1, 1, 1, 1, 1],
+        },
+        {"type": "accept_challenge", "player": "blue"},
+        {"type": "accept_challenge", "player": "red", "dice": [1, 1, 1]},
+        {"type": "roll", "player": "red", "dice": [1] * 14 + last},
+        {"type": "end_turn", "player": "red"},
+    ]
+
+
+def test_red_reads_the_same_whatever_blue_s_unseen_army_suffers_from_collateral_damage(
+    tmp_path: Path,
+) -> None:
+    # the Lancers: 4 dice against defence 2, destroyed; the Bulwark: 4 against 3, 4 damage
+    lancers = played(tmp_path, "lancers", collateral([6, 6, 6, 6, 1, 1]))
+    bulwark = played(tmp_path, "bulwark", collateral([6, 6, 6, 6, 1, 1, 1]))
+    assert lancers.view("ni")["state"]["empires"]["blue"]["face_down"] == ["blue.lancers.1"]
+    assert bulwark.view("ni")["state"]["damage"]["blue.bulwark.2"] == 4
+    assert reads(lancers, "blue") != reads(bulwark, "blue")
+    red = reads(lancers, "red")
+    assert red == reads(bulwark, "red")
+    assert "blue.lancers" not in red and "blue.bulwark" not in red
+
+
+def test_red_reads_the_same_whatever_blue_s_unseen_army_suffers_from_a_hydrogen_bomb(
+    tmp_path: Path,
+) -> None:
+    guard = [1] * 26  # the Warden and the Bulwark of blue-guard: nothing
+    lancers = played(
+        tmp_path,
+        "lancers",
+        [
+            {
+                "type": "play_attack_card",
+                "player": "red",
+                "card": "red.sunbreaker.1",
+                "at": "4,1",
+                "dice": [*guard, *([1] * 12), 1, 1],  # the Lancers: 15 radiation, destroyed
+            }
+        ],
+    )
+    bulwark = played(
+        tmp_path,
+        "bulwark",
+        [
+            {
+                "type": "play_attack_card",
+                "player": "red",
+                "card": "red.sunbreaker.1",
+                "at": "4,1",
+                "dice": [*guard, *([1] * 13), 1, 1, 5],  # this Bulwark: 15 − 5 = 10
+            }
+        ],
+    )
+    assert reads(lancers, "blue") != reads(bulwark, "blue")
+    assert reads(lancers, "red") == reads(bulwark, "red")
