@@ -116,3 +116,15 @@ def free_hero(state: GameState, hero: str) -> GameState:
     if len(emp.hand) < emp.hand_limit:
         return with_empire(state, replace(emp, hand=(*emp.hand, hero)))
     return discard(state, hero)
+
+
+def hidden_loss(state: GameState, card: str) -> GameState:
+    """A card destroyed by a hidden challenge (AE-49): out of its army, into its owner's discard
+    pile face down; an emptied army (not a garrison) is gone. An empire that has the army in
+    sight this round sees it lose the card, as it would see it gone; no other learns of it."""
+    state, army_id = without_card(state, card)
+    state = forget_card(discard(state, card), card)
+    owner = state.instances[card].owner
+    emp = state.empires[owner]
+    state = with_empire(state, replace(emp, face_down=(*emp.face_down, card)))
+    return left_empty(state, army_id)

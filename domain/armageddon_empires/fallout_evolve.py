@@ -54,21 +54,9 @@ def _detonated(state: GameState, e: WmdDetonated) -> GameState:
     return state
 
 
-def _hidden_loss(state: GameState, card: str) -> GameState:
-    """A card destroyed by a hidden challenge (AE-49): out of its army, into its owner's discard
-    pile face down; an emptied army (not a garrison) is gone. An empire that has the army in
-    sight this round sees it lose the card, as it would see it gone; no other learns of it."""
-    state, army_id = changes.without_card(state, card)
-    state = changes.forget_card(changes.discard(state, card), card)
-    owner = state.instances[card].owner
-    emp = state.empires[owner]
-    state = changes.with_empire(state, replace(emp, face_down=(*emp.face_down, card)))
-    return changes.left_empty(state, army_id)
-
-
 def _suffered(state: GameState, e: FalloutSuffered) -> GameState:
     for hit in e.hits:
-        state = _hidden_loss(state, hit.card) if hit.destroyed else _damaged(state, hit)
+        state = changes.hidden_loss(state, hit.card) if hit.destroyed else _damaged(state, hit)
     if e.kind == "collateral" and state.collateral:
         state = replace(state, collateral=())
     return state

@@ -32,9 +32,7 @@ def _checked(state: GameState, e: MinefieldsChecked) -> GameState:
         if not challenge.destroyed:
             state = replace(state, damage={**state.damage, challenge.card: challenge.total})
             continue
-        state, left = changes.without_card(state, challenge.card)
-        state = changes.discard(state, challenge.card)
-        state = changes.left_empty(changes.forget_card(state, challenge.card), left)
+        state = changes.hidden_loss(state, challenge.card)  # face down (AE-49, AE-53)
     return state
 
 

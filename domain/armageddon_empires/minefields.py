@@ -9,9 +9,9 @@ Challenges.
 - Then one hidden Minefield Attack Challenge per card of the army (the hero, then the units, in
   order), Engineer X units immune: the minefield's X dice − the largest Engineer X of the
   mover's units in the hex, against the card's ground defence (AE-29); no fate on either side;
-  the card takes the damage less its modifiers (AE-29), destroyed at its points (AE-24); the
-  minefield loses the base damage, and at none left it is removed and the rest are spared
-  (p.32; AE-52). All the dice are one hidden roll, counted before any is rolled.
+  the card takes the damage less its modifiers (AE-29), destroyed at its points (AE-24) and
+  discarded face down (AE-49); the minefield loses the base damage, and at none left it is
+  removed and the rest are spared (p.32; AE-52). All the dice are one hidden roll, counted before any is rolled.
 - What each side learns (AE-53): ``minefields_checked`` for the mover and
   ``minefields_reported`` for the minefields' empire follow every move of a mined game.
 """

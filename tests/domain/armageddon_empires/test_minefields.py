@@ -313,3 +313,10 @@ def test_a_minefield_that_scores_nothing_keeps_no_damage_entry() -> None:
     g = mined()
     move(g, "5,0", [1] * 5 + [6] + ([1] * 5 + [6, 6]) * 2)
     assert "blue.mines.1" not in g.state.damage
+
+
+def test_cards_a_minefield_destroys_lie_face_down_for_the_minefield_s_empire() -> None:
+    g = mined()
+    move(g, "5,0", [6] * 5 + [1] + ([1] * 5 + [6, 6]) * 2)
+    assert "red.runner.1" in view(g.state, "red")["empires"]["red"]["discard"]
+    assert "red.runner.1" not in view(g.state, "blue")["empires"]["red"]["discard"]
