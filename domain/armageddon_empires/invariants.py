@@ -2,8 +2,8 @@
 
 The basic invariants, each named: AP and stockpiles are never negative, no hand holds more than
 its limit, every card instance is in exactly one place (a captured hero is its captor's prisoner,
-at a base; a minefield's card in its minefield) and held by its owner, minefields stand in the
-open, armies keep to the
+at a base; a minefield's card in its minefield) and held by its owner, a card lost face down is
+in its owner's discard pile, minefields stand in the open, armies keep to the
 limits of p.22–23 and stand on the map, garrisons stay at their bases, and the round clock is
 coherent. ``invariants`` is the ruleset's ``Rules.invariants`` (its class imports it).
 """
@@ -37,6 +37,8 @@ def violations(state: GameState) -> list[Violation]:
             places[card] += 1
             if state.instances[card].owner != empire.id:
                 out.append(Violation("cards_held_by_owner", f"{empire.id} holds {card}"))
+        if not set(empire.face_down) <= set(empire.discard):  # AE-49: face down in the pile
+            out.append(Violation("face_down_in_discard", f"{empire.id}: {empire.face_down}"))
     for base in state.bases.values():
         places.update(
             (base.card, *base.facilities, *base.prisoners)
