@@ -19,7 +19,7 @@ import msgspec
 from warlog.arbiter import snapshots
 from warlog.arbiter.fold import Fold, Folded, Row, RowDecoder, decoded
 from warlog.arbiter.ids import check_game_id
-from warlog.arbiter.initial import built, initial_state, remember
+from warlog.arbiter.initial import built, initial_state
 from warlog.arbiter.meta import GameMeta, evolve_meta
 from warlog.arbiter.scenarios import resolve_scenario
 from warlog.arbiter.sealing import (
@@ -210,10 +210,6 @@ class Arbiter:
                 cached = held
         newer = self._snapshot(game, loaded.ruleset, at, newer_than=cached.seq if cached else 0)
         start = newer or cached
-        if start is None:
-            # a young game, folded from game_created: its initial state read from the snapshot
-            # at seq 1 (written by the first process to build it) rather than built again
-            self._initial(game)
         from_seq = start.seq + 1 if start else 1
         rows = self.store.read_rows(game, from_seq, at, skip=INERT_TAGS)
         result = Fold(loaded.ruleset, start).rows(rows, self.decoder(loaded.codec, game)).folded
@@ -291,7 +287,6 @@ class Arbiter:
             if found is not None and found[0] == 1:
                 start = snapshots.decode(ruleset.state_type, found[1], lambda: None)
                 if start is not None and start.hash == row[3]:
-                    remember(ruleset, row[2], start.state)
                     return start.state
             (created,) = self.decoder(loaded.codec, game)([row])
             if not isinstance(created, GameCreated):

@@ -40,16 +40,6 @@ def initial_state(ruleset: AnyRuleset, created_data: str, event: GameCreated) ->
     return state
 
 
-def remember(ruleset: AnyRuleset, created_data: str, state: Any) -> None:
-    """Share ``state`` as the initial state of ``game_created`` data ``created_data``, read
-    rather than built (from the whole snapshot at seq 1, which decodes far faster)."""
-    key = (ruleset.name, ruleset.version, created_data)
-    if key not in _STATES:
-        if len(_STATES) >= _MOST:
-            _STATES.clear()
-        _STATES[key] = state
-
-
 def built(ruleset: AnyRuleset, created_data: str) -> Any:
     """The initial state of ``game_created`` data ``created_data`` if this process built it
     already, else None."""
