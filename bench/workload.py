@@ -43,6 +43,8 @@ AE = "armageddon-empires"
 TOY = "dice-race"
 #: the largest round limit an Armageddon Empires scenario may set (scenario.py: le=999)
 AE_MAX_ROUNDS = 999
+#: games of random play tried for each long game before giving up (each may end early)
+LONG_GAME_ATTEMPTS = 5
 
 #: (state, player, legal commands) -> the command to play
 Policy = Callable[[Any, str, Sequence[Any]], Any]
@@ -469,17 +471,22 @@ def write_long_games(
     try:
         for size in sizes:
             started = time.perf_counter()
-            game_id = f"{subject.prefix}-{size_label(size)}"
-            game = arb.new_game(subject.name, subject.long_scenario, game=game_id)
-            rng = random.Random(f"{seed}-{game_id}")
-            commands = play(arb, game, subject.long_policy(rng), rng=rng, until_events=size)
-            sink.flush()
-            vault.flush()
-            head = sink.head(game)[0]
-            if head < size:
+            label = f"{subject.prefix}-{size_label(size)}"
+            # random play may end a game early (an HQ falls): then the next seed, a new game
+            for attempt in range(LONG_GAME_ATTEMPTS):
+                game_id = label if attempt == 0 else f"{label}.{attempt}"
+                game = arb.new_game(subject.name, subject.long_scenario, game=game_id)
+                rng = random.Random(f"{seed}-{game_id}")
+                commands = play(arb, game, subject.long_policy(rng), rng=rng, until_events=size)
+                sink.flush()
+                vault.flush()
+                head = sink.head(game)[0]
+                if head >= size:
+                    break
+            else:
                 raise RuntimeError(
-                    f"the long game ended after {head} events, before {size}: "
-                    f"its scenario ({subject.long_scenario}) must allow longer games"
+                    f"{LONG_GAME_ATTEMPTS} long games ended before {size} events (the last after "
+                    f"{head}): its scenario ({subject.long_scenario}) must allow longer games"
                 )
             out[size] = LongGame(
                 game,
