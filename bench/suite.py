@@ -576,7 +576,7 @@ def run(cfg: Config, workdir: Path) -> list[str]:
             fmt_rate(replay_eps),
             fmt_rate(raw_eps) + " (SELECT, msgspec, count)",
             replay_eps / raw_eps,
-            ">= 0.5",
+            ">= 0.65",  # issue 17 (was 0.5)
         )
     )
 
