@@ -114,7 +114,7 @@ def ae_subject(workdir: Path) -> Subject:
         rulesets=rulesets.get,
         scenario=None,
         long_scenario=str(long_scenario),
-        long_policy=random_policy,
+        long_policy=long_ae_policy,
     )
 
 
@@ -151,6 +151,29 @@ def random_policy(rng: random.Random) -> Policy:
 
     def choose(state: Any, player: str, legal: Sequence[Any]) -> Any:
         return rng.choice(legal)
+
+    return choose
+
+
+#: the Armageddon Empires commands by which a base (and so an HQ, which ends the game) can fall
+BASE_TAKING = frozenset({"assault", "play_attack_card"})
+
+
+def long_ae_policy(rng: random.Random) -> Policy:
+    """Random legal play that takes no base: any legal command, uniformly, but never a move onto
+    an enemy base's hex, an assault or an attack card (unless nothing else is legal). Since bases
+    can fall, random play ends most games when an HQ falls, at 7–10k events: these games go on
+    to the lengths the series needs, with every other rule in play."""
+
+    def choose(state: Any, player: str, legal: Sequence[Any]) -> Any:
+        enemy_bases = {b.at for b in state.bases.values() if b.empire != player}
+        peaceful = [
+            c
+            for c in legal
+            if c.type_name() not in BASE_TAKING
+            and not (c.type_name() == "move_army" and c.to in enemy_bases)
+        ]
+        return rng.choice(peaceful or list(legal))
 
     return choose
 
