@@ -43,6 +43,8 @@ AE = "armageddon-empires"
 TOY = "dice-race"
 #: the largest round limit an Armageddon Empires scenario may set (scenario.py: le=999)
 AE_MAX_ROUNDS = 999
+#: games of random play tried for each long game before giving up (each may end early)
+LONG_GAME_ATTEMPTS = 5
 
 #: (state, player, legal commands) -> the command to play
 Policy = Callable[[Any, str, Sequence[Any]], Any]
@@ -112,7 +114,7 @@ def ae_subject(workdir: Path) -> Subject:
         rulesets=rulesets.get,
         scenario=None,
         long_scenario=str(long_scenario),
-        long_policy=random_policy,
+        long_policy=long_ae_policy,
     )
 
 
@@ -149,6 +151,29 @@ def random_policy(rng: random.Random) -> Policy:
 
     def choose(state: Any, player: str, legal: Sequence[Any]) -> Any:
         return rng.choice(legal)
+
+    return choose
+
+
+#: the Armageddon Empires commands by which a base (and so an HQ, which ends the game) can fall
+BASE_TAKING = frozenset({"assault", "play_attack_card"})
+
+
+def long_ae_policy(rng: random.Random) -> Policy:
+    """Random legal play that takes no base: any legal command, uniformly, but never a move onto
+    an enemy base's hex, an assault or an attack card (unless nothing else is legal). Since bases
+    can fall, random play ends most games when an HQ falls, at 7–10k events: these games go on
+    to the lengths the series needs, with every other rule in play."""
+
+    def choose(state: Any, player: str, legal: Sequence[Any]) -> Any:
+        enemy_bases = {b.at for b in state.bases.values() if b.empire != player}
+        peaceful = [
+            c
+            for c in legal
+            if c.type_name() not in BASE_TAKING
+            and not (c.type_name() == "move_army" and c.to in enemy_bases)
+        ]
+        return rng.choice(peaceful or list(legal))
 
     return choose
 
@@ -469,17 +494,22 @@ def write_long_games(
     try:
         for size in sizes:
             started = time.perf_counter()
-            game_id = f"{subject.prefix}-{size_label(size)}"
-            game = arb.new_game(subject.name, subject.long_scenario, game=game_id)
-            rng = random.Random(f"{seed}-{game_id}")
-            commands = play(arb, game, subject.long_policy(rng), rng=rng, until_events=size)
-            sink.flush()
-            vault.flush()
-            head = sink.head(game)[0]
-            if head < size:
+            label = f"{subject.prefix}-{size_label(size)}"
+            # random play may end a game early (an HQ falls): then the next seed, a new game
+            for attempt in range(LONG_GAME_ATTEMPTS):
+                game_id = label if attempt == 0 else f"{label}.{attempt}"
+                game = arb.new_game(subject.name, subject.long_scenario, game=game_id)
+                rng = random.Random(f"{seed}-{game_id}")
+                commands = play(arb, game, subject.long_policy(rng), rng=rng, until_events=size)
+                sink.flush()
+                vault.flush()
+                head = sink.head(game)[0]
+                if head >= size:
+                    break
+            else:
                 raise RuntimeError(
-                    f"the long game ended after {head} events, before {size}: "
-                    f"its scenario ({subject.long_scenario}) must allow longer games"
+                    f"{LONG_GAME_ATTEMPTS} long games ended before {size} events (the last after "
+                    f"{head}): its scenario ({subject.long_scenario}) must allow longer games"
                 )
             out[size] = LongGame(
                 game,

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import contextlib
 import os
-import shutil
 import sqlite3
 import stat
 import time
@@ -307,6 +306,8 @@ def _write_limited(path: str) -> bool:
             return True
     except (ImportError, OSError, ValueError):
         pass
+    import shutil  # only here, after a failed write: most processes never need it
+
     try:
         return shutil.disk_usage(Path(path).absolute().parent).free < 1 << 20
     except OSError:

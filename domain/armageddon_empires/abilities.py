@@ -9,6 +9,7 @@ destruction (``Hydrogen Bomb 10, 15`` = 10 attack dice, 15 radiation).
 
 from __future__ import annotations
 
+import functools
 import re
 from typing import Literal
 
@@ -206,26 +207,33 @@ def _name_pattern(name: str) -> re.Pattern[str]:
     return re.compile(rf"^{words}(?=\s|$)\s*", re.IGNORECASE)
 
 
-_NAMES: dict[str, str] = {n: n for n in CATALOGUE} | ALIASES
-#: longest printed names first, so "Sniper Attack" is not read as "Sniper" with a parameter
-_PATTERNS: list[tuple[re.Pattern[str], str]] = [
-    (_name_pattern(printed), _NAMES[printed]) for printed in sorted(_NAMES, key=len, reverse=True)
-]
+@functools.cache
+def _patterns() -> list[tuple[re.Pattern[str], str]]:
+    """Each printed name's pattern and its canonical name, longest printed names first, so that
+    "Sniper Attack" is not read as "Sniper" with a parameter. Compiled at the first ability
+    read, not at import: a process that reads no scenario (a snapshot holds the cards) never
+    needs them."""
+    names = {n: n for n in CATALOGUE} | ALIASES
+    return [
+        (_name_pattern(printed), names[printed]) for printed in sorted(names, key=len, reverse=True)
+    ]
 
+
+# The parameters' printed forms, compiled at their first use (by ``re``'s own cache), as the names are.
 _INT = r"\+?(\d{1,3})"
-_RATED = re.compile(rf"^{_INT}$")
-_RECCE_LABELLED = re.compile(r"^S\s*(\d{1,3})\s*,?\s*R\s*(\d{1,3})$", re.IGNORECASE)
-_RECCE_LABELLED_RS = re.compile(r"^R\s*(\d{1,3})\s*,?\s*S\s*(\d{1,3})$", re.IGNORECASE)
-_RECCE_PLAIN = re.compile(r"^(\d{1,3})\s*,?\s*(\d{1,3})$")
-_ARMOR = re.compile(r"^[-−–]\s*(\d{1,3})$")
-_COLLATERAL = re.compile(r"^(\d{1,3})\s*%\s*(\d{1,3})\s*Atk$", re.IGNORECASE)
-_WMD = re.compile(r"^(\d{1,3})\s*,\s*(\d{1,3})$")
+_RATED = rf"^{_INT}$"
+_RECCE_LABELLED = r"^S\s*(\d{1,3})\s*,?\s*R\s*(\d{1,3})$"
+_RECCE_LABELLED_RS = r"^R\s*(\d{1,3})\s*,?\s*S\s*(\d{1,3})$"
+_RECCE_PLAIN = r"^(\d{1,3})\s*,?\s*(\d{1,3})$"
+_ARMOR = r"^[-−–]\s*(\d{1,3})$"
+_COLLATERAL = r"^(\d{1,3})\s*%\s*(\d{1,3})\s*Atk$"
+_WMD = r"^(\d{1,3})\s*,\s*(\d{1,3})$"
 
 
 def _split(text: str) -> tuple[str, str] | None:
     """``(canonical name, parameters text)`` of a printed ability, or None if the name is unknown."""
     words = " ".join(text.split())
-    for pattern, name in _PATTERNS:
+    for pattern, name in _patterns():
         if m := pattern.match(words):
             return name, words[m.end() :]
     return None
@@ -244,7 +252,7 @@ def parse_ability(text: str, *, card: str = "?", kind: str | None = None) -> Abi
     name, params = split
     shape = CATALOGUE[name]
     ability = _parse_params(name, shape, params, kind)
-    if ability is None and shape == "recce" and _RECCE_PLAIN.match(params):
+    if ability is None and shape == "recce" and re.match(_RECCE_PLAIN, params):
         raise InputError(
             f"card {card!r}: a {kind} card prints Recce as 'Recce S<strength>, R<range>', "
             f"not {text!r} (the 'Recce X Y' order is for heroes and facilities, p.45, p.48)",
@@ -262,26 +270,26 @@ def _parse_params(name: str, shape: Shape, params: str, kind: str | None) -> Abi
     if shape == "flag":
         return Flag(name) if not params else None
     if shape == "rated":
-        m = _RATED.match(params)
+        m = re.match(_RATED, params)
         return Rated(name, int(m[1])) if m and int(m[1]) >= 1 else None
     if shape == "recce":
-        if m := _RECCE_LABELLED.match(params):
+        if m := re.match(_RECCE_LABELLED, params, re.IGNORECASE):
             return Recce(strength=int(m[1]), range=int(m[2]))
-        if m := _RECCE_LABELLED_RS.match(params):
+        if m := re.match(_RECCE_LABELLED_RS, params, re.IGNORECASE):
             return Recce(strength=int(m[2]), range=int(m[1]))
-        m = _RECCE_PLAIN.match(params)
+        m = re.match(_RECCE_PLAIN, params)
         if m and (kind is None or kind in RANGE_FIRST_RECCE_KINDS):
             return Recce(strength=int(m[2]), range=int(m[1]))  # "Recce X Y": range X, strength Y
         return None
     if shape == "armor":
-        m = _ARMOR.match(params)
+        m = re.match(_ARMOR, params)
         return Armor(name, -int(m[1])) if m else None
     if shape == "collateral":
-        m = _COLLATERAL.match(params)
+        m = re.match(_COLLATERAL, params, re.IGNORECASE)
         if m and 1 <= int(m[1]) <= 100:
             return Collateral(percent=int(m[1]), attack=int(m[2]))
         return None
-    m = _WMD.match(params)
+    m = re.match(_WMD, params)
     return Wmd(name, int(m[1]), int(m[2])) if m else None
 
 

@@ -140,11 +140,7 @@ def destinations(state: GameState, army: Army) -> dict[str, int]:
     points, _ = allowance(state, army)
     start = Hex.parse(army.at)
     held = known_held(state, army)
-    reach = paths.costs_from(state.board, held, [army.at], points)
-    for at in enterable(state, army):
-        found = paths.path_between(state.board, held - {at}, army.at, at)
-        if found is not None and found[0] <= points:
-            reach[at] = found[0]
+    reach = paths.costs_ending_in(state.board, held, army.at, enterable(state, army), points)
     limited = move_limited(state, army)
     full = _full_hexes(state, army.empire)
     here = str(start)

@@ -1,7 +1,9 @@
 """Path costs on the map for moves and supply: terrain move costs (R12), entering no hex another
 empire holds (AE-5).
 
-Every search runs on the board's ``HexGraph``, built once per map (``board_graph``). Only a
+Every search runs on the board's ``HexGraph``, built once per map (``board_graph``), and the
+latest searches are remembered by their starts, blocked hexes and budget: terrain costs never
+change in play, so a search's answer is a function of those alone. Only a
 forged log's state can put an army or a base off the map, or at a hex written otherwise than
 ``"q,r"`` (``"07,1"``); such a hex is not a node, so a search from it falls back to the general
 ``cheapest_costs``/``cheapest_path``, which give the same answers, only slower.
@@ -24,6 +26,11 @@ GRAPH_CACHE_SIZE = 16
 _by_board: dict[int, tuple[Board, HexGraph]] = {}
 _by_map: dict[tuple[tuple[str, int], ...], HexGraph] = {}
 _lock = threading.Lock()
+
+#: how many searches ``_node_costs`` remembers (oldest dropped first)
+SEARCH_CACHE_SIZE = 512
+# (graph, start nodes, blocked nodes, budget) -> node -> least cost
+_searches: dict[tuple[HexGraph, tuple[int, ...], frozenset[int], int], dict[int, int]] = {}
 
 
 def board_graph(board: Board) -> HexGraph:
@@ -49,10 +56,10 @@ def _remember(cache: dict[Any, Any], key: Any, value: Any) -> None:
     cache[key] = value
 
 
-def _blocked(graph: HexGraph, held: Collection[str]) -> set[int]:
+def _blocked(graph: HexGraph, held: Collection[str]) -> frozenset[int]:
     """The nodes of the enemy-held hexes ``held`` (as ``"q,r"``) that are on the map."""
     index = graph.index
-    return {index[at] for at in held if at in index}
+    return frozenset(index[at] for at in held if at in index)
 
 
 def _enter(board: Board, held: Collection[str]) -> Callable[[Hex], int | None]:
@@ -75,8 +82,49 @@ def costs_from(
     if len(nodes) < len(starts):
         return _costs_off_map(board, held, starts, budget)
     names = graph.names
-    best = graph.costs_from(nodes, budget, _blocked(graph, held))
+    best = _node_costs(graph, tuple(nodes), _blocked(graph, held), budget)
     return {names[node]: cost for node, cost in best.items()}
+
+
+def costs_ending_in(
+    board: Board, held: Collection[str], start: str, ends: Collection[str], budget: int
+) -> dict[str, int]:
+    """``costs_from`` from ``start``, and after them each hex of ``ends`` (hexes of ``held`` a
+    path may enter last: to fight or hunt there) whose least-cost path from ``start``, entering
+    no other hex of ``held``, is within ``budget``, with that cost: what ``path_between`` with
+    ``held`` less that end gives, for every end at the cost of one search."""
+    graph = board_graph(board)
+    index = graph.index
+    if start not in index or any(at not in index for at in ends):
+        reach = costs_from(board, held, [start], budget)
+        for at in ends:
+            found = path_between(board, set(held) - {at}, start, at)
+            if found is not None and found[0] <= budget:
+                reach[at] = found[0]
+        return reach
+    names = graph.names
+    best = _node_costs(graph, (index[start],), _blocked(graph, held), budget)
+    reach = {names[node]: cost for node, cost in best.items()}
+    for node, cost in graph.ends_within(best, [index[at] for at in ends], budget):
+        reach[names[node]] = cost
+    return reach
+
+
+def _node_costs(
+    graph: HexGraph, starts: tuple[int, ...], blocked: frozenset[int], budget: int
+) -> dict[int, int]:
+    """``graph.costs_from``, remembered: the same search recurs from one decision to the next
+    (an army that did not move, an empire's supply sources), as nothing but the held hexes
+    changes on a map. The dict returned is shared: read it, never change it."""
+    key = (graph, starts, blocked, budget)
+    found = _searches.get(key)
+    if found is None:
+        found = graph.costs_from(starts, budget, blocked)
+        with _lock:
+            if key not in _searches and len(_searches) >= SEARCH_CACHE_SIZE:
+                del _searches[next(iter(_searches))]
+            _searches[key] = found
+    return found
 
 
 def _costs_off_map(

@@ -3,10 +3,9 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
-from warlog.domain.armageddon_empires import autoplay, decisions, hand, setup, summary, views
-from warlog.domain.armageddon_empires import scenario as scenarios
+from warlog.domain.armageddon_empires import decisions, hand
 from warlog.domain.armageddon_empires.air_events import AIR_EVENT_TYPES
 from warlog.domain.armageddon_empires.battle_events import BATTLE_EVENT_TYPES
 from warlog.domain.armageddon_empires.challenge_events import CHALLENGE_EVENT_TYPES
@@ -15,9 +14,7 @@ from warlog.domain.armageddon_empires.decide import HANDLERS
 from warlog.domain.armageddon_empires.events import EVENT_TYPES, RoundBegan
 from warlog.domain.armageddon_empires.evolve import evolve
 from warlog.domain.armageddon_empires.fallout_events import FALLOUT_EVENT_TYPES
-from warlog.domain.armageddon_empires.legal import options
 from warlog.domain.armageddon_empires.minefield_events import MINEFIELD_EVENT_TYPES
-from warlog.domain.armageddon_empires.scenario import Scenario
 from warlog.domain.armageddon_empires.sighting_events import SIGHTING_EVENT_TYPES
 from warlog.domain.armageddon_empires.state import GameState
 from warlog.domain.core.batch import Batch
@@ -28,6 +25,13 @@ from warlog.domain.core.rules import Handler, Rules
 from warlog.domain.core.ruleset import Command, Notice, Ruleset
 from warlog.domain.core.seal import Secret
 from warlog.domain.core.summary import Summary
+
+if TYPE_CHECKING:
+    from warlog.domain.armageddon_empires.scenario import Scenario
+
+# A command imports what it uses when it first uses it: the scenario reader and the initial
+# set-up (a new game, an audit; a snapshot holds the rest), the views (state, view), the legal
+# commands and the policy (legal, autoplay), so that a `warlog play` process starts faster.
 
 
 class ArmageddonEmpires(Rules[GameState, Command]):
@@ -60,15 +64,21 @@ class ArmageddonEmpires(Rules[GameState, Command]):
     from warlog.domain.armageddon_empires.invariants import invariants
 
     def parse_scenario(self, data: bytes) -> Scenario:
-        return scenarios.parse_scenario(data)
+        from warlog.domain.armageddon_empires import scenario
+
+        return scenario.parse_scenario(data)
 
     def scenario_from_builtins(self, obj: dict[str, Any]) -> Scenario:
-        return scenarios.scenario_from_builtins(obj)
+        from warlog.domain.armageddon_empires import scenario
+
+        return scenario.scenario_from_builtins(obj)
 
     def players(self, scenario: Scenario) -> list[str]:
         return [e.id for e in scenario.empires]
 
     def initial_state(self, scenario: Scenario) -> GameState:
+        from warlog.domain.armageddon_empires import setup
+
         return setup.initial_state(scenario)
 
     def next(self, state: GameState) -> Next:
@@ -81,9 +91,13 @@ class ArmageddonEmpires(Rules[GameState, Command]):
         return evolve(state, event)
 
     def options(self, state: GameState, decision: Decision, player: str) -> list[Command]:
-        return options(state, decision, player)
+        from warlog.domain.armageddon_empires import legal
+
+        return legal.options(state, decision, player)
 
     def choose(self, state: GameState, player: str, legal: Sequence[Command]) -> Command:
+        from warlog.domain.armageddon_empires import autoplay
+
         return autoplay.choose(state, player, list(legal))
 
     def set_up(self, batch: Batch[GameState]) -> None:
@@ -100,7 +114,9 @@ class ArmageddonEmpires(Rules[GameState, Command]):
             out.append((f"bases.{i}.garrison", base.empire))
         for i, army in enumerate(scenario.armies):
             out.append((f"armies.{i}", army.empire))
-        for i, mine in enumerate(scenarios.placed_minefields(scenario)):
+        from warlog.domain.armageddon_empires.scenario import placed_minefields
+
+        for i, mine in enumerate(placed_minefields(scenario)):
             out.append((f"minefields.{i}", mine.empire))
         return out
 
@@ -116,12 +132,18 @@ class ArmageddonEmpires(Rules[GameState, Command]):
         return super().not_waiting_for(state, decision, command)
 
     def view(self, state: GameState, player: str | None) -> dict[str, Any]:
+        from warlog.domain.armageddon_empires import views
+
         return views.view(state, player)
 
     def summary(self, view: dict[str, Any], player: str | None) -> Summary:
+        from warlog.domain.armageddon_empires import summary
+
         return summary.summary(view, player)
 
     def notices(self, before: GameState, after: GameState, event: Event) -> list[Notice]:
+        from warlog.domain.armageddon_empires import views
+
         return views.notices(before, after, event)
 
     def round_of(self, state: GameState) -> int:

@@ -124,7 +124,7 @@ class HexGraph:
     ``costs_from`` from one start even the same dict order.
     """
 
-    __slots__ = ("hexes", "index", "names", "steps")
+    __slots__ = ("entry", "hexes", "index", "names", "steps")
 
     def __init__(self, enter_costs: Mapping[Hex, int]) -> None:
         #: node -> its hex, and its text form ``"q,r"``
@@ -133,6 +133,8 @@ class HexGraph:
         #: ``"q,r"`` -> node
         self.index: dict[str, int] = {name: node for node, name in enumerate(self.names)}
         node_of = {h: node for node, h in enumerate(self.hexes)}
+        #: node -> the cost of entering it
+        self.entry: tuple[int, ...] = tuple(enter_costs[h] for h in self.hexes)
         #: node -> ``(neighbour, cost of entering it)`` for its neighbours on the map, in
         #: ``DIRECTIONS`` order (the order ``Hex.neighbours`` gives)
         self.steps: tuple[tuple[tuple[int, int], ...], ...] = tuple(
@@ -162,6 +164,27 @@ class HexGraph:
                     best[nxt] = total
                     heappush(frontier, (total, nxt))
         return best
+
+    def ends_within(
+        self, reach: Mapping[int, int], ends: Iterable[int], budget: int
+    ) -> Iterator[tuple[int, int]]:
+        """``(end, cost)`` for each node of ``ends`` that a path may enter last within ``budget``,
+        and the least cost of such a path, given ``reach``: what ``costs_from`` gave for the same
+        starts and budget with every end blocked (and any other blocked nodes).
+
+        An end is entered from a neighbour ``reach`` holds, so its cost is the least of theirs plus
+        its own entry cost: the cost of ``path`` to it with only that end unblocked (a least-cost
+        path never enters its goal twice), without a search per end. A start among ``ends``
+        costs 0.
+        """
+        entry, steps = self.entry, self.steps
+        for end in ends:
+            if end in reach:
+                yield end, reach[end]
+                continue
+            came = [reach[n] for n, _ in steps[end] if n in reach]
+            if came and min(came) + entry[end] <= budget:
+                yield end, min(came) + entry[end]
 
     def path(
         self, start: int, goal: int, blocked: Collection[int] = ()

@@ -136,6 +136,25 @@ def test_path_is_the_reference_path(case: tuple[Case, list[Hex]]) -> None:
     assert got == want
 
 
+@settings(max_examples=300)
+@given(case=cases(), budget=st.integers(0, 12))
+def test_an_end_costs_what_the_reference_path_to_it_costs_with_only_that_end_unblocked(
+    case: tuple[Case, list[Hex]], budget: int
+) -> None:
+    c, (start, *_) = case
+    ends = sorted(c.blocked | {start})
+    reach = c.graph.costs_from([c.node(start)], budget, {c.node(h) for h in ends})
+    got = dict(c.graph.ends_within(reach, [c.node(h) for h in ends], budget))
+    want = {}
+    for end in ends:
+        found = reference_cheapest_path(
+            start, end, lambda h, end=end: c.costs.get(h) if h == end or h not in ends else None
+        )
+        if found is not None and found[0] <= budget:
+            want[c.node(end)] = found[0]
+    assert got == want
+
+
 @settings(max_examples=100)
 @given(case=cases(), budget=st.integers(0, 12))
 def test_the_general_searches_are_still_the_reference(
