@@ -57,6 +57,8 @@ def test_commands_decode_from_their_json_form() -> None:
         "next_round",
         "play_attack_card",
         "intercept",
+        "lay_minefield",
+        "lift_minefield",
     ]
 
 
