@@ -4,16 +4,14 @@ every read a player has (``test_non_interference.reads``)."""
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 from tests.domain.armageddon_empires.helpers import toml
 from tests.domain.armageddon_empires.test_engineers import EMPIRES
+from tests.domain.armageddon_empires.test_minefield_non_interference import red_turn
 from tests.domain.armageddon_empires.test_minefields import FAR, MINE_CARDS, army
-from tests.domain.armageddon_empires.test_non_interference import KEY, reads
+from tests.domain.armageddon_empires.test_non_interference import reads
 from warlog.arbiter.application import Arbiter
-from warlog.domain import rulesets
-from warlog.eventstore.memory_store import MemoryStore
 
 
 def laid(tmp: Path, variant: str, lay: dict[str, str]) -> Arbiter:
@@ -25,19 +23,7 @@ def laid(tmp: Path, variant: str, lay: dict[str, str]) -> Arbiter:
         "red-e2", "red", "5,0", None, "sapper"
     )
     path.write_text(toml(armies=MINE_CARDS + armies + FAR, empires=EMPIRES), encoding="utf-8")
-    arb = Arbiter(
-        MemoryStore(), rulesets.get, clock=lambda: "2026-01-01T00:00:00.000Z", seeds=lambda: KEY
-    )
-    arb.new_game("armageddon-empires", str(path), game="ni", dice="manual")
-    for command in [
-        {"type": "buy_initiative", "player": "red", "count": 0},
-        {"type": "buy_initiative", "player": "blue", "count": 0, "dice": [6, 1]},
-        {"type": "lay_minefield", "player": "red", **lay},
-        {"type": "end_turn", "player": "red"},
-        {"type": "end_turn", "player": "blue"},
-    ]:
-        arb.play("ni", json.dumps(command))
-    return arb
+    return red_turn(path, {"type": "lay_minefield", "player": "red", **lay})
 
 
 def test_blue_reads_the_same_whichever_army_laid_which_minefield_card_where(
