@@ -3,7 +3,9 @@
 ``choose`` picks from the legal commands without any randomness: in a challenge, take the
 prerogative when offered, play a tactic card or else spend fate while the dice go against it,
 else accept; in a turn, buy initiative dice (up to two, keeping Energy for later
-rounds), deploy what the hand allows, play an attack card on the first hex it may strike, loaded
+rounds), lift a known enemy minefield an Engineer's army stands in, lay a minefield card where
+an Engineer's army stands next to an enemy base or a spotted enemy army, deploy what the hand
+allows, play an attack card on the first hex it may strike, loaded
 with a munition when the hand holds one it may carry (its intercept window answered with the first card that may intercept), hunt a spotted hero, repair, stealth an army that can,
 send garrison units beyond the first into a field army at the base (creating one if there is
 none), move a combat-capable army onto a spotted hero alone, move field armies toward the
@@ -26,6 +28,8 @@ from warlog.domain.armageddon_empires.commands import (
     EndTurn,
     EngageStealth,
     HuntHero,
+    LayMinefield,
+    LiftMinefield,
     MoveArmy,
     PlayAttackCard,
     PlayTactic,
@@ -49,6 +53,16 @@ def _enemy_targets(state: GameState, player: str) -> list[Hex]:
 
 def _distance(h: Hex, targets: list[Hex]) -> int:
     return min((h.distance(t) for t in targets), default=0)
+
+
+def _near_enemy(state: GameState, player: str, at: str) -> bool:
+    """An enemy base, or an enemy army ``player`` has spotted, stands in or next to hex ``at``."""
+    here = Hex.parse(at)
+    spotted = [s.at for s in state.sightings.get(player, {}).values()]
+    return (
+        any(here.distance(Hex.parse(a)) <= 1 for a in spotted)
+        or _distance(here, _enemy_targets(state, player)) <= 1
+    )
 
 
 def _muster(state: GameState, legal: Sequence[Command]) -> Command | None:
@@ -106,6 +120,12 @@ def choose(state: GameState, player: str, legal: Sequence[Command]) -> Command:
     buys = [c for c in legal if isinstance(c, BuyInitiative)]
     if buys:
         return max((c for c in buys if c.count <= INITIATIVE_DICE), key=lambda c: c.count)
+    for c in legal:
+        if isinstance(c, LiftMinefield):
+            return c
+    for c in legal:
+        if isinstance(c, LayMinefield) and _near_enemy(state, player, state.armies[c.army].at):
+            return c
     deploys = [c for c in legal if isinstance(c, DeployCard)]
     if deploys:
         return deploys[0]

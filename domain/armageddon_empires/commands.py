@@ -192,6 +192,21 @@ class Intercept(Command, frozen=True, tag="intercept"):
     card: str | None = None
 
 
+class LayMinefield(Command, frozen=True, tag="lay_minefield"):
+    """``army``, holding an Engineer X unit, lays the minefield ``card`` of the hand in its hex
+    (p.46; AE-54). Sealed for the other empire: the minefield is camouflaged."""
+
+    army: Annotated[str, Hidden(owner="player")]
+    card: Annotated[str, Hidden(owner="player")]
+
+
+class LiftMinefield(Command, frozen=True, tag="lift_minefield"):
+    """``army``, holding an Engineer X unit, lifts the enemy minefield its empire knows in its
+    hex (p.46; AE-55). Sealed for the other empire: it learns its minefield is gone, not who."""
+
+    army: Annotated[str, Hidden(owner="player")]
+
+
 COMMAND_TYPES: tuple[type[Command], ...] = (
     BuyInitiative,
     EndTurn,
@@ -218,6 +233,8 @@ COMMAND_TYPES: tuple[type[Command], ...] = (
     NextRound,
     PlayAttackCard,
     Intercept,
+    LayMinefield,
+    LiftMinefield,
 )
 
 #: the commands that answer a battle's decisions (p.33–34)
@@ -257,4 +274,6 @@ AnyCommand = Union[  # noqa: UP007 - a typing.Union value for msgspec decoding
     NextRound,
     PlayAttackCard,
     Intercept,
+    LayMinefield,
+    LiftMinefield,
 ]

@@ -44,3 +44,8 @@ REPAIR_AP = 2
 REPAIR_COST = Resources(materials=1)
 #: p.24, p.30: each prisoner held at a base that is not besieged earns its holder +3 AP a round
 PRISONER_AP = 3
+#: R11 / AE-54: an Engineer's army lays a minefield card of the hand for 2 AP, whatever the card
+#: (one price, so that the other empire cannot tell which card; its resources are not paid)
+LAY_MINEFIELD_AP = 2
+#: R11 / AE-55: an Engineer's army lifts an enemy minefield it knows for 2 AP
+LIFT_MINEFIELD_AP = 2

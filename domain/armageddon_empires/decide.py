@@ -17,6 +17,7 @@ from warlog.domain.armageddon_empires import (
     battle,
     capture,
     challenge_moves,
+    engineers,
     ground_combat,
     hand,
     movement,
@@ -41,6 +42,8 @@ from warlog.domain.armageddon_empires.commands import (
     EngageStealth,
     HuntHero,
     Intercept,
+    LayMinefield,
+    LiftMinefield,
     MoveArmy,
     NextRound,
     PlayAttackCard,
@@ -81,4 +84,6 @@ HANDLERS: Mapping[type[Any], Handler] = {
     NextRound: retreat.next_round,
     PlayAttackCard: air_war.play_attack_card,
     Intercept: air_war.intercept,
+    LayMinefield: engineers.lay_minefield,
+    LiftMinefield: engineers.lift_minefield,
 }

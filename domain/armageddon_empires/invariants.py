@@ -3,7 +3,8 @@
 The basic invariants, each named: AP and stockpiles are never negative, no hand holds more than
 its limit, every card instance is in exactly one place (a captured hero is its captor's prisoner,
 at a base; a minefield's card in its minefield) and held by its owner, a card lost face down is
-in its owner's discard pile, minefields stand in the open, armies keep to the
+in its owner's discard pile, minefields stand in the open (at most one of an empire in a
+hex), armies keep to the
 limits of p.22–23 and stand on the map, garrisons stay at their bases, and the round clock is
 coherent. ``invariants`` is the ruleset's ``Rules.invariants`` (its class imports it).
 """
@@ -46,6 +47,9 @@ def violations(state: GameState) -> list[Violation]:
         if base.garrison not in state.armies:
             out.append(Violation("garrisons", f"{base.id} lost its garrison"))
     bases_at = {b.at for b in state.bases.values()}
+    mined = Counter((m.empire, m.at) for m in state.minefields.values())
+    if any(n > 1 for n in mined.values()):  # AE-54: never two an empire knows of in a hex
+        out.append(Violation("minefields_in_the_open", f"two in one hex: {sorted(mined)}"))
     for mine in state.minefields.values():  # p.32; AE-50: a facility in the open
         places[mine.card] += 1
         if mine.at not in state.board.terrain or mine.at in bases_at:

@@ -12,6 +12,7 @@ from warlog.domain.armageddon_empires.battlefield import top_battle
 from warlog.domain.armageddon_empires.capture import legal_hunts
 from warlog.domain.armageddon_empires.challenge_moves import legal_answers
 from warlog.domain.armageddon_empires.commands import Roll
+from warlog.domain.armageddon_empires.engineers import legal_engineer_orders
 from warlog.domain.armageddon_empires.hand import legal_hand_plays
 from warlog.domain.armageddon_empires.movement import legal_moves
 from warlog.domain.armageddon_empires.repair import legal_repairs
@@ -37,7 +38,7 @@ def options(state: GameState, decision: Decision, player: str) -> list[Command]:
     """Initiative purchases in the initiative phase; the answers of the procedure that waits
     for the player (a roll, an engagement, a battle, a challenge); in the player's turn:
     deployments and the draw, air strikes, hunts, assaults, moves to every reachable hex, stealth orders,
-    repairs, army orders, and ending the turn (last)."""
+    minefields laid and lifted, repairs, army orders, and ending the turn (last)."""
     if decision.kind == "initiative":
         return list(legal_turn_orders(state, player))
     if decision.kind == "roll":
@@ -57,6 +58,7 @@ def options(state: GameState, decision: Decision, player: str) -> list[Command]:
         *battle.legal_assaults(state, player),
         *legal_moves(state, player),
         *legal_stealth_orders(state, player),
+        *legal_engineer_orders(state, player),
         *legal_repairs(state, player),
         *legal_army_orders(state, player),
         *legal_turn_orders(state, player),

@@ -1,5 +1,6 @@
-"""The events of minefields (p.32, p.46; AE-50..AE-53): what the army that walked into one
-learns, and what the minefield's empire learns (past tense; stable tags).
+"""The events of minefields (p.32, p.46; AE-50..AE-55): what the army that walked into one
+learns, what the minefield's empire learns, and the minefields Engineers lay and lift (past
+tense; stable tags).
 
 After every move in a game whose scenario placed minefields, both events follow the move,
 whether or not the army entered one (AE-53): ``minefields_checked``, sealed for the moving
@@ -164,4 +165,77 @@ def attack_summary(attack: MinefieldAttack) -> str:
     return out
 
 
-MINEFIELD_EVENT_TYPES: tuple[type[Event], ...] = (MinefieldsChecked, MinefieldsReported)
+class MinefieldLaid(Event, frozen=True, tag="minefield_laid"):
+    """An Engineer's army laid a minefield card of its empire's hand in its hex (p.46; AE-54).
+    Camouflaged: everything but the empire and the AP (one price for every minefield) is
+    sealed for the other empire, which learns only that a minefield was laid somewhere."""
+
+    empire: str
+    army: Annotated[str, Hidden(owner="empire")]
+    engineer: Annotated[str, Hidden(owner="empire")]
+    minefield: Annotated[str, Hidden(owner="empire")]
+    card: Annotated[str, Hidden(owner="empire")]
+    at: Annotated[str, Hidden(owner="empire")]
+    ap_cost: int
+
+    def explain(self) -> str:
+        return (
+            f"{self.army} lays minefield {self.minefield} ({self.card}) at {self.at}, its "
+            f"Engineer {self.engineer} at work (p.46): {self.ap_cost} AP (AE-54)"
+        )
+
+
+class LiftedBy(msgspec.Struct, frozen=True, kw_only=True):
+    """The lifter's side of a lift (AE-55): its army, its Engineer and the minefield."""
+
+    army: str
+    engineer: str
+    minefield: str
+    card: str
+    at: str
+
+
+class LiftedFrom(msgspec.Struct, frozen=True, kw_only=True):
+    """The minefield's empire's side of a lift (AE-55): which of its minefields is gone."""
+
+    minefield: str
+    card: str
+    at: str
+
+
+class MinefieldLifted(Event, frozen=True, tag="minefield_lifted"):
+    """An Engineer's army lifted ``controller``'s minefield it knew in its hex (p.46; AE-55);
+    the card goes to its owner's discard pile. ``lifted_by`` is sealed for the lifter alone,
+    ``lifted_from`` for the minefield's empire alone: it learns its minefield is gone, not
+    which army lifted it."""
+
+    empire: str
+    controller: str
+    lifted_by: Annotated[LiftedBy, Hidden(owner="empire")]
+    lifted_from: Annotated[LiftedFrom, Hidden(owner="controller")]
+    ap_cost: int
+
+    def explain(self) -> str:
+        by = self.lifted_by
+        return (
+            f"{by.army} lifts {self.controller}'s minefield {by.minefield} ({by.card}) at "
+            f"{by.at}, its Engineer {by.engineer} at work (p.46): {self.ap_cost} AP; the card "
+            f"goes to {self.controller}'s discard pile (AE-55)"
+        )
+
+
+def lifted_notice(e: MinefieldLifted) -> str:
+    """One line for the minefield's empire's Events view (AE-55)."""
+    lost = e.lifted_from
+    return (
+        f"minefield {lost.minefield} ({lost.card}) at {lost.at} has been lifted by an Engineer "
+        "of the enemy (p.46; AE-55)"
+    )
+
+
+MINEFIELD_EVENT_TYPES: tuple[type[Event], ...] = (
+    MinefieldsChecked,
+    MinefieldsReported,
+    MinefieldLaid,
+    MinefieldLifted,
+)

@@ -1,5 +1,6 @@
-"""evolve for minefields (AE-52, AE-53): the army's losses, what its empire now knows, and the
-minefield's own loss or removal. Applies only; every check lives in ``minefields.py``."""
+"""evolve for minefields (AE-52..AE-55): the army's losses, what its empire now knows, the
+minefield's own loss or removal, and the minefields Engineers lay and lift. Applies only; every
+check lives in ``minefields.py`` and ``engineers.py``."""
 
 from __future__ import annotations
 
@@ -10,10 +11,12 @@ from msgspec.structs import replace
 
 from warlog.domain.armageddon_empires import changes
 from warlog.domain.armageddon_empires.minefield_events import (
+    MinefieldLaid,
+    MinefieldLifted,
     MinefieldsChecked,
     MinefieldsReported,
 )
-from warlog.domain.armageddon_empires.state import GameState
+from warlog.domain.armageddon_empires.state import GameState, Minefield
 from warlog.domain.core.events import Event
 
 
@@ -48,7 +51,23 @@ def _reported(state: GameState, e: MinefieldsReported) -> GameState:
     return changes.discard(replace(state, minefields=minefields), loss.card)
 
 
+def _laid(state: GameState, e: MinefieldLaid) -> GameState:
+    state = changes.spend(state, e.empire, e.ap_cost)
+    state, _ = changes.without_card(state, e.card)
+    mine = Minefield(e.minefield, e.empire, e.at, e.card)
+    return replace(state, minefields={**state.minefields, mine.id: mine})
+
+
+def _lifted(state: GameState, e: MinefieldLifted) -> GameState:
+    state = changes.spend(state, e.empire, e.ap_cost)
+    gone = e.lifted_by.minefield
+    minefields = {k: m for k, m in state.minefields.items() if k != gone}
+    return changes.discard(replace(state, minefields=minefields), e.lifted_by.card)
+
+
 APPLY: dict[type[Event], Callable[[GameState, Any], GameState]] = {
     MinefieldsChecked: _checked,
     MinefieldsReported: _reported,
+    MinefieldLaid: _laid,
+    MinefieldLifted: _lifted,
 }

@@ -2,7 +2,8 @@
 Challenges.
 
 - A minefield is a facility card with ``Minefield X`` (X: its attack dice, AE-50) placed by the
-  scenario in a hex without a base, camouflaged: its empire alone knows it (AE-53).
+  scenario in a hex without a base, or laid by an Engineer (AE-54), camouflaged: its empire
+  alone knows it (AE-53).
 - An army of another empire whose move enters the minefield's hex stops there at once; the rest
   of its path is not walked (p.32; AE-51). Leaving is free; entering it again later is attacked
   again; an empire's own minefields never stop its armies.
@@ -13,7 +14,8 @@ Challenges.
   discarded face down (AE-49); the minefield loses the base damage, and at none left it is
   removed and the rest are spared (p.32; AE-52). All the dice are one hidden roll, counted before any is rolled.
 - What each side learns (AE-53): ``minefields_checked`` for the mover and
-  ``minefields_reported`` for the minefields' empire follow every move of a mined game.
+  ``minefields_reported`` for the minefields' empire follow every move of a game that holds
+  minefield cards, placed or still to be laid by Engineers (AE-54, ``engineers``).
 """
 
 from __future__ import annotations
@@ -78,8 +80,8 @@ def attack_pool(state: GameState, mine: Minefield, army: Army) -> Pool:
 
 
 def spring(batch: Batch[GameState], army_id: str, entered: bool) -> None:
-    """After army ``army_id`` moved (``entered``: it entered at least one hex), in a game whose
-    scenario placed minefields: the hidden roll, ``minefields_checked`` and
+    """After army ``army_id`` moved (``entered``: it entered at least one hex), in a game that
+    holds minefield cards (AE-54): the hidden roll, ``minefields_checked`` and
     ``minefields_reported``, whether or not it stands in an enemy minefield (AE-53)."""
     state = batch.state
     if not state.mined:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import msgspec
 
+from warlog.domain.armageddon_empires.abilities import MINEFIELD, level
 from warlog.domain.armageddon_empires.cards import CardInstance, instance_id
 from warlog.domain.armageddon_empires.scenario import (
     Scenario,
@@ -139,5 +140,5 @@ def initial_state(scenario: Scenario) -> GameState:
         order=seats,
         damage=damage,
         minefields=minefields,
-        mined=bool(minefields),
+        mined=any(level(cards[i.card].abilities, MINEFIELD) for i in dealer.instances.values()),
     )

@@ -158,7 +158,8 @@ class GameState(msgspec.Struct, frozen=True):
     collateral: tuple[str, ...] = ()
     #: the minefields in play, by id (p.32; AE-50)
     minefields: dict[str, Minefield] = {}
-    #: the scenario placed minefields: every move is then checked for them (AE-53)
+    #: the game holds minefield cards (placed, or in a hand or deck to be laid by Engineers):
+    #: every move is then checked for minefields (AE-53, AE-54)
     mined: bool = False
 
     def card(self, instance: str) -> CardEntry:

@@ -41,9 +41,11 @@ from warlog.domain.armageddon_empires.events import (
 from warlog.domain.armageddon_empires.fallout_events import FalloutSuffered, WmdDetonated
 from warlog.domain.armageddon_empires.frames import AirStrike, CaptureKill
 from warlog.domain.armageddon_empires.minefield_events import (
+    MinefieldLifted,
     MinefieldsChecked,
     MinefieldsReported,
     attack_summary,
+    lifted_notice,
 )
 from warlog.domain.armageddon_empires.sighting_events import ArmiesSighted
 from warlog.domain.armageddon_empires.state import GameState
@@ -66,7 +68,8 @@ CHALLENGE_NOTICE_ROUNDS = 1
 #: a hero captured or killed, and a card destroyed, stay news for 2 rounds (AE-7)
 CAPTURE_NOTICE_ROUNDS = 2
 DESTROYED_NOTICE_ROUNDS = 2
-#: AE-53: a minefield walked into is news for 2 rounds, to each side for its own report
+#: AE-53, AE-55: a minefield walked into or lifted is news for 2 rounds, to each side for its
+#: own report
 MINEFIELD_NOTICE_ROUNDS = 2
 
 HIDDEN = "hidden"
@@ -229,6 +232,9 @@ def _challenge_notices(after: GameState, event: Event) -> list[Notice]:
         return [Notice(event.empire, text, MINEFIELD_NOTICE_ROUNDS)]
     if isinstance(event, MinefieldsReported) and event.loss is not None:
         text = f"Round {r}: {event.loss.text()}"
+        return [Notice(event.controller, text, MINEFIELD_NOTICE_ROUNDS)]
+    if isinstance(event, MinefieldLifted):  # AE-55: news to the minefield's empire alone
+        text = f"Round {r}: {lifted_notice(event)}"
         return [Notice(event.controller, text, MINEFIELD_NOTICE_ROUNDS)]
     if isinstance(event, CardDamaged) and event.destroyed:
         text = f"Round {r}: {event.card} destroyed in challenge {event.challenge}"

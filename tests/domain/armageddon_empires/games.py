@@ -9,7 +9,7 @@ import msgspec
 
 from warlog.domain.armageddon_empires.autoplay import choose
 from warlog.domain.armageddon_empires.ruleset import RULESET
-from warlog.domain.armageddon_empires.scenario import bundled
+from warlog.domain.armageddon_empires.scenario import Scenario, bundled
 from warlog.domain.armageddon_empires.state import GameState
 from warlog.domain.core.dice import SeededDice
 from warlog.domain.core.events import Event
@@ -24,11 +24,14 @@ def dice_for(seed: int, seq: int) -> SeededDice:
 
 
 def play(
-    seed: int = 0, chooser: Chooser = choose, max_commands: int = 5000
+    seed: int = 0,
+    chooser: Chooser = choose,
+    max_commands: int = 5000,
+    scenario: Scenario | None = None,
 ) -> Iterator[tuple[GameState, Any, list[Event], GameState]]:
-    """Yield ``(before, command, events, after)`` for every command of a game of the bundled
-    scenario until it is over (or ``max_commands``)."""
-    state = RULESET.initial_state(bundled(BUNDLED))
+    """Yield ``(before, command, events, after)`` for every command of a game of ``scenario``
+    (the bundled one unless told) until it is over (or ``max_commands``)."""
+    state = RULESET.initial_state(bundled(BUNDLED) if scenario is None else scenario)
     seq = 2
     for _ in range(max_commands):
         if RULESET.is_terminal(state):

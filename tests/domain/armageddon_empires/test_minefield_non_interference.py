@@ -39,18 +39,25 @@ def played(
         toml(armies=MINE_CARDS + armies + minefield("blue-mines", "blue", mine_at, damage)),
         encoding="utf-8",
     )
+    move = {"type": "move_army", "player": "red", "army": "red-col", "to": to, "dice": dice}
+    return red_turn(path, move)
+
+
+def red_turn(path: Path, command: dict[str, object]) -> Arbiter:
+    """A game of the scenario at ``path`` where both buy no initiative dice and red goes first,
+    issues ``command`` and ends its turn; then blue ends its turn."""
     arb = Arbiter(
         MemoryStore(), rulesets.get, clock=lambda: "2026-01-01T00:00:00.000Z", seeds=lambda: KEY
     )
     arb.new_game("armageddon-empires", str(path), game="ni", dice="manual")
-    for command in [
+    for step in [
         {"type": "buy_initiative", "player": "red", "count": 0},
         {"type": "buy_initiative", "player": "blue", "count": 0, "dice": [6, 1]},
-        {"type": "move_army", "player": "red", "army": "red-col", "to": to, "dice": dice},
+        command,
         {"type": "end_turn", "player": "red"},
         {"type": "end_turn", "player": "blue"},
     ]:
-        arb.play("ni", json.dumps(command))
+        arb.play("ni", json.dumps(step))
     return arb
 
 
