@@ -85,7 +85,7 @@ def test_every_listed_command_is_accepted_all_through_an_autoplayed_game() -> No
     out_of_supply = 0
     # battles, a tactic card, a repair, an awaited roll, air strikes and intercepts, minefields;
     # a Capture Kill
-    for seed in (1, 2):
+    for seed in (16, 18):
         for before, _, events, _ in play(seed=seed):
             for player in before.seats:
                 for command in RULESET.legal_commands(before, player):
@@ -95,7 +95,7 @@ def test_every_listed_command_is_accepted_all_through_an_autoplayed_game() -> No
                 1 for e in events if isinstance(e, SupplyTraced) and e.out_of_supply
             )
     # autoplay never lays siege nor delays an attack, so it never assaults; test_battle does;
-    # the bundled decks hold no minefield card yet, so test_engineers lays and lifts
+    # the bundled game's engineers seldom hold a minefield card, so test_engineers lays and lifts
     engineers = {"LayMinefield", "LiftMinefield"}
     assert set(seen) >= {c.__name__ for c in COMMAND_TYPES} - {"Assault"} - engineers
     assert out_of_supply > 0  # autoplay pushes armies beyond supply
