@@ -77,6 +77,8 @@ def discard(state: GameState, card: str) -> GameState:
     owner = state.instances[card].owner
     emp = state.empires[owner]
     damage = {c: d for c, d in state.damage.items() if c != card}
+    if card in state.hidden_damage:
+        state = replace(state, hidden_damage=_without(state.hidden_damage, card))
     return with_empire(replace(state, damage=damage), replace(emp, discard=(*emp.discard, card)))
 
 
@@ -116,6 +118,28 @@ def free_hero(state: GameState, hero: str) -> GameState:
     if len(emp.hand) < emp.hand_limit:
         return with_empire(state, replace(emp, hand=(*emp.hand, hero)))
     return discard(state, hero)
+
+
+def _without(damage: dict[str, int], card: str) -> dict[str, int]:
+    return {c: d for c, d in damage.items() if c != card}
+
+
+def hidden_damage(state: GameState, card: str, amount: int, total: int) -> GameState:
+    """``card`` took ``amount`` in a hidden challenge, ``total`` in all (AE-49, AE-53): the
+    amount is its owner's to see alone."""
+    if not amount:
+        return state
+    secret = {**state.hidden_damage, card: state.hidden_damage.get(card, 0) + amount}
+    return replace(state, damage={**state.damage, card: total}, hidden_damage=secret)
+
+
+def repaired(state: GameState, card: str) -> GameState:
+    """``card`` at full strength again (p.34): no damage, seen or hidden."""
+    return replace(
+        state,
+        damage=_without(state.damage, card),
+        hidden_damage=_without(state.hidden_damage, card),
+    )
 
 
 def hidden_loss(state: GameState, card: str) -> GameState:

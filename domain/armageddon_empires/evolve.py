@@ -304,7 +304,7 @@ def _card_repaired(state: GameState, e: CardRepaired) -> GameState:
     state = _empire(
         state, replace(emp, ap=emp.ap - e.ap_cost, resources=emp.resources.minus(e.paid))
     )
-    return replace(state, damage={c: d for c, d in state.damage.items() if c != e.card})
+    return changes.repaired(state, e.card)
 
 
 _APPLY: dict[type[Event], Callable[[GameState, Any], GameState]] = {

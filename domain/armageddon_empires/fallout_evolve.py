@@ -25,10 +25,6 @@ def _collateral_rolled(state: GameState, e: CollateralRolled) -> GameState:
     return replace(state, frames=replace_top(state.frames, e.strike), collateral=hit)
 
 
-def _damaged(state: GameState, hit: FalloutHit) -> GameState:
-    return replace(state, damage={**state.damage, hit.card: hit.total}) if hit.taken else state
-
-
 def _is_base_card(state: GameState, card: str) -> bool:
     return any(b.card == card for b in state.bases.values())
 
@@ -37,7 +33,7 @@ def _open_hit(state: GameState, hit: FalloutHit) -> GameState:
     """A facility's result, in the open (bases are public); a base's own card is razed by the
     ``base_razed`` that follows (AE-34)."""
     if not hit.destroyed:
-        return _damaged(state, hit)
+        return replace(state, damage={**state.damage, hit.card: hit.total}) if hit.taken else state
     if _is_base_card(state, hit.card):
         return state
     state, _ = changes.without_card(state, hit.card)
@@ -56,7 +52,10 @@ def _detonated(state: GameState, e: WmdDetonated) -> GameState:
 
 def _suffered(state: GameState, e: FalloutSuffered) -> GameState:
     for hit in e.hits:
-        state = changes.hidden_loss(state, hit.card) if hit.destroyed else _damaged(state, hit)
+        if hit.destroyed:
+            state = changes.hidden_loss(state, hit.card)
+        else:
+            state = changes.hidden_damage(state, hit.card, hit.taken, hit.total)
     if e.kind == "collateral" and state.collateral:
         state = replace(state, collateral=())
     return state

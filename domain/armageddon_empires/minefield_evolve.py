@@ -33,7 +33,7 @@ def _checked(state: GameState, e: MinefieldsChecked) -> GameState:
         if not challenge.damage:
             continue
         if not challenge.destroyed:
-            state = replace(state, damage={**state.damage, challenge.card: challenge.total})
+            state = changes.hidden_damage(state, challenge.card, challenge.damage, challenge.total)
             continue
         state = changes.hidden_loss(state, challenge.card)  # face down (AE-49, AE-53)
     return state

@@ -140,5 +140,6 @@ def initial_state(scenario: Scenario) -> GameState:
         order=seats,
         damage=damage,
         minefields=minefields,
-        mined=any(level(cards[i.card].abilities, MINEFIELD) for i in dealer.instances.values()),
+        # AE-54: from the scenario's catalogue, public, never from what a hand or deck holds
+        mined=any(level(entry.abilities, MINEFIELD) for entry in cards.values()),
     )

@@ -143,6 +143,9 @@ class GameState(msgspec.Struct, frozen=True):
     fate_spent: dict[str, int] = {}
     #: card -> damage taken (hit, wound or structure points lost; repair clears it, p.34)
     damage: dict[str, int] = {}
+    #: card -> the part of its damage taken in hidden challenges (collateral damage, WMD,
+    #: minefields; AE-49, AE-53): only its owner sees it
+    hidden_damage: dict[str, int] = {}
     #: battles begun so far (each is numbered in its events)
     battles: int = 0
     #: air strikes launched so far (each is numbered in its events)

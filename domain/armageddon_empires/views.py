@@ -111,8 +111,14 @@ def view(state: GameState, player: str | None) -> dict[str, Any]:
     }
     data["minefields"] = mines
     unseen_damage = {m["card"] for m in mines.values() if m["empire"] != player}
+    # AE-49, AE-53: what hidden challenges did to another empire's cards is its own
+    secret = {
+        c: n for c, n in data.pop("hidden_damage").items() if state.instances[c].owner != player
+    }
     data["damage"] = {
-        c: n for c, n in data["damage"].items() if c in visible and c not in unseen_damage
+        c: n - secret.get(c, 0)
+        for c, n in data["damage"].items()
+        if c in visible and c not in unseen_damage and n > secret.get(c, 0)
     }
     # AE-7: the catalogue holds only the cards this empire has seen
     seen = set(state.empires[player].seen)

@@ -99,3 +99,59 @@ def test_red_reads_the_same_whatever_blue_s_unseen_army_suffers_from_a_hydrogen_
     )
     assert reads(lancers, "blue") != reads(bulwark, "blue")
     assert reads(lancers, "red") == reads(bulwark, "red")
+
+
+#: red's Scout one hex west of blue's stronghold: red sights blue's armies there (R7)
+EYE = """
+[[cards]]
+kind = "unit"
+id = "scout"
+name = "Scout"
+attack = 1
+defense = 1
+hit_points = 1
+movement = 4
+abilities = ["Recce S3, R1"]
+
+[[armies]]
+id = "red-eye"
+empire = "red"
+at = "3,1"
+units = ["scout"]
+"""
+
+
+def sighted(tmp: Path, name: str, roll: list[int]) -> Arbiter:
+    folder = tmp / name
+    folder.mkdir()
+    path = folder / "ni.toml"
+    path.write_text(FALLOUT + EYE, encoding="utf-8")
+    arb = Arbiter(
+        MemoryStore(), rulesets.get, clock=lambda: "2026-01-01T00:00:00.000Z", seeds=lambda: KEY
+    )
+    arb.new_game("armageddon-empires", str(path), game="ni", dice="manual")
+    for command in [
+        {"type": "buy_initiative", "player": "red", "count": 0},
+        # the tie, then red's checks: it sights both of blue's armies
+        {"type": "buy_initiative", "player": "blue", "count": 0,
+         "dice": [6, 1, 6, 6, 1, 1, 1, 6, 6, 1, 1, 1]},
+        {"type": "play_attack_card", "player": "red", "card": "red.cinder-rocket.1", "at": "4,1",
+         "dice": [6, 6, 1, 6, 1]},
+        {"type": "accept_challenge", "player": "red", "dice": [6, 3, 7]},
+        {"type": "roll", "player": "red", "dice": roll},
+    ]:  # fmt: skip
+        arb.play("ni", json.dumps(command))
+    return arb
+
+
+def test_red_never_sees_the_damage_collateral_dealt_to_an_army_it_has_in_sight(
+    tmp_path: Path,
+) -> None:
+    # the Bulwark of blue-guard, in red's sight, takes 3 in one game and 2 in the other (AE-49)
+    three = sighted(tmp_path, "three", [6, 1, 1, 1, 6, 6, 6, 6, 6, 6, 6, 1, 1, 6])
+    two = sighted(tmp_path, "two", [6, 1, 1, 1, 6, 6, 6, 6, 6, 6, 1, 1, 1, 6])
+    assert "blue-guard" in three.view("ni", player="red")["state"]["armies"]
+    assert three.view("ni", player="blue")["state"]["damage"]["blue.bulwark.1"] == 3
+    assert two.view("ni", player="blue")["state"]["damage"]["blue.bulwark.1"] == 2
+    assert reads(three, "red") == reads(two, "red")
+    assert "blue.bulwark.1" not in three.view("ni", player="red")["state"]["damage"]

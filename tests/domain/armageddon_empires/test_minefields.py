@@ -242,10 +242,19 @@ def test_an_empire_s_own_minefield_never_stops_its_armies() -> None:
     assert only(events, MinefieldsReported).loss is None
 
 
-def test_a_game_without_minefields_adds_no_event_to_a_move() -> None:
-    g = mined(mines="")
+def test_a_game_without_minefield_cards_adds_no_event_to_a_move() -> None:
+    no_mines = MINE_CARDS.replace('abilities = ["Minefield 5"]', "abilities = []")
+    g = start_turns(game(armies=no_mines + COLUMN + FAR), "red")
     events = move(g, "5,0", [])
     assert not any(isinstance(e, MinefieldsChecked | MinefieldsReported) for e in events)
+
+
+def test_a_minefield_card_in_the_catalogue_checks_every_move_though_none_is_placed() -> None:
+    # AE-54: from the public catalogue, not from what a hand or deck holds, so that the events
+    # of a move never tell whether the other side holds a minefield card
+    g = mined(mines="")
+    events = move(g, "5,0", [])
+    assert only(events, MinefieldsChecked).attack is None
 
 
 def test_the_mover_sees_the_minefield_it_walked_into_but_not_its_damage() -> None:
