@@ -8,6 +8,7 @@ nothing secret: keys, the clear values of sealed events and snapshots are in the
 
 from __future__ import annotations
 
+from abc import ABC, abstractmethod
 from collections.abc import Iterator, Sequence
 from typing import Protocol, Self
 
@@ -15,11 +16,12 @@ from warlog.eventstore.lineage import Segment
 from warlog.eventstore.records import GameInfo, Pending, Record
 
 
-class Closing:
+class Closing(ABC):
     """``with store: …`` closes the store at the end (a backend that holds a connection)."""
 
+    @abstractmethod
     def close(self) -> None:
-        raise NotImplementedError
+        """Release the backend's connection."""
 
     def __enter__(self) -> Self:
         return self

@@ -56,7 +56,12 @@ from warlog.domain.armageddon_empires.challenge_moves import (
 )
 from warlog.domain.armageddon_empires.commands import Intercept, PlayAttackCard
 from warlog.domain.armageddon_empires.costs import MAX_AP_OWED
-from warlog.domain.armageddon_empires.fallout import HARDENED, fallout_kind, fallout_next
+from warlog.domain.armageddon_empires.fallout import (
+    HARDENED,
+    HARDENED_DIVISOR,
+    fallout_kind,
+    fallout_next,
+)
 from warlog.domain.armageddon_empires.frames import Aim, AirStrike
 from warlog.domain.armageddon_empires.guards import BASE_KINDS, hex_on_map
 from warlog.domain.armageddon_empires.munitions import loadable, munition_damage, munition_problem
@@ -80,8 +85,6 @@ FORWARD_AIR_CONTROLLER = "Forward Air Controller"
 FORWARD_AIR_CONTROLLER_DICE = 3
 #: p.19 (AE-39): a helo in range only of an army takes 1 damage before its challenges
 HELO_FROM_ARMY_DAMAGE = 1
-#: R14 (AE-43): a Hardened facility takes half the conventional damage, rounded down (R3)
-HARDENED_DIVISOR = 2
 
 PROCEDURE = "air strike"
 INTERCEPT_ANSWERS: tuple[str, ...] = (Intercept.type_name(),)

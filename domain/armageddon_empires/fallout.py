@@ -61,8 +61,9 @@ HARDENED = "Hardened"
 #: AE-45: a percentage of whole tens is rolled on a d10 (p.31), any other on a d100
 COLLATERAL_DIE = 10
 PERCENTILE_DIE = 100
-#: R14: the garrison of a Hardened base takes half the WMD challenge's damage, rounded down
-SHELTER_DIVISOR = 2
+#: R14: half, rounded down — the conventional damage to a Hardened facility (AE-43) and the WMD
+#: challenge's damage to the garrison of a Hardened base (AE-48)
+HARDENED_DIVISOR = 2
 
 
 # ---------------------------------------------------------------------- what a strike carries
@@ -152,18 +153,26 @@ class _Faces:
         return tuple(next(self._it) for _ in range(n))
 
 
+def _pools(state: GameState, cards: list[str], at: str) -> dict[str, Pool]:
+    return {c: card_pool(state, c, at) for c in cards}
+
+
+def _dice(pools: dict[str, Pool], attack: int) -> int:
+    """The dice of one challenge per card: ``attack`` dice and the card's pool each."""
+    return sum(attack + pool.size for pool in pools.values())
+
+
 def _challenge(
     state: GameState,
     card: str,
-    at: str,
+    pool: Pool,
     attack: int,
     dice: _Faces,
     *,
     conventional: bool,
     halved: bool = False,
 ) -> FalloutHit:
-    """One hidden challenge (before radiation): ``attack`` dice against the card's pool."""
-    pool = card_pool(state, card, at)
+    """One challenge (before radiation): ``attack`` dice against the card's ``pool``."""
     a_faces, d_faces = dice.take(attack), dice.take(pool.size)
     raw = max(0, successes(a_faces) - successes(d_faces))
     dealt, note = raw, ""
@@ -171,7 +180,7 @@ def _challenge(
         dealt, mod, label = modified_damage(state, card, raw)
         note = f"{raw} {mod:+d}: {label}" if mod else ""
     elif halved and raw:
-        dealt = raw // SHELTER_DIVISOR
+        dealt = raw // HARDENED_DIVISOR
         note = f"half of {raw}: the garrison of a Hardened base, R14"
     total = state.damage.get(card, 0) + dealt
     limit = damage_limit(state.card(card).spec)
@@ -190,11 +199,12 @@ def _challenge(
     )
 
 
-def _irradiated(hit: FalloutHit, strength: int, res: int, roll: int) -> FalloutHit:
-    """The hit with radiation added, unless the challenge destroyed the card (p.31–32)."""
+def _irradiated(hit: FalloutHit, strength: int, res: int, die: int) -> FalloutHit:
+    """The hit with radiation added, unless the challenge destroyed the card (p.31–32): the
+    random 1..resistance is ``die`` (a resistance of 1 needs none; of 0 takes nothing, AE-47)."""
     if hit.destroyed:
         return hit
-    rad = Radiation(strength=strength, resistance=res, roll=roll if res else 0)
+    rad = Radiation(strength=strength, resistance=res, roll=min(res, 1) if res < 2 else die)
     total = hit.total + rad.damage
     return replace(hit, radiation=rad, total=total, destroyed=total >= hit.limit)
 
@@ -250,12 +260,12 @@ def _collateral_challenges(batch: Batch[GameState]) -> None:
     found = collateral_of(carried(state, strike))
     assert found is not None
     cards = [c for a in state.collateral if a in state.armies for c in state.armies[a].cards()]
-    n = found.attack
-    total = sum(n + card_pool(state, c, strike.at).size for c in cards)
+    n, pools = found.attack, _pools(state, cards, strike.at)
+    total = _dice(pools, n)
     if not may_roll(batch, strike.empire, f"{strike.name}: collateral damage", total, hidden=True):
         return
     dice = _Faces(batch.roll(total, 6, purpose=f"{strike.name} collateral challenges", hidden=True))
-    hits = [_challenge(state, c, strike.at, n, dice, conventional=True) for c in cards]
+    hits = [_challenge(state, c, p, n, dice, conventional=True) for c, p in pools.items()]
     _by_empire(batch, strike, "collateral", hits)
     _done(batch, strike, "collateral damage is over (p.31)")
 
@@ -277,50 +287,38 @@ def _detonate(batch: Batch[GameState]) -> None:
     razed = base is not None and base.card in destroyed
     spared = [] if razed else [f for f in facilities if f not in destroyed]
     shelter = None if razed else sheltered(state, base)
-    cards = [(c, army.id) for army in hex_armies(state, at) for c in army.cards()]
-    exposed = [c for c, army in cards if army != shelter]
+    army_of = {c: army.id for army in hex_armies(state, at) for c in army.cards()}
+    exposed = [c for c, army in army_of.items() if army != shelter]
     kinds = scenario_resistances(state)
     by_res = {r: [c for c in exposed if resistance(state, c) == r] for r in kinds}
+    open_pools, hidden_pools = _pools(state, spared, at), _pools(state, list(army_of), at)
     open_res = [f for f in spared if resistance(state, f) >= 2]
-    count = sum(a + card_pool(state, f, at).size for f in spared) + len(open_res)
-    count += sum(a + card_pool(state, c, at).size for c, _ in cards)
+    count = _dice(open_pools, a) + len(open_res) + _dice(hidden_pools, a)
     count += sum(len(v) for v in by_res.values())
     if not may_roll(batch, strike.empire, f"{strike.name}: {weapon.name}", count, hidden=True):
         return
     # the base's challenges in the open, then the hidden ones (module doc)
-    open_dice = _Faces(
-        batch.roll(
-            sum(a + card_pool(state, f, at).size for f in spared),
-            6,
-            purpose=f"{strike.name} WMD challenges of the facilities",
-        )
-    )
-    open_hits = [_challenge(state, f, at, a, open_dice, conventional=False) for f in spared]
-    for i, f in enumerate(spared):
+    purpose = f"{strike.name} WMD challenges of the facilities"
+    open_dice = _Faces(batch.roll(_dice(open_pools, a), 6, purpose=purpose))
+    open_hits = []
+    for f, pool in open_pools.items():
+        hit = _challenge(state, f, pool, a, open_dice, conventional=False)
         res = resistance(state, f)
-        roll = 1 if res == 1 else 0
-        if res >= 2:
-            (roll,) = batch.roll(1, res, purpose=f"{strike.name} radiation of {f}")
-        open_hits[i] = _irradiated(open_hits[i], weapon.radiation, res, roll)
-    hidden = _Faces(
-        batch.roll(
-            sum(a + card_pool(state, c, at).size for c, _ in cards),
-            6,
-            purpose=f"{strike.name} hidden WMD challenges",
-            hidden=True,
-        )
-    )
+        die = batch.roll(1, res, purpose=f"{strike.name} radiation of {f}")[0] if res >= 2 else 0
+        open_hits.append(_irradiated(hit, weapon.radiation, res, die))
+    purpose = f"{strike.name} hidden WMD challenges"
+    hidden = _Faces(batch.roll(_dice(hidden_pools, a), 6, purpose=purpose, hidden=True))
     rolls = {
         r: iter(batch.roll(len(by_res[r]), r, purpose=f"{strike.name} radiation", hidden=True))
         for r in kinds
     }
     hits = []
-    for c, army in cards:
-        hit = _challenge(state, c, at, a, hidden, conventional=False, halved=army == shelter)
-        if army != shelter:
+    for c, pool in hidden_pools.items():
+        sheltered_here = army_of[c] == shelter
+        hit = _challenge(state, c, pool, a, hidden, conventional=False, halved=sheltered_here)
+        if not sheltered_here:
             res = resistance(state, c)
-            roll = next(rolls[res]) if res >= 2 else res
-            hit = _irradiated(hit, weapon.radiation, res, roll)
+            hit = _irradiated(hit, weapon.radiation, res, next(rolls[res]) if res >= 2 else 0)
         hits.append(hit)
     batch.emit(
         WmdDetonated(
@@ -332,7 +330,6 @@ def _detonate(batch: Batch[GameState]) -> None:
             hits=tuple(open_hits),
         )
     )
-    assert base is not None or not facilities
     if base is not None and (razed or any(h.card == base.card and h.destroyed for h in open_hits)):
         batch.emit(
             BaseRazed(
