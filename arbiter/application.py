@@ -19,7 +19,7 @@ import msgspec
 from warlog.arbiter import snapshots
 from warlog.arbiter.fold import Fold, Folded, Row, RowDecoder, decoded
 from warlog.arbiter.ids import check_game_id
-from warlog.arbiter.initial import built, initial_state
+from warlog.arbiter.initial import built, initial_state, share
 from warlog.arbiter.meta import GameMeta, evolve_meta
 from warlog.arbiter.scenarios import resolve_scenario
 from warlog.arbiter.sealing import (
@@ -209,7 +209,7 @@ class Arbiter:
             if held is not None and held.seq <= at and (cached is None or held.seq > cached.seq):
                 cached = held
         newer = self._snapshot(game, loaded.ruleset, at, newer_than=cached.seq if cached else 0)
-        start = newer or cached
+        start = newer or cached or self._created(game)
         from_seq = start.seq + 1 if start else 1
         rows = self.store.read_rows(game, from_seq, at, skip=INERT_TAGS)
         result = Fold(loaded.ruleset, start).rows(rows, self.decoder(loaded.codec, game)).folded
@@ -270,15 +270,27 @@ class Arbiter:
     def _initial(self, game: str) -> Any:
         """The state the game's ``game_created`` begins it with; None if it cannot be read
         here. Built once per process and shared; a process that has not built it yet (each
-        ``warlog`` command) reads it from the snapshot at seq 1, written the first time, which
-        decodes far faster than the scenario builds."""
+        ``warlog`` command) reads it from the snapshot at seq 1 (``_created``)."""
+        loaded = self.loaded(game)
+        try:
+            row = next(iter(self.store.read_rows(game, 1, 1)))
+            state = built(loaded.ruleset, row[2])
+            if state is not None:
+                return state
+            created = self._created(game)
+            return None if created is None else created.state
+        except WarlogError:
+            return None
+
+    def _created(self, game: str) -> Folded | None:
+        """The game folded after its first event (``game_created``): from the whole snapshot
+        at seq 1, which decodes far faster than the scenario builds (for Armageddon Empires,
+        parsing every card's abilities: most of a ``warlog play`` on a young game), else built
+        and that snapshot written for the next process. None if it cannot be read here."""
         loaded = self.loaded(game)
         ruleset = loaded.ruleset
         try:
             row = next(iter(self.store.read_rows(game, 1, 1)))
-            state = built(ruleset, row[2])
-            if state is not None:
-                return state
             version = self._version_key(ruleset)
             lineage = self.store.lineage(game)
             found = None
@@ -286,8 +298,9 @@ class Arbiter:
                 found = self.vault.latest_snapshot(lineage, 1, version)
             if found is not None and found[0] == 1:
                 start = snapshots.decode(ruleset.state_type, found[1], lambda: None)
-                if start is not None and start.hash == row[3]:
-                    return start.state
+                if start is not None and start.seq == 1 and start.hash == row[3]:
+                    start.initial = start.state
+                    return start
             (created,) = self.decoder(loaded.codec, game)([row])
             if not isinstance(created, GameCreated):
                 return None
@@ -297,9 +310,10 @@ class Arbiter:
             with contextlib.suppress(StoreError):  # a cache
                 from warlog.eventstore.lineage import owner_of
 
+                # whole (no initial state to leave fields out against): it is that state
                 blob = snapshots.encode(Folded(1, row[3], meta, state))
                 self.vault.put_snapshot(owner_of(lineage, 1), 1, version, blob)
-            return state
+            return Folded(1, row[3], meta, state, state)
         except WarlogError:
             return None
 
@@ -383,9 +397,8 @@ class Arbiter:
         parsed = ruleset.scenario_from_builtins(created.scenario)
         meta = evolve_meta(None, 1, created)
         assert meta is not None
-        opening = ruleset.begin(
-            ruleset.initial_state(parsed), SeededDice(key, game, created.dice.salt, 2)
-        )
+        start = ruleset.initial_state(parsed)
+        opening = ruleset.begin(start, SeededDice(key, game, created.dice.salt, 2))
         events: list[Event] = [created, *opening]
         secrets: list[list[Secret]] = [event_secrets(created, setup=ruleset.hidden_setup(parsed))]
         secrets += [event_secrets(e) for e in opening]
@@ -408,6 +421,8 @@ class Arbiter:
             raise InputError(
                 f"game {game} already exists; choose another --game", "input/game_exists"
             ) from None
+        share(ruleset, rows[0].data, parsed, start)
+        self._created(game)  # the snapshot at seq 1, from which every later process starts
         return game
 
     def _new_id(self, ruleset: AnyRuleset) -> str:

@@ -40,6 +40,16 @@ def initial_state(ruleset: AnyRuleset, created_data: str, event: GameCreated) ->
     return state
 
 
+def share(ruleset: AnyRuleset, created_data: str, scenario: Any, state: Any) -> None:
+    """Keep the scenario and initial state a game was just created with (its ``game_created``
+    stored as ``created_data``), built by the caller, for the games created alike."""
+    key = (ruleset.name, ruleset.version, created_data)
+    if len(_STATES) >= _MOST:
+        _SCENARIOS.clear()
+        _STATES.clear()
+    _SCENARIOS[key], _STATES[key] = scenario, state
+
+
 def built(ruleset: AnyRuleset, created_data: str) -> Any:
     """The initial state of ``game_created`` data ``created_data`` if this process built it
     already, else None."""

@@ -81,6 +81,38 @@ def test_a_process_that_has_not_built_the_initial_state_reads_it_from_the_snapsh
     assert builtins(read.state) == builtins(whole.state)
 
 
+@pytest.mark.parametrize("name", BUNDLED)
+def test_a_young_game_is_read_from_the_snapshot_at_seq_1_written_when_it_was_created(
+    name: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # given a game just created and a few commands played (no snapshot every N events due yet)
+    arb = Arbiter(MemoryStore(), registry.get, clock=fixed_clock(), seeds=lambda: bytes(16))
+    game = arb.new_game(name, game="young")
+    autoplay(arb, game, 3)
+    ruleset = arb.ruleset_of(game)
+    version = arb._version_key(ruleset)
+    head, _ = arb.head(game)
+    found = arb.vault.latest_snapshot(arb.store.lineage(game), 1, version)
+    assert found is not None and found[0] == 1
+
+    # when a new process (nothing built) reads the state at the head
+    def never(*_: object) -> None:
+        raise AssertionError("the scenario was built again")
+
+    monkeypatch.setattr(initial, "_STATES", {})
+    monkeypatch.setattr(initial, "_SCENARIOS", {})
+    monkeypatch.setattr(ruleset, "scenario_from_builtins", never)
+    monkeypatch.setattr(ruleset, "initial_state", never)
+    read = Arbiter(arb.store, registry.get, vault=arb.vault).folded(game)
+    monkeypatch.undo()
+
+    # then it started from that snapshot and holds the fold of the whole log
+    whole = Arbiter(arb.store, registry.get, vault=arb.vault).fold_log(game)
+    assert (read.seq, read.hash) == (head, whole.hash)
+    assert builtins(read.state) == builtins(whole.state)
+    assert builtins(read.meta) == builtins(whole.meta)
+
+
 def test_an_armageddon_empires_snapshot_leaves_out_the_map_and_the_cards() -> None:
     arb, game = played("armageddon-empires")
     folded = arb.folded(game)
