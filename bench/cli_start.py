@@ -31,9 +31,15 @@ GAME = "start"
 SEED = bytes(range(32))
 
 
+#: what a ``warlog play`` process imports before any of warlog's own code: the command line
+#: (click) and what the log needs (msgspec's JSON and msgpack, sqlite3, hashlib, json)
+LIBRARIES = "import click, msgspec.json, msgspec.msgpack, sqlite3, hashlib, json"
+
+
 @dataclass(frozen=True)
 class Start:
     bare_ms: float  # python -c pass
+    libraries_ms: float  # python -c LIBRARIES: the floor under any warlog process
     play_ms: float  # one warlog play process, one command
     stdin_ms: float  # warlog play -, per command
     stdin_commands: int
@@ -85,10 +91,11 @@ def measure(workdir: Path, repeats: int, stdin_commands: int) -> Start:
         return elapsed
 
     timed([*warlog, "state", GAME])  # writes the bytecode cache
-    bare, play, stdin = [], [], []
+    bare, libraries, play, stdin = [], [], [], []
     for r in range(repeats):
         one = [
             lambda: bare.append(timed([sys.executable, "-c", "pass"])),
+            lambda: libraries.append(timed([sys.executable, "-c", LIBRARIES])),
             lambda r=r: play.append(timed([*warlog, "play", GAME, commands[r]])),
         ]
         for run in one if r % 2 == 0 else reversed(one):
@@ -101,6 +108,7 @@ def measure(workdir: Path, repeats: int, stdin_commands: int) -> Start:
         stdin.append(timed(args, lines) / stdin_commands)
     return Start(
         statistics.median(bare) * 1000,
+        statistics.median(libraries) * 1000,
         statistics.median(play) * 1000,
         statistics.median(stdin) * 1000,
         stdin_commands,

@@ -719,6 +719,16 @@ def run(cfg: Config, workdir: Path) -> list[str]:
     )
     rows.append(
         Row(
+            "the floor under it: a process importing only the libraries `warlog play` needs "
+            "(click, msgspec, sqlite3, hashlib, json) vs a bare `python -c pass`",
+            fmt_ms(start.libraries_ms),
+            fmt_ms(start.bare_ms) + " (python -c pass)",
+            start.libraries_ms / start.bare_ms,
+            "",
+        )
+    )
+    rows.append(
+        Row(
             f"a command through `warlog play -` ({start.stdin_commands} commands on stdin) vs a "
             "process each: ratio of the times per command",
             fmt_ms(start.stdin_ms),
