@@ -1,7 +1,5 @@
 """What the application itself folds from the core events: the game's identity and its dice."""
 
-from __future__ import annotations
-
 import msgspec
 
 from warlog.domain.core.dice import DiceSpec

@@ -1,7 +1,5 @@
 """Rows of the log as the store sees them: no rules, only text."""
 
-from __future__ import annotations
-
 import msgspec
 
 

@@ -7,8 +7,6 @@ facilities, digest §11.3), collateral damage (``Collateral 60% 4 Atk``) and wea
 destruction (``Hydrogen Bomb 10, 15`` = 10 attack dice, 15 radiation).
 """
 
-from __future__ import annotations
-
 import functools
 import re
 from typing import Literal

@@ -5,8 +5,6 @@ stage, target, the empires still to answer the intercept window, the gunners sti
 that ``explain`` on any of them says where the strike is. Never imports ``state.py``.
 """
 
-from __future__ import annotations
-
 from typing import Any
 
 from warlog.domain.armageddon_empires.frames import AirStrike

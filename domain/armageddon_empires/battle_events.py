@@ -5,8 +5,6 @@ the round, whose unit acts, what its open challenge is about), so that ``explain
 them says where the battle is. Never imports ``state.py``.
 """
 
-from __future__ import annotations
-
 from typing import Any, Literal
 
 from warlog.domain.armageddon_empires.frames import (

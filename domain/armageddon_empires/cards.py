@@ -4,8 +4,6 @@ A scenario lists card *types* (``[[cards]]``, tagged by ``kind``); every physica
 an instance with its own id, ``"<empire>.<card type>.<n>"`` (e.g. ``red.ash-lancers.2``, AE-14).
 """
 
-from __future__ import annotations
-
 from typing import Annotated, Literal
 
 import msgspec

@@ -17,8 +17,6 @@ This module holds values only (no game state), so that events can carry a whole 
 explain it: its pools with their terms, every roll, fate and tactic used, and the result.
 """
 
-from __future__ import annotations
-
 from typing import Literal
 
 import msgspec
@@ -193,7 +191,7 @@ class Challenge(Frame, frozen=True, kw_only=True, tag="challenge", tag_field="fr
         assert side is not None, "a threshold challenge has no defender"
         return side
 
-    def with_side(self, role: Role, side: Side) -> Challenge:
+    def with_side(self, role: Role, side: Side) -> "Challenge":
         if role == "attacker":
             return msgspec.structs.replace(self, attacker=side)
         return msgspec.structs.replace(self, defender=side)

@@ -5,8 +5,6 @@ terms, every roll, fate and tactic so far), so that ``explain`` on any of them p
 (STYLE: every derived number explains itself). Never imports ``state.py``.
 """
 
-from __future__ import annotations
-
 from typing import Annotated, Any, Literal
 
 from warlog.domain.armageddon_empires.challenge import Challenge, Outcome, Role

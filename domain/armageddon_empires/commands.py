@@ -1,7 +1,5 @@
 """The commands an empire issues, one JSON object each, tagged by ``type`` (imperative names)."""
 
-from __future__ import annotations
-
 from typing import Annotated, Literal, Union
 
 import msgspec

@@ -3,8 +3,6 @@
 Each event that carries arithmetic says where its numbers come from in ``explain()``.
 """
 
-from __future__ import annotations
-
 from typing import Annotated
 
 import msgspec

@@ -7,8 +7,6 @@ armies they have not sighted. What happens to a base is public (bases are): the 
 destroys and the challenges of those it spares. Never imports ``state.py``.
 """
 
-from __future__ import annotations
-
 from typing import Annotated, Literal
 
 import msgspec

@@ -9,8 +9,6 @@ begins; an army that moves or engages stealth is kept in sight only by a fresh c
 Values only (no game state): the sighting events carry them.
 """
 
-from __future__ import annotations
-
 from typing import Literal
 
 import msgspec

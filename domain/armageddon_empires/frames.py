@@ -7,8 +7,6 @@ the choice of the army that walked into enemy armies (attack, delay, siege). Val
 events carry whole frames, so that ``explain`` on any of them prints all of it.
 """
 
-from __future__ import annotations
-
 from typing import Literal
 
 import msgspec
@@ -158,7 +156,7 @@ class Battle(Frame, frozen=True, kw_only=True, tag="battle", tag_field="frame"):
     def enemy(self, empire: str) -> BattleSide:
         return self.defender if empire == self.attacker.empire else self.attacker
 
-    def with_side(self, side: BattleSide) -> Battle:
+    def with_side(self, side: BattleSide) -> "Battle":
         if side.empire == self.attacker.empire:
             return msgspec.structs.replace(self, attacker=side)
         return msgspec.structs.replace(self, defender=side)

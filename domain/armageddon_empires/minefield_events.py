@@ -8,8 +8,6 @@ empire alone, and ``minefields_reported``, sealed for the other empire alone. Th
 the same whatever was hidden. Never imports ``state.py``.
 """
 
-from __future__ import annotations
-
 from typing import Annotated
 
 import msgspec

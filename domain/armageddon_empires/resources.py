@@ -1,7 +1,5 @@
 """Resources: the four stockpiled kinds (Humans, Materials, Energy, Technology; manual p.20)."""
 
-from __future__ import annotations
-
 from typing import Annotated
 
 import msgspec
@@ -23,7 +21,7 @@ class Resources(msgspec.Struct, frozen=True, forbid_unknown_fields=True, omit_de
         """All resource points together (the base of deployment AP, manual p.18)."""
         return self.humans + self.materials + self.energy + self.technology
 
-    def __add__(self, other: Resources) -> Resources:
+    def __add__(self, other: "Resources") -> "Resources":
         return Resources(
             self.humans + other.humans,
             self.materials + other.materials,
@@ -31,10 +29,10 @@ class Resources(msgspec.Struct, frozen=True, forbid_unknown_fields=True, omit_de
             self.technology + other.technology,
         )
 
-    def times(self, n: int) -> Resources:
+    def times(self, n: int) -> "Resources":
         return Resources(self.humans * n, self.materials * n, self.energy * n, self.technology * n)
 
-    def covers(self, cost: Resources) -> bool:
+    def covers(self, cost: "Resources") -> bool:
         """True if this stockpile can pay ``cost``."""
         return (
             self.humans >= cost.humans
@@ -43,7 +41,7 @@ class Resources(msgspec.Struct, frozen=True, forbid_unknown_fields=True, omit_de
             and self.technology >= cost.technology
         )
 
-    def minus(self, cost: Resources) -> Resources:
+    def minus(self, cost: "Resources") -> "Resources":
         """The stockpile after paying ``cost`` (``decide`` checks ``covers`` first)."""
         return Resources(
             self.humans - cost.humans,

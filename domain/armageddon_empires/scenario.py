@@ -4,8 +4,6 @@ Every error names the path of the bad field (``$.armies[2].units[0]: unknown car
 an InputError ``input/bad_scenario`` (exit 1). The fields are documented in docs/scenarios.md.
 """
 
-from __future__ import annotations
-
 import importlib.resources
 from typing import Annotated, Any, Literal
 

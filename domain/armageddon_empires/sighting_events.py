@@ -7,8 +7,6 @@ window gives each empire the same events (a hidden roll, ``observation_checked``
 ``state.py``.
 """
 
-from __future__ import annotations
-
 from typing import Annotated, Literal
 
 from warlog.domain.armageddon_empires.fog import Check, Sighting

@@ -4,8 +4,6 @@ Frozen msgspec Structs that round-trip through msgpack (snapshots). ``evolve`` b
 with ``msgspec.structs.replace`` and copies every dict it changes; tuples are never mutated.
 """
 
-from __future__ import annotations
-
 from typing import Literal
 
 import msgspec

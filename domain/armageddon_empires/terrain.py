@@ -1,7 +1,5 @@
 """Terrain: what entering a hex costs in movement points and how it helps a defender (R12)."""
 
-from __future__ import annotations
-
 from typing import Annotated
 
 import msgspec

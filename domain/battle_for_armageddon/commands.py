@@ -10,8 +10,6 @@ JSON examples::
     {"type": "advance", "player": "orks", "counters": ["goffs-boyz-1"]}
 """
 
-from __future__ import annotations
-
 from typing import Annotated, Union
 
 from warlog.domain.core.ruleset import Command

@@ -4,8 +4,6 @@ Events carrying arithmetic explain it (``explain()``): the odds from the totals,
 modifiers, the build points from the sites, the supply rolls.
 """
 
-from __future__ import annotations
-
 from typing import Annotated, Literal
 
 import msgspec

@@ -5,8 +5,6 @@ Every error is an InputError ``input/bad_scenario`` naming the path of the bad f
 section "Battle for Armageddon".
 """
 
-from __future__ import annotations
-
 import re
 from collections import Counter as Tally
 from typing import Annotated, Any, Literal

@@ -4,8 +4,6 @@ Frozen msgspec Structs that round-trip through msgpack (dict keys are str). ``ev
 states with ``msgspec.structs.replace``; nothing here decides anything.
 """
 
-from __future__ import annotations
-
 from typing import Literal
 
 import msgspec

@@ -9,8 +9,6 @@
 - RecordedDice (audit): the faces already in the log, handed back in order.
 """
 
-from __future__ import annotations
-
 import hashlib
 import hmac
 from typing import Literal, Protocol

@@ -4,8 +4,6 @@ Events are frozen msgspec Structs tagged by ``type``; the tag is the stored row'
 and never reused. A ruleset's own events subclass ``Event`` the same way.
 """
 
-from __future__ import annotations
-
 from typing import Annotated, Any, ClassVar
 
 import msgspec

@@ -5,8 +5,6 @@
 once, with their neighbours and entry costs, so a search handles plain ints.
 """
 
-from __future__ import annotations
-
 from collections.abc import Callable, Collection, Iterable, Iterator, Mapping
 from heapq import heappop, heappush
 
@@ -25,7 +23,7 @@ class Hex(msgspec.Struct, frozen=True, order=True, array_like=True):
     r: int
 
     @classmethod
-    def parse(cls, text: str) -> Hex:
+    def parse(cls, text: str) -> "Hex":
         """Return the hex written as ``"q,r"``; raises InputError for anything else."""
         parts = text.split(",")
         try:
@@ -47,11 +45,11 @@ class Hex(msgspec.Struct, frozen=True, order=True, array_like=True):
     def s(self) -> int:
         return -self.q - self.r
 
-    def neighbours(self) -> Iterator[Hex]:
+    def neighbours(self) -> "Iterator[Hex]":
         for dq, dr in DIRECTIONS:
             yield Hex(self.q + dq, self.r + dr)
 
-    def distance(self, other: Hex) -> int:
+    def distance(self, other: "Hex") -> int:
         """Number of hex steps between the two hexes."""
         dq, dr = self.q - other.q, self.r - other.r
         return (abs(dq) + abs(dr) + abs(dq + dr)) // 2

@@ -6,8 +6,6 @@ is where the application, the tests and ``warlog fuzz`` ask for them. "At rest" 
 whole command's batch: inside a batch a procedure may pass through states that break them.
 """
 
-from __future__ import annotations
-
 import msgspec
 
 

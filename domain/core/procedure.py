@@ -14,8 +14,6 @@ The queue of what remains to be done lives in the state, so a game can stop betw
 commands and be resumed from its log.
 """
 
-from __future__ import annotations
-
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Generic, Protocol, TypeVar
 

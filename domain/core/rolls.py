@@ -9,8 +9,6 @@ ruleset records an ``AwaitedRoll`` in its state (with an event of its own) and t
 the roller's command, whose batch makes that roll first; the step is then taken again there.
 """
 
-from __future__ import annotations
-
 from typing import Any
 
 import msgspec

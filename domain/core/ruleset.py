@@ -8,8 +8,6 @@ base; a ruleset writes its scenario, state, commands, events, ``evolve``, the ha
 commands, what comes next (``next``), its legal options and its views.
 """
 
-from __future__ import annotations
-
 from collections.abc import Sequence
 from typing import Annotated, Any, ClassVar, Protocol, TypeVar
 

@@ -2,8 +2,6 @@
 forces and holdings, and the board as text. Rulesets build one from a player's view (so that it
 shows only what that player may see); front ends render it."""
 
-from __future__ import annotations
-
 import msgspec
 
 

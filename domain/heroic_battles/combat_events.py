@@ -3,8 +3,6 @@ past tense, each explaining itself with the rule's name and page and our ruling 
 
 Split from ``events.py`` (which imports every one of them, so ``events.X`` names them all)."""
 
-from __future__ import annotations
-
 from typing import Literal
 
 from warlog.domain.core.events import Event

@@ -16,8 +16,6 @@ hero. JSON examples::
      "friend": "pedyt-3"}
 """
 
-from __future__ import annotations
-
 from typing import Annotated, Literal, Union
 
 import msgspec

@@ -5,8 +5,6 @@ quick-reference sheet and our ruling (HB-n) where one applies: each pool with it
 bonuses in order, each command test, each table looked up. Distances are in half ST.
 """
 
-from __future__ import annotations
-
 from warlog.domain.core.events import Event
 from warlog.domain.core.summary import plural as _plural
 from warlog.domain.heroic_battles import tables as t

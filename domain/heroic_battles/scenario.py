@@ -7,8 +7,6 @@ InputError ``input/bad_scenario`` naming the path of the bad field
 section "Midgard: Heroic Battles".
 """
 
-from __future__ import annotations
-
 from typing import Annotated, Any, Literal
 
 import msgspec

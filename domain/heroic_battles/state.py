@@ -6,8 +6,6 @@ states with ``msgspec.structs.replace``; nothing here decides anything. warlog k
 the players declare the geometry each command needs (docs/rulings.md, HB-1 … HB-33).
 """
 
-from __future__ import annotations
-
 from typing import Literal, Union
 
 import msgspec

@@ -6,8 +6,6 @@ or dice added for a bonus), then rolled: ``Pool.explain()`` prints it the way a 
 ("12 Combat Dice; half stamina → 6; obscured → 3; +1D6 hero → 4; hits on 5–6: …").
 """
 
-from __future__ import annotations
-
 from typing import Literal
 
 import msgspec
