@@ -21,6 +21,7 @@ from warlog.domain.core.ruleset import Command
 from warlog.domain.core.seal import Sealer, Secret, compact, salt_for, secrets_of
 from warlog.eventstore.chain import link
 from warlog.eventstore.codec import Codec, command_to_builtins
+from warlog.eventstore.lineage import Segment, read_parts
 from warlog.eventstore.records import Pending, Record
 from warlog.eventstore.vault import Opening, Vault
 
@@ -94,11 +95,17 @@ def seal_batch(
 
 
 class Opener:
-    """The clear form of stored rows, from the vault: what the rules fold."""
+    """The clear form of stored rows, from the vault: what the rules fold.
 
-    def __init__(self, vault: Vault, game: str) -> None:
+    ``lineage``: the segments holding the game's events (``Store.lineage``); the openings of a
+    stretch of rows are then read as one range per segment, by the game that stores them, and
+    only those the range misses (an opening kept under another game) are looked up by hash.
+    Without it, every sealed row is looked up by hash."""
+
+    def __init__(self, vault: Vault, game: str, lineage: Sequence[Segment] = ()) -> None:
         self._vault = vault
         self._game = game
+        self._lineage = list(lineage)
 
     def clear(self, seq: int, data: str, hash_: str) -> str:
         """The clear data of the row at ``seq`` (itself when it holds no seal); StoreError if
@@ -112,11 +119,11 @@ class Opener:
 
     def clears(self, rows: Sequence[tuple[int, str, str, str]]) -> list[str]:
         """The clear data of each ``(seq, type, data, hash)`` row, the sealed ones found in the
-        vault in one lookup; StoreError if it does not hold one."""
-        sealed = [hash_ for _, _, data, hash_ in rows if has_seals(data)]
+        vault in one read; StoreError if it does not hold one."""
+        sealed = [(seq, hash_) for seq, _, data, hash_ in rows if has_seals(data)]
         if not sealed:
             return [data for _, _, data, _ in rows]
-        found = self._vault.clears(sealed)
+        found = self._found(sealed)
         out = []
         for seq, _, data, hash_ in rows:
             if has_seals(data):
@@ -126,6 +133,21 @@ class Opener:
                 data = clear
             out.append(data)
         return out
+
+    def _found(self, sealed: Sequence[tuple[int, str]]) -> dict[str, str]:
+        """hash -> clear data of the ``(seq, hash)`` sealed rows the vault holds (and maybe of
+        others of their stretch)."""
+        vault = self._vault
+        if not self._lineage:
+            return vault.clears([hash_ for _, hash_ in sealed])
+        found: dict[str, str] = {}
+        seqs = [seq for seq, _ in sealed]
+        for owner, lo, hi in read_parts(self._lineage, min(seqs), max(seqs)):
+            found.update(vault.clears_between(owner, lo, hi))
+        missed = [hash_ for _, hash_ in sealed if hash_ not in found]
+        if missed:
+            found.update(vault.clears(missed))
+        return found
 
     def _not_held(self, seq: int) -> StoreError:
         return StoreError(

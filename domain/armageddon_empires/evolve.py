@@ -347,6 +347,12 @@ _APPLY.update(fallout_evolve.APPLY)
 _APPLY.update(minefield_evolve.APPLY)
 
 
+def unapplied(event_types: tuple[type[Event], ...]) -> frozenset[str]:
+    """The tags of those of ``event_types`` that ``evolve`` leaves the state unchanged: an
+    observation check is a report for the players, whose outcome ``armies_sighted`` applies."""
+    return frozenset(cls.type_name() for cls in event_types if cls not in _APPLY)
+
+
 def evolve(state: GameState, event: Event) -> GameState:
     """The state after ``event``; events this ruleset does not apply leave it unchanged."""
     apply = _APPLY.get(type(event))

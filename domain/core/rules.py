@@ -65,6 +65,7 @@ class Rules(abc.ABC, Generic[S, C]):
     name: ClassVar[str]
     version: ClassVar[str]
     event_types: ClassVar[tuple[type[Event], ...]]
+    inert_events: ClassVar[frozenset[str]] = frozenset()
     command_type: ClassVar[Any]
     state_type: ClassVar[type]
     scenario_package: ClassVar[str] = ""
