@@ -29,10 +29,14 @@ from warlog.eventstore.vault import Opening, Vault
 _LINEAGE_TAGS = frozenset({"game_created", "game_forked", "dice_revealed"})
 
 
+#: what only a row holding a seal has in its data (a key ``"sealed"`` can only be a seal: a
+#: string holding those characters is written with escaped quotes)
+SEAL_MARK = '"sealed":'
+
+
 def has_seals(data: str) -> bool:
-    """True when a row's data holds a seal (a key ``"sealed"`` can only be a seal: a string
-    holding those characters is written with escaped quotes)."""
-    return '"sealed":' in data
+    """True when a row's data holds a seal."""
+    return SEAL_MARK in data
 
 
 def event_secrets(
@@ -120,31 +124,29 @@ class Opener:
     def clears(self, rows: Sequence[tuple[int, str, str, str]]) -> list[str]:
         """The clear data of each ``(seq, type, data, hash)`` row, the sealed ones found in the
         vault in one read; StoreError if it does not hold one."""
-        sealed = [(seq, hash_) for seq, _, data, hash_ in rows if has_seals(data)]
+        datas = [row[2] for row in rows]
+        sealed = [i for i, data in enumerate(datas) if SEAL_MARK in data]
         if not sealed:
-            return [data for _, _, data, _ in rows]
-        found = self._found(sealed)
-        out = []
-        for seq, _, data, hash_ in rows:
-            if has_seals(data):
-                clear = found.get(hash_)
-                if clear is None:
-                    raise self._not_held(seq)
-                data = clear
-            out.append(data)
-        return out
+            return datas
+        found = self._found([rows[i] for i in sealed])
+        for i in sealed:
+            clear = found.get(rows[i][3])
+            if clear is None:
+                raise self._not_held(rows[i][0])
+            datas[i] = clear
+        return datas
 
-    def _found(self, sealed: Sequence[tuple[int, str]]) -> dict[str, str]:
-        """hash -> clear data of the ``(seq, hash)`` sealed rows the vault holds (and maybe of
-        others of their stretch)."""
+    def _found(self, sealed: Sequence[tuple[int, str, str, str]]) -> dict[str, str]:
+        """hash -> clear data of the ``sealed`` rows the vault holds (and maybe of others of
+        their stretch)."""
         vault = self._vault
         if not self._lineage:
-            return vault.clears([hash_ for _, hash_ in sealed])
+            return vault.clears([row[3] for row in sealed])
         found: dict[str, str] = {}
-        seqs = [seq for seq, _ in sealed]
+        seqs = [row[0] for row in sealed]
         for owner, lo, hi in read_parts(self._lineage, min(seqs), max(seqs)):
             found.update(vault.clears_between(owner, lo, hi))
-        missed = [hash_ for _, hash_ in sealed if hash_ not in found]
+        missed = [row[3] for row in sealed if row[3] not in found]
         if missed:
             found.update(vault.clears(missed))
         return found
