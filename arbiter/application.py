@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 import msgspec
 
 from warlog.arbiter import snapshots
-from warlog.arbiter.fold import Fold, Folded, Row, RowDecoder, decoded
+from warlog.arbiter.fold import Fold, Folded, Row, RowDecoder, decoded, unread
 from warlog.arbiter.ids import check_game_id
 from warlog.arbiter.initial import built, initial_state, share
 from warlog.arbiter.meta import GameMeta, evolve_meta
@@ -174,12 +174,11 @@ class Arbiter:
     def decoder(self, codec: Codec, game: str) -> RowDecoder:
         """Decodes stored ``(seq, type, data, hash)`` rows into clear events (sealed values
         opened from the vault, one lookup for the rows given at once)."""
-        opener = Opener(self.vault, game)
-        decode = codec.decode
+        opener = Opener(self.vault, game, self.store.lineage(game) if game else ())
+        decode = codec.decode_all
 
         def events(rows: Sequence[Row]) -> list[Event]:
-            clears = opener.clears(rows)
-            return [decode(row[1], clear) for row, clear in zip(rows, clears, strict=True)]
+            return decode([row[1] for row in rows], opener.clears(rows))
 
         return events
 
@@ -221,7 +220,7 @@ class Arbiter:
         """The game folded afresh from its whole log (no snapshot, no cached state): a replay.
         The SELECT leaves out the rows the fold skips."""
         loaded = self.loaded(game)
-        rows = self.store.read_rows(game, skip=INERT_TAGS)
+        rows = self.store.read_rows(game, skip=unread(loaded.ruleset))
         return Fold(loaded.ruleset).rows(rows, self.decoder(loaded.codec, game)).folded
 
     def state(self, game: str, at: int | None = None) -> Any:

@@ -29,6 +29,12 @@ RowDecoder = Callable[[Sequence[Row]], list[Event]]
 CHUNK = 256
 
 
+def unread(ruleset: AnyRuleset) -> frozenset[str]:
+    """The tags of the events a replay of ``ruleset``'s games skips unread: they change no
+    state (the core's commands and rolls, the ruleset's ``inert_events``)."""
+    return INERT_TAGS | ruleset.inert_events
+
+
 class Folded(msgspec.Struct):
     """A game folded up to ``seq``: the engine's meta and the ruleset's state; ``initial``, when
     known, the state ``game_created`` began it with (snapshots leave out what is still that)."""
@@ -65,17 +71,25 @@ class Fold:
         self.seq, self.hash = seq, hash_
 
     def rows(self, rows: Iterable[Row], decode: RowDecoder) -> Fold:
-        """Fold stored rows in seq order (``decode`` gives their clear events); commands and
-        rolls change no state and are skipped unread (their consequences are the events after
-        them; a store's ``read_rows(..., skip=INERT_TAGS)`` leaves them out but the last)."""
+        """Fold stored rows in seq order (``decode`` gives their clear events); the rows that
+        change no state are skipped unread: commands and rolls (their consequences are the
+        events after them) and the ruleset's inert events (``unread``; a store's
+        ``read_rows(..., skip=unread(ruleset))`` leaves them out but the last)."""
+        skip = unread(self.ruleset)
+        evolve = self.ruleset.evolve
         it = iter(rows)
         while chunk := list(islice(it, CHUNK)):
-            events = iter(decode([row for row in chunk if row[1] not in INERT_TAGS]))
-            for seq, type_, data, hash_ in chunk:
-                if type_ in INERT_TAGS:
-                    self.seq, self.hash = seq, hash_
-                    continue
-                self.apply(seq, type_, data, hash_, next(events))
+            folded = [row for row in chunk if row[1] not in skip]
+            state = self.state
+            for (seq, type_, data, hash_), event in zip(folded, decode(folded), strict=True):
+                if type_ in CORE_TAGS:
+                    self.state = state
+                    self.apply(seq, type_, data, hash_, event)
+                    state = self.state
+                elif state is not None:
+                    state = evolve(state, event)
+            self.state = state
+            self.seq, self.hash = chunk[-1][0], chunk[-1][3]
         return self
 
     @property

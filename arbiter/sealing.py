@@ -21,6 +21,7 @@ from warlog.domain.core.ruleset import Command
 from warlog.domain.core.seal import Sealer, Secret, compact, salt_for, secrets_of
 from warlog.eventstore.chain import link
 from warlog.eventstore.codec import Codec, command_to_builtins
+from warlog.eventstore.lineage import Segment, read_parts
 from warlog.eventstore.records import Pending, Record
 from warlog.eventstore.vault import Opening, Vault
 
@@ -28,10 +29,14 @@ from warlog.eventstore.vault import Opening, Vault
 _LINEAGE_TAGS = frozenset({"game_created", "game_forked", "dice_revealed"})
 
 
+#: what only a row holding a seal has in its data (a key ``"sealed"`` can only be a seal: a
+#: string holding those characters is written with escaped quotes)
+SEAL_MARK = '"sealed":'
+
+
 def has_seals(data: str) -> bool:
-    """True when a row's data holds a seal (a key ``"sealed"`` can only be a seal: a string
-    holding those characters is written with escaped quotes)."""
-    return '"sealed":' in data
+    """True when a row's data holds a seal."""
+    return SEAL_MARK in data
 
 
 def event_secrets(
@@ -94,11 +99,17 @@ def seal_batch(
 
 
 class Opener:
-    """The clear form of stored rows, from the vault: what the rules fold."""
+    """The clear form of stored rows, from the vault: what the rules fold.
 
-    def __init__(self, vault: Vault, game: str) -> None:
+    ``lineage``: the segments holding the game's events (``Store.lineage``); the openings of a
+    stretch of rows are then read as one range per segment, by the game that stores them, and
+    only those the range misses (an opening kept under another game) are looked up by hash.
+    Without it, every sealed row is looked up by hash."""
+
+    def __init__(self, vault: Vault, game: str, lineage: Sequence[Segment] = ()) -> None:
         self._vault = vault
         self._game = game
+        self._lineage = list(lineage)
 
     def clear(self, seq: int, data: str, hash_: str) -> str:
         """The clear data of the row at ``seq`` (itself when it holds no seal); StoreError if
@@ -112,20 +123,33 @@ class Opener:
 
     def clears(self, rows: Sequence[tuple[int, str, str, str]]) -> list[str]:
         """The clear data of each ``(seq, type, data, hash)`` row, the sealed ones found in the
-        vault in one lookup; StoreError if it does not hold one."""
-        sealed = [hash_ for _, _, data, hash_ in rows if has_seals(data)]
+        vault in one read; StoreError if it does not hold one."""
+        datas = [row[2] for row in rows]
+        sealed = [i for i, data in enumerate(datas) if SEAL_MARK in data]
         if not sealed:
-            return [data for _, _, data, _ in rows]
-        found = self._vault.clears(sealed)
-        out = []
-        for seq, _, data, hash_ in rows:
-            if has_seals(data):
-                clear = found.get(hash_)
-                if clear is None:
-                    raise self._not_held(seq)
-                data = clear
-            out.append(data)
-        return out
+            return datas
+        found = self._found([rows[i] for i in sealed])
+        for i in sealed:
+            clear = found.get(rows[i][3])
+            if clear is None:
+                raise self._not_held(rows[i][0])
+            datas[i] = clear
+        return datas
+
+    def _found(self, sealed: Sequence[tuple[int, str, str, str]]) -> dict[str, str]:
+        """hash -> clear data of the ``sealed`` rows the vault holds (and maybe of others of
+        their stretch)."""
+        vault = self._vault
+        if not self._lineage:
+            return vault.clears([row[3] for row in sealed])
+        found: dict[str, str] = {}
+        seqs = [row[0] for row in sealed]
+        for owner, lo, hi in read_parts(self._lineage, min(seqs), max(seqs)):
+            found.update(vault.clears_between(owner, lo, hi))
+        missed = [row[3] for row in sealed if row[3] not in found]
+        if missed:
+            found.update(vault.clears(missed))
+        return found
 
     def _not_held(self, seq: int) -> StoreError:
         return StoreError(

@@ -390,6 +390,7 @@ class SinkVault:
         self._mac_key = bytes.fromhex(mac_key)
         self._keys: dict[str, tuple[str, bytes]] = {}
         self._openings: dict[str, Opening] = {}
+        self._at: dict[tuple[str, int], list[str]] = {}  # (game, seq) -> hashes of its openings
         self._snap: dict[str, tuple[int, str, bytes]] = {}
         self._snap_rows: list[tuple[str, str, int, bytes, bytes]] = []
         self._opening_rows: list[Opening] = []
@@ -408,6 +409,7 @@ class SinkVault:
     def put_openings(self, openings: Sequence[Opening]) -> None:
         for opening in openings:
             self._openings[opening.hash] = opening
+            self._at.setdefault((opening.game, opening.seq), []).append(opening.hash)
             self._opening_rows.append(opening)
         if len(self._opening_rows) >= self._flush_rows:
             self.flush()
@@ -417,6 +419,15 @@ class SinkVault:
 
     def clears(self, hashes: Sequence[str]) -> dict[str, str]:
         return {h: self._openings[h].clear for h in hashes if h in self._openings}
+
+    def clears_between(self, game: str, lo: int, hi: int) -> dict[str, str]:
+        openings, at = self._openings, self._at
+        return {
+            h: openings[h].clear
+            for seq in range(lo, hi + 1)
+            for h in at.get((game, seq), ())
+            if openings[h].game == game and openings[h].seq == seq  # not since kept elsewhere
+        }
 
     def openings(self, hashes: Sequence[str]) -> dict[str, Opening]:
         return {h: self._openings[h] for h in hashes if h in self._openings}

@@ -1,8 +1,10 @@
 """The vault of a PostgreSQL log: tables of their own beside the events, never in them.
 
-Schema (``VAULT_SCHEMA``, version 1, ``app = warlog-keys``): ``vault_meta(key, value)`` (with
+Schema (``VAULT_SCHEMA``, version 2, ``app = warlog-keys``): ``vault_meta(key, value)`` (with
 the MAC key of snapshots), ``vault_keys(commitment PRIMARY KEY, game, seed)``,
-``vault_openings(hash PRIMARY KEY, game, seq, clear, owners)``, ``vault_snapshots(game,
+``vault_openings(hash PRIMARY KEY, game, seq, clear, owners)`` with the index
+``vault_openings_by_seq(game, seq)`` (version 2: a fold reads the openings of a stretch of a
+game's log as one range), ``vault_snapshots(game,
 version, seq, state, mac)``, ``vault_tokens(id PRIMARY KEY, game, seat, digest)``: the key
 file's tables, under names that say what they are. The SQLite key file is a file apart so that
 the database can be handed out; here the same split is made with privileges: a role that may
@@ -48,6 +50,7 @@ VAULT_SCHEMA = Schema(
             "CREATE TABLE vault_tokens (id text PRIMARY KEY, game text NOT NULL,"
             " seat text NOT NULL, digest text NOT NULL)",
         ),
+        2: ("CREATE INDEX vault_openings_by_seq ON vault_openings (game, seq)",),
     },
     first_rows=lambda: {"snapshot_mac_key": os.urandom(32).hex()},
     missing="{name} holds no warlog vault (the games' keys and sealed values): only the "
@@ -121,6 +124,15 @@ class PostgresVault:
 
     def clears(self, hashes: Sequence[str]) -> dict[str, str]:
         return dict(self._select("hash, clear", hashes))
+
+    def clears_between(self, game: str, lo: int, hi: int) -> dict[str, str]:
+        conn = self._connection()
+        with self._db.guard():
+            rows = conn.execute(
+                "SELECT hash, clear FROM vault_openings WHERE game = %s AND seq BETWEEN %s AND %s",
+                (game, lo, hi),
+            ).fetchall()
+        return dict(rows)
 
     def openings(self, hashes: Sequence[str]) -> dict[str, Opening]:
         return {

@@ -1,11 +1,13 @@
 """The vault of an SQLite log: the key file ``<database>.keys`` beside it, readable by its owner
 only (created with mode 0600; SQLite gives its -wal and -shm files the same mode).
 
-Schema (version 2): ``meta(key, value)`` (``app = warlog-keys``, ``schema_version``, the MAC key
+Schema (version 3): ``meta(key, value)`` (``app = warlog-keys``, ``schema_version``, the MAC key
 of snapshots), ``keys(commitment PRIMARY KEY, game, seed)``, ``openings(hash PRIMARY KEY, game,
-seq, clear, owners)``, ``snapshots(game, version, seq, state, mac)``, ``tokens(id PRIMARY KEY,
-game, seat, digest)`` (the seat tokens of the arbiter server, by digest only). A version-1 file
-(no ``tokens``) is brought to version 2 when it is opened.
+seq, clear, owners)`` with the index ``openings_by_seq(game, seq)`` (a fold reads the openings of
+a stretch of a game's log as one range), ``snapshots(game, version, seq, state, mac)``,
+``tokens(id PRIMARY KEY, game, seat, digest)`` (the seat tokens of the arbiter server, by digest
+only). An older file is brought to version 3 when it is opened (version 1 had no ``tokens``,
+version 2 no ``openings_by_seq``).
 
 The file is opened on first use, so that what needs no secret (listing events, receipts,
 exporting a log) works on a database handed out without its key file.
@@ -28,7 +30,7 @@ from warlog.eventstore.sqlite_file import BUSY_TIMEOUT_MS, SQLiteFile, rollback
 from warlog.eventstore.vault import Opening, SeatToken, snapshot_mac
 
 VAULT_APP = "warlog-keys"
-VAULT_SCHEMA_VERSION = 2
+VAULT_SCHEMA_VERSION = 3
 SUFFIX = ".keys"
 #: hashes looked up in one SELECT (well under SQLite's limit on parameters)
 _IN_MOST = 500
@@ -47,6 +49,7 @@ _MIGRATIONS = {
         "CREATE TABLE tokens (id TEXT PRIMARY KEY, game TEXT NOT NULL, seat TEXT NOT NULL,"
         " digest TEXT NOT NULL)",
     ),
+    3: ("CREATE INDEX openings_by_seq ON openings (game, seq)",),
 }
 
 
@@ -133,6 +136,16 @@ class SQLiteVault:
 
     def clears(self, hashes: Sequence[str]) -> dict[str, str]:
         return dict(self._select("hash, clear", hashes))
+
+    def clears_between(self, game: str, lo: int, hi: int) -> dict[str, str]:
+        conn = self._connection()
+        with self._guard():
+            return dict(
+                conn.execute(
+                    "SELECT hash, clear FROM openings WHERE game = ? AND seq BETWEEN ? AND ?",
+                    (game, lo, hi),
+                )
+            )
 
     def openings(self, hashes: Sequence[str]) -> dict[str, Opening]:
         return {

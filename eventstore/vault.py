@@ -76,6 +76,12 @@ class Vault(Protocol):
         fold opens a stretch of the log in one lookup)."""
         ...
 
+    def clears_between(self, game: str, lo: int, hi: int) -> dict[str, str]:
+        """hash -> clear ``data`` of the openings the vault holds for events ``lo``..``hi``
+        stored under ``game``, read as one range (a fold opens a stretch of the log: the caller
+        matches them to its rows by hash and looks up any it misses with ``clears``)."""
+        ...
+
     def openings(self, hashes: Sequence[str]) -> dict[str, Opening]:
         """hash -> opening of those of the sealed events ``hashes`` the vault holds (the audit
         opens a stretch of the log in one lookup)."""
@@ -114,6 +120,7 @@ class MemoryVault:
     def __init__(self) -> None:
         self._keys: dict[str, bytes] = {}
         self._openings: dict[str, Opening] = {}
+        self._at: dict[tuple[str, int], set[str]] = {}  # (game, seq) -> hashes of its openings
         self._snapshots: dict[tuple[str, str], dict[int, tuple[bytes, bytes]]] = {}
         self._tokens: dict[str, SeatToken] = {}
         self._mac_key = os.urandom(32)
@@ -127,6 +134,7 @@ class MemoryVault:
         other = MemoryVault()
         other._keys = dict(self._keys)
         other._openings = dict(self._openings)
+        other._at = {k: set(v) for k, v in self._at.items()}
         other._snapshots = {k: dict(v) for k, v in self._snapshots.items()}
         other._tokens = dict(self._tokens)
         other._mac_key = self._mac_key
@@ -140,7 +148,11 @@ class MemoryVault:
 
     def put_openings(self, openings: Sequence[Opening]) -> None:
         for opening in openings:
+            old = self._openings.get(opening.hash)
+            if old is not None:
+                self._at[old.game, old.seq].discard(old.hash)
             self._openings[opening.hash] = opening
+            self._at.setdefault((opening.game, opening.seq), set()).add(opening.hash)
 
     def opening(self, hash_: str) -> Opening | None:
         return self._openings.get(hash_)
@@ -148,6 +160,10 @@ class MemoryVault:
     def clears(self, hashes: Sequence[str]) -> dict[str, str]:
         openings = self._openings
         return {h: openings[h].clear for h in hashes if h in openings}
+
+    def clears_between(self, game: str, lo: int, hi: int) -> dict[str, str]:
+        openings, at = self._openings, self._at
+        return {h: openings[h].clear for seq in range(lo, hi + 1) for h in at.get((game, seq), ())}
 
     def openings(self, hashes: Sequence[str]) -> dict[str, Opening]:
         held = self._openings

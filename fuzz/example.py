@@ -95,6 +95,9 @@ class WatchedVault:
     def clears(self, hashes: Sequence[str]) -> dict[str, str]:
         return self.inner.clears(hashes)
 
+    def clears_between(self, game: str, lo: int, hi: int) -> dict[str, str]:
+        return self.inner.clears_between(game, lo, hi)
+
     def openings(self, hashes: Sequence[str]) -> dict[str, Opening]:
         return self.inner.openings(hashes)
 

@@ -21,9 +21,11 @@ def with_armies(state: GameState, *armies: Army) -> GameState:
 
 def see(state: GameState, empire: str, cards: tuple[str, ...]) -> GameState:
     """``empire`` has now seen the card types of ``cards`` (its catalogue, AE-7)."""
+    if not cards:
+        return state
     emp = state.empires[empire]
     types = {state.instances[c].card for c in cards}
-    if types <= set(emp.seen):
+    if types.issubset(emp.seen):
         return state
     return with_empire(state, replace(emp, seen=tuple(sorted({*emp.seen, *types}))))
 

@@ -149,8 +149,13 @@ def _cards_transferred(state: GameState, e: CardsTransferred) -> GameState:
 
 def _army_moved(state: GameState, e: ArmyMoved) -> GameState:
     emp = state.empires[e.empire]
-    state = _empire(state, replace(emp, ap=emp.ap - e.ap_cost, moved=(*emp.moved, e.army)))
-    return _armies(state, replace(state.armies[e.army], at=e.to))
+    emp = replace(emp, ap=emp.ap - e.ap_cost, moved=(*emp.moved, e.army))
+    army = replace(state.armies[e.army], at=e.to)
+    return replace(
+        state,
+        empires={**state.empires, emp.id: emp},
+        armies={**state.armies, army.id: army},
+    )
 
 
 def _card_drawn(state: GameState, e: CardDrawn | CardDealt) -> GameState:
@@ -188,9 +193,10 @@ def _game_ended(state: GameState, e: GameEnded) -> GameState:
 
 
 def _armies_sighted(state: GameState, e: ArmiesSighted) -> GameState:
-    mine: dict[str, Sighting] = (
-        {} if e.window == "round" else dict(state.sightings.get(e.observer, {}))
-    )
+    held = state.sightings.get(e.observer)
+    if not e.seen and not e.lost and held is not None and (e.window != "round" or not held):
+        return state  # nothing seen or lost, and nothing to forget (most checks after a move)
+    mine: dict[str, Sighting] = {} if e.window == "round" else dict(held or {})
     for gone in e.lost:
         mine.pop(gone, None)
     for seen in e.seen:
@@ -345,6 +351,12 @@ _APPLY.update(battle_evolve.APPLY)
 _APPLY.update(air_evolve.APPLY)
 _APPLY.update(fallout_evolve.APPLY)
 _APPLY.update(minefield_evolve.APPLY)
+
+
+def unapplied(event_types: tuple[type[Event], ...]) -> frozenset[str]:
+    """The tags of those of ``event_types`` that ``evolve`` leaves the state unchanged: an
+    observation check is a report for the players, whose outcome ``armies_sighted`` applies."""
+    return frozenset(cls.type_name() for cls in event_types if cls not in _APPLY)
 
 
 def evolve(state: GameState, event: Event) -> GameState:

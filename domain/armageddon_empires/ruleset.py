@@ -12,7 +12,7 @@ from warlog.domain.armageddon_empires.challenge_events import CHALLENGE_EVENT_TY
 from warlog.domain.armageddon_empires.commands import AnyCommand
 from warlog.domain.armageddon_empires.decide import HANDLERS
 from warlog.domain.armageddon_empires.events import EVENT_TYPES, RoundBegan
-from warlog.domain.armageddon_empires.evolve import evolve
+from warlog.domain.armageddon_empires.evolve import evolve, unapplied
 from warlog.domain.armageddon_empires.fallout_events import FALLOUT_EVENT_TYPES
 from warlog.domain.armageddon_empires.minefield_events import MINEFIELD_EVENT_TYPES
 from warlog.domain.armageddon_empires.sighting_events import SIGHTING_EVENT_TYPES
@@ -54,6 +54,7 @@ class ArmageddonEmpires(Rules[GameState, Command]):
         + FALLOUT_EVENT_TYPES
         + MINEFIELD_EVENT_TYPES
     )
+    inert_events: ClassVar[frozenset[str]] = unapplied(event_types)
     command_type: ClassVar[Any] = AnyCommand
     state_type: ClassVar[type] = GameState
     scenario_package: ClassVar[str] = "warlog.domain.armageddon_empires.scenarios"

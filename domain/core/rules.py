@@ -65,6 +65,8 @@ class Rules(abc.ABC, Generic[S, C]):
     name: ClassVar[str]
     version: ClassVar[str]
     event_types: ClassVar[tuple[type[Event], ...]]
+    #: none by default; a subclass that makes ``evolve`` apply one of them must leave it out
+    inert_events: ClassVar[frozenset[str]] = frozenset()
     command_type: ClassVar[Any]
     state_type: ClassVar[type]
     scenario_package: ClassVar[str] = ""

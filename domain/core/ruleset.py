@@ -66,6 +66,9 @@ class Ruleset(Protocol[S, C]):
     version: ClassVar[str]
     #: the ruleset's own event classes (core events are added by the engine)
     event_types: ClassVar[tuple[type[Event], ...]]
+    #: the tags of those of its events that ``evolve`` leaves the state unchanged (a report for
+    #: the players whose outcome another event applies): a replay skips them unread
+    inert_events: ClassVar[frozenset[str]]
     #: the msgspec tagged union of its commands, for decoding
     command_type: ClassVar[Any]
     #: the Struct type of its state, for snapshots

@@ -174,6 +174,21 @@ def test_an_older_schema_is_brought_up_to_date_once_when_opened(dsn: str) -> Non
     assert raw(dsn, "SELECT value FROM t_meta WHERE key = 'schema_version'") == [("2",)]
 
 
+def test_a_version_1_vault_gains_the_range_index_and_keeps_its_openings(dsn: str) -> None:
+    """Given vault tables of version 1 (no index on the openings' (game, seq)), when the vault
+    is opened, then it gains the index and its openings read as a range."""
+    vault = PostgresVault(dsn, create=True)
+    vault.put_openings([Opening("a" * 64, "g", 2, '{"card":"red.x.1"}', {"card": "red"})])
+    vault.close()
+    raw(dsn, "DROP INDEX vault_openings_by_seq")
+    raw(dsn, "UPDATE vault_meta SET value = '1' WHERE key = 'schema_version'")
+    again = PostgresVault(dsn)
+    assert again.clears_between("g", 1, 5) == {"a" * 64: '{"card":"red.x.1"}'}
+    again.close()
+    assert raw(dsn, "SELECT to_regclass('vault_openings_by_seq') IS NOT NULL") == [(True,)]
+    assert raw(dsn, "SELECT value FROM vault_meta WHERE key = 'schema_version'") == [("2",)]
+
+
 # ------------------------------------------------------------------ errors
 
 

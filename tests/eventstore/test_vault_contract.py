@@ -19,7 +19,7 @@ from warlog.eventstore.lineage import Segment
 from warlog.eventstore.postgres_vault import PostgresVault
 from warlog.eventstore.records import GameInfo, Pending
 from warlog.eventstore.sqlite_store import SQLiteStore
-from warlog.eventstore.sqlite_vault import SQLiteVault, vault_path
+from warlog.eventstore.sqlite_vault import VAULT_SCHEMA_VERSION, SQLiteVault, vault_path
 from warlog.eventstore.vault import MemoryVault, Opening, SeatToken, Vault
 
 SEED = bytes(range(32))
@@ -72,6 +72,23 @@ class TestVaultContract:
         assert all(openings[h] == opening(h, seq=int(h, 16)) for h in openings)
         assert vault.openings([]) == {}
 
+    def test_clear_forms_are_read_as_a_range_of_one_games_events(self, vault: Vault) -> None:
+        """Given openings of two games, one kept twice (a hash appended under another game
+        replaces its opening), then a range read gives each game's own, by hash, and nothing
+        outside the range."""
+        vault.put_openings([opening(f"{i:064x}", seq=i) for i in range(1, 40)])
+        other = Opening("f" * 64, "h", 5, '{"card":"blue.y.1"}', {"card": "blue"})
+        vault.put_openings([other, Opening(f"{7:064x}", "h", 7, '{"card":"red.x.1"}', {})])
+        assert vault.clears_between("g", 3, 9) == {
+            f"{i:064x}": '{"card":"red.x.1"}' for i in (3, 4, 5, 6, 8, 9)
+        }
+        assert vault.clears_between("h", 1, 100) == {
+            "f" * 64: '{"card":"blue.y.1"}',
+            f"{7:064x}": '{"card":"red.x.1"}',
+        }
+        assert vault.clears_between("g", 40, 50) == {}
+        assert vault.clears_between("nobody", 1, 50) == {}
+
     def test_the_latest_snapshot_is_the_newest_at_or_before_the_seq(self, vault: Vault) -> None:
         vault.put_snapshot("g", 4, "v1", b"four")
         vault.put_snapshot("g", 8, "v1", b"eight")
@@ -116,7 +133,7 @@ class TestVaultContract:
 
 def test_a_version_1_key_file_gains_the_tokens_table_and_keeps_its_keys(tmp_path: Path) -> None:
     """Given a key file written before seat tokens existed (schema 1), when it is opened, then
-    it is brought to schema 2 and its keys and openings are still there."""
+    it is brought to the current schema and its keys and openings are still there."""
     import sqlite3
 
     path = vault_path(tmp_path / "w.db")
@@ -124,6 +141,7 @@ def test_a_version_1_key_file_gains_the_tokens_table_and_keeps_its_keys(tmp_path
     old.put_key(COMMITMENT, SEED, "g")
     old.close()
     conn = sqlite3.connect(path)
+    conn.execute("DROP INDEX openings_by_seq")
     conn.execute("DROP TABLE tokens")
     conn.execute("UPDATE meta SET value = '1' WHERE key = 'schema_version'")
     conn.commit()
@@ -134,7 +152,33 @@ def test_a_version_1_key_file_gains_the_tokens_table_and_keeps_its_keys(tmp_path
     assert again.token("id1") == SeatToken("id1", "g", "red", "a" * 64)
     again.close()
     conn = sqlite3.connect(path)
-    assert conn.execute("SELECT value FROM meta WHERE key = 'schema_version'").fetchone() == ("2",)
+    version = conn.execute("SELECT value FROM meta WHERE key = 'schema_version'").fetchone()
+    assert version == (str(VAULT_SCHEMA_VERSION),)
+    conn.close()
+
+
+def test_a_version_2_key_file_gains_the_range_index_and_keeps_its_openings(
+    tmp_path: Path,
+) -> None:
+    """Given a key file written before openings were read by range (schema 2, no index on
+    (game, seq)), when it is opened, then it gains the index and its openings read as a range."""
+    import sqlite3
+
+    path = vault_path(tmp_path / "w.db")
+    old = SQLiteVault(path, create=True)
+    old.put_openings([opening("a" * 64, seq=2), opening("b" * 64, seq=5)])
+    old.close()
+    conn = sqlite3.connect(path)
+    conn.execute("DROP INDEX openings_by_seq")
+    conn.execute("UPDATE meta SET value = '2' WHERE key = 'schema_version'")
+    conn.commit()
+    conn.close()
+    again = SQLiteVault(path)
+    assert again.clears_between("g", 1, 4) == {"a" * 64: opening("a" * 64).clear}
+    again.close()
+    conn = sqlite3.connect(path)
+    indexes = {row[0] for row in conn.execute("SELECT name FROM sqlite_master WHERE type='index'")}
+    assert "openings_by_seq" in indexes
     conn.close()
 
 
