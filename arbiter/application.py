@@ -210,7 +210,7 @@ class Arbiter:
         newer = self._snapshot(game, loaded.ruleset, at, newer_than=cached.seq if cached else 0)
         start = newer or cached or self._created(game)
         from_seq = start.seq + 1 if start else 1
-        rows = self.store.read_rows(game, from_seq, at, skip=INERT_TAGS)
+        rows = self.store.read_rows(game, from_seq, at, skip=unread(loaded.ruleset))
         result = Fold(loaded.ruleset, start).rows(rows, self.decoder(loaded.codec, game)).folded
         if at == head:
             self._live[game] = result
