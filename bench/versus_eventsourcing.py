@@ -4,7 +4,7 @@ Workload: ``streams`` streams of ``events`` events each, whose payloads are the 
 events taken in order. Both sides start from domain objects and end with domain objects:
 
 - warlog writes typed event Structs (``Codec.encode`` to rows, ``SQLiteStore`` with the hash
-  chain) and reads them back decoded into typed events (``SQLiteStore.read`` + ``Codec.decode``);
+  chain) and reads them back decoded into typed events (``SQLiteStore.read_rows`` + ``Codec.decode_all``);
 - eventsourcing writes an ``Aggregate`` whose events carry the same content (the tag and the
   fields as a dict; the dicts are built before the clock starts) with ``Application.save`` and
   reads them back as domain events with ``Application.events.get``.
@@ -151,9 +151,9 @@ def run_warlog(streams: Streams, ruleset: Any, workdir: Path, batched: int | Non
     quiesce()
     started = time.perf_counter()
     read = 0
-    decode = codec.decode
     for game in games:
-        read += len([decode(type_, data) for _, type_, data, _ in store.read_rows(game)])
+        rows = list(store.read_rows(game))
+        read += len(codec.decode_all([r[1] for r in rows], [r[2] for r in rows]))
     read_s = time.perf_counter() - started
     store.close()
     _remove_db(name)
