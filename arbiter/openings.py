@@ -22,7 +22,15 @@ from typing import Any, NamedTuple
 
 import msgspec
 
-from warlog.domain.core.seal import compact, get_path, is_seal, opening_problem, seals_in, set_path
+from warlog.domain.core.seal import (
+    compact,
+    get_path,
+    is_seal,
+    opening_problem,
+    seals_in,
+    set_path,
+    steps,
+)
 
 
 class Read(NamedTuple):
@@ -73,19 +81,24 @@ def _sealed_again(data: str, clear: str, salts: dict[str, str]) -> Read | None:
     ``data`` byte for byte (so ``data`` is in its compact form, holds a seal at each of those
     paths and nowhere else, and each opens); None when it is not, and ``_read`` looks closer."""
     clear_obj = _DECODER.decode(clear)
-    text = _ENCODER.encode(clear_obj)
+    encode, sha256 = _ENCODER.encode, hashlib.sha256
+    text = encode(clear_obj)
     hashes: dict[str, str] = {}
+    seals: list[tuple[str, dict[str, str]]] = []
     try:
         for path, salt in salts.items():
-            value = get_path(clear_obj, path)
-            digest = hashlib.sha256(f"{salt}\n{_dumps_fast(value)}".encode()).hexdigest()
-            seal = {"sealed": digest}
-            set_path(clear_obj, path, seal)
+            *above, last = steps(path)
+            place = clear_obj
+            for step in above:
+                place = place[step]
+            digest = sha256(b"%s\n%s" % (salt.encode(), encode(place[last]))).hexdigest()
+            seal = place[last] = {"sealed": digest}
+            seals.append((path, seal))
             hashes[path] = digest
-        for path in salts:  # no path within another's sealed value
-            if get_path(clear_obj, path).get("sealed") != hashes[path]:
+        for path, seal in seals:  # each still there: no path within another's sealed value
+            if get_path(clear_obj, path) is not seal:
                 return None
-    except (KeyError, IndexError, TypeError, AttributeError):
+    except (KeyError, IndexError, TypeError):
         return None
     if _ENCODER.encode(clear_obj) != data.encode() or data.count('"sealed":') != len(salts):
         return None

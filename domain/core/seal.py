@@ -169,13 +169,14 @@ def seal_for(salt: str, value: Any) -> str:
 
 
 @functools.lru_cache(maxsize=4096)
-def _steps(path: str) -> tuple[str | int, ...]:
+def steps(path: str) -> tuple[str | int, ...]:
+    """The keys and list positions of ``path``, in order."""
     return tuple(int(part) if part.isdigit() else part for part in path.split("."))
 
 
 def get_path(data: Any, path: str) -> Any:
     """The value at ``path`` in JSON builtins; KeyError/IndexError if there is none."""
-    for step in _steps(path):
+    for step in steps(path):
         data = data[step]
     return data
 
@@ -183,10 +184,10 @@ def get_path(data: Any, path: str) -> Any:
 def set_path(data: Any, path: str, value: Any) -> None:
     """Put ``value`` at ``path`` in JSON builtins (in place); KeyError/IndexError if the place
     above it does not exist."""
-    steps = _steps(path)
-    for step in steps[:-1]:
+    *above, last = steps(path)
+    for step in above:
         data = data[step]
-    data[steps[-1]] = value
+    data[last] = value
 
 
 def is_seal(value: Any) -> bool:
