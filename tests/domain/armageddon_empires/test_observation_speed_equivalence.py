@@ -10,7 +10,6 @@ from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from typing import Any
 
-import msgspec
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -18,6 +17,7 @@ from tests.domain.armageddon_empires.games import BUNDLED, dice_for
 from tests.domain.armageddon_empires.test_pathfinding_speed_equivalence import (
     ODD_HEXES,
     forged_states,
+    outcome,
     turn_starts,
 )
 from warlog.domain.armageddon_empires import observation
@@ -26,7 +26,6 @@ from warlog.domain.armageddon_empires.challenge import Term
 from warlog.domain.armageddon_empires.ruleset import RULESET
 from warlog.domain.armageddon_empires.scenario import bundled
 from warlog.domain.armageddon_empires.state import Army, GameState
-from warlog.domain.core.events import Event
 from warlog.domain.core.hexgrid import Hex
 
 # ---------------------------------------------------------------- the original code (reference)
@@ -91,21 +90,13 @@ def reference_observation_into(
     return best
 
 
-class ReferenceObservers:
+class ReferenceObservers(observation.Observers):
     """``observation.Observers`` answering with the reference, hex by hex."""
 
-    def __init__(
-        self,
-        state: GameState,
-        empire: str,
-        armies: Iterable[Army] | None = None,
-        bases: bool = True,
-    ) -> None:
-        self.args = (state, empire, None if armies is None else list(armies), bases)
-
     def into(self, at: str, stealthed: bool) -> Term | None:
-        state, empire, armies, bases = self.args
-        return reference_observation_into(state, empire, at, stealthed, armies, bases)
+        return reference_observation_into(
+            self._state, self._empire, at, stealthed, self._armies, self._bases
+        )
 
 
 @contextmanager
@@ -146,14 +137,6 @@ def assert_same_observations(state: GameState) -> int:
                     assert got == want, (empire, armies, bases, at, stealthed)
                     seen += isinstance(got, Term)
     return seen
-
-
-def outcome(state: GameState, command: Any, seed: int) -> bytes:
-    try:
-        events: list[Event] = RULESET.decide(state, command, dice_for(seed, 5))
-    except Exception as exc:
-        return f"{type(exc).__name__}: {exc}".encode()
-    return b"\n".join(e.type_name().encode() + msgspec.json.encode(e) for e in events)
 
 
 # ---------------------------------------------------------------- tests
