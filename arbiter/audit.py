@@ -126,6 +126,8 @@ class _Row(msgspec.Struct):
     salts: list[tuple[str, str]] = []
     #: the paths of its seals, when they are known (None: found in ``chained`` when needed)
     sealed: list[str] | None = None
+    #: what its salts were derived from, when the reader says (``Opened.derived``)
+    derived: tuple[bytes, str, int] | None = None
 
 
 class Auditor:
@@ -156,7 +158,7 @@ class Auditor:
             self.proved.rules_stopped_at, self.proved.rules_stopped_why = 1, "not asked for"
         # under each dice spec (keyed by its commitment): rolls and salts, for the reveal
         self._rolls: dict[str, list[tuple[int, int, int, list[int]]]] = {}
-        self._salts: dict[str, list[tuple[int, int, str, str]]] = {}
+        self._salts: dict[str, list[tuple[int, int, str, str, tuple[bytes, str, int] | None]]] = {}
         self._specs: dict[str, DiceSpec] = {}
         self._reveals: dict[str, tuple[int, bytes]] = {}
 
@@ -283,7 +285,14 @@ class Auditor:
             self.find(record.seq, "seal", problem)
         self.proved.seals_opened += len(read.salts)
         self.proved.seals_closed += len(read.sealed) - len(read.salts)
-        return _Row(record, read.chained, read.clear, salts=read.salts, sealed=read.sealed)
+        return _Row(
+            record,
+            read.chained,
+            read.clear,
+            salts=read.salts,
+            sealed=read.sealed,
+            derived=opened.derived,
+        )
 
     def _keep_salts(self, row: _Row) -> None:
         """Keep a row's opened salts for the reveal, under the seed in force."""
@@ -291,8 +300,9 @@ class Auditor:
         if meta is None or not row.salts:
             return
         kept = self._salts.setdefault(meta.dice.commitment or "", [])
-        dseq = meta.derivation_seq(row.record.seq)
-        kept.extend((row.record.seq, dseq, path, salt) for path, salt in row.salts)
+        seq, derived = row.record.seq, row.derived
+        dseq = meta.derivation_seq(seq)
+        kept.extend((seq, dseq, path, salt, derived) for path, salt in row.salts)
 
     def _chain(self, row: _Row) -> None:
         record = row.record
@@ -704,7 +714,7 @@ class Auditor:
         self.proved.batches_rederived += 1
         found = [(row.record.type, row.clear or "") for row in batch]
         expected = [self._codec.encode(e) for e in derived]
-        for offset in range(max(len(found), len(expected))):
+        for offset in range(max(len(found), len(expected)) if found != expected else 0):
             at = batch[0].record.seq + offset
             want = expected[offset] if offset < len(expected) else None
             got = found[offset] if offset < len(found) else None
@@ -725,6 +735,8 @@ class Auditor:
                 sealed = {path for path, _ in seals_in(json.loads(row.chained))}
             else:
                 sealed = set()
+            if hidden == sealed:
+                continue
             for path in sorted(hidden - sealed):
                 self.find(
                     row.record.seq, "seal", f"{path} is in the clear; the rules keep it hidden"
@@ -804,8 +816,12 @@ class Auditor:
             spec = self._specs.get(commitment)
             if revealed is None or spec is None:
                 continue
-            for seq, dseq, path, salt in salts:
-                if salt_for(revealed[1], spec.stream, dseq, path) != salt:
+            # a salt the reader derived from the revealed seed, the stream and the seq the seed
+            # derives it from is the one the seed derives (salt_for is a function of these and
+            # the path): it is not derived a second time
+            same = (revealed[1], spec.stream)
+            for seq, dseq, path, salt, derived in salts:
+                if derived != (*same, dseq) and salt_for(*same, dseq, path) != salt:
                     self.find(
                         seq,
                         "seal",
@@ -841,13 +857,27 @@ def _seal_at(data: Any, path: str) -> str:
 
 
 def _well_formed(at: str) -> bool:
+    """``at`` is the contract's time: the pattern, and a date and time that exist (what
+    ``datetime.strptime(at, "%Y-%m-%dT%H:%M:%S.%fZ")`` accepts, read without its parser)."""
     if not AT.match(at):
         return False
+    if len(at) != _AT_LENGTH or not at.isascii():  # a trailing newline, other digits: the parser
+        try:
+            datetime.strptime(at, "%Y-%m-%dT%H:%M:%S.%fZ")
+        except ValueError:
+            return False
+        return True
     try:
-        datetime.strptime(at, "%Y-%m-%dT%H:%M:%S.%fZ")
+        datetime(
+            int(at[:4]), int(at[5:7]), int(at[8:10]), int(at[11:13]), int(at[14:16]), int(at[17:19])
+        )
     except ValueError:
         return False
     return True
+
+
+#: the length of an ``at`` as warlog writes it
+_AT_LENGTH = len("2026-01-01T00:00:00.000Z")
 
 
 def audit_records(

@@ -18,7 +18,7 @@ from warlog.arbiter.meta import GameMeta, evolve_meta
 from warlog.domain.core.errors import StoreError
 from warlog.domain.core.events import CommandIssued, Event, GameCreated
 from warlog.domain.core.ruleset import Command
-from warlog.domain.core.seal import Sealer, Secret, compact, salt_for, secrets_of
+from warlog.domain.core.seal import Sealer, Secret, compact, salts_for, secrets_of
 from warlog.eventstore.chain import link
 from warlog.eventstore.codec import Codec, command_to_builtins
 from warlog.eventstore.lineage import Segment, read_parts
@@ -168,6 +168,9 @@ class Opened(NamedTuple):
     record: Record
     clear: str
     salts: dict[str, str]
+    #: what the salts are derived from: ``salt_for(key, stream, seq, path)`` for each path, as
+    #: ``(key, stream, seq)``; None when not told (the audit derives them again at the reveal)
+    derived: tuple[bytes, str, int] | None = None
 
 
 #: records whose sealed values are looked up in the vault at once
@@ -249,13 +252,14 @@ class Forms:
         keys: dict[str, bytes | None] = {}
         it = iter(records)
         while chunk := list(islice(it, CHUNK)):
-            held = vault.openings([r.hash for r in chunk if has_seals(r.data)])
-            for record in chunk:
+            sealed = [has_seals(r.data) for r in chunk]
+            held = vault.openings([r.hash for r, s in zip(chunk, sealed, strict=True) if s])
+            for record, has in zip(chunk, sealed, strict=True):
                 if record.type in _LINEAGE_TAGS:
                     self._meta = evolve_meta(
                         self._meta, record.seq, self._codec.decode(record.type, record.data)
                     )
-                if not has_seals(record.data):
+                if not has:
                     yield Opened(record, record.data, {})
                     continue
                 meta = self._meta
@@ -271,5 +275,5 @@ class Forms:
                         "store/sealed",
                     )
                 seq, stream = meta.derivation_seq(record.seq), meta.dice.stream
-                salts = {path: salt_for(key, stream, seq, path) for path in opening.owners}
-                yield Opened(record, opening.clear, salts)
+                salts = salts_for(key, stream, seq, opening.owners)
+                yield Opened(record, opening.clear, salts, (key, stream, seq))

@@ -228,8 +228,10 @@ _COLLATERAL = r"^(\d{1,3})\s*%\s*(\d{1,3})\s*Atk$"
 _WMD = r"^(\d{1,3})\s*,\s*(\d{1,3})$"
 
 
+@functools.lru_cache(maxsize=4096)
 def _split(text: str) -> tuple[str, str] | None:
-    """``(canonical name, parameters text)`` of a printed ability, or None if the name is unknown."""
+    """``(canonical name, parameters text)`` of a printed ability, or None if the name is unknown
+    (once per printing: every game's set-up and every audit of it reads its scenario's cards)."""
     words = " ".join(text.split())
     for pattern, name in _patterns():
         if m := pattern.match(words):

@@ -18,6 +18,7 @@
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterable
 
 from warlog.domain.armageddon_empires.abilities import (
@@ -64,54 +65,102 @@ def observation_into(
     """The best observation of ``empire`` into hex ``at`` (module doc), as a labelled term, or
     None when no observer reaches it with a die. ``armies``: only these observe (a moving army's
     fresh checks, AE-17); ``bases``: whether the empire's bases observe too."""
-    terrain = state.board.terrain.get(at)
-    if terrain is None:
-        return None  # off the map: only a forged log's state puts an army there
-    mod = state.board.table[terrain].defense
-    target = Hex.parse(at)
-    best: Term | None = None
+    return Observers(state, empire, armies, bases).into(at, stealthed)
 
-    def offer(dice: int, label: str) -> None:
-        nonlocal best
-        if dice > 0 and (best is None or dice > best.value):
-            best = Term(dice, label)
 
-    def recce_terms(where: str, card: str, holder: str) -> None:
-        entry = state.card(card)
-        for r in recces(entry.abilities):
-            d = Hex.parse(where).distance(target)
-            if d > r.range:
-                continue
-            raw = r.strength - d - mod
-            label = (
-                f"{r.printed()} of {entry.name} in {holder}: {r.strength} − range {d} − "
-                f"{terrain} {mod}"
+#: an observer's Recce: its hex (q, r), strength, range and the start of its label
+_Eye = tuple[int, int, int, int, str]
+#: a base's Sniffer: its hex, its level and its label
+_Nose = tuple[str, int, str]
+
+
+class Observers:
+    """The observers of ``empire`` in ``state`` (``observation_into``'s ``armies`` and
+    ``bases``), read once for a window's many checks: each Recce and Sniffer in the order
+    ``into`` offers them (the first of equal dice counts)."""
+
+    def __init__(
+        self,
+        state: GameState,
+        empire: str,
+        armies: Iterable[Army] | None = None,
+        bases: bool = True,
+    ) -> None:
+        self._state = state
+        self._empire = empire
+        self._armies = None if armies is None else list(armies)
+        self._bases = bases
+        self._found: list[_Eye | _Nose] | None = None  # read at the first hex on the map
+
+    def _read(self) -> list[_Eye | _Nose]:
+        state = self._state
+        found: list[_Eye | _Nose] = []
+
+        def eyes(where: str, card: str, holder: str) -> None:
+            entry = state.card(card)
+            for r in recces(entry.abilities):
+                place = _hex(where)
+                label = f"{r.printed()} of {entry.name} in {holder}: {r.strength} − range "
+                found.append((place.q, place.r, r.strength, r.range, label))
+
+        pool = (
+            sorted(
+                (a for a in state.armies.values() if a.empire == self._empire), key=lambda a: a.id
             )
-            if stealthed:
-                offer(raw // STEALTH_DIVISOR, f"{label} = {raw}, halved against stealth (p.27)")
-            else:
-                offer(raw, label)
+            if self._armies is None
+            else self._armies
+        )
+        for army in pool:
+            for card in army.cards():
+                eyes(army.at, card, army.id)
+        if self._bases:
+            for base in sorted(state.bases_of(self._empire), key=lambda b: b.id):
+                for card in (base.card, *base.facilities):
+                    eyes(base.at, card, base.id)
+                    sniff = level(state.card(card).abilities, SNIFFER)
+                    if sniff:
+                        label = (
+                            f"Sniffer {sniff} of {state.card(card).name} in its own hex, not "
+                            "halved (p.48; AE-18)"
+                        )
+                        found.append((base.at, sniff, label))
+        return found
 
-    pool = (
-        sorted((a for a in state.armies.values() if a.empire == empire), key=lambda a: a.id)
-        if armies is None
-        else list(armies)
-    )
-    for army in pool:
-        for card in army.cards():
-            recce_terms(army.at, card, army.id)
-    if bases:
-        for base in sorted(state.bases_of(empire), key=lambda b: b.id):
-            for card in (base.card, *base.facilities):
-                recce_terms(base.at, card, base.id)
-                sniff = level(state.card(card).abilities, SNIFFER)
-                if sniff and base.at == at:
-                    offer(
-                        sniff,
-                        f"Sniffer {sniff} of {state.card(card).name} in its own hex, not halved "
-                        "(p.48; AE-18)",
-                    )
-    return best
+    def into(self, at: str, stealthed: bool) -> Term | None:
+        """The best observation into hex ``at`` (``observation_into``)."""
+        state = self._state
+        terrain = state.board.terrain.get(at)
+        if terrain is None:
+            return None  # off the map: only a forged log's state puts an army there
+        mod = state.board.table[terrain].defense
+        target = _hex(at)
+        if self._found is None:
+            self._found = self._read()
+        best_dice, best_label = 0, ""
+        for found in self._found:
+            if len(found) == 3:  # a Sniffer: in its own hex only
+                where, dice, label = found
+                if where == at and dice > best_dice:
+                    best_dice, best_label = dice, label
+                continue
+            q, r, strength, reach, start = found
+            dq, dr = q - target.q, r - target.r
+            d = (abs(dq) + abs(dr) + abs(dq + dr)) // 2
+            if d > reach:
+                continue
+            raw = strength - d - mod
+            dice = raw // STEALTH_DIVISOR if stealthed else raw
+            if dice > best_dice:
+                best_dice, best_label = dice, f"{start}{d} − {terrain} {mod}"
+                if stealthed:
+                    best_label += f" = {raw}, halved against stealth (p.27)"
+        return Term(best_dice, best_label) if best_dice > 0 else None
+
+
+@functools.lru_cache(maxsize=4096)
+def _hex(text: str) -> Hex:
+    """``Hex.parse``, once per hex text (a map has few)."""
+    return Hex.parse(text)
 
 
 def detection_pool(state: GameState, army: Army) -> Pool:
@@ -227,8 +276,9 @@ def round_window(batch: Batch[GameState]) -> None:
     for observer in batch.state.seats:
         state = batch.state
         plan = Plan(observer, "round")
+        eyes = Observers(state, observer)
         for army in _enemies(state, observer):
-            eye = observation_into(state, observer, army.at, army.stealthed)
+            eye = eyes.into(army.at, army.stealthed)
             plan.check(army, eye, detection_pool(state, army))
         plan.emit(batch)
 
@@ -244,12 +294,11 @@ def move_window(batch: Batch[GameState], moved: str, contact: list[str]) -> None
             pass  # a minefield destroyed it where it stopped (AE-52): nothing to check
         elif observer == army.empire:
             known = state.sightings.get(observer, {})
+            eyes = Observers(state, observer, armies=[army], bases=False)
             for enemy in _enemies(state, observer):
                 if enemy.id in known or enemy.id in contact:
                     continue
-                eye = observation_into(
-                    state, observer, enemy.at, enemy.stealthed, armies=[army], bases=False
-                )
+                eye = eyes.into(enemy.at, enemy.stealthed)
                 plan.check(enemy, eye, detection_pool(state, enemy))
             plan.extra = [
                 sighting(state, state.armies[c], "contact", "walked into it (AE-17)")

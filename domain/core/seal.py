@@ -75,17 +75,15 @@ def hidden_fields(cls: type) -> tuple[tuple[str, Hidden], ...]:
 def secrets_of(obj: msgspec.Struct, prefix: str = "") -> list[Secret]:
     """The secrets of a Struct instance: each marked field whose condition holds and which its
     encoding carries (a default left out by ``omit_defaults`` carries nothing to seal)."""
-    cls = type(obj)
-    fields = hidden_fields(cls)
+    fields, omit = _marks(type(obj))
     if not fields:
         return []
-    omit = cls.__struct_config__.omit_defaults
     out: list[Secret] = []
-    for name, mark in fields:
+    for name, mark, default in fields:
         if mark.when is not None and not getattr(obj, mark.when):
             continue
         value = getattr(obj, name)
-        if omit and value == _default(cls, name):
+        if omit and value == default:
             continue
         owner = None if mark.owner is None else str(getattr(obj, mark.owner))
         out.append((f"{prefix}{name}", owner))
@@ -93,6 +91,14 @@ def secrets_of(obj: msgspec.Struct, prefix: str = "") -> list[Secret]:
 
 
 _NO_DEFAULT = object()
+
+
+@functools.cache
+def _marks(cls: type) -> tuple[tuple[tuple[str, Hidden, Any], ...], bool]:
+    """``hidden_fields`` of a Struct class, each with its default, and whether the class
+    omits defaults when it is encoded: read once per class."""
+    fields = tuple((name, mark, _default(cls, name)) for name, mark in hidden_fields(cls))
+    return fields, bool(fields) and cls.__struct_config__.omit_defaults  # type: ignore[attr-defined]
 
 
 @functools.cache
@@ -117,11 +123,22 @@ def compact(value: Any) -> str:
 
 def salt_for(key: bytes, stream: str, seq: int, path: str) -> str:
     """``HMAC-SHA256(key, f"seal:{stream}:{seq}:{path}")`` as hex."""
+    inner_pad, outer_pad = _pads(key)
+    return _hmac(inner_pad, outer_pad, f"seal:{stream}:{seq}:{path}")
+
+
+def salts_for(key: bytes, stream: str, seq: int, paths: Iterable[str]) -> dict[str, str]:
+    """``salt_for`` each of ``paths`` of one event, by path."""
+    inner_pad, outer_pad = _pads(key)
+    start = f"seal:{stream}:{seq}:"
+    return {path: _hmac(inner_pad, outer_pad, f"{start}{path}") for path in paths}
+
+
+def _hmac(inner_pad: Any, outer_pad: Any, message: str) -> str:
     # RFC 2104 on the key's two padded blocks, hashed once per key: a salt costs one message's
     # hashing and two copies (the ``hmac`` module's own objects cost twice as much per salt)
-    inner_pad, outer_pad = _pads(key)
     inner = inner_pad.copy()
-    inner.update(f"seal:{stream}:{seq}:{path}".encode())
+    inner.update(message.encode())
     outer = outer_pad.copy()
     outer.update(inner.digest())
     return outer.hexdigest()
@@ -152,13 +169,14 @@ def seal_for(salt: str, value: Any) -> str:
 
 
 @functools.lru_cache(maxsize=4096)
-def _steps(path: str) -> tuple[str | int, ...]:
+def steps(path: str) -> tuple[str | int, ...]:
+    """The keys and list positions of ``path``, in order."""
     return tuple(int(part) if part.isdigit() else part for part in path.split("."))
 
 
 def get_path(data: Any, path: str) -> Any:
     """The value at ``path`` in JSON builtins; KeyError/IndexError if there is none."""
-    for step in _steps(path):
+    for step in steps(path):
         data = data[step]
     return data
 
@@ -166,10 +184,10 @@ def get_path(data: Any, path: str) -> Any:
 def set_path(data: Any, path: str, value: Any) -> None:
     """Put ``value`` at ``path`` in JSON builtins (in place); KeyError/IndexError if the place
     above it does not exist."""
-    steps = _steps(path)
-    for step in steps[:-1]:
+    *above, last = steps(path)
+    for step in above:
         data = data[step]
-    data[steps[-1]] = value
+    data[last] = value
 
 
 def is_seal(value: Any) -> bool:

@@ -9,7 +9,7 @@ import hmac
 from hypothesis import given
 from hypothesis import strategies as st
 
-from warlog.domain.core.seal import salt_for
+from warlog.domain.core.seal import salt_for, salts_for
 
 
 @given(
@@ -23,6 +23,18 @@ def test_a_salt_is_the_hmac_sha256_of_its_place_under_the_key(
 ) -> None:
     message = f"seal:{stream}:{seq}:{path}".encode()
     assert salt_for(key, stream, seq, path) == hmac.new(key, message, hashlib.sha256).hexdigest()
+
+
+@given(
+    key=st.binary(min_size=0, max_size=200),
+    stream=st.text(max_size=40),
+    seq=st.integers(1, 10**9),
+    paths=st.lists(st.text(max_size=40), max_size=5),
+)
+def test_the_salts_of_an_events_paths_are_each_paths_salt(
+    key: bytes, stream: str, seq: int, paths: list[str]
+) -> None:
+    assert salts_for(key, stream, seq, paths) == {p: salt_for(key, stream, seq, p) for p in paths}
 
 
 def test_the_same_key_gives_the_same_salt_every_time_and_another_key_another() -> None:
