@@ -813,7 +813,9 @@ class Arbiter:
         records: Iterable[Record | Opened]
         if self.vault.available():  # the referee's read: every seal the vault holds opened
             loaded = self.loaded(game)
-            forms = Forms(self.vault, loaded.codec, REFEREE, self.folded(game).meta.opened)
+            # the referee's read opens every seal the vault holds, revealed or not: it needs
+            # no fold of the game to know which seeds are revealed
+            forms = Forms(self.vault, loaded.codec, REFEREE, ())
             records = forms.opened(self.store.read(game))
         else:
             records = self.forms(game, PUBLIC, 1, None)
