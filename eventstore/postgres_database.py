@@ -139,9 +139,18 @@ class PostgresDatabase:
             conn.execute("SELECT pg_advisory_xact_lock(hashtext(%s))", (self.schema.app,))
             meta = self.meta(conn)
             version = 0 if meta is None else self._version(meta)
-            for step in range(version + 1, self.schema.version + 1):
-                for statement in self.schema.migrations[step]:
-                    conn.execute(statement)
+            try:
+                for step in range(version + 1, self.schema.version + 1):
+                    for statement in self.schema.migrations[step]:
+                        conn.execute(statement)
+            except psycopg_module().errors.InsufficientPrivilege:
+                raise StoreError(
+                    f"{self.name} has {self.schema.app} schema version {version}; this warlog "
+                    f"needs version {self.schema.version}, an upgrade only the owner of its "
+                    "tables may make: run one warlog command on it (e.g. `warlog games`) as "
+                    "that role",
+                    "store/upgrade_needs_owner",
+                ) from None
             if meta is None:
                 rows = {"app": self.schema.app, **self.schema.first_rows()}
                 conn.cursor().executemany(

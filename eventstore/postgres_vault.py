@@ -50,7 +50,7 @@ VAULT_SCHEMA = Schema(
             "CREATE TABLE vault_tokens (id text PRIMARY KEY, game text NOT NULL,"
             " seat text NOT NULL, digest text NOT NULL)",
         ),
-        2: ("CREATE INDEX vault_openings_by_seq ON vault_openings (game, seq)",),
+        2: ("CREATE INDEX IF NOT EXISTS vault_openings_by_seq ON vault_openings (game, seq)",),
     },
     first_rows=lambda: {"snapshot_mac_key": os.urandom(32).hex()},
     missing="{name} holds no warlog vault (the games' keys and sealed values): only the "

@@ -298,8 +298,13 @@ class SQLiteStore(Closing):
         try:
             for query, parameters in selects:
                 cursor = conn.execute(query, parameters)
+                # rows through ``fetchone``, not the cursor itself: a read left unfinished is
+                # closed when it is collected, and ``yield from`` closes the iterator it reads,
+                # which for a cursor whose connection is closed meanwhile (a command's error
+                # ends it) raises a second error on stderr, after the command's one line
+                rows = iter(cursor.fetchone, None)
                 try:
-                    yield from (cursor if row is None else starmap(row, cursor))
+                    yield from (rows if row is None else starmap(row, rows))
                 finally:
                     with contextlib.suppress(sqlite3.Error):  # a read left unfinished at exit
                         cursor.close()

@@ -49,7 +49,7 @@ _MIGRATIONS = {
         "CREATE TABLE tokens (id TEXT PRIMARY KEY, game TEXT NOT NULL, seat TEXT NOT NULL,"
         " digest TEXT NOT NULL)",
     ),
-    3: ("CREATE INDEX openings_by_seq ON openings (game, seq)",),
+    3: ("CREATE INDEX IF NOT EXISTS openings_by_seq ON openings (game, seq)",),
 }
 
 
@@ -277,7 +277,18 @@ class SQLiteVault:
         if meta.get("app") == VAULT_APP and meta.get("schema_version", "").isdigit():
             self._migrate(conn, int(meta["schema_version"]))
             meta = self._meta(conn)
-        if meta.get("app") != VAULT_APP or meta.get("schema_version") != str(VAULT_SCHEMA_VERSION):
+        version = meta.get("schema_version", "")
+        if (
+            meta.get("app") == VAULT_APP
+            and version.isdigit()
+            and int(version) > VAULT_SCHEMA_VERSION
+        ):
+            raise StoreError(
+                f"{self.path} is a key file of schema version {version}; this warlog reads "
+                f"version {VAULT_SCHEMA_VERSION}; upgrade warlog",
+                "store/schema_version",
+            )
+        if meta.get("app") != VAULT_APP or version != str(VAULT_SCHEMA_VERSION):
             raise StoreError(f"{self.path} is not a warlog key file", "store/not_warlog")
         self._mac_key = bytes.fromhex(meta["snapshot_mac_key"])
 

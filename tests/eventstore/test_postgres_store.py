@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from tests.postgres_cluster import Cluster
+from tests.postgres_cluster import SUPERUSER, Cluster
 from warlog.domain.core.errors import ConflictError, InputError, StoreError, WarlogError
 from warlog.eventstore.postgres_database import PostgresDatabase, Schema, redacted
 from warlog.eventstore.postgres_store import EVENTS_SCHEMA, PostgresStore
@@ -187,6 +187,37 @@ def test_a_version_1_vault_gains_the_range_index_and_keeps_its_openings(dsn: str
     again.close()
     assert raw(dsn, "SELECT to_regclass('vault_openings_by_seq') IS NOT NULL") == [(True,)]
     assert raw(dsn, "SELECT value FROM vault_meta WHERE key = 'schema_version'") == [("2",)]
+
+
+def test_an_upgrade_the_role_may_not_make_says_who_can(dsn: str, postgres: Cluster) -> None:
+    """Given a version-1 vault whose tables another role owns, and an arbiter's role granted
+    only their rows (docs/scaling.md), when that role opens it, then one line says that the
+    tables' owner must run warlog once; after the owner has, the role opens it."""
+    vault = PostgresVault(dsn, create=True)
+    vault.put_openings([Opening("a" * 64, "g", 2, '{"card":"red.x.1"}', {"card": "red"})])
+    vault.close()
+    raw(dsn, "DROP INDEX vault_openings_by_seq")
+    raw(dsn, "UPDATE vault_meta SET value = '1' WHERE key = 'schema_version'")
+    role = f"arbiter_{next(_ROLES)}"
+    schema = raw(dsn, "SELECT current_schema()")[0][0]
+    raw(dsn, f"CREATE ROLE {role} LOGIN")
+    raw(dsn, f'GRANT USAGE ON SCHEMA "{schema}" TO {role}')
+    raw(dsn, f'GRANT SELECT, INSERT, UPDATE, DELETE ON ALL TABLES IN SCHEMA "{schema}" TO {role}')
+    as_role = dsn.replace(f"{SUPERUSER}@", f"{role}@", 1)
+    with pytest.raises(StoreError) as caught:
+        PostgresVault(as_role).clears_between("g", 1, 2)
+    assert caught.value.code == "store/upgrade_needs_owner"
+    assert "owner" in caught.value.line() and "\n" not in caught.value.line()
+    assert raw(dsn, "SELECT value FROM vault_meta WHERE key = 'schema_version'") == [("1",)]
+    owner = PostgresVault(dsn)  # the owner opens it: upgraded
+    assert owner.clears_between("g", 1, 2) == {"a" * 64: '{"card":"red.x.1"}'}
+    owner.close()
+    again = PostgresVault(as_role)
+    assert again.clears_between("g", 1, 2) == {"a" * 64: '{"card":"red.x.1"}'}
+    again.close()
+
+
+_ROLES = itertools.count()
 
 
 # ------------------------------------------------------------------ errors

@@ -194,6 +194,21 @@ def test_a_reopened_database_holds_what_was_written(tmp_path: Path) -> None:
         assert store.head("g")[0] == 6
 
 
+@pytest.mark.parametrize("read", ["read", "read_rows"])
+def test_a_read_left_unfinished_when_the_store_closes_ends_quietly(
+    tmp_path: Path, read: str
+) -> None:
+    # given a read of a game begun and left unfinished (a command failed after its first rows)
+    path = make_db(tmp_path / "warlog.db", events=5)
+    store = SQLiteStore(path)
+    rows = getattr(store, read)("g")
+    next(rows)
+    # when the store is closed first and the read is then closed (as when it is collected)
+    store.close()
+    # then it ends without an error: nothing is printed after the command's one line
+    rows.close()
+
+
 def test_the_event_fields_view_lets_a_referee_query_a_forked_game(tmp_path: Path) -> None:
     path = tmp_path / "warlog.db"
     with SQLiteStore(path, create=True) as store:

@@ -182,6 +182,46 @@ def test_a_version_2_key_file_gains_the_range_index_and_keeps_its_openings(
     conn.close()
 
 
+def test_a_key_file_set_back_to_version_2_with_its_index_still_opens(tmp_path: Path) -> None:
+    """Given a version-3 key file marked version 2 again (for an older warlog) that kept its
+    range index, when it is opened, then it is brought to version 3 without an error."""
+    import sqlite3
+
+    path = vault_path(tmp_path / "w.db")
+    old = SQLiteVault(path, create=True)
+    old.put_openings([opening("a" * 64, seq=2)])
+    old.close()
+    conn = sqlite3.connect(path)
+    conn.execute("UPDATE meta SET value = '2' WHERE key = 'schema_version'")
+    conn.commit()
+    conn.close()
+    again = SQLiteVault(path)
+    assert again.clears_between("g", 1, 4) == {"a" * 64: opening("a" * 64).clear}
+    again.close()
+
+
+def test_a_key_file_of_a_newer_warlog_asks_for_an_upgrade(tmp_path: Path) -> None:
+    """Given a key file of a schema version newer than this warlog's, when it is opened, then
+    it is refused in one line that says to upgrade warlog, and left as it was."""
+    import sqlite3
+
+    path = vault_path(tmp_path / "w.db")
+    vault = SQLiteVault(path, create=True)
+    vault.put_openings([opening("a" * 64, seq=2)])
+    vault.close()
+    conn = sqlite3.connect(path)
+    newer = str(VAULT_SCHEMA_VERSION + 1)
+    conn.execute("UPDATE meta SET value = ? WHERE key = 'schema_version'", (newer,))
+    conn.commit()
+    conn.close()
+    before = Path(path).read_bytes()
+    with pytest.raises(StoreError) as caught:
+        SQLiteVault(path).key(COMMITMENT)
+    assert caught.value.code == "store/schema_version"
+    assert "upgrade warlog" in caught.value.line() and "\n" not in caught.value.line()
+    assert Path(path).read_bytes() == before
+
+
 def test_a_doctored_snapshot_is_passed_over(tmp_path: Path) -> None:
     """Given a snapshot rewritten behind the vault's back, when the newest is asked for, then
     the doctored one fails its MAC and an older intact one is used."""
