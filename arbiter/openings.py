@@ -147,7 +147,17 @@ def _read(
         for path, value in values.items():  # chained_obj is ours: fill its seals in place
             set_path(chained_obj, path, value)
         text = dumps(chained_obj)
+        if not problems and dumps(clear_obj) != text:
+            problems.append(OUTSIDE_THE_SEALS)
     return Read(chained, text, sealed, opened, problems)
+
+
+#: the vault's clear form is not the record's data with its seals opened: it differs where no
+#: seal is, and it is what the arbiter folds (its state and views), not what the audit re-derives
+OUTSIDE_THE_SEALS = (
+    "the key file's clear form of this event differs from the log's data outside its seals: the "
+    "state the arbiter shows is not the one the log holds"
+)
 
 
 def _seal_paths(data: str, chained: Any, salts: dict[str, str]) -> list[str]:

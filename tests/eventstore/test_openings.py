@@ -14,7 +14,7 @@ from tests.eventstore.conftest import fixed_clock
 from warlog.arbiter.application import Arbiter
 from warlog.arbiter.audit import audit_records
 from warlog.arbiter.autoplay import autoplay
-from warlog.arbiter.openings import read_opened
+from warlog.arbiter.openings import OUTSIDE_THE_SEALS, read_opened
 from warlog.domain import rulesets as registry
 from warlog.domain.core.seal import compact
 from warlog.eventstore.memory_store import MemoryStore
@@ -65,6 +65,30 @@ def test_a_key_file_whose_clear_form_the_seals_do_not_hold_is_a_finding(
         f.seq == sealed.seq and f.check == "seal" and f.message.startswith("the seal at card")
         for f in findings
     )
+
+
+def test_a_key_file_whose_clear_form_differs_where_no_seal_is_is_a_finding(
+    played: tuple[Arbiter, str],
+) -> None:
+    # given an event whose key-file clear form is edited outside its seals (the fold reads that
+    # clear form: the arbiter's state would show what the log does not hold)
+    arb, game = played
+    sealed = next(r for r in arb.records(game) if r.type == "armies_sighted")
+    held = arb.vault.opening(sealed.hash)
+    assert held is not None
+    clear = json.loads(held.clear)
+    assert "observer" not in held.owners  # not a sealed field
+    clear["observer"] = "blue" if clear["observer"] == "red" else "red"
+    arb.vault.put_openings([Opening(held.hash, held.game, held.seq, compact(clear), held.owners)])
+    # when the arbiter audits its game
+    try:
+        findings = arb.audit(game).findings
+    finally:
+        arb.vault.put_openings([held])
+    # then that event is a finding, though every seal of it opens
+    assert [(f.seq, f.check, f.message) for f in findings] == [
+        (sealed.seq, "seal", OUTSIDE_THE_SEALS)
+    ]
 
 
 def test_a_record_is_read_alike_whether_msgspec_or_json_reads_it() -> None:
