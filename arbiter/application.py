@@ -276,20 +276,22 @@ class Arbiter:
             state = built(loaded.ruleset, row[2])
             if state is not None:
                 return state
-            created = self._created(game)
+            created = self._created(game, row)
             return None if created is None else created.state
         except WarlogError:
             return None
 
-    def _created(self, game: str) -> Folded | None:
-        """The game folded after its first event (``game_created``): from the whole snapshot
-        at seq 1, which decodes far faster than the scenario builds (for Armageddon Empires,
-        parsing every card's abilities: most of a ``warlog play`` on a young game), else built
-        and that snapshot written for the next process. None if it cannot be read here."""
+    def _created(self, game: str, row: Row | None = None) -> Folded | None:
+        """The game folded after its first event (``game_created``, stored as ``row`` when the
+        caller has read it): from the whole snapshot at seq 1, which decodes far faster than
+        the scenario builds (for Armageddon Empires, parsing every card's abilities: most of a
+        ``warlog play`` on a young game), else built and that snapshot written for the next
+        process. None if it cannot be read here."""
         loaded = self.loaded(game)
         ruleset = loaded.ruleset
         try:
-            row = next(iter(self.store.read_rows(game, 1, 1)))
+            if row is None:
+                row = next(iter(self.store.read_rows(game, 1, 1)))
             version = self._version_key(ruleset)
             lineage = self.store.lineage(game)
             found = None

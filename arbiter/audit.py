@@ -714,19 +714,20 @@ class Auditor:
         self.proved.batches_rederived += 1
         found = [(row.record.type, row.clear or "") for row in batch]
         expected = [self._codec.encode(e) for e in derived]
-        for offset in range(max(len(found), len(expected)) if found != expected else 0):
-            at = batch[0].record.seq + offset
-            want = expected[offset] if offset < len(expected) else None
-            got = found[offset] if offset < len(found) else None
-            if want != got:
-                self.find(
-                    at,
-                    "rules",
-                    "a consequence differs from what the rules derive from the command and its dice",
-                    _short(*want) if want else "no further event",
-                    _short(*got) if got else "no further event",
-                )
-                return
+        if found != expected:  # the first event that differs is the finding
+            for offset in range(max(len(found), len(expected))):
+                want = expected[offset] if offset < len(expected) else None
+                got = found[offset] if offset < len(found) else None
+                if want != got:
+                    self.find(
+                        batch[0].record.seq + offset,
+                        "rules",
+                        "a consequence differs from what the rules derive from the command and "
+                        "its dice",
+                        _short(*want) if want else "no further event",
+                        _short(*got) if got else "no further event",
+                    )
+                    return
         for row, event in zip(batch, derived, strict=True):
             hidden = {path for path, _ in event_secrets(event, command, setup)}
             if row.sealed is not None:

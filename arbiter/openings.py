@@ -147,7 +147,7 @@ def _read(
         for path, value in values.items():  # chained_obj is ours: fill its seals in place
             set_path(chained_obj, path, value)
         text = dumps(chained_obj)
-        if not problems and dumps(clear_obj) != text:
+        if dumps(clear_obj) != text:
             problems.append(OUTSIDE_THE_SEALS)
     return Read(chained, text, sealed, opened, problems)
 

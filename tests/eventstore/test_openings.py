@@ -6,13 +6,15 @@ from __future__ import annotations
 
 import hashlib
 import json
+from collections.abc import Callable
+from typing import Any
 
 import msgspec
 import pytest
 
 from tests.eventstore.conftest import fixed_clock
 from warlog.arbiter.application import Arbiter
-from warlog.arbiter.audit import audit_records
+from warlog.arbiter.audit import Finding, audit_records
 from warlog.arbiter.autoplay import autoplay
 from warlog.arbiter.openings import OUTSIDE_THE_SEALS, read_opened
 from warlog.domain import rulesets as registry
@@ -36,6 +38,21 @@ def played() -> tuple[Arbiter, str]:
     return arb, game
 
 
+def audited_with_clear(
+    arb: Arbiter, game: str, hash_: str, edit: Callable[[dict[str, Any]], dict[str, Any]]
+) -> list[Finding]:
+    """The findings of the arbiter's audit of ``game`` with the key file's clear form of the
+    event ``hash_`` edited by ``edit`` (put back afterwards)."""
+    held = arb.vault.opening(hash_)
+    assert held is not None
+    edited = compact(edit(json.loads(held.clear)))
+    arb.vault.put_openings([Opening(held.hash, held.game, held.seq, edited, held.owners)])
+    try:
+        return arb.audit(game).findings
+    finally:
+        arb.vault.put_openings([held])
+
+
 def test_the_arbiters_audit_proves_what_the_audit_of_its_opened_export_proves(
     played: tuple[Arbiter, str],
 ) -> None:
@@ -52,15 +69,9 @@ def test_a_key_file_whose_clear_form_the_seals_do_not_hold_is_a_finding(
 ) -> None:
     arb, game = played
     sealed = next(r for r in arb.records(game) if r.type == "card_dealt")
-    held = arb.vault.opening(sealed.hash)
-    assert held is not None
-    clear = json.loads(held.clear)
-    clear["card"] = "red.not-the-card.1"
-    arb.vault.put_openings([Opening(held.hash, held.game, held.seq, compact(clear), held.owners)])
-    try:
-        findings = arb.audit(game).findings
-    finally:
-        arb.vault.put_openings([held])
+    findings = audited_with_clear(
+        arb, game, sealed.hash, lambda clear: {**clear, "card": "red.not-the-card.1"}
+    )
     assert any(
         f.seq == sealed.seq and f.check == "seal" and f.message.startswith("the seal at card")
         for f in findings
@@ -75,16 +86,13 @@ def test_a_key_file_whose_clear_form_differs_where_no_seal_is_is_a_finding(
     arb, game = played
     sealed = next(r for r in arb.records(game) if r.type == "armies_sighted")
     held = arb.vault.opening(sealed.hash)
-    assert held is not None
-    clear = json.loads(held.clear)
-    assert "observer" not in held.owners  # not a sealed field
-    clear["observer"] = "blue" if clear["observer"] == "red" else "red"
-    arb.vault.put_openings([Opening(held.hash, held.game, held.seq, compact(clear), held.owners)])
+    assert held is not None and "observer" not in held.owners  # not a sealed field
+
+    def other_observer(clear: dict[str, Any]) -> dict[str, Any]:
+        return {**clear, "observer": "blue" if clear["observer"] == "red" else "red"}
+
     # when the arbiter audits its game
-    try:
-        findings = arb.audit(game).findings
-    finally:
-        arb.vault.put_openings([held])
+    findings = audited_with_clear(arb, game, sealed.hash, other_observer)
     # then that event is a finding, though every seal of it opens
     assert [(f.seq, f.check, f.message) for f in findings] == [
         (sealed.seq, "seal", OUTSIDE_THE_SEALS)

@@ -157,6 +157,16 @@ def test_a_version_1_key_file_gains_the_tokens_table_and_keeps_its_keys(tmp_path
     conn.close()
 
 
+def mark_schema(path: str, version: str) -> None:
+    """Write ``version`` as the key file's schema version, as another warlog would have."""
+    import sqlite3
+
+    conn = sqlite3.connect(path)
+    conn.execute("UPDATE meta SET value = ? WHERE key = 'schema_version'", (version,))
+    conn.commit()
+    conn.close()
+
+
 def test_a_version_2_key_file_gains_the_range_index_and_keeps_its_openings(
     tmp_path: Path,
 ) -> None:
@@ -170,9 +180,9 @@ def test_a_version_2_key_file_gains_the_range_index_and_keeps_its_openings(
     old.close()
     conn = sqlite3.connect(path)
     conn.execute("DROP INDEX openings_by_seq")
-    conn.execute("UPDATE meta SET value = '2' WHERE key = 'schema_version'")
     conn.commit()
     conn.close()
+    mark_schema(path, "2")
     again = SQLiteVault(path)
     assert again.clears_between("g", 1, 4) == {"a" * 64: opening("a" * 64).clear}
     again.close()
@@ -185,16 +195,11 @@ def test_a_version_2_key_file_gains_the_range_index_and_keeps_its_openings(
 def test_a_key_file_set_back_to_version_2_with_its_index_still_opens(tmp_path: Path) -> None:
     """Given a version-3 key file marked version 2 again (for an older warlog) that kept its
     range index, when it is opened, then it is brought to version 3 without an error."""
-    import sqlite3
-
     path = vault_path(tmp_path / "w.db")
     old = SQLiteVault(path, create=True)
     old.put_openings([opening("a" * 64, seq=2)])
     old.close()
-    conn = sqlite3.connect(path)
-    conn.execute("UPDATE meta SET value = '2' WHERE key = 'schema_version'")
-    conn.commit()
-    conn.close()
+    mark_schema(path, "2")
     again = SQLiteVault(path)
     assert again.clears_between("g", 1, 4) == {"a" * 64: opening("a" * 64).clear}
     again.close()
@@ -203,17 +208,11 @@ def test_a_key_file_set_back_to_version_2_with_its_index_still_opens(tmp_path: P
 def test_a_key_file_of_a_newer_warlog_asks_for_an_upgrade(tmp_path: Path) -> None:
     """Given a key file of a schema version newer than this warlog's, when it is opened, then
     it is refused in one line that says to upgrade warlog, and left as it was."""
-    import sqlite3
-
     path = vault_path(tmp_path / "w.db")
     vault = SQLiteVault(path, create=True)
     vault.put_openings([opening("a" * 64, seq=2)])
     vault.close()
-    conn = sqlite3.connect(path)
-    newer = str(VAULT_SCHEMA_VERSION + 1)
-    conn.execute("UPDATE meta SET value = ? WHERE key = 'schema_version'", (newer,))
-    conn.commit()
-    conn.close()
+    mark_schema(path, str(VAULT_SCHEMA_VERSION + 1))
     before = Path(path).read_bytes()
     with pytest.raises(StoreError) as caught:
         SQLiteVault(path).key(COMMITMENT)
