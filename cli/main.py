@@ -818,7 +818,3 @@ def demo(keep: str | None, reuse: bool, max_commands: int) -> None:
     from warlog.cli.demo import run_demo
 
     run_demo(keep, max_commands, reuse=reuse)
-
-
-def main() -> None:
-    cli(prog_name="warlog")

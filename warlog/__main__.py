@@ -1,5 +1,5 @@
 """``python -m warlog``: the command line."""
 
-from warlog.cli.main import main
+from warlog.cli.program import main
 
 main()

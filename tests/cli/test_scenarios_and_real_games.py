@@ -65,7 +65,7 @@ def test_the_installed_entry_point_reports_errors_in_one_line_without_a_tracebac
     entry = [
         sys.executable,
         "-c",
-        "from warlog.cli.main import main; main()",
+        "from warlog.cli.program import main; main()",
         "--db",
         str(tmp_path / "w.db"),
     ]

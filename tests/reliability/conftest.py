@@ -1,6 +1,6 @@
 """Helpers for the reliability tests: real processes on real SQLite files.
 
-The CLI runs in child processes exactly as a user runs it (``warlog`` is ``warlog.cli.main:main``), with
+The CLI runs in child processes exactly as a user runs it (``warlog`` is ``warlog.cli.program:main``), with
 the dice-race test ruleset registered beside the real ones, as the CLI contract tests do.
 """
 
@@ -30,7 +30,7 @@ ENDLESS = b'players = ["red", "blue"]\ntarget = 1000000000\n'
 #: the ``warlog`` entry point, with the test ruleset registered
 BOOT = (
     "from warlog.domain import rulesets; rulesets.register('dice-race', 'tests.toy:RULESET'); "
-    "from warlog.cli.main import main; main()"
+    "from warlog.cli.program import main; main()"
 )
 
 

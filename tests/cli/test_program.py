@@ -1,0 +1,81 @@
+"""The ``warlog`` program around its command line: the garbage collector paused for the imports
+and frozen at the end (docs/performance.md, "CLI start"), and nothing of a command lost for it."""
+
+from __future__ import annotations
+
+import gc
+import sqlite3
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+import warlog.cli.main
+from warlog.cli import program
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+@pytest.fixture
+def collector() -> Iterator[None]:
+    """Give the test process its collector back as it was: the program freezes what it holds."""
+    enabled = gc.isenabled()
+    yield
+    gc.unfreeze()
+    if enabled:
+        gc.enable()
+
+
+def test_the_command_runs_with_the_collector_on_and_keeps_its_exit_code(
+    collector: None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # given a command line that notes whether the collector runs, and exits as a rejection does
+    seen: list[bool] = []
+
+    def command_line(prog_name: str) -> None:
+        seen.append(gc.isenabled())
+        raise SystemExit(3)
+
+    monkeypatch.setattr(warlog.cli.main, "cli", command_line)
+    # when the program runs it
+    with pytest.raises(SystemExit) as exit_:
+        program.main()
+    # then the command ran with the collector on (a server or a `play -` session collects its
+    # garbage), its exit code is the program's, and what was left is out of the collector's way
+    assert seen == [True]
+    assert exit_.value.code == 3
+    assert gc.get_freeze_count() > 0
+
+
+def warlog_process(db: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    """``python -m warlog`` as a user runs it."""
+    return subprocess.run(
+        [sys.executable, "-m", "warlog", "--db", str(db), *args],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+    )
+
+
+def test_a_play_process_commits_and_closes_everything_before_it_exits(tmp_path: Path) -> None:
+    # given a new game
+    db = tmp_path / "w.db"
+    game = warlog_process(db, "new", "armageddon-empires", "--game", "g").stdout.strip()
+    legal = warlog_process(db, "legal", game).stdout.splitlines()
+    # when a process plays a legal command and exits
+    played = warlog_process(db, "play", game, legal[0])
+    # then its batch is printed and committed, and the database and the key file were closed
+    # (the last connection to close checkpoints and removes each write-ahead log)
+    assert played.returncode == 0 and played.stderr == ""
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["w.db", "w.db.keys"]
+    printed = [int(line.split()[0]) for line in played.stdout.splitlines()]
+    conn = sqlite3.connect(db)
+    (head,) = conn.execute("SELECT max(seq) FROM events WHERE game = 'g'").fetchone()
+    conn.close()
+    assert printed[-1] == head and printed[0] < head
+    # and a rejected command still exits with the rules' code and one line
+    rejected = warlog_process(db, "play", game, legal[0])
+    assert rejected.returncode == 3
+    assert rejected.stderr.startswith("error[rules/") and rejected.stderr.count("\n") == 1
