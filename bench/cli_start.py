@@ -72,11 +72,13 @@ def new_database(path: Path) -> None:
         arb.new_game(RULESET, game=GAME)
 
 
-def measure(workdir: Path, repeats: int, stdin_commands: int) -> Start:
-    """Medians of ``repeats`` runs of each, alternating which goes first."""
+def measure(workdir: Path, runs: int, repeats: int, stdin_commands: int) -> Start:
+    """Medians of ``runs`` runs of each single process, alternating which goes first (a start
+    takes about a tenth of a second, and one slow start on a shared machine should not move the
+    figure), and of ``repeats`` ``play -`` sessions."""
     env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
     env["PYTHONPYCACHEPREFIX"] = str(workdir / "pycache")
-    commands = scripted(max(repeats, stdin_commands))
+    commands = scripted(max(runs, stdin_commands))
     stdin_commands = min(stdin_commands, len(commands))
     db = workdir / "start.db"
     new_database(db)
@@ -92,7 +94,7 @@ def measure(workdir: Path, repeats: int, stdin_commands: int) -> Start:
 
     timed([*warlog, "state", GAME])  # writes the bytecode cache
     bare, libraries, play, stdin = [], [], [], []
-    for r in range(repeats):
+    for r in range(runs):
         one = [
             lambda: bare.append(timed([sys.executable, "-c", "pass"])),
             lambda: libraries.append(timed([sys.executable, "-c", LIBRARIES])),

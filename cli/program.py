@@ -14,9 +14,9 @@ So the collector is paused while the command line is imported, what the imports 
 out of its reach (``gc.freeze``: objects alive until the process ends anyway) and it resumes for
 the command, so that a server or a long ``play -`` session collects its garbage as any program
 does. When the command ends, what is still alive is frozen too, so that the exit does not walk
-it. Nothing else of the exit changes: the command has closed its databases and key files (each
-is opened in a ``with``), and the interpreter still flushes stdout and stderr and runs
-``atexit`` functions.
+it. Nothing else of the exit changes: the command has closed its database and key file (when its
+click context closed), and the interpreter still flushes stdout and stderr and runs ``atexit``
+functions.
 """
 
 from __future__ import annotations
