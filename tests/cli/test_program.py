@@ -49,6 +49,34 @@ def test_the_command_runs_with_the_collector_on_and_keeps_its_exit_code(
     assert gc.get_freeze_count() > 0
 
 
+def test_a_process_imports_the_command_line_without_a_collection() -> None:
+    # given a fresh process that counts the collector's passes until the command line starts
+    # (click is imported first, to note that moment; warlog's modules are not imported yet)
+    counting = (
+        "import gc, sys, click\n"
+        "passes, at_start = [], []\n"
+        "gc.callbacks.append(lambda phase, info: phase == 'start' and passes.append(1))\n"
+        "run = click.Command.main\n"
+        "def noted(self, *args, **kwargs):\n"
+        "    at_start.append(len(passes))\n"
+        "    return run(self, *args, **kwargs)\n"
+        "click.Command.main = noted\n"
+        "from warlog.cli import program\n"
+        "sys.argv = ['warlog', '--help']\n"
+        "try:\n"
+        "    program.main()\n"
+        "except SystemExit:\n"
+        "    print(at_start[0])\n"
+    )
+    # when it imports the command line (the application, the store, the codec) and runs it
+    done = subprocess.run(
+        [sys.executable, "-c", counting], capture_output=True, text=True, cwd=ROOT
+    )
+    # then no pass ran while it imported: a process without the pause runs several
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines()[-1] == "0"
+
+
 def warlog_process(db: Path, *args: str) -> subprocess.CompletedProcess[str]:
     """``python -m warlog`` as a user runs it."""
     return subprocess.run(
