@@ -487,13 +487,10 @@ class Arbiter:
     ) -> list[Record]:
         """``play`` (decided on the head ``on``, if given), returning the records as ``player``
         may see them (default: the player who issued the command; ``referee``: every value
-        opened)."""
+        opened). An unknown ``player`` is refused before anything is played."""
+        reader = REFEREE if referee else None if player is None else self.reader(game, player)
         records = self.play(game, command_text, on)
-        if referee:
-            reader = REFEREE
-        elif player is not None:
-            reader = self.reader(game, player)
-        else:
+        if reader is None:
             issued = json.loads(records[0].data)
             reader = str(issued["player"])
         return list(self.forms(game, reader, records[0].seq, records[-1].seq))

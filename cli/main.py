@@ -206,23 +206,25 @@ def play(
       warlog legal final-1 --json | head -1 | warlog play final-1 -
     """
     arb = arbiter(ctx)
+    if not referee:
+        arb.reader(game, as_player)  # an unknown --as is refused before anything is played
     if command != "-":
-        lines: list[bytes | str] = [command]
-    else:
-        lines = [line for line in click.open_file("-", "rb") if line.strip()]
+        lines: list[tuple[int, bytes | str]] = [(1, command)]
+    else:  # numbered as the input is, blank lines counted and skipped
+        lines = [(n, line) for n, line in enumerate(click.open_file("-", "rb"), 1) if line.strip()]
         if not lines:
             raise InputError(
                 "no command on stdin: give one JSON object a line", "input/empty_command"
             )
     from warlog.domain.core.errors import WarlogError
 
-    for number, line in enumerate(lines, start=1):
+    for applied, (number, line) in enumerate(lines):
         try:
             records = arb.play_as(game, line, as_player, referee=referee)
         except WarlogError as exc:
             if command == "-":
                 exc.message = (
-                    f"line {number}: {exc.message} ({render.plural(number - 1, 'command')} "
+                    f"line {number}: {exc.message} ({render.plural(applied, 'command')} "
                     "applied before it)"
                 )
             raise

@@ -150,6 +150,28 @@ def test_play_from_stdin_names_the_refused_line_and_what_was_applied(db: Path) -
     assert status == 1 and "line 1 column" in err
 
 
+def test_play_from_stdin_numbers_lines_as_the_input_does_blank_ones_included(db: Path) -> None:
+    good = '{"type": "end_setup", "player": "orks"}'
+    status, _, err = run(db, "play", "b1", "-", input=f"\n{good}\n\n   \n{{bad\n{good}\n")
+    assert status == 1
+    assert "line 5:" in err and "(1 command applied before it)" in err
+    assert run(db, "head", "b1")[1].split()[0] != "1"  # the good line before it stands
+
+
+@pytest.mark.parametrize("stdin", [False, True])
+def test_play_as_an_unknown_player_plays_nothing(db: Path, stdin: bool) -> None:
+    # given a game at event 1; when a command is played --as a player the game does not have
+    good = '{"type": "end_setup", "player": "orks"}'
+    args = ("play", "b1", "-", "--as", "green") if stdin else ("play", "b1", good, "--as", "green")
+    status, out, err = run(db, *args, input=good + "\n" if stdin else None)
+    # then it is refused before anything is played: exit 1, one line, nothing appended
+    assert (status, out) == (1, "")
+    assert (
+        err.startswith("error[input/unknown_player]: unknown player 'green'") and "line" not in err
+    )
+    assert run(db, "head", "b1")[1].split()[0] == "1"
+
+
 @pytest.mark.parametrize("command", ["events", "replay", "audit"])
 def test_from_and_to_outside_the_game_or_reversed_are_errors(db: Path, command: str) -> None:
     for extra in (("--from", "5"), ("--from", "1", "--to", "9")):
