@@ -32,7 +32,7 @@ from typing import Any
 from warlog.domain.core.errors import ConflictError, StoreError
 from warlog.eventstore.lineage import Segment
 from warlog.eventstore.postgres_database import PostgresDatabase, Schema, psycopg_module
-from warlog.eventstore.vault import Opening, SeatToken, snapshot_mac
+from warlog.eventstore.vault import Opening, SeatToken, checked_seed, snapshot_mac
 
 VAULT_SCHEMA = Schema(
     "warlog-keys",
@@ -95,7 +95,7 @@ class PostgresVault:
 
     def key(self, commitment: str) -> bytes | None:
         row = self._one("SELECT seed FROM vault_keys WHERE commitment = %s", (commitment,))
-        return None if row is None else bytes(row[0])
+        return checked_seed(commitment, None if row is None else bytes(row[0]), "the vault")
 
     # ------------------------------------------------------------------ openings
 

@@ -27,7 +27,7 @@ from typing import Any
 from warlog.domain.core.errors import ConflictError, StoreError
 from warlog.eventstore.lineage import Segment
 from warlog.eventstore.sqlite_file import BUSY_TIMEOUT_MS, SQLiteFile, rollback
-from warlog.eventstore.vault import Opening, SeatToken, snapshot_mac
+from warlog.eventstore.vault import Opening, SeatToken, checked_seed, snapshot_mac
 
 VAULT_APP = "warlog-keys"
 VAULT_SCHEMA_VERSION = 3
@@ -103,7 +103,9 @@ class SQLiteVault:
                 .execute("SELECT seed FROM keys WHERE commitment = ?", (commitment,))
                 .fetchone()
             )
-        return None if row is None else bytes(row[0])
+        return checked_seed(
+            commitment, None if row is None else bytes(row[0]), f"the key file {self.path}"
+        )
 
     # ------------------------------------------------------------------ openings
 

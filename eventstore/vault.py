@@ -24,7 +24,7 @@ from typing import Protocol
 
 import msgspec
 
-from warlog.domain.core.errors import ConflictError
+from warlog.domain.core.errors import ConflictError, StoreError
 from warlog.eventstore.lineage import Segment
 
 
@@ -108,6 +108,19 @@ class Vault(Protocol):
         ...
 
 
+def checked_seed(commitment: str, seed: bytes | None, where: str) -> bytes | None:
+    """``seed`` as the vault ``where`` holds it under ``commitment``, checked to be the seed
+    committed to (its sha256): a damaged key would roll other dice and make seals that never
+    open, so it is refused (StoreError ``store/corrupt``) before anything uses it."""
+    if seed is not None and hashlib.sha256(seed).hexdigest() != commitment:
+        raise StoreError(
+            f"{where} is damaged: the key it holds for commitment {commitment[:16]}… is not the "
+            "seed committed to; restore it from a backup",
+            "store/corrupt",
+        )
+    return seed
+
+
 def snapshot_mac(key: bytes, owner: str, seq: int, version: str, state: bytes) -> bytes:
     """The MAC that vouches a snapshot was written by this vault for this game, seq and rules."""
     head = f"{owner}\n{seq}\n{version}\n".encode()
@@ -144,7 +157,7 @@ class MemoryVault:
         self._keys.setdefault(commitment, bytes(seed))
 
     def key(self, commitment: str) -> bytes | None:
-        return self._keys.get(commitment)
+        return checked_seed(commitment, self._keys.get(commitment), "the vault")
 
     def put_openings(self, openings: Sequence[Opening]) -> None:
         for opening in openings:

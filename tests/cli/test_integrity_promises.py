@@ -373,3 +373,27 @@ def test_a_database_handed_out_without_its_key_file_lists_and_exports_its_games(
         [sys.executable, str(verify), str(tmp_path / "a1.jsonl")], capture_output=True, text=True
     )
     assert checked.returncode == 0 and checked.stdout.startswith("chain intact")
+
+
+@pytest.mark.parametrize("command", ["play", "reveal"])
+def test_a_key_file_whose_seed_is_not_the_one_committed_to_is_refused(
+    db: Path, tmp_path: Path, command: str
+) -> None:
+    """Given a game whose key file holds another seed under the game's commitment (damaged),
+    when a command would roll or seal with it (play) or publish it (reveal), then it is refused
+    as a corrupt file, exit 1 and one line, and nothing is appended: dice rolled from a wrong
+    seed could never be proven fair."""
+    import sqlite3
+
+    game = race(db, tmp_path)
+    before = run(db, "head", game)[1]
+    with sqlite3.connect(f"{db}.keys") as keys:
+        keys.execute("UPDATE keys SET seed = ?", (bytes(32),))
+    keys.close()
+    roll = json.dumps({"type": "roll", "player": "red", "count": 2})
+    args = ("reveal", game, "--yes") if command == "reveal" else ("play", game, roll)
+    status, out, err = run(db, *args)
+    line = one_line(err, "store/corrupt")
+    assert (status, out) == (1, "")
+    assert "key file" in line and "is not the seed committed to" in line
+    assert run(db, "head", game)[1] == before

@@ -54,6 +54,16 @@ class TestVaultContract:
         assert vault.key(COMMITMENT) == SEED
         assert vault.key("0" * 64) is None
 
+    def test_a_key_that_is_not_the_seed_committed_to_is_refused_as_corrupt(
+        self, vault: Vault
+    ) -> None:
+        # given a damaged store, which holds another seed under the commitment
+        vault.put_key(COMMITMENT, b"x" * 32, "g")
+        # when the key is read, then it is refused, never handed to the dice
+        with pytest.raises(StoreError, match="is not the seed committed to") as refused:
+            vault.key(COMMITMENT)
+        assert refused.value.code == "store/corrupt"
+
     def test_openings_are_found_by_the_events_hash(self, vault: Vault) -> None:
         vault.put_openings([opening("a" * 64), opening("b" * 64, seq=3)])
         assert vault.opening("a" * 64) == opening("a" * 64)
