@@ -15,14 +15,12 @@ BASE_KINDS = ("stronghold", "outpost")
 
 
 def own_army(state: GameState, player: str, army_id: str) -> Army:
-    """The army ``army_id`` of ``player``; ``rules/unknown_army`` or ``rules/not_your_army``."""
+    """The army ``army_id`` of ``player``; ``rules/unknown_army`` otherwise, in the same words
+    whether another empire has an army of that name or nobody has: the other side's armies and
+    garrisons are hidden (AE-17), and a refusal must not tell which names they use."""
     army = state.armies.get(army_id)
-    if army is None:
-        raise RulesError(f"there is no army {army_id!r}", "rules/unknown_army")
-    if army.empire != player:
-        raise RulesError(
-            f"army {army_id!r} belongs to {army.empire}, not {player}", "rules/not_your_army"
-        )
+    if army is None or army.empire != player:
+        raise RulesError(f"{player} has no army {army_id!r}", "rules/unknown_army")
     return army
 
 

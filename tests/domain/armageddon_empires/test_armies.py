@@ -67,7 +67,7 @@ def test_only_an_empty_field_army_at_a_base_is_disbanded() -> None:
     )
     g.events(ArmyCreated(empire="red", army="lost", at="3,0", ap_cost=0))
     g.when_rejected(DisbandArmy(player="red", army="lost"), code="rules/not_at_base")
-    g.when_rejected(DisbandArmy(player="red", army="blue-hq-garrison"), code="rules/not_your_army")
+    g.when_rejected(DisbandArmy(player="red", army="blue-hq-garrison"), code="rules/unknown_army")
 
 
 def test_cards_transfer_between_armies_in_one_hex_for_1_ap() -> None:
@@ -147,7 +147,7 @@ def test_transfers_happen_within_one_hex_between_one_s_own_armies() -> None:
         TransferCards(
             player="red", from_army="red-c", to_army="blue-hq-garrison", cards=("red.guide.1",)
         ),
-        code="rules/not_your_army",
+        code="rules/unknown_army",
     )
 
 

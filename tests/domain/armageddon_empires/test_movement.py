@@ -205,7 +205,7 @@ def test_a_move_needs_the_ap_for_every_card() -> None:
 def test_unknown_foreign_and_off_map_targets_are_named() -> None:
     g = start_turns(game())
     g.when_rejected(MoveArmy(player="red", army="ghost", to="2,0"), code="rules/unknown_army")
-    g.when_rejected(MoveArmy(player="red", army="blue-a", to="5,5"), code="rules/not_your_army")
+    g.when_rejected(MoveArmy(player="red", army="blue-a", to="5,5"), code="rules/unknown_army")
     g.when_rejected(MoveArmy(player="red", army="red-b", to="0,-1"), code="rules/off_map")
     g.when_rejected(MoveArmy(player="red", army="red-b", to="up"), code="input/bad_hex")
     g.when_rejected(MoveArmy(player="red", army="red-b", to="0,1"), code="rules/already_there")
@@ -215,3 +215,14 @@ def test_legal_moves_are_every_hex_within_the_movement_points() -> None:
     g = start_turns(game())
     # red-a: 2 movement points on plains from 1,0, the hills at 2,1 costing 2
     assert moves_of(g, "red-a") == ["0,0", "0,1", "0,2", "1,1", "1,2", "2,0", "3,0"]
+
+
+def test_another_empires_army_is_refused_in_the_words_of_one_nobody_has() -> None:
+    # given blue's army blue-a, hidden from red (AE-17), and no army "blue-z"
+    g = start_turns(game())
+    # when red names each of them
+    theirs = g.when_rejected(MoveArmy(player="red", army="blue-a", to="5,5"), "rules/unknown_army")
+    nobodys = g.when_rejected(MoveArmy(player="red", army="blue-z", to="5,5"), "rules/unknown_army")
+    # then the two refusals differ only in the name: red learns nothing of blue's armies
+    assert str(theirs) == "red has no army 'blue-a'"
+    assert str(nobodys) == "red has no army 'blue-z'"
