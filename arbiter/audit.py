@@ -99,9 +99,13 @@ class Proved(msgspec.Struct):
     #: where re-derivation stopped (0: it ran to the end) and why
     rules_stopped_at: int = 0
     rules_stopped_why: str = ""
-    #: rolls derived again from a revealed seed, and rolls under a seed never revealed
+    #: rolls (from ``from_seq`` on) derived again from a revealed seed, rolls under a seed never
+    #: revealed, rolls whose faces are not the seed's (each a finding), and a referee's typed
+    #: rolls (manual dice: no seed derives them, so nothing but the rules' use of them is checked)
     dice_verified: int = 0
     dice_unverified: int = 0
+    dice_false: int = 0
+    dice_typed: int = 0
     #: sealed values: opened and found to hash to their seal; salts checked against a
     #: revealed seed; seals nobody opened
     seals_opened: int = 0
@@ -446,6 +450,7 @@ class Auditor:
         hold no seals and always decode)."""
         if self._codec is None:
             return  # the log did not open with a readable game_created: nothing to follow
+        opening = batch[0].record.type == "game_created"
         for row in batch:
             record = row.record
             self._keep_salts(row)
@@ -456,13 +461,17 @@ class Auditor:
                 try:
                     event = self._codec.decode(record.type, row.chained)
                 except WarlogError:
-                    if record.type == "dice_rolled":
-                        self.proved.dice_unverified += 1  # its faces stay sealed
+                    if record.type == "dice_rolled" and record.seq >= self.from_seq:
+                        meta = self._meta
+                        if meta is not None and meta.dice.mode != "auto" and not opening:
+                            self.proved.dice_typed += 1  # a referee's dice, sealed
+                        else:
+                            self.proved.dice_unverified += 1  # its faces stay sealed
                     continue
             if event is None:
                 continue
             if isinstance(event, DiceRolled):
-                self._roll(record.seq, event, in_opening=False)
+                self._roll(record.seq, event, in_opening=opening)
                 continue
             if isinstance(event, DiceRevealed):
                 self._revealed(record, event)
@@ -779,7 +788,11 @@ class Auditor:
         """Keep a roll for the reveal: auto rolls, and the opening's rolls in either mode (they
         derive from the key)."""
         meta = self._meta
-        if meta is None or not (meta.dice.mode == "auto" or in_opening):
+        if meta is None:
+            return
+        if not (meta.dice.mode == "auto" or in_opening):
+            if seq >= self.from_seq:
+                self.proved.dice_typed += 1
             return
         self._rolls.setdefault(meta.dice.commitment or "", []).append(
             (seq, meta.derivation_seq(seq), event.sides, list(event.faces))
@@ -800,9 +813,11 @@ class Auditor:
                         revealed[1], spec.stream, spec.salt, dseq, len(faces), sides
                     )
                 except ValueError as exc:
+                    self.proved.dice_false += 1
                     self.find(seq, "dice", f"the roll cannot be derived: {exc}")
                     continue
                 if fair != faces:
+                    self.proved.dice_false += 1
                     self.find(
                         seq,
                         "dice",

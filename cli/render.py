@@ -19,7 +19,7 @@ from warlog.domain.core.summary import Summary, Table, plural
 from warlog.eventstore.records import Record
 
 if TYPE_CHECKING:
-    from warlog.arbiter.audit import Auditor
+    from warlog.arbiter.audit import Auditor, Proved
     from warlog.arbiter.reports import GameSummary, LegalReport
     from warlog.fuzz.fixture import Replayed
     from warlog.fuzz.report import Report as FuzzReport
@@ -205,20 +205,7 @@ def audit_text(label: str, auditor: Auditor) -> str:
             f"  rules: every command from seq {auditor.from_seq} re-derived "
             f"({plural(p.batches_rederived, 'batch', 'batches')})"
         )
-    if p.dice_unverified:
-        lines.append(
-            f"  dice: {plural(p.dice_verified, 'roll')} re-derived from a revealed seed; "
-            f"{plural(p.dice_unverified, 'roll')} NOT verified (their seed is not revealed)"
-        )
-    elif p.dice_verified:
-        lines.append(
-            "  dice verified: every roll re-derived from the revealed seed "
-            f"({plural(p.dice_verified, 'roll')})"
-        )
-    else:
-        lines.append(
-            "  dice: no roll to verify from a seed (a referee's dice are checked by the rules only)"
-        )
+    lines.append(dice_line(p, auditor.from_seq))
     sealed = p.seals_opened + p.seals_closed
     if sealed:
         text = f"  seals: {p.seals_opened} of {plural(sealed, 'sealed value')} opened and checked"
@@ -228,6 +215,30 @@ def audit_text(label: str, auditor: Auditor) -> str:
             text += f"; {p.seals_closed} still sealed (not checked)"
         lines.append(text)
     return "\n".join(lines)
+
+
+def dice_line(p: Proved, from_seq: int) -> str:
+    """The audit's dice line: how many rolls each check covered, "every roll" only when every
+    roll of the log was derived again from a revealed seed and matched."""
+    rolls = p.dice_verified + p.dice_unverified + p.dice_false + p.dice_typed
+    where = "" if from_seq == 1 else f" from seq {from_seq}"
+    if rolls == p.dice_verified and rolls and not where:
+        return f"  dice verified: every roll re-derived from the revealed seed ({plural(rolls, 'roll')})"
+    if not rolls:
+        return f"  dice{where}: no roll"
+    parts = [f"{plural(p.dice_verified, 'roll')} re-derived from a revealed seed"]
+    if p.dice_false:
+        parts.append(f"{plural(p.dice_false, 'roll')} NOT the seed's (findings above)")
+    if p.dice_unverified:
+        parts.append(
+            f"{plural(p.dice_unverified, 'roll')} NOT verified (their seed is not revealed)"
+        )
+    if p.dice_typed:
+        parts.append(
+            f"{plural(p.dice_typed, 'roll')} typed by the referee, NOT verified (no seed "
+            "derives them)"
+        )
+    return f"  dice{where}: " + "; ".join(parts)
 
 
 def builtins(value: Any) -> Any:

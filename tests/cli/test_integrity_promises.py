@@ -145,16 +145,17 @@ def test_an_argument_is_a_file_only_when_it_looks_like_a_path(
 # ---------------------------------------------------------------------- audit says what it proved
 
 
-def race_log(reveal: bool = True) -> list[Record]:
+def race_log(reveal: bool = True, dice: str = "auto") -> list[Record]:
     import tempfile
 
     arb = Arbiter(MemoryStore(), rulesets.get, seeds=lambda: SEED)
     with tempfile.TemporaryDirectory() as tmp:
         scenario = Path(tmp) / "race.toml"
         scenario.write_bytes(SCENARIO)
-        game = arb.new_game("dice-race", str(scenario), game="g1")
+        game = arb.new_game("dice-race", str(scenario), game="g1", dice=dice)
+    typed = {"dice": [3, 4]} if dice == "manual" else {}
     for player in ("red", "blue", "red"):
-        arb.play(game, json.dumps({"type": "roll", "player": player, "count": 2}))
+        arb.play(game, json.dumps({"type": "roll", "player": player, "count": 2, **typed}))
     if reveal:
         arb.reveal(game)
     return list(parse_lines(export_line(r) for r in arb.export_records(game)))
@@ -178,6 +179,44 @@ def test_dice_under_a_seed_never_revealed_are_not_verified(db: Path, tmp_path: P
     status, out, _ = run(db, "audit", path)
     assert status == 0
     assert "3 rolls NOT verified" in out and "dice verified" not in out
+
+
+def test_a_referees_typed_dice_are_never_called_verified(db: Path, tmp_path: Path) -> None:
+    # given a revealed manual-dice game: the referee typed every roll, no seed derives them
+    path = write(tmp_path, race_log(dice="manual"))
+    # when it is audited
+    status, out, _ = run(db, "audit", path)
+    # then it is clean, and the dice line says that no roll was verified and why
+    assert status == 0
+    assert (
+        "  dice: 0 rolls re-derived from a revealed seed; 3 rolls typed by the referee, NOT "
+        "verified (no seed derives them)"
+    ) in out
+    assert "every roll" not in out
+
+
+def test_a_false_roll_is_counted_apart_never_under_every_roll(db: Path, tmp_path: Path) -> None:
+    # given a revealed game whose first roll (seq 3) was forged and the chain made whole again
+    rolled = race_log()
+    faces = json.loads(rolled[2].data)["faces"]
+    path = write(tmp_path, forged(rolled, 3, {"faces": [faces[0] % 6 + 1, faces[1]]}))
+    # when it is audited, then the roll is a finding and the dice line counts it apart
+    status, out, _ = run(db, "audit", path)
+    assert status == 4 and "seq 3 [dice]: the faces are not the ones the seed" in out
+    assert "  dice: 2 rolls re-derived from a revealed seed; 1 roll NOT the seed's" in out
+    assert "every roll" not in out
+
+
+def test_an_audit_from_a_seq_says_its_dice_line_covers_only_the_rolls_from_there(
+    db: Path, tmp_path: Path
+) -> None:
+    path = write(tmp_path, race_log())
+    status, out, _ = run(db, "audit", path, "--from", "5")
+    assert status == 0
+    assert "  dice from seq 5: 2 rolls re-derived from a revealed seed" in out
+    assert "every roll" not in out
+    status, out, _ = run(db, "audit", path)
+    assert "  dice verified: every roll re-derived from the revealed seed (3 rolls)" in out
 
 
 def test_the_verifier_says_whether_dice_were_checked(tmp_path: Path) -> None:
