@@ -65,6 +65,7 @@ from warlog.domain.core.seal import (
     seals_in,
     stripped,
 )
+from warlog.domain.core.summary import plural
 from warlog.eventstore.chain import GENESIS, link
 from warlog.eventstore.codec import Codec
 from warlog.eventstore.records import Record
@@ -118,6 +119,18 @@ def _short(type_: str, data: str, limit: int = 240) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
+#: why re-derivation stops at a record the arbiter's key file does not open
+KEY_FILE_SHUT = "the key file does not open its sealed values (findings above)"
+
+
+def _seals_of(data: str) -> int | None:
+    """How many seals the chained ``data`` holds; None when it is not JSON."""
+    try:
+        return sum(1 for _ in seals_in(msgspec.json.decode(data)))
+    except msgspec.DecodeError:
+        return None
+
+
 class _Row(msgspec.Struct):
     """A record as the audit reads it: its chained data (the hash's) and its clear data (the
     rules'), None while a seal stays closed."""
@@ -132,6 +145,11 @@ class _Row(msgspec.Struct):
     sealed: list[str] | None = None
     #: what its salts were derived from, when the reader says (``Opened.derived``)
     derived: tuple[bytes, str, int] | None = None
+    #: the player the key file gives each sealed path to (the arbiter's own audit), checked
+    #: against the rules' owners when the batch is derived again
+    owners: dict[str, str | None] | None = None
+    #: why its seals stay closed when the key file does not open them (the arbiter's audit)
+    closed_why: str = ""
 
 
 class Auditor:
@@ -280,13 +298,22 @@ class Auditor:
         """``_read`` of a record as stored, with what the vault opens of it: each opening is
         checked against its seal, the clear data made from the chained data and the values."""
         record = opened.record
-        if not opened.salts:
+        if not opened.salts and opened.owners is None and not opened.missing:
             return _Row(record, record.data, record.data, sealed=[])
-        read = read_opened(record.data, opened.clear, opened.salts)
+        read = None if opened.missing else read_opened(record.data, opened.clear, opened.salts)
         if read is None:
-            return _Row(record, record.data, None)  # not JSON: the decode check reports it
+            seals = _seals_of(record.data)
+            if seals is None:
+                return _Row(record, record.data, None)  # not JSON: the decode check reports it
+            problem = opened.missing or "the key file's clear form of it is not JSON"
+            self.find(record.seq, "seal", f"{problem}: {plural(seals, 'sealed value')} not opened")
+            self.proved.seals_closed += seals
+            return _Row(record, record.data, None, closed_why=KEY_FILE_SHUT)
         for problem in read.problems:
             self.find(record.seq, "seal", problem)
+        unopened = [path for path in read.sealed if path not in opened.salts]
+        for path in unopened:
+            self.find(record.seq, "seal", f"the key file opens no value for the seal at {path}")
         self.proved.seals_opened += len(read.salts)
         self.proved.seals_closed += len(read.sealed) - len(read.salts)
         return _Row(
@@ -296,6 +323,8 @@ class Auditor:
             salts=read.salts,
             sealed=read.sealed,
             derived=opened.derived,
+            owners=opened.owners,
+            closed_why=KEY_FILE_SHUT if unopened else "",
         )
 
     def _keep_salts(self, row: _Row) -> None:
@@ -411,12 +440,15 @@ class Auditor:
             return
         if any(row.event is None for row in batch):
             closed = next(row for row in batch if row.clear is None or row.event is None)
-            why = (
-                "its sealed values are not opened (the seed is not revealed, or the export was "
-                "not opened)"
-                if closed.clear is None
-                else "an event could not be read"
-            )
+            if closed.closed_why:
+                why = closed.closed_why
+            elif closed.clear is None:
+                why = (
+                    "its sealed values are not opened (the seed is not revealed, or the export "
+                    "was not opened)"
+                )
+            else:
+                why = "an event could not be read"
             self._stop_rules(closed.record.seq, why)
             self._lineage_only(batch)
             return
@@ -738,7 +770,10 @@ class Auditor:
                     )
                     return
         for row, event in zip(batch, derived, strict=True):
-            hidden = {path for path, _ in event_secrets(event, command, setup)}
+            secrets = event_secrets(event, command, setup)
+            hidden = {path for path, _ in secrets}
+            if row.owners is not None:
+                self._check_owners(row, dict(secrets))
             if row.sealed is not None:
                 sealed = set(row.sealed)
             elif has_seals(row.chained):
@@ -755,6 +790,23 @@ class Auditor:
                 self.find(
                     row.record.seq, "seal", f"{path} is sealed; the rules show it to everyone"
                 )
+
+    def _check_owners(self, row: _Row, owners: dict[str, str | None]) -> None:
+        """The key file gives each sealed value to the player the rules give it to: the one it
+        is opened for (a wrong owner would show one player the other's secret)."""
+        held = row.owners or {}
+        for path in sorted(owners.keys() & held.keys()):
+            if held[path] != owners[path]:
+                self.find(
+                    row.record.seq,
+                    "seal",
+                    f"the key file gives the value at {path} to {held[path] or 'nobody'}; the "
+                    f"rules give it to {owners[path] or 'nobody'}",
+                )
+        for path in sorted(held.keys() - owners.keys()):
+            self.find(
+                row.record.seq, "seal", f"the key file names {path}, which the rules do not seal"
+            )
 
     def _fold(self, batch: list[_Row], events: list[Event]) -> None:
         fold = self._folding

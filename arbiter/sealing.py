@@ -171,6 +171,10 @@ class Opened(NamedTuple):
     #: what the salts are derived from: ``salt_for(key, stream, seq, path)`` for each path, as
     #: ``(key, stream, seq)``; None when not told (the audit derives them again at the reveal)
     derived: tuple[bytes, str, int] | None = None
+    #: the player the vault gives each sealed path to (None for a record without seals)
+    owners: dict[str, str | None] | None = None
+    #: for a sealed record the vault holds no opening of: what is missing (the audit's finding)
+    missing: str = ""
 
 
 #: records whose sealed values are looked up in the vault at once
@@ -268,12 +272,18 @@ class Forms:
                 if commitment not in keys:
                     keys[commitment] = vault.key(commitment)
                 opening, key = held.get(record.hash), keys[commitment]
-                if opening is None or key is None:
+                if key is None:
                     raise StoreError(
-                        f"the key file cannot open event {record.seq}: its sealed values stay "
-                        "sealed",
+                        f"the key file holds no key for the commitment {commitment[:16]}… in "
+                        f"force at event {record.seq}: it is another game's key file, or "
+                        "damaged; the sealed values stay sealed",
                         "store/sealed",
                     )
+                if opening is None:
+                    yield Opened(
+                        record, record.data, {}, missing="the key file holds no opening of it"
+                    )
+                    continue
                 seq, stream = meta.derivation_seq(record.seq), meta.dice.stream
                 salts = salts_for(key, stream, seq, opening.owners)
-                yield Opened(record, opening.clear, salts, (key, stream, seq))
+                yield Opened(record, opening.clear, salts, (key, stream, seq), opening.owners)

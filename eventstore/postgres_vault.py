@@ -32,7 +32,7 @@ from typing import Any
 from warlog.domain.core.errors import ConflictError, StoreError
 from warlog.eventstore.lineage import Segment
 from warlog.eventstore.postgres_database import PostgresDatabase, Schema, psycopg_module
-from warlog.eventstore.vault import Opening, SeatToken, checked_seed, snapshot_mac
+from warlog.eventstore.vault import Opening, SeatToken, checked_seed, opening_row, snapshot_mac
 
 VAULT_SCHEMA = Schema(
     "warlog-keys",
@@ -118,9 +118,7 @@ class PostgresVault:
         row = self._one(
             "SELECT hash, game, seq, clear, owners FROM vault_openings WHERE hash = %s", (hash_,)
         )
-        if row is None:
-            return None
-        return Opening(row[0], row[1], int(row[2]), row[3], json.loads(row[4]))
+        return None if row is None else opening_row(row, "the vault")
 
     def clears(self, hashes: Sequence[str]) -> dict[str, str]:
         return dict(self._select("hash, clear", hashes))
@@ -136,7 +134,7 @@ class PostgresVault:
 
     def openings(self, hashes: Sequence[str]) -> dict[str, Opening]:
         return {
-            row[0]: Opening(row[0], row[1], int(row[2]), row[3], json.loads(row[4]))
+            row[0]: opening_row(row, "the vault")
             for row in self._select("hash, game, seq, clear, owners", hashes)
         }
 

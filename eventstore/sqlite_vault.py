@@ -27,7 +27,7 @@ from typing import Any
 from warlog.domain.core.errors import ConflictError, StoreError
 from warlog.eventstore.lineage import Segment
 from warlog.eventstore.sqlite_file import BUSY_TIMEOUT_MS, SQLiteFile, rollback
-from warlog.eventstore.vault import Opening, SeatToken, checked_seed, snapshot_mac
+from warlog.eventstore.vault import Opening, SeatToken, checked_seed, opening_row, snapshot_mac
 
 VAULT_APP = "warlog-keys"
 VAULT_SCHEMA_VERSION = 3
@@ -132,9 +132,7 @@ class SQLiteVault:
                 )
                 .fetchone()
             )
-        if row is None:
-            return None
-        return Opening(row[0], row[1], row[2], row[3], json.loads(row[4]))
+        return None if row is None else opening_row(row, f"the key file {self.path}")
 
     def clears(self, hashes: Sequence[str]) -> dict[str, str]:
         return dict(self._select("hash, clear", hashes))
@@ -150,8 +148,9 @@ class SQLiteVault:
             )
 
     def openings(self, hashes: Sequence[str]) -> dict[str, Opening]:
+        where = f"the key file {self.path}"
         return {
-            row[0]: Opening(row[0], row[1], row[2], row[3], json.loads(row[4]))
+            row[0]: opening_row(row, where)
             for row in self._select("hash, game, seq, clear, owners", hashes)
         }
 

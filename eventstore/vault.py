@@ -23,6 +23,7 @@ from collections.abc import Sequence
 from typing import Protocol
 
 import msgspec
+import msgspec.json
 
 from warlog.domain.core.errors import ConflictError, StoreError
 from warlog.eventstore.lineage import Segment
@@ -106,6 +107,25 @@ class Vault(Protocol):
     def token(self, id_: str) -> SeatToken | None:
         """The seat token whose public part is ``id_``, or None."""
         ...
+
+
+def opening_row(row: Sequence[object], where: str) -> Opening:
+    """The opening a vault's row ``(hash, game, seq, clear, owners)`` holds, its owners read
+    from their JSON; StoreError ``store/corrupt`` naming the event when they cannot be read."""
+    hash_, game, seq, clear, owners = row
+    try:
+        return Opening(
+            str(hash_), str(game), int(str(seq)), str(clear), _OWNERS.decode(str(owners))
+        )
+    except (msgspec.DecodeError, ValueError):
+        raise StoreError(
+            f"{where} is damaged: the opening of event {seq} of game {game} names its players "
+            "unreadably; restore it from a backup",
+            "store/corrupt",
+        ) from None
+
+
+_OWNERS = msgspec.json.Decoder(dict[str, str | None])
 
 
 def checked_seed(commitment: str, seed: bytes | None, where: str) -> bytes | None:

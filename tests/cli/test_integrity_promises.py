@@ -436,3 +436,55 @@ def test_a_key_file_whose_seed_is_not_the_one_committed_to_is_refused(
     assert (status, out) == (1, "")
     assert "key file" in line and "is not the seed committed to" in line
     assert run(db, "head", game)[1] == before
+
+
+@pytest.mark.parametrize(
+    ("damage", "status", "said"),
+    [
+        (
+            "UPDATE openings SET owners = replace(owners, '\"red\"', '\"blue\"') WHERE seq = 2",
+            4,
+            "seq 2 [seal]: the key file gives the value at faces to blue; the rules give it to red",
+        ),
+        (
+            "UPDATE openings SET owners = '{}' WHERE seq = 2",
+            4,
+            "seq 2 [seal]: the key file opens no value for the seal at faces",
+        ),
+        (
+            "DELETE FROM openings WHERE seq = 2",
+            4,
+            "seq 2 [seal]: the key file holds no opening of it: 1 sealed value not opened",
+        ),
+        (
+            "UPDATE openings SET clear = '{not json' WHERE seq = 2",
+            4,
+            "seq 2 [seal]: the key file's clear form of it is not JSON: 1 sealed value not opened",
+        ),
+        (
+            "UPDATE openings SET owners = 'garbage' WHERE seq = 2",
+            1,
+            "error[store/corrupt]: the key file",
+        ),
+    ],
+    ids=["owner-swapped", "path-dropped", "opening-deleted", "clear-not-json", "owners-unreadable"],
+)
+def test_the_arbiters_audit_of_its_key_file_names_each_damage(
+    tmp_path: Path, damage: str, status: int, said: str
+) -> None:
+    """Given an Armageddon Empires game whose key file was damaged at event 2 (red's first dealt
+    card is picked by a roll sealed for red), when the arbiter audits the game, then the damage is a finding on
+    that event (exit 4) naming what the key file got wrong, and re-derivation stops there for
+    that reason (not "the seed is not revealed"); a key file it cannot read is exit 1."""
+    import sqlite3
+
+    db = tmp_path / "ae.db"
+    assert run(db, "new", "armageddon-empires", "--game", "a1")[0] == 0
+    with sqlite3.connect(f"{db}.keys") as keys:
+        keys.execute(damage)
+    keys.close()
+    code, out, err = run(db, "audit", "a1")
+    assert code == status, err
+    assert said in (out if status == 4 else err)
+    if "not opened" in said or "opens no value" in said:
+        assert "not checked from seq 2 on (the key file does not open its sealed values" in out
