@@ -375,7 +375,7 @@ class Arbiter:
             )
         name, text = resolve_scenario(ruleset, scenario)
         parsed = ruleset.parse_scenario(text)
-        game = check_game_id(game) if game else self._new_id(ruleset)
+        game = check_game_id(game) if game is not None else self._new_id(ruleset)
         key = seed if seed is not None else self._seeds()
         spec = DiceSpec(mode=dice, stream=game, salt=salt, commitment=commitment_of(key))  # type: ignore[arg-type]
         created = GameCreated(
@@ -617,7 +617,7 @@ class Arbiter:
         at_cut = self.folded(game, at)
         cut = at_cut.meta
         spec = cut.dice
-        new_id = check_game_id(new_game) if new_game else self._new_id(loaded.ruleset)
+        new_id = check_game_id(new_game) if new_game is not None else self._new_id(loaded.ruleset)
         new_spec: DiceSpec | None = None
         key: bytes | None = None
         kept: str | None = None

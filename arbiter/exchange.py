@@ -126,7 +126,7 @@ def import_log(
             "import/unchecked",
         )
     created = msgspec.json.decode(records[0].data)
-    game = check_game_id(game or str(created.get("game", "")))
+    game = check_game_id(str(created.get("game", "")) if game is None else game)
     ruleset = arb.rulesets(str(created["ruleset"]))
     codec = arb.codec(ruleset)
     rows: list[Pending] = []

@@ -8,7 +8,7 @@ from typing import Any
 
 import click
 
-from warlog.domain.core.errors import WarlogError
+from warlog.domain.core.errors import InputError, WarlogError
 
 
 class CliError(click.ClickException):
@@ -21,6 +21,13 @@ class CliError(click.ClickException):
 
     def show(self, file: Any = None) -> None:
         click.echo(self.error.line(), err=True)
+
+
+def _bug(exc: Exception) -> WarlogError:
+    return WarlogError(
+        f"{type(exc).__name__}: {exc} (a bug in warlog; WARLOG_DEBUG=1 shows where)",
+        "internal/bug",
+    )
 
 
 class WarlogGroup(click.Group):
@@ -36,11 +43,21 @@ class WarlogGroup(click.Group):
         except BrokenPipeError:
             sys.stderr.close()
             raise click.exceptions.Exit(0) from None
+        except UnicodeEncodeError as exc:
+            if exc.reason != "surrogates not allowed":
+                if os.environ.get("WARLOG_DEBUG"):
+                    raise
+                raise CliError(_bug(exc)) from None
+            # an argument's bytes that are not UTF-8 (Python keeps them as lone surrogates)
+            byte = ord(exc.object[exc.start]) & 0xFF
+            raise CliError(
+                InputError(
+                    f"an argument holds bytes that are not UTF-8 text (\\x{byte:02x}): game "
+                    "ids, players and salts are UTF-8",
+                    "input/not_utf8",
+                )
+            ) from None
         except Exception as exc:
             if os.environ.get("WARLOG_DEBUG"):
                 raise
-            bug = WarlogError(
-                f"{type(exc).__name__}: {exc} (a bug in warlog; WARLOG_DEBUG=1 shows where)",
-                "internal/bug",
-            )
-            raise CliError(bug) from None
+            raise CliError(_bug(exc)) from None

@@ -633,13 +633,16 @@ def scenario() -> None:
     help="The ruleset whose scenario it is (default: the one that bundles NAME).",
 )
 def scenario_show(name: str, ruleset_name: str | None) -> None:
-    """Print the bundled scenario NAME as TOML.
+    """Print the bundled scenario NAME (or a ruleset's default scenario) as TOML.
 
     \b
     Example:
       warlog scenario show cinder-and-glass > my-scenario.toml
+      warlog scenario show armageddon-empires    # the same: the ruleset's default
       warlog new armageddon-empires --scenario my-scenario.toml
     """
+    if ruleset_name is None and name in rulesets.names():
+        ruleset_name, name = name, rulesets.get(name).default_scenario
     click.echo(rulesets.scenario_text(name, ruleset_name), nl=False)
 
 
@@ -769,7 +772,11 @@ def fuzz(
 @cli.command()
 @click.option("--host", default="127.0.0.1", show_default=True, help="The address to listen on.")
 @click.option(
-    "--port", type=int, default=8000, show_default=True, help="The port (0: any free port)."
+    "--port",
+    type=click.IntRange(0, 65535),
+    default=8000,
+    show_default=True,
+    help="The port (0: any free port).",
 )
 @db_option
 @click.pass_context

@@ -209,6 +209,56 @@ def test_a_bundled_scenario_prints_as_toml_to_copy(tmp_path: Path) -> None:
     assert status == 1 and "second-war" in err
 
 
+def test_a_rulesets_name_shows_its_default_scenario(tmp_path: Path) -> None:
+    by_ruleset = run(tmp_path / "w.db", "scenario", "show", "battle-for-armageddon")
+    assert by_ruleset == run(tmp_path / "w.db", "scenario", "show", "second-war")
+    assert by_ruleset[0] == 0
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ("head", "b1\udcff"),
+        ("state", "b\udcff"),
+        ("new", "battle-for-armageddon", "--salt", "\udcff"),
+    ],
+    ids=["head", "state", "new-salt"],
+)
+def test_an_argument_that_is_not_utf8_is_one_line_exit_1(db: Path, args: tuple[str, ...]) -> None:
+    # given arguments holding a byte that is not UTF-8 (\xff: Python keeps it as \udcff)
+    status, out, err = run(db, *args)
+    # then one line naming it, exit 1, and nothing created or appended
+    assert (status, out) == (1, "")
+    assert err == (
+        "error[input/not_utf8]: an argument holds bytes that are not UTF-8 text (\\xff): game "
+        "ids, players and salts are UTF-8\n"
+    )
+    assert run(db, "games", "--json")[1].count('"game"') == 2
+    assert run(db, "head", "b1")[1].startswith("1 ")
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ("new", "battle-for-armageddon", "--game", ""),
+        ("fork", "b1", "--at", "1", "--game", ""),
+    ],
+    ids=["new", "fork"],
+)
+def test_an_empty_game_id_is_a_bad_game_id_not_a_generated_one(
+    db: Path, args: tuple[str, ...]
+) -> None:
+    status, out, err = run(db, *args)
+    assert (status, out) == (1, "")
+    assert err.startswith("error[input/bad_game_id]: bad game id ''")
+    assert run(db, "games", "--json")[1].count('"game"') == 2
+
+
+def test_a_port_outside_0_to_65535_is_a_usage_error(db: Path) -> None:
+    status, _, err = run(db, "serve", "--port", "70000")
+    assert status == 2 and "70000 is not in the range 0<=x<=65535" in err
+
+
 def test_the_events_view_prints_shared_entries_once(db: Path) -> None:
     run(db, "play", "b1", '{"type": "end_setup", "player": "orks"}')
     for side in ("orks", "imperials"):
