@@ -713,10 +713,9 @@ class Arbiter:
         except StoreError as exc:
             if reader != PUBLIC or from_seq > 1 or exc.code not in NO_CLEAR_FORMS:
                 raise
-            # a database handed out without its key file: the public form of the whole log
-            # needs only what its engine events say (which seeds were revealed)
-            opened = self.engine_meta(game)[0].opened
-            return Forms(self.vault, loaded.codec, reader, opened).forms(
+            # a database handed out without its key file: the public form of the whole log,
+            # every seal closed (even a revealed seed's: the values live in the key file)
+            return Forms(self.vault, loaded.codec, reader, ()).forms(
                 self.store.read(game, from_seq, to_seq)
             )
         start = self._meta_before(game, from_seq, head)

@@ -107,6 +107,8 @@ class Proved(msgspec.Struct):
     dice_unverified: int = 0
     dice_false: int = 0
     dice_typed: int = 0
+    #: rolls whose faces stay sealed (read without their openings): not verified either
+    dice_sealed: int = 0
     #: sealed values: opened and found to hash to their seal; salts checked against a
     #: revealed seed; seals nobody opened
     seals_opened: int = 0
@@ -444,8 +446,8 @@ class Auditor:
                 why = closed.closed_why
             elif closed.clear is None:
                 why = (
-                    "its sealed values are not opened (the seed is not revealed, or the export "
-                    "was not opened)"
+                    "its sealed values are not opened here (the seed is not revealed, or the log "
+                    "was read without its key file or opened export)"
                 )
             else:
                 why = "an event could not be read"
@@ -498,7 +500,7 @@ class Auditor:
                         if meta is not None and meta.dice.mode != "auto" and not opening:
                             self.proved.dice_typed += 1  # a referee's dice, sealed
                         else:
-                            self.proved.dice_unverified += 1  # its faces stay sealed
+                            self.proved.dice_sealed += 1
                     continue
             if event is None:
                 continue
@@ -901,7 +903,8 @@ class Auditor:
     @property
     def revealed(self) -> bool:
         """True when every roll kept for a reveal was derived again (and there was a reveal)."""
-        return bool(self._reveals) and self.proved.dice_unverified == 0
+        proved = self.proved
+        return bool(self._reveals) and proved.dice_unverified == proved.dice_sealed == 0
 
 
 class _Issued(msgspec.Struct):

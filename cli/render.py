@@ -220,7 +220,7 @@ def audit_text(label: str, auditor: Auditor) -> str:
 def dice_line(p: Proved, from_seq: int) -> str:
     """The audit's dice line: how many rolls each check covered, "every roll" only when every
     roll of the log was derived again from a revealed seed and matched."""
-    rolls = p.dice_verified + p.dice_unverified + p.dice_false + p.dice_typed
+    rolls = p.dice_verified + p.dice_unverified + p.dice_false + p.dice_typed + p.dice_sealed
     where = "" if from_seq == 1 else f" from seq {from_seq}"
     if rolls == p.dice_verified and rolls and not where:
         return f"  dice verified: every roll re-derived from the revealed seed ({plural(rolls, 'roll')})"
@@ -233,6 +233,8 @@ def dice_line(p: Proved, from_seq: int) -> str:
         parts.append(
             f"{plural(p.dice_unverified, 'roll')} NOT verified (their seed is not revealed)"
         )
+    if p.dice_sealed:
+        parts.append(f"{plural(p.dice_sealed, 'roll')} NOT verified (their faces stay sealed)")
     if p.dice_typed:
         parts.append(
             f"{plural(p.dice_typed, 'roll')} typed by the referee, NOT verified (no seed "

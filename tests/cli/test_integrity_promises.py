@@ -488,3 +488,26 @@ def test_the_arbiters_audit_of_its_key_file_names_each_damage(
     assert said in (out if status == 4 else err)
     if "not opened" in said or "opens no value" in said:
         assert "not checked from seq 2 on (the key file does not open its sealed values" in out
+
+
+def test_a_revealed_game_handed_out_without_its_key_file_audits_and_exports_sealed(
+    tmp_path: Path,
+) -> None:
+    """Given a revealed game whose database is handed out without its key file (the values the
+    seals hold live there), when it is audited and exported, then both work: the export keeps
+    every seal closed, and the audit checks the chain and the rolls the log shows, saying that
+    the sealed rolls are not verified because their faces stay sealed (not "the seed is not
+    revealed": it is)."""
+    db = tmp_path / "handed.db"
+    assert run(db, "new", "armageddon-empires", "--game", "a1")[0] == 0
+    assert run(db, "play", "a1", '{"type": "buy_initiative", "player": "red", "count": 1}')[0] == 0
+    assert run(db, "reveal", "a1", "--yes")[0] == 0
+    Path(f"{db}.keys").unlink()
+    status, out, err = run(db, "audit", "a1")
+    assert (status, err) == (0, "")
+    assert "rolls NOT verified (their faces stay sealed)" in out
+    assert "seed is not revealed)" not in out.split("dice:")[1]
+    assert "0 of " in out and "still sealed (not checked)" in out
+    status, exported, err = run(db, "export", "a1")
+    assert (status, err) == (0, "")
+    assert '"sealed"' in exported and '"value"' not in exported
