@@ -66,6 +66,13 @@ def db_option(f: F) -> F:
     )(f)
 
 
+def finite(value: float, param: click.Parameter) -> float:
+    """``value`` if it is a finite number (nan and inf pass a FloatRange); a usage error else."""
+    if value != value or value in (float("inf"), float("-inf")):
+        raise click.BadParameter(f"{value} is not a finite number of seconds", param=param)
+    return value
+
+
 def game_argument(f: F) -> F:
     return click.argument("game", shell_complete=complete_games)(f)
 
@@ -651,6 +658,7 @@ def scenario_show(name: str, ruleset_name: str | None) -> None:
 @click.option(
     "--budget",
     type=click.FloatRange(min=0, min_open=True),
+    callback=lambda ctx, param, value: finite(value, param),
     default=BUDGET,
     show_default=True,
     metavar="SECONDS",

@@ -259,6 +259,15 @@ def test_a_port_outside_0_to_65535_is_a_usage_error(db: Path) -> None:
     assert status == 2 and "70000 is not in the range 0<=x<=65535" in err
 
 
+@pytest.mark.parametrize("budget", ["nan", "inf", "0", "-1"])
+def test_a_fuzz_budget_that_is_not_a_positive_finite_number_is_a_usage_error(
+    db: Path, budget: str
+) -> None:
+    status, out, err = run(db, "fuzz", "b1", "--budget", budget)
+    assert (status, out) == (2, "")
+    assert "Invalid value for '--budget'" in err
+
+
 def test_the_events_view_prints_shared_entries_once(db: Path) -> None:
     run(db, "play", "b1", '{"type": "end_setup", "player": "orks"}')
     for side in ("orks", "imperials"):
