@@ -229,6 +229,11 @@ class SQLiteFile:
             return StoreError(f"cannot open database {path} ({reason})", "store/cantopen")
         if primary in (PERM, AUTH):
             return StoreError(f"cannot read database {path} ({reason})", "store/unreadable")
+        if reason.startswith("Could not decode to UTF-8 column"):  # a damaged page's text
+            column = reason.split("'")[1] if reason.count("'") >= 2 else "a column"
+            return StoreError(
+                f"{path} is damaged: a stored text ({column!r}) is not UTF-8", "store/corrupt"
+            )
         return StoreError(f"database {path}: {reason}", "store/unavailable")
 
 

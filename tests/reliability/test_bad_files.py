@@ -105,6 +105,22 @@ def test_a_truncated_or_garbage_file_is_one_line_exit_1_and_untouched(
     assert_refused(db, "new", "dice-race", "--scenario", str(scenario), "--game", "h")
 
 
+def test_a_stored_text_that_is_not_utf8_is_a_corrupt_database_named_in_one_line(
+    db: Path,
+) -> None:
+    # given a log whose first event's data was damaged into bytes that are not UTF-8
+    import sqlite3
+
+    with sqlite3.connect(db) as conn:
+        conn.execute("UPDATE events SET data = CAST(x'ff7b7d' AS TEXT) WHERE seq = 1")
+    conn.close()
+    # when the log is read, then it is one line naming the damage, exit 1, quoting none of
+    # the stored text, and the file is left as it is
+    for args in (("events", "g"), ("audit", "g"), ("export", "g")):
+        line = assert_refused(db, *args, code="store/corrupt")
+        assert line.endswith("is damaged: a stored text ('data') is not UTF-8")
+
+
 # ---------------------------------------------------------------------- read-only
 
 
