@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from warlog.domain.core.errors import ConflictError, InputError, StoreError, UnknownGame
+from warlog.domain.core.errors import ConflictError, InputError, StoreError, UnknownGame, quoted
 from warlog.eventstore.chain import link
 from warlog.eventstore.records import GameInfo, Pending, Record
 
@@ -135,7 +135,7 @@ def conflict(game: str, head: int, expected: int) -> ConflictError:
 
 
 def unknown_game(game: str) -> UnknownGame:
-    return UnknownGame(f"unknown game {game!r}")
+    return UnknownGame(f"unknown game {quoted(game)}")
 
 
 def secret_exists(game: str) -> ConflictError:

@@ -26,6 +26,7 @@ from litestar.response import Stream
 from warlog.arbiter.application import Arbiter
 from warlog.arbiter.commands import parse_json_object
 from warlog.arbiter.exchange import export_line
+from warlog.arbiter.ids import check_game_id
 from warlog.domain import rulesets as registry
 from warlog.domain.core.errors import InputError
 from warlog.eventstore.records import Record
@@ -68,6 +69,7 @@ class BearerAuth(AbstractAuthenticationMiddleware):
         game = connection.path_params.get("game")
         if game is not None:
             caller.player_in(game)
+            check_game_id(game)  # the organiser's 400 for an id no game can have (not 404)
         admin_only = connection.route_handler.opt.get("admin_only")
         if admin_only:
             caller.require_admin(admin_only)
@@ -88,14 +90,24 @@ def head_tag(seq: int) -> dict[str, str]:
     return {"ETag": f'"{seq}"'}
 
 
-def parse_seq_header(name: str, value: str | None, minimum: int) -> int | None:
-    """A decimal seq from a header (quotes allowed); InputError (400) for anything else."""
+#: a seq longer than this many digits is one no log reaches
+SEQ_DIGITS = 18
+
+
+def parse_seq_header(
+    name: str, value: str | None, minimum: int, *, beyond: int | None = None
+) -> int | None:
+    """A decimal seq from a header (quotes allowed); InputError (400) for anything else.
+    ``beyond``: what a decimal of more than ``SEQ_DIGITS`` digits stands for (a seq past any
+    head), where it is not an error."""
     if value is None:
         return None
     text = value.strip()
     if len(text) >= 2 and text[0] == text[-1] == '"':
         text = text[1:-1]
-    if not (text.isascii() and text.isdigit()) or len(text) > 18 or int(text) < minimum:
+    if beyond is not None and text.isascii() and text.isdigit() and len(text) > SEQ_DIGITS:
+        return beyond
+    if not (text.isascii() and text.isdigit()) or len(text) > SEQ_DIGITS or int(text) < minimum:
         raise InputError(
             f"{name} holds a seq: a decimal number of at least {minimum}, not {value[:40]!r}",
             "input/bad_header",
@@ -210,7 +222,8 @@ async def play(
     """Apply one command, as `warlog play` takes it; its `player` must be the token's. The
     verdict: the events appended as the caller may see them and the new head."""
     player = player_of(request, game)
-    expected = parse_seq_header("If-Match", if_match, 1)
+    # a seq no log reaches is a head that is not this game's: a conflict, as any other
+    expected = parse_seq_header("If-Match", if_match, 1, beyond=10**SEQ_DIGITS)
     body = await request.body()
     command = parse_json_object(body)
     if player is not None:
@@ -227,7 +240,7 @@ async def play(
         if expected is not None:
             seq, hash_ = arb.head(game)
             if seq != expected:
-                raise StaleHead(expected, seq, hash_)
+                raise StaleHead(if_match or "", seq, hash_)
         # decided on that head, so that a head moved on by another process between the check
         # and the append is a conflict too, not a command decided on a newer state
         return arb.play_as(game, body, player, referee=player is None, on=expected)

@@ -58,9 +58,11 @@ class StaleHead(ConflictError):
 
     default_code = "conflict/stale_head"
 
-    def __init__(self, expected: int, seq: int, hash_: str) -> None:
+    def __init__(self, expected: str, seq: int, hash_: str) -> None:
+        said = expected.strip().strip('"')
+        said = said if len(said) <= 20 else f"{said[:17]}..."
         super().__init__(
-            f"If-Match says the head is {expected} but it is {seq} (hash {hash_}); nothing was "
+            f"If-Match says the head is {said} but it is {seq} (hash {hash_}); nothing was "
             "applied: read the events after the head you knew, then decide again",
         )
         self.head = (seq, hash_)
@@ -117,13 +119,19 @@ def on_bug(request: Request[Any, Any, Any], exc: Exception) -> Response[Any]:
     return error_response(500, "internal/bug", message)
 
 
+#: the handlers' Python names of parameters whose name in the request differs (a keyword or a
+#: builtin there): validation failures name them as the client sent them
+CLIENT_NAMES = {"from_seq": "from", "all_": "all"}
+
+
 def _validation_message(exc: ValidationException) -> str:
     """One line from Litestar's validation failure: what is wrong with which parameter."""
     parts = []
     for item in exc.extra if isinstance(exc.extra, list) else []:
         if isinstance(item, dict):
             source = getattr(item.get("source"), "value", item.get("source"))
-            where = "the body" if source == "body" else f"{source} parameter {item.get('key')!r}"
+            key = CLIENT_NAMES.get(str(item.get("key")), item.get("key"))
+            where = "the body" if source == "body" else f"{source} parameter {key!r}"
             parts.append(f"{where}: {item.get('message', '')}")
     return "; ".join(parts) if parts else str(exc.detail)
 

@@ -163,7 +163,7 @@ def test_the_rules_rejection_is_422_with_its_code_and_appends_nothing(
 def test_an_if_match_that_is_not_a_seq_is_400(client: httpx.Client, db: Path) -> None:
     game = new_game(client, "armageddon-empires", game="g")
     head = arbiter_on(db).head("g")
-    for value in ["abc", "1.5", "-1", "0", "", 'W/"3"', '"3', "3 4", "٣".encode(), "1" * 30]:
+    for value in ["abc", "1.5", "-1", "0", "", 'W/"3"', '"3', "3 4", "٣".encode(), "1x" * 30]:
         headers = {**game.as_("red"), "If-Match": value}
         response = client.post("/games/g/commands", json=COMMAND, headers=headers)  # type: ignore[arg-type]
         assert_error(response, 400, "input/bad_header")
@@ -193,6 +193,20 @@ def test_a_stale_if_match_is_409_with_the_head_and_appends_nothing(
     assert arbiter_on(db).head("g")[0] == fresh.json()["head"]["seq"]
 
 
+def test_an_if_match_past_any_head_is_409_not_400(client: httpx.Client, db: Path) -> None:
+    # given a game; when a command names a head no log reaches (a decimal of 30 or 5000 digits)
+    game = new_game(client, "armageddon-empires", game="g")
+    head = arbiter_on(db).head("g")
+    for value in ["9" * 30, f'"{"1" * 5000}"']:
+        response = client.post(
+            "/games/g/commands", json=COMMAND, headers={**game.as_("red"), "If-Match": value}
+        )
+        # then it is a stale head like any other: 409, the head in the message, nothing applied
+        error = assert_error(response, 409, "conflict/stale_head")
+        assert f"but it is {head[0]}" in error["message"] and len(error["message"]) < 300
+    assert arbiter_on(db).head("g") == head
+
+
 BAD_QUERIES = [
     ("state?at=0", "input/invalid"),
     ("state?at=abc", "input/invalid"),
@@ -210,6 +224,23 @@ def test_a_bad_query_is_400(client: httpx.Client) -> None:
     for query, code in BAD_QUERIES:
         for headers in (game.as_("red"), ADMIN_HEADERS):
             assert_error(client.get(f"/games/g/{query}", headers=headers), 400, code)
+
+
+def test_a_bad_query_parameter_is_named_as_the_client_sent_it(client: httpx.Client) -> None:
+    new_game(client, "armageddon-empires", game="g")
+    for query, name in (("events?from=x", "'from'"), ("log?all=maybe", "'all'")):
+        error = assert_error(client.get(f"/games/g/{query}", headers=ADMIN_HEADERS), 400)
+        assert f"query parameter {name}" in error["message"]
+
+
+@pytest.mark.parametrize("game", ["t1%00", "%ff", "a%20b", "x" * 100, "-lead", "g.jsonl"])
+def test_a_game_id_no_game_can_have_is_400_to_the_organiser(
+    client: httpx.Client, game: str
+) -> None:
+    for method, path in GAME_ROUTES:
+        response = send(client, method, path, game, headers=ADMIN_HEADERS)
+        error = assert_error(response, 400, "input/bad_game_id")
+        assert len(error["message"]) < 200
 
 
 def test_a_feed_resumed_after_a_bad_last_event_id_is_400(client: httpx.Client) -> None:
