@@ -176,7 +176,7 @@ async def create_game(request: Request[Any, Any, Any], data: JSONBody[s.NewGame]
     return created
 
 
-@get("/games/{game:str}", responses=responses(401, 403, 404))
+@get("/games/{game:str}", responses=responses(400, 401, 403, 404))
 async def game_summary(
     request: Request[Any, Any, Any], game: FromPath[str]
 ) -> Response[s.GameSummary]:
@@ -185,7 +185,7 @@ async def game_summary(
     return Response(summary, headers=head_tag(summary.head.seq))
 
 
-@get("/games/{game:str}/legal", responses=responses(401, 403, 404))
+@get("/games/{game:str}/legal", responses=responses(400, 401, 403, 404))
 async def legal(request: Request[Any, Any, Any], game: FromPath[str]) -> s.Legal:
     """The caller's legal commands now (the organiser: everyone's the game waits for)."""
     player = player_of(request, game)
@@ -337,7 +337,7 @@ async def events_view(
     return found
 
 
-@get("/games/{game:str}/head", responses=responses(401, 403, 404))
+@get("/games/{game:str}/head", responses=responses(400, 401, 403, 404))
 async def head(request: Request[Any, Any, Any], game: FromPath[str]) -> Response[s.Head]:
     """The last event's seq and hash: a receipt."""
     seq, hash_ = await call(request, lambda arb: arb.head(game))
@@ -360,7 +360,7 @@ async def reveal(request: Request[Any, Any, Any], game: FromPath[str]) -> s.Reve
 @get(
     "/games/{game:str}/export",
     media_type=JSON_LINES,
-    responses=responses(401, 403, 404),
+    responses=responses(400, 401, 403, 404),
     response_description="The export: JSON Lines, one event per line.",
 )
 async def export(request: Request[Any, Any, Any], game: FromPath[str]) -> str:
@@ -375,7 +375,7 @@ async def export(request: Request[Any, Any, Any], game: FromPath[str]) -> str:
     return text
 
 
-@get("/games/{game:str}/audit", responses=responses(401, 403, 404))
+@get("/games/{game:str}/audit", responses=responses(400, 401, 403, 404))
 async def audit(request: Request[Any, Any, Any], game: FromPath[str]) -> s.Findings:
     """Chain, rules re-derivation, dice and seals (the organiser's; a player's once the seed
     is revealed): the findings, empty when the log is clean."""
