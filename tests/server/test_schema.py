@@ -157,4 +157,6 @@ def test_no_request_makes_a_server_error_or_crosses_a_seat(api: Any, mode: Gener
     check()
     statuses = {status for _, status in seen}
     print(sorted(seen))
-    assert {200, 400, 401, 403, 404} <= statuses
+    # the requests reached the server's answers, not only its validation (the organiser's 404
+    # for a well-formed unknown id is drawn too, but not always: test_errors asserts it per route)
+    assert {200, 400, 401, 403} <= statuses
