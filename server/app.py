@@ -28,7 +28,7 @@ from warlog.arbiter.commands import parse_json_object
 from warlog.arbiter.exchange import export_line
 from warlog.arbiter.ids import check_game_id
 from warlog.domain import rulesets as registry
-from warlog.domain.core.errors import InputError
+from warlog.domain.core.errors import InputError, quoted
 from warlog.eventstore.records import Record
 from warlog.server import schemas as s
 from warlog.server.auth import AuthError, Caller, Tokens, issue
@@ -66,6 +66,13 @@ class BearerAuth(AbstractAuthenticationMiddleware):
         self, connection: ASGIConnection[Any, Any, Any, Any]
     ) -> AuthenticationResult:
         caller = await warlog(connection).tokens.caller(connection.headers.get("authorization"))
+        names = [name for name, _ in connection.query_params.multi_items()]
+        twice = sorted({name for name in names if names.count(name) > 1})
+        if twice:
+            raise InputError(
+                f"query parameter {quoted(twice[0])} is given more than once: give it once",
+                "input/repeated_parameter",
+            )
         game = connection.path_params.get("game")
         if game is not None:
             caller.player_in(game)

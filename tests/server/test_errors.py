@@ -226,6 +226,14 @@ def test_a_bad_query_is_400(client: httpx.Client) -> None:
             assert_error(client.get(f"/games/g/{query}", headers=headers), 400, code)
 
 
+def test_a_query_parameter_given_twice_is_400_not_a_silent_pick(client: httpx.Client) -> None:
+    game = new_game(client, "armageddon-empires", game="g")
+    for headers in (game.as_("red"), ADMIN_HEADERS):
+        response = client.get("/games/g/state?at=1&at=2", headers=headers)
+        error = assert_error(response, 400, "input/repeated_parameter")
+        assert error["message"].startswith("query parameter 'at' is given more than once")
+
+
 def test_a_bad_query_parameter_is_named_as_the_client_sent_it(client: httpx.Client) -> None:
     new_game(client, "armageddon-empires", game="g")
     for query, name in (("events?from=x", "'from'"), ("log?all=maybe", "'all'")):
