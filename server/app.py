@@ -66,13 +66,6 @@ class BearerAuth(AbstractAuthenticationMiddleware):
         self, connection: ASGIConnection[Any, Any, Any, Any]
     ) -> AuthenticationResult:
         caller = await warlog(connection).tokens.caller(connection.headers.get("authorization"))
-        names = [name for name, _ in connection.query_params.multi_items()]
-        twice = sorted({name for name in names if names.count(name) > 1})
-        if twice:
-            raise InputError(
-                f"query parameter {quoted(twice[0])} is given more than once: give it once",
-                "input/repeated_parameter",
-            )
         game = connection.path_params.get("game")
         if game is not None:
             caller.player_in(game)
@@ -80,6 +73,14 @@ class BearerAuth(AbstractAuthenticationMiddleware):
         admin_only = connection.route_handler.opt.get("admin_only")
         if admin_only:
             caller.require_admin(admin_only)
+        # after the checks of who may ask (a 401 or 403 first, whatever the query says)
+        names = [name for name, _ in connection.query_params.multi_items()]
+        twice = sorted({name for name in names if names.count(name) > 1})
+        if twice:
+            raise InputError(
+                f"query parameter {quoted(twice[0])} is given more than once: give it once",
+                "input/repeated_parameter",
+            )
         return AuthenticationResult(user=caller, auth=None)
 
 
