@@ -496,8 +496,7 @@ class Auditor:
                     event = self._codec.decode(record.type, row.chained)
                 except WarlogError:
                     if record.type == "dice_rolled" and record.seq >= self.from_seq:
-                        meta = self._meta
-                        if meta is not None and meta.dice.mode != "auto" and not opening:
+                        if self._typed(opening):
                             self.proved.dice_typed += 1  # a referee's dice, sealed
                         else:
                             self.proved.dice_sealed += 1
@@ -838,13 +837,19 @@ class Auditor:
         ):
             self._specs[meta.dice.commitment or ""] = meta.dice
 
+    def _typed(self, in_opening: bool) -> bool:
+        """Whether a roll now was typed by a referee: manual dice, outside the opening (whose
+        rolls derive from the key in either mode)."""
+        meta = self._meta
+        return meta is not None and meta.dice.mode != "auto" and not in_opening
+
     def _roll(self, seq: int, event: DiceRolled, *, in_opening: bool) -> None:
         """Keep a roll for the reveal: auto rolls, and the opening's rolls in either mode (they
         derive from the key)."""
         meta = self._meta
         if meta is None:
             return
-        if not (meta.dice.mode == "auto" or in_opening):
+        if self._typed(in_opening):
             if seq >= self.from_seq:
                 self.proved.dice_typed += 1
             return

@@ -5,6 +5,7 @@ renders the result. Errors are one line on stderr with the contract's exit code 
 from __future__ import annotations
 
 import json
+import math
 import sys
 from collections.abc import Callable
 from typing import Any, TypeVar
@@ -68,7 +69,7 @@ def db_option(f: F) -> F:
 
 def finite(value: float, param: click.Parameter) -> float:
     """``value`` if it is a finite number (nan and inf pass a FloatRange); a usage error else."""
-    if value != value or value in (float("inf"), float("-inf")):
+    if not math.isfinite(value):
         raise click.BadParameter(f"{value} is not a finite number of seconds", param=param)
     return value
 

@@ -20,7 +20,7 @@ import hashlib
 import hmac
 import os
 from collections.abc import Sequence
-from typing import Protocol
+from typing import Any, Protocol
 
 import msgspec
 import msgspec.json
@@ -109,15 +109,13 @@ class Vault(Protocol):
         ...
 
 
-def opening_row(row: Sequence[object], where: str) -> Opening:
+def opening_row(row: Sequence[Any], where: str) -> Opening:
     """The opening a vault's row ``(hash, game, seq, clear, owners)`` holds, its owners read
     from their JSON; StoreError ``store/corrupt`` naming the event when they cannot be read."""
     hash_, game, seq, clear, owners = row
     try:
-        return Opening(
-            str(hash_), str(game), int(str(seq)), str(clear), _OWNERS.decode(str(owners))
-        )
-    except (msgspec.DecodeError, ValueError):
+        return Opening(hash_, game, int(seq), clear, _OWNERS.decode(owners))
+    except (msgspec.DecodeError, ValueError, TypeError):
         raise StoreError(
             f"{where} is damaged: the opening of event {seq} of game {game} names its players "
             "unreadably; restore it from a backup",

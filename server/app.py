@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import functools
 import importlib.metadata
+from collections import Counter
 from collections.abc import Callable
 from typing import Annotated, Any
 
@@ -74,8 +75,8 @@ class BearerAuth(AbstractAuthenticationMiddleware):
         if admin_only:
             caller.require_admin(admin_only)
         # after the checks of who may ask (a 401 or 403 first, whatever the query says)
-        names = [name for name, _ in connection.query_params.multi_items()]
-        twice = sorted({name for name in names if names.count(name) > 1})
+        counts = Counter(name for name, _ in connection.query_params.multi_items())
+        twice = sorted(name for name, n in counts.items() if n > 1)
         if twice:
             raise InputError(
                 f"query parameter {quoted(twice[0])} is given more than once: give it once",
