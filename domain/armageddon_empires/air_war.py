@@ -6,8 +6,9 @@ hex, the intercept window, Ground-To-Air challenges, then the Air-To-Ground chal
   besieged (p.19); a helo may instead fly from a combat-capable army of its empire that is in
   supply and not stealthed, and then takes ``HELO_FROM_ARMY_DAMAGE`` first; a missile may fly
   from an army holding a Mobile Launcher unit. It costs the card's AP and its resources, every
-  time (p.19). The hex must hold what it strikes: an enemy army its empire has sighted this round
-  (a unit) or an enemy base (a facility, AE-42); a missile strikes only a hex with an enemy base.
+  time (p.19). The hex must hold what it strikes: an enemy army its empire has sighted there this
+  round (a unit, judged by the sighting alone: a target gone since is found out when the card
+  arrives) or an enemy base (a facility, AE-42); a missile strikes only a hex with an enemy base.
 - **Intercept window** (p.30; AE-40): aircraft and helos only. Every other empire, in seat order,
   is offered it and may answer with an Air To Air card of its hand if it observes the hex, the
   card's range reaches the hex from a base of its own that is not besieged, and it can pay the
@@ -100,16 +101,29 @@ def enemy_base(state: GameState, empire: str, at: str) -> Base | None:
 
 
 def unit_targets(state: GameState, empire: str, at: str) -> list[str]:
-    """The units an attack card of ``empire`` may strike in hex ``at`` (AE-42): those of the
-    enemy armies there that it has sighted this round as it saw them, still in them, by army."""
+    """The units an attack card of ``empire`` may aim at in hex ``at`` (AE-42): those of the
+    enemy armies it has sighted there this round, as it saw them, by army. Judged by its
+    sightings alone, as AE-38 judges a hunt: a change it has not seen (stealth engaged, cards
+    moved out or in) never changes what it is offered or refused; the strike finds it out
+    (``standing``)."""
     seen = state.sightings.get(empire, {})
     out: list[str] = []
-    for army in sorted(state.armies.values(), key=lambda a: a.id):
-        sighted = seen.get(army.id)
-        if army.empire == empire or army.at != at or army.stealthed or sighted is None:
-            continue
-        out += [u for u in army.units if u in sighted.units]
+    for army in sorted(seen):
+        sighted = seen[army]
+        if sighted.empire != empire and sighted.at == at and not sighted.stealthed:
+            out += sighted.units
     return out
+
+
+def standing(state: GameState, empire: str, at: str, target: str) -> bool:
+    """Whether ``target`` is still there to strike when the card arrives (AE-42): a unit in an
+    enemy army in hex ``at`` that is not stealthed, or a facility of the enemy base there."""
+    if target in facility_targets(state, empire, at):
+        return True
+    return any(
+        army.empire != empire and army.at == at and not army.stealthed and target in army.units
+        for army in state.armies.values()
+    )
 
 
 def facility_targets(state: GameState, empire: str, at: str) -> list[str]:
@@ -508,7 +522,8 @@ def _to_wmd(batch: Batch[GameState]) -> None:
 
 
 def _pick_target(batch: Batch[GameState]) -> None:
-    """A random target among what the card may strike (p.31; AE-42), or none left."""
+    """A random target among what the card may strike, as its empire sighted it (p.31; AE-42),
+    or none left; whether the one picked is still there, the strike finds out (``_open_strike``)."""
     state = batch.state
     strike = top_strike(state)
     found = targets(state, strike.empire, strike.at, strike.aim)
@@ -564,8 +579,8 @@ def _open_strike(batch: Batch[GameState]) -> None:
     strike = top_strike(state)
     target = strike.target
     assert target is not None
-    if target not in targets(state, strike.empire, strike.at, strike.aim):
-        _nothing_to_strike(batch, strike, f"{target} is no longer there (AE-42)")
+    if not standing(state, strike.empire, strike.at, target):
+        _nothing_to_strike(batch, strike, f"{target} is no longer there to strike (AE-42)")
         return
     a_pool, d_pool = strike_pool(state, strike), target_pool(state, target, strike.at)
     what = f"{strike.name}: {state.card(strike.card).name} strikes {state.card(target).name}"

@@ -43,8 +43,9 @@ class ArmageddonEmpires(Rules[GameState, Command]):
     #: 2: sealed hidden values, the opening deal (AE-15); 3: challenges, fog of war, stealth,
     #: Capture Kill, repairs, the HQ retaken until the end of the turn (AE-10, AE-16..AE-24);
     #: 4: battles, retreats, sieges, the fall of bases (AE-25 onward); 5: the air war, the draw
-    #: (AE-39..AE-43); 6: munitions, collateral damage, WMD, minefields (AE-44 onward)
-    version: ClassVar[str] = "6"
+    #: (AE-39..AE-43); 6: munitions, collateral damage, WMD, minefields (AE-44 onward); 7: an air
+    #: strike's unit targets judged by its empire's sightings alone (AE-42)
+    version: ClassVar[str] = "7"
     event_types: ClassVar[tuple[type[Event], ...]] = (
         EVENT_TYPES
         + SIGHTING_EVENT_TYPES

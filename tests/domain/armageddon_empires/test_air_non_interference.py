@@ -9,7 +9,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from tests.domain.armageddon_empires.helpers import toml
+from tests.domain.armageddon_empires.arena import MORE_CARDS
+from tests.domain.armageddon_empires.helpers import army_block, toml
 from tests.domain.armageddon_empires.test_air_war import AIR_CARDS, ARMIES, BASES, ROWS, empires
 from tests.domain.armageddon_empires.test_non_interference import KEY, reads
 from warlog.arbiter.application import Arbiter
@@ -67,3 +68,67 @@ def test_red_reads_the_same_whether_blue_could_intercept_or_not(tmp_path: Path) 
     assert "blue.jay" not in red and "blue.plate" not in red
     # the strike did happen: the bunker took 2 halved to 1 (Hardened, R14)
     assert could.view("ni")["state"]["damage"] == {"blue.bunker.1": 1}
+
+
+#: AE-42: red's eye (Recce S5, R1) beside blue-a, blue-far out of its sight; blue's wisps stealth
+STEALTH_ARMIES = (
+    army_block("blue-a", "blue", "3,2", units=("wisp",))
+    + army_block("blue-far", "blue", "7,4", units=("wisp",))
+    + army_block("red-a", "red", "2,2", units=("eye",))
+)
+
+
+def stealth_played(tmp: Path, army: str) -> Arbiter:
+    """Red sights blue-a at the round's start; blue, first to play, stealths ``army`` (sealed
+    for red: which army, and its level) and ends its turn."""
+    folder = tmp / army
+    folder.mkdir()
+    path = folder / "ni.toml"
+    text = toml(
+        ROWS,
+        armies=AIR_CARDS + MORE_CARDS + STEALTH_ARMIES,
+        bases=BASES.replace("{garrison}", "[]"),
+        empires=empires(["hawk"], []),
+        resources="",
+    )
+    path.write_text(text, encoding="utf-8")
+    arb = Arbiter(
+        MemoryStore(), rulesets.get, clock=lambda: "2026-01-01T00:00:00.000Z", seeds=lambda: KEY
+    )
+    arb.new_game("armageddon-empires", str(path), game="ni", dice="manual")
+    script = [
+        {"type": "buy_initiative", "player": "red", "count": 0},
+        # the tie-break (blue first), then red's check of blue-a: 4 observation dice (Recce S5,
+        # R1 at range 1) against its 3 detection dice, 4 successes against 0: sighted
+        {
+            "type": "buy_initiative",
+            "player": "blue",
+            "count": 0,
+            "dice": [1, 6, 6, 6, 6, 6, 1, 1, 1],
+        },
+        {"type": "engage_stealth", "player": "blue", "army": army},
+        {"type": "end_turn", "player": "blue"},
+    ]
+    for command in script:
+        arb.play("ni", json.dumps(command))
+    return arb
+
+
+def test_an_air_strike_s_targets_tell_red_nothing_of_what_blue_did_since_red_sighted_them(
+    tmp_path: Path,
+) -> None:
+    """AE-42: red's targets are blue-a as red sighted it, whichever army blue stealthed since."""
+    sighted_one = stealth_played(tmp_path, "blue-a")
+    other_one = stealth_played(tmp_path, "blue-far")
+    assert sighted_one.view("ni")["state"]["armies"]["blue-a"]["stealthed"]
+    assert not other_one.view("ni")["state"]["armies"]["blue-a"]["stealthed"]
+    red = reads(sighted_one, "red")
+    assert red == reads(other_one, "red")
+    strike = {"type": "play_attack_card", "player": "red", "card": "red.hawk.1", "at": "3,2"}
+    assert {**strike, "aim": "unit"} in sighted_one.legal("ni", "red")
+    # the strike is accepted in both; only when the card arrives does red learn blue-a is gone
+    records = sighted_one.play("ni", json.dumps({**strike, "aim": "unit"}))
+    why = [json.loads(r.data)["why"] for r in records if r.type == "air_strike_advanced"]
+    assert why[-1] == "blue.wisp.1 is no longer there to strike (AE-42)"
+    assert sighted_one.view("ni")["state"]["damage"] == {}
+    assert "red.hawk.1" in sighted_one.view("ni")["state"]["empires"]["red"]["hand"]

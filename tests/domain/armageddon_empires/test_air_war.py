@@ -32,6 +32,7 @@ from warlog.domain.armageddon_empires.air_events import (
     AirTargetPicked,
     InterceptAnswered,
 )
+from warlog.domain.armageddon_empires.air_war import legal_strikes
 from warlog.domain.armageddon_empires.challenge_events import CardDamaged, ChallengeOpened
 from warlog.domain.armageddon_empires.commands import (
     AcceptChallenge,
@@ -43,6 +44,7 @@ from warlog.domain.armageddon_empires.commands import (
 )
 from warlog.domain.armageddon_empires.frames import AirStrike
 from warlog.domain.armageddon_empires.ruleset import RULESET
+from warlog.domain.armageddon_empires.sighting_events import StealthEngaged
 from warlog.domain.core.dice import SeededDice
 from warlog.domain.core.errors import InputError
 from warlog.domain.core.events import Event
@@ -288,6 +290,28 @@ def test_a_random_unit_target_is_picked_among_the_sighted_armies_and_armor_appli
     events = accept_all(g)
     # 4 − 0 = 4, Composite Armor −1 = 3
     assert only(events, CardDamaged).amount == 3
+
+
+def test_targets_are_judged_by_red_s_sighting_and_a_target_gone_since_is_found_out_on_arrival() -> (
+    None
+):
+    # given red sighted blue-a (Test Plate) at 3,2, and blue-a has since engaged stealth unseen
+    seen = skies(["harrier"], [])
+    gone = skies(["harrier"], []).events(
+        StealthEngaged(empire="blue", army="blue-a", level=1, ap_cost=0)
+    )
+    # then red is offered and refused the same strikes in both (AE-42, as AE-38)
+    assert legal_strikes(gone.state, "red") == legal_strikes(seen.state, "red")
+    aimed = PlayAttackCard(player="red", card="red.harrier.1", at="3,2", target="blue.plate.1")
+    assert aimed in legal_strikes(gone.state, "red")
+    # when it strikes blue-a's card, the card arrives to find it gone: AP spent, no challenge
+    ap = gone.state.empires["red"].ap
+    events = gone.when(aimed, dice=[])
+    why = [e.why for e in events if isinstance(e, AirStrikeAdvanced)]
+    assert why[-1] == "blue.plate.1 is no longer there to strike (AE-42)"
+    assert not any(isinstance(e, ChallengeOpened | CardDamaged) for e in events)
+    assert only(events, AirStrikeEnded).survived
+    assert gone.state.empires["red"].ap == ap - 2
 
 
 def test_a_missile_faces_anti_missile_is_never_intercepted_and_is_spent() -> None:
