@@ -104,13 +104,25 @@ def on_warlog_error(request: Request[Any, Any, Any], exc: WarlogError) -> Respon
     return error_response(status, exc.code, exc.message, headers)
 
 
+#: msgspec's whole message for a JSON body that ends inside a value; it gives the same for an
+#: unpaired UTF-16 surrogate escape (``"\\ud800"`` with no low half after it), which is no
+#: truncation, so the client is told both
+TRUNCATED = "Input data was truncated"
+
+
 def on_http_error(request: Request[Any, Any, Any], exc: HTTPException) -> Response[Any]:
     status = exc.status_code
     if isinstance(exc, ValidationException):
         return error_response(400, "input/invalid", _validation_message(exc))
     code = HTTP_CODES.get(status, f"http/{status}")
     headers = dict(exc.headers or {})
-    return error_response(status, code, str(exc.detail), headers)
+    message = str(exc.detail)
+    if message == TRUNCATED:
+        message = (
+            "the body is not whole JSON: it ends inside a value, or holds an unpaired UTF-16 "
+            "surrogate escape (a \\ud800-\\udbff with no \\udc00-\\udfff after it)"
+        )
+    return error_response(status, code, message, headers)
 
 
 def on_bug(request: Request[Any, Any, Any], exc: Exception) -> Response[Any]:

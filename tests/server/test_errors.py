@@ -296,6 +296,18 @@ def test_a_body_that_is_not_json_to_post_games_is_400(client: httpx.Client) -> N
     )
 
 
+@pytest.mark.parametrize("body", [b'{"ruleset": "heroic-battles"', b'{"ruleset": "\\ud800"}'])
+def test_a_body_cut_short_or_with_half_a_surrogate_pair_is_400_saying_which_it_may_be(
+    client: httpx.Client, body: bytes
+) -> None:
+    # msgspec calls both "Input data was truncated"; the second is whole but not valid JSON text
+    response = client.post("/games", content=body, headers=ADMIN_HEADERS)
+    assert_error(response, 400, "input/invalid")
+    message = response.json()["error"]["message"]
+    assert message.startswith("the body is not whole JSON: it ends inside a value, or holds an")
+    assert "unpaired UTF-16 surrogate escape" in message
+
+
 def test_routes_and_methods_that_do_not_exist_answer_in_the_error_shape(
     client: httpx.Client,
 ) -> None:
