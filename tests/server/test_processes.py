@@ -153,6 +153,26 @@ def test_warlog_serve_refuses_a_busy_port_or_a_bad_database_in_one_line(tmp_path
     busy.close()
 
 
+def test_a_request_that_is_not_http_is_answered_400_by_uvicorn_and_the_server_serves_on(
+    tmp_path: Path,
+) -> None:
+    """Given a running server, when a client sends bytes that are no HTTP request, then uvicorn
+    answers 400 in plain text and closes that connection (warlog never sees it: docs/server.md
+    says so), and the next request is served."""
+    with served(tmp_path / "w.db") as server:
+        host, port = server.url.removeprefix("http://").split(":")
+        for junk in (b"GARBAGE\r\n\r\n", b"GET /rulesets HTTP/1.1\r\nHost: x\r\nno colon\r\n\r\n"):
+            with socket.create_connection((host, int(port)), timeout=10) as raw:
+                raw.sendall(junk)
+                answer = b""
+                while chunk := raw.recv(4096):
+                    answer += chunk
+            head, _, body = answer.partition(b"\r\n\r\n")
+            assert head.startswith(b"HTTP/1.1 400 ") and b"text/plain" in head
+            assert body == b"Invalid HTTP request received."
+        assert httpx.get(server.url + "/rulesets").json() == registry.catalogue()
+
+
 def test_many_clients_on_many_games_at_once_leave_every_game_whole(tmp_path: Path) -> None:
     """Given 16 games of every ruleset, when both players of each play at once through one
     server (32 clients, each following the feed and its own legal commands), then every acknowledged
