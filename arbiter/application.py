@@ -20,7 +20,7 @@ from warlog.arbiter import snapshots
 from warlog.arbiter.fold import Fold, Folded, Row, RowDecoder, decoded, unread
 from warlog.arbiter.ids import check_game_id
 from warlog.arbiter.initial import built, initial_state, share
-from warlog.arbiter.meta import GameMeta, evolve_meta
+from warlog.arbiter.meta import GameMeta, evolve_meta, played_under
 from warlog.arbiter.scenarios import resolve_scenario
 from warlog.arbiter.sealing import (
     PUBLIC,
@@ -163,7 +163,8 @@ class Arbiter:
         found = self._loaded.get(game)
         if found is None:
             info = self.store.info(game)
-            ruleset = self._rulesets(info.ruleset)
+            created = next(self.store.read(game, 1, 1))
+            ruleset = played_under(self._rulesets(info.ruleset), created.data)
             found = Loaded(info, ruleset, self.codec(ruleset))
             self._loaded[game] = found
         return found

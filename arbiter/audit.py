@@ -33,7 +33,7 @@ import msgspec
 from warlog.arbiter.fold import Fold, Folded
 from warlog.arbiter.ids import GAME_ID
 from warlog.arbiter.initial import scenario_of
-from warlog.arbiter.meta import GameMeta
+from warlog.arbiter.meta import GameMeta, played_under
 from warlog.arbiter.openings import read_opened
 from warlog.arbiter.sealing import Opened, event_secrets, has_seals, recorded_command
 from warlog.domain.core.dice import (
@@ -261,6 +261,13 @@ class Auditor:
         return auditor
 
     @property
+    def rules(self) -> str:
+        """The rules the log was re-derived under, ``"NAME version V"`` ("" before the ruleset
+        is known)."""
+        ruleset = self._ruleset
+        return "" if ruleset is None else f"{ruleset.name} version {ruleset.version}"
+
+    @property
     def state(self) -> Any:
         """The ruleset's state folded from the records checked so far (None before the first
         or once the rules could not follow the log)."""
@@ -395,7 +402,7 @@ class Auditor:
                 return None
             try:
                 ruleset_name = msgspec.json.decode(record.data).get("ruleset")
-                self._ruleset = self._rulesets(ruleset_name)
+                self._ruleset = played_under(self._rulesets(ruleset_name), record.data)
                 self._folding = Fold(self._ruleset)
             except (WarlogError, msgspec.DecodeError, AttributeError) as exc:
                 self.find(record.seq, "decode", f"cannot tell the ruleset: {exc}")
@@ -533,8 +540,9 @@ class Auditor:
             self.find(
                 record.seq,
                 "version",
-                f"played under {ruleset.name} version {event.version}; this warlog re-validates version "
-                f"{ruleset.version} only, so rules re-derivation was not done",
+                f"played under {ruleset.name} version {event.version}, which this warlog does "
+                f"not play (it plays {' and '.join((ruleset.version, *ruleset.kept_versions))}), "
+                "so rules re-derivation was not done",
             )
             self._stop_rules(record.seq, f"played under version {event.version}")
         if not GAME_ID.match(event.game):

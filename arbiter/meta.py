@@ -4,6 +4,7 @@ import msgspec
 
 from warlog.domain.core.dice import DiceSpec
 from warlog.domain.core.events import DiceRevealed, Event, GameCreated, GameForked
+from warlog.domain.core.ruleset import AnyRuleset
 
 
 class GameMeta(msgspec.Struct, frozen=True):
@@ -67,3 +68,20 @@ def evolve_meta(meta: GameMeta | None, seq: int, event: Event) -> GameMeta | Non
             meta, revealed=True, revealed_at=seq, opened=(*meta.opened, commitment)
         )
     return meta
+
+
+class _Version(msgspec.Struct):
+    version: object = None
+
+
+def played_under(named: AnyRuleset, created: bytes | str) -> AnyRuleset:
+    """The ruleset a game is played and re-derived with, from its ``game_created`` data: the
+    ruleset ``named`` as it was at the version recorded there, if this warlog still plays that
+    version; else ``named`` itself, at its own version (whose audit reports the version it
+    could not re-derive)."""
+    try:
+        version = msgspec.json.decode(created, type=_Version).version
+    except msgspec.DecodeError:
+        return named
+    found = named.at_version(version) if isinstance(version, str) else None
+    return named if found is None else found

@@ -483,6 +483,7 @@ def audit(ctx: click.Context, source: str, from_seq: int, as_json: bool) -> None
                 "source": source,
                 "events": auditor.events,
                 "findings": findings,
+                "rules": auditor.rules,
                 "proved": auditor.proved,
             }
         )

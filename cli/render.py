@@ -202,8 +202,8 @@ def audit_text(label: str, auditor: Auditor) -> str:
         )
     else:
         lines.append(
-            f"  rules: every command from seq {auditor.from_seq} re-derived "
-            f"({plural(p.batches_rederived, 'batch', 'batches')})"
+            f"  rules: every command from seq {auditor.from_seq} re-derived under "
+            f"{auditor.rules} ({plural(p.batches_rederived, 'batch', 'batches')})"
         )
     lines.append(dice_line(p, auditor.from_seq))
     sealed = p.seals_opened + p.seals_closed

@@ -105,13 +105,29 @@ def unit_targets(state: GameState, empire: str, at: str) -> list[str]:
     enemy armies it has sighted there this round, as it saw them, by army. Judged by its
     sightings alone, as AE-38 judges a hunt: a change it has not seen (stealth engaged, cards
     moved out or in) never changes what it is offered or refused; the strike finds it out
-    (``standing``)."""
+    (``standing``). In a game played under version 6, only those still standing there."""
+    if not state.targets_as_sighted:
+        return _version_6_targets(state, empire, at)
     seen = state.sightings.get(empire, {})
     out: list[str] = []
     for army in sorted(seen):
         sighted = seen[army]
         if sighted.empire != empire and sighted.at == at and not sighted.stealthed:
             out += sighted.units
+    return out
+
+
+def _version_6_targets(state: GameState, empire: str, at: str) -> list[str]:
+    """Version 6's AE-42, kept so that its games play on and re-derive: the units of the enemy
+    armies in hex ``at`` that are not stealthed and that ``empire`` has sighted this round,
+    those still in them, by army."""
+    seen = state.sightings.get(empire, {})
+    out: list[str] = []
+    for army in sorted(state.armies.values(), key=lambda a: a.id):
+        sighted = seen.get(army.id)
+        if army.empire == empire or army.at != at or army.stealthed or sighted is None:
+            continue
+        out += [u for u in army.units if u in sighted.units]
     return out
 
 
@@ -579,8 +595,12 @@ def _open_strike(batch: Batch[GameState]) -> None:
     strike = top_strike(state)
     target = strike.target
     assert target is not None
-    if not standing(state, strike.empire, strike.at, target):
-        _nothing_to_strike(batch, strike, f"{target} is no longer there to strike (AE-42)")
+    if state.targets_as_sighted:
+        there = standing(state, strike.empire, strike.at, target)
+    else:  # version 6: among the targets as they stand
+        there = target in targets(state, strike.empire, strike.at, strike.aim)
+    if not there:
+        _nothing_to_strike(batch, strike, f"{target} is no longer there (AE-42)")
         return
     a_pool, d_pool = strike_pool(state, strike), target_pool(state, target, strike.at)
     what = f"{strike.name}: {state.card(strike.card).name} strikes {state.card(target).name}"

@@ -5,6 +5,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar
 
+from msgspec.structs import replace
+
 from warlog.domain.armageddon_empires import decisions, hand
 from warlog.domain.armageddon_empires.air_events import AIR_EVENT_TYPES
 from warlog.domain.armageddon_empires.battle_events import BATTLE_EVENT_TYPES
@@ -46,6 +48,7 @@ class ArmageddonEmpires(Rules[GameState, Command]):
     #: (AE-39..AE-43); 6: munitions, collateral damage, WMD, minefields (AE-44 onward); 7: an air
     #: strike's unit targets judged by its empire's sightings alone (AE-42)
     version: ClassVar[str] = "7"
+    kept_versions: ClassVar[tuple[str, ...]] = ("6",)
     event_types: ClassVar[tuple[type[Event], ...]] = (
         EVENT_TYPES
         + SIGHTING_EVENT_TYPES
@@ -81,7 +84,7 @@ class ArmageddonEmpires(Rules[GameState, Command]):
     def initial_state(self, scenario: Scenario) -> GameState:
         from warlog.domain.armageddon_empires import setup
 
-        return setup.initial_state(scenario)
+        return replace(setup.initial_state(scenario), targets_as_sighted=True)
 
     def next(self, state: GameState) -> Next:
         return decisions.NEXT(state)
@@ -125,6 +128,12 @@ class ArmageddonEmpires(Rules[GameState, Command]):
     def result(self, state: GameState) -> str:
         return state.ended or "an HQ has fallen"
 
+    def at_version(self, version: str) -> ArmageddonEmpires | None:
+        """Version 7, or version 6 for the games begun under it (``ArmageddonEmpires6``)."""
+        return {ArmageddonEmpires.version: RULESET_7, ArmageddonEmpires6.version: RULESET_6}.get(
+            version
+        )
+
     def not_waiting_for(self, state: GameState, decision: Decision, command: Command) -> RulesError:
         if decision.kind == "initiative" and command.player in state.bids:
             return RulesError(
@@ -156,4 +165,19 @@ class ArmageddonEmpires(Rules[GameState, Command]):
         return isinstance(event, RoundBegan | GameCreated)
 
 
-RULESET: Ruleset[GameState, Command] = ArmageddonEmpires()
+class ArmageddonEmpires6(ArmageddonEmpires):
+    """Version 6, kept so that a game begun under it plays on under it and its log re-derives:
+    an air strike's unit targets were the sighted units still standing in the hex (AE-42 before
+    version 7, ``air_war._version_6_targets``). Everything else is version 7's, the same."""
+
+    version: ClassVar[str] = "6"
+
+    def initial_state(self, scenario: Scenario) -> GameState:
+        from warlog.domain.armageddon_empires import setup
+
+        return setup.initial_state(scenario)
+
+
+RULESET_7 = ArmageddonEmpires()
+RULESET_6 = ArmageddonEmpires6()
+RULESET: Ruleset[GameState, Command] = RULESET_7

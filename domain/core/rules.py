@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import abc
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any, ClassVar, Generic, TypeVar
+from typing import Any, ClassVar, Generic, Self, TypeVar
 
 from warlog.domain.core.batch import Batch
 from warlog.domain.core.dice import Dice
@@ -64,6 +64,9 @@ class Rules(abc.ABC, Generic[S, C]):
 
     name: ClassVar[str]
     version: ClassVar[str]
+    #: the earlier versions this warlog still plays, for the games begun under them
+    #: (``at_version`` returns each); none by default
+    kept_versions: ClassVar[tuple[str, ...]] = ()
     event_types: ClassVar[tuple[type[Event], ...]]
     #: none by default; a subclass that makes ``evolve`` apply one of them must leave it out
     inert_events: ClassVar[frozenset[str]] = frozenset()
@@ -118,6 +121,11 @@ class Rules(abc.ABC, Generic[S, C]):
     def result(self, state: S) -> str:
         """How the game ended, in a phrase (for the game-over refusal); "" while it goes on."""
         return ""
+
+    def at_version(self, version: str) -> Self | None:
+        """Itself at its own version; None for any other (a ruleset that still plays an earlier
+        version of itself returns it from here)."""
+        return self if version == self.version else None
 
     def invariants(self, state: S) -> list[Violation]:
         """The invariants ``state`` breaks (none by default): a ruleset declares what must hold

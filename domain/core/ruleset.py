@@ -64,6 +64,8 @@ class Ruleset(Protocol[S, C]):
 
     name: ClassVar[str]
     version: ClassVar[str]
+    #: the earlier versions this warlog still plays, for the games begun under them
+    kept_versions: ClassVar[tuple[str, ...]]
     #: the ruleset's own event classes (core events are added by the engine)
     event_types: ClassVar[tuple[type[Event], ...]]
     #: the tags of those of its events that ``evolve`` leaves the state unchanged (a report for
@@ -138,6 +140,12 @@ class Ruleset(Protocol[S, C]):
     def invariants(self, state: S) -> list[Violation]:
         """What ``state`` (at rest: after a whole command's batch) breaks of what must always
         hold, each broken invariant named; empty when all hold."""
+        ...
+
+    def at_version(self, version: str) -> "Ruleset[Any, Any] | None":
+        """This ruleset as it was at ``version`` (the one a game's ``game_created`` records), if
+        this warlog still plays it: a game plays on, and its log is re-derived, under the rules
+        it began with. None for a version it no longer knows."""
         ...
 
     def check_player(self, state: S, player: str) -> None:

@@ -9,12 +9,17 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import msgspec
+
 from tests.domain.armageddon_empires.arena import MORE_CARDS
 from tests.domain.armageddon_empires.helpers import army_block, toml
 from tests.domain.armageddon_empires.test_air_war import AIR_CARDS, ARMIES, BASES, ROWS, empires
 from tests.domain.armageddon_empires.test_non_interference import KEY, reads
 from warlog.arbiter.application import Arbiter
 from warlog.domain import rulesets
+from warlog.domain.armageddon_empires.ruleset import RULESET
+from warlog.domain.core.dice import DiceSpec, commitment_of
+from warlog.domain.core.events import GameCreated
 from warlog.eventstore.memory_store import MemoryStore
 
 COMMANDS = [
@@ -78,10 +83,11 @@ STEALTH_ARMIES = (
 )
 
 
-def stealth_played(tmp: Path, army: str) -> Arbiter:
+def stealth_played(tmp: Path, army: str, version: str | None = None) -> Arbiter:
     """Red sights blue-a at the round's start; blue, first to play, stealths ``army`` (sealed
-    for red: which army, and its level) and ends its turn."""
-    folder = tmp / army
+    for red: which army, and its level) and ends its turn. ``version``: the game is begun under
+    that version of the rules, as an older warlog would have begun it (default: this one's)."""
+    folder = tmp / f"{army}-{version}"
     folder.mkdir()
     path = folder / "ni.toml"
     text = toml(
@@ -95,7 +101,20 @@ def stealth_played(tmp: Path, army: str) -> Arbiter:
     arb = Arbiter(
         MemoryStore(), rulesets.get, clock=lambda: "2026-01-01T00:00:00.000Z", seeds=lambda: KEY
     )
-    arb.new_game("armageddon-empires", str(path), game="ni", dice="manual")
+    if version is None:
+        arb.new_game("armageddon-empires", str(path), game="ni", dice="manual")
+    else:
+        scenario = RULESET.parse_scenario(text.encode())
+        created = GameCreated(
+            game="ni",
+            ruleset=RULESET.name,
+            version=version,
+            scenario_name="ni",
+            scenario=msgspec.to_builtins(scenario),
+            players=RULESET.players(scenario),
+            dice=DiceSpec(mode="manual", stream="ni", commitment=commitment_of(KEY)),
+        )
+        arb.create(created, KEY)
     script = [
         {"type": "buy_initiative", "player": "red", "count": 0},
         # the tie-break (blue first), then red's check of blue-a: 4 observation dice (Recce S5,
@@ -129,6 +148,6 @@ def test_an_air_strike_s_targets_tell_red_nothing_of_what_blue_did_since_red_sig
     # the strike is accepted in both; only when the card arrives does red learn blue-a is gone
     records = sighted_one.play("ni", json.dumps({**strike, "aim": "unit"}))
     why = [json.loads(r.data)["why"] for r in records if r.type == "air_strike_advanced"]
-    assert why[-1] == "blue.wisp.1 is no longer there to strike (AE-42)"
+    assert why[-1] == "blue.wisp.1 is no longer there (AE-42)"
     assert sighted_one.view("ni")["state"]["damage"] == {}
     assert "red.hawk.1" in sighted_one.view("ni")["state"]["empires"]["red"]["hand"]

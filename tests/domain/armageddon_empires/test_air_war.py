@@ -308,7 +308,7 @@ def test_targets_are_judged_by_red_s_sighting_and_a_target_gone_since_is_found_o
     ap = gone.state.empires["red"].ap
     events = gone.when(aimed, dice=[])
     why = [e.why for e in events if isinstance(e, AirStrikeAdvanced)]
-    assert why[-1] == "blue.plate.1 is no longer there to strike (AE-42)"
+    assert why[-1] == "blue.plate.1 is no longer there (AE-42)"
     assert not any(isinstance(e, ChallengeOpened | CardDamaged) for e in events)
     assert only(events, AirStrikeEnded).survived
     assert gone.state.empires["red"].ap == ap - 2

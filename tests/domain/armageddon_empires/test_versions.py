@@ -1,0 +1,78 @@
+"""A game plays on, and its log re-derives, under the version of the rules it began with:
+version 7 judges an air strike's unit targets by the attacker's sightings (AE-42), version 6
+(kept) by the sighted units still standing in the hex; a version this warlog does not play is
+reported by the audit, never re-derived under other rules."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from tests.domain.armageddon_empires.test_air_non_interference import stealth_played
+from warlog.arbiter.audit import audit_records
+from warlog.arbiter.sources import file_records
+from warlog.domain import rulesets
+from warlog.domain.armageddon_empires.ruleset import RULESET
+from warlog.domain.core.errors import RulesError
+
+#: the golden game of version 6 up to its first capture, forked and revealed: a log written by
+#: warlog before version 7 (its 12 air-strike events included)
+VERSION_6_LOG = Path(__file__).resolve().parent / "logs" / "version-6-to-first-capture.jsonl"
+
+STRIKE = {
+    "type": "play_attack_card",
+    "player": "red",
+    "card": "red.hawk.1",
+    "at": "3,2",
+    "aim": "unit",
+}
+
+
+def test_a_game_begun_under_version_6_plays_on_under_version_6(tmp_path: Path) -> None:
+    # given red sighted blue-a, which has since engaged stealth unseen, in games of each version
+    old = stealth_played(tmp_path, "blue-a", version="6")
+    new = stealth_played(tmp_path, "blue-a")
+    assert old.ruleset_of("ni").version == "6" and new.ruleset_of("ni").version == "7"
+    # then version 6 judges red's targets by the hex as it stands (AE-42 before version 7) ...
+    assert STRIKE not in old.legal("ni", "red")
+    try:
+        old.play("ni", json.dumps(STRIKE))
+        raise AssertionError("version 6 took a strike at a stealthed army")
+    except RulesError as error:
+        assert error.code == "rules/no_air_target"
+    # ... and version 7 by red's sighting
+    assert STRIKE in new.legal("ni", "red")
+    new.play("ni", json.dumps(STRIKE))
+
+
+def test_each_game_s_log_re_derives_under_its_own_version(tmp_path: Path) -> None:
+    for version, arb in (
+        ("6", stealth_played(tmp_path, "blue-a", version="6")),
+        ("7", stealth_played(tmp_path, "blue-a")),
+    ):
+        auditor = audit_records(arb.export_records("ni", opened=True), rulesets.get)
+        assert auditor.findings == []
+        assert auditor.rules == f"armageddon-empires version {version}"
+        assert not auditor.proved.rules_stopped_at
+
+
+def test_a_log_written_by_warlog_before_version_7_still_audits_clean() -> None:
+    auditor = audit_records(file_records(str(VERSION_6_LOG)), rulesets.get)
+    assert auditor.findings == [] and auditor.revealed
+    assert auditor.rules == "armageddon-empires version 6"
+    assert auditor.proved.batches_rederived == 157 and not auditor.proved.rules_stopped_at
+
+
+def test_a_version_this_warlog_does_not_play_is_reported_and_not_re_derived(
+    tmp_path: Path,
+) -> None:
+    arb = stealth_played(tmp_path, "blue-a", version="5")
+    auditor = audit_records(arb.export_records("ni", opened=True), rulesets.get)
+    (finding,) = auditor.findings
+    assert (finding.seq, finding.check) == (1, "version")
+    assert finding.message == (
+        "played under armageddon-empires version 5, which this warlog does not play (it plays "
+        "7 and 6), so rules re-derivation was not done"
+    )
+    assert auditor.proved.rules_stopped_at == 1
+    assert RULESET.at_version("5") is None
