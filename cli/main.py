@@ -624,7 +624,9 @@ def rulesets_(as_json: bool) -> None:
     else:
         for row in rows:
             names = ", ".join(row["scenarios"]) or "-"
-            click.echo(f"{row['name']} (version {row['version']}): scenarios {names}")
+            kept = rulesets.get(row["name"]).kept_versions
+            also = f"; plays on the games begun under {' and '.join(kept)}" if kept else ""
+            click.echo(f"{row['name']} (version {row['version']}{also}): scenarios {names}")
 
 
 @cli.group()
