@@ -100,13 +100,17 @@ def enemy_base(state: GameState, empire: str, at: str) -> Base | None:
     return base if base is not None and base.empire != empire else None
 
 
+#: AE-42: the rules version since which an air strike's unit targets are judged by sightings
+SIGHTED_TARGETS_SINCE = 7
+
+
 def unit_targets(state: GameState, empire: str, at: str) -> list[str]:
     """The units an attack card of ``empire`` may aim at in hex ``at`` (AE-42): those of the
     enemy armies it has sighted there this round, as it saw them, by army. Judged by its
     sightings alone, as AE-38 judges a hunt: a change it has not seen (stealth engaged, cards
     moved out or in) never changes what it is offered or refused; the strike finds it out
     (``standing``). In a game played under version 6, only those still standing there."""
-    if not state.targets_as_sighted:
+    if state.rules_version < SIGHTED_TARGETS_SINCE:
         return _version_6_targets(state, empire, at)
     seen = state.sightings.get(empire, {})
     out: list[str] = []
@@ -595,7 +599,7 @@ def _open_strike(batch: Batch[GameState]) -> None:
     strike = top_strike(state)
     target = strike.target
     assert target is not None
-    if state.targets_as_sighted:
+    if state.rules_version >= SIGHTED_TARGETS_SINCE:
         there = standing(state, strike.empire, strike.at, target)
     else:  # version 6: among the targets as they stand
         there = target in targets(state, strike.empire, strike.at, strike.aim)

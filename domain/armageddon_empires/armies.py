@@ -17,10 +17,12 @@ from warlog.domain.armageddon_empires.guards import (
     pay_ap,
 )
 from warlog.domain.armageddon_empires.limits import (
+    GARRISON_SUFFIX,
     MAX_ARMIES_PER_HEX,
     MAX_HEROES_PER_ARMY,
     MAX_UNITS_PER_ARMY,
 )
+from warlog.domain.armageddon_empires.observation import seen_at_a_base
 from warlog.domain.armageddon_empires.state import Army, GameState
 from warlog.domain.core.batch import Batch
 from warlog.domain.core.errors import RulesError
@@ -37,6 +39,12 @@ def limits_broken(
     if count > MAX_UNITS_PER_ARMY:
         return f"an army has at most {MAX_UNITS_PER_ARMY} units (p.23); this would make {count}"
     return None
+
+
+#: AE-57: a garrison is named after its base (``GARRISON_SUFFIX``), and a captured base keeps
+#: its id, so the captor's garrison there may bear the other empire's prefix; since version 8 no
+#: army is created with such a name, so that "the name is taken" never tells of one
+GARRISON_NAMES_SINCE = 8
 
 
 def next_army_name(state: GameState, empire: str) -> str:
@@ -56,6 +64,12 @@ def create_army(batch: Batch[GameState], cmd: CreateArmy) -> None:
         raise RulesError(
             f"{cmd.player} names its armies '{cmd.player}-...', not {cmd.army!r} (a name taken "
             "by an unseen enemy army would give it away, AE-17)",
+            "rules/army_name",
+        )
+    if state.rules_version >= GARRISON_NAMES_SINCE and cmd.army.endswith(GARRISON_SUFFIX):
+        raise RulesError(
+            f"a name ending {GARRISON_SUFFIX!r} is a garrison's, never an army's: a captured base's "
+            "garrison keeps its name, so such a name could be the enemy's (AE-57)",
             "rules/army_name",
         )
     if cmd.army in state.armies or cmd.army in state.bases:
@@ -151,6 +165,7 @@ def transfer_cards(batch: Batch[GameState], cmd: TransferCards) -> None:
             receiver_moved=moved,
         )
     )
+    seen_at_a_base(batch, taker.id)
 
 
 def legal_army_orders(

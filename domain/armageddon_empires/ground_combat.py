@@ -57,10 +57,22 @@ def holder(state: GameState, card: str) -> Army | None:
 # ---------------------------------------------------------------------- who acts
 
 
+#: AE-58: the rules version since which a Sniper Attack's AP is owed in its empire's own turn too
+SNIPER_AP_OWED_SINCE = 8
+
+
+def sniper_owes(state: GameState, empire: str) -> bool:
+    """Whether a Sniper Attack of ``empire`` now owes its AP (AE-19) rather than pays it from
+    the AP of its turn: outside its own turn; since version 8 in it too (AE-58), so that whether
+    a sniper may strike never tells the AP its empire has left, which is sealed (AE-17)."""
+    return state.rules_version >= SNIPER_AP_OWED_SINCE or not in_own_turn(state, empire)
+
+
 def sniper_payable(state: GameState, empire: str) -> bool:
-    """A Sniper Attack's 1 AP: from the AP of its own turn, or owed outside it (AE-19)."""
+    """A Sniper Attack's 1 AP: owed (``sniper_owes``, within ``MAX_AP_OWED``), or before
+    version 8 from the AP of its own turn."""
     emp = state.empires[empire]
-    if in_own_turn(state, empire):
+    if not sniper_owes(state, empire):
         return emp.ap >= bf.SNIPER_AP
     return emp.ap_owed + bf.SNIPER_AP <= MAX_AP_OWED
 
@@ -267,7 +279,7 @@ def attack(batch: Batch[GameState], cmd: Attack) -> None:
             kind=kind,
             strength=strength,
             ap_cost=ap,
-            owed=bool(ap) and not in_own_turn(state, cmd.player),
+            owed=bool(ap) and sniper_owes(state, cmd.player),
         )
     )
 

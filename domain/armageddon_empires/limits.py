@@ -13,3 +13,6 @@ MAX_ARMIES_PER_HEX = 8
 DEFAULT_SUPPLY_RANGE = 4
 #: AE-6: the hand holds at most 6 cards (a 6-card hand is observed, digest 6.12)
 DEFAULT_HAND_LIMIT = 6
+
+#: AE-8: a garrison army is named after its base, ``<base>-garrison`` (AE-57: no other army is)
+GARRISON_SUFFIX = "-garrison"

@@ -262,6 +262,39 @@ class Plan:
         )
 
 
+#: AE-56: the rules version since which a base sees the enemy armies that are not stealthed in
+#: its own hex (contact): in every round window, and when one drops stealth or takes units there
+SEEN_AT_A_BASE_SINCE = 8
+
+
+def at_our_bases(state: GameState, observer: str, armies: Iterable[Army]) -> list[Sighting]:
+    """AE-56: those of ``armies`` (enemy armies) that stand, not stealthed and holding cards, in
+    the hex of a base of ``observer``'s, as contact sightings; none before version 8."""
+    if state.rules_version < SEEN_AT_A_BASE_SINCE:
+        return []
+    ours = {b.at: b.id for b in state.bases.values() if b.empire == observer}
+    return [
+        sighting(
+            state, a, "contact", f"it stands in the hex of {observer}'s base {ours[a.at]} (AE-56)"
+        )
+        for a in armies
+        if a.empire != observer and a.at in ours and not a.stealthed and a.cards()
+    ]
+
+
+def seen_at_a_base(batch: Batch[GameState], army_id: str) -> None:
+    """AE-56: after army ``army_id`` drops stealth or takes units, the empire whose base stands
+    in its hex sees it there as it now stands (``armies_sighted``, sealed for that empire)."""
+    state = batch.state
+    army = state.armies.get(army_id)
+    if army is None:
+        return
+    for observer in state.seats:
+        seen = at_our_bases(state, observer, [army])
+        if seen:
+            batch.emit(ArmiesSighted(observer=observer, window="move", seen=tuple(seen), lost=()))
+
+
 def _enemies(state: GameState, empire: str) -> list[Army]:
     """The enemy armies there is something to see of (an empty army shows nothing), by id."""
     return sorted(
@@ -277,9 +310,11 @@ def round_window(batch: Batch[GameState]) -> None:
         state = batch.state
         plan = Plan(observer, "round")
         eyes = Observers(state, observer)
-        for army in _enemies(state, observer):
+        enemies = _enemies(state, observer)
+        for army in enemies:
             eye = eyes.into(army.at, army.stealthed)
             plan.check(army, eye, detection_pool(state, army))
+        plan.extra = at_our_bases(state, observer, enemies)
         plan.emit(batch)
 
 

@@ -46,9 +46,11 @@ class ArmageddonEmpires(Rules[GameState, Command]):
     #: Capture Kill, repairs, the HQ retaken until the end of the turn (AE-10, AE-16..AE-24);
     #: 4: battles, retreats, sieges, the fall of bases (AE-25 onward); 5: the air war, the draw
     #: (AE-39..AE-43); 6: munitions, collateral damage, WMD, minefields (AE-44 onward); 7: an air
-    #: strike's unit targets judged by its empire's sightings alone (AE-42)
-    version: ClassVar[str] = "7"
-    kept_versions: ClassVar[tuple[str, ...]] = ("6",)
+    #: strike's unit targets judged by its empire's sightings alone (AE-42); 8: an army that drops
+    #: stealth or takes units in an enemy base's hex is seen there, as every round,
+    #: names ending '-garrison' kept for garrisons, a sniper's AP always owed (AE-56..AE-58)
+    version: ClassVar[str] = "8"
+    kept_versions: ClassVar[tuple[str, ...]] = ("7", "6")
     event_types: ClassVar[tuple[type[Event], ...]] = (
         EVENT_TYPES
         + SIGHTING_EVENT_TYPES
@@ -84,7 +86,7 @@ class ArmageddonEmpires(Rules[GameState, Command]):
     def initial_state(self, scenario: Scenario) -> GameState:
         from warlog.domain.armageddon_empires import setup
 
-        return replace(setup.initial_state(scenario), targets_as_sighted=True)
+        return replace(setup.initial_state(scenario), rules_version=int(self.version))
 
     def next(self, state: GameState) -> Next:
         return decisions.NEXT(state)
@@ -129,10 +131,8 @@ class ArmageddonEmpires(Rules[GameState, Command]):
         return state.ended or "an HQ has fallen"
 
     def at_version(self, version: str) -> ArmageddonEmpires | None:
-        """Version 7, or version 6 for the games begun under it (``ArmageddonEmpires6``)."""
-        return {ArmageddonEmpires.version: RULESET_7, ArmageddonEmpires6.version: RULESET_6}.get(
-            version
-        )
+        """This version, or a kept one for the games begun under it (``VERSIONS``)."""
+        return VERSIONS.get(version)
 
     def not_waiting_for(self, state: GameState, decision: Decision, command: Command) -> RulesError:
         if decision.kind == "initiative" and command.player in state.bids:
@@ -165,19 +165,23 @@ class ArmageddonEmpires(Rules[GameState, Command]):
         return isinstance(event, RoundBegan | GameCreated)
 
 
+class ArmageddonEmpires7(ArmageddonEmpires):
+    """Version 7, kept so that a game begun under it plays on under it and its log re-derives
+    (the state's ``rules_version`` tells each rule that changed since)."""
+
+    version: ClassVar[str] = "7"
+
+
 class ArmageddonEmpires6(ArmageddonEmpires):
-    """Version 6, kept so that a game begun under it plays on under it and its log re-derives:
-    an air strike's unit targets were the sighted units still standing in the hex (AE-42 before
-    version 7, ``air_war._version_6_targets``). Everything else is version 7's, the same."""
+    """Version 6, kept likewise: an air strike's unit targets were the sighted units still
+    standing in the hex (AE-42 before version 7, ``air_war._version_6_targets``)."""
 
     version: ClassVar[str] = "6"
 
-    def initial_state(self, scenario: Scenario) -> GameState:
-        from warlog.domain.armageddon_empires import setup
 
-        return setup.initial_state(scenario)
-
-
-RULESET_7 = ArmageddonEmpires()
-RULESET_6 = ArmageddonEmpires6()
-RULESET: Ruleset[GameState, Command] = RULESET_7
+LATEST = ArmageddonEmpires()
+#: every version this warlog plays, by version
+VERSIONS: dict[str, ArmageddonEmpires] = {
+    r.version: r for r in (LATEST, ArmageddonEmpires7(), ArmageddonEmpires6())
+}
+RULESET: Ruleset[GameState, Command] = LATEST

@@ -26,6 +26,7 @@ from warlog.domain.armageddon_empires.limits import (
     DEFAULT_HAND_LIMIT,
     DEFAULT_SUPPLY_RANGE,
     EMPIRES_PER_GAME,
+    GARRISON_SUFFIX,
     MAX_ARMIES_PER_HEX,
     MAX_HEROES_PER_ARMY,
     MAX_UNITS_PER_ARMY,
@@ -437,4 +438,4 @@ def _card_of_kind(path: str, card: str, cards: dict[str, CardEntry], kind: type)
 
 def garrison_id(base: str) -> str:
     """The id of the garrison army of base ``base`` (AE-8)."""
-    return f"{base}-garrison"
+    return f"{base}{GARRISON_SUFFIX}"

@@ -162,10 +162,10 @@ class GameState(msgspec.Struct, frozen=True):
     #: the game holds minefield cards (placed, or in a hand or deck to be laid by Engineers):
     #: every move is then checked for minefields (AE-53, AE-54)
     mined: bool = False
-    #: AE-42 since version 7: an air strike's unit targets are judged by its empire's sightings
-    #: alone (``ArmageddonEmpires.initial_state`` sets it); False in a game played under version
-    #: 6, whose targets were the sighted units still standing in the hex
-    targets_as_sighted: bool = False
+    #: the version of these rules the game is played under (its ``game_created`` records it;
+    #: ``ArmageddonEmpires.initial_state`` sets it): a rule that changed since version 6 asks it
+    #: (a state of a version-6 game, written before this field, has the default)
+    rules_version: int = 6
 
     def card(self, instance: str) -> CardEntry:
         """The card type of a card in play."""

@@ -13,6 +13,7 @@ from warlog.domain.armageddon_empires.abilities import STEALTH, level
 from warlog.domain.armageddon_empires.commands import DropStealth, EngageStealth
 from warlog.domain.armageddon_empires.costs import STEALTH_AP
 from warlog.domain.armageddon_empires.guards import own_army, pay_ap
+from warlog.domain.armageddon_empires.observation import seen_at_a_base
 from warlog.domain.armageddon_empires.sighting_events import StealthDropped, StealthEngaged
 from warlog.domain.armageddon_empires.state import Army, GameState
 from warlog.domain.core.batch import Batch
@@ -63,6 +64,7 @@ def drop_stealth(batch: Batch[GameState], cmd: DropStealth) -> None:
         raise reject(f"{army.id} is not stealthed", "not_stealthed")
     pay_ap(state.empires[cmd.player], STEALTH_AP, "dropping stealth")
     batch.emit(StealthDropped(empire=cmd.player, army=army.id, ap_cost=STEALTH_AP))
+    seen_at_a_base(batch, army.id)
 
 
 def legal_stealth_orders(state: GameState, player: str) -> list[EngageStealth | DropStealth]:

@@ -13,6 +13,7 @@ from typing import Any
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from msgspec.structs import replace
 
 from tests.domain.armageddon_empires.games import play
 from tests.domain.armageddon_empires.helpers import army_block, game, only, sight, start_turns
@@ -395,7 +396,7 @@ def test_a_multi_targeting_unit_striking_with_all_its_points_has_no_second_targe
     assert RULESET.decision(g.state).players == ("blue",)  # type: ignore[union-attr]
 
 
-def test_a_sniper_strikes_the_enemy_hero_against_its_fate_for_one_ap() -> None:
+def test_a_sniper_strikes_the_enemy_hero_against_its_fate_for_one_ap_owed() -> None:
     armies = army_block("red-x", "red", "3,0", units=("marksman",)) + army_block(
         "blue-y", "blue", "4,0", hero="warden", units=("trooper",)
     )
@@ -408,13 +409,32 @@ def test_a_sniper_strikes_the_enemy_hero_against_its_fate_for_one_ap() -> None:
     # 3 dice against the warden's fate of 2 (p.16): 3 successes against 2, 1 wound
     events = g.when(Attack(player="red", unit=marksman, target=hero), dice=[6, 6, 6, 6, 6])
     began = only(events, AttackBegan)
-    assert (began.kind, began.ap_cost, began.owed) == ("sniper", 1, False)
+    # owed in red's own turn too (AE-58), paid when its next turn begins (AE-19)
+    assert (began.kind, began.ap_cost, began.owed) == ("sniper", 1, True)
     opened = only(events, ChallengeOpened).challenge
     assert (opened.attacker.pool.size, opened.defender.pool.size) == (3, 2)
     assert [t.value for t in opened.defender.pool.terms] == [2]
     assert only(events, CardDamaged).amount == 1
-    assert g.state.empires["red"].ap == ap - 1
+    assert (g.state.empires["red"].ap, g.state.empires["red"].ap_owed) == (ap, 1)
     assert g.state.damage[hero] == 1
+
+
+def test_whether_a_sniper_may_strike_in_its_own_turn_never_tells_the_ap_left() -> None:
+    armies = army_block("red-x", "red", "3,0", units=("marksman",)) + army_block(
+        "blue-y", "blue", "4,0", hero="warden", units=("trooper",)
+    )
+    sniper = Attack(player="red", unit="red.marksman.1", target="blue.warden.1")
+    # given red's AP, sealed for blue, is all spent or not (AE-17)
+    for ap in (0, 3):
+        g = fought(armies)
+        g.state = replace(
+            g.state, empires={**g.state.empires, "red": replace(g.state.empires["red"], ap=ap)}
+        )
+        # then its sniper is offered all the same (AE-58): the battle waits for red either way
+        assert sniper in RULESET.legal_commands(g.state, "red")
+        # ... though a game of version 7 paid it from the turn's AP: offered only with AP left
+        g.state = replace(g.state, rules_version=7)
+        assert (sniper in RULESET.legal_commands(g.state, "red")) == (ap > 0)
 
 
 def test_a_sniper_outside_its_empires_turn_owes_the_ap() -> None:
