@@ -65,7 +65,7 @@ from warlog.domain.core.seal import (
     seals_in,
     stripped,
 )
-from warlog.domain.core.summary import plural
+from warlog.domain.core.summary import listed, plural
 from warlog.eventstore.chain import GENESIS, link
 from warlog.eventstore.codec import Codec
 from warlog.eventstore.records import Record
@@ -541,7 +541,7 @@ class Auditor:
                 record.seq,
                 "version",
                 f"played under {ruleset.name} version {event.version}, which this warlog does "
-                f"not play (it plays {' and '.join((ruleset.version, *ruleset.kept_versions))}), "
+                f"not play (it plays {listed((ruleset.version, *ruleset.kept_versions))}), "
                 "so rules re-derivation was not done",
             )
             self._stop_rules(record.seq, f"played under version {event.version}")

@@ -618,6 +618,8 @@ def rulesets_(as_json: bool) -> None:
     Example:
       warlog rulesets --json
     """
+    from warlog.domain.core.summary import listed
+
     rows = rulesets.catalogue()
     if as_json:
         emit(rows)
@@ -625,7 +627,7 @@ def rulesets_(as_json: bool) -> None:
         for row in rows:
             names = ", ".join(row["scenarios"]) or "-"
             kept = rulesets.get(row["name"]).kept_versions
-            also = f"; plays on the games begun under {' and '.join(kept)}" if kept else ""
+            also = f"; plays on the games begun under {listed(kept)}" if kept else ""
             click.echo(f"{row['name']} (version {row['version']}{also}): scenarios {names}")
 
 

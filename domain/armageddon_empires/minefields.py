@@ -37,6 +37,11 @@ from warlog.domain.core.batch import Batch
 
 #: the purpose of the hidden roll of a move's minefield challenges (the same for every move)
 ROLL_PURPOSE = "minefield attack challenges"
+#: AE-53: the rules version since which a minefield's challenges roll as the referee's hidden
+#: roll (no roller), as the observation checks and collateral damage do: both empires learn their
+#: part of its outcome (the mover its challenges, the minefield's empire its loss), so it is
+#: nobody's secret draw; before, it was the mover's
+REFEREES_ROLL_SINCE = 9
 
 
 def enemy_minefields(state: GameState, empire: str) -> dict[str, Minefield]:
@@ -98,7 +103,8 @@ def spring(batch: Batch[GameState], army_id: str, entered: bool) -> None:
             if not level(state.card(card).abilities, ENGINEER)
         ]
     count = sum(a.size + d.size for _, a, d in targets)
-    faces = batch.roll(count, 6, purpose=ROLL_PURPOSE, roller=army.empire, hidden=True)
+    roller = "" if state.rules_version >= REFEREES_ROLL_SINCE else army.empire
+    faces = batch.roll(count, 6, purpose=ROLL_PURPOSE, roller=roller, hidden=True)
     report, loss = (None, None) if mine is None else _attack(state, army, mine, targets, faces)
     batch.emit(MinefieldsChecked(empire=army.empire, attack=report))
     for other in others:

@@ -48,9 +48,10 @@ class ArmageddonEmpires(Rules[GameState, Command]):
     #: (AE-39..AE-43); 6: munitions, collateral damage, WMD, minefields (AE-44 onward); 7: an air
     #: strike's unit targets judged by its empire's sightings alone (AE-42); 8: an army that drops
     #: stealth or takes units in an enemy base's hex is seen there, as every round,
-    #: names ending '-garrison' kept for garrisons, a sniper's AP always owed (AE-56..AE-58)
-    version: ClassVar[str] = "8"
-    kept_versions: ClassVar[tuple[str, ...]] = ("7", "6")
+    #: names ending '-garrison' kept for garrisons, a sniper's AP always owed (AE-56..AE-58); 9:
+    #: a minefield's challenges the referee's hidden roll (AE-53)
+    version: ClassVar[str] = "9"
+    kept_versions: ClassVar[tuple[str, ...]] = ("8", "7", "6")
     event_types: ClassVar[tuple[type[Event], ...]] = (
         EVENT_TYPES
         + SIGHTING_EVENT_TYPES
@@ -165,9 +166,15 @@ class ArmageddonEmpires(Rules[GameState, Command]):
         return isinstance(event, RoundBegan | GameCreated)
 
 
-class ArmageddonEmpires7(ArmageddonEmpires):
-    """Version 7, kept so that a game begun under it plays on under it and its log re-derives
+class ArmageddonEmpires8(ArmageddonEmpires):
+    """Version 8, kept so that a game begun under it plays on under it and its log re-derives
     (the state's ``rules_version`` tells each rule that changed since)."""
+
+    version: ClassVar[str] = "8"
+
+
+class ArmageddonEmpires7(ArmageddonEmpires):
+    """Version 7, kept likewise."""
 
     version: ClassVar[str] = "7"
 
@@ -182,6 +189,6 @@ class ArmageddonEmpires6(ArmageddonEmpires):
 LATEST = ArmageddonEmpires()
 #: every version this warlog plays, by version
 VERSIONS: dict[str, ArmageddonEmpires] = {
-    r.version: r for r in (LATEST, ArmageddonEmpires7(), ArmageddonEmpires6())
+    r.version: r for r in (LATEST, ArmageddonEmpires8(), ArmageddonEmpires7(), ArmageddonEmpires6())
 }
 RULESET: Ruleset[GameState, Command] = LATEST

@@ -2,6 +2,8 @@
 forces and holdings, and the board as text. Rulesets build one from a player's view (so that it
 shows only what that player may see); front ends render it."""
 
+from collections.abc import Sequence
+
 import msgspec
 
 
@@ -22,6 +24,11 @@ class Summary(msgspec.Struct, frozen=True):
     tables: list[Table] = []
     board: list[str] = []
     legend: str = ""
+
+
+def listed(words: Sequence[str]) -> str:
+    """``a``, ``a and b``, ``a, b and c``."""
+    return " and ".join(w for w in (", ".join(words[:-1]), *words[-1:]) if w)
 
 
 def plural(n: int, word: str, many: str | None = None) -> str:

@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from msgspec.structs import replace
 
 from tests.domain.armageddon_empires.helpers import game, only, start_turns, toml
 from tests.domain.armageddon_empires.invariants import check_invariants
@@ -28,6 +29,7 @@ from warlog.domain.armageddon_empires.scenario import bundled, parse_scenario
 from warlog.domain.armageddon_empires.views import view
 from warlog.domain.core.errors import InputError
 from warlog.domain.core.events import DiceRolled
+from warlog.fuzz.noninterference import other_draws
 
 #: our own test cards: a minefield (5 attack dice, 4 structure), a fast unit, a sapper
 MINE_CARDS = """
@@ -136,7 +138,11 @@ def test_each_card_undergoes_one_challenge_and_the_minefield_loses_the_base_dama
     )
     events = move(g, "5,0", dice)
     hidden = [e for e in events if isinstance(e, DiceRolled) and e.faces]
-    assert hidden[0].hidden and hidden[0].roller == "red" and len(hidden[0].faces) == 20
+    # the referee's hidden roll (AE-53, version 9): both empires learn their part of its outcome
+    # (red its challenges, blue its loss), so it is nobody's secret draw, and the fuzzer's twins,
+    # which vary the other side's secret draws, leave it as it is
+    assert hidden[0].hidden and hidden[0].roller == "" and len(hidden[0].faces) == 20
+    assert not other_draws(events, "blue") and not other_draws(events, "red")
     attack = only(events, MinefieldsChecked).attack
     assert attack is not None
     runner, first, second = attack.challenges
@@ -153,6 +159,14 @@ def test_each_card_undergoes_one_challenge_and_the_minefield_loses_the_base_dama
     assert state.damage["blue.mines.1"] == 3
     assert not violations(state)
     assert "Minefield 5" in only(events, MinefieldsChecked).explain()
+
+
+def test_a_game_of_version_8_rolled_a_minefield_s_challenges_as_the_mover_s() -> None:
+    g = mined()
+    g.state = replace(g.state, rules_version=8)
+    events = move(g, "5,0", [1] * 5 + [6] + ([1] * 5 + [6, 6]) * 2)
+    (roll,) = [e for e in events if isinstance(e, DiceRolled) and e.faces]
+    assert roll.roller == "red" and other_draws(events, "blue")
 
 
 def test_damage_modifiers_reduce_the_card_s_damage_but_not_the_minefield_s_loss() -> None:
