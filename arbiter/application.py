@@ -394,7 +394,8 @@ class Arbiter:
         """Create the game ``created`` describes, its key committed to in it: the batch of
         ``game_created`` and the events that open the game (a deal, rolled on the key in both
         dice modes). Returns its id; InputError if the id is taken."""
-        ruleset = self._rulesets(created.ruleset)
+        named = self._rulesets(created.ruleset)
+        ruleset = named.at_version(created.version) or named  # the version it records
         game = created.game
         parsed = ruleset.scenario_from_builtins(created.scenario)
         meta = evolve_meta(None, 1, created)
