@@ -10,7 +10,7 @@ of armies, and the procedure that runs a battle on the core engine's stack.
   enemy armies it sees in its own hex.
 - **Set-up** (p.33; AE-26): the armies of each side that stand unstealthed in the hex take part
   and are seen by the enemy; where a base stands, empty armies there are destroyed (the Empty
-  Armies Rule, p.33). Each side, the attacker first, then names the stealthed armies of its own
+  Armies Rule, p.33), which ones sealed for the other empire since version 10 (AE-59). Each side, the attacker first, then names the stealthed armies of its own
   in the hex that destealth and join. Both are always asked, so that being asked tells nothing.
 - **Order and rows** (p.33; R13; AE-27): armies fight one at a time; when a side has no army in
   the fight its empire commits the next one, choosing which units stand in the back row.
@@ -30,6 +30,7 @@ from warlog.domain.armageddon_empires.battle_events import (
     BattleAverted,
     BattleBegan,
     BattleSetUp,
+    EmptyArmiesDestroyed,
     EngagementChosen,
     EngagementOffered,
     StartedBy,
@@ -41,6 +42,7 @@ from warlog.domain.armageddon_empires.commands import (
     Engage,
     SetUpBattle,
 )
+from warlog.domain.armageddon_empires.control import EMPTY_ARMIES_UNSEEN_SINCE
 from warlog.domain.armageddon_empires.frames import (
     Battle,
     BattleSide,
@@ -173,6 +175,7 @@ def start_battle(batch: Batch[GameState], attacker: str, at: str, started_by: St
     emptied = tuple(
         a.id for a in here if has_base and not a.cards() and a.garrison_of is None
     )  # the Empty Armies Rule (p.33)
+    sealed = state.rules_version >= EMPTY_ARMIES_UNSEEN_SINCE  # AE-59
 
     def side(empire: str) -> BattleSide:
         armies = tuple(
@@ -183,7 +186,11 @@ def start_battle(batch: Batch[GameState], attacker: str, at: str, started_by: St
     battle = Battle(
         number=state.battles + 1, at=at, attacker=side(attacker), defender=side(defender)
     )
-    batch.emit(BattleBegan(battle=battle, started_by=started_by, emptied=emptied))
+    batch.emit(BattleBegan(battle=battle, started_by=started_by, emptied=() if sealed else emptied))
+    if sealed and has_base:
+        for empire in state.seats:
+            lost = tuple(a for a in emptied if state.armies[a].empire == empire)
+            batch.emit(EmptyArmiesDestroyed(empire=empire, at=at, armies=lost))
 
 
 def assault_problem(state: GameState, player: str, army: Army) -> RulesError | None:

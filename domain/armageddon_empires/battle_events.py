@@ -5,7 +5,7 @@ the round, whose unit acts, what its open challenge is about), so that ``explain
 them says where the battle is. Never imports ``state.py``.
 """
 
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 from warlog.domain.armageddon_empires.frames import (
     Battle,
@@ -16,6 +16,7 @@ from warlog.domain.armageddon_empires.frames import (
 )
 from warlog.domain.core.events import Event
 from warlog.domain.core.rolls import AwaitedRoll
+from warlog.domain.core.seal import Hidden
 from warlog.domain.core.summary import plural
 
 
@@ -175,6 +176,28 @@ class BattleBegan(BattleStep, frozen=True, tag="battle_began"):
         if self.emptied:
             out += f"; empty armies destroyed: {', '.join(self.emptied)} (Empty Armies Rule, p.33)"
         return out
+
+
+class EmptyArmiesDestroyed(Event, frozen=True, tag="empty_armies_destroyed"):
+    """The Empty Armies Rule (p.33) as a battle begins where a stronghold or outpost stands,
+    since version 10: one empire's empty armies in the hex are destroyed. One for each empire,
+    whatever the hex held, each sealed for the other empire: which armies, and how many, is its
+    own (AE-59). Before version 10 ``battle_began`` named them (``emptied``)."""
+
+    empire: str
+    at: str
+    armies: Annotated[tuple[str, ...], Hidden(owner="empire")]
+
+    def explain(self) -> str:
+        if not self.armies:
+            return (
+                f"{self.empire} has no empty army at {self.at} to lose "
+                "(Empty Armies Rule, p.33; AE-59)"
+            )
+        return (
+            f"{self.empire} loses {plural(len(self.armies), 'empty army', 'empty armies')} at "
+            f"{self.at}: {', '.join(self.armies)} (Empty Armies Rule, p.33; AE-59)"
+        )
 
 
 class BattleAdvanced(BattleStep, frozen=True, tag="battle_advanced"):
@@ -469,6 +492,7 @@ BATTLE_EVENT_TYPES: tuple[type[Event], ...] = (
     BattleAverted,
     AssaultOrdered,
     BattleBegan,
+    EmptyArmiesDestroyed,
     BattleAdvanced,
     BattleSetUp,
     ArmyCommitted,

@@ -29,6 +29,7 @@ from warlog.domain.armageddon_empires.battle_events import (
     BattleRoundEnded,
     BattleSetUp,
     DelayedBattlesCalled,
+    EmptyArmiesDestroyed,
     EngagementChosen,
     EngagementOffered,
     NextRoundChosen,
@@ -109,6 +110,12 @@ def _began(state: GameState, e: BattleBegan) -> GameState:
     detail = f"in battle {b.number} (p.33; AE-26)"
     state = _sight(state, b.attacker.empire, b.defender.armies, detail)
     return _sight(state, b.defender.empire, b.attacker.armies, detail)
+
+
+def _empty_destroyed(state: GameState, e: EmptyArmiesDestroyed) -> GameState:
+    for army_id in e.armies:
+        state = remove_army(state, army_id)
+    return state
 
 
 def _step(state: GameState, e: Any) -> GameState:
@@ -213,6 +220,7 @@ APPLY: dict[type[Event], Callable[[GameState, Any], GameState]] = {
     AssaultOrdered: _assault,
     BattleAverted: _averted,
     BattleBegan: _began,
+    EmptyArmiesDestroyed: _empty_destroyed,
     BattleAdvanced: _step,
     BattleSetUp: _set_up,
     ArmyCommitted: _step,

@@ -3,12 +3,26 @@
 A base (stronghold, outpost) controls its hex even with no army (p.18). Otherwise the empire
 whose armies that are not stealthed stand in the hex controls it; stealthed armies control no
 hex (p.27). A hex where armies of two empires stand unstealthed (a hunter with its prey, p.30) is
-disputed: nobody controls it (AE-5).
+disputed: nobody controls it (AE-5). Since version 10 an empty army (no card) holds and
+disputes nothing, as a stealthed army (AE-59).
 """
 
 from __future__ import annotations
 
-from warlog.domain.armageddon_empires.state import GameState
+from warlog.domain.armageddon_empires.state import Army, GameState
+
+#: AE-59: since this version an army that holds no card counts for nothing in its hex to the
+#: other empire: no move meets it, it controls and disputes no hex, and its destruction by the
+#: Empty Armies Rule is sealed for the other empire
+EMPTY_ARMIES_UNSEEN_SINCE = 10
+
+
+def holds_ground(state: GameState, army: Army) -> bool:
+    """Whether ``army`` counts in its hex for the other empire (AE-5, AE-17, AE-59): it is not
+    stealthed and, since version 10, holds a card."""
+    if army.stealthed:
+        return False
+    return state.rules_version < EMPTY_ARMIES_UNSEEN_SINCE or bool(army.cards())
 
 
 def controllers(state: GameState) -> dict[str, str]:
@@ -16,7 +30,7 @@ def controllers(state: GameState) -> dict[str, str]:
     out: dict[str, str] = {}
     disputed: set[str] = set()
     for army in state.armies.values():
-        if army.stealthed:
+        if not holds_ground(state, army):
             continue
         held = out.setdefault(army.at, army.empire)
         if held != army.empire:
@@ -35,5 +49,7 @@ def enemy_held(state: GameState, empire: str) -> set[str]:
 
 
 def disputed(state: GameState, empire: str, at: str) -> bool:
-    """True if an enemy army that is not stealthed stands in hex ``at`` (p.34: a disputed hex)."""
-    return any(a.at == at and a.empire != empire and not a.stealthed for a in state.armies.values())
+    """True if an enemy army that holds ground stands in hex ``at`` (p.34: a disputed hex)."""
+    return any(
+        a.at == at and a.empire != empire and holds_ground(state, a) for a in state.armies.values()
+    )

@@ -33,6 +33,7 @@ from warlog.domain.armageddon_empires.abilities import (
 )
 from warlog.domain.armageddon_empires.battle import arrive
 from warlog.domain.armageddon_empires.commands import MoveArmy
+from warlog.domain.armageddon_empires.control import holds_ground
 from warlog.domain.armageddon_empires.costs import MOVE_AP_PER_CARD
 from warlog.domain.armageddon_empires.events import ArmyMoved, MoveStep
 from warlog.domain.armageddon_empires.guards import hex_on_map, own_army, pay_ap
@@ -235,8 +236,8 @@ def move_army(batch: Batch[GameState], cmd: MoveArmy) -> None:
 
 def _walk(state: GameState, army: Army, path: list[str]) -> tuple[list[str], str, list[str]]:
     """The path as walked (AE-17): an army that is not stealthed stops before the first hex
-    where it walks into enemy armies that are not stealthed and that its empire did not see
-    there, unless that hex is its destination and it is combat-capable (it enters, AE-25); it
+    where it walks into enemy armies that hold ground (not stealthed; since version 10 holding a
+    card, AE-59) and that its empire did not see there, unless that hex is its destination and it is combat-capable (it enters, AE-25); it
     never stops in a hex already full of its own armies. Returns the path walked, the contact
     hex ("" if none) and the armies met."""
     if army.stealthed:
@@ -246,7 +247,10 @@ def _walk(state: GameState, army: Army, path: list[str]) -> tuple[list[str], str
         met = [
             a
             for a in state.armies.values()
-            if a.at == at and a.empire != army.empire and not a.stealthed and a.id not in seen
+            if a.at == at
+            and a.empire != army.empire
+            and holds_ground(state, a)
+            and a.id not in seen
         ]
         if at == path[-1] and met and army.combat_capable:
             return path, at, sorted(a.id for a in met)

@@ -49,9 +49,11 @@ class ArmageddonEmpires(Rules[GameState, Command]):
     #: strike's unit targets judged by its empire's sightings alone (AE-42); 8: an army that drops
     #: stealth or takes units in an enemy base's hex is seen there, as every round,
     #: names ending '-garrison' kept for garrisons, a sniper's AP always owed (AE-56..AE-58); 9:
-    #: a minefield's challenges the referee's hidden roll (AE-53)
-    version: ClassVar[str] = "9"
-    kept_versions: ClassVar[tuple[str, ...]] = ("8", "7", "6")
+    #: a minefield's challenges the referee's hidden roll (AE-53); 10: an empty army counts for
+    #: nothing in its hex to the other empire, and which ones the Empty Armies Rule destroys is
+    #: sealed for it (AE-59)
+    version: ClassVar[str] = "10"
+    kept_versions: ClassVar[tuple[str, ...]] = ("9", "8", "7", "6")
     event_types: ClassVar[tuple[type[Event], ...]] = (
         EVENT_TYPES
         + SIGHTING_EVENT_TYPES
@@ -166,6 +168,13 @@ class ArmageddonEmpires(Rules[GameState, Command]):
         return isinstance(event, RoundBegan | GameCreated)
 
 
+class ArmageddonEmpires9(ArmageddonEmpires):
+    """Version 9, kept so that a game begun under it plays on under it and its log re-derives
+    (the state's ``rules_version`` tells each rule that changed since)."""
+
+    version: ClassVar[str] = "9"
+
+
 class ArmageddonEmpires8(ArmageddonEmpires):
     """Version 8, kept so that a game begun under it plays on under it and its log re-derives
     (the state's ``rules_version`` tells each rule that changed since)."""
@@ -189,6 +198,13 @@ class ArmageddonEmpires6(ArmageddonEmpires):
 LATEST = ArmageddonEmpires()
 #: every version this warlog plays, by version
 VERSIONS: dict[str, ArmageddonEmpires] = {
-    r.version: r for r in (LATEST, ArmageddonEmpires8(), ArmageddonEmpires7(), ArmageddonEmpires6())
+    r.version: r
+    for r in (
+        LATEST,
+        ArmageddonEmpires9(),
+        ArmageddonEmpires8(),
+        ArmageddonEmpires7(),
+        ArmageddonEmpires6(),
+    )
 }
 RULESET: Ruleset[GameState, Command] = LATEST

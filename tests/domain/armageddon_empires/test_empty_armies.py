@@ -1,0 +1,156 @@
+"""Since version 10 an empty army counts for nothing to the other empire (AE-59): no move meets
+it, it controls and disputes no hex, and which ones the Empty Armies Rule (p.33) destroys when a
+battle begins at a base is sealed for the other empire. Before it, an attacker learned the names
+and number of the empty armies it walked into, which their creation had sealed (AE-17).
+
+Blue's HQ (7,5, garrisoned) and outpost (7,0); red's army red-x beside the HQ, at 6,5. A scenario
+places no empty army, so each test stands blue's where it says, as if blue had created them there
+(``army_created`` is sealed for red, AE-17).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import msgspec
+from msgspec.structs import replace
+
+from tests.domain.armageddon_empires.helpers import army_block, only, scenario, sight, start_turns
+from tests.domain.armageddon_empires.test_battle import BATTLE_CARDS, EMPTY_HANDS, GARRISONED
+from tests.given_when_then import Given
+from warlog.domain.armageddon_empires.battle_events import BattleBegan, EmptyArmiesDestroyed
+from warlog.domain.armageddon_empires.commands import Engage, MoveArmy
+from warlog.domain.armageddon_empires.control import disputed, enemy_held
+from warlog.domain.armageddon_empires.ruleset import VERSIONS
+from warlog.domain.armageddon_empires.sighting_events import ArmiesSighted
+from warlog.domain.armageddon_empires.state import Army
+from warlog.domain.core.events import Event
+from warlog.domain.core.seal import secrets_of, set_path
+
+BASES = (
+    GARRISONED
+    + """
+[[bases]]
+id = "blue-post"
+empire = "blue"
+kind = "outpost"
+at = "7,0"
+card = "camp"
+"""
+)
+
+RED_X = army_block("red-x", "red", "6,5", units=("trooper",))
+
+
+def given(version: str, spares: dict[str, str], armies: str = RED_X) -> Given:
+    """Red's turn under ``version``, red sighting blue's garrison; blue's empty armies (id →
+    hex) standing where ``spares`` says."""
+    g = start_turns(
+        Given(
+            VERSIONS[version],
+            scenario(armies=BATTLE_CARDS + armies, empires=EMPTY_HANDS, bases=BASES),
+        )
+    )
+    g = sight(g, "red", "blue-hq-garrison")
+    added = {a: Army(id=a, empire="blue", at=at) for a, at in spares.items()}
+    g.state = replace(g.state, armies={**g.state.armies, **added})
+    return g
+
+
+def as_seen_by(player: str, events: list[Event]) -> list[dict[str, Any]]:
+    """The events as ``player`` receives them: every value sealed from it a placeholder."""
+    out = []
+    for event in events:
+        data = msgspec.to_builtins(event)
+        for path, owner in secrets_of(event):
+            if owner != player:
+                set_path(data, path, {"sealed": "…"})
+        out.append({"type": event.type_name(), **data})
+    return out
+
+
+def attacked(g: Given) -> list[Event]:
+    """Red's red-x moves into blue's HQ and attacks at once."""
+    return g.when(MoveArmy(player="red", army="red-x", to="7,5")) + g.when(
+        Engage(player="red", choice="attack")
+    )
+
+
+TWO_AT_THE_HQ = {"blue-spare-1": "7,5", "blue-spare-2": "7,5"}
+TWO_AWAY = {"blue-spare-1": "7,0", "blue-spare-2": "7,0"}
+
+
+def test_a_battle_at_a_base_destroys_its_empty_armies_telling_only_their_empire_which() -> None:
+    # given blue's two empty armies in its HQ's hex
+    g = given("10", TWO_AT_THE_HQ)
+    # when red moves in and attacks: the battle begins, and the Empty Armies Rule destroys them
+    events = attacked(g)
+    assert only(events, BattleBegan).emptied == ()
+    lost = [e for e in events if isinstance(e, EmptyArmiesDestroyed)]
+    # then each empire is told of its own, in one event each, whatever the hex held
+    assert [(e.empire, e.armies) for e in lost] == [
+        ("red", ()),
+        ("blue", ("blue-spare-1", "blue-spare-2")),
+    ]
+    assert lost[1].explain() == (
+        "blue loses 2 empty armies at 7,5: blue-spare-1, blue-spare-2 (Empty Armies Rule, p.33; "
+        "AE-59)"
+    )
+    assert (
+        lost[0].explain() == "red has no empty army at 7,5 to lose (Empty Armies Rule, p.33; AE-59)"
+    )
+    assert not {"blue-spare-1", "blue-spare-2"} & set(g.state.armies)
+    # and the move met none of them: red sighted nobody new by contact
+    assert not any(isinstance(e, ArmiesSighted) and e.observer == "red" and e.seen for e in events)
+
+
+def test_red_receives_the_same_whether_blue_had_empty_armies_in_the_hex_or_elsewhere() -> None:
+    there, away = given("10", TWO_AT_THE_HQ), given("10", TWO_AWAY)
+    seen_there, seen_away = attacked(there), attacked(away)
+    # blue's own record differs (it lost two armies in one game only) ...
+    assert as_seen_by("blue", seen_there) != as_seen_by("blue", seen_away)
+    assert set(away.state.armies) - set(there.state.armies) == {"blue-spare-1", "blue-spare-2"}
+    # ... red's events, view and legal commands do not
+    assert as_seen_by("red", seen_there) == as_seen_by("red", seen_away)
+    ruleset = VERSIONS["10"]
+    assert ruleset.view(there.state, "red") == ruleset.view(away.state, "red")
+    assert ruleset.legal_commands(there.state, "red") == ruleset.legal_commands(away.state, "red")
+
+
+def test_a_game_of_version_9_keeps_its_rules_the_empty_armies_named_to_the_attacker() -> None:
+    there, away = given("9", TWO_AT_THE_HQ), given("9", TWO_AWAY)
+    seen_there, seen_away = attacked(there), attacked(away)
+    assert only(seen_there, BattleBegan).emptied == ("blue-spare-1", "blue-spare-2")
+    assert not any(isinstance(e, EmptyArmiesDestroyed) for e in seen_there)
+    assert as_seen_by("red", seen_there) != as_seen_by("red", seen_away)
+
+
+def test_a_move_walks_past_an_empty_army_in_the_field_without_meeting_it() -> None:
+    # given blue's empty army left in the field at 2,0 (as when its base is razed, AE-34), and
+    # red-x beside it, by red's HQ
+    spare = {"blue-spare-1": "2,0"}
+    g = given("10", spare, armies=army_block("red-x", "red", "1,0", units=("trooper",)))
+    # when red-x moves through it: it walks the whole way and sights nothing by contact
+    events = g.when(MoveArmy(player="red", army="red-x", to="3,0"))
+    assert g.state.armies["red-x"].at == "3,0"
+    assert "blue-spare-1" not in g.state.sightings.get("red", {})
+    assert not any(isinstance(e, ArmiesSighted) and e.seen for e in events)
+    # under version 9 the same move stops before it, and red learns its name by contact
+    old = given("9", spare, armies=army_block("red-x", "red", "1,0", units=("trooper",)))
+    old.when(MoveArmy(player="red", army="red-x", to="3,0"))
+    assert old.state.armies["red-x"].at == "1,0"
+    assert old.state.sightings["red"]["blue-spare-1"].how == "contact"
+
+
+def test_an_empty_army_holds_no_hex_against_supply_and_disputes_no_base() -> None:
+    # given blue's empty army in the field at 3,0 and another in red's HQ's hex (left there when
+    # red took it back, say)
+    spares = {"blue-spare-1": "3,0", "blue-spare-2": "0,0"}
+    g = given("10", spares)
+    # then neither holds its hex against red's supply nor disputes red's HQ (no repairs there)
+    assert "3,0" not in enemy_held(g.state, "red")
+    assert not disputed(g.state, "red", "0,0")
+    # as they did under version 9
+    old = given("9", spares)
+    assert "3,0" in enemy_held(old.state, "red")
+    assert disputed(old.state, "red", "0,0")
