@@ -4,13 +4,16 @@ from __future__ import annotations
 
 from typing import Any, TypeVar
 
+import msgspec
+
 from tests.given_when_then import Given
 from warlog.domain.armageddon_empires.commands import BuyInitiative
 from warlog.domain.armageddon_empires.observation import sighting
 from warlog.domain.armageddon_empires.ruleset import RULESET
 from warlog.domain.armageddon_empires.scenario import Scenario, parse_scenario
 from warlog.domain.armageddon_empires.sighting_events import ArmiesSighted
-from warlog.domain.core.events import Event
+from warlog.domain.core.dice import DiceSpec, commitment_of
+from warlog.domain.core.events import Event, GameCreated
 
 E = TypeVar("E", bound=Event)
 
@@ -278,3 +281,19 @@ def army_block(
     hero_line = f'hero = "{hero}"\n' if hero else ""
     unit_list = ", ".join(f'"{u}"' for u in units)
     return f'\n[[armies]]\nid = "{army_id}"\nempire = "{empire}"\nat = "{at}"\n{hero_line}units = [{unit_list}]\n'
+
+
+def created_under(version: str, text: str, key: bytes, game: str = "ni") -> GameCreated:
+    """``game_created`` of a manual-dice game of the scenario ``text`` (named ``game``) begun
+    under ``version`` of the rules, as a warlog of that version would have begun it; pass it to
+    ``Arbiter.create`` with ``key``."""
+    scenario = RULESET.parse_scenario(text.encode())
+    return GameCreated(
+        game=game,
+        ruleset=RULESET.name,
+        version=version,
+        scenario_name=game,
+        scenario=msgspec.to_builtins(scenario),
+        players=RULESET.players(scenario),
+        dice=DiceSpec(mode="manual", stream=game, commitment=commitment_of(key)),
+    )

@@ -9,17 +9,12 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-import msgspec
-
 from tests.domain.armageddon_empires.arena import MORE_CARDS
-from tests.domain.armageddon_empires.helpers import army_block, toml
+from tests.domain.armageddon_empires.helpers import army_block, created_under, toml
 from tests.domain.armageddon_empires.test_air_war import AIR_CARDS, ARMIES, BASES, ROWS, empires
 from tests.domain.armageddon_empires.test_non_interference import KEY, reads
 from warlog.arbiter.application import Arbiter
 from warlog.domain import rulesets
-from warlog.domain.armageddon_empires.ruleset import RULESET
-from warlog.domain.core.dice import DiceSpec, commitment_of
-from warlog.domain.core.events import GameCreated
 from warlog.eventstore.memory_store import MemoryStore
 
 COMMANDS = [
@@ -104,17 +99,7 @@ def stealth_played(tmp: Path, army: str, version: str | None = None) -> Arbiter:
     if version is None:
         arb.new_game("armageddon-empires", str(path), game="ni", dice="manual")
     else:
-        scenario = RULESET.parse_scenario(text.encode())
-        created = GameCreated(
-            game="ni",
-            ruleset=RULESET.name,
-            version=version,
-            scenario_name="ni",
-            scenario=msgspec.to_builtins(scenario),
-            players=RULESET.players(scenario),
-            dice=DiceSpec(mode="manual", stream="ni", commitment=commitment_of(KEY)),
-        )
-        arb.create(created, KEY)
+        arb.create(created_under(version, text, KEY), KEY)
     script = [
         {"type": "buy_initiative", "player": "red", "count": 0},
         # the tie-break (blue first), then red's check of blue-a: 4 observation dice (Recce S5,

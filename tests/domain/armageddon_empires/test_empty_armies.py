@@ -10,14 +10,26 @@ places no empty army, so each test stands blue's where it says, as if blue had c
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import msgspec
 from msgspec.structs import replace
 
-from tests.domain.armageddon_empires.helpers import army_block, only, scenario, sight, start_turns
+from tests.domain.armageddon_empires.helpers import (
+    army_block,
+    created_under,
+    only,
+    scenario,
+    sight,
+    start_turns,
+    toml,
+)
 from tests.domain.armageddon_empires.test_battle import BATTLE_CARDS, EMPTY_HANDS, GARRISONED
 from tests.given_when_then import Given
+from tests.test_hidden_information import clock, play
+from warlog.arbiter.application import Arbiter
+from warlog.domain import rulesets
 from warlog.domain.armageddon_empires.battle_events import BattleBegan, EmptyArmiesDestroyed
 from warlog.domain.armageddon_empires.commands import Engage, MoveArmy
 from warlog.domain.armageddon_empires.control import disputed, enemy_held
@@ -26,6 +38,8 @@ from warlog.domain.armageddon_empires.sighting_events import ArmiesSighted
 from warlog.domain.armageddon_empires.state import Army
 from warlog.domain.core.events import Event
 from warlog.domain.core.seal import secrets_of, set_path
+from warlog.eventstore.memory_store import MemoryStore
+from warlog.fuzz.noninterference import blinded, observed
 
 BASES = (
     GARRISONED
@@ -154,3 +168,57 @@ def test_an_empty_army_holds_no_hex_against_supply_and_disputes_no_base() -> Non
     old = given("9", spares)
     assert "3,0" in enemy_held(old.state, "red")
     assert disputed(old.state, "red", "0,0")
+
+
+KEY = bytes(range(32))
+
+
+def public(i: int, sides: int) -> int:
+    """The faces of every roll of these games, alike in both (manual dice)."""
+    return (i * 7) % sides + 1
+
+
+def arbitrated(tmp: Path, where: str, version: str) -> tuple[Arbiter, str]:
+    """Through the application, on manual dice: blue (first in both rounds) creates two empty
+    armies at ``where`` in round 1 (sealed for red, AE-17); in round 2 red's red-x moves into
+    blue's HQ and attacks."""
+    folder = tmp / f"{version}-{where.replace(',', '-')}"
+    folder.mkdir()
+    text = toml(armies=BATTLE_CARDS + RED_X, empires=EMPTY_HANDS, bases=BASES)
+    (folder / "ni.toml").write_text(text)  # the scenario's name is the file's: alike in both
+    arb = Arbiter(MemoryStore(), rulesets.get, clock=clock(), seeds=lambda: KEY)
+    game = arb.create(created_under(version, text, KEY), KEY)
+    script: list[dict[str, Any]] = [
+        {"type": "buy_initiative", "player": "red", "count": 0},
+        {"type": "buy_initiative", "player": "blue", "count": 0},
+        {"type": "create_army", "player": "blue", "army": "blue-spare-1", "at": where},
+        {"type": "create_army", "player": "blue", "army": "blue-spare-2", "at": where},
+        {"type": "end_turn", "player": "blue"},
+        {"type": "end_turn", "player": "red"},
+        {"type": "buy_initiative", "player": "red", "count": 0},
+        {"type": "buy_initiative", "player": "blue", "count": 0},
+        {"type": "end_turn", "player": "blue"},
+        {"type": "move_army", "player": "red", "army": "red-x", "to": "7,5"},
+        {"type": "engage", "player": "red", "choice": "attack"},
+    ]
+    for command in script:
+        play(arb, game, command, public)
+    return arb, game
+
+
+def test_everything_red_is_given_is_the_same_whether_blue_s_empty_armies_stood_there(
+    tmp_path: Path,
+) -> None:
+    # given two games through the application that differ only in where blue created its two
+    # empty armies (in the HQ red attacks, or at its outpost)
+    there, away = arbitrated(tmp_path, "7,5", "10"), arbitrated(tmp_path, "7,0", "10")
+    # the battle began and destroyed them in one game only
+    assert "blue-spare-1" not in there[0].view("ni")["state"]["armies"]
+    assert "blue-spare-1" in away[0].view("ni")["state"]["armies"]
+    assert blinded(observed(*there, "blue")) != blinded(observed(*away, "blue"))
+    # then red's feed of the log, views, legal commands, replay, explain and Events view are
+    # the same, commitments aside
+    assert blinded(observed(*there, "red")) == blinded(observed(*away, "red"))
+    # under version 9 they were not: the contact and battle_began named blue's empty armies
+    old = arbitrated(tmp_path, "7,5", "9"), arbitrated(tmp_path, "7,0", "9")
+    assert blinded(observed(*old[0], "red")) != blinded(observed(*old[1], "red"))
