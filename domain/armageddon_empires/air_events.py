@@ -81,7 +81,7 @@ class InterceptAnswered(AirStep, frozen=True, tag="intercept_answered"):
     def explain(self) -> str:
         if self.card is None:
             why = " (an empty hand, AE-20)" if self.automatic else ""
-            return f"{self.empire} lets {self.strike.name} pass{why} ({self.where()})"
+            return f"{self.empire} lets {self.strike.name} pass{why} (p.30) ({self.where()})"
         pay = f"{self.ap_cost} AP" + (" owed until its next turn (AE-19)" if self.owed else "")
         return (
             f"{self.empire} intercepts with {self.card} for {pay} and {self.paid.text()} "
@@ -133,7 +133,7 @@ class AirStrikeEnded(AirStep, frozen=True, tag="air_strike_ended"):
     def explain(self) -> str:
         s = self.strike
         if not self.survived:
-            fate = "destroyed before it struck"
+            fate = "destroyed before it struck (pp.30–31)"
         elif self.spent:
             fate = "a missile, spent (p.19)"
         else:

@@ -21,7 +21,10 @@ class RoundBegan(Event, frozen=True, tag="round_began"):
     last_round: int
 
     def explain(self) -> str:
-        return f"round {self.round} of {self.last_round} begins (the scenario's max_rounds)"
+        return (
+            f"round {self.round} of {self.last_round} begins (the scenario's max_rounds; "
+            "the round of turns, pp.20–22)"
+        )
 
 
 class ResourcesCollected(Event, frozen=True, tag="resources_collected"):
@@ -118,7 +121,8 @@ class SupplyTraced(Event, frozen=True, tag="supply_traced"):
         where = ", ".join(self.sources) or "no stronghold or outpost"
         if not self.out_of_supply:
             return (
-                f"every army of {self.empire} is in supply (range {self.supply_range} from {where})"
+                f"every army of {self.empire} is in supply (range {self.supply_range} from "
+                f"{where}; p.26)"
             )
         return (
             f"out of supply: {', '.join(self.out_of_supply)} — no path of cost ≤ "

@@ -10,10 +10,26 @@ import msgspec
 
 from warlog.domain.battle_for_armageddon.crt import RESULTS
 from warlog.domain.battle_for_armageddon.rules import (
+    ADVANCE_MAX,
+    ADVANCE_MIN_MOVE,
+    BUILD_IMPERIAL,
+    BUILD_ORK,
+    COMBAT_PHASE,
+    COMBAT_RESULTS_TABLE,
     FIRST_TURN_BUILD_DIVISOR,
     FORTIFICATION_MULTIPLIER,
+    LAST_TURN,
+    MOVEMENT_PHASE,
+    RETREATING,
     RUINS_PER_ORK_REBUILD,
+    SEQUENCE_OF_PLAY,
+    SETUP,
+    SPECIAL_UNITS,
+    STARTING_HAND,
+    STRATEGY_CARDS_CHOSEN,
+    SUPPLY,
     SUPPLY_LOSS_MAX_FACE,
+    VICTORY_CONDITIONS,
 )
 from warlog.domain.core.events import Event
 from warlog.domain.core.seal import Hidden
@@ -42,6 +58,29 @@ def _signed(n: int) -> str:
     return f"+{n}" if n >= 0 else f"−{-n}"
 
 
+def _areas(n: int) -> str:
+    return f"{n} area" if n == 1 else f"{n} areas"
+
+
+#: what each step of applying a combat result does, as ``result_stood`` tells it (BFA-4)
+_STEP_WORDS: dict[str, str] = {
+    "loss": "loses a counter",
+    "eliminate": "is eliminated",
+    "retreat": "retreats",
+    "advance": "may advance",
+}
+
+#: what each special card's effect does when played (BFA-11, BFA-19, BFA-22), ``{v}`` its value
+_EFFECT_WORDS: dict[str, str] = {
+    "reconstruction": "smoking ruins with no Ork counter flip back (BFA-19)",
+    "drop_pod": "a READY Marine reinforcement lands in any open area and counts as moved (BFA-22)",
+    "forced_march": "+{v} Move for counters that move after it this phase",
+    "barrage": "+{v} to the player's CRT rolls for the rest of this combat phase",
+    "extra_build_points": "+{v} build points in this build phase",
+    "extra_rebuild": "+{v} Ork rebuilds in this build phase",
+}
+
+
 # -- set-up and the turn -------------------------------------------------------------------------
 
 
@@ -49,15 +88,30 @@ class CounterDeployed(Event, frozen=True, tag="counter_deployed"):
     counter: str
     area: str
 
+    def explain(self) -> str:
+        return (
+            f"{self.counter} is set up in {self.area}: the Ork player sets up in Ork Territory, "
+            f"within stacking ({SETUP}; BFA-18)"
+        )
+
 
 class SetupEnded(Event, frozen=True, tag="setup_ended"):
-    pass
+    def explain(self) -> str:
+        return (
+            f"set-up is over: each player is dealt a starting hand of {STARTING_HAND} Special "
+            f"Cards ({SETUP}; BFA-10)"
+        )
 
 
 class TurnBegan(Event, frozen=True, tag="turn_began"):
     """The first event of a game turn (the clock of the Events view)."""
 
     turn: int
+
+    def explain(self) -> str:
+        return (
+            f"turn {self.turn} of {LAST_TURN} begins with its Strategy Segment ({SEQUENCE_OF_PLAY})"
+        )
 
 
 class ReinforcementsArrived(Event, frozen=True, tag="reinforcements_arrived"):
@@ -80,6 +134,13 @@ class StrategyChosen(Event, frozen=True, tag="strategy_chosen"):
     player: str
     cards: Annotated[list[str], Hidden(owner="player")]
 
+    def explain(self) -> str:
+        return (
+            f"the {self.player} secretly choose {' then '.join(self.cards)}: "
+            f"{STRATEGY_CARDS_CHOSEN} of their Strategy Cards, revealed one per action segment "
+            f"({SEQUENCE_OF_PLAY}; BFA-21)"
+        )
+
 
 class InitiativeDecided(Event, frozen=True, tag="initiative_decided"):
     player: str
@@ -93,7 +154,7 @@ class InitiativeDecided(Event, frozen=True, tag="initiative_decided"):
             return f"turn {self.turn}: the {self.player} have the initiative ({self.reason})"
         return (
             f"turn {self.turn}: Imperial d6 {self.imperial_roll} against Ork d6 {self.ork_roll} → "
-            f"the {self.player} have the initiative ({self.reason})"
+            f"the {self.player} have the initiative ({self.reason}; {SEQUENCE_OF_PLAY}; BFA-1)"
         )
 
 
@@ -107,6 +168,13 @@ class SpecialCardDrawn(Event, frozen=True, tag="special_card_drawn"):
     face: Annotated[int, Hidden(owner="player")] = 0
     deck_size: int = 0
 
+    def explain(self) -> str:
+        if self.deck_size > 1:
+            how = f"d{self.deck_size} {self.face}: card {self.face} of the {self.deck_size} left"
+        else:
+            how = "the last card of the deck, no roll"
+        return f"the {self.player} draw {self.card} ({how}; {SEQUENCE_OF_PLAY}; BFA-10)"
+
 
 class ActionSegmentBegan(Event, frozen=True, tag="action_segment_began"):
     """The phasing player reveals the strategy card of this segment."""
@@ -119,7 +187,7 @@ class ActionSegmentBegan(Event, frozen=True, tag="action_segment_began"):
     def explain(self) -> str:
         return (
             f"action segment {self.segment}: the {self.player} reveal {self.card} "
-            f"({' then '.join(self.phases)})"
+            f"({' then '.join(self.phases)}; {SEQUENCE_OF_PLAY})"
         )
 
 
@@ -127,6 +195,13 @@ class PhaseBegan(Event, frozen=True, tag="phase_began"):
     phase: str
     player: str
     index: int
+
+    def explain(self) -> str:
+        which = "first" if self.index == 0 else "second"
+        return (
+            f"the {self.player}' {self.phase} phase begins: the {which} phase of their Strategy "
+            f"Card, in the printed order ({SEQUENCE_OF_PLAY})"
+        )
 
 
 class BuildPointsCounted(Event, frozen=True, tag="build_points_counted"):
@@ -144,7 +219,7 @@ class BuildPointsCounted(Event, frozen=True, tag="build_points_counted"):
                 f"; halved on turn 1 (rules: First Turn Surprise, BFA-6 rounds down): "
                 f"{self.track} // {FIRST_TURN_BUILD_DIVISOR} = {self.points}"
             )
-        return text + f" → {self.points} build points"
+        return text + f" → {self.points} build points ({BUILD_IMPERIAL})"
 
 
 class RebuildsCounted(Event, frozen=True, tag="rebuilds_counted"):
@@ -156,13 +231,21 @@ class RebuildsCounted(Event, frozen=True, tag="rebuilds_counted"):
     def explain(self) -> str:
         return (
             f"{len(self.ruins)} garrisoned smoking ruins ({', '.join(self.ruins) or 'none'}) "
-            f"// {RUINS_PER_ORK_REBUILD} = {self.rebuilds} rebuilds (rules: Build Phase, Ork)"
+            f"// {RUINS_PER_ORK_REBUILD} = {self.rebuilds} rebuilds ({BUILD_ORK})"
         )
 
 
 class PhaseEnded(Event, frozen=True, tag="phase_ended"):
     phase: str
     player: str
+
+    def explain(self) -> str:
+        if self.phase == "movement":
+            return (
+                f"the {self.player}' movement phase ends: stacking limits count from now "
+                f"({MOVEMENT_PHASE}; BFA-2)"
+            )
+        return f"the {self.player}' {self.phase} phase ends ({SEQUENCE_OF_PLAY})"
 
 
 class StackOutOfSupply(Event, frozen=True, tag="stack_out_of_supply"):
@@ -177,13 +260,19 @@ class StackOutOfSupply(Event, frozen=True, tag="stack_out_of_supply"):
 
     def explain(self) -> str:
         if not self.protection:
-            return f"{self.area}: no supply line, no hive or fortification → destroyed"
+            return (
+                f"{self.area}: no supply line, no hive or fortification → destroyed "
+                f"({SUPPLY}; BFA-13)"
+            )
         rolls = ", ".join(
             f"{p} d6 {f} ({'fails' if f <= SUPPLY_LOSS_MAX_FACE else 'holds'})"
             for p, f in zip(self.protection, self.faces, strict=True)
         )
         verdict = "every roll failed → destroyed" if self.destroyed else "survives"
-        return f"{self.area}: no supply line; {rolls} (1–{SUPPLY_LOSS_MAX_FACE} fails); {verdict}"
+        return (
+            f"{self.area}: no supply line; {rolls} (1–{SUPPLY_LOSS_MAX_FACE} fails); {verdict} "
+            f"({SUPPLY}; BFA-13)"
+        )
 
 
 class SupplyChecked(Event, frozen=True, tag="supply_checked"):
@@ -195,10 +284,13 @@ class SupplyChecked(Event, frozen=True, tag="supply_checked"):
 
     def explain(self) -> str:
         if not self.cut_off:
-            return f"every {self.player} counter traces a supply line"
+            return (
+                f"after their Strategy Card every {self.player} counter traces a supply line "
+                f"({SUPPLY}; BFA-13)"
+            )
         return (
             f"{self.player} cut off in {', '.join(self.cut_off)}; "
-            f"lost: {', '.join(self.lost) or 'none'}"
+            f"lost: {', '.join(self.lost) or 'none'} ({SUPPLY}; BFA-13)"
         )
 
 
@@ -214,7 +306,8 @@ class VictoryChecked(Event, frozen=True, tag="victory_checked"):
             f"turn {self.turn}: Orks captured {len(self.captured)} hives "
             f"({', '.join(self.captured) or 'none'}; 3 win); Imperials hold {len(self.held)} of 5 "
             f"({', '.join(self.held) or 'none'}); Ghazghkull "
-            f"{'in play' if self.ghazghkull_in_play else 'removed'} → {self.result or 'play on'}"
+            f"{'in play' if self.ghazghkull_in_play else 'removed'} → {self.result or 'play on'} "
+            f"({VICTORY_CONDITIONS}; BFA-23)"
         )
 
 
@@ -235,6 +328,13 @@ class CounterMoved(Event, frozen=True, tag="counter_moved"):
     to: str
     path: list[str]
 
+    def explain(self) -> str:
+        return (
+            f"{self.counter} moves {_areas(len(self.path) - 1)}, {' → '.join(self.path)}: at "
+            "most its Move, never into a mountain, a sea or an area holding an enemy counter; "
+            f"ash waste and jungle stop a move ({MOVEMENT_PHASE})"
+        )
+
 
 class CounterEliminated(Event, frozen=True, tag="counter_eliminated"):
     """A counter leaves the map for ``to`` (the pool to be rebuilt, or removed for good)."""
@@ -254,6 +354,12 @@ class ChapterReduced(Event, frozen=True, tag="chapter_reduced"):
     counter: str
     area: str
     reason: str
+
+    def explain(self) -> str:
+        return (
+            f"{self.counter} in {self.area}: {self.reason} → it flips to its detachment side "
+            f"({SPECIAL_UNITS}: Marine Chapters)"
+        )
 
 
 # -- combat --------------------------------------------------------------------------------------
@@ -315,12 +421,19 @@ class CombatRolled(Event, frozen=True, tag="combat_rolled"):
         again = " (reroll)" if self.reroll else ""
         return (
             f"attack {self.attack_total} vs defence {self.defence_total} → {self.column}; "
-            f"d6 {self.die}{mods}{clamp}{again} → {self.result} ({RESULTS[self.result]})"
+            f"d6 {self.die}{mods}{clamp}{again} → {self.result} ({RESULTS[self.result]}; "
+            f"{COMBAT_RESULTS_TABLE}; BFA-25)"
         )
 
 
 class ResultKept(Event, frozen=True, tag="result_kept"):
     player: str
+
+    def explain(self) -> str:
+        return (
+            f"the {self.player} keep the result: their leader does not reroll the CRT die "
+            f"({SPECIAL_UNITS}; BFA-14)"
+        )
 
 
 class ResultStood(Event, frozen=True, tag="result_stood"):
@@ -328,6 +441,18 @@ class ResultStood(Event, frozen=True, tag="result_stood"):
 
     result: str
     steps: list[Step]
+
+    def explain(self) -> str:
+        steps = "; ".join(f"the {s.side} in {s.area} {_STEP_WORDS[s.kind]}" for s in self.steps)
+        if not self.result:
+            return (
+                f"leaders attacked on their own are killed without a roll: {steps} "
+                f"({SPECIAL_UNITS}; BFA-15)"
+            )
+        return (
+            f"{self.result} ({RESULTS[self.result]}) stands: {steps} ({COMBAT_RESULTS_TABLE}; "
+            "BFA-4: losses, then retreats, then the advance)"
+        )
 
 
 class LossTaken(Event, frozen=True, tag="loss_taken"):
@@ -341,14 +466,29 @@ class LossTaken(Event, frozen=True, tag="loss_taken"):
 
     def explain(self) -> str:
         if not self.counter:
-            return f"{self.side} in {self.area}: no counter that counts for stacking to lose"
-        return f"{self.side} in {self.area} loses {self.counter}: {self.outcome}"
+            return (
+                f"{self.side} in {self.area}: no counter that counts for stacking to lose "
+                f"({COMBAT_RESULTS_TABLE}; BFA-5)"
+            )
+        return (
+            f"{self.side} in {self.area} loses {self.counter}: {self.outcome} "
+            f"({COMBAT_RESULTS_TABLE}; BFA-26: the owner chooses among the counters that count "
+            "for stacking)"
+        )
 
 
 class StackEliminated(Event, frozen=True, tag="stack_eliminated"):
     side: str
     area: str
     counters: list[str]
+
+    def explain(self) -> str:
+        return (
+            f"the {self.side}'s stack in {self.area} is eliminated: "
+            f"{', '.join(self.counters) or 'nothing was left in it'} ({COMBAT_RESULTS_TABLE}; "
+            "BFA-15: leaders die with their stack; BFA-20: counters that already retreated "
+            "share its fate)"
+        )
 
 
 class SiteRuined(Event, frozen=True, tag="site_ruined"):
@@ -373,16 +513,32 @@ class RetreatIgnored(Event, frozen=True, tag="retreat_ignored"):
     area: str
     leader: str
 
+    def explain(self) -> str:
+        return (
+            f"the {self.side}'s stack in {self.area} ignores the retreat: {self.leader} is with "
+            f"it ({SPECIAL_UNITS}; BFA-16)"
+        )
+
 
 class CounterRetreated(Event, frozen=True, tag="counter_retreated"):
     counter: str
     from_area: str
     to: str
 
+    def explain(self) -> str:
+        return (
+            f"{self.counter} retreats one area, {self.from_area} → {self.to}, within stacking "
+            f"and terrain; it gives no help if {self.to} is attacked again this phase "
+            f"({RETREATING}; BFA-16, BFA-20)"
+        )
+
 
 class RetreatCompleted(Event, frozen=True, tag="retreat_completed"):
     side: str
     area: str
+
+    def explain(self) -> str:
+        return f"the {self.side}'s retreat from {self.area} is complete ({RETREATING}; BFA-16)"
 
 
 class Advanced(Event, frozen=True, tag="advanced"):
@@ -391,6 +547,15 @@ class Advanced(Event, frozen=True, tag="advanced"):
     counters: list[str]
     to: str
 
+    def explain(self) -> str:
+        if not self.counters:
+            return f"no attacking counter advances into {self.to} (BFA-7)"
+        return (
+            f"{', '.join(self.counters)} advance into {self.to}: after EX, DW, DR or DE at most "
+            f"{ADVANCE_MAX} counters with Move {ADVANCE_MIN_MOVE}+ from the attacking stacks "
+            f"({COMBAT_RESULTS_TABLE}; BFA-7)"
+        )
+
 
 class CombatEnded(Event, frozen=True, tag="combat_ended"):
     target: str
@@ -398,7 +563,7 @@ class CombatEnded(Event, frozen=True, tag="combat_ended"):
     summary: str
 
     def explain(self) -> str:
-        return self.summary
+        return f"{self.summary} ({COMBAT_PHASE})"
 
 
 # -- build and special cards ---------------------------------------------------------------------
@@ -413,7 +578,8 @@ class CounterBuilt(Event, frozen=True, tag="counter_built"):
     def explain(self) -> str:
         return (
             f"{self.counter} costs {self.cost} (the build table) → {self.points_left} points "
-            f"left; it goes {self.spaces} spaces from READY on the production track"
+            f"left; it goes {self.spaces} spaces from READY on the production track "
+            f"({BUILD_IMPERIAL})"
         )
 
 
@@ -438,10 +604,27 @@ class CounterPlaced(Event, frozen=True, tag="counter_placed"):
     #: counts as moved this movement phase (drop pod)
     moved: bool = False
 
+    def explain(self) -> str:
+        if self.moved:
+            return (
+                f"{self.counter} lands in {self.area} ({self.reason}): any area open to it, "
+                "within stacking; it counts as moved (BFA-22)"
+            )
+        return (
+            f"{self.counter} is placed in {self.area} ({self.reason}): onto an intact hive or "
+            f"factory, within stacking ({BUILD_IMPERIAL}; BFA-12)"
+        )
+
 
 class CounterRebuilt(Event, frozen=True, tag="counter_rebuilt"):
     counter: str
     area: str
+
+    def explain(self) -> str:
+        return (
+            f"{self.counter} is rebuilt in {self.area}: one of this phase's rebuilds, placed on "
+            f"a garrisoned smoking ruin or in an Ork supply area, within stacking ({BUILD_ORK})"
+        )
 
 
 class SpecialCardPlayed(Event, frozen=True, tag="special_card_played"):
@@ -453,6 +636,14 @@ class SpecialCardPlayed(Event, frozen=True, tag="special_card_played"):
     area: str = ""
     counter: str = ""
 
+    def explain(self) -> str:
+        effect = _EFFECT_WORDS.get(self.effect, self.effect).format(v=self.value)
+        target = ", ".join(x for x in (self.area, self.counter) if x)
+        return (
+            f"the {self.player} play {self.name} ({self.card}){' on ' + target if target else ''}"
+            f": {effect}; one Special Card per action segment ({SEQUENCE_OF_PLAY}; BFA-11)"
+        )
+
 
 class SiteRebuilt(Event, frozen=True, tag="site_rebuilt"):
     site: str
@@ -463,7 +654,7 @@ class SiteRebuilt(Event, frozen=True, tag="site_rebuilt"):
     def explain(self) -> str:
         return (
             f"Reconstruction: {self.site} rebuilt; the build track rises by {self.defence} to "
-            f"{self.track}"
+            f"{self.track} ({BUILD_IMPERIAL}; BFA-19)"
         )
 
 

@@ -21,6 +21,22 @@ def opponent(player: str) -> str:
     return ORKS if player == IMPERIALS else IMPERIALS
 
 
+# -- where a player looks a rule up: the sections of the rules sheet (seed 003) ------------------
+SETUP = "rules: Setup"
+STACKING = "rules: Stacking"
+SEQUENCE_OF_PLAY = "rules: Sequence of Play"
+FIRST_TURN_SURPRISE = "rules: First Turn Surprise"
+MOVEMENT_PHASE = "rules: Movement Phase"
+COMBAT_PHASE = "rules: Combat Phase"
+COMBAT_RESULTS_TABLE = "rules: Combat Results Table"
+RETREATING = "rules: Retreating"
+BUILD_IMPERIAL = "rules: Build Phase, Imperial"
+BUILD_ORK = "rules: Build Phase, Ork"
+SUPPLY = "rules: Supply"
+SPECIAL_UNITS = "rules: Special Units"
+VICTORY_CONDITIONS = "rules: Victory Conditions"
+
+
 # -- sequence of play ---------------------------------------------------------------------------
 #: seed 003 "Victory Conditions": a draw if nobody has won by the end of the eighth turn
 LAST_TURN = 8

@@ -8,7 +8,7 @@ from typing import Annotated, Any, ClassVar
 
 import msgspec
 
-from warlog.domain.core.dice import DiceSpec
+from warlog.domain.core.dice import DiceSpec, commitment_of
 from warlog.domain.core.seal import Hidden
 
 
@@ -47,6 +47,12 @@ class GameCreated(Event, frozen=True, tag="game_created"):
     players: list[str]
     dice: DiceSpec
 
+    def explain(self) -> str:
+        return (
+            f"a game of {self.ruleset} (rules version {self.version}), scenario "
+            f"{self.scenario_name}, for {', '.join(self.players)}; {_dice_text(self.dice)}"
+        )
+
 
 class CommandIssued(Event, frozen=True, tag="command_issued"):
     """The first event of a command's batch: the command exactly as accepted, with its issuer."""
@@ -77,6 +83,17 @@ class DiceRevealed(Event, frozen=True, tag="dice_revealed"):
     starts_batch: ClassVar[bool] = True
     seed: str
 
+    def explain(self) -> str:
+        try:
+            digest = commitment_of(bytes.fromhex(self.seed))
+        except ValueError:
+            return f"the seed {self.seed!r} is published, but it is not hex: it opens nothing"
+        return (
+            f"the game's seed is published: its sha256 is {digest}, which must be the commitment "
+            "the game made when its dice were committed; from here every die and every sealed "
+            "value can be checked by anyone (`warlog audit`), and the game takes no more commands"
+        )
+
 
 class GameForked(Event, frozen=True, tag="game_forked"):
     """The first own event of a fork: its parent, the cut, and its dice: a new commitment, or
@@ -89,6 +106,29 @@ class GameForked(Event, frozen=True, tag="game_forked"):
     at: int
     dice: DiceSpec | None = None
     seed: str | None = None
+
+    def explain(self) -> str:
+        if self.dice is not None:
+            dice = _dice_text(self.dice)
+        else:
+            dice = "its dice go on from the parent's seed, revealed and carried here"
+        return f"{self.game} forks {self.parent} after event {self.at}; {dice}"
+
+
+def _dice_text(dice: DiceSpec) -> str:
+    """What a game's dice are, as ``game_created`` and ``game_forked`` commit to them."""
+    if dice.mode == "manual":
+        how = "manual dice: the referee enters each roll's faces in the command"
+    else:
+        how = "automatic dice, each face derived from a secret seed"
+    if dice.commitment is None:
+        return (
+            f"{how}; no commitment to the seed is recorded (the dice contract: docs/log-format.md)"
+        )
+    return (
+        f"{how}; the seed (which also seals hidden values) is committed to as "
+        f"sha256 {dice.commitment} (the dice contract: docs/log-format.md)"
+    )
 
 
 CORE_EVENTS: tuple[type[Event], ...] = (

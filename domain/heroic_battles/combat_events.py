@@ -55,7 +55,7 @@ class HeroesAtRisk(Event, frozen=True, tag="heroes_at_risk"):
 
     def explain(self) -> str:
         if not self.entries:
-            return "no hero is at risk"
+            return f"no hero is at risk: no unit with a hero took a hit ({t.RISK_TO_HEROES})"
         return (
             "; ".join(
                 f"{e.hero}'s unit took {_plural(e.hits, 'hit')}: {t.risk_dice(e.hits)}D6"
@@ -133,7 +133,7 @@ class ShootingEnded(Event, frozen=True, tag="shooting_ended"):
     target: str
 
     def explain(self) -> str:
-        return f"{self.shooter}'s shot at {self.target} is resolved"
+        return f"{self.shooter}'s shot at {self.target} is resolved ({t.SHOOTING})"
 
 
 class ShootingPassed(Event, frozen=True, tag="shooting_passed"):
@@ -187,7 +187,8 @@ class MeleeDeclared(Event, frozen=True, tag="melee_declared"):
             parts.append(f"{h} spends {_plural(n, 'Mighty Deed')} on combat dice")
         for h, n in self.inspire.items():
             parts.append(f"{h} inspires with {_plural(n, 'Mighty Deed')}")
-        return f"{self.force} in melee {self.combat}: " + ("; ".join(parts) or "nothing declared")
+        declared = "; ".join(parts) or "nothing declared"
+        return f"{self.force} in melee {self.combat}: {declared} ({t.MELEE})"
 
 
 class CombatDiceRolled(Event, frozen=True, tag="combat_dice_rolled"):
@@ -343,7 +344,7 @@ class MeleeEnded(Event, frozen=True, tag="melee_ended"):
     combat: str
 
     def explain(self) -> str:
-        return f"melee {self.combat} has been fought this phase"
+        return f"melee {self.combat} has been fought this phase ({t.MELEE}; HB-31)"
 
 
 # -- single combat -----------------------------------------------------------------------------------
@@ -554,4 +555,4 @@ class RetreatCancelled(Event, frozen=True, tag="retreat_cancelled"):
     unit: str
 
     def explain(self) -> str:
-        return f"{self.unit} is no longer on the table: no retreat"
+        return f"{self.unit} is no longer on the table: no retreat ({t.RETREATING})"

@@ -101,7 +101,7 @@ class PhaseEnded(Event, frozen=True, tag="phase_ended"):
 
     def explain(self) -> str:
         who = f" of {self.force}" if self.force else ""
-        return f"the {self.phase} phase{who} is over"
+        return f"the {self.phase} phase{who} is over ({t.TURN_SEQUENCE})"
 
 
 class TurnEnded(Event, frozen=True, tag="turn_ended"):
@@ -200,7 +200,10 @@ class DiceAwaited(Event, frozen=True, tag="dice_awaited"):
     what: str
 
     def explain(self) -> str:
-        return f"{self.roller} to roll {self.dice}D6: {self.what}"
+        return (
+            f"{self.roller} to roll {self.dice}D6: {self.what} (HB-34: a roll that depends on "
+            "dice just rolled waits for its own roll command)"
+        )
 
 
 class DiceCast(Event, frozen=True, tag="dice_cast"):
@@ -210,7 +213,7 @@ class DiceCast(Event, frozen=True, tag="dice_cast"):
     what: str
 
     def explain(self) -> str:
-        return f"{self.roller} rolls: {self.what}"
+        return f"{self.roller} rolls: {self.what} (HB-34)"
 
 
 class OnesRerolled(Event, frozen=True, tag="ones_rerolled"):
@@ -226,9 +229,10 @@ class OnesRerolled(Event, frozen=True, tag="ones_rerolled"):
     legendary: bool = False
 
     def explain(self) -> str:
+        rule = t.MELEE if "marker" in self.reason else t.SINGLE_COMBAT
         return (
-            f"{self.owner} re-rolls {len(self.faces)} × 1 ({self.reason}): {_faces(self.faces)} "
-            f"on {hit_range(self.hit_on)} → {_plural(self.hits, 'more hit')}"
+            f"{self.owner} re-rolls {len(self.faces)} × 1 ({self.reason}; {rule}): "
+            f"{_faces(self.faces)} on {hit_range(self.hit_on)} → {_plural(self.hits, 'more hit')}"
         )
 
 
@@ -241,8 +245,11 @@ class CommandTestsCalled(Event, frozen=True, tag="command_tests_called"):
     tests: list[PendingTest]
 
     def explain(self) -> str:
-        return "; ".join(
-            f"{x.unit} must take a command test ({', '.join(x.reasons)})" for x in self.tests
+        return (
+            "; ".join(
+                f"{x.unit} must take a command test ({', '.join(x.reasons)})" for x in self.tests
+            )
+            + f" ({t.COMMAND_TESTS})"
         )
 
 
@@ -308,8 +315,11 @@ class CommandTestResolved(Event, frozen=True, tag="command_test_resolved"):
 
     def explain(self) -> str:
         if self.void:
-            return f"{self.unit} is no longer on the table: no test"
-        return f"{self.unit}'s command test {'passed' if self.passed else 'failed'}"
+            return f"{self.unit} is no longer on the table: no test ({t.COMMAND_TESTS})"
+        return (
+            f"{self.unit}'s command test {'passed' if self.passed else 'failed'} "
+            f"({t.COMMAND_TESTS})"
+        )
 
 
 # -- movement ----------------------------------------------------------------------------------------

@@ -40,7 +40,9 @@ def test_the_attack_names_its_totals_and_column() -> None:
     )
     rolled = one(events, ev.CombatRolled)
     assert (rolled.die, rolled.total, rolled.result) == (4, 4, "EX")
-    assert rolled.explain() == "attack 8 vs defence 3 → 2:1; d6 4 = 4 → EX (Exchange)"
+    assert rolled.explain() == (
+        "attack 8 vs defence 3 → 2:1; d6 4 = 4 → EX (Exchange; rules: Combat Results Table; BFA-25)"
+    )
 
 
 def test_other_adjacent_stacks_join_the_attack() -> None:

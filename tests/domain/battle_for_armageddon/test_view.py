@@ -120,7 +120,8 @@ def test_every_event_with_arithmetic_explains_itself() -> None:
     text = one(events, ev.CombatRolled).explain()
     assert text == (
         "attack 3 vs defence 3 → 1:1; d6 5 +1 (Ork attack on turn 1, rules: First Turn Surprise) "
-        "−1 (every attacker across a river, rules: Terrain Effects) = 5 → EX (Exchange)"
+        "−1 (every attacker across a river, rules: Terrain Effects) = 5 → EX (Exchange; "
+        "rules: Combat Results Table; BFA-25)"
     )
 
 

@@ -1,0 +1,65 @@
+"""Why each event happened: every step of a move, a combat, a draw and a card played names its
+arithmetic and the rule (the rules sheet's section, our ruling id) a player looks it up by."""
+
+from __future__ import annotations
+
+from tests.domain.battle_for_armageddon.helpers import at, game, in_phase
+from tests.given_when_then import of, one
+from warlog.domain.battle_for_armageddon import commands as c
+from warlog.domain.battle_for_armageddon import events as ev
+
+
+def test_a_move_explains_how_many_areas_it_went_and_the_movement_rule() -> None:
+    g = game(*in_phase("imperials", "movement"), at("ig-1", "hive_a"))
+    moved = one(g.when(c.Move(player="imperials", counter="ig-1", to="plain_b")), ev.CounterMoved)
+    text = moved.explain()
+    assert text.startswith(f"ig-1 moves 2 areas, {' → '.join(moved.path)}: at most its Move")
+    assert text.endswith("ash waste and jungle stop a move (rules: Movement Phase)")
+
+
+def test_a_combat_result_explains_its_steps_in_the_order_they_apply() -> None:
+    g = game(
+        *in_phase("orks", "combat"),
+        at("boyz-2", "plain_b"),
+        at("boyz-3", "plain_b"),
+        at("boyz-4", "plain_b"),
+        at("boyz-1", "river_a"),
+        at("blood_angels", "plain_a"),
+    )
+    # 12 vs 4 → 3:1, a 6 → DE
+    events = g.when(
+        c.Attack(player="orks", target="plain_a", stacks=["plain_b", "river_a"]), dice=[6]
+    )
+    assert one(events, ev.ResultStood).explain() == (
+        "DE (Defender Eliminated) stands: the defender in plain_a is eliminated; the defender in "
+        "plain_a retreats; the attacker in plain_a may advance (rules: Combat Results Table; "
+        "BFA-4: losses, then retreats, then the advance)"
+    )
+    assert one(events, ev.ChapterReduced).explain() == (
+        "blood_angels in plain_a: defender eliminated (Combat Results Table) → it flips to its "
+        "detachment side (rules: Special Units: Marine Chapters)"
+    )
+    assert (
+        one(events, ev.CounterRetreated)
+        .explain()
+        .startswith("blood_angels retreats one area, plain_a → hive_a, within stacking and terrain")
+    )
+
+
+def test_a_drawn_card_names_the_die_that_picked_it_among_the_cards_left() -> None:
+    g = game()
+    events = g.when(c.EndSetup(player="orks"), dice=[3, 1, 2])
+    drawn = of(events, ev.SpecialCardDrawn)
+    assert drawn[0].explain() == (
+        "the imperials draw barrage-1 (d3 3: card 3 of the 3 left; rules: Sequence of Play; BFA-10)"
+    )
+    assert "(the last card of the deck, no roll;" in drawn[3].explain()
+
+
+def test_a_special_card_played_says_what_it_does_and_the_one_card_a_segment_rule() -> None:
+    g = game(*in_phase("orks", "combat"), ev.SpecialCardDrawn(player="orks", card="waaagh-1"))
+    played = one(g.when(c.PlaySpecial(player="orks", card="waaagh-1")), ev.SpecialCardPlayed)
+    assert played.explain() == (
+        "the orks play Waaagh! (waaagh-1): +1 to the player's CRT rolls for the rest of this "
+        "combat phase; one Special Card per action segment (rules: Sequence of Play; BFA-11)"
+    )
