@@ -29,6 +29,7 @@ from warlog.domain.battle_for_armageddon.rules import (
     STRATEGY_CARDS_CHOSEN,
     SUPPLY,
     SUPPLY_LOSS_MAX_FACE,
+    TERRAIN_EFFECTS,
     VICTORY_CONDITIONS,
 )
 from warlog.domain.core.events import Event
@@ -154,7 +155,8 @@ class InitiativeDecided(Event, frozen=True, tag="initiative_decided"):
             return f"turn {self.turn}: the {self.player} have the initiative ({self.reason})"
         return (
             f"turn {self.turn}: Imperial d6 {self.imperial_roll} against Ork d6 {self.ork_roll} → "
-            f"the {self.player} have the initiative ({self.reason}; {SEQUENCE_OF_PLAY}; BFA-1)"
+            f"the {self.player} have the initiative ({self.reason}; {SEQUENCE_OF_PLAY}"
+            f"{'' if 'BFA-1' in self.reason else '; BFA-1'})"
         )
 
 
@@ -332,7 +334,7 @@ class CounterMoved(Event, frozen=True, tag="counter_moved"):
         return (
             f"{self.counter} moves {_areas(len(self.path) - 1)}, {' → '.join(self.path)}: at "
             "most its Move, never into a mountain, a sea or an area holding an enemy counter; "
-            f"ash waste and jungle stop a move ({MOVEMENT_PHASE})"
+            f"ash waste and jungle stop a move ({MOVEMENT_PHASE}; {TERRAIN_EFFECTS})"
         )
 
 
@@ -551,9 +553,9 @@ class Advanced(Event, frozen=True, tag="advanced"):
         if not self.counters:
             return f"no attacking counter advances into {self.to} (BFA-7)"
         return (
-            f"{', '.join(self.counters)} advance into {self.to}: after EX, DW, DR or DE at most "
-            f"{ADVANCE_MAX} counters with Move {ADVANCE_MIN_MOVE}+ from the attacking stacks "
-            f"({COMBAT_RESULTS_TABLE}; BFA-7)"
+            f"{', '.join(self.counters)} advance into {self.to}: after EX, DW, DR or DE, "
+            f"attacking counters with Move {ADVANCE_MIN_MOVE}+, at most {ADVANCE_MAX} that count "
+            f"for stacking (leaders free of the {ADVANCE_MAX}) ({COMBAT_RESULTS_TABLE}; BFA-7)"
         )
 
 

@@ -14,7 +14,9 @@ def test_a_move_explains_how_many_areas_it_went_and_the_movement_rule() -> None:
     moved = one(g.when(c.Move(player="imperials", counter="ig-1", to="plain_b")), ev.CounterMoved)
     text = moved.explain()
     assert text.startswith(f"ig-1 moves 2 areas, {' → '.join(moved.path)}: at most its Move")
-    assert text.endswith("ash waste and jungle stop a move (rules: Movement Phase)")
+    assert text.endswith(
+        "ash waste and jungle stop a move (rules: Movement Phase; rules: Terrain Effects)"
+    )
 
 
 def test_a_combat_result_explains_its_steps_in_the_order_they_apply() -> None:
@@ -63,3 +65,17 @@ def test_a_special_card_played_says_what_it_does_and_the_one_card_a_segment_rule
         "the orks play Waaagh! (waaagh-1): +1 to the player's CRT rolls for the rest of this "
         "combat phase; one Special Card per action segment (rules: Sequence of Play; BFA-11)"
     )
+
+
+def test_an_initiative_roll_explains_the_dice_and_a_tie_cites_its_ruling_once() -> None:
+    g = game(*in_phase("orks", "build", turn=1))
+    g.events(ev.TurnBegan(turn=2))
+    chosen = [
+        c.ChooseStrategy(player="imperials", cards=["movement-combat", "combat-build"]),
+        c.ChooseStrategy(player="orks", cards=["movement-combat", "combat-build"]),
+    ]
+    g.when(chosen[0])
+    decided = one(g.when(chosen[1], dice=[4, 4, 1, 1]), ev.InitiativeDecided)
+    text = decided.explain()
+    assert text.startswith("turn 2: Imperial d6 4 against Ork d6 4 → the ")
+    assert text.count("BFA-1") == 1 and "tie: to the side without the initiative" in text
