@@ -68,12 +68,12 @@ _STEP_WORDS: dict[str, str] = {
     "loss": "loses a counter",
     "eliminate": "is eliminated",
     "retreat": "retreats",
-    "advance": "may advance",
 }
 
 #: what each special card's effect does when played (BFA-11, BFA-19, BFA-22), ``{v}`` its value
 _EFFECT_WORDS: dict[str, str] = {
-    "reconstruction": "smoking ruins with no Ork counter flip back (BFA-19)",
+    "reconstruction": "the smoking ruins in the chosen area, with no Ork counter on them, flip back "
+    "(BFA-19)",
     "drop_pod": "a READY Marine reinforcement lands in any open area and counts as moved (BFA-22)",
     "forced_march": "+{v} Move for counters that move after it this phase",
     "barrage": "+{v} to the player's CRT rolls for the rest of this combat phase",
@@ -156,7 +156,7 @@ class InitiativeDecided(Event, frozen=True, tag="initiative_decided"):
         return (
             f"turn {self.turn}: Imperial d6 {self.imperial_roll} against Ork d6 {self.ork_roll} → "
             f"the {self.player} have the initiative ({self.reason}; {SEQUENCE_OF_PLAY}"
-            f"{'' if 'BFA-1' in self.reason else '; BFA-1'})"
+            f"{'' if '(BFA-1)' in self.reason else '; BFA-1'})"
         )
 
 
@@ -263,8 +263,8 @@ class StackOutOfSupply(Event, frozen=True, tag="stack_out_of_supply"):
     def explain(self) -> str:
         if not self.protection:
             return (
-                f"{self.area}: no supply line, no hive or fortification → destroyed "
-                f"({SUPPLY}; BFA-13)"
+                f"{self.area}: no supply line, no hive or fortification → destroyed (a full "
+                f"Marine Chapter flips to its detachment instead) ({SUPPLY}; BFA-13)"
             )
         rolls = ", ".join(
             f"{p} d6 {f} ({'fails' if f <= SUPPLY_LOSS_MAX_FACE else 'holds'})"
@@ -287,8 +287,8 @@ class SupplyChecked(Event, frozen=True, tag="supply_checked"):
     def explain(self) -> str:
         if not self.cut_off:
             return (
-                f"after their Strategy Card every {self.player} counter traces a supply line "
-                f"({SUPPLY}; BFA-13)"
+                f"after their Strategy Card every {self.player} counter that needs supply traces "
+                f"a supply line ({SUPPLY}; BFA-13)"
             )
         return (
             f"{self.player} cut off in {', '.join(self.cut_off)}; "
@@ -333,8 +333,10 @@ class CounterMoved(Event, frozen=True, tag="counter_moved"):
     def explain(self) -> str:
         return (
             f"{self.counter} moves {_areas(len(self.path) - 1)}, {' → '.join(self.path)}: at "
-            "most its Move, never into a mountain, a sea or an area holding an enemy counter; "
-            f"ash waste and jungle stop a move ({MOVEMENT_PHASE}; {TERRAIN_EFFECTS})"
+            "most its Move (plus a Forced March card's bonus, BFA-11), never into a mountain, a "
+            "sea or an area holding an enemy counter (an intact hive or factory is one to the "
+            "Orks, BFA-17); ash waste and jungle stop a move "
+            f"({MOVEMENT_PHASE}; {TERRAIN_EFFECTS})"
         )
 
 
@@ -445,7 +447,12 @@ class ResultStood(Event, frozen=True, tag="result_stood"):
     steps: list[Step]
 
     def explain(self) -> str:
-        steps = "; ".join(f"the {s.side} in {s.area} {_STEP_WORDS[s.kind]}" for s in self.steps)
+        steps = "; ".join(
+            f"the attacker may advance into {s.area}"
+            if s.kind == "advance"
+            else f"the {s.side} in {s.area} {_STEP_WORDS[s.kind]}"
+            for s in self.steps
+        )
         if not self.result:
             return (
                 f"leaders attacked on their own are killed without a roll: {steps} "
@@ -485,11 +492,17 @@ class StackEliminated(Event, frozen=True, tag="stack_eliminated"):
     counters: list[str]
 
     def explain(self) -> str:
+        fate = (
+            "; its fortification and the counters that already retreated there share its fate "
+            "(BFA-20)"
+            if self.side == "defender"
+            else ""
+        )
         return (
-            f"the {self.side}'s stack in {self.area} is eliminated: "
-            f"{', '.join(self.counters) or 'nothing was left in it'} ({COMBAT_RESULTS_TABLE}; "
-            "BFA-15: leaders die with their stack; BFA-20: counters that already retreated "
-            "share its fate)"
+            f"the {self.side}'s stack in {self.area} is eliminated (a full Marine Chapter flips "
+            f"to its detachment instead): {', '.join(self.counters) or 'nothing was left in it'}"
+            f"{fate}; its leaders die only if nothing else of their side is left in the area "
+            f"(BFA-15) ({COMBAT_RESULTS_TABLE}; {SPECIAL_UNITS})"
         )
 
 
@@ -530,8 +543,9 @@ class CounterRetreated(Event, frozen=True, tag="counter_retreated"):
     def explain(self) -> str:
         return (
             f"{self.counter} retreats one area, {self.from_area} → {self.to}, within stacking "
-            f"and terrain; it gives no help if {self.to} is attacked again this phase "
-            f"({RETREATING}; BFA-16, BFA-20)"
+            "and terrain; it takes no further part in this combat phase: it joins no attack "
+            f"(BFA-8) and, should {self.to} be attacked, does not count in its defence and shares "
+            f"a beaten stack's fate there ({RETREATING}; BFA-16, BFA-20)"
         )
 
 
@@ -553,9 +567,10 @@ class Advanced(Event, frozen=True, tag="advanced"):
         if not self.counters:
             return f"no attacking counter advances into {self.to} (BFA-7)"
         return (
-            f"{', '.join(self.counters)} advance into {self.to}: after EX, DW, DR or DE, "
-            f"attacking counters with Move {ADVANCE_MIN_MOVE}+, at most {ADVANCE_MAX} that count "
-            f"for stacking (leaders free of the {ADVANCE_MAX}) ({COMBAT_RESULTS_TABLE}; BFA-7)"
+            f"{', '.join(self.counters)} advance into {self.to}, left empty by the result (EX, "
+            f"DW, DR or DE) or by leaders attacked on their own: attacking counters with Move "
+            f"{ADVANCE_MIN_MOVE}+, at most {ADVANCE_MAX} that count for stacking (leaders free "
+            f"of the {ADVANCE_MAX}) ({COMBAT_RESULTS_TABLE}; BFA-7, BFA-15)"
         )
 
 

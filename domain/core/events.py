@@ -90,8 +90,9 @@ class DiceRevealed(Event, frozen=True, tag="dice_revealed"):
             return f"the seed {self.seed!r} is published, but it is not hex: it opens nothing"
         return (
             f"the game's seed is published: its sha256 is {digest}, which must be the commitment "
-            "the game made when its dice were committed; from here every die and every sealed "
-            "value can be checked by anyone (`warlog audit`), and the game takes no more commands"
+            "the game made when its dice were committed; from here anyone can re-derive every "
+            "automatic die and open every sealed value (a referee's typed dice included) "
+            "(`warlog audit`), and the game takes no more commands"
         )
 
 

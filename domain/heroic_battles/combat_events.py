@@ -55,7 +55,10 @@ class HeroesAtRisk(Event, frozen=True, tag="heroes_at_risk"):
 
     def explain(self) -> str:
         if not self.entries:
-            return f"no hero is at risk: no unit with a hero took a hit ({t.RISK_TO_HEROES})"
+            return (
+                "no hero is at risk: no unit with a hero attached took a hit (an unattached hero "
+                f"takes its hits by its Armour, HB-15) ({t.RISK_TO_HEROES})"
+            )
         return (
             "; ".join(
                 f"{e.hero}'s unit took {_plural(e.hits, 'hit')}: {t.risk_dice(e.hits)}D6"

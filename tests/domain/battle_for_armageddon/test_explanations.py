@@ -14,6 +14,7 @@ def test_a_move_explains_how_many_areas_it_went_and_the_movement_rule() -> None:
     moved = one(g.when(c.Move(player="imperials", counter="ig-1", to="plain_b")), ev.CounterMoved)
     text = moved.explain()
     assert text.startswith(f"ig-1 moves 2 areas, {' → '.join(moved.path)}: at most its Move")
+    assert "at most its Move (plus a Forced March card's bonus, BFA-11)" in text
     assert text.endswith(
         "ash waste and jungle stop a move (rules: Movement Phase; rules: Terrain Effects)"
     )
@@ -34,7 +35,7 @@ def test_a_combat_result_explains_its_steps_in_the_order_they_apply() -> None:
     )
     assert one(events, ev.ResultStood).explain() == (
         "DE (Defender Eliminated) stands: the defender in plain_a is eliminated; the defender in "
-        "plain_a retreats; the attacker in plain_a may advance (rules: Combat Results Table; "
+        "plain_a retreats; the attacker may advance into plain_a (rules: Combat Results Table; "
         "BFA-4: losses, then retreats, then the advance)"
     )
     assert one(events, ev.ChapterReduced).explain() == (
@@ -79,3 +80,34 @@ def test_an_initiative_roll_explains_the_dice_and_a_tie_cites_its_ruling_once() 
     text = decided.explain()
     assert text.startswith("turn 2: Imperial d6 4 against Ork d6 4 → the ")
     assert text.count("BFA-1") == 1 and "tie: to the side without the initiative" in text
+
+
+def test_an_attackers_elimination_and_retreat_explain_the_attackers_rules() -> None:
+    g = game(*in_phase("orks", "combat"), at("mob-1", "plain_b"), at("ig-1", "plain_a"))
+    g.events(at("ig-2", "plain_a"))
+    # 2 vs 6 → 1:3, a 1 → AE
+    events = g.when(c.Attack(player="orks", target="plain_a", stacks=["plain_b"]), dice=[1])
+    eliminated = one(events, ev.StackEliminated).explain()
+    assert eliminated.startswith("the attacker's stack in plain_b is eliminated")
+    assert "BFA-20" not in eliminated  # the already-retreated share only a defender's fate
+    assert "its leaders die only if nothing else of their side is left in the area" in eliminated
+
+    routed = game(
+        *in_phase("orks", "combat"),
+        at("boyz-2", "plain_b"),
+        at("mob-1", "plain_b"),
+        at("ig-1", "plain_a"),
+        at("ig-2", "plain_a"),
+    )
+    # 5 vs 6 → 1:2, a 2 → AR: a loss, then the attacker's retreat
+    routed.when(c.Attack(player="orks", target="plain_a", stacks=["plain_b"]), dice=[2])
+    routed.when(c.TakeLoss(player="orks", counter="mob-1"))
+    events = routed.when(c.Retreat(player="orks", counter="boyz-2", to="jungle_c"))
+    assert (
+        one(events, ev.CounterRetreated)
+        .explain()
+        .startswith(
+            "boyz-2 retreats one area, plain_b → jungle_c, within stacking and terrain; it takes no "
+            "further part in this combat phase: it joins no attack (BFA-8)"
+        )
+    )
