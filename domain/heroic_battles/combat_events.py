@@ -40,10 +40,14 @@ class ShotsFired(Event, frozen=True, tag="shots_fired"):
     behind: bool = False
 
     def explain(self) -> str:
-        where = "inside" if self.in_killing_zone else "outside"
+        hero = any(term.label == f"hero {self.shooter} shooting" for term in self.pool.terms)
+        if hero and not self.pool.base:
+            where = "a hero, who has no Killing Zone (HB-2)"
+        else:
+            where = f"{'inside' if self.in_killing_zone else 'outside'} its Killing Zone"
         return (
             f"{self.shooter} shoots at {self.target}, {self.distance} ST away (range "
-            f"{self.weapon_range} ST, {t.SHOOTING_RANGES}), {where} its Killing Zone: "
+            f"{self.weapon_range} ST, {t.SHOOTING_RANGES}), {where}: "
             f"{self.pool.explain()} ({t.SHOOTING}; HB-18)"
         )
 
@@ -81,10 +85,12 @@ class RiskRolled(Event, frozen=True, tag="risk_rolled"):
             if self.rerollable
             else ""
         )
+        lost = _plural(self.ones, "stamina point")
+        lost = f"{lost} to lose unless re-rolled" if self.rerollable else f"{lost} lost"
         return (
             f"{self.hero}, Risk to Heroes for {_plural(self.hits, 'hit')}: "
             f"{len(self.faces)}D6 {_faces(self.faces)} → {self.ones} × 1 = "
-            f"{_plural(self.ones, 'stamina point')} lost ({t.RISK_TO_HEROES}){more}"
+            f"{lost} ({t.RISK_TO_HEROES}){more}"
         )
 
 
@@ -263,13 +269,11 @@ class MeleeDamage(Event, frozen=True, tag="melee_damage"):
             return f"melee {self.combat}: no stamina lost"
         parts = []
         for x in self.losses:
-            plain = x.hits - x.legendary
-            legendary = f"{x.legendary} Legendary Weapon + " if x.legendary else ""
-            parts.append(
-                f"{x.unit}: {legendary}{plain} // Armour {x.armour} = "
-                f"{_plural(x.stamina_lost, 'stamina point')} lost"
-            )
-        return "; ".join(parts) + f" ({t.MELEE}; HB-12)"
+            plain = f"{x.hits - x.legendary} // Armour {x.armour}"
+            if x.legendary:
+                plain = f"{x.legendary} Legendary Weapon hits × 1 + ({plain})"
+            parts.append(f"{x.unit}: {plain} = {_plural(x.stamina_lost, 'stamina point')} lost")
+        return "; ".join(parts) + f" ({t.MELEE}; HB-12; an unattached hero by its Armour, HB-15)"
 
 
 class MeleeDecided(Event, frozen=True, tag="melee_decided"):
@@ -283,8 +287,16 @@ class MeleeDecided(Event, frozen=True, tag="melee_decided"):
 
     def explain(self) -> str:
         hits = ", ".join(f"{f} {n}" for f, n in self.scored.items())
+        if self.outcome == "draw" and len(set(self.scored.values())) > 1:
+            return (
+                f"melee {self.combat}: hits after saves {hits}, but neither side has a fighter "
+                "left: no winner; the melee ends (HB-8)"
+            )
         if self.outcome == "draw":
-            return f"melee {self.combat}: hits after saves {hits}: a draw; the melee goes on (HB-8)"
+            return (
+                f"melee {self.combat}: hits after saves {hits}: a draw; the melee goes on while "
+                "both sides have a fighter in it (HB-8)"
+            )
         if self.outcome == "destroyed":
             return (
                 f"melee {self.combat}: {self.loser} have no fighter left: {self.winner} win (HB-8)"
@@ -300,7 +312,8 @@ class RetreatsOrdered(Event, frozen=True, tag="retreats_ordered"):
 
     def explain(self) -> str:
         return "; ".join(
-            f"{o.unit} must retreat {t.half_st(o.half_st)} ({t.RETREATING})" for o in self.orders
+            f"{o.unit} must retreat {t.half_st(o.half_st)} ({_retreat_rule(o.half_st)})"
+            for o in self.orders
         )
 
 
@@ -459,7 +472,13 @@ class UnitDestroyed(Event, frozen=True, tag="unit_destroyed"):
     how: Literal["destroyed", "broken", "fled"] = "destroyed"
 
     def explain(self) -> str:
-        return f"{self.unit} is removed: {self.reason}"
+        text = f"{self.unit} is removed: {self.reason}"
+        if self.how == "broken":
+            text += (
+                "; a unit retreating on its last stamina point (2 or less if Brittle, p.68) "
+                "tests or breaks (HB-32)"
+            )
+        return text
 
 
 class HeroKilled(Event, frozen=True, tag="hero_killed"):
@@ -487,6 +506,8 @@ class HeroDeathRolled(Event, frozen=True, tag="hero_death_rolled"):
 
     def explain(self) -> str:
         blow = f": a final blow at {self.target}" if self.target else ""
+        if self.outcome == "final_blow" and not self.target:
+            blow = ": nobody is left to strike"
         return (
             f"{self.hero}, Hero Death 1D6 {self.roll}: {t.DEATH_NAMES.get(self.outcome, self.outcome)}"
             f"{blow} ({t.HERO_DEATH}; HB-13)"
@@ -527,12 +548,22 @@ class FinalBlowStruck(Event, frozen=True, tag="final_blow_struck"):
 # -- retreats -----------------------------------------------------------------------------------------
 
 
+def _retreat_rule(half_st: int) -> str:
+    """Where a retreat's distance comes from: ½ ST (Retreating), or 1 ST from a Fearsome winner."""
+    if half_st > t.RETREAT_HALF_ST:
+        return f"a Fearsome winner: {t.half_st(half_st)}, trait p.66; HB-33"
+    return t.RETREATING
+
+
 class RetreatBegan(Event, frozen=True, tag="retreat_began"):
     unit: str
     half_st: int
 
     def explain(self) -> str:
-        return f"{self.unit} retreats directly back {t.half_st(self.half_st)} ({t.RETREATING})"
+        return (
+            f"{self.unit} retreats directly back {t.half_st(self.half_st)} "
+            f"({_retreat_rule(self.half_st)})"
+        )
 
 
 class UnitRetreated(Event, frozen=True, tag="unit_retreated"):
@@ -546,12 +577,16 @@ class UnitRetreated(Event, frozen=True, tag="unit_retreated"):
     def explain(self) -> str:
         what = {
             "clear": "nothing in the way",
-            "friends": f"into {self.friend}, which is pushed back; both test or lose 1 stamina",
+            "friends": f"into {self.friend}, which is pushed back; each unit tests or loses 1 "
+            "stamina (a hero never tests, nor does a Steadfast unit, p.70)",
             "blocked": "blocked by enemy troops, impassable terrain or a combat: it stops a "
             "Blade's Length away and loses 1 stamina",
             "off_table": "off the table: destroyed",
         }[self.into]
-        return f"{self.unit} retreats {t.half_st(self.half_st)}: {what} ({t.RETREATING}; HB-11)"
+        return (
+            f"{self.unit} retreats {t.half_st(self.half_st)}: {what} "
+            f"({_retreat_rule(self.half_st)}; HB-11)"
+        )
 
 
 class RetreatCancelled(Event, frozen=True, tag="retreat_cancelled"):

@@ -279,9 +279,14 @@ class CommandTestTaken(Event, frozen=True, tag="command_test_taken"):
             if self.rerollable and not self.passed
             else ""
         )
+        fewer = (
+            " (one die fewer: a Drilled unit's first test of its own movement, HB-25)"
+            if self.dice < t.HARD_COMMAND_TEST_DICE and "crossing a barrier" in self.reasons
+            else ""
+        )
         return (
-            f"{self.unit} command test{why}: {_test_roll(self.dice, self.faces, self.score)}: "
-            f"{result} ({t.COMMAND_TEST_PASS}+ passes, {t.COMMAND_TESTS}){more}"
+            f"{self.unit} command test{why}: {_test_roll(self.dice, self.faces, self.score)}"
+            f"{fewer}: {result} ({t.COMMAND_TEST_PASS}+ passes, {t.COMMAND_TESTS}){more}"
         )
 
 
@@ -353,9 +358,10 @@ class MovementFailed(Event, frozen=True, tag="movement_failed"):
     purpose: str
 
     def explain(self) -> str:
+        rule = t.CHANGING_FACING if self.purpose == "change of facing" else t.MOVEMENT
         return (
             f"{self.unit} failed the command test for its {self.purpose}: it does not move and its "
-            f"movement is over this phase ({t.MOVEMENT}; HB-3)"
+            f"movement is over this phase ({rule}; HB-3)"
         )
 
 
@@ -484,7 +490,8 @@ class ChargeContacted(Event, frozen=True, tag="charge_contacted"):
     def explain(self) -> str:
         how = f"joins melee {self.combat}" if self.joined else f"melee {self.combat} begins"
         flank = (
-            f"; {self.target} is engaged in its {self.facing} (half dice, {t.COMBAT_PENALTIES})"
+            f"; {self.target} is engaged in its {self.facing} (a unit fights on half dice, "
+            f"{t.COMBAT_PENALTIES}; a hero's dice are never halved, HB-18)"
             if self.facing != "front"
             else ""
         )

@@ -209,7 +209,9 @@ def test_saves_remove_legendary_weapon_hits_first_and_those_cost_a_stamina_point
     assert [(x.unit, x.hits, x.legendary, x.stamina_lost) for x in damage.losses] == [
         ("blue-steadfast", 2, 2, 2)
     ]
-    assert "2 Legendary Weapon + 0 // Armour 3 = 2 stamina points lost" in damage.explain()
+    assert (
+        "2 Legendary Weapon hits × 1 + (0 // Armour 3) = 2 stamina points lost" in damage.explain()
+    )
 
 
 # -- declarations are checked -------------------------------------------------------------------------
