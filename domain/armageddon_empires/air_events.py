@@ -146,7 +146,8 @@ class AirStrikeEnded(AirStep, frozen=True, tag="air_strike_ended"):
         elif s.target and self.survived:
             out += f"; {s.target} took {self.damage} damage"
             if self.modifier or self.raw != self.damage:
-                out += f" ({self.raw} {self.modifier:+d}: {self.modifier_label})"
+                floor = ", never below 0" if self.raw + self.modifier != self.damage else ""
+                out += f" ({self.raw} {self.modifier:+d}: {self.modifier_label}{floor})"
         return out
 
 

@@ -293,7 +293,8 @@ class AttackBegan(BattleStep, frozen=True, tag="attack_began"):
             f"{self.unit} of {self.empire} {how}: {self.target} ({self.battle.name}; AE-29, AE-30)"
         )
         if self.ap_cost:
-            pay = "owed until its next turn (AE-19)" if self.owed else "paid"
+            rule = "AE-19, AE-58" if self.kind == "sniper" else "AE-19"
+            pay = f"owed until its next turn ({rule})" if self.owed else "paid"
             out += f"; {self.ap_cost} AP {pay} (p.34)"
         return out
 
@@ -315,7 +316,11 @@ class AttackEnded(BattleStep, frozen=True, tag="attack_ended"):
             out = f"{self.unit}'s strike at {self.target} deals no damage"
         else:
             mod = f" {self.modifier:+d} ({self.modifier_label})" if self.modifier else ""
-            out = f"{self.unit}'s strike at {self.target}: {self.raw} damage{mod} = {self.damage}"
+            floor = ", never below 0" if self.raw + self.modifier != self.damage else ""
+            out = (
+                f"{self.unit}'s strike at {self.target}: {self.raw} damage{mod} = {self.damage}"
+                f"{floor}"
+            )
         s = self.battle.strike
         if s is not None and s.follow:
             out += f"; it may strike again ({s.follow}, p.34)"
@@ -479,7 +484,7 @@ class BattleEnded(BattleStep, frozen=True, tag="battle_ended"):
     def explain(self) -> str:
         return (
             f"{self.battle.name} at {self.battle.at} ends: {self.why}; {self.winner} wins and "
-            f"controls the hex and its facilities (p.34; AE-33)"
+            f"controls the hex and its facilities (p.34; AE-32)"
         )
 
 

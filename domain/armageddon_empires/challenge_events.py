@@ -179,7 +179,8 @@ class CardDamaged(Event, frozen=True, tag="card_damaged"):
     def explain(self) -> str:
         how = f" ({self.note})" if self.note else ""
         out = (
-            f"{self.card} takes {self.amount} damage{how} in challenge {self.challenge}: "
+            f"{self.card} takes {self.amount} damage{how}"
+            f"{f' in challenge {self.challenge}' if self.challenge else ''}: "
             f"{self.total} of {self.limit}"
         )
         if self.destroyed:
@@ -209,11 +210,18 @@ class CaptureKillBegan(Event, frozen=True, tag="capture_kill_began"):
             "die": f"picked at random among {', '.join(self.candidates)} (p.30)",
             "bounty hunter": "chosen by the hunter, who has a Bounty Hunter in the hex (p.30)",
         }[self.chosen_by]
-        out = (
-            f"{f.hunter}'s {f.army} hunts {f.target_empire}'s hero {f.target} at {f.at} for "
-            f"{self.ap_cost} AP (R11; AE-21); target: {how}; taking part: "
-            f"{', '.join(self.hunting_armies)} (p.30)"
-        )
+        if f.battle:
+            out = (
+                f"{f.target} of {f.target_empire} is left alone after battle {f.battle}: "
+                f"{f.hunter}'s {f.army} attempts a Capture Kill at {f.at} (p.34; AE-33); "
+                f"taking part: {', '.join(self.hunting_armies)} (p.30)"
+            )
+        else:
+            out = (
+                f"{f.hunter}'s {f.army} hunts {f.target_empire}'s hero {f.target} at {f.at} for "
+                f"{self.ap_cost} AP (R11; AE-21); target: {how}; taking part: "
+                f"{', '.join(self.hunting_armies)} (p.30)"
+            )
         if self.destealthed:
             out += f"; destealthed: {', '.join(self.destealthed)} (p.30)"
         return out
@@ -251,8 +259,9 @@ class HeroCaptured(Event, frozen=True, tag="hero_captured"):
         f = self.frame
         out = (
             f"{capture_verdict(f)}; {f.target} is taken to {f.hunter}'s nearest base {self.base} "
-            f"at {self.base_at} ({self.distance} hex{'' if self.distance == 1 else 'es'} away; AE-21), which earns +3 AP a round while "
-            "it holds him (p.24, p.30)"
+            f"at {self.base_at} ({self.distance} hex{'' if self.distance == 1 else 'es'} away; "
+            "AE-21), which earns +3 AP a round while it holds him and is not besieged "
+            "(p.24, p.30; AE-35)"
         )
         if self.army_removed:
             out += f"; {f.target_army} is left empty and disbanded (AE-24)"

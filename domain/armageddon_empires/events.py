@@ -104,7 +104,10 @@ class TurnBegan(Event, frozen=True, tag="turn_began"):
         parts += [f"{b.ap} from {b.source} ({b.rule})" for b in self.bonuses]
         out = f"{self.empire} starts its turn with {self.ap} AP = " + " + ".join(parts)
         if self.owed:
-            out += f" − {self.owed} owed for moves outside its last turn, never below 0 (AE-19)"
+            out += (
+                f" − {self.owed} owed (tactics and interceptors outside its last turn, AE-19; "
+                "Sniper Attacks, AE-58), never below 0"
+            )
         return out
 
 
@@ -127,7 +130,8 @@ class SupplyTraced(Event, frozen=True, tag="supply_traced"):
         return (
             f"out of supply: {', '.join(self.out_of_supply)} — no path of cost ≤ "
             f"{self.supply_range} (+ Raider X) from {where} avoiding enemy-held hexes (p.26); "
-            "they may move only one hex this turn unless hero-only or all Commando (p.30)"
+            "they may move only one hex this turn unless hero-only or all Commando (p.30; "
+            "Commando, p.46)"
         )
 
 
@@ -218,11 +222,13 @@ class ArmyMoved(Event, frozen=True, tag="army_moved"):
     contact: Annotated[str, Hidden(owner="empire")] = ""
 
     def explain(self) -> str:
-        ap = f"move cost {self.ap_cost} AP = 1 AP × {plural(self.cards, 'card')} (R10, p.23)"
+        ap = f"move cost {self.ap_cost} AP = 1 AP × {plural(self.cards, 'card')} (p.23; AE-11)"
         if self.free_cards:
-            ap += f" − {plural(self.free_cards, 'Rapid Reaction card')} (p.45)"
+            ap += f" − {plural(self.free_cards, 'Rapid Reaction card')} (p.45, p.46)"
         if self.pathfinder:
             ap += f" − Pathfinder {self.pathfinder} (p.45)"
+        if self.cards - self.free_cards - self.pathfinder != self.ap_cost:
+            ap += ", never below 0"
         terrain = " + ".join(f"{s.terrain} {s.cost}" for s in self.steps) or "no hex entered"
         out = (
             f"{self.army} moves {self.origin} → {self.to}: {ap}; "
@@ -231,7 +237,12 @@ class ArmyMoved(Event, frozen=True, tag="army_moved"):
         )
         if self.out_of_supply:
             out += "; out of supply at turn start: one hex at most (p.30)"
-        if self.contact:
+        if self.contact and self.contact == self.to:
+            out += (
+                f"; it walked into an unseen enemy army at {self.contact}, its destination, and "
+                "entered the hex (armies not stealthed are seen on contact, AE-17; AE-25)"
+            )
+        elif self.contact:
             out += (
                 f"; it walked into an unseen enemy army at {self.contact} and stopped short "
                 "(armies not stealthed are seen on contact, AE-17)"
@@ -284,7 +295,7 @@ class CardDeployed(Event, frozen=True, tag="card_deployed"):
         total = self.paid.total()
         where = f"the garrison {self.army}" if self.army else "a facility slot"
         if self.rapid_reaction:
-            ap = "0 AP (Rapid Reaction, p.45)"
+            ap = "0 AP (Rapid Reaction, p.45, p.46)"
         else:
             ap = f"{self.ap_cost} AP = {total} resource points // 2 (p.18; R3)"
         return (

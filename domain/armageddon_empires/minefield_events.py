@@ -49,6 +49,8 @@ class MineChallenge(msgspec.Struct, frozen=True, kw_only=True):
         out += f": {a} − {d} = {self.base_damage} damage"
         if self.modifier:
             out += f" {self.modifier:+d} ({self.modifier_label}, AE-29) = {self.damage}"
+            if self.base_damage + self.modifier != self.damage:
+                out += ", never below 0"
         out += f"; {self.total} of {self.limit}"
         if self.destroyed:
             out += " — destroyed and discarded (AE-24)"

@@ -27,7 +27,7 @@ class ObservationChecked(Event, frozen=True, tag="observation_checked"):
     def explain(self) -> str:
         head = f"{self.observer}'s hidden observation checks ({self.window} window; R7, p.27)"
         if not self.checks:
-            return f"{head}: no enemy army within reach of its observation"
+            return f"{head}: no enemy army to check (none in reach, or all already in sight)"
         return "\n".join([f"{head}:", *(f"- {c.text()}" for c in self.checks)])
 
 
@@ -64,8 +64,8 @@ class StealthEngaged(Event, frozen=True, tag="stealth_engaged"):
     def explain(self) -> str:
         return (
             f"{self.army} of {self.empire} engages stealth {self.level} (the lowest Stealth X of "
-            f"its cards, p.27) for {self.ap_cost} AP (R11; AE-23); it controls no hex and slips "
-            "from the sight of the enemy (p.27; AE-17)"
+            f"its cards, p.27) for {self.ap_cost} AP (R11; AE-23); it controls no hex (p.27); an "
+            "enemy that has sighted it this round keeps that sighting until a fresh check (AE-17)"
         )
 
 

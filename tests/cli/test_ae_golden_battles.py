@@ -261,7 +261,7 @@ def test_p34_retreat_pool_is_the_average_attack_left_plus_1_minus_trickster_2_no
     ]
     assert t.rule(last_of(t, "battle_ended")["seq"]) == [
         "battle 1 at 2,1 ends: blue has no combat-capable army left to fight; red wins and "
-        "controls the hex and its facilities (p.34; AE-33)"
+        "controls the hex and its facilities (p.34; AE-32)"
     ]
     # both views: the battle is over, the Crawlers carry the 2 damage at 2,2, and red holds
     # 2,1 with what is left of its column (the Skirmishers in its discard pile)
@@ -336,7 +336,7 @@ def test_p34_a_garrison_never_retreats_and_is_destroyed_when_its_battle_is_lost(
     ]
     assert t.rule(last_of(t, "battle_ended")["seq"]) == [
         "battle 1 at 2,1 ends: blue has no combat-capable army left to fight; red wins and "
-        "controls the hex and its facilities (p.34; AE-33)"
+        "controls the hex and its facilities (p.34; AE-32)"
     ]
     # both views: the outpost is red's, the Pikes in blue's discard pile, their damage gone
     red, blue = t.view("red"), t.view("blue")
@@ -402,7 +402,7 @@ def test_p34_an_army_with_no_hex_free_of_unstealthed_fighting_enemies_is_destroy
     assert "army_retreated" not in [e["type"] for e in t.events()]
     assert t.rule(last_of(t, "battle_ended")["seq"]) == [
         "battle 1 at 4,0 ends: blue retreated all its armies; red wins and controls the hex and "
-        "its facilities (p.34; AE-33)"
+        "its facilities (p.34; AE-32)"
     ]
     for player in ("red", "blue"):
         view = t.view(player)

@@ -191,7 +191,8 @@ def test_p30_capture_kill_hunter_6_dice_4_against_3_captured_and_3_ap_next_round
         "hunter 4 > target 3 successes: the hero is caught (R4); capture threshold = target pool "
         "4 − largest Bounty Hunter 2 = 2 (R4, p.30); 4 > 2: captured; blue.wanderer.1 is taken to "
         "red's nearest base red-post at 1,2 (1 hex away; AE-21), which earns +3 AP a round while "
-        "it holds him (p.24, p.30); blue-wanderer is left empty and disbanded (AE-24)"
+        "it holds him and is not besieged (p.24, p.30; AE-35); blue-wanderer is left empty and "
+        "disbanded (AE-24)"
     ]
     # explain on any event of the challenge prints the whole of it
     accepted = [e["seq"] for e in t.events() if e["type"] == "challenge_accepted"]

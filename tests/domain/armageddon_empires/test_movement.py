@@ -1,4 +1,4 @@
-"""Moving armies: AP 1 per card (R10, p.23), terrain cost (R12), one move a turn, entering enemy
+"""Moving armies: AP 1 per card (p.23; AE-11), terrain cost (R12), one move a turn, entering enemy
 hexes to fight (p.33)."""
 
 from __future__ import annotations
@@ -52,7 +52,7 @@ def test_a_move_costs_1_ap_per_card_and_the_terrain_cost_of_each_hex_entered() -
         )
     ]
     assert events[0].explain() == (
-        "red-a moves 1,0 → 3,0: move cost 3 AP = 1 AP × 3 cards (R10, p.23); "
+        "red-a moves 1,0 → 3,0: move cost 3 AP = 1 AP × 3 cards (p.23; AE-11); "
         "terrain cost 2 = plains 1 + plains 1 (R12) of 2 movement points (lowest card movement 2 (p.17))"
     )
     assert g.state.armies["red-a"].at == "3,0"

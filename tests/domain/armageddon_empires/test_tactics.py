@@ -179,7 +179,7 @@ def test_outside_its_own_turn_an_empire_owes_the_ap_and_pays_it_when_its_turn_be
     began = only(g.when(EndTurn(player="red")), TurnBegan)
     assert (began.owed, began.ap) == (TACTIC_AP, 6 - TACTIC_AP)
     assert g.state.empires["blue"].ap_owed == 0
-    assert "− 1 owed for moves outside its last turn" in began.explain()
+    assert "− 1 owed (tactics and interceptors outside its last turn, AE-19" in began.explain()
 
 
 def test_an_empire_owes_at_most_the_ap_of_a_last_place() -> None:

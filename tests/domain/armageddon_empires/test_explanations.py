@@ -1,0 +1,52 @@
+"""Why each event happened, in the cases a rule's common wording gets wrong: walked over the
+recorded game (3,215 events), every such event explains what the rules did in its own case."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from warlog.arbiter.sources import file_records, memory_arbiter
+from warlog.domain.armageddon_empires.challenge_events import CaptureKillBegan, CardDamaged
+from warlog.domain.armageddon_empires.events import ArmyMoved
+from warlog.domain.core.events import Event
+
+GOLDEN = Path(__file__).resolve().parents[3] / "fixtures" / "armageddon-empires" / "ae-golden.jsonl"
+
+
+@pytest.fixture(scope="module")
+def golden() -> list[Event]:
+    arb = memory_arbiter()
+    game = arb.import_records(file_records(str(GOLDEN)))
+    head, _ = arb.head(game)
+    records = list(arb.records(game, 1, head))
+    decode = arb.decoder(arb.loaded(game).codec, game)
+    return decode([(r.seq, r.type, r.data, r.hash) for r in records])
+
+
+def test_a_move_into_an_unseen_army_at_its_destination_enters_the_hex(golden: list[Event]) -> None:
+    entered = [e for e in golden if isinstance(e, ArmyMoved) and e.contact and e.contact == e.to]
+    assert entered, "the recorded game has such a move"
+    for e in entered:
+        text = e.explain()
+        assert f"at {e.to}, its destination, and entered the hex" in text
+        assert "stopped short" not in text
+
+
+def test_a_capture_kill_after_a_battle_is_no_hunt(golden: list[Event]) -> None:
+    after = [e for e in golden if isinstance(e, CaptureKillBegan) and e.frame.battle]
+    hunts = [e for e in golden if isinstance(e, CaptureKillBegan) and not e.frame.battle]
+    assert after and hunts, "the recorded game has both"
+    for e in after:
+        text = e.explain()
+        assert f"is left alone after battle {e.frame.battle}" in text and "(p.34; AE-33)" in text
+        assert " hunts " not in text and " AP (R11; AE-21)" not in text
+    for e in hunts:
+        assert " hunts " in e.explain() and "AP (R11; AE-21)" in e.explain()
+
+
+def test_damage_taken_outside_a_challenge_names_no_challenge(golden: list[Event]) -> None:
+    outside = [e for e in golden if isinstance(e, CardDamaged) and not e.challenge]
+    assert outside, "the recorded game has a helo's launch damage"
+    assert all("in challenge" not in e.explain() for e in outside)
