@@ -3,7 +3,8 @@
 - Heroes and units only in a hex that holds a stronghold or outpost of their empire, and never
   in a stealthed army (p.34).
 - Facilities at any time of the owner's turn, unless their hex is disputed (an enemy army that
-  is not stealthed stands in it) or besieged (p.34, p.26).
+  is not stealthed stands in it) or besieged (p.34, p.26). Since version 11 a base's facilities
+  are repaired by the empire that holds the base, whoever's deck they came from (AE-60).
 - Attack cards from the hand; missiles are never repaired (p.19, digest 7.1).
 - Every repair restores the card to full strength (p.34) for ``REPAIR_AP`` and ``REPAIR_COST``
   (R11; one price for every card, AE-22).
@@ -17,16 +18,45 @@ from warlog.domain.armageddon_empires.commands import RepairCard
 from warlog.domain.armageddon_empires.control import disputed
 from warlog.domain.armageddon_empires.costs import REPAIR_AP, REPAIR_COST
 from warlog.domain.armageddon_empires.guards import own_base_hex
-from warlog.domain.armageddon_empires.state import GameState
+from warlog.domain.armageddon_empires.state import Base, GameState
 from warlog.domain.armageddon_empires.supply import is_besieged
 from warlog.domain.core.batch import Batch
 from warlog.domain.core.errors import RulesError, reject
+
+#: AE-60: since version 11 a facility is repaired by the empire that holds its base (a captured
+#: base's facilities go to the captor, p.34; AE-34): before, by the empire whose deck it came
+#: from, so that whether the loser's repair of a facility it no longer held was refused told it
+#: of armies in that hex it had not seen
+REPAIRED_BY_HOLDER_SINCE = 11
+
+
+def _held_by(state: GameState, card: str) -> tuple[Base, str] | None:
+    """The base ``card`` stands at as a facility, and the empire that repairs it (AE-60): the
+    base's holder since version 11, else the card's owner; None for any other card."""
+    base = next((b for b in state.bases.values() if card in b.facilities), None)
+    if base is None:
+        return None
+    if state.rules_version >= REPAIRED_BY_HOLDER_SINCE:
+        return base, base.empire
+    return base, state.instances[card].owner
 
 
 def repair_problem(state: GameState, player: str, card: str) -> RulesError | None:
     """Why ``player`` cannot repair ``card`` now (module doc), or None."""
     instance = state.instances.get(card)
-    if instance is None or instance.owner != player:
+    if instance is None:
+        return reject(f"{player} has no card {card!r}", "unknown_card")
+    held = _held_by(state, card)
+    if held is not None and held[1] != player:
+        at, holder = held
+        if instance.owner == player:
+            return reject(
+                f"{card} stands at {at.id}, which {holder} now holds: the holder repairs it "
+                "(p.34; AE-34, AE-60)",
+                "not_held",
+            )
+        return reject(f"{player} has no card {card!r}", "unknown_card")
+    if held is None and instance.owner != player:
         return reject(f"{player} has no card {card!r}", "unknown_card")
     if not state.damage.get(card):
         return reject(f"{card} is not damaged", "not_damaged")

@@ -51,9 +51,10 @@ class ArmageddonEmpires(Rules[GameState, Command]):
     #: names ending '-garrison' kept for garrisons, a sniper's AP always owed (AE-56..AE-58); 9:
     #: a minefield's challenges the referee's hidden roll (AE-53); 10: an empty army counts for
     #: nothing in its hex to the other empire, and which ones the Empty Armies Rule destroys is
-    #: sealed for it (AE-59)
-    version: ClassVar[str] = "10"
-    kept_versions: ClassVar[tuple[str, ...]] = ("9", "8", "7", "6")
+    #: sealed for it (AE-59); 11: a base's facilities are repaired by the empire that holds it
+    #: (AE-60)
+    version: ClassVar[str] = "11"
+    kept_versions: ClassVar[tuple[str, ...]] = ("10", "9", "8", "7", "6")
     event_types: ClassVar[tuple[type[Event], ...]] = (
         EVENT_TYPES
         + SIGHTING_EVENT_TYPES
@@ -168,6 +169,13 @@ class ArmageddonEmpires(Rules[GameState, Command]):
         return isinstance(event, RoundBegan | GameCreated)
 
 
+class ArmageddonEmpires10(ArmageddonEmpires):
+    """Version 10, kept so that a game begun under it plays on under it and its log re-derives
+    (the state's ``rules_version`` tells each rule that changed since)."""
+
+    version: ClassVar[str] = "10"
+
+
 class ArmageddonEmpires9(ArmageddonEmpires):
     """Version 9, kept so that a game begun under it plays on under it and its log re-derives
     (the state's ``rules_version`` tells each rule that changed since)."""
@@ -201,6 +209,7 @@ VERSIONS: dict[str, ArmageddonEmpires] = {
     r.version: r
     for r in (
         LATEST,
+        ArmageddonEmpires10(),
         ArmageddonEmpires9(),
         ArmageddonEmpires8(),
         ArmageddonEmpires7(),

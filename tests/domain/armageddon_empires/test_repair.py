@@ -1,4 +1,5 @@
-"""Repair and healing (p.34; R11; AE-22): where each kind of card is mended, and what it costs."""
+"""Repair and healing (p.34; R11; AE-22): where each kind of card is mended, and what it costs;
+a captured base's facilities by the empire that holds it (AE-60)."""
 
 from __future__ import annotations
 
@@ -8,10 +9,11 @@ import pytest
 from tests.domain.armageddon_empires.arena import BASES, arena, begin, toml
 from tests.domain.armageddon_empires.helpers import army_block, only
 from tests.given_when_then import Given
+from warlog.domain.armageddon_empires.battle_events import BaseCaptured
 from warlog.domain.armageddon_empires.challenge_events import CardDamaged, CardRepaired
 from warlog.domain.armageddon_empires.commands import EngageStealth, RepairCard
 from warlog.domain.armageddon_empires.costs import REPAIR_AP, REPAIR_COST
-from warlog.domain.armageddon_empires.ruleset import RULESET
+from warlog.domain.armageddon_empires.ruleset import RULESET, VERSIONS
 from warlog.domain.armageddon_empires.scenario import parse_scenario
 from warlog.domain.core.errors import InputError
 from warlog.domain.core.seal import secrets_of
@@ -89,3 +91,48 @@ def test_starting_damage_must_name_a_card_there_and_leave_it_standing() -> None:
         parse_scenario(toml(AT_HOME + "damage = { wisp = 2 }\n"))
     with pytest.raises(InputError, match="no 'eye' card here"):
         parse_scenario(toml(AT_HOME + "damage = { eye = 1 }\n"))
+
+
+# -- AE-60: a captured base's facilities are repaired by the empire that holds the base ---------
+
+CAMP_WITH_A_FACILITY = BASES.replace('card = "camp"', 'card = "camp"\nfacilities = ["sniffer"]')
+CAMP_REPAIR = "red.sniffer.2"  # the camp's facility, dealt after the HQ's sniffer
+
+
+def captured_camp(version: str, first: str, blue_army_there: bool) -> Given:
+    """Red's outpost red-camp (0,3) and its damaged facility, captured by blue; blue's army
+    blue-quarry standing in the camp's hex or away in the field (red has sighted nothing)."""
+    scenario = parse_scenario(toml(bases=CAMP_WITH_A_FACILITY))
+    g = hurt(begin(Given(VERSIONS[version], scenario), first), CAMP_REPAIR)
+    g.events(BaseCaptured(base="red-camp", empire="blue", previous="red", at="0,3"))
+    if blue_army_there:
+        there = msgspec.structs.replace(g.state.armies["blue-quarry"], at="0,3")
+        g.state = msgspec.structs.replace(g.state, armies={**g.state.armies, "blue-quarry": there})
+    return g
+
+
+def test_the_holder_of_a_captured_base_repairs_its_facilities_not_the_empire_that_lost_it() -> None:
+    # given red's camp and its damaged facility captured by blue, blue's army there or not
+    for blue_army_there in (True, False):
+        g = captured_camp(RULESET.version, "red", blue_army_there)
+        # when red orders the repair, then it is refused the same way, blue's army or not
+        refused = g.when_rejected(RepairCard(player="red", card=CAMP_REPAIR), code="rules/not_held")
+        assert str(refused) == (
+            "red.sniffer.2 stands at red-camp, which blue now holds: the holder repairs it "
+            "(p.34; AE-34, AE-60)"
+        )
+        assert not [c for c in RULESET.legal_commands(g.state, "red") if isinstance(c, RepairCard)]
+    # and blue, in its turn, repairs it with its own AP and materials
+    g = captured_camp(RULESET.version, "blue", blue_army_there=False)
+    assert RepairCard(player="blue", card=CAMP_REPAIR) in RULESET.legal_commands(g.state, "blue")
+    repaired = only(g.when(RepairCard(player="blue", card=CAMP_REPAIR)), CardRepaired)
+    assert repaired.empire == "blue" and g.state.damage == {}
+
+
+def test_before_version_11_the_loser_s_refused_repair_told_of_armies_it_had_not_seen() -> None:
+    # version 10: red, the card's owner, still ordered the repair, and the answer depended on
+    # whether blue's unseen army stood in the hex (why AE-60 changed it)
+    there = captured_camp("10", "red", blue_army_there=True)
+    away = captured_camp("10", "red", blue_army_there=False)
+    there.when_rejected(RepairCard(player="red", card=CAMP_REPAIR), code="rules/hex_disputed")
+    away.when(RepairCard(player="red", card=CAMP_REPAIR))
