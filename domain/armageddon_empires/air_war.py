@@ -236,7 +236,11 @@ def strike_problem(
                 f"{card} is a {spec.craft}: say 'aim' (unit or facility) (p.31)", "no_aim"
             )
         if not targets(state, player, at, chosen):
-            where = "an enemy base" if chosen == "facility" else "an enemy army you have sighted"
+            where = (
+                "enemy base"
+                if chosen == "facility"
+                else "unit of an enemy army you have sighted there"
+            )
             return reject(
                 f"{card} strikes a random {chosen} and {at} holds no {where} (p.31; AE-42)",
                 "no_air_target",
@@ -347,9 +351,14 @@ def intercept_problem(state: GameState, empire: str, strike: AirStrike, card: st
             "that is not besieged (p.30; AE-40)"
         )
     if not intercept_payable(state, empire, spec):
+        emp = state.empires[empire]
+        if not emp.resources.covers(spec.cost):
+            return f"{card} costs {spec.cost.text()}; {empire} has {emp.resources.text()}"
+        if in_own_turn(state, empire):
+            return f"{card} costs {spec.ap} AP; {empire} has {emp.ap}"
         return (
-            f"{empire} cannot pay {spec.ap} AP (at most {MAX_AP_OWED} owed, AE-19) and "
-            f"{spec.cost.text()} for {card}"
+            f"{card} costs {spec.ap} AP, owed until {empire}'s next turn; {empire} already owes "
+            f"{emp.ap_owed} of at most {MAX_AP_OWED} (AE-19)"
         )
     return ""
 

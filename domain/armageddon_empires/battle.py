@@ -197,7 +197,8 @@ def assault_problem(state: GameState, player: str, army: Army) -> RulesError | N
     """Why ``army`` cannot assault now (module doc), judged by what its empire sees."""
     if army.stealthed or not army.combat_capable:
         return reject(
-            f"{army.id} must be combat-capable and not stealthed to attack (p.33)", "cannot_attack"
+            f"{army.id} must be combat-capable and not stealthed to attack (p.26, p.33; AE-35)",
+            "cannot_attack",
         )
     seen = state.sightings.get(player, {}).values()
     sighted = any(s.at == army.at and s.units and not s.stealthed for s in seen)
@@ -253,7 +254,9 @@ def set_up_battle(batch: Batch[GameState], cmd: SetUpBattle) -> None:
     b = top_battle(state)
     may = joinable(state, b, cmd.player)
     for army in cmd.join:
-        if army not in may or cmd.join.count(army) > 1:
+        if cmd.join.count(army) > 1:
+            raise reject(f"{army!r} is named twice", "cannot_join")
+        if army not in may:
             raise reject(
                 f"{army!r} is not a stealthed army of {cmd.player} at {b.at} that may join "
                 f"(p.33); these may: {', '.join(may) or 'none'}",

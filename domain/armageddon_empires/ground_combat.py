@@ -244,6 +244,22 @@ def attack(batch: Batch[GameState], cmd: Attack) -> None:
     options = attack_options(state, b, cmd.player)
     if replace(cmd, dice=()) not in options:  # a referee's faces are no part of the strike
         names = sorted({f"{o.unit}→{o.target}" for o in options if isinstance(o, Attack)})
+        strengths = sorted(
+            {
+                o.strength
+                for o in options
+                if isinstance(o, Attack) and (o.unit, o.target) == (cmd.unit, cmd.target)
+            },
+            key=lambda s: -1 if s is None else s,
+        )
+        if strengths:
+            allowed = ", ".join("none" if s is None else str(s) for s in strengths)
+            raise reject(
+                f"{cmd.unit} may strike {cmd.target} now, but not with strength "
+                f"{cmd.strength}: 'strength' may be {allowed} (none: its whole attack; a part "
+                "only with Multi-targeting, p.34; AE-30)",
+                "bad_attack",
+            )
         raise reject(
             f"{cmd.unit} cannot strike {cmd.target} now (R13, p.34); open: {', '.join(names)}",
             "bad_attack",

@@ -106,11 +106,11 @@ def _deploy_problem(state: GameState, empire: Empire, card: str, base: Base) -> 
                 "rules/no_facility_slot",
             )
     else:
-        how = (
-            "loaded onto an attack card as it is played (play_attack_card's munition, p.22)"
-            if entry.kind == "munition"
-            else "played on a hex (play_attack_card, p.19)"
-        )
+        how = {
+            "munition": "loaded onto an attack card as it is played (play_attack_card's "
+            "munition, p.22)",
+            "tactic": "played in a challenge (play_tactic, p.51)",
+        }.get(entry.kind, "played on a hex (play_attack_card, p.19)")
         return RulesError(
             f"{card} is a {entry.kind} card: it is {how}, not deployed", "rules/not_deployable"
         )

@@ -126,8 +126,25 @@ def placed_minefields(scenario: Scenario) -> list[MinefieldSpec]:
 
 
 def parse_scenario(data: bytes | str) -> Scenario:
-    """The scenario in TOML ``data``, checked; InputError ``input/bad_scenario`` names the path."""
-    return decode_scenario(data, Scenario, check)
+    """The scenario in TOML ``data``, checked for a new game; InputError ``input/bad_scenario``
+    names the path."""
+    return decode_scenario(data, Scenario, _check_new)
+
+
+def _check_new(scenario: Scenario) -> None:
+    """``check``, and for a new game (not one already recorded) empire ids that keep their
+    armies' names apart: an empire ``red-b`` beside ``red`` would let red name an army
+    ``red-b-1`` and learn from "the name is taken" of red-b's unseen army (AE-17)."""
+    ids = [e.id for e in scenario.empires]
+    for i, emp in enumerate(scenario.empires):
+        for other in ids:
+            if other != emp.id and emp.id.startswith(f"{other}-"):
+                raise _bad(
+                    f"$.empires[{i}].id",
+                    f"empire id {emp.id!r} begins like {other!r}'s army names ('{other}-...', "
+                    "AE-17): name the empires apart",
+                )
+    check(scenario)
 
 
 def scenario_from_builtins(obj: dict[str, Any]) -> Scenario:

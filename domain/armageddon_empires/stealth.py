@@ -32,6 +32,11 @@ def engage_problem(state: GameState, army: Army) -> RulesError | None:
         return reject(f"{army.id} is a garrison; garrisons never stealth (AE-23)", "garrison")
     if army.stealthed:
         return reject(f"{army.id} is already stealthed", "already_stealthed")
+    if not army.cards():
+        return reject(
+            f"{army.id} is empty: an army without cards cannot stealth (p.27)",
+            "not_stealth_capable",
+        )
     if not stealth_level(state, army):
         return reject(
             f"{army.id} can stealth only if every card in it has Stealth X (p.23, p.27)",

@@ -76,7 +76,8 @@ def build(batch: Batch[GameState], cmd: Build) -> None:
     t = board.ctype(state, counter)
     if counter.side != IMPERIALS or t.cost is None:
         raise reject(
-            f"{cmd.counter} is not on the build table (rules: Build Phase)", "not_buildable"
+            f"{cmd.counter} is not on the build table (rules: Build Phase, Imperial)",
+            "not_buildable",
         )
     if counter.location != POOL:
         raise reject(
@@ -132,9 +133,17 @@ def place(batch: Batch[GameState], cmd: Place) -> None:
     if counter.side != IMPERIALS or counter.location != READY:
         raise reject(f"{cmd.counter} is not in the READY box", "not_ready")
     if cmd.to not in placements(state, counter):
+        crowded = (
+            board.stacking_problem(
+                state, cmd.to, [*board.counters_in(state, cmd.to, IMPERIALS), counter]
+            )
+            if board.is_area(state, cmd.to)
+            else None
+        )
+        why = f" ({crowded}; rules: Stacking, BFA-9)" if crowded else ""
         raise reject(
             f"{cmd.counter} cannot be placed in {cmd.to}: it must be an intact hive or factory "
-            "with room in its stack",
+            f"with room in its stack{why} (rules: Build Phase, Imperial; BFA-12)",
             "bad_place",
         )
     batch.emit(CounterPlaced(counter=counter.id, area=cmd.to, reason="from the READY box"))
@@ -164,7 +173,11 @@ def rebuild_areas(state: GameState, counter: Counter) -> list[str]:
 def rebuild(batch: Batch[GameState], cmd: Rebuild) -> None:
     state = batch.state
     if state.rebuilds <= 0:
-        raise reject("no Ork rebuild left this phase (one per 2 garrisoned ruins)", "no_rebuilds")
+        raise reject(
+            "no Ork rebuild left this phase (one per 2 garrisoned ruins, and a card's extra "
+            "rebuilds; rules: Build Phase, Ork)",
+            "no_rebuilds",
+        )
     counter = state.counters.get(cmd.counter)
     if counter is None:
         raise reject(f"there is no counter {cmd.counter!r}", "unknown_counter")
@@ -173,9 +186,18 @@ def rebuild(batch: Batch[GameState], cmd: Rebuild) -> None:
             f"{cmd.counter} is not a destroyed Ork counter that can be rebuilt", "not_buildable"
         )
     if cmd.to not in rebuild_areas(state, counter):
+        crowded = (
+            board.stacking_problem(
+                state, cmd.to, [*board.counters_in(state, cmd.to, ORKS), counter]
+            )
+            if board.is_area(state, cmd.to)
+            else None
+        )
+        why = f" ({crowded}; rules: Stacking)" if crowded else ""
         raise reject(
             f"{cmd.counter} cannot be rebuilt in {cmd.to}: it must be a garrisoned smoking ruin or "
-            "an Ork supply area, free of Imperials, with room in its stack",
+            f"an Ork supply area, free of Imperials, with room in its stack{why} (rules: Build "
+            "Phase, Ork)",
             "bad_place",
         )
     batch.emit(CounterRebuilt(counter=counter.id, area=cmd.to))

@@ -98,8 +98,18 @@ def attack_problem(
         if not board.graph(state).adjacent(area, target):
             return reject(f"{area} is not adjacent to {target}", "not_adjacent")
         if not stack_attackers(state, area, player):
+            here = board.counters_in(state, area, player)
+            if not here:
+                why = f"no {player} counter stands in {area}"
+            elif all(board.is_fortification(state, x) for x in here):
+                why = f"only fortifications of the {player} stand in {area}, and they do not attack"
+            else:
+                why = (
+                    f"every {player} counter in {area} has attacked or retreated this combat "
+                    "phase (BFA-8)"
+                )
             return reject(
-                f"no {player} counter in {area} can attack (each stack attacks once a phase)",
+                f"{area} cannot join the attack: {why} (rules: Combat Phase)",
                 "no_attackers",
             )
     return None

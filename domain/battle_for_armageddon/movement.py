@@ -35,7 +35,10 @@ def move(batch: Batch[GameState], cmd: Move) -> None:
     if counter is None:
         raise reject(f"there is no counter {cmd.counter!r}", "unknown_counter")
     if counter.side != cmd.player:
-        raise reject(f"{cmd.counter} is not a {cmd.player} counter", "not_your_counter")
+        raise reject(
+            f"{cmd.counter} is a counter of the {counter.side}: the {cmd.player} cannot move it",
+            "not_your_counter",
+        )
     if not board.on_map(counter):
         raise reject(f"{cmd.counter} is not on the map ({counter.location})", "cannot_move")
     if counter.id in state.moved:

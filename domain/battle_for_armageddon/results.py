@@ -387,7 +387,8 @@ def advance_problem(state: GameState, chosen: list[str]) -> RulesError | None:
     normal = sum(1 for x in counters if board.counts_for_stacking(state, x))
     if normal > ADVANCE_MAX:
         return reject(
-            f"{normal} counters advance; at most {ADVANCE_MAX} may (Combat Results Table)",
+            f"{normal} counters advance; at most {ADVANCE_MAX} may (rules: Combat Results Table; "
+            "BFA-7)",
             "bad_choice",
         )
     if not board.fits(state, c.target, counters):

@@ -175,6 +175,12 @@ class Rules(abc.ABC, Generic[S, C]):
             raise RulesError(f"the game is over{why}; fork it to play on", "rules/game_over")
         kind = command.type_name()
         if kind not in decision.answers:
+            if decision.procedure and command.player in decision.players:
+                raise RulesError(
+                    f"{kind} is not an answer open now: the game waits for {decision.waiting} "
+                    f"({', '.join(decision.answers)})",
+                    "rules/decision_pending",
+                )
             if decision.procedure:
                 raise RulesError(
                     f"{kind} must wait: the game waits for {decision.waiting} first",

@@ -44,6 +44,12 @@ def challenge_problem(state: GameState, player: str, hero: str, opponent: str) -
     problem = pieces.own(state.heroes[hero], player, "challenge with")
     if problem is not None:
         return problem
+    if state.heroes[opponent].force == state.heroes[hero].force:
+        return reject(
+            f"{opponent} is a {state.heroes[opponent].force} hero: challenge an enemy hero in "
+            f"{hero}'s melee (HB-17)",
+            "bad_challenge",
+        )
     if (hero, opponent) not in challengers(state, player):
         return reject(
             f"{hero} cannot challenge {opponent}: both must be in the same melee and not have "

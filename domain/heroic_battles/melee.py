@@ -134,7 +134,7 @@ def declare_problem(state: GameState, c: cmd.DeclareMelee) -> RulesError | None:
         if uid not in allowed:
             return reject(
                 f"{uid} cannot support: supports are units of {force} on the table not in a melee "
-                f"({tables.SUPPORT_SAVES})",
+                f"({tables.SUPPORT_SAVES}; HB-35)",
                 "bad_support",
             )
     for fid in c.rough:
@@ -143,6 +143,12 @@ def declare_problem(state: GameState, c: cmd.DeclareMelee) -> RulesError | None:
     heroes = {h.id: h for h in fighting_heroes(state, combat, force)}
     for hero_id, n in c.deeds.items():
         hero = heroes.get(hero_id)
+        present = {h.id: h for h in pieces.heroes_in(state, combat, force)}.get(hero_id)
+        if hero is None and present is not None:
+            why = "fought a single combat" if present.dueled else "refused a challenge"
+            return reject(
+                f"{hero_id} {why} this phase and adds no dice to its melees (HB-17)", "bad_deeds"
+            )
         if hero is None:
             return reject(
                 f"{hero_id} does not fight in {combat.id}: only its fighting heroes spend Mighty "

@@ -40,9 +40,15 @@ def movement_problem(
     if not rulings.ENGAGED_MAY_MOVE_OR_SHOOT and pieces.in_melee(state, pid):
         return reject(f"{pid} is in a melee and makes no movement action (HB-4)", "in_melee")
     if rulings.movement_over(p.actions, p.done, max_actions(p)):
+        if p.actions >= max_actions(p):
+            why = f"it has taken its {max_actions(p)} movement action{'s' if max_actions(p) != 1 else ''}"
+        else:
+            why = (
+                "another unit or hero moved after it, or a command test for its action failed "
+                "or it evaded"
+            )
         return reject(
-            f"{pid}'s movement is over this phase ({p.actions} movement "
-            f"action{'s' if p.actions != 1 else ''} taken; {tables.MOVEMENT}; HB-3)",
+            f"{pid}'s movement is over this phase: {why} ({tables.MOVEMENT}; HB-3)",
             "movement_over",
         )
     return None
@@ -131,7 +137,8 @@ def join_problem(state: GameState, player: str, hero_id: str, unit_id: str) -> R
         return problem
     unit = state.units.get(unit_id)
     if unit is None:
-        return reject(f"there is no unit {unit_id!r} in this battle", "unknown_unit")
+        what = "a hero, not a unit" if unit_id in state.heroes else "not in this battle"
+        return reject(f"{unit_id!r} is {what}: a hero joins a unit", "unknown_unit")
     problem = pieces.own(unit, player, "join")
     if problem is not None:
         return problem

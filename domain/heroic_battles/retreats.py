@@ -79,7 +79,8 @@ def declare_problem(state: GameState, c: cmd.DeclareRetreat) -> RulesError | Non
         if c.friend not in allowed:
             return reject(
                 f"{c.friend or 'no friend'} is not a friendly unit {c.unit} can retreat into "
-                "(a unit in a melee blocks the retreat: declare 'blocked'; HB-11)",
+                "(enemy troops, impassable terrain or a unit in a melee block the retreat: "
+                "declare 'blocked'; HB-11)",
                 "bad_retreat",
             )
     elif c.friend:

@@ -380,7 +380,8 @@ def test_an_intercept_needs_the_means_to_pay() -> None:
     g = skies(["hawk"], ["jay"], blue_energy=1)
     launched(g)
     err = g.when_rejected(Intercept(player="blue", card="blue.jay.1"), "rules/cannot_intercept")
-    assert "cannot pay" in str(err)
+    # the resources it lacks are named, not the AP it does not lack
+    assert str(err).endswith("blue.jay.1 costs energy 2; blue has humans 9, materials 9, energy 1")
 
 
 def test_an_intercept_needs_the_hex_observed() -> None:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import tomllib
+
 import msgspec
 import pytest
 
@@ -196,3 +198,14 @@ def test_an_unknown_bundled_name_lists_the_known_ones() -> None:
     with pytest.raises(InputError) as info:
         bundled("nowhere")
     assert BUNDLED in info.value.message
+
+
+def test_a_new_game_s_empires_are_named_apart_from_each_other_s_armies() -> None:
+    # an empire 'red-b' beside 'red' would let red name an army 'red-b-1' and learn from
+    # "the name is taken" of red-b's unseen armies (AE-17)
+    text = toml().replace('"blue"', '"red-b"')
+    msg = rejected(text)
+    assert msg.startswith("bad scenario: $.empires[1].id: empire id 'red-b' begins like 'red''s")
+    # a game already recorded with such names still loads: the check is for new games
+    recorded = RULESET.scenario_from_builtins(tomllib.loads(text))
+    assert [e.id for e in recorded.empires] == ["red", "red-b"]

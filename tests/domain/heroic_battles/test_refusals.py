@@ -1,0 +1,55 @@
+"""A refused command names what is wrong in the case at hand, as a tournament player reads it:
+the answers open to the side that must answer, a hero challenged by its own side, a hero who
+refused a challenge offering Mighty Deeds, a hero joined as if it were a unit."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from warlog.arbiter.application import Arbiter
+from warlog.arbiter.sources import file_records, memory_arbiter
+from warlog.domain.core.errors import WarlogError
+
+FIXTURES = Path(__file__).resolve().parents[3] / "fixtures"
+
+
+@pytest.fixture()
+def battle() -> tuple[Arbiter, str]:
+    """The recorded battle forked after its first event: the saxons' first movement phase."""
+    arb = memory_arbiter()
+    game = arb.import_records(file_records(str(FIXTURES / "heroic-battles" / "hb-golden.jsonl")))
+    return arb, arb.fork(game, 1, dice="new")
+
+
+def refused(arb: Arbiter, game: str, **command: object) -> str:
+    with pytest.raises(WarlogError) as info:
+        arb.play(game, json.dumps(command))
+    return f"{info.value.code}: {info.value.message}"
+
+
+def test_the_side_that_must_answer_is_told_the_answers_open_to_it(
+    battle: tuple[Arbiter, str],
+) -> None:
+    arb, game = battle
+    charge = {"unit": "duguth-2", "target": "mounted-comitatus-1", "facing": "front"}
+    arb.play(game, json.dumps({"type": "charge", "player": "saxons", **charge}))
+    # mounted-comitatus-1 has no Evade trait: evading is no answer open to the britons
+    assert refused(arb, game, type="evade", player="britons", unit="mounted-comitatus-1") == (
+        "rules/decision_pending: evade is not an answer open now: the game waits for britons to "
+        "answer the charge of duguth-2 on mounted-comitatus-1 (counter_charge, receive_charge)"
+    )
+    # the other side still waits, in the same words as before
+    assert refused(arb, game, type="evade", player="saxons", unit="mounted-comitatus-1") == (
+        "rules/decision_pending: evade must wait: the game waits for britons to answer the "
+        "charge of duguth-2 on mounted-comitatus-1 first"
+    )
+
+
+def test_a_hero_joins_a_unit_not_another_hero(battle: tuple[Arbiter, str]) -> None:
+    arb, game = battle
+    arb.play(game, json.dumps({"type": "leave_unit", "player": "saxons", "hero": "osric"}))
+    message = refused(arb, game, type="join_unit", player="saxons", hero="osric", unit="aelle")
+    assert message == "rules/unknown_unit: 'aelle' is a hero, not a unit: a hero joins a unit"
