@@ -53,3 +53,35 @@ def test_a_hero_joins_a_unit_not_another_hero(battle: tuple[Arbiter, str]) -> No
     arb.play(game, json.dumps({"type": "leave_unit", "player": "saxons", "hero": "osric"}))
     message = refused(arb, game, type="join_unit", player="saxons", hero="osric", unit="aelle")
     assert message == "rules/unknown_unit: 'aelle' is a hero, not a unit: a hero joins a unit"
+
+
+@pytest.fixture()
+def recorded() -> tuple[Arbiter, str]:
+    arb = memory_arbiter()
+    return arb, arb.import_records(
+        file_records(str(FIXTURES / "heroic-battles" / "hb-golden.jsonl"))
+    )
+
+
+def test_a_hero_challenges_an_enemy_hero_not_one_of_its_own_side(
+    recorded: tuple[Arbiter, str],
+) -> None:
+    arb, game = recorded
+    melee = arb.fork(game, 226, dice="new")  # the saxons may challenge before their melees
+    challenge = {"type": "challenge", "player": "saxons", "hero": "aelle", "opponent": "hussa"}
+    assert refused(arb, melee, **challenge) == (
+        "rules/bad_challenge: hussa is a saxons hero: challenge an enemy hero in aelle's melee "
+        "(HB-17)"
+    )
+
+
+def test_a_hero_who_refused_a_challenge_is_told_why_it_spends_no_deeds_in_melee(
+    recorded: tuple[Arbiter, str],
+) -> None:
+    arb, game = recorded
+    melee = arb.fork(game, 232, dice="new")  # kai refused aelle's challenge
+    arb.play(melee, json.dumps({"type": "declare_melee", "player": "saxons", "combat": "melee-1"}))
+    declare = {"type": "declare_melee", "player": "britons", "combat": "melee-1"}
+    assert refused(arb, melee, **declare, deeds={"kai": 1}) == (
+        "rules/bad_deeds: kai refused a challenge this phase and adds no dice to its melees (HB-17)"
+    )
