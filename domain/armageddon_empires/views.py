@@ -22,6 +22,7 @@ from typing import Any
 
 import msgspec
 
+from warlog.domain.armageddon_empires.battle_events import BaseCaptured, BaseRazed, BattleEnded
 from warlog.domain.armageddon_empires.challenge import Challenge, counted
 from warlog.domain.armageddon_empires.challenge_events import (
     CaptureKillBegan,
@@ -71,6 +72,10 @@ DESTROYED_NOTICE_ROUNDS = 2
 #: AE-53, AE-55: a minefield walked into or lifted is news for 2 rounds, to each side for its
 #: own report
 MINEFIELD_NOTICE_ROUNDS = 2
+#: a battle's end is news for the round to both its sides; a base captured or razed (public,
+#: AE-17) stays news for 2 rounds to every empire, as a card destroyed does (AE-7)
+BATTLE_NOTICE_ROUNDS = 1
+BASE_NOTICE_ROUNDS = 2
 
 HIDDEN = "hidden"
 
@@ -171,17 +176,27 @@ def notices(before: GameState, after: GameState, event: Event) -> list[Notice]:
         return [Notice(event.empire, text, RESOURCES_NOTICE_ROUNDS)]
     if isinstance(event, InitiativeDetermined):
         aps = AP_BY_PLACE[len(event.order)]
+
+        def rolled(e: str) -> str:
+            if event.rerolls and not event.dice[e]:
+                return "0 dice bought (1 die when re-rolled, AE-3)"
+            return plural(event.dice[e], "die", "dice")
+
         ranking = "; ".join(
-            f"{i + 1}. {e}, {counted(event.successes[e])} on {plural(event.dice[e], 'die', 'dice')}, "
+            f"{i + 1}. {e}, {counted(event.successes[e])} on {rolled(e)}, "
             f"{aps[i]} AP before bonuses"
             for i, e in enumerate(event.order)
         )
         text = f"Round {after.round} initiative: {ranking}"
+        if event.rerolls:
+            text += f" (after {plural(event.rerolls, 'tied roll')} re-rolled, AE-3)"
+        if event.fallback:
+            text += "; the tie outlasted the re-rolls: AE-3's fallback order decided"
         return [Notice(e, text, INITIATIVE_NOTICE_ROUNDS) for e in event.order]
     if isinstance(event, SupplyTraced) and event.out_of_supply:
         text = (
             f"Out of supply: {', '.join(event.out_of_supply)}; armies with units may move only "
-            "one hex this turn"
+            "one hex this turn, unless every unit has Commando"
         )
         return [Notice(event.empire, text, OUT_OF_SUPPLY_NOTICE_ROUNDS)]
     if isinstance(event, GameEnded):
@@ -204,8 +219,14 @@ def _challenge_notices(after: GameState, event: Event) -> list[Notice]:
         )
         return [Notice(e, text, HUNT_NOTICE_ROUNDS) for e in (f.hunter, f.target_empire)]
     if isinstance(event, ChallengeResolved):
-        c = event.challenge
-        text = f"Round {r}: challenge {c.number} ({c.purpose}): {event.outcome.text()}"
+        c, o = event.challenge, event.outcome
+        if c.deals_damage or o.kind == "threshold":
+            result = o.text()
+            if o.damage_to_defender or o.damage_to_attacker:
+                result += ", before the card's damage modifiers"
+        else:  # a Capture Kill: its verdict is the hero's own entry
+            result = f"attacker {o.attacker_successes} − defender {o.defender_successes} successes"
+        text = f"Round {r}: challenge {c.number} ({c.purpose}): {result}"
         sides = {c.attacker.empire, *(() if c.defender is None else (c.defender.empire,))}
         return [Notice(e, text, CHALLENGE_NOTICE_ROUNDS) for e in sorted(sides)]
     if isinstance(event, HeroCaptured | HeroKilled | HeroEscaped):
@@ -232,7 +253,8 @@ def _challenge_notices(after: GameState, event: Event) -> list[Notice]:
         )
         if lost:
             text += f"; destroyed: {', '.join(lost)}"
-        return [Notice(event.empire, text, DESTROYED_NOTICE_ROUNDS)]
+        rounds = DESTROYED_NOTICE_ROUNDS if lost else CHALLENGE_NOTICE_ROUNDS
+        return [Notice(event.empire, text, rounds)]
     if isinstance(event, MinefieldsChecked) and event.attack is not None:
         text = f"Round {r}: {attack_summary(event.attack)}"
         return [Notice(event.empire, text, MINEFIELD_NOTICE_ROUNDS)]
@@ -243,6 +265,17 @@ def _challenge_notices(after: GameState, event: Event) -> list[Notice]:
         text = f"Round {r}: {lifted_notice(event)}"
         return [Notice(event.controller, text, MINEFIELD_NOTICE_ROUNDS)]
     if isinstance(event, CardDamaged) and event.destroyed:
-        text = f"Round {r}: {event.card} destroyed in challenge {event.challenge}"
+        where = f" in challenge {event.challenge}" if event.challenge else ""
+        text = f"Round {r}: {event.card} destroyed{where}"
         return [Notice(e, text, DESTROYED_NOTICE_ROUNDS) for e in after.seats]
+    if isinstance(event, BattleEnded):
+        b = event.battle
+        text = f"Round {r}: {b.name} at {b.at}: {event.winner} wins; {event.why}"
+        return [Notice(e, text, BATTLE_NOTICE_ROUNDS) for e in (event.winner, event.loser)]
+    if isinstance(event, BaseCaptured):
+        text = f"Round {r}: {event.empire} captures {event.previous}'s {event.base} at {event.at}"
+        return [Notice(e, text, BASE_NOTICE_ROUNDS) for e in after.seats]
+    if isinstance(event, BaseRazed):
+        text = f"Round {r}: {event.empire}'s {event.base} at {event.at} is razed"
+        return [Notice(e, text, BASE_NOTICE_ROUNDS) for e in after.seats]
     return []

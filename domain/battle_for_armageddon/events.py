@@ -34,6 +34,7 @@ from warlog.domain.battle_for_armageddon.rules import (
 )
 from warlog.domain.core.events import Event
 from warlog.domain.core.seal import Hidden
+from warlog.domain.core.summary import plural
 
 CombatSide = Literal["attacker", "defender"]
 StepKind = Literal["loss", "eliminate", "retreat", "advance"]
@@ -233,7 +234,7 @@ class RebuildsCounted(Event, frozen=True, tag="rebuilds_counted"):
     def explain(self) -> str:
         return (
             f"{len(self.ruins)} garrisoned smoking ruins ({', '.join(self.ruins) or 'none'}) "
-            f"// {RUINS_PER_ORK_REBUILD} = {self.rebuilds} rebuilds ({BUILD_ORK})"
+            f"// {RUINS_PER_ORK_REBUILD} = {plural(self.rebuilds, 'rebuild')} ({BUILD_ORK})"
         )
 
 
@@ -305,7 +306,7 @@ class VictoryChecked(Event, frozen=True, tag="victory_checked"):
 
     def explain(self) -> str:
         return (
-            f"turn {self.turn}: Orks captured {len(self.captured)} hives "
+            f"turn {self.turn}: Orks captured {plural(len(self.captured), 'hive')} "
             f"({', '.join(self.captured) or 'none'}; 3 win); Imperials hold {len(self.held)} of 5 "
             f"({', '.join(self.held) or 'none'}); Ghazghkull "
             f"{'in play' if self.ghazghkull_in_play else 'removed'} → {self.result or 'play on'} "

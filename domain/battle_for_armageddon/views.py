@@ -17,6 +17,7 @@ from warlog.domain.battle_for_armageddon.state import GameState
 from warlog.domain.core.events import Event
 from warlog.domain.core.procedure import describe
 from warlog.domain.core.ruleset import Notice
+from warlog.domain.core.summary import plural
 
 
 def view(state: GameState, player: str | None) -> dict[str, Any]:
@@ -136,19 +137,30 @@ def notices(before: GameState, after: GameState, event: Event) -> list[Notice]:
     if isinstance(event, ev.CombatEnded):
         return _both(f"{turn}: {event.summary}")
     if isinstance(event, ev.SupplyChecked) and event.cut_off:
-        return _both(f"{turn}: supply: {event.explain()}")
+        # a full Marine Chapter cut off flips to its detachment and stays (BFA-13)
+        flipped = [c for c in event.lost if board.on_map(after.counters[c])]
+        gone = [c for c in event.lost if c not in flipped]
+        text = (
+            f"{turn}: supply: the {event.player} cut off in {', '.join(event.cut_off)}; "
+            f"lost: {', '.join(gone) or 'none'}"
+        )
+        if flipped:
+            text += f"; flipped to detachments: {', '.join(flipped)}"
+        return _both(text)
+    if isinstance(event, ev.CounterEliminated) and event.reason.startswith("overstacked"):
+        return _both(f"{turn}: {event.counter} in {event.area}: {event.reason} → {event.to}")
     if isinstance(event, ev.SiteRuined):
         return _both(f"{turn}: {event.explain()}", duration=2)
     if isinstance(event, ev.SiteRebuilt):
         return _both(f"{turn}: {event.explain()}", duration=2)
     if isinstance(event, ev.CounterBuilt):
-        return _both(f"{turn}: the Imperials build {event.counter} ({event.cost} points)")
+        return _both(f"{turn}: the Imperials build {event.counter} ({plural(event.cost, 'point')})")
     if isinstance(event, ev.CounterPlaced):
         return _both(f"{turn}: {event.counter} enters play in {event.area} ({event.reason})")
     if isinstance(event, ev.CounterRebuilt):
         return _both(f"{turn}: the Orks rebuild {event.counter} in {event.area}")
     if isinstance(event, ev.ReinforcementsArrived):
-        return _both(f"{turn}: {event.explain()}")
+        return _both(event.explain())
     if isinstance(event, ev.SpecialCardPlayed):
         return _both(f"{turn}: the {event.player} play {event.name}")
     if isinstance(event, ev.InitiativeDecided):

@@ -50,3 +50,19 @@ def test_damage_taken_outside_a_challenge_names_no_challenge(golden: list[Event]
     outside = [e for e in golden if isinstance(e, CardDamaged) and not e.challenge]
     assert outside, "the recorded game has a helo's launch damage"
     assert all("in challenge" not in e.explain() for e in outside)
+
+
+def test_the_events_view_tells_both_empires_of_a_base_captured_and_a_battle_s_end() -> None:
+    # given the recorded game, in which bases fall (red-gate, then red's HQ) and battles end
+    arb = memory_arbiter()
+    game = arb.import_records(file_records(str(GOLDEN)))
+    entries = arb.events_view(game).entries
+    head, _ = arb.head(game)
+    records = {r.seq: r for r in arb.records(game, 1, head)}
+    captured = [e for e in entries if records[e.seq].type == "base_captured"]
+    ended = [e for e in entries if records[e.seq].type == "battle_ended"]
+    # then each capture is news to both empires for 2 rounds, each battle's end to both its sides
+    assert captured and {(e.empire, e.duration) for e in captured} == {("red", 2), ("blue", 2)}
+    assert any("captures red's red-keep" in e.text for e in captured)
+    assert ended and all(e.duration == 1 and " wins; " in e.text for e in ended)
+    assert {e.empire for e in ended} == {"red", "blue"}

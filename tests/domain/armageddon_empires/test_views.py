@@ -109,9 +109,11 @@ def test_initiative_and_collection_post_one_round_notices_to_each_empire() -> No
     determined = events[3]
     notes = RULESET.notices(before, g.state, determined)
     assert [(n.empire, n.duration) for n in notes] == [("red", 1), ("blue", 1)]
+    # both bought no dice: the tie is re-rolled with a die each (AE-3), and the entry says so
     assert notes[0].text == (
-        "Round 1 initiative: 1. red, 1 success on 0 dice, 12 AP before bonuses; "
-        "2. blue, 0 successes on 0 dice, 6 AP before bonuses"
+        "Round 1 initiative: 1. red, 1 success on 0 dice bought (1 die when re-rolled, AE-3), "
+        "12 AP before bonuses; 2. blue, 0 successes on 0 dice bought (1 die when re-rolled, "
+        "AE-3), 6 AP before bonuses (after 1 tied roll re-rolled, AE-3)"
     )
     g.when(EndTurn(player="red"))
     before = g.state
