@@ -175,7 +175,5 @@ def _why_none(arb: Arbiter, game: str, player: str | None) -> str:
         ended = ruleset.result(folded.state)
         return "the game is over" + (f" ({ended})" if ended else "")
     if player is not None and player not in decision.players:
-        if decision.procedure:
-            return f"waiting for {decision.waiting} (the other side's decision comes first)"
-        return f"the game waits for {decision.waiting}, not for {player}"
+        return f"the game waits for {decision.waiting}; nothing is asked of {player} now"
     return f"the game waits for {decision.waiting}, and no command answers it now"

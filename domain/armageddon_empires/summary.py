@@ -16,8 +16,9 @@ _TOKEN = {name: token for token, name in DEFAULT_LEGEND.items()}
 LEGEND = (
     "terrain: . plains, d desert, b badlands, f forest, h hills, u urban, s swamp, m mountains; "
     "a base is its empire's initial in capitals with S (stronghold) or O (outpost); a number "
-    "and an initial are that many armies of that empire; row r starts at hex 0,r and each row "
-    "sits half a hex to the right of the one above"
+    "and an initial are that many armies of that empire; a + after either: armies of another "
+    "empire stand there too (after a base: any army in the field); row r starts at hex 0,r and "
+    "each row sits half a hex to the right of the one above"
 )
 
 
@@ -43,12 +44,18 @@ def hex_map(view: dict[str, Any]) -> list[str]:
                 cells.append("    ")
                 continue
             cell = _token(terrain) + " "
+            counts: dict[str, int] = {}
+            for army in armies.get(at, []):
+                counts[army["empire"]] = counts.get(army["empire"], 0) + 1
             if at in bases:
                 base = bases[at]
                 cell = base["empire"][:1].upper() + ("S" if base["kind"] == "stronghold" else "O")
-            elif at in armies:
-                here = armies[at]
-                cell = str(min(len(here), 9)) + here[0]["empire"][:1].lower()
+                cell += "+" if counts else ""
+            elif counts:
+                first = max(counts, key=lambda e: counts[e])
+                cell = f"{min(counts[first], 9)}{first[:1].lower()}" + (
+                    "+" if len(counts) > 1 else ""
+                )
             cells.append(f"{cell:<4}")
         lines.append(f"r{r:<3}" + " " * (2 * r) + "".join(cells).rstrip())
     return lines
@@ -61,6 +68,8 @@ def summary(view: dict[str, Any], player: str | None) -> Summary:
         headline += " — initiative: each empire buys its dice"
     elif view["phase"] == "over" or view.get("ended"):
         headline += f" — the game is over: {view.get('ended') or 'an HQ has fallen'}"
+        if view["phase"] == "over":
+            headline += f"; {view['winner']} wins" if view.get("winner") else "; a draw"
     elif view.get("current"):
         headline += f" — {view['current']}'s turn"
     active = view.get("active") or []
@@ -74,9 +83,11 @@ def summary(view: dict[str, Any], player: str | None) -> Summary:
             f"{active[0]} answers challenge {challenge['number']} ({challenge['purpose']}) as the "
             f"{challenge['to_act']}: the prerogative, fate, a tactic card, or accept (R5)"
         )
-    elif active:
+    elif active and view.get("awaited", "turn") == "turn":
         waiting = f"{active[0]} acts: draw, deploy, move, hunt, stealth, repair, army orders, or end the turn"
-    else:
+    elif active:  # a battle, an engagement, an intercept, a roll: the decision's own words
+        waiting = view.get("waiting", "")
+    else:  # between two events of one command's batch, nobody is asked anything
         waiting = ""
     empires = []
     for eid, emp in view["empires"].items():

@@ -88,7 +88,10 @@ def view(state: GameState, player: str | None) -> dict[str, Any]:
     # through JSON so that every tuple is a list: plain JSON builtins
     data: dict[str, Any] = msgspec.json.decode(msgspec.json.encode(state))
     waiting = decision(state)
-    data["active"] = [] if waiting is None else list(waiting.players)
+    data["active"] = [] if waiting is None else [p for p in waiting.players if p]
+    # what the game waits for, as a refusal says it to any player (rules/not_your_turn)
+    data["waiting"] = "" if waiting is None else waiting.waiting
+    data["awaited"] = "" if waiting is None else waiting.kind
     if player is None:
         return data
     if player not in state.empires:

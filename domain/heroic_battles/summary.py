@@ -38,7 +38,8 @@ def summary(view: dict[str, Any], player: str | None) -> Summary:
     """The summary of a view (``views.view``)."""
     headline = f"Turn {view['turn']} of {view['last_turn']}"
     if view["phase"] == "over":
-        headline += f" — the battle is over: {view['result']}"
+        outcome = "a draw" if view["result"] == "draw" else f"{view['result']} win"
+        headline += f" — the battle is over: {outcome}"
     else:
         headline += " — " + _PHASES[view["phase"]].format(force=view["phasing"])
         headline += f" ({view['attacker']} attack, {view['defender']} defend)"

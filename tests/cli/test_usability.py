@@ -110,7 +110,10 @@ def test_state_reads_as_the_game_and_shows_only_what_the_player_sees(db: Path) -
 def test_legal_says_why_when_there_is_nothing(db: Path) -> None:
     status, out, err = run(db, "legal", "b1", "--as", "imperials")
     assert status == 0 and out == ""
-    assert "no legal command: the game waits for the orks' set-up, not for imperials" in err
+    assert (
+        "no legal command: the game waits for the orks' set-up; nothing is asked of imperials now"
+        in err
+    )
     run(db, "reveal", "b1", "--yes")
     _, _, err = run(db, "legal", "b1")
     assert "revealed" in err and "over" in err

@@ -1,0 +1,47 @@
+"""The summary `warlog state` prints, read where a dispute looks: what the game waits for in a
+battle or an intercept, the winner of a finished game, and a hex where both empires stand."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from warlog.arbiter.application import Arbiter
+from warlog.arbiter.sources import file_records, memory_arbiter
+
+GOLDEN = Path(__file__).resolve().parents[3] / "fixtures" / "armageddon-empires" / "ae-golden.jsonl"
+
+
+@pytest.fixture(scope="module")
+def golden() -> tuple[Arbiter, str]:
+    arb = memory_arbiter()
+    return arb, arb.import_records(file_records(str(GOLDEN)))
+
+
+def test_a_decision_outside_the_turn_is_named_in_its_own_words(golden: tuple[Arbiter, str]) -> None:
+    arb, game = golden
+    # red's turn, blue asked whether to intercept red's air strike; then a battle's set-up
+    assert arb.summary(game, 1785, "red").waiting == (
+        "blue's answer to the intercept window of air strike 2 at 6,6"
+    )
+    assert (
+        arb.summary(game, 201, "red").waiting == "blue sets up its side (p.33) in battle 1 at 3,6"
+    )
+    # in red's own turn the turn's orders are listed; between two events of a batch, nothing
+    assert arb.summary(game, 1785 - 2, "red").waiting.startswith("red acts: draw, deploy")
+    assert arb.summary(game, 63, "red").waiting == ""
+
+
+def test_a_finished_game_names_its_winner(golden: tuple[Arbiter, str]) -> None:
+    arb, game = golden
+    assert arb.summary(game, None, "red").headline.endswith(
+        "the game is over: red lost the HQ (p.15); blue wins"
+    )
+
+
+def test_a_hex_where_both_empires_stand_shows_both(golden: tuple[Arbiter, str]) -> None:
+    arb, game = golden
+    # after event 200 hex 3,6 holds red-vanguard, red-1 and blue-lance (the referee sees all)
+    row = next(line for line in arb.summary(game, 200).board if line.startswith("r6"))
+    assert "2r+" in row.split()
