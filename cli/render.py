@@ -9,6 +9,7 @@ from __future__ import annotations
 import contextlib
 import json
 import sys
+import textwrap
 from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, Any
 
@@ -36,18 +37,28 @@ def record_line(record: Record) -> str:
     return f"{record.seq:>6}  {record.type:<22} {record.data}"
 
 
+#: the widest a table's cell is printed; a longer one wraps onto the next lines of its row
+CELL_WIDTH = 60
+
+
 def table_text(table: Table) -> str:
-    """A table with aligned columns (cells cut at 60 characters)."""
-    rows = [[cell if len(cell) <= 60 else cell[:59] + "…" for cell in row] for row in table.rows]
+    """A table with aligned columns (a cell longer than ``CELL_WIDTH`` wraps within its column:
+    nothing is cut, a hand of cards or a list of counters is read whole)."""
+    rows = [
+        [textwrap.wrap(cell, CELL_WIDTH, break_on_hyphens=False) or [""] for cell in row]
+        for row in table.rows
+    ]
     widths = [len(c) for c in table.columns]
     for row in rows:
-        widths = [max(w, len(cell)) for w, cell in zip(widths, row, strict=False)]
+        widths = [max(w, *map(len, cell)) for w, cell in zip(widths, row, strict=False)]
     head = "  ".join(c.ljust(w) for c, w in zip(table.columns, widths, strict=False)).rstrip()
     lines = [heading(table.title), click.style("  " + head, underline=True)]
-    lines += [
-        "  " + "  ".join(c.ljust(w) for c, w in zip(row, widths, strict=False)).rstrip()
-        for row in rows
-    ]
+    for row in rows:
+        for i in range(max(len(cell) for cell in row)):
+            parts = [cell[i] if i < len(cell) else "" for cell in row]
+            lines.append(
+                "  " + "  ".join(c.ljust(w) for c, w in zip(parts, widths, strict=False)).rstrip()
+            )
     return "\n".join(lines)
 
 

@@ -102,10 +102,16 @@ def summary(view: dict[str, Any], player: str | None) -> Summary:
             for a in view["armies"].values()
             if a["empire"] == eid and a.get("garrison_of") is None
         )
+        ap = str(emp["ap"]) if "ap" in emp else "hidden"
+        if emp.get("ap_owed"):  # owed for acts outside its turn, paid when its turn begins (AE-19)
+            ap += f", owes {emp['ap_owed']}"
+        bids = view.get("bids") or {}
+        if view["phase"] == "initiative" and eid in bids:  # its own bid, or "hidden" (AE-7)
+            ap += f"; bid {bids[eid]}"
         empires.append(
             [
                 eid,
-                str(emp["ap"]) if "ap" in emp else "hidden",
+                ap,
                 stock,
                 cards,
                 plural(emp["deck_size"] if "deck_size" in emp else len(emp["deck"]), "card"),
@@ -154,7 +160,7 @@ def summary(view: dict[str, Any], player: str | None) -> Summary:
             [
                 side["name"],
                 side["empire"],
-                str(sum(t["value"] for t in side["pool"]["terms"])),
+                str(max(0, sum(t["value"] for t in side["pool"]["terms"]))),  # R3: never below 0
                 str(side["faces"]),
                 str(sum(1 for f in side["faces"] if f >= SUCCESS_FROM_FACE)),
             ]

@@ -45,3 +45,16 @@ def test_a_hex_where_both_empires_stand_shows_both(golden: tuple[Arbiter, str]) 
     # after event 200 hex 3,6 holds red-vanguard, red-1 and blue-lance (the referee sees all)
     row = next(line for line in arb.summary(game, 200).board if line.startswith("r6"))
     assert "2r+" in row.split()
+
+
+def test_the_empires_table_shows_ap_owed_and_bids_as_each_reader_may_see_them(
+    golden: tuple[Arbiter, str],
+) -> None:
+    arb, game = golden
+    # blue owes 4 AP for what it did in red's turn (AE-19): public, as those acts were
+    blue = next(r for r in arb.summary(game, 2077, "red").tables[0].rows if r[0] == "blue")
+    assert blue[1] == "hidden, owes 4"
+    # red has bid 2 initiative dice: red reads its bid, blue only that red has bid (AE-7)
+    as_red = {r[0]: r[1] for r in arb.summary(game, 20, "red").tables[0].rows}
+    as_blue = {r[0]: r[1] for r in arb.summary(game, 20, "blue").tables[0].rows}
+    assert as_red["red"] == "0; bid 2" and as_blue["red"] == "hidden; bid hidden"
