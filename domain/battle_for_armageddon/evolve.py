@@ -157,6 +157,7 @@ def _reduced(s: GameState, e: ev.ChapterReduced) -> GameState:
 
 
 def _declared(s: GameState, e: ev.AttackDeclared) -> GameState:
+    site = next((x for x in s.sites.values() if x.area == e.target), None)
     combat = Combat(
         attacker=e.player,
         defender=opponent(e.player),
@@ -168,6 +169,8 @@ def _declared(s: GameState, e: ev.AttackDeclared) -> GameState:
         attack_total=e.attack_total,
         defence_total=e.defence_total,
         column=e.column,
+        reduced_before=tuple(c for c in (*e.attackers, *e.defenders) if s.counters[c].reduced),
+        ruined_before=site is not None and site.ruined,
     )
     return replace(s, combat=combat)
 

@@ -404,6 +404,12 @@ def _end(batch: Batch[GameState]) -> None:
     batch.emit(CombatEnded(target=c.target, result=c.result, summary=summary(batch.state, c)))
 
 
+#: since version 3 ``combat_ended``'s summary names only what this combat did: the chapters it
+#: reduced (not those reduced before), both sides' retreats (before, the defender's alone), and
+#: the target's site only if this combat ruined it
+COMBAT_SUMMARY_SINCE = 3
+
+
 def summary(state: GameState, c: Combat) -> str:
     """One line: who attacked what at which odds, the result, and what it cost each side."""
     lost_a = [cid for cid in c.attackers if not board.on_map(state.counters[cid])]
@@ -412,6 +418,14 @@ def summary(state: GameState, c: Combat) -> str:
     moved = [cid for cid, src in c.attackers.items() if state.counters[cid].location == c.target]
     fled = [cid for cid in c.defenders if cid in c.retreated and board.on_map(state.counters[cid])]
     site = board.site_in(state, c.target)
+    if state.rules_version >= COMBAT_SUMMARY_SINCE:
+        reduced = [cid for cid in reduced if cid not in c.reduced_before]
+        fled = [
+            cid
+            for cid in (*c.attackers, *c.defenders)
+            if cid in c.retreated and board.on_map(state.counters[cid])
+        ]
+        site = None if c.ruined_before else site
     parts = [
         f"{c.attacker} attacked {c.target} from {', '.join(c.sources)} at {c.column}: "
         f"{c.result or 'leaders attacked alone'}"

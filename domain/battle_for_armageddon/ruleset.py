@@ -5,6 +5,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
+from msgspec.structs import replace
+
 from warlog.domain.battle_for_armageddon import autoplay, invariants, summary, views
 from warlog.domain.battle_for_armageddon import scenario as scenarios
 from warlog.domain.battle_for_armageddon.commands import BfaCommand
@@ -30,7 +32,10 @@ class BattleForArmageddon(Rules[GameState, Command]):
     """Games Workshop's 1992 area game: stacks of counters, one d6 on an odds-ratio table."""
 
     name: ClassVar[str] = "battle-for-armageddon"
-    version: ClassVar[str] = "2"  # 2: sealed hidden values
+    #: 2: sealed hidden values; 3: a combat's summary names only what that combat did
+    #: (``results.COMBAT_SUMMARY_SINCE``)
+    version: ClassVar[str] = "3"
+    kept_versions: ClassVar[tuple[str, ...]] = ("2",)
     event_types: ClassVar[tuple[type[Event], ...]] = EVENT_TYPES
     command_type: ClassVar[Any] = BfaCommand
     state_type: ClassVar[type] = GameState
@@ -50,7 +55,12 @@ class BattleForArmageddon(Rules[GameState, Command]):
         return list(PLAYERS)
 
     def initial_state(self, scenario: Scenario) -> GameState:
-        return initial_state(scenario)
+        return replace(initial_state(scenario), rules_version=int(self.version))
+
+    def at_version(self, version: str) -> BattleForArmageddon | None:
+        """Itself at its own version (a subclass too), or a kept one for the games begun under
+        it (``VERSIONS``)."""
+        return self if version == self.version else VERSIONS.get(version)
 
     def next(self, state: GameState) -> Next:
         return NEXT(state)
@@ -94,4 +104,14 @@ class BattleForArmageddon(Rules[GameState, Command]):
         return isinstance(event, TurnBegan)
 
 
-RULESET: Ruleset[GameState, Command] = BattleForArmageddon()
+class BattleForArmageddon2(BattleForArmageddon):
+    """Version 2, kept so that a game begun under it plays on under it and its log re-derives
+    (the state's ``rules_version`` tells each rule that changed since)."""
+
+    version: ClassVar[str] = "2"
+
+
+LATEST = BattleForArmageddon()
+#: every version this warlog plays, by version
+VERSIONS: dict[str, BattleForArmageddon] = {r.version: r for r in (LATEST, BattleForArmageddon2())}
+RULESET: Ruleset[GameState, Command] = LATEST

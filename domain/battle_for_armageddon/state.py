@@ -65,10 +65,16 @@ class Combat(Frame, frozen=True):
     steps: tuple[Step, ...] = ()
     #: counters that retreated in this combat
     retreated: tuple[str, ...] = ()
+    #: the Marine Chapters already reduced, and whether the target's site was already in ruins,
+    #: when the attack was declared (what ``combat_ended``'s summary must not count again)
+    reduced_before: tuple[str, ...] = ()
+    ruined_before: bool = False
 
 
 class GameState(msgspec.Struct, frozen=True):
     scenario: Scenario
+    #: the version of the rules the game began under (its ``game_created``); 2 for the games
+    #: begun before version 3 recorded it
     counters: dict[str, Counter]
     sites: dict[str, Site]
     hands: dict[str, tuple[str, ...]]
@@ -102,3 +108,4 @@ class GameState(msgspec.Struct, frozen=True):
     build_points: int = 0
     rebuilds: int = 0
     result: str = ""
+    rules_version: int = 2

@@ -3,6 +3,8 @@ arithmetic and the rule (the rules sheet's section, our ruling id) a player look
 
 from __future__ import annotations
 
+import msgspec
+
 from tests.domain.battle_for_armageddon.helpers import at, game, in_phase
 from tests.given_when_then import of, one
 from warlog.domain.battle_for_armageddon import commands as c
@@ -111,3 +113,54 @@ def test_an_attackers_elimination_and_retreat_explain_the_attackers_rules() -> N
             "further part in this combat phase: it joins no attack (BFA-8)"
         )
     )
+
+
+def test_a_combat_s_summary_names_the_attacker_s_retreat_and_only_what_it_did() -> None:
+    # given an Ork attack that will be routed (version 3 on)
+    setup = (
+        *in_phase("orks", "combat"),
+        at("boyz-2", "plain_b"),
+        at("mob-1", "plain_b"),
+        at("ig-1", "plain_a"),
+        at("ig-2", "plain_a"),
+    )
+    g = game(*setup)
+    # 5 vs 6 → 1:2, a 2 → AR: a loss from the attacking stack, then its retreat
+    g.when(c.Attack(player="orks", target="plain_a", stacks=["plain_b"]), dice=[2])
+    g.when(c.TakeLoss(player="orks", counter="mob-1"))
+    events = g.when(c.Retreat(player="orks", counter="boyz-2", to="jungle_c"))
+    assert one(events, ev.CombatEnded).summary == (
+        "orks attacked plain_a from plain_b at 1:2: AR; orks lost mob-1; retreated: boyz-2"
+    )
+    # under version 2 (its games play on under it) the attacker's retreat went unsaid
+    old = game(*setup)
+    old.state = msgspec.structs.replace(old.state, rules_version=2)
+    old.when(c.Attack(player="orks", target="plain_a", stacks=["plain_b"]), dice=[2])
+    old.when(c.TakeLoss(player="orks", counter="mob-1"))
+    events = old.when(c.Retreat(player="orks", counter="boyz-2", to="jungle_c"))
+    assert (
+        one(events, ev.CombatEnded).summary
+        == "orks attacked plain_a from plain_b at 1:2: AR; orks lost mob-1"
+    )
+
+
+def test_a_chapter_reduced_before_the_combat_is_not_said_to_be_reduced_by_it() -> None:
+    for version, said in ((3, ""), (2, "; reduced to detachments: blood_angels")):
+        g = game(
+            *in_phase("orks", "combat"),
+            at("boyz-2", "plain_b"),
+            at("boyz-3", "plain_b"),
+            at("boyz-4", "plain_b"),
+            at("boyz-1", "river_a"),
+            at("blood_angels", "plain_a"),
+        )
+        g.events(
+            ev.ChapterReduced(counter="blood_angels", area="plain_a", reason="an earlier loss")
+        )
+        g.state = msgspec.structs.replace(g.state, rules_version=version)
+        # at 6:1 a 6 → DE: the detachment, hit again, is removed for good
+        g.when(c.Attack(player="orks", target="plain_a", stacks=["plain_b", "river_a"]), dice=[6])
+        events = g.when(c.Advance(player="orks", counters=[]))
+        assert one(events, ev.CombatEnded).summary == (
+            f"orks attacked plain_a from plain_b, river_a at 6:1: DE; imperials lost blood_angels{said}"
+        )
