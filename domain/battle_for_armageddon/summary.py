@@ -54,9 +54,7 @@ def summary(view: dict[str, Any], player: str | None) -> Summary:
                 side,
                 plural(len(on_map), "counter"),
                 plural(sum(c["attack"] for c in on_map), "point") + " of attack",
-                plural(len(sites), "hive or factory", "hives and factories")
-                if side == "imperials"
-                else "-",
+                _holds(view, side, len(sites)),
                 plural(hand["count"], "card")
                 + (f" ({', '.join(hand['cards'])})" if hand.get("cards") else ""),
                 ", ".join(strategy["cards"]) or ("chosen" if strategy["chosen"] else "-"),
@@ -79,11 +77,43 @@ def summary(view: dict[str, Any], player: str | None) -> Summary:
                 ", ".join(area["neighbours"]),
             ]
         )
-    return Summary(
-        headline=headline,
-        waiting=waiting,
-        tables=[
-            Table("sides", ["side", "on the map", "attack", "holds", "hand", "strategy"], sides),
-            Table("areas", ["area", "terrain", "held by", "counters", "site", "neighbours"], areas),
-        ],
-    )
+    tables = [
+        Table("sides", ["side", "on the map", "attack", "holds", "hand", "strategy"], sides),
+        Table("areas", ["area", "terrain", "held by", "counters", "site", "neighbours"], areas),
+    ]
+    combat = view.get("combat")
+    if combat:  # the attack being resolved: its odds, its roll and the steps still to apply
+        steps = "; ".join(f"{s['kind']} ({s['side']}, {s['area']})" for s in combat["steps"])
+        tables.append(
+            Table(
+                f"combat at {combat['target']}",
+                ["attacker", "from", "attack", "defence", "odds", "roll", "result", "steps left"],
+                [
+                    [
+                        combat["attacker"],
+                        ", ".join(combat["stacks"]),
+                        str(combat["attack_total"]),
+                        str(combat["defence_total"]),
+                        combat["column"] or "-",
+                        str(combat["roll"] or "-"),
+                        combat["result"] or "-",
+                        steps or "-",
+                    ]
+                ],
+            )
+        )
+    return Summary(headline=headline, waiting=waiting, tables=tables)
+
+
+def _holds(view: dict[str, Any], side: str, sites: int) -> str:
+    """The Imperials' intact hives and factories, their build track and the points to spend in
+    a build phase; the Orks' rebuilds left in theirs (rules: Build Phase)."""
+    if side == "imperials":
+        out = plural(sites, "hive or factory", "hives and factories")
+        out += f", build track {view['build_track']}"
+        if view["phase"] == "build" and view["phasing"] == side:
+            out += f", {plural(view['build_points'], 'point')} to spend"
+        return out
+    if view["phase"] == "build" and view["phasing"] == side:
+        return plural(view["rebuilds"], "rebuild") + " left"
+    return "-"
