@@ -116,7 +116,9 @@ def summary(view: dict[str, Any], player: str | None) -> Summary:
                 cards,
                 plural(emp["deck_size"] if "deck_size" in emp else len(emp["deck"]), "card"),
                 plural(bases, "base"),
-                plural(armies, "army", "armies"),
+                # another empire's armies are only those this reader has sighted (AE-17)
+                plural(armies, "army", "armies")
+                + (" sighted" if player is not None and eid != player else ""),
             ]
         )
     in_sight = [
@@ -126,13 +128,18 @@ def summary(view: dict[str, Any], player: str | None) -> Summary:
             a["at"],
             a.get("hero") or "-",
             ", ".join(a.get("units", [])) or "-",
-            ("stealthed, " if a.get("stealthed") else "") + (a.get("how") or "own"),
+            ("stealthed, " if a.get("stealthed") else "")
+            + (a.get("how") or ("own" if player is not None else "-")),
         ]
         for a in view["armies"].values()
     ]
     tables = [
         Table("empires", ["empire", "AP", "stockpile", "hand", "deck", "bases", "armies"], empires),
-        Table("armies in sight", ["army", "empire", "hex", "hero", "units", "seen"], in_sight),
+        Table(
+            "armies" if player is None else "armies in sight",
+            ["army", "empire", "hex", "hero", "units", "seen"],
+            in_sight,
+        ),
     ]
     mines = view.get("minefields") or {}
     if mines:  # AE-53: its own, and the enemy's it walked into (their damage unknown to it)

@@ -58,3 +58,14 @@ def test_the_empires_table_shows_ap_owed_and_bids_as_each_reader_may_see_them(
     as_red = {r[0]: r[1] for r in arb.summary(game, 20, "red").tables[0].rows}
     as_blue = {r[0]: r[1] for r in arb.summary(game, 20, "blue").tables[0].rows}
     assert as_red["red"] == "0; bid 2" and as_blue["red"] == "hidden; bid hidden"
+
+
+def test_a_reader_s_count_of_the_enemy_s_armies_says_it_counts_those_sighted(
+    golden: tuple[Arbiter, str],
+) -> None:
+    arb, game = golden
+    as_red = {r[0]: r[-1] for r in arb.summary(game, 2077, "red").tables[0].rows}
+    referee = {r[0]: r[-1] for r in arb.summary(game, 2077).tables[0].rows}
+    assert as_red == {"red": "2 armies", "blue": "1 army sighted"}
+    assert referee == {"red": "2 armies", "blue": "4 armies"}
+    assert [t.title for t in arb.summary(game, 2077).tables][:2] == ["empires", "armies"]
