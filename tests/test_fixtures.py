@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.recorded import FIXTURES, clear_events
 from warlog.arbiter.audit import audit_records
 from warlog.arbiter.checkpoints import check_checkpoints
 from warlog.arbiter.sources import file_records, memory_arbiter
@@ -16,7 +17,6 @@ from warlog.domain import rulesets
 from warlog.domain.core.events import DiceRevealed, GameCreated
 from warlog.fixtures import REGRESSIONS
 
-FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"
 GAMES = sorted(p for p in FIXTURES.glob("*/*.jsonl") if p.parent.name != REGRESSIONS)
 
 
@@ -85,10 +85,7 @@ def test_every_event_of_a_recorded_game_names_the_rule_it_follows(path: Path) ->
     a player looks it up: the rules' page, table or section, or our ruling id."""
     arbiter = memory_arbiter()
     game = arbiter.import_records(file_records(str(path)))
-    head, _ = arbiter.head(game)
-    decode = arbiter.decoder(arbiter.loaded(game).codec, game)
-    records = list(arbiter.records(game, 1, head))
-    events = decode([(r.seq, r.type, r.data, r.hash) for r in records])
+    records, events = clear_events(arbiter, game)
     silent, uncited = set(), set()
     for record, event in zip(records, events, strict=True):
         text = event.explain()

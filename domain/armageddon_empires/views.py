@@ -76,6 +76,9 @@ MINEFIELD_NOTICE_ROUNDS = 2
 #: AE-17) stays news for 2 rounds to every empire, as a card destroyed does (AE-7)
 BATTLE_NOTICE_ROUNDS = 1
 BASE_NOTICE_ROUNDS = 2
+#: collateral damage or a WMD that destroys nothing is news for the round; what it destroys stays
+#: 2 rounds, as any card destroyed (AE-7)
+FALLOUT_NOTICE_ROUNDS = 1
 
 HIDDEN = "hidden"
 
@@ -256,7 +259,7 @@ def _challenge_notices(after: GameState, event: Event) -> list[Notice]:
         )
         if lost:
             text += f"; destroyed: {', '.join(lost)}"
-        rounds = DESTROYED_NOTICE_ROUNDS if lost else CHALLENGE_NOTICE_ROUNDS
+        rounds = DESTROYED_NOTICE_ROUNDS if lost else FALLOUT_NOTICE_ROUNDS
         return [Notice(event.empire, text, rounds)]
     if isinstance(event, MinefieldsChecked) and event.attack is not None:
         text = f"Round {r}: {attack_summary(event.attack)}"

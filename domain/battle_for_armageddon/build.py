@@ -133,20 +133,23 @@ def place(batch: Batch[GameState], cmd: Place) -> None:
     if counter.side != IMPERIALS or counter.location != READY:
         raise reject(f"{cmd.counter} is not in the READY box", "not_ready")
     if cmd.to not in placements(state, counter):
-        crowded = (
-            board.stacking_problem(
-                state, cmd.to, [*board.counters_in(state, cmd.to, IMPERIALS), counter]
-            )
-            if board.is_area(state, cmd.to)
-            else None
-        )
-        why = f" ({crowded}; rules: Stacking, BFA-9)" if crowded else ""
+        why = _crowding(state, cmd.to, counter, "rules: Stacking, BFA-9")
         raise reject(
             f"{cmd.counter} cannot be placed in {cmd.to}: it must be an intact hive or factory "
             f"with room in its stack{why} (rules: Build Phase, Imperial; BFA-12)",
             "bad_place",
         )
     batch.emit(CounterPlaced(counter=counter.id, area=cmd.to, reason="from the READY box"))
+
+
+def _crowding(state: GameState, area: str, counter: Counter, rule: str) -> str:
+    """Why ``counter`` would break stacking in ``area`` with its side's stack there, as a
+    parenthesis for a refusal, or "" (no such area, or room)."""
+    if not board.is_area(state, area):
+        return ""
+    stack = [*board.counters_in(state, area, counter.side), counter]
+    problem = board.stacking_problem(state, area, stack)
+    return f" ({problem}; {rule})" if problem else ""
 
 
 # -- Ork ----------------------------------------------------------------------------------------
@@ -186,14 +189,7 @@ def rebuild(batch: Batch[GameState], cmd: Rebuild) -> None:
             f"{cmd.counter} is not a destroyed Ork counter that can be rebuilt", "not_buildable"
         )
     if cmd.to not in rebuild_areas(state, counter):
-        crowded = (
-            board.stacking_problem(
-                state, cmd.to, [*board.counters_in(state, cmd.to, ORKS), counter]
-            )
-            if board.is_area(state, cmd.to)
-            else None
-        )
-        why = f" ({crowded}; rules: Stacking)" if crowded else ""
+        why = _crowding(state, cmd.to, counter, "rules: Stacking")
         raise reject(
             f"{cmd.counter} cannot be rebuilt in {cmd.to}: it must be a garrisoned smoking ruin or "
             f"an Ork supply area, free of Imperials, with room in its stack{why} (rules: Build "

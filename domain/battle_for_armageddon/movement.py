@@ -13,6 +13,9 @@ from warlog.domain.battle_for_armageddon.state import Counter, GameState
 from warlog.domain.core.batch import Batch
 from warlog.domain.core.errors import reject
 
+#: BFA-2: why a counter leaves the map when its area is over the limits as the phase ends
+OVERSTACKED = "overstacked at the end of the movement phase (BFA-2)"
+
 
 def budget(state: GameState, counter: Counter) -> int:
     """The areas the counter may move this phase: its Move plus any card bonus (none for Move 0)."""
@@ -98,12 +101,12 @@ def enforce_stacking(batch: Batch[GameState], player: str) -> None:
         for cid in reversed(moved_here):
             x = batch.state.counters[cid]
             if x.tribe and x.tribe != keep:
-                eliminate(batch, cid, "overstacked at the end of the movement phase (BFA-2)")
+                eliminate(batch, cid, OVERSTACKED)
         for cid in reversed(moved_here):
             stack = board.counters_in(batch.state, area, player)
             if board.stacking_problem(batch.state, area, stack) is None:
                 break
             x = batch.state.counters[cid]
             while x.location == area and board.counts_for_stacking(batch.state, x):
-                eliminate(batch, cid, "overstacked at the end of the movement phase (BFA-2)")
+                eliminate(batch, cid, OVERSTACKED)
                 x = batch.state.counters[cid]

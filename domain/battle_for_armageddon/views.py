@@ -12,6 +12,7 @@ from typing import Any
 from warlog.domain.battle_for_armageddon import board
 from warlog.domain.battle_for_armageddon import events as ev
 from warlog.domain.battle_for_armageddon.decisions import NEXT
+from warlog.domain.battle_for_armageddon.movement import OVERSTACKED
 from warlog.domain.battle_for_armageddon.rules import LAST_TURN, PLAYERS
 from warlog.domain.battle_for_armageddon.state import GameState
 from warlog.domain.core.events import Event
@@ -147,7 +148,7 @@ def notices(before: GameState, after: GameState, event: Event) -> list[Notice]:
         if flipped:
             text += f"; flipped to detachments: {', '.join(flipped)}"
         return _both(text)
-    if isinstance(event, ev.CounterEliminated) and event.reason.startswith("overstacked"):
+    if isinstance(event, ev.CounterEliminated) and event.reason == OVERSTACKED:
         return _both(f"{turn}: {event.counter} in {event.area}: {event.reason} → {event.to}")
     if isinstance(event, ev.SiteRuined):
         return _both(f"{turn}: {event.explain()}", duration=2)

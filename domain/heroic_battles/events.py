@@ -281,7 +281,7 @@ class CommandTestTaken(Event, frozen=True, tag="command_test_taken"):
         )
         fewer = (
             " (one die fewer: a Drilled unit's first test of its own movement, HB-25)"
-            if self.dice < t.HARD_COMMAND_TEST_DICE and "crossing a barrier" in self.reasons
+            if self.dice < t.HARD_COMMAND_TEST_DICE and t.CROSSING_A_BARRIER in self.reasons
             else ""
         )
         return (

@@ -66,7 +66,7 @@ def test_reasons(p: Piece, barrier: bool = False) -> list[str]:
     if pieces.has(p, "reluctant") and not reasons:
         reasons.append("Reluctant: every movement action (p.69)")
     if barrier:
-        reasons.append("crossing a barrier")
+        reasons.append(tables.CROSSING_A_BARRIER)
     return reasons
 
 

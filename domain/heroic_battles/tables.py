@@ -36,6 +36,8 @@ HERO_DEATH = "Hero Death in Combat, p.57"
 
 # -- command tests (p.26) and Mighty Deeds (p.28) ---------------------------------------------------
 
+#: why a movement action across a barrier tests on the harder dice (as the test names it)
+CROSSING_A_BARRIER = "crossing a barrier"
 #: a command test passes on this score or more (1D6, or the lower of 2D6)
 COMMAND_TEST_PASS = 3
 #: dice of an ordinary test, and of a test taken crossing a barrier or in rough terrain (the lower)

@@ -3,26 +3,23 @@ recorded game (3,215 events), every such event explains what the rules did in it
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
-from warlog.arbiter.sources import file_records, memory_arbiter
+from tests.recorded import clear_events, recorded
+from warlog.arbiter.application import Arbiter
 from warlog.domain.armageddon_empires.challenge_events import CaptureKillBegan, CardDamaged
 from warlog.domain.armageddon_empires.events import ArmyMoved
 from warlog.domain.core.events import Event
 
-GOLDEN = Path(__file__).resolve().parents[3] / "fixtures" / "armageddon-empires" / "ae-golden.jsonl"
+
+@pytest.fixture(scope="module")
+def game() -> tuple[Arbiter, str]:
+    return recorded("armageddon-empires", "ae-golden")
 
 
 @pytest.fixture(scope="module")
-def golden() -> list[Event]:
-    arb = memory_arbiter()
-    game = arb.import_records(file_records(str(GOLDEN)))
-    head, _ = arb.head(game)
-    records = list(arb.records(game, 1, head))
-    decode = arb.decoder(arb.loaded(game).codec, game)
-    return decode([(r.seq, r.type, r.data, r.hash) for r in records])
+def golden(game: tuple[Arbiter, str]) -> list[Event]:
+    return clear_events(*game)[1]
 
 
 def test_a_move_into_an_unseen_army_at_its_destination_enters_the_hex(golden: list[Event]) -> None:
@@ -52,13 +49,13 @@ def test_damage_taken_outside_a_challenge_names_no_challenge(golden: list[Event]
     assert all("in challenge" not in e.explain() for e in outside)
 
 
-def test_the_events_view_tells_both_empires_of_a_base_captured_and_a_battle_s_end() -> None:
+def test_the_events_view_tells_both_empires_of_a_base_captured_and_a_battle_s_end(
+    game: tuple[Arbiter, str],
+) -> None:
     # given the recorded game, in which bases fall (red-gate, then red's HQ) and battles end
-    arb = memory_arbiter()
-    game = arb.import_records(file_records(str(GOLDEN)))
-    entries = arb.events_view(game).entries
-    head, _ = arb.head(game)
-    records = {r.seq: r for r in arb.records(game, 1, head)}
+    arb, gid = game
+    entries = arb.events_view(gid).entries
+    records = {r.seq: r for r in clear_events(arb, gid)[0]}
     captured = [e for e in entries if records[e.seq].type == "base_captured"]
     ended = [e for e in entries if records[e.seq].type == "battle_ended"]
     # then each capture is news to both empires for 2 rounds, each battle's end to both its sides

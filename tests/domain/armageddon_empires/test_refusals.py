@@ -4,28 +4,17 @@
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import pytest
 
+from tests.recorded import recorded, refused
 from warlog.arbiter.application import Arbiter
-from warlog.arbiter.sources import file_records, memory_arbiter
-from warlog.domain.core.errors import WarlogError
-
-GOLDEN = Path(__file__).resolve().parents[3] / "fixtures" / "armageddon-empires" / "ae-golden.jsonl"
 
 
 @pytest.fixture(scope="module")
 def reds_turn() -> tuple[Arbiter, str]:
-    arb = memory_arbiter()
-    game = arb.import_records(file_records(str(GOLDEN)))
+    arb, game = recorded("armageddon-empires", "ae-golden")
     return arb, arb.fork(game, 2550, dice="new")
-
-
-def refused(arb: Arbiter, game: str, **command: object) -> str:
-    with pytest.raises(WarlogError) as info:
-        arb.play(game, json.dumps(command))
-    return f"{info.value.code}: {info.value.message}"
 
 
 def test_a_tactic_card_is_played_in_a_challenge_not_deployed(

@@ -3,20 +3,15 @@ battle or an intercept, the winner of a finished game, and a hex where both empi
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
+from tests.recorded import recorded
 from warlog.arbiter.application import Arbiter
-from warlog.arbiter.sources import file_records, memory_arbiter
-
-GOLDEN = Path(__file__).resolve().parents[3] / "fixtures" / "armageddon-empires" / "ae-golden.jsonl"
 
 
 @pytest.fixture(scope="module")
 def golden() -> tuple[Arbiter, str]:
-    arb = memory_arbiter()
-    return arb, arb.import_records(file_records(str(GOLDEN)))
+    return recorded("armageddon-empires", "ae-golden")
 
 
 def test_a_decision_outside_the_turn_is_named_in_its_own_words(golden: tuple[Arbiter, str]) -> None:

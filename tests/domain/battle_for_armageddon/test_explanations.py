@@ -22,15 +22,19 @@ def test_a_move_explains_how_many_areas_it_went_and_the_movement_rule() -> None:
     )
 
 
+#: Ork boyz in plain_b and river_a, both beside plain_a, where a Marine Chapter stands alone
+CHAPTER_UNDER_ATTACK = (
+    *in_phase("orks", "combat"),
+    at("boyz-2", "plain_b"),
+    at("boyz-3", "plain_b"),
+    at("boyz-4", "plain_b"),
+    at("boyz-1", "river_a"),
+    at("blood_angels", "plain_a"),
+)
+
+
 def test_a_combat_result_explains_its_steps_in_the_order_they_apply() -> None:
-    g = game(
-        *in_phase("orks", "combat"),
-        at("boyz-2", "plain_b"),
-        at("boyz-3", "plain_b"),
-        at("boyz-4", "plain_b"),
-        at("boyz-1", "river_a"),
-        at("blood_angels", "plain_a"),
-    )
+    g = game(*CHAPTER_UNDER_ATTACK)
     # 12 vs 4 → 3:1, a 6 → DE
     events = g.when(
         c.Attack(player="orks", target="plain_a", stacks=["plain_b", "river_a"]), dice=[6]
@@ -146,14 +150,7 @@ def test_a_combat_s_summary_names_the_attacker_s_retreat_and_only_what_it_did() 
 
 def test_a_chapter_reduced_before_the_combat_is_not_said_to_be_reduced_by_it() -> None:
     for version, said in ((3, ""), (2, "; reduced to detachments: blood_angels")):
-        g = game(
-            *in_phase("orks", "combat"),
-            at("boyz-2", "plain_b"),
-            at("boyz-3", "plain_b"),
-            at("boyz-4", "plain_b"),
-            at("boyz-1", "river_a"),
-            at("blood_angels", "plain_a"),
-        )
+        g = game(*CHAPTER_UNDER_ATTACK)
         g.events(
             ev.ChapterReduced(counter="blood_angels", area="plain_a", reason="an earlier loss")
         )

@@ -3,18 +3,11 @@ with, as a player reads them in the recorded game."""
 
 from __future__ import annotations
 
-from pathlib import Path
-
-from warlog.arbiter.sources import file_records, memory_arbiter
-
-GOLDEN = (
-    Path(__file__).resolve().parents[3] / "fixtures" / "battle-for-armageddon" / "bfa-golden.jsonl"
-)
+from tests.recorded import recorded
 
 
 def test_a_combat_being_resolved_and_the_build_points_are_in_the_summary() -> None:
-    arb = memory_arbiter()
-    game = arb.import_records(file_records(str(GOLDEN)))
+    arb, game = recorded("battle-for-armageddon", "bfa-golden")
     # the orks' attack on infernus waits for their reroll: odds, roll and result are shown
     (combat,) = [
         t for t in arb.summary(game, 74, "imperials").tables if t.title.startswith("combat")

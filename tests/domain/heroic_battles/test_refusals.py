@@ -5,29 +5,19 @@ refused a challenge offering Mighty Deeds, a hero joined as if it were a unit.""
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import pytest
 
+from tests.recorded import recorded as recorded_game
+from tests.recorded import refused
 from warlog.arbiter.application import Arbiter
-from warlog.arbiter.sources import file_records, memory_arbiter
-from warlog.domain.core.errors import WarlogError
-
-FIXTURES = Path(__file__).resolve().parents[3] / "fixtures"
 
 
 @pytest.fixture()
 def battle() -> tuple[Arbiter, str]:
     """The recorded battle forked after its first event: the saxons' first movement phase."""
-    arb = memory_arbiter()
-    game = arb.import_records(file_records(str(FIXTURES / "heroic-battles" / "hb-golden.jsonl")))
+    arb, game = recorded_game("heroic-battles", "hb-golden")
     return arb, arb.fork(game, 1, dice="new")
-
-
-def refused(arb: Arbiter, game: str, **command: object) -> str:
-    with pytest.raises(WarlogError) as info:
-        arb.play(game, json.dumps(command))
-    return f"{info.value.code}: {info.value.message}"
 
 
 def test_the_side_that_must_answer_is_told_the_answers_open_to_it(
@@ -57,10 +47,7 @@ def test_a_hero_joins_a_unit_not_another_hero(battle: tuple[Arbiter, str]) -> No
 
 @pytest.fixture()
 def recorded() -> tuple[Arbiter, str]:
-    arb = memory_arbiter()
-    return arb, arb.import_records(
-        file_records(str(FIXTURES / "heroic-battles" / "hb-golden.jsonl"))
-    )
+    return recorded_game("heroic-battles", "hb-golden")
 
 
 def test_a_hero_challenges_an_enemy_hero_not_one_of_its_own_side(
