@@ -79,6 +79,24 @@ def test_bad_commands_are_rejected_with_their_code_and_nothing_is_appended(
     assert arbiter.head(game) == before
 
 
+def test_an_empty_dice_list_in_an_auto_game_is_no_dice_and_records_the_same_log(
+    arbiter: Arbiter, scenario_file: str
+) -> None:
+    """Given two auto-dice games, when one is sent a command with ``"dice": []`` and the other
+    the same command without it, then both accept it and record the same command: an empty
+    list types no faces, so it is the same as none (a client that always sends the field is
+    not refused); the game rolls its own dice for it."""
+    plain = arbiter.new_game("dice-race", scenario_file, game="g1", salt="s")
+    listed = arbiter.new_game("dice-race", scenario_file, game="g2", salt="s")
+    without = arbiter.play(plain, roll("red"))
+    empty = arbiter.play(listed, roll("red", dice=[]))
+    assert empty[0].data == without[0].data
+    assert "dice" not in json.loads(empty[0].data)["command"]
+    assert [r.type for r in empty] == [r.type for r in without]
+    faces = json.loads(empty[1].data)["faces"]
+    assert faces == derive_faces(SEED, "g2", "s", empty[1].seq, 3, 6)
+
+
 def test_manual_dice_must_match_what_the_command_rolls(
     arbiter: Arbiter, scenario_file: str
 ) -> None:
