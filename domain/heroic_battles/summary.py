@@ -1,6 +1,7 @@
 """A Midgard battle a person can read: the turn and phase, who must decide what, each force's
-Reputation Tokens, every unit and hero with its stamina, markers and Mighty Deeds, and the melees
-being fought. warlog keeps no map: the table is the players' (HB-27)."""
+Reputation Tokens, every unit and hero with its stamina, markers and Mighty Deeds, the melees on
+the table, and the melee or single combat being fought now: what each side declared, the hits it
+scored and saved. warlog keeps no map: the table is the players' (HB-27)."""
 
 from __future__ import annotations
 
@@ -46,7 +47,7 @@ def summary(view: dict[str, Any], player: str | None) -> Summary:
     return Summary(
         headline=headline,
         waiting=_waiting(view.get("pending") or {}),
-        tables=[_forces(view), _units(view), _heroes(view), _melees(view)],
+        tables=[_forces(view), _units(view), _heroes(view), _melees(view), *_fought(view)],
         legend="warlog keeps no positions: the players measure the table and declare it "
         "(" + "; ".join(view["table_duties"]) + ")",
     )
@@ -137,3 +138,90 @@ def _melees(view: dict[str, Any]) -> Table:
         for c in view["combats"]
     ]
     return Table("melees", ["melee", *sides, "engaged in flank or rear"], rows)
+
+
+#: a melee's steps (its frame's stage) in the words of the procedure (pp.50–62)
+_MELEE_STEPS = {
+    "declare": "declarations",
+    "fight": "combat dice",
+    "rerolls": "1s re-rolled",
+    "count": "hits counted",
+    "risk": "Risk to Heroes",
+    "damage": "stamina lost",
+    "outcome": "the result",
+    "pursuit": "pursuit",
+    "disengage": "disengaging",
+}
+_OUTCOMES = {"fighting_victory": "a fighting victory", "draw": "a draw", "destroyed": "destroyed"}
+
+
+def _fought(view: dict[str, Any]) -> list[Table]:
+    """The melee and the single combat being fought now, if any: step by step, each side's
+    declarations, dice and hits as far as they have gone."""
+    sides = [view["attacker"], view["defender"]]
+    tables = []
+    for frame in view["procedures"]:
+        if frame["frame"] == "melee":
+            tables.append(_melee_fought(frame, sides))
+        elif frame["frame"] == "single_combat":
+            tables.append(_single_combat(frame))
+    return tables
+
+
+def _melee_fought(frame: dict[str, Any], sides: list[str]) -> Table:
+    title = f"{frame['combat']} being fought: {_MELEE_STEPS[frame['stage']]}"
+    if frame["winner"]:
+        title += f" — {frame['winner']} win, {_OUTCOMES[frame['outcome']]}"
+    elif frame["outcome"]:
+        title += f" — {_OUTCOMES[frame['outcome']]}"
+    rows = []
+    for side in sides:
+        declared = frame["declared"].get(side)
+        scored = frame["scored"].get(side)
+        legendary = frame["legendary"].get(side, 0)
+        conceded = frame["conceded"].get(side)
+        rows.append(
+            [
+                side,
+                "not yet" if declared is None else _declaration(declared),
+                "-"
+                if scored is None
+                else str(scored) + (f" ({legendary} Legendary)" if legendary else ""),
+                str(frame["saves"].get(side, "-" if conceded is None else 0)),
+                "-" if conceded is None else f"{conceded} on {frame['primaries'][side]}",
+            ]
+        )
+    columns = ["force", "declared", "hits scored", "support saves", "hits taken after saves"]
+    return Table(title, columns, rows)
+
+
+def _declaration(declared: dict[str, Any]) -> str:
+    said = []
+    if declared["supports"]:
+        said.append("supported by " + ", ".join(declared["supports"]))
+    if declared["holding"]:
+        said.append("holds a hill or barrier")
+    if declared["rough"]:
+        said.append("in rough terrain: " + ", ".join(declared["rough"]))
+    if declared["deeds"]:
+        said.append("Mighty Deeds " + ", ".join(f"{h} {n}" for h, n in declared["deeds"].items()))
+    if declared["inspire"]:
+        said.append("Inspiring " + ", ".join(f"{h} {n}" for h, n in declared["inspire"].items()))
+    return "; ".join(said) or "nothing"
+
+
+def _single_combat(frame: dict[str, Any]) -> Table:
+    stage = {"answer": "the answer", "deeds": "Mighty Deeds", "rerolls": "1s re-rolled"}
+    title = (
+        f"single combat of {frame['challenger']} and {frame['challenged']}: "
+        f"round {frame['round']}, {stage[frame['stage']]}"
+    )
+    rows = [
+        [
+            hero,
+            str(frame["deeds"].get(hero, "not yet")),
+            str(frame["hits"].get(hero, "-")),
+        ]
+        for hero in (frame["challenger"], frame["challenged"])
+    ]
+    return Table(title, ["hero", "Mighty Deeds this round", "hits this round"], rows)

@@ -10,6 +10,7 @@ from tests.given_when_then import Given
 from warlog.arbiter.application import Arbiter
 from warlog.arbiter.autoplay import autoplay
 from warlog.domain import rulesets
+from warlog.domain.core.summary import Table
 from warlog.domain.heroic_battles import commands as c
 from warlog.domain.heroic_battles.ruleset import RULESET
 from warlog.eventstore.memory_store import MemoryStore
@@ -80,3 +81,33 @@ def test_the_summary_reads_the_battle_in_the_games_words() -> None:
     assert tables["melees"].rows == [["melee-1", "red-brutes", "blue-horde", "-"]]
     assert "warlog keeps no positions" in summary.legend
     assert (RULESET.round_word, RULESET.seat_word) == ("turn", "force")
+
+
+def test_the_summary_shows_the_melee_being_fought_as_far_as_it_has_gone() -> None:
+    """Given red's warriors (with the Red Lord's Legendary Weapon) in melee with blue's
+    steadfast, when red has declared, the summary shows red's declaration and blue's still to
+    come; when blue has declared holding a hill and every die is rolled, it shows the hits each
+    scored (the Legendary ones apart), blue's saves and the hits each primary fighter takes."""
+    g = game(*engaged("red-warriors", "blue-steadfast"), *fighting())
+    g.when(c.DeclareMelee(player="red", combat="melee-1", deeds={"red-lord": 1}), dice=[])
+
+    def fought() -> Table:
+        tables = RULESET.summary(RULESET.view(g.state, "blue"), "blue").tables
+        return next(t for t in tables if t.title.startswith("melee-1 being fought"))
+
+    declared = fought()
+    assert declared.title == "melee-1 being fought: declarations"
+    assert declared.rows == [
+        ["red", "Mighty Deeds red-lord 1", "-", "-", "-"],
+        ["blue", "not yet", "-", "-", "-"],
+    ]
+    red = [3] * 12 + [6, 6, 6] + [3]  # warriors no hit; the Legendary Weapon 3; the deed's die a 3
+    g.when(
+        c.DeclareMelee(player="blue", combat="melee-1", holding=True),
+        dice=red + [5, 5] + [3] * 11 + [5, 2],  # blue: 2 hits; holding the hill: 1 save
+    )
+    counted = fought()
+    assert counted.rows == [
+        ["red", "Mighty Deeds red-lord 1", "3 (3 Legendary)", "0", "2 on red-warriors"],
+        ["blue", "holds a hill or barrier", "2", "1", "2 on blue-steadfast"],
+    ]
