@@ -5,6 +5,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
+from msgspec.structs import replace
+
 from warlog.domain.core.events import Event
 from warlog.domain.core.invariants import Violation
 from warlog.domain.core.procedure import Decision, Next
@@ -29,7 +31,11 @@ class HeroicBattles(Rules[GameState, Command]):
     players measure."""
 
     name: ClassVar[str] = "heroic-battles"
-    version: ClassVar[str] = "1"
+    #: 2: any command test in rough terrain is on 2D6 (``rulings.ROUGH_TERRAIN_TESTS_SINCE``);
+    #: an unattached hero's win over a unit it destroys earns its token
+    #: (``melee.HERO_BEATS_A_DESTROYED_UNIT_SINCE``)
+    version: ClassVar[str] = "2"
+    kept_versions: ClassVar[tuple[str, ...]] = ("1",)
     event_types: ClassVar[tuple[type[Event], ...]] = EVENT_TYPES
     command_type: ClassVar[Any] = HbCommand
     state_type: ClassVar[type] = GameState
@@ -49,7 +55,12 @@ class HeroicBattles(Rules[GameState, Command]):
         return [f.id for f in scenario.forces]
 
     def initial_state(self, scenario: Scenario) -> GameState:
-        return initial_state(scenario)
+        return replace(initial_state(scenario), rules_version=int(self.version))
+
+    def at_version(self, version: str) -> HeroicBattles | None:
+        """Itself at its own version (a subclass too), or a kept one for the games begun under
+        it (``VERSIONS``)."""
+        return self if version == self.version else VERSIONS.get(version)
 
     def next(self, state: GameState) -> Next:
         return NEXT(state)
@@ -88,4 +99,14 @@ class HeroicBattles(Rules[GameState, Command]):
         return isinstance(event, TurnBegan)
 
 
-RULESET: Ruleset[GameState, Command] = HeroicBattles()
+class HeroicBattles1(HeroicBattles):
+    """Version 1, kept so that a game begun under it plays on under it and its log re-derives
+    (the state's ``rules_version`` tells each rule that changed since)."""
+
+    version: ClassVar[str] = "1"
+
+
+LATEST = HeroicBattles()
+#: every version this warlog plays, by version
+VERSIONS: dict[str, HeroicBattles] = {r.version: r for r in (LATEST, HeroicBattles1())}
+RULESET: Ruleset[GameState, Command] = LATEST

@@ -247,3 +247,5 @@ class GameState(msgspec.Struct, frozen=True, kw_only=True):
     #: a roll waiting for its own command (its count depends on faces rolled just before)
     awaiting: Awaiting | None = None
     result: str = ""
+    #: the version of the rules the game began under (a rule changed since asks it)
+    rules_version: int = 1

@@ -225,7 +225,9 @@ def test_rulesets_says_which_earlier_versions_play_on(tmp_path: Path) -> None:
         "armageddon-empires (version 11; plays on the games begun under 10, 9, 8, 7 and 6): scenarios "
         "cinder-and-glass"
     )
-    assert "heroic-battles (version 1): scenarios open-field" in out.splitlines()
+    assert (
+        "heroic-battles (version 2; plays on the games begun under 1): scenarios open-field"
+    ) in out.splitlines()
 
 
 @pytest.mark.parametrize(

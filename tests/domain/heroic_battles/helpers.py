@@ -23,7 +23,7 @@ from warlog.domain.core.errors import InputError
 from warlog.domain.core.events import Event
 from warlog.domain.heroic_battles import commands as c
 from warlog.domain.heroic_battles import events as ev
-from warlog.domain.heroic_battles.ruleset import RULESET
+from warlog.domain.heroic_battles.ruleset import RULESET, VERSIONS
 from warlog.domain.heroic_battles.scenario import Scenario, parse_scenario
 from warlog.domain.heroic_battles.values import Pool
 
@@ -43,9 +43,11 @@ def open_field() -> Scenario:
     return parse_scenario(data.read_bytes())
 
 
-def game(*events: Event, scenario: Scenario | None = None) -> Given:
-    """A proving-ground battle after ``events`` (turn 1, red's movement phase before them)."""
-    return Given(RULESET, scenario or proving_ground()).events(*events)
+def game(*events: Event, scenario: Scenario | None = None, version: str = "") -> Given:
+    """A proving-ground battle after ``events`` (turn 1, red's movement phase before them),
+    under the latest rules or the kept ``version``."""
+    ruleset = VERSIONS[version] if version else RULESET
+    return Given(ruleset, scenario or proving_ground()).events(*events)
 
 
 # -- set-up events -----------------------------------------------------------------------------------

@@ -3,6 +3,8 @@ it posts, and the Events view showing each with the turn it happened in."""
 
 from __future__ import annotations
 
+import pytest
+
 from tests.domain.heroic_battles.helpers import (
     declare,
     engaged,
@@ -78,6 +80,29 @@ def test_gain_an_unattached_hero_wins_a_round_of_combat_against_an_enemy_unit() 
     assert gained(events, "red") == [
         "an unattached hero wins a round of combat against an enemy unit"
     ]
+
+
+@pytest.mark.parametrize(("version", "gains"), [("2", 1), ("1", 0)])
+def test_gain_an_unattached_hero_wins_against_a_unit_it_destroys(version: str, gains: int) -> None:
+    """Given the Red Lord, unattached, in melee with blue-scouts (2 stamina, armour 1), when its
+    three hits destroy the scouts, then red gains the token of an unattached hero winning
+    against an enemy unit (p.23) since version 2; version 1 paid it only while a unit of the
+    loser was left in the melee."""
+    g = game(
+        ev.HeroLeft(hero="red-lord", unit="red-warriors", in_melee=False),
+        *engaged("red-lord", "blue-scouts"),
+        *fighting(),
+        version=version,
+    )
+    g.when(declare("red"), dice=[])
+    events = g.when(declare("blue"), dice=[6, 6, 6] + [3] * 6)
+    assert one(events, ev.MeleeDecided).outcome == "destroyed"
+    assert (
+        gained(events, "red").count(
+            "an unattached hero wins a round of combat against an enemy unit"
+        )
+        == gains
+    )
 
 
 # -- losses ---------------------------------------------------------------------------------------------

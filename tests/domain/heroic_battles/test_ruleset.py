@@ -42,7 +42,12 @@ COMMAND_TAGS = [
 
 def test_it_is_registered_as_heroic_battles() -> None:
     assert rulesets.get("heroic-battles") is RULESET
-    assert (RULESET.name, RULESET.version) == ("heroic-battles", "1")
+    assert (RULESET.name, RULESET.version, RULESET.kept_versions) == ("heroic-battles", "2", ("1",))
+    kept = RULESET.at_version("1")
+    assert kept is not None and kept.version == "1"
+    assert kept.initial_state(open_field()).rules_version == 1
+    assert RULESET.initial_state(open_field()).rules_version == 2
+    assert RULESET.at_version("3") is None
     assert RULESET.players(open_field()) == ["britons", "saxons"]
     assert RULESET.default_scenario == "open-field"
 
