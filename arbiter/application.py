@@ -572,6 +572,35 @@ class Arbiter:
         record = self._append(game, folded, [DiceRevealed(seed=seed.hex())])[0]
         return Revealed(record.seq, seed.hex())
 
+    def live_relatives(self, game: str) -> list[str]:
+        """The other games of ``game``'s family (its parent, its forks, theirs, and so on) still
+        being played: neither revealed nor over. They share hidden history with it (the hands
+        and draws before a fork are the same in both), so revealing one, or showing what one
+        draws after the cut, can tell the others' secrets from before the cut."""
+        infos = {info.game: info for info in self.store.games()}
+        root = game
+        while infos.get(root) is not None and infos[root].parent is not None:
+            root = str(infos[root].parent)
+        family = {root}
+        grew = True
+        while grew:
+            grew = False
+            for info in infos.values():
+                if info.parent in family and info.game not in family:
+                    family.add(info.game)
+                    grew = True
+        live = []
+        for relative in sorted(family - {game}):
+            try:
+                folded = self.folded(relative)
+            except WarlogError:
+                live.append(relative)  # its key file unreadable: it may be live
+                continue
+            ruleset = self.ruleset_of(relative)
+            if not (folded.meta.revealed or ruleset.is_terminal(folded.state)):
+                live.append(relative)
+        return live
+
     # ------------------------------------------------------------------ forking
 
     def batch_ends_near(self, game: str, seq: int) -> tuple[int | None, int | None]:

@@ -445,8 +445,19 @@ def fork(
     Example:
       warlog fork final-1 --at 131 --game what-if
     """
-    created = arbiter(ctx).fork(game, at, new_game=new_game, dice=dice)
+    from warlog.domain.core.summary import listed
+
+    arb = arbiter(ctx)
+    created = arb.fork(game, at, new_game=new_game, dice=dice)
     emit({"game": created}) if as_json else click.echo(created)
+    live = arb.live_relatives(created)
+    if live and dice == "new":
+        click.echo(
+            f"note: {created} shares hidden history with {listed(live)}, "
+            "still being played: what it shows a player, or its reveal, can tell their secrets "
+            "from before the cut; keep it with the referee until they end",
+            err=True,
+        )
 
 
 @cli.command()
@@ -516,8 +527,19 @@ def reveal(ctx: click.Context, game: str, yes: bool, as_json: bool) -> None:
             abort=True,
             err=True,
         )
-    revealed = arbiter(ctx).reveal(game)
+    from warlog.domain.core.summary import listed
+
+    arb = arbiter(ctx)
+    revealed = arb.reveal(game)
     emit(revealed) if as_json else click.echo(f"{revealed.seq} {revealed.seed}")
+    live = arb.live_relatives(game)
+    if live:
+        click.echo(
+            f"note: {listed(live)} {'shares' if len(live) == 1 else 'share'} hidden history "
+            f"with {game} and {'is' if len(live) == 1 else 'are'} still being played: their "
+            "secrets from before the fork can now be told from this game's",
+            err=True,
+        )
 
 
 @cli.command()

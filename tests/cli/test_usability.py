@@ -306,3 +306,36 @@ def test_the_events_view_prints_shared_entries_once(db: Path) -> None:
 def test_the_demo_removes_its_database_and_guards_one_in_use(tmp_path: Path, db: Path) -> None:
     status, _, err = run(db, "demo", "--keep", str(db), "--commands", "5")
     assert status == 1 and "--reuse" in err
+
+
+def test_fork_and_reveal_name_the_live_games_that_share_their_hidden_history(
+    db: Path,
+) -> None:
+    """Given a live game b1, when the referee forks it (and forks the fork), each fork is
+    created with a note on stderr naming the live games it shares hidden history with (their
+    hands and draws before the cut are its own); when a fork is revealed, the note names the
+    live relatives whose secrets before the cut its reveal can tell; a revealed relative is
+    no longer named (nor a finished one), and a game with no relative gets no note."""
+    status, out, err = run(db, "fork", "b1", "--at", "1", "--game", "f1")
+    assert (status, out) == (0, "f1\n")
+    assert err == (
+        "note: f1 shares hidden history with b1, still being played: what it shows a player, "
+        "or its reveal, can tell their secrets from before the cut; keep it with the referee "
+        "until they end\n"
+    )
+    assert (
+        "with b1 and f1, still being played"
+        in run(db, "fork", "f1", "--at", "1", "--game", "f2")[2]
+    )
+    status, out, err = run(db, "reveal", "f1", "--yes")
+    assert status == 0
+    assert err == (
+        "note: b1 and f2 share hidden history with f1 and are still being played: their "
+        "secrets from before the fork can now be told from this game's\n"
+    )
+    assert run(db, "reveal", "b1", "--yes")[2] == (
+        "note: f2 shares hidden history with b1 and is still being played: their secrets from "
+        "before the fork can now be told from this game's\n"
+    )
+    assert run(db, "reveal", "f2", "--yes")[2] == ""
+    assert run(db, "reveal", "a1", "--yes")[2] == ""
