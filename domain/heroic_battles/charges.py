@@ -152,6 +152,7 @@ def evade(batch: Batch[GameState], c: cmd.Evade) -> None:
     target = pieces.find(batch.state, c.unit)
     if not can_evade(batch.state, target):
         raise reject(f"{c.unit} cannot evade (HB-22)", "cannot_evade")
+    command_test.check_rough_declared(batch.state, c.rough, "an evade")
     batch.emit(ev.EvadeDeclared(unit=c.unit))
     if isinstance(target, Hero):
         batch.emit(ev.Evaded(unit=c.unit, half_st=pieces.move_half_st(target)))
@@ -164,7 +165,7 @@ def evade(batch: Batch[GameState], c: cmd.Evade) -> None:
                 target.id,
             )
         return
-    test = command_test.pending(batch.state, target, "evade", ["evading a charge"])
+    test = command_test.pending(batch.state, target, "evade", ["evading a charge"], rough=c.rough)
     command_test.call(batch, [test])
 
 

@@ -52,6 +52,19 @@ class ShotsFired(Event, frozen=True, tag="shots_fired"):
         )
 
 
+class TargetInRoughTerrain(Event, frozen=True, tag="target_in_rough_terrain"):
+    """The unit a shot hit has part of its base in rough terrain, as the shooter declared: its
+    command test for the hits is on 2D6 (p.26; HB-36, since version 2)."""
+
+    unit: str
+
+    def explain(self) -> str:
+        return (
+            f"{self.unit} has part of its base in rough terrain, as declared: a command test it "
+            f"takes there is on 2D6, the lowest counts ({t.COMMAND_TESTS}; HB-36)"
+        )
+
+
 class HeroesAtRisk(Event, frozen=True, tag="heroes_at_risk"):
     """The heroes of units that took hits must roll for Risk to Heroes (p.46, pp.56–57)."""
 

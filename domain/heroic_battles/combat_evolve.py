@@ -49,6 +49,10 @@ def _shots(s: GameState, e: ev.ShotsFired) -> GameState:
     return pushed(s, ShootingFrame(shooter=e.shooter, target=e.target, hits=e.pool.hits))
 
 
+def _target_rough(s: GameState, e: ev.TargetInRoughTerrain) -> GameState:
+    return with_top(s, replace(top_as(s, ShootingFrame), rough=True))
+
+
 def _at_risk(s: GameState, e: ev.HeroesAtRisk) -> GameState:
     parent = top(s)
     assert isinstance(parent, ShootingFrame | MeleeFrame)
@@ -351,6 +355,7 @@ def _order_done(s: GameState, e: ev.UnitRetreated | ev.RetreatCancelled) -> Game
 #: the folds of the fighting events
 FOLDS: dict[type[Event], Callable[[GameState, Any], GameState]] = {
     ev.ShotsFired: _shots,
+    ev.TargetInRoughTerrain: _target_rough,
     ev.HeroesAtRisk: _at_risk,
     ev.RiskRolled: _risk_rolled,
     ev.RiskRerolled: _risk_rerolled,

@@ -14,7 +14,13 @@ from warlog.domain.core.errors import reject
 from warlog.domain.core.procedure import Decision, Step
 from warlog.domain.heroic_battles import casualties, pieces, rolls, rulings, tables
 from warlog.domain.heroic_battles import events as ev
-from warlog.domain.heroic_battles.state import GameState, TestFrame, Unit
+from warlog.domain.heroic_battles.state import (
+    GameState,
+    MeleeFrame,
+    ShootingFrame,
+    TestFrame,
+    Unit,
+)
 from warlog.domain.heroic_battles.values import PendingTest, RetreatOrder, TestPurpose
 
 ANSWERS = ("reroll_test", "accept_test")
@@ -39,7 +45,11 @@ def pending(
     barrier: bool = False,
     direction: str = "",
 ) -> PendingTest:
-    """A test ``unit`` must take, with its dice."""
+    """A test ``unit`` must take, with its dice; since HB-36's version a test in rough terrain
+    (not Agile) says so among its reasons, since it is why the test is on 2D6."""
+    agile = pieces.has(unit, rulings.AGILE_TRAIT)
+    if rough and not agile and rulings.rough_terrain_tests(state.rules_version):
+        reasons = [*reasons, tables.IN_ROUGH_TERRAIN]
     return PendingTest(
         unit=unit.id,
         purpose=purpose,
@@ -49,6 +59,35 @@ def pending(
         rough=rough,
         barrier=barrier,
     )
+
+
+def check_rough_declared(state: GameState, declared: bool, what: str) -> None:
+    """Rough terrain declared for ``what`` is a rule since HB-36's version: refused in a game
+    begun under an earlier one, whose tests there are on 1D6."""
+    if declared and not rulings.rough_terrain_tests(state.rules_version):
+        raise reject(
+            f"rough terrain is declared for {what} since version "
+            f"{rulings.ROUGH_TERRAIN_TESTS_SINCE} of these rules (HB-36); this game plays "
+            f"version {state.rules_version}, where only a movement action or a charge declares it",
+            "bad_choice",
+        )
+
+
+def in_rough(state: GameState, unit_id: str) -> bool:
+    """HB-36: ``unit_id`` stands in rough terrain as declared for the procedure it is in: a
+    melee's declaration of its fighters (for its break and disengage tests), or the shot that
+    hit it. Always False before HB-36's version."""
+    if not rulings.rough_terrain_tests(state.rules_version):
+        return False
+    unit = state.units.get(unit_id)
+    for frame in state.frames:
+        if isinstance(frame, ShootingFrame) and frame.target == unit_id and frame.rough:
+            return True
+        if isinstance(frame, MeleeFrame) and unit is not None:
+            declared = frame.declared.get(unit.force)
+            if declared is not None and unit_id in declared.rough:
+                return True
+    return False
 
 
 def call(batch: Batch[GameState], tests: list[PendingTest]) -> None:

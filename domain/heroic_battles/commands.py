@@ -51,9 +51,11 @@ class Charge(Command, frozen=True, tag="charge"):
 
 
 class ChangeFacing(Command, frozen=True, tag="change_facing"):
-    """A unit's first and only movement action: a command test, then any facing."""
+    """A unit's first and only movement action: a command test, then any facing; ``rough`` if
+    the unit has part of its base in rough terrain (HB-36)."""
 
     unit: str
+    rough: bool = False
 
 
 class JoinUnit(Command, frozen=True, tag="join_unit"):
@@ -77,9 +79,11 @@ class EndMovement(Command, frozen=True, tag="end_movement"):
 
 
 class Evade(Command, frozen=True, tag="evade"):
-    """The charged unit (Evade trait) or unattached hero evades (p.38)."""
+    """The charged unit (Evade trait) or unattached hero evades (p.38); ``rough`` if the unit
+    has part of its base in rough terrain (HB-36)."""
 
     unit: str
+    rough: bool = False
 
 
 class CounterCharge(Command, frozen=True, tag="counter_charge"):
@@ -127,7 +131,8 @@ class Shoot(Command, frozen=True, tag="shoot"):
     """``shooter`` shoots at ``target``: the distance in whole ST rounded up (HB-1), whether the
     target is inside the shooter's Killing Zone (outside it, the players declare none is inside,
     HB-2), obscured, overhead fire, the shooter's base entirely behind the target's front line,
-    and the Mighty Deeds of heroes attached to the shooter (or of the hero shooting)."""
+    the Mighty Deeds of heroes attached to the shooter (or of the hero shooting), and whether the
+    target has part of its base in rough terrain (its command test if hit, HB-36)."""
 
     shooter: str
     target: str
@@ -138,6 +143,7 @@ class Shoot(Command, frozen=True, tag="shoot"):
     overhead: bool = False
     behind: bool = False
     deeds: dict[str, Deeds] = {}
+    target_rough: bool = False
 
 
 class EndShooting(Command, frozen=True, tag="end_shooting"):
@@ -227,11 +233,13 @@ class StayEngaged(Command, frozen=True, tag="stay_engaged"):
 
 class DeclareRetreat(Command, frozen=True, tag="declare_retreat"):
     """What the ½ ST retreat runs into (HB-11): nothing, ``friends`` (name the ``friend``),
-    something that blocks it, or the table edge."""
+    something that blocks it, or the table edge; ``rough``: which of the two units that then
+    test (the retreater, the friend) have part of their base in rough terrain (HB-36)."""
 
     unit: str
     into: Literal["clear", "friends", "blocked", "off_table"]
     friend: str = ""
+    rough: list[str] = []
 
 
 HbCommand = Union[  # noqa: UP007 - msgspec decodes a typing.Union of tagged Structs

@@ -45,6 +45,7 @@ from warlog.domain.heroic_battles.combat_events import (
     StaminaLost,
     StayedEngaged,
     SupportSavesRolled,
+    TargetInRoughTerrain,
     UnitDestroyed,
     UnitRetreated,
 )
@@ -281,7 +282,8 @@ class CommandTestTaken(Event, frozen=True, tag="command_test_taken"):
         )
         fewer = (
             " (one die fewer: a Drilled unit's first test of its own movement, HB-25)"
-            if self.dice < t.HARD_COMMAND_TEST_DICE and t.CROSSING_A_BARRIER in self.reasons
+            if self.dice < t.HARD_COMMAND_TEST_DICE
+            and {t.CROSSING_A_BARRIER, t.IN_ROUGH_TERRAIN} & set(self.reasons)
             else ""
         )
         return (
@@ -535,6 +537,7 @@ EVENT_TYPES: tuple[type[Event], ...] = (
     ChargePressed,
     ChargeContacted,
     ShotsFired,
+    TargetInRoughTerrain,
     HeroesAtRisk,
     RiskRolled,
     RiskRerolled,

@@ -12,7 +12,9 @@ other truthful declaration is accepted by decide as well):
 - a melee declaration with nothing, holding a hill or barrier, the primary fighter in rough
   terrain, each of the first supports on its own, each fighting hero spending all its Mighty
   Deeds, each Inspiring hero spending one;
-- a retreat into nothing, blocked, off the table, and into each friendly unit it may reach.
+- a retreat into nothing, blocked, off the table, and into each friendly unit it may reach;
+- since version 2 (HB-36), a change of facing, an evade, a shot at a unit and a retreat into
+  friends also with the tested unit in rough terrain (the target; the friend).
 
 Where the rules leave a player free to stop (end movement, end shooting, no challenge, accept a
 test) that option is always listed, so that play can always go on.
@@ -44,7 +46,10 @@ def options(state: GameState, d: Decision, player: str) -> list[Command]:
             "counter_charge": cmd.CounterCharge,
             "receive_charge": cmd.ReceiveCharge,
         }
-        return [make[a](player=player, unit=unit) for a in d.answers]
+        answers = [make[a](player=player, unit=unit) for a in d.answers]
+        if "evade" in d.answers and _rough(state) and unit in state.units:
+            answers.insert(1, cmd.Evade(player=player, unit=unit, rough=True))
+        return answers
     if kind == "charge_follow_up":
         return [
             cmd.PressCharge(player=player, contact=True),
@@ -84,7 +89,7 @@ def options(state: GameState, d: Decision, player: str) -> list[Command]:
         unit = d.about["unit"]
         return [cmd.Disengage(player=player, unit=unit), cmd.StayEngaged(player=player, unit=unit)]
     if kind == "retreat":
-        return _retreats(player, d)
+        return _retreats(state, player, d)
     if kind == "roll":
         return [cmd.Roll(player=player)]
     return []  # pragma: no cover - every decision kind is listed above
@@ -101,6 +106,8 @@ def _movement(state: GameState, player: str) -> list[Command]:
             out.append(cmd.Move(player=player, unit=p.id, barrier=True))
             if movement.facing_problem(state, player, p.id) is None:
                 out.append(cmd.ChangeFacing(player=player, unit=p.id))
+                if _rough(state):
+                    out.append(cmd.ChangeFacing(player=player, unit=p.id, rough=True))
         for target in enemies:
             out.extend(
                 cmd.Charge(player=player, unit=p.id, target=target.id, facing=facing)
@@ -144,6 +151,16 @@ def _shots(state: GameState, player: str, skirmish: bool) -> list[Command]:
                 )
                 for h in spenders
             )
+            if _rough(state) and target.id in state.units:
+                out.append(
+                    cmd.Shoot(
+                        player=player,
+                        shooter=p.id,
+                        target=target.id,
+                        distance=1,
+                        target_rough=True,
+                    )
+                )
     return out
 
 
@@ -169,7 +186,12 @@ def _declarations(state: GameState, player: str, combat_id: str) -> list[Command
     return out
 
 
-def _retreats(player: str, d: Decision) -> list[Command]:
+def _rough(state: GameState) -> bool:
+    """Rough terrain is declared for every command test in this game's rules version (HB-36)."""
+    return rulings.rough_terrain_tests(state.rules_version)
+
+
+def _retreats(state: GameState, player: str, d: Decision) -> list[Command]:
     unit = d.about["unit"]
     out: list[Command] = []
     for into in rulings.RETREAT_OUTCOMES:
@@ -179,4 +201,10 @@ def _retreats(player: str, d: Decision) -> list[Command]:
         if option.startswith("friends:"):
             friend = option.removeprefix("friends:")
             out.append(cmd.DeclareRetreat(player=player, unit=unit, into="friends", friend=friend))
+            if _rough(state):
+                out.append(
+                    cmd.DeclareRetreat(
+                        player=player, unit=unit, into="friends", friend=friend, rough=[friend]
+                    )
+                )
     return out

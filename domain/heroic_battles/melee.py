@@ -596,7 +596,8 @@ def disengage(batch: Batch[GameState], c: cmd.Disengage) -> None:
         raise problem
     unit = batch.state.units[c.unit]
     batch.emit(ev.DisengageDeclared(unit=c.unit))
-    test = command_test.pending(batch.state, unit, "disengage", ["disengaging"])
+    rough = command_test.in_rough(batch.state, unit.id)
+    test = command_test.pending(batch.state, unit, "disengage", ["disengaging"], rough=rough)
     command_test.call(batch, [test])
 
 

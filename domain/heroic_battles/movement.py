@@ -123,8 +123,10 @@ def change_facing(batch: Batch[GameState], c: cmd.ChangeFacing) -> None:
     problem = facing_problem(state, c.player, c.unit)
     if problem is not None:
         raise problem
+    command_test.check_rough_declared(state, c.rough, "a change of facing")
     unit = state.units[c.unit]
-    command_test.call(batch, [command_test.pending(state, unit, "facing", ["change of facing"])])
+    test = command_test.pending(state, unit, "facing", ["change of facing"], rough=c.rough)
+    command_test.call(batch, [test])
 
 
 def join_problem(state: GameState, player: str, hero_id: str, unit_id: str) -> RulesError | None:

@@ -63,7 +63,9 @@ def _start(batch: Batch[GameState], order: RetreatOrder) -> None:
             if unit.stamina > tables.LAST_STAMINA
             else "retreating on its last stamina point"
         )
-        command_test.call(batch, [command_test.pending(batch.state, unit, "break", [reason])])
+        rough = command_test.in_rough(batch.state, unit.id)
+        test = command_test.pending(batch.state, unit, "break", [reason], rough=rough)
+        command_test.call(batch, [test])
 
 
 def declare_problem(state: GameState, c: cmd.DeclareRetreat) -> RulesError | None:
@@ -85,6 +87,20 @@ def declare_problem(state: GameState, c: cmd.DeclareRetreat) -> RulesError | Non
             )
     elif c.friend:
         return reject("a friend is named only for a retreat into friends", "bad_retreat")
+    if c.rough:
+        if c.into != "friends":
+            return reject(
+                "rough terrain is declared only for a retreat into friends, whose units then "
+                "test (HB-36)",
+                "bad_retreat",
+            )
+        strangers = [u for u in c.rough if u not in (c.unit, c.friend)]
+        if strangers:
+            return reject(
+                f"{', '.join(strangers)} takes no test in this retreat: rough terrain is declared "
+                f"for {c.unit} or {c.friend} (HB-36)",
+                "bad_retreat",
+            )
     return None
 
 
@@ -93,6 +109,7 @@ def declare(batch: Batch[GameState], c: cmd.DeclareRetreat) -> None:
     problem = declare_problem(state, c)
     if problem is not None:
         raise problem
+    command_test.check_rough_declared(state, bool(c.rough), "a retreat into friends")
     frame = state.frames[-1]
     assert isinstance(frame, RetreatFrame)
     order = frame.orders[0]
@@ -102,10 +119,16 @@ def declare(batch: Batch[GameState], c: cmd.DeclareRetreat) -> None:
         tests: list[PendingTest] = []
         reason = f"{c.unit} retreated into {c.friend}"
         if isinstance(p, Unit):
-            tests.append(command_test.pending(batch.state, p, "retreated_into", [reason]))
+            rough = p.id in c.rough
+            tests.append(
+                command_test.pending(batch.state, p, "retreated_into", [reason], rough=rough)
+            )
         friend = batch.state.units[c.friend]
         if not pieces.has(friend, "steadfast"):
-            tests.append(command_test.pending(batch.state, friend, "retreated_into", [reason]))
+            rough = friend.id in c.rough
+            tests.append(
+                command_test.pending(batch.state, friend, "retreated_into", [reason], rough=rough)
+            )
         command_test.call(batch, tests)
     elif c.into == "blocked":
         casualties.lose_stamina(

@@ -338,6 +338,21 @@ RISK_REROLL_DICE = 1
 #: command tests there
 AGILE_TRAIT = "agile"
 
+# -- HB-36 rough terrain for every command test ----------------------------------------------------
+
+#: HB-36: since this rules version any command test a unit takes with part of its base in rough
+#: terrain is on 2D6, the lowest counts (p.26), not only a movement action's or a charge's: the
+#: command that calls the test declares it (a change of facing, an evade, the target of a shot,
+#: the units a retreat into friends leaves in rough terrain), and a melee's declaration of its
+#: fighters in rough terrain holds for the tests they take after it (breaking, disengaging)
+ROUGH_TERRAIN_TESTS_SINCE = 2
+
+
+def rough_terrain_tests(rules_version: int) -> bool:
+    """HB-36: every command test in rough terrain is on 2D6 in this rules version."""
+    return rules_version >= ROUGH_TERRAIN_TESTS_SINCE
+
+
 # -- HB-31 the order of melees ------------------------------------------------------------------
 
 

@@ -173,6 +173,7 @@ def shoot(batch: Batch[GameState], c: cmd.Shoot) -> None:
     problem = shoot_problem(state, c, skirmish=state.phase == "skirmish")
     if problem is not None:
         raise problem
+    command_test.check_rough_declared(state, c.target_rough, "the target of a shot")
     shooter = pieces.find(state, c.shooter)
     target = pieces.find(state, c.target)
     for hero_id, n in c.deeds.items():
@@ -192,6 +193,8 @@ def shoot(batch: Batch[GameState], c: cmd.Shoot) -> None:
             behind=c.behind,
         )
     )
+    if c.target_rough and isinstance(target, Unit):  # a hero takes no command test
+        batch.emit(ev.TargetInRoughTerrain(unit=target.id))
 
 
 def shooting_next(state: GameState, frame: ShootingFrame) -> Step:
@@ -231,5 +234,7 @@ def _damage(batch: Batch[GameState]) -> None:
     casualties.check_down(batch, target.id, "shooting", "", f"shot down by {frame.shooter}")
     now = batch.state.units.get(target.id)
     if now is not None and not now.gone:
-        test = command_test.pending(batch.state, now, "shot", ["hit by missile fire"])
+        test = command_test.pending(
+            batch.state, now, "shot", ["hit by missile fire"], rough=frame.rough
+        )
         command_test.call(batch, [test])

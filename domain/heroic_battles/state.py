@@ -124,6 +124,8 @@ class ShootingFrame(HbFrame, frozen=True, tag="shooting"):
     target: str
     hits: int
     stage: Literal["risk", "damage", "done"] = "risk"
+    #: the target has part of its base in rough terrain, as the shooter declared (HB-36)
+    rough: bool = False
 
 
 class RiskFrame(HbFrame, frozen=True, tag="risk"):

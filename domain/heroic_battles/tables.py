@@ -38,6 +38,8 @@ HERO_DEATH = "Hero Death in Combat, p.57"
 
 #: why a movement action across a barrier tests on the harder dice (as the test names it)
 CROSSING_A_BARRIER = "crossing a barrier"
+#: the reason a command test in rough terrain gives for its 2D6 (p.26; HB-36 since version 2)
+IN_ROUGH_TERRAIN = "in rough terrain"
 #: a command test passes on this score or more (1D6, or the lower of 2D6)
 COMMAND_TEST_PASS = 3
 #: dice of an ordinary test, and of a test taken crossing a barrier or in rough terrain (the lower)

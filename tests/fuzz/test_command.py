@@ -38,7 +38,7 @@ def test_a_clean_run_exits_0_and_sums_up_what_it_tried_checked_and_reached(
     assert lines[0].startswith("heroic-battles (version 1): 4 examples, ")
     assert " commands tried, " in lines[0] and " refused in " in lines[0]
     assert lines[1].startswith("  commands tried by kind: legal ")
-    assert lines[2].startswith("  coverage: ") and " of 70 event types reached" in lines[2]
+    assert lines[2].startswith("  coverage: ") and " of 71 event types reached" in lines[2]
     assert any(
         line.startswith("  after every accepted step: the new batch audited") for line in lines
     )
