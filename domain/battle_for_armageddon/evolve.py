@@ -12,6 +12,7 @@ from typing import Any
 from msgspec.structs import replace
 
 from warlog.domain.battle_for_armageddon import events as ev
+from warlog.domain.battle_for_armageddon import specials
 from warlog.domain.battle_for_armageddon.rules import READY, TRACK, opponent
 from warlog.domain.battle_for_armageddon.state import Combat, GameState
 from warlog.domain.core.events import Event
@@ -261,10 +262,18 @@ _EFFECT_FIELDS: dict[str, str] = {
 
 def _special(s: GameState, e: ev.SpecialCardPlayed) -> GameState:
     hand = list(s.hands[e.player])
-    hand.remove(e.card)
+    deck = s.decks[e.player]
+    if e.card in hand or not specials.by_kind(s):
+        hand.remove(e.card)
+    else:  # BFA-28: the copy held leaves the hand; the copy named takes its id in the deck
+        spec = specials.card_spec(s, e.card)
+        held = next(x for x in specials.copies(s, spec) if x in hand)
+        hand.remove(held)
+        deck = tuple(held if x == e.card else x for x in deck)
     s = replace(
         s,
         hands=_set(s.hands, e.player, tuple(hand)),
+        decks=_set(s.decks, e.player, deck),
         discards=_set(s.discards, e.player, (*s.discards[e.player], e.card)),
         special_played=True,
     )

@@ -33,9 +33,10 @@ class BattleForArmageddon(Rules[GameState, Command]):
 
     name: ClassVar[str] = "battle-for-armageddon"
     #: 2: sealed hidden values; 3: a combat's summary names only what that combat did
-    #: (``results.COMBAT_SUMMARY_SINCE``)
-    version: ClassVar[str] = "3"
-    kept_versions: ClassVar[tuple[str, ...]] = ("2",)
+    #: (``results.COMBAT_SUMMARY_SINCE``); 4: a special card is played as the first copy of
+    #: its kind not yet played (``specials.PLAYED_BY_KIND_SINCE``, BFA-28)
+    version: ClassVar[str] = "4"
+    kept_versions: ClassVar[tuple[str, ...]] = ("3", "2")
     event_types: ClassVar[tuple[type[Event], ...]] = EVENT_TYPES
     command_type: ClassVar[Any] = BfaCommand
     state_type: ClassVar[type] = GameState
@@ -104,14 +105,22 @@ class BattleForArmageddon(Rules[GameState, Command]):
         return isinstance(event, TurnBegan)
 
 
-class BattleForArmageddon2(BattleForArmageddon):
-    """Version 2, kept so that a game begun under it plays on under it and its log re-derives
+class BattleForArmageddon3(BattleForArmageddon):
+    """Version 3, kept so that a game begun under it plays on under it and its log re-derives
     (the state's ``rules_version`` tells each rule that changed since)."""
+
+    version: ClassVar[str] = "3"
+
+
+class BattleForArmageddon2(BattleForArmageddon):
+    """Version 2, kept likewise."""
 
     version: ClassVar[str] = "2"
 
 
 LATEST = BattleForArmageddon()
 #: every version this warlog plays, by version
-VERSIONS: dict[str, BattleForArmageddon] = {r.version: r for r in (LATEST, BattleForArmageddon2())}
+VERSIONS: dict[str, BattleForArmageddon] = {
+    r.version: r for r in (LATEST, BattleForArmageddon3(), BattleForArmageddon2())
+}
 RULESET: Ruleset[GameState, Command] = LATEST

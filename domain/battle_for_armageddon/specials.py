@@ -50,6 +50,36 @@ def card_spec(state: GameState, card_id: str) -> SpecialCardSpec:
     raise KeyError(card_id)
 
 
+#: BFA-28, since this rules version: a special card is played, and named in the log, as the
+#: first copy of its kind (the same card: side, name, effect and value) that has not been played
+#: yet, whichever copy the hidden draw gave: the copy's id would tell the other side which of
+#: the identical copies the draw picked, and so where in the deck it fell. Which copies have been
+#: played is public, so the name tells nothing more than that a card of that kind was held
+PLAYED_BY_KIND_SINCE = 4
+
+
+def kind(spec: SpecialCardSpec) -> tuple[str, str, str, int]:
+    """What makes two special cards copies of one card (BFA-28)."""
+    return (spec.side, spec.name, spec.effect, spec.value)
+
+
+def copies(state: GameState, spec: SpecialCardSpec) -> list[str]:
+    """The ids of every copy of ``spec``'s kind, in the scenario's order."""
+    return [c.id for c in state.scenario.special_cards if kind(c) == kind(spec)]
+
+
+def first_unplayed(state: GameState, player: str, spec: SpecialCardSpec) -> str:
+    """BFA-28: the first copy of ``spec``'s kind not in ``player``'s discards (public), or
+    ``spec`` itself when every copy has been played (then none can be held)."""
+    played = set(state.discards[player])
+    return next((x for x in copies(state, spec) if x not in played), spec.id)
+
+
+def by_kind(state: GameState) -> bool:
+    """BFA-28 holds in this game's rules version."""
+    return state.rules_version >= PLAYED_BY_KIND_SINCE
+
+
 def draw(batch: Batch[GameState], player: str) -> None:
     """BFA-10: the top card of a shuffled deck is a uniformly random remaining card: one
     d(cards left) picks it (no roll when one card is left; an empty deck draws nothing)."""
@@ -104,9 +134,12 @@ def timing_problem(state: GameState, player: str, spec: SpecialCardSpec) -> Rule
 
 def play(batch: Batch[GameState], cmd: PlaySpecial) -> None:
     state = batch.state
-    if cmd.card not in state.hands[cmd.player]:
+    if by_kind(state):
+        spec = _played_kind(state, cmd)
+    elif cmd.card not in state.hands[cmd.player]:
         raise reject(f"{cmd.card!r} is not in the {cmd.player}' hand", "not_in_hand")
-    spec = card_spec(state, cmd.card)
+    else:
+        spec = card_spec(state, cmd.card)
     problem = timing_problem(state, cmd.player, spec)
     if problem is not None:
         raise problem
@@ -152,6 +185,25 @@ def play(batch: Batch[GameState], cmd: PlaySpecial) -> None:
     batch.emit(played)
 
 
+def _played_kind(state: GameState, cmd: PlaySpecial) -> SpecialCardSpec:
+    """BFA-28: the card named must be the first unplayed copy of its kind (a fact of the
+    public discards, checked first), and the player must hold a copy of that kind."""
+    spec = next((c for c in state.scenario.special_cards if c.id == cmd.card), None)
+    if spec is None or spec.side != cmd.player:
+        raise reject(f"{cmd.card!r} is not one of the {cmd.player}' special cards", "not_in_hand")
+    first = first_unplayed(state, cmd.player, spec)
+    if cmd.card != first:
+        raise reject(
+            f"a {spec.name} is played as {first}, the first copy not played yet, whichever copy "
+            "is held (BFA-28)",
+            "bad_choice",
+        )
+    held = set(copies(state, spec)) & set(state.hands[cmd.player])
+    if not held:
+        raise reject(f"the {cmd.player} hold no {spec.name}", "not_in_hand")
+    return spec
+
+
 def playable(state: GameState, player: str) -> list[PlaySpecial]:
     """Every special-card play ``player`` may make now (for ``legal``)."""
     out: list[PlaySpecial] = []
@@ -163,6 +215,8 @@ def playable(state: GameState, player: str) -> list[PlaySpecial]:
         if timing_problem(state, player, spec) is not None or (spec.name, spec.effect) in seen:
             continue
         seen.add((spec.name, spec.effect))
+        if by_kind(state):
+            card = first_unplayed(state, player, spec)
         if spec.effect == "reconstruction":
             out.extend(
                 PlaySpecial(player=player, card=card, area=a) for a in reconstruction_areas(state)

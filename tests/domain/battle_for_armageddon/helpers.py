@@ -10,7 +10,7 @@ from typing import TypeVar
 from tests.given_when_then import Given
 from warlog.domain.battle_for_armageddon import events as ev
 from warlog.domain.battle_for_armageddon.rules import opponent
-from warlog.domain.battle_for_armageddon.ruleset import RULESET
+from warlog.domain.battle_for_armageddon.ruleset import RULESET, VERSIONS
 from warlog.domain.battle_for_armageddon.scenario import Scenario, parse_scenario
 from warlog.domain.core.events import Event
 
@@ -83,6 +83,8 @@ def before_phase(player: str, phase: str, turn: int = 2) -> list[Event]:
     ]
 
 
-def game(*events: Event, scenario: Scenario | None = None) -> Given:
-    """A proving-ground game (Ork counters boyz-1 in ork_a, sunz-1 in ork_b) after ``events``."""
-    return Given(RULESET, scenario or proving_ground()).events(*events)
+def game(*events: Event, scenario: Scenario | None = None, version: str = "") -> Given:
+    """A proving-ground game (Ork counters boyz-1 in ork_a, sunz-1 in ork_b) after ``events``,
+    under the latest rules or the kept ``version``."""
+    ruleset = VERSIONS[version] if version else RULESET
+    return Given(ruleset, scenario or proving_ground()).events(*events)

@@ -2,11 +2,19 @@
 
 from __future__ import annotations
 
-from tests.domain.battle_for_armageddon.helpers import at, before_phase, game, in_phase, off
-from tests.given_when_then import one
+from tests.domain.battle_for_armageddon.helpers import (
+    PROVING_GROUND,
+    at,
+    before_phase,
+    game,
+    in_phase,
+    off,
+)
+from tests.given_when_then import Given, one
 from warlog.domain.battle_for_armageddon import commands as c
 from warlog.domain.battle_for_armageddon import events as ev
 from warlog.domain.battle_for_armageddon.ruleset import RULESET
+from warlog.domain.battle_for_armageddon.scenario import Scenario, parse_scenario
 
 
 def drawn(player: str, *cards: str) -> list[ev.SpecialCardDrawn]:
@@ -144,3 +152,72 @@ def test_a_mek_workshop_gives_the_orks_one_more_rebuild() -> None:
     assert g.state.rebuilds == 1
     g.when(c.Rebuild(player="orks", counter="boyz-4", to="ork_c"))
     assert g.state.counters["boyz-4"].location == "ork_c"
+
+
+# -- BFA-28: a card is played as the first copy of its kind not played yet ---------------------
+
+
+def three_waaaghs() -> Scenario:
+    """The proving ground with three copies of the Waaagh! (waaagh-1, -2, -3) in the Ork deck."""
+    text = PROVING_GROUND.read_text()
+    copies = [
+        f'\n[[special_cards]]\nid = "waaagh-{n}"\nside = "orks"\nname = "Waaagh!"\n'
+        'effect = "barrage"\nvalue = 1\n'
+        for n in (2, 3)
+    ]
+    return parse_scenario((text + "".join(copies)).encode())
+
+
+def holding(card: str, version: str = "") -> Given:
+    """The Orks' combat phase, the Orks holding the Waaagh! copy ``card``."""
+    return game(
+        *in_phase("orks", "combat"), *drawn("orks", card), scenario=three_waaaghs(), version=version
+    )
+
+
+def test_a_card_is_played_as_the_first_copy_not_played_whichever_copy_was_drawn() -> None:
+    """Given the Orks holding waaagh-3, when they play a Waaagh!, then it is played and shown as
+    waaagh-1 (no copy played yet), as it would be had the draw given waaagh-1: the copy held
+    leaves the hand and waaagh-1, still in the deck, takes its id; the next is waaagh-2."""
+    g = holding("waaagh-3")
+    assert [
+        x.card for x in RULESET.legal_commands(g.state, "orks") if isinstance(x, c.PlaySpecial)
+    ] == ["waaagh-1"]
+    played = one(g.when(c.PlaySpecial(player="orks", card="waaagh-1")), ev.SpecialCardPlayed)
+    assert (played.card, played.name) == ("waaagh-1", "Waaagh!")
+    assert g.state.hands["orks"] == ()
+    assert g.state.discards["orks"] == ("waaagh-1",)
+    assert sorted(x for x in g.state.decks["orks"] if x.startswith("waaagh")) == [
+        "waaagh-2",
+        "waaagh-3",
+    ]
+    drawn_one = holding("waaagh-1")
+    drawn_one.when(c.PlaySpecial(player="orks", card="waaagh-1"))
+    assert drawn_one.state.discards == g.state.discards
+
+
+def test_a_copy_other_than_the_first_not_played_is_refused_in_the_same_words_held_or_not() -> None:
+    """Given the Orks holding waaagh-3, when they name waaagh-3 or waaagh-2, then each is refused
+    naming waaagh-1, the same refusal whichever copy they hold; a Waaagh! not held is refused."""
+    for held in ("waaagh-3", "waaagh-2"):
+        g = holding(held)
+        for named in ("waaagh-2", "waaagh-3"):
+            refused = g.when_rejected(
+                c.PlaySpecial(player="orks", card=named), code="rules/bad_choice"
+            )
+            assert refused.message == (
+                "a Waaagh! is played as waaagh-1, the first copy not played yet, whichever copy "
+                "is held (BFA-28)"
+            )
+    g = game(*in_phase("orks", "combat"), scenario=three_waaaghs())
+    g.when_rejected(c.PlaySpecial(player="orks", card="waaagh-1"), code="rules/not_in_hand")
+
+
+def test_version_3_plays_and_shows_the_copy_held() -> None:
+    """Given a game begun under version 3 and the Orks holding waaagh-3, then they play it as
+    waaagh-3, as that version recorded it."""
+    g = holding("waaagh-3", version="3")
+    played = one(g.when(c.PlaySpecial(player="orks", card="waaagh-3")), ev.SpecialCardPlayed)
+    assert played.card == "waaagh-3"
+    g = holding("waaagh-3", version="3")
+    g.when_rejected(c.PlaySpecial(player="orks", card="waaagh-1"), code="rules/not_in_hand")
