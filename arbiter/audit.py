@@ -172,7 +172,7 @@ class Auditor:
         self._opener = opener
         self._expected_seq = 1
         self._prev = GENESIS
-        self._last_at = ""
+        self._last_at: str | None = None  # the last well-formed 'at' (none before the first)
         self._batch: list[_Row] = []
         self._ruleset: AnyRuleset | None = None
         self._codec: Codec | None = None
@@ -185,6 +185,8 @@ class Auditor:
         self._salts: dict[str, list[tuple[int, int, str, str, tuple[bytes, str, int] | None]]] = {}
         self._specs: dict[str, DiceSpec] = {}
         self._reveals: dict[str, tuple[int, bytes]] = {}
+        #: the commitment in force where re-derivation stopped on a value left sealed
+        self._stopped_under: str | None = None
 
     @property
     def events(self) -> int:
@@ -382,7 +384,7 @@ class Auditor:
             self.find(
                 seq, "sequence", f"'at' {record.at[:40]!r} is not a UTC time as warlog writes it"
             )
-        elif record.at < self._last_at:
+        elif self._last_at is not None and record.at < self._last_at:
             self.find(seq, "sequence", f"'at' goes backwards: {record.at} after {self._last_at}")
         else:
             self._last_at = record.at
@@ -456,6 +458,12 @@ class Auditor:
                     "its sealed values are not opened here (the seed is not revealed, or the log "
                     "was read without its key file or opened export)"
                 )
+                opening = batch[0].event
+                meta = self._meta
+                if self._derive and isinstance(opening, GameCreated):
+                    self._stopped_under = opening.dice.commitment or ""
+                elif self._derive and meta is not None:
+                    self._stopped_under = meta.dice.commitment or ""
             else:
                 why = "an event could not be read"
             self._stop_rules(closed.record.seq, why)
@@ -488,40 +496,44 @@ class Auditor:
 
     def _lineage_only(self, batch: list[_Row]) -> None:
         """Follow the dice specs and reveals when the rules no longer can (the lineage events
-        hold no seals and always decode)."""
+        hold no seals and always decode); keep each row's opened salts for the reveal, once
+        its own event is followed (``game_created``'s salts are kept under its commitment)."""
         if self._codec is None:
             return  # the log did not open with a readable game_created: nothing to follow
         opening = batch[0].record.type == "game_created"
         for row in batch:
-            record = row.record
+            self._follow_lineage(row, opening)
             self._keep_salts(row)
-            if record.type not in CORE_TAGS or record.type == "command_issued":
-                continue
-            event = row.event
-            if event is None and self._codec is not None:
-                try:
-                    event = self._codec.decode(record.type, row.chained)
-                except WarlogError:
-                    if record.type == "dice_rolled" and record.seq >= self.from_seq:
-                        if self._typed(opening):
-                            self.proved.dice_typed += 1  # a referee's dice, sealed
-                        else:
-                            self.proved.dice_sealed += 1
-                    continue
-            if event is None:
-                continue
-            if isinstance(event, DiceRolled):
-                self._roll(record.seq, event, in_opening=opening)
-                continue
-            if isinstance(event, DiceRevealed):
-                self._revealed(record, event)
-            elif isinstance(event, GameForked):
-                self._forked(record, event)
-            if self._folding is not None:
-                from warlog.arbiter.meta import evolve_meta
 
-                self._folding.meta = evolve_meta(self._folding.meta, record.seq, event)
-                self._track_spec(event)
+    def _follow_lineage(self, row: _Row, opening: bool) -> None:
+        record = row.record
+        if record.type not in CORE_TAGS or record.type == "command_issued":
+            return
+        event = row.event
+        if event is None and self._codec is not None:
+            try:
+                event = self._codec.decode(record.type, row.chained)
+            except WarlogError:
+                if record.type == "dice_rolled" and record.seq >= self.from_seq:
+                    if self._typed(opening):
+                        self.proved.dice_typed += 1  # a referee's dice, sealed
+                    else:
+                        self.proved.dice_sealed += 1
+                return
+        if event is None:
+            return
+        if isinstance(event, DiceRolled):
+            self._roll(record.seq, event, in_opening=opening)
+            return
+        if isinstance(event, DiceRevealed):
+            self._revealed(record, event)
+        elif isinstance(event, GameForked):
+            self._forked(record, event)
+        if self._folding is not None:
+            from warlog.arbiter.meta import evolve_meta
+
+            self._folding.meta = evolve_meta(self._folding.meta, record.seq, event)
+            self._track_spec(event)
 
     @property
     def _meta(self) -> GameMeta | None:
@@ -866,6 +878,13 @@ class Auditor:
         )
 
     def _check_reveals(self) -> None:
+        revealed_later = self._reveals.get(self._stopped_under or "")
+        if self._stopped_under is not None and revealed_later is not None:
+            self.proved.rules_stopped_why = (
+                "a value there is still sealed in this log, though the seed that sealed it is "
+                f"revealed at seq {revealed_later[0]}: an export made with the arbiter's key file "
+                "after the reveal opens every seal; this one is closed"
+            )
         for commitment, rolls in self._rolls.items():
             revealed = self._reveals.get(commitment)
             spec = self._specs.get(commitment)

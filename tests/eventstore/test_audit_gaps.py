@@ -1,0 +1,112 @@
+"""What an audit says when it cannot check everything, and two gaps a tamper review found: the
+salts of a game's hidden set-up left unchecked when the rules stopped, and an empty 'at'."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from pathlib import Path
+from typing import Any
+
+from click.testing import CliRunner
+
+from tests.recorded import FIXTURES
+from warlog.cli.main import cli
+
+GOLDEN = FIXTURES / "armageddon-empires" / "ae-golden.jsonl"
+
+
+def lines() -> list[dict[str, Any]]:
+    return [json.loads(x) for x in GOLDEN.read_text(encoding="utf-8").splitlines() if x.strip()]
+
+
+def dump(value: Any) -> str:
+    return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
+
+
+def chained(value: Any) -> Any:
+    """The chained form of exported data: every opened seal closed."""
+    if isinstance(value, dict) and "sealed" in value and set(value) <= {"sealed", "value", "salt"}:
+        return {"sealed": value["sealed"]}
+    if isinstance(value, dict):
+        return {k: chained(v) for k, v in value.items()}
+    return [chained(v) for v in value] if isinstance(value, list) else value
+
+
+def rehashed(events: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """What a forger does after an edit: each opened seal hashed again, the chain re-linked."""
+
+    def reseal(value: Any) -> Any:
+        if isinstance(value, dict) and {"sealed", "value", "salt"} == set(value):
+            digest = hashlib.sha256(f"{value['salt']}\n{dump(value['value'])}".encode())
+            return {**value, "sealed": digest.hexdigest()}
+        if isinstance(value, dict):
+            return {k: reseal(v) for k, v in value.items()}
+        return [reseal(v) for v in value] if isinstance(value, list) else value
+
+    prev = "0" * 64
+    for e in events:
+        e["data"], e["prev"] = reseal(e["data"]), prev
+        text = f"{prev}\n{e['seq']}\n{e['type']}\n{e['at']}\n{dump(chained(e['data']))}"
+        e["hash"] = prev = hashlib.sha256(text.encode()).hexdigest()
+    return events
+
+
+def audit(tmp_path: Path, events: list[dict[str, Any]]) -> tuple[int, list[str]]:
+    path = tmp_path / "forged.jsonl"
+    path.write_text("".join(json.dumps(e, ensure_ascii=False) + "\n" for e in events))
+    result = CliRunner().invoke(cli, ["--db", str(tmp_path / "w.db"), "audit", str(path)])
+    return result.exit_code, result.stdout.splitlines()
+
+
+def first_sealed_roll(events: list[dict[str, Any]]) -> dict[str, Any]:
+    return next(e for e in events if e["type"] == "dice_rolled" and "sealed" in dump(e["data"]))
+
+
+def test_a_revealed_log_with_one_value_closed_again_is_not_called_clean(tmp_path: Path) -> None:
+    """Given the revealed golden game's export, when one opened value is closed again (its value
+    and salt taken out: the chain is unchanged), then the audit finds nothing but does not call
+    the log clean: its headline says not everything could be checked, and the rules line says
+    why they stopped there: the value is sealed though its seed is revealed."""
+    events = lines()
+    roll = first_sealed_roll(events)
+    faces = roll["data"]["faces"]
+    del faces["value"], faces["salt"]
+    status, out = audit(tmp_path, events)
+    assert status == 0
+    assert out[0].endswith(
+        ": no findings in 3215 events, but NOT everything could be checked (below)"
+    )
+    rules = next(x for x in out if x.startswith("  rules:"))
+    assert f"not checked from seq {roll['seq']} on" in rules
+    assert "though the seed that sealed it is revealed at seq 3215" in rules
+
+
+def test_the_hidden_set_up_s_salts_are_checked_when_the_rules_stopped_in_the_opening(
+    tmp_path: Path,
+) -> None:
+    """Given the same log with a value of the opening closed again (the rules stop at once),
+    when a forger also replaces blue's hidden deck with a salt of its own and re-hashes the chain,
+    then the salt is found not to be the one the revealed seed derives."""
+    events = lines()
+    faces = first_sealed_roll(events)["data"]["faces"]
+    del faces["value"], faces["salt"]
+    deck = events[0]["data"]["scenario"]["empires"][0]["deck"]
+    deck["value"], deck["salt"] = ["sunbreaker"] * len(deck["value"]), "11" * 32
+    status, out = audit(tmp_path, rehashed(events))
+    assert status == 4
+    assert out[1] == (
+        "  seq 1 [seal]: the salt of scenario.empires.0.deck is not the one the seed revealed "
+        "at seq 3215 derives"
+    )
+
+
+def test_an_empty_at_is_not_a_time(tmp_path: Path) -> None:
+    """Given the golden log with every 'at' emptied and the chain re-hashed, then the audit
+    finds the first event's time malformed (an empty 'at' had passed as the batch's time)."""
+    events = lines()
+    for e in events:
+        e["at"] = ""
+    status, out = audit(tmp_path, rehashed(events))
+    assert status == 4
+    assert "  seq 1 [sequence]: 'at' '' is not a UTC time as warlog writes it" in out
