@@ -350,6 +350,44 @@ def test_breakthrough_attack_is_not_offered_after_a_miss() -> None:
     assert not [c for c in RULESET.legal_commands(g.state, "red") if isinstance(c, Attack)]
 
 
+#: a range-2 Breakthrough unit, and blue with two troopers in its back row
+LONG_BREAKER = (
+    """
+[[cards]]
+kind = "unit"
+id = "long-breaker"
+name = "Test Long Breaker"
+attack = 3
+defense = 1
+hit_points = 3
+movement = 2
+range = 2
+abilities = ["Breakthrough Attack"]
+"""
+    + army_block("red-x", "red", "3,0", units=("long-breaker",))
+    + army_block("blue-y", "blue", "4,0", units=("trooper", "trooper", "trooper"))
+)
+
+
+def test_breakthrough_attack_is_not_offered_after_a_back_row_hit() -> None:
+    g = fought(LONG_BREAKER, back=("blue.trooper.2", "blue.trooper.3"))
+    breaker = "red.long-breaker.1"
+    # range 2 reaches blue's back row from the first strike (R13)
+    assert Attack(player="red", unit=breaker, target="blue.trooper.2") in (
+        RULESET.legal_commands(g.state, "red")
+    )
+    # 2 successes against 1: a hit of 1 of the back-row trooper's 2 points
+    events = g.when(
+        Attack(player="red", unit=breaker, target="blue.trooper.2"), dice=[6, 6, 1, 6, 1, 1]
+    )
+    ended = only(events, AttackEnded)
+    assert (ended.raw, ended.damage) == (1, 1)
+    # a Breakthrough strike follows only a hit on the front row (p.34): the turn passes to blue
+    assert ended.battle.strike is None
+    assert RULESET.decision(g.state).players == ("blue",)  # type: ignore[union-attr]
+    assert not [c for c in RULESET.legal_commands(g.state, "red") if isinstance(c, Attack)]
+
+
 def test_multi_targeting_splits_the_attack_points_one_challenge_per_target() -> None:
     armies = army_block("red-x", "red", "3,0", units=("splitter",)) + army_block(
         "blue-y", "blue", "4,0", units=("trooper", "trooper")
