@@ -19,6 +19,7 @@ from tests.domain.armageddon_empires.games import play
 from tests.domain.armageddon_empires.helpers import army_block, game, only, sight, start_turns
 from tests.domain.armageddon_empires.invariants import check_invariants
 from tests.given_when_then import Given
+from warlog.domain.armageddon_empires import battlefield as bf
 from warlog.domain.armageddon_empires.autoplay import choose
 from warlog.domain.armageddon_empires.battle_events import (
     ArmyDestroyed,
@@ -29,6 +30,7 @@ from warlog.domain.armageddon_empires.battle_events import (
     BattleBegan,
     BattleEnded,
     BattleRoundBegan,
+    BattleRoundEnded,
     DelayedBattlesCalled,
     EngagementOffered,
     NextRoundChosen,
@@ -546,6 +548,44 @@ def test_a_garrison_never_retreats_and_falls_with_its_base() -> None:
     assert only(events, ArmyDestroyed).army == "blue-hq-garrison"
     captured = only(events, BaseCaptured)
     assert (captured.base, captured.empire) == ("blue-hq", "red")
+
+
+#: one trooper a side at 4,0: every strike of all 1s misses, so no round decides the battle
+TROOPERS = army_block("red-x", "red", "3,0", units=("trooper",)) + army_block(
+    "blue-y", "blue", "4,0", units=("trooper",)
+)
+MISS = [1, 1, 1, 1, 1, 1]
+
+
+def undecided_round(g: Given) -> list[Any]:
+    """Each trooper strikes in turn and misses (its defender ends the challenge with the
+    prerogative); the events of the round's last command."""
+    events: list[Any] = []
+    for _ in range(2):
+        striker = RULESET.decision(g.state).players[0]  # type: ignore[union-attr]
+        (strike,) = [c for c in RULESET.legal_commands(g.state, striker) if isinstance(c, Attack)]
+        g.when(strike, dice=MISS)
+        events = g.when(TakePrerogative(player="blue" if striker == "red" else "red"))
+    return events
+
+
+def test_a_battle_still_undecided_after_round_12_ends_with_the_attacker_retreating_all() -> None:
+    g = fought(TROOPERS)
+    for _ in range(11):
+        assert only(undecided_round(g), BattleRoundEnded).battle.stage == "choose"
+        g.when(NextRound(player="red", choice="continue"))
+        g.when(NextRound(player="blue", choice="continue"), dice=MISS)  # initiative: a tie
+    assert bf.top_battle(g.state).round == 12
+    events = undecided_round(g)
+    # AE-31: no Next Round choice and no round 13; the attacker is made to retreat all
+    assert not [e for e in events if isinstance(e, (BattleRoundEnded, BattleRoundBegan))]
+    chosen = only(events, NextRoundChosen)
+    assert (chosen.empire, chosen.choice, chosen.retreating) == ("red", "retreat_all", ("red-x",))
+    assert chosen.forced == "the battle is still undecided after 12 rounds"
+    # its retreat challenge follows (seeded dice), and blue, having held, wins the battle
+    ended = only(events, BattleEnded)
+    assert (ended.winner, ended.loser) == ("blue", "red")
+    assert g.state.frames == ()
 
 
 def test_a_delayed_attack_is_fought_when_its_empire_ends_the_turn() -> None:
