@@ -235,6 +235,30 @@ def test_a_trickster_retreats_before_round_one_against_average_attack_plus_one_m
     assert "blue.trooper.1" not in g.state.damage
 
 
+def test_the_pursuers_average_attack_is_rounded_down() -> None:
+    brute = """
+[[cards]]
+kind = "unit"
+id = "brute"
+name = "Test Brute"
+attack = 5
+defense = 1
+hit_points = 3
+movement = 2
+"""
+    armies = brute + VERSUS_FOX.replace(
+        'units = ["lancer", "plated"]', 'units = ["brute", "lancer"]'
+    )
+    g = committed(attack_at(field(armies), "red-x", "4,0"))
+    assert g.state.armies["red-x"].units == ("red.brute.1", "red.lancer.1")
+    events = g.when(NextRound(player="blue", choice="retreat_army"), dice=[1, 1, 1, 1])
+    opened = only(events, ChallengeOpened).challenge
+    # pursuers: (5 + 4) / 2 = 4.5 rounded down to 4, + 1, − Trickster 2 = 3 dice (R8; AE-28)
+    assert [t.value for t in opened.attacker.pool.terms] == [4, 1, -2]
+    assert opened.attacker.pool.size == 3
+    assert "(5 + 4) / 2 rounded down" in opened.attacker.pool.text()
+
+
 def test_continue_begins_the_round_with_battle_initiative_and_the_winner_strikes_first() -> None:
     g = committed(attack_at(field(VERSUS_FOX), "red-x", "4,0"))
     events = g.when(NextRound(player="blue", choice="continue"), dice=[6, 6, 1, 6, 1, 1])
