@@ -214,6 +214,22 @@ def test_saves_remove_legendary_weapon_hits_first_and_those_cost_a_stamina_point
     )
 
 
+def test_saves_fewer_than_the_legendary_weapon_hits_leave_every_plain_hit_standing() -> None:
+    g = melee(*engaged("red-warriors", "blue-steadfast"))
+    g.when(declare("red"), dice=[])
+    red = [5, 5, 5] + [3] * 9 + [6, 6, 3]  # red-warriors 3 hits; the Red Lord's Legendary Weapon 2
+    blue = [3] * 13
+    events = g.when(declare("blue", holding=True), dice=red + blue + [5, 6])  # 2 saves
+    counted = one(events, ev.MeleeHitsCounted)
+    assert (counted.scored["red"], counted.legendary["red"], counted.saves["blue"]) == (5, 2, 2)
+    # both saves go to the Legendary Weapon hits (HB-12): 3 plain hits and none Legendary stand
+    assert (counted.conceded["blue"], counted.legendary_conceded["blue"]) == (3, 0)
+    damage = one(events, ev.MeleeDamage)
+    assert [(x.unit, x.hits, x.legendary, x.stamina_lost) for x in damage.losses] == [
+        ("blue-steadfast", 3, 0, 1)
+    ]
+
+
 # -- declarations are checked -------------------------------------------------------------------------
 
 
