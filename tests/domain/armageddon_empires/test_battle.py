@@ -414,6 +414,36 @@ def test_breakthrough_attack_is_not_offered_after_a_back_row_hit() -> None:
     assert not [c for c in RULESET.legal_commands(g.state, "red") if isinstance(c, Attack)]
 
 
+def test_the_defending_card_s_hero_adds_its_military_genius_to_the_defence() -> None:
+    strategist = """
+[[cards]]
+kind = "hero"
+id = "strategist"
+name = "Test Strategist"
+fate = 0
+wounds = 2
+movement = 3
+abilities = ["Military Genius 1"]
+"""
+    armies = (
+        strategist
+        + army_block("red-x", "red", "3,0", units=("breaker",))
+        + army_block("blue-y", "blue", "4,0", hero="strategist", units=("trooper",))
+    )
+    g = fought(armies)
+    # the breaker's 3 dice against the trooper's defence 3 + Military Genius 1 (p.45; AE-29)
+    events = g.when(
+        Attack(player="red", unit="red.breaker.1", target="blue.trooper.1"), dice=[1] * 7
+    )
+    opened = only(events, ChallengeOpened).challenge
+    assert opened.defender is not None
+    assert [(t.value, t.label) for t in opened.defender.pool.terms] == [
+        (3, "defense of Test Trooper"),
+        (1, "Military Genius 1 of Test Strategist, p.45"),
+    ]
+    assert (opened.attacker.pool.size, opened.defender.pool.size) == (3, 4)
+
+
 def test_multi_targeting_splits_the_attack_points_one_challenge_per_target() -> None:
     armies = army_block("red-x", "red", "3,0", units=("splitter",)) + army_block(
         "blue-y", "blue", "4,0", units=("trooper", "trooper")
