@@ -102,6 +102,19 @@ def test_an_impetuous_unit_at_full_stamina_with_a_charging_marker_adds_a_die() -
     assert pool_of(events, "blue-proud").build() == "2 Level dice of blue-proud"
 
 
+def test_an_impetuous_unit_that_lost_stamina_adds_no_die() -> None:
+    g = game(
+        *phase("movement", "blue"),
+        *engaged("blue-horde", "red-brutes"),
+        wounded("blue-horde", 1),
+        *fighting(force="blue"),
+    )
+    assert g.state.units["blue-horde"].charging and g.state.units["blue-horde"].stamina == 3
+    g.when(declare("blue"), dice=[])
+    events = rolling(g, declare("red"))
+    assert pool_of(events, "blue-horde").build() == "8 Combat Dice"
+
+
 def test_big_and_towering_add_one_and_two_dice() -> None:
     g = melee(*engaged("red-brutes", "blue-giant"))
     assert pool_of(fought(g), "blue-giant").build() == "10 Combat Dice; +2D6 Towering → 12"
