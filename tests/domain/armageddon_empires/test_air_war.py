@@ -174,12 +174,14 @@ deck = ["trooper"]
 """.replace("'", '"')
 
 
-def skies(red: list[str], blue: list[str], garrison: tuple[str, ...] = (), **kw: Any) -> Given:
-    """Red's turn; red has sighted blue-a."""
+def skies(
+    red: list[str], blue: list[str], garrison: tuple[str, ...] = (), more: str = "", **kw: Any
+) -> Given:
+    """Red's turn; red has sighted blue-a. ``more``: further cards and armies."""
     bases = BASES.replace("{garrison}", "[" + ", ".join(f'"{g}"' for g in garrison) + "]")
     g = game(
         ROWS,
-        armies=AIR_CARDS + ARMIES,
+        armies=AIR_CARDS + ARMIES + more,
         bases=bases,
         empires=empires(red, blue, **kw),
         resources="",
@@ -290,6 +292,36 @@ def test_a_random_unit_target_is_picked_among_the_sighted_armies_and_armor_appli
     events = accept_all(g)
     # 4 − 0 = 4, Composite Armor −1 = 3
     assert only(events, CardDamaged).amount == 3
+
+
+#: a red Spotter Team in blue-a's hex, stealthed (a game starts with no battle)
+SPOTTERS = (
+    """
+[[cards]]
+kind = "unit"
+id = "spotter"
+name = "Test Spotter Team"
+attack = 1
+defense = 2
+hit_points = 2
+movement = 3
+abilities = ["Forward Air Controller", "Stealth 4"]
+"""
+    + army_block("red-eyes", "red", "3,2", units=("spotter",))
+    + "stealthed = true\n"
+)
+
+
+def test_a_forward_air_controller_in_the_hex_adds_3_dice_to_air_to_ground() -> None:
+    g = skies(["hawk"], [], more=SPOTTERS)
+    # the hawk's attack 4 + 3 = 7 dice against the plate's defence 1
+    events = g.when(
+        PlayAttackCard(player="red", card="red.hawk.1", at="3,2", aim="unit"), dice=[1] * 8
+    )
+    strike = only(events, ChallengeOpened).challenge
+    assert [t.value for t in strike.attacker.pool.terms] == [4, 3]
+    assert strike.attacker.pool.size == 7
+    assert "Forward Air Controller red.spotter.1, p.46" in strike.attacker.pool.text()
 
 
 def test_targets_are_judged_by_red_s_sighting_and_a_target_gone_since_is_found_out_on_arrival() -> (

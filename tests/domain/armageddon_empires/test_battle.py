@@ -19,6 +19,7 @@ from tests.domain.armageddon_empires.games import play
 from tests.domain.armageddon_empires.helpers import army_block, game, only, sight, start_turns
 from tests.domain.armageddon_empires.invariants import check_invariants
 from tests.given_when_then import Given
+from warlog.domain.armageddon_empires import battlefield as bf
 from warlog.domain.armageddon_empires.autoplay import choose
 from warlog.domain.armageddon_empires.battle_events import (
     ArmyDestroyed,
@@ -29,6 +30,7 @@ from warlog.domain.armageddon_empires.battle_events import (
     BattleBegan,
     BattleEnded,
     BattleRoundBegan,
+    BattleRoundEnded,
     DelayedBattlesCalled,
     EngagementOffered,
     NextRoundChosen,
@@ -233,6 +235,30 @@ def test_a_trickster_retreats_before_round_one_against_average_attack_plus_one_m
     assert "blue.trooper.1" not in g.state.damage
 
 
+def test_the_pursuers_average_attack_is_rounded_down() -> None:
+    brute = """
+[[cards]]
+kind = "unit"
+id = "brute"
+name = "Test Brute"
+attack = 5
+defense = 1
+hit_points = 3
+movement = 2
+"""
+    armies = brute + VERSUS_FOX.replace(
+        'units = ["lancer", "plated"]', 'units = ["brute", "lancer"]'
+    )
+    g = committed(attack_at(field(armies), "red-x", "4,0"))
+    assert g.state.armies["red-x"].units == ("red.brute.1", "red.lancer.1")
+    events = g.when(NextRound(player="blue", choice="retreat_army"), dice=[1, 1, 1, 1])
+    opened = only(events, ChallengeOpened).challenge
+    # pursuers: (5 + 4) / 2 = 4.5 rounded down to 4, + 1, − Trickster 2 = 3 dice (R8; AE-28)
+    assert [t.value for t in opened.attacker.pool.terms] == [4, 1, -2]
+    assert opened.attacker.pool.size == 3
+    assert "(5 + 4) / 2 rounded down" in opened.attacker.pool.text()
+
+
 def test_continue_begins_the_round_with_battle_initiative_and_the_winner_strikes_first() -> None:
     g = committed(attack_at(field(VERSUS_FOX), "red-x", "4,0"))
     events = g.when(NextRound(player="blue", choice="continue"), dice=[6, 6, 1, 6, 1, 1])
@@ -348,6 +374,74 @@ def test_breakthrough_attack_is_not_offered_after_a_miss() -> None:
     assert (ended.raw, ended.damage) == (0, 0)
     assert RULESET.decision(g.state).players == ("blue",)  # type: ignore[union-attr]
     assert not [c for c in RULESET.legal_commands(g.state, "red") if isinstance(c, Attack)]
+
+
+#: a range-2 Breakthrough unit, and blue with two troopers in its back row
+LONG_BREAKER = (
+    """
+[[cards]]
+kind = "unit"
+id = "long-breaker"
+name = "Test Long Breaker"
+attack = 3
+defense = 1
+hit_points = 3
+movement = 2
+range = 2
+abilities = ["Breakthrough Attack"]
+"""
+    + army_block("red-x", "red", "3,0", units=("long-breaker",))
+    + army_block("blue-y", "blue", "4,0", units=("trooper", "trooper", "trooper"))
+)
+
+
+def test_breakthrough_attack_is_not_offered_after_a_back_row_hit() -> None:
+    g = fought(LONG_BREAKER, back=("blue.trooper.2", "blue.trooper.3"))
+    breaker = "red.long-breaker.1"
+    # range 2 reaches blue's back row from the first strike (R13)
+    assert Attack(player="red", unit=breaker, target="blue.trooper.2") in (
+        RULESET.legal_commands(g.state, "red")
+    )
+    # 2 successes against 1: a hit of 1 of the back-row trooper's 2 points
+    events = g.when(
+        Attack(player="red", unit=breaker, target="blue.trooper.2"), dice=[6, 6, 1, 6, 1, 1]
+    )
+    ended = only(events, AttackEnded)
+    assert (ended.raw, ended.damage) == (1, 1)
+    # a Breakthrough strike follows only a hit on the front row (p.34): the turn passes to blue
+    assert ended.battle.strike is None
+    assert RULESET.decision(g.state).players == ("blue",)  # type: ignore[union-attr]
+    assert not [c for c in RULESET.legal_commands(g.state, "red") if isinstance(c, Attack)]
+
+
+def test_the_defending_card_s_hero_adds_its_military_genius_to_the_defence() -> None:
+    strategist = """
+[[cards]]
+kind = "hero"
+id = "strategist"
+name = "Test Strategist"
+fate = 0
+wounds = 2
+movement = 3
+abilities = ["Military Genius 1"]
+"""
+    armies = (
+        strategist
+        + army_block("red-x", "red", "3,0", units=("breaker",))
+        + army_block("blue-y", "blue", "4,0", hero="strategist", units=("trooper",))
+    )
+    g = fought(armies)
+    # the breaker's 3 dice against the trooper's defence 3 + Military Genius 1 (p.45; AE-29)
+    events = g.when(
+        Attack(player="red", unit="red.breaker.1", target="blue.trooper.1"), dice=[1] * 7
+    )
+    opened = only(events, ChallengeOpened).challenge
+    assert opened.defender is not None
+    assert [(t.value, t.label) for t in opened.defender.pool.terms] == [
+        (3, "defense of Test Trooper"),
+        (1, "Military Genius 1 of Test Strategist, p.45"),
+    ]
+    assert (opened.attacker.pool.size, opened.defender.pool.size) == (3, 4)
 
 
 def test_multi_targeting_splits_the_attack_points_one_challenge_per_target() -> None:
@@ -508,6 +602,44 @@ def test_a_garrison_never_retreats_and_falls_with_its_base() -> None:
     assert only(events, ArmyDestroyed).army == "blue-hq-garrison"
     captured = only(events, BaseCaptured)
     assert (captured.base, captured.empire) == ("blue-hq", "red")
+
+
+#: one trooper a side at 4,0: every strike of all 1s misses, so no round decides the battle
+TROOPERS = army_block("red-x", "red", "3,0", units=("trooper",)) + army_block(
+    "blue-y", "blue", "4,0", units=("trooper",)
+)
+MISS = [1, 1, 1, 1, 1, 1]
+
+
+def undecided_round(g: Given) -> list[Any]:
+    """Each trooper strikes in turn and misses (its defender ends the challenge with the
+    prerogative); the events of the round's last command."""
+    events: list[Any] = []
+    for _ in range(2):
+        striker = RULESET.decision(g.state).players[0]  # type: ignore[union-attr]
+        (strike,) = [c for c in RULESET.legal_commands(g.state, striker) if isinstance(c, Attack)]
+        g.when(strike, dice=MISS)
+        events = g.when(TakePrerogative(player="blue" if striker == "red" else "red"))
+    return events
+
+
+def test_a_battle_still_undecided_after_round_12_ends_with_the_attacker_retreating_all() -> None:
+    g = fought(TROOPERS)
+    for _ in range(11):
+        assert only(undecided_round(g), BattleRoundEnded).battle.stage == "choose"
+        g.when(NextRound(player="red", choice="continue"))
+        g.when(NextRound(player="blue", choice="continue"), dice=MISS)  # initiative: a tie
+    assert bf.top_battle(g.state).round == 12
+    events = undecided_round(g)
+    # AE-31: no Next Round choice and no round 13; the attacker is made to retreat all
+    assert not [e for e in events if isinstance(e, (BattleRoundEnded, BattleRoundBegan))]
+    chosen = only(events, NextRoundChosen)
+    assert (chosen.empire, chosen.choice, chosen.retreating) == ("red", "retreat_all", ("red-x",))
+    assert chosen.forced == "the battle is still undecided after 12 rounds"
+    # its retreat challenge follows (seeded dice), and blue, having held, wins the battle
+    ended = only(events, BattleEnded)
+    assert (ended.winner, ended.loser) == ("blue", "red")
+    assert g.state.frames == ()
 
 
 def test_a_delayed_attack_is_fought_when_its_empire_ends_the_turn() -> None:

@@ -127,6 +127,17 @@ def test_without_a_bounty_hunter_the_threshold_is_the_whole_target_pool(
     assert len([e for e in events if isinstance(e, outcome)]) == 1
 
 
+def test_only_the_largest_bounty_hunter_lowers_the_capture_threshold() -> None:
+    # two Bounty Hunter 2 units in the hex: the threshold is 4 − 2, not 4 − (2 + 2)
+    g = spotted(HUNT.replace('"tracker", "eye", "trooper"', '"tracker", "eye", "tracker"'))
+    # 1 + 3 // 2 + 4 = 6 dice: 2 successes against the quarry's 1 kill, exactly the threshold
+    events = hunt_to_the_end(g, [6, 5, 1, 1, 1, 1], [6, 1, 1, 1])
+    assert only(events, CaptureKillBegan).frame.threshold == 2
+    killed = only(events, HeroKilled)
+    assert "4 − largest Bounty Hunter 2 = 2" in killed.explain()
+    assert QUARRY in g.state.empires["blue"].discard
+
+
 def test_a_hero_not_spotted_this_round_cannot_be_hunted() -> None:
     g = begin(arena())
     err = g.when_rejected(HuntHero(player="red", army="red-hunt"), code="rules/no_target")

@@ -75,6 +75,18 @@ def test_a_hex_beyond_the_army_s_movement_points_is_out_of_reach() -> None:
     )
 
 
+def test_the_hero_s_movement_counts_toward_its_army_s_lowest_card_movement() -> None:
+    # the Test Captain moves 3, the Test Scout 4: the army moves 3 (p.17)
+    g = start_turns(
+        game(armies=ARMIES + army_block("red-c", "red", "0,4", hero="captain", units=("scout",)))
+    )
+    err = g.when_rejected(MoveArmy(player="red", army="red-c", to="4,4"), code="rules/out_of_reach")
+    assert str(err) == (
+        "reaching 4,4 costs 4 movement points; red-c has 3 (lowest card movement 3 (p.17))"
+    )
+    assert only(g.when(MoveArmy(player="red", army="red-c", to="3,4")), ArmyMoved).allowance == 3
+
+
 def test_rapid_reaction_cards_move_for_no_ap() -> None:
     g = start_turns(game())
     moved = only(g.when(MoveArmy(player="red", army="red-b", to="4,0")), ArmyMoved)

@@ -123,6 +123,17 @@ def test_an_all_commando_army_ignores_the_one_hex_limit() -> None:
     g.when(MoveArmy(player="red", army="ghosts", to="2,0"))
 
 
+def test_an_army_with_a_commando_and_a_unit_that_is_not_moves_only_one_hex() -> None:
+    g = corridor(army_block("mixed", "red", "5,0", units=("ghost", "trooper")))
+    assert traced(g) == ("mixed",)
+    # two hexes of plains are within its 2 movement points, but not all its units are Commando
+    err = g.when_rejected(
+        MoveArmy(player="red", army="mixed", to="3,0"), code="rules/out_of_supply_limit"
+    )
+    assert "may move only one hex (p.30)" in str(err)
+    assert only(g.when(MoveArmy(player="red", army="mixed", to="4,0")), ArmyMoved).out_of_supply
+
+
 def test_a_mobile_supply_unit_supplies_its_own_hex() -> None:
     g = corridor(
         army_block("train", "red", "6,0", units=("wagon",)),

@@ -34,6 +34,15 @@ def test_imperial_build_points_are_halved_on_turn_1() -> None:
     assert "20 // 2 = 10" in counted.explain()
 
 
+def test_odd_turn_1_build_points_are_halved_rounding_down() -> None:
+    _, events = imperial_build(
+        ev.SiteRuined(site="hive_d", area="hive_d", defence=3, track=17), turn=1
+    )
+    counted = one(events, ev.BuildPointsCounted)
+    assert (counted.track, counted.points, counted.halved) == (17, 8, True)
+    assert "17 // 2 = 8" in counted.explain()
+
+
 def test_building_costs_the_build_table_price() -> None:
     g, _ = imperial_build()
     events = g.when(c.Build(player="imperials", counter="titan-1"))

@@ -289,6 +289,25 @@ def test_counters_with_move_0_cannot_retreat() -> None:
     assert any(e.counter == "fort-1" for e in of(events, ev.CounterEliminated))
 
 
+def test_a_normal_counter_with_move_0_cannot_retreat_and_is_eliminated() -> None:
+    g = orks_attack(
+        at("boyz-2", "plain_b"),
+        at("boyz-3", "plain_b"),
+        at("boyz-4", "plain_b"),
+        at("ig-1", "plain_a"),
+        at("guns-1", "plain_a"),  # Emplaced Guns: Move 0, not a fortification
+    )
+    events = attack(g, "plain_a", "plain_b", die=5)  # 9 vs 3+1 = 4 → 2:1, roll 5 → DR
+    assert one(events, ev.CombatRolled).result == "DR"
+    events = g.when(c.TakeLoss(player="imperials", counter="ig-1"))
+    # hive_a and river_a are open to it, but with Move 0 it has nowhere to go
+    gone = [e for e in of(events, ev.CounterEliminated) if e.counter == "guns-1"]
+    assert [e.reason for e in gone] == ["could not retreat (rules: Retreating)"]
+    assert of(events, ev.CounterRetreated) == []
+    assert g.state.counters["guns-1"].location != "plain_a"
+    assert RULESET.active_players(g.state) == ["orks"]  # the advance
+
+
 def test_a_counter_that_already_retreated_does_not_defend_and_dies_if_forced_again() -> None:
     g = orks_attack(
         at("boyz-2", "plain_b"),

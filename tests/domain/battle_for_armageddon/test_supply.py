@@ -115,3 +115,17 @@ def test_supply_areas_held_by_the_enemy_do_not_supply() -> None:
     cut = one(events, ev.SupplyChecked).cut_off
     assert "jungle_c" in cut
     assert "ork_b" not in cut  # sunz-1 traces to ork_c
+
+
+def test_a_stack_on_an_intact_factory_has_no_roll_to_survive() -> None:
+    # factory_f's neighbours: mount_c (mountains) and sea_d carry no line; hive_e holds Orks
+    g, events = imperial_card_ends(at("ig-1", "factory_f"), at("boyz-2", "hive_e"))
+    stack = one(events, ev.StackOutOfSupply)
+    assert (stack.area, stack.protection, stack.faces, stack.destroyed) == (
+        "factory_f",
+        [],
+        [],
+        True,
+    )
+    assert g.state.counters["ig-1"].location == "pool"
+    assert not g.state.sites["factory_f"].ruined  # the factory itself needs no supply

@@ -102,6 +102,19 @@ def test_an_impetuous_unit_at_full_stamina_with_a_charging_marker_adds_a_die() -
     assert pool_of(events, "blue-proud").build() == "2 Level dice of blue-proud"
 
 
+def test_an_impetuous_unit_that_lost_stamina_adds_no_die() -> None:
+    g = game(
+        *phase("movement", "blue"),
+        *engaged("blue-horde", "red-brutes"),
+        wounded("blue-horde", 1),
+        *fighting(force="blue"),
+    )
+    assert g.state.units["blue-horde"].charging and g.state.units["blue-horde"].stamina == 3
+    g.when(declare("blue"), dice=[])
+    events = rolling(g, declare("red"))
+    assert pool_of(events, "blue-horde").build() == "8 Combat Dice"
+
+
 def test_big_and_towering_add_one_and_two_dice() -> None:
     g = melee(*engaged("red-brutes", "blue-giant"))
     assert pool_of(fought(g), "blue-giant").build() == "10 Combat Dice; +2D6 Towering → 12"
@@ -212,6 +225,22 @@ def test_saves_remove_legendary_weapon_hits_first_and_those_cost_a_stamina_point
     assert (
         "2 Legendary Weapon hits × 1 + (0 // Armour 3) = 2 stamina points lost" in damage.explain()
     )
+
+
+def test_saves_fewer_than_the_legendary_weapon_hits_leave_every_plain_hit_standing() -> None:
+    g = melee(*engaged("red-warriors", "blue-steadfast"))
+    g.when(declare("red"), dice=[])
+    red = [5, 5, 5] + [3] * 9 + [6, 6, 3]  # red-warriors 3 hits; the Red Lord's Legendary Weapon 2
+    blue = [3] * 13
+    events = g.when(declare("blue", holding=True), dice=red + blue + [5, 6])  # 2 saves
+    counted = one(events, ev.MeleeHitsCounted)
+    assert (counted.scored["red"], counted.legendary["red"], counted.saves["blue"]) == (5, 2, 2)
+    # both saves go to the Legendary Weapon hits (HB-12): 3 plain hits and none Legendary stand
+    assert (counted.conceded["blue"], counted.legendary_conceded["blue"]) == (3, 0)
+    damage = one(events, ev.MeleeDamage)
+    assert [(x.unit, x.hits, x.legendary, x.stamina_lost) for x in damage.losses] == [
+        ("blue-steadfast", 3, 0, 1)
+    ]
 
 
 # -- declarations are checked -------------------------------------------------------------------------

@@ -74,6 +74,16 @@ def test_a_failed_test_is_rerolled_by_a_hero_spending_a_mighty_deed() -> None:
     assert "HB-28" in rerolled.explain()
 
 
+def test_a_rerolled_test_passes_on_3_like_any_other() -> None:
+    g = game()
+    g.when(move("red-warriors"), dice=[])
+    g.when(move("red-warriors"), dice=[2])
+    events = g.when(c.RerollTest(player="red", hero="red-champion"), dice=[3])
+    rerolled = one(events, ev.CommandTestRerolled)
+    assert (rerolled.faces, rerolled.score, rerolled.passed) == ([3], 3, True)
+    assert one(events, ev.UnitMoved).action == 2
+
+
 def test_a_rerolled_test_stands_and_a_hero_without_deeds_cannot_reroll() -> None:
     g = game()
     g.when(move("red-warriors"), dice=[])

@@ -4,11 +4,23 @@ stamina point (HB-32) and the Brittle trait."""
 
 from __future__ import annotations
 
-from tests.domain.heroic_battles.helpers import declare, engaged, fighting, game, lost, wounded
+from msgspec.structs import replace
+
+from tests.domain.heroic_battles.helpers import (
+    declare,
+    engaged,
+    fighting,
+    game,
+    lost,
+    needed,
+    proving_ground,
+    wounded,
+)
 from tests.given_when_then import Given, of, one, tags
 from warlog.domain.core.events import Event
 from warlog.domain.heroic_battles import commands as c
 from warlog.domain.heroic_battles import events as ev
+from warlog.domain.heroic_battles.scenario import Scenario
 from warlog.domain.heroic_battles.values import RetreatOrder
 
 
@@ -109,3 +121,37 @@ def test_a_brittle_unit_tests_or_breaks_with_two_stamina_points_left() -> None:
     assert one(events, ev.CommandTestsCalled).tests[0].reasons == (
         "Brittle, retreating with 2 stamina or less",
     )
+
+
+# -- how far a beaten unit retreats (HB-33) ---------------------------------------------------------
+
+
+def with_fearsome_brutes() -> Scenario:
+    """The proving ground with the red brutes Fearsome too."""
+    sc = proving_ground()
+    red = sc.forces[0]
+    units = [
+        replace(u, traits=[*u.traits, "fearsome"]) if u.id == "red-brutes" else u for u in red.units
+    ]
+    return replace(sc, forces=[replace(red, units=units), sc.forces[1]])
+
+
+def fearsome_brutes_win_against(target: str) -> list[Event]:
+    """The Fearsome red-brutes (no 1s) score 4 hits against ``target``'s none."""
+    g = game(*engaged("red-brutes", target), *fighting(), scenario=with_fearsome_brutes())
+    g.when(declare("red"), dice=[])
+    count = len(needed(g, declare("blue")))
+    events = g.when(declare("blue"), dice=[5, 5, 5, 5] + [3] * (count - 4))
+    decided = one(events, ev.MeleeDecided)
+    assert (decided.winner, decided.loser) == ("red", "blue")
+    return events
+
+
+def test_a_unit_beaten_by_a_fearsome_winner_retreats_1_st() -> None:
+    orders = one(fearsome_brutes_win_against("blue-steadfast"), ev.RetreatsOrdered).orders
+    assert [(o.unit, o.half_st) for o in orders] == [("blue-steadfast", 2)]
+
+
+def test_a_fearsome_unit_beaten_by_a_fearsome_winner_retreats_only_half_an_st() -> None:
+    orders = one(fearsome_brutes_win_against("blue-giant"), ev.RetreatsOrdered).orders
+    assert [(o.unit, o.half_st) for o in orders] == [("blue-giant", 1)]
