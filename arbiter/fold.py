@@ -16,7 +16,7 @@ import msgspec
 
 from warlog.arbiter.initial import initial_state
 from warlog.arbiter.meta import GameMeta, evolve_meta
-from warlog.domain.core.errors import StoreError
+from warlog.domain.core.errors import StoreError, WarlogError
 from warlog.domain.core.events import CORE_TAGS, INERT_TAGS, Event, GameCreated
 from warlog.domain.core.ruleset import AnyRuleset
 from warlog.eventstore.records import Record
@@ -81,13 +81,19 @@ class Fold:
         while chunk := list(islice(it, CHUNK)):
             folded = [row for row in chunk if row[1] not in skip]
             state = self.state
-            for (seq, type_, data, hash_), event in zip(folded, decode(folded), strict=True):
-                if type_ in CORE_TAGS:
-                    self.state = state
-                    self.apply(seq, type_, data, hash_, event)
-                    state = self.state
-                elif state is not None:
-                    state = evolve(state, event)
+            seq = 0
+            try:
+                for (seq, type_, data, hash_), event in zip(folded, decode(folded), strict=True):
+                    if type_ in CORE_TAGS:
+                        self.state = state
+                        self.apply(seq, type_, data, hash_, event)
+                        state = self.state
+                    elif state is not None:
+                        state = evolve(state, event)
+            except WarlogError:
+                raise
+            except Exception as exc:  # a damaged clear form, not a traceback (audit tells which)
+                raise unfoldable(seq, exc) from exc
             self.state = state
             self.seq, self.hash = chunk[-1][0], chunk[-1][3]
         return self
@@ -98,6 +104,17 @@ class Fold:
         if self.meta is None:
             raise StoreError("the game has no game_created event", "store/corrupt")
         return Folded(self.seq, self.hash, self.meta, self.state, self.initial)
+
+
+def unfoldable(seq: int, exc: Exception) -> StoreError:
+    """Why event ``seq`` cannot be folded: its stored form (the log's data, or the key file's
+    clear form of a sealed event) is damaged, or warlog has a bug; ``warlog audit`` tells which."""
+    return StoreError(
+        f"event {seq} does not fold into the game's state ({type(exc).__name__}: {exc}): its "
+        "stored form, or the key file's clear form of it, is damaged, or warlog has a bug "
+        "(warlog audit GAME tells which)",
+        "store/corrupt",
+    )
 
 
 def decoded(records: Iterable[Record], decode: RowDecoder) -> Iterator[tuple[Record, Event]]:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import sqlite3
 from pathlib import Path
 from typing import Any
 
@@ -110,3 +111,35 @@ def test_an_empty_at_is_not_a_time(tmp_path: Path) -> None:
     status, out = audit(tmp_path, rehashed(events))
     assert status == 4
     assert "  seq 1 [sequence]: 'at' '' is not a UTC time as warlog writes it" in out
+
+
+def test_a_damaged_clear_form_in_the_key_file_is_one_line_and_audit_names_it(
+    tmp_path: Path,
+) -> None:
+    """Given Battle for Armageddon's golden game imported (its key file holds the clear form of
+    every sealed event), when a draw's clear form there names a card no deck holds, then every
+    read that folds the game (state, events, replay) says in one line, exit 1, that event 5 does
+    not fold, and the audit names seq 5's seal as not opening (exit 4)."""
+    db = tmp_path / "w.db"
+
+    def run(*args: str) -> tuple[int, str, str]:
+        result = CliRunner().invoke(cli, ["--db", str(db), *args])
+        return result.exit_code, result.stdout, result.stderr
+
+    golden = FIXTURES / "battle-for-armageddon" / "bfa-golden.jsonl"
+    assert run("import", str(golden))[0] == 0
+    with sqlite3.connect(f"{db}.keys") as keys:
+        keys.execute(
+            'UPDATE openings SET clear = replace(clear, \'"card":"\', \'"card":"x\') WHERE seq = 5'
+        )
+    for read in ("state", "events", "replay"):
+        status, _, err = run(read, "bfa-golden")
+        assert status == 1
+        assert err.startswith("error[store/corrupt]: event 5 does not fold into the game's state")
+        assert err.count("\n") == 1
+    status, out, _ = run("audit", "bfa-golden")
+    assert status == 4
+    assert (
+        "  seq 5 [seal]: the seal at card does not open: the value and salt do not hash to the seal"
+        in out
+    )
