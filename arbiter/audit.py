@@ -732,7 +732,11 @@ class Auditor:
             self.find(seq, "rules", f"re-deciding the command failed: {type(exc).__name__}: {exc}")
             return
         if isinstance(dice, RecordedDice) and dice.mismatch:
-            self.find(seq, "rules", f"the dice do not match the rules: {dice.mismatch}")
+            self.find(
+                _roll_seq(batch, dice.mismatch_roll),
+                "rules",
+                f"the dice do not match the rules: {dice.mismatch}",
+            )
         self._compare(
             batch,
             [CommandIssued(player=issued.player, command=issued.command), *derived],
@@ -760,7 +764,11 @@ class Auditor:
             self.find(1, "rules", f"opening the game failed: {type(exc).__name__}: {exc}")
             return
         if dice.mismatch:
-            self.find(1, "rules", f"the dice do not match the rules: {dice.mismatch}")
+            self.find(
+                _roll_seq(batch, dice.mismatch_roll),
+                "rules",
+                f"the dice do not match the rules: {dice.mismatch}",
+            )
         self._compare(batch, [created, *derived], None, setup)
 
     def _compare(
@@ -953,6 +961,13 @@ _ISSUED = msgspec.json.Decoder(_Issued)
 def _command_decoder(command_type: Any) -> msgspec.json.Decoder[Any]:
     """A decoder of a ruleset's commands (its tagged union), made once per union."""
     return msgspec.json.Decoder(command_type)
+
+
+def _roll_seq(batch: list[_Row], index: int) -> int:
+    """The seq of the batch's ``index``-th recorded roll (the batch's last seq when the rules
+    roll more than it records)."""
+    rolls = [row.record.seq for row in batch if isinstance(row.event, DiceRolled)]
+    return rolls[index] if index < len(rolls) else batch[-1].record.seq
 
 
 def _seal_at(data: Any, path: str) -> str:

@@ -144,20 +144,28 @@ class RecordedDice:
     def __init__(self, rolls: list[tuple[int, list[int]]]) -> None:
         self._rolls = list(rolls)
         self._next = 0
+        #: the first roll that does not match, and its index among the recorded rolls (the
+        #: number of rolls recorded when the rules roll one more)
         self.mismatch: str | None = None
+        self.mismatch_roll = 0
+
+    def _differs(self, why: str) -> None:
+        if self.mismatch is None:
+            self.mismatch, self.mismatch_roll = why, self._next
 
     def faces(self, offset: int, count: int, sides: int) -> list[int]:
         if self._next >= len(self._rolls):
-            self.mismatch = f"the rules roll {count} d{sides} where the log records no further roll"
+            self._differs(f"the rules roll {count} d{sides} where the log records no further roll")
             return [1] * count
         rec_sides, rec_faces = self._rolls[self._next]
-        self._next += 1
         if rec_sides != sides or len(rec_faces) != count:
-            self.mismatch = (
+            self._differs(
                 f"the rules roll {count} d{sides} where the log records "
                 f"{len(rec_faces)} d{rec_sides}"
             )
+            self._next += 1
             return ([*rec_faces, *[1] * count])[:count]
+        self._next += 1
         return list(rec_faces)
 
     @property

@@ -171,3 +171,20 @@ def test_a_fork_of_a_revealed_game_exports_the_shared_events_opened(tmp_path: Pa
     assert lines[2].startswith("  rules: every command from seq 1 re-derived")
     assert "NOT verified (their seed is not revealed)" in lines[3]
     assert lines[4].startswith("  seals: 14 of 14 sealed values opened and checked")
+
+
+def test_dice_that_do_not_match_the_rules_are_named_at_the_roll(tmp_path: Path) -> None:
+    """Given Battle for Armageddon's golden game with the die of the combat at seq 51 made a d7
+    and the chain re-hashed, then the audit names seq 51, the roll, not the command at seq 49."""
+    events = [
+        json.loads(x)
+        for x in (FIXTURES / "battle-for-armageddon" / "bfa-golden.jsonl").read_text().splitlines()
+    ]
+    assert (events[50]["seq"], events[50]["type"]) == (51, "dice_rolled")
+    events[50]["data"]["sides"] = 7
+    status, out = audit(tmp_path, rehashed(events))
+    assert status == 4
+    assert out[1] == (
+        "  seq 51 [rules]: the dice do not match the rules: the rules roll 1 d6 where the log "
+        "records 1 d7"
+    )
