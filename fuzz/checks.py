@@ -21,6 +21,8 @@ Each check has a stable name (the ``check`` of a failure and of its regression f
 
 from __future__ import annotations
 
+import json
+from collections.abc import Callable, Collection
 from typing import Any
 
 import msgspec
@@ -89,6 +91,42 @@ def state_difference(a: Any, b: Any) -> str:
     """Where two states first differ (states compared equal by value are not passed here)."""
     found = first_difference(msgspec.to_builtins(a), msgspec.to_builtins(b))
     return found or "they differ in type only"
+
+
+def command_key(command: Any) -> str:
+    """A command (a Struct, or its JSON object) as one canonical text, to compare commands."""
+    return json.dumps(msgspec.to_builtins(command), sort_keys=True)
+
+
+def expectation(
+    kind: str,
+    text: str,
+    legal: Callable[[], set[str]],
+    waiting: Collection[str],
+    answers: Collection[str] | None,
+) -> str:
+    """What must happen to a step played now, judged by the state it is played in, never by
+    the one it was drawn in (a step replayed from another fork point, or under other rules,
+    meets another state): ``input`` for malformed input; ``accepted`` for a command the rules
+    list as legal now (``legal``: their keys, ``command_key``); ``refused`` for one that cannot
+    be legal now (the game is over: ``answers`` None; its player is not one the game waits for,
+    ``waiting``; its type answers nothing the game waits for); ``either`` otherwise (not
+    listed, yet not known to be illegal: the rules may list only some legal commands)."""
+    if kind == "malformed":
+        return "input"
+    try:
+        command = json.loads(text)
+    except ValueError:
+        return "input"
+    if not isinstance(command, dict):
+        return "input"
+    if command_key(command) in legal():
+        return "accepted"
+    if answers is None or command.get("player") not in waiting:
+        return "refused"
+    if command.get("type") not in answers:
+        return "refused"
+    return "either"
 
 
 def outcome_problem(expect: str, error: WarlogError | None, appended: bool) -> str | None:

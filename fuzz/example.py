@@ -29,7 +29,9 @@ from warlog.eventstore.records import Record
 from warlog.eventstore.vault import MemoryVault, Opening, SeatToken
 from warlog.fuzz.checks import (
     Failure,
+    command_key,
     dead_end,
+    expectation,
     first_difference,
     invariants_problem,
     outcome_problem,
@@ -50,20 +52,21 @@ Start = Callable[[Callable[[Dice], Dice] | None], tuple[Arbiter, str]]
 
 
 class Step(msgspec.Struct, frozen=True):
-    """A step: a command as JSON text, what kind of command it is and what must happen to it
-    (``accepted``; ``refused`` by the rules or as bad input; ``input``: refused as bad input;
-    ``either``)."""
+    """A step: a command as JSON text and what kind of command it was drawn as (what must
+    happen to it is judged when it is played, by the state it is played in: ``Played.expect``)."""
 
     kind: str
     text: str
-    expect: str
 
 
 class Played(msgspec.Struct):
-    """What a step did: accepted or refused (the error line), the seqs it appended, its rolls."""
+    """What a step did: what had to happen to it in the state it was played in (``accepted``;
+    ``refused`` by the rules or as bad input; ``input``: refused as bad input; ``either``),
+    accepted or refused (the error line), the seqs it appended, its rolls."""
 
     step: Step
     accepted: bool
+    expect: str = ""
     error: str = ""
     first: int = 0
     last: int = 0
@@ -191,8 +194,9 @@ class Example:
         self.vault = vault if isinstance(vault, WatchedVault) else None
         self.seats = list(self.arb.folded(self.game).meta.players)
         self.played: list[Played] = []
-        #: the step being played (None between steps)
+        #: the step being played (None between steps) and what had to happen to it
         self.current: Step | None = None
+        self.current_expect = ""
         self.auditor = self._auditor()
         self.checked_snapshots = 0
         self._twins_on = twins
@@ -200,6 +204,9 @@ class Example:
         self.ended: set[str] = set()
         #: the players the game waits for now, each with its legal commands
         self.legal: dict[str, list[Any]] = {}
+        #: what the players the game waits for now may answer (None: the game is over)
+        self.answers: frozenset[str] | None = None
+        self._legal_keys: set[str] | None = None
         self._settled(self.arb.folded(self.game).state, since=0)
 
     # ------------------------------------------------------------------ the start
@@ -233,6 +240,7 @@ class Example:
         replayed_before = self.auditor.state
         index = len(self.played)
         self.current = step
+        self.current_expect = expect = self.expectation(step)
         self.tally.tried[step.kind] = self.tally.tried.get(step.kind, 0) + 1
         self.rolled.clear()
         error: WarlogError | None = None
@@ -244,7 +252,7 @@ class Example:
         except Exception as exc:
             raise Failure("crash", f"{crash_text(exc)} on {short(step.text)}") from None
         head, _ = arb.head(game)
-        problem = outcome_problem(step.expect, error, head != before.seq)
+        problem = outcome_problem(expect, error, head != before.seq)
         if problem is not None:
             raise Failure("outcome", f"{problem}; the {step.kind} command {short(step.text)}")
         if before.state != replayed_before:
@@ -256,6 +264,7 @@ class Example:
         played = Played(
             step,
             accepted=error is None,
+            expect=expect,
             error=error.line() if error else "",
             dice=[(sides, list(faces)) for sides, faces in self.rolled],
         )
@@ -270,6 +279,15 @@ class Example:
         self.played.append(played)
         self.current = None
         return played
+
+    def expectation(self, step: Step) -> str:
+        """What must happen to ``step`` if it is played now (``checks.expectation``)."""
+        return expectation(step.kind, step.text, self._keys, self.legal, self.answers)
+
+    def _keys(self) -> set[str]:
+        if self._legal_keys is None:
+            self._legal_keys = {command_key(c) for cs in self.legal.values() for c in cs}
+        return self._legal_keys
 
     def _check_batch(self, before: Folded, records: list[Record], played: Played) -> list[Event]:
         arb, game = self.arb, self.game
@@ -333,6 +351,7 @@ class Example:
         ruleset = self.ruleset
         try:
             broken = ruleset.invariants(state)
+            decision = ruleset.decision(state)
             legal = {
                 p: list(ruleset.legal_commands(state, p)) for p in ruleset.active_players(state)
             }
@@ -346,6 +365,8 @@ class Example:
         if problem is not None:
             raise Failure("dead_end", problem, since)
         self.legal = legal
+        self.answers = frozenset(decision.answers) if decision is not None else None
+        self._legal_keys = None
 
     def _step_of(self, seq: int) -> int | None:
         for i, played in enumerate(self.played):

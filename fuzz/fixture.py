@@ -111,7 +111,7 @@ def _step(played: Played) -> FixtureStep:
         command = json.loads(step.text)
     except ValueError:
         command = None
-    return FixtureStep(step.kind, step.text, step.expect, command, played.dice)
+    return FixtureStep(step.kind, step.text, played.expect, command, played.dice)
 
 
 class Replayed(msgspec.Struct):
@@ -159,7 +159,7 @@ def replay(path: str) -> Replayed:
     try:
         example = Example(at_head(holder, source), tally)
         for step in fixture.steps:
-            example.run(Step(step.kind, step.text, step.expect))
+            example.run(Step(step.kind, step.text))
         example.finish()
     except Failure as failure:
         return Replayed(fixture, failure, notes)

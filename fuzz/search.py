@@ -201,7 +201,12 @@ def _failing(example: Example | None) -> Played | None:
     step = example.current
     if step is None:
         return None
-    return Played(step, accepted=False, dice=[(s, list(f)) for s, f in example.rolled])
+    return Played(
+        step,
+        accepted=False,
+        expect=example.current_expect,
+        dice=[(s, list(f)) for s, f in example.rolled],
+    )
 
 
 def _rarity(before: dict[str, int], after: dict[str, int]) -> float:
