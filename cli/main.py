@@ -745,6 +745,7 @@ def fuzz(
                     "fixture": replay_file,
                     "failing": failure is not None,
                     "check": failure.check if failure else None,
+                    "recorded": replayed.fixture.check,
                     "message": failure.message if failure else None,
                     "notes": replayed.notes,
                 }
