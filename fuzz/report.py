@@ -63,6 +63,10 @@ class Found(msgspec.Struct):
     steps: int
     #: the check that failed when the fixture was replayed at once ("" if none did)
     replayed: str
+    #: why the fixture could not be written ("" when it was: ``fixture`` is then its path)
+    unwritten: str = ""
+    #: why the fixture, written, could not be replayed at once ("" when it was)
+    unreplayed: str = ""
 
     @property
     def reproduced(self) -> bool:
@@ -127,13 +131,18 @@ def summary_text(report: Report) -> str:
     if report.found:
         lines.append(plural(len(report.found), "failure") + ":")
         for f in report.found:
-            if f.reproduced:
+            lines.append(f"  [{f.ruleset}] {f.check}: {f.message}")
+            if f.unwritten:
+                lines.append(f"    not written: {f.unwritten}")
+                continue
+            if f.unreplayed:
+                again = f" (it could not be replayed: {f.unreplayed})"
+            elif f.reproduced:
                 again = ""
             elif f.replayed:
                 again = f" (replayed, it fails the {f.replayed} check instead)"
             else:
                 again = " (replayed, it did NOT fail: see docs/fuzzing.md, flaky failures)"
-            lines.append(f"  [{f.ruleset}] {f.check}: {f.message}")
             lines.append(
                 f"    {f.fixture}.jsonl ({plural(f.events, 'event')}) and .json "
                 f"({plural(f.steps, 'step')} to replay){again}"

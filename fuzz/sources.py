@@ -56,6 +56,10 @@ class Source(msgspec.Struct):
     commands: list[dict[str, Any]]
     #: per command field, the values the log's commands gave it (for mutated commands)
     values: dict[str, list[Any]]
+    #: its records as read (a referee's export or the database's: every value the source
+    #: opened, opened): a failure's log copies those before its fork point from here, since
+    #: the key of a source not yet revealed is not in the sources' vault
+    records: list[Record] = []
 
 
 class Sources(msgspec.Struct):
@@ -178,6 +182,7 @@ def _load(holder: Arbiter, name: str, records: list[Record], chain_only: bool) -
         tip=records[-1].hash,
         commands=commands,
         values=_values(commands),
+        records=list(records),
     )
 
 

@@ -18,6 +18,7 @@ from click.testing import CliRunner
 from tests.fuzz import planted as plants
 from warlog.arbiter.application import Arbiter
 from warlog.arbiter.autoplay import autoplay
+from warlog.arbiter.database import on_database
 from warlog.arbiter.exchange import export_line
 from warlog.cli.main import cli
 from warlog.domain import rulesets
@@ -31,16 +32,19 @@ def warlog(*args: str) -> tuple[int, str, str]:
     return result.exit_code, result.stdout, result.stderr
 
 
-def recorded(name: str, folder: Path, commands: int = 150) -> Path:
+def recorded(name: str, folder: Path, commands: int = 150, *, revealed: bool = True) -> Path:
     """A game of the fixed rules registered as ``name``, played by autoplay and revealed (the
-    same log on every run)."""
+    same log on every run); or not revealed, exported by the referee with every value opened
+    (``warlog export --open``)."""
     seed = hashlib.sha256(name.encode()).digest()
     with plants.registered(name, plants.fixed(name)):
         arb = Arbiter(MemoryStore(), rulesets.get, seeds=lambda: seed, clock=lambda: RECORDED_AT)
         game = arb.new_game(name, game="recorded")
         autoplay(arb, game, commands)
-        arb.reveal(game)
-        lines = "".join(export_line(r) + "\n" for r in arb.export_records(game))
+        if revealed:
+            arb.reveal(game)
+        records = arb.export_records(game, opened=not revealed)
+        lines = "".join(export_line(r) + "\n" for r in records)
     path = folder / f"{name}.jsonl"
     path.write_text(lines, encoding="utf-8")
     return path
@@ -97,3 +101,67 @@ def test_a_planted_bug_is_found_shrunk_and_replayed_until_it_is_fixed(
     with plants.registered(name, plants.fixed(name)):
         status, stdout, _ = warlog("fuzz", "--replay", str(pair.with_suffix(".json")))
         assert status == 0 and "fixed: every check passes" in stdout
+
+
+def in_database(name: str, folder: Path, commands: int = 150) -> Path:
+    """The game ``recorded`` plays, played in an SQLite database (its key file beside it) as
+    the game ``recorded``, not revealed; the database's path."""
+    seed = hashlib.sha256(name.encode()).digest()
+    db = folder / "games.db"
+    with plants.registered(name, plants.fixed(name)):
+        arb = on_database(str(db), create=True, seeds=lambda: seed, clock=lambda: RECORDED_AT)
+        autoplay(arb, arb.new_game(name, game="recorded"), commands)
+        arb.close()
+    return db
+
+
+@pytest.mark.parametrize("given", ["export", "game id"])
+def test_a_game_not_yet_revealed_is_fuzzed_and_its_failure_written_with_its_values_opened(
+    given: str, tmp_path: Path
+) -> None:
+    # an export made with --open before the reveal, or the game in its database: the fuzzer
+    # has the values, and the key only in the second case
+    name = "bfa-planted-turn"
+    if given == "export":
+        source = str(recorded(name, tmp_path, revealed=False))
+        assert '"sealed"' in Path(source).read_text(encoding="utf-8")
+        db: list[str] = []
+    else:
+        source, db = "recorded", ["--db", str(in_database(name, tmp_path))]
+    out = tmp_path / "failures"
+    with plants.registered(name, plants.PLANTED[name]()):
+        status, stdout, stderr = warlog(
+            "fuzz", source, *db, "--examples", "40", "--seed", "1", "--out", str(out), "--json"
+        )
+        assert status == 4, stderr
+        (failure,) = json.loads(stdout)["found"]
+        assert failure["check"] == "outcome" and failure["reproduced"]
+        pair = Path(failure["fixture"])
+        log = pair.with_suffix(".jsonl").read_text(encoding="utf-8")
+        assert failure["events"] > 4 and '"sealed"' in log  # the source's events, opened
+        status, stdout, _ = warlog("audit", str(pair.with_suffix(".jsonl")))
+        assert status == 0, stdout
+        status, stdout, _ = warlog("fuzz", "--replay", str(pair.with_suffix(".json")))
+        assert status == 4 and "still failing: outcome" in stdout
+    with plants.registered(name, plants.fixed(name)):
+        status, stdout, _ = warlog("fuzz", "--replay", str(pair.with_suffix(".json")))
+        assert status == 0 and "fixed: every check passes" in stdout
+
+
+def test_a_failure_that_cannot_be_written_is_still_reported(tmp_path: Path) -> None:
+    name = "bfa-planted-turn"
+    source = recorded(name, tmp_path)
+    blocker = tmp_path / "a-file"
+    blocker.write_text("not a folder")
+    out = blocker / "failures"
+    with plants.registered(name, plants.PLANTED[name]()):
+        status, stdout, stderr = warlog(
+            "fuzz", str(source), "--examples", "40", "--seed", "6", "--out", str(out)
+        )
+    assert status == 4 and stderr == ""
+    lines = stdout.splitlines()
+    at = lines.index("1 failure:")
+    assert lines[at + 1].startswith("  [bfa-planted-turn] outcome: a command that cannot be legal")
+    assert lines[at + 2].startswith(
+        f"    not written: error[input/unwritable]: cannot write the failure to {out}"
+    )
