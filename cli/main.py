@@ -721,9 +721,10 @@ def fuzz(
 
     A SOURCE is a game of the database, an exported .jsonl file or a folder of them (searched
     recursively). Each example forks a source at a batch end with new dice, plays generated
-    commands, mostly legal, some not, and checks after every step: no crash, legal accepted
-    and illegal refused, the state unchanged under a command, the audit, replay and snapshots,
-    the ruleset's invariants, no dead end, and what each player may see. Each failure is shrunk
+    commands, mostly legal, some not, and checks after every step: nothing raised but
+    warlog's own errors, commands listed as legal accepted and those known to be illegal
+    refused, the state unchanged under a command, the audit, replay and snapshots, the
+    ruleset's invariants, no dead end, and what each player may see. Each failure is shrunk
     and written to --out; exit 4 when there is one, 0 when none.
 
     \b

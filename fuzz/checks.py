@@ -4,8 +4,9 @@ Each check has a stable name (the ``check`` of a failure and of its regression f
 
 - ``crash``: no command (legal or not) and no read makes warlog raise anything but its own
   errors (``internal/bug``);
-- ``outcome``: a legal command is accepted; a command that cannot be legal is refused with a
-  rules error (exit 3) or an input error (exit 1), and a refused command appends nothing;
+- ``outcome``: a command listed as legal is accepted; a command known to be illegal is refused
+  with a rules error (exit 3) or an input error (exit 1), and a refused command appends nothing
+  (a command neither listed nor known to be illegal may go either way: ``expectation``);
 - ``purity``: the state a command was decided on is the same afterwards (``decide`` and
   ``evolve`` never change what they are handed);
 - ``audit``: the log audits clean (chain, each batch re-derived from its command and dice, each
@@ -134,7 +135,7 @@ def outcome_problem(expect: str, error: WarlogError | None, appended: bool) -> s
     input error), ``input`` (an input error) or ``either``; None when it is as expected."""
     if error is None:
         if expect in ("refused", "input"):
-            return "a command that cannot be legal was accepted"
+            return "a command known to be illegal was accepted"
         return None
     if appended:
         return f"a refused command appended events ({error.line()})"

@@ -241,7 +241,9 @@ class Example:
         index = len(self.played)
         self.current = step
         self.current_expect = expect = self.expectation(step)
-        self.tally.tried[step.kind] = self.tally.tried.get(step.kind, 0) + 1
+        tally = self.tally
+        tally.tried[step.kind] = tally.tried.get(step.kind, 0) + 1
+        tally.expected[expect] = tally.expected.get(expect, 0) + 1
         self.rolled.clear()
         error: WarlogError | None = None
         records: list[Record] = []
@@ -250,7 +252,13 @@ class Example:
         except WarlogError as exc:
             error = exc
         except Exception as exc:
+            tally.crashed += 1
             raise Failure("crash", f"{crash_text(exc)} on {short(step.text)}") from None
+        # counted as it happened, before any check: the parts sum to the steps tried
+        if error is None:
+            tally.accepted += 1
+        else:
+            tally.refused += 1
         head, _ = arb.head(game)
         problem = outcome_problem(expect, error, head != before.seq)
         if problem is not None:
@@ -270,10 +278,7 @@ class Example:
         )
         events: list[Event] = []
         if error is None:
-            self.tally.accepted += 1
             events = self._check_batch(before, records, played)
-        else:
-            self.tally.refused += 1
         if self._twins_on:
             self._follow(step, played, events, index)
         self.played.append(played)
@@ -301,6 +306,7 @@ class Example:
         self._audit(records, before)
         replayed = self.auditor.state
         live = arb.folded(game)
+        self.tally.replays_compared += 1
         if live.state != replayed:
             raise Failure(
                 "replay",
@@ -476,6 +482,7 @@ class Example:
         dice and seals once the example's key is revealed."""
         arb, game = self.arb, self.game
         end = len(self.played)
+        self.tally.finished += 1
         for reader in (None, *self.seats):
             try:
                 arb.summary(game, None, reader)

@@ -3,6 +3,7 @@ printed at the end (which names exactly the checks that ran, no more)."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 import msgspec
@@ -24,10 +25,21 @@ class Tally(msgspec.Struct):
     first_failure: int = 0
     #: steps tried, by kind (legal, wrong_player, other_phase, mutated, malformed)
     tried: dict[str, int] = {}
+    #: steps tried, by what had to happen to them where they were played (accepted, refused,
+    #: input, either: ``checks.expectation``)
+    expected: dict[str, int] = {}
+    #: what the steps tried did, whatever a check said of it: accepted + refused + crashed is
+    #: the number of steps tried
     accepted: int = 0
     refused: int = 0
+    crashed: int = 0
     #: states whose invariants were checked (after each step that changed the state)
     invariant_checks: int = 0
+    #: live states compared with the state replayed from the log (one per accepted step that
+    #: audited clean)
+    replays_compared: int = 0
+    #: examples whose end was checked (views rendered, the newest snapshot, the key revealed)
+    finished: int = 0
     #: batches re-derived by the audit, rolls re-derived from a revealed key, seals opened
     rederived: int = 0
     dice_verified: int = 0
@@ -84,24 +96,39 @@ class Report(msgspec.Struct):
         return not self.found
 
 
-def checks_text(t: Tally) -> list[str]:
-    """Exactly what was checked, in the words of docs/fuzzing.md."""
+def checks_text(t: Tally, failed: Sequence[str] = ()) -> list[str]:
+    """Exactly what was checked and how often, in the words of docs/fuzzing.md: what had to
+    hold, never that it held (``failed``: the checks that failed, said last)."""
+    expected = t.expected
+    illegal = expected.get("refused", 0) + expected.get("input", 0)
     lines = [
-        "  after every step: no crash; legal commands accepted, illegal ones refused (exit 1 or "
-        "3) with nothing appended; the state decided on unchanged (purity)",
+        "  checked after every step (an example stops at its first failure): it raises nothing "
+        "but warlog's own errors (crash); the state it was decided on is unchanged (purity)",
+        "  outcome: a command the rules list as legal must be accepted "
+        f"({plural(expected.get('accepted', 0), 'step')}); one known to be illegal (from a "
+        "player the game does not wait for, of a type it does not wait for, after the game "
+        "ended, or malformed) must be refused with nothing appended, by the rules (exit 3) or "
+        f"as bad input (exit 1; malformed input: exit 1) ({plural(illegal, 'step')}); a "
+        "mutated command the rules do "
+        "not list may be accepted or refused: only that a refusal exits 1 or 3 with nothing "
+        f"appended is checked ({plural(expected.get('either', 0), 'step')})",
         "  after every accepted step: the new batch audited (chain from the fork point, the "
         f"command re-derived: {plural(t.rederived, 'batch', 'batches')}); the live state equal "
-        "to the state replayed from the log; "
-        f"the ruleset's invariants ({plural(t.invariant_checks, 'state')}); no dead end",
+        f"to the state replayed from the log ({plural(t.replays_compared, 'state')}); the "
+        f"ruleset's invariants and no dead end ({plural(t.invariant_checks, 'state')})",
         f"  snapshots: {plural(t.snapshots_checked, 'snapshot')} decoded and compared with the "
         "replayed state (each when written, and the newest plus its tail at the end of each "
         "example)",
         f"  dice: {plural(t.dice_verified, 'roll')} re-derived from each example's key, revealed "
         "at its end",
-        f"  views: every reader's view rendered at the end of each example; non-interference "
+        f"  views: every reader's view rendered at the end of each example "
+        f"({plural(t.finished, 'example')} reached {'its' if t.finished == 1 else 'their'} "
+        "end); non-interference "
         f"on {plural(t.twin_steps, 'step')} of twin games (other draws for the other side; "
         f"{plural(t.twins_ended, 'twin')} ended where a command named a hidden value)",
     ]
+    if failed:
+        lines.append(f"  failed: {', '.join(failed)} (below)")
     return lines
 
 
@@ -110,6 +137,9 @@ def summary_text(report: Report) -> str:
     for t in report.tallies:
         reached, never = t.coverage()
         stop = " (the budget ran out)" if t.stopped == "budget" else ""
+        outcomes = f"{t.accepted} accepted, {t.refused} refused" + (
+            f", {t.crashed} crashed" if t.crashed else ""
+        )
         lines.append(
             f"{t.ruleset} (version {t.version}): {plural(t.examples, 'example')}{stop}"
             + (
@@ -118,8 +148,7 @@ def summary_text(report: Report) -> str:
                 if t.first_failure
                 else ""
             )
-            + f", {plural(t.steps(), 'command')} tried, {t.accepted} accepted, {t.refused} refused"
-            f" in {t.seconds:.1f} s"
+            + f", {plural(t.steps(), 'command')} tried ({outcomes}) in {t.seconds:.1f} s"
         )
         kinds = ", ".join(f"{k} {n}" for k, n in sorted(t.tried.items()))
         lines.append(f"  commands tried by kind: {kinds or 'none'}")
@@ -127,7 +156,8 @@ def summary_text(report: Report) -> str:
             f"  coverage: {len(reached)} of {plural(len(t.known), 'event type')} reached"
             + (f"; never: {', '.join(never)}" if never else "")
         )
-        lines += checks_text(t)
+        failed = [f.check for f in report.found if f.ruleset == t.ruleset]
+        lines += checks_text(t, list(dict.fromkeys(failed)))
     if report.found:
         lines.append(plural(len(report.found), "failure") + ":")
         for f in report.found:

@@ -4,8 +4,10 @@ its one-line errors (issue 14, item 1)."""
 from __future__ import annotations
 
 import json
+import re
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 from click.testing import CliRunner
@@ -35,28 +37,50 @@ def test_a_clean_run_exits_0_and_sums_up_what_it_tried_checked_and_reached(
     assert status == 0, stdout + stderr
     assert stderr == ""  # no progress bar when stderr is not a terminal
     lines = stdout.splitlines()
-    assert lines[0].startswith("heroic-battles (version 1): 4 examples, ")
-    assert " commands tried, " in lines[0] and " refused in " in lines[0]
+    tried = re.fullmatch(
+        r"heroic-battles \(version 1\): 4 examples, (\d+) commands tried "
+        r"\((\d+) accepted, (\d+) refused\) in [\d.]+ s",
+        lines[0],
+    )
+    assert tried, lines[0]
+    total, accepted, refused = map(int, tried.groups())
+    assert accepted + refused == total  # nothing crashed: the parts add up to the total
     assert lines[1].startswith("  commands tried by kind: legal ")
     assert lines[2].startswith("  coverage: ") and " of 70 event types reached" in lines[2]
-    assert any(
-        line.startswith("  after every accepted step: the new batch audited") for line in lines
+    # what was checked, as requirements and counts, never a verdict
+    assert lines[3] == (
+        "  checked after every step (an example stops at its first failure): it raises nothing "
+        "but warlog's own errors (crash); the state it was decided on is unchanged (purity)"
     )
+    assert "no crash" not in stdout
+    assert re.fullmatch(
+        r"  outcome: a command the rules list as legal must be accepted \(\d+ steps?\); one "
+        r"known to be illegal \(from a player the game does not wait for, of a type it does "
+        r"not wait for, after the game ended, or malformed\) must be refused with nothing "
+        r"appended, by the rules \(exit 3\) or as bad input \(exit 1; malformed input: exit 1\) "
+        r"\(\d+ steps?\); a mutated command the rules do not list may be accepted or refused: "
+        r"only that a refusal exits 1 or 3 with nothing appended is checked \(\d+ steps?\)",
+        lines[4],
+    ), lines[4]
+    assert lines[5].startswith("  after every accepted step: the new batch audited")
+    assert lines[8].startswith("  views: every reader's view rendered at the end of each example")
     assert lines[-2:] == ["no failures", lines[-1]] and lines[-1].startswith("seed 7; ")
     assert not out.exists()  # nothing written when nothing failed
 
 
 def test_the_same_seed_gives_the_same_examples(tmp_path: Path) -> None:
-    def run() -> dict[str, object]:
+    def run() -> dict[str, Any]:
         status, stdout, _ = warlog(
             "fuzz", BFA, "--examples", "3", "--steps", "4", "--seed", "11", "--json"
         )
         assert status == 0
-        tally: dict[str, object] = json.loads(stdout)["tallies"][0]
+        tally: dict[str, Any] = json.loads(stdout)["tallies"][0]
         return {k: v for k, v in tally.items() if k != "seconds"}
 
     first = run()
     assert first["examples"] == 3 and first["steps"]
+    assert first["accepted"] + first["refused"] + first["crashed"] == first["steps"]
+    assert sum(first["expected"].values()) == first["steps"]
     assert run() == first
 
 

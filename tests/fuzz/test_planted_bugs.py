@@ -85,6 +85,10 @@ def test_a_planted_bug_is_found_shrunk_and_replayed_until_it_is_fixed(
         )
         assert status == 4
         report = json.loads(stdout)
+        (tally,) = report["tallies"]
+        # every step tried is counted as what it did, the failing ones too
+        assert tally["accepted"] + tally["refused"] + tally["crashed"] == tally["steps"]
+        assert (tally["crashed"] > 0) == (check == "crash")
         found = {f["check"]: f for f in report["found"]}
         assert check in found, report["found"]
         failure = found[check]
@@ -161,7 +165,7 @@ def test_a_failure_that_cannot_be_written_is_still_reported(tmp_path: Path) -> N
     assert status == 4 and stderr == ""
     lines = stdout.splitlines()
     at = lines.index("1 failure:")
-    assert lines[at + 1].startswith("  [bfa-planted-turn] outcome: a command that cannot be legal")
+    assert lines[at + 1].startswith("  [bfa-planted-turn] outcome: a command known to be illegal")
     assert lines[at + 2].startswith(
         f"    not written: error[input/unwritable]: cannot write the failure to {out}"
     )

@@ -93,7 +93,7 @@ def test_replay_says_when_the_check_that_fails_is_not_the_one_recorded(tmp_path:
         last = stdout.splitlines()[-1]
         assert last.startswith(
             "still failing, but another check than the one recorded (replay: as recorded): "
-            "outcome: a command that cannot be legal was accepted"
+            "outcome: a command known to be illegal was accepted"
         ), stdout
         status, stdout, _ = warlog("fuzz", "--replay", str(path), "--json")
         assert status == 4
