@@ -162,7 +162,7 @@ def replay(path: str) -> Replayed:
         source = sources.add(holder, str(log), records[:-1], chain_only=True)
     holder.vault.put_key(commitment_of(seed), seed, source.game)
     ruleset = source.ruleset
-    tally = Tally(ruleset.name, ruleset.version, [])
+    tally = Tally(ruleset.name, {source.name: ruleset.version}, [])
     try:
         example = Example(at_head(holder, source), tally)
         for step in fixture.steps:

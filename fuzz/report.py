@@ -16,8 +16,10 @@ class Tally(msgspec.Struct):
     examples ran after the first failure, shrinking it or searching on)."""
 
     ruleset: str
-    version: str
-    #: every event type the ruleset defines (its own and the engine's)
+    #: each source fuzzed -> the version of the rules it plays under (a fork plays on under
+    #: its source's version)
+    versions: dict[str, str]
+    #: every event type the ruleset defines at those versions (its own and the engine's)
     known: list[str]
     examples: int = 0
     shrinking: int = 0
@@ -54,6 +56,11 @@ class Tally(msgspec.Struct):
     #: why the run stopped: "examples" (all run), "budget" (time ran out)
     stopped: str = "examples"
 
+    def version_text(self) -> str:
+        """``version 2``, or ``versions 2, 3`` when the sources play under several."""
+        versions = sorted(set(self.versions.values()), key=_version_order)
+        return f"{'version' if len(versions) == 1 else 'versions'} {', '.join(versions)}"
+
     def steps(self) -> int:
         return sum(self.tried.values())
 
@@ -61,6 +68,10 @@ class Tally(msgspec.Struct):
         """The known event types reached and those never reached."""
         reached = [t for t in self.known if self.reached.get(t)]
         return reached, [t for t in self.known if not self.reached.get(t)]
+
+
+def _version_order(version: str) -> tuple[int, str]:
+    return (int(version), "") if version.isdigit() else (-1, version)
 
 
 class Found(msgspec.Struct):
@@ -141,7 +152,7 @@ def summary_text(report: Report) -> str:
             f", {t.crashed} crashed" if t.crashed else ""
         )
         lines.append(
-            f"{t.ruleset} (version {t.version}): {plural(t.examples, 'example')}{stop}"
+            f"{t.ruleset} ({t.version_text()}): {plural(t.examples, 'example')}{stop}"
             + (
                 f" (the first failed at example {t.first_failure}; {t.shrinking} more after it,"
                 " shrinking)"

@@ -46,10 +46,11 @@ def fuzz(
     tallies: list[Tally] = []
     found: list[Found] = []
     for i, (name, group) in enumerate(groups):
-        ruleset = group[0].ruleset
         share = max(0.0, budget - (time.monotonic() - began)) / (len(groups) - i)
         now = time.monotonic()
-        tally = Tally(name, ruleset.version, sorted(e.type_name() for e in ruleset.event_types))
+        known = {e.type_name() for source in group for e in source.ruleset.event_types}
+        versions = {source.name: source.ruleset.version for source in group}
+        tally = Tally(name, versions, sorted(known))
 
         def told(n: int, name: str = name, ends: float = now + share, share: float = share) -> None:
             if progress is not None:

@@ -12,8 +12,13 @@ from typing import Any
 import pytest
 from click.testing import CliRunner
 
+from warlog.arbiter.application import Arbiter
+from warlog.arbiter.autoplay import autoplay
+from warlog.arbiter.exchange import export_line
 from warlog.cli import render
 from warlog.cli.main import cli
+from warlog.domain import rulesets
+from warlog.eventstore.memory_store import MemoryStore
 
 ROOT = Path(__file__).resolve().parent.parent.parent
 HB = str(ROOT / "fixtures" / "heroic-battles")
@@ -82,6 +87,26 @@ def test_the_same_seed_gives_the_same_examples(tmp_path: Path) -> None:
     assert first["accepted"] + first["refused"] + first["crashed"] == first["steps"]
     assert sum(first["expected"].values()) == first["steps"]
     assert run() == first
+
+
+def test_the_summary_names_the_rules_version_of_every_source(tmp_path: Path) -> None:
+    # the golden game was recorded under version 2 and forks of it play on under it; a game
+    # begun now plays under the latest version
+    arb = Arbiter(MemoryStore(), rulesets.get, seeds=lambda: b"\1" * 32)
+    game = arb.new_game("battle-for-armageddon", game="fresh")
+    autoplay(arb, game, 10)
+    fresh = tmp_path / "fresh.jsonl"
+    fresh.write_text(
+        "".join(export_line(r) + "\n" for r in arb.export_records(game, opened=True)),
+        encoding="utf-8",
+    )
+    latest = rulesets.get("battle-for-armageddon").version
+    args = ("fuzz", BFA, str(fresh), "--examples", "2", "--steps", "2", "--seed", "3")
+    status, stdout, _ = warlog(*args)
+    assert status == 0, stdout
+    assert stdout.startswith(f"battle-for-armageddon (versions 2, {latest}): 2 examples, ")
+    status, stdout, _ = warlog(*args, "--json")
+    assert json.loads(stdout)["tallies"][0]["versions"] == {BFA: "2", str(fresh): latest}
 
 
 def test_bad_sources_and_fixtures_are_refused_in_one_line(tmp_path: Path) -> None:

@@ -9,7 +9,7 @@ from warlog.fuzz.report import Found, Report, Tally, summary_text
 def test_a_run_that_found_a_crash_counts_the_crashed_steps_and_claims_no_crash() -> None:
     tally = Tally(
         "battle-for-armageddon",
-        "3",
+        {"g.jsonl": "3"},
         ["counter_moved"],
         examples=12,
         first_failure=9,
