@@ -18,11 +18,12 @@ import msgspec
 from msgspec.structs import replace
 
 from warlog.arbiter.application import Arbiter
+from warlog.arbiter.audit import audit_records
 from warlog.arbiter.fold import Fold
 from warlog.arbiter.ids import check_game_id
 from warlog.arbiter.sources import file_records, is_file_source
 from warlog.domain import rulesets
-from warlog.domain.core.errors import InputError
+from warlog.domain.core.errors import InputError, IntegrityError
 from warlog.domain.core.events import BATCH_STARTS, CommandIssued
 from warlog.domain.core.ruleset import AnyRuleset
 from warlog.eventstore.memory_store import MemoryStore
@@ -123,13 +124,43 @@ def load(specs: Sequence[str], database: Callable[[], Arbiter]) -> Sources:
         else:
             game = check_game_id(name)
             records = list(database().export_records(game, opened=True))
-        loaded.append(add(holder, name, records))
+        try:
+            loaded.append(add(holder, name, records))
+        except IntegrityError as exc:
+            if exc.code != "import/broken_log":
+                raise
+            raise _not_clean(holder, name, records) from None
     if not loaded:
         raise InputError(
             f"no recorded game in {', '.join(specs)} (give game ids, .jsonl files or folders)",
             "input/no_sources",
         )
     return replace(holder, sources=loaded)
+
+
+def _not_clean(holder: Sources, name: str, records: list[Record]) -> IntegrityError:
+    """Why a source the import refused cannot be fuzzed, from its audit's first finding: the
+    rules installed re-derive it differently (a change of the rules since it was recorded, or
+    the log altered), or its chain, dice or seals do not check (the log altered or damaged)."""
+    findings = audit_records(records, holder.arbiter.rulesets).findings
+    first = findings[0]
+    more = (
+        f" (and {len(findings) - 1} more; `warlog audit {name}` lists them)"
+        if len(findings) > 1
+        else ""
+    )
+    if first.check == "rules":
+        why = (
+            f"the rules installed re-derive this log differently from seq {first.seq} (a change "
+            "of the rules since it was recorded, or the log altered)"
+        )
+    else:
+        why = f"this log does not audit clean from seq {first.seq} (altered or damaged)"
+    return IntegrityError(
+        f"cannot fuzz {name}: {why}: {first.line()}{more}; a source must audit clean under the "
+        "rules installed",
+        "fuzz/source_not_clean",
+    )
 
 
 def empty() -> Sources:

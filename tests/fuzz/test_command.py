@@ -135,7 +135,10 @@ def test_a_source_whose_log_was_altered_is_refused_as_a_broken_log(tmp_path: Pat
     altered.write_text("".join(lines), encoding="utf-8")
     status, stdout, stderr = warlog("fuzz", str(altered), "--examples", "1")
     assert status == 4 and stdout == "" and len(stderr.splitlines()) == 1
-    assert stderr.startswith("error[import/broken_log]")
+    assert stderr.startswith(
+        f"error[fuzz/source_not_clean]: cannot fuzz {altered}: this log does not audit clean "
+        "from seq 6 (altered or damaged): seq 6 [chain]: "
+    )
 
 
 def test_on_a_terminal_a_progress_bar_runs_on_stderr_and_is_cleared_at_the_end(

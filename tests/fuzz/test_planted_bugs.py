@@ -10,7 +10,9 @@ from __future__ import annotations
 
 import hashlib
 import json
+from collections.abc import Mapping
 from pathlib import Path
+from typing import Any, ClassVar
 
 import pytest
 from click.testing import CliRunner
@@ -22,6 +24,13 @@ from warlog.arbiter.database import on_database
 from warlog.arbiter.exchange import export_line
 from warlog.cli.main import cli
 from warlog.domain import rulesets
+from warlog.domain.battle_for_armageddon import commands as cmd
+from warlog.domain.battle_for_armageddon.decide import HANDLERS
+from warlog.domain.battle_for_armageddon.ruleset import BattleForArmageddon
+from warlog.domain.battle_for_armageddon.state import GameState
+from warlog.domain.core.batch import Batch
+from warlog.domain.core.errors import reject
+from warlog.domain.core.rules import Handler
 from warlog.eventstore.memory_store import MemoryStore
 
 
@@ -169,3 +178,40 @@ def test_a_failure_that_cannot_be_written_is_still_reported(tmp_path: Path) -> N
     assert lines[at + 2].startswith(
         f"    not written: error[input/unwritable]: cannot write the failure to {out}"
     )
+
+
+def _end_phase_refused(batch: Batch[GameState], command: cmd.EndPhase) -> None:
+    raise reject("a phase never ends", "endless")
+
+
+class EndlessPhases(BattleForArmageddon):
+    """A change of the rules that re-derives recorded games differently: no phase ends."""
+
+    handlers: ClassVar[Mapping[type[Any], Handler]] = {
+        **HANDLERS,
+        cmd.EndPhase: _end_phase_refused,
+    }
+
+
+def test_a_source_the_rules_installed_re_derive_differently_is_refused_naming_the_first_seq(
+    tmp_path: Path,
+) -> None:
+    name = "bfa-planted-turn"
+    source = recorded(name, tmp_path)
+    first = next(
+        json.loads(line)["seq"]
+        for line in source.read_text(encoding="utf-8").splitlines()
+        if '"type":"end_phase"' in line.replace(" ", "")
+    )
+    with plants.registered(name, type("Changed", (EndlessPhases,), {"name": name})()):
+        status, stdout, stderr = warlog("fuzz", str(source), "--examples", "1")
+        assert status == 4 and stdout == "" and len(stderr.splitlines()) == 1
+        assert stderr.startswith(
+            f"error[fuzz/source_not_clean]: cannot fuzz {source}: the rules installed re-derive "
+            f"this log differently from seq {first} (a change of the rules since it was "
+            f"recorded, or the log altered): seq {first} [rules]: "
+        ), stderr
+        # import says what it always said
+        db = str(tmp_path / "games.db")
+        status, _, stderr = warlog("--db", db, "import", str(source))
+        assert status == 4 and stderr.startswith("error[import/broken_log]: refusing a broken log")
