@@ -30,7 +30,8 @@ Exit codes:
   1  bad input or environment (JSON, command, field, game, player, database file)
   2  usage (a wrong option or argument)
   3  the rules reject the command; nothing was appended
-  4  audit or import found the log altered or invalid
+  4  audit or import found the log altered or invalid; fuzz found a failure (or
+     --replay still fails), or a source does not audit clean
   5  another writer appended first; nothing was appended, retry"""
 
 

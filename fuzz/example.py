@@ -254,9 +254,12 @@ class Example:
         except Exception as exc:
             tally.crashed += 1
             raise Failure("crash", f"{crash_text(exc)} on {short(step.text)}") from None
-        # counted as it happened, before any check: the parts sum to the steps tried
+        # counted as it happened, before any check: the parts sum to the steps tried, and the
+        # coverage holds what a step appended even when a check then fails on it
+        events: list[Event] = []
         if error is None:
             tally.accepted += 1
+            events = self._reached(records)
         else:
             tally.refused += 1
         head, _ = arb.head(game)
@@ -276,9 +279,8 @@ class Example:
             error=error.line() if error else "",
             dice=[(sides, list(faces)) for sides, faces in self.rolled],
         )
-        events: list[Event] = []
         if error is None:
-            events = self._check_batch(before, records, played)
+            self._check_batch(before, records, played)
         if self._twins_on:
             self._follow(step, played, events, index)
         self.played.append(played)
@@ -294,15 +296,19 @@ class Example:
             self._legal_keys = {command_key(c) for cs in self.legal.values() for c in cs}
         return self._legal_keys
 
-    def _check_batch(self, before: Folded, records: list[Record], played: Played) -> list[Event]:
-        arb, game = self.arb, self.game
-        played.first, played.last = records[0].seq, records[-1].seq
-        decode = arb.decoder(self.codec, game)
+    def _reached(self, records: list[Record]) -> list[Event]:
+        """The events ``records`` hold, counted in the coverage."""
+        decode = self.arb.decoder(self.codec, self.game)
         events = decode([(r.seq, r.type, r.data, r.hash) for r in records])
         reached = self.tally.reached
         for event in events:
             name = event.type_name()
             reached[name] = reached.get(name, 0) + 1
+        return events
+
+    def _check_batch(self, before: Folded, records: list[Record], played: Played) -> None:
+        arb, game = self.arb, self.game
+        played.first, played.last = records[0].seq, records[-1].seq
         self._audit(records, before)
         replayed = self.auditor.state
         live = arb.folded(game)
@@ -315,7 +321,6 @@ class Example:
             )
         self._check_snapshots(live.seq, replayed)
         self._settled(live.state)
-        return events
 
     def _audit(self, records: list[Record], before: Folded) -> None:
         found = len(self.auditor.findings)

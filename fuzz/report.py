@@ -22,6 +22,8 @@ class Tally(msgspec.Struct):
     #: every event type the ruleset defines at those versions (its own and the engine's)
     known: list[str]
     examples: int = 0
+    #: the examples asked for (``--examples``)
+    planned: int = 0
     shrinking: int = 0
     #: the example that first failed (1 is the first example; 0: none failed)
     first_failure: int = 0
@@ -53,7 +55,8 @@ class Tally(msgspec.Struct):
     #: event type -> how many were appended
     reached: dict[str, int] = {}
     seconds: float = 0.0
-    #: why the run stopped: "examples" (all run), "budget" (time ran out)
+    #: why the search stopped: "examples" (all run), "budget" (time ran out), "failure" (one
+    #: was found: the search shrank it, then stopped)
     stopped: str = "examples"
 
     def version_text(self) -> str:
@@ -147,12 +150,16 @@ def summary_text(report: Report) -> str:
     lines = []
     for t in report.tallies:
         reached, never = t.coverage()
-        stop = " (the budget ran out)" if t.stopped == "budget" else ""
+        stop = {
+            "budget": " (the budget ran out first)",
+            "examples": " (the examples ran out first)",
+        }.get(t.stopped, "")
+        asked = f" of {t.planned}" if t.planned else ""
         outcomes = f"{t.accepted} accepted, {t.refused} refused" + (
             f", {t.crashed} crashed" if t.crashed else ""
         )
         lines.append(
-            f"{t.ruleset} ({t.version_text()}): {plural(t.examples, 'example')}{stop}"
+            f"{t.ruleset} ({t.version_text()}): {t.examples}{asked} examples{stop}"
             + (
                 f" (the first failed at example {t.first_failure}; {t.shrinking} more after it,"
                 " shrinking)"

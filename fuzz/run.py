@@ -50,7 +50,7 @@ def fuzz(
         now = time.monotonic()
         known = {e.type_name() for source in group for e in source.ruleset.event_types}
         versions = {source.name: source.ruleset.version for source in group}
-        tally = Tally(name, versions, sorted(known))
+        tally = Tally(name, versions, sorted(known), planned=examples)
 
         def told(n: int, name: str = name, ends: float = now + share, share: float = share) -> None:
             if progress is not None:

@@ -144,6 +144,7 @@ def search(
             example.finish()
         except Failure as failure:
             tally.first_failure = tally.first_failure or tally.examples
+            tally.stopped = "failure"
             found[failure.check] = Trace.of(which, at, key, example, failure)
             raise _FAILED[failure.check](failure.message) from None
         finally:

@@ -113,13 +113,21 @@ def is_warlog_log(path: Path) -> bool:
 
 
 def load(specs: Sequence[str], database: Callable[[], Arbiter]) -> Sources:
-    """Every source ``specs`` names, imported and folded. InputError (exit 1) for a missing file,
-    an unknown game or ruleset, or when no source is left; IntegrityError (exit 4) for a log the
-    audit refuses (its rules re-derived, its dice and seals checked where revealed)."""
+    """Every source ``specs`` names, imported and folded. InputError (exit 1) for a source that
+    cannot be read (a missing file, a file that is not a warlog log, an unknown game or
+    ruleset) or when no source is left; IntegrityError (exit 4) for a log the audit refuses (a
+    damaged line, its chain, its rules re-derived, its dice and seals checked where revealed)."""
     holder = empty()
     loaded: list[Source] = []
     for name, is_file in expand(specs):
         if is_file:
+            path = Path(name)
+            if path.is_file() and not is_warlog_log(path):
+                raise InputError(
+                    f"{name} is not a warlog log: its first line is not the event opening a "
+                    "game (game_created) in the export format",
+                    "input/not_a_log",
+                )
             records = file_records(name)
         else:
             game = check_game_id(name)

@@ -43,7 +43,8 @@ def test_a_clean_run_exits_0_and_sums_up_what_it_tried_checked_and_reached(
     assert stderr == ""  # no progress bar when stderr is not a terminal
     lines = stdout.splitlines()
     tried = re.fullmatch(
-        r"heroic-battles \(version 1\): 4 examples, (\d+) commands tried "
+        r"heroic-battles \(version 1\): 4 of 4 examples \(the examples ran out first\), "
+        r"(\d+) commands tried "
         r"\((\d+) accepted, (\d+) refused\) in [\d.]+ s",
         lines[0],
     )
@@ -104,9 +105,17 @@ def test_the_summary_names_the_rules_version_of_every_source(tmp_path: Path) -> 
     args = ("fuzz", BFA, str(fresh), "--examples", "2", "--steps", "2", "--seed", "3")
     status, stdout, _ = warlog(*args)
     assert status == 0, stdout
-    assert stdout.startswith(f"battle-for-armageddon (versions 2, {latest}): 2 examples, ")
+    assert stdout.startswith(f"battle-for-armageddon (versions 2, {latest}): 2 of 2 examples ")
     status, stdout, _ = warlog(*args, "--json")
     assert json.loads(stdout)["tallies"][0]["versions"] == {BFA: "2", str(fresh): latest}
+
+
+def test_a_search_out_of_time_says_the_budget_ran_out_first() -> None:
+    status, stdout, _ = warlog("fuzz", HB, "--budget", "0.0001", "--seed", "7")
+    assert status == 0
+    assert stdout.startswith(
+        "heroic-battles (version 1): 0 of 300 examples (the budget ran out first), "
+    )
 
 
 def test_bad_sources_and_fixtures_are_refused_in_one_line(tmp_path: Path) -> None:
@@ -114,6 +123,21 @@ def test_bad_sources_and_fixtures_are_refused_in_one_line(tmp_path: Path) -> Non
     assert status == 1 and stderr.startswith("error[") and len(stderr.splitlines()) == 1
     status, _, stderr = warlog("fuzz", str(tmp_path))  # a folder with no recorded game
     assert status == 1 and "error[input/no_sources]" in stderr
+    # a source that cannot be read is 1: a .jsonl file that is not a warlog log
+    (tmp_path / "logs").mkdir()
+    other = tmp_path / "logs" / "other.jsonl"
+    other.write_text('{"a": 1}\n{"b": 2}\n', encoding="utf-8")
+    status, _, stderr = warlog("fuzz", str(other))
+    assert status == 1 and stderr == (
+        f"error[input/not_a_log]: {other} is not a warlog log: its first line is not the event "
+        "opening a game (game_created) in the export format\n"
+    )
+    # a log that fails its audit is 4: a warlog log with a damaged line
+    lines = Path(BFA).read_text(encoding="utf-8").splitlines(keepends=True)
+    damaged = tmp_path / "logs" / "damaged.jsonl"
+    damaged.write_text("".join(lines[:5]) + '{"seq": 6}\n' + "".join(lines[6:]), encoding="utf-8")
+    status, _, stderr = warlog("fuzz", str(damaged))
+    assert status == 4 and stderr.startswith("error[") and "line 6" in stderr
     status, _, stderr = warlog("fuzz")
     assert status == 2 and "give at least one SOURCE" in stderr
     status, _, stderr = warlog("fuzz", "--replay", str(tmp_path / "none.json"))
@@ -138,6 +162,15 @@ def test_a_source_whose_log_was_altered_is_refused_as_a_broken_log(tmp_path: Pat
     assert stderr.startswith(
         f"error[fuzz/source_not_clean]: cannot fuzz {altered}: this log does not audit clean "
         "from seq 6 (altered or damaged): seq 6 [chain]: "
+    )
+
+
+def test_the_exit_codes_in_help_say_what_fuzz_exits_4_for() -> None:
+    status, stdout, _ = warlog("--help")
+    assert status == 0
+    assert (
+        "4 audit or import found the log altered or invalid; fuzz found a failure (or --replay "
+        "still fails), or a source does not audit clean" in " ".join(stdout.split())
     )
 
 
