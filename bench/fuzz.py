@@ -53,7 +53,7 @@ def fuzzed(holder: Sources, examples: int, seed: int) -> tuple[int, float]:
     check on."""
     source = holder.sources[0]
     ruleset = source.ruleset
-    tally = Tally(ruleset.name, ruleset.version, [])
+    tally = Tally(ruleset.name, {source.name: ruleset.version}, [])
     began = time.process_time()
     found = search(
         holder,

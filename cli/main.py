@@ -30,7 +30,8 @@ Exit codes:
   1  bad input or environment (JSON, command, field, game, player, database file)
   2  usage (a wrong option or argument)
   3  the rules reject the command; nothing was appended
-  4  audit or import found the log altered or invalid
+  4  audit or import found the log altered or invalid; fuzz found a failure (or
+     --replay still fails), or a source does not audit clean
   5  another writer appended first; nothing was appended, retry"""
 
 
@@ -743,9 +744,10 @@ def fuzz(
 
     A SOURCE is a game of the database, an exported .jsonl file or a folder of them (searched
     recursively). Each example forks a source at a batch end with new dice, plays generated
-    commands, mostly legal, some not, and checks after every step: no crash, legal accepted
-    and illegal refused, the state unchanged under a command, the audit, replay and snapshots,
-    the ruleset's invariants, no dead end, and what each player may see. Each failure is shrunk
+    commands, mostly legal, some not, and checks after every step: nothing raised but
+    warlog's own errors, commands listed as legal accepted and those known to be illegal
+    refused, the state unchanged under a command, the audit, replay and snapshots, the
+    ruleset's invariants, no dead end, and what each player may see. Each failure is shrunk
     and written to --out; exit 4 when there is one, 0 when none.
 
     \b
@@ -767,6 +769,7 @@ def fuzz(
                     "fixture": replay_file,
                     "failing": failure is not None,
                     "check": failure.check if failure else None,
+                    "recorded": replayed.fixture.check,
                     "message": failure.message if failure else None,
                     "notes": replayed.notes,
                 }

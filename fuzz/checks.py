@@ -4,8 +4,9 @@ Each check has a stable name (the ``check`` of a failure and of its regression f
 
 - ``crash``: no command (legal or not) and no read makes warlog raise anything but its own
   errors (``internal/bug``);
-- ``outcome``: a legal command is accepted; a command that cannot be legal is refused with a
-  rules error (exit 3) or an input error (exit 1), and a refused command appends nothing;
+- ``outcome``: a command listed as legal is accepted; a command known to be illegal is refused
+  with a rules error (exit 3) or an input error (exit 1), and a refused command appends nothing
+  (a command neither listed nor known to be illegal may go either way: ``expectation``);
 - ``purity``: the state a command was decided on is the same afterwards (``decide`` and
   ``evolve`` never change what they are handed);
 - ``audit``: the log audits clean (chain, each batch re-derived from its command and dice, each
@@ -21,6 +22,8 @@ Each check has a stable name (the ``check`` of a failure and of its regression f
 
 from __future__ import annotations
 
+import json
+from collections.abc import Callable, Collection
 from typing import Any
 
 import msgspec
@@ -91,12 +94,48 @@ def state_difference(a: Any, b: Any) -> str:
     return found or "they differ in type only"
 
 
+def command_key(command: Any) -> str:
+    """A command (a Struct, or its JSON object) as one canonical text, to compare commands."""
+    return json.dumps(msgspec.to_builtins(command), sort_keys=True)
+
+
+def expectation(
+    kind: str,
+    text: str,
+    legal: Callable[[], set[str]],
+    waiting: Collection[str],
+    answers: Collection[str] | None,
+) -> str:
+    """What must happen to a step played now, judged by the state it is played in, never by
+    the one it was drawn in (a step replayed from another fork point, or under other rules,
+    meets another state): ``input`` for malformed input; ``accepted`` for a command the rules
+    list as legal now (``legal``: their keys, ``command_key``); ``refused`` for one that cannot
+    be legal now (the game is over: ``answers`` None; its player is not one the game waits for,
+    ``waiting``; its type answers nothing the game waits for); ``either`` otherwise (not
+    listed, yet not known to be illegal: the rules may list only some legal commands)."""
+    if kind == "malformed":
+        return "input"
+    try:
+        command = json.loads(text)
+    except ValueError:
+        return "input"
+    if not isinstance(command, dict):
+        return "input"
+    if command_key(command) in legal():
+        return "accepted"
+    if answers is None or command.get("player") not in waiting:
+        return "refused"
+    if command.get("type") not in answers:
+        return "refused"
+    return "either"
+
+
 def outcome_problem(expect: str, error: WarlogError | None, appended: bool) -> str | None:
     """What is wrong with a step's outcome: ``expect`` is ``accepted``, ``refused`` (a rules or
     input error), ``input`` (an input error) or ``either``; None when it is as expected."""
     if error is None:
         if expect in ("refused", "input"):
-            return "a command that cannot be legal was accepted"
+            return "a command known to be illegal was accepted"
         return None
     if appended:
         return f"a refused command appended events ({error.line()})"

@@ -29,7 +29,9 @@ from warlog.eventstore.records import Record
 from warlog.eventstore.vault import MemoryVault, Opening, SeatToken
 from warlog.fuzz.checks import (
     Failure,
+    command_key,
     dead_end,
+    expectation,
     first_difference,
     invariants_problem,
     outcome_problem,
@@ -50,20 +52,21 @@ Start = Callable[[Callable[[Dice], Dice] | None], tuple[Arbiter, str]]
 
 
 class Step(msgspec.Struct, frozen=True):
-    """A step: a command as JSON text, what kind of command it is and what must happen to it
-    (``accepted``; ``refused`` by the rules or as bad input; ``input``: refused as bad input;
-    ``either``)."""
+    """A step: a command as JSON text and what kind of command it was drawn as (what must
+    happen to it is judged when it is played, by the state it is played in: ``Played.expect``)."""
 
     kind: str
     text: str
-    expect: str
 
 
 class Played(msgspec.Struct):
-    """What a step did: accepted or refused (the error line), the seqs it appended, its rolls."""
+    """What a step did: what had to happen to it in the state it was played in (``accepted``;
+    ``refused`` by the rules or as bad input; ``input``: refused as bad input; ``either``),
+    accepted or refused (the error line), the seqs it appended, its rolls."""
 
     step: Step
     accepted: bool
+    expect: str = ""
     error: str = ""
     first: int = 0
     last: int = 0
@@ -191,8 +194,9 @@ class Example:
         self.vault = vault if isinstance(vault, WatchedVault) else None
         self.seats = list(self.arb.folded(self.game).meta.players)
         self.played: list[Played] = []
-        #: the step being played (None between steps)
+        #: the step being played (None between steps) and what had to happen to it
         self.current: Step | None = None
+        self.current_expect = ""
         self.auditor = self._auditor()
         self.checked_snapshots = 0
         self._twins_on = twins
@@ -200,6 +204,9 @@ class Example:
         self.ended: set[str] = set()
         #: the players the game waits for now, each with its legal commands
         self.legal: dict[str, list[Any]] = {}
+        #: what the players the game waits for now may answer (None: the game is over)
+        self.answers: frozenset[str] | None = None
+        self._legal_keys: set[str] | None = None
         self._settled(self.arb.folded(self.game).state, since=0)
 
     # ------------------------------------------------------------------ the start
@@ -233,7 +240,10 @@ class Example:
         replayed_before = self.auditor.state
         index = len(self.played)
         self.current = step
-        self.tally.tried[step.kind] = self.tally.tried.get(step.kind, 0) + 1
+        self.current_expect = expect = self.expectation(step)
+        tally = self.tally
+        tally.tried[step.kind] = tally.tried.get(step.kind, 0) + 1
+        tally.expected[expect] = tally.expected.get(expect, 0) + 1
         self.rolled.clear()
         error: WarlogError | None = None
         records: list[Record] = []
@@ -242,9 +252,18 @@ class Example:
         except WarlogError as exc:
             error = exc
         except Exception as exc:
+            tally.crashed += 1
             raise Failure("crash", f"{crash_text(exc)} on {short(step.text)}") from None
+        # counted as it happened, before any check: the parts sum to the steps tried, and the
+        # coverage holds what a step appended even when a check then fails on it
+        events: list[Event] = []
+        if error is None:
+            tally.accepted += 1
+            events = self._reached(records)
+        else:
+            tally.refused += 1
         head, _ = arb.head(game)
-        problem = outcome_problem(step.expect, error, head != before.seq)
+        problem = outcome_problem(expect, error, head != before.seq)
         if problem is not None:
             raise Failure("outcome", f"{problem}; the {step.kind} command {short(step.text)}")
         if before.state != replayed_before:
@@ -256,33 +275,44 @@ class Example:
         played = Played(
             step,
             accepted=error is None,
+            expect=expect,
             error=error.line() if error else "",
             dice=[(sides, list(faces)) for sides, faces in self.rolled],
         )
-        events: list[Event] = []
         if error is None:
-            self.tally.accepted += 1
-            events = self._check_batch(before, records, played)
-        else:
-            self.tally.refused += 1
+            self._check_batch(before, records, played)
         if self._twins_on:
             self._follow(step, played, events, index)
         self.played.append(played)
         self.current = None
         return played
 
-    def _check_batch(self, before: Folded, records: list[Record], played: Played) -> list[Event]:
-        arb, game = self.arb, self.game
-        played.first, played.last = records[0].seq, records[-1].seq
-        decode = arb.decoder(self.codec, game)
+    def expectation(self, step: Step) -> str:
+        """What must happen to ``step`` if it is played now (``checks.expectation``)."""
+        return expectation(step.kind, step.text, self._keys, self.legal, self.answers)
+
+    def _keys(self) -> set[str]:
+        if self._legal_keys is None:
+            self._legal_keys = {command_key(c) for cs in self.legal.values() for c in cs}
+        return self._legal_keys
+
+    def _reached(self, records: list[Record]) -> list[Event]:
+        """The events ``records`` hold, counted in the coverage."""
+        decode = self.arb.decoder(self.codec, self.game)
         events = decode([(r.seq, r.type, r.data, r.hash) for r in records])
         reached = self.tally.reached
         for event in events:
             name = event.type_name()
             reached[name] = reached.get(name, 0) + 1
+        return events
+
+    def _check_batch(self, before: Folded, records: list[Record], played: Played) -> None:
+        arb, game = self.arb, self.game
+        played.first, played.last = records[0].seq, records[-1].seq
         self._audit(records, before)
         replayed = self.auditor.state
         live = arb.folded(game)
+        self.tally.replays_compared += 1
         if live.state != replayed:
             raise Failure(
                 "replay",
@@ -291,7 +321,6 @@ class Example:
             )
         self._check_snapshots(live.seq, replayed)
         self._settled(live.state)
-        return events
 
     def _audit(self, records: list[Record], before: Folded) -> None:
         found = len(self.auditor.findings)
@@ -333,6 +362,7 @@ class Example:
         ruleset = self.ruleset
         try:
             broken = ruleset.invariants(state)
+            decision = ruleset.decision(state)
             legal = {
                 p: list(ruleset.legal_commands(state, p)) for p in ruleset.active_players(state)
             }
@@ -346,6 +376,8 @@ class Example:
         if problem is not None:
             raise Failure("dead_end", problem, since)
         self.legal = legal
+        self.answers = frozenset(decision.answers) if decision is not None else None
+        self._legal_keys = None
 
     def _step_of(self, seq: int) -> int | None:
         for i, played in enumerate(self.played):
@@ -455,6 +487,7 @@ class Example:
         dice and seals once the example's key is revealed."""
         arb, game = self.arb, self.game
         end = len(self.played)
+        self.tally.finished += 1
         for reader in (None, *self.seats):
             try:
                 arb.summary(game, None, reader)

@@ -2,8 +2,9 @@
 
 ``NAME.jsonl`` is a normal warlog log, hash-chained, importable and auditable: the shrunk
 example's game up to just before the steps that show the failure, closed by the reveal of the
-example's key (every die and seal in it can be checked; the source's own values are opened as a
-referee's export opens them). ``NAME.json`` holds those steps (the command as played, what had to
+example's key (every die and seal of the example can be checked; the source's events are copied
+as they were read, their values opened as the source opened them, since the key of a source not
+yet revealed is not at hand). ``NAME.json`` holds those steps (the command as played, what had to
 happen to it, the dice it rolled), the check that failed and its message.
 
 Replaying imports the log, takes the key back from its reveal and plays the steps on from the
@@ -22,6 +23,7 @@ import msgspec
 
 from warlog.arbiter import initial
 from warlog.arbiter.exchange import export_line
+from warlog.arbiter.sealing import REFEREE
 from warlog.arbiter.sources import file_records
 from warlog.domain.core.dice import commitment_of
 from warlog.domain.core.errors import InputError, IntegrityError
@@ -78,7 +80,12 @@ def write(
         if played.accepted:
             arb.play(game, played.step.text)
     arb.reveal(game)
-    text = "".join(export_line(r) + "\n" for r in arb.export_records(game, opened=True))
+    # the source's events as read (opened as its export or database opened them: the key of a
+    # source not yet revealed is not here to open them again), then the fork's own, opened
+    # with the example's key, revealed just now
+    shared = source.records[: trace.at]
+    own = arb.forms(game, REFEREE, trace.at + 1, None)
+    text = "".join(export_line(r) + "\n" for r in [*shared, *own])
     replayed = [*trace.played[trace.since :], *([trace.failing] if trace.failing else [])]
     fixture = Fixture(
         ruleset=source.ruleset.name,
@@ -111,7 +118,7 @@ def _step(played: Played) -> FixtureStep:
         command = json.loads(step.text)
     except ValueError:
         command = None
-    return FixtureStep(step.kind, step.text, step.expect, command, played.dice)
+    return FixtureStep(step.kind, step.text, played.expect, command, played.dice)
 
 
 class Replayed(msgspec.Struct):
@@ -155,11 +162,11 @@ def replay(path: str) -> Replayed:
         source = sources.add(holder, str(log), records[:-1], chain_only=True)
     holder.vault.put_key(commitment_of(seed), seed, source.game)
     ruleset = source.ruleset
-    tally = Tally(ruleset.name, ruleset.version, [])
+    tally = Tally(ruleset.name, {source.name: ruleset.version}, [])
     try:
         example = Example(at_head(holder, source), tally)
         for step in fixture.steps:
-            example.run(Step(step.kind, step.text, step.expect))
+            example.run(Step(step.kind, step.text))
         example.finish()
     except Failure as failure:
         return Replayed(fixture, failure, notes)

@@ -3,6 +3,7 @@ printed at the end (which names exactly the checks that ran, no more)."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 import msgspec
@@ -15,19 +16,34 @@ class Tally(msgspec.Struct):
     examples ran after the first failure, shrinking it or searching on)."""
 
     ruleset: str
-    version: str
-    #: every event type the ruleset defines (its own and the engine's)
+    #: each source fuzzed -> the version of the rules it plays under (a fork plays on under
+    #: its source's version)
+    versions: dict[str, str]
+    #: every event type the ruleset defines at those versions (its own and the engine's)
     known: list[str]
     examples: int = 0
+    #: the examples asked for (``--examples``)
+    planned: int = 0
     shrinking: int = 0
     #: the example that first failed (1 is the first example; 0: none failed)
     first_failure: int = 0
     #: steps tried, by kind (legal, wrong_player, other_phase, mutated, malformed)
     tried: dict[str, int] = {}
+    #: steps tried, by what had to happen to them where they were played (accepted, refused,
+    #: input, either: ``checks.expectation``)
+    expected: dict[str, int] = {}
+    #: what the steps tried did, whatever a check said of it: accepted + refused + crashed is
+    #: the number of steps tried
     accepted: int = 0
     refused: int = 0
+    crashed: int = 0
     #: states whose invariants were checked (after each step that changed the state)
     invariant_checks: int = 0
+    #: live states compared with the state replayed from the log (one per accepted step that
+    #: audited clean)
+    replays_compared: int = 0
+    #: examples whose end was checked (views rendered, the newest snapshot, the key revealed)
+    finished: int = 0
     #: batches re-derived by the audit, rolls re-derived from a revealed key, seals opened
     rederived: int = 0
     dice_verified: int = 0
@@ -39,8 +55,14 @@ class Tally(msgspec.Struct):
     #: event type -> how many were appended
     reached: dict[str, int] = {}
     seconds: float = 0.0
-    #: why the run stopped: "examples" (all run), "budget" (time ran out)
+    #: why the search stopped: "examples" (all run), "budget" (time ran out), "failure" (one
+    #: was found: the search shrank it, then stopped)
     stopped: str = "examples"
+
+    def version_text(self) -> str:
+        """``version 2``, or ``versions 2, 3`` when the sources play under several."""
+        versions = sorted(set(self.versions.values()), key=_version_order)
+        return f"{'version' if len(versions) == 1 else 'versions'} {', '.join(versions)}"
 
     def steps(self) -> int:
         return sum(self.tried.values())
@@ -49,6 +71,10 @@ class Tally(msgspec.Struct):
         """The known event types reached and those never reached."""
         reached = [t for t in self.known if self.reached.get(t)]
         return reached, [t for t in self.known if not self.reached.get(t)]
+
+
+def _version_order(version: str) -> tuple[int, str]:
+    return (int(version), "") if version.isdigit() else (-1, version)
 
 
 class Found(msgspec.Struct):
@@ -63,6 +89,10 @@ class Found(msgspec.Struct):
     steps: int
     #: the check that failed when the fixture was replayed at once ("" if none did)
     replayed: str
+    #: why the fixture could not be written ("" when it was: ``fixture`` is then its path)
+    unwritten: str = ""
+    #: why the fixture, written, could not be replayed at once ("" when it was)
+    unreplayed: str = ""
 
     @property
     def reproduced(self) -> bool:
@@ -80,24 +110,39 @@ class Report(msgspec.Struct):
         return not self.found
 
 
-def checks_text(t: Tally) -> list[str]:
-    """Exactly what was checked, in the words of docs/fuzzing.md."""
+def checks_text(t: Tally, failed: Sequence[str] = ()) -> list[str]:
+    """Exactly what was checked and how often, in the words of docs/fuzzing.md: what had to
+    hold, never that it held (``failed``: the checks that failed, said last)."""
+    expected = t.expected
+    illegal = expected.get("refused", 0) + expected.get("input", 0)
     lines = [
-        "  after every step: no crash; legal commands accepted, illegal ones refused (exit 1 or "
-        "3) with nothing appended; the state decided on unchanged (purity)",
+        "  checked after every step (an example stops at its first failure): it raises nothing "
+        "but warlog's own errors (crash); the state it was decided on is unchanged (purity)",
+        "  outcome: a command the rules list as legal must be accepted "
+        f"({plural(expected.get('accepted', 0), 'step')}); one known to be illegal (from a "
+        "player the game does not wait for, of a type it does not wait for, after the game "
+        "ended, or malformed) must be refused with nothing appended, by the rules (exit 3) or "
+        f"as bad input (exit 1; malformed input: exit 1) ({plural(illegal, 'step')}); a "
+        "mutated command the rules do "
+        "not list may be accepted or refused: only that a refusal exits 1 or 3 with nothing "
+        f"appended is checked ({plural(expected.get('either', 0), 'step')})",
         "  after every accepted step: the new batch audited (chain from the fork point, the "
         f"command re-derived: {plural(t.rederived, 'batch', 'batches')}); the live state equal "
-        "to the state replayed from the log; "
-        f"the ruleset's invariants ({plural(t.invariant_checks, 'state')}); no dead end",
+        f"to the state replayed from the log ({plural(t.replays_compared, 'state')}); the "
+        f"ruleset's invariants and no dead end ({plural(t.invariant_checks, 'state')})",
         f"  snapshots: {plural(t.snapshots_checked, 'snapshot')} decoded and compared with the "
         "replayed state (each when written, and the newest plus its tail at the end of each "
         "example)",
         f"  dice: {plural(t.dice_verified, 'roll')} re-derived from each example's key, revealed "
         "at its end",
-        f"  views: every reader's view rendered at the end of each example; non-interference "
+        f"  views: every reader's view rendered at the end of each example "
+        f"({plural(t.finished, 'example')} reached {'its' if t.finished == 1 else 'their'} "
+        "end); non-interference "
         f"on {plural(t.twin_steps, 'step')} of twin games (other draws for the other side; "
         f"{plural(t.twins_ended, 'twin')} ended where a command named a hidden value)",
     ]
+    if failed:
+        lines.append(f"  failed: {', '.join(failed)} (below)")
     return lines
 
 
@@ -105,17 +150,23 @@ def summary_text(report: Report) -> str:
     lines = []
     for t in report.tallies:
         reached, never = t.coverage()
-        stop = " (the budget ran out)" if t.stopped == "budget" else ""
+        stop = {
+            "budget": " (the budget ran out first)",
+            "examples": " (the examples ran out first)",
+        }.get(t.stopped, "")
+        asked = f" of {t.planned}" if t.planned else ""
+        outcomes = f"{t.accepted} accepted, {t.refused} refused" + (
+            f", {t.crashed} crashed" if t.crashed else ""
+        )
         lines.append(
-            f"{t.ruleset} (version {t.version}): {plural(t.examples, 'example')}{stop}"
+            f"{t.ruleset} ({t.version_text()}): {t.examples}{asked} examples{stop}"
             + (
                 f" (the first failed at example {t.first_failure}; {t.shrinking} more after it,"
                 " shrinking)"
                 if t.first_failure
                 else ""
             )
-            + f", {plural(t.steps(), 'command')} tried, {t.accepted} accepted, {t.refused} refused"
-            f" in {t.seconds:.1f} s"
+            + f", {plural(t.steps(), 'command')} tried ({outcomes}) in {t.seconds:.1f} s"
         )
         kinds = ", ".join(f"{k} {n}" for k, n in sorted(t.tried.items()))
         lines.append(f"  commands tried by kind: {kinds or 'none'}")
@@ -123,17 +174,23 @@ def summary_text(report: Report) -> str:
             f"  coverage: {len(reached)} of {plural(len(t.known), 'event type')} reached"
             + (f"; never: {', '.join(never)}" if never else "")
         )
-        lines += checks_text(t)
+        failed = [f.check for f in report.found if f.ruleset == t.ruleset]
+        lines += checks_text(t, list(dict.fromkeys(failed)))
     if report.found:
         lines.append(plural(len(report.found), "failure") + ":")
         for f in report.found:
-            if f.reproduced:
+            lines.append(f"  [{f.ruleset}] {f.check}: {f.message}")
+            if f.unwritten:
+                lines.append(f"    not written: {f.unwritten}")
+                continue
+            if f.unreplayed:
+                again = f" (it could not be replayed: {f.unreplayed})"
+            elif f.reproduced:
                 again = ""
             elif f.replayed:
                 again = f" (replayed, it fails the {f.replayed} check instead)"
             else:
                 again = " (replayed, it did NOT fail: see docs/fuzzing.md, flaky failures)"
-            lines.append(f"  [{f.ruleset}] {f.check}: {f.message}")
             lines.append(
                 f"    {f.fixture}.jsonl ({plural(f.events, 'event')}) and .json "
                 f"({plural(f.steps, 'step')} to replay){again}"

@@ -9,7 +9,9 @@ from collections.abc import Callable
 from pathlib import Path
 
 from warlog.arbiter.application import Arbiter
+from warlog.domain.core.errors import WarlogError
 from warlog.fuzz import BUDGET, EXAMPLES, OUT, STEPS, fixture, shrink, sources
+from warlog.fuzz.example import crash_text
 from warlog.fuzz.report import Found, Report, Tally
 from warlog.fuzz.search import Budget, Trace, search
 
@@ -44,10 +46,11 @@ def fuzz(
     tallies: list[Tally] = []
     found: list[Found] = []
     for i, (name, group) in enumerate(groups):
-        ruleset = group[0].ruleset
         share = max(0.0, budget - (time.monotonic() - began)) / (len(groups) - i)
         now = time.monotonic()
-        tally = Tally(name, ruleset.version, sorted(e.type_name() for e in ruleset.event_types))
+        known = {e.type_name() for source in group for e in source.ruleset.event_types}
+        versions = {source.name: source.ruleset.version for source in group}
+        tally = Tally(name, versions, sorted(known), planned=examples)
 
         def told(n: int, name: str = name, ends: float = now + share, share: float = share) -> None:
             if progress is not None:
@@ -74,14 +77,34 @@ def fuzz(
 def _record(
     holder: sources.Sources, group: list[sources.Source], trace: Trace, out: Path, seed: int
 ) -> Found:
-    written = fixture.write(holder, group, trace, out, seed)
-    again = fixture.replay(str(written.path.with_suffix(".json")))
-    return Found(
+    """``trace`` written as a fixture and replayed at once. What the search found is reported
+    even when it cannot be written or replayed: the reason is then said instead."""
+    found = Found(
         ruleset=group[0].ruleset.name,
         check=trace.check,
         message=trace.message,
-        fixture=str(written.path),
-        events=written.events,
-        steps=written.steps,
-        replayed=again.failure.check if again.failure else "",
+        fixture="",
+        events=0,
+        steps=0,
+        replayed="",
     )
+    try:
+        written = fixture.write(holder, group, trace, out, seed)
+    except Exception as exc:
+        found.unwritten = _why(exc)
+        return found
+    found.fixture, found.events, found.steps = str(written.path), written.events, written.steps
+    try:
+        again = fixture.replay(str(written.path.with_suffix(".json")))
+    except Exception as exc:
+        found.unreplayed = _why(exc)
+        return found
+    found.replayed = again.failure.check if again.failure else ""
+    return found
+
+
+def _why(exc: Exception) -> str:
+    """An error in one line: warlog's own as the command line prints it, any other as a bug."""
+    if isinstance(exc, WarlogError):
+        return exc.line()
+    return f"{crash_text(exc)} (a bug in warlog)"

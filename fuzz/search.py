@@ -144,6 +144,7 @@ def search(
             example.finish()
         except Failure as failure:
             tally.first_failure = tally.first_failure or tally.examples
+            tally.stopped = "failure"
             found[failure.check] = Trace.of(which, at, key, example, failure)
             raise _FAILED[failure.check](failure.message) from None
         finally:
@@ -201,7 +202,12 @@ def _failing(example: Example | None) -> Played | None:
     step = example.current
     if step is None:
         return None
-    return Played(step, accepted=False, dice=[(s, list(f)) for s, f in example.rolled])
+    return Played(
+        step,
+        accepted=False,
+        expect=example.current_expect,
+        dice=[(s, list(f)) for s, f in example.rolled],
+    )
 
 
 def _rarity(before: dict[str, int], after: dict[str, int]) -> float:

@@ -72,7 +72,7 @@ def _each_legal(
     for command in legal[:LEGAL_PER_POINT]:
         if time.monotonic() > until or tally.examples >= most:
             return None
-        step = Step("legal", msgspec.json.encode(command).decode(), "accepted")
+        step = Step("legal", msgspec.json.encode(command).decode())
         found = _attempt(holder, group, trace, at, [step], tally)
         if found is not None:
             return found

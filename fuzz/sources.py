@@ -18,11 +18,12 @@ import msgspec
 from msgspec.structs import replace
 
 from warlog.arbiter.application import Arbiter
+from warlog.arbiter.audit import audit_records
 from warlog.arbiter.fold import Fold
 from warlog.arbiter.ids import check_game_id
 from warlog.arbiter.sources import file_records, is_file_source
 from warlog.domain import rulesets
-from warlog.domain.core.errors import InputError
+from warlog.domain.core.errors import InputError, IntegrityError
 from warlog.domain.core.events import BATCH_STARTS, CommandIssued
 from warlog.domain.core.ruleset import AnyRuleset
 from warlog.eventstore.memory_store import MemoryStore
@@ -56,6 +57,10 @@ class Source(msgspec.Struct):
     commands: list[dict[str, Any]]
     #: per command field, the values the log's commands gave it (for mutated commands)
     values: dict[str, list[Any]]
+    #: its records as read (a referee's export or the database's: every value the source
+    #: opened, opened): a failure's log copies those before its fork point from here, since
+    #: the key of a source not yet revealed is not in the sources' vault
+    records: list[Record] = []
 
 
 class Sources(msgspec.Struct):
@@ -108,24 +113,62 @@ def is_warlog_log(path: Path) -> bool:
 
 
 def load(specs: Sequence[str], database: Callable[[], Arbiter]) -> Sources:
-    """Every source ``specs`` names, imported and folded. InputError (exit 1) for a missing file,
-    an unknown game or ruleset, or when no source is left; IntegrityError (exit 4) for a log the
-    audit refuses (its rules re-derived, its dice and seals checked where revealed)."""
+    """Every source ``specs`` names, imported and folded. InputError (exit 1) for a source that
+    cannot be read (a missing file, a file that is not a warlog log, an unknown game or
+    ruleset) or when no source is left; IntegrityError (exit 4) for a log the audit refuses (a
+    damaged line, its chain, its rules re-derived, its dice and seals checked where revealed)."""
     holder = empty()
     loaded: list[Source] = []
     for name, is_file in expand(specs):
         if is_file:
+            path = Path(name)
+            if path.is_file() and not is_warlog_log(path):
+                raise InputError(
+                    f"{name} is not a warlog log: its first line is not the event opening a "
+                    "game (game_created) in the export format",
+                    "input/not_a_log",
+                )
             records = file_records(name)
         else:
             game = check_game_id(name)
             records = list(database().export_records(game, opened=True))
-        loaded.append(add(holder, name, records))
+        try:
+            loaded.append(add(holder, name, records))
+        except IntegrityError as exc:
+            if exc.code != "import/broken_log":
+                raise
+            raise _not_clean(holder, name, records) from None
     if not loaded:
         raise InputError(
             f"no recorded game in {', '.join(specs)} (give game ids, .jsonl files or folders)",
             "input/no_sources",
         )
     return replace(holder, sources=loaded)
+
+
+def _not_clean(holder: Sources, name: str, records: list[Record]) -> IntegrityError:
+    """Why a source the import refused cannot be fuzzed, from its audit's first finding: the
+    rules installed re-derive it differently (a change of the rules since it was recorded, or
+    the log altered), or its chain, dice or seals do not check (the log altered or damaged)."""
+    findings = audit_records(records, holder.arbiter.rulesets).findings
+    first = findings[0]
+    more = (
+        f" (and {len(findings) - 1} more; `warlog audit {name}` lists them)"
+        if len(findings) > 1
+        else ""
+    )
+    if first.check == "rules":
+        why = (
+            f"the rules installed re-derive this log differently from seq {first.seq} (a change "
+            "of the rules since it was recorded, or the log altered)"
+        )
+    else:
+        why = f"this log does not audit clean from seq {first.seq} (altered or damaged)"
+    return IntegrityError(
+        f"cannot fuzz {name}: {why}: {first.line()}{more}; a source must audit clean under the "
+        "rules installed",
+        "fuzz/source_not_clean",
+    )
 
 
 def empty() -> Sources:
@@ -178,6 +221,7 @@ def _load(holder: Arbiter, name: str, records: list[Record], chain_only: bool) -
         tip=records[-1].hash,
         commands=commands,
         values=_values(commands),
+        records=list(records),
     )
 
 

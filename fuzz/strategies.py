@@ -52,12 +52,12 @@ def draw_step(data: st.DataObject, example: Example, source: Source) -> Step:
             data, None
         )
     if kind == "legal":
-        return Step("legal", msgspec.json.encode(flat[index]).decode(), "accepted")
+        return Step("legal", msgspec.json.encode(flat[index]).decode())
     base: dict[str, Any] = msgspec.to_builtins(flat[index])
     if kind == "wrong_player":
         idle = [p for p in example.seats if p not in example.legal]
         if idle:
-            return Step("wrong_player", _text(base | {"player": pick(data, idle)}), "refused")
+            return Step("wrong_player", _text(base | {"player": pick(data, idle)}))
         kind = "mutated"
     if kind == "mutated":
         step = _mutated(data, source, base, flat)
@@ -89,10 +89,6 @@ def _text(command: Any) -> str:
     return json.dumps(command, separators=(",", ":"), ensure_ascii=False)
 
 
-def _key(command: dict[str, Any]) -> str:
-    return json.dumps(command, sort_keys=True)
-
-
 def _mutated(
     data: st.DataObject, source: Source, base: dict[str, Any], legal: list[Any]
 ) -> Step | None:
@@ -110,9 +106,7 @@ def _mutated(
     candidates = [v for v in pool if type(v) is type(value)] + _made_up(value, pool)
     if not candidates:
         return None
-    mutated = base | {field: pick(data, candidates)}
-    legal_keys = {_key(c) for c in listed}
-    return Step("mutated", _text(mutated), "accepted" if _key(mutated) in legal_keys else "either")
+    return Step("mutated", _text(base | {field: pick(data, candidates)}))
 
 
 def _made_up(value: Any, pool: list[Any]) -> list[Any]:
@@ -145,21 +139,21 @@ def _other_phase(data: st.DataObject, example: Example, source: Source) -> Step 
         return None
     command = pick(data, pool)
     player = pick(data, sorted(example.legal) or example.seats)
-    return Step("other_phase", _text(command | {"player": player}), "refused")
+    return Step("other_phase", _text(command | {"player": player}))
 
 
 def _malformed(data: st.DataObject, base: dict[str, Any] | None) -> Step:
     """Input that is not a command of the game: refused as bad input (exit 1)."""
     how = pick(data, MALFORMED if base is not None else ("garbage",))
     if how == "garbage" or base is None:
-        return Step("malformed", pick(data, GARBAGE), "input")
+        return Step("malformed", pick(data, GARBAGE))
     if how == "unknown_type":
-        return Step("malformed", _text(base | {"type": "teleport"}), "input")
+        return Step("malformed", _text(base | {"type": "teleport"}))
     if how == "unknown_player":
-        return Step("malformed", _text(base | {"player": NOBODY}), "input")
+        return Step("malformed", _text(base | {"player": NOBODY}))
     if how == "extra_field":
-        return Step("malformed", _text(base | {"sneaky": 1}), "input")
+        return Step("malformed", _text(base | {"sneaky": 1}))
     field = pick(data, [f for f in base if f != "type"])
     value = base[field]
     wrong = "seven" if isinstance(value, int | bool) else 7
-    return Step("malformed", _text(base | {field: wrong}), "input")
+    return Step("malformed", _text(base | {field: wrong}))

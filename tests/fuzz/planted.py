@@ -19,8 +19,9 @@ from warlog.domain.battle_for_armageddon.state import GameState
 from warlog.domain.core.batch import Batch
 from warlog.domain.core.errors import reject
 from warlog.domain.core.events import Event
-from warlog.domain.core.procedure import Next
+from warlog.domain.core.procedure import Decision, Next
 from warlog.domain.core.rules import Handler
+from warlog.domain.core.ruleset import Command
 
 
 class CrashInCombat(BattleForArmageddon):
@@ -87,8 +88,27 @@ class OutsideArguments(BattleForArmageddon):
     handlers: ClassVar[Mapping[type[Any], Handler]] = {**HANDLERS, cmd.Deploy: _deploy_once}
 
 
+class EndPhaseOutOfTurn(BattleForArmageddon):
+    """An ``admit`` that lets a side the game does not wait for end the phase (a check of the
+    player forgotten for one command)."""
+
+    name: ClassVar[str] = "bfa-planted-turn"
+
+    def admit(self, state: GameState, command: Command) -> Decision:
+        decision = self.decision(state)
+        if (
+            isinstance(command, cmd.EndPhase)
+            and decision is not None
+            and "end_phase" in decision.answers
+            and command.player in PLAYERS
+        ):
+            return decision
+        return super().admit(state, command)
+
+
 PLANTED: dict[str, type[BattleForArmageddon]] = {
-    cls.name: cls for cls in (CrashInCombat, MutatingEvolve, LeakingView, OutsideArguments)
+    cls.name: cls
+    for cls in (CrashInCombat, MutatingEvolve, LeakingView, OutsideArguments, EndPhaseOutOfTurn)
 }
 
 

@@ -4,14 +4,21 @@ its one-line errors (issue 14, item 1)."""
 from __future__ import annotations
 
 import json
+import re
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 from click.testing import CliRunner
 
+from warlog.arbiter.application import Arbiter
+from warlog.arbiter.autoplay import autoplay
+from warlog.arbiter.exchange import export_line
 from warlog.cli import render
 from warlog.cli.main import cli
+from warlog.domain import rulesets
+from warlog.eventstore.memory_store import MemoryStore
 
 ROOT = Path(__file__).resolve().parent.parent.parent
 HB = str(ROOT / "fixtures" / "heroic-battles")
@@ -35,29 +42,80 @@ def test_a_clean_run_exits_0_and_sums_up_what_it_tried_checked_and_reached(
     assert status == 0, stdout + stderr
     assert stderr == ""  # no progress bar when stderr is not a terminal
     lines = stdout.splitlines()
-    assert lines[0].startswith("heroic-battles (version 1): 4 examples, ")
-    assert " commands tried, " in lines[0] and " refused in " in lines[0]
+    tried = re.fullmatch(
+        r"heroic-battles \(version 1\): 4 of 4 examples \(the examples ran out first\), "
+        r"(\d+) commands tried "
+        r"\((\d+) accepted, (\d+) refused\) in [\d.]+ s",
+        lines[0],
+    )
+    assert tried, lines[0]
+    total, accepted, refused = map(int, tried.groups())
+    assert accepted + refused == total  # nothing crashed: the parts add up to the total
     assert lines[1].startswith("  commands tried by kind: legal ")
     assert lines[2].startswith("  coverage: ") and " of 71 event types reached" in lines[2]
-    assert any(
-        line.startswith("  after every accepted step: the new batch audited") for line in lines
+    # what was checked, as requirements and counts, never a verdict
+    assert lines[3] == (
+        "  checked after every step (an example stops at its first failure): it raises nothing "
+        "but warlog's own errors (crash); the state it was decided on is unchanged (purity)"
     )
+    assert "no crash" not in stdout
+    assert re.fullmatch(
+        r"  outcome: a command the rules list as legal must be accepted \(\d+ steps?\); one "
+        r"known to be illegal \(from a player the game does not wait for, of a type it does "
+        r"not wait for, after the game ended, or malformed\) must be refused with nothing "
+        r"appended, by the rules \(exit 3\) or as bad input \(exit 1; malformed input: exit 1\) "
+        r"\(\d+ steps?\); a mutated command the rules do not list may be accepted or refused: "
+        r"only that a refusal exits 1 or 3 with nothing appended is checked \(\d+ steps?\)",
+        lines[4],
+    ), lines[4]
+    assert lines[5].startswith("  after every accepted step: the new batch audited")
+    assert lines[8].startswith("  views: every reader's view rendered at the end of each example")
     assert lines[-2:] == ["no failures", lines[-1]] and lines[-1].startswith("seed 7; ")
     assert not out.exists()  # nothing written when nothing failed
 
 
 def test_the_same_seed_gives_the_same_examples(tmp_path: Path) -> None:
-    def run() -> dict[str, object]:
+    def run() -> dict[str, Any]:
         status, stdout, _ = warlog(
             "fuzz", BFA, "--examples", "3", "--steps", "4", "--seed", "11", "--json"
         )
         assert status == 0
-        tally: dict[str, object] = json.loads(stdout)["tallies"][0]
+        tally: dict[str, Any] = json.loads(stdout)["tallies"][0]
         return {k: v for k, v in tally.items() if k != "seconds"}
 
     first = run()
     assert first["examples"] == 3 and first["steps"]
+    assert first["accepted"] + first["refused"] + first["crashed"] == first["steps"]
+    assert sum(first["expected"].values()) == first["steps"]
     assert run() == first
+
+
+def test_the_summary_names_the_rules_version_of_every_source(tmp_path: Path) -> None:
+    # the golden game was recorded under version 2 and forks of it play on under it; a game
+    # begun now plays under the latest version
+    arb = Arbiter(MemoryStore(), rulesets.get, seeds=lambda: b"\1" * 32)
+    game = arb.new_game("battle-for-armageddon", game="fresh")
+    autoplay(arb, game, 10)
+    fresh = tmp_path / "fresh.jsonl"
+    fresh.write_text(
+        "".join(export_line(r) + "\n" for r in arb.export_records(game, opened=True)),
+        encoding="utf-8",
+    )
+    latest = rulesets.get("battle-for-armageddon").version
+    args = ("fuzz", BFA, str(fresh), "--examples", "2", "--steps", "2", "--seed", "3")
+    status, stdout, _ = warlog(*args)
+    assert status == 0, stdout
+    assert stdout.startswith(f"battle-for-armageddon (versions 2, {latest}): 2 of 2 examples ")
+    status, stdout, _ = warlog(*args, "--json")
+    assert json.loads(stdout)["tallies"][0]["versions"] == {BFA: "2", str(fresh): latest}
+
+
+def test_a_search_out_of_time_says_the_budget_ran_out_first() -> None:
+    status, stdout, _ = warlog("fuzz", HB, "--budget", "0.0001", "--seed", "7")
+    assert status == 0
+    assert stdout.startswith(
+        "heroic-battles (version 1): 0 of 300 examples (the budget ran out first), "
+    )
 
 
 def test_bad_sources_and_fixtures_are_refused_in_one_line(tmp_path: Path) -> None:
@@ -65,6 +123,21 @@ def test_bad_sources_and_fixtures_are_refused_in_one_line(tmp_path: Path) -> Non
     assert status == 1 and stderr.startswith("error[") and len(stderr.splitlines()) == 1
     status, _, stderr = warlog("fuzz", str(tmp_path))  # a folder with no recorded game
     assert status == 1 and "error[input/no_sources]" in stderr
+    # a source that cannot be read is 1: a .jsonl file that is not a warlog log
+    (tmp_path / "logs").mkdir()
+    other = tmp_path / "logs" / "other.jsonl"
+    other.write_text('{"a": 1}\n{"b": 2}\n', encoding="utf-8")
+    status, _, stderr = warlog("fuzz", str(other))
+    assert status == 1 and stderr == (
+        f"error[input/not_a_log]: {other} is not a warlog log: its first line is not the event "
+        "opening a game (game_created) in the export format\n"
+    )
+    # a log that fails its audit is 4: a warlog log with a damaged line
+    lines = Path(BFA).read_text(encoding="utf-8").splitlines(keepends=True)
+    damaged = tmp_path / "logs" / "damaged.jsonl"
+    damaged.write_text("".join(lines[:5]) + '{"seq": 6}\n' + "".join(lines[6:]), encoding="utf-8")
+    status, _, stderr = warlog("fuzz", str(damaged))
+    assert status == 4 and stderr.startswith("error[") and "line 6" in stderr
     status, _, stderr = warlog("fuzz")
     assert status == 2 and "give at least one SOURCE" in stderr
     status, _, stderr = warlog("fuzz", "--replay", str(tmp_path / "none.json"))
@@ -86,7 +159,19 @@ def test_a_source_whose_log_was_altered_is_refused_as_a_broken_log(tmp_path: Pat
     altered.write_text("".join(lines), encoding="utf-8")
     status, stdout, stderr = warlog("fuzz", str(altered), "--examples", "1")
     assert status == 4 and stdout == "" and len(stderr.splitlines()) == 1
-    assert stderr.startswith("error[import/broken_log]")
+    assert stderr.startswith(
+        f"error[fuzz/source_not_clean]: cannot fuzz {altered}: this log does not audit clean "
+        "from seq 6 (altered or damaged): seq 6 [chain]: "
+    )
+
+
+def test_the_exit_codes_in_help_say_what_fuzz_exits_4_for() -> None:
+    status, stdout, _ = warlog("--help")
+    assert status == 0
+    assert (
+        "4 audit or import found the log altered or invalid; fuzz found a failure (or --replay "
+        "still fails), or a source does not audit clean" in " ".join(stdout.split())
+    )
 
 
 def test_on_a_terminal_a_progress_bar_runs_on_stderr_and_is_cleared_at_the_end(

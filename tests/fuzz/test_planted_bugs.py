@@ -10,7 +10,9 @@ from __future__ import annotations
 
 import hashlib
 import json
+from collections.abc import Mapping
 from pathlib import Path
+from typing import Any, ClassVar
 
 import pytest
 from click.testing import CliRunner
@@ -18,9 +20,17 @@ from click.testing import CliRunner
 from tests.fuzz import planted as plants
 from warlog.arbiter.application import Arbiter
 from warlog.arbiter.autoplay import autoplay
+from warlog.arbiter.database import on_database
 from warlog.arbiter.exchange import export_line
 from warlog.cli.main import cli
 from warlog.domain import rulesets
+from warlog.domain.battle_for_armageddon import commands as cmd
+from warlog.domain.battle_for_armageddon.decide import HANDLERS
+from warlog.domain.battle_for_armageddon.ruleset import BattleForArmageddon
+from warlog.domain.battle_for_armageddon.state import GameState
+from warlog.domain.core.batch import Batch
+from warlog.domain.core.errors import reject
+from warlog.domain.core.rules import Handler
 from warlog.eventstore.memory_store import MemoryStore
 
 
@@ -31,16 +41,19 @@ def warlog(*args: str) -> tuple[int, str, str]:
     return result.exit_code, result.stdout, result.stderr
 
 
-def recorded(name: str, folder: Path, commands: int = 150) -> Path:
+def recorded(name: str, folder: Path, commands: int = 150, *, revealed: bool = True) -> Path:
     """A game of the fixed rules registered as ``name``, played by autoplay and revealed (the
-    same log on every run)."""
+    same log on every run); or not revealed, exported by the referee with every value opened
+    (``warlog export --open``)."""
     seed = hashlib.sha256(name.encode()).digest()
     with plants.registered(name, plants.fixed(name)):
         arb = Arbiter(MemoryStore(), rulesets.get, seeds=lambda: seed, clock=lambda: RECORDED_AT)
         game = arb.new_game(name, game="recorded")
         autoplay(arb, game, commands)
-        arb.reveal(game)
-        lines = "".join(export_line(r) + "\n" for r in arb.export_records(game))
+        if revealed:
+            arb.reveal(game)
+        records = arb.export_records(game, opened=not revealed)
+        lines = "".join(export_line(r) + "\n" for r in records)
     path = folder / f"{name}.jsonl"
     path.write_text(lines, encoding="utf-8")
     return path
@@ -48,14 +61,17 @@ def recorded(name: str, folder: Path, commands: int = 150) -> Path:
 
 #: planted ruleset -> the check that finds it, the examples and budget (seconds) the test gives
 #: it (the examples run out first: the seed decides what is found, not the machine's speed),
-#: and the most events its shrunk log may hold
+#: the most events its shrunk log may hold, and the seed
 CASES = {
-    "bfa-planted-mutation": ("purity", 20, 60, 10),
-    "bfa-planted-leak": ("views", 40, 60, 20),
-    "bfa-planted-global": ("audit", 20, 60, 10),
-    "bfa-planted-crash": ("crash", 150, 60, 480),
+    "bfa-planted-mutation": ("purity", 20, 60, 10, "4"),
+    "bfa-planted-leak": ("views", 40, 60, 20, "4"),
+    "bfa-planted-global": ("audit", 20, 60, 10, "4"),
+    "bfa-planted-crash": ("crash", 150, 60, 480, "4"),
+    # found at a fork point where the Imperials play (the Orks' end_phase wrongly accepted),
+    # then tried from earlier fork points: one where the game waits for the Orks, whose
+    # end_phase is legal there, must not pass for the same failure (seed 6 tries it)
+    "bfa-planted-turn": ("outcome", 40, 60, 100, "6"),
 }
-SEED = "4"
 #: the time every event of the recorded games is stamped with: the same log, byte for byte, on
 #: every run (an example's dice depend on the log it forks)
 RECORDED_AT = "2026-11-23T10:00:00.000Z"
@@ -65,7 +81,7 @@ RECORDED_AT = "2026-11-23T10:00:00.000Z"
 def test_a_planted_bug_is_found_shrunk_and_replayed_until_it_is_fixed(
     name: str, tmp_path: Path
 ) -> None:
-    check, examples, budget, most = CASES[name]
+    check, examples, budget, most, seed = CASES[name]
     source = recorded(name, tmp_path)
     out = tmp_path / "failures"
     with plants.registered(name, plants.PLANTED[name]()):
@@ -73,11 +89,15 @@ def test_a_planted_bug_is_found_shrunk_and_replayed_until_it_is_fixed(
         status, stdout, _ = warlog(
             "fuzz",
             str(source),
-            *("--examples", str(examples), "--budget", str(budget), "--seed", SEED),
+            *("--examples", str(examples), "--budget", str(budget), "--seed", seed),
             *("--out", str(out), "--json"),
         )
         assert status == 4
         report = json.loads(stdout)
+        (tally,) = report["tallies"]
+        # every step tried is counted as what it did, the failing ones too
+        assert tally["accepted"] + tally["refused"] + tally["crashed"] == tally["steps"]
+        assert (tally["crashed"] > 0) == (check == "crash")
         found = {f["check"]: f for f in report["found"]}
         assert check in found, report["found"]
         failure = found[check]
@@ -94,3 +114,104 @@ def test_a_planted_bug_is_found_shrunk_and_replayed_until_it_is_fixed(
     with plants.registered(name, plants.fixed(name)):
         status, stdout, _ = warlog("fuzz", "--replay", str(pair.with_suffix(".json")))
         assert status == 0 and "fixed: every check passes" in stdout
+
+
+def in_database(name: str, folder: Path, commands: int = 150) -> Path:
+    """The game ``recorded`` plays, played in an SQLite database (its key file beside it) as
+    the game ``recorded``, not revealed; the database's path."""
+    seed = hashlib.sha256(name.encode()).digest()
+    db = folder / "games.db"
+    with plants.registered(name, plants.fixed(name)):
+        arb = on_database(str(db), create=True, seeds=lambda: seed, clock=lambda: RECORDED_AT)
+        autoplay(arb, arb.new_game(name, game="recorded"), commands)
+        arb.close()
+    return db
+
+
+@pytest.mark.parametrize("given", ["export", "game id"])
+def test_a_game_not_yet_revealed_is_fuzzed_and_its_failure_written_with_its_values_opened(
+    given: str, tmp_path: Path
+) -> None:
+    # an export made with --open before the reveal, or the game in its database: the fuzzer
+    # has the values, and the key only in the second case
+    name = "bfa-planted-turn"
+    if given == "export":
+        source = str(recorded(name, tmp_path, revealed=False))
+        assert '"sealed"' in Path(source).read_text(encoding="utf-8")
+        db: list[str] = []
+    else:
+        source, db = "recorded", ["--db", str(in_database(name, tmp_path))]
+    out = tmp_path / "failures"
+    with plants.registered(name, plants.PLANTED[name]()):
+        status, stdout, stderr = warlog(
+            "fuzz", source, *db, "--examples", "40", "--seed", "1", "--out", str(out), "--json"
+        )
+        assert status == 4, stderr
+        (failure,) = json.loads(stdout)["found"]
+        assert failure["check"] == "outcome" and failure["reproduced"]
+        pair = Path(failure["fixture"])
+        log = pair.with_suffix(".jsonl").read_text(encoding="utf-8")
+        assert failure["events"] > 4 and '"sealed"' in log  # the source's events, opened
+        status, stdout, _ = warlog("audit", str(pair.with_suffix(".jsonl")))
+        assert status == 0, stdout
+        status, stdout, _ = warlog("fuzz", "--replay", str(pair.with_suffix(".json")))
+        assert status == 4 and "still failing: outcome" in stdout
+    with plants.registered(name, plants.fixed(name)):
+        status, stdout, _ = warlog("fuzz", "--replay", str(pair.with_suffix(".json")))
+        assert status == 0 and "fixed: every check passes" in stdout
+
+
+def test_a_failure_that_cannot_be_written_is_still_reported(tmp_path: Path) -> None:
+    name = "bfa-planted-turn"
+    source = recorded(name, tmp_path)
+    blocker = tmp_path / "a-file"
+    blocker.write_text("not a folder")
+    out = blocker / "failures"
+    with plants.registered(name, plants.PLANTED[name]()):
+        status, stdout, stderr = warlog(
+            "fuzz", str(source), "--examples", "40", "--seed", "6", "--out", str(out)
+        )
+    assert status == 4 and stderr == ""
+    lines = stdout.splitlines()
+    at = lines.index("1 failure:")
+    assert lines[at + 1].startswith("  [bfa-planted-turn] outcome: a command known to be illegal")
+    assert lines[at + 2].startswith(
+        f"    not written: error[input/unwritable]: cannot write the failure to {out}"
+    )
+
+
+def _end_phase_refused(batch: Batch[GameState], command: cmd.EndPhase) -> None:
+    raise reject("a phase never ends", "endless")
+
+
+class EndlessPhases(BattleForArmageddon):
+    """A change of the rules that re-derives recorded games differently: no phase ends."""
+
+    handlers: ClassVar[Mapping[type[Any], Handler]] = {
+        **HANDLERS,
+        cmd.EndPhase: _end_phase_refused,
+    }
+
+
+def test_a_source_the_rules_installed_re_derive_differently_is_refused_naming_the_first_seq(
+    tmp_path: Path,
+) -> None:
+    name = "bfa-planted-turn"
+    source = recorded(name, tmp_path)
+    first = next(
+        json.loads(line)["seq"]
+        for line in source.read_text(encoding="utf-8").splitlines()
+        if '"type":"end_phase"' in line.replace(" ", "")
+    )
+    with plants.registered(name, type("Changed", (EndlessPhases,), {"name": name})()):
+        status, stdout, stderr = warlog("fuzz", str(source), "--examples", "1")
+        assert status == 4 and stdout == "" and len(stderr.splitlines()) == 1
+        assert stderr.startswith(
+            f"error[fuzz/source_not_clean]: cannot fuzz {source}: the rules installed re-derive "
+            f"this log differently from seq {first} (a change of the rules since it was "
+            f"recorded, or the log altered): seq {first} [rules]: "
+        ), stderr
+        # import says what it always said
+        db = str(tmp_path / "games.db")
+        status, _, stderr = warlog("--db", db, "import", str(source))
+        assert status == 4 and stderr.startswith("error[import/broken_log]: refusing a broken log")

@@ -1,0 +1,40 @@
+"""One example driven step by step: what it counts of a step that fails a check."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from tests.fuzz import planted as plants
+from tests.fuzz.test_planted_bugs import recorded
+from warlog.fuzz import sources
+from warlog.fuzz.checks import Failure
+from warlog.fuzz.example import Example, Step, forked
+from warlog.fuzz.report import Tally
+
+
+def test_a_step_that_fails_a_check_is_counted_and_its_events_covered(tmp_path: Path) -> None:
+    name = "bfa-planted-turn"
+    source = recorded(name, tmp_path)
+    with plants.registered(name, plants.PLANTED[name]()):
+        holder = sources.load([str(source)], lambda: pytest.fail("no database"))
+        (src,) = holder.sources
+        tally = Tally(name, {src.name: src.ruleset.version}, [])
+        for at in reversed(src.ends):  # a fork point where one side may end the phase
+            example = Example(forked(holder, src, at, b"\1" * 32), tally, twins=False)
+            idle = [p for p in example.seats if p not in example.legal]
+            if example.answers and "end_phase" in example.answers and idle:
+                break
+        before, _ = example.arb.head(example.game)
+        step = Step("wrong_player", json.dumps({"type": "end_phase", "player": idle[0]}))
+        with pytest.raises(Failure) as failed:
+            example.run(step)
+        assert failed.value.check == "outcome"
+        appended = example.arb.head(example.game)[0] - before
+    # the plant accepted it: counted as accepted, its events in the coverage
+    assert tally.accepted == 1 and tally.refused == tally.crashed == 0
+    assert tally.expected == {"refused": 1}
+    assert appended and sum(tally.reached.values()) == appended
+    assert tally.reached.get("phase_ended") == 1

@@ -1,0 +1,110 @@
+"""``warlog fuzz --replay`` judges each step by the state it is replayed in, and says when the
+check that fails is not the one the fixture recorded (a fixture of one failure may show another
+once the rules change)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import msgspec
+from click.testing import CliRunner
+
+from tests.fuzz import planted as plants
+from warlog.arbiter.application import Arbiter
+from warlog.arbiter.exchange import export_line
+from warlog.cli.main import cli
+from warlog.domain import rulesets
+from warlog.eventstore.memory_store import MemoryStore
+
+NAME = "bfa-planted-turn"
+AT = "2026-11-23T10:00:00.000Z"
+
+
+def warlog(*args: str) -> tuple[int, str, str]:
+    result = CliRunner().invoke(cli, list(args))
+    if result.exception and not isinstance(result.exception, SystemExit):
+        raise result.exception
+    return result.exit_code, result.stdout, result.stderr
+
+
+def fixture_after_a_move(folder: Path, steps: list[dict[str, str]], check: str) -> Path:
+    """A fixture as a fuzz run writes it: a game of the fixed rules played by autoplay until a
+    counter has moved in a movement phase, closed by its reveal; and ``steps`` to play on it,
+    each a dict naming its kind and command (``{moved}``: the move just played, ``{idle}``: the
+    side the game does not wait for)."""
+    with plants.registered(NAME, plants.fixed(NAME)) as ruleset:
+        arb = Arbiter(MemoryStore(), rulesets.get, seeds=lambda: b"\7" * 32, clock=lambda: AT)
+        game = arb.new_game(NAME, game="recorded")
+        while True:
+            state = arb.state(game)
+            player = ruleset.active_players(state)[0]
+            legal = list(ruleset.legal_commands(state, player))
+            choice = msgspec.json.encode(ruleset.choose(state, player, legal)).decode()
+            arb.play(game, choice)
+            waits = ruleset.active_players(arb.state(game))
+            if json.loads(choice)["type"] == "move" and waits == [player]:
+                break  # the side that moved moves on: its counter has moved this phase
+        head, _ = arb.head(game)
+        idle = next(p for p in ruleset.seats(arb.state(game)) if p != player)
+        arb.reveal(game)
+        log = "".join(export_line(r) + "\n" for r in arb.export_records(game))
+    path = folder / f"{NAME}-{check}-handmade"
+    path.with_suffix(".jsonl").write_text(log, encoding="utf-8")
+    texts = {"moved": choice, "idle": json.dumps({"type": "end_phase", "player": idle})}
+    fixture = {
+        "ruleset": NAME,
+        "version": ruleset.version,
+        "check": check,
+        "message": "as recorded",
+        "source": "recorded",
+        "fork_at": head,
+        "steps": [
+            {"kind": s["kind"], "text": texts[s["text"]], "expect": s["expect"]} for s in steps
+        ],
+        "failing": len(steps) - 1,
+        "seed": 1,
+    }
+    path.with_suffix(".json").write_text(json.dumps(fixture), encoding="utf-8")
+    return path.with_suffix(".json")
+
+
+def test_a_step_recorded_as_legal_is_judged_by_the_state_it_is_replayed_in(
+    tmp_path: Path,
+) -> None:
+    # found where the counter had not moved yet (under rules that forgot a move): replayed on
+    # a log where it has, the fixed rules rightly refuse it, and that is no failure
+    path = fixture_after_a_move(
+        tmp_path, [{"kind": "legal", "text": "moved", "expect": "accepted"}], "replay"
+    )
+    with plants.registered(NAME, plants.fixed(NAME)):
+        status, stdout, _ = warlog("fuzz", "--replay", str(path))
+    assert status == 0, stdout
+    assert stdout.splitlines()[-1] == "fixed: every check passes (it failed replay: as recorded)"
+
+
+def test_replay_says_when_the_check_that_fails_is_not_the_one_recorded(tmp_path: Path) -> None:
+    path = fixture_after_a_move(
+        tmp_path, [{"kind": "wrong_player", "text": "idle", "expect": "refused"}], "replay"
+    )
+    with plants.registered(NAME, plants.PLANTED[NAME]()):
+        status, stdout, _ = warlog("fuzz", "--replay", str(path))
+        assert status == 4
+        last = stdout.splitlines()[-1]
+        assert last.startswith(
+            "still failing, but another check than the one recorded (replay: as recorded): "
+            "outcome: a command known to be illegal was accepted"
+        ), stdout
+        status, stdout, _ = warlog("fuzz", "--replay", str(path), "--json")
+        assert status == 4
+        assert json.loads(stdout) | {"message": ""} == {
+            "fixture": str(path),
+            "failing": True,
+            "check": "outcome",
+            "recorded": "replay",
+            "message": "",
+            "notes": [],
+        }
+    with plants.registered(NAME, plants.fixed(NAME)):
+        status, stdout, _ = warlog("fuzz", "--replay", str(path))
+    assert status == 0, stdout
