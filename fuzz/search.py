@@ -30,6 +30,7 @@ from hypothesis import (
 from hypothesis import seed as hypothesis_seed
 from hypothesis import strategies as st
 from hypothesis.control import current_build_context
+from hypothesis.errors import Flaky
 from hypothesis.internal.conjecture import providers
 
 from warlog.fuzz.checks import CHECKS, Failure
@@ -161,11 +162,31 @@ def search(
         print_blob=False,
         verbosity=Verbosity.quiet,
     )(hypothesis_seed(seed)(given(st.data())(test)))
-    # what failed is in ``found``: Hypothesis re-raises it, or its time ran out
-    with _isolated(), contextlib.suppress(Exception, _OutOfTime):
-        run()
+    # what failed is in ``found``: Hypothesis re-raises it, or its time ran out; anything else
+    # is the fuzzer's own error, which is not a verdict on the rules and must not pass unseen
+    try:
+        with _isolated():
+            run()
+    except _OutOfTime:
+        pass
+    except Exception as exc:
+        if not _expected(exc, bool(found) or tally.stopped == "budget"):
+            raise
     tally.seconds += time.monotonic() - started
     return [found[check] for check in CHECKS if check in found]
+
+
+def _expected(exc: BaseException, stopping: bool) -> bool:
+    """``exc`` is how a search ends: a check's failure (Hypothesis re-raises it, or a group of
+    them), the search's time running out, or Hypothesis calling either flaky while it stops
+    (``stopping``: something was found, or the budget ran out)."""
+    if isinstance(exc, (_OutOfTime, *_FAILED.values())):
+        return True
+    if isinstance(exc, Flaky) and stopping:
+        return True
+    if isinstance(exc, BaseExceptionGroup):
+        return all(_expected(e, stopping) for e in exc.exceptions)
+    return False
 
 
 @contextlib.contextmanager

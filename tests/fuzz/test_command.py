@@ -184,3 +184,26 @@ def test_on_a_terminal_a_progress_bar_runs_on_stderr_and_is_cleared_at_the_end(
     err = capsys.readouterr().err
     assert "[############------------]  50% battle-for-armageddon: 3 examples" in err
     assert err.endswith("\r\033[K")
+
+
+def test_an_error_of_the_fuzzer_itself_is_not_reported_as_no_failures(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Given a fuzzer whose own step drawing raises (a bug in the fuzzer, not in the rules),
+    when it runs, then it ends on that error, one line and not exit 0, instead of summing up a
+    search that never ran as 'no failures'."""
+    import warlog.fuzz.search as search
+
+    def broken(*args: object) -> None:
+        raise RuntimeError("the fuzzer's own bug")
+
+    monkeypatch.setattr(search, "draw_step", broken)
+    result = CliRunner().invoke(
+        cli, ["fuzz", HB, "--examples", "3", "--seed", "1", "--out", str(tmp_path / "out")]
+    )
+    assert result.exit_code != 0
+    assert "no failures" not in result.stdout
+    assert result.stderr == (
+        "error[internal/bug]: RuntimeError: the fuzzer's own bug (a bug in warlog; "
+        "WARLOG_DEBUG=1 shows where)\n"
+    )
