@@ -26,7 +26,7 @@ def close(v, path, seals):  # the chained form: every seal closed; each one kept
 
 def verify(file):  # exits at once, in one line, if the file cannot be read or a line is not an event warlog writes
     prev, problems, kept, spec, shift, dealing, seeds, n, line = "0" * 64, [], [], {}, 0, False, {}, 0, 0
-    done, waiting = [0, 0], [0, 0]  # [rolls, seals] checked, and not
+    done, waiting, typed, closed = [0, 0], [0, 0], 0, 0  # [rolls, seals] checked and not; rolls a referee typed; seals left closed
     try:
         for line, text in enumerate(open(file, "rb"), 1):
             if not text.strip():
@@ -36,12 +36,14 @@ def verify(file):  # exits at once, in one line, if the file cannot be read or a
             if sha(f"{prev}\n{s}\n{t}\n{e['at']}\n{dump(d)}") != e["hash"] or s != n or e["prev"] != prev:
                 problems.append(f"seq {s}: the chain is broken here")
             prev, opened = e["hash"], [(p, v) for p, v in seals if "value" in v]
+            closed += len(seals) - len(opened)
             dealing = t == "game_created" or dealing and t not in ("command_issued", "dice_revealed", "game_forked")
             problems += [f"seq {s}: the seal of {p} does not open" for p, v in opened if sha(f"{v['salt']}\n{dump(v['value'])}") != v["sealed"]]
             if t in ("game_created", "game_forked"):  # the dice's fields as text, as the derivation writes them
                 spec, shift = ({k: str(d["dice"].get(k, "")) for k in ("mode", "stream", "salt", "commitment")}, 0) if d.get("dice") else (spec, shift + 1)
             kept += [(s, s - shift, p, v["salt"], spec) for p, v in opened]
-            if t == "dice_rolled" and (spec.get("mode") == "auto" or dealing):  # the deal rolls on the seed
+            typed += t == "dice_rolled" and spec.get("mode") != "auto" and not dealing  # the deal rolls on the seed
+            if t == "dice_rolled" and (spec.get("mode") == "auto" or dealing):
                 rolled, sides = dict(seals).get("faces", {"value": d["faces"]}).get("value"), d["sides"]
                 if not isinstance(sides, int) or not 1 <= sides <= 256 or not isinstance(rolled, (list, type(None))):
                     raise ValueError(f"a die of {dump(sides)[:20]} sides rolling {dump(d['faces'])[:40]}: dice have 1 to 256 sides, faces in a list")
@@ -64,13 +66,14 @@ def verify(file):  # exits at once, in one line, if the file cannot be read or a
         elif path is None and faces(key, sp.get("stream"), sp.get("salt"), dseq, len(got[1]), got[0]) != got[1]:
             problems.append(f"seq {seq}: these faces do not come from the revealed seed")
         done[path is not None] += 1
-    return problems + ([] if n else ["the file holds no event"]), done, waiting
+    return problems + ([] if n else ["the file holds no event"]), done, waiting, typed, closed
 
 
 if __name__ == "__main__":
     if len(sys.argv) != 2:
         sys.exit("usage: python verify.py GAME.jsonl (a warlog export)")
-    found, (dice, seals), waiting = verify(sys.argv[1])
-    print("\n".join(found) or f"chain intact; {dice} dice and {seals} seals checked against revealed seeds;"
-          f" {sum(waiting)} not checked (their seed is not revealed, or their value stays sealed)")
+    found, (rolls, seals), (unseeded, unsalted), typed, closed = verify(sys.argv[1])
+    print("\n".join(found) or f"chain intact; {rolls} rolls and {seals} seals checked against revealed seeds; not checked: {unseeded} rolls"
+          f" (their seed not revealed, or their faces sealed), {typed} rolls typed by a referee (no seed derives them),"
+          f" {unsalted} opened seals' salts (their seed not revealed), {closed} seals still closed")
     sys.exit(1 if found else 0)

@@ -39,6 +39,19 @@ def export(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return path
 
 
+def report(
+    rolls: int, seals: int, unseeded: int = 0, typed: int = 0, unsalted: int = 0, closed: int = 0
+) -> str:
+    """The verifier's last word on a log it found nothing wrong with: what it checked, and each
+    kind of thing it could not check, named and counted (zeros included)."""
+    return (
+        f"chain intact; {rolls} rolls and {seals} seals checked against revealed seeds; not "
+        f"checked: {unseeded} rolls (their seed not revealed, or their faces sealed), {typed} "
+        f"rolls typed by a referee (no seed derives them), {unsalted} opened seals' salts "
+        f"(their seed not revealed), {closed} seals still closed\n"
+    )
+
+
 def run(path: Path) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
         [sys.executable, str(DOCS / "verify.py"), str(path)],
@@ -50,11 +63,7 @@ def run(path: Path) -> subprocess.CompletedProcess[str]:
 
 def test_the_verifier_passes_an_exported_game_and_rederives_its_dice(export: Path) -> None:
     result = run(export)
-    assert result.returncode == 0
-    assert result.stdout.startswith("chain intact; 10 dice and ")
-    assert result.stdout.strip().endswith(
-        "0 not checked (their seed is not revealed, or their value stays sealed)"
-    )
+    assert (result.returncode, result.stdout) == (0, report(10, 0))
 
 
 def test_the_verifier_names_an_altered_event(export: Path, tmp_path: Path) -> None:
@@ -261,3 +270,96 @@ def test_a_file_that_cannot_be_read_is_one_line(tmp_path: Path, make: str) -> No
         path.mkdir()
     line = one_error(run(path))
     assert line.startswith(f"verify.py: cannot read {path} (")
+
+
+# ---------------------------------------------------------------- what it did not check
+
+
+def cli_export(tmp_path: Path, *new: str) -> Path:
+    """A new game made and exported by the command line (not revealed: its seals stay closed)."""
+    from click.testing import CliRunner
+
+    from warlog.cli.main import cli
+
+    db, path = str(tmp_path / "w.db"), tmp_path / "game.jsonl"
+    for args in (["new", *new, "--game", "g1"], ["export", "g1", "-o", str(path)]):
+        result = CliRunner().invoke(cli, ["--db", db, *args])
+        assert result.exit_code == 0, result.output
+    return path
+
+
+def test_seals_still_closed_are_counted_as_not_checked(tmp_path: Path) -> None:
+    """Given a new Armageddon Empires game exported before the reveal (its hands dealt under
+    seal), when the verifier reads it, then it counts the closed seals and the sealed rolls as
+    not checked, as audit does, rather than leave the seals out (it once said "8 not
+    checked" of 8 rolls and 33 seals)."""
+    from click.testing import CliRunner
+
+    from warlog.cli.main import cli
+
+    path = cli_export(tmp_path, "armageddon-empires")
+    result = run(path)
+    assert (result.returncode, result.stdout) == (0, report(0, 0, unseeded=8, closed=33))
+    audit = CliRunner().invoke(cli, ["--db", str(tmp_path / "a.db"), "audit", str(path)])
+    assert "8 rolls NOT verified" in audit.stdout and "33 still sealed" in audit.stdout
+
+
+def race_export(tmp_path: Path, reveal: bool) -> Path:
+    """The toy dice race in a manual-dice game: three rolls a referee typed."""
+    from tests.eventstore.conftest import fixed_clock
+    from tests.toy import SCENARIO
+    from warlog.arbiter.application import Arbiter
+    from warlog.domain import rulesets
+    from warlog.eventstore.memory_store import MemoryStore
+
+    rulesets.register("dice-race", "tests.toy:RULESET")
+    try:
+        (tmp_path / "race.toml").write_bytes(SCENARIO)
+        arb = Arbiter(MemoryStore(), rulesets.get, clock=fixed_clock(), seeds=lambda: bytes(32))
+        game = arb.new_game("dice-race", str(tmp_path / "race.toml"), game="g1", dice="manual")
+        for player in ("red", "blue", "red"):
+            command = {"type": "roll", "player": player, "count": 2, "dice": [3, 4]}
+            arb.play(game, json.dumps(command))
+        if reveal:
+            arb.reveal(game)
+        records = list(arb.export_records(game))
+    finally:
+        rulesets.unregister("dice-race")
+    path = tmp_path / f"manual-{reveal}.jsonl"
+    path.write_text("".join(export_line(r) + "\n" for r in records))
+    return path
+
+
+@pytest.mark.parametrize(
+    ("reveal", "said"),
+    [(True, report(0, 3, typed=3)), (False, report(0, 0, typed=3, closed=3))],
+    ids=["revealed", "live"],
+)
+def test_a_referees_typed_dice_are_named_as_not_derivable(
+    tmp_path: Path, reveal: bool, said: str
+) -> None:
+    """Given a manual-dice game whose referee typed three rolls (each command's list sealed),
+    when the verifier reads its export, then it names the three rolls as typed by a referee,
+    which no seed derives, rather than "0 not checked"; revealed, the sealed lists are
+    checked against the seed."""
+    result = run(race_export(tmp_path, reveal))
+    assert (result.returncode, result.stdout) == (0, said)
+
+
+def test_a_game_made_manual_by_a_forger_shows_its_rolls_unchecked(tmp_path: Path) -> None:
+    """Given the golden Battle for Armageddon game (59 rolls, 84 seals, all derivable from its
+    revealed seed), forged into a manual-dice game whose 51st event rolls a 6, the chain
+    recomputed, when the verifier reads it, then it cannot tell (the mode is in the chained
+    game_created: a re-chained log is another log, which a player's receipt refutes), but it
+    says that no roll was checked: all 59 are named as typed by a referee, where it had said
+    "0 not checked"."""
+    golden = FIXTURES / "battle-for-armageddon" / "bfa-golden.jsonl"
+    untouched = run(golden)
+    assert (untouched.returncode, untouched.stdout) == (0, report(59, 84))
+
+    def edit(events: list[dict[str, Any]]) -> None:
+        events[0]["data"]["dice"]["mode"] = "manual"
+        events[50]["data"]["faces"] = [6]
+
+    result = run(forge(golden, tmp_path / "manual.jsonl", edit))
+    assert (result.returncode, result.stdout) == (0, report(0, 84, typed=59))
