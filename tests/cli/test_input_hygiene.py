@@ -98,3 +98,18 @@ def test_a_text_no_argument_holds_is_never_blamed_on_the_arguments(
     line = one_line(err, "internal/bug")
     assert (status, out) == (1, "")
     assert "argument" not in line and "UnicodeEncodeError" in line
+
+
+@pytest.mark.parametrize("command", ["import", "audit", "replay"])
+def test_a_directory_given_as_the_file_is_one_line_exit_1(tmp_path: Path, command: str) -> None:
+    """Given a directory named like an export, when it is imported, audited or replayed, then
+    one line says it is a directory, exit 1, as audit always said (import once gave click's
+    four-line usage error, exit 2)."""
+    folder = tmp_path / "d.jsonl"
+    folder.mkdir()
+    status, out, err = run(tmp_path / "w.db", command, str(folder))
+    assert (status, out, err) == (
+        1,
+        "",
+        f"error[input/not_a_file]: {folder} is a directory, not an export file\n",
+    )
