@@ -9,6 +9,7 @@ values in the vault, so that the imported game folds.
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import TYPE_CHECKING
 
@@ -75,14 +76,38 @@ def parse_lines(lines: Iterable[str]) -> Iterator[Record]:
         if not isinstance(data, dict):
             raise BadLine(line_no, "data must be a JSON object")
         text = json.dumps(data, separators=(",", ":"), ensure_ascii=False)
+        surrogate = lone_surrogate(line)
+        if surrogate:
+            raise InputError(f"line {line_no} {surrogate}", "input/not_text")
         yield Record(seq=seq, type=type_, data=text, at=at, prev=prev, hash=hash_)
 
 
+#: a JSON escape of a UTF-16 surrogate (``\ud800``): a pair of them is one character
+_SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F]")
+
+
+def lone_surrogate(line: str) -> str | None:
+    """What is wrong with a JSON line that holds an escaped lone surrogate (``"\\ud800"``:
+    JSON allows it, but alone it is no character, and no UTF-8 text holds it), or None. Only a
+    line holding such an escape is parsed again; one that is not JSON is parse_lines' to say."""
+    if _SURROGATE_ESCAPE.search(line) is None:
+        return None
+    try:
+        json.dumps(json.loads(line), ensure_ascii=False).encode()
+    except UnicodeEncodeError as exc:
+        escape = f"\\u{ord(exc.object[exc.start]):04x}"
+        return f"holds an escaped lone surrogate ({escape}), which is not UTF-8 text"
+    except (ValueError, RecursionError):
+        return None
+    return None
+
+
 def read_file(path: str) -> list[str]:
-    """The lines of an export file; InputError (exit 1) if it cannot be read as UTF-8 text."""
+    """The lines of an export file; InputError (exit 1) if it cannot be read as UTF-8 text
+    (a line holding an escaped lone surrogate is named with the file)."""
     try:
         with open(path, encoding="utf-8") as fh:
-            return fh.read().splitlines()
+            lines = fh.read().splitlines()
     except FileNotFoundError:
         raise InputError(f"no such file: {path}", "input/no_file") from None
     except IsADirectoryError:
@@ -91,6 +116,11 @@ def read_file(path: str) -> list[str]:
         raise InputError(f"{path} is not UTF-8 text (JSON Lines)", "input/not_text") from None
     except OSError as exc:
         raise InputError(f"cannot read {path}: {exc.strerror}", "input/unreadable") from None
+    for line_no, line in enumerate(lines, start=1):
+        surrogate = lone_surrogate(line)
+        if surrogate:
+            raise InputError(f"{path} line {line_no} {surrogate}", "input/not_text")
+    return lines
 
 
 def import_log(

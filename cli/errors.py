@@ -23,6 +23,10 @@ class CliError(click.ClickException):
         click.echo(self.error.line(), err=True)
 
 
+#: where the group keeps its command line's arguments (``ctx.meta``)
+ARGUMENTS = "warlog.arguments"
+
+
 def _bug(exc: Exception) -> WarlogError:
     return WarlogError(
         f"{type(exc).__name__}: {exc} (a bug in warlog; WARLOG_DEBUG=1 shows where)",
@@ -32,6 +36,10 @@ def _bug(exc: Exception) -> WarlogError:
 
 class WarlogGroup(click.Group):
     """A click group whose commands report WarlogError (and any bug) as one line."""
+
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        ctx.meta[ARGUMENTS] = list(args)  # to tell whether text that is not UTF-8 came from them
+        return super().parse_args(ctx, args)
 
     def invoke(self, ctx: click.Context) -> Any:
         try:
@@ -44,12 +52,13 @@ class WarlogGroup(click.Group):
             sys.stderr.close()
             raise click.exceptions.Exit(0) from None
         except UnicodeEncodeError as exc:
-            if exc.reason != "surrogates not allowed":
+            surrogate = exc.object[exc.start] if exc.reason == "surrogates not allowed" else ""
+            if not surrogate or not any(surrogate in arg for arg in ctx.meta.get(ARGUMENTS, [])):
                 if os.environ.get("WARLOG_DEBUG"):
                     raise
                 raise CliError(_bug(exc)) from None
             # an argument's bytes that are not UTF-8 (Python keeps them as lone surrogates)
-            byte = ord(exc.object[exc.start]) & 0xFF
+            byte = ord(surrogate) & 0xFF
             raise CliError(
                 InputError(
                     f"an argument holds bytes that are not UTF-8 text (\\x{byte:02x}): game "

@@ -599,7 +599,8 @@ def export(ctx: click.Context, game: str, output: str | None, opened: bool) -> N
 
 
 @cli.command("import")
-@click.argument("file", metavar="FILE", type=click.Path(dir_okay=False))
+# click.Path for completion only: a directory or a missing file is read_file's one line, exit 1
+@click.argument("file", metavar="FILE", type=click.Path())
 @click.option(
     "--game", "game", metavar="ID", help="The imported game's id (default: its recorded id)."
 )

@@ -2,16 +2,9 @@
 import hashlib, hmac, json, sys  # noqa: E401
 
 
-def sha(text):
-    return hashlib.sha256(text.encode()).hexdigest()
-
-
-def mac(key, text):
-    return hmac.new(key, text.encode(), hashlib.sha256)
-
-
-def dump(v):
-    return json.dumps(v, separators=(",", ":"), ensure_ascii=False)
+def sha(text): return hashlib.sha256(text.encode()).hexdigest()  # noqa: E704
+def mac(key, text): return hmac.new(key, text.encode(), hashlib.sha256)  # noqa: E704
+def dump(v): return json.dumps(v, separators=(",", ":"), ensure_ascii=False)  # noqa: E704
 
 
 def faces(seed, stream, salt, seq, count, sides):
@@ -22,56 +15,65 @@ def faces(seed, stream, salt, seq, count, sides):
     return out[:count]
 
 
-def close(v, path, opened):  # the chained form: every opened seal closed again, kept in `opened`
+def close(v, path, seals):  # the chained form: every seal closed; each one kept in `seals` as it came
     if isinstance(v, dict) and "sealed" in v and set(v) <= {"sealed", "value", "salt"}:
-        opened += [(path[:-1], v)] if "value" in v else []
+        seals.append((path[:-1], v))
         return {"sealed": v["sealed"]}
     if isinstance(v, dict):
-        return {k: close(x, f"{path}{k}.", opened) for k, x in v.items()}
-    return [close(x, f"{path}{i}.", opened) for i, x in enumerate(v)] if isinstance(v, list) else v
+        return {k: close(x, f"{path}{k}.", seals) for k, x in v.items()}
+    return [close(x, f"{path}{i}.", seals) for i, x in enumerate(v)] if isinstance(v, list) else v
 
 
-def verify(lines):
-    prev, problems, kept, spec, shift, dealing, seeds, n = "0" * 64, [], [], {}, 0, False, {}, 0
-    for n, e in enumerate((json.loads(line) for line in lines if line.strip()), 1):
-        opened, t, s = [], e["type"], e["seq"]
-        d = close(e["data"], "", opened)
-        if s != n or e["prev"] != prev or sha(f"{prev}\n{s}\n{t}\n{e['at']}\n{dump(d)}") != e["hash"]:
-            problems.append(f"seq {s}: the chain is broken here")
-        prev = e["hash"]
-        dealing = t == "game_created" or dealing and t not in ("command_issued", "dice_revealed", "game_forked")
-        problems += [f"seq {s}: the seal of {p} does not open" for p, v in opened if sha(f"{v['salt']}\n{dump(v['value'])}") != v["sealed"]]
-        if t in ("game_created", "game_forked"):
-            spec, shift = (d["dice"], 0) if d.get("dice") else (spec, shift + 1)
-        kept += [(s, s - shift, p, v["salt"], spec) for p, v in opened]
-        if t == "dice_rolled" and (spec.get("mode") == "auto" or dealing):  # the deal rolls on the seed
-            rolled = dict(opened).get("faces", {"value": d["faces"]})["value"]
-            kept.append((s, s - shift, None, (d["sides"], rolled if isinstance(rolled, list) else None), spec))
-        if d.get("seed") and t in ("dice_revealed", "game_forked"):  # a reveal, or a same-dice fork
-            seeds[spec.get("commitment")] = key = bytes.fromhex(d["seed"])
-            if hashlib.sha256(key).hexdigest() != spec.get("commitment"):
-                problems.append(f"seq {s}: the seed does not open the commitment in force")
-    done, waiting = [0, 0], 0
+def verify(file):  # exits at once, in one line, if the file cannot be read or a line is not an event warlog writes
+    prev, problems, kept, spec, shift, dealing, seeds, n, line = "0" * 64, [], [], {}, 0, False, {}, 0, 0
+    done, waiting, typed, closed = [0, 0], [0, 0], 0, 0  # [rolls, seals] checked and not; rolls a referee typed; seals left closed
+    try:
+        for line, text in enumerate(open(file, "rb"), 1):
+            if not text.strip():
+                continue
+            n, e, seals = n + 1, json.loads(text.decode()), []
+            t, s, d = e["type"], e["seq"], close(e["data"], "", seals)
+            if sha(f"{prev}\n{s}\n{t}\n{e['at']}\n{dump(d)}") != e["hash"] or s != n or e["prev"] != prev:
+                problems.append(f"seq {s}: the chain is broken here")
+            prev, opened = e["hash"], [(p, v) for p, v in seals if "value" in v]
+            closed += len(seals) - len(opened)
+            dealing = t == "game_created" or dealing and t not in ("command_issued", "dice_revealed", "game_forked")
+            problems += [f"seq {s}: the seal of {p} does not open" for p, v in opened if sha(f"{v['salt']}\n{dump(v['value'])}") != v["sealed"]]
+            if t in ("game_created", "game_forked"):  # the dice's fields as text, as the derivation writes them
+                spec, shift = ({k: str(d["dice"].get(k, "")) for k in ("mode", "stream", "salt", "commitment")}, 0) if d.get("dice") else (spec, shift + 1)
+            kept += [(s, s - shift, p, v["salt"], spec) for p, v in opened]
+            typed += t == "dice_rolled" and spec.get("mode") != "auto" and not dealing  # the deal rolls on the seed
+            if t == "dice_rolled" and (spec.get("mode") == "auto" or dealing):
+                rolled, sides = dict(seals).get("faces", {"value": d["faces"]}).get("value"), d["sides"]
+                if not isinstance(sides, int) or not 1 <= sides <= 256 or not isinstance(rolled, (list, type(None))):
+                    raise ValueError(f"a die of {dump(sides)[:20]} sides rolling {dump(d['faces'])[:40]}: dice have 1 to 256 sides, faces in a list")
+                kept.append((s, s - shift, None, (sides, rolled), spec))
+            if d.get("seed") and t in ("dice_revealed", "game_forked"):  # a reveal, or a same-dice fork
+                seeds[spec.get("commitment")] = key = bytes.fromhex(d["seed"])
+                if hashlib.sha256(key).hexdigest() != spec.get("commitment"):
+                    problems.append(f"seq {s}: the seed does not open the commitment in force")
+    except OSError as exc:
+        sys.exit(f"verify.py: cannot read {file} ({exc.strerror or exc})")
+    except (ValueError, LookupError, TypeError, AttributeError, RecursionError) as exc:
+        sys.exit(f"verify.py: {file} line {line} is not an event warlog writes ({type(exc).__name__}: {exc})")
     for seq, dseq, path, got, sp in kept:  # every salt and roll under a seed made public, before or after
         key = seeds.get(sp.get("commitment"))
         if key is None or path is None and got[1] is None:
-            waiting += 1
+            waiting[path is not None] += 1
             continue
-        if path is not None and mac(key, f"seal:{sp['stream']}:{dseq}:{path}").hexdigest() != got:
+        if path is not None and mac(key, f"seal:{sp.get('stream')}:{dseq}:{path}").hexdigest() != got:
             problems.append(f"seq {seq}: the salt of {path} does not come from the revealed seed")
-        elif path is None and faces(key, sp["stream"], sp.get("salt", ""), dseq, len(got[1]), got[0]) != got[1]:
+        elif path is None and faces(key, sp.get("stream"), sp.get("salt"), dseq, len(got[1]), got[0]) != got[1]:
             problems.append(f"seq {seq}: these faces do not come from the revealed seed")
         done[path is not None] += 1
-    return problems + ([] if n else ["the file holds no event"]), done, waiting
+    return problems + ([] if n else ["the file holds no event"]), done, waiting, typed, closed
 
 
 if __name__ == "__main__":
     if len(sys.argv) != 2:
         sys.exit("usage: python verify.py GAME.jsonl (a warlog export)")
-    try:
-        found, (dice, seals), waiting = verify(open(sys.argv[1], encoding="utf-8"))
-    except (OSError, ValueError, KeyError, TypeError, AttributeError) as exc:
-        sys.exit(f"verify.py: {sys.argv[1]} is not a readable warlog export ({exc})")
-    print("\n".join(found) or f"chain intact; {dice} dice and {seals} seals checked against revealed seeds;"
-          f" {waiting} not checked (their seed is not revealed, or their value stays sealed)")
+    found, (rolls, seals), (unseeded, unsalted), typed, closed = verify(sys.argv[1])
+    print("\n".join(found) or f"chain intact; {rolls} rolls and {seals} seals checked against revealed seeds; not checked: {unseeded} rolls"
+          f" (their seed not revealed, or their faces sealed), {typed} rolls typed by a referee (no seed derives them),"
+          f" {unsalted} opened seals' salts (their seed not revealed), {closed} seals still closed")
     sys.exit(1 if found else 0)

@@ -13,7 +13,7 @@ from typing import Any
 
 import msgspec
 
-from warlog.domain.core.errors import InputError, IntegrityError
+from warlog.domain.core.errors import InputError, IntegrityError, StoreError
 from warlog.domain.core.events import CORE_EVENTS, Event
 from warlog.domain.core.ruleset import AnyRuleset
 
@@ -66,14 +66,43 @@ class Codec:
             raise IntegrityError(f"bad {type_} data: {exc}", "audit/bad_event_data") from None
         return event
 
-    def decode_all(self, types: Sequence[str], datas: Sequence[str]) -> list[Event]:
-        """The events of rows of ``types`` and ``datas`` (as many), in order; IntegrityError
-        as ``decode``, for the first bad one."""
+    def decode_all(
+        self,
+        types: Sequence[str],
+        datas: Sequence[str],
+        seqs: Sequence[int] = (),
+        game: str = "",
+    ) -> list[Event]:
+        """The events of stored rows of ``types`` and ``datas`` (as many), in order: the read
+        path. StoreError (``store/corrupt``, exit 1) for the first that does not decode, named
+        by ``game`` and its seq when ``seqs`` are given: a row the log holds that is no valid
+        event is a damaged log, whatever command read it. (A log being judged, by audit or
+        import, is decoded an event at a time by ``decode``: its IntegrityError is a finding.)"""
         decoders = self._decoders
         try:
             return [decoders[t].decode(d) for t, d in zip(types, datas, strict=True)]
         except (KeyError, msgspec.DecodeError):  # a type met for the first time, or bad data
-            return [self.decode(t, d) for t, d in zip(types, datas, strict=True)]
+            pass
+        events: list[Event] = []
+        for i, (type_, data) in enumerate(zip(types, datas, strict=True)):
+            try:
+                events.append(self.decode(type_, data))
+            except IntegrityError as exc:
+                raise _damaged(exc, type_, seqs[i] if i < len(seqs) else None, game) from None
+        return events
+
+
+def _damaged(exc: IntegrityError, type_: str, seq: int | None, game: str) -> StoreError:
+    """The read path's error for a stored row of ``type_`` that ``decode`` refused."""
+    if seq is None:
+        where = f"a {type_} event of the log"
+        audit = "`warlog audit GAME` names it"
+    else:
+        where = f"{f'game {game}, ' if game else ''}event {seq} ({type_})"
+        audit = "`warlog audit` lists what is wrong"
+    return StoreError(
+        f"{where} does not decode ({exc.message}): the log is damaged; {audit}", "store/corrupt"
+    )
 
 
 def decode_command(command_type: Any, raw: dict[str, Any]) -> Any:

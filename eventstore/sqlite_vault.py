@@ -1,5 +1,6 @@
 """The vault of an SQLite log: the key file ``<database>.keys`` beside it, readable by its owner
-only (created with mode 0600; SQLite gives its -wal and -shm files the same mode).
+only (created with mode 0600, or an empty one found made 0600; SQLite gives its -wal and -shm
+files the same mode). A key file holding keys that others may open is refused.
 
 Schema (version 3): ``meta(key, value)`` (``app = warlog-keys``, ``schema_version``, the MAC key
 of snapshots), ``keys(commitment PRIMARY KEY, game, seed)``, ``openings(hash PRIMARY KEY, game,
@@ -20,6 +21,7 @@ import hmac
 import json
 import os
 import sqlite3
+import stat
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
@@ -32,6 +34,8 @@ from warlog.eventstore.vault import Opening, SeatToken, checked_seed, opening_ro
 VAULT_APP = "warlog-keys"
 VAULT_SCHEMA_VERSION = 3
 SUFFIX = ".keys"
+#: the key file's mode: readable and writable by its owner only
+OWNER_ONLY = 0o600
 #: hashes looked up in one SELECT (well under SQLite's limit on parameters)
 _IN_MOST = 500
 
@@ -241,13 +245,18 @@ class SQLiteVault:
                     "store/no_key_file",
                 )
             try:  # owner-only from the start: never a moment when others could read it
-                os.close(os.open(self.path, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o600))
+                fd = os.open(self.path, os.O_CREAT | os.O_EXCL | os.O_WRONLY, OWNER_ONLY)
+                try:
+                    os.fchmod(fd, OWNER_ONLY)  # exactly: a umask of 0277 would make it 0400
+                finally:
+                    os.close(fd)
             except FileExistsError:
                 pass  # created meanwhile by another process
             except OSError as exc:
                 raise StoreError(
                     f"cannot create the key file {self.path} ({exc.strerror})", "store/cantopen"
                 ) from None
+        self._owner_only()
         uri = f"{Path(self.path).absolute().as_uri()}?mode=rw"
         try:
             conn = sqlite3.connect(
@@ -258,6 +267,39 @@ class SQLiteVault:
         except sqlite3.Error as exc:
             raise self._file.error(exc) from exc
         return conn
+
+    def _owner_only(self) -> None:
+        """Make sure only its owner may open the key file and its -wal and -shm (the -wal holds
+        the pages last written: keys). One that holds nothing yet (an empty file someone made,
+        ``: > warlog.db.keys``) is taken over: made 0600 before a key is written. One that
+        already holds keys and that others may open is refused, untouched (StoreError): who
+        could read it may know the games' seeds and sealed values, which is the referee's to
+        weigh before ``chmod 600`` lets play go on; quietly tightening it would hide that."""
+        files = [self.path, f"{self.path}-wal", f"{self.path}-shm"]
+        modes: dict[str, os.stat_result] = {}
+        for name in files:
+            with contextlib.suppress(FileNotFoundError):  # an unreadable one is SQLite's to say
+                modes[name] = os.stat(name)
+        loose = [name for name in files if name in modes and modes[name].st_mode & 0o077]
+        if not loose:
+            return
+        holds = [n for n in files[:2] if n in modes and modes[n].st_size]
+        if holds:
+            name = loose[0]
+            raise StoreError(
+                f"the key file {name} may be opened by others (mode "
+                f"{stat.S_IMODE(modes[name].st_mode):o}): it holds the games' secret keys, which "
+                f"whoever could read it may know; make it owner-only (chmod 600 {name}) to go on",
+                "store/key_file_exposed",
+            )
+        for name in loose:
+            try:
+                os.chmod(name, OWNER_ONLY)
+            except OSError as exc:
+                raise StoreError(
+                    f"cannot make the key file {name} owner-only ({exc.strerror})",
+                    "store/key_file_exposed",
+                ) from None
 
     def _schema(self, conn: sqlite3.Connection) -> None:
         names = {row[0] for row in conn.execute("SELECT name FROM sqlite_master")}

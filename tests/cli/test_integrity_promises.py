@@ -224,7 +224,7 @@ def test_the_verifier_says_whether_dice_were_checked(tmp_path: Path) -> None:
     import sys
 
     docs = Path(__file__).resolve().parents[2] / "docs" / "verify.py"
-    for reveal, said in ((True, "3 dice and 0 seals checked"), (False, "3 not checked")):
+    for reveal, said in ((True, "3 rolls and 0 seals checked"), (False, "not checked: 3 rolls")):
         path = write(tmp_path, race_log(reveal), f"r{reveal}.jsonl")
         out = subprocess.run([sys.executable, str(docs), path], capture_output=True, text=True)
         assert out.returncode == 0 and said in out.stdout

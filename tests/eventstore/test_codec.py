@@ -90,3 +90,35 @@ def test_every_event_type_round_trips_through_its_row(
     assert codec.decode(type_, text) == event
     assert text == json.dumps(json.loads(text), separators=(",", ":"), ensure_ascii=False)
     assert "type" not in json.loads(text) or "type" in {f for f in cls.__struct_fields__}
+
+
+def test_a_stored_row_that_does_not_decode_is_a_damaged_log_named_by_game_and_seq() -> None:
+    """Given rows read from a log, one of them damaged (``{``) or of a type no ruleset knows,
+    when the read path decodes them, then StoreError store/corrupt (exit 1) names the game,
+    the seq and the type; without seqs, the type alone."""
+    from warlog.domain.core.errors import StoreError
+
+    codec = Codec.for_ruleset(rulesets.get("battle-for-armageddon"))
+    with pytest.raises(StoreError) as caught:
+        codec.decode_all(["dice_revealed", "setup_ended"], ['{"seed":"00"}', "{"], [7, 8], "g1")
+    assert (caught.value.code, caught.value.exit_code) == ("store/corrupt", 1)
+    assert caught.value.message == (
+        "game g1, event 8 (setup_ended) does not decode (bad setup_ended data: Input data was "
+        "truncated): the log is damaged; `warlog audit` lists what is wrong"
+    )
+    with pytest.raises(StoreError) as caught:
+        codec.decode_all(["bogus"], ["{}"])
+    assert caught.value.message == (
+        "a bogus event of the log does not decode (unknown event type 'bogus'): the log is "
+        "damaged; `warlog audit GAME` names it"
+    )
+
+
+def test_a_single_event_that_does_not_decode_is_still_an_audit_finding() -> None:
+    """``decode`` (what audit and import judge a log with) keeps its IntegrityError."""
+    from warlog.domain.core.errors import IntegrityError
+
+    codec = Codec.for_ruleset(rulesets.get("battle-for-armageddon"))
+    with pytest.raises(IntegrityError) as caught:
+        codec.decode("setup_ended", "{")
+    assert (caught.value.code, caught.value.exit_code) == ("audit/bad_event_data", 4)

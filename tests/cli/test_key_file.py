@@ -1,0 +1,81 @@
+"""The key file on the command line: owner-only whoever made it, and a loose one with keys in
+it refused in one line, exit 1, with nothing appended."""
+
+from __future__ import annotations
+
+import os
+import stat
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from warlog.cli.main import cli
+
+
+def run(db: Path, *args: str) -> tuple[int, str, str]:
+    result = CliRunner().invoke(cli, ["--db", str(db), *args])
+    if result.exception and not isinstance(result.exception, SystemExit):
+        raise result.exception
+    return result.exit_code, result.stdout, result.stderr
+
+
+def mode(path: Path) -> int:
+    return stat.S_IMODE(path.stat().st_mode)
+
+
+@pytest.fixture(autouse=True)
+def umask_022() -> Iterator[None]:
+    old = os.umask(0o022)
+    try:
+        yield
+    finally:
+        os.umask(old)
+
+
+def test_an_empty_key_file_made_by_someone_is_owner_only_once_a_game_keeps_its_seed(
+    tmp_path: Path,
+) -> None:
+    """Given ``(umask 022; : > p.db.keys)``, when a game is created in p.db, then the key file
+    that now holds its seed is 0600 (it was left 644, readable by everyone)."""
+    db, keys = tmp_path / "p.db", tmp_path / "p.db.keys"
+    keys.touch()
+    assert mode(keys) == 0o644
+    status, out, err = run(db, "new", "heroic-battles", "--game", "h1")
+    assert (status, out, err) == (0, "h1\n", "")
+    assert mode(keys) == 0o600 and keys.stat().st_size > 0
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ("play", "a1", '{"type": "buy_initiative", "player": "red", "count": 1}'),
+        ("state", "a1"),
+        ("new", "heroic-battles"),
+    ],
+    ids=["play", "state", "new"],
+)
+def test_a_key_file_with_keys_that_others_may_read_is_refused_in_one_line(
+    tmp_path: Path, args: tuple[str, ...]
+) -> None:
+    """Given an Armageddon Empires game (its hands sealed) whose key file was made readable
+    by others (a copy that lost its mode), when the referee plays, reads or creates a game there, then one line names the file, its
+    mode and the fix, exit 1, nothing is appended and the file is left as it was; once it is
+    owner-only again, play goes on."""
+    db, keys = tmp_path / "p.db", tmp_path / "p.db.keys"
+    assert run(db, "new", "armageddon-empires", "--game", "a1")[0] == 0
+    head = run(db, "head", "a1")[1]
+    keys.chmod(0o644)
+    status, out, err = run(db, *args)
+    assert (status, out) == (1, "")
+    assert err == (
+        f"error[store/key_file_exposed]: the key file {keys} may be opened by others (mode "
+        "644): it holds the games' secret keys, which whoever could read it may know; make it "
+        f"owner-only (chmod 600 {keys}) to go on\n"
+    )
+    assert mode(keys) == 0o644
+    assert run(db, "head", "a1")[1] == head  # the log needs no key: nothing was appended
+    keys.chmod(0o600)
+    assert run(db, "games", "--json")[1].count('"game"') == 1
+    assert run(db, *args)[0] == 0

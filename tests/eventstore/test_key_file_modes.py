@@ -1,0 +1,108 @@
+"""The key file is readable by its owner only: made so when the vault creates it or takes over
+an empty one, and refused, untouched, when it already holds keys that others may read."""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import stat
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from warlog.domain.core.errors import StoreError
+from warlog.eventstore.sqlite_vault import SQLiteVault, vault_path
+
+SEED = bytes(range(32))
+COMMITMENT = hashlib.sha256(SEED).hexdigest()
+
+
+def mode(path: str | Path) -> int:
+    return stat.S_IMODE(os.stat(path).st_mode)
+
+
+@pytest.fixture
+def umask_022() -> Iterator[None]:
+    """The usual umask, under which a file made by ``: > FILE`` is readable by everyone."""
+    old = os.umask(0o022)
+    try:
+        yield
+    finally:
+        os.umask(old)
+
+
+@pytest.mark.parametrize("umask", [0o022, 0o277, 0o000], ids=lambda m: f"umask-{m:03o}")
+def test_a_key_file_the_vault_creates_is_0600_whatever_the_umask(
+    tmp_path: Path, umask: int
+) -> None:
+    old = os.umask(umask)
+    try:
+        vault = SQLiteVault(vault_path(tmp_path / "w.db"), create=True)
+        vault.put_key(COMMITMENT, SEED, "g")
+    finally:
+        os.umask(old)
+    assert mode(vault.path) == 0o600
+    assert vault.key(COMMITMENT) == SEED
+    vault.close()
+
+
+@pytest.mark.usefixtures("umask_022")
+@pytest.mark.parametrize("create", [True, False])
+def test_an_empty_key_file_found_is_taken_over_owner_only(tmp_path: Path, create: bool) -> None:
+    """Given an empty key file someone made readable by everyone (``: > w.db.keys`` under
+    umask 022), when the vault opens it to keep a game's seed, then it is made 0600 first
+    (with its -wal and -shm): it had kept the seed in a file others could read."""
+    path = vault_path(tmp_path / "w.db")
+    Path(path).touch()
+    assert mode(path) == 0o644
+    vault = SQLiteVault(path, create=create)
+    vault.put_key(COMMITMENT, SEED, "g")
+    assert mode(path) == 0o600
+    for side in (f"{path}-wal", f"{path}-shm"):
+        assert not os.path.exists(side) or mode(side) == 0o600
+    vault.close()
+
+
+def key_file(tmp_path: Path) -> str:
+    vault = SQLiteVault(vault_path(tmp_path / "w.db"), create=True)
+    vault.put_key(COMMITMENT, SEED, "g")
+    vault.close()
+    return vault.path
+
+
+@pytest.mark.parametrize("loose", [0o644, 0o640, 0o604, 0o660], ids=lambda m: f"{m:o}")
+def test_a_key_file_holding_keys_that_others_may_open_is_refused_untouched(
+    tmp_path: Path, loose: int
+) -> None:
+    """Given a key file holding a game's seed whose mode lets others open it (copied without
+    its mode, say), when the vault opens it, then it refuses in one line naming the file, its
+    mode and the fix, and leaves it as it was: whoever could read it may know the seeds, which
+    the referee must weigh before making it owner-only again."""
+    path = key_file(tmp_path)
+    os.chmod(path, loose)
+    before = Path(path).read_bytes()
+    with pytest.raises(StoreError) as caught:
+        SQLiteVault(path).key(COMMITMENT)
+    assert caught.value.code == "store/key_file_exposed"
+    assert caught.value.message == (
+        f"the key file {path} may be opened by others (mode {loose:o}): it holds the games' "
+        "secret keys, which whoever could read it may know; make it owner-only "
+        f"(chmod 600 {path}) to go on"
+    )
+    assert (mode(path), Path(path).read_bytes()) == (loose, before)
+    os.chmod(path, 0o600)
+    assert SQLiteVault(path).key(COMMITMENT) == SEED
+
+
+def test_a_write_ahead_log_that_others_may_open_is_refused(tmp_path: Path) -> None:
+    """Given a key file that is owner-only beside a -wal (which holds the pages last written:
+    keys) that others may open, when the vault opens it, then the -wal is named."""
+    path = key_file(tmp_path)
+    wal = Path(f"{path}-wal")
+    wal.write_bytes(b"")
+    os.chmod(wal, 0o644)
+    with pytest.raises(StoreError) as caught:
+        SQLiteVault(path).key(COMMITMENT)
+    assert caught.value.code == "store/key_file_exposed"
+    assert f"the key file {wal} may be opened by others (mode 644)" in caught.value.message
