@@ -179,7 +179,8 @@ class Arbiter:
         decode = codec.decode_all
 
         def events(rows: Sequence[Row]) -> list[Event]:
-            return decode([row[1] for row in rows], opener.clears(rows))
+            types, seqs = [row[1] for row in rows], [row[0] for row in rows]
+            return decode(types, opener.clears(rows), seqs, game)
 
         return events
 

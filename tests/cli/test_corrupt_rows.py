@@ -61,11 +61,6 @@ def test_a_row_that_does_not_decode_is_a_corrupt_database_exit_1(
     assert run(damaged, "head", "a1")[1] == head
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="the read path's decoder (Arbiter.decoder, arbiter/application.py) does not yet "
-    "pass the rows' seqs and game to Codec.decode_all",
-)
 @pytest.mark.parametrize("args", READS[:3], ids=[a[0] for a in READS[:3]])
 def test_a_row_that_does_not_decode_is_named_by_game_and_seq(
     damaged: Path, args: tuple[str, ...]
