@@ -751,21 +751,8 @@ class Arbiter:
                 self.store.read(game, from_seq, to_seq)
             )
         start = self._meta_before(game, from_seq, head)
-        opened = (*head.meta.opened, *self._revealed_by_ancestors(game))
-        forms = Forms(self.vault, loaded.codec, reader, opened, start)
+        forms = Forms(self.vault, loaded.codec, reader, head.meta.opened, start)
         return forms.forms(self.store.read(game, from_seq, to_seq))
-
-    def _revealed_by_ancestors(self, game: str) -> tuple[str, ...]:
-        """The commitments a fork's parent (or its parent's parent...) revealed after the cut:
-        the seals of the events the fork shares with it are public, and open in the fork's
-        reads and export too (its own log does not hold that reveal)."""
-        out: list[str] = []
-        parent = self.loaded(game).info.parent
-        while parent is not None:
-            with contextlib.suppress(WarlogError):  # a parent that cannot be read opens nothing
-                out.extend(self.folded(parent).meta.opened)
-            parent = self.loaded(parent).info.parent
-        return tuple(out)
 
     def engine_meta(self, game: str) -> tuple[GameMeta, int]:
         """The engine's meta of the game and its head, from its engine events alone (never
