@@ -200,9 +200,11 @@ def audit_text(label: str, auditor: Auditor) -> str:
         )
         lines += [f"  {f.line()}" for f in auditor.findings]
     elif complete(auditor):
+        since = "" if auditor.from_seq == 1 else f" from seq {auditor.from_seq}"
         lines.append(
             click.style(
-                f"audit of {label}: clean (no findings) in {plural(p.events, 'event')}", fg="green"
+                f"audit of {label}: clean{since} (no findings) in {plural(p.events, 'event')}",
+                fg="green",
             )
         )
     else:
@@ -230,6 +232,12 @@ def audit_text(label: str, auditor: Auditor) -> str:
         text = f"  seals: {p.seals_opened} of {plural(sealed, 'sealed value')} opened and checked"
         if p.salts_verified:
             text += f", {plural(p.salts_verified, 'salt')} checked against the revealed seed"
+        if p.seals_opened > p.salts_verified:
+            unsalted = p.seals_opened - p.salts_verified
+            text += (
+                f"; {plural(unsalted, 'salt')} NOT checked against a seed (their seed is not "
+                "revealed)"
+            )
         if p.seals_closed:
             text += f"; {p.seals_closed} still sealed (not checked)"
         lines.append(text)
@@ -237,11 +245,15 @@ def audit_text(label: str, auditor: Auditor) -> str:
 
 
 def complete(auditor: Auditor) -> bool:
-    """Every check was made over the range asked for: the rules re-derived to the end, every
-    roll derived again from a revealed seed (or typed by a referee, which no seed derives), no
-    value left sealed. Only then is a log without findings called clean."""
+    """Every check was made over the range asked for (``--from``: the chain whole, the rest
+    from that seq): the rules re-derived to the end, every roll derived again from a revealed
+    seed (or typed by a referee, which no seed derives), no value left sealed, every opened
+    value's salt checked against a revealed seed. Only then is a log without findings clean."""
     p = auditor.proved
-    return not (p.rules_stopped_at or p.dice_unverified or p.dice_sealed or p.seals_closed)
+    unsalted = p.seals_opened > p.salts_verified
+    return not (
+        p.rules_stopped_at or p.dice_unverified or p.dice_sealed or p.seals_closed or unsalted
+    )
 
 
 def dice_line(p: Proved, from_seq: int) -> str:

@@ -387,7 +387,8 @@ async def export(request: Request[Any, Any, Any], game: FromPath[str]) -> str:
 @get("/games/{game:str}/audit", responses=responses(400, 401, 403, 404))
 async def audit(request: Request[Any, Any, Any], game: FromPath[str]) -> s.Findings:
     """Chain, rules re-derivation, dice and seals (the organiser's; a player's once the seed
-    is revealed): the findings, empty when the log is clean."""
+    is revealed): the findings, empty when the audit found nothing (what it could and could not
+    check, e.g. before the reveal, is in `warlog audit`'s report)."""
     player = player_of(request, game)
 
     def check(arb: Arbiter) -> s.Findings:

@@ -86,7 +86,8 @@ class Revealed(msgspec.Struct, frozen=True):
 
 
 class Findings(msgspec.Struct, frozen=True):
-    """What the audit found (empty when the log is clean)."""
+    """What the audit found (empty when it found nothing; what it could not check is in
+    `warlog audit`'s report)."""
 
     findings: list[dict[str, Any]]
 

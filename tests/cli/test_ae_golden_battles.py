@@ -273,7 +273,7 @@ def test_p34_retreat_pool_is_the_average_attack_left_plus_1_minus_trickster_2_no
         assert view["armies"]["red-column"]["at"] == "2,1"
         assert view["armies"]["red-column"]["units"] == ["red.lancers.1", "red.pikes.1"]
         assert view["empires"]["red"]["discard"] == ["red.skirmishers.1"]
-    assert "clean" in t.ok("audit", "pool")
+    assert "no findings" in t.ok("audit", "pool")
 
 
 # ---------------------------------------------------------------------- a garrison's loss
@@ -349,7 +349,7 @@ def test_p34_a_garrison_never_retreats_and_is_destroyed_when_its_battle_is_lost(
     assert red["armies"]["blue-post-garrison"]["empire"] == "red"
     assert red["armies"]["blue-post-garrison"]["units"] == []
     assert "blue-post-garrison" not in blue["armies"]
-    assert "clean" in t.ok("audit", "garrison")
+    assert "no findings" in t.ok("audit", "garrison")
 
 
 # ---------------------------------------------------------------------- no hex to retreat to
@@ -410,7 +410,7 @@ def test_p34_an_army_with_no_hex_free_of_unstealthed_fighting_enemies_is_destroy
         assert "blue-band" not in view["armies"]
         assert view["empires"]["blue"]["discard"] == ["blue.pikes.1"]
     assert t.view("red")["armies"]["red-column"]["at"] == "4,0"
-    assert "clean" in t.ok("audit", "cornered")
+    assert "no findings" in t.ok("audit", "cornered")
 
 
 # ---------------------------------------------------------------------- a Trickster's early exit
@@ -485,4 +485,4 @@ def test_p34_a_trickster_retreats_before_round_one_and_its_fate_is_not_reset_bet
         view = t.view(player)
         assert view["frames"] == [] and view["damage"] == {"blue.pikes.1": 2}
         assert view["armies"]["blue-foxes"]["at"] == "2,2"
-    assert "clean" in t.ok("audit", "trickster")
+    assert "no findings" in t.ok("audit", "trickster")

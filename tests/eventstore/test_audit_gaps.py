@@ -53,10 +53,10 @@ def rehashed(events: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return events
 
 
-def audit(tmp_path: Path, events: list[dict[str, Any]]) -> tuple[int, list[str]]:
+def audit(tmp_path: Path, events: list[dict[str, Any]], *more: str) -> tuple[int, list[str]]:
     path = tmp_path / "forged.jsonl"
     path.write_text("".join(json.dumps(e, ensure_ascii=False) + "\n" for e in events))
-    result = CliRunner().invoke(cli, ["--db", str(tmp_path / "w.db"), "audit", str(path)])
+    result = CliRunner().invoke(cli, ["--db", str(tmp_path / "w.db"), "audit", str(path), *more])
     return result.exit_code, result.stdout.splitlines()
 
 
@@ -159,4 +159,45 @@ def test_dice_that_do_not_match_the_rules_are_named_at_the_roll(tmp_path: Path) 
     assert out[1] == (
         "  seq 51 [rules]: the dice do not match the rules: the rules roll 1 d6 where the log "
         "records 1 d7"
+    )
+
+
+def test_an_audit_from_a_seq_is_called_clean_from_that_seq(tmp_path: Path) -> None:
+    """Given the revealed golden game, when it is audited from seq 300, then it is clean from
+    seq 300 (the chain whole, the rest from there), and --json says the audit was complete."""
+    status, out = audit(tmp_path, lines(), "--from", "300")
+    assert status == 0
+    assert out[0].endswith(": clean from seq 300 (no findings) in 3215 events")
+    path = tmp_path / "forged.jsonl"
+    result = CliRunner().invoke(
+        cli, ["--db", str(tmp_path / "w.db"), "audit", str(path), "--json", "--from", "300"]
+    )
+    assert json.loads(result.stdout)["complete"] is True
+
+
+def test_a_live_game_is_not_called_clean_and_says_which_salts_wait_for_the_reveal(
+    tmp_path: Path,
+) -> None:
+    """Given a new Armageddon Empires game (its hands dealt and sealed, the seed not revealed),
+    when the arbiter audits it, then it finds nothing but does not call it clean: the salts of
+    its opened values are not checked against a seed yet, and --json says it is not complete;
+    after the reveal it is clean."""
+    db = str(tmp_path / "w.db")
+    runner = CliRunner()
+    assert (
+        runner.invoke(cli, ["--db", db, "new", "armageddon-empires", "--game", "a1"]).exit_code == 0
+    )
+    result = runner.invoke(cli, ["--db", db, "audit", "a1"])
+    assert result.exit_code == 0
+    out = result.stdout.splitlines()
+    assert (
+        out[0]
+        == "audit of a1: no findings in 17 events, but NOT everything could be checked (below)"
+    )
+    assert "salts NOT checked against a seed (their seed is not revealed)" in out[-1]
+    payload = json.loads(runner.invoke(cli, ["--db", db, "audit", "a1", "--json"]).stdout)
+    assert payload["complete"] is False
+    assert runner.invoke(cli, ["--db", db, "reveal", "a1", "--yes"]).exit_code == 0
+    assert runner.invoke(cli, ["--db", db, "audit", "a1"]).stdout.startswith(
+        "audit of a1: clean (no findings)"
     )
