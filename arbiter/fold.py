@@ -81,7 +81,7 @@ class Fold:
         while chunk := list(islice(it, CHUNK)):
             folded = [row for row in chunk if row[1] not in skip]
             state = self.state
-            seq = 0
+            seq = folded[0][0] if folded else chunk[0][0]
             try:
                 for (seq, type_, data, hash_), event in zip(folded, decode(folded), strict=True):
                     if type_ in CORE_TAGS:
@@ -108,11 +108,13 @@ class Fold:
 
 def unfoldable(seq: int, exc: Exception) -> StoreError:
     """Why event ``seq`` cannot be folded: its stored form (the log's data, or the key file's
-    clear form of a sealed event) is damaged, or warlog has a bug; ``warlog audit`` tells which."""
+    clear form of a sealed event) is damaged, or warlog has a bug; ``warlog audit`` tells which.
+    The exception's text stays out: it may quote a value sealed from whoever reads the error
+    (a server's player); its type says enough to start."""
     return StoreError(
-        f"event {seq} does not fold into the game's state ({type(exc).__name__}: {exc}): its "
-        "stored form, or the key file's clear form of it, is damaged, or warlog has a bug "
-        "(warlog audit GAME tells which)",
+        f"event {seq} does not fold into the game's state ({type(exc).__name__}): its stored "
+        "form, or the key file's clear form of it, is damaged, or warlog has a bug (warlog "
+        "audit GAME tells which)",
         "store/corrupt",
     )
 

@@ -522,19 +522,26 @@ def reveal(ctx: click.Context, game: str, yes: bool, as_json: bool) -> None:
     Example:
       warlog reveal final-1 --yes
     """
-    if not yes and interactive():
-        click.confirm(
-            f"Revealing the key of {game} ends play in it and makes every hidden value public. "
-            "Reveal?",
-            abort=True,
-            err=True,
-        )
     from warlog.domain.core.summary import listed
 
     arb = arbiter(ctx)
+    live = arb.live_relatives(game)
+    if not yes and interactive():
+        family = (
+            f" {listed(live)} {'shares' if len(live) == 1 else 'share'} hidden history with it "
+            f"and {'is' if len(live) == 1 else 'are'} still being played: their secrets from "
+            "before the fork would be told too."
+            if live
+            else ""
+        )
+        click.confirm(
+            f"Revealing the key of {game} ends play in it and makes every hidden value public."
+            f"{family} Reveal?",
+            abort=True,
+            err=True,
+        )
     revealed = arb.reveal(game)
     emit(revealed) if as_json else click.echo(f"{revealed.seq} {revealed.seed}")
-    live = arb.live_relatives(game)
     if live:
         click.echo(
             f"note: {listed(live)} {'shares' if len(live) == 1 else 'share'} hidden history "

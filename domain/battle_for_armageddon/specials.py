@@ -209,12 +209,12 @@ def playable(state: GameState, player: str) -> list[PlaySpecial]:
     out: list[PlaySpecial] = []
     if state.stage != "action" or state.phasing != player or state.combat is not None:
         return out
-    seen: set[tuple[str, str]] = set()
+    seen: set[tuple[str, str, str, int]] = set()
     for card in state.hands[player]:
         spec = card_spec(state, card)
-        if timing_problem(state, player, spec) is not None or (spec.name, spec.effect) in seen:
+        if timing_problem(state, player, spec) is not None or kind(spec) in seen:
             continue
-        seen.add((spec.name, spec.effect))
+        seen.add(kind(spec))
         if by_kind(state):
             card = first_unplayed(state, player, spec)
         if spec.effect == "reconstruction":

@@ -153,6 +153,12 @@ def evade(batch: Batch[GameState], c: cmd.Evade) -> None:
     if not can_evade(batch.state, target):
         raise reject(f"{c.unit} cannot evade (HB-22)", "cannot_evade")
     command_test.check_rough_declared(batch.state, c.rough, "an evade")
+    if c.rough and isinstance(target, Hero):
+        raise reject(
+            f"{c.unit} evades without a command test (p.38): there is no rough terrain to "
+            "declare for it (HB-36)",
+            "bad_choice",
+        )
     batch.emit(ev.EvadeDeclared(unit=c.unit))
     if isinstance(target, Hero):
         batch.emit(ev.Evaded(unit=c.unit, half_st=pieces.move_half_st(target)))

@@ -201,7 +201,7 @@ def _retreats(state: GameState, player: str, d: Decision) -> list[Command]:
         if option.startswith("friends:"):
             friend = option.removeprefix("friends:")
             out.append(cmd.DeclareRetreat(player=player, unit=unit, into="friends", friend=friend))
-            if _rough(state):
+            if _rough(state) and not pieces.has(state.units[friend], "steadfast"):
                 out.append(
                     cmd.DeclareRetreat(
                         player=player, unit=unit, into="friends", friend=friend, rough=[friend]

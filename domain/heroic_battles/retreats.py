@@ -94,11 +94,16 @@ def declare_problem(state: GameState, c: cmd.DeclareRetreat) -> RulesError | Non
                 "test (HB-36)",
                 "bad_retreat",
             )
-        strangers = [u for u in c.rough if u not in (c.unit, c.friend)]
+        testers = {c.unit} if c.unit in state.units else set()
+        friend = state.units.get(c.friend)
+        if friend is not None and not pieces.has(friend, "steadfast"):
+            testers.add(friend.id)
+        strangers = [u for u in c.rough if u not in testers]
         if strangers:
             return reject(
-                f"{', '.join(strangers)} takes no test in this retreat: rough terrain is declared "
-                f"for {c.unit} or {c.friend} (HB-36)",
+                f"{', '.join(strangers)} takes no test in this retreat (a hero never tests, a "
+                "Steadfast unit retreated into does not): rough terrain is declared only for a "
+                "unit that tests (HB-36)",
                 "bad_retreat",
             )
     return None

@@ -176,6 +176,12 @@ def shoot(batch: Batch[GameState], c: cmd.Shoot) -> None:
     command_test.check_rough_declared(state, c.target_rough, "the target of a shot")
     shooter = pieces.find(state, c.shooter)
     target = pieces.find(state, c.target)
+    if c.target_rough and not isinstance(target, Unit):
+        raise reject(
+            f"{c.target} is a hero, which takes no command test when hit: there is no rough "
+            "terrain to declare for it (HB-36)",
+            "bad_choice",
+        )
     for hero_id, n in c.deeds.items():
         if n:
             batch.emit(ev.DeedsSpent(hero=hero_id, deeds=n, purpose=f"{c.shooter}'s shooting"))
@@ -193,7 +199,7 @@ def shoot(batch: Batch[GameState], c: cmd.Shoot) -> None:
             behind=c.behind,
         )
     )
-    if c.target_rough and isinstance(target, Unit):  # a hero takes no command test
+    if c.target_rough:
         batch.emit(ev.TargetInRoughTerrain(unit=target.id))
 
 

@@ -339,3 +339,22 @@ def test_fork_and_reveal_name_the_live_games_that_share_their_hidden_history(
     )
     assert run(db, "reveal", "f2", "--yes")[2] == ""
     assert run(db, "reveal", "a1", "--yes")[2] == ""
+
+
+def test_the_reveal_prompt_names_the_live_games_it_would_tell_about_before_revealing(
+    db: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Given a live game b1 with a live what-if fork f1, when the referee at a terminal asks
+    to reveal f1 and answers no, then the question named b1 before anything was revealed, and
+    f1 is still being played."""
+    import warlog.cli.main as main
+
+    assert run(db, "fork", "b1", "--at", "1", "--game", "f1")[0] == 0
+    monkeypatch.setattr(main, "interactive", lambda: True)
+    status, out, err = run(db, "reveal", "f1", input="n\n")
+    assert status == 1 and out == ""
+    assert (
+        "b1 shares hidden history with it and is still being played: their secrets from before "
+        "the fork would be told too. Reveal?"
+    ) in err
+    assert "revealed" not in run(db, "games")[1].split("f1", 1)[1].splitlines()[0]

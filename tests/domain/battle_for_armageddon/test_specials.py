@@ -221,3 +221,20 @@ def test_version_3_plays_and_shows_the_copy_held() -> None:
     assert played.card == "waaagh-3"
     g = holding("waaagh-3", version="3")
     g.when_rejected(c.PlaySpecial(player="orks", card="waaagh-1"), code="rules/not_in_hand")
+
+
+def test_legal_offers_one_play_per_kind_and_cards_of_another_value_are_another_kind() -> None:
+    """Given the Orks holding waaagh-1 and a Waaagh! of value 2 (another card, though it has the
+    same name), when legal lists their plays, then both are offered, each once."""
+    big = (
+        '\n[[special_cards]]\nid = "waaagh-big"\nside = "orks"\nname = "Waaagh!"\n'
+        'effect = "barrage"\nvalue = 2\n'
+    )
+    scenario = parse_scenario((PROVING_GROUND.read_text() + big).encode())
+    g = game(
+        *in_phase("orks", "combat"), *drawn("orks", "waaagh-1", "waaagh-big"), scenario=scenario
+    )
+    plays = [
+        x.card for x in RULESET.legal_commands(g.state, "orks") if isinstance(x, c.PlaySpecial)
+    ]
+    assert plays == ["waaagh-1", "waaagh-big"]

@@ -178,3 +178,26 @@ def test_a_version_1_game_refuses_rough_terrain_for_its_other_tests(command: obj
         g.when(c.EndShooting(player="blue"), dice=[])
     rejected = g.when_rejected(command, code="rules/bad_choice")
     assert "since version 2 of these rules (HB-36); this game plays version 1" in rejected.message
+
+
+def test_rough_terrain_is_declared_only_for_a_unit_that_tests() -> None:
+    """Given declarations of rough terrain for pieces that take no command test there (an
+    unattached hero evading, a hero shot at, a Steadfast unit retreated into), then each is
+    refused: the log would record a declaration the rules ignore."""
+    g = game(*phase("movement", "blue"))
+    g.when(c.Charge(player="blue", unit="blue-scouts", target="red-champion"), dice=[])
+    g.when_rejected(c.Evade(player="red", unit="red-champion", rough=True), code="rules/bad_choice")
+    g = game(*phase("skirmish", "red"))
+    g.when_rejected(
+        c.Shoot(player="red", shooter="red-skirmishers", target="blue-priest", distance=1,
+                target_rough=True),
+        code="rules/bad_choice",
+    )  # fmt: skip
+    g = retreating_blue_warriors()
+    g.when_rejected(
+        c.DeclareRetreat(
+            player="blue", unit="blue-warriors", into="friends", friend="blue-steadfast",
+            rough=["blue-steadfast"],
+        ),
+        code="rules/bad_retreat",
+    )  # fmt: skip
