@@ -476,20 +476,13 @@ def _outcome(batch: Batch[GameState]) -> None:
             batch.emit(ev.RetreatsOrdered(orders=orders))
 
 
-#: since this version an unattached hero that wins a round of combat against an enemy unit
-#: earns its token (p.23) when its hits destroyed that unit too: the unit fought it, though it
-#: is gone from the melee by the time the melee is decided (version 1 counted only the units
-#: still there)
-HERO_BEATS_A_DESTROYED_UNIT_SINCE = 2
-
-
 def _against_a_unit(state: GameState, frame: MeleeFrame, c: Combat, loser: str) -> bool:
     """The loser fought with a unit: one still in the melee, or (since version 2) its primary
     fighter when the dice were rolled, a unit the winner's hits destroyed."""
     if any(isinstance(pieces.piece(state, x), Unit) for x in pieces.fighters(c, loser)):
         return True
     primary = pieces.piece(state, frame.primaries.get(loser, ""))
-    return state.rules_version >= HERO_BEATS_A_DESTROYED_UNIT_SINCE and isinstance(primary, Unit)
+    return rulings.hero_beats_a_destroyed_unit(state.rules_version) and isinstance(primary, Unit)
 
 
 def _fearsome(state: GameState, fid: str) -> bool:

@@ -33,7 +33,7 @@ class HeroicBattles(Rules[GameState, Command]):
     name: ClassVar[str] = "heroic-battles"
     #: 2: any command test in rough terrain is on 2D6 (``rulings.ROUGH_TERRAIN_TESTS_SINCE``);
     #: an unattached hero's win over a unit it destroys earns its token
-    #: (``melee.HERO_BEATS_A_DESTROYED_UNIT_SINCE``)
+    #: (``rulings.HERO_BEATS_A_DESTROYED_UNIT_SINCE``)
     version: ClassVar[str] = "2"
     kept_versions: ClassVar[tuple[str, ...]] = ("1",)
     event_types: ClassVar[tuple[type[Event], ...]] = EVENT_TYPES

@@ -338,6 +338,21 @@ RISK_REROLL_DICE = 1
 #: command tests there
 AGILE_TRAIT = "agile"
 
+# -- p.23 an unattached hero's win over a unit it destroys (since version 2) -----------------------
+
+#: since this version an unattached hero that wins a round of combat against an enemy unit
+#: earns its token (p.23) when its hits destroyed that unit too: the unit fought it, though it
+#: is gone from the melee by the time the melee is decided (version 1 counted only the units
+#: still there)
+HERO_BEATS_A_DESTROYED_UNIT_SINCE = 2
+
+
+def hero_beats_a_destroyed_unit(rules_version: int) -> bool:
+    """p.23: the token of an unattached hero's win counts a unit its hits destroyed, in this
+    rules version."""
+    return rules_version >= HERO_BEATS_A_DESTROYED_UNIT_SINCE
+
+
 # -- HB-36 rough terrain for every command test ----------------------------------------------------
 
 #: HB-36: since this rules version any command test a unit takes with part of its base in rough
