@@ -835,7 +835,9 @@ class Arbiter:
         self, game: str, from_seq: int = 1, progress: Callable[[int], None] | None = None
     ) -> Auditor:
         """Audit the stored game (chain, rules from ``from_seq``, revealed dice and seals); the
-        Auditor holds the findings and what it checked (it never reads snapshots).
+        Auditor holds the findings and what it checked. It folds from the log, never from a
+        snapshot; when the log audits clean to its end it then compares every stored snapshot
+        (what state, legal and play start from) with the log's fold (``check_snapshots``).
         ``progress`` is told how many events have been checked, every few thousand."""
         self.loaded(game)
         head, _ = self.store.head(game)
@@ -849,9 +851,46 @@ class Arbiter:
             records = forms.opened(self.store.read(game))
         else:
             records = self.forms(game, PUBLIC, 1, None)
-        from warlog.arbiter.audit import audit_records
+        from warlog.arbiter.audit import Finding, audit_records
 
-        return audit_records(counted(records, progress), self._rulesets, from_seq)
+        auditor = audit_records(counted(records, progress), self._rulesets, from_seq)
+        if not auditor.findings and not auditor.proved.rules_stopped_at:
+            checked, differing = self.check_snapshots(game)
+            auditor.proved.snapshots_checked = checked
+            auditor.findings.extend(
+                Finding(
+                    seq,
+                    "snapshot",
+                    "the stored snapshot is not the state folded from the log (state, legal and "
+                    "play start from it: the key file's snapshots were altered, or warlog has a "
+                    "bug)",
+                )
+                for seq in differing
+            )
+        return auditor
+
+    def check_snapshots(self, game: str) -> tuple[int, list[int]]:
+        """Compare every usable snapshot of the game (its MAC checks, its event is in the log)
+        with the state folded from the log at its seq: how many were compared, and the seqs of
+        those that differ. One fold of the log, in order."""
+        loaded = self.loaded(game)
+        ruleset = loaded.ruleset
+        found: list[Folded] = []
+        at, _ = self.store.head(game)
+        while at >= 1 and (snapshot := self._snapshot(game, ruleset, at)) is not None:
+            found.append(snapshot)
+            at = snapshot.seq - 1
+        fold = Fold(ruleset)
+        decode = self.decoder(loaded.codec, game)
+        skip = unread(ruleset)
+        differing = []
+        for snapshot in reversed(found):
+            rows = self.store.read_rows(game, fold.seq + 1, snapshot.seq, skip=skip)
+            fold.rows(rows, decode)
+            state = msgspec.msgpack.encode(fold.state)
+            if (fold.hash, state) != (snapshot.hash, msgspec.msgpack.encode(snapshot.state)):
+                differing.append(snapshot.seq)
+        return len(found), differing
 
     def about(self, game: str) -> dict[str, Any]:
         """What a game is and where it stands: ``{"game", "ruleset", "version", "players",

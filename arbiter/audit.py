@@ -79,7 +79,8 @@ class Finding(msgspec.Struct, frozen=True, omit_defaults=True):
     """One thing wrong with a log, located by seq."""
 
     seq: int
-    check: str  # "chain" | "sequence" | "decode" | "rules" | "dice" | "seal" | "version"
+    #: "chain" | "sequence" | "decode" | "rules" | "dice" | "seal" | "version" | "snapshot"
+    check: str
     message: str
     expected: str | None = None
     found: str | None = None
@@ -114,6 +115,9 @@ class Proved(msgspec.Struct):
     seals_opened: int = 0
     salts_verified: int = 0
     seals_closed: int = 0
+    #: the arbiter's own game: its stored snapshots (what state, legal and play start from)
+    #: compared with the state folded from the log at their seq
+    snapshots_checked: int = 0
 
 
 def _short(type_: str, data: str, limit: int = 240) -> str:

@@ -241,6 +241,11 @@ def audit_text(label: str, auditor: Auditor) -> str:
         if p.seals_closed:
             text += f"; {p.seals_closed} still sealed (not checked)"
         lines.append(text)
+    if p.snapshots_checked:
+        lines.append(
+            f"  snapshots: {plural(p.snapshots_checked, 'stored state')} (what state, legal and "
+            "play start from) equal to the log's fold at their seq"
+        )
     return "\n".join(lines)
 
 

@@ -10,9 +10,14 @@ from pathlib import Path
 from typing import Any
 
 from click.testing import CliRunner
+from msgspec.structs import replace
 
 from tests.recorded import FIXTURES
+from warlog.arbiter.application import Arbiter
+from warlog.arbiter.autoplay import autoplay
 from warlog.cli.main import cli
+from warlog.domain import rulesets
+from warlog.eventstore.memory_store import MemoryStore
 
 GOLDEN = FIXTURES / "armageddon-empires" / "ae-golden.jsonl"
 
@@ -195,10 +200,31 @@ def test_a_live_game_is_not_called_clean_and_says_which_salts_wait_for_the_revea
         out[0]
         == "audit of a1: no findings in 17 events, but NOT everything could be checked (below)"
     )
-    assert "salts NOT checked against a seed (their seed is not revealed)" in out[-1]
+    assert "salts NOT checked against a seed (their seed is not revealed)" in out[-2]
     payload = json.loads(runner.invoke(cli, ["--db", db, "audit", "a1", "--json"]).stdout)
     assert payload["complete"] is False
     assert runner.invoke(cli, ["--db", db, "reveal", "a1", "--yes"]).exit_code == 0
     assert runner.invoke(cli, ["--db", db, "audit", "a1"]).stdout.startswith(
         "audit of a1: clean (no findings)"
     )
+
+
+def test_the_arbiters_audit_compares_its_snapshots_with_the_log(tmp_path: Path) -> None:
+    """Given a Battle for Armageddon game played 40 commands (snapshots kept as it went), when
+    the key file's holder replaces one snapshot with a state one turn later under a valid MAC,
+    then `state` at that event shows the forged turn, and the arbiter's audit names the
+    snapshot's seq; untouched, every snapshot is compared and found equal."""
+    arb = Arbiter(MemoryStore(), rulesets.get, seeds=lambda: bytes(range(32)), snapshot_every=16)
+    game = arb.new_game("battle-for-armageddon", game="b1")
+    autoplay(arb, game, 40)
+    clean = arb.audit(game)
+    assert clean.findings == [] and clean.proved.snapshots_checked >= 3
+    fresh = Arbiter(arb.store, rulesets.get, vault=arb.vault, snapshot_every=16)
+    snapshot = fresh.snapshot(game, arb.head(game)[0])
+    assert snapshot is not None and snapshot.seq > 1
+    forged = replace(snapshot, state=replace(snapshot.state, turn=snapshot.state.turn + 1))
+    fresh.keep_snapshot(game, forged)
+    reader = Arbiter(arb.store, rulesets.get, vault=arb.vault, snapshot_every=16)
+    assert reader.state(game, snapshot.seq).turn == snapshot.state.turn + 1
+    found = reader.audit(game).findings
+    assert [(f.seq, f.check) for f in found] == [(snapshot.seq, "snapshot")]
