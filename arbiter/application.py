@@ -575,9 +575,10 @@ class Arbiter:
 
     def live_relatives(self, game: str) -> list[str]:
         """The other games of ``game``'s family (its parent, its forks, theirs, and so on) still
-        being played: neither revealed nor over. They share hidden history with it (the hands
-        and draws before a fork are the same in both), so revealing one, or showing what one
-        draws after the cut, can tell the others' secrets from before the cut."""
+        being played and keeping secrets: neither revealed nor over, nor playing on a seed
+        already public (a same-dice fork of a revealed game). They share hidden history with it
+        (the hands and draws before a fork are the same in both), so revealing one, or showing
+        what one draws after the cut, can tell the others' secrets from before the cut."""
         infos = {info.game: info for info in self.store.games()}
         root = game
         while infos.get(root) is not None and infos[root].parent is not None:
@@ -598,7 +599,9 @@ class Arbiter:
                 live.append(relative)  # its key file unreadable: it may be live
                 continue
             ruleset = self.ruleset_of(relative)
-            if not (folded.meta.revealed or ruleset.is_terminal(folded.state)):
+            meta = folded.meta
+            public = (meta.dice.commitment or "") in meta.opened  # its seed is already known
+            if not (meta.revealed or public or ruleset.is_terminal(folded.state)):
                 live.append(relative)
         return live
 

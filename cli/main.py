@@ -497,6 +497,7 @@ def audit(ctx: click.Context, source: str, from_seq: int, as_json: bool) -> None
                 "findings": findings,
                 "rules": auditor.rules,
                 "proved": auditor.proved,
+                "from": auditor.from_seq,
                 "complete": render.complete(auditor),
             }
         )

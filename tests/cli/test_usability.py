@@ -358,3 +358,14 @@ def test_the_reveal_prompt_names_the_live_games_it_would_tell_about_before_revea
         "the fork would be told too. Reveal?"
     ) in err
     assert "revealed" not in run(db, "games")[1].split("f1", 1)[1].splitlines()[0]
+
+
+def test_a_same_dice_fork_of_a_revealed_game_keeps_no_secret_to_warn_about(db: Path) -> None:
+    """Given b1 revealed, a same-dice fork of it (its dice public) and a new-dice one, when the
+    new-dice fork is revealed, then the note names no game: the same-dice fork's seed is
+    already public and its parent revealed."""
+    assert run(db, "reveal", "b1", "--yes")[0] == 0
+    assert run(db, "fork", "b1", "--at", "1", "--game", "same", "--dice", "same")[2] == ""
+    assert run(db, "fork", "b1", "--at", "1", "--game", "new")[2] == ""
+    status, _, err = run(db, "reveal", "new", "--yes")
+    assert (status, err) == (0, "")

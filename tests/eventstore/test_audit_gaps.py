@@ -178,7 +178,8 @@ def test_an_audit_from_a_seq_is_called_clean_from_that_seq(tmp_path: Path) -> No
     result = CliRunner().invoke(
         cli, ["--db", str(tmp_path / "w.db"), "audit", str(path), "--json", "--from", "300"]
     )
-    assert json.loads(result.stdout)["complete"] is True
+    payload = json.loads(result.stdout)
+    assert (payload["complete"], payload["from"]) == (True, 300)
 
 
 def test_a_live_game_is_not_called_clean_and_says_which_salts_wait_for_the_reveal(
