@@ -6,7 +6,7 @@ import json
 from collections.abc import Iterable, Iterator
 from typing import Any
 
-from warlog.domain.core.events import CORE_TAGS, Event
+from warlog.domain.core.events import BATCH_STARTS, CORE_TAGS, Event
 from warlog.domain.core.fold import evolve_event
 from warlog.domain.core.ruleset import AnyRuleset
 from warlog.domain.core.seal import seals_in
@@ -16,11 +16,30 @@ from warlog.projections.changes import changes
 #: what ``explain`` says of an event whose rule would tell a reader a value sealed from them
 WITHHELD = "(withheld: this event holds values sealed from you)"
 
+_Step = tuple[Record, tuple[Record, Event]]
+
+
+#: the keys of a view that say what the game waits for (Armageddon Empires' "waiting", "active"
+#: and "awaited"; Midgard's "pending"): a view between two events of a batch keeps them as the
+#: batch found them
+DECISION_KEYS = ("waiting", "active", "awaited", "pending")
+
+
+def _with_batch_ends(steps: Iterable[_Step]) -> Iterator[tuple[_Step, bool]]:
+    """Each step, and whether it ends its batch (the next record starts one, or none follows)."""
+    it = iter(steps)
+    current = next(it, None)
+    while current is not None:
+        following = next(it, None)
+        ends = following is None or following[0].type in BATCH_STARTS
+        yield current, ends
+        current = following
+
 
 def replay_steps(
     ruleset: AnyRuleset,
     state: Any,
-    steps: Iterable[tuple[Record, tuple[Record, Event]]],
+    steps: Iterable[_Step],
     player: str | None,
 ) -> Iterator[dict[str, Any]]:
     """Each step from the state ``state`` (None before the first event): the record as the
@@ -28,9 +47,15 @@ def replay_steps(
     data as shown, the rule it explains (withheld where a seal stays closed to the reader), and
     what it changed in the reader's view (``player``; None: the referee's full view)."""
     before_view: Any = ruleset.view(state, player) if state is not None else {}
-    for shown, (_, event) in steps:
+    for (shown, (_, event)), batch_ends in _with_batch_ends(steps):
         state = evolve_event(ruleset, state, event)
         after_view = ruleset.view(state, player) if state is not None else {}
+        if not batch_ends and isinstance(after_view, dict) and isinstance(before_view, dict):
+            # between two events of a batch the game waits for nothing yet: what it waits for
+            # changes, as a player sees it, from one batch's end to the next
+            for key in DECISION_KEYS:
+                if key in before_view:
+                    after_view[key] = before_view[key]
         data = json.loads(shown.data)
         closed = any(len(seal) == 1 for _, seal in seals_in(data))
         yield {

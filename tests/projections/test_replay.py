@@ -1,0 +1,25 @@
+"""Replay's "what each event changed": what the game waits for changes from one batch's end to
+the next, never to the passing state between two events of a batch."""
+
+from __future__ import annotations
+
+from tests.recorded import recorded
+
+
+def test_what_the_game_waits_for_changes_only_at_batch_ends() -> None:
+    """Given Armageddon Empires' golden game, when it is replayed as the referee sees it, then
+    no change of what it waits for names a turn of nobody or a purchase by nobody (the state
+    between a batch's events, before the initiative is decided), and the first round's changes
+    go from the purchase to blue's turn, then red's."""
+    arb, game = recorded("armageddon-empires", "ae-golden")
+    waits = [
+        change
+        for step in arb.replay(game, 1, 400)
+        for change in step["changes"]
+        if change.startswith("waiting:")
+    ]
+    assert not [w for w in waits if '"\'s turn"' in w or "(by )" in w]
+    assert waits[2:4] == [
+        'waiting: "round 1\'s initiative purchase (by blue)" → "blue\'s turn"',
+        'waiting: "blue\'s turn" → "red\'s turn"',
+    ]
