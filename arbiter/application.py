@@ -697,17 +697,24 @@ class Arbiter:
         *,
         chain_only: bool = False,
         progress: Callable[[int], None] | None = None,
+        fold_only: bool = False,
     ) -> str:
         """Import an exported log as a new game; returns its id.
 
         The whole audit runs first (chain, rules, dice, seals) and a log with any finding is
         refused (IntegrityError, exit 4); a log whose rules could not be re-derived (values
         still sealed) is refused too, unless ``chain_only`` asks for a chain-only import.
-        Opened seals go to the vault with the revealed key, so the game folds here.
+        Opened seals go to the vault with the revealed key, so the game folds here. A log that
+        holds values opened under a seed it does not reveal (a referee's ``--open`` record of a
+        live game) is refused (InputError), since the game could be neither read nor played
+        without that seed, unless ``fold_only``: a caller that only folds it (the fuzzer's
+        sources) keeps its values.
         """
         from warlog.arbiter.exchange import import_log
 
-        return import_log(self, records, game, chain_only=chain_only, progress=progress)
+        return import_log(
+            self, records, game, chain_only=chain_only, progress=progress, fold_only=fold_only
+        )
 
     def export_records(self, game: str, *, opened: bool = False) -> Iterator[Record]:
         """The game's records as the export holds them: in their chained form, every seal
@@ -846,7 +853,8 @@ class Arbiter:
         head, _ = self.store.head(game)
         check_from(from_seq, head, game)
         records: Iterable[Record | Opened]
-        if self.vault.available():  # the referee's read: every seal the vault holds opened
+        if self.vault.available() and self._holds_its_key(game):
+            # the referee's read: every seal the vault holds opened
             loaded = self.loaded(game)
             # the referee's read opens every seal the vault holds, revealed or not: it needs
             # no fold of the game to know which seeds are revealed
@@ -871,6 +879,15 @@ class Arbiter:
                 for seq in differing
             )
         return auditor
+
+    def _holds_its_key(self, game: str) -> bool:
+        """The vault holds the key the game was created with (not so for a log imported before
+        its reveal with --chain-only, whose values stay sealed here)."""
+        first = next(iter(self.store.read_rows(game, 1, 1)), None)
+        if first is None:
+            return False
+        commitment = (json.loads(first[2]).get("dice") or {}).get("commitment") or ""
+        return self.vault.key(str(commitment)) is not None
 
     def check_snapshots(self, game: str) -> tuple[int, list[int]]:
         """Compare every usable snapshot of the game (its MAC checks, its event is in the log)

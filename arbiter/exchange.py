@@ -8,6 +8,7 @@ values in the vault, so that the imported game folds.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import re
 from collections.abc import Callable, Iterable, Iterator, Sequence
@@ -18,7 +19,7 @@ import msgspec
 from warlog.arbiter.ids import check_game_id
 from warlog.arbiter.sealing import event_secrets, has_seals
 from warlog.domain.core.dice import commitment_of
-from warlog.domain.core.errors import ConflictError, InputError, IntegrityError
+from warlog.domain.core.errors import ConflictError, InputError, IntegrityError, WarlogError
 from warlog.domain.core.events import CommandIssued, GameCreated
 from warlog.domain.core.ruleset import AnyRuleset
 from warlog.domain.core.seal import Secret, cleared, compact, seals_in, stripped
@@ -130,6 +131,7 @@ def import_log(
     *,
     chain_only: bool = False,
     progress: Callable[[int], None] | None = None,
+    fold_only: bool = False,
 ) -> str:
     """Import an exported log into ``arb`` as a new game; its id (``Arbiter.import_records``).
     ``progress`` is told how many events the audit has checked."""
@@ -161,11 +163,30 @@ def import_log(
     codec = arb.codec(ruleset)
     rows: list[Pending] = []
     openings: list[Opening] = []
-    for record in records:
+    # the seeds the values can be opened by here: those the log makes public, and those the
+    # vault already holds (the log of a game of this database, imported again)
+    known = _public_commitments(records)
+    if arb.vault.available():  # asked only of a key file that exists: asking would make one
+        for commitment in set(_commitments_in_force(records)) - known:
+            with contextlib.suppress(WarlogError):
+                if arb.vault.key(commitment) is not None:
+                    known.add(commitment)
+    for record, commitment in zip(records, _commitments_in_force(records), strict=True):
         data = record.data
         if has_seals(data):
             chained, opened = stripped(json.loads(data))
             data = compact(chained)
+            if opened and commitment not in known and not fold_only:
+                if not chain_only:
+                    raise InputError(
+                        f"event {record.seq} holds values opened under a seed this log does not "
+                        "reveal (a referee's --open record of a game still being played): the "
+                        "game could be neither read nor played here without that seed; audit "
+                        "the file (warlog audit FILE), or import it with --chain-only (its "
+                        "values then stay sealed)",
+                        "import/unrevealed_values",
+                    )
+                opened = {}  # a chain-only import keeps the log as the public holds it
             if opened and len(opened) == sum(1 for _ in seals_in(chained)):
                 clear = compact(cleared(chained, {p: v for p, (v, _) in opened.items()}))
                 owners = dict(_secrets_of(ruleset, codec, record.type, clear))
@@ -182,6 +203,29 @@ def import_log(
             f"game {game} already exists; import with --game NEWID", "input/game_exists"
         ) from None
     return game
+
+
+def _commitments_in_force(records: Sequence[Record]) -> Iterator[str]:
+    """The commitment of the dice seed in force at each record: the game's, then a new-dice
+    fork's from its ``game_forked`` on (the seed seals and salts by)."""
+    commitment = ""
+    for record in records:
+        if record.type in ("game_created", "game_forked"):
+            dice = json.loads(record.data).get("dice") or {}
+            commitment = str(dice.get("commitment") or commitment)
+        yield commitment
+
+
+def _public_commitments(records: Sequence[Record]) -> set[str]:
+    """The commitments whose seeds the log itself makes public: revealed (``dice_revealed``), or
+    kept by a same-dice fork (``game_forked`` showing its seed)."""
+    public = set()
+    for record in records:
+        if record.type in ("dice_revealed", "game_forked"):
+            seed = json.loads(record.data).get("seed")
+            with contextlib.suppress(TypeError, ValueError):  # not hex: the audit's finding
+                public.add(commitment_of(bytes.fromhex(seed)))
+    return public
 
 
 def _secrets_of(ruleset: AnyRuleset, codec: Codec, type_: str, clear: str) -> list[Secret]:

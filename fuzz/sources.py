@@ -190,7 +190,7 @@ def _load(holder: Arbiter, name: str, records: list[Record], chain_only: bool) -
     while _exists(holder, game):
         n += 1
         game = check_game_id(f"{wanted[:56]}-{n}")
-    game = holder.import_records(records, game, chain_only=chain_only)
+    game = holder.import_records(records, game, chain_only=chain_only, fold_only=True)
     ruleset = holder.ruleset_of(game)
     codec = holder.codec(ruleset)
     head, _ = holder.head(game)

@@ -229,3 +229,34 @@ def test_the_arbiters_audit_compares_its_snapshots_with_the_log(tmp_path: Path) 
     assert reader.state(game, snapshot.seq).turn == snapshot.state.turn + 1
     found = reader.audit(game).findings
     assert [(f.seq, f.check) for f in found] == [(snapshot.seq, "snapshot")]
+
+
+def test_a_referees_open_record_of_a_live_game_is_not_imported_elsewhere(tmp_path: Path) -> None:
+    """Given a live Armageddon Empires game exported by the referee with every value opened,
+    when it is imported into another database (which has not its seed), then it is refused in
+    one line, exit 1, and no game is created: it could be neither read nor played there (its
+    events and audit failed, store/sealed); --chain-only imports it with its values sealed, and
+    its audit reads it as the public does, though that database has a key file of its own."""
+    runner = CliRunner()
+    home, other = str(tmp_path / "home.db"), str(tmp_path / "other.db")
+    assert (
+        runner.invoke(cli, ["--db", home, "new", "armageddon-empires", "--game", "a1"]).exit_code
+        == 0
+    )
+    record = str(tmp_path / "a1-open.jsonl")
+    assert runner.invoke(cli, ["--db", home, "export", "a1", "--open", "-o", record]).exit_code == 0
+    # the other database has a key file of its own (a game of its own)
+    assert (
+        runner.invoke(cli, ["--db", other, "new", "heroic-battles", "--game", "h1"]).exit_code == 0
+    )
+    refused = runner.invoke(cli, ["--db", other, "import", record])
+    assert refused.exit_code == 1
+    assert refused.stderr.startswith(
+        "error[import/unrevealed_values]: event 1 holds values opened under a seed this log "
+        "does not reveal"
+    )
+    assert "a1" not in runner.invoke(cli, ["--db", other, "games"]).stdout
+    chained = runner.invoke(cli, ["--db", other, "import", record, "--chain-only"])
+    assert chained.exit_code == 0
+    audited = runner.invoke(cli, ["--db", other, "audit", "a1"])
+    assert audited.exit_code == 0 and "no findings" in audited.stdout.splitlines()[0]
