@@ -244,6 +244,11 @@ class Arbiter:
             return None  # a cache: without the key file, fold from the log
         if found is None or found[0] <= newer_than:
             return None
+        return self._usable(game, ruleset, found)
+
+    def _usable(self, game: str, ruleset: AnyRuleset, found: tuple[int, bytes]) -> Folded | None:
+        """The snapshot ``(seq, blob)`` decoded, if it decodes and the log still holds its event
+        with its hash (a read folds from the log otherwise)."""
         start = snapshots.decode(ruleset.state_type, found[1], lambda: self._initial(game))
         if start is None or start.seq != found[0]:
             return None
@@ -813,7 +818,14 @@ class Arbiter:
         shown = self.forms(game, reader, from_seq, to_seq)
         from warlog.projections.replay import replay_steps
 
-        return replay_steps(loaded.ruleset, state, zip(shown, clear, strict=True), player)
+        after = (
+            None
+            if to_seq is None
+            else next(iter(self.store.read(game, to_seq + 1, to_seq + 1)), None)
+        )
+        last_ends = after is None or after.type in BATCH_STARTS  # a range may stop in a batch
+        steps = zip(shown, clear, strict=True)
+        return replay_steps(loaded.ruleset, state, steps, player, last_ends)
 
     def explain(self, game: str, seq: int, player: str | None = None) -> dict[str, Any]:
         """Why event ``seq`` happened, as ``player`` may see it: its batch, the command, the
@@ -849,20 +861,26 @@ class Arbiter:
         snapshot; when the log audits clean to its end it then compares every stored snapshot
         (what state, legal and play start from) with the log's fold (``check_snapshots``).
         ``progress`` is told how many events have been checked, every few thousand."""
-        self.loaded(game)
         head, _ = self.store.head(game)
         check_from(from_seq, head, game)
-        records: Iterable[Record | Opened]
-        if self.vault.available() and self._holds_its_key(game):
-            # the referee's read: every seal the vault holds opened
-            loaded = self.loaded(game)
-            # the referee's read opens every seal the vault holds, revealed or not: it needs
-            # no fold of the game to know which seeds are revealed
-            forms = Forms(self.vault, loaded.codec, REFEREE, ())
-            records = forms.opened(self.store.read(game))
-        else:
-            records = self.forms(game, PUBLIC, 1, None)
         from warlog.arbiter.audit import Finding, audit_records
+
+        records: Iterable[Record | Opened]
+        try:
+            if self.vault.available() and self._holds_its_key(game):
+                # the referee's read opens every seal the vault holds, revealed or not: it
+                # needs no fold of the game to know which seeds are revealed
+                loaded = self.loaded(game)
+                forms = Forms(self.vault, loaded.codec, REFEREE, ())
+                records = forms.opened(self.store.read(game))
+            else:
+                records = self.forms(game, PUBLIC, 1, None)
+        except StoreError as exc:
+            if exc.code != "store/corrupt":
+                raise
+            # a log whose lineage does not decode (a damaged game_created): the audit of its
+            # chained form says what is wrong, as a finding
+            return audit_records(counted(self.store.read(game), progress), self._rulesets, from_seq)
 
         auditor = audit_records(counted(records, progress), self._rulesets, from_seq)
         if not auditor.findings and not auditor.proved.rules_stopped_at:
@@ -881,34 +899,49 @@ class Arbiter:
         return auditor
 
     def _holds_its_key(self, game: str) -> bool:
-        """The vault holds the key the game was created with (not so for a log imported before
-        its reveal with --chain-only, whose values stay sealed here)."""
-        first = next(iter(self.store.read_rows(game, 1, 1)), None)
-        if first is None:
-            return False
-        commitment = (json.loads(first[2]).get("dice") or {}).get("commitment") or ""
-        return self.vault.key(str(commitment)) is not None
+        """The vault holds every key the game's log commits to (``game_created``'s and each
+        new-dice fork's): not so for a log imported before its reveal with --chain-only, whose
+        values stay sealed here. False for lineage data it cannot read (the audit says why)."""
+        for _, type_, data, _ in self.store.read_rows(game):
+            if type_ not in ("game_created", "game_forked"):
+                continue
+            try:
+                dice = json.loads(data).get("dice")
+                commitment = "" if dice is None else str(dice.get("commitment") or "")
+            except (ValueError, AttributeError, TypeError):
+                return False
+            if commitment and self.vault.key(commitment) is None:
+                return False
+        return True
 
     def check_snapshots(self, game: str) -> tuple[int, list[int]]:
-        """Compare every usable snapshot of the game (its MAC checks, its event is in the log)
-        with the state folded from the log at its seq: how many were compared, and the seqs of
-        those that differ. One fold of the log, in order."""
+        """Compare every usable snapshot of the game (its MAC checks, its event is in the log
+        with its hash: what a read may start from), each one whatever the newer ones are, with
+        the game folded from the log at its seq, state and meta (what is revealed included):
+        how many were compared, and the seqs of those that differ. One fold of the log."""
         loaded = self.loaded(game)
         ruleset = loaded.ruleset
+        lineage, version = self.store.lineage(game), self._version_key(ruleset)
         found: list[Folded] = []
         at, _ = self.store.head(game)
-        while at >= 1 and (snapshot := self._snapshot(game, ruleset, at)) is not None:
-            found.append(snapshot)
-            at = snapshot.seq - 1
+        while at >= 1:
+            raw = self.vault.latest_snapshot(lineage, at, version)
+            if raw is None:
+                break
+            usable = self._usable(game, ruleset, raw)
+            if usable is not None:
+                found.append(usable)
+            at = raw[0] - 1
         fold = Fold(ruleset)
         decode = self.decoder(loaded.codec, game)
         skip = unread(ruleset)
         differing = []
+        encode = msgspec.msgpack.encode
         for snapshot in reversed(found):
             rows = self.store.read_rows(game, fold.seq + 1, snapshot.seq, skip=skip)
             fold.rows(rows, decode)
-            state = msgspec.msgpack.encode(fold.state)
-            if (fold.hash, state) != (snapshot.hash, msgspec.msgpack.encode(snapshot.state)):
+            logged = (fold.hash, encode(fold.meta), encode(fold.state))
+            if logged != (snapshot.hash, encode(snapshot.meta), encode(snapshot.state)):
                 differing.append(snapshot.seq)
         return len(found), differing
 

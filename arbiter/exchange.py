@@ -191,9 +191,11 @@ def import_log(
                 clear = compact(cleared(chained, {p: v for p, (v, _) in opened.items()}))
                 owners = dict(_secrets_of(ruleset, codec, record.type, clear))
                 openings.append(Opening(record.hash, game, record.seq, clear, owners))
-        if record.type == "dice_revealed":
-            seed = bytes.fromhex(json.loads(data)["seed"])
-            arb.vault.put_key(commitment_of(seed), seed, game)
+        if record.type in ("dice_revealed", "game_forked"):
+            shown = json.loads(data).get("seed")  # a reveal's, or a same-dice fork's kept seed
+            if shown:
+                seed = bytes.fromhex(shown)
+                arb.vault.put_key(commitment_of(seed), seed, game)
         rows.append(Pending(record.type, data, record.at))
     arb.vault.put_openings(openings)
     try:

@@ -19,19 +19,20 @@ WITHHELD = "(withheld: this event holds values sealed from you)"
 _Step = tuple[Record, tuple[Record, Event]]
 
 
-#: the keys of a view that say what the game waits for (Armageddon Empires' "waiting", "active"
-#: and "awaited"; Midgard's "pending"): a view between two events of a batch keeps them as the
-#: batch found them
-DECISION_KEYS = ("waiting", "active", "awaited", "pending")
+#: the keys of a view that say what the game waits for (Armageddon Empires' "waiting", "active",
+#: "awaited" and whose turn it is, "current"; Midgard's "pending"): a view between two events of
+#: a batch keeps them as the batch found them
+DECISION_KEYS = ("waiting", "active", "awaited", "current", "pending")
 
 
-def _with_batch_ends(steps: Iterable[_Step]) -> Iterator[tuple[_Step, bool]]:
-    """Each step, and whether it ends its batch (the next record starts one, or none follows)."""
+def _with_batch_ends(steps: Iterable[_Step], last_ends: bool) -> Iterator[tuple[_Step, bool]]:
+    """Each step, and whether it ends its batch (the next record starts one; for the last,
+    ``last_ends``: the range may stop inside a batch)."""
     it = iter(steps)
     current = next(it, None)
     while current is not None:
         following = next(it, None)
-        ends = following is None or following[0].type in BATCH_STARTS
+        ends = last_ends if following is None else following[0].type in BATCH_STARTS
         yield current, ends
         current = following
 
@@ -41,13 +42,14 @@ def replay_steps(
     state: Any,
     steps: Iterable[_Step],
     player: str | None,
+    last_ends: bool = True,
 ) -> Iterator[dict[str, Any]]:
     """Each step from the state ``state`` (None before the first event): the record as the
     reader may see it (``shown``) and the clear event the rules fold. Yields its seq, type and
     data as shown, the rule it explains (withheld where a seal stays closed to the reader), and
     what it changed in the reader's view (``player``; None: the referee's full view)."""
     before_view: Any = ruleset.view(state, player) if state is not None else {}
-    for (shown, (_, event)), batch_ends in _with_batch_ends(steps):
+    for (shown, (_, event)), batch_ends in _with_batch_ends(steps, last_ends):
         state = evolve_event(ruleset, state, event)
         after_view = ruleset.view(state, player) if state is not None else {}
         if not batch_ends and isinstance(after_view, dict) and isinstance(before_view, dict):

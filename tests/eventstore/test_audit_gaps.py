@@ -260,3 +260,76 @@ def test_a_referees_open_record_of_a_live_game_is_not_imported_elsewhere(tmp_pat
     assert chained.exit_code == 0
     audited = runner.invoke(cli, ["--db", other, "audit", "a1"])
     assert audited.exit_code == 0 and "no findings" in audited.stdout.splitlines()[0]
+
+
+def test_a_snapshot_whose_meta_opens_a_live_seed_is_found(tmp_path: Path) -> None:
+    """Given the same game, when the key file's holder rewrites a snapshot with its state
+    untouched but the live seed counted as revealed (every later read would open the other
+    side's seals to a player), then the audit names that snapshot."""
+    arb = Arbiter(MemoryStore(), rulesets.get, seeds=lambda: bytes(range(32)), snapshot_every=16)
+    game = arb.new_game("battle-for-armageddon", game="b1")
+    autoplay(arb, game, 40)
+    snapshot = arb.snapshot(game, arb.head(game)[0])
+    assert snapshot is not None
+    commitment = snapshot.meta.dice.commitment or ""
+    opened = replace(snapshot.meta, opened=(*snapshot.meta.opened, commitment))
+    arb.keep_snapshot(game, replace(snapshot, meta=opened))
+    reader = Arbiter(arb.store, rulesets.get, vault=arb.vault, snapshot_every=16)
+    found = reader.audit(game).findings
+    assert [(f.seq, f.check) for f in found] == [(snapshot.seq, "snapshot")]
+
+
+def test_an_unusable_snapshot_does_not_stop_the_check_of_older_ones(tmp_path: Path) -> None:
+    """Given the same game, when the newest snapshot names a hash the log does not hold (reads
+    pass it over) and an older one is forged, then the audit still checks the older ones and
+    names the forged one."""
+    arb = Arbiter(MemoryStore(), rulesets.get, seeds=lambda: bytes(range(32)), snapshot_every=16)
+    game = arb.new_game("battle-for-armageddon", game="b1")
+    autoplay(arb, game, 40)
+    newest = arb.snapshot(game, arb.head(game)[0])
+    assert newest is not None
+    older = arb.snapshot(game, newest.seq - 1)
+    assert older is not None and older.seq > 1
+    arb.keep_snapshot(game, replace(older, state=replace(older.state, turn=older.state.turn + 1)))
+    arb.keep_snapshot(game, replace(newest, hash="0" * 64))
+    reader = Arbiter(arb.store, rulesets.get, vault=arb.vault, snapshot_every=16)
+    audited = reader.audit(game)
+    assert [(f.seq, f.check) for f in audited.findings] == [(older.seq, "snapshot")]
+
+
+def test_a_same_dice_fork_imports_elsewhere_with_the_seed_it_shows(tmp_path: Path) -> None:
+    """Given Battle for Armageddon's golden game (revealed) imported, forked keeping its dice at
+    seq 12 and exported by the referee, when the export is imported into another database, then
+    the fork's audit and a player's events read it (the fork shows the kept seed: the import
+    keeps it as a key, as it keeps a revealed one)."""
+    runner = CliRunner()
+    home, other = str(tmp_path / "home.db"), str(tmp_path / "other.db")
+    golden = str(FIXTURES / "battle-for-armageddon" / "bfa-golden.jsonl")
+    assert runner.invoke(cli, ["--db", home, "import", golden]).exit_code == 0
+    fork = ["--db", home, "fork", "bfa-golden", "--at", "12", "--game", "s1", "--dice", "same"]
+    assert runner.invoke(cli, fork).exit_code == 0
+    record = str(tmp_path / "s1.jsonl")
+    assert runner.invoke(cli, ["--db", home, "export", "s1", "--open", "-o", record]).exit_code == 0
+    assert runner.invoke(cli, ["--db", other, "import", record, "--game", "s1"]).exit_code == 0
+    audited = runner.invoke(cli, ["--db", other, "audit", "s1"])
+    assert audited.exit_code == 0 and "no findings" in audited.stdout
+    assert runner.invoke(cli, ["--db", other, "events", "s1", "--as", "orks"]).exit_code == 0
+
+
+def test_a_game_created_row_altered_in_the_database_is_a_finding_not_a_crash(
+    tmp_path: Path,
+) -> None:
+    """Given an imported game whose game_created row has its dice made a string in the
+    database, when the arbiter audits it, then the audit reports it (exit 4), no Python error."""
+    runner = CliRunner()
+    db = str(tmp_path / "w.db")
+    golden = str(FIXTURES / "battle-for-armageddon" / "bfa-golden.jsonl")
+    assert runner.invoke(cli, ["--db", db, "import", golden]).exit_code == 0
+    with sqlite3.connect(db) as conn:
+        (data,) = conn.execute("SELECT data FROM events WHERE seq = 1").fetchone()
+        altered = json.loads(data)
+        altered["dice"] = "x"
+        conn.execute("UPDATE events SET data = ? WHERE seq = 1", (dump(altered),))
+    audited = runner.invoke(cli, ["--db", db, "audit", "bfa-golden"])
+    assert audited.exit_code == 4
+    assert "internal/bug" not in audited.stderr

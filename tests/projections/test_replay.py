@@ -23,3 +23,11 @@ def test_what_the_game_waits_for_changes_only_at_batch_ends() -> None:
         'waiting: "round 1\'s initiative purchase (by blue)" → "blue\'s turn"',
         'waiting: "blue\'s turn" → "red\'s turn"',
     ]
+
+
+def test_a_range_that_stops_inside_a_batch_does_not_show_its_passing_state() -> None:
+    """Given the same game, when only seqs 19 to 21 are replayed (21 lies inside a batch), then
+    no change names a purchase by nobody."""
+    arb, game = recorded("armageddon-empires", "ae-golden")
+    changes = [c for step in arb.replay(game, 19, 21) for c in step["changes"]]
+    assert not [c for c in changes if "(by )" in c or '"\'s turn"' in c]
