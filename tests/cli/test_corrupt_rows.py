@@ -7,22 +7,8 @@ import sqlite3
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
 
-from warlog.cli.main import cli
-
-
-def run(db: Path, *args: str) -> tuple[int, str, str]:
-    result = CliRunner().invoke(cli, ["--db", str(db), *args])
-    if result.exception and not isinstance(result.exception, SystemExit):
-        raise result.exception
-    return result.exit_code, result.stdout, result.stderr
-
-
-def one_line(stderr: str, code: str) -> str:
-    lines = stderr.strip().splitlines()
-    assert len(lines) == 1 and lines[0].startswith(f"error[{code}]: "), stderr
-    return lines[0]
+from tests.cli.command import one_line, run
 
 
 @pytest.fixture

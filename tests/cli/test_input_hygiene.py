@@ -7,26 +7,12 @@ import json
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
 
+from tests.cli.command import one_line, run
 from warlog.arbiter.exchange import parse_lines
-from warlog.cli.main import cli
 from warlog.domain.core.errors import InputError
 
 GOLDEN = Path(__file__).resolve().parents[2] / "fixtures" / "heroic-battles" / "hb-golden.jsonl"
-
-
-def run(db: Path, *args: str) -> tuple[int, str, str]:
-    result = CliRunner().invoke(cli, ["--db", str(db), *args])
-    if result.exception and not isinstance(result.exception, SystemExit):
-        raise result.exception
-    return result.exit_code, result.stdout, result.stderr
-
-
-def one_line(stderr: str, code: str) -> str:
-    lines = stderr.strip().splitlines()
-    assert len(lines) == 1 and lines[0].startswith(f"error[{code}]: "), stderr
-    return lines[0]
 
 
 def with_lone_surrogate(tmp_path: Path, where: str) -> Path:

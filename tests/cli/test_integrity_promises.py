@@ -10,14 +10,13 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
 
+from tests.cli.command import one_line, run
 from tests.eventstore.tamper import rechain
 from tests.toy import SCENARIO
 from warlog.arbiter.application import Arbiter
 from warlog.arbiter.audit import audit_records
 from warlog.arbiter.exchange import export_line, parse_lines
-from warlog.cli.main import cli
 from warlog.domain import rulesets
 from warlog.eventstore.memory_store import MemoryStore
 from warlog.eventstore.records import Record
@@ -35,19 +34,6 @@ def toy_registered() -> Iterator[None]:
 @pytest.fixture
 def db(tmp_path: Path) -> Path:
     return tmp_path / "w.db"
-
-
-def run(db: Path, *args: str, input: str | bytes | None = None) -> tuple[int, str, str]:
-    result = CliRunner().invoke(cli, ["--db", str(db), *args], input=input)
-    if result.exception and not isinstance(result.exception, SystemExit):
-        raise result.exception
-    return result.exit_code, result.stdout, result.stderr
-
-
-def one_line(stderr: str, code: str) -> str:
-    lines = stderr.strip().splitlines()
-    assert len(lines) == 1 and lines[0].startswith(f"error[{code}]: "), stderr
-    return lines[0]
 
 
 def race(db: Path, tmp_path: Path, game: str = "g1", *extra: str) -> str:
