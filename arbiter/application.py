@@ -824,8 +824,14 @@ class Arbiter:
             else next(iter(self.store.read(game, to_seq + 1, to_seq + 1)), None)
         )
         last_ends = after is None or after.type in BATCH_STARTS  # a range may stop in a batch
+        anchor = None  # a range that starts inside a batch: what the game waited for before it
+        if from_seq > 1:
+            first = next(iter(self.store.read(game, from_seq, from_seq)))
+            if first.type not in BATCH_STARTS:
+                batch_end, _ = self.batch_ends_near(game, from_seq - 1)
+                anchor = self.state(game, batch_end) if batch_end else None
         steps = zip(shown, clear, strict=True)
-        return replay_steps(loaded.ruleset, state, steps, player, last_ends)
+        return replay_steps(loaded.ruleset, state, steps, player, last_ends, anchor)
 
     def explain(self, game: str, seq: int, player: str | None = None) -> dict[str, Any]:
         """Why event ``seq`` happened, as ``player`` may see it: its batch, the command, the

@@ -43,12 +43,19 @@ def replay_steps(
     steps: Iterable[_Step],
     player: str | None,
     last_ends: bool = True,
+    anchor: Any = None,
 ) -> Iterator[dict[str, Any]]:
     """Each step from the state ``state`` (None before the first event): the record as the
     reader may see it (``shown``) and the clear event the rules fold. Yields its seq, type and
     data as shown, the rule it explains (withheld where a seal stays closed to the reader), and
     what it changed in the reader's view (``player``; None: the referee's full view)."""
     before_view: Any = ruleset.view(state, player) if state is not None else {}
+    if anchor is not None and isinstance(before_view, dict):
+        # the range starts inside a batch: what the game waits for is as that batch found it
+        anchored = ruleset.view(anchor, player)
+        for key in DECISION_KEYS:
+            if key in anchored:
+                before_view[key] = anchored[key]
     for (shown, (_, event)), batch_ends in _with_batch_ends(steps, last_ends):
         state = evolve_event(ruleset, state, event)
         after_view = ruleset.view(state, player) if state is not None else {}

@@ -31,3 +31,15 @@ def test_a_range_that_stops_inside_a_batch_does_not_show_its_passing_state() -> 
     arb, game = recorded("armageddon-empires", "ae-golden")
     changes = [c for step in arb.replay(game, 19, 21) for c in step["changes"]]
     assert not [c for c in changes if "(by )" in c or '"\'s turn"' in c]
+
+
+def test_a_range_that_starts_inside_a_batch_compares_with_what_the_batch_found() -> None:
+    """Given the same game, when it is replayed from seq 25 (inside the batch that decides the
+    first round's initiative), then the first change of what it waits for goes from the
+    purchase to blue's turn, not from a turn of nobody."""
+    arb, game = recorded("armageddon-empires", "ae-golden")
+    assert next(iter(arb.records(game, 25, 25))).type not in ("command_issued", "game_created")
+    waits = [
+        c for step in arb.replay(game, 25, 100) for c in step["changes"] if c.startswith("waiting:")
+    ]
+    assert waits[0] == 'waiting: "round 1\'s initiative purchase (by blue)" → "blue\'s turn"'
