@@ -33,3 +33,13 @@ def postgres() -> Iterator[Cluster]:
         pytest.skip(f"PostgreSQL tests skipped: {reason}")
     with throwaway_cluster() as cluster:
         yield cluster
+
+
+@pytest.fixture
+def umask_022() -> Iterator[None]:
+    """The usual umask, under which a file made by ``: > FILE`` is readable by everyone."""
+    old = os.umask(0o022)
+    try:
+        yield
+    finally:
+        os.umask(old)

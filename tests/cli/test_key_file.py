@@ -3,35 +3,14 @@ it refused in one line, exit 1, with nothing appended."""
 
 from __future__ import annotations
 
-import os
-import stat
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
 
-from warlog.cli.main import cli
+from tests.cli.command import run
+from tests.files import mode
 
-
-def run(db: Path, *args: str) -> tuple[int, str, str]:
-    result = CliRunner().invoke(cli, ["--db", str(db), *args])
-    if result.exception and not isinstance(result.exception, SystemExit):
-        raise result.exception
-    return result.exit_code, result.stdout, result.stderr
-
-
-def mode(path: Path) -> int:
-    return stat.S_IMODE(path.stat().st_mode)
-
-
-@pytest.fixture(autouse=True)
-def umask_022() -> Iterator[None]:
-    old = os.umask(0o022)
-    try:
-        yield
-    finally:
-        os.umask(old)
+pytestmark = pytest.mark.usefixtures("umask_022")
 
 
 def test_an_empty_key_file_made_by_someone_is_owner_only_once_a_game_keeps_its_seed(

@@ -3,15 +3,16 @@ salts of a game's hidden set-up left unchecked when the rules stopped, and an em
 
 from __future__ import annotations
 
-import hashlib
 import json
 import sqlite3
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 from click.testing import CliRunner
 from msgspec.structs import replace
 
+from tests.forger import forge
 from tests.recorded import FIXTURES
 from warlog.arbiter.application import Arbiter
 from warlog.arbiter.autoplay import autoplay
@@ -22,50 +23,24 @@ from warlog.eventstore.memory_store import MemoryStore
 GOLDEN = FIXTURES / "armageddon-empires" / "ae-golden.jsonl"
 
 
-def lines() -> list[dict[str, Any]]:
-    return [json.loads(x) for x in GOLDEN.read_text(encoding="utf-8").splitlines() if x.strip()]
+Events = list[dict[str, Any]]
 
 
 def dump(value: Any) -> str:
     return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
 
 
-def chained(value: Any) -> Any:
-    """The chained form of exported data: every opened seal closed."""
-    if isinstance(value, dict) and "sealed" in value and set(value) <= {"sealed", "value", "salt"}:
-        return {"sealed": value["sealed"]}
-    if isinstance(value, dict):
-        return {k: chained(v) for k, v in value.items()}
-    return [chained(v) for v in value] if isinstance(value, list) else value
-
-
-def rehashed(events: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """What a forger does after an edit: each opened seal hashed again, the chain re-linked."""
-
-    def reseal(value: Any) -> Any:
-        if isinstance(value, dict) and {"sealed", "value", "salt"} == set(value):
-            digest = hashlib.sha256(f"{value['salt']}\n{dump(value['value'])}".encode())
-            return {**value, "sealed": digest.hexdigest()}
-        if isinstance(value, dict):
-            return {k: reseal(v) for k, v in value.items()}
-        return [reseal(v) for v in value] if isinstance(value, list) else value
-
-    prev = "0" * 64
-    for e in events:
-        e["data"], e["prev"] = reseal(e["data"]), prev
-        text = f"{prev}\n{e['seq']}\n{e['type']}\n{e['at']}\n{dump(chained(e['data']))}"
-        e["hash"] = prev = hashlib.sha256(text.encode()).hexdigest()
-    return events
-
-
-def audit(tmp_path: Path, events: list[dict[str, Any]], *more: str) -> tuple[int, list[str]]:
-    path = tmp_path / "forged.jsonl"
-    path.write_text("".join(json.dumps(e, ensure_ascii=False) + "\n" for e in events))
+def audit(
+    tmp_path: Path, edit: Callable[[Events], None], *more: str, source: Path = GOLDEN
+) -> tuple[int, list[str]]:
+    """``source`` forged by ``edit`` (every opened seal and the chain recomputed after it), then
+    audited: the exit code and the report's lines."""
+    path = forge(source, tmp_path / "forged.jsonl", edit)
     result = CliRunner().invoke(cli, ["--db", str(tmp_path / "w.db"), "audit", str(path), *more])
     return result.exit_code, result.stdout.splitlines()
 
 
-def first_sealed_roll(events: list[dict[str, Any]]) -> dict[str, Any]:
+def first_sealed_roll(events: Events) -> dict[str, Any]:
     return next(e for e in events if e["type"] == "dice_rolled" and "sealed" in dump(e["data"]))
 
 
@@ -74,11 +49,14 @@ def test_a_revealed_log_with_one_value_closed_again_is_not_called_clean(tmp_path
     and salt taken out: the chain is unchanged), then the audit finds nothing but does not call
     the log clean: its headline says not everything could be checked, and the rules line says
     why they stopped there: the value is sealed though its seed is revealed."""
-    events = lines()
-    roll = first_sealed_roll(events)
-    faces = roll["data"]["faces"]
-    del faces["value"], faces["salt"]
-    status, out = audit(tmp_path, events)
+    closed: list[dict[str, Any]] = []
+
+    def close_one(events: Events) -> None:
+        closed.append(first_sealed_roll(events))
+        del closed[0]["data"]["faces"]["value"], closed[0]["data"]["faces"]["salt"]
+
+    status, out = audit(tmp_path, close_one)
+    roll = closed[0]
     assert status == 0
     assert out[0].endswith(
         ": no findings in 3215 events, but NOT everything could be checked (below)"
@@ -94,12 +72,14 @@ def test_the_hidden_set_up_s_salts_are_checked_when_the_rules_stopped_in_the_ope
     """Given the same log with a value of the opening closed again (the rules stop at once),
     when a forger also replaces blue's hidden deck with a salt of its own and re-hashes the chain,
     then the salt is found not to be the one the revealed seed derives."""
-    events = lines()
-    faces = first_sealed_roll(events)["data"]["faces"]
-    del faces["value"], faces["salt"]
-    deck = events[0]["data"]["scenario"]["empires"][0]["deck"]
-    deck["value"], deck["salt"] = ["sunbreaker"] * len(deck["value"]), "11" * 32
-    status, out = audit(tmp_path, rehashed(events))
+
+    def forge_the_deck(events: Events) -> None:
+        faces = first_sealed_roll(events)["data"]["faces"]
+        del faces["value"], faces["salt"]
+        deck = events[0]["data"]["scenario"]["empires"][0]["deck"]
+        deck["value"], deck["salt"] = ["sunbreaker"] * len(deck["value"]), "11" * 32
+
+    status, out = audit(tmp_path, forge_the_deck)
     assert status == 4
     assert out[1] == (
         "  seq 1 [seal]: the salt of scenario.empires.0.deck is not the one the seed revealed "
@@ -110,10 +90,12 @@ def test_the_hidden_set_up_s_salts_are_checked_when_the_rules_stopped_in_the_ope
 def test_an_empty_at_is_not_a_time(tmp_path: Path) -> None:
     """Given the golden log with every 'at' emptied and the chain re-hashed, then the audit
     finds the first event's time malformed (an empty 'at' had passed as the batch's time)."""
-    events = lines()
-    for e in events:
-        e["at"] = ""
-    status, out = audit(tmp_path, rehashed(events))
+
+    def empty_times(events: Events) -> None:
+        for e in events:
+            e["at"] = ""
+
+    status, out = audit(tmp_path, empty_times)
     assert status == 4
     assert "  seq 1 [sequence]: 'at' '' is not a UTC time as warlog writes it" in out
 
@@ -154,13 +136,14 @@ def test_a_damaged_clear_form_in_the_key_file_is_one_line_and_audit_names_it(
 def test_dice_that_do_not_match_the_rules_are_named_at_the_roll(tmp_path: Path) -> None:
     """Given Battle for Armageddon's golden game with the die of the combat at seq 51 made a d7
     and the chain re-hashed, then the audit names seq 51, the roll, not the command at seq 49."""
-    events = [
-        json.loads(x)
-        for x in (FIXTURES / "battle-for-armageddon" / "bfa-golden.jsonl").read_text().splitlines()
-    ]
-    assert (events[50]["seq"], events[50]["type"]) == (51, "dice_rolled")
-    events[50]["data"]["sides"] = 7
-    status, out = audit(tmp_path, rehashed(events))
+
+    def a_d7(events: Events) -> None:
+        assert (events[50]["seq"], events[50]["type"]) == (51, "dice_rolled")
+        events[50]["data"]["sides"] = 7
+
+    status, out = audit(
+        tmp_path, a_d7, source=FIXTURES / "battle-for-armageddon" / "bfa-golden.jsonl"
+    )
     assert status == 4
     assert out[1] == (
         "  seq 51 [rules]: the dice do not match the rules: the rules roll 1 d6 where the log "
@@ -171,7 +154,7 @@ def test_dice_that_do_not_match_the_rules_are_named_at_the_roll(tmp_path: Path) 
 def test_an_audit_from_a_seq_is_called_clean_from_that_seq(tmp_path: Path) -> None:
     """Given the revealed golden game, when it is audited from seq 300, then it is clean from
     seq 300 (the chain whole, the rest from there), and --json says the audit was complete."""
-    status, out = audit(tmp_path, lines(), "--from", "300")
+    status, out = audit(tmp_path, lambda events: None, "--from", "300")
     assert status == 0
     assert out[0].endswith(": clean from seq 300 (no findings) in 3215 events")
     path = tmp_path / "forged.jsonl"

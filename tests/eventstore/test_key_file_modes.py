@@ -5,31 +5,16 @@ from __future__ import annotations
 
 import hashlib
 import os
-import stat
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
+from tests.files import mode
 from warlog.domain.core.errors import StoreError
 from warlog.eventstore.sqlite_vault import SQLiteVault, vault_path
 
 SEED = bytes(range(32))
 COMMITMENT = hashlib.sha256(SEED).hexdigest()
-
-
-def mode(path: str | Path) -> int:
-    return stat.S_IMODE(os.stat(path).st_mode)
-
-
-@pytest.fixture
-def umask_022() -> Iterator[None]:
-    """The usual umask, under which a file made by ``: > FILE`` is readable by everyone."""
-    old = os.umask(0o022)
-    try:
-        yield
-    finally:
-        os.umask(old)
 
 
 @pytest.mark.parametrize("umask", [0o022, 0o277, 0o000], ids=lambda m: f"umask-{m:03o}")
