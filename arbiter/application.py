@@ -864,8 +864,8 @@ class Arbiter:
     ) -> Auditor:
         """Audit the stored game (chain, rules from ``from_seq``, revealed dice and seals); the
         Auditor holds the findings and what it checked. It folds from the log, never from a
-        snapshot; when the log audits clean to its end it then compares every stored snapshot
-        (what state, legal and play start from) with the log's fold (``check_snapshots``).
+        snapshot; when the log audits clean to its end it then compares every snapshot a read
+        could start from (state, legal and play do) with the log's fold (``check_snapshots``).
         ``progress`` is told how many events have been checked, every few thousand."""
         head, _ = self.store.head(game)
         check_from(from_seq, head, game)
@@ -896,9 +896,9 @@ class Arbiter:
                 Finding(
                     seq,
                     "snapshot",
-                    "the stored snapshot is not the state folded from the log (state, legal and "
-                    "play start from it: the key file's snapshots were altered, or warlog has a "
-                    "bug)",
+                    "the stored snapshot is not the game folded from the log, its state or what "
+                    "it counts revealed (state, legal and play start from it: the key file's "
+                    "snapshots were altered, or warlog has a bug)",
                 )
                 for seq in differing
             )
@@ -908,6 +908,7 @@ class Arbiter:
         """The vault holds every key the game's log commits to (``game_created``'s and each
         new-dice fork's): not so for a log imported before its reveal with --chain-only, whose
         values stay sealed here. False for lineage data it cannot read (the audit says why)."""
+        # every row: an imported log holds its forks' game_forked inside its one segment
         for _, type_, data, _ in self.store.read_rows(game):
             if type_ not in ("game_created", "game_forked"):
                 continue

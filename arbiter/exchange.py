@@ -166,12 +166,13 @@ def import_log(
     # the seeds the values can be opened by here: those the log makes public, and those the
     # vault already holds (the log of a game of this database, imported again)
     known = _public_commitments(records)
+    in_force = list(_commitments_in_force(records))
     if arb.vault.available():  # asked only of a key file that exists: asking would make one
-        for commitment in set(_commitments_in_force(records)) - known:
+        for commitment in set(in_force) - known:
             with contextlib.suppress(WarlogError):
                 if arb.vault.key(commitment) is not None:
                     known.add(commitment)
-    for record, commitment in zip(records, _commitments_in_force(records), strict=True):
+    for record, commitment in zip(records, in_force, strict=True):
         data = record.data
         if has_seals(data):
             chained, opened = stripped(json.loads(data))

@@ -316,3 +316,40 @@ def test_a_game_created_row_altered_in_the_database_is_a_finding_not_a_crash(
     audited = runner.invoke(cli, ["--db", db, "audit", "bfa-golden"])
     assert audited.exit_code == 4
     assert "internal/bug" not in audited.stderr
+
+
+def test_a_chain_only_import_of_a_fork_whose_new_seed_is_not_here_audits_as_the_public(
+    tmp_path: Path,
+) -> None:
+    """Given a database holding game a1's key, and a copy of it in which a1 was forked with new
+    dice and played on, when the fork's referee record is imported back with --chain-only, then
+    its audit reads it as the public does (the fork's seed is not in this key file: its
+    game_forked lies inside the imported log's one segment), exit 0."""
+    home, other = tmp_path / "home.db", tmp_path / "other.db"
+    runner = CliRunner()
+    assert (
+        runner.invoke(
+            cli, ["--db", str(home), "new", "battle-for-armageddon", "--game", "a1"]
+        ).exit_code
+        == 0
+    )
+    for suffix in ("", ".keys"):
+        Path(f"{other}{suffix}").write_bytes(Path(f"{home}{suffix}").read_bytes())
+        Path(f"{other}{suffix}").chmod(0o600)
+    assert (
+        runner.invoke(
+            cli, ["--db", str(other), "fork", "a1", "--at", "1", "--game", "f1"]
+        ).exit_code
+        == 0
+    )
+    legal = runner.invoke(cli, ["--db", str(other), "legal", "f1"]).stdout.splitlines()[0]
+    assert runner.invoke(cli, ["--db", str(other), "play", "f1", legal]).exit_code == 0
+    record = str(tmp_path / "f1-open.jsonl")
+    assert (
+        runner.invoke(cli, ["--db", str(other), "export", "f1", "--open", "-o", record]).exit_code
+        == 0
+    )
+    imported = ["--db", str(home), "import", record, "--game", "g1", "--chain-only"]
+    assert runner.invoke(cli, imported).exit_code == 0
+    audited = runner.invoke(cli, ["--db", str(home), "audit", "g1"])
+    assert audited.exit_code == 0 and "no findings" in audited.stdout.splitlines()[0]
