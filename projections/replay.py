@@ -19,12 +19,6 @@ WITHHELD = "(withheld: this event holds values sealed from you)"
 _Step = tuple[Record, tuple[Record, Event]]
 
 
-#: the keys of a view that say what the game waits for (Armageddon Empires' "waiting", "active",
-#: "awaited" and whose turn it is, "current"; Midgard's "pending"): a view between two events of
-#: a batch keeps them as the batch found them
-DECISION_KEYS = ("waiting", "active", "awaited", "current", "pending")
-
-
 def _with_batch_ends(steps: Iterable[_Step], last_ends: bool) -> Iterator[tuple[_Step, bool]]:
     """Each step, and whether it ends its batch (the next record starts one; for the last,
     ``last_ends``: the range may stop inside a batch)."""
@@ -49,11 +43,14 @@ def replay_steps(
     reader may see it (``shown``) and the clear event the rules fold. Yields its seq, type and
     data as shown, the rule it explains (withheld where a seal stays closed to the reader), and
     what it changed in the reader's view (``player``; None: the referee's full view)."""
+    # what the game waits for (``Ruleset.decision_keys``), between two events of a batch, is as
+    # the batch found it
+    decision_keys = ruleset.decision_keys
     before_view: Any = ruleset.view(state, player) if state is not None else {}
     if anchor is not None and isinstance(before_view, dict):
         # the range starts inside a batch: what the game waits for is as that batch found it
         anchored = ruleset.view(anchor, player)
-        for key in DECISION_KEYS:
+        for key in decision_keys:
             if key in anchored:
                 before_view[key] = anchored[key]
     for (shown, (_, event)), batch_ends in _with_batch_ends(steps, last_ends):
@@ -62,7 +59,7 @@ def replay_steps(
         if not batch_ends and isinstance(after_view, dict) and isinstance(before_view, dict):
             # between two events of a batch the game waits for nothing yet: what it waits for
             # changes, as a player sees it, from one batch's end to the next
-            for key in DECISION_KEYS:
+            for key in decision_keys:
                 if key in before_view:
                     after_view[key] = before_view[key]
         data = json.loads(shown.data)

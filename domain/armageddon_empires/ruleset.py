@@ -71,6 +71,8 @@ class ArmageddonEmpires(Rules[GameState, Command]):
     default_scenario: ClassVar[str] = "cinder-and-glass"
     round_word: ClassVar[str] = "round"
     seat_word: ClassVar[str] = "empire"
+    #: the view's "waiting", "active", "awaited" (``views.view``) and whose turn it is
+    decision_keys: ClassVar[tuple[str, ...]] = ("waiting", "active", "awaited", "current")
     handlers: ClassVar[Mapping[type[Any], Handler]] = HANDLERS
     from warlog.domain.armageddon_empires.invariants import invariants
 

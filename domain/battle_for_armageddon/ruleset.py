@@ -44,6 +44,8 @@ class BattleForArmageddon(Rules[GameState, Command]):
     default_scenario: ClassVar[str] = "second-war"
     round_word: ClassVar[str] = "turn"
     seat_word: ClassVar[str] = "side"
+    #: the view\'s "pending" (``views.view``)
+    decision_keys: ClassVar[tuple[str, ...]] = ("pending",)
     handlers: ClassVar[Mapping[type[Any], Handler]] = HANDLERS
 
     def parse_scenario(self, data: bytes) -> Scenario:

@@ -76,6 +76,8 @@ class Rules(abc.ABC, Generic[S, C]):
     default_scenario: ClassVar[str] = ""
     round_word: ClassVar[str] = "round"
     seat_word: ClassVar[str] = "player"
+    #: none by default: a view that says what the game waits for names its keys
+    decision_keys: ClassVar[tuple[str, ...]] = ()
     #: command class -> its handler
     handlers: ClassVar[Mapping[type[Any], Handler]]
 

@@ -82,6 +82,10 @@ class Ruleset(Protocol[S, C]):
     #: the game's own words for its clock and its players ("round"/"turn", "empire"/"side")
     round_word: ClassVar[str]
     seat_word: ClassVar[str]
+    #: the keys of its ``view`` that say what the game waits for: a replay shows them, between
+    #: two events of one command's batch, as that batch found them (the game waits for nothing
+    #: new until the batch ends)
+    decision_keys: ClassVar[tuple[str, ...]]
 
     def parse_scenario(self, data: bytes) -> Any:
         """Decode TOML bytes into the typed scenario; InputError names the bad field's path."""

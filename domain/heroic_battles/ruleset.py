@@ -43,6 +43,8 @@ class HeroicBattles(Rules[GameState, Command]):
     default_scenario: ClassVar[str] = "open-field"
     round_word: ClassVar[str] = "turn"
     seat_word: ClassVar[str] = "force"
+    #: the view\'s "pending" (``views.view``)
+    decision_keys: ClassVar[tuple[str, ...]] = ("pending",)
     handlers: ClassVar[Mapping[type[Any], Handler]] = HANDLERS
 
     def parse_scenario(self, data: bytes) -> Scenario:

@@ -3,7 +3,17 @@ the next, never to the passing state between two events of a batch."""
 
 from __future__ import annotations
 
+import json
+import re
+
+import msgspec
+import pytest
+
 from tests.recorded import recorded
+from warlog.arbiter.application import Arbiter
+from warlog.domain import rulesets
+from warlog.domain.core.events import BATCH_STARTS
+from warlog.eventstore.memory_store import MemoryStore
 
 
 def test_what_the_game_waits_for_changes_only_at_batch_ends() -> None:
@@ -43,3 +53,38 @@ def test_a_range_that_starts_inside_a_batch_compares_with_what_the_batch_found()
         c for step in arb.replay(game, 25, 100) for c in step["changes"] if c.startswith("waiting:")
     ]
     assert waits[0] == 'waiting: "round 1\'s initiative purchase (by blue)" → "blue\'s turn"'
+
+
+@pytest.mark.parametrize("name", ["armageddon-empires", "battle-for-armageddon", "heroic-battles"])
+def test_each_ruleset_names_the_view_keys_that_say_what_its_game_waits_for(name: str) -> None:
+    """Given a new game of each bundled ruleset played for 60 commands of its autoplay, when it
+    is replayed as each player sees it, then its view holds every one of its
+    ``decision_keys``, at least one of them changes during the game, and each change falls on
+    a step that ends its batch (the next record starts one, or there is none)."""
+    arb = Arbiter(MemoryStore(), rulesets.get, seeds=lambda: bytes(range(32)))
+    game = arb.new_game(name, game="g")
+    ruleset = arb.ruleset_of(game)
+    for _ in range(60):
+        state = arb.state(game)
+        if not ruleset.active_players(state):
+            break
+        player = ruleset.active_players(state)[0]
+        legal = list(ruleset.legal_commands(state, player))
+        arb.play(game, msgspec.json.encode(ruleset.choose(state, player, legal)).decode())
+    keys = ruleset.decision_keys
+    assert keys
+    players = json.loads(next(iter(arb.records(game, 1, 1))).data)["players"]
+    for player in players:
+        view = ruleset.view(arb.state(game), player)
+        assert set(keys) <= set(view)
+        steps = list(arb.replay(game, 1, None, player))
+        types = [step["type"] for step in steps]
+        changed = [
+            i
+            for i, step in enumerate(steps)
+            if step["seq"] > 1  # the first view: everything is new
+            and any(re.split(r"[.:]", c, maxsplit=1)[0] in keys for c in step["changes"])
+        ]
+        assert changed
+        for i in changed:
+            assert i + 1 == len(steps) or types[i + 1] in BATCH_STARTS, (player, steps[i])
