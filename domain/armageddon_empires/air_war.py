@@ -156,12 +156,20 @@ def targets(state: GameState, empire: str, at: str, aim: Aim) -> list[str]:
     return unit_targets(state, empire, at) if aim == "unit" else facility_targets(state, empire, at)
 
 
+#: AE-39: since version 12 a card flies from a base whenever one is in range, from an army only
+#: when none is (p.19: a helo takes its launch damage when only an army is in range); version
+#: 11 and before flew from the nearest of them, so that a helo took that damage flying from an
+#: army nearer than a base in range
+BASE_FIRST_SINCE = 12
+
+
 def launch_point(
     state: GameState, empire: str, spec: AttackCard, at: str
 ) -> tuple[str, int, bool] | None:
     """Where the card flies from to reach hex ``at`` (AE-39): ``(base or army, distance, from
-    an army)``, the nearest base first, then the nearest army that may launch it; None when
-    nothing of its empire is in range."""
+    an army)``: the nearest base in range, else the nearest army in range that may launch it
+    (before version 12 the nearest of both, ``BASE_FIRST_SINCE``); None when nothing of its
+    empire is in range."""
     target = Hex.parse(at)
     options: list[tuple[int, bool, str]] = []
     for base in state.bases_of(empire):
@@ -179,10 +187,13 @@ def launch_point(
             ok = False
         if ok:
             options.append((Hex.parse(army.at).distance(target), True, army.id))
-    in_range = sorted(o for o in options if o[0] <= spec.range)
+    in_range = [o for o in options if o[0] <= spec.range]
     if not in_range:
         return None
-    distance, from_army, source = in_range[0]
+    if state.rules_version >= BASE_FIRST_SINCE:
+        from_army, distance, source = min((o[1], o[0], o[2]) for o in in_range)
+    else:
+        distance, from_army, source = min(in_range)
     return source, distance, from_army and spec.craft == "helo"
 
 

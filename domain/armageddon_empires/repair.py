@@ -4,7 +4,8 @@
   in a stealthed army (p.34).
 - Facilities at any time of the owner's turn, unless their hex is disputed (an enemy army that
   is not stealthed stands in it) or besieged (p.34, p.26). Since version 11 a base's facilities
-  are repaired by the empire that holds the base, whoever's deck they came from (AE-60).
+  are repaired by the empire that holds the base, whoever's deck they came from (AE-60), and
+  since version 12 the base's own card too.
 - Attack cards from the hand; missiles are never repaired (p.19, digest 7.1).
 - Every repair restores the card to full strength (p.34) for ``REPAIR_AP`` and ``REPAIR_COST``
   (R11; one price for every card, AE-22).
@@ -28,12 +29,21 @@ from warlog.domain.core.errors import RulesError, reject
 #: from, so that whether the loser's repair of a facility it no longer held was refused told it
 #: of armies in that hex it had not seen
 REPAIRED_BY_HOLDER_SINCE = 11
+#: AE-60: since version 12 the base's own card too (version 11 looked among its facilities
+#: only, so that the holder could not repair a captured base's card and the empire that lost it
+#: still could, whenever no army of the holder stood in the hex)
+BASE_CARD_TOO_SINCE = 12
 
 
 def _held_by(state: GameState, card: str) -> tuple[Base, str] | None:
-    """The base ``card`` stands at as a facility, and the empire that repairs it (AE-60): the
-    base's holder since version 11, else the card's owner; None for any other card."""
-    base = next((b for b in state.bases.values() if card in b.facilities), None)
+    """The base ``card`` stands at as a facility (or, since version 12, as the base's own card),
+    and the empire that repairs it (AE-60): the base's holder since version 11, else the card's
+    owner; None for any other card."""
+    own_card = state.rules_version >= BASE_CARD_TOO_SINCE
+    base = next(
+        (b for b in state.bases.values() if card in b.facilities or (own_card and card == b.card)),
+        None,
+    )
     if base is None:
         return None
     if state.rules_version >= REPAIRED_BY_HOLDER_SINCE:

@@ -13,7 +13,8 @@
   Capture Kill; then every army of the loser in the battle retreats one hex toward its
   empire's nearest stronghold or outpost, into a hex free of enemy bases and of combat-capable
   enemy armies that are not stealthed — destroyed if there is none — and its garrisons there
-  are destroyed. The winner takes the loser's base in the hex (AE-34).
+  whose retreat was chosen are destroyed (since version 12; before, all its garrisons there).
+  The winner takes the loser's base in the hex, a hero left in its garrison prisoner (AE-34).
 """
 
 from __future__ import annotations
@@ -45,6 +46,12 @@ from warlog.domain.core.procedure import Step
 from warlog.domain.core.ruleset import Command
 
 CHOOSE_ANSWERS = (NextRound.type_name(),)
+#: AE-32: since version 12 a beaten side's garrison falls with the battle only when its retreat
+#: was chosen (p.34); one that fought to its last unit stays, and a hero left in it is taken
+#: prisoner with the base (AE-34). Version 11 and before destroyed every garrison of the loser
+#: there, its hero discarded. Since 12 too, an army destroyed for want of a retreat hex is told
+#: every condition of AE-32, not p.34's alone
+GARRISON_FALLS_IF_CHOSEN_SINCE = 12
 #: R8 / p.34: the pursuers' pool is the average attack + 1
 RETREAT_EXTRA_DIE = 1
 
@@ -324,13 +331,24 @@ def _finish(batch: Batch[GameState]) -> None:
         army = batch.state.armies.get(army_id)
         if army is None or army.at != b.at:
             continue
+        since_12 = state.rules_version >= GARRISON_FALLS_IF_CHOSEN_SINCE
         if army.garrison_of is not None:
-            why = "a garrison never retreats, and its battle is lost (p.34)"
+            if not since_12:
+                why = "a garrison never retreats, and its battle is lost (p.34)"
+            elif army.id in loser.out:
+                why = "its retreat was chosen, and a garrison never retreats: its battle is lost (p.34)"
+            else:
+                continue  # fought to its last unit: its hero is taken with the base (AE-34)
             batch.emit(_destroyed(army, why, b.number))
             continue
         found = retreat_hex(batch.state, army)
         if found is None:
-            why = "no hex to retreat to is free of un-stealthed combat-capable enemies (p.34)"
+            why = (
+                "no neighbour is free of enemy bases and of un-stealthed combat-capable enemies "
+                "with room for it (p.34; AE-32)"
+                if since_12
+                else "no hex to retreat to is free of un-stealthed combat-capable enemies (p.34)"
+            )
             batch.emit(_destroyed(army, why, b.number))
         else:
             to, toward = found

@@ -52,9 +52,12 @@ class ArmageddonEmpires(Rules[GameState, Command]):
     #: a minefield's challenges the referee's hidden roll (AE-53); 10: an empty army counts for
     #: nothing in its hex to the other empire, and which ones the Empty Armies Rule destroys is
     #: sealed for it (AE-59); 11: a base's facilities are repaired by the empire that holds it
-    #: (AE-60)
-    version: ClassVar[str] = "11"
-    kept_versions: ClassVar[tuple[str, ...]] = ("10", "9", "8", "7", "6")
+    #: (AE-60); 12: a captured base's own card is repaired by its holder too (AE-60), a helo
+    #: flies from a base in range before an army (AE-39), a garrison falls with a lost battle
+    #: only when its retreat was chosen, its hero left alone taken prisoner with the base
+    #: (AE-32, AE-34)
+    version: ClassVar[str] = "12"
+    kept_versions: ClassVar[tuple[str, ...]] = ("11", "10", "9", "8", "7", "6")
     event_types: ClassVar[tuple[type[Event], ...]] = (
         EVENT_TYPES
         + SIGHTING_EVENT_TYPES
@@ -171,6 +174,13 @@ class ArmageddonEmpires(Rules[GameState, Command]):
         return isinstance(event, RoundBegan | GameCreated)
 
 
+class ArmageddonEmpires11(ArmageddonEmpires):
+    """Version 11, kept so that a game begun under it plays on under it and its log re-derives
+    (the state's ``rules_version`` tells each rule that changed since)."""
+
+    version: ClassVar[str] = "11"
+
+
 class ArmageddonEmpires10(ArmageddonEmpires):
     """Version 10, kept so that a game begun under it plays on under it and its log re-derives
     (the state's ``rules_version`` tells each rule that changed since)."""
@@ -211,6 +221,7 @@ VERSIONS: dict[str, ArmageddonEmpires] = {
     r.version: r
     for r in (
         LATEST,
+        ArmageddonEmpires11(),
         ArmageddonEmpires10(),
         ArmageddonEmpires9(),
         ArmageddonEmpires8(),

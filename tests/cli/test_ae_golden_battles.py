@@ -328,8 +328,8 @@ def test_p34_a_garrison_never_retreats_and_is_destroyed_when_its_battle_is_lost(
     destroyed = last_of(t, "army_destroyed")
     assert destroyed["data"]["cards"] == ["blue.pikes.1"]
     assert t.rule(destroyed["seq"]) == [
-        "blue-post-garrison of blue at 2,1 is destroyed (a garrison never retreats, and its battle "
-        "is lost (p.34)); discarded: blue.pikes.1"
+        "blue-post-garrison of blue at 2,1 is destroyed (its retreat was chosen, and a garrison "
+        "never retreats: its battle is lost (p.34)); discarded: blue.pikes.1"
     ]
     assert t.rule(last_of(t, "base_captured")["seq"]) == [
         "red captures blue's blue-post at 2,1 by winning battle 1 (p.34; AE-34)"
@@ -396,8 +396,9 @@ def test_p34_an_army_with_no_hex_free_of_unstealthed_fighting_enemies_is_destroy
     assert destroyed["data"]["army"] == "blue-band"
     assert destroyed["data"]["cards"] == ["blue.pikes.1"]
     assert t.rule(destroyed["seq"]) == [
-        "blue-band of blue at 4,0 is destroyed (no hex to retreat to is free of un-stealthed "
-        "combat-capable enemies (p.34)); discarded: blue.pikes.1"
+        "blue-band of blue at 4,0 is destroyed (no neighbour is free of enemy bases and of "
+        "un-stealthed combat-capable enemies with room for it (p.34; AE-32)); discarded: "
+        "blue.pikes.1"
     ]
     assert "army_retreated" not in [e["type"] for e in t.events()]
     assert t.rule(last_of(t, "battle_ended")["seq"]) == [

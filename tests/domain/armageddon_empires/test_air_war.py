@@ -32,7 +32,7 @@ from warlog.domain.armageddon_empires.air_events import (
     AirTargetPicked,
     InterceptAnswered,
 )
-from warlog.domain.armageddon_empires.air_war import legal_strikes
+from warlog.domain.armageddon_empires.air_war import HELO_FROM_ARMY_DAMAGE, legal_strikes
 from warlog.domain.armageddon_empires.challenge_events import CardDamaged, ChallengeOpened
 from warlog.domain.armageddon_empires.commands import (
     AcceptChallenge,
@@ -476,3 +476,48 @@ def test_every_air_strike_ends_with_every_card_in_one_place(data: st.DataObject)
     assert strikes >= 1
     assert g.state.frames == ()
     assert RULESET.decision(g.state).kind == "turn"  # type: ignore[union-attr]
+
+
+# -- AE-39: where a helo flies from ------------------------------------------------------------
+
+CHOPPER = """
+[[cards]]
+kind = "attack"
+id = "chopper"
+name = "Test Chopper"
+craft = "helo"
+attack = 3
+defense = 1
+fate = 0
+hit_points = 1
+range = {range}
+ap = 1
+"""
+
+
+def helo_strike(range_: int, version: int | None = None) -> AirStrikeLaunched:
+    """Red plays its 1-hit-point helo on 3,2: red-hq (0,0) is 5 hexes away, its army red-a
+    (0,1) 4."""
+    g = skies(["chopper"], [], more=CHOPPER.format(range=range_))
+    if version is not None:
+        g.state = replace(g.state, rules_version=version)
+    return only(
+        g.when(PlayAttackCard(player="red", card="red.chopper.1", at="3,2", aim="unit")),
+        AirStrikeLaunched,
+    )
+
+
+def test_a_helo_flies_from_its_base_in_range_though_an_army_is_nearer() -> None:
+    # given the base 5 hexes away and an army 4 away, a helo of range 5: from the base, unhurt
+    launched = helo_strike(5)
+    assert (launched.launched_from, launched.distance, launched.launch_damage) == ("red-hq", 5, 0)
+    # given range 4, only the army reaches: from the army, taking its launch damage (p.19)
+    launched = helo_strike(4)
+    assert (launched.launched_from, launched.distance) == ("red-a", 4)
+    assert launched.launch_damage == HELO_FROM_ARMY_DAMAGE
+
+
+def test_a_game_of_version_11_keeps_its_rules_a_helo_flies_from_the_nearest() -> None:
+    launched = helo_strike(5, version=11)
+    assert (launched.launched_from, launched.distance) == ("red-a", 4)
+    assert launched.launch_damage == HELO_FROM_ARMY_DAMAGE

@@ -38,6 +38,7 @@ from warlog.domain.armageddon_empires.battle_events import (
 )
 from warlog.domain.armageddon_empires.challenge_events import CardDamaged, ChallengeOpened
 from warlog.domain.armageddon_empires.commands import (
+    AcceptChallenge,
     Attack,
     CommitArmy,
     EndTurn,
@@ -576,6 +577,10 @@ def test_a_beaten_army_with_no_free_hex_to_retreat_to_is_destroyed() -> None:
     g.when(NextRound(player="blue", choice="retreat_all"), dice=[6, 6, 6, 1])
     destroyed = [e for e in g.history if isinstance(e, ArmyDestroyed)]
     assert [d.army for d in destroyed] == ["blue-y"]
+    assert destroyed[0].why == (
+        "no neighbour is free of enemy bases and of un-stealthed combat-capable enemies with "
+        "room for it (p.34; AE-32)"
+    )
     assert "blue-y" not in g.state.armies
 
 
@@ -599,9 +604,60 @@ def test_a_garrison_never_retreats_and_falls_with_its_base() -> None:
     # no retreat challenge for a garrison (p.34); with no army left blue has lost
     assert chosen.garrisons == ("blue-hq-garrison",) and not chosen.battle.retreats
     assert only(events, BattleEnded).winner == "red"
-    assert only(events, ArmyDestroyed).army == "blue-hq-garrison"
+    destroyed = only(events, ArmyDestroyed)
+    assert destroyed.army == "blue-hq-garrison"
+    assert destroyed.why == (
+        "its retreat was chosen, and a garrison never retreats: its battle is lost (p.34)"
+    )
     captured = only(events, BaseCaptured)
     assert (captured.base, captured.empire) == ("blue-hq", "red")
+
+
+def garrison_fought_to_its_last_unit(version: int | None = None) -> list[Any]:
+    """Blue's HQ garrisoned by the warden and a trooper; red-x attacks and its trooper destroys
+    blue's at once: the events of that strike."""
+    g = field(
+        army_block("red-x", "red", "6,5", units=("trooper",)),
+        bases=GARRISONED.replace('garrison = ["trooper"]', 'garrison = ["warden", "trooper"]'),
+    )
+    if version is not None:
+        g.state = replace(g.state, rules_version=version)
+    g.when(MoveArmy(player="red", army="red-x", to="7,5"))
+    g.when(Engage(player="red", choice="attack"))
+    g.when(SetUpBattle(player="red"))
+    g.when(SetUpBattle(player="blue"))
+    g.when(CommitArmy(player="red", army="red-x"))
+    g.when(CommitArmy(player="blue", army="blue-hq-garrison"), dice=[6, 6, 6, 1, 1, 1])
+    # 3 successes against none: 3 damage, the trooper's 2 hit points gone
+    events = g.when(
+        Attack(player="red", unit="red.trooper.1", target="blue.trooper.1"), dice=[6, 6, 6, 1, 1, 1]
+    )
+    while (waiting := RULESET.decision(g.state)) is not None and waiting.kind == "challenge":
+        events += g.when(AcceptChallenge(player=waiting.players[0]))
+    return events
+
+
+def test_a_garrison_that_fights_to_its_last_unit_gives_up_its_hero_as_a_prisoner() -> None:
+    # given blue's garrison of a hero and a trooper, when red destroys the trooper
+    events = garrison_fought_to_its_last_unit()
+    # then blue has lost, its garrison is not destroyed (its retreat was never chosen, p.34)
+    # and the warden is taken prisoner with the base (AE-34), not discarded
+    assert only(events, BattleEnded).winner == "red"
+    assert not [e for e in events if isinstance(e, ArmyDestroyed)]
+    captured = only(events, BaseCaptured)
+    assert (captured.base, captured.empire, captured.taken) == (
+        "blue-hq",
+        "red",
+        ("blue.warden.1",),
+    )
+
+
+def test_a_game_of_version_11_keeps_its_rules_the_garrison_and_its_hero_destroyed() -> None:
+    events = garrison_fought_to_its_last_unit(version=11)
+    destroyed = only(events, ArmyDestroyed)
+    assert (destroyed.army, destroyed.cards) == ("blue-hq-garrison", ("blue.warden.1",))
+    assert destroyed.why == "a garrison never retreats, and its battle is lost (p.34)"
+    assert only(events, BaseCaptured).taken == ()
 
 
 #: one trooper a side at 4,0: every strike of all 1s misses, so no round decides the battle

@@ -136,3 +136,37 @@ def test_before_version_11_the_loser_s_refused_repair_told_of_armies_it_had_not_
     away = captured_camp("10", "red", blue_army_there=False)
     there.when_rejected(RepairCard(player="red", card=CAMP_REPAIR), code="rules/hex_disputed")
     away.when(RepairCard(player="red", card=CAMP_REPAIR))
+
+
+def test_the_holder_repairs_a_captured_base_s_own_card_too_since_version_12() -> None:
+    # given red's camp captured by blue, its own card damaged, blue's army there or not
+    for blue_army_there in (True, False):
+        g = captured_camp(RULESET.version, "red", blue_army_there)
+        camp = g.state.bases["red-camp"].card
+        hurt(g, camp)
+        # when red, whose deck the card came from, orders its repair, then it is refused in the
+        # same words whether or not blue's army stands there
+        refused = g.when_rejected(RepairCard(player="red", card=camp), code="rules/not_held")
+        assert str(refused) == (
+            f"{camp} stands at red-camp, which blue now holds: the holder repairs it "
+            "(p.34; AE-34, AE-60)"
+        )
+    # and blue, the holder, repairs it in its turn when the hex is not disputed
+    g = captured_camp(RULESET.version, "blue", blue_army_there=False)
+    camp = g.state.bases["red-camp"].card
+    hurt(g, camp)
+    assert RepairCard(player="blue", card=camp) in RULESET.legal_commands(g.state, "blue")
+    repaired = only(g.when(RepairCard(player="blue", card=camp)), CardRepaired)
+    assert repaired.empire == "blue" and camp not in g.state.damage
+
+
+def test_a_game_of_version_11_keeps_its_rules_the_base_s_own_card_repaired_by_its_owner() -> None:
+    # version 11 looked for the card among the base's facilities only: blue, the holder, was
+    # told it has no such card, and red's repair was judged as its own card's
+    g = captured_camp("11", "blue", blue_army_there=False)
+    camp = g.state.bases["red-camp"].card
+    hurt(g, camp)
+    g.when_rejected(RepairCard(player="blue", card=camp), code="rules/unknown_card")
+    red = captured_camp("11", "red", blue_army_there=True)
+    hurt(red, camp)
+    red.when_rejected(RepairCard(player="red", card=camp), code="rules/hex_disputed")
