@@ -31,6 +31,7 @@ from warlog.arbiter.sealing import (
     event_secrets,
     recorded_command,
     seal_batch,
+    sealing_version,
 )
 from warlog.domain.core.dice import Dice, DiceSpec, ManualDice, SeededDice, commitment_of
 from warlog.domain.core.errors import (
@@ -163,10 +164,21 @@ class Arbiter:
         found = self._loaded.get(game)
         if found is None:
             info = self.store.info(game)
-            created = next(self.store.read(game, 1, 1))
+            created = self.record_at(game, 1)
             ruleset = played_under(self._rulesets(info.ruleset), created.data)
             found = Loaded(info, ruleset, self.codec(ruleset))
             self._loaded[game] = found
+        return found
+
+    def record_at(self, game: str, seq: int) -> Record:
+        """The record at ``seq`` (which the caller knows is 1..head); StoreError when the log
+        has no row there (a damaged database: a row deleted)."""
+        found = next(iter(self.store.read(game, seq, seq)), None)
+        if found is None:
+            raise StoreError(
+                f"game {game} has no event {seq} (the log has a gap): the database is damaged",
+                "store/corrupt",
+            )
         return found
 
     def ruleset_of(self, game: str) -> AnyRuleset:
@@ -409,8 +421,11 @@ class Arbiter:
         start = ruleset.initial_state(parsed)
         opening = ruleset.begin(start, SeededDice(key, game, created.dice.salt, 2))
         events: list[Event] = [created, *opening]
-        secrets: list[list[Secret]] = [event_secrets(created, setup=ruleset.hidden_setup(parsed))]
-        secrets += [event_secrets(e) for e in opening]
+        version = sealing_version(ruleset)
+        secrets: list[list[Secret]] = [
+            event_secrets(created, setup=ruleset.hidden_setup(parsed), version=version)
+        ]
+        secrets += [event_secrets(e, version=version) for e in opening]
         rows, openings = seal_batch(
             self.codec(ruleset),
             game,
@@ -522,7 +537,8 @@ class Arbiter:
         loaded = self.loaded(game)
         ruleset = loaded.ruleset
         meta = before.meta
-        secrets = [event_secrets(e, command) for e in events]
+        version = sealing_version(ruleset)
+        secrets = [event_secrets(e, command, version=version) for e in events]
         sealer = self._sealer(meta, game) if any(secrets) else Sealer(b"", meta.dice.stream)
         at = self._clock()  # one batch, appended at one moment
         rows, openings = seal_batch(
@@ -585,9 +601,15 @@ class Arbiter:
         (the hands and draws before a fork are the same in both), so revealing one, or showing
         what one draws after the cut, can tell the others' secrets from before the cut."""
         infos = {info.game: info for info in self.store.games()}
-        root = game
+        self.store.lineage(game)  # StoreError for a damaged catalogue whose parents loop
+        root, walked = game, {game}
         while infos.get(root) is not None and infos[root].parent is not None:
             root = str(infos[root].parent)
+            if root in walked:  # a parent without a fork point, looping: the catalogue's damage
+                raise StoreError(
+                    f"game {game}'s lineage runs in a circle through {root}", "store/corrupt"
+                )
+            walked.add(root)
         family = {root}
         grew = True
         while grew:
@@ -642,7 +664,7 @@ class Arbiter:
                 f"game {game} has events 1..{head}; cannot fork at {at}", "input/bad_seq"
             )
         if at < head:
-            following = next(iter(self.store.read(game, at + 1, at + 1)))
+            following = self.record_at(game, at + 1)
             if following.type not in BATCH_STARTS:
                 before, after = self.batch_ends_near(game, at)
                 ends = " or ".join(str(s) for s in (before, after) if s is not None)
@@ -826,7 +848,7 @@ class Arbiter:
         last_ends = after is None or after.type in BATCH_STARTS  # a range may stop in a batch
         anchor = None  # a range that starts inside a batch: what the game waited for before it
         if from_seq > 1:
-            first = next(iter(self.store.read(game, from_seq, from_seq)))
+            first = self.record_at(game, from_seq)
             if first.type not in BATCH_STARTS:
                 batch_end, _ = self.batch_ends_near(game, from_seq - 1)
                 anchor = self.state(game, batch_end) if batch_end else None

@@ -35,7 +35,13 @@ from warlog.arbiter.ids import GAME_ID
 from warlog.arbiter.initial import scenario_of
 from warlog.arbiter.meta import GameMeta, played_under
 from warlog.arbiter.openings import read_opened
-from warlog.arbiter.sealing import Opened, event_secrets, has_seals, recorded_command
+from warlog.arbiter.sealing import (
+    Opened,
+    event_secrets,
+    has_seals,
+    recorded_command,
+    sealing_version,
+)
 from warlog.domain.core.dice import (
     DiceSpec,
     ManualDice,
@@ -179,6 +185,8 @@ class Auditor:
         self._last_at: str | None = None  # the last well-formed 'at' (none before the first)
         self._batch: list[_Row] = []
         self._ruleset: AnyRuleset | None = None
+        #: the version the game's seals follow (``Hidden.since``), once its ruleset is known
+        self._sealing_version: int | None = None
         self._codec: Codec | None = None
         self._folding: Fold | None = None  # once the first event names the ruleset
         self._derive = rules  # turned off when the rules can no longer follow the log
@@ -409,6 +417,7 @@ class Auditor:
             try:
                 ruleset_name = msgspec.json.decode(record.data).get("ruleset")
                 self._ruleset = played_under(self._rulesets(ruleset_name), record.data)
+                self._sealing_version = sealing_version(self._ruleset)
                 self._folding = Fold(self._ruleset)
             except (WarlogError, msgspec.DecodeError, AttributeError) as exc:
                 self.find(record.seq, "decode", f"cannot tell the ruleset: {exc}")
@@ -803,7 +812,7 @@ class Auditor:
                     )
                     return
         for row, event in zip(batch, derived, strict=True):
-            secrets = event_secrets(event, command, setup)
+            secrets = event_secrets(event, command, setup, self._sealing_version)
             hidden = {path for path, _ in secrets}
             if row.owners is not None:
                 self._check_owners(row, dict(secrets))

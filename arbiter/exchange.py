@@ -17,7 +17,8 @@ from typing import TYPE_CHECKING
 import msgspec
 
 from warlog.arbiter.ids import check_game_id
-from warlog.arbiter.sealing import event_secrets, has_seals
+from warlog.arbiter.meta import played_under
+from warlog.arbiter.sealing import event_secrets, has_seals, sealing_version
 from warlog.domain.core.dice import commitment_of
 from warlog.domain.core.errors import ConflictError, InputError, IntegrityError, WarlogError
 from warlog.domain.core.events import CommandIssued, GameCreated
@@ -159,7 +160,8 @@ def import_log(
         )
     created = msgspec.json.decode(records[0].data)
     game = check_game_id(str(created.get("game", "")) if game is None else game)
-    ruleset = arb.rulesets(str(created["ruleset"]))
+    # the version it was played under: where its seals are (``Hidden.since``)
+    ruleset = played_under(arb.rulesets(str(created["ruleset"])), records[0].data)
     codec = arb.codec(ruleset)
     rows: list[Pending] = []
     openings: list[Opening] = []
@@ -234,10 +236,11 @@ def _public_commitments(records: Sequence[Record]) -> set[str]:
 def _secrets_of(ruleset: AnyRuleset, codec: Codec, type_: str, clear: str) -> list[Secret]:
     """Where the rules seal values in this (clear) event, and for whom."""
     event = codec.decode(type_, clear)
+    version = sealing_version(ruleset)
     if isinstance(event, CommandIssued):
         command = msgspec.convert(event.command, ruleset.command_type)
-        return event_secrets(event, command)
+        return event_secrets(event, command, version=version)
     if isinstance(event, GameCreated):
         setup = ruleset.hidden_setup(ruleset.scenario_from_builtins(event.scenario))
-        return event_secrets(event, setup=setup)
-    return event_secrets(event)
+        return event_secrets(event, setup=setup, version=version)
+    return event_secrets(event, version=version)

@@ -89,7 +89,7 @@ def _unfolded(arb: Arbiter, info: GameInfo, scenario: str) -> GameSummary:
 
 
 def _scenario_name(arb: Arbiter, game: str) -> str:
-    first = next(iter(arb.store.read(game, 1, 1)))
+    first = arb.record_at(game, 1)
     return str(msgspec.json.decode(first.data).get("scenario_name", ""))
 
 

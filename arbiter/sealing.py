@@ -17,7 +17,7 @@ from typing import Any, NamedTuple
 from warlog.arbiter.meta import GameMeta, evolve_meta
 from warlog.domain.core.errors import StoreError
 from warlog.domain.core.events import CommandIssued, Event, GameCreated
-from warlog.domain.core.ruleset import Command
+from warlog.domain.core.ruleset import AnyRuleset, Command
 from warlog.domain.core.seal import Sealer, Secret, compact, salts_for, secrets_of
 from warlog.eventstore.chain import link
 from warlog.eventstore.codec import Codec, command_to_builtins
@@ -39,20 +39,30 @@ def has_seals(data: str) -> bool:
     return SEAL_MARK in data
 
 
+def sealing_version(ruleset: AnyRuleset) -> int | None:
+    """The version a game of ``ruleset`` seals by (``Hidden.since``): its version number (None,
+    the newest marks, for a version that is not a number)."""
+    return int(ruleset.version) if ruleset.version.isdigit() else None
+
+
 def event_secrets(
-    event: Event, command: Command | None = None, setup: Sequence[Secret] = ()
+    event: Event,
+    command: Command | None = None,
+    setup: Sequence[Secret] = (),
+    version: int | None = None,
 ) -> list[Secret]:
-    """The secrets of an event: its marked fields; for ``command_issued`` the marked fields of
-    the command it records; for ``game_created`` the ruleset's hidden set-up (``setup``, paths
+    """The secrets of an event in a game of its ruleset's ``version`` (``sealing_version``;
+    None: the newest): its marked fields; for ``command_issued`` the marked fields of the
+    command it records; for ``game_created`` the ruleset's hidden set-up (``setup``, paths
     inside the scenario)."""
     if isinstance(event, CommandIssued):
-        found = [] if command is None else secrets_of(command, "command.")
+        found = [] if command is None else secrets_of(command, "command.", version)
         if "dice" in event.command and ("command.dice", None) not in found:
             found.append(("command.dice", None))  # no faces typed is sealed too: see below
         return found
     if isinstance(event, GameCreated):
         return [(f"scenario.{path}", owner) for path, owner in setup]
-    return secrets_of(event)
+    return secrets_of(event, version=version)
 
 
 def recorded_command(command: Command, manual_dice: bool) -> dict[str, Any]:

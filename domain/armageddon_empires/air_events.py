@@ -5,11 +5,12 @@ stage, target, the empires still to answer the intercept window, the gunners sti
 that ``explain`` on any of them says where the strike is. Never imports ``state.py``.
 """
 
-from typing import Any
+from typing import Annotated, Any
 
 from warlog.domain.armageddon_empires.frames import AirStrike
 from warlog.domain.armageddon_empires.resources import Resources
 from warlog.domain.core.events import Event
+from warlog.domain.core.seal import Hidden
 
 
 def in_air_strike(event: Any) -> str:
@@ -64,6 +65,19 @@ class AirStrikeLaunched(AirStep, frozen=True, tag="air_strike_launched"):
         elif s.craft == "missile":
             out += "; missiles are never intercepted (p.30)"
         return out
+
+
+class AirStrikeLaunchedSealed(
+    AirStrikeLaunched, frozen=True, tag="air_strike_launched_sealed", kw_only=True
+):
+    """``air_strike_launched`` since version 12 (AE-39): the base or army the card flew from and
+    its distance are sealed for its empire, so that a launch from an army never names, or rings
+    the hex of, an army the other empire has not seen (before, both were public)."""
+
+    #: the launching empire (the strike's), the one entitled to see where it flew from
+    empire: str
+    launched_from: Annotated[str, Hidden(owner="empire")]
+    distance: Annotated[int, Hidden(owner="empire")]
 
 
 class InterceptAnswered(AirStep, frozen=True, tag="intercept_answered"):
@@ -153,6 +167,7 @@ class AirStrikeEnded(AirStep, frozen=True, tag="air_strike_ended"):
 
 AIR_EVENT_TYPES: tuple[type[Event], ...] = (
     AirStrikeLaunched,
+    AirStrikeLaunchedSealed,
     InterceptAnswered,
     AirStrikeAdvanced,
     AirTargetPicked,

@@ -12,6 +12,7 @@ from warlog.domain.armageddon_empires.air_events import (
     AirStrikeAdvanced,
     AirStrikeEnded,
     AirStrikeLaunched,
+    AirStrikeLaunchedSealed,
     AirTargetPicked,
     InterceptAnswered,
 )
@@ -67,6 +68,7 @@ def _ended(state: GameState, e: AirStrikeEnded) -> GameState:
 
 APPLY: dict[type[Event], Callable[[GameState, Any], GameState]] = {
     AirStrikeLaunched: _launched,
+    AirStrikeLaunchedSealed: _launched,
     InterceptAnswered: _intercept_answered,
     AirStrikeAdvanced: _advanced,
     AirTargetPicked: _advanced,

@@ -42,6 +42,7 @@ from warlog.domain.armageddon_empires.air_events import (
     AirStrikeAdvanced,
     AirStrikeEnded,
     AirStrikeLaunched,
+    AirStrikeLaunchedSealed,
     AirTargetPicked,
     InterceptAnswered,
 )
@@ -161,6 +162,10 @@ def targets(state: GameState, empire: str, at: str, aim: Aim) -> list[str]:
 #: 11 and before flew from the nearest of them, so that a helo took that damage flying from an
 #: army nearer than a base in range
 BASE_FIRST_SINCE = 12
+#: AE-39: since version 12 where a card flew from, and how far, is sealed for its empire
+#: (``air_strike_launched_sealed``): version 11 and before named it to everyone, and a launch
+#: from an army named an army the other empire may not have seen and ringed its hex
+LAUNCH_POINT_SEALED_SINCE = 12
 
 
 def launch_point(
@@ -302,8 +307,18 @@ def play_attack_card(batch: Batch[GameState], cmd: PlayAttackCard) -> None:
         munition=cmd.munition or "",
     )
     launch_damage = HELO_FROM_ARMY_DAMAGE if from_army else 0
-    batch.emit(
-        AirStrikeLaunched(
+    if state.rules_version >= LAUNCH_POINT_SEALED_SINCE:
+        launched: AirStrikeLaunched = AirStrikeLaunchedSealed(
+            strike=strike,
+            ap_cost=spec.ap,
+            paid=spec.cost,
+            empire=cmd.player,
+            launched_from=source,
+            distance=distance,
+            launch_damage=launch_damage,
+        )
+    else:
+        launched = AirStrikeLaunched(
             strike=strike,
             ap_cost=spec.ap,
             paid=spec.cost,
@@ -311,7 +326,7 @@ def play_attack_card(batch: Batch[GameState], cmd: PlayAttackCard) -> None:
             distance=distance,
             launch_damage=launch_damage,
         )
-    )
+    batch.emit(launched)
     if launch_damage:
         batch.emit(damage(batch.state, cmd.card, launch_damage, 0, "a helo launched from an army"))
 

@@ -42,7 +42,10 @@ from warlog.domain.armageddon_empires.commands import (
     Engage,
     SetUpBattle,
 )
-from warlog.domain.armageddon_empires.control import EMPTY_ARMIES_UNSEEN_SINCE
+from warlog.domain.armageddon_empires.control import (
+    EMPTY_ARMIES_NOWHERE_SINCE,
+    EMPTY_ARMIES_UNSEEN_SINCE,
+)
 from warlog.domain.armageddon_empires.frames import (
     Battle,
     BattleSide,
@@ -177,9 +180,17 @@ def start_battle(batch: Batch[GameState], attacker: str, at: str, started_by: St
     )  # the Empty Armies Rule (p.33)
     sealed = state.rules_version >= EMPTY_ARMIES_UNSEEN_SINCE  # AE-59
 
+    # AE-59: since version 12 an empty army counts for nothing anywhere, not only at a base
+    holds_cards = state.rules_version >= EMPTY_ARMIES_NOWHERE_SINCE
+
     def side(empire: str) -> BattleSide:
         armies = tuple(
-            a.id for a in here if a.empire == empire and not a.stealthed and a.id not in emptied
+            a.id
+            for a in here
+            if a.empire == empire
+            and not a.stealthed
+            and a.id not in emptied
+            and (a.cards() or not holds_cards or a.garrison_of is not None)
         )
         return BattleSide(empire=empire, armies=armies)
 

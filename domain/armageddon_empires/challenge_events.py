@@ -167,6 +167,8 @@ class CardDamaged(Event, frozen=True, tag="card_damaged"):
     card: str
     owner: str
     amount: int
+    #: the damage the card has taken in the open, this included (since version 12: what hidden
+    #: challenges dealt it is its owner's, AE-49; before, every damage it had taken)
     total: int
     limit: int
     destroyed: bool
@@ -299,15 +301,17 @@ class HeroEscaped(Event, frozen=True, tag="hero_escaped"):
 class HuntFoiled(Event, frozen=True, tag="hunt_foiled"):
     """Hunt Enemy Hero (p.30) finds the hero its empire saw alone no longer alone (units joined
     him unseen) or gone: no Capture Kill; the AP is spent, and the hunters see the army as it
-    now stands (AE-38)."""
+    now stands (AE-38). Since version 12 all but the hunter and the AP are sealed for the
+    hunter: the other empire learns only that a hunt of the hunter's was foiled, not by which
+    army, where, nor of which hero (``Hidden.since``)."""
 
     hunter: str
-    army: str
-    at: str
-    target: str
-    target_army: str
+    army: Annotated[str, Hidden(owner="hunter", since=12)]
+    at: Annotated[str, Hidden(owner="hunter", since=12)]
+    target: Annotated[str, Hidden(owner="hunter", since=12)]
+    target_army: Annotated[str, Hidden(owner="hunter", since=12)]
     ap_cost: int
-    seen: Sighting | None = None
+    seen: Annotated[Sighting | None, Hidden(owner="hunter", since=12)] = None
 
     def explain(self) -> str:
         found = (

@@ -136,10 +136,21 @@ def challenge_next(state: GameState, ch: Challenge) -> Decision | Step:
     )
 
 
+#: AE-49: since version 12 a card's public ``card_damaged`` tells the damage it has taken in the
+#: open, not what hidden challenges (collateral damage, WMD, minefields) dealt it: before, its
+#: ``total`` counted those too, so that the other empire learnt them from the card's next open
+#: damage
+OPEN_TOTAL_SINCE = 12
+
+
 def damage(state: GameState, card: str, amount: int, challenge: int, note: str = "") -> CardDamaged:
     """``card_damaged``: the card takes ``amount``; destroyed at its points (AE-24). ``note``:
-    how the amount was reached (the challenge's damage and its modifiers)."""
-    total = state.damage.get(card, 0) + amount
+    how the amount was reached (the challenge's damage and its modifiers). Its ``total`` is the
+    damage taken in the open (``OPEN_TOTAL_SINCE``; the whole before version 12)."""
+    whole = state.damage.get(card, 0) + amount
+    total = whole
+    if state.rules_version >= OPEN_TOTAL_SINCE:
+        total -= state.hidden_damage.get(card, 0)
     limit = damage_limit(state.card(card).spec)
     return CardDamaged(
         card=card,
@@ -147,7 +158,7 @@ def damage(state: GameState, card: str, amount: int, challenge: int, note: str =
         amount=amount,
         total=total,
         limit=limit,
-        destroyed=total >= limit,
+        destroyed=whole >= limit,
         challenge=challenge,
         note=note,
     )

@@ -82,10 +82,12 @@ class DropStealth(Command, frozen=True, tag="drop_stealth"):
 class HuntHero(Command, frozen=True, tag="hunt_hero"):
     """Hunt Enemy Hero (p.30): ``army``, combat-capable, hunts a spotted hero-only enemy army
     in its hex. ``target`` names the hero only with a Bounty Hunter of the hunter in the hex;
-    otherwise, among several, one is picked at random."""
+    otherwise, among several, one is picked at random. Since version 12 both are sealed for the
+    hunter (AE-38): a hunt that is foiled tells the other empire nothing of the army or the hero
+    (``Hidden.since``)."""
 
-    army: str
-    target: str | None = None
+    army: Annotated[str, Hidden(owner="player", since=12)]
+    target: Annotated[str | None, Hidden(owner="player", since=12)] = None
 
 
 class RepairCard(Command, frozen=True, tag="repair_card"):

@@ -15,6 +15,10 @@ from warlog.domain.armageddon_empires.state import Army, GameState
 #: other empire: no move meets it, it controls and disputes no hex, and its destruction by the
 #: Empty Armies Rule is sealed for the other empire
 EMPTY_ARMIES_UNSEEN_SINCE = 10
+#: AE-59: since version 12 an army that holds no card is left out of a battle's sides wherever
+#: the battle is (the Empty Armies Rule of p.33 destroys such armies only where a base stands):
+#: version 11 and before listed one standing elsewhere, naming it to the other empire
+EMPTY_ARMIES_NOWHERE_SINCE = 12
 
 
 def holds_ground(state: GameState, army: Army) -> bool:

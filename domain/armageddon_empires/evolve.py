@@ -260,7 +260,10 @@ def _challenge_resolved(state: GameState, e: ChallengeResolved) -> GameState:
 
 def _card_damaged(state: GameState, e: CardDamaged) -> GameState:
     if not e.destroyed:
-        return replace(state, damage={**state.damage, e.card: e.total})
+        # since version 12 ``total`` is the open part alone (challenge_moves.OPEN_TOTAL_SINCE)
+        return replace(
+            state, damage={**state.damage, e.card: state.damage.get(e.card, 0) + e.amount}
+        )
     if any(b.card == e.card for b in state.bases.values()):
         return state  # its base is razed by the event that follows (AE-34)
     state, left = _without_card(state, e.card)

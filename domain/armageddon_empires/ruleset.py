@@ -55,7 +55,10 @@ class ArmageddonEmpires(Rules[GameState, Command]):
     #: (AE-60); 12: a captured base's own card is repaired by its holder too (AE-60), a helo
     #: flies from a base in range before an army (AE-39), a garrison falls with a lost battle
     #: only when its retreat was chosen, its hero left alone taken prisoner with the base
-    #: (AE-32, AE-34)
+    #: (AE-32, AE-34); and three leaks an attacker's probe found closed: where an attack card
+    #: flew from sealed for its empire (AE-39), a card's open damage not counting what hidden
+    #: challenges dealt it (AE-49), an empty army no side of a battle anywhere (AE-59), a
+    #: foiled hunt's army, hex and hero sealed for the hunter (AE-38)
     version: ClassVar[str] = "12"
     kept_versions: ClassVar[tuple[str, ...]] = ("11", "10", "9", "8", "7", "6")
     event_types: ClassVar[tuple[type[Event], ...]] = (

@@ -43,17 +43,22 @@ class Hidden:
 
     ``owner``: the name of the field, on the same object, holding the one player entitled to
     see the value (None: no player, only the referee until the reveal). ``when``: the name of a
-    boolean field; the value is sealed only when that field is true.
+    boolean field; the value is sealed only when that field is true. ``since``: the version of
+    the ruleset that began to seal it: the games begun under an earlier version keep it in the
+    clear, as their logs hold it (None: every version).
     """
 
-    __slots__ = ("owner", "when")
+    __slots__ = ("owner", "since", "when")
 
-    def __init__(self, owner: str | None = None, when: str | None = None) -> None:
+    def __init__(
+        self, owner: str | None = None, when: str | None = None, since: int | None = None
+    ) -> None:
         self.owner = owner
         self.when = when
+        self.since = since
 
     def __repr__(self) -> str:
-        return f"Hidden(owner={self.owner!r}, when={self.when!r})"
+        return f"Hidden(owner={self.owner!r}, when={self.when!r}, since={self.since!r})"
 
 
 #: a secret of one event: its path in ``data`` and the player entitled to see it (None: none)
@@ -72,15 +77,18 @@ def hidden_fields(cls: type) -> tuple[tuple[str, Hidden], ...]:
     return tuple(out)
 
 
-def secrets_of(obj: msgspec.Struct, prefix: str = "") -> list[Secret]:
+def secrets_of(obj: msgspec.Struct, prefix: str = "", version: int | None = None) -> list[Secret]:
     """The secrets of a Struct instance: each marked field whose condition holds and which its
-    encoding carries (a default left out by ``omit_defaults`` carries nothing to seal)."""
+    encoding carries (a default left out by ``omit_defaults`` carries nothing to seal), in a game
+    of its ruleset's ``version`` (None: the newest; a mark ``since`` a later one is left out)."""
     fields, omit = _marks(type(obj))
     if not fields:
         return []
     out: list[Secret] = []
     for name, mark, default in fields:
         if mark.when is not None and not getattr(obj, mark.when):
+            continue
+        if mark.since is not None and version is not None and version < mark.since:
             continue
         value = getattr(obj, name)
         if omit and value == default:

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import sqlite3
+import threading
 from pathlib import Path
 
 import pytest
@@ -62,3 +63,67 @@ def test_audit_still_reports_the_row_as_a_finding_exit_4(damaged: Path) -> None:
     status, out, _ = run(damaged, "audit", "a1")
     assert status == 4
     assert "  seq 3 [decode]: bad card_dealt data: Input data was truncated" in out.splitlines()
+
+
+# -- rows or catalogue entries missing ------------------------------------------------------
+
+
+@pytest.fixture
+def gapped(tmp_path: Path) -> Path:
+    """An Armageddon Empires game whose rows 1 and 5 were deleted."""
+    db = tmp_path / "g.db"
+    assert run(db, "new", "armageddon-empires", "--game", "a1")[0] == 0
+    with sqlite3.connect(db) as conn:
+        conn.execute("DELETE FROM events WHERE game = 'a1' AND seq IN (1, 5)")
+    conn.close()
+    return db
+
+
+GAPPED = [
+    ("state", "a1"),
+    ("games",),
+    ("legal", "a1"),
+    ("replay", "a1"),
+    ("fork", "a1", "--at", "3"),
+    ("reveal", "a1", "--yes"),
+]
+
+
+@pytest.mark.parametrize("args", GAPPED, ids=[a[0] for a in GAPPED])
+def test_a_log_missing_a_row_is_a_corrupt_database_exit_1(
+    gapped: Path, args: tuple[str, ...]
+) -> None:
+    """Given a database whose game lost its rows 1 and 5, when a command reads it, then it is
+    one line naming the missing event, store/corrupt, exit 1 (it was a StopIteration, told as
+    warlog's own bug)."""
+    status, out, err = run(gapped, *args)
+    assert (status, out) == (1, "")
+    assert one_line(err, "store/corrupt") == (
+        "error[store/corrupt]: game a1 has no event 1 (the log has a gap): the database is damaged"
+    )
+
+
+def test_a_catalogue_whose_parents_loop_is_a_corrupt_database_not_a_hang(tmp_path: Path) -> None:
+    """Given a game whose catalogue entry names itself as its parent, when the referee reveals
+    it, then it is one line, store/corrupt, exit 1 (the walk up the family looped for ever),
+    and nothing is appended."""
+    db = tmp_path / "l.db"
+    assert run(db, "new", "armageddon-empires", "--game", "a1")[0] == 0
+    with sqlite3.connect(db) as conn:
+        conn.execute("UPDATE games SET parent = 'a1' WHERE game = 'a1'")
+        head = conn.execute("SELECT max(seq) FROM events").fetchone()[0]
+    conn.close()
+    answer: list[tuple[int, str, str]] = []
+    worker = threading.Thread(target=lambda: answer.append(run(db, "reveal", "a1", "--yes")))
+    worker.daemon = True
+    worker.start()
+    worker.join(timeout=60)
+    assert answer, "reveal did not return within 60 s"
+    status, out, err = answer[0]
+    assert (status, out) == (1, "")
+    assert one_line(err, "store/corrupt") == (
+        "error[store/corrupt]: game a1's lineage runs in a circle through a1"
+    )
+    with sqlite3.connect(db) as conn:
+        assert conn.execute("SELECT max(seq) FROM events").fetchone()[0] == head
+    conn.close()

@@ -29,6 +29,7 @@ from warlog.domain.armageddon_empires.air_events import (
     AirStrikeAdvanced,
     AirStrikeEnded,
     AirStrikeLaunched,
+    AirStrikeLaunchedSealed,
     AirTargetPicked,
     InterceptAnswered,
 )
@@ -48,6 +49,7 @@ from warlog.domain.armageddon_empires.sighting_events import StealthEngaged
 from warlog.domain.core.dice import SeededDice
 from warlog.domain.core.errors import InputError
 from warlog.domain.core.events import Event
+from warlog.domain.core.seal import secrets_of
 
 ROWS = [". . . . . . . ."] * 5
 
@@ -521,3 +523,16 @@ def test_a_game_of_version_11_keeps_its_rules_a_helo_flies_from_the_nearest() ->
     launched = helo_strike(5, version=11)
     assert (launched.launched_from, launched.distance) == ("red-a", 4)
     assert launched.launch_damage == HELO_FROM_ARMY_DAMAGE
+    # and names where it flew from to everyone
+    assert type(launched) is AirStrikeLaunched and secrets_of(launched) == []
+
+
+def test_where_an_attack_card_flew_from_is_its_empire_s_alone() -> None:
+    # given red's helo that reaches 3,2 only from its army red-a, which blue may not have seen
+    launched = helo_strike(4)
+    # then the army it flew from and its distance are sealed for red (AE-39): blue's log and
+    # feed hold neither; the launch damage, which the card's own damage shows, stays public
+    assert isinstance(launched, AirStrikeLaunchedSealed)
+    assert secrets_of(launched) == [("launched_from", "red"), ("distance", "red")]
+    # and so are they when it flies from a base, so that a seal tells nothing of where
+    assert secrets_of(helo_strike(5)) == [("launched_from", "red"), ("distance", "red")]

@@ -33,7 +33,7 @@ from warlog.domain import rulesets
 from warlog.domain.armageddon_empires.battle_events import BattleBegan, EmptyArmiesDestroyed
 from warlog.domain.armageddon_empires.commands import Engage, MoveArmy
 from warlog.domain.armageddon_empires.control import disputed, enemy_held
-from warlog.domain.armageddon_empires.ruleset import VERSIONS
+from warlog.domain.armageddon_empires.ruleset import RULESET, VERSIONS
 from warlog.domain.armageddon_empires.sighting_events import ArmiesSighted
 from warlog.domain.armageddon_empires.state import Army
 from warlog.domain.core.events import Event
@@ -54,6 +54,7 @@ card = "camp"
 )
 
 RED_X = army_block("red-x", "red", "6,5", units=("trooper",))
+LATEST_VERSION = RULESET.version
 
 
 def given(version: str, spares: dict[str, str], armies: str = RED_X) -> Given:
@@ -222,3 +223,27 @@ def test_everything_red_is_given_is_the_same_whether_blue_s_empty_armies_stood_t
     # under version 9 they were not: the contact and battle_began named blue's empty armies
     old = arbitrated(tmp_path, "7,5", "9"), arbitrated(tmp_path, "7,0", "9")
     assert blinded(observed(*old[0], "red")) != blinded(observed(*old[1], "red"))
+
+
+def field_battle(version: str, ghost_at: str) -> list[Event]:
+    """Red's red-x attacks blue-lance at 6,4, where no base stands; blue's empty army
+    blue-ghost stands at ``ghost_at``."""
+    lance = army_block("blue-lance", "blue", "6,4", units=("trooper",))
+    g = sight(given(version, {"blue-ghost": ghost_at}, RED_X + lance), "red", "blue-lance")
+    return g.when(MoveArmy(player="red", army="red-x", to="6,4")) + g.when(
+        Engage(player="red", choice="attack")
+    )
+
+
+def test_an_empty_army_is_no_side_of_a_battle_where_no_base_stands() -> None:
+    # given blue's empty army beside blue-lance in the field, or away at blue's outpost
+    there, away = field_battle(LATEST_VERSION, "6,4"), field_battle(LATEST_VERSION, "7,0")
+    # when red attacks blue-lance, then the battle's sides name blue-lance alone, and red
+    # receives the same events whether or not the empty army stood there (AE-59)
+    assert only(there, BattleBegan).battle.defender.armies == ("blue-lance",)
+    assert as_seen_by("red", there) == as_seen_by("red", away)
+
+
+def test_a_game_of_version_11_keeps_its_rules_the_empty_army_in_the_field_named() -> None:
+    there = field_battle("11", "6,4")
+    assert only(there, BattleBegan).battle.defender.armies == ("blue-ghost", "blue-lance")

@@ -15,14 +15,17 @@ import json
 from pathlib import Path
 from typing import Any
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from tests.domain.armageddon_empires.arena import toml
-from tests.domain.armageddon_empires.helpers import army_block
+from tests.domain.armageddon_empires.helpers import army_block, created_under
 from warlog.arbiter.application import Arbiter
+from warlog.arbiter.audit import audit_records
 from warlog.arbiter.reports import legal_report
 from warlog.domain import rulesets
+from warlog.domain.armageddon_empires.costs import HUNT_HERO_AP
 from warlog.domain.core.errors import InputError, WarlogError
 from warlog.domain.core.seal import is_seal
 from warlog.eventstore.memory_store import MemoryStore
@@ -175,17 +178,22 @@ ROUND_ONE = [
 ]
 
 
-def joined(tmp: Path, receiver: str) -> Arbiter:
+def joined(tmp: Path, receiver: str, version: str | None = None) -> Arbiter:
     """Blue moves a stealthed wisp, sealed for red, into ``receiver``: its hero alone
-    (``blue-pawn``, which then holds a unit) or its other stealthed army (``blue-shade``)."""
-    folder = tmp / receiver
+    (``blue-pawn``, which then holds a unit) or its other stealthed army (``blue-shade``).
+    ``version``: the game begun under that version of the rules (default: this one's)."""
+    folder = tmp / f"{receiver}-{version}"
     folder.mkdir()
     path = folder / "ni.toml"
-    path.write_text(toml(SHARED_HEX, empires=empires('["trooper"]')), encoding="utf-8")
+    text = toml(SHARED_HEX, empires=empires('["trooper"]'))
+    path.write_text(text, encoding="utf-8")
     arb = Arbiter(
         MemoryStore(), rulesets.get, clock=lambda: "2026-01-01T00:00:00.000Z", seeds=lambda: KEY
     )
-    arb.new_game("armageddon-empires", str(path), game="ni", dice="manual")
+    if version is None:
+        arb.new_game("armageddon-empires", str(path), game="ni", dice="manual")
+    else:
+        arb.create(created_under(version, text, KEY), KEY)
     for command in [
         {"type": "buy_initiative", "player": "red", "count": 0},
         {"type": "buy_initiative", "player": "blue", "count": 0, "dice": ROUND_ONE},
@@ -281,3 +289,53 @@ def test_whether_the_referee_typed_dice_for_blue_s_move_tells_red_nothing(tmp_pa
     # and the dice red's legal commands need are told to the referee only
     assert legal_report(unseen, "ni", "red") == legal_report(checked, "ni", "red")
     assert legal_report(checked, "ni", None).dice
+
+
+def test_a_foiled_hunt_tells_the_hunted_empire_nothing_of_the_hunter_s_army_or_its_hero(
+    tmp_path: Path,
+) -> None:
+    """Given red's hunt of the hero it saw alone, foiled because units joined him unseen, then
+    in blue's form of the log the hunt names neither the hunting army, nor its hex, nor the
+    hero, nor what red now sees (AE-38, since version 12): blue learns only that a hunt of
+    red's was foiled. Red, the hunter, reads them all."""
+    secret = joined(tmp_path, "blue-pawn")
+    head, _ = secret.head("ni")
+    secret.play("ni", json.dumps({"type": "hunt_hero", "player": "red", "army": "red-hunt"}))
+    as_blue = {r.type: json.loads(r.data) for r in secret.records_as("ni", "blue", head + 1)}
+    assert as_blue["command_issued"]["command"]["army"].keys() == {"sealed"}
+    foiled = as_blue["hunt_foiled"]
+    assert {k for k, v in foiled.items() if isinstance(v, dict) and v.keys() == {"sealed"}} == {
+        "army",
+        "at",
+        "target",
+        "target_army",
+        "seen",
+    }
+    assert (foiled["hunter"], foiled["ap_cost"]) == ("red", HUNT_HERO_AP)
+    as_red = {r.type: json.loads(r.data) for r in secret.records_as("ni", "red", head + 1)}
+    assert (as_red["hunt_foiled"]["army"]["value"], as_red["hunt_foiled"]["at"]["value"]) == (
+        "red-hunt",
+        "2,1",
+    )
+
+
+def test_a_game_of_version_11_keeps_its_rules_the_foiled_hunt_in_the_clear(tmp_path: Path) -> None:
+    secret = joined(tmp_path, "blue-pawn", version="11")
+    head, _ = secret.head("ni")
+    secret.play("ni", json.dumps({"type": "hunt_hero", "player": "red", "army": "red-hunt"}))
+    as_blue = {r.type: json.loads(r.data) for r in secret.records_as("ni", "blue", head + 1)}
+    assert as_blue["command_issued"]["command"]["army"] == "red-hunt"
+    assert (as_blue["hunt_foiled"]["army"], as_blue["hunt_foiled"]["at"]) == ("red-hunt", "2,1")
+
+
+@pytest.mark.parametrize("version", [None, "11"])
+def test_a_foiled_hunt_audits_clean_under_the_version_it_was_played_by(
+    tmp_path: Path, version: str | None
+) -> None:
+    """The seals a version began to put on (``Hidden.since``) are checked where the game's
+    version puts them: the referee's log of either version audits clean."""
+    secret = joined(tmp_path, "blue-pawn", version=version)
+    secret.play("ni", json.dumps({"type": "hunt_hero", "player": "red", "army": "red-hunt"}))
+    report = audit_records(secret.export_records("ni", opened=True), rulesets.get)
+    assert report.findings == []
+    assert report.proved.batches_rederived > 0
