@@ -10,7 +10,9 @@ from __future__ import annotations
 
 import contextlib
 import json
+import os
 import re
+import stat
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import TYPE_CHECKING
 
@@ -104,12 +106,32 @@ def lone_surrogate(line: str) -> str | None:
     return None
 
 
+#: the longest line an export file may hold: an event's JSON is a few hundred bytes, a game's
+#: ``game_created`` (the whole scenario) tens of kilobytes
+MAX_LINE_BYTES = 4 * 1024 * 1024
+
+
 def read_file(path: str) -> list[str]:
     """The lines of an export file; InputError (exit 1) if it cannot be read as UTF-8 text
-    (a line holding an escaped lone surrogate is named with the file)."""
+    (a line holding an escaped lone surrogate is named with the file), is a device (/dev/zero
+    never ends), or holds a line longer than ``MAX_LINE_BYTES``."""
     try:
+        mode = os.stat(path).st_mode
+        if not (stat.S_ISREG(mode) or stat.S_ISFIFO(mode) or stat.S_ISDIR(mode)):
+            raise InputError(
+                f"{path} is a device, not an export file (a regular file or a pipe)",
+                "input/not_a_file",
+            )
+        lines = []
         with open(path, encoding="utf-8") as fh:
-            lines = fh.read().splitlines()
+            for line_no, line in enumerate(iter(lambda: fh.readline(MAX_LINE_BYTES + 1), ""), 1):
+                if len(line) > MAX_LINE_BYTES:
+                    raise InputError(
+                        f"{path} line {line_no} is longer than {MAX_LINE_BYTES:,} characters: "
+                        "not an export file",
+                        "input/not_a_file",
+                    )
+                lines.append(line.rstrip("\r\n"))
     except FileNotFoundError:
         raise InputError(f"no such file: {path}", "input/no_file") from None
     except IsADirectoryError:
@@ -192,7 +214,14 @@ def import_log(
                 opened = {}  # a chain-only import keeps the log as the public holds it
             if opened and len(opened) == sum(1 for _ in seals_in(chained)):
                 clear = compact(cleared(chained, {p: v for p, (v, _) in opened.items()}))
-                owners = dict(_secrets_of(ruleset, codec, record.type, clear))
+                try:
+                    owners = dict(_secrets_of(ruleset, codec, record.type, clear))
+                except (msgspec.ValidationError, msgspec.DecodeError) as exc:
+                    raise IntegrityError(
+                        f"refusing a broken log: seq {record.seq} does not decode as its "
+                        f"ruleset's {record.type}: {exc}",
+                        "import/broken_log",
+                    ) from None
                 openings.append(Opening(record.hash, game, record.seq, clear, owners))
         if record.type in ("dice_revealed", "game_forked"):
             shown = json.loads(data).get("seed")  # a reveal's, or a same-dice fork's kept seed

@@ -7,7 +7,7 @@ from __future__ import annotations
 import json
 import math
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import Any, TypeVar
 
 import click
@@ -217,28 +217,47 @@ def play(
     arb = arbiter(ctx)
     if not referee:
         arb.reader(game, as_player)  # an unknown --as is refused before anything is played
-    if command != "-":
-        lines: list[tuple[int, bytes | str]] = [(1, command)]
-    else:  # numbered as the input is, blank lines counted and skipped
-        lines = [(n, line) for n, line in enumerate(click.open_file("-", "rb"), 1) if line.strip()]
-        if not lines:
-            raise InputError(
-                "no command on stdin: give one JSON object a line", "input/empty_command"
-            )
     from warlog.domain.core.errors import WarlogError
 
-    for applied, (number, line) in enumerate(lines):
-        try:
-            records = arb.play_as(game, line, as_player, referee=referee)
-        except WarlogError as exc:
-            if command == "-":
-                exc.message = (
-                    f"line {number}: {exc.message} ({render.plural(applied, 'command')} "
-                    "applied before it)"
-                )
-            raise
-        for record in records:
-            click.echo(export_line(record) if as_json else render.record_line(record))
+    # numbered as the input is, blank lines counted and skipped; each line is played as it
+    # arrives (a referee's pipe, `tail -f`), so that an interruption keeps those before it
+    lines: Iterable[tuple[int, bytes | str]] = (
+        [(1, command)]
+        if command != "-"
+        else ((n, line) for n, line in enumerate(click.open_file("-", "rb"), 1) if line.strip())
+    )
+    applied = 0
+    try:
+        for number, line in lines:
+            try:
+                records = arb.play_as(game, line, as_player, referee=referee)
+            except WarlogError as exc:
+                if command == "-":
+                    exc.message = (
+                        f"line {number}: {exc.message} ({render.plural(applied, 'command')} "
+                        "applied before it)"
+                    )
+                raise
+            applied += 1
+            try:
+                for record in records:
+                    click.echo(export_line(record) if as_json else render.record_line(record))
+            except OSError as exc:
+                where = f"line {number} was" if command == "-" else "the command was"
+                raise InputError(
+                    f"{where} applied (events {records[0].seq}..{records[-1].seq} appended) but "
+                    f"what it appended could not be written out: {exc.strerror}; do not play it "
+                    f"again (`warlog events {game} --from {records[0].seq}` shows them)",
+                    "input/unwritable",
+                ) from None
+    except KeyboardInterrupt:
+        raise InputError(
+            f"interrupted: {render.plural(applied, 'command')} applied before it, nothing of "
+            "the next",
+            "input/interrupted",
+        ) from None
+    if not applied:
+        raise InputError("no command on stdin: give one JSON object a line", "input/empty_command")
 
 
 @cli.command()
@@ -594,17 +613,85 @@ def export(ctx: click.Context, game: str, output: str | None, opened: bool) -> N
     Example:
       warlog export final-1 -o final-1.jsonl && python docs/verify.py final-1.jsonl
     """
+    if output is not None:
+        refuse_own_files(database(ctx), output)
     records = arbiter(ctx).export_records(game, opened=opened)
     if output is None:
         for record in records:
             click.echo(export_line(record))
         return
+    write_whole(output, (export_line(record) + "\n" for record in records))
+
+
+def refuse_own_files(db: str, output: str) -> None:
+    """InputError when ``output`` is the database, its key file or one of their journals: an
+    export written there would destroy the games or their keys."""
+    import os
+
+    from warlog.eventstore.sqlite_vault import vault_path
+
+    if db.startswith("postgresql://") or db.startswith("postgres://"):
+        return
+    own = [
+        f"{base}{end}" for base in (db, vault_path(db)) for end in ("", "-wal", "-shm", "-journal")
+    ]
+    target = os.path.realpath(output)
+    for path in own:
+        same = os.path.realpath(path) == target
+        if not same and os.path.exists(path) and os.path.exists(output):
+            same = os.path.samefile(path, output)
+        if same:
+            raise InputError(
+                f"{output} is the database's own file ({path}): an export there would destroy "
+                "it; write to another file",
+                "input/unwritable",
+            )
+
+
+def write_whole(output: str, lines: Iterable[str]) -> None:
+    """Write ``lines`` to ``output`` whole or not at all: into a new file beside it, which then
+    takes its name (a failure leaves whatever was there before); InputError naming why not."""
+    import os
+    import stat
+    import tempfile
+
     try:
-        with open(output, "w", encoding="utf-8") as fh:
-            for record in records:
-                fh.write(export_line(record) + "\n")
+        special = not stat.S_ISREG(os.stat(output).st_mode)
+    except OSError:
+        special = False  # no such file yet
+    if special:  # a pipe, a terminal, /dev/null: written as it is, never replaced
+        try:
+            with open(output, "w", encoding="utf-8") as fh:
+                for line in lines:
+                    fh.write(line)
+        except OSError as exc:
+            raise InputError(f"cannot write {output}: {exc.strerror}", "input/unwritable") from None
+        return
+    folder = os.path.dirname(os.path.abspath(output))
+    try:
+        fd, temporary = tempfile.mkstemp(prefix=".warlog-export-", dir=folder)
     except OSError as exc:
         raise InputError(f"cannot write {output}: {exc.strerror}", "input/unwritable") from None
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as fh:
+            for line in lines:
+                fh.write(line)
+        os.chmod(temporary, 0o666 & ~_umask())  # as open() would have made it
+        os.replace(temporary, output)
+    except OSError as exc:
+        os.unlink(temporary)
+        raise InputError(f"cannot write {output}: {exc.strerror}", "input/unwritable") from None
+    except BaseException:
+        os.unlink(temporary)
+        raise
+
+
+def _umask() -> int:
+    import os
+
+    current = os.umask(0)
+    os.umask(current)
+    return current
 
 
 @cli.command("import")

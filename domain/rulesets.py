@@ -44,7 +44,14 @@ def names() -> list[str]:
 
 
 def get(name: str) -> AnyRuleset:
-    """The ruleset registered as ``name``; raises InputError naming the known ones."""
+    """The ruleset registered as ``name``; raises InputError naming the known ones (and for a
+    name that is not text at all: a damaged log's ``game_created`` may hold anything)."""
+    if not isinstance(name, str):
+        raise InputError(
+            f"the ruleset must be named by text, not {type(name).__name__} {name!r:.40}; known: "
+            f"{', '.join(names())}",
+            "input/unknown_ruleset",
+        )
     target = _registry.get(name)
     if target is None:
         raise InputError(
