@@ -135,13 +135,22 @@ def hidden_damage(state: GameState, card: str, amount: int, total: int) -> GameS
     return replace(state, damage={**state.damage, card: total}, hidden_damage=secret)
 
 
+#: AE-49: since version 12 a repair, sealed for its empire, does not show in the other
+#: empires' views: for them the card keeps the damage they saw dealt in the open (its
+#: ``hidden_damage`` goes below 0 by as much). Version 11 and before cleared it from every
+#: view, so that an empire that had the army in sight saw which card was mended, and by how much
+REPAIR_UNSEEN_SINCE = 12
+
+
 def repaired(state: GameState, card: str) -> GameState:
-    """``card`` at full strength again (p.34): no damage, seen or hidden."""
-    return replace(
-        state,
-        damage=_without(state.damage, card),
-        hidden_damage=_without(state.hidden_damage, card),
-    )
+    """``card`` at full strength again (p.34): no damage; since version 12 the other empires
+    still see what they saw dealt in the open (``REPAIR_UNSEEN_SINCE``)."""
+    secret = _without(state.hidden_damage, card)
+    if state.rules_version >= REPAIR_UNSEEN_SINCE:
+        seen = state.damage.get(card, 0) - state.hidden_damage.get(card, 0)
+        if seen > 0:
+            secret[card] = -seen
+    return replace(state, damage=_without(state.damage, card), hidden_damage=secret)
 
 
 def hidden_loss(state: GameState, card: str) -> GameState:

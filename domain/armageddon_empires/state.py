@@ -141,8 +141,9 @@ class GameState(msgspec.Struct, frozen=True):
     fate_spent: dict[str, int] = {}
     #: card -> damage taken (hit, wound or structure points lost; repair clears it, p.34)
     damage: dict[str, int] = {}
-    #: card -> the part of its damage taken in hidden challenges (collateral damage, WMD,
-    #: minefields; AE-49, AE-53): only its owner sees it
+    #: card -> how far its damage differs from what the other empires saw dealt in the open:
+    #: above 0, taken in hidden challenges (collateral damage, WMD, minefields; AE-49, AE-53);
+    #: below 0, repaired out of their sight (since version 12): only its owner sees the truth
     hidden_damage: dict[str, int] = {}
     #: battles begun so far (each is numbered in its events)
     battles: int = 0

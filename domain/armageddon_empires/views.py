@@ -126,9 +126,13 @@ def view(state: GameState, player: str | None) -> dict[str, Any]:
     secret = {
         c: n for c, n in data.pop("hidden_damage").items() if state.instances[c].owner != player
     }
+    # a card repaired out of this empire's sight (its hidden damage below 0) keeps the damage
+    # it saw dealt (AE-49, since version 12)
+    damage = data["damage"]
+    damage.update({c: 0 for c, n in secret.items() if n < 0 and c not in damage})
     data["damage"] = {
         c: n - secret.get(c, 0)
-        for c, n in data["damage"].items()
+        for c, n in damage.items()
         if c in visible and c not in unseen_damage and n > secret.get(c, 0)
     }
     # AE-7: the catalogue holds only the cards this empire has seen

@@ -7,10 +7,11 @@ import msgspec
 import pytest
 
 from tests.domain.armageddon_empires.arena import BASES, arena, begin, toml
-from tests.domain.armageddon_empires.helpers import army_block, only
+from tests.domain.armageddon_empires.helpers import army_block, only, sight
 from tests.given_when_then import Given
 from warlog.domain.armageddon_empires.battle_events import BaseCaptured
 from warlog.domain.armageddon_empires.challenge_events import CardDamaged, CardRepaired
+from warlog.domain.armageddon_empires.challenge_moves import damage
 from warlog.domain.armageddon_empires.commands import EngageStealth, RepairCard
 from warlog.domain.armageddon_empires.costs import REPAIR_AP, REPAIR_COST
 from warlog.domain.armageddon_empires.ruleset import RULESET, VERSIONS
@@ -170,3 +171,44 @@ def test_a_game_of_version_11_keeps_its_rules_the_base_s_own_card_repaired_by_it
     red = captured_camp("11", "red", blue_army_there=True)
     hurt(red, camp)
     red.when_rejected(RepairCard(player="red", card=camp), code="rules/hex_disputed")
+
+
+# -- AE-49: a repair, sealed for its empire, does not show in the other empire's views ----------
+
+
+def repaired_in_sight(version: int | None = None, repair: bool = True) -> Given:
+    """Red's wisp at its base, 1 damage dealt in the open; blue has the army in sight; red
+    repairs it (or not)."""
+    g = begin(arena(AT_HOME))
+    if version is not None:
+        g.state = msgspec.structs.replace(g.state, rules_version=version)
+    g = sight(hurt(g, "red.wisp.1"), "blue", "red-home")
+    if repair:
+        g.when(RepairCard(player="red", card="red.wisp.1"))
+    return g
+
+
+def test_a_repair_does_not_show_in_the_other_empire_s_view_of_the_card() -> None:
+    # given red's wisp with 1 damage blue saw dealt, blue sighting its army
+    mended, left = repaired_in_sight(), repaired_in_sight(repair=False)
+    # when red repairs it, then red sees it whole, and blue sees it as it saw it: the view of
+    # its damage is the same whether or not red repaired it (AE-49, since version 12)
+    assert RULESET.view(mended.state, "red")["damage"] == {}
+    assert RULESET.view(mended.state, "blue")["damage"] == {"red.wisp.1": 1}
+    assert RULESET.view(left.state, "blue")["damage"] == {"red.wisp.1": 1}
+
+
+def test_open_damage_after_an_unseen_repair_counts_from_what_the_other_empire_saw() -> None:
+    # given the wisp repaired out of blue's sight, when it takes 1 in the open, then the event
+    # tells 2 of its 2 (what blue saw, plus the new one) and it stands, whole damage 1 of 2
+    g = repaired_in_sight()
+    hit = damage(g.state, "red.wisp.1", 1, challenge=2)
+    assert (hit.amount, hit.total, hit.destroyed) == (1, 2, False)
+    g.events(hit)
+    assert g.state.damage == {"red.wisp.1": 1}
+    assert RULESET.view(g.state, "blue")["damage"] == {"red.wisp.1": 2}
+
+
+def test_a_game_of_version_11_keeps_its_rules_the_repair_seen_by_whoever_sighted_the_army() -> None:
+    mended = repaired_in_sight(version=11)
+    assert RULESET.view(mended.state, "blue")["damage"] == {}
