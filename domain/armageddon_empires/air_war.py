@@ -17,8 +17,9 @@ hex, the intercept window, Ground-To-Air challenges, then the Air-To-Ground chal
   The Air-To-Air challenge: the interceptor's Air To Air X against the card's defence, or its
   Air To Air level when it has one, a duel (p.31).
 - **Ground-To-Air** (p.31; AE-41): every card of another empire in the hex with Anti-Air X
-  (against aircraft and helos) or Anti-Missile X (against missiles) challenges the card, free of
-  cost, bases first, then armies that are not stealthed by id. Against HARM X the attack card
+  (against aircraft and helos) or Anti-Missile X (against missiles) may challenge the card, free
+  of cost, bases first, then armies that are not stealthed by id: since version 12 its empire is
+  asked whether it fires (``ground_to_air``), before every gunner fired. Against HARM X the attack card
   defends with X dice and the challenge is a duel; there is no HARM against Anti-Missile.
 - **Air-To-Ground** (p.31; AE-42, AE-43): the surviving card's attack (+ ``FORWARD_AIR_CONTROLLER_
   DICE`` with a Forward Air Controller unit of its empire in the hex, p.46) against the target's
@@ -56,7 +57,7 @@ from warlog.domain.armageddon_empires.challenge_moves import (
     in_own_turn,
     open_challenge,
 )
-from warlog.domain.armageddon_empires.commands import Intercept, PlayAttackCard
+from warlog.domain.armageddon_empires.commands import GroundToAir, Intercept, PlayAttackCard
 from warlog.domain.armageddon_empires.costs import MAX_AP_OWED
 from warlog.domain.armageddon_empires.fallout import (
     HARDENED,
@@ -90,6 +91,11 @@ HELO_FROM_ARMY_DAMAGE = 1
 
 PROCEDURE = "air strike"
 INTERCEPT_ANSWERS: tuple[str, ...] = (Intercept.type_name(),)
+GROUND_TO_AIR_ANSWERS: tuple[str, ...] = (GroundToAir.type_name(),)
+#: AE-41: since version 12 each gunner's empire chooses whether to fire it (p.30 leaves the
+#: challenge to its owner, and closes the window once each is fought or turned down), gunner by
+#: gunner in the order of ``gunners``; version 11 and before fired every gunner
+GROUND_TO_AIR_ASKED_SINCE = 12
 
 
 # ---------------------------------------------------------------------- what a card may strike
@@ -524,12 +530,43 @@ def gunners(state: GameState, strike: AirStrike) -> tuple[str, ...]:
 def _to_ground(batch: Batch[GameState]) -> None:
     strike = top_strike(batch.state)
     found = gunners(batch.state, strike)
-    why = (
-        f"the Ground-To-Air window: {', '.join(found)} challenge (p.31; AE-41)"
-        if found
-        else "no Ground-To-Air card in the hex (p.31)"
-    )
+    if not found:
+        why = "no Ground-To-Air card in the hex (p.31)"
+    elif batch.state.rules_version >= GROUND_TO_AIR_ASKED_SINCE:
+        why = (
+            f"the Ground-To-Air window: {', '.join(found)} may fire, each empire asked in turn "
+            "(p.30–31; AE-41)"
+        )
+    else:
+        why = f"the Ground-To-Air window: {', '.join(found)} challenge (p.31; AE-41)"
     batch.emit(AirStrikeAdvanced(strike=replace(strike, stage="ground", gunners=found), why=why))
+
+
+def gunner_empire(state: GameState, strike: AirStrike, gunner: str) -> str:
+    """The empire that fires ``gunner``: the holder of the base it stands at, else its army's."""
+    base = enemy_base(state, strike.empire, strike.at)
+    if base is not None and gunner in (base.card, *base.facilities):
+        return base.empire
+    army = next(a for a in state.armies.values() if gunner in a.units)
+    return army.empire
+
+
+def ground_to_air(batch: Batch[GameState], cmd: GroundToAir) -> None:
+    """``air_strike_advanced``: the gunner the strike names next fires (its challenge opens
+    next) or holds its fire (the next gunner is asked) (p.30–31; AE-41)."""
+    strike = top_strike(batch.state)
+    gunner = strike.gunners[0]
+    if cmd.fire:
+        why = f"{cmd.player} fires {gunner} at {strike.card} from the ground (p.30–31; AE-41)"
+        batch.emit(AirStrikeAdvanced(strike=replace(strike, challenger=gunner), why=why))
+        return
+    why = f"{cmd.player} holds the fire of {gunner}: it does not challenge {strike.card} (p.30)"
+    batch.emit(AirStrikeAdvanced(strike=replace(strike, gunners=strike.gunners[1:]), why=why))
+
+
+def ground_to_air_options(state: GameState, player: str) -> list[Command]:
+    """Fire the gunner asked about, or hold its fire."""
+    return [GroundToAir(player=player, fire=True), GroundToAir(player=player, fire=False)]
 
 
 def _open_ground(batch: Batch[GameState]) -> None:
@@ -751,7 +788,20 @@ def air_strike_next(state: GameState, strike: AirStrike) -> Decision | Step:
             about={"strike": str(strike.number), "at": strike.at, "card": strike.card},
         )
     if strike.stage == "ground":
-        return _open_ground if strike.gunners else _to_strike
+        if not strike.gunners:
+            return _to_strike
+        if strike.challenger or state.rules_version < GROUND_TO_AIR_ASKED_SINCE:
+            return _open_ground
+        gunner = strike.gunners[0]
+        empire = gunner_empire(state, strike, gunner)
+        return Decision(
+            players=(empire,),
+            kind="ground_to_air",
+            answers=GROUND_TO_AIR_ANSWERS,
+            waiting=f"{empire}'s chance to fire {gunner} at {strike.name} over {strike.at}",
+            procedure=PROCEDURE,
+            about={"strike": str(strike.number), "at": strike.at, "gunner": gunner},
+        )
     if strike.stage == "fallout":
         return fallout_next(state, strike)
     if fallout_kind(state, strike) == "wmd":

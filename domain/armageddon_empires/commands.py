@@ -192,6 +192,14 @@ class Intercept(Command, frozen=True, tag="intercept"):
     card: str | None = None
 
 
+class GroundToAir(Command, frozen=True, tag="ground_to_air"):
+    """Answer a gunner's Ground-To-Air chance (p.30–31; AE-41, since version 12): the gunner the
+    strike names next (its Anti-Air or Anti-Missile card in the hex) ``fire``s at the attack
+    card, or holds its fire."""
+
+    fire: bool
+
+
 class LayMinefield(Command, frozen=True, tag="lay_minefield"):
     """``army``, holding an Engineer X unit, lays the minefield ``card`` of the hand in its hex
     (p.46; AE-54). Sealed for the other empire: the minefield is camouflaged."""
@@ -233,6 +241,7 @@ COMMAND_TYPES: tuple[type[Command], ...] = (
     NextRound,
     PlayAttackCard,
     Intercept,
+    GroundToAir,
     LayMinefield,
     LiftMinefield,
 )
@@ -274,6 +283,7 @@ AnyCommand = Union[  # noqa: UP007 - a typing.Union value for msgspec decoding
     NextRound,
     PlayAttackCard,
     Intercept,
+    GroundToAir,
     LayMinefield,
     LiftMinefield,
 ]

@@ -40,6 +40,7 @@ from warlog.domain.armageddon_empires.commands import (
     EndTurn,
     Engage,
     EngageStealth,
+    GroundToAir,
     HuntHero,
     Intercept,
     LayMinefield,
@@ -84,6 +85,7 @@ HANDLERS: Mapping[type[Any], Handler] = {
     NextRound: retreat.next_round,
     PlayAttackCard: air_war.play_attack_card,
     Intercept: air_war.intercept,
+    GroundToAir: air_war.ground_to_air,
     LayMinefield: engineers.lay_minefield,
     LiftMinefield: engineers.lift_minefield,
 }

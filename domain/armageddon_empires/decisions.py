@@ -32,6 +32,7 @@ from warlog.domain.armageddon_empires.commands import (
     COMMAND_TYPES,
     BuyInitiative,
     Engage,
+    GroundToAir,
     Intercept,
     Roll,
 )
@@ -42,7 +43,7 @@ from warlog.domain.core.procedure import Decision, Frame, Next, Stack
 
 #: the decisions of the round of turns and of its procedures
 DecisionKind = Literal[
-    "initiative", "turn", "challenge", "battle", "engagement", "roll", "intercept"
+    "initiative", "turn", "challenge", "battle", "engagement", "roll", "intercept", "ground_to_air"
 ]
 
 #: the initiative purchase is answered by buying dice; a turn by every other command but the
@@ -53,6 +54,7 @@ _PROCEDURE_COMMANDS = (
     Roll,
     Engage,
     Intercept,
+    GroundToAir,
     *CHALLENGE_COMMANDS,
     *BATTLE_COMMANDS,
 )

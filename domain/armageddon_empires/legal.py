@@ -51,6 +51,8 @@ def options(state: GameState, decision: Decision, player: str) -> list[Command]:
         return _battle_options(state, player)
     if decision.kind == "intercept":
         return air_war.intercept_options(state, player)
+    if decision.kind == "ground_to_air":
+        return air_war.ground_to_air_options(state, player)
     return [
         *legal_hand_plays(state, player),
         *air_war.legal_strikes(state, player),

@@ -58,7 +58,8 @@ class ArmageddonEmpires(Rules[GameState, Command]):
     #: (AE-32, AE-34); and three leaks an attacker's probe found closed: where an attack card
     #: flew from sealed for its empire (AE-39), a card's open damage not counting what hidden
     #: challenges dealt it nor a repair out of sight (AE-49), an empty army no side of a battle anywhere (AE-59), a
-    #: foiled hunt's army, hex and hero sealed for the hunter (AE-38)
+    #: foiled hunt's army, hex and hero sealed for the hunter (AE-38); a gunner's empire chooses
+    #: whether it fires from the ground (AE-41)
     version: ClassVar[str] = "12"
     kept_versions: ClassVar[tuple[str, ...]] = ("11", "10", "9", "8", "7", "6")
     event_types: ClassVar[tuple[type[Event], ...]] = (

@@ -39,6 +39,7 @@ from warlog.domain.armageddon_empires.commands import (
     AcceptChallenge,
     BuyInitiative,
     DeployCard,
+    GroundToAir,
     Intercept,
     PlayAttackCard,
     Roll,
@@ -250,16 +251,21 @@ def test_an_intercept_is_an_air_to_air_challenge_that_can_destroy_the_attack_car
 
 def test_an_empty_hand_lets_the_strike_pass_and_anti_air_duels_a_harm_card() -> None:
     g = skies(["harrier"], [], garrison=("flak",))
-    # precision targeting names the bunker; blue, with no card, lets it pass (AE-20);
-    # flak's Anti-Air 3 against the harrier's HARM 3: a duel (p.31)
+    # precision targeting names the bunker; blue, with no card, lets it pass (AE-20)
     events = g.when(
-        PlayAttackCard(player="red", card="red.harrier.1", at="4,2", target="blue.bunker.1"),
-        dice=[1, 1, 1, 6, 6, 1],
+        PlayAttackCard(player="red", card="red.harrier.1", at="4,2", target="blue.bunker.1")
     )
     assert only(events, InterceptAnswered).automatic
     assert [e.strike.gunners for e in events if isinstance(e, AirStrikeAdvanced)] == [
         ("blue.flak.1",)
     ]
+    # blue is given the chance to fire its flak (p.30; AE-41) and fires it: its Anti-Air 3
+    # against the harrier's HARM 3, a duel (p.31)
+    assert RULESET.legal_commands(g.state, "blue") == [
+        GroundToAir(player="blue", fire=True),
+        GroundToAir(player="blue", fire=False),
+    ]
+    events = g.when(GroundToAir(player="blue", fire=True), dice=[1, 1, 1, 6, 6, 1])
     duel = only(events, ChallengeOpened).challenge
     assert duel.kind == "duel"
     events = accept_all(g, [1, 1, 1, 1])
@@ -354,9 +360,10 @@ def test_a_missile_faces_anti_missile_is_never_intercepted_and_is_spent() -> Non
         PlayAttackCard(player="red", card="red.bolt.1", at="3,2", aim="unit"),
         code="rules/missile_strikes_facility",
     )
-    # Anti-Missile 2 against the bolt's defence 1: an opposed challenge, no duel
-    events = g.when(PlayAttackCard(player="red", card="red.bolt.1", at="4,2"), dice=[1, 1, 6])
+    events = g.when(PlayAttackCard(player="red", card="red.bolt.1", at="4,2"))
     assert not any(isinstance(e, InterceptAnswered) for e in events)
+    # blue fires its flak: Anti-Missile 2 against the bolt's defence 1, opposed, no duel
+    events = g.when(GroundToAir(player="blue", fire=True), dice=[1, 1, 6])
     assert only(events, ChallengeOpened).challenge.kind == "opposed"
     # a random facility of two (a d2: the keep), then the bolt's 5 dice against its defence 5
     accept_all(g, [1], [1] * 10)
@@ -536,3 +543,39 @@ def test_where_an_attack_card_flew_from_is_its_empire_s_alone() -> None:
     assert secrets_of(launched) == [("launched_from", "red"), ("distance", "red")]
     # and so are they when it flies from a base, so that a seal tells nothing of where
     assert secrets_of(helo_strike(5)) == [("launched_from", "red"), ("distance", "red")]
+
+
+# -- AE-41: a gunner's empire is given the chance to fire it (since version 12) -----------------
+
+
+def flak_asked(version: int | None = None) -> tuple[Given, list[Event]]:
+    """Red's harrier (HARM 3) strikes blue's bunker at blue's base garrisoned by flak."""
+    g = skies(["harrier"], [], garrison=("flak",))
+    if version is not None:
+        g.state = replace(g.state, rules_version=version)
+    strike = PlayAttackCard(player="red", card="red.harrier.1", at="4,2", target="blue.bunker.1")
+    return g, g.when(strike, dice=[] if version is None else [1, 1, 1, 6, 6, 1])
+
+
+def test_a_gunner_that_holds_its_fire_challenges_nothing_and_takes_no_harm() -> None:
+    # given blue asked whether its flak fires at the harrier, which would duel it (HARM)
+    g, _ = flak_asked()
+    waiting = RULESET.decision(g.state)
+    assert waiting is not None and (waiting.kind, waiting.players) == ("ground_to_air", ("blue",))
+    # when blue holds its fire, then no Ground-To-Air challenge opens, the flak is unhurt, and
+    # the strike goes on to its Air-To-Ground challenge against the bunker
+    events = g.when(GroundToAir(player="blue", fire=False), dice=[6, 6, 6, 1])
+    assert next(e.why for e in events if isinstance(e, AirStrikeAdvanced)) == (
+        "blue holds the fire of blue.flak.1: it does not challenge red.harrier.1 (p.30)"
+    )
+    opened = only(events, ChallengeOpened).challenge
+    assert opened.purpose == "air strike 1 air to ground"
+    assert opened.defender is not None and opened.defender.name == "Test Bunker (blue.bunker.1)"
+    accept_all(g)
+    assert "blue.flak.1" not in g.state.damage
+
+
+def test_a_game_of_version_11_keeps_its_rules_every_gunner_fires() -> None:
+    g, events = flak_asked(version=11)
+    assert only(events, ChallengeOpened).challenge.kind == "duel"
+    assert not [c for c in RULESET.legal_commands(g.state, "blue") if isinstance(c, GroundToAir)]

@@ -16,7 +16,7 @@ from tests.given_when_then import Given
 from warlog.domain.armageddon_empires.air_events import AirStrikeEnded
 from warlog.domain.armageddon_empires.battle_events import BaseRazed
 from warlog.domain.armageddon_empires.challenge_events import CardDamaged
-from warlog.domain.armageddon_empires.commands import PlayAttackCard
+from warlog.domain.armageddon_empires.commands import GroundToAir, PlayAttackCard
 from warlog.domain.armageddon_empires.fallout import collateral_hit
 from warlog.domain.armageddon_empires.fallout_events import (
     CollateralRolled,
@@ -287,8 +287,9 @@ def test_a_card_destroyed_by_collateral_damage_lies_face_down_for_the_other_empi
 
 def test_a_missile_shot_down_does_no_collateral_damage() -> None:
     g = struck(["scorch"], garrison=("flak",))
-    # blue's flak (Anti-Missile) fires first: 1 success to 0 destroys the scorch
-    g.when(PlayAttackCard(player="red", card="red.scorch.1", at="4,2"), dice=[6, 6, 1])
+    # blue fires its flak (Anti-Missile) first: 1 success to 0 destroys the scorch
+    g.when(PlayAttackCard(player="red", card="red.scorch.1", at="4,2"))
+    g.when(GroundToAir(player="blue", fire=True), dice=[6, 6, 1])
     events = accept_all(g)
     assert not any(isinstance(e, CollateralRolled | FalloutSuffered) for e in events)
     assert not only(events, AirStrikeEnded).survived
