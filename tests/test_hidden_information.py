@@ -240,3 +240,54 @@ def test_an_export_before_the_reveal_opens_nothing_and_after_it_everything(rules
     assert len(after) == len(before) and all(
         set(seal) == {"sealed", "value", "salt"} for seal in after
     )
+
+
+# ---------------------------------------------------------------------- secret choices
+
+
+def ae_bid(tmp_path: Path, red_bid: int) -> tuple[Arbiter, str]:
+    """A new game of the bundled scenario in which red has bought ``red_bid`` initiative dice
+    (sealed until both have bought, AE-3) and blue has not bought yet."""
+    arb = Arbiter(MemoryStore(), rulesets.get, clock=clock(), seeds=lambda: SEED)
+    game = arb.new_game("armageddon-empires", ae_scenario(tmp_path, 0), game="ni", dice="manual")
+    public = lambda i, sides: (i * 7) % sides + 1  # noqa: E731
+    play(arb, game, {"type": "buy_initiative", "player": "red", "count": red_bid}, public)
+    return arb, game
+
+
+def test_blue_sees_nothing_of_red_s_initiative_bid_before_its_own(tmp_path: Path) -> None:
+    """Given red's bid of 1 die in one game and 4 in the other (AE-3: secret until both have
+    bought), then everything blue can be given before it bids is the same: its feed, views,
+    Events view, legal commands, replay, explain and the refusals of its illegal commands."""
+    (a, ga), (b, gb) = ae_bid(tmp_path, 1), ae_bid(tmp_path, 4)
+    assert a.view(ga)["state"]["bids"] != b.view(gb)["state"]["bids"]  # red's secrets differ
+    refused = [
+        {"type": "end_turn", "player": "blue"},
+        {"type": "buy_initiative", "player": "red", "count": 2},
+    ]
+    seen = [blinded(outputs(x, g, "blue", refused)) for x, g in ((a, ga), (b, gb))]
+    assert seen[0] == seen[1]
+    assert blinded(outputs(a, ga, "red", [])) != blinded(outputs(b, gb, "red", []))  # red sees
+
+
+def bfa_orks_chose(order: list[str]) -> tuple[Arbiter, str]:
+    """A new Battle for Armageddon game in which the Orks have chosen their two strategy cards
+    in ``order`` (secret until the segments reveal them) and the Imperials have not chosen."""
+    arb = Arbiter(MemoryStore(), rulesets.get, clock=clock(), seeds=lambda: SEED)
+    game = arb.new_game("battle-for-armageddon", game="ni", dice="manual")
+    faces = lambda i, sides: i % sides + 1  # noqa: E731
+    play(arb, game, {"type": "end_setup", "player": "orks"}, faces)
+    play(arb, game, {"type": "choose_strategy", "player": "orks", "cards": order}, faces)
+    return arb, game
+
+
+def test_the_imperials_see_nothing_of_the_orks_strategy_before_choosing_their_own() -> None:
+    """Given the Orks' two strategy cards chosen in one order and in the other, then everything
+    the Imperials can be given before they choose is the same (the mirror of the test above,
+    which watches from the Orks' side)."""
+    (a, ga) = bfa_orks_chose(["movement-combat", "combat-build"])
+    (b, gb) = bfa_orks_chose(["combat-build", "movement-combat"])
+    refused = [{"type": "end_phase", "player": "imperials"}]
+    seen = [blinded(outputs(x, g, "imperials", refused)) for x, g in ((a, ga), (b, gb))]
+    assert seen[0] == seen[1]
+    assert blinded(outputs(a, ga, "orks", [])) != blinded(outputs(b, gb, "orks", []))

@@ -94,7 +94,8 @@ def check_invariants(state: Any) -> None:
         if isinstance(frame, Challenge):
             for side in (frame.attacker, frame.defender):
                 if side is not None:
-                    assert 0 <= successes(side.faces) <= len(side.faces)
+                    # R1: faces 4, 5 and 6 are successes
+                    assert successes(side.faces) == sum(1 for f in side.faces if f >= 4)
                     assert side.fate_bonus >= 0 and side.fate_spent >= 0
     for card, taken in state.damage.items():
         assert 0 < taken < damage_limit(state.card(card).spec), f"{card} should be destroyed"

@@ -59,7 +59,7 @@ def test_a_challenge_keeps_its_dice_and_fate_sound_and_ends_only_as_r5_says(
         assert isinstance(ch, Challenge)
         for s in (ch.attacker, ch.defender):
             if s is not None:
-                assert 0 <= successes(s.faces) <= len(s.faces)
+                assert successes(s.faces) == sum(1 for f in s.faces if f >= 4)  # R1
                 assert fate_left(g.state, s) >= 0
         player = RULESET.active_players(g.state)[0]
         legal = RULESET.legal_commands(g.state, player)

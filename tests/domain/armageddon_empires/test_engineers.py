@@ -19,7 +19,7 @@ from warlog.domain.armageddon_empires.commands import (
     LiftMinefield,
     MoveArmy,
 )
-from warlog.domain.armageddon_empires.costs import LAY_MINEFIELD_AP, LIFT_MINEFIELD_AP
+from warlog.domain.armageddon_empires.costs import LAY_MINEFIELD_AP
 from warlog.domain.armageddon_empires.invariants import violations
 from warlog.domain.armageddon_empires.minefield_events import MinefieldLaid, MinefieldLifted
 from warlog.domain.armageddon_empires.ruleset import RULESET
@@ -79,7 +79,7 @@ def test_an_engineer_s_army_lays_a_minefield_card_of_the_hand_in_its_hex() -> No
     mine = g.state.minefields[laid.minefield]
     assert (mine.empire, mine.at, mine.card, mine.known_to) == ("red", "2,0", card, ())
     assert card not in g.state.empires["red"].hand
-    assert g.state.empires["red"].ap == ap - LAY_MINEFIELD_AP == ap - laid.ap_cost
+    assert g.state.empires["red"].ap == ap - 2 and laid.ap_cost == 2  # AE-54, R11
     assert "lays minefield" in laid.explain() and "AE-54" in laid.explain()
     # camouflaged: blue's view has no trace of it; red's shows it
     assert laid.minefield not in view(g.state, "blue")["minefields"]
@@ -141,10 +141,11 @@ def test_laying_is_refused_for_an_army_of_the_other_empire() -> None:
 
 
 def test_laying_is_refused_without_the_ap() -> None:
-    g = with_ap(engineers(), "red", LAY_MINEFIELD_AP - 1)
-    g.when_rejected(
+    g = with_ap(engineers(), "red", 1)
+    refused = g.when_rejected(
         LayMinefield(player="red", army="red-eng", card=mine_card(g, "red")), "rules/not_enough_ap"
     )
+    assert str(refused) == "laying a minefield costs 2 AP; red has 1"  # AE-54, R11
 
 
 def test_an_unknown_enemy_minefield_does_not_stop_a_lay_so_that_no_refusal_reveals_it() -> None:
@@ -191,7 +192,7 @@ def test_an_engineer_s_army_lifts_a_known_enemy_minefield_in_its_hex() -> None:
     assert "blue-mines" not in g.state.minefields
     blue = g.state.empires["blue"]
     assert lifted.lifted_by.card in blue.discard and lifted.lifted_by.card not in blue.face_down
-    assert g.state.empires["red"].ap == ap - LIFT_MINEFIELD_AP
+    assert g.state.empires["red"].ap == ap - 2  # AE-55, R11
     # blue's Events view reports the loss, not the army
     texts = [n.text for n in RULESET.notices(g.state, g.state, lifted)]
     assert texts and "blue-mines" in texts[0] and "red-eng" not in texts[0]
@@ -207,8 +208,9 @@ def test_lifting_is_refused_for_a_minefield_the_empire_does_not_know() -> None:
 def test_lifting_is_refused_without_an_engineer_or_the_ap() -> None:
     g = walked_in(engineers())
     g.when_rejected(LiftMinefield(player="red", army="red-foot"), "rules/no_engineer")
-    with_ap(g, "red", LIFT_MINEFIELD_AP - 1)
-    g.when_rejected(LiftMinefield(player="red", army="red-eng"), "rules/not_enough_ap")
+    with_ap(g, "red", 1)
+    refused = g.when_rejected(LiftMinefield(player="red", army="red-eng"), "rules/not_enough_ap")
+    assert str(refused) == "lifting a minefield costs 2 AP; red has 1"  # AE-55, R11
 
 
 def test_an_empire_s_own_minefield_is_not_lifted() -> None:

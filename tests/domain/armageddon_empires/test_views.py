@@ -8,6 +8,7 @@ import pytest
 
 from tests.domain.armageddon_empires.arena import arena, begin
 from tests.domain.armageddon_empires.helpers import game, scenario, sight, start_turns
+from tests.recorded import recorded
 from warlog.domain.armageddon_empires.challenge_events import HeroCaptured
 from warlog.domain.armageddon_empires.commands import (
     AcceptChallenge,
@@ -20,6 +21,7 @@ from warlog.domain.armageddon_empires.events import CardDrawn, RoundBegan
 from warlog.domain.armageddon_empires.ruleset import RULESET
 from warlog.domain.core.errors import InputError
 from warlog.domain.core.events import DiceRolled
+from warlog.domain.core.fold import evolve_event
 from warlog.domain.core.seal import secrets_of
 
 
@@ -172,3 +174,35 @@ def test_the_events_view_posts_sightings_to_the_observer_and_hunt_outcomes_to_bo
     posted = RULESET.notices(state, RULESET.evolve(state, captured), captured)
     assert [(n.empire, n.duration) for n in posted] == [("red", 2), ("blue", 2)]
     assert posted[0].text == "Round 1: blue.quarry.1 captured by red, held at red-camp"
+
+
+def test_each_kind_of_events_view_entry_stays_as_long_as_r9_and_ae7_say() -> None:
+    """Given the recorded golden game, when each event's Events-view entries are made, then each
+    kind stays its rounds (R9, AE-7): news of the round for 1 (initiative, resources, supply,
+    sightings, a challenge's or a hunt's result, a battle's end, hidden challenges that destroy
+    nothing, a hero escaping, the game's end); a card destroyed, a hero captured or killed, a
+    minefield walked into and a base captured for 2."""
+    arb, game = recorded("armageddon-empires", "ae-golden")
+    ruleset = arb.ruleset_of(game)
+    durations: dict[str, set[int]] = {}
+    state = None
+    for _, event in arb.events(game):
+        before, state = state, evolve_event(ruleset, state, event)
+        if before is not None:
+            for notice in ruleset.notices(before, state, event):
+                durations.setdefault(event.type_name(), set()).add(notice.duration)
+    one = {
+        "initiative_determined",
+        "resources_collected",
+        "supply_traced",
+        "armies_sighted",
+        "challenge_resolved",
+        "capture_kill_began",
+        "battle_ended",
+        "fallout_suffered",
+        "hero_escaped",
+        "game_ended",
+    }
+    two = {"card_damaged", "hero_captured", "hero_killed", "minefields_checked", "base_captured"}
+    two |= {"minefields_reported"}
+    assert durations == {**{kind: {1} for kind in one}, **{kind: {2} for kind in two}}

@@ -195,6 +195,16 @@ def test_an_inspiring_hero_not_in_melee_gives_2d6_of_saves_per_mighty_deed() -> 
     assert g.state.heroes["blue-king"].deeds == 0
 
 
+def test_an_inspiring_hero_gives_no_more_mighty_deeds_than_he_has_left() -> None:
+    # given blue-king, Inspiring with 2 Mighty Deeds, out of the melee red has declared
+    g = melee(*engaged("red-brutes", "blue-steadfast"))
+    g.when(declare("red"), dice=[])
+    # when blue declares him inspiring with 3, then it is refused, and nothing is spent
+    refused = g.when_rejected(declare("blue", inspire={"blue-king": 3}), code="rules/no_deeds")
+    assert str(refused) == "blue-king has 2 Mighty Deeds left, not 3"
+    assert g.state.heroes["blue-king"].deeds == 2
+
+
 def test_each_save_on_5_or_6_removes_a_hit() -> None:
     g = melee(*engaged("red-brutes", "blue-steadfast"))
     g.when(declare("red"), dice=[])
