@@ -1,5 +1,6 @@
-"""A Hypothesis state machine any ruleset can run: random legal play through the real application,
-with some illegal commands that must append nothing, checking after every step the ruleset's
+"""A Hypothesis state machine any ruleset can run: from the opening or some way into a game of
+the ruleset's own policy, random legal play through the real application, with some illegal
+commands that must append nothing, checking after every step the ruleset's
 invariants, that the live state equals the state replayed from the log, and that the log audits
 clean."""
 
@@ -11,10 +12,11 @@ from typing import Any
 
 import msgspec
 from hypothesis import strategies as st
-from hypothesis.stateful import RuleBasedStateMachine, invariant, precondition, rule
+from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, precondition, rule
 
 from warlog.arbiter.application import Arbiter
 from warlog.arbiter.audit import audit_records
+from warlog.arbiter.autoplay import autoplay
 from warlog.domain import rulesets
 from warlog.domain.core.errors import WarlogError
 from warlog.eventstore.memory_store import MemoryStore
@@ -35,6 +37,13 @@ class GameMachine(RuleBasedStateMachine):
         self.game = self.arbiter.new_game(self.ruleset_name, self.scenario, game="machine")
         self.ruleset = self.arbiter.ruleset_of(self.game)
         self.players = list(self.arbiter.folded(self.game).meta.players)
+
+    @initialize(into=st.sampled_from([0, 40, 160]))
+    def some_way_into_the_game(self, into: int) -> None:
+        """Start at the game's opening, or after ``into`` commands of the ruleset's own policy,
+        so that random play also meets what comes later: battles, air strikes, captures, the
+        end of the game."""
+        autoplay(self.arbiter, self.game, into)
 
     def playable(self) -> bool:
         state = self.arbiter.state(self.game)
