@@ -21,7 +21,7 @@ import os
 import socket
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import uvicorn
@@ -135,7 +135,7 @@ class Quiet:
     """At most one report of the same trouble every ``QUIET_SECONDS``, saying how many were
     left out since (``clock``: seconds)."""
 
-    def __init__(self, clock: Any) -> None:
+    def __init__(self, clock: Callable[[], float]) -> None:
         self._clock = clock
         self._last: dict[str, float] = {}
         self._left_out: dict[str, int] = {}
@@ -155,7 +155,7 @@ class QuietLog(logging.Filter):
     """uvicorn's warnings (a malformed request, each one) at most once every ``QUIET_SECONDS``
     each: a client must not be able to fill the server's stderr."""
 
-    def __init__(self, clock: Any) -> None:
+    def __init__(self, clock: Callable[[], float]) -> None:
         super().__init__()
         self._quiet = Quiet(clock)
 
