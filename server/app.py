@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import functools
 import importlib.metadata
+import json
 from collections import Counter
 from collections.abc import Callable
 from typing import Annotated, Any
@@ -52,6 +53,55 @@ class Warlog:
         self.feeds = feeds
         self.tokens = tokens
         self.keepalive = keepalive
+
+
+#: how the command reader's refusals begin, and how they read said of a body that is not a command
+OF_THE_BODY = (
+    ("the command ", "the body "),
+    ('a command is a JSON object with a "type", not ', "the body is one JSON object, not "),
+    ("command ", "the body "),
+)
+
+
+def said_of_the_body(message: str) -> str:
+    """The command reader's refusal ``message``, said of a request body."""
+    for command, body in OF_THE_BODY:
+        if message.startswith(command):
+            message = body + message.removeprefix(command)
+            break
+    return message.replace("too deeply to be a command", "too deeply to be read")
+
+
+#: what a body holding half a surrogate pair is told (``json`` reads ``"\\ud800"`` into a str that
+#: no UTF-8 text can carry, and the store and the responses are UTF-8)
+HALF_A_SURROGATE = (
+    "the body holds an unpaired UTF-16 surrogate escape (a \\ud800-\\udfff without its other "
+    "half): it is not Unicode text"
+)
+
+
+def strict_object(body: bytes) -> dict[str, Any]:
+    """The body's JSON object, read as strictly as a command (``parse_json_object``), and
+    refused too if a string in it holds half a surrogate pair. InputError (400) for either."""
+    raw = parse_json_object(body)
+    try:
+        json.dumps(raw, ensure_ascii=False).encode("utf-8")
+    except UnicodeEncodeError:
+        raise InputError(HALF_A_SURROGATE, "input/bad_json") from None
+    return raw
+
+
+class StrictRequest(Request[Any, Any, Any]):
+    """Litestar's request, whose JSON body is read as strictly as a command is
+    (``parse_json_object``): a key given twice, ``NaN``, text that is not UTF-8 or anything but
+    one object is a 400, so that no body means one thing to the server and another to the
+    client's JSON library (which of two ``"ruleset"`` keys would count?)."""
+
+    async def json(self) -> Any:
+        try:
+            return strict_object(await self.body())
+        except InputError as exc:
+            raise InputError(said_of_the_body(exc.message), exc.code) from None
 
 
 def warlog(connection: ASGIConnection[Any, Any, Any, Any]) -> Warlog:
@@ -234,7 +284,7 @@ async def play(
     # a seq no log reaches is a head that is not this game's: a conflict, as any other
     expected = parse_seq_header("If-Match", if_match, 1, beyond=10**SEQ_DIGITS)
     body = await request.body()
-    command = parse_json_object(body)
+    command = strict_object(body)
     if player is not None:
         if command.get("player") != player:
             raise AuthError(f"this token plays only {player}'s commands", "auth/not_your_seat")
@@ -445,6 +495,7 @@ def create_app(
         middleware=[DefineMiddleware(BearerAuth, exclude=[r"^/openapi\.json"])],
         exception_handlers=EXCEPTION_HANDLERS,
         request_max_body_size=MAX_BODY,
+        request_class=StrictRequest,
         on_startup=[host.open],
         on_shutdown=[feeds.close, host.close],
         openapi_config=openapi_config(importlib.metadata.version("warlog")),

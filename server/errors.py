@@ -88,7 +88,9 @@ def status_of(error: WarlogError) -> int:
 def error_response(
     status: int, code: str, message: str, headers: dict[str, str] | None = None
 ) -> Response[Any]:
-    body = ErrorBody(ErrorDetail(code, " ".join(message.split())))
+    # a message may quote what the client sent, half a surrogate pair too: never unencodable
+    line = " ".join(message.split()).encode("utf-8", "backslashreplace").decode("utf-8")
+    body = ErrorBody(ErrorDetail(code, line))
     return Response(body, status_code=status, headers=headers or {}, media_type="application/json")
 
 
@@ -104,25 +106,13 @@ def on_warlog_error(request: Request[Any, Any, Any], exc: WarlogError) -> Respon
     return error_response(status, exc.code, exc.message, headers)
 
 
-#: msgspec's whole message for a JSON body that ends inside a value; it gives the same for an
-#: unpaired UTF-16 surrogate escape (``"\\ud800"`` with no low half after it), which is no
-#: truncation, so the client is told both
-TRUNCATED = "Input data was truncated"
-
-
 def on_http_error(request: Request[Any, Any, Any], exc: HTTPException) -> Response[Any]:
     status = exc.status_code
     if isinstance(exc, ValidationException):
         return error_response(400, "input/invalid", _validation_message(exc))
     code = HTTP_CODES.get(status, f"http/{status}")
     headers = dict(exc.headers or {})
-    message = str(exc.detail)
-    if message == TRUNCATED:
-        message = (
-            "the body is not whole JSON: it ends inside a value, or holds an unpaired UTF-16 "
-            "surrogate escape (a \\ud800-\\udbff with no \\udc00-\\udfff after it)"
-        )
-    return error_response(status, code, message, headers)
+    return error_response(status, code, str(exc.detail), headers)
 
 
 def on_bug(request: Request[Any, Any, Any], exc: Exception) -> Response[Any]:
@@ -143,6 +133,9 @@ def _validation_message(exc: ValidationException) -> str:
         if isinstance(item, dict):
             source = getattr(item.get("source"), "value", item.get("source"))
             key = CLIENT_NAMES.get(str(item.get("key")), item.get("key"))
+            if source == "body" and item.get("message") == repr(key):  # no body at all
+                parts.append("the body is empty: give one JSON object")
+                continue
             where = "the body" if source == "body" else f"{source} parameter {key!r}"
             parts.append(f"{where}: {item.get('message', '')}")
     return "; ".join(parts) if parts else str(exc.detail)

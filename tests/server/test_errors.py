@@ -18,6 +18,7 @@ from tests.server.conftest import (
     bearer,
     new_game,
 )
+from warlog.server.errors import ErrorBody, error_response
 
 #: every route that names a game: (method, path with {game})
 GAME_ROUTES = [
@@ -290,22 +291,91 @@ def test_a_bad_new_game_is_refused_and_creates_nothing(
     assert [g.game for g in arbiter_on(db).store.games()] == before
 
 
-def test_a_body_that_is_not_json_to_post_games_is_400(client: httpx.Client) -> None:
-    assert_error(
-        client.post("/games", content=b"{nope", headers=ADMIN_HEADERS), 400, "input/invalid"
-    )
+#: bodies of POST /games refused as a command's are, with their code and message
+BAD_NEW_GAMES = [
+    (
+        b'{"ruleset": "heroic-battles", "ruleset": "battle-for-armageddon"}',
+        "input/duplicate_key",
+        "the body gives the key 'ruleset' twice; give each field once",
+    ),
+    (
+        b"{nope",
+        "input/bad_json",
+        "the body is not valid JSON: Expecting property name enclosed in double quotes at "
+        "line 1 column 2",
+    ),
+    (
+        b'{"ruleset": "heroic-battles"',
+        "input/bad_json",
+        "the body is not valid JSON: Expecting ',' delimiter at line 1 column 29",
+    ),
+    (b'{"ruleset": "heroic-battles", "salt": NaN}', "input/bad_json", None),
+    (b'\xff{"ruleset": "heroic-battles"}', "input/bad_json", "the body is not UTF-8 text (byte 1)"),
+    (b"[" * 100000 + b"]" * 100000, "input/bad_json", "the body is nested too deeply to be read"),
+    (
+        b'["heroic-battles"]',
+        "input/bad_command",
+        "the body is one JSON object, not '[\"heroic-battles\"]'",
+    ),
+    (b"  ", "input/empty_command", "the body is empty: give one JSON object"),
+    (b"", "input/invalid", "the body is empty: give one JSON object"),
+]
 
 
-@pytest.mark.parametrize("body", [b'{"ruleset": "heroic-battles"', b'{"ruleset": "\\ud800"}'])
-def test_a_body_cut_short_or_with_half_a_surrogate_pair_is_400_saying_which_it_may_be(
-    client: httpx.Client, body: bytes
+@pytest.mark.parametrize(("body", "code", "message"), BAD_NEW_GAMES)
+def test_post_games_reads_its_body_as_strictly_as_a_command_and_creates_nothing(
+    client: httpx.Client, db: Path, body: bytes, code: str, message: str | None
 ) -> None:
-    # msgspec calls both "Input data was truncated"; the second is whole but not valid JSON text
+    """Two ``"ruleset"`` keys would make one game for the server and another for a client's
+    JSON library (which one counts?): refused, as a command with a key twice is."""
+    new_game(client, "armageddon-empires", game="g")
     response = client.post("/games", content=body, headers=ADMIN_HEADERS)
-    assert_error(response, 400, "input/invalid")
-    message = response.json()["error"]["message"]
-    assert message.startswith("the body is not whole JSON: it ends inside a value, or holds an")
-    assert "unpaired UTF-16 surrogate escape" in message
+    error = assert_error(response, 400, code)
+    if message is not None:
+        assert error["message"] == message
+    assert [g.game for g in arbiter_on(db).store.games()] == ["g"]
+
+
+HALF_PAIRS = [
+    b'{"ruleset": "\\ud800"}',
+    b'{"ruleset": "heroic-battles", "salt": "\\ud800"}',
+    b'{"ruleset": "heroic-battles", "salt": "\\udc00\\ud800"}',
+    b'{"ruleset": "heroic-battles", "\\udfff": 1}',
+]
+
+
+@pytest.mark.parametrize("body", HALF_PAIRS)
+def test_half_a_surrogate_pair_in_a_new_game_is_400_not_a_500(
+    client: httpx.Client, db: Path, body: bytes
+) -> None:
+    response = client.post("/games", content=body, headers=ADMIN_HEADERS)
+    error = assert_error(response, 400, "input/bad_json")
+    assert "unpaired UTF-16 surrogate escape" in error["message"]
+    assert list(arbiter_on(db).store.games()) == []
+
+
+def test_half_a_surrogate_pair_in_a_command_is_400_and_appends_nothing(
+    client: httpx.Client, db: Path
+) -> None:
+    """A field that reaches a rule's refusal (here the hex an army moves to) would be quoted
+    in it: the command is refused before it is read."""
+    game = new_game(client, "battle-for-armageddon", game="g")
+    head = arbiter_on(db).head("g")
+    command = next(
+        c
+        for c in client.get("/games/g/legal", headers=ADMIN_HEADERS).json()["commands"]
+        if "to" in c
+    )
+    body = json.dumps({**command, "to": "\ud800"}).encode()
+    response = client.post("/games/g/commands", content=body, headers=game.as_(command["player"]))
+    assert "unpaired UTF-16" in assert_error(response, 400, "input/bad_json")["message"]
+    assert arbiter_on(db).head("g") == head
+
+
+def test_an_error_quoting_half_a_surrogate_pair_still_encodes() -> None:
+    response = error_response(400, "input/invalid", "unknown thing '\ud800'")
+    assert isinstance(response.content, ErrorBody)
+    assert response.content.error.message == "unknown thing '\\ud800'"
 
 
 def test_routes_and_methods_that_do_not_exist_answer_in_the_error_shape(
