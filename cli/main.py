@@ -914,9 +914,26 @@ def fuzz(
     show_default=True,
     help="The port (0: any free port).",
 )
+@click.option(
+    "--max-connections",
+    type=click.IntRange(1, 100_000),
+    default=1000,
+    show_default=True,
+    help="Connections held at once: beyond it the one idle longest is closed, or a newcomer "
+    "gets 503.",
+)
+@click.option(
+    "--request-timeout",
+    type=click.FloatRange(0.5, 3600),
+    default=10.0,
+    show_default=True,
+    help="Seconds a client has to send a whole request (head and body) before 408.",
+)
 @db_option
 @click.pass_context
-def serve(ctx: click.Context, host: str, port: int) -> None:
+def serve(
+    ctx: click.Context, host: str, port: int, max_connections: int, request_timeout: float
+) -> None:
     """Run the arbiter server for a tournament until stopped (docs/server.md).
 
     Many games at once over HTTP, each player's token allowed only its own commands and view,
@@ -928,9 +945,11 @@ def serve(ctx: click.Context, host: str, port: int) -> None:
     Example:
       WARLOG_ADMIN_TOKEN=s3cret warlog serve --db tournament.db --port 8000
     """
+    from warlog.server.guard import Limits
     from warlog.server.serve import serve as run_server
 
-    run_server(database(ctx), host, port)
+    limits = Limits(connections=max_connections, request_seconds=request_timeout)
+    run_server(database(ctx), host, port, limits=limits)
 
 
 @cli.command()

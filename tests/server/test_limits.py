@@ -418,3 +418,50 @@ def test_the_guards_answers_are_the_contracts_error_shape() -> None:
     assert f"content-length: {len(body)}".encode() in head
     assert json.loads(body) == {"error": {"code": "http/too_many_connections", "message": "busy"}}
     assert Limits().connections == 1000 and Limits().request_seconds == 10
+
+
+def test_warlog_serve_takes_its_request_deadline_from_the_command_line(tmp_path: Path) -> None:
+    """Given `warlog serve --request-timeout 1`, when a client sends half a request head, then
+    it is answered 408 after about a second, naming that deadline (the option reaches the
+    server; its default and --max-connections' are the server's own, MAX_CONNECTIONS and
+    REQUEST_SECONDS)."""
+    from click.testing import CliRunner
+
+    from tests.server.conftest import serve_argv
+    from warlog.cli.main import cli
+    from warlog.server.guard import MAX_CONNECTIONS, REQUEST_SECONDS
+
+    defaults = {p.name: p.default for p in cli.commands["serve"].params}
+    assert (defaults["max_connections"], defaults["request_timeout"]) == (
+        MAX_CONNECTIONS,
+        REQUEST_SECONDS,
+    )
+    assert CliRunner().invoke(cli, ["serve", "--request-timeout", "0"]).exit_code == 2
+    stderr = tmp_path / "serve.err"
+    argv = serve_argv(tmp_path / "w.db", "--request-timeout", "1", "--max-connections", "50")
+    with stderr.open("wb") as sink:
+        process = subprocess.Popen(
+            argv, cwd=ROOT, env=server_env(WARLOG_ADMIN_TOKEN=ADMIN), stderr=sink
+        )
+    try:
+        deadline = time.monotonic() + 60
+        url = None
+        while url is None:
+            assert process.poll() is None, stderr.read_text()
+            assert time.monotonic() < deadline, "the server did not listen"
+            found = [LISTENING.match(line) for line in stderr.read_text().splitlines()]
+            url = next((m.group(1) for m in found if m), None)
+            time.sleep(0.02)
+        port = int(url.rsplit(":", 1)[1])
+        started = time.monotonic()
+        half = connect(port, HALF_A_HEAD)
+        status, error = error_of(read_to_end(half))
+        half.close()
+        assert (status, error["message"]) == (
+            408,
+            "the request did not arrive in full within 1 s",
+        )
+        assert 0.9 < time.monotonic() - started < 8
+    finally:
+        process.kill()
+        process.wait(timeout=20)
