@@ -32,7 +32,14 @@ from typing import Any
 from warlog.domain.core.errors import ConflictError, StoreError
 from warlog.eventstore.lineage import Segment
 from warlog.eventstore.postgres_database import PostgresDatabase, Schema, psycopg_module
-from warlog.eventstore.vault import Opening, SeatToken, checked_seed, opening_row, snapshot_mac
+from warlog.eventstore.vault import (
+    Opening,
+    SeatToken,
+    checked_seed,
+    mac_key,
+    opening_row,
+    snapshot_mac,
+)
 
 VAULT_SCHEMA = Schema(
     "warlog-keys",
@@ -208,9 +215,13 @@ class PostgresVault:
     def _connection(self) -> Any:
         if self._conn is None or self._conn.closed or self._conn.broken:
             conn = self._db.connect(create=self._create)
-            with self._db.guard():
-                meta = self._db.meta(conn) or {}
-            self._mac_key = bytes.fromhex(meta["snapshot_mac_key"])
+            try:
+                with self._db.guard():
+                    meta = self._db.meta(conn) or {}
+                self._mac_key = mac_key(meta, f"the vault of {self.path}")
+            except BaseException:
+                conn.close()
+                raise
             self._conn = conn
         return self._conn
 

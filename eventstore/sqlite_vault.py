@@ -29,7 +29,14 @@ from typing import Any
 from warlog.domain.core.errors import ConflictError, StoreError
 from warlog.eventstore.lineage import Segment
 from warlog.eventstore.sqlite_file import BUSY_TIMEOUT_MS, SQLiteFile, rollback
-from warlog.eventstore.vault import Opening, SeatToken, checked_seed, opening_row, snapshot_mac
+from warlog.eventstore.vault import (
+    Opening,
+    SeatToken,
+    checked_seed,
+    mac_key,
+    opening_row,
+    snapshot_mac,
+)
 
 VAULT_APP = "warlog-keys"
 VAULT_SCHEMA_VERSION = 3
@@ -333,7 +340,7 @@ class SQLiteVault:
             )
         if meta.get("app") != VAULT_APP or version != str(VAULT_SCHEMA_VERSION):
             raise StoreError(f"{self.path} is not a warlog key file", "store/not_warlog")
-        self._mac_key = bytes.fromhex(meta["snapshot_mac_key"])
+        self._mac_key = mac_key(meta, f"the key file {self.path}")
 
     @staticmethod
     def _meta(conn: sqlite3.Connection) -> dict[str, str]:

@@ -139,6 +139,27 @@ def checked_seed(commitment: str, seed: bytes | None, where: str) -> bytes | Non
     return seed
 
 
+def mac_key(meta: dict[str, str], where: str) -> bytes:
+    """The key of the snapshots' MACs that the vault ``where`` keeps among its ``meta`` rows;
+    StoreError ``store/corrupt`` naming the vault when it is missing or not hex: every command
+    reads snapshots under it, and a new one would pass over every snapshot kept (a key that
+    went missing is a damaged vault, to be restored, not quietly replaced)."""
+    found = meta.get("snapshot_mac_key")
+    if not isinstance(found, str):
+        wrong = "holds no snapshot_mac_key"
+    else:
+        try:
+            key = bytes.fromhex(found)
+        except ValueError:
+            key = b""
+        if key:
+            return key
+        wrong = "holds a snapshot_mac_key that is not a key in hex"
+    raise StoreError(
+        f"{where} is damaged: its meta table {wrong}; restore it from a backup", "store/corrupt"
+    )
+
+
 def snapshot_mac(key: bytes, owner: str, seq: int, version: str, state: bytes) -> bytes:
     """The MAC that vouches a snapshot was written by this vault for this game, seq and rules."""
     head = f"{owner}\n{seq}\n{version}\n".encode()
