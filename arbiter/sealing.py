@@ -20,10 +20,10 @@ from warlog.domain.core.events import CommandIssued, Event, GameCreated
 from warlog.domain.core.ruleset import AnyRuleset, Command
 from warlog.domain.core.seal import Sealer, Secret, compact, salts_for, secrets_of
 from warlog.eventstore.chain import link
-from warlog.eventstore.codec import Codec, command_to_builtins
+from warlog.eventstore.codec import ClearForms, Codec, command_to_builtins, damaged_row
 from warlog.eventstore.lineage import Segment, read_parts
 from warlog.eventstore.records import Pending, Record
-from warlog.eventstore.vault import Opening, Vault
+from warlog.eventstore.vault import Opening, Vault, damaged_opening, named
 
 #: the core events that change which key and derivation seq seal the events after them
 _LINEAGE_TAGS = frozenset({"game_created", "game_forked", "dice_revealed"})
@@ -133,18 +133,22 @@ class Opener:
 
     def clears(self, rows: Sequence[tuple[int, str, str, str]]) -> list[str]:
         """The clear data of each ``(seq, type, data, hash)`` row, the sealed ones found in the
-        vault in one read; StoreError if it does not hold one."""
+        vault in one read (a ``ClearForms`` then, which names the vault they came from);
+        StoreError if it does not hold one."""
         datas = [row[2] for row in rows]
         sealed = [i for i, data in enumerate(datas) if SEAL_MARK in data]
         if not sealed:
             return datas
         found = self._found([rows[i] for i in sealed])
+        opened = ClearForms(datas)
         for i in sealed:
             clear = found.get(rows[i][3])
             if clear is None:
                 raise self._not_held(rows[i][0])
-            datas[i] = clear
-        return datas
+            opened[i] = clear
+        opened.opened = frozenset(sealed)
+        opened.where = named(self._vault)
+        return opened
 
     def _found(self, sealed: Sequence[tuple[int, str, str, str]]) -> dict[str, str]:
         """hash -> clear data of the ``sealed`` rows the vault holds (and maybe of others of
@@ -246,13 +250,35 @@ class Forms:
         if not paths:
             return record
         sealer = Sealer(key, meta.dice.stream)
-        data = sealer.opened(
-            json.loads(record.data),
-            json.loads(opening.clear),
-            paths,
-            meta.derivation_seq(record.seq),
-        )
-        return Record(record.seq, record.type, compact(data), record.at, record.prev, record.hash)
+        data = self._open(record, opening, sealer, paths, meta.derivation_seq(record.seq))
+        return Record(record.seq, record.type, data, record.at, record.prev, record.hash)
+
+    def _open(
+        self, record: Record, opening: Opening, sealer: Sealer, paths: list[str], seq: int
+    ) -> str:
+        """The data of ``record`` with its seals at ``paths`` opened from ``opening``.
+        StoreError (``store/corrupt``) naming the vault and the event when its clear form is
+        not JSON or does not fit the event, naming the event when the log's data is not JSON
+        (what is wrong, never the text: it may hold a value sealed from this reader)."""
+        where = named(self._vault)
+        try:
+            clear = json.loads(opening.clear)
+        except (ValueError, TypeError):
+            raise damaged_opening(where, opening.game, record.seq, "is not JSON") from None
+        try:
+            chained = json.loads(record.data)
+        except ValueError:
+            raise damaged_row(opening.game, record.seq, record.type, "not JSON") from None
+        try:
+            opened = sealer.opened(chained, clear, paths, seq)
+        except (LookupError, TypeError, AttributeError):  # a path missing, or not a seal
+            raise damaged_opening(
+                where,
+                opening.game,
+                record.seq,
+                "does not fit the event (a value missing, or a seal the event does not hold)",
+            ) from None
+        return compact(opened)
 
     def forms(self, records: Iterable[Record]) -> Iterator[Record]:
         return (self.form(r) for r in records)

@@ -72,6 +72,7 @@ class PostgresVault:
     def __init__(self, dsn: str, *, create: bool = False) -> None:
         self._db = PostgresDatabase(dsn, VAULT_SCHEMA)
         self.path = self._db.name
+        self.where = f"the vault of {self.path}"  # how messages name it
         self._create = create
         self._conn: Any = None
         self._mac_key = b""
@@ -102,7 +103,7 @@ class PostgresVault:
 
     def key(self, commitment: str) -> bytes | None:
         row = self._one("SELECT seed FROM vault_keys WHERE commitment = %s", (commitment,))
-        return checked_seed(commitment, None if row is None else bytes(row[0]), "the vault")
+        return checked_seed(commitment, None if row is None else bytes(row[0]), self.where)
 
     # ------------------------------------------------------------------ openings
 
@@ -125,7 +126,7 @@ class PostgresVault:
         row = self._one(
             "SELECT hash, game, seq, clear, owners FROM vault_openings WHERE hash = %s", (hash_,)
         )
-        return None if row is None else opening_row(row, "the vault")
+        return None if row is None else opening_row(row, self.where)
 
     def clears(self, hashes: Sequence[str]) -> dict[str, str]:
         return dict(self._select("hash, clear", hashes))
@@ -141,7 +142,7 @@ class PostgresVault:
 
     def openings(self, hashes: Sequence[str]) -> dict[str, Opening]:
         return {
-            row[0]: opening_row(row, "the vault")
+            row[0]: opening_row(row, self.where)
             for row in self._select("hash, game, seq, clear, owners", hashes)
         }
 
@@ -218,7 +219,7 @@ class PostgresVault:
             try:
                 with self._db.guard():
                     meta = self._db.meta(conn) or {}
-                self._mac_key = mac_key(meta, f"the vault of {self.path}")
+                self._mac_key = mac_key(meta, self.where)
             except BaseException:
                 conn.close()
                 raise

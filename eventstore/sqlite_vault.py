@@ -80,6 +80,7 @@ class SQLiteVault:
         busy_timeout_ms: int = BUSY_TIMEOUT_MS,
     ) -> None:
         self.path = os.fspath(path)
+        self.where = f"the key file {self.path}"  # how messages name it
         self._create = create
         self._file = SQLiteFile(self.path, busy_timeout_ms)
         self._busy_ms = busy_timeout_ms
@@ -114,9 +115,7 @@ class SQLiteVault:
                 .execute("SELECT seed FROM keys WHERE commitment = ?", (commitment,))
                 .fetchone()
             )
-        return checked_seed(
-            commitment, None if row is None else bytes(row[0]), f"the key file {self.path}"
-        )
+        return checked_seed(commitment, None if row is None else bytes(row[0]), self.where)
 
     # ------------------------------------------------------------------ openings
 
@@ -143,7 +142,7 @@ class SQLiteVault:
                 )
                 .fetchone()
             )
-        return None if row is None else opening_row(row, f"the key file {self.path}")
+        return None if row is None else opening_row(row, self.where)
 
     def clears(self, hashes: Sequence[str]) -> dict[str, str]:
         return dict(self._select("hash, clear", hashes))
@@ -159,7 +158,7 @@ class SQLiteVault:
             )
 
     def openings(self, hashes: Sequence[str]) -> dict[str, Opening]:
-        where = f"the key file {self.path}"
+        where = self.where
         return {
             row[0]: opening_row(row, where)
             for row in self._select("hash, game, seq, clear, owners", hashes)
@@ -340,7 +339,7 @@ class SQLiteVault:
             )
         if meta.get("app") != VAULT_APP or version != str(VAULT_SCHEMA_VERSION):
             raise StoreError(f"{self.path} is not a warlog key file", "store/not_warlog")
-        self._mac_key = mac_key(meta, f"the key file {self.path}")
+        self._mac_key = mac_key(meta, self.where)
 
     @staticmethod
     def _meta(conn: sqlite3.Connection) -> dict[str, str]:

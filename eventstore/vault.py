@@ -126,6 +126,23 @@ def opening_row(row: Sequence[Any], where: str) -> Opening:
 _OWNERS = msgspec.json.Decoder(dict[str, str | None])
 
 
+def named(vault: object) -> str:
+    """How a message names ``vault``: ``the key file PATH`` for an SQLite key file."""
+    return str(getattr(vault, "where", "the vault"))
+
+
+def damaged_opening(where: str, game: str, seq: int, wrong: str) -> StoreError:
+    """StoreError ``store/corrupt`` for the vault ``where`` whose opening of event ``seq`` of
+    ``game`` is ``wrong`` (what is wrong with it: never its text, which may hold a sealed
+    value the reader of the error may not see)."""
+    of_game = f" of game {game}" if game else ""
+    return StoreError(
+        f"{where} is damaged: the opening of event {seq}{of_game} {wrong}; restore it from a "
+        "backup",
+        "store/corrupt",
+    )
+
+
 def checked_seed(commitment: str, seed: bytes | None, where: str) -> bytes | None:
     """``seed`` as the vault ``where`` holds it under ``commitment``, checked to be the seed
     committed to (its sha256): a damaged key would roll other dice and make seals that never
@@ -168,6 +185,8 @@ def snapshot_mac(key: bytes, owner: str, seq: int, version: str, state: bytes) -
 
 class MemoryVault:
     """A Vault in process memory (tests, the demo's in-memory games, audits of files)."""
+
+    where = "the vault"
 
     def __init__(self) -> None:
         self._keys: dict[str, bytes] = {}
