@@ -388,3 +388,19 @@ def test_a_postgresql_forks_catalogue_row_that_does_not_hold_together_is_named(
     for args in [("state", "f1"), ("export", "f1"), ("games",)]:
         line = refused(db, "f1", *args)
         assert line.startswith("error[store/corrupt]: postgresql://") and "game f1's" in line
+
+
+# -- a row deleted from the middle of the log -----------------------------------------------
+
+
+def test_explaining_an_event_whose_row_was_deleted_is_a_gap_not_a_stop_iteration(
+    forked: Path,
+) -> None:
+    """Given a game whose row 3 was deleted (a read that folds past it need not notice: the
+    audit finds it), when the referee asks to explain event 3, then one line says the log has
+    a gap there (it was StopIteration, told as warlog's own bug), nothing appended."""
+    damage(forked, "DELETE FROM events WHERE game = 'g1' AND seq = 3")
+    assert refused(forked, "g1", "explain", "g1", "3") == (
+        "error[store/corrupt]: game g1 has no event 3 (the log has a gap): the database is damaged"
+    )
+    assert run(forked, "audit", "g1")[0] == 4  # the audit's finding
