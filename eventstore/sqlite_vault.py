@@ -54,6 +54,8 @@ _DDL = (
     "CREATE TABLE snapshots (game TEXT NOT NULL, version TEXT NOT NULL, seq INTEGER NOT NULL,"
     " state BLOB NOT NULL, mac BLOB NOT NULL, PRIMARY KEY (game, version, seq)) WITHOUT ROWID",
 )
+#: the tables of the current schema
+_TABLES = ("meta", "keys", "openings", "snapshots", "tokens")
 #: what each schema version adds to the one before it
 _MIGRATIONS = {
     2: (
@@ -115,7 +117,10 @@ class SQLiteVault:
                 .execute("SELECT seed FROM keys WHERE commitment = ?", (commitment,))
                 .fetchone()
             )
-        return checked_seed(commitment, None if row is None else bytes(row[0]), self.where)
+        if row is None:
+            return None
+        seed = row[0] if isinstance(row[0], bytes) else b""  # text where a seed is bytes
+        return checked_seed(commitment, seed, self.where)
 
     # ------------------------------------------------------------------ openings
 
@@ -205,7 +210,9 @@ class SQLiteVault:
                     (owner, version, lo, top),
                 ).fetchall()
                 for at, state, mac in rows:
-                    want = snapshot_mac(self._mac_key, owner, at, version, bytes(state))
+                    if not isinstance(state, bytes) or not isinstance(mac, bytes):
+                        continue  # damaged: passed over, as one whose MAC does not check
+                    want = snapshot_mac(self._mac_key, owner, at, version, state)
                     if hmac.compare_digest(bytes(mac), want):
                         return at, bytes(state)
         return None
@@ -339,6 +346,13 @@ class SQLiteVault:
             )
         if meta.get("app") != VAULT_APP or version != str(VAULT_SCHEMA_VERSION):
             raise StoreError(f"{self.path} is not a warlog key file", "store/not_warlog")
+        names = {row[0] for row in conn.execute("SELECT name FROM sqlite_master")}
+        missing = sorted(set(_TABLES) - names)
+        if missing:
+            raise StoreError(
+                f"{self.where} is damaged: it has no table {missing[0]}; restore it from a backup",
+                "store/corrupt",
+            )
         self._mac_key = mac_key(meta, self.where)
 
     @staticmethod

@@ -113,8 +113,14 @@ def opening_row(row: Sequence[Any], where: str) -> Opening:
     """The opening a vault's row ``(hash, game, seq, clear, owners)`` holds, its owners read
     from their JSON; StoreError ``store/corrupt`` naming the event when they cannot be read."""
     hash_, game, seq, clear, owners = row
+    if type(seq) is not int:
+        raise StoreError(
+            f"{where} is damaged: an opening of game {game} holds seq {seq!r:.40}, not an "
+            "event's; restore it from a backup",
+            "store/corrupt",
+        )
     try:
-        return Opening(hash_, game, int(seq), clear, _OWNERS.decode(owners))
+        return Opening(hash_, game, seq, clear, _OWNERS.decode(owners))
     except (msgspec.DecodeError, ValueError, TypeError):
         raise StoreError(
             f"{where} is damaged: the opening of event {seq} of game {game} names its players "

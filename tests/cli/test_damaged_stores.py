@@ -404,3 +404,71 @@ def test_explaining_an_event_whose_row_was_deleted_is_a_gap_not_a_stop_iteration
         "error[store/corrupt]: game g1 has no event 3 (the log has a gap): the database is damaged"
     )
     assert run(forked, "audit", "g1")[0] == 4  # the audit's finding
+
+
+# -- the key file's other rows and tables ---------------------------------------------------
+
+#: damage to the key file: the statement, what the line says is wrong, the first event that
+#: needs what was damaged
+KEY_FILE_DAMAGE = {
+    "seed-as-text": (
+        "UPDATE keys SET seed = 'abc'",
+        "the key it holds for commitment {commitment}… is not the seed committed to",
+        1,
+    ),
+    "opening-seq-not-a-number": (
+        "UPDATE openings SET seq = 'x' WHERE seq = 3",
+        "an opening of game a1 holds seq 'x', not an event's",
+        3,
+    ),
+    "table-dropped": ("DROP TABLE openings", "it has no table openings", 1),
+}
+SEALED_READS = [
+    ("events", "a1", "--as", "red"),
+    ("export", "a1", "--open"),
+    ("explain", "a1", "3"),
+    ("play", "a1", AE_MOVE),
+]
+
+
+# a play starts from a snapshot: it needs no opening of the events before it
+DAMAGED_READS = [
+    (damaged, args)
+    for damaged in KEY_FILE_DAMAGE
+    for args in SEALED_READS
+    if not (args[0] == "play" and damaged.startswith("opening"))
+]
+
+
+@pytest.mark.parametrize(
+    ("damaged", "args"), DAMAGED_READS, ids=[f"{d}-{a[0]}" for d, a in DAMAGED_READS]
+)
+def test_a_key_files_damaged_seed_opening_or_table_is_named_in_one_line(
+    sealed: Path, damaged: str, args: tuple[str, ...]
+) -> None:
+    """Given a key file whose seed was written as text, an opening's seq as text or a table
+    dropped, when a command needs it, then one line names the key file and what is wrong
+    (a text seed was TypeError, told as warlog's own bug; a seq, players named unreadably; a
+    table, store/unavailable), nothing appended."""
+    statement, wrong, at = KEY_FILE_DAMAGE[damaged]
+    keys = Path(f"{sealed}.keys")
+    conn = sqlite3.connect(keys)
+    commitment = conn.execute("SELECT commitment FROM keys").fetchone()[0][:16]
+    conn.close()
+    damage(keys, statement)
+    line = refused(sealed, "a1", *args, at=at)
+    assert line == (
+        f"error[store/corrupt]: the key file {keys} is damaged: "
+        f"{wrong.format(commitment=commitment)}; restore it from a backup"
+    )
+
+
+@pytest.mark.parametrize("column", ["state", "mac"])
+def test_a_snapshot_whose_state_or_mac_is_text_is_passed_over(sealed: Path, column: str) -> None:
+    """Given a key file whose snapshots' state (or MAC) was written as text, when the game is
+    read, then the snapshot is passed over as one whose MAC does not check and the game is
+    folded from the log (it was TypeError, told as warlog's own bug, on every command)."""
+    before = run(sealed, "state", "a1")
+    damage(Path(f"{sealed}.keys"), f"UPDATE snapshots SET {column} = 'abc'")
+    assert run(sealed, "state", "a1") == before
+    assert run(sealed, "play", "a1", AE_MOVE)[0] == 0
