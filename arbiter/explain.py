@@ -7,7 +7,7 @@ from __future__ import annotations
 import json
 from typing import TYPE_CHECKING, Any
 
-from warlog.domain.core.errors import InputError
+from warlog.domain.core.errors import InputError, StoreError
 from warlog.domain.core.events import BATCH_STARTS, CommandIssued, DiceRolled
 from warlog.domain.core.seal import is_seal, seals_in
 from warlog.projections.replay import WITHHELD
@@ -19,7 +19,7 @@ if TYPE_CHECKING:
 def explain_event(arb: Arbiter, game: str, seq: int, player: str | None = None) -> dict[str, Any]:
     """A report on event ``seq`` for ``player`` (None: the referee): its batch, the command that
     caused it, the dice, the rule. InputError for an event outside the game or an unknown
-    player."""
+    player; StoreError (``store/corrupt``) when the log has no row at ``seq``."""
     loaded = arb.loaded(game)
     head, _ = arb.head(game)
     if not 1 <= seq <= head:
@@ -29,7 +29,12 @@ def explain_event(arb: Arbiter, game: str, seq: int, player: str | None = None) 
     reader = arb.reader(game, player)
     lo, hi = max(1, seq - 4096), min(head, seq + 4096)
     window = list(arb.records(game, lo, hi))
-    index = next(i for i, r in enumerate(window) if r.seq == seq)
+    index = next((i for i, r in enumerate(window) if r.seq == seq), None)
+    if index is None:  # its row deleted: a read that folds past it need not notice
+        raise StoreError(
+            f"game {game} has no event {seq} (the log has a gap): the database is damaged",
+            "store/corrupt",
+        )
     start = index
     while start > 0 and window[start].type not in BATCH_STARTS:
         start -= 1

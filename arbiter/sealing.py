@@ -9,21 +9,22 @@ them either.
 
 from __future__ import annotations
 
+import contextlib
 import json
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from itertools import islice
 from typing import Any, NamedTuple
 
 from warlog.arbiter.meta import GameMeta, evolve_meta
-from warlog.domain.core.errors import StoreError
+from warlog.domain.core.errors import StoreError, WarlogError
 from warlog.domain.core.events import CommandIssued, Event, GameCreated
 from warlog.domain.core.ruleset import AnyRuleset, Command
 from warlog.domain.core.seal import Sealer, Secret, compact, salts_for, secrets_of
 from warlog.eventstore.chain import link
-from warlog.eventstore.codec import Codec, command_to_builtins
-from warlog.eventstore.lineage import Segment, read_parts
+from warlog.eventstore.codec import ClearForms, Codec, command_to_builtins, damaged_row
+from warlog.eventstore.lineage import Segment, not_text, read_parts
 from warlog.eventstore.records import Pending, Record
-from warlog.eventstore.vault import Opening, Vault
+from warlog.eventstore.vault import Opening, Vault, damaged_opening, named
 
 #: the core events that change which key and derivation seq seal the events after them
 _LINEAGE_TAGS = frozenset({"game_created", "game_forked", "dice_revealed"})
@@ -133,18 +134,30 @@ class Opener:
 
     def clears(self, rows: Sequence[tuple[int, str, str, str]]) -> list[str]:
         """The clear data of each ``(seq, type, data, hash)`` row, the sealed ones found in the
-        vault in one read; StoreError if it does not hold one."""
+        vault in one read (a ``ClearForms`` then, which names the vault they came from);
+        StoreError if it does not hold one, or (``store/corrupt``) for a row whose data is
+        not text."""
         datas = [row[2] for row in rows]
-        sealed = [i for i, data in enumerate(datas) if SEAL_MARK in data]
+        try:
+            sealed = [i for i, data in enumerate(datas) if SEAL_MARK in data]
+        except TypeError:  # bytes (a BLOB) where the log holds text: found only if it happens
+            raise self._not_text(rows) from None
         if not sealed:
             return datas
         found = self._found([rows[i] for i in sealed])
+        opened = ClearForms(datas)
         for i in sealed:
             clear = found.get(rows[i][3])
             if clear is None:
                 raise self._not_held(rows[i][0])
-            datas[i] = clear
-        return datas
+            opened[i] = clear
+        opened.opened = frozenset(sealed)
+        opened.where = named(self._vault)
+        return opened
+
+    def _not_text(self, rows: Sequence[tuple[int, str, str, str]]) -> StoreError:
+        seq, type_, data, _ = next(row for row in rows if not isinstance(row[2], str))
+        return not_text(self._game, seq, type_, "data", data)
 
     def _found(self, sealed: Sequence[tuple[int, str, str, str]]) -> dict[str, str]:
         """hash -> clear data of the ``sealed`` rows the vault holds (and maybe of others of
@@ -223,7 +236,13 @@ class Forms:
             self._meta = evolve_meta(
                 self._meta, record.seq, self._codec.decode(record.type, record.data)
             )
-        if not has_seals(record.data):
+        try:
+            sealed = has_seals(record.data)
+        except TypeError:  # bytes (a BLOB) where the log holds text
+            raise self._not_text(record) from None
+        if type(record.at) is not str:  # what a reader writes out as text
+            raise self._not_text(record)
+        if not sealed:
             return record
         meta = self._meta
         assert meta is not None  # game_created comes first
@@ -246,13 +265,56 @@ class Forms:
         if not paths:
             return record
         sealer = Sealer(key, meta.dice.stream)
-        data = sealer.opened(
-            json.loads(record.data),
-            json.loads(opening.clear),
-            paths,
-            meta.derivation_seq(record.seq),
-        )
-        return Record(record.seq, record.type, compact(data), record.at, record.prev, record.hash)
+        data = self._open(record, opening, sealer, paths, meta.derivation_seq(record.seq))
+        return Record(record.seq, record.type, data, record.at, record.prev, record.hash)
+
+    def _open(
+        self, record: Record, opening: Opening, sealer: Sealer, paths: list[str], seq: int
+    ) -> str:
+        """The data of ``record`` with its seals at ``paths`` opened from ``opening``.
+        StoreError (``store/corrupt``) naming the vault and the event when its clear form is
+        not JSON or does not fit the event, naming the event when the log's data is not JSON
+        (what is wrong, never the text: it may hold a value sealed from this reader)."""
+        where = named(self._vault)
+        try:
+            clear = json.loads(opening.clear)
+        except (ValueError, TypeError):
+            raise damaged_opening(where, opening.game, record.seq, "is not JSON") from None
+        try:
+            chained = json.loads(record.data)
+        except ValueError:
+            raise damaged_row(opening.game, record.seq, record.type, "not JSON") from None
+        try:
+            opened = sealer.opened(chained, clear, paths, seq)
+        except (LookupError, TypeError, AttributeError):  # a path missing, or not a seal
+            raise damaged_opening(
+                where,
+                opening.game,
+                record.seq,
+                "does not fit the event (a value missing, or a seal the event does not hold)",
+            ) from None
+        return compact(opened)
+
+    def _not_text(self, record: Record, meta: GameMeta | None = None) -> StoreError:
+        """StoreError (``store/corrupt``) for ``record``, whose data or at is not text, named
+        by the game that stores it (``meta``'s, else the one in force)."""
+        meta = meta or self._meta
+        if meta is None and record.type == "game_created":  # msgspec reads bytes too
+            with contextlib.suppress(WarlogError):
+                meta = evolve_meta(None, 1, self._codec.decode(record.type, record.data))
+        column, value = ("data", record.data) if type(record.data) is not str else ("at", record.at)
+        return not_text(meta.game if meta else "", record.seq, record.type, column, value)
+
+    def _not_text_in(self, chunk: Sequence[Record]) -> StoreError:
+        """``_not_text`` for the first record of ``chunk`` whose data or at is not text (the
+        lineage events before it in the chunk say which game stores it)."""
+        meta = self._meta
+        for record in chunk:
+            if type(record.data) is not str or type(record.at) is not str:
+                return self._not_text(record, meta)
+            if record.type in _LINEAGE_TAGS:
+                meta = evolve_meta(meta, record.seq, self._codec.decode(record.type, record.data))
+        raise AssertionError("a chunk whose data and at are all text")
 
     def forms(self, records: Iterable[Record]) -> Iterator[Record]:
         return (self.form(r) for r in records)
@@ -266,7 +328,12 @@ class Forms:
         keys: dict[str, bytes | None] = {}
         it = iter(records)
         while chunk := list(islice(it, CHUNK)):
-            sealed = [has_seals(r.data) for r in chunk]
+            try:
+                sealed = [has_seals(r.data) for r in chunk]
+            except TypeError:  # bytes (a BLOB) where the log holds text
+                raise self._not_text_in(chunk) from None
+            if not all(type(r.at) is str for r in chunk):  # what the audit reads as text
+                raise self._not_text_in(chunk)
             held = vault.openings([r.hash for r, s in zip(chunk, sealed, strict=True) if s])
             for record, has in zip(chunk, sealed, strict=True):
                 if record.type in _LINEAGE_TAGS:

@@ -16,8 +16,19 @@ import msgspec
 from warlog.domain.core.errors import InputError, IntegrityError, StoreError
 from warlog.domain.core.events import CORE_EVENTS, Event
 from warlog.domain.core.ruleset import AnyRuleset
+from warlog.eventstore.vault import damaged_opening
 
 _ENCODER = msgspec.json.Encoder()
+
+
+class ClearForms(list[str]):
+    """The data of stored rows, the sealed ones replaced by their clear forms from a vault
+    (what a fold decodes): ``opened`` holds the positions of those, ``where`` names the vault
+    (``the key file PATH``), so that a clear form that does not decode is told as the vault's
+    damage, not the log's."""
+
+    opened: frozenset[int] = frozenset()
+    where: str = "the vault"
 
 
 class Codec:
@@ -76,20 +87,38 @@ class Codec:
         """The events of stored rows of ``types`` and ``datas`` (as many), in order: the read
         path. StoreError (``store/corrupt``, exit 1) for the first that does not decode, named
         by ``game`` and its seq when ``seqs`` are given: a row the log holds that is no valid
-        event is a damaged log, whatever command read it. (A log being judged, by audit or
-        import, is decoded an event at a time by ``decode``: its IntegrityError is a finding.)"""
+        event is a damaged log, whatever command read it; a clear form that a vault opened
+        (``ClearForms``) and that is none, a damaged vault, named. (A log being judged, by
+        audit or import, is decoded an event at a time by ``decode``: its IntegrityError is a
+        finding.)"""
         decoders = self._decoders
         try:
             return [decoders[t].decode(d) for t, d in zip(types, datas, strict=True)]
         except (KeyError, msgspec.DecodeError):  # a type met for the first time, or bad data
             pass
         events: list[Event] = []
+        opened = datas.opened if isinstance(datas, ClearForms) else frozenset()
         for i, (type_, data) in enumerate(zip(types, datas, strict=True)):
             try:
                 events.append(self.decode(type_, data))
             except IntegrityError as exc:
-                raise _damaged(exc, type_, seqs[i] if i < len(seqs) else None, game) from None
+                seq = seqs[i] if i < len(seqs) else None
+                if i in opened and seq is not None:
+                    assert isinstance(datas, ClearForms)
+                    # what msgspec says of it stays out: it may quote a sealed value
+                    wrong = f"does not decode as a {type_} event"
+                    raise damaged_opening(datas.where, game, seq, wrong) from None
+                raise _damaged(exc, type_, seq, game) from None
         return events
+
+
+def damaged_row(game: str, seq: int, type_: str, wrong: str) -> StoreError:
+    """The read path's error for event ``seq`` of ``game`` whose stored data is ``wrong``."""
+    return StoreError(
+        f"game {game}, event {seq} ({type_}) does not decode ({wrong}): the log is damaged; "
+        "`warlog audit` lists what is wrong",
+        "store/corrupt",
+    )
 
 
 def _damaged(exc: IntegrityError, type_: str, seq: int | None, game: str) -> StoreError:

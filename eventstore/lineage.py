@@ -7,6 +7,7 @@ arithmetic and word the errors, so that every store numbers, refuses and explain
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from typing import Any
 
 from warlog.domain.core.errors import ConflictError, InputError, StoreError, UnknownGame, quoted
 from warlog.eventstore.chain import link
@@ -17,18 +18,36 @@ from warlog.eventstore.records import GameInfo, Pending, Record
 Segment = tuple[str, int, int | None]
 
 
-def lineage(game: str, info_of: Callable[[str], GameInfo]) -> list[Segment]:
+def lineage(
+    game: str,
+    info_of: Callable[[str], GameInfo],
+    head_of: Callable[[str], tuple[int, str]] | None = None,
+    where: str = "the database",
+) -> list[Segment]:
     """The segments holding a game's events, oldest first; UnknownGame from ``info_of``.
 
     A fork of P at N reads 1..N through P (itself possibly a fork) and N+1.. from itself; a
     fork of a fork cut below its parent's own fork point skips the parent entirely.
+    StoreError (``store/corrupt``) for a catalogue that does not hold together: parents in a
+    circle, a parent missing, and (given ``head_of``, the last event each game stores) a fork
+    point past its parent's last event or past the fork's own: a read would give the wrong
+    events without a word.
     """
     segments: list[Segment] = []
     owner, hi = game, None
     seen = set()
     while owner not in seen:
         seen.add(owner)
-        info = info_of(owner)
+        try:
+            info = info_of(owner)
+        except UnknownGame:
+            if owner == game:
+                raise
+            raise StoreError(
+                f"{where} is damaged: game {game}'s lineage names game {owner}, which is not in "
+                "the catalogue",
+                "store/corrupt",
+            ) from None
         lo = (info.fork_at or 0) + 1
         if hi is None or hi >= lo:
             segments.append((owner, lo, hi))
@@ -39,7 +58,28 @@ def lineage(game: str, info_of: Callable[[str], GameInfo]) -> list[Segment]:
     else:
         raise StoreError(f"game {game}'s lineage runs in a circle through {owner}", "store/corrupt")
     segments.reverse()
+    if head_of is not None and len(segments) > 1:  # a fork: its cuts checked once
+        _check_cuts(game, segments, head_of, where)
     return segments
+
+
+def _check_cuts(
+    game: str, segments: list[Segment], head_of: Callable[[str], tuple[int, str]], where: str
+) -> None:
+    """StoreError unless each segment of ``game``'s lineage lies within its owner's events."""
+    for owner, lo, hi in segments:
+        try:
+            last = head_of(owner)[0]
+        except UnknownGame:  # its catalogue row left, its events gone
+            last = 0
+        if lo > last or (hi is not None and hi > last):
+            holds = f"whose last event is {last}" if last else "which stores no events"
+            raise StoreError(
+                f"{where} is damaged: game {game}'s lineage reads events {lo}.."
+                f"{hi or 'its head'} of game {owner}, {holds} (a fork_at of the catalogue is "
+                "wrong)",
+                "store/corrupt",
+            )
 
 
 def read_parts(segments: list[Segment], from_seq: int, hi: int) -> list[tuple[str, int, int]]:
@@ -76,6 +116,39 @@ def chain_records(game: str, batch: Sequence[Pending], seq: int, prev: str) -> l
         records.append(Record(seq, type_, data, at, prev, hash_))
         prev = hash_
     return records
+
+
+def catalogue_row(row: Sequence[Any], where: str) -> GameInfo:
+    """The catalogue row ``(game, ruleset, parent, fork_at)`` read from the database ``where``,
+    its types checked (once per game: a store caches it). StoreError ``store/corrupt`` naming
+    the game and the field when the row is none a store writes: every read of the game, and
+    of its forks, walks its lineage through it."""
+    game, ruleset, parent, fork_at = row
+    if type(game) is not str or not game:
+        wrong = f"a game id {game!r}"
+    elif type(ruleset) is not str or not ruleset:
+        wrong = f"ruleset {ruleset!r}"
+    elif parent is not None and (type(parent) is not str or not parent):
+        wrong = f"parent {parent!r}"
+    elif fork_at is not None and (type(fork_at) is not int or fork_at < 1):
+        wrong = f"fork_at {fork_at!r}, not an event's seq"
+    elif parent is None and fork_at is not None:  # its events 1..fork_at would be nowhere
+        wrong = f"fork_at {fork_at} and no parent"
+    else:
+        return GameInfo(game, ruleset, parent, fork_at)
+    named = f"game {game}'s" if type(game) is str and game else "a game's"
+    raise StoreError(f"{where} is damaged: {named} catalogue row holds {wrong}", "store/corrupt")
+
+
+def head_row(row: Sequence[Any], game: str, where: str) -> tuple[int, str]:
+    """``(seq, hash)`` of a game's last row as the database ``where`` holds it; StoreError
+    ``store/corrupt`` when they are not a number and a text (SQLite keeps what it is given:
+    a seq written as text sorts after every number, so it is the head)."""
+    seq, hash_ = row
+    if type(seq) is int and type(hash_) is str:
+        return seq, hash_
+    wrong = f"seq {seq!r:.40}, not a number" if type(seq) is not int else "a hash that is not text"
+    raise StoreError(f"{where} is damaged: game {game}'s last event has {wrong}", "store/corrupt")
 
 
 def check_info(info: GameInfo) -> None:
@@ -142,6 +215,18 @@ def secret_exists(game: str) -> ConflictError:
     return ConflictError(
         f"game {game} already has a different dice seed; a seed is never replaced",
         "store/secret_exists",
+    )
+
+
+def not_text(game: str, seq: int, type_: object, column: str, value: object) -> StoreError:
+    """The read path's error for event ``seq`` of ``game`` whose ``column`` the database holds
+    as ``value``, something else than text (bytes: a BLOB written into the log)."""
+    kind = "bytes (a BLOB)" if isinstance(value, bytes) else type(value).__name__
+    where = f"game {game}, event {seq}" if game else f"event {seq}"
+    return StoreError(
+        f"{where} ({type_}): the database holds its {column} as {kind}, not text: the database "
+        "is damaged",
+        "store/corrupt",
     )
 
 

@@ -34,6 +34,7 @@ from warlog.eventstore.chain import GENESIS
 from warlog.eventstore.lineage import (
     Segment,
     bad_from_seq,
+    catalogue_row,
     chain_records,
     check_fork_at,
     check_info,
@@ -234,7 +235,7 @@ class PostgresStore(Closing):
         """Every game, sorted by id (code point order, as the other stores), with its lineage."""
         with self._guard():
             rows = self._connection().execute(f'{_INFO} ORDER BY game COLLATE "C"').fetchall()
-        return list(starmap(GameInfo, rows))
+        return [catalogue_row(row, self.path) for row in rows]
 
     def lineage(self, game: str) -> list[Segment]:
         """The segments holding the game's events, oldest first (``lineage.lineage``)."""
@@ -331,13 +332,13 @@ class PostgresStore(Closing):
             row = self._connection().execute(f"{_INFO} WHERE game = %s", (game,)).fetchone()
             if row is None:
                 raise unknown_game(game)
-            info = self._infos[game] = GameInfo(*row)
+            info = self._infos[game] = catalogue_row(row, self.path)
         return info
 
     def _segments(self, game: str) -> list[Segment]:
         segments = self._lineages.get(game)
         if segments is None:
-            segments = self._lineages[game] = lineage(game, self._info)
+            segments = self._lineages[game] = lineage(game, self._info, self._head, self.path)
         return segments
 
     def _hash_at(self, game: str, seq: int) -> str:

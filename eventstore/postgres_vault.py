@@ -32,7 +32,14 @@ from typing import Any
 from warlog.domain.core.errors import ConflictError, StoreError
 from warlog.eventstore.lineage import Segment
 from warlog.eventstore.postgres_database import PostgresDatabase, Schema, psycopg_module
-from warlog.eventstore.vault import Opening, SeatToken, checked_seed, opening_row, snapshot_mac
+from warlog.eventstore.vault import (
+    Opening,
+    SeatToken,
+    checked_seed,
+    mac_key,
+    opening_row,
+    snapshot_mac,
+)
 
 VAULT_SCHEMA = Schema(
     "warlog-keys",
@@ -65,6 +72,7 @@ class PostgresVault:
     def __init__(self, dsn: str, *, create: bool = False) -> None:
         self._db = PostgresDatabase(dsn, VAULT_SCHEMA)
         self.path = self._db.name
+        self.where = f"the vault of {self.path}"  # how messages name it
         self._create = create
         self._conn: Any = None
         self._mac_key = b""
@@ -95,7 +103,7 @@ class PostgresVault:
 
     def key(self, commitment: str) -> bytes | None:
         row = self._one("SELECT seed FROM vault_keys WHERE commitment = %s", (commitment,))
-        return checked_seed(commitment, None if row is None else bytes(row[0]), "the vault")
+        return checked_seed(commitment, None if row is None else bytes(row[0]), self.where)
 
     # ------------------------------------------------------------------ openings
 
@@ -118,7 +126,7 @@ class PostgresVault:
         row = self._one(
             "SELECT hash, game, seq, clear, owners FROM vault_openings WHERE hash = %s", (hash_,)
         )
-        return None if row is None else opening_row(row, "the vault")
+        return None if row is None else opening_row(row, self.where)
 
     def clears(self, hashes: Sequence[str]) -> dict[str, str]:
         return dict(self._select("hash, clear", hashes))
@@ -134,7 +142,7 @@ class PostgresVault:
 
     def openings(self, hashes: Sequence[str]) -> dict[str, Opening]:
         return {
-            row[0]: opening_row(row, "the vault")
+            row[0]: opening_row(row, self.where)
             for row in self._select("hash, game, seq, clear, owners", hashes)
         }
 
@@ -208,9 +216,13 @@ class PostgresVault:
     def _connection(self) -> Any:
         if self._conn is None or self._conn.closed or self._conn.broken:
             conn = self._db.connect(create=self._create)
-            with self._db.guard():
-                meta = self._db.meta(conn) or {}
-            self._mac_key = bytes.fromhex(meta["snapshot_mac_key"])
+            try:
+                with self._db.guard():
+                    meta = self._db.meta(conn) or {}
+                self._mac_key = mac_key(meta, self.where)
+            except BaseException:
+                conn.close()
+                raise
             self._conn = conn
         return self._conn
 

@@ -33,11 +33,13 @@ from warlog.eventstore.lineage import (
     Segment,
     bad_event,
     bad_from_seq,
+    catalogue_row,
     check_fork_at,
     check_info,
     conflict,
     empty_batch,
     game_exists,
+    head_row,
     lineage,
     owner_of,
     parent_head,
@@ -145,9 +147,10 @@ class SQLiteStore(Closing):
                 row = conn.execute(_HEAD, (game,)).fetchone()
                 if row is None:
                     raise unknown_game(game)
-                if row[0] != expected_seq:
-                    raise conflict(game, row[0], expected_seq)
-                records, rows = _link(game, batch, row[0], row[1])
+                seq, hash_ = head_row(row, game, self.path)
+                if seq != expected_seq:
+                    raise conflict(game, seq, expected_seq)
+                records, rows = _link(game, batch, seq, hash_)
                 conn.executemany(_INSERT, rows)
         except sqlite3.IntegrityError as exc:
             raise self._lost_race(game, expected_seq, exc) from exc
@@ -227,7 +230,7 @@ class SQLiteStore(Closing):
             rows = self._conn.execute(
                 "SELECT game, ruleset, parent, fork_at FROM games ORDER BY game"
             ).fetchall()
-        return list(starmap(GameInfo, rows))
+        return [catalogue_row(row, self.path) for row in rows]
 
     def lineage(self, game: str) -> list[Segment]:
         """The segments holding the game's events, oldest first (``lineage.lineage``)."""
@@ -261,7 +264,7 @@ class SQLiteStore(Closing):
         row = self._conn.execute(_HEAD, (game,)).fetchone()
         if row is None:  # every game has at least one event of its own
             raise unknown_game(game)
-        return row[0], row[1]
+        return head_row(row, game, self.path)
 
     def _info(self, game: str) -> GameInfo:
         info = self._infos.get(game)
@@ -271,13 +274,13 @@ class SQLiteStore(Closing):
             ).fetchone()
             if row is None:
                 raise unknown_game(game)
-            info = self._infos[game] = GameInfo(*row)
+            info = self._infos[game] = catalogue_row(row, self.path)
         return info
 
     def _segments(self, game: str) -> list[Segment]:
         segments = self._lineages.get(game)
         if segments is None:
-            segments = self._lineages[game] = lineage(game, self._info)
+            segments = self._lineages[game] = lineage(game, self._info, self._head, self.path)
         return segments
 
     def _hash_at(self, game: str, seq: int) -> str:

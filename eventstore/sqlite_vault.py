@@ -29,7 +29,14 @@ from typing import Any
 from warlog.domain.core.errors import ConflictError, StoreError
 from warlog.eventstore.lineage import Segment
 from warlog.eventstore.sqlite_file import BUSY_TIMEOUT_MS, SQLiteFile, rollback
-from warlog.eventstore.vault import Opening, SeatToken, checked_seed, opening_row, snapshot_mac
+from warlog.eventstore.vault import (
+    Opening,
+    SeatToken,
+    checked_seed,
+    mac_key,
+    opening_row,
+    snapshot_mac,
+)
 
 VAULT_APP = "warlog-keys"
 VAULT_SCHEMA_VERSION = 3
@@ -47,6 +54,8 @@ _DDL = (
     "CREATE TABLE snapshots (game TEXT NOT NULL, version TEXT NOT NULL, seq INTEGER NOT NULL,"
     " state BLOB NOT NULL, mac BLOB NOT NULL, PRIMARY KEY (game, version, seq)) WITHOUT ROWID",
 )
+#: the tables of the current schema
+_TABLES = ("meta", "keys", "openings", "snapshots", "tokens")
 #: what each schema version adds to the one before it
 _MIGRATIONS = {
     2: (
@@ -73,6 +82,7 @@ class SQLiteVault:
         busy_timeout_ms: int = BUSY_TIMEOUT_MS,
     ) -> None:
         self.path = os.fspath(path)
+        self.where = f"the key file {self.path}"  # how messages name it
         self._create = create
         self._file = SQLiteFile(self.path, busy_timeout_ms)
         self._busy_ms = busy_timeout_ms
@@ -107,9 +117,10 @@ class SQLiteVault:
                 .execute("SELECT seed FROM keys WHERE commitment = ?", (commitment,))
                 .fetchone()
             )
-        return checked_seed(
-            commitment, None if row is None else bytes(row[0]), f"the key file {self.path}"
-        )
+        if row is None:
+            return None
+        seed = row[0] if isinstance(row[0], bytes) else b""  # text where a seed is bytes
+        return checked_seed(commitment, seed, self.where)
 
     # ------------------------------------------------------------------ openings
 
@@ -136,7 +147,7 @@ class SQLiteVault:
                 )
                 .fetchone()
             )
-        return None if row is None else opening_row(row, f"the key file {self.path}")
+        return None if row is None else opening_row(row, self.where)
 
     def clears(self, hashes: Sequence[str]) -> dict[str, str]:
         return dict(self._select("hash, clear", hashes))
@@ -152,7 +163,7 @@ class SQLiteVault:
             )
 
     def openings(self, hashes: Sequence[str]) -> dict[str, Opening]:
-        where = f"the key file {self.path}"
+        where = self.where
         return {
             row[0]: opening_row(row, where)
             for row in self._select("hash, game, seq, clear, owners", hashes)
@@ -199,7 +210,9 @@ class SQLiteVault:
                     (owner, version, lo, top),
                 ).fetchall()
                 for at, state, mac in rows:
-                    want = snapshot_mac(self._mac_key, owner, at, version, bytes(state))
+                    if not isinstance(state, bytes) or not isinstance(mac, bytes):
+                        continue  # damaged: passed over, as one whose MAC does not check
+                    want = snapshot_mac(self._mac_key, owner, at, version, state)
                     if hmac.compare_digest(bytes(mac), want):
                         return at, bytes(state)
         return None
@@ -333,7 +346,14 @@ class SQLiteVault:
             )
         if meta.get("app") != VAULT_APP or version != str(VAULT_SCHEMA_VERSION):
             raise StoreError(f"{self.path} is not a warlog key file", "store/not_warlog")
-        self._mac_key = bytes.fromhex(meta["snapshot_mac_key"])
+        names = {row[0] for row in conn.execute("SELECT name FROM sqlite_master")}
+        missing = sorted(set(_TABLES) - names)
+        if missing:
+            raise StoreError(
+                f"{self.where} is damaged: it has no table {missing[0]}; restore it from a backup",
+                "store/corrupt",
+            )
+        self._mac_key = mac_key(meta, self.where)
 
     @staticmethod
     def _meta(conn: sqlite3.Connection) -> dict[str, str]:

@@ -113,8 +113,14 @@ def opening_row(row: Sequence[Any], where: str) -> Opening:
     """The opening a vault's row ``(hash, game, seq, clear, owners)`` holds, its owners read
     from their JSON; StoreError ``store/corrupt`` naming the event when they cannot be read."""
     hash_, game, seq, clear, owners = row
+    if type(seq) is not int:
+        raise StoreError(
+            f"{where} is damaged: an opening of game {game} holds seq {seq!r:.40}, not an "
+            "event's; restore it from a backup",
+            "store/corrupt",
+        )
     try:
-        return Opening(hash_, game, int(seq), clear, _OWNERS.decode(owners))
+        return Opening(hash_, game, seq, clear, _OWNERS.decode(owners))
     except (msgspec.DecodeError, ValueError, TypeError):
         raise StoreError(
             f"{where} is damaged: the opening of event {seq} of game {game} names its players "
@@ -124,6 +130,23 @@ def opening_row(row: Sequence[Any], where: str) -> Opening:
 
 
 _OWNERS = msgspec.json.Decoder(dict[str, str | None])
+
+
+def named(vault: object) -> str:
+    """How a message names ``vault``: ``the key file PATH`` for an SQLite key file."""
+    return str(getattr(vault, "where", "the vault"))
+
+
+def damaged_opening(where: str, game: str, seq: int, wrong: str) -> StoreError:
+    """StoreError ``store/corrupt`` for the vault ``where`` whose opening of event ``seq`` of
+    ``game`` is ``wrong`` (what is wrong with it: never its text, which may hold a sealed
+    value the reader of the error may not see)."""
+    of_game = f" of game {game}" if game else ""
+    return StoreError(
+        f"{where} is damaged: the opening of event {seq}{of_game} {wrong}; restore it from a "
+        "backup",
+        "store/corrupt",
+    )
 
 
 def checked_seed(commitment: str, seed: bytes | None, where: str) -> bytes | None:
@@ -139,6 +162,27 @@ def checked_seed(commitment: str, seed: bytes | None, where: str) -> bytes | Non
     return seed
 
 
+def mac_key(meta: dict[str, str], where: str) -> bytes:
+    """The key of the snapshots' MACs that the vault ``where`` keeps among its ``meta`` rows;
+    StoreError ``store/corrupt`` naming the vault when it is missing or not hex: every command
+    reads snapshots under it, and a new one would pass over every snapshot kept (a key that
+    went missing is a damaged vault, to be restored, not quietly replaced)."""
+    found = meta.get("snapshot_mac_key")
+    if not isinstance(found, str):
+        wrong = "holds no snapshot_mac_key"
+    else:
+        try:
+            key = bytes.fromhex(found)
+        except ValueError:
+            key = b""
+        if key:
+            return key
+        wrong = "holds a snapshot_mac_key that is not a key in hex"
+    raise StoreError(
+        f"{where} is damaged: its meta table {wrong}; restore it from a backup", "store/corrupt"
+    )
+
+
 def snapshot_mac(key: bytes, owner: str, seq: int, version: str, state: bytes) -> bytes:
     """The MAC that vouches a snapshot was written by this vault for this game, seq and rules."""
     head = f"{owner}\n{seq}\n{version}\n".encode()
@@ -147,6 +191,8 @@ def snapshot_mac(key: bytes, owner: str, seq: int, version: str, state: bytes) -
 
 class MemoryVault:
     """A Vault in process memory (tests, the demo's in-memory games, audits of files)."""
+
+    where = "the vault"
 
     def __init__(self) -> None:
         self._keys: dict[str, bytes] = {}
