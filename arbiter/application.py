@@ -894,8 +894,11 @@ class Arbiter:
         from warlog.arbiter.audit import Finding, audit_records
 
         records: Iterable[Record | Opened]
+        # a damaged key file is its one line (store/corrupt, exit 1), not an audit of the sealed
+        # form that would check less and say nothing of why
+        holds = self.vault.available() and self._holds_its_key(game)
         try:
-            if self.vault.available() and self._holds_its_key(game):
+            if holds:
                 # the referee's read opens every seal the vault holds, revealed or not: it
                 # needs no fold of the game to know which seeds are revealed
                 loaded = self.loaded(game)
@@ -931,7 +934,15 @@ class Arbiter:
         new-dice fork's): not so for a log imported before its reveal with --chain-only, whose
         values stay sealed here. False for lineage data it cannot read (the audit says why)."""
         # every row: an imported log holds its forks' game_forked inside its one segment
-        for _, type_, data, _ in self.store.read_rows(game):
+        rows = iter(self.store.read_rows(game))
+        while True:
+            try:
+                row = next(rows, None)
+            except StoreError:
+                return False  # rows it cannot read: the audit of the chained form tells them
+            if row is None:
+                break
+            _, type_, data, _ = row
             if type_ not in ("game_created", "game_forked"):
                 continue
             try:

@@ -90,7 +90,16 @@ def _unfolded(arb: Arbiter, info: GameInfo, scenario: str) -> GameSummary:
 
 def _scenario_name(arb: Arbiter, game: str) -> str:
     first = arb.record_at(game, 1)
-    return str(msgspec.json.decode(first.data).get("scenario_name", ""))
+    try:
+        created = msgspec.json.decode(first.data)
+    except msgspec.DecodeError:
+        created = None
+    if not isinstance(created, dict):
+        raise StoreError(
+            f"game {game}, event 1 (game_created) does not decode: the database is damaged",
+            "store/corrupt",
+        )
+    return str(created.get("scenario_name", ""))
 
 
 class DieNeed(msgspec.Struct, frozen=True):

@@ -127,3 +127,20 @@ def test_a_catalogue_whose_parents_loop_is_a_corrupt_database_not_a_hang(tmp_pat
     with sqlite3.connect(db) as conn:
         assert conn.execute("SELECT max(seq) FROM events").fetchone()[0] == head
     conn.close()
+
+
+def test_a_first_event_that_is_no_object_is_named_by_games(tmp_path: Path) -> None:
+    """Given a game whose game_created row was damaged into a JSON list, when the games are
+    listed, then it is one line naming the game and its first event, exit 1 (it was an
+    AttributeError told as warlog's own bug)."""
+    db = tmp_path / "f.db"
+    assert run(db, "new", "heroic-battles", "--game", "h1")[0] == 0
+    with sqlite3.connect(db) as conn:
+        conn.execute("UPDATE events SET data = '[]' WHERE game = 'h1' AND seq = 1")
+    conn.close()
+    status, out, err = run(db, "games")
+    assert (status, out) == (1, "")
+    assert one_line(err, "store/corrupt") == (
+        "error[store/corrupt]: game h1, event 1 (game_created) does not decode: the database is "
+        "damaged"
+    )

@@ -83,6 +83,9 @@ KEY_FILE_READS = [
     ("play", "h1", HB_MOVE),
     ("events", "a1", "--as", "red"),
     ("export", "a1", "--open"),
+    # the referee's audit names the damage: it audited the sealed form instead, exit 0, and said
+    # nothing of why it checked less
+    ("audit", "a1"),
 ]
 
 
