@@ -7,7 +7,7 @@ from __future__ import annotations
 import json
 import math
 import sys
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from typing import Any, TypeVar
 
 import click
@@ -222,9 +222,7 @@ def play(
     # numbered as the input is, blank lines counted and skipped; each line is played as it
     # arrives (a referee's pipe, `tail -f`), so that an interruption keeps those before it
     lines: Iterable[tuple[int, bytes | str]] = (
-        [(1, command)]
-        if command != "-"
-        else ((n, line) for n, line in enumerate(click.open_file("-", "rb"), 1) if line.strip())
+        [(1, command)] if command != "-" else _stdin_lines(click.open_file("-", "rb"))
     )
     applied = 0
     try:
@@ -258,6 +256,23 @@ def play(
         ) from None
     if not applied:
         raise InputError("no command on stdin: give one JSON object a line", "input/empty_command")
+
+
+#: the longest command line ``play -`` reads: a command is a few hundred bytes
+MAX_COMMAND_BYTES = 1024 * 1024
+
+
+def _stdin_lines(stdin: Any) -> Iterator[tuple[int, bytes]]:
+    """Each line of ``stdin`` that is not blank, numbered as the input is, read as it arrives;
+    InputError for a line longer than ``MAX_COMMAND_BYTES`` (a device such as /dev/zero)."""
+    for number, line in enumerate(iter(lambda: stdin.readline(MAX_COMMAND_BYTES + 1), b""), 1):
+        if len(line) > MAX_COMMAND_BYTES:
+            raise InputError(
+                f"line {number} is longer than {MAX_COMMAND_BYTES:,} bytes: not a command",
+                "input/bad_json",
+            )
+        if line.strip():
+            yield number, line
 
 
 @cli.command()
@@ -656,9 +671,10 @@ def write_whole(output: str, lines: Iterable[str]) -> None:
     import tempfile
 
     try:
-        special = not stat.S_ISREG(os.stat(output).st_mode)
+        existing = os.stat(output)
+        special, mode = not stat.S_ISREG(existing.st_mode), stat.S_IMODE(existing.st_mode)
     except OSError:
-        special = False  # no such file yet
+        special, mode = False, 0o666 & ~_umask()  # no such file yet: as open() would make it
     if special:  # a pipe, a terminal, /dev/null: written as it is, never replaced
         try:
             with open(output, "w", encoding="utf-8") as fh:
@@ -676,7 +692,7 @@ def write_whole(output: str, lines: Iterable[str]) -> None:
         with os.fdopen(fd, "w", encoding="utf-8") as fh:
             for line in lines:
                 fh.write(line)
-        os.chmod(temporary, 0o666 & ~_umask())  # as open() would have made it
+        os.chmod(temporary, mode)  # the file it replaces keeps its mode (a referee's 0600)
         os.replace(temporary, output)
     except OSError as exc:
         os.unlink(temporary)

@@ -485,6 +485,8 @@ def _challenge_attack_card(
     else:
         d_pool = Pool((Term(spec.defense, f"defense of {target.name}"),))
     owner = state.instances[card].owner
+    if strike.stage == "ground" and state.rules_version >= GROUND_TO_AIR_ASKED_SINCE:
+        owner = gunner_empire(state, strike, card)  # a captured base's card: its holder's
     if not may_roll(
         batch, owner, f"{strike.name}: {entry.name} {what} {target.name}", a_pool.size + d_pool.size
     ):
@@ -547,8 +549,17 @@ def gunner_empire(state: GameState, strike: AirStrike, gunner: str) -> str:
     base = enemy_base(state, strike.empire, strike.at)
     if base is not None and gunner in (base.card, *base.facilities):
         return base.empire
-    army = next(a for a in state.armies.values() if gunner in a.units)
-    return army.empire
+    army = next((a for a in state.armies.values() if gunner in a.units), None)
+    return state.instances[gunner].owner if army is None else army.empire
+
+
+def _gunner_gone(batch: Batch[GameState]) -> None:
+    """The gunner the window would ask about next no longer stands in the hex (destroyed by
+    a duel before it, its base razed): it is passed over (AE-41)."""
+    strike = top_strike(batch.state)
+    gunner = strike.gunners[0]
+    why = f"{gunner} no longer stands in {strike.at}: it does not fire (AE-41)"
+    batch.emit(AirStrikeAdvanced(strike=replace(strike, gunners=strike.gunners[1:]), why=why))
 
 
 def ground_to_air(batch: Batch[GameState], cmd: GroundToAir) -> None:
@@ -793,6 +804,8 @@ def air_strike_next(state: GameState, strike: AirStrike) -> Decision | Step:
         if strike.challenger or state.rules_version < GROUND_TO_AIR_ASKED_SINCE:
             return _open_ground
         gunner = strike.gunners[0]
+        if gunner not in gunners(state, strike):
+            return _gunner_gone
         empire = gunner_empire(state, strike, gunner)
         return Decision(
             players=(empire,),

@@ -42,6 +42,7 @@ from warlog.domain.armageddon_empires.battle_events import BaseRazed
 from warlog.domain.armageddon_empires.battlefield import modified_damage, terrain_term
 from warlog.domain.armageddon_empires.cards import FacilityCard, HeroCard, UnitCard, damage_limit
 from warlog.domain.armageddon_empires.challenge import Pool, Term, successes
+from warlog.domain.armageddon_empires.challenge_moves import OPEN_TOTAL_SINCE
 from warlog.domain.armageddon_empires.fallout_events import (
     ArmyRoll,
     CollateralRolled,
@@ -199,6 +200,15 @@ def _challenge(
     )
 
 
+def _in_the_open(state: GameState, hit: FalloutHit) -> FalloutHit:
+    """A facility's hit as everyone sees it: since version 12 its ``total`` counts only the
+    damage dealt in the open (a repair out of the other empires' sight not told, AE-49,
+    ``challenge_moves.OPEN_TOTAL_SINCE``); whether it is destroyed counts everything."""
+    if state.rules_version < OPEN_TOTAL_SINCE:
+        return hit
+    return replace(hit, total=hit.total - state.hidden_damage.get(hit.card, 0))
+
+
 def _irradiated(hit: FalloutHit, strength: int, res: int, die: int) -> FalloutHit:
     """The hit with radiation added, unless the challenge destroyed the card (p.31–32): the
     random 1..resistance is ``die`` (a resistance of 1 needs none; of 0 takes nothing, AE-47)."""
@@ -305,7 +315,7 @@ def _detonate(batch: Batch[GameState]) -> None:
         hit = _challenge(state, f, pool, a, open_dice, conventional=False)
         res = resistance(state, f)
         die = batch.roll(1, res, purpose=f"{strike.name} radiation of {f}")[0] if res >= 2 else 0
-        open_hits.append(_irradiated(hit, weapon.radiation, res, die))
+        open_hits.append(_in_the_open(state, _irradiated(hit, weapon.radiation, res, die)))
     purpose = f"{strike.name} hidden WMD challenges"
     hidden = _Faces(batch.roll(_dice(hidden_pools, a), 6, purpose=purpose, hidden=True))
     rolls = {

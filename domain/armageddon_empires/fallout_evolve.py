@@ -33,7 +33,12 @@ def _open_hit(state: GameState, hit: FalloutHit) -> GameState:
     """A facility's result, in the open (bases are public); a base's own card is razed by the
     ``base_razed`` that follows (AE-34)."""
     if not hit.destroyed:
-        return replace(state, damage={**state.damage, hit.card: hit.total}) if hit.taken else state
+        if not hit.taken:
+            return state
+        # since version 12 ``total`` is the open part alone (fallout._in_the_open)
+        return replace(
+            state, damage={**state.damage, hit.card: state.damage.get(hit.card, 0) + hit.taken}
+        )
     if _is_base_card(state, hit.card):
         return state
     state, _ = changes.without_card(state, hit.card)

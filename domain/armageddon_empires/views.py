@@ -123,8 +123,12 @@ def view(state: GameState, player: str | None) -> dict[str, Any]:
     data["minefields"] = mines
     unseen_damage = {m["card"] for m in mines.values() if m["empire"] != player}
     # AE-49, AE-53: what hidden challenges did to another empire's cards is its own
+    # a base's card and facilities are their holder's (AE-34): a captured base's repair too
+    holders = {c: b.empire for b in state.bases.values() for c in (b.card, *b.facilities)}
     secret = {
-        c: n for c, n in data.pop("hidden_damage").items() if state.instances[c].owner != player
+        c: n
+        for c, n in data.pop("hidden_damage").items()
+        if holders.get(c, state.instances[c].owner) != player
     }
     # a card repaired out of this empire's sight (its hidden damage below 0) keeps the damage
     # it saw dealt (AE-49, since version 12)

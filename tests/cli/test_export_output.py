@@ -44,3 +44,14 @@ def test_an_export_is_written_whole_and_a_failed_one_leaves_nothing_behind(
     assert status == 1
     assert one_line(err, "input/unwritable").endswith("No such file or directory")
     assert not [p for p in tmp_path.iterdir() if p.name.startswith(".warlog-export-")]
+
+
+def test_an_export_over_a_private_file_keeps_it_private(db: Path, tmp_path: Path) -> None:
+    """Given a referee's record at mode 0600, when `export --open -o` writes it again, then it
+    is still 0600 (the file that replaced it was made world-readable)."""
+    record = tmp_path / "ref.jsonl"
+    record.write_text("", encoding="utf-8")
+    record.chmod(0o600)
+    assert run(db, "export", "g", "--open", "-o", str(record))[0] == 0
+    assert record.stat().st_mode & 0o777 == 0o600
+    assert record.read_text(encoding="utf-8") == run(db, "export", "g", "--open")[1]

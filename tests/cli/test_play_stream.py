@@ -75,3 +75,15 @@ def test_a_command_whose_output_cannot_be_written_says_it_was_applied(tmp_path: 
     )
     assert "do not play it again" in line
     assert head(db) > before
+
+
+def test_a_line_without_end_is_refused_before_it_fills_memory(tmp_path: Path) -> None:
+    db = tmp_path / "z.db"
+    assert run(db, "new", "heroic-battles", "--game", "g")[0] == 0
+    before = head(db)
+    status, _, err = run(db, "play", "g", "-", input=b"x" * (1024 * 1024 + 10))
+    assert status == 1
+    assert one_line(err, "input/bad_json") == (
+        "error[input/bad_json]: line 1 is longer than 1,048,576 bytes: not a command"
+    )
+    assert head(db) == before

@@ -34,6 +34,7 @@ from warlog.domain.armageddon_empires.air_events import (
     InterceptAnswered,
 )
 from warlog.domain.armageddon_empires.air_war import HELO_FROM_ARMY_DAMAGE, legal_strikes
+from warlog.domain.armageddon_empires.battle_events import BaseCaptured
 from warlog.domain.armageddon_empires.challenge_events import CardDamaged, ChallengeOpened
 from warlog.domain.armageddon_empires.commands import (
     AcceptChallenge,
@@ -178,10 +179,16 @@ deck = ["trooper"]
 
 
 def skies(
-    red: list[str], blue: list[str], garrison: tuple[str, ...] = (), more: str = "", **kw: Any
+    red: list[str],
+    blue: list[str],
+    garrison: tuple[str, ...] = (),
+    more: str = "",
+    bases_text: str = BASES,
+    **kw: Any,
 ) -> Given:
-    """Red's turn; red has sighted blue-a. ``more``: further cards and armies."""
-    bases = BASES.replace("{garrison}", "[" + ", ".join(f'"{g}"' for g in garrison) + "]")
+    """Red's turn; red has sighted blue-a. ``more``: further cards and armies; ``bases_text``:
+    the bases (``BASES`` changed)."""
+    bases = bases_text.replace("{garrison}", "[" + ", ".join(f'"{g}"' for g in garrison) + "]")
     g = game(
         ROWS,
         armies=AIR_CARDS + ARMIES + more,
@@ -579,3 +586,66 @@ def test_a_game_of_version_11_keeps_its_rules_every_gunner_fires() -> None:
     g, events = flak_asked(version=11)
     assert only(events, ChallengeOpened).challenge.kind == "duel"
     assert not [c for c in RULESET.legal_commands(g.state, "blue") if isinstance(c, GroundToAir)]
+
+
+AA_FACILITIES = """
+[[cards]]
+kind = "facility"
+id = "aakeep"
+name = "AA Keep"
+defense = 1
+structure = 1
+level = 2
+abilities = ["HQ", "Supply", "Anti-Air 1"]
+
+[[cards]]
+kind = "facility"
+id = "aabunker"
+name = "AA Bunker"
+defense = 1
+structure = 6
+abilities = ["Anti-Air 2"]
+"""
+
+
+def test_a_gunner_gone_before_its_turn_is_passed_over() -> None:
+    # given blue's base whose own card and a facility both have Anti-Air, struck by red's
+    # harrier (HARM 3)
+    bases = BASES.replace(
+        'at = "4,2"\ncard = "keep"\nfacilities = ["bunker"]',
+        'at = "4,2"\ncard = "aakeep"\nfacilities = ["bunker", "aabunker"]',
+    )
+    g = skies(["harrier"], [], more=AA_FACILITIES, bases_text=bases)
+    strike = PlayAttackCard(player="red", card="red.harrier.1", at="4,2", target="blue.bunker.1")
+    g.when(strike)
+    # when blue fires its keep and the HARM duel destroys it, razing the base with its bunker
+    g.when(GroundToAir(player="blue", fire=True), dice=[1, 6, 6, 6])
+    events = accept_all(g)
+    assert "blue-hq" not in g.state.bases
+    # then the bunker, gone with the base, is passed over (it was asked of nobody, and the
+    # game was stuck on a StopIteration) and the strike ends
+    whys = [e.why for e in events if isinstance(e, AirStrikeAdvanced)]
+    assert "blue.aabunker.1 no longer stands in 4,2: it does not fire (AE-41)" in whys
+    assert only(events, AirStrikeEnded).survived
+    assert RULESET.decision(g.state).kind == "turn"  # type: ignore[union-attr]
+
+
+def test_the_holder_of_a_captured_base_fires_its_cards_and_rolls_their_side() -> None:
+    # given red's HQ, with its AA bunker, captured by blue; red strikes it with its hawk
+    bases = (
+        BASES.replace(
+            'at = "0,0"\ncard = "keep"', 'at = "0,0"\ncard = "keep"\nfacilities = ["aabunker"]'
+        )
+        + '\n[[bases]]\nid = "red-out"\nempire = "red"\nkind = "outpost"\nat = "1,0"\ncard = "camp"\n'
+    )
+    g = skies(["hawk"], [], more=AA_FACILITIES, bases_text=bases)
+    g.events(BaseCaptured(base="red-hq", empire="blue", previous="red", at="0,0"))
+    g.when(PlayAttackCard(player="red", card="red.hawk.1", at="0,0", aim="facility"))
+    waiting = RULESET.decision(g.state)
+    assert waiting is not None and (waiting.kind, waiting.players) == ("ground_to_air", ("blue",))
+    # when blue fires the bunker, then the challenge is blue's bunker against red's hawk: blue
+    # rolls and answers the gunner's side, red the hawk's
+    events = g.when(GroundToAir(player="blue", fire=True), dice=[6, 6, 1, 1])
+    challenge = only(events, ChallengeOpened).challenge
+    assert challenge.attacker is not None and challenge.defender is not None
+    assert (challenge.attacker.empire, challenge.defender.empire) == ("blue", "red")

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from msgspec.structs import replace
+
 from tests.domain.armageddon_empires.helpers import army_block, game, only, sight, start_turns
 from tests.domain.armageddon_empires.test_air_war import accept_all
 from tests.given_when_then import Given
@@ -23,6 +25,7 @@ from warlog.domain.armageddon_empires.fallout_events import (
     FalloutSuffered,
     WmdDetonated,
 )
+from warlog.domain.armageddon_empires.ruleset import RULESET
 from warlog.domain.armageddon_empires.views import view
 from warlog.domain.core.events import DiceRolled, Event
 
@@ -333,6 +336,28 @@ def test_a_hydrogen_bomb_spares_hardened_facilities_and_the_garrison_of_a_harden
     assert "R14" in plate_hit.note
     assert g.state.damage["blue.vault.1"] == 18 and g.state.damage["blue.plate.1"] == 2
     assert "red.nova.1" in g.state.empires["red"].discard
+
+
+def test_a_wmd_s_open_hit_tells_the_damage_seen_not_a_repair_made_out_of_sight() -> None:
+    # given blue's vault, dealt 2 in the open and repaired since out of red's sight (AE-49)
+    g = struck(["nova"], blue_card="vault")
+    g.state = replace(g.state, hidden_damage={"blue.vault.1": -2})
+    assert RULESET.view(g.state, "red")["damage"]["blue.vault.1"] == 2
+    vault = [6, 6, 6] + [1] * 7 + [1]
+    bunker, bunker_radiation = [6] * 10 + [1], [2]
+    seer, titan = [*MISS, 1, 1], [*MISS, 1, 1]
+    plate, titan_radiation = [6] * 5 + [1] * 5 + [1], [1]
+    # when red's nova strikes: the vault takes 3 + 15 as before
+    events = g.when(
+        PlayAttackCard(player="red", card="red.nova.1", at="4,2"),
+        dice=vault + bunker + bunker_radiation + seer + titan + plate + titan_radiation,
+    )
+    # then the public hit counts from the 2 red saw (20, not 18, which would tell the repair),
+    # and the vault has taken 18 in all
+    hit = only(events, WmdDetonated).hits[0]
+    assert (hit.card, hit.taken, hit.total, hit.destroyed) == ("blue.vault.1", 18, 20, False)
+    assert g.state.damage["blue.vault.1"] == 18
+    assert RULESET.view(g.state, "red")["damage"]["blue.vault.1"] == 20
 
 
 def test_hydrogen_bomb_10_15_on_a_base_not_hardened_razes_it_and_irradiates_every_card() -> None:

@@ -212,3 +212,16 @@ def test_open_damage_after_an_unseen_repair_counts_from_what_the_other_empire_sa
 def test_a_game_of_version_11_keeps_its_rules_the_repair_seen_by_whoever_sighted_the_army() -> None:
     mended = repaired_in_sight(version=11)
     assert RULESET.view(mended.state, "blue")["damage"] == {}
+
+
+def test_the_holder_sees_a_captured_base_s_facility_mended_and_the_empire_that_lost_it_does_not() -> (
+    None
+):
+    # given red's camp captured by blue, its facility damaged 1 in the open, red sighting it
+    g = captured_camp(RULESET.version, "blue", blue_army_there=False)
+    assert RULESET.view(g.state, "red")["damage"] == {CAMP_REPAIR: 1}
+    # when blue, the holder, repairs it out of red's sight, then blue sees it whole and red as
+    # it saw it (the hidden part is the holder's, not the deck's empire's)
+    g.when(RepairCard(player="blue", card=CAMP_REPAIR))
+    assert RULESET.view(g.state, "blue")["damage"] == {}
+    assert RULESET.view(g.state, "red")["damage"] == {CAMP_REPAIR: 1}
