@@ -206,8 +206,9 @@ def play(
     """Apply COMMAND (JSON), or one command per line from stdin ('-' or none).
 
     Prints the events appended as the issuing player may see them. Stops at the first rejected
-    command (earlier ones stay applied) and says which line it was. Many commands on stdin cost
-    far less than one process each.
+    command (earlier ones stay applied) and says which line it was. Each line is played as it
+    arrives (a pipe kept open plays on). Many commands on stdin cost far less than one process
+    each.
 
     \b
     Example:
