@@ -437,17 +437,38 @@ class Arbiter:
             "0" * 64,
             self._clock(),
         )
-        self.vault.put_key(commitment_of(key), key, game)  # first: never a game without its key
+        commitment = commitment_of(key)
+        unheld = self._unheld(commitment, [o.hash for o in openings])
+        self.vault.put_key(commitment, key, game)  # first: never a game without its key
         self.vault.put_openings(openings)
-        try:
+        with self._creating(game, unheld):
             self.store.create_game(GameInfo(game=game, ruleset=ruleset.name), rows)
-        except ConflictError:
-            raise InputError(
-                f"game {game} already exists; choose another --game", "input/game_exists"
-            ) from None
         share(ruleset, rows[0].data, parsed, start)
         self._created(game)  # the snapshot at seq 1, from which every later process starts
         return game
+
+    def _unheld(self, commitment: str, hashes: list[str]) -> tuple[str | None, list[str]]:
+        """Of the key ``commitment`` and the openings ``hashes`` about to be put in the vault,
+        those it does not hold yet: what ``_creating`` may take back if the store refuses them."""
+        held = self.vault.clears(hashes) if hashes else {}
+        fresh = self.vault.key(commitment) is None
+        return (commitment if fresh else None), [h for h in hashes if h not in held]
+
+    @contextlib.contextmanager
+    def _creating(self, game: str, unheld: tuple[str | None, list[str]]) -> Iterator[None]:
+        """The store's creation of ``game``: if the store refuses it, the vault takes back what
+        was put for it (``unheld``; best effort: the store's refusal is the error to tell, and
+        an unused key file row is harmless), and a game that exists already is InputError."""
+        try:
+            yield
+        except (StoreError, ConflictError) as exc:
+            with contextlib.suppress(StoreError):
+                self.vault.discard(*unheld)
+            if isinstance(exc, ConflictError):
+                raise InputError(
+                    f"game {game} already exists; choose another --game", "input/game_exists"
+                ) from None
+            raise
 
     def _new_id(self, ruleset: AnyRuleset) -> str:
         short = "".join(word[0] for word in ruleset.name.split("-"))
@@ -699,17 +720,15 @@ class Arbiter:
             )
         event = GameForked(game=new_id, parent=game, at=at, dice=new_spec, seed=kept)
         info = GameInfo(game=new_id, ruleset=loaded.info.ruleset, parent=game, fork_at=at)
+        unheld: tuple[str | None, list[str]] = (None, [])
         if key is not None:
+            unheld = self._unheld(commitment_of(key), [])
             self.vault.put_key(commitment_of(key), key, new_id)
         type_, data = loaded.codec.encode(event)
         from warlog.eventstore.records import Pending
 
-        try:
+        with self._creating(new_id, unheld):
             (forked,) = self.store.create_game(info, [Pending(type_, data, self._clock())])
-        except ConflictError:
-            raise InputError(
-                f"game {new_id} already exists; choose another --game", "input/game_exists"
-            ) from None
         meta = evolve_meta(cut, forked.seq, event)
         assert meta is not None
         self._live[new_id] = Folded(forked.seq, forked.hash, meta, at_cut.state)

@@ -122,6 +122,14 @@ class PostgresVault:
             rows,
         )
 
+    def discard(self, commitment: str | None, hashes: Sequence[str]) -> None:
+        if commitment is not None:
+            self._before_the_events("DELETE FROM vault_keys WHERE commitment = %s", [(commitment,)])
+        if hashes:
+            self._before_the_events(
+                "DELETE FROM vault_openings WHERE hash = %s", [(h,) for h in hashes]
+            )
+
     def opening(self, hash_: str) -> Opening | None:
         row = self._one(
             "SELECT hash, game, seq, clear, owners FROM vault_openings WHERE hash = %s", (hash_,)

@@ -138,6 +138,12 @@ class SQLiteVault:
                 rows,
             )
 
+    def discard(self, commitment: str | None, hashes: Sequence[str]) -> None:
+        with self._transaction() as conn:
+            if commitment is not None:
+                conn.execute("DELETE FROM keys WHERE commitment = ?", (commitment,))
+            conn.executemany("DELETE FROM openings WHERE hash = ?", [(h,) for h in hashes])
+
     def opening(self, hash_: str) -> Opening | None:
         with self._guard():
             row = (

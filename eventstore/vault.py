@@ -68,6 +68,12 @@ class Vault(Protocol):
         """Keep the clear forms of sealed events (before the events are appended)."""
         ...
 
+    def discard(self, commitment: str | None, hashes: Sequence[str]) -> None:
+        """Forget the key ``commitment`` (None: no key) and the openings ``hashes``, put for a
+        game whose creation the store then refused: the caller names only what it put itself
+        and nothing else held."""
+        ...
+
     def opening(self, hash_: str) -> Opening | None:
         """The clear form of the sealed event whose chain hash is ``hash_``, or None."""
         ...
@@ -222,6 +228,14 @@ class MemoryVault:
 
     def key(self, commitment: str) -> bytes | None:
         return checked_seed(commitment, self._keys.get(commitment), "the vault")
+
+    def discard(self, commitment: str | None, hashes: Sequence[str]) -> None:
+        if commitment is not None:
+            self._keys.pop(commitment, None)
+        for hash_ in hashes:
+            old = self._openings.pop(hash_, None)
+            if old is not None:
+                self._at[old.game, old.seq].discard(hash_)
 
     def put_openings(self, openings: Sequence[Opening]) -> None:
         for opening in openings:

@@ -92,6 +92,9 @@ class WatchedVault:
     def put_openings(self, openings: Sequence[Opening]) -> None:
         self.inner.put_openings(openings)
 
+    def discard(self, commitment: str | None, hashes: Sequence[str]) -> None:
+        self.inner.discard(commitment, hashes)
+
     def opening(self, hash_: str) -> Opening | None:
         return self.inner.opening(hash_)
 

@@ -584,3 +584,45 @@ def test_a_game_created_by_a_racing_process_is_a_game_exists_conflict(tmp_path: 
         with pytest.raises(ConflictError) as caught:
             store.create_game(GameInfo("g", "test"), [pending(1)])
         assert caught.value.code == "store/game_exists"
+
+
+def test_a_game_the_locked_database_refuses_leaves_nothing_in_the_key_file(tmp_path: Path) -> None:
+    """Given a database another process holds write-locked, when a new game is created (and a
+    new-dice fork made), then the store refuses it (store/locked) and the key file keeps neither
+    its key nor its openings (it kept a seed and every opening of the game it said it had not
+    written); once the lock is gone the same id is created, its key and openings kept."""
+    from warlog.arbiter.application import Arbiter
+    from warlog.domain import rulesets
+    from warlog.eventstore.sqlite_vault import SQLiteVault, vault_path
+
+    path = tmp_path / "warlog.db"
+    seeds = iter([bytes([n]) * 32 for n in range(1, 9)])
+    with SQLiteStore(path, create=True, busy_timeout_ms=100) as store:
+        vault = SQLiteVault(vault_path(path), create=True)
+        arb = Arbiter(store, rulesets.get, vault=vault, seeds=lambda: next(seeds))
+        arb.new_game("armageddon-empires", game="first")
+        keys = sqlite3.connect(vault_path(path))
+
+        def held() -> tuple[int, int]:
+            return (
+                keys.execute("SELECT count(*) FROM keys").fetchone()[0],
+                keys.execute("SELECT count(*) FROM openings").fetchone()[0],
+            )
+
+        before = held()
+        holder = sqlite3.connect(path, isolation_level=None)
+        holder.execute("BEGIN IMMEDIATE")  # another process in the middle of its own append
+        try:
+            error = refused(lambda: arb.new_game("armageddon-empires", game="second"))
+            assert error.code == "store/locked"
+            error = refused(lambda: arb.fork("first", at=17, new_game="what-if", dice="new"))
+            assert error.code == "store/locked"
+            assert held() == before
+        finally:
+            holder.execute("ROLLBACK")
+            holder.close()
+        arb.new_game("armageddon-empires", game="second")
+        assert held()[0] == before[0] + 1 and held()[1] > before[1]
+        assert arb.audit("second").findings == []
+        keys.close()
+        arb.close()

@@ -48,6 +48,18 @@ LINE: list[Segment] = [("g", 1, None)]
 
 
 class TestVaultContract:
+    def test_discard_forgets_a_key_and_openings_and_nothing_else(self, vault: Vault) -> None:
+        # given a key and three openings, when a refused game's key and two openings are
+        # discarded, then those are gone and the third stays
+        vault.put_key(COMMITMENT, SEED, "g")
+        vault.put_openings([opening("a" * 64, 2), opening("b" * 64, 3), opening("c" * 64, 4)])
+        vault.discard(COMMITMENT, ["a" * 64, "b" * 64])
+        assert vault.key(COMMITMENT) is None
+        assert vault.opening("a" * 64) is None and vault.opening("b" * 64) is None
+        assert vault.clears_between("g", 1, 9) == {"c" * 64: '{"card":"red.x.1"}'}
+        vault.discard(None, [])  # nothing to take back: nothing happens
+        assert vault.opening("c" * 64) is not None
+
     def test_a_key_is_found_by_its_commitment_and_never_replaced(self, vault: Vault) -> None:
         vault.put_key(COMMITMENT, SEED, "g")
         vault.put_key(COMMITMENT, b"x" * 32, "g")  # a second writer cannot replace it
