@@ -25,6 +25,7 @@ from warlog.arbiter.scenarios import resolve_scenario
 from warlog.arbiter.sealing import (
     PUBLIC,
     REFEREE,
+    DamagedLineage,
     Forms,
     Opened,
     Opener,
@@ -932,7 +933,12 @@ class Arbiter:
             # chained form says what is wrong, as a finding
             return audit_records(counted(self.store.read(game), progress), self._rulesets, from_seq)
 
-        auditor = audit_records(counted(records, progress), self._rulesets, from_seq)
+        try:
+            auditor = audit_records(counted(records, progress), self._rulesets, from_seq)
+        except DamagedLineage:
+            # a lineage event that does not decode, met on the way: the audit of the chained
+            # form says what is wrong, as a finding (the key file is not at fault)
+            return audit_records(counted(self.store.read(game), progress), self._rulesets, from_seq)
         if not auditor.findings and not auditor.proved.rules_stopped_at:
             checked, differing = self.check_snapshots(game)
             auditor.proved.snapshots_checked = checked

@@ -49,7 +49,7 @@ from warlog.domain.core.dice import (
     commitment_of,
     derive_faces,
 )
-from warlog.domain.core.errors import WarlogError
+from warlog.domain.core.errors import InputError, WarlogError
 from warlog.domain.core.events import (
     BATCH_STARTS,
     CORE_TAGS,
@@ -415,7 +415,13 @@ class Auditor:
                 self._stop_rules(record.seq, "the log does not open with game_created")
                 return None
             try:
-                ruleset_name = msgspec.json.decode(record.data).get("ruleset")
+                created = msgspec.json.decode(record.data)
+                if not isinstance(created, dict):
+                    raise InputError(
+                        f"its data is a JSON {type(created).__name__}, not an object",
+                        "audit/decode",
+                    )
+                ruleset_name: Any = created.get("ruleset")  # rulesets.get names what is not text
                 self._ruleset = played_under(self._rulesets(ruleset_name), record.data)
                 self._sealing_version = sealing_version(self._ruleset)
                 self._folding = Fold(self._ruleset)

@@ -16,7 +16,7 @@ from itertools import islice
 from typing import Any, NamedTuple
 
 from warlog.arbiter.meta import GameMeta, evolve_meta
-from warlog.domain.core.errors import StoreError, WarlogError
+from warlog.domain.core.errors import IntegrityError, StoreError, WarlogError
 from warlog.domain.core.events import CommandIssued, Event, GameCreated
 from warlog.domain.core.ruleset import AnyRuleset, Command
 from warlog.domain.core.seal import Sealer, Secret, compact, salts_for, secrets_of
@@ -33,6 +33,14 @@ _LINEAGE_TAGS = frozenset({"game_created", "game_forked", "dice_revealed"})
 #: what only a row holding a seal has in its data (a key ``"sealed"`` can only be a seal: a
 #: string holding those characters is written with escaped quotes)
 SEAL_MARK = '"sealed":'
+
+
+class DamagedLineage(StoreError):
+    """A lineage event of the log (``game_created``, ``game_forked``, ``dice_revealed``) whose
+    stored data is no such event: the log is damaged (store/corrupt)."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message, "store/corrupt")
 
 
 def has_seals(data: str) -> bool:
@@ -233,9 +241,7 @@ class Forms:
     def form(self, record: Record) -> Record:
         """``record`` as the reader may see it."""
         if record.type in _LINEAGE_TAGS:
-            self._meta = evolve_meta(
-                self._meta, record.seq, self._codec.decode(record.type, record.data)
-            )
+            self._meta = evolve_meta(self._meta, record.seq, self._lineage(record))
         try:
             sealed = has_seals(record.data)
         except TypeError:  # bytes (a BLOB) where the log holds text
@@ -313,8 +319,23 @@ class Forms:
             if type(record.data) is not str or type(record.at) is not str:
                 return self._not_text(record, meta)
             if record.type in _LINEAGE_TAGS:
-                meta = evolve_meta(meta, record.seq, self._codec.decode(record.type, record.data))
+                meta = evolve_meta(meta, record.seq, self._lineage(record))
         raise AssertionError("a chunk whose data and at are all text")
+
+    def _lineage(self, record: Record) -> Event:
+        """The lineage event (``game_created``, ``game_forked``, ``dice_revealed``) ``record``
+        holds; DamagedLineage when its stored data is none (a damaged log: one line where it is
+        read, a finding in the audit, which then reads the log as chained)."""
+        try:
+            return self._codec.decode(record.type, record.data)
+        except IntegrityError as exc:
+            where = f"event {record.seq} ({record.type})"
+            if self._meta is not None:
+                where = f"game {self._meta.game}, {where}"
+            raise DamagedLineage(
+                f"{where} does not decode ({exc.message}): the log is damaged; `warlog audit` "
+                "lists what is wrong"
+            ) from None
 
     def forms(self, records: Iterable[Record]) -> Iterator[Record]:
         return (self.form(r) for r in records)
@@ -337,9 +358,7 @@ class Forms:
             held = vault.openings([r.hash for r, s in zip(chunk, sealed, strict=True) if s])
             for record, has in zip(chunk, sealed, strict=True):
                 if record.type in _LINEAGE_TAGS:
-                    self._meta = evolve_meta(
-                        self._meta, record.seq, self._codec.decode(record.type, record.data)
-                    )
+                    self._meta = evolve_meta(self._meta, record.seq, self._lineage(record))
                 if not has:
                     yield Opened(record, record.data, {})
                     continue

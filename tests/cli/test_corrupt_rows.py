@@ -144,3 +144,33 @@ def test_a_first_event_that_is_no_object_is_named_by_games(tmp_path: Path) -> No
         "error[store/corrupt]: game h1, event 1 (game_created) does not decode: the database is "
         "damaged"
     )
+
+
+CREATED_READS = [
+    ("replay", "a1"),
+    ("export", "a1"),
+    ("events", "a1"),
+    ("explain", "a1", "2"),
+]
+
+
+@pytest.mark.parametrize("args", CREATED_READS, ids=[a[0] for a in CREATED_READS])
+def test_a_game_created_that_does_not_decode_is_a_corrupt_database_where_it_is_read(
+    tmp_path: Path, args: tuple[str, ...]
+) -> None:
+    """Given a game whose game_created row was damaged into a JSON list, when a command reads
+    the log, then it is the read path's one line, store/corrupt, exit 1 (it was audit's code,
+    exit 4, as if an audit had been asked for); audit itself reports it as a finding, exit 4."""
+    db = tmp_path / "c.db"
+    assert run(db, "new", "armageddon-empires", "--game", "a1")[0] == 0
+    with sqlite3.connect(db) as conn:
+        conn.execute("UPDATE events SET data = '[]' WHERE game = 'a1' AND seq = 1")
+    conn.close()
+    status, out, err = run(db, *args)
+    assert (status, out) == (1, "")
+    assert one_line(err, "store/corrupt") == (
+        "error[store/corrupt]: event 1 (game_created) does not decode (bad game_created data: "
+        "Expected `object`, got `array`): the log is damaged; `warlog audit` lists what is wrong"
+    )
+    status, out, _ = run(db, "audit", "a1")
+    assert status == 4 and "seq 1 [" in out
