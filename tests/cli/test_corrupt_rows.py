@@ -12,15 +12,21 @@ import pytest
 from tests.cli.command import one_line, run
 
 
+def damaged_game(db: Path, ruleset: str, game: str, statement: str) -> Path:
+    """A database at ``db`` holding a new game ``game`` of ``ruleset``, damaged by the SQL
+    ``statement`` run on it afterwards."""
+    assert run(db, "new", ruleset, "--game", game)[0] == 0
+    with sqlite3.connect(db) as conn:
+        conn.execute(statement)
+    conn.close()
+    return db
+
+
 @pytest.fixture
 def damaged(tmp_path: Path) -> Path:
     """An Armageddon Empires game whose third row (a card dealt) was damaged into ``{``."""
-    db = tmp_path / "c.db"
-    assert run(db, "new", "armageddon-empires", "--game", "a1")[0] == 0
-    with sqlite3.connect(db) as conn:
-        conn.execute("UPDATE events SET data = '{' WHERE game = 'a1' AND seq = 3")
-    conn.close()
-    return db
+    statement = "UPDATE events SET data = '{' WHERE game = 'a1' AND seq = 3"
+    return damaged_game(tmp_path / "c.db", "armageddon-empires", "a1", statement)
 
 
 READS = [
@@ -71,12 +77,8 @@ def test_audit_still_reports_the_row_as_a_finding_exit_4(damaged: Path) -> None:
 @pytest.fixture
 def gapped(tmp_path: Path) -> Path:
     """An Armageddon Empires game whose rows 1 and 5 were deleted."""
-    db = tmp_path / "g.db"
-    assert run(db, "new", "armageddon-empires", "--game", "a1")[0] == 0
-    with sqlite3.connect(db) as conn:
-        conn.execute("DELETE FROM events WHERE game = 'a1' AND seq IN (1, 5)")
-    conn.close()
-    return db
+    statement = "DELETE FROM events WHERE game = 'a1' AND seq IN (1, 5)"
+    return damaged_game(tmp_path / "g.db", "armageddon-empires", "a1", statement)
 
 
 GAPPED = [
@@ -133,11 +135,8 @@ def test_a_first_event_that_is_no_object_is_named_by_games(tmp_path: Path) -> No
     """Given a game whose game_created row was damaged into a JSON list, when the games are
     listed, then it is one line naming the game and its first event, exit 1 (it was an
     AttributeError told as warlog's own bug)."""
-    db = tmp_path / "f.db"
-    assert run(db, "new", "heroic-battles", "--game", "h1")[0] == 0
-    with sqlite3.connect(db) as conn:
-        conn.execute("UPDATE events SET data = '[]' WHERE game = 'h1' AND seq = 1")
-    conn.close()
+    statement = "UPDATE events SET data = '[]' WHERE game = 'h1' AND seq = 1"
+    db = damaged_game(tmp_path / "f.db", "heroic-battles", "h1", statement)
     status, out, err = run(db, "games")
     assert (status, out) == (1, "")
     assert one_line(err, "store/corrupt") == (
@@ -161,11 +160,8 @@ def test_a_game_created_that_does_not_decode_is_a_corrupt_database_where_it_is_r
     """Given a game whose game_created row was damaged into a JSON list, when a command reads
     the log, then it is the read path's one line, store/corrupt, exit 1 (it was audit's code,
     exit 4, as if an audit had been asked for); audit itself reports it as a finding, exit 4."""
-    db = tmp_path / "c.db"
-    assert run(db, "new", "armageddon-empires", "--game", "a1")[0] == 0
-    with sqlite3.connect(db) as conn:
-        conn.execute("UPDATE events SET data = '[]' WHERE game = 'a1' AND seq = 1")
-    conn.close()
+    statement = "UPDATE events SET data = '[]' WHERE game = 'a1' AND seq = 1"
+    db = damaged_game(tmp_path / "c.db", "armageddon-empires", "a1", statement)
     status, out, err = run(db, *args)
     assert (status, out) == (1, "")
     assert one_line(err, "store/corrupt") == (

@@ -82,18 +82,23 @@ def limited(tmp_path: Path, files: int | None = None, **limits: Any) -> Iterator
             preexec_fn=cap_files,
         )
     try:
-        deadline = time.monotonic() + 60
-        url = None
-        while url is None:
-            assert process.poll() is None, stderr.read_text()
-            assert time.monotonic() < deadline, "the server did not listen"
-            found = [LISTENING.match(line) for line in stderr.read_text().splitlines()]
-            url = next((m.group(1) for m in found if m), None)
-            time.sleep(0.02)
-        yield Limited(process, url, stderr)
+        yield Limited(process, listening(process, stderr), stderr)
     finally:
         process.kill()
         process.wait(timeout=20)
+
+
+def listening(process: subprocess.Popen[bytes], stderr: Path) -> str:
+    """The URL the server ``process`` prints on ``stderr`` once it listens (60 s at most)."""
+    deadline = time.monotonic() + 60
+    while True:
+        assert process.poll() is None, stderr.read_text()
+        assert time.monotonic() < deadline, "the server did not listen"
+        found = [LISTENING.match(line) for line in stderr.read_text().splitlines()]
+        url = next((m.group(1) for m in found if m), None)
+        if url is not None:
+            return url
+        time.sleep(0.02)
 
 
 def connect(port: int, first: bytes = b"") -> socket.socket:
@@ -444,15 +449,7 @@ def test_warlog_serve_takes_its_request_deadline_from_the_command_line(tmp_path:
             argv, cwd=ROOT, env=server_env(WARLOG_ADMIN_TOKEN=ADMIN), stderr=sink
         )
     try:
-        deadline = time.monotonic() + 60
-        url = None
-        while url is None:
-            assert process.poll() is None, stderr.read_text()
-            assert time.monotonic() < deadline, "the server did not listen"
-            found = [LISTENING.match(line) for line in stderr.read_text().splitlines()]
-            url = next((m.group(1) for m in found if m), None)
-            time.sleep(0.02)
-        port = int(url.rsplit(":", 1)[1])
+        port = int(listening(process, stderr).rsplit(":", 1)[1])
         started = time.monotonic()
         half = connect(port, HALF_A_HEAD)
         status, error = error_of(read_to_end(half))
