@@ -623,11 +623,10 @@ class Arbiter:
         (the hands and draws before a fork are the same in both), so revealing one, or showing
         what one draws after the cut, can tell the others' secrets from before the cut."""
         infos = {info.game: info for info in self.store.games()}
-        self.store.lineage(game)  # StoreError for a damaged catalogue whose parents loop
         root, walked = game, {game}
         while infos.get(root) is not None and infos[root].parent is not None:
             root = str(infos[root].parent)
-            if root in walked:  # a parent without a fork point, looping: the catalogue's damage
+            if root in walked:  # parents that loop: a damaged catalogue
                 raise StoreError(
                     f"game {game}'s lineage runs in a circle through {root}", "store/corrupt"
                 )
