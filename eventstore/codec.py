@@ -106,7 +106,7 @@ class Codec:
                 if i in opened and seq is not None:
                     assert isinstance(datas, ClearForms)
                     # what msgspec says of it stays out: it may quote a sealed value
-                    wrong = f"does not decode as a {type_} event"
+                    wrong = f"does not decode as its event ({type_})"
                     raise damaged_opening(datas.where, game, seq, wrong) from None
                 raise _damaged(exc, type_, seq, game) from None
         return events

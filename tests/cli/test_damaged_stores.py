@@ -211,7 +211,7 @@ def test_an_opening_that_is_no_valid_event_blames_the_key_file_and_quotes_nothin
     damage_opening(sealed, 3, '{"empire":"red","card":5,"deck_left":21}')
     assert refused(sealed, "a1", *args) == (
         f"error[store/corrupt]: the key file {sealed}.keys is damaged: the opening of event 3 "
-        "of game a1 does not decode as a card_dealt event; restore it from a backup"
+        "of game a1 does not decode as its event (card_dealt); restore it from a backup"
     )
 
 
