@@ -207,13 +207,19 @@ def press(batch: Batch[GameState], c: cmd.PressCharge) -> None:
 
 # -- contact ------------------------------------------------------------------------------------------
 
+#: the id of the first combat of the game (melees are numbered as they begin)
+FIRST_MELEE = "melee-1"
+
 
 def _contact(batch: Batch[GameState]) -> None:
     state = batch.state
     frame = _frame(state)
     existing = pieces.combat_of(state, frame.target)
-    first_combat = state.combats_begun == 0
     cid = existing.id if existing is not None else f"melee-{state.combats_begun + 1}"
+    if rulings.first_combat_joined(state.rules_version):  # HB-38
+        first_combat = cid == FIRST_MELEE and not state.first_combat_earned
+    else:
+        first_combat = state.combats_begun == 0
     batch.emit(
         ev.ChargeContacted(
             unit=frame.charger,
@@ -246,7 +252,7 @@ def _charge_reputation(batch: Batch[GameState], frame: ChargeFrame, first_combat
             batch,
             force,
             tables.GAIN_FIRST_COMBAT,
-            "a hero charges into the first combat of the game",
+            rulings.FIRST_COMBAT_REASON,
             hero_id,
         )
     if pieces.with_commander(state, frame.target):

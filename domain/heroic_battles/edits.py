@@ -8,6 +8,7 @@ from typing import Any
 
 from msgspec.structs import replace
 
+from warlog.domain.heroic_battles import rulings
 from warlog.domain.heroic_battles.state import AnyFrame, Combat, GameState, MeleeFrame
 
 
@@ -79,7 +80,11 @@ def without_fighter(s: GameState, pid: str) -> GameState:
     out = []
     for c in s.combats:
         sides = {f: tuple(x for x in ids if x != pid) for f, ids in c.sides.items()}
-        out.append(replace(c, sides=sides, flanked=tuple(x for x in c.flanked if x != pid)))
+        flankers = tuple(pair for pair in c.flankers if pid not in pair)
+        flanked = tuple(x for x in c.flanked if x != pid)
+        if rulings.flank_lasts_while_its_enemy_fights(s.rules_version):
+            flanked = tuple(x for x in flanked if any(t == x for t, _ in flankers))
+        out.append(replace(c, sides=sides, flanked=flanked, flankers=flankers))
     return with_combats(s, out)
 
 

@@ -79,7 +79,8 @@ def _game_ended(s: GameState, e: ev.GameEnded) -> GameState:
 def _gained(s: GameState, e: ev.ReputationGained) -> GameState:
     forces = dict(s.forces)
     forces[e.force] = replace(forces[e.force], tokens=forces[e.force].tokens + e.tokens)
-    return replace(s, forces=forces)
+    first = s.first_combat_earned or e.reason == rulings.FIRST_COMBAT_REASON
+    return replace(s, forces=forces, first_combat_earned=first)
 
 
 def _lost(s: GameState, e: ev.ReputationLost) -> GameState:
@@ -229,17 +230,23 @@ def _contacted(s: GameState, e: ev.ChargeContacted) -> GameState:
     charger = s.units.get(e.unit) or s.heroes[e.unit]
     target = s.units.get(e.target) or s.heroes[e.target]
     flanked = (e.target,) if e.facing != "front" else ()
+    flankers = ((e.target, e.unit),) if flanked else ()
     if e.joined:
 
         def join(c: Combat) -> Combat:
             sides = dict(c.sides)
             sides[charger.force] = (*sides.get(charger.force, ()), e.unit)
             extra = tuple(x for x in flanked if x not in c.flanked)
-            return replace(c, sides=sides, flanked=(*c.flanked, *extra))
+            return replace(
+                c, sides=sides, flanked=(*c.flanked, *extra), flankers=(*c.flankers, *flankers)
+            )
 
         return with_combat(s, e.combat, join)
     combat = Combat(
-        id=e.combat, sides={charger.force: (e.unit,), target.force: (e.target,)}, flanked=flanked
+        id=e.combat,
+        sides={charger.force: (e.unit,), target.force: (e.target,)},
+        flanked=flanked,
+        flankers=flankers,
     )
     return replace(s, combats=(*s.combats, combat), combats_begun=s.combats_begun + 1)
 

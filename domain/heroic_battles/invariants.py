@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from warlog.domain.core.invariants import Violation
 from warlog.domain.core.procedure import Decision
-from warlog.domain.heroic_battles import pieces
+from warlog.domain.heroic_battles import pieces, rulings
 from warlog.domain.heroic_battles.decisions import NEXT
 from warlog.domain.heroic_battles.state import ChargeFrame, GameState, Hero, MeleeFrame
 
@@ -95,8 +95,15 @@ def _melees(state: GameState, out: list[Violation]) -> None:
                 if fid in seen:
                     out.append(Violation("melee_fighters", f"{fid} fights in two melees"))
                 seen.add(fid)
-        if not set(c.flanked) <= {f for ids in c.sides.values() for f in ids}:
+        fighters = {f for ids in c.sides.values() for f in ids}
+        if not set(c.flanked) <= fighters:
             out.append(Violation("melee_fighters", f"{c.id} has a flank of no fighter"))
+        if not {x for pair in c.flankers for x in pair} <= fighters:
+            out.append(Violation("melee_fighters", f"{c.id} has a flanker of no fighter"))
+        if rulings.flank_lasts_while_its_enemy_fights(state.rules_version) and set(c.flanked) != {
+            t for t, _ in c.flankers
+        }:
+            out.append(Violation("melee_fighters", f"{c.id} is flanked by no fighter (HB-37)"))
 
 
 def _sequence(state: GameState, out: list[Violation]) -> None:

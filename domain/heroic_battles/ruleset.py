@@ -33,9 +33,12 @@ class HeroicBattles(Rules[GameState, Command]):
     name: ClassVar[str] = "heroic-battles"
     #: 2: any command test in rough terrain is on 2D6 (``rulings.ROUGH_TERRAIN_TESTS_SINCE``);
     #: an unattached hero's win over a unit it destroys earns its token
-    #: (``rulings.HERO_BEATS_A_DESTROYED_UNIT_SINCE``)
-    version: ClassVar[str] = "2"
-    kept_versions: ClassVar[tuple[str, ...]] = ("1",)
+    #: (``rulings.HERO_BEATS_A_DESTROYED_UNIT_SINCE``); 3: the flank or rear penalty ends with
+    #: the last enemy that charged there (``rulings.FLANK_LASTS_WHILE_ITS_ENEMY_FIGHTS_SINCE``,
+    #: HB-37), and a hero joining the first combat earns its token
+    #: (``rulings.FIRST_COMBAT_JOINED_SINCE``, HB-38)
+    version: ClassVar[str] = "3"
+    kept_versions: ClassVar[tuple[str, ...]] = ("2", "1")
     event_types: ClassVar[tuple[type[Event], ...]] = EVENT_TYPES
     command_type: ClassVar[Any] = HbCommand
     state_type: ClassVar[type] = GameState
@@ -101,6 +104,13 @@ class HeroicBattles(Rules[GameState, Command]):
         return isinstance(event, TurnBegan)
 
 
+class HeroicBattles2(HeroicBattles):
+    """Version 2, kept so that a game begun under it plays on under it and its log re-derives
+    (the state's ``rules_version`` tells each rule that changed since)."""
+
+    version: ClassVar[str] = "2"
+
+
 class HeroicBattles1(HeroicBattles):
     """Version 1, kept so that a game begun under it plays on under it and its log re-derives
     (the state's ``rules_version`` tells each rule that changed since)."""
@@ -110,5 +120,7 @@ class HeroicBattles1(HeroicBattles):
 
 LATEST = HeroicBattles()
 #: every version this warlog plays, by version
-VERSIONS: dict[str, HeroicBattles] = {r.version: r for r in (LATEST, HeroicBattles1())}
+VERSIONS: dict[str, HeroicBattles] = {
+    r.version: r for r in (LATEST, HeroicBattles2(), HeroicBattles1())
+}
 RULESET: Ruleset[GameState, Command] = LATEST

@@ -317,6 +317,10 @@ TABLE_DUTIES: tuple[str, ...] = (
     "a unit changing facing in an enemy's Killing Zone faces an enemy (p.33)",
     "a charge goes straight ahead without turning (p.30)",
     "skirmishers may evade through friends (p.38)",
+    "no unit or hero cuts across an enemy unit's Killing Zone: it moves in to attack or back "
+    "(p.13)",
+    "a flank or rear charge starts its movement action with the whole base behind the front "
+    "line of the charged base (p.30)",
 )
 
 
@@ -418,3 +422,36 @@ def may_support(gone: bool, in_melee: bool) -> bool:
     players see that it stands in support position), in as many melees of a phase as they
     declare."""
     return not gone and not in_melee
+
+
+# -- HB-37 a flank or rear engagement lasts while its enemy fights (since version 3) ----------------
+
+#: HB-37: since this rules version a unit charged in the flank or rear halves its combat dice
+#: (p.57) only while an enemy that charged it there is still a fighter of the melee; version 2
+#: and before kept the penalty until the unit itself left the melee, though the enemy that
+#: flanked it had been destroyed or had left
+FLANK_LASTS_WHILE_ITS_ENEMY_FIGHTS_SINCE = 3
+
+
+def flank_lasts_while_its_enemy_fights(rules_version: int) -> bool:
+    """HB-37: the flank or rear penalty ends with the last enemy that charged there, in this
+    rules version."""
+    return rules_version >= FLANK_LASTS_WHILE_ITS_ENEMY_FIGHTS_SINCE
+
+
+# -- HB-38 the first combat of the game (since version 3) ----------------------------------------
+
+#: HB-38: since this rules version the token for a hero charging into the first combat of the
+#: game (p.23, once per game) goes to the first hero to charge into it, whether its charge began
+#: that melee or joined it; version 2 and before gave it only to a hero whose charge began it, so
+#: that no token was earned when a unit without a hero began the first melee
+FIRST_COMBAT_JOINED_SINCE = 3
+
+#: the reason of the p.23 gain (HB-38): its ``reputation_gained`` marks it earned
+FIRST_COMBAT_REASON = "a hero charges into the first combat of the game"
+
+
+def first_combat_joined(rules_version: int) -> bool:
+    """HB-38: a hero joining the first combat of the game earns its token, in this rules
+    version."""
+    return rules_version >= FIRST_COMBAT_JOINED_SINCE

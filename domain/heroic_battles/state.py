@@ -91,6 +91,9 @@ class Combat(msgspec.Struct, frozen=True):
     id: str
     sides: dict[str, tuple[str, ...]]
     flanked: tuple[str, ...] = ()
+    #: who charged whom in the flank or rear, (the charged, the charger), while both fight in
+    #: it (HB-37)
+    flankers: tuple[tuple[str, str], ...] = ()
 
 
 # -- procedures in progress (the core engine's frames) -----------------------------------------------
@@ -246,6 +249,8 @@ class GameState(msgspec.Struct, frozen=True, kw_only=True):
     passed: tuple[str, ...] = ()
     #: melees begun so far (their ids count them)
     combats_begun: int = 0
+    #: a hero has earned the token for charging into the first combat of the game (p.23, HB-38)
+    first_combat_earned: bool = False
     #: a roll waiting for its own command (its count depends on faces rolled just before)
     awaiting: Awaiting | None = None
     result: str = ""

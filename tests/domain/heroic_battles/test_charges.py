@@ -87,6 +87,27 @@ def test_a_hero_charging_after_the_first_combat_earns_one_token_and_units_alone_
     assert gained(events, "red") == ["a hero charges into combat"]
 
 
+def test_a_hero_joining_the_first_combat_earns_its_token_once() -> None:
+    """HB-38 (p.23, version 3): the first combat was begun by a unit without a hero; the first
+    hero to charge into it earns the token, and no other hero after it."""
+    g = game()
+    assert gained(g.when(charge("red-brutes", "blue-steadfast"), dice=[]), "red") == []
+    events = g.when(charge("red-warriors", "blue-steadfast"), dice=[])
+    assert one(events, ev.ChargeContacted).combat == "melee-1"
+    assert "a hero charges into the first combat of the game" in gained(events, "red")
+    assert g.state.first_combat_earned
+    events = g.when(charge("red-champion", "blue-steadfast"), dice=[])
+    assert gained(events, "red") == ["a hero charges into combat"]
+
+
+def test_a_version_2_game_gives_the_first_combat_token_only_to_the_charge_that_begins_it() -> None:
+    """Version 2 plays on as it began: a hero joining the first combat earned nothing for it."""
+    g = game(version="2")
+    g.when(charge("red-brutes", "blue-steadfast"), dice=[])
+    events = g.when(charge("red-warriors", "blue-steadfast"), dice=[])
+    assert "a hero charges into the first combat of the game" not in gained(events, "red")
+
+
 # -- evades (p.38; HB-22) ----------------------------------------------------------------------------
 
 

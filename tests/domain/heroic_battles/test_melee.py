@@ -72,6 +72,46 @@ def test_a_unit_engaged_in_its_flank_or_rear_fights_with_half_its_dice() -> None
     assert pool.build() == "12 Combat Dice; engaged in the flank or rear → 6; +1D6 Big → 7"
 
 
+def flanked_then_the_flanker_destroyed(version: str = "") -> Given:
+    """red-riders charged blue-steadfast in the flank, red-brutes joined it from the front, and
+    red-riders were destroyed before the melee was fought."""
+    return game(
+        *engaged("red-riders", "blue-steadfast", facing="flank"),
+        *engaged("red-brutes", "blue-steadfast", joined=True),
+        ev.UnitDestroyed(unit="red-riders", reason="test set-up", how="destroyed"),
+        *fighting(),
+        version=version,
+    )
+
+
+def test_the_flank_penalty_ends_with_the_last_enemy_that_charged_there() -> None:
+    """HB-37 (p.57, version 3): a unit is engaged in the flank only while an enemy that
+    charged it there fights; with only a front enemy left it fights with its whole dice."""
+    g = flanked_then_the_flanker_destroyed()
+    assert g.state.combats[0].flanked == () and g.state.combats[0].flankers == ()
+    assert pool_of(fought(g), "blue-steadfast").build() == "12 Combat Dice; +1D6 Big → 13"
+
+
+def test_the_flank_penalty_stays_while_another_flanker_fights() -> None:
+    """HB-37: two enemies charged it in the flank; one is destroyed, the other still halves it."""
+    g = game(
+        *engaged("red-riders", "blue-steadfast", facing="flank"),
+        *engaged("red-brutes", "blue-steadfast", facing="rear", joined=True),
+        ev.UnitDestroyed(unit="red-riders", reason="test set-up", how="destroyed"),
+        *fighting(),
+    )
+    assert g.state.combats[0].flankers == (("blue-steadfast", "red-brutes"),)
+    pool = pool_of(fought(g), "blue-steadfast")
+    assert pool.build() == "12 Combat Dice; engaged in the flank or rear → 6; +1D6 Big → 7"
+
+
+def test_a_version_2_game_keeps_the_flank_penalty_after_its_flanker_is_gone() -> None:
+    """Version 2 kept the penalty until the unit itself left the melee, and plays on so."""
+    g = flanked_then_the_flanker_destroyed(version="2")
+    pool = pool_of(fought(g), "blue-steadfast")
+    assert pool.build() == "12 Combat Dice; engaged in the flank or rear → 6; +1D6 Big → 7"
+
+
 # -- Combat Dice Bonuses (p.55) -----------------------------------------------------------------------
 
 

@@ -3,10 +3,13 @@ requires and on how many dice, Mighty Deed re-rolls, changing facing, heroes joi
 
 from __future__ import annotations
 
-from tests.domain.heroic_battles.helpers import engaged, game, lost, wounded
+from msgspec.structs import replace
+
+from tests.domain.heroic_battles.helpers import engaged, game, lost, proving_ground, wounded
 from tests.given_when_then import of, one, tags
 from warlog.domain.heroic_battles import commands as c
 from warlog.domain.heroic_battles import events as ev
+from warlog.domain.heroic_battles.scenario import Scenario
 
 
 def move(unit: str, player: str = "red", **kw: object) -> c.Move:
@@ -35,6 +38,33 @@ def test_riders_move_2_st_and_warriors_half_distance_in_any_direction_skirmisher
 def test_a_hero_on_foot_moves_1_st_a_mounted_or_flying_hero_further() -> None:
     g = game()
     assert one(g.when(move("red-champion", direction="any"), dice=[]), ev.UnitMoved).half_st == 2
+
+
+def with_trait(unit: str, trait: str) -> Scenario:
+    """The proving ground with red's ``unit`` given ``trait`` too."""
+    sc = proving_ground()
+    red = sc.forces[0]
+    units = [replace(u, traits=[*u.traits, trait]) if u.id == unit else u for u in red.units]
+    return replace(sc, forces=[replace(red, units=units), sc.forces[1]])
+
+
+def test_a_slow_unit_takes_one_movement_action_a_phase() -> None:
+    """Slow (trait, p.70): one movement action, not two (p.30)."""
+    g = game(scenario=with_trait("red-warriors", "slow"))
+    g.when(move("red-warriors"), dice=[])
+    refused = g.when_rejected(move("red-warriors"), code="rules/movement_over")
+    assert "it has taken its 1 movement action (" in str(refused)
+
+
+def test_a_reluctant_unit_tests_for_every_movement_action() -> None:
+    """Reluctant (trait, p.69): a command test for its first action too, named once; its second
+    action tests for being the second, as any unit's does."""
+    g = game(scenario=with_trait("red-warriors", "reluctant"))
+    taken = one(g.when(move("red-warriors"), dice=[3]), ev.CommandTestTaken)
+    assert (taken.dice, taken.passed) == (1, True)
+    assert taken.reasons == ["Reluctant: every movement action (p.69)"]
+    taken = one(g.when(move("red-warriors"), dice=[3]), ev.CommandTestTaken)
+    assert taken.reasons == ["second movement action"]
 
 
 # -- command tests for movement (p.26) ------------------------------------------------------------------

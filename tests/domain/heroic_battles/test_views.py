@@ -30,7 +30,12 @@ def test_every_player_and_the_referee_see_the_same_whole_state() -> None:
     }
     assert referee["units"]["red-brutes"]["charging"] is True
     assert referee["combats"] == [
-        {"id": "melee-1", "sides": {"red": ["red-brutes"], "blue": ["blue-horde"]}, "flanked": []}
+        {
+            "id": "melee-1",
+            "sides": {"red": ["red-brutes"], "blue": ["blue-horde"]},
+            "flanked": [],
+            "flankers": [],
+        }
     ]
     assert referee["forces"]["red"] == {"name": "Red", "tokens": 10, "on_table": 7}
 
