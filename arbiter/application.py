@@ -621,7 +621,9 @@ class Arbiter:
         being played and keeping secrets: neither revealed nor over, nor playing on a seed
         already public (a same-dice fork of a revealed game). They share hidden history with it
         (the hands and draws before a fork are the same in both), so revealing one, or showing
-        what one draws after the cut, can tell the others' secrets from before the cut."""
+        what one draws after the cut, can tell the others' secrets from before the cut; unless
+        that history is public already (every common ancestor's seed revealed: two forks of a
+        revealed game share nothing secret)."""
         infos = {info.game: info for info in self.store.games()}
         root, walked = game, {game}
         while infos.get(root) is not None and infos[root].parent is not None:
@@ -639,18 +641,38 @@ class Arbiter:
                 if info.parent in family and info.game not in family:
                     family.add(info.game)
                     grew = True
+        folded: dict[str, Folded | None] = {}
+        for member in sorted(family):
+            try:
+                folded[member] = self.folded(member)
+            except WarlogError:
+                folded[member] = None  # its key file unreadable: it may be live
+        # the seeds already public: revealed in a log of the family, or kept by a same-dice fork
+        public = {c for f in folded.values() if f is not None for c in f.meta.opened}
+
+        def ancestry(member: str) -> list[str]:  # the root first (the walk above ends)
+            line = [member]
+            while (info := infos.get(line[-1])) is not None and info.parent is not None:
+                line.append(str(info.parent))
+            return line[::-1]
+
+        mine = ancestry(game)
         live = []
         for relative in sorted(family - {game}):
-            try:
-                folded = self.folded(relative)
-            except WarlogError:
-                live.append(relative)  # its key file unreadable: it may be live
-                continue
-            ruleset = self.ruleset_of(relative)
-            meta = folded.meta
-            public = (meta.dice.commitment or "") in meta.opened  # its seed is already known
-            if not (meta.revealed or public or ruleset.is_terminal(folded.state)):
-                live.append(relative)
+            found = folded[relative]
+            if found is not None:
+                meta = found.meta
+                if meta.revealed or (meta.dice.commitment or "") in meta.opened:
+                    continue  # its seed is already known
+                if self.ruleset_of(relative).is_terminal(found.state):
+                    continue
+                # the history it shares with ``game`` lies in their common ancestors' events,
+                # sealed under their seeds: told already if every one of them is public
+                common = [a for a, b in zip(mine, ancestry(relative), strict=False) if a == b]
+                sealed = [folded[a] for a in common]
+                if all(f is not None and (f.meta.dice.commitment or "") in public for f in sealed):
+                    continue
+            live.append(relative)
         return live
 
     # ------------------------------------------------------------------ forking

@@ -181,7 +181,7 @@ def import_log(
             "import/unchecked",
         )
     created = msgspec.json.decode(records[0].data)
-    game = check_game_id(str(created.get("game", "")) if game is None else game)
+    game = check_game_id(recorded_id(records) if game is None else game)
     # the version it was played under: where its seals are (``Hidden.since``)
     ruleset = played_under(arb.rulesets(str(created["ruleset"])), records[0].data)
     codec = arb.codec(ruleset)
@@ -237,6 +237,18 @@ def import_log(
             f"game {game} already exists; import with --game NEWID", "input/game_exists"
         ) from None
     return game
+
+
+def recorded_id(records: Sequence[Record]) -> str:
+    """The id the log records for its game: a fork's own (its last ``game_forked``), else the
+    one ``game_created`` names (a fork's log begins with its parent's)."""
+    for record in reversed(records):
+        if record.type in ("game_forked", "game_created"):
+            try:
+                return str(json.loads(record.data).get("game", ""))
+            except (ValueError, AttributeError):  # not an object: the id is asked for
+                return ""
+    return ""
 
 
 def _commitments_in_force(records: Sequence[Record]) -> Iterator[str]:

@@ -14,8 +14,10 @@ from warlog.domain import rulesets
 
 
 def _database(ctx: click.Context) -> str:
+    """``--db`` before the command (the root's parameter) or after it (kept on the root's
+    ``obj`` by its callback), else the default."""
     root = ctx.find_root()
-    given = root.params.get("db") or ctx.params.get("db")
+    given = root.params.get("db") or root.obj
     return db_path(given if isinstance(given, str) else None)
 
 
@@ -43,6 +45,9 @@ def complete_players(
     ctx: click.Context, _: click.Parameter, incomplete: str
 ) -> list[CompletionItem]:
     game = ctx.params.get("game") or ctx.params.get("source")
+    if game is None:  # the words before ``--as <TAB>`` parsed again, without it
+        ctx = _typed(ctx) or ctx
+        game = ctx.params.get("game") or ctx.params.get("source")
     if not isinstance(game, str):
         return []
     try:
@@ -53,3 +58,25 @@ def complete_players(
     except Exception:
         return []
     return [CompletionItem(p) for p in players if p.startswith(incomplete)]
+
+
+def _typed(ctx: click.Context) -> click.Context | None:
+    """The command's context parsed from the words typed before the option whose value is
+    being completed (``--as <TAB>``): click parses them with that option still waiting for its
+    value, which leaves every parameter unset (the game, a ``--db`` after the command), so they
+    are parsed again without it. The words are those the shell passed (``COMP_WORDS`` and
+    ``COMP_CWORD``, which click's bash, zsh and fish completion read); None without them."""
+    import os
+
+    from click.shell_completion import split_arg_string
+
+    try:
+        words = split_arg_string(os.environ["COMP_WORDS"])[: int(os.environ["COMP_CWORD"])]
+        rest = words[words.index(str(ctx.info_name), 1) + 1 :]
+        if rest and rest[-1].startswith("-"):
+            rest = rest[:-1]
+        return ctx.command.make_context(
+            ctx.info_name, rest, parent=ctx.parent, resilient_parsing=True
+        )
+    except (KeyError, ValueError, click.ClickException):
+        return None

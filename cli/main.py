@@ -30,8 +30,9 @@ Exit codes:
   1  bad input or environment (JSON, command, field, game, player, database file)
   2  usage (a wrong option or argument)
   3  the rules reject the command; nothing was appended
-  4  audit or import found the log altered or invalid; fuzz found a failure (or
-     --replay still fails), or a source does not audit clean
+  4  audit or import found the log altered or invalid, or import could not check
+     its rules (a log still sealed); fuzz found a failure (or --replay still
+     fails), or a source does not audit clean
   5  another writer appended first; nothing was appended, retry"""
 
 
@@ -715,7 +716,10 @@ def _umask() -> int:
 # click.Path for completion only: a directory or a missing file is read_file's one line, exit 1
 @click.argument("file", metavar="FILE", type=click.Path())
 @click.option(
-    "--game", "game", metavar="ID", help="The imported game's id (default: its recorded id)."
+    "--game",
+    "game",
+    metavar="ID",
+    help="The imported game's id (default: the id its log records, a fork's own for a fork).",
 )
 @click.option(
     "--chain-only",
@@ -812,7 +816,8 @@ def scenario_show(name: str, ruleset_name: str | None) -> None:
     type=click.IntRange(min=1),
     default=EXAMPLES,
     show_default=True,
-    help="The most examples per ruleset (each a fork driven by generated commands).",
+    help="The examples per ruleset Hypothesis aims for (each a fork driven by generated "
+    "commands; a run may make a few more, docs/fuzzing.md).",
 )
 @click.option(
     "--seed",

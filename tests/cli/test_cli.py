@@ -260,6 +260,25 @@ def test_export_import_round_trip_and_a_broken_file_is_refused(env: dict[str, st
     one_error_line(err, "input/bad_json")
 
 
+def test_a_forks_export_is_imported_under_the_forks_own_id(env: dict[str, str]) -> None:
+    """Given the exports of two forks of one game, when each is imported into another database
+    without --game, then each takes its own id (the fork's log begins with its parent's
+    game_created, whose id it took before, and the second import was refused as taken)."""
+    new_game(env)
+    run(env, "play", "g1", roll("red"))
+    run(env, "play", "g1", roll("blue"))
+    run(env, "reveal", "g1")
+    elsewhere = {**env, "db": str(Path(env["dir"]) / "elsewhere.db")}
+    for fork in ("f1", "f2"):
+        assert run(env, "fork", "g1", "--at", "5", "--dice", "same", "--game", fork)[0] == 0
+        path = Path(env["dir"]) / f"{fork}.jsonl"
+        assert run(env, "export", fork, "-o", str(path))[0] == 0
+        status, out, err = run(elsewhere, "import", str(path))
+        assert (status, out.strip(), err) == (0, fork, "")
+        assert run(elsewhere, "head", fork)[1] == run(env, "head", fork)[1]
+    assert run(elsewhere, "head", "g1")[0] == 1
+
+
 def test_every_command_has_help_and_usage_errors_are_exit_2(env: dict[str, str]) -> None:
     for name, command in cli.commands.items():
         assert command.help, f"{name} has no help"

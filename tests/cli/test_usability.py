@@ -369,3 +369,20 @@ def test_a_same_dice_fork_of_a_revealed_game_keeps_no_secret_to_warn_about(db: P
     assert run(db, "fork", "b1", "--at", "1", "--game", "new")[2] == ""
     status, _, err = run(db, "reveal", "new", "--yes")
     assert (status, err) == (0, "")
+
+
+def test_two_new_dice_forks_of_a_revealed_game_share_nothing_secret(db: Path) -> None:
+    """Given b1 revealed and two new-dice forks of it, n1 and n2, when n2 is made and n1 is
+    revealed, then neither names the other: what they share is b1's, public since its reveal;
+    a fork of n2 still names n2, whose own secrets it shares."""
+    assert run(db, "reveal", "b1", "--yes")[0] == 0
+    assert run(db, "fork", "b1", "--at", "1", "--game", "n1")[2] == ""
+    assert run(db, "fork", "b1", "--at", "1", "--game", "n2")[2] == ""
+    status, _, err = run(db, "reveal", "n1", "--yes")
+    assert (status, err) == (0, "")
+    first = run(db, "legal", "n2")[1].splitlines()[0]
+    assert run(db, "play", "n2", first)[0] == 0
+    head = run(db, "head", "n2")[1].split()[0]
+    status, out, err = run(db, "fork", "n2", "--at", head, "--game", "n3")
+    assert (status, out) == (0, "n3\n")
+    assert err.startswith("note: n3 shares hidden history with n2, still being played")
