@@ -125,6 +125,23 @@ class Proved(msgspec.Struct):
     #: compared with the state folded from the log at their seq
     snapshots_checked: int = 0
 
+    def unchecked(self) -> list[str]:
+        """What the audit could not check over the range asked for, one short phrase each:
+        empty when the rules were re-derived to the end, every roll derived again from a
+        revealed seed (or typed by a referee, which no seed derives), no value left sealed and
+        every opened value's salt checked against a revealed seed. Only then is a log without
+        findings clean."""
+        out = []
+        if self.rules_stopped_at:
+            out.append(f"rules from seq {self.rules_stopped_at}")
+        if self.dice_unverified or self.dice_sealed:
+            out.append(f"dice: {self.dice_unverified + self.dice_sealed} rolls")
+        if self.seals_closed:
+            out.append(f"sealed values: {self.seals_closed} left sealed")
+        if self.seals_opened > self.salts_verified:
+            out.append(f"salts: {self.seals_opened - self.salts_verified} not checked")
+        return out
+
 
 def _short(type_: str, data: str, limit: int = 240) -> str:
     text = f"{type_} {data}"

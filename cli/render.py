@@ -254,11 +254,7 @@ def complete(auditor: Auditor) -> bool:
     from that seq): the rules re-derived to the end, every roll derived again from a revealed
     seed (or typed by a referee, which no seed derives), no value left sealed, every opened
     value's salt checked against a revealed seed. Only then is a log without findings clean."""
-    p = auditor.proved
-    unsalted = p.seals_opened > p.salts_verified
-    return not (
-        p.rules_stopped_at or p.dice_unverified or p.dice_sealed or p.seals_closed or unsalted
-    )
+    return not auditor.proved.unchecked()
 
 
 def dice_line(p: Proved, from_seq: int) -> str:

@@ -435,17 +435,23 @@ async def export(request: Request[Any, Any, Any], game: FromPath[str]) -> str:
 
 
 @get("/games/{game:str}/audit", responses=responses(400, 401, 403, 404))
-async def audit(request: Request[Any, Any, Any], game: FromPath[str]) -> s.Findings:
+async def audit(request: Request[Any, Any, Any], game: FromPath[str]) -> Response[s.Findings]:
     """Chain, rules re-derivation, dice and seals (the organiser's; a player's once the seed
-    is revealed): the findings, empty when the audit found nothing (what it could and could not
-    check, e.g. before the reveal, is in `warlog audit`'s report)."""
+    is revealed): the findings, empty when the audit found nothing. Whether that covers every
+    check is in the headers: `Warlog-Audit-Complete: yes`, or `no` and `Warlog-Audit-Unchecked`
+    naming what was not checked (e.g. the dice before the reveal); `warlog audit` says more."""
     player = player_of(request, game)
 
-    def check(arb: Arbiter) -> s.Findings:
+    def check(arb: Arbiter) -> Response[s.Findings]:
         must_be_revealed(arb, game, player, "audit")
-        return s.Findings(msgspec.to_builtins(arb.audit(game).findings))
+        auditor = arb.audit(game)
+        unchecked = auditor.proved.unchecked()
+        headers = {"Warlog-Audit-Complete": "no" if unchecked else "yes"}
+        if unchecked:
+            headers["Warlog-Audit-Unchecked"] = "; ".join(unchecked)
+        return Response(s.Findings(msgspec.to_builtins(auditor.findings)), headers=headers)
 
-    found: s.Findings = await call(request, check)
+    found: Response[s.Findings] = await call(request, check)
     return found
 
 

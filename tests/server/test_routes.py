@@ -167,7 +167,13 @@ def test_after_the_reveal_players_may_export_and_audit_and_play_is_over(
     assert export.status_code == 200
     assert export.headers["content-type"].startswith("application/x-ndjson")
     assert export.text == cli_out(db, "export", "g")  # sealed values still sealed
-    assert client.get("/games/g/audit", headers=ADMIN_HEADERS).json() == {"findings": []}
+    audit = client.get("/games/g/audit", headers=ADMIN_HEADERS)
+    assert audit.json() == {"findings": []}  # nothing found; all checked only if the CLI says so
+    report = cli_json(db, "audit", "g", "--json")
+    assert audit.headers["Warlog-Audit-Complete"] == ("yes" if report["complete"] else "no")
+    if ruleset == "armageddon-empires":  # its dealt cards' salts wait for the seed
+        assert not report["complete"]
+        assert "salts: " in audit.headers["Warlog-Audit-Unchecked"]
 
     head = arbiter_on(db).head("g")[0]
     revealed = client.post("/games/g/reveal", headers=ADMIN_HEADERS)
@@ -177,7 +183,10 @@ def test_after_the_reveal_players_may_export_and_audit_and_play_is_over(
     for token in game.players:
         export = client.get("/games/g/export", headers=game.as_(token))
         assert export.text == cli_out(db, "export", "g")  # every seal opened now
-        assert client.get("/games/g/audit", headers=game.as_(token)).json() == {"findings": []}
+        audit = client.get("/games/g/audit", headers=game.as_(token))
+        assert audit.json() == {"findings": []}
+        assert audit.headers["Warlog-Audit-Complete"] == "yes"
+        assert "Warlog-Audit-Unchecked" not in audit.headers
     assert client.get("/games/g/legal", headers=game.as_(player)).json() == {"commands": []}
     assert_error(
         client.post("/games/g/reveal", headers=ADMIN_HEADERS), 400, "input/already_revealed"
