@@ -223,7 +223,10 @@ class PostgresVault:
 
     def _connection(self) -> Any:
         if self._conn is None or self._conn.closed or self._conn.broken:
-            conn = self._db.connect(create=self._create)
+            try:
+                conn = self._db.connect(create=self._create)
+            except StoreError as exc:
+                raise self._not_held(exc) from None
             try:
                 with self._db.guard():
                     meta = self._db.meta(conn) or {}
@@ -233,6 +236,23 @@ class PostgresVault:
                 raise
             self._conn = conn
         return self._conn
+
+    def _not_held(self, exc: StoreError) -> StoreError:
+        """A database without a vault this role may read is a database handed out without its
+        key file (``store/no_key_file``): listed, exported and chain-checked, not played or
+        folded; any other failure is itself."""
+        if exc.code == "store/missing":
+            why = "holds no warlog vault"
+        elif exc.code == "store/unreadable":  # permission denied: a players' role
+            why = "has a vault this role may not read (permission denied on the vault_ tables)"
+        else:
+            return exc
+        return StoreError(
+            f"{self.path} {why}: the games' keys and sealed values live there, and only the "
+            "arbiter's role reads them (a role granted meta, games and events can list, export "
+            "and chain-check the games, not play or fold them)",
+            "store/no_key_file",
+        )
 
     def _before_the_events(self, query: str, rows: list[tuple[Any, ...]]) -> None:
         """``query`` for each of ``rows`` in one transaction that does not wait for the disk

@@ -78,3 +78,34 @@ def test_a_postgresql_database_that_cannot_be_reached_is_one_line_and_exit_1(
     assert result.exit_code == 1
     (line,) = result.stderr.splitlines()
     assert line.startswith("error[store/cantopen]: ") and "hunter2" not in line
+
+
+def test_the_players_events_only_role_reads_the_log_as_a_database_without_its_key_file(
+    postgres: Cluster,
+) -> None:
+    """Given a tournament database on PostgreSQL and the role docs/scaling.md grants players
+    (SELECT on meta, games and events, never the vault_ tables), when a player's client lists
+    the games, exports and audits a game with sealed values, then each works on the sealed
+    log, as the SQLite file without its key file does (each said "permission denied for table
+    vault_meta"); what needs the vault (the state, the events read as a player) is refused in
+    one line, store/no_key_file, as there."""
+    import psycopg
+
+    pg = postgres.new_database()
+    warlog(pg, "new", "armageddon-empires", "--game", "g")
+    role = "players_ro"
+    with psycopg.connect(pg, autocommit=True) as conn:
+        conn.execute(f"CREATE ROLE {role} LOGIN")
+        conn.execute(f"GRANT SELECT ON meta, games, events TO {role}")
+    player = pg.replace("warlog@", f"{role}@", 1)
+    listed = json.loads(warlog(player, "games", "--json"))
+    assert [(g["game"], g["head"]) for g in listed] == [("g", int(warlog(pg, "head", "g")[:2]))]
+    assert warlog(player, "export", "g") == warlog(pg, "export", "g")  # sealed, as a player's
+    audit = json.loads(warlog(player, "audit", "g", "--json"))
+    assert audit["findings"] == [] and audit["complete"] is False
+    assert audit["proved"]["events"] == listed[0]["head"]
+    for args in (["state", "g"], ["events", "g", "--as", "red"]):
+        result = CliRunner().invoke(cli, ["--db", player, *args])
+        assert result.exit_code == 1 and result.stderr.count("\n") == 1
+        assert result.stderr.startswith("error[store/no_key_file]: "), result.stderr
+        assert "permission denied on the vault_ tables" in result.stderr
