@@ -126,12 +126,17 @@ def test_ending_the_build_phase_before_finishing_moves_the_track_anyway() -> Non
 
 def test_version_4_holds_one_fortification_per_area() -> None:
     """Given a game begun under version 4 and fort-1 in hive_a, when fort-2 is placed there, then
-    it is refused; it may go to hive_c."""
+    it is refused citing the cap (BFA-9) and Stacking; it may go to hive_c."""
     g, _ = imperial_build(at("fort-1", "hive_a"), version="4")
     g.when(c.Build(player="imperials", counter="fort-2"))
     g.when(c.FinishBuilding(player="imperials"))
-    g.when_rejected(
+    refused = g.when_rejected(
         c.Place(player="imperials", counter="fort-2", to="hive_a"), code="rules/bad_place"
+    )
+    assert refused.message == (
+        "fort-2 cannot be placed in hive_a: it must be an intact hive or factory with room in its "
+        "stack (2 fortifications in hive_a (BFA-9: one per area); rules: Stacking) (rules: Build "
+        "Phase, Imperial; BFA-12)"
     )
     g.when(c.Place(player="imperials", counter="fort-2", to="hive_c"))
 
@@ -150,6 +155,26 @@ def test_any_number_of_fortifications_stack_since_version_5() -> None:
         "fort-2",
     ]
     assert RULESET.invariants(g.state) == []
+
+
+def test_an_overstacked_placement_cites_stacking_and_bfa_12_not_bfa_9() -> None:
+    """Given three counters in hive_a, when Rough Riders are placed there, then the refusal cites
+    Stacking and the placement rule (BFA-12), not the fortification cap (BFA-9), in version 5
+    and in version 4 alike (a refusal is not logged)."""
+    for version in ("", "4"):
+        g, _ = imperial_build(
+            at("ig-2", "hive_a"), at("ig-3", "hive_a"), at("ig-4", "hive_a"), version=version
+        )
+        g.when(c.Build(player="imperials", counter="riders-1"))
+        g.when(c.FinishBuilding(player="imperials"))
+        refused = g.when_rejected(
+            c.Place(player="imperials", counter="riders-1", to="hive_a"), code="rules/bad_place"
+        )
+        assert refused.message == (
+            "riders-1 cannot be placed in hive_a: it must be an intact hive or factory with room "
+            "in its stack (4 counters in hive_a (at most 3 count for stacking); rules: Stacking) "
+            "(rules: Build Phase, Imperial; BFA-12)"
+        )
 
 
 # -- Ork rebuilds ---------------------------------------------------------------------------------
