@@ -9,6 +9,7 @@ from collections.abc import Iterable
 from typing import NamedTuple
 
 from warlog.domain.battle_for_armageddon.rules import (
+    FORTIFICATIONS_STACK_SINCE,
     IMPERIALS,
     MAX_FORTIFICATIONS_PER_AREA,
     MAX_STACK,
@@ -216,7 +217,8 @@ def stacking_problem(state: GameState, area_id: str, counters: Iterable[Counter]
     """Why ``counters`` (one side's whole stack) may not stand together in the area, or None.
 
     seed 003 "Stacking": at most 3 counters that count, any number of free ones, no Ork tribes
-    mixed (Ghazghkull joins any tribe); BFA-9: one fortification per area.
+    mixed (Ghazghkull joins any tribe); BFA-9: any number of fortifications since version 5,
+    one per area in games begun under 4 and before.
     """
     types = _tables(state.scenario).types
     normal = forts = 0
@@ -233,7 +235,7 @@ def stacking_problem(state: GameState, area_id: str, counters: Iterable[Counter]
         return f"{normal} counters in {area_id} (at most {MAX_STACK} count for stacking)"
     if len(tribes) > 1:
         return f"Ork tribes {', '.join(sorted(tribes))} mixed in {area_id}"
-    if forts > MAX_FORTIFICATIONS_PER_AREA:
+    if forts > MAX_FORTIFICATIONS_PER_AREA and state.rules_version < FORTIFICATIONS_STACK_SINCE:
         return f"{forts} fortifications in {area_id} (BFA-9: one per area)"
     return None
 

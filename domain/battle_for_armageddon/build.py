@@ -23,6 +23,7 @@ from warlog.domain.battle_for_armageddon.rules import (
     POOL,
     READY,
     RUINS_PER_ORK_REBUILD,
+    STACKING,
     TRACK,
 )
 from warlog.domain.battle_for_armageddon.state import Counter, GameState
@@ -133,7 +134,7 @@ def place(batch: Batch[GameState], cmd: Place) -> None:
     if counter.side != IMPERIALS or counter.location != READY:
         raise reject(f"{cmd.counter} is not in the READY box", "not_ready")
     if cmd.to not in placements(state, counter):
-        why = _crowding(state, cmd.to, counter, "rules: Stacking, BFA-9")
+        why = _crowding(state, cmd.to, counter, STACKING)
         raise reject(
             f"{cmd.counter} cannot be placed in {cmd.to}: it must be an intact hive or factory "
             f"with room in its stack{why} (rules: Build Phase, Imperial; BFA-12)",
@@ -144,7 +145,8 @@ def place(batch: Batch[GameState], cmd: Place) -> None:
 
 def _crowding(state: GameState, area: str, counter: Counter, rule: str) -> str:
     """Why ``counter`` would break stacking in ``area`` with its side's stack there, as a
-    parenthesis for a refusal, or "" (no such area, or room)."""
+    parenthesis for a refusal citing ``rule``, or "" (no such area, or room). The fortification
+    cap, where the game's version keeps it, cites BFA-9 in the problem itself."""
     if not board.is_area(state, area):
         return ""
     stack = [*board.counters_in(state, area, counter.side), counter]
@@ -189,7 +191,7 @@ def rebuild(batch: Batch[GameState], cmd: Rebuild) -> None:
             f"{cmd.counter} is not a destroyed Ork counter that can be rebuilt", "not_buildable"
         )
     if cmd.to not in rebuild_areas(state, counter):
-        why = _crowding(state, cmd.to, counter, "rules: Stacking")
+        why = _crowding(state, cmd.to, counter, STACKING)
         raise reject(
             f"{cmd.counter} cannot be rebuilt in {cmd.to}: it must be a garrisoned smoking ruin or "
             f"an Ork supply area, free of Imperials, with room in its stack{why} (rules: Build "

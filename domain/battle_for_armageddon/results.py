@@ -29,6 +29,8 @@ from warlog.domain.battle_for_armageddon.rules import (
     ADVANCE_MAX,
     ADVANCE_MIN_MOVE,
     IMPERIALS,
+    RETREATING,
+    SPECIAL_UNITS,
 )
 from warlog.domain.battle_for_armageddon.state import Combat, Counter, GameState
 from warlog.domain.core.batch import Batch
@@ -301,12 +303,13 @@ def _retreat_need(state: GameState, c: Combat, step: ResultStep) -> Decision | S
         return lambda batch: _ruin_site(batch, area)
     forts = [x.id for x in here if board.is_fortification(state, x)]
     if forts:
-        return lambda batch: _kill_plain(batch, forts, "its stack was forced to retreat")
+        rule = SPECIAL_UNITS if state.rules_version >= SPECIAL_UNITS_CITED_SINCE else RETREATING
+        return lambda batch: _kill_plain(batch, forts, "its stack was forced to retreat", rule)
     # seed 003: counters that already retreated this phase die if forced to retreat again (BFA-20)
     twice = [x.id for x in here if step.side == "defender" and x.id in c.passive]
     if twice:
         return lambda batch: _kill_plain(
-            batch, twice, "forced to retreat a second time in the phase"
+            batch, twice, "forced to retreat a second time in the phase", RETREATING
         )
     members = _here(group(state, step.side, area), area)
     for x in members:
@@ -324,9 +327,16 @@ def _retreat_need(state: GameState, c: Combat, step: ResultStep) -> Decision | S
     return lambda batch: batch.emit(RetreatCompleted(side=step.side, area=area))
 
 
-def _kill_plain(batch: Batch[GameState], ids: list[str], reason: str) -> None:
+#: since this rules version a fortification destroyed because its stack is forced to retreat
+#: cites the rule that destroys it, seed 003 "Special Units" (before, "Retreating"; the reason is
+#: part of the logged event, so games begun under 4 and before keep it)
+SPECIAL_UNITS_CITED_SINCE = 5
+
+
+def _kill_plain(batch: Batch[GameState], ids: list[str], reason: str, rule: str) -> None:
+    """Eliminate ``ids`` for ``reason``, citing ``rule`` (a section of the rules sheet)."""
     for cid in ids:
-        eliminate(batch, cid, f"{reason} (rules: Retreating)")
+        eliminate(batch, cid, f"{reason} ({rule})")
 
 
 def _retreat_choice(

@@ -61,8 +61,12 @@ FIRST_TURN_BUILD_DIVISOR = 2
 # -- stacking -----------------------------------------------------------------------------------
 #: seed 003 "Stacking": up to 3 normal counters; leaders, fortifications, hives, factories are free
 MAX_STACK = 3
-#: BFA-9: one fortification per area (a second one would not double the defence again)
+#: BFA-9, in games begun under versions 4 and before: one fortification per area
 MAX_FORTIFICATIONS_PER_AREA = 1
+#: BFA-9, since this rules version: any number of fortifications stack (seed 003 "Stacking" lists
+#: them among the counters of which any number may), their stack's defence doubling once however
+#: many (``combat.odds``)
+FORTIFICATIONS_STACK_SINCE = 5
 
 # -- combat -------------------------------------------------------------------------------------
 #: seed 003 "Terrain Effects": subtract 1 from the CRT roll if all attackers fight across a river

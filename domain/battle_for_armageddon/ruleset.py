@@ -34,9 +34,11 @@ class BattleForArmageddon(Rules[GameState, Command]):
     name: ClassVar[str] = "battle-for-armageddon"
     #: 2: sealed hidden values; 3: a combat's summary names only what that combat did
     #: (``results.COMBAT_SUMMARY_SINCE``); 4: a special card is played as the first copy of
-    #: its kind not yet played (``specials.PLAYED_BY_KIND_SINCE``, BFA-28)
-    version: ClassVar[str] = "4"
-    kept_versions: ClassVar[tuple[str, ...]] = ("3", "2")
+    #: its kind not yet played (``specials.PLAYED_BY_KIND_SINCE``, BFA-28); 5: any number of
+    #: fortifications stack (``rules.FORTIFICATIONS_STACK_SINCE``, BFA-9) and one destroyed by its
+    #: stack's retreat cites Special Units (``results.SPECIAL_UNITS_CITED_SINCE``)
+    version: ClassVar[str] = "5"
+    kept_versions: ClassVar[tuple[str, ...]] = ("4", "3", "2")
     event_types: ClassVar[tuple[type[Event], ...]] = EVENT_TYPES
     command_type: ClassVar[Any] = BfaCommand
     state_type: ClassVar[type] = GameState
@@ -107,9 +109,15 @@ class BattleForArmageddon(Rules[GameState, Command]):
         return isinstance(event, TurnBegan)
 
 
-class BattleForArmageddon3(BattleForArmageddon):
-    """Version 3, kept so that a game begun under it plays on under it and its log re-derives
+class BattleForArmageddon4(BattleForArmageddon):
+    """Version 4, kept so that a game begun under it plays on under it and its log re-derives
     (the state's ``rules_version`` tells each rule that changed since)."""
+
+    version: ClassVar[str] = "4"
+
+
+class BattleForArmageddon3(BattleForArmageddon):
+    """Version 3, kept likewise."""
 
     version: ClassVar[str] = "3"
 
@@ -123,6 +131,7 @@ class BattleForArmageddon2(BattleForArmageddon):
 LATEST = BattleForArmageddon()
 #: every version this warlog plays, by version
 VERSIONS: dict[str, BattleForArmageddon] = {
-    r.version: r for r in (LATEST, BattleForArmageddon3(), BattleForArmageddon2())
+    r.version: r
+    for r in (LATEST, BattleForArmageddon4(), BattleForArmageddon3(), BattleForArmageddon2())
 }
 RULESET: Ruleset[GameState, Command] = LATEST

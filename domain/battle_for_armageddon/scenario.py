@@ -338,6 +338,8 @@ def _check_counters(sc: Scenario) -> None:
                 )
         if t.role == "fortification":
             forts[c.start] += 1
+            # BFA-9: a scenario is checked alike whatever version a game of it begins under (an
+            # imported game_created names its own), and versions 4 and before hold one per area
             if forts[c.start] > MAX_FORTIFICATIONS_PER_AREA:
                 raise _bad(f"{where}.start", f"a second fortification in {c.start!r} (BFA-9)")
         if c.tribe:

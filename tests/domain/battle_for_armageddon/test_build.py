@@ -10,8 +10,8 @@ from warlog.domain.battle_for_armageddon.ruleset import RULESET
 from warlog.domain.core.events import Event
 
 
-def imperial_build(*setup: Event, turn: int = 2) -> tuple[Given, list[Event]]:
-    g = game(*before_phase("imperials", "build", turn=turn), *setup)
+def imperial_build(*setup: Event, turn: int = 2, version: str = "") -> tuple[Given, list[Event]]:
+    g = game(*before_phase("imperials", "build", turn=turn), *setup, version=version)
     return g, g.when(c.EndPhase(player="imperials"))
 
 
@@ -124,14 +124,57 @@ def test_ending_the_build_phase_before_finishing_moves_the_track_anyway() -> Non
     assert g.state.counters["ig-1"].track == 1
 
 
-def test_one_fortification_per_area() -> None:
+def test_version_4_holds_one_fortification_per_area() -> None:
+    """Given a game begun under version 4 and fort-1 in hive_a, when fort-2 is placed there, then
+    it is refused citing the cap (BFA-9) and Stacking; it may go to hive_c."""
+    g, _ = imperial_build(at("fort-1", "hive_a"), version="4")
+    g.when(c.Build(player="imperials", counter="fort-2"))
+    g.when(c.FinishBuilding(player="imperials"))
+    refused = g.when_rejected(
+        c.Place(player="imperials", counter="fort-2", to="hive_a"), code="rules/bad_place"
+    )
+    assert refused.message == (
+        "fort-2 cannot be placed in hive_a: it must be an intact hive or factory with room in its "
+        "stack (2 fortifications in hive_a (BFA-9: one per area); rules: Stacking) (rules: Build "
+        "Phase, Imperial; BFA-12)"
+    )
+    g.when(c.Place(player="imperials", counter="fort-2", to="hive_c"))
+
+
+def test_any_number_of_fortifications_stack_since_version_5() -> None:
+    """Given fort-1 in hive_a, when fort-2 is placed there, then both stand in hive_a (rules:
+    Stacking: fortifications do not count for stacking; BFA-9), and the invariants hold."""
     g, _ = imperial_build(at("fort-1", "hive_a"))
     g.when(c.Build(player="imperials", counter="fort-2"))
     g.when(c.FinishBuilding(player="imperials"))
-    g.when_rejected(
-        c.Place(player="imperials", counter="fort-2", to="hive_a"), code="rules/bad_place"
-    )
-    g.when(c.Place(player="imperials", counter="fort-2", to="hive_c"))
+    places = {x.to for x in RULESET.legal_commands(g.state, "imperials") if isinstance(x, c.Place)}
+    assert "hive_a" in places
+    g.when(c.Place(player="imperials", counter="fort-2", to="hive_a"))
+    assert [x.id for x in g.state.counters.values() if x.location == "hive_a"] == [
+        "fort-1",
+        "fort-2",
+    ]
+    assert RULESET.invariants(g.state) == []
+
+
+def test_an_overstacked_placement_cites_stacking_and_bfa_12_not_bfa_9() -> None:
+    """Given three counters in hive_a, when Rough Riders are placed there, then the refusal cites
+    Stacking and the placement rule (BFA-12), not the fortification cap (BFA-9), in version 5
+    and in version 4 alike (a refusal is not logged)."""
+    for version in ("", "4"):
+        g, _ = imperial_build(
+            at("ig-2", "hive_a"), at("ig-3", "hive_a"), at("ig-4", "hive_a"), version=version
+        )
+        g.when(c.Build(player="imperials", counter="riders-1"))
+        g.when(c.FinishBuilding(player="imperials"))
+        refused = g.when_rejected(
+            c.Place(player="imperials", counter="riders-1", to="hive_a"), code="rules/bad_place"
+        )
+        assert refused.message == (
+            "riders-1 cannot be placed in hive_a: it must be an intact hive or factory with room "
+            "in its stack (4 counters in hive_a (at most 3 count for stacking); rules: Stacking) "
+            "(rules: Build Phase, Imperial; BFA-12)"
+        )
 
 
 # -- Ork rebuilds ---------------------------------------------------------------------------------

@@ -532,3 +532,72 @@ def test_a_leader_retreats_with_his_stack() -> None:
     ]
     g2.when(c.Retreat(player="imperials", counter="dante", to="river_a"))
     assert g2.state.counters["dante"].location == "river_a"
+
+
+# -- fortifications (BFA-9 since version 5; rules: Special Units) ----------------------------------
+
+
+def test_two_fortifications_double_the_defence_once() -> None:
+    """Given ig-1, fort-1 and fort-2 in hive_b (version 5: any number stack), when 3 Boyz attack
+    it, then the defence is 2×(ig-1 3 + hive_b 4 = 7) = 14, not 28: 9 vs 14 reads 1:2 (doubled
+    twice it would read 1:4)."""
+    g = orks_attack(
+        at("boyz-2", "plain_b"),
+        at("boyz-3", "plain_b"),
+        at("boyz-4", "plain_b"),
+        at("ig-1", "hive_b"),
+        at("fort-1", "hive_b"),
+        at("fort-2", "hive_b"),
+    )
+    declared = one(attack(g, "hive_b", "plain_b", die=6), ev.AttackDeclared)
+    assert (declared.attack_total, declared.defence_base, declared.defence_total) == (9, 7, 14)
+    assert declared.fortified
+    assert declared.column == "1:2"
+    assert "2×(ig-1 3 + hive_b 4 = 7) fortified = 14" in declared.explain()
+
+
+def forced_back_twice(version: str) -> tuple[Given, list[Event]]:
+    """ig-1 retreats into river_a, where ig-2 and fort-1 stand (fort-2 too since version 5), and
+    the Orks attack river_a: 3 vs 2×3 = 6 → 1:2, 6 → EX. ig-2 is the loss; the stack must
+    retreat, which destroys its fortifications and ig-1, forced to retreat a second time."""
+    forts = [at("fort-1", "river_a")] + ([at("fort-2", "river_a")] if not version else [])
+    g = game(
+        *in_phase("orks", "combat"),
+        at("boyz-2", "plain_b"),
+        at("boyz-3", "plain_b"),
+        at("boyz-1", "ork_a"),
+        at("ghazghkull", "ork_b"),
+        at("ig-1", "plain_a"),
+        at("ig-2", "river_a"),
+        *forts,
+        version=version,
+    )
+    attack(g, "plain_a", "plain_b", die=6)  # 6 vs 3 → 2:1, 6 → DW
+    g.when(c.Retreat(player="imperials", counter="ig-1", to="river_a"))
+    g.when(c.Advance(player="orks", counters=[]))
+    events = attack(g, "river_a", "ork_a", die=6)
+    declared = one(events, ev.AttackDeclared)
+    assert (declared.defence_total, declared.column) == (6, "1:2")
+    assert one(events, ev.CombatRolled).result == "EX"
+    return g, events
+
+
+def test_a_fortification_its_stack_retreat_destroys_cites_special_units_since_version_5() -> None:
+    """Given a stack with two fortifications and a counter that already retreated, when it is
+    forced to retreat, then both fortifications are destroyed citing Special Units (they are
+    "destroyed if counters they are stacked with are forced to retreat") and the counter forced
+    back a second time still cites Retreating."""
+    _, events = forced_back_twice(version="")
+    reasons = {e.counter: e.reason for e in of(events, ev.CounterEliminated)}
+    assert reasons["fort-1"] == "its stack was forced to retreat (rules: Special Units)"
+    assert reasons["fort-2"] == "its stack was forced to retreat (rules: Special Units)"
+    assert reasons["ig-1"] == "forced to retreat a second time in the phase (rules: Retreating)"
+
+
+def test_version_4_cites_retreating_for_a_fortification_its_stack_retreat_destroys() -> None:
+    """Given a game begun under version 4, then the fortification's reason is the one that
+    version logged, byte for byte."""
+    _, events = forced_back_twice(version="4")
+    reasons = {e.counter: e.reason for e in of(events, ev.CounterEliminated)}
+    assert reasons["fort-1"] == "its stack was forced to retreat (rules: Retreating)"
+    assert reasons["ig-1"] == "forced to retreat a second time in the phase (rules: Retreating)"

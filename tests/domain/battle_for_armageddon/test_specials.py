@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from msgspec.structs import replace
+
 from tests.domain.battle_for_armageddon.helpers import (
     PROVING_GROUND,
     at,
@@ -9,12 +11,15 @@ from tests.domain.battle_for_armageddon.helpers import (
     game,
     in_phase,
     off,
+    proving_ground,
+    second_war,
 )
 from tests.given_when_then import Given, one
 from warlog.domain.battle_for_armageddon import commands as c
 from warlog.domain.battle_for_armageddon import events as ev
 from warlog.domain.battle_for_armageddon.ruleset import RULESET
 from warlog.domain.battle_for_armageddon.scenario import Scenario, parse_scenario
+from warlog.domain.core.events import Event
 
 
 def drawn(player: str, *cards: str) -> list[ev.SpecialCardDrawn]:
@@ -238,3 +243,110 @@ def test_legal_offers_one_play_per_kind_and_cards_of_another_value_are_another_k
         x.card for x in RULESET.legal_commands(g.state, "orks") if isinstance(x, c.PlaySpecial)
     ]
     assert plays == ["waaagh-1", "waaagh-big"]
+
+
+# -- Rail Transport (forced_march) and Emergency Production (extra_build_points) -----------------
+
+
+def with_card(card: str) -> Scenario:
+    """The proving ground with the special card ``card`` of the bundled scenario (second-war)."""
+    spec = next(x for x in second_war().special_cards if x.id == card)
+    ground = proving_ground()
+    return replace(ground, special_cards=[*ground.special_cards, spec])
+
+
+def test_rail_transport_gives_one_more_move_to_the_counters_that_move_after_it() -> None:
+    """Given the Imperials' movement phase, ig-1 (Move 2) in hive_a, guns-1 (Move 0) in hive_b
+    and Rail Transport (the scenario's card: +1 Move) in hand, when they play it, then ig-1
+    reaches hive_d, 3 areas away, which Move 2 could not, and no further: hive_e, 4 away, is
+    refused naming Move 3; a counter with Move 0 still cannot move."""
+    scenario = with_card("rail-transport-1")
+    spec = next(x for x in scenario.special_cards if x.id == "rail-transport-1")
+    assert (spec.name, spec.effect, spec.value) == ("Rail Transport", "forced_march", 1)
+    assert "+1 Move" in spec.text
+    g = game(
+        *in_phase("imperials", "movement"),
+        *drawn("imperials", "rail-transport-1"),
+        at("ig-1", "hive_a"),
+        at("guns-1", "hive_b"),
+        scenario=scenario,
+    )
+    refused = g.when_rejected(
+        c.Move(player="imperials", counter="ig-1", to="hive_d"), code="rules/unreachable"
+    )
+    assert "with Move 2" in refused.message
+    played = one(
+        g.when(c.PlaySpecial(player="imperials", card="rail-transport-1")), ev.SpecialCardPlayed
+    )
+    assert (played.effect, played.value) == ("forced_march", 1)
+    assert g.state.move_bonus == 1
+    refused = g.when_rejected(
+        c.Move(player="imperials", counter="ig-1", to="hive_e"), code="rules/unreachable"
+    )
+    assert refused.message.startswith("ig-1 cannot reach hive_e from hive_a with Move 3 ")
+    g.when_rejected(
+        c.Move(player="imperials", counter="guns-1", to="hive_a"), code="rules/cannot_move"
+    )
+    moves = {
+        x.to
+        for x in RULESET.legal_commands(g.state, "imperials")
+        if isinstance(x, c.Move) and x.counter == "ig-1"
+    }
+    assert "hive_d" in moves and "hive_e" not in moves
+    moved = one(g.when(c.Move(player="imperials", counter="ig-1", to="hive_d")), ev.CounterMoved)
+    assert moved.path == ["hive_a", "hive_b", "hive_c", "hive_d"]
+
+
+def emergency(*setup: Event) -> Given:
+    """The Imperials' build phase counted, Emergency Production (the scenario's card: +3 build
+    points) in hand."""
+    g = game(
+        *before_phase("imperials", "build"),
+        *drawn("imperials", "emergency-production-1"),
+        *setup,
+        scenario=with_card("emergency-production-1"),
+    )
+    g.when(c.EndPhase(player="imperials"))
+    return g
+
+
+def test_emergency_production_adds_three_build_points_to_spend_this_phase() -> None:
+    """Given hive_b and hive_c in smoking ruins (12 build points), when the Imperials play
+    Emergency Production, then they have 15, and spend all 15; one point more is refused."""
+    g = emergency(
+        ev.SiteRuined(site="hive_b", area="hive_b", defence=4, track=16),
+        ev.SiteRuined(site="hive_c", area="hive_c", defence=4, track=12),
+    )
+    assert g.state.build_points == 12
+    spec = next(x for x in g.state.scenario.special_cards if x.id == "emergency-production-1")
+    assert (spec.name, spec.effect, spec.value) == ("Emergency Production", "extra_build_points", 3)
+    assert "+3 build points" in spec.text
+    played = one(
+        g.when(c.PlaySpecial(player="imperials", card="emergency-production-1")),
+        ev.SpecialCardPlayed,
+    )
+    assert (played.effect, played.value) == ("extra_build_points", 3)
+    assert g.state.build_points == 15
+    for counter in ("titan-1", "ig-1", "ig-2", "ig-3", "ig-4", "gangs-1"):  # 5 + 4×2 + 2 = 15
+        g.when(c.Build(player="imperials", counter=counter))
+    assert g.state.build_points == 0
+    refused = g.when_rejected(
+        c.Build(player="imperials", counter="riders-1"), code="rules/cannot_afford"
+    )
+    assert refused.message == "Rough Riders costs 1; 0 build points left"
+
+
+def test_emergency_production_is_refused_once_the_production_track_has_moved() -> None:
+    """Given the Imperials have finished buying (the track moved), when they play Emergency
+    Production, then it is refused, and legal does not offer it."""
+    g = emergency()
+    g.when(c.FinishBuilding(player="imperials"))
+    refused = g.when_rejected(
+        c.PlaySpecial(player="imperials", card="emergency-production-1"),
+        code="rules/wrong_timing",
+    )
+    assert refused.message == "Emergency Production is played before the production track moves"
+    assert not [
+        x for x in RULESET.legal_commands(g.state, "imperials") if isinstance(x, c.PlaySpecial)
+    ]
+    assert g.state.build_points == 0

@@ -89,6 +89,20 @@ def test_a_hive_and_a_fortification_roll_twice_and_die_only_if_both_fail() -> No
     assert g2.state.counters["fort-1"].location == "hive_b"
 
 
+def test_two_fortifications_give_one_roll_as_one_does() -> None:
+    """Given a cut-off stack in hive_b with two fortifications (version 5: any number stack),
+    when supply is checked, then it rolls once for the hive and once for its fortifications
+    (rules: Supply: "a hive or fortification"), and dies only if both rolls fail."""
+    g = _cut_off_hive_b(at("fort-1", "hive_b"), at("fort-2", "hive_b"))
+    events = g.when(c.EndPhase(player="imperials"), dice=[2, 3])
+    stack = one(events, ev.StackOutOfSupply)
+    assert (stack.protection, stack.faces, stack.destroyed) == (
+        ["hive", "fortification"],
+        [2, 3],
+        True,
+    )
+
+
 def test_a_chapter_out_of_supply_flips_to_its_detachment() -> None:
     _, events = imperial_card_ends(
         at("blood_angels", "river_a"), at("boyz-2", "plain_a"), at("boyz-3", "ash_b")
