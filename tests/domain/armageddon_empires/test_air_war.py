@@ -888,3 +888,29 @@ def test_the_holder_of_a_captured_base_fires_its_cards_from_the_ground() -> None
     challenge = only(events, ChallengeOpened).challenge
     assert challenge.attacker is not None and challenge.defender is not None
     assert (challenge.attacker.empire, challenge.defender.empire) == ("blue", "red")
+
+
+def test_the_policy_fires_each_gunner_but_one_a_harm_card_outnumbers() -> None:
+    from warlog.domain.armageddon_empires.autoplay import choose
+
+    # given blue's base whose card has Anti-Air 1 and its bunker Anti-Air 2, and blue's flak
+    # (Anti-Air 3) there, under red's harrier (HARM 3)
+    bases = BASES.replace(
+        'at = "4,2"\ncard = "keep"\nfacilities = ["bunker"]',
+        'at = "4,2"\ncard = "aakeep"\nfacilities = ["bunker", "aabunker"]',
+    )
+    g = skies(["harrier"], [], garrison=("flak",), more=AA_FACILITIES, bases_text=bases)
+    g.when(HARRIER_ON_BUNKER, dice=[])
+    legal = RULESET.legal_commands(g.state, "blue")
+    assert legal == [
+        fire("blue.aakeep.1"),
+        fire("blue.aabunker.1"),
+        fire("blue.flak.1"),
+        BLUE_STOPS,
+    ]
+    # then the policy fires the flak, whose duel is even, and not the two the HARM outnumbers
+    assert choose(g.state, "blue", legal) == fire("blue.flak.1")
+    g.when(fire("blue.flak.1"), dice=[1, 1, 1, 1, 1, 1])
+    accept_all(g)
+    legal = RULESET.legal_commands(g.state, "blue")
+    assert choose(g.state, "blue", legal) == BLUE_STOPS
