@@ -1,8 +1,9 @@
 """The events of the air war (p.19, p.30–31; AE-39..AE-43; stable tags).
 
 Every step of an air strike carries the whole strike as it stands after it (its card, hex, aim,
-stage, target, the empires still to answer the intercept window, the gunners still to fire), so
-that ``explain`` on any of them says where the strike is. Never imports ``state.py``.
+stage, target, the empires still to answer the window open now, the gunners still to fire before
+version 13 and those that have fired since), so that ``explain`` on any of them says where the
+strike is. Never imports ``state.py``.
 """
 
 from typing import Annotated, Any
@@ -104,8 +105,9 @@ class InterceptAnswered(AirStep, frozen=True, tag="intercept_answered"):
 
 
 class AirStrikeAdvanced(AirStep, frozen=True, tag="air_strike_advanced"):
-    """The strike moves on (p.30–31): the Ground-To-Air window opens, a challenge against the
-    attack card is over, the strike's target is picked, or the strike has nothing to strike."""
+    """The strike moves on (p.30–31): the Ground-To-Air window opens, a gunner fires or its
+    empire launches no more challenges (AE-41), a challenge against the attack card is over,
+    the strike's target is picked, or the strike has nothing to strike."""
 
     why: str
 

@@ -16,11 +16,15 @@ hex, the intercept window, Ground-To-Air challenges, then the Air-To-Ground chal
   it pass automatically (AE-20); every other is asked, so that being asked tells nothing.
   The Air-To-Air challenge: the interceptor's Air To Air X against the card's defence, or its
   Air To Air level when it has one, a duel (p.31).
-- **Ground-To-Air** (p.31; AE-41): every card of another empire in the hex with Anti-Air X
+- **Ground-To-Air** (p.30–31; AE-41): every card of another empire in the hex with Anti-Air X
   (against aircraft and helos) or Anti-Missile X (against missiles) may challenge the card, free
-  of cost, bases first, then armies that are not stealthed by id: since version 12 its empire is
-  asked whether it fires (``ground_to_air``), before every gunner fired. Against HARM X the attack card
-  defends with X dice and the challenge is a duel; there is no HARM against Anti-Missile.
+  of cost. Since version 13 every other empire is asked in seat order, whatever the hex holds,
+  and launches its challenges one gunner at a time in the order it chooses
+  (``ground_to_air_challenge``) until it launches no more: a gunner shows itself only by firing.
+  In version 12 each gunner was asked about in turn (``ground_to_air``), bases first, then
+  armies that are not stealthed by id, named to everyone; before, every gunner fired. Against
+  HARM X the attack card defends with X dice and the challenge is a duel; there is no HARM
+  against Anti-Missile.
 - **Air-To-Ground** (p.31; AE-42, AE-43): the surviving card's attack (+ ``FORWARD_AIR_CONTROLLER_
   DICE`` with a Forward Air Controller unit of its empire in the hex, p.46) against the target's
   defence + terrain (R12); a unit defending has no hero's fate. Damage less the target's damage
@@ -57,7 +61,12 @@ from warlog.domain.armageddon_empires.challenge_moves import (
     in_own_turn,
     open_challenge,
 )
-from warlog.domain.armageddon_empires.commands import GroundToAir, Intercept, PlayAttackCard
+from warlog.domain.armageddon_empires.commands import (
+    GroundToAir,
+    GroundToAirChallenge,
+    Intercept,
+    PlayAttackCard,
+)
 from warlog.domain.armageddon_empires.costs import MAX_AP_OWED
 from warlog.domain.armageddon_empires.fallout import (
     HARDENED,
@@ -72,7 +81,7 @@ from warlog.domain.armageddon_empires.observation import observation_into
 from warlog.domain.armageddon_empires.state import Base, GameState
 from warlog.domain.armageddon_empires.supply import is_besieged
 from warlog.domain.core.batch import Batch
-from warlog.domain.core.errors import RulesError, reject
+from warlog.domain.core.errors import RulesError, quoted, reject
 from warlog.domain.core.hexgrid import Hex
 from warlog.domain.core.procedure import Decision, Step
 from warlog.domain.core.ruleset import Command
@@ -96,6 +105,13 @@ GROUND_TO_AIR_ANSWERS: tuple[str, ...] = (GroundToAir.type_name(),)
 #: challenge to its owner, and closes the window once each is fought or turned down), gunner by
 #: gunner in the order of ``gunners``; version 11 and before fired every gunner
 GROUND_TO_AIR_ASKED_SINCE = 12
+GROUND_TO_AIR_CHALLENGE_ANSWERS: tuple[str, ...] = (GroundToAirChallenge.type_name(),)
+#: AE-41: since version 13 every other empire is asked, whatever the hex holds, in seat order,
+#: and names each gunner it fires (``ground_to_air_challenge``): a gunner that does not fire is
+#: never shown (p.30: the owner chooses to launch the challenge). Version 12 named every gunner
+#: in the hex to everyone, units of armies the striker had not sighted among them, and asked
+#: about each, so that the striker learnt of gunners that held their fire
+GROUND_TO_AIR_UNSEEN_SINCE = 13
 
 
 # ---------------------------------------------------------------------- what a card may strike
@@ -531,6 +547,9 @@ def gunners(state: GameState, strike: AirStrike) -> tuple[str, ...]:
 
 def _to_ground(batch: Batch[GameState]) -> None:
     strike = top_strike(batch.state)
+    if batch.state.rules_version >= GROUND_TO_AIR_UNSEEN_SINCE:
+        _open_ground_window(batch, strike)
+        return
     found = gunners(batch.state, strike)
     if not found:
         why = "no Ground-To-Air card in the hex (p.31)"
@@ -580,14 +599,120 @@ def ground_to_air_options(state: GameState, player: str) -> list[Command]:
     return [GroundToAir(player=player, fire=True), GroundToAir(player=player, fire=False)]
 
 
+# ---------------------------------------------------------------------- since version 13
+
+
+def _open_ground_window(batch: Batch[GameState], strike: AirStrike) -> None:
+    """The Ground-To-Air window since version 13 (AE-41): every other empire, in seat order,
+    is to be asked, whatever the hex holds: whether the game waits for an empire must not tell
+    what it has there."""
+    asked = tuple(e for e in batch.state.seats if e != strike.empire)
+    why = (
+        f"the Ground-To-Air window: {', '.join(asked)} asked in turn whether to challenge "
+        f"{strike.card} from the ground (p.30–31; AE-41)"
+    )
+    window = replace(strike, stage="ground", to_ask=asked, fired=())
+    batch.emit(AirStrikeAdvanced(strike=window, why=why))
+
+
+def empire_gunners(state: GameState, strike: AirStrike, empire: str) -> list[str]:
+    """The gunners of ``empire`` that may still challenge ``strike``: those of ``gunners``
+    that it fires (``gunner_empire``: a base's cards by the base's holder) and that have not
+    fired at it yet (AE-41)."""
+    fired = strike.fired_gunners
+    return [
+        g
+        for g in gunners(state, strike)
+        if g not in fired and gunner_empire(state, strike, g) == empire
+    ]
+
+
+def ground_to_air_problem(
+    state: GameState, strike: AirStrike, empire: str, gunner: str
+) -> RulesError | None:
+    """Why ``empire`` may not fire ``gunner`` at ``strike`` (AE-41), or None. The refusal of a
+    card that is not one of its gunners in the hex says the same whatever that card is (an
+    enemy card, one of its own elsewhere, a name that is nothing), so that it tells nothing
+    of the other empires' cards; one that has fired already was seen firing."""
+    if gunner in strike.fired_gunners:
+        return reject(
+            f"{gunner} has already challenged {strike.name} from the ground: each gunner "
+            "challenges once (p.31; AE-41)",
+            "already_fired",
+        )
+    if gunner not in empire_gunners(state, strike, empire):
+        craft = ANTI_MISSILE if strike.craft == "missile" else ANTI_AIR
+        return reject(
+            f"{quoted(gunner)} is not a gunner of {empire}'s in {strike.at} that may challenge "
+            f"{strike.name}: one of its {craft} cards there that has not fired at it "
+            "(p.31; AE-41)",
+            "not_a_gunner",
+        )
+    return None
+
+
+def ground_to_air_challenge(batch: Batch[GameState], cmd: GroundToAirChallenge) -> None:
+    """``air_strike_advanced``: the asked empire's gunner challenges the attack card now, in
+    the open (its challenge opens next; the empire is asked again after it), or the empire
+    launches no more challenges (the next empire is asked) (p.30–31; AE-41). RulesError as
+    ``ground_to_air_problem`` says."""
+    strike = top_strike(batch.state)
+    if cmd.gunner is None:
+        why = (
+            f"{cmd.player} launches no more Ground-To-Air challenges against {strike.name} "
+            "(p.30; AE-41)"
+        )
+        batch.emit(AirStrikeAdvanced(strike=replace(strike, to_ask=strike.to_ask[1:]), why=why))
+        return
+    problem = ground_to_air_problem(batch.state, strike, cmd.player, cmd.gunner)
+    if problem:
+        raise problem
+    why = f"{cmd.player} fires {cmd.gunner} at {strike.card} from the ground (p.30–31; AE-41)"
+    fired = (*strike.fired_gunners, cmd.gunner)
+    batch.emit(
+        AirStrikeAdvanced(strike=replace(strike, challenger=cmd.gunner, fired=fired), why=why)
+    )
+
+
+def ground_to_air_challenge_options(state: GameState, player: str) -> list[Command]:
+    """Each of ``player``'s gunners that may still fire, then launching no more."""
+    strike = top_strike(state)
+    return [
+        *(
+            GroundToAirChallenge(player=player, gunner=g)
+            for g in empire_gunners(state, strike, player)
+        ),
+        GroundToAirChallenge(player=player),
+    ]
+
+
+def _ground_window_next(state: GameState, strike: AirStrike) -> Decision | Step:
+    """The Ground-To-Air window since version 13: the challenge of the gunner fired, the empire
+    asked now, or the strike goes on once every empire has launched all it would."""
+    if strike.challenger:
+        return _open_ground
+    if not strike.to_ask:
+        return _to_strike
+    asked = strike.to_ask[0]
+    return Decision(
+        players=(asked,),
+        kind="ground_to_air_challenge",
+        answers=GROUND_TO_AIR_CHALLENGE_ANSWERS,
+        waiting=f"{asked}'s Ground-To-Air challenges against {strike.name} over {strike.at}",
+        procedure=PROCEDURE,
+        about={"strike": str(strike.number), "at": strike.at, "empire": asked},
+    )
+
+
 def _open_ground(batch: Batch[GameState]) -> None:
     """A Ground-To-Air challenge (p.31; AE-41): Anti-Air, a duel against HARM X; Anti-Missile,
     never a duel."""
     strike = top_strike(batch.state)
     missile = strike.craft == "missile"
+    unseen = batch.state.rules_version >= GROUND_TO_AIR_UNSEEN_SINCE
     _challenge_attack_card(
         batch,
-        strike.gunners[0],
+        strike.challenger if unseen else strike.gunners[0],
         ANTI_MISSILE if missile else ANTI_AIR,
         "" if missile else HARM,
         "fires at",
@@ -729,6 +854,11 @@ def _after_challenge(batch: Batch[GameState]) -> None:
         why = "the Air-To-Air challenge is over (p.31)"
         batch.emit(AirStrikeAdvanced(strike=cleared, why=why))
         return
+    if strike.stage == "ground" and state.rules_version >= GROUND_TO_AIR_UNSEEN_SINCE:
+        # the same empire is asked again (AE-41)
+        why = f"the Ground-To-Air challenge of {strike.challenger} is over (p.31)"
+        batch.emit(AirStrikeAdvanced(strike=cleared, why=why))
+        return
     if strike.stage == "ground":
         why = f"the Ground-To-Air challenge of {strike.gunners[0]} is over (p.31)"
         batch.emit(AirStrikeAdvanced(strike=replace(cleared, gunners=strike.gunners[1:]), why=why))
@@ -798,6 +928,8 @@ def air_strike_next(state: GameState, strike: AirStrike) -> Decision | Step:
             procedure=PROCEDURE,
             about={"strike": str(strike.number), "at": strike.at, "card": strike.card},
         )
+    if strike.stage == "ground" and state.rules_version >= GROUND_TO_AIR_UNSEEN_SINCE:
+        return _ground_window_next(state, strike)
     if strike.stage == "ground":
         if not strike.gunners:
             return _to_strike

@@ -5,9 +5,11 @@ prerogative when offered, play a tactic card or else spend fate while the dice g
 else accept; in a turn, buy initiative dice (up to two, keeping Energy for later
 rounds), lift a known enemy minefield an Engineer's army stands in, lay a minefield card where
 an Engineer's army stands next to an enemy base or a spotted enemy army, deploy what the hand
-allows, play an attack card on the first hex it may strike, loaded
-with a munition when the hand holds one it may carry (its intercept window answered with the first card that may intercept), hunt a spotted hero, repair, stealth an army that can,
-send garrison units beyond the first into a field army at the base (creating one if there is
+allows, play an attack card on the first hex it may strike, loaded with a munition when the
+hand holds one it may carry (its intercept window answered with the first card that may
+intercept; from the ground, fire each gunner but one whose Anti-Air the attack card's HARM
+outnumbers, then launch no more), hunt a spotted hero, repair, stealth an army that can, send
+garrison units beyond the first into a field army at the base (creating one if there is
 none), move a combat-capable army onto a spotted hero alone, move field armies toward the
 nearest enemy stronghold or outpost, draw while the hand has room, end the turn.
 Every command it returns is one of ``legal``; with an end_turn always legal in a turn, and
@@ -18,6 +20,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from warlog.domain.armageddon_empires.abilities import level
+from warlog.domain.armageddon_empires.air_war import ANTI_AIR, HARM, top_strike
 from warlog.domain.armageddon_empires.challenge_moves import top_challenge
 from warlog.domain.armageddon_empires.commands import (
     AcceptChallenge,
@@ -27,6 +31,7 @@ from warlog.domain.armageddon_empires.commands import (
     DrawCard,
     EndTurn,
     EngageStealth,
+    GroundToAirChallenge,
     HuntHero,
     LayMinefield,
     LiftMinefield,
@@ -111,12 +116,26 @@ def _answer(state: GameState, legal: Sequence[Command]) -> Command:
     return next(c for c in legal if isinstance(c, AcceptChallenge))
 
 
+def _ground_fire(state: GameState, legal: Sequence[GroundToAirChallenge]) -> Command:
+    """A Ground-To-Air answer (AE-41): the first gunner whose duel is not lost before it
+    begins, a HARM X above its Anti-Air level (p.31); else launching no more."""
+    strike = top_strike(state)
+    harm = level(state.card(strike.card).abilities, HARM) if strike.craft != "missile" else 0
+    for c in legal:
+        if c.gunner is not None and level(state.card(c.gunner).abilities, ANTI_AIR) >= harm:
+            return c
+    return next(c for c in legal if c.gunner is None)
+
+
 def choose(state: GameState, player: str, legal: Sequence[Command]) -> Command:
     """The command the policy issues for ``player``; ``legal`` must be non-empty."""
     if not legal:
         raise ValueError(f"{player} has no legal command")
     if any(isinstance(c, AcceptChallenge) for c in legal):
         return _answer(state, legal)
+    fires = [c for c in legal if isinstance(c, GroundToAirChallenge)]
+    if fires:
+        return _ground_fire(state, fires)
     buys = [c for c in legal if isinstance(c, BuyInitiative)]
     if buys:
         return max((c for c in buys if c.count <= INITIATIVE_DICE), key=lambda c: c.count)

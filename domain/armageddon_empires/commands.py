@@ -200,6 +200,15 @@ class GroundToAir(Command, frozen=True, tag="ground_to_air"):
     fire: bool
 
 
+class GroundToAirChallenge(Command, frozen=True, tag="ground_to_air_challenge"):
+    """Launch a Ground-To-Air challenge (p.30–31; AE-41, since version 13): the asked empire's
+    ``gunner`` (an Anti-Air or Anti-Missile card of its in the hex that has not fired at this
+    strike) challenges the attack card now, in the open; ``None``: it launches no more against
+    this strike. An empire is asked until it answers ``None``, whatever the hex holds."""
+
+    gunner: str | None = None
+
+
 class LayMinefield(Command, frozen=True, tag="lay_minefield"):
     """``army``, holding an Engineer X unit, lays the minefield ``card`` of the hand in its hex
     (p.46; AE-54). Sealed for the other empire: the minefield is camouflaged."""
@@ -242,6 +251,7 @@ COMMAND_TYPES: tuple[type[Command], ...] = (
     PlayAttackCard,
     Intercept,
     GroundToAir,
+    GroundToAirChallenge,
     LayMinefield,
     LiftMinefield,
 )
@@ -284,6 +294,7 @@ AnyCommand = Union[  # noqa: UP007 - a typing.Union value for msgspec decoding
     PlayAttackCard,
     Intercept,
     GroundToAir,
+    GroundToAirChallenge,
     LayMinefield,
     LiftMinefield,
 ]

@@ -41,6 +41,7 @@ from warlog.domain.armageddon_empires.commands import (
     Engage,
     EngageStealth,
     GroundToAir,
+    GroundToAirChallenge,
     HuntHero,
     Intercept,
     LayMinefield,
@@ -86,6 +87,7 @@ HANDLERS: Mapping[type[Any], Handler] = {
     PlayAttackCard: air_war.play_attack_card,
     Intercept: air_war.intercept,
     GroundToAir: air_war.ground_to_air,
+    GroundToAirChallenge: air_war.ground_to_air_challenge,
     LayMinefield: engineers.lay_minefield,
     LiftMinefield: engineers.lift_minefield,
 }

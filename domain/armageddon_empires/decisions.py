@@ -33,6 +33,7 @@ from warlog.domain.armageddon_empires.commands import (
     BuyInitiative,
     Engage,
     GroundToAir,
+    GroundToAirChallenge,
     Intercept,
     Roll,
 )
@@ -43,7 +44,15 @@ from warlog.domain.core.procedure import Decision, Frame, Next, Stack
 
 #: the decisions of the round of turns and of its procedures
 DecisionKind = Literal[
-    "initiative", "turn", "challenge", "battle", "engagement", "roll", "intercept", "ground_to_air"
+    "initiative",
+    "turn",
+    "challenge",
+    "battle",
+    "engagement",
+    "roll",
+    "intercept",
+    "ground_to_air",
+    "ground_to_air_challenge",
 ]
 
 #: the initiative purchase is answered by buying dice; a turn by every other command but the
@@ -55,6 +64,7 @@ _PROCEDURE_COMMANDS = (
     Engage,
     Intercept,
     GroundToAir,
+    GroundToAirChallenge,
     *CHALLENGE_COMMANDS,
     *BATTLE_COMMANDS,
 )

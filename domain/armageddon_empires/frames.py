@@ -191,10 +191,17 @@ class AirStrike(Frame, frozen=True, kw_only=True, tag="air_strike", tag_field="f
     stage: AirStage = "intercept"
     #: the card struck: named with Precision Targeting, else picked at random before the strike
     target: str | None = None
-    #: the empires still to be offered the intercept window, in seat order (AE-40)
+    #: the empires still to be asked in the window open now, in seat order: the intercept
+    #: window's (AE-40), and since version 13 the Ground-To-Air window's, the first asked until
+    #: it launches no more challenges (AE-41)
     to_ask: tuple[str, ...] = ()
-    #: the Anti-Air or Anti-Missile cards of the hex still to challenge (AE-41)
+    #: the Anti-Air or Anti-Missile cards of the hex still to challenge (AE-41); before version
+    #: 13 only: since, no public field names a gunner that has not fired
     gunners: tuple[str, ...] = ()
+    #: since version 13, the gunners that have fired at this strike, in order: each showed
+    #: itself firing (AE-41); left out of the encoding before version 13 (UNSET), so that the
+    #: events of earlier games stay as they were recorded
+    fired: tuple[str, ...] | msgspec.UnsetType = msgspec.UNSET
     #: the card that challenges the attack card now (an interceptor or a gunner), "" for none
     challenger: str = ""
     #: the outcome of the challenge that just resolved, for the strike's next step
@@ -207,6 +214,11 @@ class AirStrike(Frame, frozen=True, kw_only=True, tag="air_strike", tag_field="f
     @property
     def name(self) -> str:
         return f"air strike {self.number}"
+
+    @property
+    def fired_gunners(self) -> tuple[str, ...]:
+        """``fired``, none while it is unset (a game begun before version 13)."""
+        return () if isinstance(self.fired, msgspec.UnsetType) else self.fired
 
 
 #: every kind of frame that can be on the stack (a tagged union, for snapshots)

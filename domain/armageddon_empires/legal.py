@@ -53,6 +53,8 @@ def options(state: GameState, decision: Decision, player: str) -> list[Command]:
         return air_war.intercept_options(state, player)
     if decision.kind == "ground_to_air":
         return air_war.ground_to_air_options(state, player)
+    if decision.kind == "ground_to_air_challenge":
+        return air_war.ground_to_air_challenge_options(state, player)
     return [
         *legal_hand_plays(state, player),
         *air_war.legal_strikes(state, player),

@@ -59,9 +59,11 @@ class ArmageddonEmpires(Rules[GameState, Command]):
     #: flew from sealed for its empire (AE-39), a card's open damage not counting what hidden
     #: challenges dealt it nor a repair out of sight (AE-49), an empty army no side of a battle anywhere (AE-59), a
     #: foiled hunt's army, hex and hero sealed for the hunter (AE-38); a gunner's empire chooses
-    #: whether it fires from the ground (AE-41)
-    version: ClassVar[str] = "12"
-    kept_versions: ClassVar[tuple[str, ...]] = ("11", "10", "9", "8", "7", "6")
+    #: whether it fires from the ground (AE-41); 13: the Ground-To-Air window asks every other
+    #: empire, whatever the hex holds, which of its gunners it fires, so that a gunner that holds
+    #: its fire is never named (AE-41)
+    version: ClassVar[str] = "13"
+    kept_versions: ClassVar[tuple[str, ...]] = ("12", "11", "10", "9", "8", "7", "6")
     event_types: ClassVar[tuple[type[Event], ...]] = (
         EVENT_TYPES
         + SIGHTING_EVENT_TYPES
@@ -178,6 +180,13 @@ class ArmageddonEmpires(Rules[GameState, Command]):
         return isinstance(event, RoundBegan | GameCreated)
 
 
+class ArmageddonEmpires12(ArmageddonEmpires):
+    """Version 12, kept so that a game begun under it plays on under it and its log re-derives
+    (the state's ``rules_version`` tells each rule that changed since)."""
+
+    version: ClassVar[str] = "12"
+
+
 class ArmageddonEmpires11(ArmageddonEmpires):
     """Version 11, kept so that a game begun under it plays on under it and its log re-derives
     (the state's ``rules_version`` tells each rule that changed since)."""
@@ -225,6 +234,7 @@ VERSIONS: dict[str, ArmageddonEmpires] = {
     r.version: r
     for r in (
         LATEST,
+        ArmageddonEmpires12(),
         ArmageddonEmpires11(),
         ArmageddonEmpires10(),
         ArmageddonEmpires9(),

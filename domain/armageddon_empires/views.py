@@ -179,7 +179,8 @@ def _visible_cards(state: GameState, player: str) -> set[str]:
             out.add(frame.target)
         elif isinstance(frame, AirStrike):  # played face up; its target and gunners fire openly
             out.update(c for c in (frame.card, frame.target, frame.challenger) if c)
-            out.update(frame.gunners)
+            out.update(frame.gunners)  # before version 13: every gunner in the hex (AE-41)
+            out.update(frame.fired_gunners)
     return out
 
 

@@ -138,11 +138,10 @@ def test_p31_collateral_60_percent_hits_the_army_that_rolls_6_and_spares_the_one
     tmp_path: Path,
 ) -> None:
     t = opened(tmp_path)
-    # the missile's 3 dice against the Hold's defence 2: 2 successes to 1 = 1 damage
-    t.play(
-        type="play_attack_card", player="red", card="red.cinder-rocket.1", at="4,1",
-        dice=[6, 6, 1, 6, 1],
-    )  # fmt: skip
+    # blue, asked from the ground though it has no gunner there (AE-41), launches nothing; the
+    # missile's 3 dice against the Hold's defence 2: 2 successes to 1 = 1 damage
+    t.play(type="play_attack_card", player="red", card="red.cinder-rocket.1", at="4,1")
+    t.play(type="ground_to_air_challenge", player="blue", dice=[6, 6, 1, 6, 1])
     # blue has no fate to spend: it accepts at once (AE-20); red's accept ends the challenge,
     # and the hidden d10 of each army in the hex, by id, rolls in the same command:
     # blue-guard 6 (≤ 6: hit), blue-hold's empty garrison 3, blue-line 7 (> 6: spared)
@@ -186,10 +185,10 @@ def test_p31_hydrogen_bomb_10_15_radiation_is_15_less_a_random_1_to_resistance(
     warden = [1] * 10 + [1, 1, 1]  # 0 − 0 = 0
     bulwark = [6, 6] + [1] * 8 + [6, 1, 1]  # 2 − 1 = 1
     lancers = [6, 6, 6] + [1] * 7 + [1, 1]  # 3 − 0 = 3: its 3 hit points, destroyed
+    t.play(type="play_attack_card", player="red", card="red.sunbreaker.1", at="4,1")
     t.play(
-        type="play_attack_card", player="red", card="red.sunbreaker.1", at="4,1",
-        dice=warden + bulwark + lancers + [4] + [3],
-    )  # fmt: skip
+        type="ground_to_air_challenge", player="blue", dice=warden + bulwark + lancers + [4] + [3]
+    )
     detonated = t.seq_of("wmd_detonated")
     assert t.rule(detonated) == [
         "air strike 1: Hydrogen Bomb 10, 15 on 4,1 (p.31–32; AE-48)",

@@ -9,6 +9,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
+
 from tests.domain.armageddon_empires.arena import MORE_CARDS
 from tests.domain.armageddon_empires.helpers import army_block, created_under, toml
 from tests.domain.armageddon_empires.test_air_war import AIR_CARDS, ARMIES, BASES, ROWS, empires
@@ -27,8 +29,10 @@ COMMANDS = [
         "at": "4,2",
         "aim": "facility",
     },
-    # letting it pass leads to the d2 that picks the facility struck (the bunker) ...
-    {"type": "intercept", "player": "blue", "dice": [2]},
+    {"type": "intercept", "player": "blue"},
+    # launching no Ground-To-Air challenge leads to the d2 that picks the facility struck (the
+    # bunker) ...
+    {"type": "ground_to_air_challenge", "player": "blue", "dice": [2]},
     # ... and the strike waits for red's roll (AE-37): hawk's 4 dice against its defence 1
     {"type": "roll", "player": "red", "dice": [6, 6, 1, 1, 1]},
     {"type": "accept_challenge", "player": "blue"},
@@ -130,9 +134,106 @@ def test_an_air_strike_s_targets_tell_red_nothing_of_what_blue_did_since_red_sig
     assert red == reads(other_one, "red")
     strike = {"type": "play_attack_card", "player": "red", "card": "red.hawk.1", "at": "3,2"}
     assert {**strike, "aim": "unit"} in sighted_one.legal("ni", "red")
-    # the strike is accepted in both; only when the card arrives does red learn blue-a is gone
+    # the strike is accepted in both; only when the card arrives, past blue's Ground-To-Air
+    # window, does red learn blue-a is gone
     records = sighted_one.play("ni", json.dumps({**strike, "aim": "unit"}))
+    records += sighted_one.play(
+        "ni", json.dumps({"type": "ground_to_air_challenge", "player": "blue"})
+    )
     why = [json.loads(r.data)["why"] for r in records if r.type == "air_strike_advanced"]
     assert why[-1] == "blue.wisp.1 is no longer there (AE-42)"
     assert sighted_one.view("ni")["state"]["damage"] == {}
     assert "red.hawk.1" in sighted_one.view("ni")["state"]["empires"]["red"]["hand"]
+
+
+#: AE-41: an army of blue's in the hex red strikes, never sighted by red: with an Anti-Air unit
+#: (blue.flak.1), or with a unit that has none; or the Anti-Air army elsewhere, out of the strike
+GUNNER_THERE = army_block("blue-flak", "blue", "4,2", units=("flak",))
+NO_GUNNER = {
+    "a unit without Anti-Air": army_block("blue-flak", "blue", "4,2", units=("plate",)),
+    "the army elsewhere": army_block("blue-flak", "blue", "7,4", units=("flak",)),
+}
+
+#: red's hawk strikes a random facility of blue's HQ at 4,2; blue launches no Ground-To-Air
+#: challenge; the d2 picks the bunker, then the hawk's 4 dice against its defence 1
+HELD_FIRE = [
+    {"type": "buy_initiative", "player": "red", "count": 0},
+    {"type": "buy_initiative", "player": "blue", "count": 0, "dice": [6, 1]},
+    {
+        "type": "play_attack_card",
+        "player": "red",
+        "card": "red.hawk.1",
+        "at": "4,2",
+        "aim": "facility",
+    },
+    {"type": "ground_to_air_challenge", "player": "blue", "dice": [2]},
+    {"type": "roll", "player": "red", "dice": [6, 6, 1, 1, 1]},
+    # the bunker has no fate and blue no card: blue accepts at once (AE-20)
+    {"type": "accept_challenge", "player": "red"},
+    {"type": "end_turn", "player": "red"},
+]
+
+
+def gunner_game(tmp: Path, army: str, version: str | None = None) -> Arbiter:
+    """Red's strike on blue's HQ, with blue's ``army`` (an ``[[armies]]`` table) unseen; blue
+    has an empty hand, so that the intercept window lets the strike pass. ``version``: the
+    game begun under that version of the rules (default: this one's)."""
+    folder = tmp / f"{abs(hash(army)) % 10**6}-{version}"
+    folder.mkdir()
+    path = folder / "ni.toml"  # the scenario's name is the file's: the same in every game
+    text = toml(
+        ROWS,
+        armies=AIR_CARDS + ARMIES + army,
+        bases=BASES.replace("{garrison}", "[]"),
+        empires=empires(["hawk"], []),
+        resources="",
+    )
+    path.write_text(text, encoding="utf-8")
+    arb = Arbiter(
+        MemoryStore(), rulesets.get, clock=lambda: "2026-01-01T00:00:00.000Z", seeds=lambda: KEY
+    )
+    if version is None:
+        arb.new_game("armageddon-empires", str(path), game="ni", dice="manual")
+    else:
+        arb.create(created_under(version, text, KEY), KEY)
+    return arb
+
+
+@pytest.mark.parametrize("variant", sorted(NO_GUNNER))
+def test_red_reads_the_same_whether_an_unseen_gunner_that_holds_its_fire_stands_there_or_not(
+    tmp_path: Path, variant: str
+) -> None:
+    """AE-41 (since version 13): blue is asked from the ground whatever the hex holds, and
+    nothing public names a gunner that does not fire."""
+    there = gunner_game(tmp_path, GUNNER_THERE)
+    absent = gunner_game(tmp_path, NO_GUNNER[variant])
+    for arb in (there, absent):
+        for command in HELD_FIRE[:3]:
+            arb.play("ni", json.dumps(command))
+    # blue is asked in both games, and offered its gunner in one only
+    for arb in (there, absent):
+        assert arb.view("ni", player="red")["state"]["awaited"] == "ground_to_air_challenge"
+    fire = {"type": "ground_to_air_challenge", "player": "blue", "gunner": "blue.flak.1"}
+    assert fire in there.legal("ni", "blue") and fire not in absent.legal("ni", "blue")
+    # red reads the same in the window, and once blue has held its fire and the strike is over
+    assert reads(there, "red") == reads(absent, "red")
+    for arb in (there, absent):
+        for command in HELD_FIRE[3:]:
+            arb.play("ni", json.dumps(command))
+    assert there.view("ni")["state"]["damage"] == {"blue.bunker.1": 1}
+    assert reads(there, "blue") != reads(absent, "blue")
+    red = reads(there, "red")
+    assert red == reads(absent, "red")
+    assert "blue-flak" not in red and "blue.flak" not in red
+
+
+def test_version_12_named_the_unseen_gunner_to_the_striker(tmp_path: Path) -> None:
+    """The leak version 13 closes: the same game begun under version 12 names blue's unsighted
+    flak to red in the Ground-To-Air window, in its public event and in what the game waits
+    for (blue's chance to fire it)."""
+    arb = gunner_game(tmp_path, GUNNER_THERE, version="12")
+    records = [r for command in HELD_FIRE[:3] for r in arb.play("ni", json.dumps(command))]
+    assert "blue.flak.1" in arb.view("ni", player="red")["state"]["waiting"]
+    advanced = [json.loads(r.data) for r in records if r.type == "air_strike_advanced"]
+    assert advanced[-1]["strike"]["gunners"] == ["blue.flak.1"]
+    assert "blue.flak.1" in reads(arb, "red")

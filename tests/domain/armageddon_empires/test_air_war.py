@@ -4,7 +4,8 @@ Air-To-Ground challenge against a random or a chosen target, without the defende
 
 Red's aircraft fly from its HQ at 0,0; blue's HQ stands at 4,2 with Anti-Air in its garrison and
 its army blue-a at 3,2 (plains everywhere). Attack cards here have no fate, so that the dice a
-test types are only those that matter.
+test types are only those that matter. Since version 13 every strike meets blue's Ground-To-Air
+window, whatever the hex holds (AE-41): a test about another step answers it with ``launch``.
 """
 
 from __future__ import annotations
@@ -33,7 +34,11 @@ from warlog.domain.armageddon_empires.air_events import (
     AirTargetPicked,
     InterceptAnswered,
 )
-from warlog.domain.armageddon_empires.air_war import HELO_FROM_ARMY_DAMAGE, legal_strikes
+from warlog.domain.armageddon_empires.air_war import (
+    GROUND_TO_AIR_ASKED_SINCE,
+    HELO_FROM_ARMY_DAMAGE,
+    legal_strikes,
+)
 from warlog.domain.armageddon_empires.battle_events import BaseCaptured
 from warlog.domain.armageddon_empires.challenge_events import CardDamaged, ChallengeOpened
 from warlog.domain.armageddon_empires.commands import (
@@ -41,6 +46,7 @@ from warlog.domain.armageddon_empires.commands import (
     BuyInitiative,
     DeployCard,
     GroundToAir,
+    GroundToAirChallenge,
     Intercept,
     PlayAttackCard,
     Roll,
@@ -184,10 +190,12 @@ def skies(
     garrison: tuple[str, ...] = (),
     more: str = "",
     bases_text: str = BASES,
+    version: int | None = None,
     **kw: Any,
 ) -> Given:
     """Red's turn; red has sighted blue-a. ``more``: further cards and armies; ``bases_text``:
-    the bases (``BASES`` changed)."""
+    the bases (``BASES`` changed); ``version``: the game plays under that version of the rules
+    (default: the latest)."""
     bases = bases_text.replace("{garrison}", "[" + ", ".join(f'"{g}"' for g in garrison) + "]")
     g = game(
         ROWS,
@@ -196,7 +204,10 @@ def skies(
         empires=empires(red, blue, **kw),
         resources="",
     )
-    return sight(start_turns(g), "red", "blue-a")
+    g = sight(start_turns(g), "red", "blue-a")
+    if version is not None:
+        g.state = replace(g.state, rules_version=version)
+    return g
 
 
 def accept_all(g: Given, *dice: list[int]) -> list[Event]:
@@ -214,6 +225,26 @@ def accept_all(g: Given, *dice: list[int]) -> list[Event]:
             out += g.when(cmd, dice=[])
         except InputError:
             out += g.when(cmd, dice=rolls.pop(0))
+
+
+def hold_fire(g: Given, dice: list[int] | None = None) -> list[Event]:
+    """Every empire asked in the Ground-To-Air window launches no challenge (AE-41, since
+    version 13); the last answer, after which the strike goes on, rolls ``dice``."""
+    out: list[Event] = []
+    while (waiting := RULESET.decision(g.state)) is not None and (
+        waiting.kind == "ground_to_air_challenge"
+    ):
+        strike = g.state.frames[-1]
+        assert isinstance(strike, AirStrike)
+        last = len(strike.to_ask) == 1
+        out += g.when(GroundToAirChallenge(player=waiting.players[0]), dice=dice if last else [])
+    return out
+
+
+def launch(g: Given, command: PlayAttackCard, dice: list[int] | None = None) -> list[Event]:
+    """Red's strike, up to its Ground-To-Air window (nothing rolls before it), then every empire
+    asked there launches no challenge (``hold_fire`` with ``dice``): the events of all of it."""
+    return g.when(command, dice=[]) + hold_fire(g, dice)
 
 
 def test_an_aircraft_played_on_a_hex_pays_its_ap_and_resources_and_opens_the_intercept_window() -> (
@@ -257,7 +288,7 @@ def test_an_intercept_is_an_air_to_air_challenge_that_can_destroy_the_attack_car
 
 
 def test_an_empty_hand_lets_the_strike_pass_and_anti_air_duels_a_harm_card() -> None:
-    g = skies(["harrier"], [], garrison=("flak",))
+    g = skies(["harrier"], [], garrison=("flak",), version=12)
     # precision targeting names the bunker; blue, with no card, lets it pass (AE-20)
     events = g.when(
         PlayAttackCard(player="red", card="red.harrier.1", at="4,2", target="blue.bunker.1")
@@ -283,7 +314,8 @@ def test_an_empty_hand_lets_the_strike_pass_and_anti_air_duels_a_harm_card() -> 
 
 def test_air_to_ground_gets_no_hero_fate_and_a_hardened_facility_takes_half() -> None:
     g = skies(["harrier"], [])
-    events = g.when(
+    events = launch(
+        g,
         PlayAttackCard(player="red", card="red.harrier.1", at="4,2", target="blue.bunker.1"),
         dice=[6, 6, 6, 1],
     )
@@ -299,7 +331,8 @@ def test_air_to_ground_gets_no_hero_fate_and_a_hardened_facility_takes_half() ->
 
 def test_a_random_unit_target_is_picked_among_the_sighted_armies_and_armor_applies() -> None:
     g = skies(["hawk"], [])
-    events = g.when(
+    events = launch(
+        g,
         PlayAttackCard(player="red", card="red.hawk.1", at="3,2", aim="unit"),
         dice=[6, 6, 6, 6, 1],
     )
@@ -330,8 +363,8 @@ abilities = ["Forward Air Controller", "Stealth 4"]
 def test_a_forward_air_controller_in_the_hex_adds_3_dice_to_air_to_ground() -> None:
     g = skies(["hawk"], [], more=SPOTTERS)
     # the hawk's attack 4 + 3 = 7 dice against the plate's defence 1
-    events = g.when(
-        PlayAttackCard(player="red", card="red.hawk.1", at="3,2", aim="unit"), dice=[1] * 8
+    events = launch(
+        g, PlayAttackCard(player="red", card="red.hawk.1", at="3,2", aim="unit"), dice=[1] * 8
     )
     strike = only(events, ChallengeOpened).challenge
     assert [t.value for t in strike.attacker.pool.terms] == [4, 3]
@@ -353,7 +386,7 @@ def test_targets_are_judged_by_red_s_sighting_and_a_target_gone_since_is_found_o
     assert aimed in legal_strikes(gone.state, "red")
     # when it strikes blue-a's card, the card arrives to find it gone: AP spent, no challenge
     ap = gone.state.empires["red"].ap
-    events = gone.when(aimed, dice=[])
+    events = launch(gone, aimed, dice=[])
     why = [e.why for e in events if isinstance(e, AirStrikeAdvanced)]
     assert why[-1] == "blue.plate.1 is no longer there (AE-42)"
     assert not any(isinstance(e, ChallengeOpened | CardDamaged) for e in events)
@@ -362,7 +395,7 @@ def test_targets_are_judged_by_red_s_sighting_and_a_target_gone_since_is_found_o
 
 
 def test_a_missile_faces_anti_missile_is_never_intercepted_and_is_spent() -> None:
-    g = skies(["bolt"], ["jay"], garrison=("flak",))
+    g = skies(["bolt"], ["jay"], garrison=("flak",), version=12)
     g.when_rejected(
         PlayAttackCard(player="red", card="red.bolt.1", at="3,2", aim="unit"),
         code="rules/missile_strikes_facility",
@@ -555,18 +588,17 @@ def test_where_an_attack_card_flew_from_is_its_empire_s_alone() -> None:
 # -- AE-41: a gunner's empire is given the chance to fire it (since version 12) -----------------
 
 
-def flak_asked(version: int | None = None) -> tuple[Given, list[Event]]:
+def flak_asked(version: int) -> tuple[Given, list[Event]]:
     """Red's harrier (HARM 3) strikes blue's bunker at blue's base garrisoned by flak."""
-    g = skies(["harrier"], [], garrison=("flak",))
-    if version is not None:
-        g.state = replace(g.state, rules_version=version)
+    g = skies(["harrier"], [], garrison=("flak",), version=version)
     strike = PlayAttackCard(player="red", card="red.harrier.1", at="4,2", target="blue.bunker.1")
-    return g, g.when(strike, dice=[] if version is None else [1, 1, 1, 6, 6, 1])
+    every_gunner_fires = version < GROUND_TO_AIR_ASKED_SINCE
+    return g, g.when(strike, dice=[1, 1, 1, 6, 6, 1] if every_gunner_fires else [])
 
 
 def test_a_gunner_that_holds_its_fire_challenges_nothing_and_takes_no_harm() -> None:
     # given blue asked whether its flak fires at the harrier, which would duel it (HARM)
-    g, _ = flak_asked()
+    g, _ = flak_asked(version=12)
     waiting = RULESET.decision(g.state)
     assert waiting is not None and (waiting.kind, waiting.players) == ("ground_to_air", ("blue",))
     # when blue holds its fire, then no Ground-To-Air challenge opens, the flak is unhurt, and
@@ -615,7 +647,7 @@ def test_a_gunner_gone_before_its_turn_is_passed_over() -> None:
         'at = "4,2"\ncard = "keep"\nfacilities = ["bunker"]',
         'at = "4,2"\ncard = "aakeep"\nfacilities = ["bunker", "aabunker"]',
     )
-    g = skies(["harrier"], [], more=AA_FACILITIES, bases_text=bases)
+    g = skies(["harrier"], [], more=AA_FACILITIES, bases_text=bases, version=12)
     strike = PlayAttackCard(player="red", card="red.harrier.1", at="4,2", target="blue.bunker.1")
     g.when(strike)
     # when blue fires its keep and the HARM duel destroys it, razing the base with its bunker
@@ -638,7 +670,7 @@ def test_the_holder_of_a_captured_base_fires_its_cards_and_rolls_their_side() ->
         )
         + '\n[[bases]]\nid = "red-out"\nempire = "red"\nkind = "outpost"\nat = "1,0"\ncard = "camp"\n'
     )
-    g = skies(["hawk"], [], more=AA_FACILITIES, bases_text=bases)
+    g = skies(["hawk"], [], more=AA_FACILITIES, bases_text=bases, version=12)
     g.events(BaseCaptured(base="red-hq", empire="blue", previous="red", at="0,0"))
     g.when(PlayAttackCard(player="red", card="red.hawk.1", at="0,0", aim="facility"))
     waiting = RULESET.decision(g.state)
@@ -649,3 +681,236 @@ def test_the_holder_of_a_captured_base_fires_its_cards_and_rolls_their_side() ->
     challenge = only(events, ChallengeOpened).challenge
     assert challenge.attacker is not None and challenge.defender is not None
     assert (challenge.attacker.empire, challenge.defender.empire) == ("blue", "red")
+
+
+# -- AE-41: since version 13 each empire is asked which gunners it fires, whatever the hex holds --
+
+#: a second gunner of blue's in its HQ's hex, in a field army (blue.flak.2: the garrison's is 1)
+GUNS = army_block("blue-guns", "blue", "4,2", units=("flak",))
+HARRIER_ON_BUNKER = PlayAttackCard(
+    player="red", card="red.harrier.1", at="4,2", target="blue.bunker.1"
+)
+#: blue launches no more challenges
+BLUE_STOPS = GroundToAirChallenge(player="blue")
+
+
+def fire(gunner: str) -> GroundToAirChallenge:
+    return GroundToAirChallenge(player="blue", gunner=gunner)
+
+
+def window(g: Given) -> AirStrike:
+    strike = g.state.frames[-1]
+    assert isinstance(strike, AirStrike)
+    return strike
+
+
+def test_every_other_empire_is_asked_though_the_hex_holds_no_gunner() -> None:
+    # given red's hawk on blue-a at 3,2, where blue has nothing that fires from the ground
+    g = skies(["hawk"], [])
+    events = g.when(PlayAttackCard(player="red", card="red.hawk.1", at="3,2", aim="unit"), dice=[])
+    # then blue is asked all the same, and may only launch no challenge (p.30; AE-41)
+    waiting = RULESET.decision(g.state)
+    assert waiting is not None
+    assert (waiting.kind, waiting.players) == ("ground_to_air_challenge", ("blue",))
+    assert waiting.waiting == "blue's Ground-To-Air challenges against air strike 1 over 3,2"
+    assert waiting.about == {"strike": "1", "at": "3,2", "empire": "blue"}
+    assert RULESET.legal_commands(g.state, "blue") == [BLUE_STOPS]
+    assert RULESET.legal_commands(g.state, "red") == []
+    opened = [e for e in events if isinstance(e, AirStrikeAdvanced)][-1]
+    assert opened.why == (
+        "the Ground-To-Air window: blue asked in turn whether to challenge red.hawk.1 from the "
+        "ground (p.30–31; AE-41)"
+    )
+    assert (opened.strike.stage, opened.strike.to_ask, opened.strike.gunners) == (
+        "ground",
+        ("blue",),
+        (),
+    )
+    # when blue launches none, the strike goes on to its Air-To-Ground challenge
+    events = g.when(BLUE_STOPS, dice=[6, 6, 6, 6, 1])
+    assert only(events, AirTargetPicked).candidates == ("blue.plate.1",)
+    assert only(events, ChallengeOpened).challenge.purpose == "air strike 1 air to ground"
+
+
+def test_a_gunner_fired_from_the_ground_duels_a_harm_card_and_its_empire_is_asked_again() -> None:
+    g = skies(["harrier"], [], garrison=("flak",))
+    g.when(HARRIER_ON_BUNKER, dice=[])
+    # nothing public names the flak before it fires: the window carries no gunner (AE-41)
+    assert window(g).gunners == () and window(g).fired == ()
+    assert "blue.flak.1" not in str(RULESET.view(g.state, "red"))
+    assert RULESET.legal_commands(g.state, "blue") == [fire("blue.flak.1"), BLUE_STOPS]
+    # when blue fires its flak: Anti-Air 3 against the harrier's HARM 3, a duel (p.31)
+    events = g.when(fire("blue.flak.1"), dice=[1, 1, 1, 6, 6, 1])
+    assert [e.why for e in events if isinstance(e, AirStrikeAdvanced)] == [
+        "blue fires blue.flak.1 at red.harrier.1 from the ground (p.30–31; AE-41)"
+    ]
+    duel = only(events, ChallengeOpened).challenge
+    assert duel.kind == "duel" and duel.attacker.empire == "blue"
+    assert duel.attacker.name == "Test Flak (blue.flak.1)" and duel.attacker.fate_hero is None
+    # then the defender's surplus hurts the flak (p.31), and it shows itself: it has fired
+    events = accept_all(g)
+    hit = only(events, CardDamaged)
+    assert (hit.card, hit.amount) == ("blue.flak.1", 2)
+    assert window(g).fired == ("blue.flak.1",) and window(g).challenger == ""
+    # blue is asked again, its flak spent for this strike; it launches no more
+    assert RULESET.legal_commands(g.state, "blue") == [BLUE_STOPS]
+    events = g.when(BLUE_STOPS, dice=[1, 1, 1, 1])
+    assert only(events, ChallengeOpened).challenge.purpose == "air strike 1 air to ground"
+
+
+def test_an_empire_fires_two_gunners_in_the_order_it_chooses() -> None:
+    # given blue's flak in its garrison (blue.flak.1) and in blue-guns (blue.flak.2) at 4,2
+    g = skies(["hawk"], [], garrison=("flak",), more=GUNS)
+    g.when(PlayAttackCard(player="red", card="red.hawk.1", at="4,2", aim="facility"), dice=[])
+    assert RULESET.legal_commands(g.state, "blue") == [
+        fire("blue.flak.2"),
+        fire("blue.flak.1"),
+        BLUE_STOPS,
+    ]
+    # when blue fires its garrison's first (Anti-Air 3 against the hawk's defence 2: 1 − 0 = 1
+    # damage, short of its 2 hit points) ...
+    g.when(fire("blue.flak.1"), dice=[6, 1, 1, 1, 1])
+    events = accept_all(g)
+    assert [(e.card, e.amount) for e in events if isinstance(e, CardDamaged)] == [("red.hawk.1", 1)]
+    assert RULESET.legal_commands(g.state, "blue") == [fire("blue.flak.2"), BLUE_STOPS]
+    # ... then blue-guns' (0 − 0: a miss), then launches no more
+    g.when(fire("blue.flak.2"), dice=[1, 1, 1, 1, 1])
+    accept_all(g)
+    assert window(g).fired == ("blue.flak.1", "blue.flak.2")
+    assert RULESET.legal_commands(g.state, "blue") == [BLUE_STOPS]
+    # then the strike goes on: a d2 picks the keep, the hawk's 4 dice against its defence 5
+    g.when(BLUE_STOPS, dice=[1])
+    events = accept_all(g, [1] * 9)
+    assert only(events, AirStrikeEnded).survived
+    assert g.state.frames == ()
+
+
+def test_a_gunner_held_challenges_nothing_takes_no_harm_and_is_never_named() -> None:
+    # given blue's flak under red's harrier, which would duel it (HARM 3)
+    g = skies(["harrier"], [], garrison=("flak",))
+    events = g.when(HARRIER_ON_BUNKER, dice=[])
+    # when blue launches no challenge at all
+    events += g.when(BLUE_STOPS, dice=[6, 6, 6, 1])
+    # then no Ground-To-Air challenge opens, the flak is unhurt, the strike goes on ...
+    opened = only(events, ChallengeOpened).challenge
+    assert opened.purpose == "air strike 1 air to ground"
+    accept_all(g)
+    assert "blue.flak.1" not in g.state.damage
+    # ... and no event of the strike ever named the flak: the held gunner was never shown
+    assert "blue.flak.1" not in str([e for e in events if not isinstance(e, ChallengeOpened)])
+    assert [e.why for e in events if isinstance(e, AirStrikeAdvanced)][1:] == [
+        "blue launches no more Ground-To-Air challenges against air strike 1 (p.30; AE-41)",
+        "it survived every challenge: the Air-To-Ground challenge (p.31)",
+    ]
+
+
+def test_a_card_shot_down_from_the_ground_ends_the_window() -> None:
+    # given two Anti-Missile gunners of blue's under red's bolt (a missile: never intercepted)
+    g = skies(["bolt"], ["jay"], garrison=("flak",), more=GUNS)
+    g.when(PlayAttackCard(player="red", card="red.bolt.1", at="4,2"), dice=[])
+    # when blue fires one: Anti-Missile 2 against the bolt's defence 1, opposed: 1 − 0 destroys it
+    events = g.when(fire("blue.flak.1"), dice=[6, 1, 1])
+    assert only(events, ChallengeOpened).challenge.kind == "opposed"
+    events = accept_all(g)
+    # then the strike is over: blue is not asked about its other gunner
+    assert not only(events, AirStrikeEnded).survived
+    assert "red.bolt.1" in g.state.empires["red"].discard
+    assert g.state.frames == ()
+    assert RULESET.decision(g.state).kind == "turn"  # type: ignore[union-attr]
+
+
+def test_a_named_card_that_is_not_a_gunner_of_the_empire_in_the_hex_is_refused_alike() -> None:
+    # given blue asked under red's harrier at 4,2, its flak there in the garrison, and another
+    # flak of blue's at 3,2 (blue.flak.2, elsewhere)
+    g = skies(["harrier"], [], garrison=("flak",), more=GUNS.replace('"4,2"', '"3,2"'))
+    g.when(HARRIER_ON_BUNKER, dice=[])
+    # then a card of red's, one of blue's elsewhere and a name that is nothing are refused in
+    # the same words but for the name given (AE-41)
+    words = set()
+    for name in ("red.trooper.1", "blue.flak.2", "blue.plate.1", "no-such-card"):
+        err = g.when_rejected(fire(name), "rules/not_a_gunner")
+        assert "\n" not in str(err)
+        words.add(str(err).replace(repr(name), "NAME"))
+    assert words == {
+        "NAME is not a gunner of blue's in 4,2 that may challenge air strike 1: one of its "
+        "Anti-Air cards there that has not fired at it (p.31; AE-41)"
+    }
+    # a gunner that has fired is refused as such: it was seen firing (1 − 0: the harrier hit)
+    g.when(fire("blue.flak.1"), dice=[6, 1, 1, 1, 1, 1])
+    accept_all(g)
+    err = g.when_rejected(fire("blue.flak.1"), "rules/already_fired")
+    assert str(err) == (
+        "blue.flak.1 has already challenged air strike 1 from the ground: each gunner "
+        "challenges once (p.31; AE-41)"
+    )
+    # red is not the one asked; version 12's answer is not version 13's
+    g.when_rejected(GroundToAirChallenge(player="red"), "rules/not_your_turn")
+    err = g.when_rejected(GroundToAir(player="blue", fire=True), "rules/decision_pending")
+    assert str(err) == (
+        "ground_to_air is not an answer open now: the game waits for blue's Ground-To-Air "
+        "challenges against air strike 1 over 4,2 (ground_to_air_challenge)"
+    )
+
+
+def test_a_game_of_version_12_is_asked_gunner_by_gunner_and_refuses_version_13_s_answer() -> None:
+    g, events = flak_asked(version=12)
+    # version 12 named the gunner to everyone (the leak version 13 closes)
+    assert [e.strike.gunners for e in events if isinstance(e, AirStrikeAdvanced)] == [
+        ("blue.flak.1",)
+    ]
+    err = g.when_rejected(fire("blue.flak.1"), "rules/decision_pending")
+    assert str(err) == (
+        "ground_to_air_challenge is not an answer open now: the game waits for blue's chance to "
+        "fire blue.flak.1 at air strike 1 over 4,2 (ground_to_air)"
+    )
+
+
+def test_the_holder_of_a_captured_base_fires_its_cards_from_the_ground() -> None:
+    # given red's HQ, with its AA bunker, captured by blue; red strikes it with its hawk
+    bases = (
+        BASES.replace(
+            'at = "0,0"\ncard = "keep"', 'at = "0,0"\ncard = "keep"\nfacilities = ["aabunker"]'
+        )
+        + '\n[[bases]]\nid = "red-out"\nempire = "red"\nkind = "outpost"\nat = "1,0"\ncard = "camp"\n'
+    )
+    g = skies(["hawk"], [], more=AA_FACILITIES, bases_text=bases)
+    g.events(BaseCaptured(base="red-hq", empire="blue", previous="red", at="0,0"))
+    g.when(PlayAttackCard(player="red", card="red.hawk.1", at="0,0", aim="facility"), dice=[])
+    # then blue, the holder, is asked, and the base's card of red's deck is its gunner
+    assert RULESET.legal_commands(g.state, "blue") == [fire("red.aabunker.1"), BLUE_STOPS]
+    err = g.when_rejected(
+        GroundToAirChallenge(player="red", gunner="red.aabunker.1"), "rules/not_your_turn"
+    )
+    assert "blue's Ground-To-Air challenges" in str(err)
+    # when blue fires it, the challenge is blue's bunker against red's hawk: blue rolls and
+    # answers the gunner's side, red the hawk's
+    events = g.when(fire("red.aabunker.1"), dice=[6, 6, 1, 1])
+    challenge = only(events, ChallengeOpened).challenge
+    assert challenge.attacker is not None and challenge.defender is not None
+    assert (challenge.attacker.empire, challenge.defender.empire) == ("blue", "red")
+
+
+def test_the_policy_fires_each_gunner_but_one_a_harm_card_outnumbers() -> None:
+    from warlog.domain.armageddon_empires.autoplay import choose
+
+    # given blue's base whose card has Anti-Air 1 and its bunker Anti-Air 2, and blue's flak
+    # (Anti-Air 3) there, under red's harrier (HARM 3)
+    bases = BASES.replace(
+        'at = "4,2"\ncard = "keep"\nfacilities = ["bunker"]',
+        'at = "4,2"\ncard = "aakeep"\nfacilities = ["bunker", "aabunker"]',
+    )
+    g = skies(["harrier"], [], garrison=("flak",), more=AA_FACILITIES, bases_text=bases)
+    g.when(HARRIER_ON_BUNKER, dice=[])
+    legal = RULESET.legal_commands(g.state, "blue")
+    assert legal == [
+        fire("blue.aakeep.1"),
+        fire("blue.aabunker.1"),
+        fire("blue.flak.1"),
+        BLUE_STOPS,
+    ]
+    # then the policy fires the flak, whose duel is even, and not the two the HARM outnumbers
+    assert choose(g.state, "blue", legal) == fire("blue.flak.1")
+    g.when(fire("blue.flak.1"), dice=[1, 1, 1, 1, 1, 1])
+    accept_all(g)
+    legal = RULESET.legal_commands(g.state, "blue")
+    assert choose(g.state, "blue", legal) == BLUE_STOPS

@@ -13,12 +13,12 @@ from typing import Any
 from msgspec.structs import replace
 
 from tests.domain.armageddon_empires.helpers import army_block, game, only, sight, start_turns
-from tests.domain.armageddon_empires.test_air_war import accept_all
+from tests.domain.armageddon_empires.test_air_war import accept_all, launch
 from tests.given_when_then import Given
 from warlog.domain.armageddon_empires.air_events import AirStrikeEnded
 from warlog.domain.armageddon_empires.battle_events import BaseRazed
 from warlog.domain.armageddon_empires.challenge_events import CardDamaged
-from warlog.domain.armageddon_empires.commands import GroundToAir, PlayAttackCard
+from warlog.domain.armageddon_empires.commands import GroundToAirChallenge, PlayAttackCard
 from warlog.domain.armageddon_empires.fallout import collateral_hit
 from warlog.domain.armageddon_empires.fallout_events import (
     CollateralRolled,
@@ -204,7 +204,8 @@ def test_a_munition_adds_its_damage_to_a_hit_and_is_spent() -> None:
     g = struck(["hawk", "pod"])
     # the titan is the only unit in sight: hawk's 2 dice against its defence 2: 2 successes to
     # 0 = 2, + 2 for the pod = 4, − 1 Composite Armor = 3 (AE-44)
-    g.when(
+    launch(
+        g,
         PlayAttackCard(player="red", card="red.hawk.1", at="4,2", aim="unit", munition="red.pod.1"),
         dice=[6, 6, 1, 1],
     )
@@ -230,7 +231,8 @@ def test_a_munition_is_spent_on_a_miss_too_and_must_fit_the_card() -> None:
         ),
         code="rules/not_a_munition",
     )
-    g.when(
+    launch(
+        g,
         PlayAttackCard(player="red", card="red.hawk.1", at="4,2", aim="unit", munition="red.pod.1"),
         dice=[1, 1, 6, 6],
     )
@@ -251,7 +253,7 @@ def test_collateral_60_percent_hits_an_army_on_a_6_and_spares_it_on_a_7() -> Non
 def test_collateral_damage_strikes_every_card_of_each_army_hit_hidden_from_the_other_side() -> None:
     g = struck(["scorch"])
     # a d2 picks the keep; the missile's 2 dice against its defence 5: a miss
-    g.when(PlayAttackCard(player="red", card="red.scorch.1", at="4,2"), dice=[1])
+    launch(g, PlayAttackCard(player="red", card="red.scorch.1", at="4,2"), dice=[1])
     events = accept_all(
         g,
         [1] * 7,
@@ -276,7 +278,7 @@ def test_collateral_damage_strikes_every_card_of_each_army_hit_hidden_from_the_o
 
 def test_a_card_destroyed_by_collateral_damage_lies_face_down_for_the_other_empire() -> None:
     g = struck(["scorch"], garrison=("trooper",))
-    g.when(PlayAttackCard(player="red", card="red.scorch.1", at="4,2"), dice=[1])
+    launch(g, PlayAttackCard(player="red", card="red.scorch.1", at="4,2"), dice=[1])
     # blue-a spared (7), the garrison hit (1): 2 successes to 0 against the trooper's defence
     # 3 = 2 damage, its 2 hit points
     accept_all(g, [1] * 7, [7, 1], [6, 6, 1, 1, 1])
@@ -292,7 +294,7 @@ def test_a_missile_shot_down_does_no_collateral_damage() -> None:
     g = struck(["scorch"], garrison=("flak",))
     # blue fires its flak (Anti-Missile) first: 1 success to 0 destroys the scorch
     g.when(PlayAttackCard(player="red", card="red.scorch.1", at="4,2"))
-    g.when(GroundToAir(player="blue", fire=True), dice=[6, 6, 1])
+    g.when(GroundToAirChallenge(player="blue", gunner="blue.flak.1"), dice=[6, 6, 1])
     events = accept_all(g)
     assert not any(isinstance(e, CollateralRolled | FalloutSuffered) for e in events)
     assert not only(events, AirStrikeEnded).survived
@@ -317,7 +319,8 @@ def test_a_hydrogen_bomb_spares_hardened_facilities_and_the_garrison_of_a_harden
     seer, titan = [*MISS, 1, 1], [*MISS, 1, 1]
     plate = [6] * 5 + [1] * 5 + [1]  # 5 − 0 = 5, halved for the garrison of a Hardened base: 2
     titan_radiation = [1]  # 15 − 1
-    events = g.when(
+    events = launch(
+        g,
         PlayAttackCard(player="red", card="red.nova.1", at="4,2"),
         dice=vault + bunker + bunker_radiation + seer + titan + plate + titan_radiation,
     )
@@ -348,7 +351,8 @@ def test_a_wmd_s_open_hit_tells_the_damage_seen_not_a_repair_made_out_of_sight()
     seer, titan = [*MISS, 1, 1], [*MISS, 1, 1]
     plate, titan_radiation = [6] * 5 + [1] * 5 + [1], [1]
     # when red's nova strikes: the vault takes 3 + 15 as before
-    events = g.when(
+    events = launch(
+        g,
         PlayAttackCard(player="red", card="red.nova.1", at="4,2"),
         dice=vault + bunker + bunker_radiation + seer + titan + plate + titan_radiation,
     )
@@ -366,7 +370,8 @@ def test_hydrogen_bomb_10_15_on_a_base_not_hardened_razes_it_and_irradiates_ever
     titan = [*MISS, 1, 1]  # 0 − 0 = 0 (no damage modifiers on a WMD challenge, R14)
     plate = [*MISS, 1]
     titan_radiation = [4]  # the d4 of resistance 4 shows 4
-    events = g.when(
+    events = launch(
+        g,
         PlayAttackCard(player="red", card="red.nova.1", at="4,2"),
         dice=seer + titan + plate + titan_radiation,
     )

@@ -44,8 +44,8 @@ def collateral(last: list[int]) -> list[dict[str, object]]:
             "player": "red",
             "card": "red.cinder-rocket.1",
             "at": "4,1",
-            "dice": [1, 1, 1, 1, 1],
         },
+        {"type": "ground_to_air_challenge", "player": "blue", "dice": [1, 1, 1, 1, 1]},
         {"type": "accept_challenge", "player": "blue"},
         {"type": "accept_challenge", "player": "red", "dice": [1, 1, 1]},
         {"type": "roll", "player": "red", "dice": [1] * 14 + last},
@@ -80,8 +80,12 @@ def test_red_reads_the_same_whatever_blue_s_unseen_army_suffers_from_a_hydrogen_
                 "player": "red",
                 "card": "red.sunbreaker.1",
                 "at": "4,1",
+            },
+            {
+                "type": "ground_to_air_challenge",
+                "player": "blue",
                 "dice": [*guard, *([1] * 12), 1, 1],  # the Lancers: 15 radiation, destroyed
-            }
+            },
         ],
     )
     bulwark = played(
@@ -93,8 +97,12 @@ def test_red_reads_the_same_whatever_blue_s_unseen_army_suffers_from_a_hydrogen_
                 "player": "red",
                 "card": "red.sunbreaker.1",
                 "at": "4,1",
+            },
+            {
+                "type": "ground_to_air_challenge",
+                "player": "blue",
                 "dice": [*guard, *([1] * 13), 1, 1, 5],  # this Bulwark: 15 − 5 = 10
-            }
+            },
         ],
     )
     assert reads(lancers, "blue") != reads(bulwark, "blue")
@@ -135,8 +143,8 @@ def sighted(tmp: Path, name: str, roll: list[int]) -> Arbiter:
         # the tie, then red's checks: it sights both of blue's armies
         {"type": "buy_initiative", "player": "blue", "count": 0,
          "dice": [6, 1, 6, 6, 1, 1, 1, 6, 6, 1, 1, 1]},
-        {"type": "play_attack_card", "player": "red", "card": "red.cinder-rocket.1", "at": "4,1",
-         "dice": [6, 6, 1, 6, 1]},
+        {"type": "play_attack_card", "player": "red", "card": "red.cinder-rocket.1", "at": "4,1"},
+        {"type": "ground_to_air_challenge", "player": "blue", "dice": [6, 6, 1, 6, 1]},
         {"type": "accept_challenge", "player": "red", "dice": [6, 3, 7]},
         {"type": "roll", "player": "red", "dice": roll},
     ]:  # fmt: skip
