@@ -112,6 +112,13 @@ GROUND_TO_AIR_CHALLENGE_ANSWERS: tuple[str, ...] = (GroundToAirChallenge.type_na
 #: in the hex to everyone, units of armies the striker had not sighted among them, and asked
 #: about each, so that the striker learnt of gunners that held their fire
 GROUND_TO_AIR_UNSEEN_SINCE = 13
+#: AE-42: since version 13 the target of an Air-To-Ground challenge is defended by the empire
+#: that holds it (``holder_in_hex``: a captured base's facility by its captor), and a Forward Air
+#: Controller counts only in an army that is not stealthed (a stealthed army does not give itself
+#: away). Version 12 let the card's owner defend it, so that striking a captured base the
+#: striker answered for both sides, and counted a stealthed army's controller, naming it to the
+#: defender
+AIR_TO_GROUND_HELD_SINCE = 13
 
 
 # ---------------------------------------------------------------------- what a card may strike
@@ -502,7 +509,7 @@ def _challenge_attack_card(
         d_pool = Pool((Term(spec.defense, f"defense of {target.name}"),))
     owner = state.instances[card].owner
     if strike.stage == "ground" and state.rules_version >= GROUND_TO_AIR_ASKED_SINCE:
-        owner = gunner_empire(state, strike, card)  # a captured base's card: its holder's
+        owner = holder_in_hex(state, strike, card)  # a captured base's card: its holder's
     if not may_roll(
         batch, owner, f"{strike.name}: {entry.name} {what} {target.name}", a_pool.size + d_pool.size
     ):
@@ -563,13 +570,15 @@ def _to_ground(batch: Batch[GameState]) -> None:
     batch.emit(AirStrikeAdvanced(strike=replace(strike, stage="ground", gunners=found), why=why))
 
 
-def gunner_empire(state: GameState, strike: AirStrike, gunner: str) -> str:
-    """The empire that fires ``gunner``: the holder of the base it stands at, else its army's."""
+def holder_in_hex(state: GameState, strike: AirStrike, card: str) -> str:
+    """The empire that holds ``card`` in the strike's hex, fires it as a gunner (AE-41) and
+    defends it as a target (AE-42, since version 13): the holder of the base it stands at (a
+    captured base's cards are its captor's, AE-34), else its army's."""
     base = enemy_base(state, strike.empire, strike.at)
-    if base is not None and gunner in (base.card, *base.facilities):
+    if base is not None and card in (base.card, *base.facilities):
         return base.empire
-    army = next((a for a in state.armies.values() if gunner in a.units), None)
-    return state.instances[gunner].owner if army is None else army.empire
+    army = next((a for a in state.armies.values() if card in a.units), None)
+    return state.instances[card].owner if army is None else army.empire
 
 
 def _gunner_gone(batch: Batch[GameState]) -> None:
@@ -617,13 +626,13 @@ def _open_ground_window(batch: Batch[GameState], strike: AirStrike) -> None:
 
 def empire_gunners(state: GameState, strike: AirStrike, empire: str) -> list[str]:
     """The gunners of ``empire`` that may still challenge ``strike``: those of ``gunners``
-    that it fires (``gunner_empire``: a base's cards by the base's holder) and that have not
+    that it fires (``holder_in_hex``: a base's cards by the base's holder) and that have not
     fired at it yet (AE-41)."""
     fired = strike.fired_gunners
     return [
         g
         for g in gunners(state, strike)
-        if g not in fired and gunner_empire(state, strike, g) == empire
+        if g not in fired and holder_in_hex(state, strike, g) == empire
     ]
 
 
@@ -771,14 +780,15 @@ def _pick_target(batch: Batch[GameState]) -> None:
 
 def strike_pool(state: GameState, strike: AirStrike) -> Pool:
     """The attack card's Air-To-Ground pool: its attack + 3 with a Forward Air Controller of its
-    empire in the hex (p.31, p.46)."""
+    empire in the hex (p.31, p.46), since version 13 in an army that is not stealthed (AE-42)."""
     spec = state.card(strike.card).spec
     assert isinstance(spec, AttackCard)
     terms = [Term(spec.attack, f"attack of {spec.name}")]
+    unseen = state.rules_version >= AIR_TO_GROUND_HELD_SINCE  # AE-42: not a stealthed army's
     controllers = [
         u
         for a in state.armies.values()
-        if a.empire == strike.empire and a.at == strike.at
+        if a.empire == strike.empire and a.at == strike.at and not (unseen and a.stealthed)
         for u in a.units
         if has(state.card(u).abilities, FORWARD_AIR_CONTROLLER)
     ]
@@ -825,7 +835,11 @@ def _open_strike(batch: Batch[GameState]) -> None:
         purpose=f"{strike.name} air to ground",
         attacker=replace(attacker, card=None),
         defender=Side(
-            empire=state.instances[target].owner,
+            empire=(
+                holder_in_hex(state, strike, target)
+                if state.rules_version >= AIR_TO_GROUND_HELD_SINCE
+                else state.instances[target].owner
+            ),
             name=f"{state.card(target).name} ({target})",
             pool=d_pool,
         ),
@@ -938,7 +952,7 @@ def air_strike_next(state: GameState, strike: AirStrike) -> Decision | Step:
         gunner = strike.gunners[0]
         if gunner not in gunners(state, strike):
             return _gunner_gone
-        empire = gunner_empire(state, strike, gunner)
+        empire = holder_in_hex(state, strike, gunner)
         return Decision(
             players=(empire,),
             kind="ground_to_air",

@@ -40,6 +40,7 @@ from warlog.domain.armageddon_empires.air_war import (
     legal_strikes,
 )
 from warlog.domain.armageddon_empires.battle_events import BaseCaptured
+from warlog.domain.armageddon_empires.challenge import Pool
 from warlog.domain.armageddon_empires.challenge_events import CardDamaged, ChallengeOpened
 from warlog.domain.armageddon_empires.commands import (
     AcceptChallenge,
@@ -53,7 +54,7 @@ from warlog.domain.armageddon_empires.commands import (
 )
 from warlog.domain.armageddon_empires.frames import AirStrike
 from warlog.domain.armageddon_empires.ruleset import RULESET
-from warlog.domain.armageddon_empires.sighting_events import StealthEngaged
+from warlog.domain.armageddon_empires.sighting_events import StealthDropped, StealthEngaged
 from warlog.domain.core.dice import SeededDice
 from warlog.domain.core.errors import InputError
 from warlog.domain.core.events import Event
@@ -360,16 +361,38 @@ abilities = ["Forward Air Controller", "Stealth 4"]
 )
 
 
-def test_a_forward_air_controller_in_the_hex_adds_3_dice_to_air_to_ground() -> None:
-    g = skies(["hawk"], [], more=SPOTTERS)
-    # the hawk's attack 4 + 3 = 7 dice against the plate's defence 1
+def strike_on_blue_a(g: Given, dice: int) -> Pool:
+    """Red's hawk strikes a unit of blue-a, blue holding its fire: the Air-To-Ground pool."""
     events = launch(
-        g, PlayAttackCard(player="red", card="red.hawk.1", at="3,2", aim="unit"), dice=[1] * 8
+        g, PlayAttackCard(player="red", card="red.hawk.1", at="3,2", aim="unit"), dice=[1] * dice
     )
-    strike = only(events, ChallengeOpened).challenge
-    assert [t.value for t in strike.attacker.pool.terms] == [4, 3]
-    assert strike.attacker.pool.size == 7
-    assert "Forward Air Controller red.spotter.1, p.46" in strike.attacker.pool.text()
+    return only(events, ChallengeOpened).challenge.attacker.pool
+
+
+def test_a_forward_air_controller_in_the_hex_adds_3_dice_to_air_to_ground() -> None:
+    # given red's Spotter Team in blue-a's hex, its army having dropped stealth
+    g = skies(["hawk"], [], more=SPOTTERS)
+    g.events(StealthDropped(empire="red", army="red-eyes", ap_cost=0))
+    # the hawk's attack 4 + 3 = 7 dice against the plate's defence 1
+    pool = strike_on_blue_a(g, 8)
+    assert [t.value for t in pool.terms] == [4, 3] and pool.size == 7
+    assert "Forward Air Controller red.spotter.1, p.46" in pool.text()
+
+
+def test_a_stealthed_armys_forward_air_controller_does_not_give_it_away() -> None:
+    """AE-42 (version 13): a stealthed army's controller adds nothing and is not named: blue,
+    which has not sighted the army, reads the strike as if it were elsewhere (version 12 named
+    it in the open pool and added its 3 dice)."""
+    there = strike_on_blue_a(skies(["hawk"], [], more=SPOTTERS), 5)
+    elsewhere = strike_on_blue_a(skies(["hawk"], [], more=SPOTTERS.replace('"3,2"', '"7,4"')), 5)
+    assert there == elsewhere and [t.value for t in there.terms] == [4]
+    assert (
+        "red-eyes" not in RULESET.view(skies(["hawk"], [], more=SPOTTERS).state, "blue")["armies"]
+    )
+    g = skies(["hawk"], [], more=SPOTTERS, version=12)
+    strike = PlayAttackCard(player="red", card="red.hawk.1", at="3,2", aim="unit")
+    old = only(g.when(strike, dice=[1] * 8), ChallengeOpened).challenge.attacker.pool
+    assert "Forward Air Controller red.spotter.1, p.46" in old.text()
 
 
 def test_targets_are_judged_by_red_s_sighting_and_a_target_gone_since_is_found_out_on_arrival() -> (
@@ -888,6 +911,31 @@ def test_the_holder_of_a_captured_base_fires_its_cards_from_the_ground() -> None
     challenge = only(events, ChallengeOpened).challenge
     assert challenge.attacker is not None and challenge.defender is not None
     assert (challenge.attacker.empire, challenge.defender.empire) == ("blue", "red")
+
+
+def test_the_holder_of_a_captured_base_defends_its_facility_against_air_to_ground() -> None:
+    """AE-42 (version 13): red strikes a facility of its HQ, captured by blue: the Air-To-Ground
+    challenge's defender is blue, whose questions (tactic cards, the Defender's Prerogative) are
+    its own (version 12 gave the side to the card's owner, red, which then answered both)."""
+    for version, defender in ((None, "blue"), (12, "red")):
+        bases = (
+            BASES.replace(
+                'at = "0,0"\ncard = "keep"', 'at = "0,0"\ncard = "keep"\nfacilities = ["aabunker"]'
+            )
+            + '\n[[bases]]\nid = "red-out"\nempire = "red"\nkind = "outpost"\nat = "1,0"\n'
+            'card = "camp"\n'
+        )
+        g = skies(["hawk"], [], more=AA_FACILITIES, bases_text=bases, version=version)
+        g.events(BaseCaptured(base="red-hq", empire="blue", previous="red", at="0,0"))
+        g.when(PlayAttackCard(player="red", card="red.hawk.1", at="0,0", aim="facility"), dice=[])
+        holding = BLUE_STOPS if version is None else GroundToAir(player="blue", fire=False)
+        g.when(holding, dice=[2])  # the die picks the bunker among the HQ's facilities
+        events = g.when(Roll(player="red"), dice=[6, 6, 6, 6, 1])
+        challenge = only(events, ChallengeOpened).challenge
+        assert challenge.defender is not None and challenge.defender.name == (
+            "AA Bunker (red.aabunker.1)"
+        )
+        assert challenge.defender.empire == defender
 
 
 def test_the_policy_fires_each_gunner_but_one_a_harm_card_outnumbers() -> None:
