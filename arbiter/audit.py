@@ -135,7 +135,8 @@ class Proved(msgspec.Struct):
         if self.rules_stopped_at:
             out.append(f"rules from seq {self.rules_stopped_at}")
         if self.dice_unverified or self.dice_sealed:
-            out.append(f"dice: {self.dice_unverified + self.dice_sealed} rolls")
+            rolls = self.dice_unverified + self.dice_sealed
+            out.append(f"dice: {rolls} roll{'' if rolls == 1 else 's'}")
         if self.seals_closed:
             out.append(f"sealed values: {self.seals_closed} left sealed")
         if self.seals_opened > self.salts_verified:

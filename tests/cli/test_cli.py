@@ -277,6 +277,13 @@ def test_a_forks_export_is_imported_under_the_forks_own_id(env: dict[str, str]) 
         assert (status, out.strip(), err) == (0, fork, "")
         assert run(elsewhere, "head", fork)[1] == run(env, "head", fork)[1]
     assert run(elsewhere, "head", "g1")[0] == 1
+    # a fork of a fork: its log holds both game_forked events, its own the last
+    head = run(env, "head", "f1")[1].split()[0]
+    assert run(env, "fork", "f1", "--at", head, "--dice", "same", "--game", "f3")[0] == 0
+    path = Path(env["dir"]) / "f3.jsonl"
+    assert run(env, "export", "f3", "-o", str(path))[0] == 0
+    assert path.read_text().count('"game_forked"') == 2
+    assert run(elsewhere, "import", str(path))[:2] == (0, "f3\n")
 
 
 def test_every_command_has_help_and_usage_errors_are_exit_2(env: dict[str, str]) -> None:

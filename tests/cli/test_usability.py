@@ -386,3 +386,26 @@ def test_two_new_dice_forks_of_a_revealed_game_share_nothing_secret(db: Path) ->
     status, out, err = run(db, "fork", "n2", "--at", head, "--game", "n3")
     assert (status, out) == (0, "n3\n")
     assert err.startswith("note: n3 shares hidden history with n2, still being played")
+
+
+def test_a_relative_that_cannot_be_read_is_named_as_live(
+    db: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Given b1 with a fork f1 whose state cannot be folded here (its key file's rows damaged),
+    when b1 is revealed, then f1 is named among the live games it may tell about (it may be
+    live: nothing says it is over), and the reveal is not lost to the error."""
+    from warlog.arbiter.application import Arbiter
+    from warlog.domain.core.errors import StoreError
+
+    assert run(db, "fork", "b1", "--at", "1", "--game", "f1")[0] == 0
+    folded = Arbiter.folded
+
+    def damaged(self: Arbiter, game: str, at: int | None = None) -> object:
+        if game == "f1":
+            raise StoreError("the key file is damaged", "store/corrupt")
+        return folded(self, game, at)
+
+    monkeypatch.setattr(Arbiter, "folded", damaged)
+    status, _, err = run(db, "reveal", "b1", "--yes")
+    assert status == 0
+    assert err.startswith("note: f1 shares hidden history with b1 and is still being played")

@@ -176,3 +176,27 @@ def test_an_audit_resumed_after_an_event_checks_what_follows_as_a_whole_audit_do
         *game[cut + 3 :],
     ]
     assert resumed(forged).findings[0].seq == r.seq
+
+
+@pytest.mark.parametrize(
+    ("proved", "unchecked"),
+    [
+        ({}, []),
+        ({"rules_stopped_at": 7}, ["rules from seq 7"]),
+        ({"dice_unverified": 2, "dice_sealed": 3}, ["dice: 5 rolls"]),
+        ({"dice_sealed": 1}, ["dice: 1 roll"]),
+        ({"seals_closed": 4}, ["sealed values: 4 left sealed"]),
+        ({"seals_opened": 5, "salts_verified": 5}, []),
+        ({"seals_opened": 5, "salts_verified": 2}, ["salts: 3 not checked"]),
+        ({"dice_verified": 9, "dice_typed": 4, "batches_rederived": 3}, []),
+    ],
+)
+def test_what_the_audit_could_not_check_is_named_and_nothing_else(
+    proved: dict[str, int], unchecked: list[str]
+) -> None:
+    """What makes an audit without findings not clean (the CLI's `complete`, the server's
+    Warlog-Audit-Complete and Warlog-Audit-Unchecked): each reason, and none for what was
+    checked (rolls verified or typed by a referee, salts all checked)."""
+    from warlog.arbiter.audit import Proved
+
+    assert Proved(**proved).unchecked() == unchecked

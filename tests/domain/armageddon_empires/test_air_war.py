@@ -775,6 +775,8 @@ def test_a_gunner_fired_from_the_ground_duels_a_harm_card_and_its_empire_is_aske
     hit = only(events, CardDamaged)
     assert (hit.card, hit.amount) == ("blue.flak.1", 2)
     assert window(g).fired == ("blue.flak.1",) and window(g).challenger == ""
+    # the duel over, red still sees the flak that fired at its harrier (it showed itself)
+    assert "blue.flak.1" in RULESET.view(g.state, "red")["instances"]
     # blue is asked again, its flak spent for this strike; it launches no more
     assert RULESET.legal_commands(g.state, "blue") == [BLUE_STOPS]
     events = g.when(BLUE_STOPS, dice=[1, 1, 1, 1])

@@ -175,3 +175,14 @@ def test_unreadable_toml_is_an_input_error() -> None:
     with pytest.raises(InputError) as info:
         parse_scenario(b"name = [")
     assert info.value.code == "input/bad_scenario"
+
+
+def test_a_scenario_starting_two_fortifications_in_one_area_is_refused() -> None:
+    """BFA-9's scenario check: a set-up starts at most one fortification per area, whatever
+    version a game of it begins under (since version 5 more may stack in play)."""
+    text = _bundled_text()
+    old = 'id = "fort-2"\ntype = "fortifications"\nstart = "hades"'
+    assert old in text
+    data = text.replace(old, old.replace("hades", "tempestora"), 1).encode()
+    with pytest.raises(InputError, match=r"a second fortification in 'tempestora' \(BFA-9\)"):
+        parse_scenario(data)

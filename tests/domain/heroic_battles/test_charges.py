@@ -100,6 +100,17 @@ def test_a_hero_joining_the_first_combat_earns_its_token_once() -> None:
     assert gained(events, "red") == ["a hero charges into combat"]
 
 
+def test_another_token_gained_does_not_use_up_the_first_combat_token() -> None:
+    """HB-38: only the first-combat token marks it earned; a token gained for anything else
+    before a hero joins the first combat leaves it to be earned."""
+    g = game()
+    g.when(charge("red-brutes", "blue-steadfast"), dice=[])
+    g.events(ev.ReputationGained(force="blue", tokens=1, reason="test set-up", who="blue-king"))
+    assert not g.state.first_combat_earned
+    events = g.when(charge("red-warriors", "blue-steadfast"), dice=[])
+    assert "a hero charges into the first combat of the game" in gained(events, "red")
+
+
 def test_a_version_2_game_gives_the_first_combat_token_only_to_the_charge_that_begins_it() -> None:
     """Version 2 plays on as it began: a hero joining the first combat earned nothing for it."""
     g = game(version="2")

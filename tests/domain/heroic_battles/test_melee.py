@@ -4,6 +4,8 @@
 
 from __future__ import annotations
 
+from msgspec.structs import replace
+
 from tests.domain.heroic_battles.helpers import (
     declare,
     engaged,
@@ -417,3 +419,19 @@ def test_no_disengaging_from_riders() -> None:
     g = melee(*engaged("red-riders", "blue-scouts"))
     fought(g)
     assert g.ruleset.decision(g.state).kind != "disengage"
+
+
+def test_the_invariants_name_a_flank_without_its_flanker_in_version_3_only() -> None:
+    """HB-37's invariants: a version-3 melee flanked by no fighter is a broken state (the fuzzer
+    and the state machine check it after every step); version 2 kept such flanks; a flanker pair
+    naming a piece not in the melee is broken in every version."""
+    from warlog.domain.heroic_battles.invariants import violations
+
+    for version, broken in (("", True), ("2", False)):
+        g = game(*engaged("red-brutes", "blue-steadfast"), version=version)
+        melee = replace(g.state.combats[0], flanked=("blue-steadfast",), flankers=())
+        lines = [v.line() for v in violations(replace(g.state, combats=(melee,)))]
+        assert any("melee-1 is flanked by no fighter (HB-37)" in line for line in lines) is broken
+        stray = replace(melee, flankers=(("blue-steadfast", "red-riders"),))
+        lines = [v.line() for v in violations(replace(g.state, combats=(stray,)))]
+        assert any("melee-1 has a flanker of no fighter" in line for line in lines)
