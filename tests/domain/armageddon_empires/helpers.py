@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from typing import Any, TypeVar
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import msgspec
 
@@ -14,6 +15,9 @@ from warlog.domain.armageddon_empires.scenario import Scenario, parse_scenario
 from warlog.domain.armageddon_empires.sighting_events import ArmiesSighted
 from warlog.domain.core.dice import DiceSpec, commitment_of
 from warlog.domain.core.events import Event, GameCreated
+
+if TYPE_CHECKING:
+    from warlog.arbiter.application import Arbiter
 
 E = TypeVar("E", bound=Event)
 
@@ -297,3 +301,25 @@ def created_under(version: str, text: str, key: bytes, game: str = "ni") -> Game
         players=RULESET.players(scenario),
         dice=DiceSpec(mode="manual", stream=game, commitment=commitment_of(key)),
     )
+
+
+def begun(folder: Path, text: str, key: bytes, version: str | None = None) -> Arbiter:
+    """An Arbiter (in memory, a fixed clock, seeds ``key``) holding the manual-dice game ``ni``
+    of the scenario ``text`` (written to ``folder``/ni.toml: the scenario's name is the file's,
+    the same in every game), begun under ``version`` of the rules as a warlog of that version
+    would have begun it (default: this one's)."""
+    from warlog.arbiter.application import Arbiter
+    from warlog.domain import rulesets
+    from warlog.eventstore.memory_store import MemoryStore
+
+    folder.mkdir()
+    path = folder / "ni.toml"
+    path.write_text(text, encoding="utf-8")
+    arb = Arbiter(
+        MemoryStore(), rulesets.get, clock=lambda: "2026-01-01T00:00:00.000Z", seeds=lambda: key
+    )
+    if version is None:
+        arb.new_game("armageddon-empires", str(path), game="ni", dice="manual")
+    else:
+        arb.create(created_under(version, text, key), key)
+    return arb

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from tests.domain.armageddon_empires.arena import MORE_CARDS
-from tests.domain.armageddon_empires.helpers import army_block, created_under, toml
+from tests.domain.armageddon_empires.helpers import army_block, begun, toml
 from tests.domain.armageddon_empires.test_air_war import AIR_CARDS, ARMIES, BASES, ROWS, empires
 from tests.domain.armageddon_empires.test_non_interference import KEY, reads
 from warlog.arbiter.application import Arbiter
@@ -86,9 +86,6 @@ def stealth_played(tmp: Path, army: str, version: str | None = None) -> Arbiter:
     """Red sights blue-a at the round's start; blue, first to play, stealths ``army`` (sealed
     for red: which army, and its level) and ends its turn. ``version``: the game is begun under
     that version of the rules, as an older warlog would have begun it (default: this one's)."""
-    folder = tmp / f"{army}-{version}"
-    folder.mkdir()
-    path = folder / "ni.toml"
     text = toml(
         ROWS,
         armies=AIR_CARDS + MORE_CARDS + STEALTH_ARMIES,
@@ -96,14 +93,7 @@ def stealth_played(tmp: Path, army: str, version: str | None = None) -> Arbiter:
         empires=empires(["hawk"], []),
         resources="",
     )
-    path.write_text(text, encoding="utf-8")
-    arb = Arbiter(
-        MemoryStore(), rulesets.get, clock=lambda: "2026-01-01T00:00:00.000Z", seeds=lambda: KEY
-    )
-    if version is None:
-        arb.new_game("armageddon-empires", str(path), game="ni", dice="manual")
-    else:
-        arb.create(created_under(version, text, KEY), KEY)
+    arb = begun(tmp / f"{army}-{version}", text, KEY, version)
     script = [
         {"type": "buy_initiative", "player": "red", "count": 0},
         # the tie-break (blue first), then red's check of blue-a: 4 observation dice (Recce S5,
@@ -178,9 +168,6 @@ def gunner_game(tmp: Path, army: str, version: str | None = None) -> Arbiter:
     """Red's strike on blue's HQ, with blue's ``army`` (an ``[[armies]]`` table) unseen; blue
     has an empty hand, so that the intercept window lets the strike pass. ``version``: the
     game begun under that version of the rules (default: this one's)."""
-    folder = tmp / f"{abs(hash(army)) % 10**6}-{version}"
-    folder.mkdir()
-    path = folder / "ni.toml"  # the scenario's name is the file's: the same in every game
     text = toml(
         ROWS,
         armies=AIR_CARDS + ARMIES + army,
@@ -188,15 +175,7 @@ def gunner_game(tmp: Path, army: str, version: str | None = None) -> Arbiter:
         empires=empires(["hawk"], []),
         resources="",
     )
-    path.write_text(text, encoding="utf-8")
-    arb = Arbiter(
-        MemoryStore(), rulesets.get, clock=lambda: "2026-01-01T00:00:00.000Z", seeds=lambda: KEY
-    )
-    if version is None:
-        arb.new_game("armageddon-empires", str(path), game="ni", dice="manual")
-    else:
-        arb.create(created_under(version, text, KEY), KEY)
-    return arb
+    return begun(tmp / f"{abs(hash(army)) % 10**6}-{version}", text, KEY, version)
 
 
 @pytest.mark.parametrize("variant", sorted(NO_GUNNER))

@@ -20,7 +20,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from tests.domain.armageddon_empires.arena import toml
-from tests.domain.armageddon_empires.helpers import army_block, created_under
+from tests.domain.armageddon_empires.helpers import army_block, begun
 from warlog.arbiter.application import Arbiter
 from warlog.arbiter.audit import audit_records
 from warlog.arbiter.reports import legal_report
@@ -182,18 +182,8 @@ def joined(tmp: Path, receiver: str, version: str | None = None) -> Arbiter:
     """Blue moves a stealthed wisp, sealed for red, into ``receiver``: its hero alone
     (``blue-pawn``, which then holds a unit) or its other stealthed army (``blue-shade``).
     ``version``: the game begun under that version of the rules (default: this one's)."""
-    folder = tmp / f"{receiver}-{version}"
-    folder.mkdir()
-    path = folder / "ni.toml"
     text = toml(SHARED_HEX, empires=empires('["trooper"]'))
-    path.write_text(text, encoding="utf-8")
-    arb = Arbiter(
-        MemoryStore(), rulesets.get, clock=lambda: "2026-01-01T00:00:00.000Z", seeds=lambda: KEY
-    )
-    if version is None:
-        arb.new_game("armageddon-empires", str(path), game="ni", dice="manual")
-    else:
-        arb.create(created_under(version, text, KEY), KEY)
+    arb = begun(tmp / f"{receiver}-{version}", text, KEY, version)
     for command in [
         {"type": "buy_initiative", "player": "red", "count": 0},
         {"type": "buy_initiative", "player": "blue", "count": 0, "dice": ROUND_ONE},
