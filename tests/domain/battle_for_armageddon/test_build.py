@@ -246,3 +246,22 @@ def test_the_ork_build_phase_ends_whenever_the_orks_like() -> None:
     assert RULESET.legal_commands(g.state, "orks") == [c.EndPhase(player="orks")]
     events = g.when(c.EndPhase(player="orks"))
     assert of(events, ev.PhaseEnded)
+
+
+def test_a_rebuild_into_a_full_stack_is_refused_citing_stacking_only() -> None:
+    """Given a garrisoned ruin already holding 3 Ork counters, when a counter is rebuilt there,
+    then the refusal says why with the sheet's Stacking section, and never BFA-9 (the
+    fortification ruling has nothing to do with an Ork stack)."""
+    g, _ = ork_build(
+        *RUINS,
+        at("boyz-1", "hive_b"),
+        at("boyz-2", "hive_b"),
+        at("boyz-3", "hive_b"),
+        at("mob-1", "factory_f"),
+        off("boyz-4"),
+    )
+    refused = g.when_rejected(
+        c.Rebuild(player="orks", counter="boyz-4", to="hive_b"), code="rules/bad_place"
+    )
+    assert "(4 counters in hive_b (at most 3 count for stacking); rules: Stacking)" in str(refused)
+    assert "BFA-9" not in str(refused)
