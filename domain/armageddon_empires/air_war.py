@@ -112,13 +112,13 @@ GROUND_TO_AIR_CHALLENGE_ANSWERS: tuple[str, ...] = (GroundToAirChallenge.type_na
 #: in the hex to everyone, units of armies the striker had not sighted among them, and asked
 #: about each, so that the striker learnt of gunners that held their fire
 GROUND_TO_AIR_UNSEEN_SINCE = 13
-#: AE-42: since version 13 the target of an Air-To-Ground challenge is defended by the empire
+#: AE-42: since version 14 the target of an Air-To-Ground challenge is defended by the empire
 #: that holds it (``holder_in_hex``: a captured base's facility by its captor), and a Forward Air
 #: Controller counts only in an army that is not stealthed (a stealthed army does not give itself
-#: away). Version 12 let the card's owner defend it, so that striking a captured base the
-#: striker answered for both sides, and counted a stealthed army's controller, naming it to the
-#: defender
-AIR_TO_GROUND_HELD_SINCE = 13
+#: away). Version 13 and before let the card's owner defend it, so that striking a captured base
+#: the striker answered for both sides, and counted a stealthed army's controller, naming it to
+#: the defender
+AIR_TO_GROUND_HELD_SINCE = 14
 
 
 # ---------------------------------------------------------------------- what a card may strike
@@ -572,7 +572,7 @@ def _to_ground(batch: Batch[GameState]) -> None:
 
 def holder_in_hex(state: GameState, strike: AirStrike, card: str) -> str:
     """The empire that holds ``card`` in the strike's hex, fires it as a gunner (AE-41) and
-    defends it as a target (AE-42, since version 13): the holder of the base it stands at (a
+    defends it as a target (AE-42, since version 14): the holder of the base it stands at (a
     captured base's cards are its captor's, AE-34), else its army's."""
     base = enemy_base(state, strike.empire, strike.at)
     if base is not None and card in (base.card, *base.facilities):
@@ -780,7 +780,7 @@ def _pick_target(batch: Batch[GameState]) -> None:
 
 def strike_pool(state: GameState, strike: AirStrike) -> Pool:
     """The attack card's Air-To-Ground pool: its attack + 3 with a Forward Air Controller of its
-    empire in the hex (p.31, p.46), since version 13 in an army that is not stealthed (AE-42)."""
+    empire in the hex (p.31, p.46), since version 14 in an army that is not stealthed (AE-42)."""
     spec = state.card(strike.card).spec
     assert isinstance(spec, AttackCard)
     terms = [Term(spec.attack, f"attack of {spec.name}")]

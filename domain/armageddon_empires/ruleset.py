@@ -61,9 +61,11 @@ class ArmageddonEmpires(Rules[GameState, Command]):
     #: foiled hunt's army, hex and hero sealed for the hunter (AE-38); a gunner's empire chooses
     #: whether it fires from the ground (AE-41); 13: the Ground-To-Air window asks every other
     #: empire, whatever the hex holds, which of its gunners it fires, so that a gunner that holds
-    #: its fire is never named (AE-41)
-    version: ClassVar[str] = "13"
-    kept_versions: ClassVar[tuple[str, ...]] = ("12", "11", "10", "9", "8", "7", "6")
+    #: its fire is never named (AE-41); 14: a captured base's facility struck from the air is
+    #: defended by its captor, and a stealthed army's Forward Air Controller neither counts nor
+    #: shows (AE-42)
+    version: ClassVar[str] = "14"
+    kept_versions: ClassVar[tuple[str, ...]] = ("13", "12", "11", "10", "9", "8", "7", "6")
     event_types: ClassVar[tuple[type[Event], ...]] = (
         EVENT_TYPES
         + SIGHTING_EVENT_TYPES
@@ -180,6 +182,13 @@ class ArmageddonEmpires(Rules[GameState, Command]):
         return isinstance(event, RoundBegan | GameCreated)
 
 
+class ArmageddonEmpires13(ArmageddonEmpires):
+    """Version 13, kept so that a game begun under it plays on under it and its log re-derives
+    (the state's ``rules_version`` tells each rule that changed since)."""
+
+    version: ClassVar[str] = "13"
+
+
 class ArmageddonEmpires12(ArmageddonEmpires):
     """Version 12, kept so that a game begun under it plays on under it and its log re-derives
     (the state's ``rules_version`` tells each rule that changed since)."""
@@ -234,6 +243,7 @@ VERSIONS: dict[str, ArmageddonEmpires] = {
     r.version: r
     for r in (
         LATEST,
+        ArmageddonEmpires13(),
         ArmageddonEmpires12(),
         ArmageddonEmpires11(),
         ArmageddonEmpires10(),

@@ -380,8 +380,8 @@ def test_a_forward_air_controller_in_the_hex_adds_3_dice_to_air_to_ground() -> N
 
 
 def test_a_stealthed_armys_forward_air_controller_does_not_give_it_away() -> None:
-    """AE-42 (version 13): a stealthed army's controller adds nothing and is not named: blue,
-    which has not sighted the army, reads the strike as if it were elsewhere (version 12 named
+    """AE-42 (version 14): a stealthed army's controller adds nothing and is not named: blue,
+    which has not sighted the army, reads the strike as if it were elsewhere (version 13 named
     it in the open pool and added its 3 dice)."""
     there = strike_on_blue_a(skies(["hawk"], [], more=SPOTTERS), 5)
     elsewhere = strike_on_blue_a(skies(["hawk"], [], more=SPOTTERS.replace('"3,2"', '"7,4"')), 5)
@@ -389,9 +389,7 @@ def test_a_stealthed_armys_forward_air_controller_does_not_give_it_away() -> Non
     assert (
         "red-eyes" not in RULESET.view(skies(["hawk"], [], more=SPOTTERS).state, "blue")["armies"]
     )
-    g = skies(["hawk"], [], more=SPOTTERS, version=12)
-    strike = PlayAttackCard(player="red", card="red.hawk.1", at="3,2", aim="unit")
-    old = only(g.when(strike, dice=[1] * 8), ChallengeOpened).challenge.attacker.pool
+    old = strike_on_blue_a(skies(["hawk"], [], more=SPOTTERS, version=13), 8)
     assert "Forward Air Controller red.spotter.1, p.46" in old.text()
 
 
@@ -916,10 +914,10 @@ def test_the_holder_of_a_captured_base_fires_its_cards_from_the_ground() -> None
 
 
 def test_the_holder_of_a_captured_base_defends_its_facility_against_air_to_ground() -> None:
-    """AE-42 (version 13): red strikes a facility of its HQ, captured by blue: the Air-To-Ground
+    """AE-42 (version 14): red strikes a facility of its HQ, captured by blue: the Air-To-Ground
     challenge's defender is blue, whose questions (tactic cards, the Defender's Prerogative) are
-    its own (version 12 gave the side to the card's owner, red, which then answered both)."""
-    for version, defender in ((None, "blue"), (12, "red")):
+    its own (version 13 gave the side to the card's owner, red, which then answered both)."""
+    for version, defender in ((None, "blue"), (13, "red")):
         bases = (
             BASES.replace(
                 'at = "0,0"\ncard = "keep"', 'at = "0,0"\ncard = "keep"\nfacilities = ["aabunker"]'
@@ -930,8 +928,7 @@ def test_the_holder_of_a_captured_base_defends_its_facility_against_air_to_groun
         g = skies(["hawk"], [], more=AA_FACILITIES, bases_text=bases, version=version)
         g.events(BaseCaptured(base="red-hq", empire="blue", previous="red", at="0,0"))
         g.when(PlayAttackCard(player="red", card="red.hawk.1", at="0,0", aim="facility"), dice=[])
-        holding = BLUE_STOPS if version is None else GroundToAir(player="blue", fire=False)
-        g.when(holding, dice=[2])  # the die picks the bunker among the HQ's facilities
+        g.when(BLUE_STOPS, dice=[2])  # the die picks the bunker among the HQ's facilities
         events = g.when(Roll(player="red"), dice=[6, 6, 6, 6, 1])
         challenge = only(events, ChallengeOpened).challenge
         assert challenge.defender is not None and challenge.defender.name == (
