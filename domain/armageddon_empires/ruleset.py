@@ -23,7 +23,7 @@ from warlog.domain.core.batch import Batch
 from warlog.domain.core.errors import RulesError
 from warlog.domain.core.events import Event, GameCreated
 from warlog.domain.core.procedure import Decision, Next
-from warlog.domain.core.rules import Handler, Rules
+from warlog.domain.core.rules import Handler, Rules, every_version
 from warlog.domain.core.ruleset import Command, Notice, Ruleset
 from warlog.domain.core.seal import Secret
 from warlog.domain.core.summary import Summary
@@ -65,6 +65,9 @@ class ArmageddonEmpires(Rules[GameState, Command]):
     #: defended by its captor, and a stealthed army's Forward Air Controller neither counts nor
     #: shows (AE-42)
     version: ClassVar[str] = "14"
+    #: each played as a variant of this class (``every_version``); version 6's air strike's
+    #: unit targets are the sighted units still standing in the hex (AE-42,
+    #: ``air_war._version_6_targets``)
     kept_versions: ClassVar[tuple[str, ...]] = ("13", "12", "11", "10", "9", "8", "7", "6")
     event_types: ClassVar[tuple[type[Event], ...]] = (
         EVENT_TYPES
@@ -182,75 +185,7 @@ class ArmageddonEmpires(Rules[GameState, Command]):
         return isinstance(event, RoundBegan | GameCreated)
 
 
-class ArmageddonEmpires13(ArmageddonEmpires):
-    """Version 13, kept so that a game begun under it plays on under it and its log re-derives
-    (the state's ``rules_version`` tells each rule that changed since)."""
-
-    version: ClassVar[str] = "13"
-
-
-class ArmageddonEmpires12(ArmageddonEmpires):
-    """Version 12, kept so that a game begun under it plays on under it and its log re-derives
-    (the state's ``rules_version`` tells each rule that changed since)."""
-
-    version: ClassVar[str] = "12"
-
-
-class ArmageddonEmpires11(ArmageddonEmpires):
-    """Version 11, kept so that a game begun under it plays on under it and its log re-derives
-    (the state's ``rules_version`` tells each rule that changed since)."""
-
-    version: ClassVar[str] = "11"
-
-
-class ArmageddonEmpires10(ArmageddonEmpires):
-    """Version 10, kept so that a game begun under it plays on under it and its log re-derives
-    (the state's ``rules_version`` tells each rule that changed since)."""
-
-    version: ClassVar[str] = "10"
-
-
-class ArmageddonEmpires9(ArmageddonEmpires):
-    """Version 9, kept so that a game begun under it plays on under it and its log re-derives
-    (the state's ``rules_version`` tells each rule that changed since)."""
-
-    version: ClassVar[str] = "9"
-
-
-class ArmageddonEmpires8(ArmageddonEmpires):
-    """Version 8, kept so that a game begun under it plays on under it and its log re-derives
-    (the state's ``rules_version`` tells each rule that changed since)."""
-
-    version: ClassVar[str] = "8"
-
-
-class ArmageddonEmpires7(ArmageddonEmpires):
-    """Version 7, kept likewise."""
-
-    version: ClassVar[str] = "7"
-
-
-class ArmageddonEmpires6(ArmageddonEmpires):
-    """Version 6, kept likewise: an air strike's unit targets were the sighted units still
-    standing in the hex (AE-42 before version 7, ``air_war._version_6_targets``)."""
-
-    version: ClassVar[str] = "6"
-
-
 LATEST = ArmageddonEmpires()
 #: every version this warlog plays, by version
-VERSIONS: dict[str, ArmageddonEmpires] = {
-    r.version: r
-    for r in (
-        LATEST,
-        ArmageddonEmpires13(),
-        ArmageddonEmpires12(),
-        ArmageddonEmpires11(),
-        ArmageddonEmpires10(),
-        ArmageddonEmpires9(),
-        ArmageddonEmpires8(),
-        ArmageddonEmpires7(),
-        ArmageddonEmpires6(),
-    )
-}
+VERSIONS: dict[str, ArmageddonEmpires] = every_version(LATEST)
 RULESET: Ruleset[GameState, Command] = LATEST

@@ -23,7 +23,7 @@ from warlog.domain.core.errors import RulesError, reject
 from warlog.domain.core.events import Event
 from warlog.domain.core.invariants import Violation
 from warlog.domain.core.procedure import Decision, Next
-from warlog.domain.core.rules import Handler, Rules
+from warlog.domain.core.rules import Handler, Rules, every_version
 from warlog.domain.core.ruleset import Command, Notice, Ruleset
 from warlog.domain.core.summary import Summary
 
@@ -109,29 +109,7 @@ class BattleForArmageddon(Rules[GameState, Command]):
         return isinstance(event, TurnBegan)
 
 
-class BattleForArmageddon4(BattleForArmageddon):
-    """Version 4, kept so that a game begun under it plays on under it and its log re-derives
-    (the state's ``rules_version`` tells each rule that changed since)."""
-
-    version: ClassVar[str] = "4"
-
-
-class BattleForArmageddon3(BattleForArmageddon):
-    """Version 3, kept likewise."""
-
-    version: ClassVar[str] = "3"
-
-
-class BattleForArmageddon2(BattleForArmageddon):
-    """Version 2, kept likewise."""
-
-    version: ClassVar[str] = "2"
-
-
 LATEST = BattleForArmageddon()
 #: every version this warlog plays, by version
-VERSIONS: dict[str, BattleForArmageddon] = {
-    r.version: r
-    for r in (LATEST, BattleForArmageddon4(), BattleForArmageddon3(), BattleForArmageddon2())
-}
+VERSIONS: dict[str, BattleForArmageddon] = every_version(LATEST)
 RULESET: Ruleset[GameState, Command] = LATEST

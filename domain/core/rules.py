@@ -223,3 +223,20 @@ class Rules(abc.ABC, Generic[S, C]):
         if decision is None or player not in decision.players:
             return []
         return self.options(state, decision, player)
+
+
+R = TypeVar("R", bound=Rules[Any, Any])
+
+
+def every_version(latest: R) -> dict[str, R]:
+    """``latest`` and, for each of its ``kept_versions``, a variant of it at that version, by
+    version: a game begun under a kept version plays on under it and its log re-derives, each
+    rule that changed since asking the state's ``rules_version`` (the variant differs in its
+    ``version`` alone, which its ``initial_state`` records)."""
+    cls = type(latest)
+    out = {latest.version: latest}
+    for version in latest.kept_versions:
+        doc = f"Version {version} of {cls.__name__}, kept for the games begun under it."
+        variant = type(f"{cls.__name__}{version}", (cls,), {"version": version, "__doc__": doc})
+        out[version] = variant()
+    return out

@@ -10,7 +10,7 @@ from msgspec.structs import replace
 from warlog.domain.core.events import Event
 from warlog.domain.core.invariants import Violation
 from warlog.domain.core.procedure import Decision, Next
-from warlog.domain.core.rules import Handler, Rules
+from warlog.domain.core.rules import Handler, Rules, every_version
 from warlog.domain.core.ruleset import Command, Notice, Ruleset
 from warlog.domain.core.summary import Summary
 from warlog.domain.heroic_battles import autoplay, invariants, summary, views
@@ -104,23 +104,7 @@ class HeroicBattles(Rules[GameState, Command]):
         return isinstance(event, TurnBegan)
 
 
-class HeroicBattles2(HeroicBattles):
-    """Version 2, kept so that a game begun under it plays on under it and its log re-derives
-    (the state's ``rules_version`` tells each rule that changed since)."""
-
-    version: ClassVar[str] = "2"
-
-
-class HeroicBattles1(HeroicBattles):
-    """Version 1, kept so that a game begun under it plays on under it and its log re-derives
-    (the state's ``rules_version`` tells each rule that changed since)."""
-
-    version: ClassVar[str] = "1"
-
-
 LATEST = HeroicBattles()
 #: every version this warlog plays, by version
-VERSIONS: dict[str, HeroicBattles] = {
-    r.version: r for r in (LATEST, HeroicBattles2(), HeroicBattles1())
-}
+VERSIONS: dict[str, HeroicBattles] = every_version(LATEST)
 RULESET: Ruleset[GameState, Command] = LATEST
