@@ -16,7 +16,7 @@ from typing import Annotated, Any
 import msgspec
 from litestar import Litestar, Request, Response, get, post
 from litestar.connection import ASGIConnection
-from litestar.datastructures import State
+from litestar.datastructures import ResponseHeader, State
 from litestar.middleware import (
     AbstractAuthenticationMiddleware,
     AuthenticationResult,
@@ -143,6 +143,10 @@ def player_of(request: Request[Any, Any, Any], game: FromPath[str]) -> str | Non
 
 async def call(request: Request[Any, Any, Any], fn: Callable[[Arbiter], Any]) -> Any:
     return await warlog(request).host.call(fn)
+
+
+#: the reveal's header naming the live games that share hidden history with the revealed one
+LIVE_RELATIVES = "Warlog-Live-Relatives"
 
 
 def head_tag(seq: int) -> dict[str, str]:
@@ -408,12 +412,29 @@ async def head(request: Request[Any, Any, Any], game: FromPath[str]) -> Response
     status_code=200,
     opt={"admin_only": "reveal a game's seed"},
     responses=responses(400, 401, 403, 404),
+    response_headers=[
+        ResponseHeader(
+            name=LIVE_RELATIVES,
+            documentation_only=True,
+            description="The games still being played that share hidden history with this one "
+            "(its parent, its forks: the hands and draws before a fork), comma-separated; their "
+            "secrets from before the fork can now be told from this game's. Absent when none.",
+        )
+    ],
 )
-async def reveal(request: Request[Any, Any, Any], game: FromPath[str]) -> s.Revealed:
+async def reveal(request: Request[Any, Any, Any], game: FromPath[str]) -> Response[s.Revealed]:
     """Publish the dice seed (a `dice_revealed` event): play in the game is over, every sealed
-    value opens, every die can be checked."""
-    revealed = await call(request, lambda arb: arb.reveal(game))
-    return s.Revealed(revealed.seq)
+    value opens, every die can be checked. `Warlog-Live-Relatives` names the games still being
+    played whose secrets from before a fork this reveal tells (as `warlog reveal`'s note)."""
+
+    def publish(arb: Arbiter) -> Response[s.Revealed]:
+        live = arb.live_relatives(game)
+        revealed = arb.reveal(game)
+        headers = {LIVE_RELATIVES: ", ".join(live)} if live else {}
+        return Response(s.Revealed(revealed.seq), headers=headers)
+
+    answer: Response[s.Revealed] = await call(request, publish)
+    return answer
 
 
 @get(
@@ -434,7 +455,24 @@ async def export(request: Request[Any, Any, Any], game: FromPath[str]) -> str:
     return text
 
 
-@get("/games/{game:str}/audit", responses=responses(400, 401, 403, 404))
+@get(
+    "/games/{game:str}/audit",
+    responses=responses(400, 401, 403, 404),
+    response_headers=[
+        ResponseHeader(
+            name="Warlog-Audit-Complete",
+            documentation_only=True,
+            description="`yes` when every check was made (the findings cover the whole log), "
+            "`no` when some could not be",
+        ),
+        ResponseHeader(
+            name="Warlog-Audit-Unchecked",
+            documentation_only=True,
+            description="With `Warlog-Audit-Complete: no`: what was not checked, `; `-separated "
+            "(e.g. `dice: 4 rolls` before the reveal)",
+        ),
+    ],
+)
 async def audit(request: Request[Any, Any, Any], game: FromPath[str]) -> Response[s.Findings]:
     """Chain, rules re-derivation, dice and seals (the organiser's; a player's once the seed
     is revealed): the findings, empty when the audit found nothing. Whether that covers every

@@ -193,6 +193,27 @@ def test_after_the_reveal_players_may_export_and_audit_and_play_is_over(
     )
 
 
+def test_the_reveal_names_the_live_games_that_share_hidden_history_with_it(
+    client: httpx.Client, db: Path
+) -> None:
+    """Given a game forked (by the organiser's CLI on the server's database) into one still
+    being played, when the organiser reveals the parent over HTTP, then the answer names the
+    fork in `Warlog-Live-Relatives`, as `warlog reveal` notes it: its hands and draws before
+    the cut are told by the parent's seed. Revealing the fork afterwards names nobody: what it
+    shares with its parent is public by then."""
+    game = new_game(client, "armageddon-empires", game="g")
+    play_some(client, game, 6)
+    cut = arbiter_on(db).head("g")[0]
+    cli_out(db, "fork", "g", "--at", str(cut), "--game", "g-fork")
+    revealed = client.post("/games/g/reveal", headers=ADMIN_HEADERS)
+    assert revealed.status_code == 200
+    assert revealed.json() == {"seq": cut + 1}
+    assert revealed.headers["Warlog-Live-Relatives"] == "g-fork"
+    again = client.post("/games/g-fork/reveal", headers=ADMIN_HEADERS)
+    assert again.status_code == 200
+    assert "Warlog-Live-Relatives" not in again.headers
+
+
 def test_a_referee_enters_manual_dice_with_the_organisers_token(
     client: httpx.Client, db: Path
 ) -> None:
