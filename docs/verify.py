@@ -75,5 +75,5 @@ if __name__ == "__main__":
     found, (rolls, seals), (unseeded, unsalted), typed, closed = verify(sys.argv[1])
     print("\n".join(found) or f"chain intact; {rolls} rolls and {seals} seals checked against revealed seeds; not checked: {unseeded} rolls"
           f" (their seed not revealed, or their faces sealed), {typed} rolls typed by a referee (no seed derives them),"
-          f" {unsalted} opened seals' salts (their seed not revealed), {closed} seals still closed")
+          f" {unsalted} opened seals' salts (their seed not revealed), {closed} seals still closed, the rules (not re-run: warlog audit does)")
     sys.exit(1 if found else 0)

@@ -47,7 +47,8 @@ def report(
         f"chain intact; {rolls} rolls and {seals} seals checked against revealed seeds; not "
         f"checked: {unseeded} rolls (their seed not revealed, or their faces sealed), {typed} "
         f"rolls typed by a referee (no seed derives them), {unsalted} opened seals' salts "
-        f"(their seed not revealed), {closed} seals still closed\n"
+        f"(their seed not revealed), {closed} seals still closed, the rules (not re-run: warlog "
+        "audit does)\n"
     )
 
 
