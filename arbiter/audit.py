@@ -288,6 +288,7 @@ class Auditor:
         auditor._expected_seq = folded.seq + 1
         auditor._prev, auditor._last_at = folded.hash, at
         auditor._ruleset, auditor._codec = ruleset, codec
+        auditor._sealing_version = sealing_version(ruleset)  # the version's sealed fields
         auditor._folding = Fold(ruleset, folded)
         auditor._specs[folded.meta.dice.commitment or ""] = folded.meta.dice
         return auditor
