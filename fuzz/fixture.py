@@ -134,6 +134,12 @@ def replay(path: str) -> Replayed:
     """Replay the fixture ``path`` (its ``.json``; the ``.jsonl`` beside it). InputError (exit 1)
     for a file that is not a fixture; IntegrityError (exit 4) for a log whose chain is broken."""
     spec = Path(path)
+    if spec.suffix == ".jsonl" and spec.with_suffix(".json").is_file():
+        raise InputError(
+            f"{path} is the log of a fuzz failure: give {spec.with_suffix('.json')}, its steps, "
+            "beside it",
+            "input/bad_fixture",
+        )
     try:
         fixture = msgspec.json.decode(spec.read_bytes(), type=Fixture)
     except OSError as exc:

@@ -146,6 +146,14 @@ def test_bad_sources_and_fixtures_are_refused_in_one_line(tmp_path: Path) -> Non
     not_a_fixture.write_text("{}")
     status, _, stderr = warlog("fuzz", "--replay", str(not_a_fixture))
     assert status == 1 and "is not a fuzz failure" in stderr
+    # a failure's log given where its steps belong: named, with the file to give
+    pair = Path(__file__).resolve().parents[2] / "fixtures" / "regressions"
+    log = sorted(pair.glob("*.jsonl"))[0]
+    status, _, stderr = warlog("fuzz", "--replay", str(log))
+    assert status == 1 and stderr == (
+        f"error[input/bad_fixture]: {log} is the log of a fuzz failure: give "
+        f"{log.with_suffix('.json')}, its steps, beside it\n"
+    )
     status, _, stderr = warlog("fuzz", "--replay", str(not_a_fixture), BFA)
     assert status == 2 and "--replay takes no SOURCE" in stderr
 
