@@ -451,11 +451,45 @@ class Example:
         if real["view"] == other["view"]:  # views carry no commitment: compared as they are
             real["view"] = other["view"] = None
         if real != other and blinded(real) != blinded(other):
+            self._control(watcher, step, played, real)
             diff = first_difference(json.loads(blinded(real)), json.loads(blinded(other)))
             raise Failure(
                 "views",
                 f"{watcher} is given something else when the others' hidden draws differ: {diff}",
                 twin.since,
+            )
+
+    def _control(self, watcher: str, step: Step, played: Played, real: dict[str, Any]) -> None:
+        """Before a difference is blamed on the others' draws: the example played again in a
+        game of its own on the same dice. If ``watcher`` is given something else there too, the
+        rules are not deterministic (they hang on something besides the commands and dice,
+        e.g. a set's order or a random module): an ``audit`` failure, not a leak."""
+        arb, game = self._start(None)
+        for earlier in self.played:
+            if earlier.accepted:
+                self._replay_in_twin(arb, game, earlier.step.text, Twin(watcher, 0))
+        first, _ = arb.head(game)
+        error: WarlogError | None = None
+        try:
+            arb.play(game, step.text)
+        except WarlogError as exc:
+            error = exc
+        except Exception as exc:
+            raise Failure(
+                "crash", f"playing the example again on the same dice: {crash_text(exc)}", 0
+            ) from None
+        same = self._observed(arb, game, watcher, first + 1, self.legal.get(watcher))
+        if error is not None and _issuer(step.text) == watcher:
+            same["refusal"] = error.line()
+        if real["view"] is None:
+            same["view"] = None
+        if (error is None) != played.accepted or blinded(same) != blinded(real):
+            diff = first_difference(json.loads(blinded(real)), json.loads(blinded(same)))
+            raise Failure(
+                "audit",
+                f"the rules are not deterministic: played again on the same dice, {watcher} is "
+                f"given something else: {diff}",
+                0,
             )
 
     def _posted(self, arb: Arbiter, game: str, watcher: str, since: int) -> list[str]:

@@ -74,6 +74,11 @@ def fuzz(
     return Report(seed, [s.name for s in holder.sources], tallies, found, time.monotonic() - began)
 
 
+#: how many times a written failure is replayed at once: reproduced only if it fails its check
+#: each time
+REPLAYS = 3
+
+
 def _record(
     holder: sources.Sources, group: list[sources.Source], trace: Trace, out: Path, seed: int
 ) -> Found:
@@ -94,12 +99,15 @@ def _record(
         found.unwritten = _why(exc)
         return found
     found.fixture, found.events, found.steps = str(written.path), written.events, written.steps
-    try:
-        again = fixture.replay(str(written.path.with_suffix(".json")))
-    except Exception as exc:
-        found.unreplayed = _why(exc)
-        return found
-    found.replayed = again.failure.check if again.failure else ""
+    for _ in range(REPLAYS):  # a failure that does not come back each time is flaky
+        try:
+            again = fixture.replay(str(written.path.with_suffix(".json")))
+        except Exception as exc:
+            found.unreplayed = _why(exc)
+            return found
+        found.replayed = again.failure.check if again.failure else ""
+        if found.replayed != trace.check:
+            break
     return found
 
 

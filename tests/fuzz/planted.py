@@ -68,6 +68,24 @@ class LeakingView(BattleForArmageddon):
         return out
 
 
+#: how many views were rendered, counted between calls (the planted dependency)
+_RENDERED: list[int] = [0]
+
+
+class UnsteadyView(BattleForArmageddon):
+    """A view that is not deterministic: it numbers itself by how many views were rendered
+    before it in the process, so that the same state on the same dice renders differently
+    (a leak to nobody: what fuzz must not blame on the other side's draws)."""
+
+    name: ClassVar[str] = "bfa-planted-unsteady"
+
+    def view(self, state: GameState, player: str | None) -> dict[str, Any]:
+        out = super().view(state, player)
+        _RENDERED[0] += 1
+        out["rendering"] = _RENDERED[0]
+        return out
+
+
 #: the last deployment decided, remembered between calls (the planted dependency)
 _LAST_DEPLOY: list[cmd.Deploy | None] = [None]
 
@@ -108,7 +126,14 @@ class EndPhaseOutOfTurn(BattleForArmageddon):
 
 PLANTED: dict[str, type[BattleForArmageddon]] = {
     cls.name: cls
-    for cls in (CrashInCombat, MutatingEvolve, LeakingView, OutsideArguments, EndPhaseOutOfTurn)
+    for cls in (
+        CrashInCombat,
+        MutatingEvolve,
+        LeakingView,
+        UnsteadyView,
+        OutsideArguments,
+        EndPhaseOutOfTurn,
+    )
 }
 
 
@@ -129,5 +154,6 @@ def registered(name: str, ruleset: Any) -> Iterator[Any]:
 
 
 def forget() -> None:
-    """Clear what the planted outside-arguments bug remembers (so that a test starts afresh)."""
+    """Clear what the planted outside-arguments bugs remember (so that a test starts afresh)."""
     _LAST_DEPLOY[0] = None
+    _RENDERED[0] = 0

@@ -3,6 +3,12 @@ whose only failure is a crash does not claim "no crash", and its counts add up."
 
 from __future__ import annotations
 
+from pathlib import Path
+from types import SimpleNamespace
+from typing import Any
+
+from warlog.fuzz import run
+from warlog.fuzz.checks import Failure
 from warlog.fuzz.report import Found, Report, Tally, summary_text
 
 
@@ -32,3 +38,27 @@ def test_a_run_that_found_a_crash_counts_the_crashed_steps_and_claims_no_crash()
     assert "(8 examples reached their end)" in lines[8]
     assert lines[9] == "  failed: crash (below)"
     assert lines[10:12] == ["1 failure:", "  [battle-for-armageddon] crash: ZeroDivisionError: x"]
+
+
+def test_a_failure_that_does_not_fail_each_time_it_is_replayed_is_not_called_reproduced(
+    monkeypatch: Any, tmp_path: Path
+) -> None:
+    """Given a written failure whose replay fails its check, then passes, then fails again
+    (something outside the log decides it), when the run records it, then it is replayed until
+    it first does not fail, and reported as flaky, not reproduced."""
+    written = SimpleNamespace(path=tmp_path / "bfa-audit-1.json", events=9, steps=1)
+    monkeypatch.setattr(run.fixture, "write", lambda *args: written)
+    outcomes = iter([Failure("audit", "x"), None, Failure("audit", "x")])
+    calls: list[str] = []
+
+    def replay(path: str) -> Any:
+        calls.append(path)
+        return SimpleNamespace(failure=next(outcomes))
+
+    monkeypatch.setattr(run.fixture, "replay", replay)
+    trace = SimpleNamespace(check="audit", message="x")
+    group = [SimpleNamespace(ruleset=SimpleNamespace(name="battle-for-armageddon"))]
+    found = run._record(None, group, trace, tmp_path, 1)  # type: ignore[arg-type]
+    assert calls == [str(written.path)] * 2
+    assert found.replayed == "" and not found.reproduced
+    assert "(replayed, it did NOT fail" in summary_text(Report(1, [], [], [found], 1.0))
