@@ -175,9 +175,11 @@ def explain_text(report: dict[str, Any]) -> str:
     for die in report["dice"]:
         faces = die["faces"]
         count = "sealed" if faces == "sealed" else plural(len(faces), "die", "dice")
+        purpose = f" for {die['purpose']}" if die["purpose"] else ""
+        roller = die["roller"] or "the game (for no player)"
         lines.append(
-            f"dice (seq {die['seq']}): {count}, d{die['sides']} for {die['purpose'] or '?'} "
-            f"by {die['roller'] or '?'} -> {faces}"
+            f"dice (seq {die['seq']}): {count}, d{die['sides']}{purpose}, rolled by {roller} "
+            f"-> {faces}"
         )
     lines.append(f"dice source: {report['dice_source']}")
     if report["rule"]:

@@ -297,7 +297,7 @@ class CardDeployed(Event, frozen=True, tag="card_deployed"):
         if self.rapid_reaction:
             ap = "0 AP (Rapid Reaction, p.45, p.46)"
         else:
-            ap = f"{self.ap_cost} AP = {total} resource points // 2 (p.18; R3)"
+            ap = f"{self.ap_cost} AP = {total} resource points ÷ 2, rounded down (p.18; R3)"
         return (
             f"{self.empire} deploys {self.card} into {where} of {self.base}: pays "
             f"{self.paid.text()} and {ap}"

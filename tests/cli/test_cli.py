@@ -11,6 +11,7 @@ import pytest
 from click.testing import CliRunner
 
 from tests.toy import SCENARIO
+from warlog.cli import render
 from warlog.cli.main import cli
 from warlog.domain import rulesets
 
@@ -292,3 +293,26 @@ def test_every_command_has_help_and_usage_errors_are_exit_2(env: dict[str, str])
         assert run(env, name, "--help")[0] == 0
     assert run(env, "play")[0] == 2
     assert run(env, "no-such-command")[0] == 2
+
+
+def test_explain_names_who_rolled_each_die_in_words() -> None:
+    """Given the dice of an event, one rolled by a player for a named purpose and one the game
+    rolled for nobody (a referee's hidden check) with no purpose recorded, when explain prints
+    them, then each says who rolled it, and nothing stands in for a missing word."""
+    report = {
+        "seq": 9,
+        "type": "observation_checked",
+        "data": {},
+        "batch": [7, 9],
+        "dice": [
+            {"seq": 7, "faces": [4, 2], "sides": 6, "purpose": "initiative", "roller": "red"},
+            {"seq": 8, "faces": "sealed", "sides": 6, "purpose": "", "roller": ""},
+        ],
+        "dice_source": "derived from the game's seed",
+        "rule": "",
+    }
+    lines = render.explain_text(report).splitlines()
+    assert lines[2:4] == [
+        "dice (seq 7): 2 dice, d6 for initiative, rolled by red -> [4, 2]",
+        "dice (seq 8): sealed, d6, rolled by the game (for no player) -> sealed",
+    ]

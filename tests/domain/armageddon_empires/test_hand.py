@@ -54,7 +54,7 @@ def test_a_unit_deploys_into_the_garrison_for_its_resources_and_half_their_total
     ]
     assert events[0].explain() == (
         "red deploys red.trooper.4 into the garrison red-hq-garrison of red-hq: pays humans 2, "
-        "materials 1 and 1 AP = 3 resource points // 2 (p.18; R3)"
+        "materials 1 and 1 AP = 3 resource points ÷ 2, rounded down (p.18; R3)"
     )
     assert g.state.armies["red-hq-garrison"].units == ("red.trooper.1", "red.trooper.4")
     assert g.state.empires["red"].resources == Resources(
