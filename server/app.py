@@ -149,6 +149,17 @@ async def call(request: Request[Any, Any, Any], fn: Callable[[Arbiter], Any]) ->
 LIVE_RELATIVES = "Warlog-Live-Relatives"
 
 
+def json_kind(value: Any) -> str:
+    """What JSON calls ``value``'s kind, for an error message: ``a number``, ``null``…"""
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "a boolean"
+    if isinstance(value, int | float):
+        return "a number"
+    return "an array" if isinstance(value, list) else "an object"
+
+
 def head_tag(seq: int) -> dict[str, str]:
     return {"ETag": f'"{seq}"'}
 
@@ -290,7 +301,15 @@ async def play(
     body = await request.body()
     command = strict_object(body)
     if player is not None:
-        if command.get("player") != player:
+        named = command.get("player")
+        if not isinstance(named, str):  # bad input, as the CLI and the organiser's token say
+            raise InputError(
+                "the command has no 'player'"
+                if "player" not in command
+                else f"the command's 'player' must be a string, not {json_kind(named)}",
+                "input/bad_command",
+            )
+        if named != player:
             raise AuthError(f"this token plays only {player}'s commands", "auth/not_your_seat")
         if command.get("dice"):
             raise AuthError(

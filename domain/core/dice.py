@@ -94,7 +94,9 @@ class ManualDice:
     """A referee's physical dice, carried by the command as a list of faces consumed in order.
 
     When the faces run out, rolling goes on with 1s so that the whole demand can be counted;
-    ``check_all_used`` then rejects the command naming how many dice of which kind it needs.
+    ``check_all_used`` then rejects the command naming how many dice of which kind it needs, and
+    that the count took 1s for the missing faces (a roll that depends on the faces before it,
+    Armageddon Empires' initiative tie rolling again, may need fewer once they are typed).
     """
 
     def __init__(self, given: list[int]) -> None:
@@ -131,9 +133,15 @@ class ManualDice:
             else:
                 runs.append([1, sides])
         need = " then ".join(f"{n} d{s}" for n, s in runs) or "no dice"
+        counted = (
+            f" (counted with 1s for the {len(self._demand) - len(self._given)} missing: where "
+            "a roll depends on the faces before it, as a tie that rolls again, fewer may do)"
+            if len(self._given) < len(self._demand)
+            else ""
+        )
         raise InputError(
             f"this command needs {len(self._demand)} dice ({need}) in its 'dice' list; "
-            f"{len(self._given)} given",
+            f"{len(self._given)} given{counted}",
             "input/dice_count",
         )
 

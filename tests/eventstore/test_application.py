@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 
 import msgspec
 import pytest
@@ -95,6 +96,49 @@ def test_an_empty_dice_list_in_an_auto_game_is_no_dice_and_records_the_same_log(
     assert [r.type for r in empty] == [r.type for r in without]
     faces = json.loads(empty[1].data)["faces"]
     assert faces == derive_faces(SEED, "g2", "s", empty[1].seq, 3, 6)
+
+
+def test_manual_dice_for_an_initiative_tie_are_counted_with_1s_and_fewer_may_do(
+    arbiter: Arbiter,
+) -> None:
+    """Given an Armageddon Empires game on a referee's dice where both empires bought no
+    initiative dice (a tie at 0 successes: each re-rolls 1 die, AE-3), when the last purchase
+    comes with no faces, then it is refused with the count that 1s for every face give (each
+    re-roll a tie again: 3 re-rolls of 2 dice), saying that it took 1s and that fewer may do;
+    with the two faces that break the tie first it needs 4 dice fewer, and that many faces
+    are accepted; too many faces are refused with the exact count, nothing said of 1s."""
+    game = arbiter.new_game("armageddon-empires", game="ae", dice="manual")
+    arbiter.play(game, '{"type": "buy_initiative", "player": "red", "count": 0}')
+    head = arbiter.head(game)[0]
+
+    def refusal(faces: list[int]) -> str:
+        command = {"type": "buy_initiative", "player": "blue", "count": 0, "dice": faces}
+        with pytest.raises(InputError) as told:
+            arbiter.play(game, json.dumps(command))
+        assert told.value.code == "input/dice_count"
+        return told.value.message
+
+    counted = re.fullmatch(
+        r"this command needs (\d+) dice \(.*\) in its 'dice' list; 0 given \(counted with 1s "
+        r"for the (\d+) missing: where a roll depends on the faces before it, as a tie that "
+        r"rolls again, fewer may do\)",
+        refusal([]),
+    )
+    assert counted is not None and counted[1] == counted[2]
+    broken = re.fullmatch(
+        r"this command needs (\d+) dice .*; 2 given \(counted with 1s .*\)", refusal([6, 1])
+    )
+    assert broken is not None and int(broken[1]) == int(counted[1]) - 4
+    enough = [6, 1] + [3] * (int(broken[1]) - 2)
+    assert refusal([*enough, 3]) == (
+        f"this command needs {len(enough)} dice ({len(enough)} d6) in its 'dice' list; "
+        f"{len(enough) + 1} given"
+    )
+    assert arbiter.head(game)[0] == head  # nothing appended by a refusal
+    arbiter.play(
+        game, json.dumps({"type": "buy_initiative", "player": "blue", "count": 0, "dice": enough})
+    )
+    assert arbiter.state(game).order == ("red", "blue")
 
 
 def test_manual_dice_must_match_what_the_command_rolls(

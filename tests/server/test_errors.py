@@ -96,12 +96,22 @@ def test_the_organisers_routes_are_403_to_a_player(
 
 
 def test_a_player_may_not_play_another_seat(client: httpx.Client, db: Path) -> None:
+    """Given red's token, a command naming blue is 403; one naming nobody, or naming a player
+    with something that is not a string, is bad input (400, as the CLI and the organiser's
+    token say it), each naming what is wrong; nothing is appended."""
     game = new_game(client, "armageddon-empires", game="g")
     head = arbiter_on(db).head("g")
     blue_move = {"type": "buy_initiative", "player": "blue", "count": 1}
-    for command in (blue_move, {"type": "buy_initiative", "count": 1}, {**COMMAND, "player": 7}):
+    response = client.post("/games/g/commands", json=blue_move, headers=game.as_("red"))
+    assert_error(response, 403, "auth/not_your_seat")
+    for command, says in (
+        ({"type": "buy_initiative", "count": 1}, "the command has no 'player'"),
+        ({**COMMAND, "player": 7}, "the command's 'player' must be a string, not a number"),
+        ({**COMMAND, "player": None}, "the command's 'player' must be a string, not null"),
+        ({**COMMAND, "player": ["red"]}, "the command's 'player' must be a string, not an array"),
+    ):
         response = client.post("/games/g/commands", json=command, headers=game.as_("red"))
-        assert_error(response, 403, "auth/not_your_seat")
+        assert assert_error(response, 400, "input/bad_command")["message"] == says
     assert arbiter_on(db).head("g") == head
 
 
