@@ -87,9 +87,28 @@ def _cards(state: GameState, out: list[Violation]) -> None:
     """Each side's special cards are each in exactly one of its deck, hand and discards."""
     for side in PLAYERS:
         mine = Tally(c.id for c in state.scenario.special_cards if c.side == side)
-        held = Tally([*state.decks[side], *state.hands[side], *state.discards[side]])
+        places = {
+            "deck": state.decks[side],
+            "hand": state.hands[side],
+            "discards": state.discards[side],
+        }
+        held = Tally(card for cards in places.values() for card in cards)
         if held != mine:
-            out.append(Violation("special_cards_conserved", f"the {side}' cards are {dict(held)}"))
+            wrong = sorted(set(held) | set(mine), key=str)
+            told = "; ".join(
+                f"{card} {held[card]} times"
+                + "".join(f", {n} in the {place}" for place, n in _where(card, places))
+                for card in wrong
+                if held[card] != mine[card]
+            )
+            out.append(
+                Violation("special_cards_conserved", f"the {side}' cards, each once: {told}")
+            )
+
+
+def _where(card: str, places: dict[str, tuple[str, ...]]) -> list[tuple[str, int]]:
+    """Where ``card`` is, and how many times in each place."""
+    return [(place, cards.count(card)) for place, cards in places.items() if card in cards]
 
 
 def _clock(state: GameState, out: list[Violation]) -> None:
