@@ -13,6 +13,7 @@ from warlog.domain.battle_for_armageddon import board
 from warlog.domain.battle_for_armageddon.commands import Attack
 from warlog.domain.battle_for_armageddon.crt import clamp_roll, odds_column, result
 from warlog.domain.battle_for_armageddon.events import (
+    SPECIAL_CARD_MODIFIER,
     AttackDeclared,
     CombatRolled,
     Modifier,
@@ -179,7 +180,7 @@ def modifiers(state: GameState, player: str, target: str, stacks: list[str]) -> 
             Modifier("every attacker across a river, rules: Terrain Effects", RIVER_MODIFIER)
         )
     if state.crt_bonus and player == state.phasing:
-        out.append(Modifier("special card", state.crt_bonus))
+        out.append(Modifier(SPECIAL_CARD_MODIFIER, state.crt_bonus))
     return out
 
 

@@ -8,7 +8,7 @@ from typing import Annotated, Literal
 
 import msgspec
 
-from warlog.domain.battle_for_armageddon.crt import RESULTS
+from warlog.domain.battle_for_armageddon.crt import BEST_ODDS, RESULTS, WORST_ODDS
 from warlog.domain.battle_for_armageddon.rules import (
     ADVANCE_MAX,
     ADVANCE_MIN_MOVE,
@@ -58,6 +58,18 @@ class Modifier(msgspec.Struct, frozen=True):
 
 def _signed(n: int) -> str:
     return f"+{n}" if n >= 0 else f"−{-n}"
+
+
+#: the name ``combat.modifiers`` gives the die modifier of a special card played this phase (the
+#: card itself is not kept with the modifier: the ``special_card_played`` before names it)
+SPECIAL_CARD_MODIFIER = "special card"
+
+
+def _modifier_words(name: str) -> str:
+    """A die modifier as a player reads it, with its rule (the others carry theirs)."""
+    if name == SPECIAL_CARD_MODIFIER:
+        return "a special card played this combat phase, BFA-11"
+    return name
 
 
 def _areas(n: int) -> str:
@@ -219,8 +231,8 @@ class BuildPointsCounted(Event, frozen=True, tag="build_points_counted"):
         text = f"build track {self.track} (intact hives and factories: {', '.join(self.sites) or 'none'})"
         if self.halved:
             text += (
-                f"; halved on turn 1 (rules: First Turn Surprise, BFA-6 rounds down): "
-                f"{self.track} // {FIRST_TURN_BUILD_DIVISOR} = {self.points}"
+                f"; halved on turn 1 (rules: First Turn Surprise; BFA-6): "
+                f"{self.track} ÷ {FIRST_TURN_BUILD_DIVISOR}, rounded down = {self.points}"
             )
         return text + f" → {self.points} build points ({BUILD_IMPERIAL})"
 
@@ -233,8 +245,9 @@ class RebuildsCounted(Event, frozen=True, tag="rebuilds_counted"):
 
     def explain(self) -> str:
         return (
-            f"{len(self.ruins)} garrisoned smoking ruins ({', '.join(self.ruins) or 'none'}) "
-            f"// {RUINS_PER_ORK_REBUILD} = {plural(self.rebuilds, 'rebuild')} ({BUILD_ORK})"
+            f"{plural(len(self.ruins), 'garrisoned smoking ruin')} "
+            f"({', '.join(self.ruins) or 'none'}) ÷ {RUINS_PER_ORK_REBUILD}, rounded down = "
+            f"{plural(self.rebuilds, 'rebuild')} ({BUILD_ORK})"
         )
 
 
@@ -392,19 +405,53 @@ class AttackDeclared(Event, frozen=True, tag="attack_declared"):
             return f"{self.target}: leaders attacked on their own are killed (rules: Special Units)"
         defence = f"{' + '.join(self.defence_parts) or '0'}"
         if self.fortified:
+            forts = self.fortifications()
+            named = f"{', '.join(forts)}: " if forts else ""
             defence = (
                 f"{FORTIFICATION_MULTIPLIER}×({defence} = {self.defence_base}) fortified "
-                f"= {self.defence_total}"
+                f"= {self.defence_total} ({named}Fortifications double the defence of the "
+                f"counters they are stacked with, {SPECIAL_UNITS}; BFA-9: once, however many "
+                "stand there)"
             )
         else:
             defence = f"{defence} = {self.defence_total}"
         passive = (
-            f"; already retreated, not counted: {', '.join(self.passive)}" if self.passive else ""
+            f"; already retreated, not counted: {', '.join(self.passive)} (they do not defend, "
+            f"{RETREATING}; they share the defending stack's fate, BFA-20)"
+            if self.passive
+            else ""
         )
         return (
             f"attack {' + '.join(self.attack_parts)} = {self.attack_total} vs defence {defence}"
-            f"{passive} → {self.column} (BFA-24: odds rounded in the defender's favour)"
+            f"{passive} → {self.column} ({self._odds_note()}{COMBAT_PHASE}; BFA-24: odds "
+            "rounded in the defender's favour)"
         )
+
+    def fortifications(self) -> list[str]:
+        """The fortifications among the defenders: the defenders the defence does not count
+        (``defence_parts`` names every other defender, with its value)."""
+        counted = {part.rpartition(" ")[0] for part in self.defence_parts}
+        return [d for d in self.defenders if d not in counted]
+
+    def _odds_note(self) -> str:
+        """The odds at the table's edges: a total of 0 (BFA-3), odds beyond the last or the
+        first column (BFA-24)."""
+        a, d = self.attack_total, self.defence_total
+        if d <= 0:
+            return f"a defence of 0 reads {BEST_ODDS}:1, BFA-3; "
+        if a <= 0:
+            return f"an attack of 0 reads 1:{WORST_ODDS}, BFA-3; "
+        if a >= d and a // d > BEST_ODDS:
+            return (
+                f"{a} ÷ {d}, rounded down = {a // d}:1, capped at the table's last column, "
+                f"{BEST_ODDS}:1; "
+            )
+        if a < d and -(-d // a) > WORST_ODDS:
+            return (
+                f"{d} ÷ {a}, rounded up = 1:{-(-d // a)}, held at the table's first column, "
+                f"1:{WORST_ODDS}; "
+            )
+        return ""
 
 
 class CombatRolled(Event, frozen=True, tag="combat_rolled"):
@@ -420,14 +467,20 @@ class CombatRolled(Event, frozen=True, tag="combat_rolled"):
     reroll: bool = False
 
     def explain(self) -> str:
-        mods = "".join(f" {_signed(m.value)} ({m.name})" for m in self.modifiers)
+        mods = "".join(f" {_signed(m.value)} ({_modifier_words(m.name)})" for m in self.modifiers)
         raw = self.die + sum(m.value for m in self.modifiers)
         clamp = f" = {raw}, clamped to {self.total}" if raw != self.total else f" = {self.total}"
-        again = " (reroll)" if self.reroll else ""
+        again = (
+            f"; a reroll by the {self.player}' leader: Ghazghkull may reroll a result on the "
+            f"CRT for his stack, Dante for any stack he is in ({SPECIAL_UNITS}; BFA-14: one "
+            "reroll per combat, the new result stands)"
+            if self.reroll
+            else ""
+        )
         return (
             f"attack {self.attack_total} vs defence {self.defence_total} → {self.column}; "
-            f"d6 {self.die}{mods}{clamp}{again} → {self.result} ({RESULTS[self.result]}; "
-            f"{COMBAT_RESULTS_TABLE}; BFA-25)"
+            f"d6 {self.die}{mods}{clamp} → {self.result} ({RESULTS[self.result]}; "
+            f"{COMBAT_RESULTS_TABLE}; BFA-25){again}"
         )
 
 
@@ -508,7 +561,9 @@ class StackEliminated(Event, frozen=True, tag="stack_eliminated"):
 
 
 class SiteRuined(Event, frozen=True, tag="site_ruined"):
-    """A hive or factory flips to smoking ruins; the build track drops by its defence."""
+    """A hive or factory flips to smoking ruins, its defending stack beaten (forced to retreat, or
+    eliminated, the survivors retreating); the build track drops by its defence. The event does
+    not say which result beat it: the ``combat_rolled`` and ``result_stood`` before it do."""
 
     site: str
     area: str
@@ -516,9 +571,12 @@ class SiteRuined(Event, frozen=True, tag="site_ruined"):
     track: int
 
     def explain(self) -> str:
+        where = self.area if self.area != self.site else "its area"
         return (
-            f"{self.site} flipped to smoking ruins: the build track drops by {self.defence} "
-            f"to {self.track} (rules: Build Phase)"
+            f"{self.site} is destroyed and flipped to smoking ruins: the defenders of {where} "
+            f"were forced to retreat or eliminated ({SPECIAL_UNITS}: Hives and Factories are "
+            "destroyed and flipped to Smoking Ruins if forced to retreat); the build track drops "
+            f"by {self.defence} to {self.track}, the site's defence ({BUILD_IMPERIAL})"
         )
 
 

@@ -246,7 +246,7 @@ def _charge_reputation(batch: Batch[GameState], frame: ChargeFrame, first_combat
         return
     hero = state.heroes[hero_id]
     force = hero.force
-    casualties.gain(batch, force, tables.GAIN_CHARGE, "a hero charges into combat", hero_id)
+    casualties.gain(batch, force, tables.GAIN_CHARGE, rulings.CHARGE_REASON, hero_id)
     if first_combat:
         casualties.gain(
             batch,
@@ -260,10 +260,10 @@ def _charge_reputation(batch: Batch[GameState], frame: ChargeFrame, first_combat
             batch,
             force,
             tables.GAIN_CHARGE_COMMANDER_UNIT,
-            "a hero charges the enemy Army Commander's unit",
+            rulings.COMMANDER_UNIT_REASON,
             hero_id,
         )
     if pieces.has(hero, "army_commander"):
         casualties.gain(
-            batch, force, tables.GAIN_COMMANDER_CHARGES, "the Army Commander charges", hero_id
+            batch, force, tables.GAIN_COMMANDER_CHARGES, rulings.COMMANDER_CHARGES_REASON, hero_id
         )

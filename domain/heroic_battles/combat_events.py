@@ -22,6 +22,15 @@ from warlog.domain.heroic_battles.values import (
 
 CauseOfDeath = Literal["melee", "single_combat", "shooting", "retreat", "final_blow"]
 
+#: each cause of a hero's death in a player's words
+_DEATH_CAUSES: dict[str, str] = {
+    "melee": "in melee",
+    "single_combat": "in single combat",
+    "shooting": "by shooting",
+    "retreat": "in a retreat",
+    "final_blow": "by a final blow",
+}
+
 
 # -- shooting ---------------------------------------------------------------------------------------
 
@@ -145,8 +154,9 @@ class HitsTaken(Event, frozen=True, tag="hits_taken"):
     def explain(self) -> str:
         return (
             f"{self.unit} takes {_plural(self.hits, 'hit')} against Armour {self.armour}: "
-            f"{self.hits} // {self.armour} = {_plural(self.stamina_lost, 'stamina point')} lost "
-            f"(leftover hits are lost; {t.SHOOTING})"
+            f"{self.hits} ÷ {self.armour}, rounded down = "
+            f"{_plural(self.stamina_lost, 'stamina point')} lost (leftover hits are lost; "
+            f"{t.SHOOTING})"
         )
 
 
@@ -214,16 +224,22 @@ class MeleeDeclared(Event, frozen=True, tag="melee_declared"):
 
 
 class CombatDiceRolled(Event, frozen=True, tag="combat_dice_rolled"):
-    """One fighter's combat dice (Combat Dice Penalties and Bonuses, p.55)."""
+    """One fighter's combat dice (Combat Dice Penalties, Melee pp.50–62; Bonuses, p.55)."""
 
     combat: str
     force: str
     pool: Pool
 
     def explain(self) -> str:
+        flank = (
+            "; HB-37, since version 3: a flank or rear engagement halves the dice while an "
+            "enemy that charged there still fights"
+            if any(term.label == t.FLANK_OR_REAR for term in self.pool.terms)
+            else ""
+        )
         return (
             f"{self.force} in melee {self.combat}: {self.pool.explain()} "
-            f"({t.COMBAT_PENALTIES} and {t.COMBAT_BONUSES}; HB-18)"
+            f"({t.COMBAT_PENALTIES}; {t.COMBAT_BONUSES}; HB-18{flank})"
         )
 
 
@@ -238,9 +254,15 @@ class SupportSavesRolled(Event, frozen=True, tag="support_saves_rolled"):
 
     def explain(self) -> str:
         dice = " + ".join(f"{x.dice}D6 {x.label}" for x in self.terms) or "no save dice"
+        supports = (
+            "; HB-35: any friendly unit on the table and not in a melee may be declared in support"
+            if any(x.label.startswith(t.SUPPORT_TERM) for x in self.terms)
+            else ""
+        )
         return (
-            f"{self.force} support saves ({t.SUPPORT_SAVES}): {dice}: {_faces(self.faces)} → "
-            f"{_plural(self.saves, 'save')} on {hit_range(t.SUPPORT_SAVE_ON)}"
+            f"{self.force} support saves ({t.SUPPORT_SAVES}{supports}): {dice}: "
+            f"{_faces(self.faces)} → {_plural(self.saves, 'save')} on "
+            f"{hit_range(t.SUPPORT_SAVE_ON)}"
         )
 
 
@@ -258,16 +280,32 @@ class MeleeHitsCounted(Event, frozen=True, tag="melee_hits_counted"):
 
     def explain(self) -> str:
         parts = []
+        legendary, saved_first = False, False
         for force, primary in self.primaries.items():
             enemy = next(f for f in self.scored if f != force)
             hits = self.scored[enemy]
+            lw = self.legendary.get(enemy, 0)
             text = f"{primary} ({force}) takes {_plural(hits, 'hit')}"
+            if lw:
+                text += f" ({lw} from a Legendary Weapon)"
+                legendary = True
             if self.saves.get(force):
-                text += f" − {self.saves[force]} saved → {self.conceded[force]}"
-            if self.legendary_conceded.get(force):
-                text += f", {self.legendary_conceded[force]} from a Legendary Weapon"
+                text += f" − {self.saves[force]} saved"
+                if lw:
+                    text += ", the Legendary Weapon hits first"
+                    saved_first = True
+                text += f" → {self.conceded[force]}"
+                if lw:
+                    text += (
+                        f", {self.legendary_conceded.get(force, 0)} of them from a Legendary Weapon"
+                    )
             parts.append(text)
-        return "; ".join(parts) + " (HB-7, HB-12)"
+        rules = "HB-7: every hit lands on the enemy's primary fighter"
+        if saved_first:
+            rules += "; HB-12: support saves remove Legendary Weapon hits first"
+        elif legendary:
+            rules += "; HB-12"
+        return "; ".join(parts) + f" ({rules})"
 
 
 class MeleeDamage(Event, frozen=True, tag="melee_damage"):
@@ -282,11 +320,20 @@ class MeleeDamage(Event, frozen=True, tag="melee_damage"):
             return f"melee {self.combat}: no stamina lost"
         parts = []
         for x in self.losses:
-            plain = f"{x.hits - x.legendary} // Armour {x.armour}"
+            plain = f"{x.hits - x.legendary} ÷ Armour {x.armour}, rounded down"
             if x.legendary:
-                plain = f"{x.legendary} Legendary Weapon hits × 1 + ({plain})"
+                plain = f"{_plural(x.legendary, 'Legendary Weapon hit')} × 1 + ({plain})"
             parts.append(f"{x.unit}: {plain} = {_plural(x.stamina_lost, 'stamina point')} lost")
-        return "; ".join(parts) + f" ({t.MELEE}; HB-12; an unattached hero by its Armour, HB-15)"
+        legendary = (
+            "; HB-12: each Legendary Weapon hit costs 1 stamina whatever the Armour"
+            if any(x.legendary for x in self.losses)
+            else ""
+        )
+        return (
+            "; ".join(parts)
+            + f" (leftover hits are lost; {t.MELEE}{legendary}; an unattached hero by its Armour, "
+            "HB-15)"
+        )
 
 
 class MeleeDecided(Event, frozen=True, tag="melee_decided"):
@@ -503,9 +550,10 @@ class HeroKilled(Event, frozen=True, tag="hero_killed"):
     enemy: str = ""
 
     def explain(self) -> str:
+        how = _DEATH_CAUSES.get(self.cause, self.cause)
         if self.cause in ("melee", "single_combat", "final_blow"):
-            return f"{self.hero} is killed ({self.cause}): the Hero Death table is rolled ({t.HERO_DEATH})"
-        return f"{self.hero} is killed ({self.cause}; no Hero Death roll outside combat, HB-14)"
+            return f"{self.hero} is killed {how}: the Hero Death table is rolled ({t.HERO_DEATH})"
+        return f"{self.hero} is killed {how} (no Hero Death roll outside combat, HB-14)"
 
 
 class HeroDeathRolled(Event, frozen=True, tag="hero_death_rolled"):

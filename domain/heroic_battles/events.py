@@ -7,6 +7,7 @@ bonuses in order, each command test, each table looked up. Distances are in half
 
 from warlog.domain.core.events import Event
 from warlog.domain.core.summary import plural as _plural
+from warlog.domain.heroic_battles import rulings
 from warlog.domain.heroic_battles import tables as t
 from warlog.domain.heroic_battles.combat_events import (
     ChallengeAccepted,
@@ -156,7 +157,15 @@ class ReputationGained(Event, frozen=True, tag="reputation_gained"):
 
     def explain(self) -> str:
         by = f"{self.who}: " if self.who else ""
-        return f"{self.force} gain {_plural(self.tokens, 'Reputation Token')}: {by}{self.reason} ({t.REPUTATION})"
+        rule = t.REPUTATION
+        if self.reason in rulings.CHARGE_REASONS:
+            rule += "; HB-6: one hero per charging unit, the Army Commander, else the highest level"
+        if self.reason == rulings.FIRST_COMBAT_REASON:
+            rule += "; HB-38: once per game, to the first hero to charge into it"
+        return (
+            f"{self.force} gain {_plural(self.tokens, 'Reputation Token')}: {by}{self.reason} "
+            f"({rule})"
+        )
 
 
 class ReputationLost(Event, frozen=True, tag="reputation_lost"):
@@ -231,9 +240,11 @@ class OnesRerolled(Event, frozen=True, tag="ones_rerolled"):
 
     def explain(self) -> str:
         rule = t.MELEE if "marker" in self.reason else t.SINGLE_COMBAT
+        legendary = " (Legendary Weapon dice, HB-12)" if self.legendary and self.hits else ""
         return (
             f"{self.owner} re-rolls {len(self.faces)} × 1 ({self.reason}; {rule}): "
-            f"{_faces(self.faces)} on {hit_range(self.hit_on)} → {_plural(self.hits, 'more hit')}"
+            f"{_faces(self.faces)} on {hit_range(self.hit_on)} → "
+            f"{_plural(self.hits, 'more hit')}{legendary}"
         )
 
 
@@ -492,8 +503,9 @@ class ChargeContacted(Event, frozen=True, tag="charge_contacted"):
     def explain(self) -> str:
         how = f"joins melee {self.combat}" if self.joined else f"melee {self.combat} begins"
         flank = (
-            f"; {self.target} is engaged in its {self.facing} (a unit fights on half dice, "
-            f"{t.COMBAT_PENALTIES}; a hero's dice are never halved, HB-18)"
+            f"; {self.target} is engaged in its {self.facing} by {self.unit} (a unit fights on "
+            "half dice while an enemy that charged it there still fights: "
+            f"{t.COMBAT_PENALTIES}; HB-37; a hero's dice are never halved, HB-18)"
             if self.facing != "front"
             else ""
         )

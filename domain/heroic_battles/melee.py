@@ -205,7 +205,7 @@ def _reroll_reason(p: Unit | Hero) -> str:
 def _unit_pool_terms(
     unit: Unit, primary: bool, rough: bool, flanked: bool
 ) -> tuple[list[str], list[tuple[str, int]]]:
-    """Combat Dice Penalties and Bonuses (p.55) of a unit's own dice."""
+    """Combat Dice Penalties (Melee, pp.50–62) and Bonuses (p.55) of a unit's own dice."""
     penalties: list[str] = []
     if pieces.at_half_strength(unit):
         penalties.append("half stamina or less")
@@ -214,7 +214,7 @@ def _unit_pool_terms(
     if rough and not pieces.has(unit, rulings.AGILE_TRAIT):
         penalties.append("in rough terrain")
     if flanked:
-        penalties.append("engaged in the flank or rear")
+        penalties.append(tables.FLANK_OR_REAR)
     bonuses: list[tuple[str, int]] = []
     full = pieces.full_strength(unit)
     if full and pieces.has(unit, "spears_as_tribute"):
@@ -376,7 +376,7 @@ def _save_terms(state: GameState, declared: Declaration) -> list[Term]:
     terms: list[Term] = []
     for uid in declared.supports:
         unit = state.units[uid]
-        terms.append(Term(label=f"support {uid}", dice=tables.SUPPORT_DICE[unit.type]))
+        terms.append(Term(label=f"{tables.SUPPORT_TERM}{uid}", dice=tables.SUPPORT_DICE[unit.type]))
     if declared.holding:
         terms.append(Term(label="holding a hill or barrier", dice=tables.HILL_OR_BARRIER_SAVE_DICE))
     for hero_id, n in declared.inspire.items():

@@ -427,9 +427,9 @@ def may_support(gone: bool, in_melee: bool) -> bool:
 # -- HB-37 a flank or rear engagement lasts while its enemy fights (since version 3) ----------------
 
 #: HB-37: since this rules version a unit charged in the flank or rear halves its combat dice
-#: (p.57) only while an enemy that charged it there is still a fighter of the melee; version 2
-#: and before kept the penalty until the unit itself left the melee, though the enemy that
-#: flanked it had been destroyed or had left
+#: (Combat Dice Penalties, Melee pp.50–62) only while an enemy that charged it there is still a
+#: fighter of the melee; version 2 and before kept the penalty until the unit itself left the
+#: melee, though the enemy that flanked it had been destroyed or had left
 FLANK_LASTS_WHILE_ITS_ENEMY_FIGHTS_SINCE = 3
 
 
@@ -449,6 +449,15 @@ FIRST_COMBAT_JOINED_SINCE = 3
 
 #: the reason of the p.23 gain (HB-38): its ``reputation_gained`` marks it earned
 FIRST_COMBAT_REASON = "a hero charges into the first combat of the game"
+
+#: the reasons of the other three charge gains of p.23 (HB-6), as ``reputation_gained`` logs them
+CHARGE_REASON = "a hero charges into combat"
+COMMANDER_UNIT_REASON = "a hero charges the enemy Army Commander's unit"
+COMMANDER_CHARGES_REASON = "the Army Commander charges"
+#: HB-6: one hero per charging unit gains these, and they add up
+CHARGE_REASONS: frozenset[str] = frozenset(
+    {CHARGE_REASON, FIRST_COMBAT_REASON, COMMANDER_UNIT_REASON, COMMANDER_CHARGES_REASON}
+)
 
 
 def first_combat_joined(rules_version: int) -> bool:

@@ -29,9 +29,12 @@ SHOOTING_RANGES = "Shooting Ranges, p.43"
 RETREATING = "Retreating, pp.47–48, 59–60"
 RISK_TO_HEROES = "Risk to Heroes, p.46, pp.56–57"
 MELEE = "Melee, pp.50–62"
-COMBAT_PENALTIES = "Combat Dice Penalties"
+#: the sheet prints no page on its Combat Dice Penalties and Support Saves boxes: a player finds
+#: them in its Melee section (the "p.57" beside the Penalties box in the sheet's text is Hero Death
+#: in Combat's, the box printed next to it)
+COMBAT_PENALTIES = "Combat Dice Penalties, Melee pp.50–62"
 COMBAT_BONUSES = "Combat Dice Bonuses, p.55"
-SUPPORT_SAVES = "Support Saves"
+SUPPORT_SAVES = "Support Saves, Melee pp.50–62"
 HERO_DEATH = "Hero Death in Combat, p.57"
 
 # -- command tests (p.26) and Mighty Deeds (p.28) ---------------------------------------------------
@@ -101,6 +104,11 @@ RANGES: dict[str, int] = {
 
 SPEARS_AS_TRIBUTE_DICE = 2
 IMPETUOUS_DICE = 1
+#: the Combat Dice Penalties row a unit "engaged with an enemy to the flank or rear" halves its dice
+#: for, as its pool names it (HB-37: while an enemy that charged it there still fights)
+FLANK_OR_REAR = "engaged in the flank or rear"
+#: how a support save term names a supporting unit ("support blue-scouts"; HB-35)
+SUPPORT_TERM = "support "
 #: a support save die removes a hit on this face or more
 SUPPORT_SAVE_ON = 5
 #: support save dice of each supporting unit, by type

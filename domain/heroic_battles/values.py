@@ -85,6 +85,11 @@ class Pool(msgspec.Struct, frozen=True, kw_only=True):
         if self.hit_value != 1:
             text += f" → {self.hits // self.hit_value} × {self.hit_value} (Legendary Weapon, HB-12)"
         text += f" → {self.hits} hit{'s' if self.hits != 1 else ''}"
+        if self.legendary and self.hit_value == 1:
+            text += (
+                " (Legendary Weapon dice: each hit costs 1 stamina whatever the Armour, and "
+                "support saves remove these first, HB-12)"
+            )
         if self.ones:
             text += f"; {self.ones} × 1 to re-roll ({self.reroll_reason})"
         return text

@@ -31,7 +31,7 @@ def test_imperial_build_points_are_halved_on_turn_1() -> None:
     _, events = imperial_build(turn=1)
     counted = one(events, ev.BuildPointsCounted)
     assert (counted.track, counted.points, counted.halved) == (20, 10, True)
-    assert "20 // 2 = 10" in counted.explain()
+    assert "20 ÷ 2, rounded down = 10" in counted.explain()
 
 
 def test_odd_turn_1_build_points_are_halved_rounding_down() -> None:
@@ -40,7 +40,7 @@ def test_odd_turn_1_build_points_are_halved_rounding_down() -> None:
     )
     counted = one(events, ev.BuildPointsCounted)
     assert (counted.track, counted.points, counted.halved) == (17, 8, True)
-    assert "17 // 2 = 8" in counted.explain()
+    assert "17 ÷ 2, rounded down = 8" in counted.explain()
 
 
 def test_building_costs_the_build_table_price() -> None:
@@ -197,7 +197,9 @@ def test_the_orks_rebuild_one_counter_per_two_garrisoned_ruins() -> None:
     )
     counted = one(events, ev.RebuildsCounted)
     assert (counted.rebuilds, counted.ruins) == (1, ["hive_b", "factory_f"])
-    assert "2 garrisoned smoking ruins" in counted.explain()
+    assert "2 garrisoned smoking ruins (hive_b, factory_f) ÷ 2, rounded down = 1 rebuild (" in (
+        counted.explain()
+    )
     g.when(c.Rebuild(player="orks", counter="boyz-4", to="hive_b"))
     assert g.state.counters["boyz-4"].location == "hive_b"
     g.when_rejected(c.Rebuild(player="orks", counter="mob-1", to="ork_a"), code="rules/no_rebuilds")

@@ -161,3 +161,139 @@ def test_a_chapter_reduced_before_the_combat_is_not_said_to_be_reduced_by_it() -
         assert one(events, ev.CombatEnded).summary == (
             f"orks attacked plain_a from plain_b, river_a at 6:1: DE; imperials lost blood_angels{said}"
         )
+
+
+# -- the rule a referee looks up for each number of a combat (the referee's findings) -------------
+
+
+def test_a_fortified_defence_names_its_fortifications_and_cites_the_doubling_rule() -> None:
+    # given ig-1 with two fortifications in hive_b (any number stack since version 5)
+    g = game(
+        *in_phase("orks", "combat"),
+        at("boyz-2", "plain_b"),
+        at("boyz-3", "plain_b"),
+        at("boyz-4", "plain_b"),
+        at("ig-1", "hive_b"),
+        at("fort-1", "hive_b"),
+        at("fort-2", "hive_b"),
+    )
+    # when 3 Boyz attack it
+    events = g.when(c.Attack(player="orks", target="hive_b", stacks=["plain_b"]), dice=[6])
+    # then the doubling names the fortifications, the sheet's Special Units and BFA-9
+    assert one(events, ev.AttackDeclared).explain() == (
+        "attack boyz-2 3 + boyz-3 3 + boyz-4 3 = 9 vs defence 2×(ig-1 3 + hive_b 4 = 7) fortified "
+        "= 14 (fort-1, fort-2: Fortifications double the defence of the counters they are stacked "
+        "with, rules: Special Units; BFA-9: once, however many stand there) → 1:2 (rules: Combat "
+        "Phase; BFA-24: odds rounded in the defender's favour)"
+    )
+
+
+def test_odds_beyond_the_last_column_say_they_were_capped() -> None:
+    g = game(
+        *in_phase("orks", "combat"),
+        at("boyz-2", "plain_b"),
+        at("boyz-3", "plain_b"),
+        at("boyz-4", "plain_b"),
+        at("riders-1", "plain_a"),
+    )
+    events = g.when(c.Attack(player="orks", target="plain_a", stacks=["plain_b"]), dice=[3])
+    assert (
+        one(events, ev.AttackDeclared)
+        .explain()
+        .endswith(
+            "= 9 vs defence riders-1 1 = 1 → 7:1 (9 ÷ 1, rounded down = 9:1, capped at the table's "
+            "last column, 7:1; rules: Combat Phase; BFA-24: odds rounded in the defender's favour)"
+        )
+    )
+
+
+def test_odds_beyond_the_first_column_say_they_were_held_at_it() -> None:
+    g = game(
+        *in_phase("orks", "combat"),
+        at("boyz-2", "plain_b"),
+        at("ig-1", "hive_b"),
+        at("fort-1", "hive_b"),
+    )
+    events = g.when(c.Attack(player="orks", target="hive_b", stacks=["plain_b"]), dice=[3])
+    assert (
+        one(events, ev.AttackDeclared)
+        .explain()
+        .endswith(
+            "→ 1:4 (14 ÷ 3, rounded up = 1:5, held at the table's first column, 1:4; rules: Combat "
+            "Phase; BFA-24: odds rounded in the defender's favour)"
+        )
+    )
+
+
+def test_a_defence_of_0_left_by_counters_that_already_retreated_cites_its_rulings() -> None:
+    # given ig-1 beaten back from plain_a into the empty river_a this combat phase
+    g = game(
+        *in_phase("orks", "combat"),
+        at("boyz-2", "plain_b"),
+        at("boyz-3", "plain_b"),
+        at("boyz-1", "ork_a"),
+        at("ghazghkull", "ork_b"),
+        at("ig-1", "plain_a"),
+    )
+    g.when(c.Attack(player="orks", target="plain_a", stacks=["plain_b"]), dice=[6])  # 6:1 → DW
+    g.when(c.Retreat(player="imperials", counter="ig-1", to="river_a"))
+    g.when(c.Advance(player="orks", counters=[]))
+    # when river_a is attacked, ig-1 does not count: the defence is 0
+    events = g.when(c.Attack(player="orks", target="river_a", stacks=["ork_a"]), dice=[6])
+    # then the line cites the sheet's Retreating section, BFA-20 and BFA-3
+    assert one(events, ev.AttackDeclared).explain() == (
+        "attack boyz-1 3 = 3 vs defence 0 = 0; already retreated, not counted: ig-1 (they do not "
+        "defend, rules: Retreating; they share the defending stack's fate, BFA-20) → 7:1 (a "
+        "defence of 0 reads 7:1, BFA-3; rules: Combat Phase; BFA-24: odds rounded in the "
+        "defender's favour)"
+    )
+
+
+def test_a_reroll_names_whose_leader_rerolled_and_the_rule_that_the_new_result_stands() -> None:
+    g = game(
+        *in_phase("orks", "combat"),
+        at("boyz-2", "plain_b"),
+        at("ghazghkull", "plain_b"),
+        at("blood_angels", "plain_a"),
+        at("dante", "plain_a"),
+    )
+    g.when(c.Attack(player="orks", target="plain_a", stacks=["plain_b"]), dice=[6])
+    rolled = one(g.when(c.Reroll(player="orks"), dice=[4]), ev.CombatRolled)
+    assert rolled.explain() == (
+        "attack 6 vs defence 6 → 1:1; d6 4 = 4 → EX (Exchange; rules: Combat Results Table; "
+        "BFA-25); a reroll by the orks' leader: Ghazghkull may reroll a result on the CRT for his "
+        "stack, Dante for any stack he is in (rules: Special Units; BFA-14: one reroll per "
+        "combat, the new result stands)"
+    )
+
+
+def test_a_special_cards_die_modifier_cites_the_rule_for_playing_it() -> None:
+    g = game(
+        *in_phase("orks", "combat"),
+        ev.SpecialCardDrawn(player="orks", card="waaagh-1"),
+        at("boyz-2", "plain_b"),
+        at("ig-1", "plain_a"),
+    )
+    g.when(c.PlaySpecial(player="orks", card="waaagh-1"))
+    events = g.when(c.Attack(player="orks", target="plain_a", stacks=["plain_b"]), dice=[2])
+    assert one(events, ev.CombatRolled).explain() == (
+        "attack 3 vs defence 3 → 1:1; d6 2 +1 (a special card played this combat phase, BFA-11) "
+        "= 3 → AS (Attacker Stopped; rules: Combat Results Table; BFA-25)"
+    )
+
+
+def test_a_hive_ruined_by_a_retreat_cites_the_special_units_rule_that_ruins_it() -> None:
+    g = game(
+        *in_phase("orks", "combat"),
+        at("boyz-2", "plain_b"),
+        at("boyz-3", "plain_b"),
+        at("boyz-4", "plain_b"),
+    )
+    # 9 vs the hive's 4 → 2:1, a 5 → DR: the hive alone is forced to retreat
+    events = g.when(c.Attack(player="orks", target="hive_b", stacks=["plain_b"]), dice=[5])
+    assert one(events, ev.SiteRuined).explain() == (
+        "hive_b is destroyed and flipped to smoking ruins: the defenders of its area were forced "
+        "to retreat or eliminated (rules: Special Units: Hives and Factories are destroyed and "
+        "flipped to Smoking Ruins if forced to retreat); the build track drops by 4 to 16, the "
+        "site's defence (rules: Build Phase, Imperial)"
+    )

@@ -1,6 +1,7 @@
-"""Melee (pp.50–62): the Combat Dice Penalties and Bonuses (p.55), hits on 5–6 or 4–6 for Brutal,
-1s re-rolled with a Charging or Winning marker, the Support Saves table, stamina, the outcome
-(HB-8), retreats, pursue or hold (HB-10) and disengaging (HB-24)."""
+"""Melee (pp.50–62): the Combat Dice Penalties (the sheet prints no page on them) and Bonuses
+(p.55), hits on 5–6 or 4–6 for Brutal, 1s re-rolled with a Charging or Winning marker, the Support
+Saves table, stamina, the outcome (HB-8), retreats, pursue or hold (HB-10) and disengaging
+(HB-24)."""
 
 from __future__ import annotations
 
@@ -87,8 +88,9 @@ def flanked_then_the_flanker_destroyed(version: str = "") -> Given:
 
 
 def test_the_flank_penalty_ends_with_the_last_enemy_that_charged_there() -> None:
-    """HB-37 (p.57, version 3): a unit is engaged in the flank only while an enemy that
-    charged it there fights; with only a front enemy left it fights with its whole dice."""
+    """HB-37 (Combat Dice Penalties, version 3): a unit is engaged in the flank only while an
+    enemy that charged it there fights; with only a front enemy left it fights with its whole
+    dice."""
     g = flanked_then_the_flanker_destroyed()
     assert g.state.combats[0].flanked == () and g.state.combats[0].flankers == ()
     assert pool_of(fought(g), "blue-steadfast").build() == "12 Combat Dice; +1D6 Big → 13"
@@ -275,7 +277,8 @@ def test_saves_remove_legendary_weapon_hits_first_and_those_cost_a_stamina_point
         ("blue-steadfast", 2, 2, 2)
     ]
     assert (
-        "2 Legendary Weapon hits × 1 + (0 // Armour 3) = 2 stamina points lost" in damage.explain()
+        "2 Legendary Weapon hits × 1 + (0 ÷ Armour 3, rounded down) = 2 stamina points lost"
+        in damage.explain()
     )
 
 

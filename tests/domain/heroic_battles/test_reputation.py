@@ -195,6 +195,7 @@ def test_reputation_gained_and_lost_is_shown_in_the_events_view_with_its_turn() 
     assert texts == [e.text for e in tabs["saxons"]]  # nothing on the table is hidden
     assert texts[0] == (
         "turn 1: saxons gain 1 Reputation Token: aelle: a hero charges into combat "
-        "(Gaining or Losing Reputation, p.23)"
+        "(Gaining or Losing Reputation, p.23; HB-6: one hero per charging unit, the Army "
+        "Commander, else the highest level)"
     )
     assert len(texts) == 3 and all(e.round == 1 for e in tabs["saxons"])

@@ -227,7 +227,7 @@ def test_every_full_armour_of_hits_removes_a_stamina_point_and_the_rest_are_lost
     events = g.when(shoot("red-skirmishers", "blue-scouts"), dice=[5, 6, 5, 6, 5, 3])
     hits = one(events, ev.HitsTaken)
     assert (hits.hits, hits.armour, hits.stamina_lost) == (5, 3, 1)
-    assert "5 // 3 = 1 stamina point lost (leftover hits are lost" in hits.explain()
+    assert "5 ÷ 3, rounded down = 1 stamina point lost (leftover hits are lost" in hits.explain()
     assert g.state.units["blue-scouts"].stamina == 1
     awaited = one(events, ev.DiceAwaited)  # the command test rolls in a command of its own
     assert (awaited.roller, awaited.dice) == ("blue", 1)
