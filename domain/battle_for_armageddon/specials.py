@@ -26,7 +26,7 @@ from warlog.domain.battle_for_armageddon.rules import IMPERIALS, ORKS, READY
 from warlog.domain.battle_for_armageddon.scenario import START_LATER, SpecialCardSpec
 from warlog.domain.battle_for_armageddon.state import Counter, GameState
 from warlog.domain.core.batch import Batch
-from warlog.domain.core.errors import RulesError, reject
+from warlog.domain.core.errors import RulesError, quoted, reject
 
 #: the phase in which each effect is played (BFA-11)
 EFFECT_PHASE: dict[str, str] = {
@@ -137,7 +137,7 @@ def play(batch: Batch[GameState], cmd: PlaySpecial) -> None:
     if by_kind(state):
         spec = _played_kind(state, cmd)
     elif cmd.card not in state.hands[cmd.player]:
-        raise reject(f"{cmd.card!r} is not in the {cmd.player}' hand", "not_in_hand")
+        raise reject(f"{quoted(cmd.card)} is not in the {cmd.player}' hand", "not_in_hand")
     else:
         spec = card_spec(state, cmd.card)
     problem = timing_problem(state, cmd.player, spec)
@@ -190,7 +190,9 @@ def _played_kind(state: GameState, cmd: PlaySpecial) -> SpecialCardSpec:
     public discards, checked first), and the player must hold a copy of that kind."""
     spec = next((c for c in state.scenario.special_cards if c.id == cmd.card), None)
     if spec is None or spec.side != cmd.player:
-        raise reject(f"{cmd.card!r} is not one of the {cmd.player}' special cards", "not_in_hand")
+        raise reject(
+            f"{quoted(cmd.card)} is not one of the {cmd.player}' special cards", "not_in_hand"
+        )
     first = first_unplayed(state, cmd.player, spec)
     if cmd.card != first:
         raise reject(

@@ -7,7 +7,7 @@ with the reputation a charging hero earns (p.23; HB-6).
 from __future__ import annotations
 
 from warlog.domain.core.batch import Batch
-from warlog.domain.core.errors import RulesError, reject
+from warlog.domain.core.errors import RulesError, quoted, reject
 from warlog.domain.core.procedure import Decision, Step
 from warlog.domain.heroic_battles import casualties, command_test, movement, pieces, rulings, tables
 from warlog.domain.heroic_battles import commands as cmd
@@ -34,7 +34,9 @@ def charge_problem(
         return problem
     target = pieces.piece(state, target_id)
     if target is None:
-        return reject(f"there is no unit or hero {target_id!r} in this battle", "unknown_unit")
+        return reject(
+            f"there is no unit or hero {quoted(target_id)} in this battle", "unknown_unit"
+        )
     if target.force == player:
         return reject(f"{target_id} belongs to {player}: charge an enemy", "not_an_enemy")
     if target.gone:
@@ -42,7 +44,9 @@ def charge_problem(
     if isinstance(target, Hero) and target.unit:
         return reject(f"{target_id} is attached to {target.unit}: charge the unit", "hero_attached")
     if facing not in FACINGS:  # pragma: no cover - the command's Literal refuses it
-        return reject(f"a charge strikes the front, flank or rear, not {facing!r}", "bad_facing")
+        return reject(
+            f"a charge strikes the front, flank or rear, not {quoted(facing)}", "bad_facing"
+        )
     return None
 
 

@@ -11,7 +11,7 @@ a token and, in the third round, costs both a stamina point. HB-17 settles the r
 from __future__ import annotations
 
 from warlog.domain.core.batch import Batch
-from warlog.domain.core.errors import RulesError, reject
+from warlog.domain.core.errors import RulesError, quoted, reject
 from warlog.domain.core.procedure import Decision, Step
 from warlog.domain.heroic_battles import casualties, pieces, pools, rolls, rulings, tables
 from warlog.domain.heroic_battles import commands as cmd
@@ -38,9 +38,9 @@ def challengers(state: GameState, force: str) -> list[tuple[str, str]]:
 
 def challenge_problem(state: GameState, player: str, hero: str, opponent: str) -> RulesError | None:
     if hero not in state.heroes:
-        return reject(f"there is no hero {hero!r} in this battle", "unknown_hero")
+        return reject(f"there is no hero {quoted(hero)} in this battle", "unknown_hero")
     if opponent not in state.heroes:
-        return reject(f"there is no hero {opponent!r} in this battle", "unknown_hero")
+        return reject(f"there is no hero {quoted(opponent)} in this battle", "unknown_hero")
     problem = pieces.own(state.heroes[hero], player, "challenge with")
     if problem is not None:
         return problem

@@ -12,7 +12,7 @@ Every hit a side scores lands on the enemy's primary fighter (HB-7).
 from __future__ import annotations
 
 from warlog.domain.core.batch import Batch
-from warlog.domain.core.errors import RulesError, reject
+from warlog.domain.core.errors import RulesError, quoted, reject
 from warlog.domain.core.procedure import Decision, Step
 from warlog.domain.heroic_battles import (
     casualties,
@@ -123,7 +123,9 @@ def declare_problem(state: GameState, c: cmd.DeclareMelee) -> RulesError | None:
     """Why this declaration is refused (a ``rules/...`` RulesError), or None."""
     frame = _frame(state)
     if c.combat != frame.combat:
-        return reject(f"the melee being fought is {frame.combat}, not {c.combat!r}", "bad_choice")
+        return reject(
+            f"the melee being fought is {frame.combat}, not {quoted(c.combat)}", "bad_choice"
+        )
     combat = _combat(state, frame)
     force = c.player
     mine = pieces.fighters(combat, force)

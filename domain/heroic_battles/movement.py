@@ -9,7 +9,7 @@ actions before another moves (HB-3); units and heroes in melee do not move (HB-4
 from __future__ import annotations
 
 from warlog.domain.core.batch import Batch
-from warlog.domain.core.errors import RulesError, reject
+from warlog.domain.core.errors import RulesError, quoted, reject
 from warlog.domain.heroic_battles import casualties, command_test, pieces, rulings, tables
 from warlog.domain.heroic_battles import commands as cmd
 from warlog.domain.heroic_battles import events as ev
@@ -28,7 +28,7 @@ def movement_problem(
     """Why ``pid`` may not take a movement action now (a ``rules/...`` RulesError), or None."""
     p = pieces.piece(state, pid)
     if p is None:
-        return reject(f"there is no unit or hero {pid!r} in this battle", "unknown_unit")
+        return reject(f"there is no unit or hero {quoted(pid)} in this battle", "unknown_unit")
     problem = pieces.own(p, player, verb)
     if problem is not None:
         return problem
@@ -133,14 +133,14 @@ def join_problem(state: GameState, player: str, hero_id: str, unit_id: str) -> R
     """Why the hero may not join the unit now (HB-5), or None."""
     hero = state.heroes.get(hero_id)
     if hero is None:
-        return reject(f"there is no hero {hero_id!r} in this battle", "unknown_hero")
+        return reject(f"there is no hero {quoted(hero_id)} in this battle", "unknown_hero")
     problem = movement_problem(state, player, hero_id, "move")
     if problem is not None:
         return problem
     unit = state.units.get(unit_id)
     if unit is None:
         what = "a hero, not a unit" if unit_id in state.heroes else "not in this battle"
-        return reject(f"{unit_id!r} is {what}: a hero joins a unit", "unknown_unit")
+        return reject(f"{quoted(unit_id)} is {what}: a hero joins a unit", "unknown_unit")
     problem = pieces.own(unit, player, "join")
     if problem is not None:
         return problem
@@ -160,7 +160,7 @@ def join_unit(batch: Batch[GameState], c: cmd.JoinUnit) -> None:
 def leave_problem(state: GameState, player: str, hero_id: str) -> RulesError | None:
     hero = state.heroes.get(hero_id)
     if hero is None:
-        return reject(f"there is no hero {hero_id!r} in this battle", "unknown_hero")
+        return reject(f"there is no hero {quoted(hero_id)} in this battle", "unknown_hero")
     problem = pieces.own(hero, player, "move")
     if problem is not None:
         return problem

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from warlog.domain.core.errors import RulesError, reject
+from warlog.domain.core.errors import RulesError, quoted, reject
 from warlog.domain.heroic_battles import tables
 from warlog.domain.heroic_battles.state import Combat, GameState, Hero, Unit
 
@@ -26,7 +26,7 @@ def find(state: GameState, pid: str, what: str = "unit or hero") -> Piece:
     """The unit or hero ``pid``; ``rules/unknown_unit`` if there is none."""
     found = piece(state, pid)
     if found is None:
-        raise reject(f"there is no {what} {pid!r} in this battle", "unknown_unit")
+        raise reject(f"there is no {what} {quoted(pid)} in this battle", "unknown_unit")
     return found
 
 
@@ -35,7 +35,7 @@ def find_unit(state: GameState, uid: str) -> Unit:
     found = state.units.get(uid)
     if found is None:
         what = "a hero, not a unit" if uid in state.heroes else "not in this battle"
-        raise reject(f"{uid!r} is {what}", "unknown_unit")
+        raise reject(f"{quoted(uid)} is {what}", "unknown_unit")
     return found
 
 
@@ -43,7 +43,7 @@ def find_hero(state: GameState, hid: str) -> Hero:
     """The hero ``hid``; ``rules/unknown_hero`` if there is none."""
     found = state.heroes.get(hid)
     if found is None:
-        raise reject(f"there is no hero {hid!r} in this battle", "unknown_hero")
+        raise reject(f"there is no hero {quoted(hid)} in this battle", "unknown_hero")
     return found
 
 

@@ -10,7 +10,7 @@ declared (HB-1, HB-2).
 from __future__ import annotations
 
 from warlog.domain.core.batch import Batch
-from warlog.domain.core.errors import RulesError, reject
+from warlog.domain.core.errors import RulesError, quoted, reject
 from warlog.domain.core.procedure import Step
 from warlog.domain.heroic_battles import casualties, command_test, pieces, pools, rulings, tables
 from warlog.domain.heroic_battles import commands as cmd
@@ -64,7 +64,9 @@ def shoot_problem(state: GameState, c: cmd.Shoot, skirmish: bool) -> RulesError 
     """Why this shot may not be taken now (a ``rules/...`` RulesError), or None."""
     p = pieces.piece(state, c.shooter)
     if p is None:
-        return reject(f"there is no unit or hero {c.shooter!r} in this battle", "unknown_unit")
+        return reject(
+            f"there is no unit or hero {quoted(c.shooter)} in this battle", "unknown_unit"
+        )
     problem = pieces.own(p, c.player, "shoot with")
     if problem is not None:
         return problem
@@ -84,7 +86,7 @@ def shoot_problem(state: GameState, c: cmd.Shoot, skirmish: bool) -> RulesError 
         )
     target = pieces.piece(state, c.target)
     if target is None:
-        return reject(f"there is no unit or hero {c.target!r} in this battle", "unknown_unit")
+        return reject(f"there is no unit or hero {quoted(c.target)} in this battle", "unknown_unit")
     if target.force == p.force:
         return reject(f"{c.target} belongs to {p.force}: shoot at an enemy", "not_an_enemy")
     if target.gone:

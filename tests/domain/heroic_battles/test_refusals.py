@@ -72,3 +72,20 @@ def test_a_hero_who_refused_a_challenge_is_told_why_it_spends_no_deeds_in_melee(
     assert refused(arb, melee, **declare, deeds={"kai": 1}) == (
         "rules/bad_deeds: kai refused a challenge this phase and adds no dice to its melees (HB-17)"
     )
+
+
+def test_a_long_name_that_names_nothing_is_quoted_short(battle: tuple[Arbiter, str]) -> None:
+    """Given the saxons' movement phase, when a command names a target, a unit or a hero by
+    ten thousand characters, then the refusal quotes the first of them only, in one line."""
+    arb, game = battle
+    long = "x" * 10_000
+    quoted = repr("x" * 57 + "...")
+    for command, says in (
+        ({"type": "charge", "unit": "duguth-2", "target": long, "facing": "front"}, "unit or hero"),
+        ({"type": "move", "unit": long}, "unit or hero"),
+        ({"type": "leave_unit", "hero": long}, "hero"),
+    ):
+        message = refused(arb, game, player="saxons", **command)
+        assert message.startswith("rules/unknown_")
+        assert f"there is no {says} {quoted} in this battle" in message
+        assert len(message) < 200 and "\n" not in message
