@@ -292,12 +292,15 @@ def created_under(version: str, text: str, key: bytes, game: str = "ni") -> Game
     under ``version`` of the rules, as a warlog of that version would have begun it; pass it to
     ``Arbiter.create`` with ``key``."""
     scenario = RULESET.parse_scenario(text.encode())
+    then = RULESET.at_version(version) or RULESET  # one it does not play: as ``Arbiter.create``
     return GameCreated(
         game=game,
         ruleset=RULESET.name,
         version=version,
         scenario_name=game,
-        scenario=msgspec.to_builtins(scenario),
+        scenario=msgspec.to_builtins(scenario)
+        if then is None
+        else then.recorded_scenario(scenario),
         players=RULESET.players(scenario),
         dice=DiceSpec(mode="manual", stream=game, commitment=commitment_of(key)),
     )
