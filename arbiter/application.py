@@ -403,7 +403,7 @@ class Arbiter:
             ruleset=ruleset.name,
             version=ruleset.version,
             scenario_name=name,
-            scenario=msgspec.to_builtins(parsed),
+            scenario=ruleset.recorded_scenario(parsed),
             players=list(ruleset.players(parsed)),
             dice=spec,
         )

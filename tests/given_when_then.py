@@ -26,14 +26,12 @@ E = TypeVar("E", bound=Event)
 
 
 def created(ruleset: Any, scenario: Any, name: str = "test") -> GameCreated:
-    import msgspec
-
     return GameCreated(
         game="test",
         ruleset=ruleset.name,
         version=ruleset.version,
         scenario_name=name,
-        scenario=msgspec.to_builtins(scenario),
+        scenario=ruleset.recorded_scenario(scenario),
         players=ruleset.players(scenario),
         dice=DiceSpec(mode="auto", stream="test"),
     )

@@ -63,12 +63,14 @@ class ArmageddonEmpires(Rules[GameState, Command]):
     #: empire, whatever the hex holds, which of its gunners it fires, so that a gunner that holds
     #: its fire is never named (AE-41); 14: a captured base's facility struck from the air is
     #: defended by its captor, and a stealthed army's Forward Air Controller neither counts nor
-    #: shows (AE-42)
-    version: ClassVar[str] = "14"
+    #: shows (AE-42); 15: the recorded scenario holds each empire's armies and minefields under
+    #: that empire, each list sealed whole for it, so that ``game_created`` tells neither empire
+    #: how many the other has (AE-61)
+    version: ClassVar[str] = "15"
     #: each played as a variant of this class (``every_version``); version 6's air strike's
     #: unit targets are the sighted units still standing in the hex (AE-42,
     #: ``air_war._version_6_targets``)
-    kept_versions: ClassVar[tuple[str, ...]] = ("13", "12", "11", "10", "9", "8", "7", "6")
+    kept_versions: ClassVar[tuple[str, ...]] = ("14", "13", "12", "11", "10", "9", "8", "7", "6")
     event_types: ClassVar[tuple[type[Event], ...]] = (
         EVENT_TYPES
         + SIGHTING_EVENT_TYPES
@@ -130,20 +132,35 @@ class ArmageddonEmpires(Rules[GameState, Command]):
     def set_up(self, batch: Batch[GameState]) -> None:
         hand.deal_starting_hands(batch)
 
+    def recorded_scenario(self, scenario: Scenario) -> dict[str, Any]:
+        """Since version 15 each empire's armies and minefields under it (AE-61,
+        ``scenario.recorded_by_empire``); before, the scenario's fields as they are."""
+        from warlog.domain.armageddon_empires import scenario as scenarios
+
+        if int(self.version) >= scenarios.HIDDEN_SETUP_BY_EMPIRE_SINCE:
+            return scenarios.recorded_by_empire(scenario)
+        return super().recorded_scenario(scenario)
+
     def hidden_setup(self, scenario: Scenario) -> list[Secret]:
         """AE-7: each empire's starting hand and deck are sealed for the other empire; AE-17:
         so are its armies in the field and its garrisons (bases themselves are public); AE-53:
-        and its minefields, camouflaged."""
+        and its minefields, camouflaged. Since version 15 each empire's armies and its
+        minefields are two lists under it, each sealed whole, empty or not (AE-61); before,
+        each entry was sealed on its own, so that their number showed."""
+        from warlog.domain.armageddon_empires import scenario as scenarios
+
         out: list[Secret] = []
         for i, empire in enumerate(scenario.empires):
             out += [(f"empires.{i}.hand", empire.id), (f"empires.{i}.deck", empire.id)]
         for i, base in enumerate(scenario.bases):
             out.append((f"bases.{i}.garrison", base.empire))
+        if int(self.version) >= scenarios.HIDDEN_SETUP_BY_EMPIRE_SINCE:
+            for i, empire in enumerate(scenario.empires):
+                out += [(f"empires.{i}.{field}", empire.id) for field in scenarios.BY_EMPIRE]
+            return out
         for i, army in enumerate(scenario.armies):
             out.append((f"armies.{i}", army.empire))
-        from warlog.domain.armageddon_empires.scenario import placed_minefields
-
-        for i, mine in enumerate(placed_minefields(scenario)):
+        for i, mine in enumerate(scenarios.placed_minefields(scenario)):
             out.append((f"minefields.{i}", mine.empire))
         return out
 

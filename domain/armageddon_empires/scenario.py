@@ -147,9 +147,69 @@ def _check_new(scenario: Scenario) -> None:
     check(scenario)
 
 
+#: AE-61: since version 15 the recorded scenario holds each empire's armies and minefields under
+#: that empire (``recorded_by_empire``), each list sealed whole for it, so that ``game_created``
+#: tells nobody how many the other empire has. Version 14 and before listed them at the top
+#: level and sealed each entry on its own, so that the other empire counted its seals
+HIDDEN_SETUP_BY_EMPIRE_SINCE = 15
+
+#: the scenario's lists of hidden set-up entries, each held under its empire since version 15
+BY_EMPIRE = ("armies", "minefields")
+
+
+def recorded_by_empire(scenario: Scenario) -> dict[str, Any]:
+    """``scenario`` as ``game_created`` records it since version 15 (AE-61): each empire's
+    ``armies`` and ``minefields`` under it, in the scenario's order, an empty list where it has
+    none; neither list at the top level."""
+    out: dict[str, Any] = msgspec.to_builtins(scenario)
+    entries = {field: out.pop(field, []) for field in BY_EMPIRE}
+    for empire in out["empires"]:
+        for field, listed in entries.items():
+            empire[field] = [e for e in listed if e["empire"] == empire["id"]]
+    return out
+
+
 def scenario_from_builtins(obj: dict[str, Any]) -> Scenario:
-    """The scenario from its recorded JSON form (``game_created``), checked as a file is."""
-    return convert_scenario(obj, Scenario, check)
+    """The scenario from its recorded JSON form (``game_created``), checked as a file is: the
+    form of version 14 and before, or since version 15 each empire's armies and minefields under
+    it (``recorded_by_empire``), read back into the top-level lists empire by empire."""
+    return convert_scenario(_flat(obj), Scenario, check)
+
+
+def _flat(obj: dict[str, Any]) -> dict[str, Any]:
+    """``obj`` with the armies and minefields it holds under its empires (AE-61) listed at the
+    top level, empire after empire, each empire's in its order; ``obj`` itself when it holds
+    none there (the form of version 14 and before)."""
+    empires = obj.get("empires")
+    if not isinstance(empires, list) or not any(
+        isinstance(e, dict) and not e.keys().isdisjoint(BY_EMPIRE) for e in empires
+    ):
+        return obj
+    for field in BY_EMPIRE:
+        if field in obj:
+            raise _bad(f"$.{field}", "listed under each empire in this form (AE-61), not here")
+    entries: dict[str, list[Any]] = {field: [] for field in BY_EMPIRE}
+    flat_empires = []
+    for i, empire in enumerate(empires):
+        if not isinstance(empire, dict):
+            flat_empires.append(empire)  # msgspec names what is wrong with it
+            continue
+        flat_empires.append({k: v for k, v in empire.items() if k not in BY_EMPIRE})
+        for field in BY_EMPIRE:
+            listed = empire.get(field, [])
+            if not isinstance(listed, list):
+                raise _bad(f"$.empires[{i}].{field}", "not a list")
+            for j, item in enumerate(listed):
+                if isinstance(item, dict) and item.get("empire") != empire.get("id"):
+                    raise _bad(
+                        f"$.empires[{i}].{field}[{j}].empire",
+                        f"{item.get('empire')!r} listed under empire {empire.get('id')!r}",
+                    )
+            entries[field] += listed
+    flat = {**obj, "empires": flat_empires, "armies": entries["armies"]}
+    if entries["minefields"]:  # none: left out, as a scenario without minefields is recorded
+        flat["minefields"] = entries["minefields"]
+    return flat
 
 
 def bundled_names() -> list[str]:

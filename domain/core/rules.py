@@ -24,6 +24,8 @@ import abc
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, ClassVar, Generic, Self, TypeVar
 
+import msgspec
+
 from warlog.domain.core.batch import Batch
 from warlog.domain.core.dice import Dice
 from warlog.domain.core.errors import InputError, RulesError, quoted
@@ -110,9 +112,15 @@ class Rules(abc.ABC, Generic[S, C]):
         """Emit the events that open a game (a deal of secret starting hands); none by default.
         The batch's dice derive from the game's key."""
 
+    def recorded_scenario(self, scenario: Any) -> dict[str, Any]:
+        """The scenario as ``game_created`` records it: by default its fields as they are (a
+        ruleset whose hidden set-up needs another shape writes its own)."""
+        out: dict[str, Any] = msgspec.to_builtins(scenario)
+        return out
+
     def hidden_setup(self, scenario: Any) -> list[Secret]:
-        """The secrets of the recorded scenario: ``(path inside the scenario, entitled player or
-        None)``; none by default."""
+        """The secrets of the recorded scenario: ``(path inside its recorded form
+        (``recorded_scenario``), entitled player or None)``; none by default."""
         return []
 
     def summary(self, view: dict[str, Any], player: str | None) -> Summary:

@@ -103,9 +103,15 @@ class Ruleset(Protocol[S, C]):
         """The state before the first command."""
         ...
 
+    def recorded_scenario(self, scenario: Any) -> dict[str, Any]:
+        """The typed scenario as ``game_created`` records it (JSON builtins): what
+        ``scenario_from_builtins`` reads back and the paths of ``hidden_setup`` point into."""
+        ...
+
     def hidden_setup(self, scenario: Any) -> list[tuple[str, str | None]]:
-        """The secrets of the recorded scenario (sealed in ``game_created``): ``(path inside the
-        scenario, the player entitled to it or None)``, e.g. ``("empires.0.hand", "red")``."""
+        """The secrets of the recorded scenario (sealed in ``game_created``): ``(path inside its
+        recorded form, ``recorded_scenario``, the player entitled to it or None)``, e.g.
+        ``("empires.0.hand", "red")``."""
         ...
 
     def begin(self, state: S, dice: Dice) -> list[Event]:

@@ -287,25 +287,32 @@ def army_block(
     return f'\n[[armies]]\nid = "{army_id}"\nempire = "{empire}"\nat = "{at}"\n{hero_line}units = [{unit_list}]\n'
 
 
-def created_under(version: str, text: str, key: bytes, game: str = "ni") -> GameCreated:
-    """``game_created`` of a manual-dice game of the scenario ``text`` (named ``game``) begun
-    under ``version`` of the rules, as a warlog of that version would have begun it; pass it to
-    ``Arbiter.create`` with ``key``."""
+def created_under(
+    version: str, text: str, key: bytes, game: str = "ni", dice: str = "manual"
+) -> GameCreated:
+    """``game_created`` of a game of the scenario ``text`` (named ``game``) with ``dice``
+    (manual by default) begun under ``version`` of the rules, as a warlog of that version would
+    have begun it; pass it to ``Arbiter.create`` with ``key``."""
     scenario = RULESET.parse_scenario(text.encode())
+    then = RULESET.at_version(version) or RULESET  # one it does not play: as ``Arbiter.create``
     return GameCreated(
         game=game,
         ruleset=RULESET.name,
         version=version,
         scenario_name=game,
-        scenario=msgspec.to_builtins(scenario),
+        scenario=msgspec.to_builtins(scenario)
+        if then is None
+        else then.recorded_scenario(scenario),
         players=RULESET.players(scenario),
-        dice=DiceSpec(mode="manual", stream=game, commitment=commitment_of(key)),
+        dice=DiceSpec(mode=dice, stream=game, commitment=commitment_of(key)),  # type: ignore[arg-type]
     )
 
 
-def begun(folder: Path, text: str, key: bytes, version: str | None = None) -> Arbiter:
-    """An Arbiter (in memory, a fixed clock, seeds ``key``) holding the manual-dice game ``ni``
-    of the scenario ``text`` (written to ``folder``/ni.toml: the scenario's name is the file's,
+def begun(
+    folder: Path, text: str, key: bytes, version: str | None = None, dice: str = "manual"
+) -> Arbiter:
+    """An Arbiter (in memory, a fixed clock, seeds ``key``) holding the game ``ni`` (``dice``:
+    manual by default) of the scenario ``text`` (written to ``folder``/ni.toml: the scenario's name is the file's,
     the same in every game), begun under ``version`` of the rules as a warlog of that version
     would have begun it (default: this one's)."""
     from warlog.arbiter.application import Arbiter
@@ -319,7 +326,7 @@ def begun(folder: Path, text: str, key: bytes, version: str | None = None) -> Ar
         MemoryStore(), rulesets.get, clock=lambda: "2026-01-01T00:00:00.000Z", seeds=lambda: key
     )
     if version is None:
-        arb.new_game("armageddon-empires", str(path), game="ni", dice="manual")
+        arb.new_game("armageddon-empires", str(path), game="ni", dice=dice)
     else:
-        arb.create(created_under(version, text, key), key)
+        arb.create(created_under(version, text, key, dice=dice), key)
     return arb

@@ -286,7 +286,14 @@ def test_minefields_are_sealed_in_the_game_s_creation_for_the_other_empire() -> 
     scenario = parse_scenario(
         toml(armies=MINE_CARDS + COLUMN + FAR + minefield("blue-mines", "blue", "3,0"))
     )
-    assert ("minefields.0", "blue") in RULESET.hidden_setup(scenario)
+    assert ("empires.1.minefields", "blue") in RULESET.hidden_setup(scenario)
+    recorded = RULESET.recorded_scenario(scenario)
+    assert [m["id"] for m in recorded["empires"][1]["minefields"]] == ["blue-mines"]
+    assert recorded["empires"][0]["minefields"] == [] and "minefields" not in recorded
+    # version 14 and before sealed each minefield on its own, at the top level
+    old = RULESET.at_version("14")
+    assert old is not None and ("minefields.0", "blue") in old.hidden_setup(scenario)
+    assert [m["id"] for m in old.recorded_scenario(scenario)["minefields"]] == ["blue-mines"]
 
 
 @pytest.mark.parametrize(

@@ -71,15 +71,37 @@ def test_the_other_empire_s_draw_seals_the_card_and_the_die_that_picked_it() -> 
     assert secrets_of(drawn) == [("card", "red")]
 
 
+#: what ``game_created`` seals of the test scenario under every version: hands, decks, garrisons
+HANDS_DECKS_GARRISONS = [
+    ("empires.0.hand", "red"),
+    ("empires.0.deck", "red"),
+    ("empires.1.hand", "blue"),
+    ("empires.1.deck", "blue"),
+    ("bases.0.garrison", "red"),
+    ("bases.1.garrison", "red"),
+    ("bases.2.garrison", "blue"),
+]
+
+
 def test_the_game_s_first_event_seals_each_empire_s_hand_deck_garrisons_and_armies() -> None:
+    """Since version 15 (AE-61) each empire's armies and minefields are one list each under
+    it, sealed whole for it, its minefields too though it has none: two seals per empire, whatever
+    it holds."""
     assert RULESET.hidden_setup(scenario()) == [
-        ("empires.0.hand", "red"),
-        ("empires.0.deck", "red"),
-        ("empires.1.hand", "blue"),
-        ("empires.1.deck", "blue"),
-        ("bases.0.garrison", "red"),
-        ("bases.1.garrison", "red"),
-        ("bases.2.garrison", "blue"),
+        *HANDS_DECKS_GARRISONS,
+        ("empires.0.armies", "red"),
+        ("empires.0.minefields", "red"),
+        ("empires.1.armies", "blue"),
+        ("empires.1.minefields", "blue"),
+    ]
+
+
+def test_a_game_of_version_14_keeps_a_seal_for_each_army() -> None:
+    """Before version 15 each army was sealed on its own, so that its empire's count showed."""
+    old = RULESET.at_version("14")
+    assert old is not None
+    assert old.hidden_setup(scenario()) == [
+        *HANDS_DECKS_GARRISONS,
         ("armies.0", "red"),
         ("armies.1", "red"),
         ("armies.2", "blue"),
