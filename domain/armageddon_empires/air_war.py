@@ -112,6 +112,14 @@ GROUND_TO_AIR_CHALLENGE_ANSWERS: tuple[str, ...] = (GroundToAirChallenge.type_na
 #: in the hex to everyone, units of armies the striker had not sighted among them, and asked
 #: about each, so that the striker learnt of gunners that held their fire
 GROUND_TO_AIR_UNSEEN_SINCE = 13
+#: version 12's answer to the Ground-To-Air window, retired with it (``Rules.retired_commands``)
+GROUND_TO_AIR_RETIRED = {
+    GroundToAir.type_name(): (
+        GROUND_TO_AIR_UNSEEN_SINCE,
+        "the Ground-To-Air window asks every other empire which gunner it fires, answered with "
+        "ground_to_air_challenge (AE-41)",
+    )
+}
 #: AE-42: since version 14 the target of an Air-To-Ground challenge is defended by the empire
 #: that holds it (``holder_in_hex``: a captured base's facility by its captor), and a Forward Air
 #: Controller counts only in an army that is not stealthed (a stealthed army does not give itself

@@ -82,6 +82,10 @@ class Rules(abc.ABC, Generic[S, C]):
     decision_keys: ClassVar[tuple[str, ...]] = ()
     #: command class -> its handler
     handlers: ClassVar[Mapping[type[Any], Handler]]
+    #: commands a later version no longer plays: type -> (the version that retired it, what
+    #: the game asks instead), so that a game of that version or later refuses one for what it
+    #: is, not as a command that must wait
+    retired_commands: ClassVar[Mapping[str, tuple[int, str]]] = {}
 
     # ------------------------------------------------------------------ the ruleset's own
 
@@ -184,6 +188,13 @@ class Rules(abc.ABC, Generic[S, C]):
             why = f" ({ended})" if ended else ""
             raise RulesError(f"the game is over{why}; fork it to play on", "rules/game_over")
         kind = command.type_name()
+        retired = self.retired_commands.get(kind)
+        if retired is not None and (played := self.played_version(state)) >= retired[0]:
+            raise RulesError(
+                f"{kind} is not played under version {played} of these rules (since version "
+                f"{retired[0]}): {retired[1]}",
+                "rules/not_in_this_version",
+            )
         if kind not in decision.answers:
             if decision.procedure and command.player in decision.players:
                 raise RulesError(
@@ -204,6 +215,12 @@ class Rules(abc.ABC, Generic[S, C]):
         if command.player not in decision.players:
             raise self.not_waiting_for(state, decision, command)
         return decision
+
+    def played_version(self, state: S) -> int:
+        """The version of these rules ``state``'s game plays under: the ``rules_version`` its
+        state records (``initial_state`` records this one's), or this one where it keeps none."""
+        version = getattr(state, "rules_version", None)
+        return version if isinstance(version, int) else int(self.version)
 
     def begin(self, state: S, dice: Dice) -> list[Event]:
         """The events opening the game (``set_up``), run on until it waits for someone."""

@@ -866,13 +866,16 @@ def test_a_named_card_that_is_not_a_gunner_of_the_empire_in_the_hex_is_refused_a
         "blue.flak.1 has already challenged air strike 1 from the ground: each gunner "
         "challenges once (p.31; AE-41)"
     )
-    # red is not the one asked; version 12's answer is not version 13's
+    # red is not the one asked; version 12's answer is not played since version 13, by either
+    # empire, asked or not (it is refused for what it is, never as one that must wait)
     g.when_rejected(GroundToAirChallenge(player="red"), "rules/not_your_turn")
-    err = g.when_rejected(GroundToAir(player="blue", fire=True), "rules/decision_pending")
-    assert str(err) == (
-        "ground_to_air is not an answer open now: the game waits for blue's Ground-To-Air "
-        "challenges against air strike 1 over 4,2 (ground_to_air_challenge)"
-    )
+    for empire in ("blue", "red"):
+        err = g.when_rejected(GroundToAir(player=empire, fire=True), "rules/not_in_this_version")
+        assert str(err) == (
+            f"ground_to_air is not played under version {RULESET.version} of these rules "
+            "(since version 13): the Ground-To-Air window asks every other empire which gunner "
+            "it fires, answered with ground_to_air_challenge (AE-41)"
+        )
 
 
 def test_a_game_of_version_12_is_asked_gunner_by_gunner_and_refuses_version_13_s_answer() -> None:
