@@ -53,8 +53,10 @@ def fuzz(
         tally = Tally(name, versions, sorted(known), planned=examples)
 
         def told(n: int, name: str = name, ends: float = now + share, share: float = share) -> None:
+            """How far the search is: of its time or of its examples, whichever ends it first."""
             if progress is not None:
-                progress(name, n, 1 - max(0.0, ends - time.monotonic()) / share if share else 1)
+                spent = 1 - max(0.0, ends - time.monotonic()) / share if share else 1.0
+                progress(name, n, max(spent, min(1.0, n / examples) if examples else 1.0))
 
         shrink_for = share * SHRINK_SHARE if shrinking is None else shrinking
         budget_ = Budget(now + share, shrink_for)

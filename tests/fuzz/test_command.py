@@ -19,6 +19,7 @@ from warlog.cli import render
 from warlog.cli.main import cli
 from warlog.domain import rulesets
 from warlog.eventstore.memory_store import MemoryStore
+from warlog.fuzz import run
 
 ROOT = Path(__file__).resolve().parent.parent.parent
 HB = str(ROOT / "fixtures" / "heroic-battles")
@@ -216,3 +217,21 @@ def test_an_error_of_the_fuzzer_itself_is_not_reported_as_no_failures(
         "error[internal/bug]: RuntimeError: the fuzzer's own bug (a bug in warlog; "
         "WARLOG_DEBUG=1 shows where)\n"
     )
+
+
+def test_the_progress_reaches_the_end_when_the_examples_run_out_first() -> None:
+    """Given a budget far longer than a few examples need, when the search ends on its count of
+    examples, then the progress it reports reaches 1 (the bar does not stop at a tenth), and
+    never goes back."""
+    told: list[float] = []
+    report = run.fuzz(
+        [BFA],
+        lambda: None,
+        budget=600,
+        examples=4,
+        seed=1,
+        progress=lambda _r, _n, d: told.append(d),
+    )
+    assert report.tallies[0].examples >= 4
+    assert told[-1] == 1.0
+    assert told == sorted(told)
