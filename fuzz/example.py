@@ -422,18 +422,9 @@ class Example:
     ) -> None:
         watcher = twin.watcher
         twin.real = events[1:]
-        error: WarlogError | None = None
         first, _ = arb.head(game)
-        try:
-            arb.play(game, step.text)
-        except WarlogError as exc:
-            error = exc
-        except Exception as exc:
-            raise Failure(
-                "crash",
-                f"in a twin game where the others' draws differ for {watcher}: {crash_text(exc)}",
-                twin.since,
-            ) from None
+        where = f"in a twin game where the others' draws differ for {watcher}"
+        error = _played_elsewhere(arb, game, step.text, where, twin.since)
         if (error is None) != played.accepted:
             del self.twins[watcher]  # the command depended on a hidden value: it is told now
             self.ended.add(watcher)
@@ -469,15 +460,9 @@ class Example:
             if earlier.accepted:
                 self._replay_in_twin(arb, game, earlier.step.text, Twin(watcher, 0))
         first, _ = arb.head(game)
-        error: WarlogError | None = None
-        try:
-            arb.play(game, step.text)
-        except WarlogError as exc:
-            error = exc
-        except Exception as exc:
-            raise Failure(
-                "crash", f"playing the example again on the same dice: {crash_text(exc)}", 0
-            ) from None
+        error = _played_elsewhere(
+            arb, game, step.text, "playing the example again on the same dice", 0
+        )
         same = self._observed(arb, game, watcher, first + 1, self.legal.get(watcher))
         if error is not None and _issuer(step.text) == watcher:
             same["refusal"] = error.line()
@@ -568,6 +553,21 @@ class Example:
         if len(self.auditor.findings) > found:
             finding = self.auditor.findings[found]
             raise Failure("audit", finding.line(), self._step_of(finding.seq) or 0)
+
+
+def _played_elsewhere(
+    arb: Arbiter, game: str, text: str, where: str, since: int
+) -> WarlogError | None:
+    """``text`` played in another game of the example (a twin, a control): the refusal, or
+    None once accepted; Failure ``crash`` (``where``, from step ``since``) for anything but
+    warlog's own errors."""
+    try:
+        arb.play(game, text)
+    except WarlogError as exc:
+        return exc
+    except Exception as exc:
+        raise Failure("crash", f"{where}: {crash_text(exc)}", since) from None
+    return None
 
 
 def _issuer(text: str) -> str | None:
