@@ -48,11 +48,15 @@ GARRISON_NAMES_SINCE = 8
 
 
 def next_army_name(state: GameState, empire: str) -> str:
-    """The first free name ``<empire>-<n>`` (what legal_commands offers for a new army)."""
+    """The name legal_commands offers for a new army: the first free ``<empire>-r<round>-<n>``.
+    Named by the round, not by how many armies the empire has (``<empire>-<n>``), so that once
+    the other empire sights it the name tells nothing of the armies it has not seen: the
+    armies created this round are no secret (each ``create_army`` shows, its contents sealed),
+    the set-up's and the earlier rounds' are."""
     n = 1
-    while f"{empire}-{n}" in state.armies or f"{empire}-{n}" in state.bases:
+    while (name := f"{empire}-r{state.round}-{n}") in state.armies or name in state.bases:
         n += 1
-    return f"{empire}-{n}"
+    return name
 
 
 def create_army(batch: Batch[GameState], cmd: CreateArmy) -> None:

@@ -157,7 +157,15 @@ def view(state: GameState, player: str | None) -> dict[str, Any]:
                 emp.pop(name)
     data["bids"] = {e: (n if e == player else HIDDEN) for e, n in data["bids"].items()}
     del data["collateral"]  # the referee's (AE-46)
+    for name in BY_ID:
+        data[name] = dict(sorted(data[name].items()))
     return data
+
+
+#: what an empire's view lists by id, sorted by id: in the state they stand in the order they
+#: came to be (cards dealt in set-up order, armies as created), which would tell where a card
+#: or army of another empire came from (a set-up army or one created in play; a garrison's card)
+BY_ID = ("armies", "instances", "fate_spent", "minefields", "damage")
 
 
 def _visible_cards(state: GameState, player: str) -> set[str]:

@@ -87,7 +87,7 @@ def test_every_listed_command_is_accepted_all_through_an_autoplayed_game() -> No
     out_of_supply = 0
     # battles, a tactic card, a repair, an awaited roll, air strikes and intercepts, gunners
     # fired from the ground, minefields; a Capture Kill
-    for seed in (4, 25):
+    for seed in (4, 27):
         for before, _, events, _ in play(seed=seed):
             for player in before.seats:
                 for command in RULESET.legal_commands(before, player):

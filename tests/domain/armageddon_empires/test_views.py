@@ -228,3 +228,23 @@ def test_each_kind_of_events_view_entry_stays_as_long_as_r9_and_ae7_say() -> Non
     two = {"card_damaged", "hero_captured", "hero_killed", "minefields_checked", "base_captured"}
     two |= {"minefields_reported"}
     assert durations == {**{kind: {1} for kind in one}, **{kind: {2} for kind in two}}
+
+
+def test_an_empire_s_view_lists_armies_and_cards_by_id_whatever_order_they_came_in() -> None:
+    """Given red has sighted blue-a, when the state holds the armies and the cards in another
+    order (as an army created in play, or a card dealt into a garrison rather than an army,
+    stands elsewhere in it), then red's view is the same, byte for byte: it lists them by id,
+    so where a blue card or army stands among red's tells nothing of where it came from."""
+    g = sight(start_turns(game()), "red", "blue-a")
+    state = g.state
+    turned = msgspec.structs.replace(
+        state,
+        armies=dict(reversed(state.armies.items())),
+        instances=dict(reversed(state.instances.items())),
+    )
+    views = [msgspec.json.encode(RULESET.view(s, "red")) for s in (state, turned)]
+    assert views[0] == views[1]
+    red = RULESET.view(state, "red")
+    for listed in ("armies", "instances", "fate_spent", "minefields", "damage"):
+        assert list(red[listed]) == sorted(red[listed])
+    assert "blue-a" in red["armies"]
