@@ -178,3 +178,21 @@ def test_cards_that_moved_this_turn_make_their_new_army_count_as_moved() -> None
     )
     assert only(events, CardsTransferred).receiver_moved
     g.when_rejected(MoveArmy(player="red", army="red-c", to="3,0"), code="rules/already_moved")
+
+
+def test_the_name_offered_for_a_new_army_does_not_count_the_armies_the_set_up_hid() -> None:
+    """Given two games where blue's set-up holds one army named blue-1, or three (blue-1 to
+    blue-3), when blue is offered a new army, then the name is the same in both: named by the
+    round (the armies created this round are no secret), never by how many blue-<n> it has,
+    which red would read in the name once it sights the army."""
+    offered = []
+    for count in (1, 3):
+        armies = ARMIES + "".join(
+            army_block(f"blue-{n}", "blue", "7,5", units=("trooper",)) for n in range(1, count + 1)
+        )
+        g = start_turns(game(armies=armies), first="blue")
+        names = {
+            c.army for c in RULESET.legal_commands(g.state, "blue") if isinstance(c, CreateArmy)
+        }
+        offered.append(names)
+    assert offered[0] == offered[1] == {"blue-r1-1"}
