@@ -512,7 +512,7 @@ class Auditor:
         check = self._derive and head.record.seq >= self.from_seq
         if isinstance(first, GameCreated):
             self._created(head.record, first)
-            if check:
+            if check and self._derive:  # not under a version this warlog does not play
                 self._rederive_opening(batch, first)
         elif isinstance(first, CommandIssued):
             if check:

@@ -126,9 +126,11 @@ def test_manual_dice_for_an_initiative_tie_are_counted_with_1s_and_fewer_may_do(
     )
     assert counted is not None and counted[1] == counted[2]
     broken = re.fullmatch(
-        r"this command needs (\d+) dice .*; 2 given \(counted with 1s .*\)", refusal([6, 1])
+        r"this command needs (\d+) dice .*; 2 given \(counted with 1s for the (\d+) missing: .*\)",
+        refusal([6, 1]),
     )
     assert broken is not None and int(broken[1]) == int(counted[1]) - 4
+    assert int(broken[2]) == int(broken[1]) - 2  # the missing: needed less given
     enough = [6, 1] + [3] * (int(broken[1]) - 2)
     assert refusal([*enough, 3]) == (
         f"this command needs {len(enough)} dice ({len(enough)} d6) in its 'dice' list; "

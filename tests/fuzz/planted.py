@@ -17,7 +17,7 @@ from warlog.domain.battle_for_armageddon.rules import PLAYERS
 from warlog.domain.battle_for_armageddon.ruleset import BattleForArmageddon
 from warlog.domain.battle_for_armageddon.state import GameState
 from warlog.domain.core.batch import Batch
-from warlog.domain.core.errors import reject
+from warlog.domain.core.errors import RulesError, reject
 from warlog.domain.core.events import Event
 from warlog.domain.core.procedure import Decision, Next
 from warlog.domain.core.rules import Handler
@@ -66,6 +66,36 @@ class LeakingView(BattleForArmageddon):
         for side in PLAYERS:
             out["hands"][side]["cards"] = list(state.hands[side])
         return out
+
+
+class LeakingLegal(BattleForArmageddon):
+    """Legal commands listed in an order that hangs on the other side's hand of special cards
+    (its view, its feed and its refusals tell nothing): a leak through the legal commands
+    alone, so the real game's view and the twin's are the same."""
+
+    name: ClassVar[str] = "bfa-planted-legal-leak"
+
+    def legal_commands(self, state: GameState, player: str) -> list[Command]:
+        out = super().legal_commands(state, player)
+        other = next(p for p in PLAYERS if p != player)
+        if sum(map(ord, "".join(state.hands[other]))) % 2:
+            out.reverse()
+        return out
+
+
+class LeakingRefusal(BattleForArmageddon):
+    """A refusal that names the other side's hand of special cards (its view, its feed and
+    its legal commands tell nothing): a leak to the refused player alone."""
+
+    name: ClassVar[str] = "bfa-planted-refusal-leak"
+
+    def decide(self, state: GameState, command: Command, dice: Any) -> list[Event]:
+        try:
+            return super().decide(state, command, dice)
+        except RulesError as error:
+            other = next(p for p in PLAYERS if p != command.player)
+            told = f"{error.message} ({', '.join(state.hands[other])})"
+            raise RulesError(told, error.code) from None
 
 
 #: how many views were rendered, counted between calls (the planted dependency)
@@ -130,6 +160,8 @@ PLANTED: dict[str, type[BattleForArmageddon]] = {
         CrashInCombat,
         MutatingEvolve,
         LeakingView,
+        LeakingLegal,
+        LeakingRefusal,
         UnsteadyView,
         OutsideArguments,
         EndPhaseOutOfTurn,

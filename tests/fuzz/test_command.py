@@ -155,6 +155,9 @@ def test_bad_sources_and_fixtures_are_refused_in_one_line(tmp_path: Path) -> Non
         f"error[input/bad_fixture]: {log} is the log of a fuzz failure: give "
         f"{log.with_suffix('.json')}, its steps, beside it\n"
     )
+    # a log with no steps beside it is not called a fuzz failure's: there is no file to give
+    status, _, stderr = warlog("fuzz", "--replay", BFA)
+    assert status == 1 and "is not a fuzz failure" in stderr and "give" not in stderr
     status, _, stderr = warlog("fuzz", "--replay", str(not_a_fixture), BFA)
     assert status == 2 and "--replay takes no SOURCE" in stderr
 

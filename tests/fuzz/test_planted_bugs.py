@@ -65,6 +65,12 @@ def recorded(name: str, folder: Path, commands: int = 150, *, revealed: bool = T
 CASES = {
     "bfa-planted-mutation": ("purity", 20, 60, 10, "4"),
     "bfa-planted-leak": ("views", 40, 60, 20, "4"),
+    # a leak in the legal commands alone (the views are the same): the control played again
+    # on the same dice is given what the real game gave, so it is a leak, not the rules'
+    # nondeterminism
+    "bfa-planted-legal-leak": ("views", 40, 60, 20, "4"),
+    # a leak in a refusal alone, which only its issuer is given (and so the control's)
+    "bfa-planted-refusal-leak": ("views", 150, 60, 40, "4"),
     "bfa-planted-global": ("audit", 20, 60, 10, "4"),
     # a view that differs on the same dice: played again as a control, not blamed on the draws
     "bfa-planted-unsteady": ("audit", 40, 60, 40, "4"),
@@ -108,6 +114,8 @@ def test_a_planted_bug_is_found_shrunk_and_replayed_until_it_is_fixed(
             assert "views" not in found, report["found"]
             assert "the rules are not deterministic" in failure["message"]
             steps = 4  # a twin is made at a step that draws for the other side
+        if name == "bfa-planted-refusal-leak":
+            steps = 2  # a step that draws for the other side, then the refused one
         assert failure["steps"] <= steps and failure["events"] <= most  # shrunk
         pair = Path(failure["fixture"])
         assert json.loads(pair.with_suffix(".json").read_text())["check"] == check

@@ -62,3 +62,36 @@ def test_a_failure_that_does_not_fail_each_time_it_is_replayed_is_not_called_rep
     assert calls == [str(written.path)] * 2
     assert found.replayed == "" and not found.reproduced
     assert "(replayed, it did NOT fail" in summary_text(Report(1, [], [], [found], 1.0))
+
+
+def recorded_after(
+    monkeypatch: Any, tmp_path: Path, failures: list[Failure | None]
+) -> tuple[Found, int]:
+    """The failure ``_record`` reports for a written failure whose replays give ``failures``
+    in turn, and how many times it replayed it."""
+    written = SimpleNamespace(path=tmp_path / "bfa-audit-1.json", events=9, steps=1)
+    monkeypatch.setattr(run.fixture, "write", lambda *args: written)
+    outcomes, calls = iter(failures), []
+
+    def replay(path: str) -> Any:
+        calls.append(path)
+        return SimpleNamespace(failure=next(outcomes))
+
+    monkeypatch.setattr(run.fixture, "replay", replay)
+    trace = SimpleNamespace(check="audit", message="x")
+    group = [SimpleNamespace(ruleset=SimpleNamespace(name="battle-for-armageddon"))]
+    found = run._record(None, group, trace, tmp_path, 1)  # type: ignore[arg-type]
+    return found, len(calls)
+
+
+def test_a_failure_is_called_reproduced_only_once_it_failed_each_of_three_replays(
+    monkeypatch: Any, tmp_path: Path
+) -> None:
+    """Given a written failure whose replay fails its check twice, then passes, when the run
+    records it, then it is replayed three times and is not called reproduced; one that fails
+    all three times is."""
+    twice = [Failure("audit", "x"), Failure("audit", "x"), None]
+    found, replays = recorded_after(monkeypatch, tmp_path, twice)
+    assert replays == 3 and not found.reproduced
+    found, replays = recorded_after(monkeypatch, tmp_path, [Failure("audit", "x")] * 3)
+    assert replays == 3 and found.reproduced

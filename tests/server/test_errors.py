@@ -109,6 +109,11 @@ def test_a_player_may_not_play_another_seat(client: httpx.Client, db: Path) -> N
         ({**COMMAND, "player": 7}, "the command's 'player' must be a string, not a number"),
         ({**COMMAND, "player": None}, "the command's 'player' must be a string, not null"),
         ({**COMMAND, "player": ["red"]}, "the command's 'player' must be a string, not an array"),
+        (
+            {**COMMAND, "player": {"seat": "red"}},
+            "the command's 'player' must be a string, not an object",
+        ),
+        ({**COMMAND, "player": True}, "the command's 'player' must be a string, not a boolean"),
     ):
         response = client.post("/games/g/commands", json=command, headers=game.as_("red"))
         assert assert_error(response, 400, "input/bad_command")["message"] == says

@@ -214,6 +214,22 @@ def test_the_reveal_names_the_live_games_that_share_hidden_history_with_it(
     assert "Warlog-Live-Relatives" not in again.headers
 
 
+def test_the_reveal_lists_every_live_relative_comma_separated(
+    client: httpx.Client, db: Path
+) -> None:
+    """Given a game forked twice (by the organiser's CLI), both forks still being played, when
+    the organiser reveals the parent over HTTP, then `Warlog-Live-Relatives` names both, in
+    order, as OpenAPI documents it: comma-separated."""
+    game = new_game(client, "armageddon-empires", game="g")
+    play_some(client, game, 6)
+    cut = arbiter_on(db).head("g")[0]
+    for fork in ("g-a", "g-b"):
+        cli_out(db, "fork", "g", "--at", str(cut), "--game", fork)
+    revealed = client.post("/games/g/reveal", headers=ADMIN_HEADERS)
+    assert revealed.status_code == 200
+    assert revealed.headers["Warlog-Live-Relatives"] == "g-a, g-b"
+
+
 def test_a_referee_enters_manual_dice_with_the_organisers_token(
     client: httpx.Client, db: Path
 ) -> None:

@@ -891,6 +891,19 @@ def test_a_game_of_version_12_is_asked_gunner_by_gunner_and_refuses_version_13_s
     )
 
 
+def test_a_game_of_version_13_refuses_version_12_s_answer_for_what_it_is() -> None:
+    """Given a game of version 13, the first to ask every other empire (AE-41), blue asked
+    under red's harrier; when blue answers as version 12 did (ground_to_air), then it is
+    refused as a command this version does not play, naming version 13 itself, not as one
+    that must wait."""
+    g = skies(["harrier"], [], garrison=("flak",), version=13)
+    g.when(HARRIER_ON_BUNKER, dice=[])
+    err = g.when_rejected(GroundToAir(player="blue", fire=True), "rules/not_in_this_version")
+    assert str(err).startswith(
+        "ground_to_air is not played under version 13 of these rules (since version 13): "
+    )
+
+
 def test_the_holder_of_a_captured_base_fires_its_cards_from_the_ground() -> None:
     # given red's HQ, with its AA bunker, captured by blue; red strikes it with its hawk
     bases = (

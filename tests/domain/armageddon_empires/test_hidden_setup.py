@@ -280,3 +280,25 @@ def test_a_scenario_recorded_by_empire_refuses_a_list_out_of_place(edit: Any, me
     with pytest.raises(InputError) as info:
         RULESET.scenario_from_builtins(recorded)
     assert message in str(info.value)
+
+
+def test_a_log_of_a_version_this_warlog_does_not_play_is_not_held_to_version_15_s_form(
+    tmp_path: Path,
+) -> None:
+    """Given a game recorded in the form of version 14 and before (armies and minefields at the
+    top level), labelled as a version this warlog does not play (as a warlog before version 6
+    wrote it), when it is audited, then the version is reported and its scenario is not said to
+    be out of its canonical form: that form is not known here."""
+    arb = played(tmp_path, MANY, "14")
+    arb.reveal("ni")
+    source = tmp_path / "game.jsonl"
+    source.write_text("".join(export_line(r) + "\n" for r in arb.export_records("ni")))
+
+    def as_version_5(events: list[dict[str, Any]]) -> None:
+        events[0]["data"]["version"] = "5"
+
+    forged = forge(source, tmp_path / "v5.jsonl", as_version_5)
+    findings = audit_records(file_records(str(forged)), rulesets.get).findings
+    assert [(f.seq, f.check) for f in findings if f.check in ("version", "decode")] == [
+        (1, "version")
+    ]

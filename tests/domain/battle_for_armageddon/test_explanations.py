@@ -225,6 +225,32 @@ def test_odds_beyond_the_first_column_say_they_were_held_at_it() -> None:
     )
 
 
+def test_odds_at_the_table_s_edge_columns_are_read_as_they_are() -> None:
+    """Given attacks whose odds land exactly on the last column (7:1) and the first (1:4),
+    when they are explained, then the column is given with the common rules only: nothing was
+    capped or held."""
+    for attack, defence, column in ((7, 1, "7:1"), (1, 4, "1:4")):
+        declared = ev.AttackDeclared(
+            player="orks",
+            target="plain_a",
+            stacks=["plain_b"],
+            attackers={"boyz-2": "plain_b"},
+            defenders=["riders-1"],
+            passive=[],
+            attack_total=attack,
+            defence_base=defence,
+            defence_total=defence,
+            fortified=False,
+            column=column,
+            attack_parts=[f"boyz-2 {attack}"],
+            defence_parts=[f"riders-1 {defence}"],
+        )
+        assert declared.explain() == (
+            f"attack boyz-2 {attack} = {attack} vs defence riders-1 {defence} = {defence} → "
+            f"{column} (rules: Combat Phase; BFA-24: odds rounded in the defender's favour)"
+        )
+
+
 def test_a_defence_of_0_left_by_counters_that_already_retreated_cites_its_rulings() -> None:
     # given ig-1 beaten back from plain_a into the empty river_a this combat phase
     g = game(

@@ -28,3 +28,16 @@ def test_a_special_card_held_twice_is_named_with_where_each_copy_is() -> None:
         f"special_cards_conserved: the orks' cards, each once: {card} 0 times"
     ]
     assert violations(state) == []
+
+
+def test_the_cards_held_other_than_once_are_named_in_order_of_their_ids() -> None:
+    """Given the Second War's opening, when every card of the Orks' deck is also in their hand,
+    then the invariant names them in the order of their ids, the same in every process (the
+    fuzzer compares messages across runs; a set's order changes with PYTHONHASHSEED)."""
+    state = RULESET.initial_state(second_war())
+    deck = state.decks["orks"]
+    broken = replace(state, hands={**state.hands, "orks": deck})
+    (violation,) = violations(broken)
+    assert violation.line() == "special_cards_conserved: the orks' cards, each once: " + "; ".join(
+        f"{card} 2 times, 1 in the deck, 1 in the hand" for card in sorted(deck)
+    )

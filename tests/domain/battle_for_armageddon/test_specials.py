@@ -350,3 +350,19 @@ def test_emergency_production_is_refused_once_the_production_track_has_moved() -
         x for x in RULESET.legal_commands(g.state, "imperials") if isinstance(x, c.PlaySpecial)
     ]
     assert g.state.build_points == 0
+
+
+def test_a_long_card_name_that_names_nothing_is_quoted_short() -> None:
+    """Given the Orks' combat phase, when they play a special card named by ten thousand
+    characters, then the refusal quotes the first of them only, in one line: as a card of
+    theirs they do not have (version 4 on, BFA-28) and as a card not in their hand (version 3)."""
+    long = "x" * 10_000
+    quoted = repr("x" * 57 + "...")
+    for version, says in (
+        ("", "is not one of the orks' special cards"),
+        ("3", "is not in the orks' hand"),
+    ):
+        refused = holding("waaagh-3", version=version).when_rejected(
+            c.PlaySpecial(player="orks", card=long), code="rules/not_in_hand"
+        )
+        assert refused.message == f"{quoted} {says}"

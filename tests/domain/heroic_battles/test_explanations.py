@@ -85,6 +85,17 @@ def test_the_first_combat_token_cites_hb_6_and_hb_38() -> None:
         force="red", tokens=1, reason="a hero draws a round of single combat", who="red-lord"
     )
     assert drawn.explain().endswith("(Gaining or Losing Reputation, p.23)")
+    # the other charge gains of p.23 cite HB-6 alone: HB-38 is the first combat's
+    for reason in (
+        rulings.CHARGE_REASON,
+        rulings.COMMANDER_UNIT_REASON,
+        rulings.COMMANDER_CHARGES_REASON,
+    ):
+        gained = ev.ReputationGained(force="red", tokens=1, reason=reason, who="red-lord")
+        assert gained.explain() == (
+            f"red gain 1 Reputation Token: red-lord: {reason} (Gaining or Losing Reputation, "
+            "p.23; HB-6: one hero per charging unit, the Army Commander, else the highest level)"
+        )
 
 
 def test_a_flank_charge_names_the_flanker_and_how_long_the_penalty_lasts() -> None:

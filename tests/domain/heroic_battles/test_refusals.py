@@ -89,3 +89,28 @@ def test_a_long_name_that_names_nothing_is_quoted_short(battle: tuple[Arbiter, s
         assert message.startswith("rules/unknown_")
         assert f"there is no {says} {quoted} in this battle" in message
         assert len(message) < 200 and "\n" not in message
+
+
+def test_a_long_name_in_a_shot_or_a_challenge_is_quoted_short(
+    recorded: tuple[Arbiter, str],
+) -> None:
+    """Given the saxons about to shoot, and later about to challenge before their melees, when
+    the shooter, the target, the hero or the opponent is named by ten thousand characters, then
+    the refusal quotes the first of them only, in one line."""
+    arb, game = recorded
+    long = "x" * 10_000
+    quoted = repr("x" * 57 + "...")
+    shooting = arb.fork(game, 24, dice="new")  # slingers-1 shoots next
+    melee = arb.fork(game, 226, dice="new")  # the saxons may challenge before their melees
+    shot = {"type": "shoot", "shooter": "slingers-1", "target": "comitatus", "distance": 1}
+    challenge = {"type": "challenge", "hero": "aelle", "opponent": "hussa"}
+    for fork, command, says in (
+        (shooting, {**shot, "shooter": long}, "unit or hero"),
+        (shooting, {**shot, "target": long}, "unit or hero"),
+        (melee, {**challenge, "hero": long}, "hero"),
+        (melee, {**challenge, "opponent": long}, "hero"),
+    ):
+        message = refused(arb, fork, player="saxons", **command)
+        assert message.startswith("rules/unknown_")
+        assert f"there is no {says} {quoted} in this battle" in message
+        assert len(message) < 200 and "\n" not in message
