@@ -25,8 +25,10 @@ HEX64 = re.compile(r"[0-9a-f]{64}")
 
 
 def blinded(value: Any) -> str:
-    """``value`` as sorted JSON with every 64-hex commitment replaced by ``#``."""
-    return HEX64.sub("#", json.dumps(value, sort_keys=True))
+    """``value`` as JSON with every 64-hex commitment replaced by ``#``, its keys in the order
+    they are given: an order that hangs on a secret (cards listed as they were dealt) is a
+    difference too."""
+    return HEX64.sub("#", json.dumps(value))
 
 
 def observed(arb: Arbiter, game: str, watcher: str, from_seq: int = 1) -> dict[str, Any]:
