@@ -125,9 +125,8 @@ class ArmageddonEmpires(Rules[GameState, Command]):
         from warlog.domain.armageddon_empires.scenario import setup_is_public
 
         version = int(self.version)
-        at_random = version >= numbering.CARDS_NUMBERED_UNSEEN_SINCE and not setup_is_public(
-            scenario
-        )
+        hidden = not setup_is_public(scenario)
+        at_random = hidden and version >= numbering.CARDS_NUMBERED_UNSEEN_SINCE
         return replace(
             setup.initial_state(scenario), rules_version=version, numbered_at_random=at_random
         )
