@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 import msgspec
+import pytest
 
 from tests.domain.armageddon_empires.helpers import BASES, army_block, begun, toml
 from tests.domain.armageddon_empires.test_hidden_setup import DOCS, cli_ok, red_outputs
@@ -31,9 +32,10 @@ from warlog.arbiter.sources import file_records
 from warlog.domain import rulesets
 from warlog.domain.armageddon_empires.events import CardsNumbered
 from warlog.domain.armageddon_empires.ruleset import RULESET
-from warlog.domain.armageddon_empires.scenario import bundled
+from warlog.domain.armageddon_empires.scenario import bundled, parse_scenario
 from warlog.domain.armageddon_empires.state import GameState
 from warlog.domain.core.dice import SeededDice
+from warlog.domain.core.errors import InputError
 from warlog.domain.core.events import DiceRolled, Event
 from warlog.fuzz.noninterference import blinded
 
@@ -233,3 +235,25 @@ def test_a_custom_game_of_version_16_revealed_audits_clean_round_trips_and_forks
     cli_ok(db, "fork", "v16", "--at", str(at), "--game", "f16")
     cli_ok(db, "play", "f16", json.dumps(WALK[-1]))
     assert "no findings" in cli_ok(db, "audit", "f16")
+
+
+def test_public_setup_is_recorded_only_when_the_scenario_says_it() -> None:
+    """Left out when absent, so that every game recorded before keeps its canonical scenario."""
+    hidden = RULESET.parse_scenario(garrisoned(1).encode())
+    public = RULESET.parse_scenario(garrisoned(1, public_setup=True).encode())
+    assert "public_setup" not in RULESET.recorded_scenario(hidden)
+    assert RULESET.recorded_scenario(public)["public_setup"] is True
+    for scenario in (hidden, public):
+        assert RULESET.scenario_from_builtins(RULESET.recorded_scenario(scenario)) == scenario
+
+
+def test_an_empire_with_a_thousand_cards_of_one_type_is_refused() -> None:
+    """The numbers run from 1 to 999 (AE-62): 125 armies of 8 troopers are one too many."""
+    hexes = [f"{q},{r}" for r in range(3) for q in range(1, 7)]
+    armies = "".join(
+        army_block(f"red-x{i}", "red", hexes[i // 8], units=("trooper",) * 8) for i in range(125)
+    )
+    with pytest.raises(InputError) as info:
+        parse_scenario(toml(armies=armies, public_setup=False))
+    assert "red holds more than 999 'trooper' cards" in str(info.value)
+    parse_scenario(toml(armies=armies.rsplit("\n[[armies]]", 1)[0], public_setup=False))
