@@ -8,6 +8,7 @@ from typing import Annotated
 import msgspec
 
 from warlog.domain.armageddon_empires.challenge import counted
+from warlog.domain.armageddon_empires.limits import LAST_CARD_NUMBER
 from warlog.domain.armageddon_empires.resources import Resources
 from warlog.domain.core.events import Event
 from warlog.domain.core.seal import Hidden
@@ -280,6 +281,24 @@ class CardDealt(Event, frozen=True, tag="card_dealt"):
         )
 
 
+class CardsNumbered(Event, frozen=True, tag="cards_numbered"):
+    """When the game opens, the cards of an empire's hidden set-up (garrisons, armies, hand,
+    deck, minefields) take numbers drawn at random from its sealed dice, so that a card seen in
+    play does not tell how many of its type came before it (AE-62, since version 16, unless
+    the scenario declares its set-up public). ``renamed``: each card's id in set-up order ->
+    its id in play, sealed for the other empire."""
+
+    empire: str
+    renamed: Annotated[dict[str, str], Hidden(owner="empire")]
+
+    def explain(self) -> str:
+        return (
+            f"{self.empire}'s {plural(len(self.renamed), 'card')} of its hidden set-up "
+            f"numbered at random, each from 1 to {LAST_CARD_NUMBER} by its place in the set-up "
+            "and the empire's sealed dice (AE-62); its bases' cards keep their numbers"
+        )
+
+
 class CardDeployed(Event, frozen=True, tag="card_deployed"):
     """A card from the hand deployed at a base: into its garrison (``army``) or as a facility."""
 
@@ -330,4 +349,5 @@ EVENT_TYPES: tuple[type[Event], ...] = (
     CardDeployed,
     GameEnded,
     CardDealt,
+    CardsNumbered,
 )

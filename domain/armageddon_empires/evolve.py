@@ -17,6 +17,7 @@ from warlog.domain.armageddon_empires import (
     changes,
     fallout_evolve,
     minefield_evolve,
+    numbering,
 )
 from warlog.domain.armageddon_empires.challenge_events import (
     CaptureKillBegan,
@@ -39,6 +40,7 @@ from warlog.domain.armageddon_empires.events import (
     CardDealt,
     CardDeployed,
     CardDrawn,
+    CardsNumbered,
     CardsTransferred,
     GameEnded,
     InitiativeDetermined,
@@ -163,6 +165,10 @@ def _card_drawn(state: GameState, e: CardDrawn | CardDealt) -> GameState:
     ap_cost = e.ap_cost if isinstance(e, CardDrawn) else 0
     deck = tuple(c for c in emp.deck if c != e.card)
     return _empire(state, replace(emp, ap=emp.ap - ap_cost, deck=deck, hand=(*emp.hand, e.card)))
+
+
+def _cards_numbered(state: GameState, e: CardsNumbered) -> GameState:
+    return numbering.renamed(state, e.renamed)
 
 
 def _card_deployed(state: GameState, e: CardDeployed) -> GameState:
@@ -330,6 +336,7 @@ _APPLY: dict[type[Event], Callable[[GameState, Any], GameState]] = {
     ArmyMoved: _army_moved,
     CardDrawn: _card_drawn,
     CardDealt: _card_drawn,
+    CardsNumbered: _cards_numbered,
     CardDeployed: _card_deployed,
     GameEnded: _game_ended,
     ArmiesSighted: _armies_sighted,

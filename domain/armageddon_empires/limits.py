@@ -16,3 +16,8 @@ DEFAULT_HAND_LIMIT = 6
 
 #: AE-8: a garrison army is named after its base, ``<base>-garrison`` (AE-57: no other army is)
 GARRISON_SUFFIX = "-garrison"
+
+#: AE-62: since version 16 a card of a custom scenario's hidden set-up is numbered at random
+#: from 1 to this (a hand and a deck alone may hold 200 cards each, so 99 would not do): an
+#: empire's set-up holds at most this many cards of one type
+LAST_CARD_NUMBER = 999

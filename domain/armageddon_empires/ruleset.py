@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from msgspec.structs import replace
 
-from warlog.domain.armageddon_empires import air_war, decisions, hand
+from warlog.domain.armageddon_empires import air_war, decisions, hand, numbering
 from warlog.domain.armageddon_empires.air_events import AIR_EVENT_TYPES
 from warlog.domain.armageddon_empires.battle_events import BATTLE_EVENT_TYPES
 from warlog.domain.armageddon_empires.challenge_events import CHALLENGE_EVENT_TYPES
@@ -65,12 +65,26 @@ class ArmageddonEmpires(Rules[GameState, Command]):
     #: defended by its captor, and a stealthed army's Forward Air Controller neither counts nor
     #: shows (AE-42); 15: the recorded scenario holds each empire's armies and minefields under
     #: that empire, each list sealed whole for it, so that ``game_created`` tells neither empire
-    #: how many the other has (AE-61)
-    version: ClassVar[str] = "15"
+    #: how many the other has (AE-61); 16: unless the scenario declares its set-up public, the
+    #: cards of each empire's hidden set-up are numbered at random from its sealed dice when the
+    #: game opens, so that a card seen in play does not tell how many of its type came before
+    #: it (AE-62)
+    version: ClassVar[str] = "16"
     #: each played as a variant of this class (``every_version``); version 6's air strike's
     #: unit targets are the sighted units still standing in the hex (AE-42,
     #: ``air_war._version_6_targets``)
-    kept_versions: ClassVar[tuple[str, ...]] = ("14", "13", "12", "11", "10", "9", "8", "7", "6")
+    kept_versions: ClassVar[tuple[str, ...]] = (
+        "15",
+        "14",
+        "13",
+        "12",
+        "11",
+        "10",
+        "9",
+        "8",
+        "7",
+        "6",
+    )
     event_types: ClassVar[tuple[type[Event], ...]] = (
         EVENT_TYPES
         + SIGHTING_EVENT_TYPES
@@ -108,8 +122,14 @@ class ArmageddonEmpires(Rules[GameState, Command]):
 
     def initial_state(self, scenario: Scenario) -> GameState:
         from warlog.domain.armageddon_empires import setup
+        from warlog.domain.armageddon_empires.scenario import setup_is_public
 
-        return replace(setup.initial_state(scenario), rules_version=int(self.version))
+        version = int(self.version)
+        hidden = not setup_is_public(scenario)
+        at_random = hidden and version >= numbering.CARDS_NUMBERED_UNSEEN_SINCE
+        return replace(
+            setup.initial_state(scenario), rules_version=version, numbered_at_random=at_random
+        )
 
     def next(self, state: GameState) -> Next:
         return decisions.NEXT(state)
@@ -131,6 +151,10 @@ class ArmageddonEmpires(Rules[GameState, Command]):
         return autoplay.choose(state, player, list(legal))
 
     def set_up(self, batch: Batch[GameState]) -> None:
+        """Since version 16 the hidden set-up's cards numbered at random (AE-62), unless the
+        scenario's set-up is public; then the opening deal (AE-15), which names cards by
+        those numbers."""
+        numbering.number_cards(batch)
         hand.deal_starting_hands(batch)
 
     def recorded_scenario(self, scenario: Scenario) -> dict[str, Any]:

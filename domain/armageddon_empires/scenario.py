@@ -27,6 +27,7 @@ from warlog.domain.armageddon_empires.limits import (
     DEFAULT_SUPPLY_RANGE,
     EMPIRES_PER_GAME,
     GARRISON_SUFFIX,
+    LAST_CARD_NUMBER,
     MAX_ARMIES_PER_HEX,
     MAX_HEROES_PER_ARMY,
     MAX_UNITS_PER_ARMY,
@@ -112,6 +113,10 @@ class Scenario(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     #: left out of the recorded form when absent, so that games recorded before minefields
     #: keep their canonical scenario (``placed_minefields`` reads it)
     minefields: list[MinefieldSpec] | msgspec.UnsetType = msgspec.UNSET
+    #: true: the set-up is published with the scenario (the bundled ones), so its cards keep
+    #: their numbers in set-up order (AE-62); left out of the recorded form when absent, so that
+    #: games recorded before keep their canonical scenario (``setup_is_public`` reads it)
+    public_setup: bool | msgspec.UnsetType = msgspec.UNSET
     title: str = ""
     description: str = ""
     terrain: dict[str, Terrain] = {}
@@ -123,6 +128,11 @@ _bad = bad_scenario
 def placed_minefields(scenario: Scenario) -> list[MinefieldSpec]:
     """The scenario's minefields (none when the file has no ``[[minefields]]``)."""
     return [] if isinstance(scenario.minefields, msgspec.UnsetType) else scenario.minefields
+
+
+def setup_is_public(scenario: Scenario) -> bool:
+    """Whether the scenario declares its set-up published with it (``public_setup = true``)."""
+    return scenario.public_setup is True
 
 
 def parse_scenario(data: bytes | str) -> Scenario:
@@ -392,6 +402,7 @@ def check(scenario: Scenario) -> None:
             raise _bad(
                 f"{path}.at", f"more than {MAX_ARMIES_PER_HEX} armies of one empire in hex {at}"
             )
+    _check_card_counts(scenario)
     enemies_at = {(a.empire, str(Hex.parse(a.at))) for a in scenario.armies}
     mined: set[str] = set()
     for i, mine in enumerate(placed_minefields(scenario)):
@@ -409,6 +420,27 @@ def check(scenario: Scenario) -> None:
                 f"hex {at} holds an army of another empire; a game starts with nobody in an "
                 "enemy minefield (AE-51)",
             )
+
+
+def _check_card_counts(scenario: Scenario) -> None:
+    """At most ``LAST_CARD_NUMBER`` cards of one type in an empire's set-up (AE-62)."""
+    counts: dict[tuple[str, str], int] = {}
+    for empire, card in _placed_cards(scenario):
+        counts[empire, card] = counts.get((empire, card), 0) + 1
+        if counts[empire, card] > LAST_CARD_NUMBER:
+            raise _bad(
+                "$",
+                f"{empire} holds more than {LAST_CARD_NUMBER} {card!r} cards; a card of a hidden "
+                f"set-up is numbered at random from 1 to {LAST_CARD_NUMBER} (AE-62)",
+            )
+
+
+def _placed_cards(scenario: Scenario) -> list[tuple[str, str]]:
+    """(empire, card type) of every card of the set-up."""
+    out = [(b.empire, c) for b in scenario.bases for c in (b.card, *b.facilities, *b.garrison)]
+    out += [(a.empire, c) for a in scenario.armies for c in (a.hero, *a.units) if c]
+    out += [(e.id, c) for e in scenario.empires for c in (*e.hand, *e.deck)]
+    return out + [(m.empire, m.card) for m in placed_minefields(scenario)]
 
 
 def _check_minefield(

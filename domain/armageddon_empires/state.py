@@ -167,6 +167,10 @@ class GameState(msgspec.Struct, frozen=True):
     #: ``ArmageddonEmpires.initial_state`` sets it): a rule that changed since version 6 asks it
     #: (a state of a version-6 game, written before this field, has the default)
     rules_version: int = 6
+    #: the cards of each empire's hidden set-up are numbered at random when the game opens
+    #: (``cards_numbered``; AE-62): since version 16, unless the scenario declares its set-up
+    #: public (``ArmageddonEmpires.initial_state`` sets it)
+    numbered_at_random: bool = False
 
     def card(self, instance: str) -> CardEntry:
         """The card type of a card in play."""

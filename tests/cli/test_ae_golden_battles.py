@@ -104,6 +104,7 @@ def scenario(name: str, armies: str, bases: str = "") -> str:
     return f"""# p.34 of the manual: {name}, as a scenario of its own.
 name = "{name}"
 max_rounds = 3
+public_setup = true
 
 [map]
 width = 5

@@ -15,6 +15,7 @@ from warlog.cli.main import cli
 CAPTURE_KILL = """# The Capture Kill of the manual's p.30, as a scenario of its own.
 name = "p30-capture-kill"
 max_rounds = 3
+public_setup = true
 
 [map]
 width = 5
@@ -232,6 +233,7 @@ def test_p30_capture_kill_hunter_6_dice_4_against_3_captured_and_3_ap_next_round
 STEALTH = """
 name = "p27-stealth"
 max_rounds = 2
+public_setup = true
 
 [map]
 width = 4

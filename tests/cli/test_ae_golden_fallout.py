@@ -15,6 +15,7 @@ from tests.cli.test_ae_golden_examples import Table
 FALLOUT = """# Seed 002's collateral damage and WMD (manual p.31-32), as a scenario of its own.
 name = "p31-fallout"
 max_rounds = 3
+public_setup = true
 
 [map]
 width = 6

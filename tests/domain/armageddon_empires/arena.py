@@ -198,7 +198,7 @@ def toml(
     width = len(rows[0].split())
     row_lines = ",\n".join(f'  "{r}"' for r in rows)
     head = (
-        f'name = "arena"\nmax_rounds = 4\n\n[map]\nwidth = {width}\nheight = {len(rows)}\n'
+        f'name = "arena"\nmax_rounds = 4\npublic_setup = true\n\n[map]\nwidth = {width}\nheight = {len(rows)}\n'
         f"rows = [\n{row_lines}\n]\n"
     )
     return head + CARDS + MORE_CARDS + empires + bases + armies

@@ -219,13 +219,17 @@ def toml(
     resources: str = RESOURCES,
     extra: str = "",
     max_rounds: int = 3,
+    public_setup: bool = True,
 ) -> str:
-    """The TOML text of a small test scenario; every part may be replaced."""
+    """The TOML text of a small test scenario; every part may be replaced. Its set-up is
+    declared public by default, so that its cards keep their numbers in set-up order (AE-62):
+    ``public_setup=False`` leaves the field out, as a custom scenario's author does."""
     rows = ROWS if rows is None else rows
     width = len(rows[0].split())
     row_lines = ",\n".join(f'  "{r}"' for r in rows)
+    public = "public_setup = true\n" if public_setup else ""
     head = (
-        f'name = "test"\nmax_rounds = {max_rounds}\n{extra}\n'
+        f'name = "test"\nmax_rounds = {max_rounds}\n{public}{extra}\n'
         f"[map]\nwidth = {width}\nheight = {len(rows)}\nrows = [\n{row_lines}\n]\n{resources}"
     )
     return head + CARDS + empires + bases + armies

@@ -70,6 +70,7 @@ def test_the_event_tags_are_pinned() -> None:
         "card_deployed",
         "game_ended",
         "card_dealt",
+        "cards_numbered",
     ]
 
 
