@@ -140,7 +140,7 @@ def _cards_transferred(state: GameState, e: CardsTransferred) -> GameState:
     taker = replace(
         taker,
         hero=hero_in if hero_in is not None else taker.hero,
-        units=taker.units + tuple(c for c in e.cards if c != hero_in),
+        units=state.in_order(taker.units + tuple(c for c in e.cards if c != hero_in)),
     )
     state = _armies(state, giver, taker)
     if e.receiver_moved:
@@ -191,7 +191,7 @@ def _card_deployed(state: GameState, e: CardDeployed) -> GameState:
     army = state.armies[e.army]
     if state.card(e.card).kind == "hero":
         return _armies(state, replace(army, hero=e.card))
-    return _armies(state, replace(army, units=(*army.units, e.card)))
+    return _armies(state, replace(army, units=state.in_order((*army.units, e.card))))
 
 
 def _game_ended(state: GameState, e: GameEnded) -> GameState:

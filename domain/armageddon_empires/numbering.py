@@ -111,7 +111,7 @@ def renamed(state: GameState, names: dict[str, str]) -> GameState:
         state,
         instances={new(c): i for c, i in state.instances.items()},
         armies={
-            k: replace(a, hero=a.hero and new(a.hero), units=each(a.units))
+            k: replace(a, hero=a.hero and new(a.hero), units=state.in_order(each(a.units)))
             for k, a in state.armies.items()
         },
         empires={

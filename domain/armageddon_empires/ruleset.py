@@ -68,12 +68,14 @@ class ArmageddonEmpires(Rules[GameState, Command]):
     #: how many the other has (AE-61); 16: unless the scenario declares its set-up public, the
     #: cards of each empire's hidden set-up are numbered at random from its sealed dice when the
     #: game opens, so that a card seen in play does not tell how many of its type came before
-    #: it (AE-62)
-    version: ClassVar[str] = "16"
+    #: it (AE-62); 17: an army holds its units in the order of their ids, so that what the other
+    #: empire sees of it does not tell in what order they joined (AE-63)
+    version: ClassVar[str] = "17"
     #: each played as a variant of this class (``every_version``); version 6's air strike's
     #: unit targets are the sighted units still standing in the hex (AE-42,
     #: ``air_war._version_6_targets``)
     kept_versions: ClassVar[tuple[str, ...]] = (
+        "16",
         "15",
         "14",
         "13",
@@ -127,9 +129,11 @@ class ArmageddonEmpires(Rules[GameState, Command]):
         version = int(self.version)
         hidden = not setup_is_public(scenario)
         at_random = hidden and version >= numbering.CARDS_NUMBERED_UNSEEN_SINCE
-        return replace(
+        state = replace(
             setup.initial_state(scenario), rules_version=version, numbered_at_random=at_random
         )
+        armies = {k: replace(a, units=state.in_order(a.units)) for k, a in state.armies.items()}
+        return replace(state, armies=armies)  # AE-63
 
     def next(self, state: GameState) -> Next:
         return decisions.NEXT(state)

@@ -110,6 +110,11 @@ class Minefield(msgspec.Struct, frozen=True):
     known_to: tuple[str, ...] = ()
 
 
+#: AE-63: since this rules version an army holds its units in the order of their ids
+#: (``GameState.in_order``)
+UNITS_IN_ID_ORDER_SINCE = 17
+
+
 class GameState(msgspec.Struct, frozen=True):
     """Everything the rules need. The board, catalogue and instances never change in play."""
 
@@ -171,6 +176,15 @@ class GameState(msgspec.Struct, frozen=True):
     #: (``cards_numbered``; AE-62): since version 16, unless the scenario declares its set-up
     #: public (``ArmageddonEmpires.initial_state`` sets it)
     numbered_at_random: bool = False
+
+    def in_order(self, units: tuple[str, ...]) -> tuple[str, ...]:
+        """An army's units as it holds them: since version 17 in the order of their ids
+        (AE-63), so that a sighted army, a battle's rows or a strike's targets do not tell in
+        what order its units joined it (a transfer out of sight, a deployment, the set-up);
+        before, in the order they joined."""
+        if self.rules_version >= UNITS_IN_ID_ORDER_SINCE:
+            return tuple(sorted(units))
+        return units
 
     def card(self, instance: str) -> CardEntry:
         """The card type of a card in play."""

@@ -435,8 +435,9 @@ def test_p34_a_trickster_retreats_before_round_one_and_its_fate_is_not_reset_bet
     assert kinds(t, "red") == []
     assert {c["choice"] for c in legal(t, "blue")} == {"continue", "retreat_army", "retreat_all"}
     # the pursuers' pool (R8; AE-28): (5 + 5 + 1) / 3 = 3.67, rounded down 3, + 1 = 4, −
-    # Trickster 2 = 2 dice; against the Crawlers first: [6, 1] = 1 success to their [1] = 0
-    t.play(type="next_round", player="blue", choice="retreat_army", dice=[6, 1, 1])
+    # Trickster 2 = 2 dice; against the Pikes first (an army's units in the order of their ids,
+    # AE-63): [6, 1] = 1 success to their [1, 1] = 0
+    t.play(type="next_round", player="blue", choice="retreat_army", dice=[6, 1, 1, 1])
     chosen = last_of(t, "next_round_chosen")
     assert (chosen["data"]["choice"], chosen["data"]["retreating"]) == (
         "retreat_army",
@@ -452,23 +453,25 @@ def test_p34_a_trickster_retreats_before_round_one_and_its_fate_is_not_reset_bet
         "pursuers of blue-foxes (red) pool 2 = 3 (average attack of red-column: (5 + 5 + 1) / 3 "
         "rounded down (R8; AE-28)) + 1 (+1, p.34) − 2 (Trickster 2 of The Old Fox, p.34)"
     )
-    # the Old Fox's 1 fate re-rolls the Crawlers' failed die: [6], 1 success to 1, no damage
+    # the Old Fox's 1 fate re-rolls one of the Pikes' failed dice: [6], 1 success to 1, no
+    # damage
     assert kinds(t, "blue") == ["spend_fate", "accept_challenge"]
     t.play(type="spend_fate", player="blue", count=1, dice=[6])
     assert t.rule(last_of(t, "retreat_ended")["seq"]) == [
-        "blue.plated.1 gets away unhurt (retreat challenge, p.34)"
+        "blue.pikes.1 gets away unhurt (retreat challenge, p.34)"
     ]
-    # the Pikes' retreat rolls in a command of red's own (AE-37): 2 pursuers' dice and the
-    # Pikes' defence 2
+    # the Crawlers' retreat rolls in a command of red's own (AE-37): 2 pursuers' dice and the
+    # Crawlers' defence 1
     assert t.rule(last_of(t, "roll_awaited")["seq"]) == [
-        "the game waits for red to roll 4 dice (battle 1: the retreat of Pikes (blue.pikes.1)): "
-        "every die a command rolls is counted before any is rolled, so this roll is a command of "
-        "its own (AE-37)"
+        "the game waits for red to roll 3 dice (battle 1: the retreat of Plated Crawlers "
+        "(blue.plated.1)): every die a command rolls is counted before any is rolled, so this "
+        "roll is a command of its own (AE-37)"
     ]
     assert kinds(t, "red") == ["roll"]
-    # [6, 6] = 2 successes against [1, 1]: 2 damage of 3. The fate is not reset (p.34): the Old
-    # Fox has none left, and blue accepts automatically (AE-20)
-    t.play(type="roll", player="red", dice=[6, 6, 1, 1])
+    # [6, 6] = 2 successes against [1]: 2 damage of 4 (no Composite Armor in a retreat, p.34).
+    # The fate is not reset (p.34): the Old Fox has none left, and blue accepts automatically
+    # (AE-20)
+    t.play(type="roll", player="red", dice=[6, 6, 1])
     second = [e for e in t.events() if e["type"] == "challenge_accepted"][-2:]
     assert [(e["data"]["empire"], e["data"]["automatic"]) for e in second] == [
         ("blue", True),
@@ -479,12 +482,12 @@ def test_p34_a_trickster_retreats_before_round_one_and_its_fate_is_not_reset_bet
     )
     assert [e["type"] for e in t.events()].count("fate_spent") == 1
     damaged = last_of(t, "card_damaged")["data"]
-    assert (damaged["card"], damaged["amount"], damaged["total"]) == ("blue.pikes.1", 2, 2)
+    assert (damaged["card"], damaged["amount"], damaged["total"]) == ("blue.plated.1", 2, 2)
     # blue has no army left in the fight and has lost; the Foxes fall back toward blue-hold
     retreated = last_of(t, "army_retreated")["data"]
     assert (retreated["army"], retreated["origin"], retreated["to"]) == ("blue-foxes", "2,1", "2,2")
     for player in ("red", "blue"):
         view = t.view(player)
-        assert view["frames"] == [] and view["damage"] == {"blue.pikes.1": 2}
+        assert view["frames"] == [] and view["damage"] == {"blue.plated.1": 2}
         assert view["armies"]["blue-foxes"]["at"] == "2,2"
     assert "no findings" in t.ok("audit", "trickster")

@@ -21,11 +21,11 @@ SCENARIO = toml(
     + minefield("blue-mines", "blue", "3,0")
 )
 
-#: runner: Minefield 5 [6, 6, 6, 1, 1] = 3 against fate 1 [6] = 1: 2 wounds, killed;
-#: sprinter: [1, 1, 1, 1, 1] = 0 against defence 2 [1, 1]: no damage;
-#: mailed: [6, 6, 1, 1, 1] = 2 against defence 1 [6]: 1 damage − Composite Armor 1 = 0;
-#: the minefield loses 2 + 0 + 1 = 3 of its 4
-DICE = [6, 6, 6, 1, 1, 6, 1, 1, 1, 1, 1, 1, 1, 6, 6, 1, 1, 1, 6]
+#: the hero, then the units in the order of their ids (AE-63): runner: Minefield 5
+#: [6, 6, 6, 1, 1] = 3 against fate 1 [6] = 1: 2 wounds, killed; mailed: [6, 6, 1, 1, 1] = 2
+#: against defence 1 [6]: 1 damage − Composite Armor 1 = 0; sprinter: [1, 1, 1, 1, 1] = 0
+#: against defence 2 [1, 1]: no damage; the minefield loses 2 + 1 + 0 = 3 of its 4
+DICE = [6, 6, 6, 1, 1, 6, 6, 6, 1, 1, 1, 6, 1, 1, 1, 1, 1, 1, 1]
 
 
 def test_a_minefield_hit_with_the_referee_s_dice(tmp_path: Path) -> None:
@@ -46,12 +46,12 @@ def test_a_minefield_hit_with_the_referee_s_dice(tmp_path: Path) -> None:
         "- red.runner.1: minefield 5 = 5 (Minefield 5 of Test Mines, AE-50) rolled "
         "[6, 6, 6, 1, 1] = 3 successes; red.runner.1 1 = 1 (fate of Test Runner, p.16) rolled "
         "[6] = 1 success: 3 − 1 = 2 damage; 2 of 1 — destroyed and discarded (AE-24)",
-        "- red.sprinter.1: minefield 5 = 5 (Minefield 5 of Test Mines, AE-50) rolled "
-        "[1, 1, 1, 1, 1] = 0 successes; red.sprinter.1 2 = 2 (defense of Test Sprinter) rolled "
-        "[1, 1] = 0 successes: no damage (the minefield must have more, R5)",
         "- red.mailed.1: minefield 5 = 5 (Minefield 5 of Test Mines, AE-50) rolled "
         "[6, 6, 1, 1, 1] = 2 successes; red.mailed.1 1 = 1 (defense of Test Mailed) rolled "
         "[6] = 1 success: 2 − 1 = 1 damage -1 (Composite Armor -1, AE-29) = 0; 0 of 3",
+        "- red.sprinter.1: minefield 5 = 5 (Minefield 5 of Test Mines, AE-50) rolled "
+        "[1, 1, 1, 1, 1] = 0 successes; red.sprinter.1 2 = 2 (defense of Test Sprinter) rolled "
+        "[1, 1] = 0 successes: no damage (the minefield must have more, R5)",
     ]
     reported = t.seq_of("minefields_reported")
     assert t.rule(reported, "--as", "blue") == [

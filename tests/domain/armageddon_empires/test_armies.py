@@ -2,7 +2,16 @@
 
 from __future__ import annotations
 
-from tests.domain.armageddon_empires.helpers import ARMIES, army_block, game, only, start_turns
+from msgspec.structs import replace
+
+from tests.domain.armageddon_empires.helpers import (
+    ARMIES,
+    army_block,
+    game,
+    only,
+    sight,
+    start_turns,
+)
 from warlog.domain.armageddon_empires.commands import (
     CreateArmy,
     DisbandArmy,
@@ -86,9 +95,21 @@ def test_cards_transfer_between_armies_in_one_hex_for_1_ap() -> None:
             ap_cost=1,
         )
     ]
-    assert g.state.armies["red-c"].units == ("red.trooper.4", "red.trooper.1")
+    # AE-63 (since version 17): the army holds its units in the order of their ids
+    assert g.state.armies["red-c"].units == ("red.trooper.1", "red.trooper.4")
     assert g.state.armies["red-hq-garrison"].units == ()
     assert g.state.empires["red"].ap == 11
+
+
+def test_before_version_17_a_transferred_unit_joins_the_army_s_units_last() -> None:
+    g = start_turns(game(armies=AT_HQ))
+    g.state = replace(g.state, rules_version=16)
+    g.when(
+        TransferCards(
+            player="red", from_army="red-hq-garrison", to_army="red-c", cards=("red.trooper.1",)
+        )
+    )
+    assert g.state.armies["red-c"].units == ("red.trooper.4", "red.trooper.1")
 
 
 def test_a_hero_moves_between_armies_as_the_leader() -> None:
@@ -196,3 +217,33 @@ def test_the_name_offered_for_a_new_army_does_not_count_the_armies_the_set_up_hi
         }
         offered.append(names)
     assert offered[0] == offered[1] == {"blue-r1-1"}
+
+
+def _joined(first: str, then: str, version: int | None = None) -> dict[str, object]:
+    """Red's view of blue-a once it holds ``first``, then ``then`` transferred in from blue's
+    garrison (out of red's sight), red sighting it afterwards."""
+    g = start_turns(game())
+    state = g.state if version is None else replace(g.state, rules_version=version)
+    armies = dict(state.armies)
+    armies["blue-a"] = replace(armies["blue-a"], units=(first,))
+    armies["blue-hq-garrison"] = replace(armies["blue-hq-garrison"], units=(then,))
+    g.state = replace(state, armies=armies)
+    g.events(
+        CardsTransferred(
+            empire="blue", from_army="blue-hq-garrison", to_army="blue-a", cards=(then,), ap_cost=0
+        )
+    )
+    sight(g, "red", "blue-a")
+    seen: dict[str, object] = RULESET.view(g.state, "red")["armies"]["blue-a"]
+    return seen
+
+
+def test_a_sighted_army_does_not_tell_in_what_order_its_units_joined_it() -> None:
+    """Given blue-a, which holds one trooper and takes another from blue's garrison out of
+    red's sight, or the same two the other way round, when red sights it, then red sees the
+    same army: since version 17 its units stand in the order of their ids (AE-63); version 16
+    listed them as they joined, the one transferred last."""
+    one, other = "blue.trooper.1", "blue.trooper.4"
+    assert _joined(one, other) == _joined(other, one)
+    assert list(_joined(one, other)["units"]) == [one, other]  # type: ignore[call-overload]
+    assert list(_joined(other, one, version=16)["units"]) == [other, one]  # type: ignore[call-overload]

@@ -212,7 +212,7 @@ def test_a_custom_game_of_version_16_revealed_audits_clean_round_trips_and_forks
     cli_ok(db, "export", "v16", "-o", str(export))
     auditor = audit_records(file_records(str(export)), rulesets.get)
     assert auditor.findings == [] and auditor.revealed
-    assert auditor.rules == "armageddon-empires version 16"
+    assert auditor.rules == f"armageddon-empires version {RULESET.version}"
     rows = [json.loads(line) for line in export.read_text().splitlines()]
     numbered = [r["data"] for r in rows if r["type"] == "cards_numbered"]
     assert [n["empire"] for n in numbered] == ["red", "blue"]
@@ -257,3 +257,22 @@ def test_an_empire_with_a_thousand_cards_of_one_type_is_refused() -> None:
         parse_scenario(toml(armies=armies, public_setup=False))
     assert "red holds more than 999 'trooper' cards" in str(info.value)
     parse_scenario(toml(armies=armies.rsplit("\n[[armies]]", 1)[0], public_setup=False))
+
+
+def test_every_army_opens_with_its_units_in_the_order_of_their_numbers() -> None:
+    """Given a custom scenario whose hidden set-up is numbered at random, when the game opens,
+    then every army holds its units in the order of their new numbers (AE-63, since version
+    17), not in the order the set-up listed them; version 16 kept the set-up's order."""
+    for version, ordered in ((None, True), ("16", False)):
+        before, events = opening(garrisoned(3, extra=MANY), version)
+        after = before
+        rules = RULESET if version is None else RULESET.at_version(version)
+        assert rules is not None
+        for event in events:
+            after = rules.evolve(after, event)
+        units = [a.units for a in after.armies.values() if len(a.units) > 1]
+        assert units
+        if ordered:
+            assert all(list(u) == sorted(u) for u in units)
+        else:  # the random numbers of this key put some army out of order
+            assert any(list(u) != sorted(u) for u in units)
