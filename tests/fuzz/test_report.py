@@ -40,30 +40,6 @@ def test_a_run_that_found_a_crash_counts_the_crashed_steps_and_claims_no_crash()
     assert lines[10:12] == ["1 failure:", "  [battle-for-armageddon] crash: ZeroDivisionError: x"]
 
 
-def test_a_failure_that_does_not_fail_each_time_it_is_replayed_is_not_called_reproduced(
-    monkeypatch: Any, tmp_path: Path
-) -> None:
-    """Given a written failure whose replay fails its check, then passes, then fails again
-    (something outside the log decides it), when the run records it, then it is replayed until
-    it first does not fail, and reported as flaky, not reproduced."""
-    written = SimpleNamespace(path=tmp_path / "bfa-audit-1.json", events=9, steps=1)
-    monkeypatch.setattr(run.fixture, "write", lambda *args: written)
-    outcomes = iter([Failure("audit", "x"), None, Failure("audit", "x")])
-    calls: list[str] = []
-
-    def replay(path: str) -> Any:
-        calls.append(path)
-        return SimpleNamespace(failure=next(outcomes))
-
-    monkeypatch.setattr(run.fixture, "replay", replay)
-    trace = SimpleNamespace(check="audit", message="x")
-    group = [SimpleNamespace(ruleset=SimpleNamespace(name="battle-for-armageddon"))]
-    found = run._record(None, group, trace, tmp_path, 1)  # type: ignore[arg-type]
-    assert calls == [str(written.path)] * 2
-    assert found.replayed == "" and not found.reproduced
-    assert "(replayed, it did NOT fail" in summary_text(Report(1, [], [], [found], 1.0))
-
-
 def recorded_after(
     monkeypatch: Any, tmp_path: Path, failures: list[Failure | None]
 ) -> tuple[Found, int]:
@@ -95,3 +71,16 @@ def test_a_failure_is_called_reproduced_only_once_it_failed_each_of_three_replay
     assert replays == 3 and not found.reproduced
     found, replays = recorded_after(monkeypatch, tmp_path, [Failure("audit", "x")] * 3)
     assert replays == 3 and found.reproduced
+
+
+def test_a_failure_that_does_not_fail_each_time_it_is_replayed_is_not_called_reproduced(
+    monkeypatch: Any, tmp_path: Path
+) -> None:
+    """Given a written failure whose replay fails its check, then passes, then fails again
+    (something outside the log decides it), when the run records it, then it is replayed until
+    it first does not fail, and reported as flaky, not reproduced."""
+    flaky = [Failure("audit", "x"), None, Failure("audit", "x")]
+    found, replays = recorded_after(monkeypatch, tmp_path, flaky)
+    assert replays == 2
+    assert found.replayed == "" and not found.reproduced
+    assert "(replayed, it did NOT fail" in summary_text(Report(1, [], [], [found], 1.0))

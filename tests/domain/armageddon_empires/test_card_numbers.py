@@ -14,8 +14,6 @@ told red how many troopers blue had placed before it.
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
@@ -23,9 +21,10 @@ import msgspec
 import pytest
 
 from tests.domain.armageddon_empires.helpers import BASES, army_block, begun, toml
-from tests.domain.armageddon_empires.test_hidden_setup import DOCS, cli_ok, red_outputs
+from tests.domain.armageddon_empires.test_hidden_setup import cli_ok, red_outputs
 from tests.domain.armageddon_empires.test_minefields import MINE_CARDS, minefield
 from tests.domain.armageddon_empires.test_non_interference import KEY, reads
+from tests.test_verifier import run as verify_run
 from warlog.arbiter.application import Arbiter
 from warlog.arbiter.audit import audit_records
 from warlog.arbiter.sources import file_records
@@ -217,12 +216,7 @@ def test_a_custom_game_of_version_16_revealed_audits_clean_round_trips_and_forks
     numbered = [r["data"] for r in rows if r["type"] == "cards_numbered"]
     assert [n["empire"] for n in numbered] == ["red", "blue"]
     assert "blue.trooper.4" in numbered[1]["renamed"]["value"]  # opened by the reveal
-    verified = subprocess.run(
-        [sys.executable, str(DOCS / "verify.py"), str(export)],
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
+    verified = verify_run(export)
     assert verified.returncode == 0, verified.stdout
     assert ", 0 seals still closed" in verified.stdout
     # the log imports into another database as the same game, and a fork plays on

@@ -17,8 +17,6 @@ it (docs/log-format.md), so the comparison blinds every 64-hex digest, as the fu
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
@@ -29,6 +27,7 @@ from tests.domain.armageddon_empires.helpers import ARMIES, army_block, begun, t
 from tests.domain.armageddon_empires.test_minefields import MINE_CARDS, minefield
 from tests.domain.armageddon_empires.test_non_interference import KEY, reads
 from tests.forger import forge
+from tests.test_verifier import run as verify_run
 from warlog.arbiter.application import Arbiter
 from warlog.arbiter.audit import audit_records
 from warlog.arbiter.exchange import export_line
@@ -40,8 +39,6 @@ from warlog.domain.armageddon_empires.ruleset import RULESET
 from warlog.domain.armageddon_empires.scenario import parse_scenario
 from warlog.domain.core.errors import InputError
 from warlog.fuzz.noninterference import blinded
-
-DOCS = Path(__file__).resolve().parents[3] / "docs"
 
 #: red's camouflaged minefield, beside its two armies (``helpers.ARMIES``: red-a, red-b, blue-a)
 RED_MINES = minefield("red-mines", "red", "1,3")
@@ -178,12 +175,7 @@ def test_a_game_of_version_15_on_revealed_audits_clean_and_the_stand_alone_verif
     assert auditor.rules == f"armageddon-empires version {RULESET.version}"
     first = json.loads(export.read_text().splitlines()[0])["data"]["scenario"]["empires"]
     assert [len(e["armies"]["value"]) for e in first] == [2, 3]
-    verified = subprocess.run(
-        [sys.executable, str(DOCS / "verify.py"), str(export)],
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
+    verified = verify_run(export)
     assert verified.returncode == 0, verified.stdout
     assert verified.stdout.startswith("chain intact;")
     assert ", 0 seals still closed" in verified.stdout
