@@ -18,6 +18,7 @@ max_rounds ending the game, repeated play always finishes.
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Sequence
 
 from warlog.domain.armageddon_empires.abilities import level
@@ -70,18 +71,28 @@ def _near_enemy(state: GameState, player: str, at: str) -> bool:
     )
 
 
+def _unranked(card: str) -> bytes:
+    """A key to pick among cards that does not follow their numbers: the lowest of k numbers
+    drawn at random is smaller the more there are (AE-62), so a card picked by its number would
+    tell the other empire, once it sees it, how many of its kind stood beside it."""
+    return hashlib.sha256(card.encode()).digest()
+
+
 def _muster(state: GameState, legal: Sequence[Command]) -> Command | None:
-    """A transfer of a spare garrison unit into a field army that has not moved, or the
-    creation of a field army at a base whose garrison has a spare unit and no field army."""
-    for c in legal:
-        if isinstance(c, TransferCards):
-            giver, taker = state.armies[c.from_army], state.armies[c.to_army]
-            spare = (
-                giver.garrison_of is not None and len(giver.units) > 1 and c.cards[0] in giver.units
-            )
-            fresh = taker.garrison_of is None and taker.id not in state.empires[taker.empire].moved
-            if spare and fresh:
-                return c
+    """A transfer of a spare garrison unit into a field army that has not moved (the spare
+    picked by ``_unranked``, not by its number), or the creation of a field army at a base
+    whose garrison has a spare unit and no field army."""
+    transfers = [c for c in legal if isinstance(c, TransferCards)]
+    for transfer in sorted(transfers, key=lambda t: _unranked(t.cards[0])):
+        giver, taker = state.armies[transfer.from_army], state.armies[transfer.to_army]
+        spare = (
+            giver.garrison_of is not None
+            and len(giver.units) > 1
+            and transfer.cards[0] in giver.units
+        )
+        fresh = taker.garrison_of is None and taker.id not in state.empires[taker.empire].moved
+        if spare and fresh:
+            return transfer
     for c in legal:
         if isinstance(c, CreateArmy):
             here = state.armies_at(c.player, c.at)

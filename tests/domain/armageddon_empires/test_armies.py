@@ -12,6 +12,7 @@ from tests.domain.armageddon_empires.helpers import (
     sight,
     start_turns,
 )
+from warlog.domain.armageddon_empires import autoplay
 from warlog.domain.armageddon_empires.commands import (
     CreateArmy,
     DisbandArmy,
@@ -247,3 +248,22 @@ def test_a_sighted_army_does_not_tell_in_what_order_its_units_joined_it() -> Non
     assert _joined(one, other) == _joined(other, one)
     assert list(_joined(one, other)["units"]) == [one, other]  # type: ignore[call-overload]
     assert list(_joined(other, one, version=16)["units"]) == [other, one]  # type: ignore[call-overload]
+
+
+def test_autoplay_sends_a_spare_garrison_unit_not_picked_by_its_number() -> None:
+    """Given red's garrison holding three spare troopers and red-c, a field army beside it that
+    has not moved, when autoplay musters, then the trooper it sends is not the lowest-numbered
+    one but the one a key unrelated to the numbers puts first: with numbers drawn at random
+    (AE-62) the lowest of three is smaller than the lowest of one, so sending the lowest would
+    tell the other empire, once it sees the trooper, how many stood in the garrison."""
+    g = start_turns(game(armies=AT_HQ))
+    spares = ("red.trooper.2", "red.trooper.3", "red.trooper.4")
+    armies = {
+        k: replace(a, units=tuple(u for u in a.units if u not in spares))
+        for k, a in g.state.armies.items()
+    }
+    armies["red-hq-garrison"] = replace(armies["red-hq-garrison"], units=spares)
+    state = replace(g.state, armies=armies)
+    sent = autoplay._muster(state, RULESET.legal_commands(state, "red"))  # its mustering step
+    assert isinstance(sent, TransferCards) and sent.to_army == "red-c"
+    assert sent.cards == ("red.trooper.3",)  # the first by _unranked's key, not red.trooper.2
