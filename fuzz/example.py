@@ -405,17 +405,9 @@ class Example:
                 arb, game = self._start(twin.dice)
                 for earlier in self.played:
                     if earlier.accepted:
-                        self._replay_in_twin(arb, game, earlier.step.text, twin)
+                        _replayed(arb, game, earlier.step.text, "a twin game", twin.since)
                 self.twins[watcher] = (twin, arb, game)
                 self._twin_step(twin, arb, game, step, played, events)
-
-    def _replay_in_twin(self, arb: Arbiter, game: str, text: str, twin: Twin) -> None:
-        try:
-            arb.play(game, text)
-        except Exception as exc:
-            raise Failure(
-                "crash", f"replaying the example in a twin game: {crash_text(exc)}", twin.since
-            ) from None
 
     def _twin_step(
         self, twin: Twin, arb: Arbiter, game: str, step: Step, played: Played, events: list[Event]
@@ -458,7 +450,7 @@ class Example:
         arb, game = self._start(None)
         for earlier in self.played:
             if earlier.accepted:
-                self._replay_in_twin(arb, game, earlier.step.text, Twin(watcher, 0))
+                _replayed(arb, game, earlier.step.text, "the game played again", 0)
         first, _ = arb.head(game)
         error = _played_elsewhere(
             arb, game, step.text, "playing the example again on the same dice", 0
@@ -553,6 +545,17 @@ class Example:
         if len(self.auditor.findings) > found:
             finding = self.auditor.findings[found]
             raise Failure("audit", finding.line(), self._step_of(finding.seq) or 0)
+
+
+def _replayed(arb: Arbiter, game: str, text: str, where: str, since: int) -> None:
+    """An accepted step of the example played again in another game of it (a twin, a
+    control); Failure ``crash`` (from step ``since``) if it raises anything."""
+    try:
+        arb.play(game, text)
+    except Exception as exc:
+        raise Failure(
+            "crash", f"replaying the example in {where}: {crash_text(exc)}", since
+        ) from None
 
 
 def _played_elsewhere(

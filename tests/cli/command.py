@@ -23,3 +23,10 @@ def one_line(stderr: str, code: str) -> str:
     lines = stderr.strip().splitlines()
     assert len(lines) == 1 and lines[0].startswith(f"error[{code}]: "), stderr
     return lines[0]
+
+
+def succeeded(db: Path, *args: str) -> str:
+    """``warlog --db DB ARGS``'s stdout, the command asserted to succeed (exit 0)."""
+    status, out, err = run(db, *args)
+    assert status == 0, err
+    return out

@@ -20,8 +20,9 @@ from typing import Any
 import msgspec
 import pytest
 
+from tests.cli.command import succeeded as cli_ok
 from tests.domain.armageddon_empires.helpers import BASES, army_block, begun, toml
-from tests.domain.armageddon_empires.test_hidden_setup import cli_ok, red_outputs
+from tests.domain.armageddon_empires.test_hidden_setup import red_outputs
 from tests.domain.armageddon_empires.test_minefields import MINE_CARDS, minefield
 from tests.domain.armageddon_empires.test_non_interference import KEY, reads
 from tests.test_verifier import run as verify_run

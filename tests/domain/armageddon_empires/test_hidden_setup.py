@@ -21,8 +21,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from click.testing import CliRunner
 
+from tests.cli.command import succeeded as cli_ok
 from tests.domain.armageddon_empires.helpers import ARMIES, army_block, begun, toml
 from tests.domain.armageddon_empires.test_minefields import MINE_CARDS, minefield
 from tests.domain.armageddon_empires.test_non_interference import KEY, reads
@@ -33,7 +33,6 @@ from warlog.arbiter.audit import audit_records
 from warlog.arbiter.exchange import export_line
 from warlog.arbiter.sources import file_records
 from warlog.cli import render
-from warlog.cli.main import cli
 from warlog.domain import rulesets
 from warlog.domain.armageddon_empires.ruleset import RULESET
 from warlog.domain.armageddon_empires.scenario import parse_scenario
@@ -148,12 +147,6 @@ def test_each_empire_receives_its_own_armies_and_minefields_opened(tmp_path: Pat
     ]
     few = created_as(played(tmp_path, FEW), "blue")["scenario"]["empires"][1]
     assert few["minefields"]["value"] == []  # sealed all the same
-
-
-def cli_ok(db: Path, *args: str) -> str:
-    result = CliRunner().invoke(cli, ["--db", str(db), *args])
-    assert result.exit_code == 0, result.output
-    return result.stdout
 
 
 def test_a_game_of_version_15_on_revealed_audits_clean_and_the_stand_alone_verifier_passes_it(
