@@ -71,6 +71,9 @@ def fuzz(
             progress=told,
         )
         traces = [shrink.earlier(holder, group, t, tally, budget_.shrink_until) for t in traces]
+        traces = [
+            shrink.without_refused(holder, group, t, tally, budget_.shrink_until) for t in traces
+        ]
         tallies.append(tally)
         found += [_record(holder, group, trace, Path(out), seed) for trace in traces]
     return Report(seed, [s.name for s in holder.sources], tallies, found, time.monotonic() - began)

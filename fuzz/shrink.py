@@ -5,7 +5,9 @@ Hypothesis orders examples by their choices, fewest first, so it ends with the f
 steps from a fork point those steps still fail from, often late in the source. This pass tries
 the fork points before it, earliest first, while time is left: first the steps the fixture
 would replay (those from the first one the failure depends on) at each, then, for a failure of
-a single step, the first ``LEGAL_PER_POINT`` commands legal at each. The first that fails the same check wins; the pass gives up after ``ATTEMPTS`` examples.
+a single step, the first ``LEGAL_PER_POINT`` commands legal at each. The first that fails the
+same check wins; the pass gives up after ``ATTEMPTS`` examples. Then ``without_refused`` drops
+the refused steps the fixture would replay that the failure does not need.
 """
 
 from __future__ import annotations
@@ -51,6 +53,30 @@ def earlier(
             found = _each_legal(holder, group, trace, at, tally, until, most)
             if found is not None:
                 return found
+    return trace
+
+
+def without_refused(
+    holder: Sources, group: list[Source], trace: Trace, tally: Tally, until: float
+) -> Trace:
+    """``trace`` without the refused steps the fixture would replay (those from ``since``, the
+    failing one aside) that its failure does not need: all of them at once if it still fails
+    the same check without them, else each one, the last first, while time is left. A refused
+    step appends nothing, so it is seldom needed, but Hypothesis may keep one whose draws the
+    steps after it were made of."""
+    kept = list(trace.played)
+    refused = [i for i in range(trace.since, len(kept)) if not kept[i].accepted]
+    tries = [refused] + [[i] for i in reversed(refused)] if len(refused) > 1 else [refused]
+    for dropped in tries if refused else []:
+        if time.monotonic() > until:
+            break
+        steps = [p.step for i, p in enumerate(trace.played) if i not in dropped]
+        steps += [trace.failing.step] if trace.failing else []
+        found = _attempt(holder, group, trace, trace.at, steps, tally)
+        if found is not None and len(found.played) < len(trace.played):
+            if len(dropped) == len(refused):
+                return found
+            trace = found
     return trace
 
 
