@@ -25,6 +25,7 @@ from warlog.domain.battle_for_armageddon.scenario import (
 )
 from warlog.domain.battle_for_armageddon.state import Counter, GameState, Site
 from warlog.domain.core.areagraph import AreaGraph
+from warlog.domain.core.errors import quoted
 
 
 class _Tables(NamedTuple):
@@ -76,6 +77,17 @@ def area(state: GameState, area_id: str) -> AreaSpec:
 
 def is_area(state: GameState, area_id: str) -> bool:
     return area_id in _tables(state.scenario).areas
+
+
+def area_named(state: GameState, text: str) -> str:
+    """An area a command names, for a refusal: as it is if the map has it, else quoted short
+    (whatever a client typed, the refusal stays one readable line)."""
+    return text if is_area(state, text) else quoted(text)
+
+
+def counter_named(state: GameState, text: str) -> str:
+    """A counter a command names, for a refusal: as it is if the game has it, else quoted."""
+    return text if text in state.counters else quoted(text)
 
 
 def ctype(state: GameState, counter: Counter) -> CounterType:

@@ -28,7 +28,7 @@ from warlog.domain.battle_for_armageddon.rules import (
 )
 from warlog.domain.battle_for_armageddon.state import Counter, GameState
 from warlog.domain.core.batch import Batch
-from warlog.domain.core.errors import reject
+from warlog.domain.core.errors import quoted, reject
 
 
 def begin(batch: Batch[GameState], player: str) -> None:
@@ -73,7 +73,7 @@ def build(batch: Batch[GameState], cmd: Build) -> None:
     state = batch.state
     counter = state.counters.get(cmd.counter)
     if counter is None:
-        raise reject(f"there is no counter {cmd.counter!r}", "unknown_counter")
+        raise reject(f"there is no counter {quoted(cmd.counter)}", "unknown_counter")
     t = board.ctype(state, counter)
     if counter.side != IMPERIALS or t.cost is None:
         raise reject(
@@ -130,13 +130,13 @@ def place(batch: Batch[GameState], cmd: Place) -> None:
     state = batch.state
     counter = state.counters.get(cmd.counter)
     if counter is None:
-        raise reject(f"there is no counter {cmd.counter!r}", "unknown_counter")
+        raise reject(f"there is no counter {quoted(cmd.counter)}", "unknown_counter")
     if counter.side != IMPERIALS or counter.location != READY:
         raise reject(f"{cmd.counter} is not in the READY box", "not_ready")
     if cmd.to not in placements(state, counter):
         why = _crowding(state, cmd.to, counter, STACKING)
         raise reject(
-            f"{cmd.counter} cannot be placed in {cmd.to}: it must be an intact hive or factory "
+            f"{cmd.counter} cannot be placed in {board.area_named(state, cmd.to)}: it must be an intact hive or factory "
             f"with room in its stack{why} (rules: Build Phase, Imperial; BFA-12)",
             "bad_place",
         )
@@ -185,7 +185,7 @@ def rebuild(batch: Batch[GameState], cmd: Rebuild) -> None:
         )
     counter = state.counters.get(cmd.counter)
     if counter is None:
-        raise reject(f"there is no counter {cmd.counter!r}", "unknown_counter")
+        raise reject(f"there is no counter {quoted(cmd.counter)}", "unknown_counter")
     if counter not in rebuildable(state):
         raise reject(
             f"{cmd.counter} is not a destroyed Ork counter that can be rebuilt", "not_buildable"
@@ -193,7 +193,7 @@ def rebuild(batch: Batch[GameState], cmd: Rebuild) -> None:
     if cmd.to not in rebuild_areas(state, counter):
         why = _crowding(state, cmd.to, counter, STACKING)
         raise reject(
-            f"{cmd.counter} cannot be rebuilt in {cmd.to}: it must be a garrisoned smoking ruin or "
+            f"{cmd.counter} cannot be rebuilt in {board.area_named(state, cmd.to)}: it must be a garrisoned smoking ruin or "
             f"an Ork supply area, free of Imperials, with room in its stack{why} (rules: Build "
             "Phase, Ork)",
             "bad_place",

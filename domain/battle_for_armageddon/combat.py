@@ -30,7 +30,7 @@ from warlog.domain.battle_for_armageddon.rules import (
 )
 from warlog.domain.battle_for_armageddon.state import Counter, GameState
 from warlog.domain.core.batch import Batch
-from warlog.domain.core.errors import RulesError, reject
+from warlog.domain.core.errors import RulesError, quoted, reject
 
 
 @dataclass(frozen=True)
@@ -81,7 +81,7 @@ def attack_problem(
 ) -> RulesError | None:
     """Why this attack is illegal (a ``rules/...`` RulesError), or None."""
     if not board.is_area(state, target):
-        return reject(f"there is no area {target!r}", "unknown_area")
+        return reject(f"there is no area {quoted(target)}", "unknown_area")
     if not board.occupied_by(state, target, opponent(player)):
         return reject(f"{target} holds no {opponent(player)} counter to attack", "no_enemy")
     if target in state.attacked_areas:
@@ -95,7 +95,7 @@ def attack_problem(
         return reject("a stack is named twice", "bad_choice")
     for area in stacks:
         if not board.is_area(state, area):
-            return reject(f"there is no area {area!r}", "unknown_area")
+            return reject(f"there is no area {quoted(area)}", "unknown_area")
         if not board.graph(state).adjacent(area, target):
             return reject(f"{area} is not adjacent to {target}", "not_adjacent")
         if not stack_attackers(state, area, player):

@@ -11,7 +11,15 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from warlog.domain.battle_for_armageddon import build, combat, movement, results, specials, turns
+from warlog.domain.battle_for_armageddon import (
+    board,
+    build,
+    combat,
+    movement,
+    results,
+    specials,
+    turns,
+)
 from warlog.domain.battle_for_armageddon import commands as cmd
 from warlog.domain.battle_for_armageddon.decisions import decision
 from warlog.domain.battle_for_armageddon.events import Advanced, ResultKept
@@ -61,7 +69,7 @@ def _take_loss(batch: Batch[GameState], c: cmd.TakeLoss) -> None:
     n = _choice(batch.state)
     if c.counter not in n.options:
         raise reject(
-            f"{c.counter} cannot be taken as the loss in {n.about['area']}; "
+            f"{board.counter_named(batch.state, c.counter)} cannot be taken as the loss in {n.about['area']}; "
             f"choose one of {', '.join(n.options)}",
             "bad_choice",
         )
@@ -73,10 +81,13 @@ def _take_loss(batch: Batch[GameState], c: cmd.TakeLoss) -> None:
 def _retreat(batch: Batch[GameState], c: cmd.Retreat) -> None:
     n = _choice(batch.state)
     if c.counter != n.about["counter"]:
-        raise reject(f"{n.about['counter']} retreats next, not {c.counter}", "bad_choice")
+        raise reject(
+            f"{n.about['counter']} retreats next, not {board.counter_named(batch.state, c.counter)}",
+            "bad_choice",
+        )
     if c.to not in n.options:
         raise reject(
-            f"{c.counter} cannot retreat to {c.to}; it may go to {', '.join(n.options)}",
+            f"{n.about['counter']} cannot retreat to {board.area_named(batch.state, c.to)}; it may go to {', '.join(n.options)}",
             "bad_choice",
         )
     results.apply_retreat(batch, c.counter, n.about["area"], c.to)

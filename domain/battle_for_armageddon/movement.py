@@ -11,7 +11,7 @@ from warlog.domain.battle_for_armageddon.events import CounterMoved
 from warlog.domain.battle_for_armageddon.losses import eliminate
 from warlog.domain.battle_for_armageddon.state import Counter, GameState
 from warlog.domain.core.batch import Batch
-from warlog.domain.core.errors import reject
+from warlog.domain.core.errors import quoted, reject
 
 #: BFA-2: why a counter leaves the map when its area is over the limits as the phase ends
 OVERSTACKED = "overstacked at the end of the movement phase (BFA-2)"
@@ -36,7 +36,7 @@ def move(batch: Batch[GameState], cmd: Move) -> None:
     state = batch.state
     counter = state.counters.get(cmd.counter)
     if counter is None:
-        raise reject(f"there is no counter {cmd.counter!r}", "unknown_counter")
+        raise reject(f"there is no counter {quoted(cmd.counter)}", "unknown_counter")
     if counter.side != cmd.player:
         raise reject(
             f"{cmd.counter} is a counter of the {counter.side}: the {cmd.player} cannot move it",
@@ -49,7 +49,7 @@ def move(batch: Batch[GameState], cmd: Move) -> None:
     if budget(state, counter) <= 0:
         raise reject(f"{cmd.counter} has Move 0", "cannot_move")
     if not board.is_area(state, cmd.to):
-        raise reject(f"there is no area {cmd.to!r}", "unknown_area")
+        raise reject(f"there is no area {quoted(cmd.to)}", "unknown_area")
     paths = board.move_paths(state, counter, budget(state, counter))
     path = paths.get(cmd.to)
     if path is None:

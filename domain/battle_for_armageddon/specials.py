@@ -168,11 +168,12 @@ def play(batch: Batch[GameState], cmd: PlaySpecial) -> None:
         counter = state.counters.get(cmd.counter)
         if counter is None or counter not in drop_pod_counters(state):
             raise reject(
-                f"{cmd.counter or '(no counter)'} is not a READY Marine counter", "bad_target"
+                f"{board.counter_named(state, cmd.counter) if cmd.counter else '(no counter)'} is not a READY Marine counter",
+                "bad_target",
             )
         if cmd.area not in drop_pod_areas(state, counter):
             raise reject(
-                f"{cmd.counter} cannot land in {cmd.area or '(no area)'} (terrain, enemy or stacking)",
+                f"{cmd.counter} cannot land in {board.area_named(state, cmd.area) if cmd.area else '(no area)'} (terrain, enemy or stacking)",
                 "bad_target",
             )
         batch.emit(played)

@@ -37,7 +37,7 @@ from warlog.domain.battle_for_armageddon.scenario import StrategyCardSpec
 from warlog.domain.battle_for_armageddon.state import GameState
 from warlog.domain.battle_for_armageddon.victory import assess
 from warlog.domain.core.batch import Batch
-from warlog.domain.core.errors import reject
+from warlog.domain.core.errors import quoted, reject
 
 # -- set-up -------------------------------------------------------------------------------------
 
@@ -54,11 +54,14 @@ def deploy(batch: Batch[GameState], cmd: Deploy) -> None:
     state = batch.state
     counter = state.counters.get(cmd.counter)
     if counter is None:
-        raise reject(f"there is no counter {cmd.counter!r}", "unknown_counter")
+        raise reject(f"there is no counter {quoted(cmd.counter)}", "unknown_counter")
     if counter.side != ORKS or not board.on_map(counter):
         raise reject(f"{cmd.counter} is not an Ork counter on the map", "not_your_counter")
     if cmd.to not in deploy_areas(state):
-        raise reject(f"{cmd.to} is not an open area of Ork Territory", "not_ork_territory")
+        raise reject(
+            f"{board.area_named(state, cmd.to)} is not an open area of Ork Territory",
+            "not_ork_territory",
+        )
     if not board.fits(state, cmd.to, [counter]):
         raise reject(f"{cmd.counter} would break stacking in {cmd.to}", "overstacked")
     batch.emit(CounterDeployed(counter=counter.id, area=cmd.to))
