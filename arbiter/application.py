@@ -41,6 +41,7 @@ from warlog.domain.core.errors import (
     RulesError,
     StoreError,
     WarlogError,
+    quoted,
 )
 from warlog.domain.core.events import (
     BATCH_STARTS,
@@ -55,6 +56,7 @@ from warlog.domain.core.events import (
 from warlog.domain.core.rules import unknown_command
 from warlog.domain.core.ruleset import AnyRuleset, Command
 from warlog.domain.core.seal import Sealer, Secret
+from warlog.domain.core.summary import listed
 from warlog.eventstore.codec import Codec, command_to_builtins, decode_command
 from warlog.eventstore.records import GameInfo, Record
 from warlog.eventstore.store import Store
@@ -79,6 +81,29 @@ SNAPSHOT_EVERY = 256
 def utc_now() -> str:
     """UTC ISO-8601 with milliseconds, ending in ``Z`` (the contract's ``at``)."""
     return datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%S.%f")[:-3] + "Z"
+
+
+#: the refusal of a reveal that would tell the secrets of games still being played (its forks,
+#: its parent: ``Arbiter.live_relatives``) before the organiser says so
+LIVE_FORKS = "input/live_forks"
+
+
+#: the longest salt a game takes: a public beacon's value or a tournament's name fits many times
+SALT_MAX = 256
+
+
+def check_salt(salt: str) -> str:
+    """``salt`` if a game may take it (at most ``SALT_MAX`` printable characters: it is hashed
+    into every die and kept in ``game_created`` for good); InputError otherwise, or
+    UnicodeEncodeError for text that is not UTF-8 (a lone surrogate), which the CLI names."""
+    salt.encode()
+    if len(salt) > SALT_MAX or not salt.isprintable():
+        raise InputError(
+            f"bad salt {quoted(salt)} ({len(salt)} characters): use at most {SALT_MAX} "
+            "printable characters",
+            "input/bad_salt",
+        )
+    return salt
 
 
 class Revealed(msgspec.Struct, frozen=True):
@@ -389,6 +414,7 @@ class Arbiter:
         mode. Its key (the dice seed in ``auto`` mode, a sealing seed in ``manual`` mode) is put
         in the vault first: a game never exists without its key."""
         ruleset = self._rulesets(ruleset_name)
+        check_salt(salt)
         if dice not in ("auto", "manual"):
             raise InputError(
                 f"dice must be 'auto' or 'manual', not {dice!r}", "input/bad_dice_mode"
@@ -602,15 +628,29 @@ class Arbiter:
         players = [player] if player is not None else ruleset.active_players(state)
         return [command_to_builtins(c) for p in players for c in ruleset.legal_commands(state, p)]
 
-    def reveal(self, game: str) -> Revealed:
+    def reveal(self, game: str, *, despite_live_forks: bool = False) -> Revealed:
         """Publish the key in force (the dice seed; in a manual-dice game the sealing seed) as a
         ``dice_revealed`` event: every sealed value becomes public and every derived die can be
-        checked. Play in the game is over. Returns its seq and the seed (hex)."""
+        checked. Play in the game is over. Returns its seq and the seed (hex).
+
+        InputError ``input/live_forks``, nothing appended, when games that share hidden history
+        with it are still being played (``live_relatives``: its reveal would tell their secrets
+        from before the fork), unless ``despite_live_forks``: the organiser has said so."""
         folded = self.folded(game)
         if folded.meta.revealed:
             raise InputError(
                 f"game {game}'s seed was already revealed at seq {folded.meta.revealed_at}",
                 "input/already_revealed",
+            )
+        live = [] if despite_live_forks else self.live_relatives(game)
+        if live:
+            raise InputError(
+                f"{listed(live)} {'shares' if len(live) == 1 else 'share'} hidden history with "
+                f"{game} and {'is' if len(live) == 1 else 'are'} still being played: revealing "
+                f"{game} would tell their secrets from before the fork; nothing revealed (to "
+                "reveal it anyway: warlog reveal --despite-live-forks, or "
+                "?despite_live_forks=true over HTTP)",
+                LIVE_FORKS,
             )
         seed = self._key(folded.meta, game)
         record = self._append(game, folded, [DiceRevealed(seed=seed.hex())])[0]

@@ -145,7 +145,9 @@ def emit(value: Any) -> None:
     help="auto: warlog rolls, provably fair; manual: a referee types the faces into each command.",
 )
 @click.option(
-    "--salt", default="", help="Text mixed into the dice derivation (e.g. a tournament's name)."
+    "--salt",
+    default="",
+    help="Text mixed into the dice derivation (e.g. a tournament's name): at most 256 printable characters.",
 )
 @json_option
 @db_option
@@ -546,14 +548,24 @@ def audit(ctx: click.Context, source: str, from_seq: int, as_json: bool) -> None
 @cli.command()
 @game_argument
 @click.option("--yes", is_flag=True, help="Do not ask for confirmation.")
+@click.option(
+    "--despite-live-forks",
+    is_flag=True,
+    help="Reveal even though forks of the game (or the game it was forked from) are still "
+    "being played: their secrets from before the fork will be told too.",
+)
 @json_option
 @db_option
 @click.pass_context
-def reveal(ctx: click.Context, game: str, yes: bool, as_json: bool) -> None:
+def reveal(
+    ctx: click.Context, game: str, yes: bool, despite_live_forks: bool, as_json: bool
+) -> None:
     """Publish the game's key, ending play in that game; prints the seq and the seed.
 
     Every sealed value opens and every die can be checked; fork the game with --dice new to
-    play on.
+    play on. Refused (exit 1) while a game that shares its hidden history (a fork, the game it
+    was forked from) is still being played, unless --despite-live-forks, or the referee says
+    yes when asked at a terminal.
 
     \b
     Example:
@@ -577,7 +589,8 @@ def reveal(ctx: click.Context, game: str, yes: bool, as_json: bool) -> None:
             abort=True,
             err=True,
         )
-    revealed = arb.reveal(game)
+        despite_live_forks = True  # asked by name, and said yes
+    revealed = arb.reveal(game, despite_live_forks=despite_live_forks)
     emit(revealed) if as_json else click.echo(f"{revealed.seq} {revealed.seed}")
     if live:
         click.echo(

@@ -79,7 +79,7 @@ def write(
     for played in trace.played[: trace.since]:
         if played.accepted:
             arb.play(game, played.step.text)
-    arb.reveal(game)
+    arb.reveal(game, despite_live_forks=True)  # the fuzz's own copy, handed to nobody
     # the source's events as read (opened as its export or database opened them: the key of a
     # source not yet revealed is not here to open them again), then the fork's own, opened
     # with the example's key, revealed just now

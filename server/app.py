@@ -116,6 +116,7 @@ class BearerAuth(AbstractAuthenticationMiddleware):
     async def authenticate_request(
         self, connection: ASGIConnection[Any, Any, Any, Any]
     ) -> AuthenticationResult:
+        once(connection, ("authorization",))  # which of two tokens would it be?
         caller = await warlog(connection).tokens.caller(connection.headers.get("authorization"))
         game = connection.path_params.get("game")
         if game is not None:
@@ -132,7 +133,24 @@ class BearerAuth(AbstractAuthenticationMiddleware):
                 f"query parameter {quoted(twice[0])} is given more than once: give it once",
                 "input/repeated_parameter",
             )
+        once(connection, SEQ_HEADERS)
         return AuthenticationResult(user=caller, auth=None)
+
+
+#: the headers that hold a seq; each is read once, so each may be given once
+SEQ_HEADERS = ("if-match", "last-event-id")
+
+
+def once(connection: ASGIConnection[Any, Any, Any, Any], names: tuple[str, ...]) -> None:
+    """InputError (400) for a header of ``names`` given on more than one line: which one counts
+    would be ours to guess (a proxy may add its own after the client's). Lines a client joined
+    by commas are one value, which no token or seq is: refused as that."""
+    for name in names:
+        if len(connection.headers.getall(name, [])) > 1:
+            raise InputError(
+                f"header {name.title()} is given more than once: give it once",
+                "input/repeated_header",
+            )
 
 
 def player_of(request: Request[Any, Any, Any], game: FromPath[str]) -> str | None:
@@ -430,25 +448,38 @@ async def head(request: Request[Any, Any, Any], game: FromPath[str]) -> Response
     "/games/{game:str}/reveal",
     status_code=200,
     opt={"admin_only": "reveal a game's seed"},
-    responses=responses(400, 401, 403, 404),
+    responses=responses(400, 401, 403, 404, 409),
     response_headers=[
         ResponseHeader(
             name=LIVE_RELATIVES,
             documentation_only=True,
             description="The games still being played that share hidden history with this one "
-            "(its parent, its forks: the hands and draws before a fork), comma-separated; their "
-            "secrets from before the fork can now be told from this game's. Absent when none.",
+            "(its parent, its forks: the hands and draws before a fork), comma-separated, when "
+            "the reveal went ahead despite them (`despite_live_forks=true`); their secrets from "
+            "before the fork can now be told from this game's. Absent when none.",
         )
     ],
 )
-async def reveal(request: Request[Any, Any, Any], game: FromPath[str]) -> Response[s.Revealed]:
+async def reveal(
+    request: Request[Any, Any, Any],
+    game: FromPath[str],
+    despite_live_forks: Annotated[
+        bool,
+        QueryParameter(
+            description="Reveal even though games that share its hidden history (its forks, "
+            "its parent) are still being played; without it such a reveal is refused with 409 "
+            "`input/live_forks`, nothing revealed."
+        ),
+    ] = False,
+) -> Response[s.Revealed]:
     """Publish the dice seed (a `dice_revealed` event): play in the game is over, every sealed
-    value opens, every die can be checked. `Warlog-Live-Relatives` names the games still being
-    played whose secrets from before a fork this reveal tells (as `warlog reveal`'s note)."""
+    value opens, every die can be checked. Refused with 409 `input/live_forks` while games that
+    share its hidden history are still being played, unless `despite_live_forks=true`; then
+    `Warlog-Live-Relatives` names them (as `warlog reveal`'s note)."""
 
     def publish(arb: Arbiter) -> Response[s.Revealed]:
-        live = arb.live_relatives(game)
-        revealed = arb.reveal(game)
+        live = arb.live_relatives(game) if despite_live_forks else []
+        revealed = arb.reveal(game, despite_live_forks=despite_live_forks)
         headers = {LIVE_RELATIVES: ", ".join(live)} if live else {}
         return Response(s.Revealed(revealed.seq), headers=headers)
 

@@ -3,9 +3,10 @@
 
 The codes are the CLI's: bad input 400, a token that may not do this 403 (none or unknown: 401),
 an unknown game 404, a conflict 409 (a stale ``If-Match``, an append by another process, a game
-id already taken), the rules' rejection 422. The store failing (locked, full, its key file
-missing) is 503: the arbiter cannot serve now, whatever the client sent. Anything else is a bug:
-500 with one line, the traceback on the server's stderr only.
+id already taken, a reveal that would tell the secrets of games still being played), the rules'
+rejection 422. The store failing (locked, full, its key file missing) is 503: the arbiter cannot
+serve now, whatever the client sent. Anything else is a bug: 500 with one line, the traceback on
+the server's stderr only.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from litestar import Request, Response
 from litestar.exceptions import HTTPException, ValidationException
 from litestar.types import ExceptionHandlersMap
 
+from warlog.arbiter.application import LIVE_FORKS
 from warlog.domain.core.errors import (
     ConflictError,
     IntegrityError,
@@ -31,7 +33,7 @@ from warlog.server.auth import AuthError
 log = logging.getLogger("warlog.server")
 
 #: codes whose status is not their class's
-STATUS_OF_CODE = {"input/game_exists": 409}
+STATUS_OF_CODE = {"input/game_exists": 409, LIVE_FORKS: 409}
 #: Litestar's own refusals (routing, body size), by status
 HTTP_CODES = {
     400: "input/invalid",

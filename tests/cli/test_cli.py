@@ -69,6 +69,21 @@ def test_new_prints_the_game_id_alone(env: dict[str, str]) -> None:
     assert code == 0 and out.strip().startswith("dr-") and len(out.strip().splitlines()) == 1
 
 
+def test_a_salt_too_long_or_with_a_line_break_is_refused_and_creates_nothing(
+    env: dict[str, str],
+) -> None:
+    """Given a referee creating a game, when the salt is 300 characters, or holds a line break,
+    then `new` exits 1 with input/bad_salt and no game is created; a salt of 256 printable
+    characters is taken."""
+    new = ("new", "dice-race", "--scenario", env["scenario"])
+    for salt in ("s" * 300, "round 1\nround 2"):
+        code, out, err = run(env, *new, "--game", "salty", "--salt", salt)
+        assert (code, out) == (1, "")
+        one_error_line(err, "input/bad_salt")
+    assert "salty" not in run(env, "games")[1]
+    assert run(env, *new, "--game", "salty", "--salt", "s" * 256)[0] == 0
+
+
 def test_play_prints_the_events_appended(env: dict[str, str]) -> None:
     new_game(env)
     code, out, _ = run(env, "play", "g1", roll("red"))
@@ -226,7 +241,10 @@ def test_fork_audit_reveal_and_the_contract_exit_codes(env: dict[str, str]) -> N
     status, _, err = run(env, "fork", "g1", "--at", "5", "--dice", "same")
     assert status == 1
     one_error_line(err, "input/seed_not_revealed")
-    status, out, _ = run(env, "reveal", "g1")
+    status, _, err = run(env, "reveal", "g1")  # f1, a new-dice fork, is still being played
+    assert status == 1
+    one_error_line(err, "input/live_forks")
+    status, out, _ = run(env, "reveal", "g1", "--despite-live-forks")
     assert status == 0 and out.split()[0] == "10"
     assert run(env, "fork", "g1", "--at", "5", "--dice", "same", "--game", "f2")[0] == 0
     status, out, _ = run(env, "audit", "g1")

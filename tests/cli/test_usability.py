@@ -327,18 +327,39 @@ def test_fork_and_reveal_name_the_live_games_that_share_their_hidden_history(
         "with b1 and f1, still being played"
         in run(db, "fork", "f1", "--at", "1", "--game", "f2")[2]
     )
-    status, out, err = run(db, "reveal", "f1", "--yes")
+    status, out, err = run(db, "reveal", "f1", "--yes", "--despite-live-forks")
     assert status == 0
     assert err == (
         "note: b1 and f2 share hidden history with f1 and are still being played: their "
         "secrets from before the fork can now be told from this game's\n"
     )
-    assert run(db, "reveal", "b1", "--yes")[2] == (
+    assert run(db, "reveal", "b1", "--yes", "--despite-live-forks")[2] == (
         "note: f2 shares hidden history with b1 and is still being played: their secrets from "
         "before the fork can now be told from this game's\n"
     )
     assert run(db, "reveal", "f2", "--yes")[2] == ""
     assert run(db, "reveal", "a1", "--yes")[2] == ""
+
+
+def test_a_reveal_that_would_tell_a_live_forks_secrets_is_refused_until_the_referee_says_so(
+    db: Path,
+) -> None:
+    """Given a live game b1 with a live what-if fork f1, when a script reveals b1 with --yes
+    alone, then it is refused (exit 1, input/live_forks) naming f1 and the option, and nothing
+    is appended: b1's head and f1 are as they were; with --despite-live-forks it is revealed."""
+    assert run(db, "fork", "b1", "--at", "1", "--game", "f1")[0] == 0
+    head = run(db, "head", "b1")[1]
+    status, out, err = run(db, "reveal", "b1", "--yes")
+    assert (status, out) == (1, "")
+    assert err == (
+        "error[input/live_forks]: f1 shares hidden history with b1 and is still being played: "
+        "revealing b1 would tell their secrets from before the fork; nothing revealed (to "
+        "reveal it anyway: warlog reveal --despite-live-forks, or ?despite_live_forks=true "
+        "over HTTP)\n"
+    )
+    assert run(db, "head", "b1")[1] == head
+    status, out, _ = run(db, "reveal", "b1", "--despite-live-forks", "--json")
+    assert status == 0 and json.loads(out)["seq"] == int(head.split()[0]) + 1
 
 
 def test_the_reveal_prompt_names_the_live_games_it_would_tell_about_before_revealing(
@@ -358,6 +379,8 @@ def test_the_reveal_prompt_names_the_live_games_it_would_tell_about_before_revea
         "the fork would be told too. Reveal?"
     ) in err
     assert "revealed" not in run(db, "games")[1].split("f1", 1)[1].splitlines()[0]
+    status, _, err = run(db, "reveal", "f1", input="y\n")
+    assert status == 0 and "note: b1 shares hidden history with f1" in err
 
 
 def test_a_same_dice_fork_of_a_revealed_game_keeps_no_secret_to_warn_about(db: Path) -> None:
@@ -406,6 +429,6 @@ def test_a_relative_that_cannot_be_read_is_named_as_live(
         return folded(self, game, at)
 
     monkeypatch.setattr(Arbiter, "folded", damaged)
-    status, _, err = run(db, "reveal", "b1", "--yes")
+    status, _, err = run(db, "reveal", "b1", "--yes", "--despite-live-forks")
     assert status == 0
     assert err.startswith("note: f1 shares hidden history with b1 and is still being played")

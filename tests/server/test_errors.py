@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import httpx
 import pytest
@@ -250,6 +251,37 @@ def test_a_query_parameter_given_twice_is_400_not_a_silent_pick(client: httpx.Cl
         assert error["message"].startswith("query parameter 'at' is given more than once")
 
 
+def sent_with(
+    client: httpx.Client, method: str, path: str, headers: list[tuple[str, str]], **kw: Any
+) -> httpx.Response:
+    """The answer to a request carrying ``headers`` as they are, a name given twice too (the
+    test client joins the two values by a comma, as a proxy may: one value, which no token or
+    seq is; the real server's separate lines are tests/server/test_processes.py's)."""
+    request = client.build_request(method, path, **kw)
+    request.headers = httpx.Headers([*request.headers.multi_items(), *headers])
+    return client.send(request)
+
+
+def test_a_header_given_twice_is_refused_not_a_silent_pick(client: httpx.Client) -> None:
+    """Given a game, when a command carries two Authorization headers (a valid one after a bad
+    one, or two players' tokens) or two If-Match, joined into one value, then it is refused
+    (401 for the token, 400 for the seq), and nothing is appended: neither the first nor the
+    last wins."""
+    game = new_game(client, "armageddon-empires", game="g")
+    red, blue = game.as_("red")["Authorization"], game.as_("blue")["Authorization"]
+    admin = ("Authorization", ADMIN_HEADERS["Authorization"])
+    head = client.get("/games/g/head", headers=ADMIN_HEADERS).json()
+    legal = client.get("/games/g/legal", headers=ADMIN_HEADERS).json()["commands"][0]
+    for pair, status, code in (
+        ([("Authorization", "Bearer nope"), ("Authorization", red)], 401, "auth/unknown_token"),
+        ([("Authorization", red), ("Authorization", blue)], 401, "auth/unknown_token"),
+        ([admin, ("If-Match", "1"), ("If-Match", str(head["seq"]))], 400, "input/bad_header"),
+    ):
+        response = sent_with(client, "POST", "/games/g/commands", pair, json=legal)
+        assert_error(response, status, code)
+    assert client.get("/games/g/head", headers=ADMIN_HEADERS).json() == head
+
+
 def test_a_bad_query_parameter_is_named_as_the_client_sent_it(client: httpx.Client) -> None:
     new_game(client, "armageddon-empires", game="g")
     for query, name in (("events?from=x", "'from'"), ("log?all=maybe", "'all'")):
@@ -295,6 +327,9 @@ def test_a_feed_resumed_after_a_bad_last_event_id_is_400(client: httpx.Client) -
         ),
         ({"ruleset": "armageddon-empires", "game": "has space"}, 400, None),
         ({"ruleset": "armageddon-empires", "game": "g"}, 409, "input/game_exists"),
+        # a salt is hashed into every die and kept in game_created for good
+        ({"ruleset": "armageddon-empires", "salt": "s" * 900_000}, 400, "input/bad_salt"),
+        ({"ruleset": "armageddon-empires", "salt": "ok\nerror: x"}, 400, "input/bad_salt"),
     ],
 )
 def test_a_bad_new_game_is_refused_and_creates_nothing(

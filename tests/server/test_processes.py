@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import random
 import socket
 import subprocess
@@ -319,3 +320,33 @@ def test_a_server_killed_mid_play_loses_no_acknowledged_command(tmp_path: Path) 
             headers=game.as_(command["player"]),
         )
         assert replay.status_code == 200
+
+
+def test_a_second_authorization_or_if_match_line_is_400_from_the_real_server(
+    tmp_path: Path,
+) -> None:
+    """Given a running server, when a request carries two Authorization lines (a bad token,
+    then the organiser's; as a proxy that adds its own would send), or a command two If-Match
+    lines, then uvicorn hands both to warlog, which answers 400 input/repeated_header naming
+    the header rather than picking the first."""
+    twice = (
+        f"GET /games/g/head HTTP/1.1\r\nAuthorization: Bearer nope\r\n"
+        f"Authorization: Bearer {ADMIN}\r\n",
+        f"POST /games/g/commands HTTP/1.1\r\nAuthorization: Bearer {ADMIN}\r\n"
+        "If-Match: 1\r\nIf-Match: 2\r\nContent-Length: 2\r\n",
+    )
+    with served(tmp_path / "w.db") as server:
+        host, port = server.url.removeprefix("http://").split(":")
+        for request, name in zip(twice, ("Authorization", "If-Match"), strict=True):
+            with socket.create_connection((host, int(port)), timeout=10) as raw:
+                body = "{}" if request.startswith("POST") else ""
+                raw.sendall(f"{request}Host: x\r\nConnection: close\r\n\r\n{body}".encode())
+                answer = b""
+                while chunk := raw.recv(4096):
+                    answer += chunk
+            head, _, body_ = answer.partition(b"\r\n\r\n")
+            assert head.startswith(b"HTTP/1.1 400 ")
+            assert json.loads(body_)["error"] == {
+                "code": "input/repeated_header",
+                "message": f"header {name} is given more than once: give it once",
+            }

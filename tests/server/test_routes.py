@@ -205,13 +205,35 @@ def test_the_reveal_names_the_live_games_that_share_hidden_history_with_it(
     play_some(client, game, 6)
     cut = arbiter_on(db).head("g")[0]
     cli_out(db, "fork", "g", "--at", str(cut), "--game", "g-fork")
-    revealed = client.post("/games/g/reveal", headers=ADMIN_HEADERS)
+    revealed = client.post("/games/g/reveal?despite_live_forks=true", headers=ADMIN_HEADERS)
     assert revealed.status_code == 200
     assert revealed.json() == {"seq": cut + 1}
     assert revealed.headers["Warlog-Live-Relatives"] == "g-fork"
     again = client.post("/games/g-fork/reveal", headers=ADMIN_HEADERS)
     assert again.status_code == 200
     assert "Warlog-Live-Relatives" not in again.headers
+
+
+def test_a_reveal_that_would_tell_a_live_forks_secrets_is_refused_with_409(
+    client: httpx.Client, db: Path
+) -> None:
+    """Given a game forked (by the organiser's CLI) into one still being played, when the
+    organiser reveals the parent over HTTP without saying so, then it is 409 input/live_forks
+    naming the fork and the query that insists, and nothing is appended; a value of the query
+    that is not a boolean is 400."""
+    game = new_game(client, "armageddon-empires", game="g")
+    play_some(client, game, 6)
+    cut = arbiter_on(db).head("g")[0]
+    cli_out(db, "fork", "g", "--at", str(cut), "--game", "g-fork")
+    refused = client.post("/games/g/reveal", headers=ADMIN_HEADERS)
+    assert_error(refused, 409, "input/live_forks")
+    message = refused.json()["error"]["message"]
+    assert message.startswith("g-fork shares hidden history with g and is still being played")
+    assert "?despite_live_forks=true" in message
+    assert "Warlog-Live-Relatives" not in refused.headers
+    hostile = client.post("/games/g/reveal?despite_live_forks=maybe", headers=ADMIN_HEADERS)
+    assert hostile.status_code == 400
+    assert arbiter_on(db).head("g")[0] == cut
 
 
 def test_the_reveal_lists_every_live_relative_comma_separated(
@@ -225,7 +247,7 @@ def test_the_reveal_lists_every_live_relative_comma_separated(
     cut = arbiter_on(db).head("g")[0]
     for fork in ("g-a", "g-b"):
         cli_out(db, "fork", "g", "--at", str(cut), "--game", fork)
-    revealed = client.post("/games/g/reveal", headers=ADMIN_HEADERS)
+    revealed = client.post("/games/g/reveal?despite_live_forks=true", headers=ADMIN_HEADERS)
     assert revealed.status_code == 200
     assert revealed.headers["Warlog-Live-Relatives"] == "g-a, g-b"
 
