@@ -23,7 +23,8 @@ DESCRIPTIONS = {
     401: "No token, or one this server did not issue.",
     403: "A token that may not do this (a player's token and another game or seat).",
     404: "No such game (the organiser's token).",
-    409: "Conflict: a stale If-Match, another writer appended first, or the game id is taken.",
+    409: "Conflict: a stale If-Match, another writer appended first, the game id is taken, or "
+    "a reveal would tell the secrets of games still being played (`input/live_forks`).",
     422: "The rules reject the command; nothing was appended.",
 }
 SCHEMA_REF = "#/components/schemas/{name}"
@@ -98,6 +99,11 @@ def completed(document: dict[str, Any]) -> dict[str, Any]:
             }
         }
     }
+    for operations in paths.values():  # Litestar keeps a route's headers in a frozenset
+        for operation in operations.values():
+            for answer in operation.get("responses", {}).values():
+                if isinstance(answer.get("headers"), dict):
+                    answer["headers"] = dict(sorted(answer["headers"].items()))
     paths["/openapi.json"] = {
         "get": {
             "summary": "This document",

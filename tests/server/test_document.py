@@ -1,0 +1,41 @@
+"""The OpenAPI document a client generates its code from, or diffs between two releases."""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+DOCUMENT = """
+import sys
+from litestar.testing import TestClient
+from tests.server.conftest import open_app
+with TestClient(open_app(__import__("pathlib").Path(sys.argv[1]))) as client:
+    sys.stdout.buffer.write(client.get("/openapi.json").content)
+"""
+
+
+def document(db: Path, hash_seed: str) -> bytes:
+    """/openapi.json as a server in a new process, with that hash seed, serves it."""
+    env = {**os.environ, "PYTHONHASHSEED": hash_seed}
+    done = subprocess.run(
+        [sys.executable, "-c", DOCUMENT, str(db)],
+        env=env,
+        cwd=Path(__file__).parents[2],
+        capture_output=True,
+        check=True,
+    )
+    return done.stdout
+
+
+def test_the_document_is_the_same_byte_for_byte_whatever_the_process_s_hash_seed(
+    tmp_path: Path,
+) -> None:
+    """Given two servers of the same warlog, when each serves /openapi.json in a process of
+    its own hash seed, then the documents are the same bytes: a route's headers were listed in
+    the order of a set (the audit's two came either way round)."""
+    first, second = document(tmp_path / "a.db", "1"), document(tmp_path / "b.db", "2")
+    assert b"Warlog-Audit-Complete" in first
+    assert hashlib.sha256(first).hexdigest() == hashlib.sha256(second).hexdigest()
