@@ -125,7 +125,9 @@ def resistance(state: GameState, card: str) -> int:
 
 def scenario_resistances(state: GameState) -> tuple[int, ...]:
     """The resistances of 2 or more among the scenario's heroes and units: one hidden radiation
-    roll each, whatever the hex holds (module doc)."""
+    roll each, whatever the hex holds (module doc). Each roll's sides are public: since version
+    18 a hidden set-up's catalogue is sealed by empire (AE-64), and these tell every player the
+    resistances of both empires' hidden types (README, "Known leaks")."""
     found = {
         e.spec.resistance
         for e in state.catalogue.values()

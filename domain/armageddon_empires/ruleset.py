@@ -69,12 +69,17 @@ class ArmageddonEmpires(Rules[GameState, Command]):
     #: cards of each empire's hidden set-up are numbered at random from its sealed dice when the
     #: game opens, so that a card seen in play does not tell how many of its type came before
     #: it (AE-62); 17: an army holds its units in the order of their ids, so that what the other
-    #: empire sees of it does not tell in what order they joined (AE-63)
-    version: ClassVar[str] = "17"
+    #: empire sees of it does not tell in what order they joined (AE-63); 18: unless the
+    #: scenario declares its set-up public, the recorded scenario's catalogue holds in the clear
+    #: only the card types of its public part, each empire's other types sealed whole for it
+    #: under it, and every move is checked for minefields, so that ``game_created`` and the
+    #: first move tell neither empire which card types the other's hidden set-up holds (AE-64)
+    version: ClassVar[str] = "18"
     #: each played as a variant of this class (``every_version``); version 6's air strike's
     #: unit targets are the sighted units still standing in the hex (AE-42,
     #: ``air_war._version_6_targets``)
     kept_versions: ClassVar[tuple[str, ...]] = (
+        "17",
         "16",
         "15",
         "14",
@@ -129,8 +134,12 @@ class ArmageddonEmpires(Rules[GameState, Command]):
         version = int(self.version)
         hidden = not setup_is_public(scenario)
         at_random = hidden and version >= numbering.CARDS_NUMBERED_UNSEEN_SINCE
+        state = setup.initial_state(scenario)
         state = replace(
-            setup.initial_state(scenario), rules_version=version, numbered_at_random=at_random
+            state,
+            rules_version=version,
+            numbered_at_random=at_random,
+            mined=state.mined or self._catalogue_by_empire(scenario),  # AE-64
         )
         armies = {k: replace(a, units=state.in_order(a.units)) for k, a in state.armies.items()}
         return replace(state, armies=armies)  # AE-63
@@ -162,20 +171,35 @@ class ArmageddonEmpires(Rules[GameState, Command]):
         hand.deal_starting_hands(batch)
 
     def recorded_scenario(self, scenario: Scenario) -> dict[str, Any]:
-        """Since version 15 each empire's armies and minefields under it (AE-61,
-        ``scenario.recorded_by_empire``); before, the scenario's fields as they are."""
+        """Since version 18, unless the set-up is public, the catalogue split: its public
+        part at the top level, each empire's other types under it (AE-64,
+        ``scenario.recorded_catalogue_by_empire``); since version 15 each empire's armies and
+        minefields under it (AE-61, ``scenario.recorded_by_empire``); before, the scenario's
+        fields as they are."""
         from warlog.domain.armageddon_empires import scenario as scenarios
 
+        if self._catalogue_by_empire(scenario):
+            return scenarios.recorded_catalogue_by_empire(scenario)
         if int(self.version) >= scenarios.HIDDEN_SETUP_BY_EMPIRE_SINCE:
             return scenarios.recorded_by_empire(scenario)
         return super().recorded_scenario(scenario)
+
+    def _catalogue_by_empire(self, scenario: Scenario) -> bool:
+        """Whether this version records ``scenario``'s catalogue by empire and checks every
+        move for minefields: since version 18, unless its set-up is public (AE-64)."""
+        from warlog.domain.armageddon_empires import scenario as scenarios
+
+        hidden = not scenarios.setup_is_public(scenario)
+        return hidden and int(self.version) >= scenarios.CATALOGUE_BY_EMPIRE_SINCE
 
     def hidden_setup(self, scenario: Scenario) -> list[Secret]:
         """AE-7: each empire's starting hand and deck are sealed for the other empire; AE-17:
         so are its armies in the field and its garrisons (bases themselves are public); AE-53:
         and its minefields, camouflaged. Since version 15 each empire's armies and its
         minefields are two lists under it, each sealed whole, empty or not (AE-61); before,
-        each entry was sealed on its own, so that their number showed."""
+        each entry was sealed on its own, so that their number showed. Since version 18, unless
+        the set-up is public, the card types only its hidden set-up uses are a third list under
+        it, sealed whole, empty or not (AE-64)."""
         from warlog.domain.armageddon_empires import scenario as scenarios
 
         out: list[Secret] = []
@@ -186,6 +210,8 @@ class ArmageddonEmpires(Rules[GameState, Command]):
         if int(self.version) >= scenarios.HIDDEN_SETUP_BY_EMPIRE_SINCE:
             for i, empire in enumerate(scenario.empires):
                 out += [(f"empires.{i}.{field}", empire.id) for field in scenarios.BY_EMPIRE]
+                if self._catalogue_by_empire(scenario):
+                    out.append((f"empires.{i}.cards", empire.id))
             return out
         for i, army in enumerate(scenario.armies):
             out.append((f"armies.{i}", army.empire))

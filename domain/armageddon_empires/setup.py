@@ -140,6 +140,7 @@ def initial_state(scenario: Scenario) -> GameState:
         order=seats,
         damage=damage,
         minefields=minefields,
-        # AE-54: from the scenario's catalogue, public, never from what a hand or deck holds
+        # AE-54: from the scenario's catalogue, never from what a hand or deck holds; since
+        # version 18 a hidden set-up's game checks every move (AE-64, ``ArmageddonEmpires``)
         mined=any(level(entry.abilities, MINEFIELD) for entry in cards.values()),
     )

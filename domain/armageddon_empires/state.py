@@ -166,7 +166,8 @@ class GameState(msgspec.Struct, frozen=True):
     #: the minefields in play, by id (p.32; AE-50)
     minefields: dict[str, Minefield] = {}
     #: the game holds minefield cards (placed, or in a hand or deck to be laid by Engineers):
-    #: every move is then checked for minefields (AE-53, AE-54)
+    #: every move is then checked for minefields (AE-53, AE-54); since version 18 every game
+    #: whose set-up is hidden, whatever its cards (AE-64)
     mined: bool = False
     #: the version of these rules the game is played under (its ``game_created`` records it;
     #: ``ArmageddonEmpires.initial_state`` sets it): a rule that changed since version 6 asks it

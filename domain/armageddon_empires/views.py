@@ -164,8 +164,10 @@ def view(state: GameState, player: str | None) -> dict[str, Any]:
 
 #: what an empire's view lists by id, sorted by id: in the state they stand in the order they
 #: came to be (cards dealt in set-up order, armies as created), which would tell where a card
-#: or army of another empire came from (a set-up army or one created in play; a garrison's card)
-BY_ID = ("armies", "instances", "fate_spent", "minefields", "damage")
+#: or army of another empire came from (a set-up army or one created in play; a garrison's card);
+#: the catalogue stands in the order its recorded lists merge, which since version 18 hangs on
+#: the other empire's sealed list (AE-64)
+BY_ID = ("armies", "instances", "fate_spent", "minefields", "damage", "catalogue")
 
 
 def _visible_cards(state: GameState, player: str) -> set[str]:
