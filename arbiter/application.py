@@ -493,7 +493,9 @@ class Arbiter:
                 self.vault.discard(*unheld)
             if isinstance(exc, ConflictError):
                 raise InputError(
-                    f"game {game} already exists; choose another --game", "input/game_exists"
+                    f"game {game} already exists; choose another id (--game, or the body's "
+                    '"game" over HTTP)',
+                    "input/game_exists",
                 ) from None
             raise
 
@@ -648,7 +650,7 @@ class Arbiter:
                 f"{listed(live)} {'shares' if len(live) == 1 else 'share'} hidden history with "
                 f"{game} and {'is' if len(live) == 1 else 'are'} still being played: revealing "
                 f"{game} would tell their secrets from before the fork; nothing revealed (to "
-                "reveal it anyway: warlog reveal --despite-live-forks, or "
+                f"reveal it anyway: warlog reveal {game} --despite-live-forks, or "
                 "?despite_live_forks=true over HTTP)",
                 LIVE_FORKS,
             )

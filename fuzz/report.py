@@ -150,10 +150,14 @@ def summary_text(report: Report) -> str:
     lines = []
     for t in report.tallies:
         reached, never = t.coverage()
-        stop = {
-            "budget": " (the budget ran out first)",
-            "examples": " (the examples ran out first)",
-        }.get(t.stopped, "")
+        why = [
+            {"budget": "the budget ran out first", "examples": "the examples ran out first"}.get(
+                t.stopped, ""
+            )
+        ]
+        if t.planned and t.examples > t.planned:  # counted whole, the discarded ones too
+            why.insert(0, "the count holds those Hypothesis discarded, unable to complete them")
+        stop = f" ({'; '.join(w for w in why if w)})" if any(why) else ""
         asked = f" of {t.planned}" if t.planned else ""
         outcomes = f"{t.accepted} accepted, {t.refused} refused" + (
             f", {t.crashed} crashed" if t.crashed else ""

@@ -135,6 +135,12 @@ def load(specs: Sequence[str], database: Callable[[], Arbiter]) -> Sources:
         try:
             loaded.append(add(holder, name, records))
         except IntegrityError as exc:
+            if exc.code == "import/unchecked":  # an export whose seals this run cannot open
+                raise InputError(
+                    f"cannot fuzz {name}: {exc.message.split(';')[0]}; give the game's id on "
+                    "its database, or an export made with --open or after the reveal",
+                    "fuzz/source_sealed",
+                ) from None
             if exc.code != "import/broken_log":
                 raise
             raise _not_clean(holder, name, records) from None

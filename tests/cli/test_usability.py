@@ -354,7 +354,7 @@ def test_a_reveal_that_would_tell_a_live_forks_secrets_is_refused_until_the_refe
     assert err == (
         "error[input/live_forks]: f1 shares hidden history with b1 and is still being played: "
         "revealing b1 would tell their secrets from before the fork; nothing revealed (to "
-        "reveal it anyway: warlog reveal --despite-live-forks, or ?despite_live_forks=true "
+        "reveal it anyway: warlog reveal b1 --despite-live-forks, or ?despite_live_forks=true "
         "over HTTP)\n"
     )
     assert run(db, "head", "b1")[1] == head

@@ -162,6 +162,27 @@ def test_bad_sources_and_fixtures_are_refused_in_one_line(tmp_path: Path) -> Non
     assert status == 2 and "--replay takes no SOURCE" in stderr
 
 
+def test_an_export_still_sealed_is_refused_saying_what_to_give_instead(tmp_path: Path) -> None:
+    """Given an Armageddon Empires game still being played, exported as a player is given it
+    (its hands sealed), when it is fuzzed, then it is refused in one line (exit 1,
+    fuzz/source_sealed) that names the sources fuzz can open: it named import's --chain-only,
+    which fuzz does not take."""
+    arb = Arbiter(MemoryStore(), rulesets.get, seeds=lambda: b"\1" * 32)
+    game = arb.new_game("armageddon-empires", game="live")
+    sealed = tmp_path / "live.jsonl"
+    sealed.write_text(
+        "".join(export_line(r) + "\n" for r in arb.export_records(game)), encoding="utf-8"
+    )
+    status, stdout, stderr = warlog("fuzz", str(sealed), "--examples", "1")
+    assert (status, stdout) == (1, "")
+    assert stderr == (
+        f"error[fuzz/source_sealed]: cannot fuzz {sealed}: cannot check the rules from seq 1: "
+        "its sealed values are not opened here (the seed is not revealed, or the log was read "
+        "without its key file or opened export); give the game's id on its database, or an "
+        "export made with --open or after the reveal\n"
+    )
+
+
 def test_a_source_whose_log_was_altered_is_refused_as_a_broken_log(tmp_path: Path) -> None:
     lines = Path(BFA).read_text(encoding="utf-8").splitlines(keepends=True)
     record = json.loads(lines[5])
