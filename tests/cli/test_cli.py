@@ -72,11 +72,11 @@ def test_new_prints_the_game_id_alone(env: dict[str, str]) -> None:
 def test_a_salt_too_long_or_with_a_line_break_is_refused_and_creates_nothing(
     env: dict[str, str],
 ) -> None:
-    """Given a referee creating a game, when the salt is 300 characters, or holds a line break,
-    then `new` exits 1 with input/bad_salt and no game is created; a salt of 256 printable
-    characters is taken."""
+    """Given a referee creating a game, when the salt is 257 or 300 characters, or holds a line
+    break, then `new` exits 1 with input/bad_salt and no game is created; a salt of 256
+    printable characters is taken."""
     new = ("new", "dice-race", "--scenario", env["scenario"])
-    for salt in ("s" * 300, "round 1\nround 2"):
+    for salt in ("s" * 257, "s" * 300, "round 1\nround 2"):
         code, out, err = run(env, *new, "--game", "salty", "--salt", salt)
         assert (code, out) == (1, "")
         one_error_line(err, "input/bad_salt")

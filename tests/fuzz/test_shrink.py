@@ -3,20 +3,24 @@ not need them, are dropped (a rules developer reads every step of a shrunk log).
 
 from __future__ import annotations
 
+import json
 import time
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import msgspec
+import pytest
 
 from tests.fuzz import planted as plants
-from tests.fuzz.test_planted_bugs import recorded
+from tests.fuzz.test_planted_bugs import recorded, warlog
 from warlog.arbiter.application import Arbiter
 from warlog.domain import rulesets
 from warlog.domain.battle_for_armageddon import commands as cmd
 from warlog.eventstore.memory_store import MemoryStore
 from warlog.fuzz import shrink, sources
 from warlog.fuzz.checks import Failure
-from warlog.fuzz.example import Example, Step, forked
+from warlog.fuzz.example import Example, Played, Step, forked
 from warlog.fuzz.report import Tally
 from warlog.fuzz.search import Trace, key_of
 
@@ -65,3 +69,98 @@ def test_a_refused_step_the_failure_does_not_need_is_dropped(tmp_path: Path) -> 
         )
         assert (shrunk.check, shrunk.played, shrunk.since) == ("outcome", [], 0)
         assert shrunk.failing is not None and shrunk.failing.step == steps[2]
+
+
+#: no sources: ``_attempt`` is replaced, nothing is forked
+NO_SOURCES: Any = None
+
+
+def refused(name: str) -> Played:
+    return Played(Step("wrong_player", name), accepted=False)
+
+
+def failing_while(needed: str) -> Callable[..., Trace | None]:
+    """An ``_attempt`` whose steps fail the same check only while they hold ``needed`` (a
+    refused step whose draws the failure was made of)."""
+
+    def attempt(
+        holder: object, group: object, trace: Trace, at: int, steps: list[Step], tally: Tally
+    ) -> Trace | None:
+        tally.examples += 1
+        tally.shrinking += 1
+        if needed not in [s.text for s in steps]:
+            return None
+        played = [Played(s, accepted=False) for s in steps[:-1]]
+        return msgspec.structs.replace(trace, played=played, failing=Played(steps[-1], False))
+
+    return attempt
+
+
+def a_trace(*names: str, since: int = 0) -> Trace:
+    return Trace(0, 1, 0, [refused(n) for n in names], refused("fails"), "outcome", "", since)
+
+
+@pytest.mark.parametrize(
+    ("names", "needed", "kept"),
+    [(("r0", "r1"), "r0", ["r0"]), (("r0", "r1", "r2"), "r2", ["r2"])],
+    ids=["two, the first needed", "three, the last needed"],
+)
+def test_a_refused_step_the_failure_needs_is_kept_and_each_other_one_dropped(
+    monkeypatch: pytest.MonkeyPatch, names: tuple[str, ...], needed: str, kept: list[str]
+) -> None:
+    """Given a failure after refused steps, one of which it needs (dropping them all at once
+    no longer fails), when it is shrunk, then each of the others is dropped in turn, the last
+    first, and the needed one is kept: the failure replays it and the failing step only."""
+    monkeypatch.setattr(shrink, "_attempt", failing_while(needed))
+    trace = a_trace(*names)
+    shrunk = shrink.without_refused(NO_SOURCES, [], trace, tally(), time.monotonic() + 60)
+    assert [p.step.text for p in shrunk.played] == kept
+    assert shrunk.failing is not None and shrunk.failing.step.text == "fails"
+
+
+def test_the_refused_steps_before_the_fixture_s_first_are_not_dropped(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Given a failure whose fixture replays from its second step, both refused, when it is
+    shrunk, then only the second is dropped: the first leads the log to where the fixture
+    starts."""
+    monkeypatch.setattr(shrink, "_attempt", failing_while("fails"))
+    trace = a_trace("r0", "r1", since=1)
+    shrunk = shrink.without_refused(NO_SOURCES, [], trace, tally(), time.monotonic() + 60)
+    assert [p.step.text for p in shrunk.played] == ["r0"]
+
+
+def test_no_example_is_run_once_the_shrinking_time_is_out(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Given a failure after refused steps it does not need, when it is shrunk after its
+    time ran out, then it comes back as it was and no example is run."""
+    monkeypatch.setattr(shrink, "_attempt", failing_while("fails"))
+    counted = tally()
+    trace = a_trace("r0", "r1")
+    shrunk = shrink.without_refused(NO_SOURCES, [], trace, counted, time.monotonic() - 1)
+    assert shrunk == trace and counted.shrinking == 0
+
+
+def test_every_failure_the_fuzz_finds_goes_through_without_refused(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Given the planted bug and a recorded game, when warlog fuzz finds it, then each failure
+    it writes was first stripped of the refused steps it does not need."""
+    seen: list[Trace] = []
+    real = shrink.without_refused
+
+    def spy(holder: Any, group: Any, trace: Trace, counted: Tally, until: float) -> Trace:
+        seen.append(trace)
+        return real(holder, group, trace, counted, until)
+
+    monkeypatch.setattr(shrink, "without_refused", spy)
+    source = recorded(NAME, tmp_path)
+    with plants.registered(NAME, plants.PLANTED[NAME]()):
+        plants.forget()
+        status, stdout, _ = warlog(
+            "fuzz",
+            str(source),
+            *("--examples", "40", "--budget", "60", "--seed", "6"),
+            *("--out", str(tmp_path / "failures"), "--json"),
+        )
+    assert status == 4
+    assert len(seen) == len(json.loads(stdout)["found"]) > 0

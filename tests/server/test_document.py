@@ -7,6 +7,7 @@ import os
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 DOCUMENT = """
 import sys
@@ -39,3 +40,15 @@ def test_the_document_is_the_same_byte_for_byte_whatever_the_process_s_hash_seed
     first, second = document(tmp_path / "a.db", "1"), document(tmp_path / "b.db", "2")
     assert b"Warlog-Audit-Complete" in first
     assert hashlib.sha256(first).hexdigest() == hashlib.sha256(second).hexdigest()
+
+
+def test_each_answer_lists_its_headers_by_name_and_the_reveal_its_409(client: Any) -> None:
+    """Given a server, when a client reads its document, then every answer's headers are listed
+    in the order of their names (the audit's Warlog-Audit-Complete before its other header),
+    and the reveal lists 409, the refusal while live forks exist."""
+    paths = client.get("/openapi.json").json()["paths"]
+    for operations in paths.values():
+        for operation in operations.values():
+            for answer in operation.get("responses", {}).values():
+                assert list(answer.get("headers", {})) == sorted(answer.get("headers", {}))
+    assert "409" in paths["/games/{game}/reveal"]["post"]["responses"]

@@ -326,18 +326,22 @@ def test_a_second_authorization_or_if_match_line_is_400_from_the_real_server(
     tmp_path: Path,
 ) -> None:
     """Given a running server, when a request carries two Authorization lines (a bad token,
-    then the organiser's; as a proxy that adds its own would send), or a command two If-Match
-    lines, then uvicorn hands both to warlog, which answers 400 input/repeated_header naming
-    the header rather than picking the first."""
+    then the organiser's; as a proxy that adds its own would send), a command two If-Match
+    lines, or a feed two Last-Event-ID lines, then uvicorn hands both to warlog, which answers
+    400 input/repeated_header naming the header rather than picking the first."""
     twice = (
         f"GET /games/g/head HTTP/1.1\r\nAuthorization: Bearer nope\r\n"
         f"Authorization: Bearer {ADMIN}\r\n",
         f"POST /games/g/commands HTTP/1.1\r\nAuthorization: Bearer {ADMIN}\r\n"
         "If-Match: 1\r\nIf-Match: 2\r\nContent-Length: 2\r\n",
+        f"GET /games/g/events HTTP/1.1\r\nAuthorization: Bearer {ADMIN}\r\n"
+        "Accept: text/event-stream\r\nLast-Event-ID: 1\r\nLast-Event-ID: 2\r\n",
     )
     with served(tmp_path / "w.db") as server:
         host, port = server.url.removeprefix("http://").split(":")
-        for request, name in zip(twice, ("Authorization", "If-Match"), strict=True):
+        for request, name in zip(
+            twice, ("Authorization", "If-Match", "Last-Event-Id"), strict=True
+        ):
             with socket.create_connection((host, int(port)), timeout=10) as raw:
                 body = "{}" if request.startswith("POST") else ""
                 raw.sendall(f"{request}Host: x\r\nConnection: close\r\n\r\n{body}".encode())

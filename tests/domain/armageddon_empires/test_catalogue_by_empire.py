@@ -324,3 +324,14 @@ def test_a_catalogue_type_moved_into_the_clear_is_not_the_canonical_form(
 
     findings = forged_audit(tmp_path, "", show_blue_s_last_type)
     assert "the recorded scenario is not in its canonical form" in findings
+
+
+def test_a_base_s_facility_type_is_in_the_clear_and_not_under_an_empire(tmp_path: Path) -> None:
+    """Given blue's stronghold holding a depot, a type red's hand holds too, when the game is
+    created, then the depot is listed in the clear with the bases' cards (bases are public,
+    AE-17), and not again under red."""
+    text = toml(bases=BASES + 'facilities = ["depot"]\n', armies=ARMIES, public_setup=False)
+    arb = begun(tmp_path / "facility", text, KEY, dice="auto")
+    assert ids(created_as(arb, None)["scenario"]["cards"]) == ["keep", "camp", "depot"]
+    red = created_as(arb, "red")["scenario"]["empires"][0]["cards"]["value"]
+    assert ids(red) == [c for c in RED_CARDS if c != "depot"]

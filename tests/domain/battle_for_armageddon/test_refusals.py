@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
-from tests.domain.battle_for_armageddon.helpers import at, game, in_phase
+from tests.domain.battle_for_armageddon.helpers import at, game, in_phase, off
+from tests.domain.battle_for_armageddon.test_build import RUINS, imperial_build, ork_build
+from tests.domain.battle_for_armageddon.test_combat import attack, orks_attack
+from tests.domain.battle_for_armageddon.test_specials import drawn
 from warlog.domain.battle_for_armageddon import commands as c
+from warlog.domain.battle_for_armageddon import events as ev
 
 
 def test_moving_the_other_side_s_counter_names_whose_it_is() -> None:
@@ -51,3 +55,54 @@ def test_a_long_name_a_command_gives_is_quoted_short_and_the_refusal_keeps_its_r
         c.Move(player="orks", counter=long, to="plain_a"), code="rules/unknown_counter"
     )
     assert str(moved) == f"there is no counter {short}"
+
+
+def test_every_refusal_that_names_an_unknown_counter_or_area_quotes_it_short() -> None:
+    """Given a game at each step where a command names a counter or an area (placing, rebuilding,
+    moving, deploying, taking a loss, retreating, a drop pod), when the name is three thousand
+    characters the game does not know, then the refusal quotes its first characters only."""
+    long = "y" * 3000
+    short = repr("y" * 57 + "...")
+    g, _ = imperial_build()
+    g.when(c.Build(player="imperials", counter="riders-1"))
+    g.when(c.FinishBuilding(player="imperials"))
+    placed = g.when_rejected(
+        c.Place(player="imperials", counter="riders-1", to=long), code="rules/bad_place"
+    )
+    assert str(placed).startswith(f"riders-1 cannot be placed in {short}: it must be")
+    g, _ = ork_build(*RUINS, at("boyz-2", "hive_b"), at("boyz-3", "factory_f"), off("boyz-4"))
+    rebuilt = g.when_rejected(
+        c.Rebuild(player="orks", counter="boyz-4", to=long), code="rules/bad_place"
+    )
+    assert str(rebuilt).startswith(f"boyz-4 cannot be rebuilt in {short}: it must be")
+    g = game(*in_phase("orks", "movement"))
+    moved = g.when_rejected(
+        c.Move(player="orks", counter="boyz-1", to=long), code="rules/unknown_area"
+    )
+    assert str(moved) == f"there is no area {short}"
+    deployed = game().when_rejected(
+        c.Deploy(player="orks", counter=long, to="plain_a"), code="rules/unknown_counter"
+    )
+    assert str(deployed) == f"there is no counter {short}"
+    g = orks_attack(at("boyz-2", "plain_b"), at("mob-1", "plain_b"), at("ig-1", "plain_a"))
+    g.events(at("ig-2", "plain_a"))
+    attack(g, "plain_a", "plain_b", die=2)  # 5 vs 6 → 1:2, roll 2 → AR
+    lost = g.when_rejected(c.TakeLoss(player="orks", counter=long), code="rules/bad_choice")
+    assert str(lost).startswith(f"{short} cannot be taken as the loss in plain_b; choose one of")
+    g.when(c.TakeLoss(player="orks", counter="mob-1"))
+    wrong = g.when_rejected(
+        c.Retreat(player="orks", counter=long, to="ash_b"), code="rules/bad_choice"
+    )
+    assert str(wrong) == f"boyz-2 retreats next, not {short}"
+    far = g.when_rejected(
+        c.Retreat(player="orks", counter="boyz-2", to=long), code="rules/bad_choice"
+    )
+    assert str(far).startswith(f"boyz-2 cannot retreat to {short}; it may go to")
+    g = game(*in_phase("imperials", "movement"), *drawn("imperials", "drop-pod-1"))
+    g.events(ev.ReinforcementsArrived(turn=3, counters=["blood_angels", "dante"]))
+    for counter, area, expected in (
+        (long, "jungle_c", f"{short} is not a READY Marine counter"),
+        ("blood_angels", long, f"blood_angels cannot land in {short} (terrain, enemy or stacking)"),
+    ):
+        pod = c.PlaySpecial(player="imperials", card="drop-pod-1", area=area, counter=counter)
+        assert str(g.when_rejected(pod, code="rules/bad_target")) == expected
