@@ -12,7 +12,13 @@ from typing import Any
 
 from msgspec.structs import replace
 
-from tests.domain.armageddon_empires.helpers import army_block, game, only, sight, start_turns
+from tests.domain.armageddon_empires.helpers import (
+    army_block,
+    only,
+    scenario,
+    sight,
+    start_turns,
+)
 from tests.domain.armageddon_empires.test_air_war import accept_all, launch
 from tests.given_when_then import Given
 from warlog.domain.armageddon_empires.air_events import AirStrikeEnded
@@ -186,11 +192,15 @@ deck = ["trooper"]
 """.replace("'", '"')
 
 
-def struck(red: list[str], **kw: Any) -> Given:
-    """Red's turn; blue-a (the titan led by the seer) stands in blue's HQ hex, sighted."""
+def struck(red: list[str], version: str | None = None, **kw: Any) -> Given:
+    """Red's turn; blue-a (the titan led by the seer) stands in blue's HQ hex, sighted. A game
+    begun under ``version`` of the rules (default: this one)."""
     armies = army_block("blue-a", "blue", "4,2", hero="seer", units=("titan",))
     armies += army_block("red-a", "red", "0,1", units=("trooper",))
-    g = game(ROWS, armies=CARDS + armies, bases=bases(**kw), empires=empires(red), resources="")
+    parts = {"armies": CARDS + armies, "bases": bases(**kw), "empires": empires(red)}
+    ruleset = RULESET if version is None else RULESET.at_version(version)
+    assert ruleset is not None
+    g = Given(ruleset, scenario(ROWS, resources="", **parts))
     return sight(start_turns(g), "red", "blue-a")
 
 
