@@ -36,6 +36,7 @@ from warlog.domain.armageddon_empires.radiation import (
 )
 from warlog.domain.armageddon_empires.ruleset import RULESET
 from warlog.domain.armageddon_empires.scenario import bundled
+from warlog.domain.core.errors import InputError
 from warlog.domain.core.events import DiceRolled, Event
 
 
@@ -103,14 +104,30 @@ def test_a_referee_can_follow_the_arithmetic_of_a_card_s_roll() -> None:
 # ---------------------------------------------------------------------- in play
 
 
-def test_a_wmd_on_the_bundled_scenario_s_spire_rolls_the_25_radiation_rolls_of_version_19() -> None:
-    # given red's Sunbreaker Warhead (Hydrogen Bomb 10, 15) in its hand, in red's turn
+def armed() -> Given:
+    """The bundled scenario in red's turn, red's Sunbreaker Warhead (Hydrogen Bomb 10, 15) in
+    its hand."""
     g = Given(RULESET, bundled("cinder-and-glass"))
     red = g.state.empires["red"]
     deck = tuple(c for c in red.deck if c != "red.sunbreaker.1")
     red = replace(red, hand=("red.sunbreaker.1",), deck=deck)
     g.state = replace(g.state, empires={**g.state.empires, "red": red})
-    start_turns(g)
+    return start_turns(g)
+
+
+def test_a_referee_typing_too_few_dice_is_told_the_radiation_dice_too() -> None:
+    g = armed()
+    with pytest.raises(InputError) as refused:
+        launch(g, PlayAttackCard(player="red", card="red.sunbreaker.1", at="3,8"), [1] * 47)
+    assert str(refused.value).startswith(
+        "this command needs 97 dice (47 d6 then 2 d64 then 2 d81 then 2 d25 then 2 d49 then "
+        "2 d11 then 2 d13"
+    )
+    assert "then 2 d89 then 2 d97) in its 'dice' list; 47 given" in str(refused.value)
+
+
+def test_a_wmd_on_the_bundled_scenario_s_spire_rolls_the_25_radiation_rolls_of_version_19() -> None:
+    g = armed()
     # when it strikes the Glass Spire (3,8, urban: +2), not Hardened: the base is razed and its
     # garrison faces the hidden challenges, by id — the Flak Crawlers (defence 4), the Glass
     # Choristers (4, resistance 2), the Ward Battery (3, resistance 2): 10 dice and the pool
