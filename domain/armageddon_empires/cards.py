@@ -12,8 +12,10 @@ from warlog.domain.armageddon_empires.abilities import Ability, parse_abilities
 from warlog.domain.armageddon_empires.resources import Resources
 
 Id = Annotated[str, msgspec.Meta(pattern=r"^[a-z0-9][a-z0-9_-]{0,39}$")]
-Stat = Annotated[int, msgspec.Meta(ge=0, le=99)]
-PositiveStat = Annotated[int, msgspec.Meta(ge=1, le=99)]
+#: the largest value a printed number may have (a resistance among them)
+STAT_MAX = 99
+Stat = Annotated[int, msgspec.Meta(ge=0, le=STAT_MAX)]
+PositiveStat = Annotated[int, msgspec.Meta(ge=1, le=STAT_MAX)]
 CardKind = Literal["hero", "unit", "facility", "attack", "munition", "tactic"]
 Craft = Literal["aircraft", "helo", "missile"]
 #: the effects a tactic card may have (manual p.51; digest 9.5), by warlog's names

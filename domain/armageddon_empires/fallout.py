@@ -24,9 +24,13 @@
   no other empire's sightings change. What happens to a base is public, as bases are: its
   facilities' challenges roll in the open, before the hidden dice.
 - The dice are counted before any is rolled (AE-37): the radiation die of every card is
-  rolled with the challenge dice, one hidden roll for each resistance of the scenario's heroes
-  and units (so the number of rolls tells nothing), and a card the challenge destroys does not
-  use its own.
+  rolled with the challenge dice, and a card the challenge destroys does not use its own. The
+  hidden radiation rolls (``radiation_rolls``): before version 19, one for each resistance of 2
+  or more among the scenario's heroes and units, of that many sides (so the number of rolls
+  tells nothing of the hex, but the sides tell the resistances); since version 19 (AE-65) the
+  same 25 rolls in every game, of ``radiation.RADIATION_SIDES``, each holding one die for every
+  exposed card of resistance 2 or more, which reads its roll from them
+  (``radiation.radiation_roll``).
 """
 
 from __future__ import annotations
@@ -50,10 +54,18 @@ from warlog.domain.armageddon_empires.fallout_events import (
     FalloutKind,
     FalloutSuffered,
     Radiation,
+    RadiationDie,
     WmdDetonated,
 )
 from warlog.domain.armageddon_empires.frames import AirStrike
 from warlog.domain.armageddon_empires.munitions import carried
+from warlog.domain.armageddon_empires.radiation import (
+    RADIATION_DICE_FIXED_SINCE,
+    RADIATION_SIDES,
+    die_of,
+    prime_powers,
+    radiation_roll,
+)
 from warlog.domain.armageddon_empires.state import Army, Base, GameState
 from warlog.domain.core.batch import Batch
 from warlog.domain.core.procedure import Step
@@ -125,15 +137,30 @@ def resistance(state: GameState, card: str) -> int:
 
 def scenario_resistances(state: GameState) -> tuple[int, ...]:
     """The resistances of 2 or more among the scenario's heroes and units: one hidden radiation
-    roll each, whatever the hex holds (module doc). Each roll's sides are public: since version
-    18 a hidden set-up's catalogue is sealed by empire (AE-64), and these tell every player the
-    resistances of both empires' hidden types (README, "Known leaks")."""
+    roll each before version 19, whatever the hex holds (module doc). Each roll's sides are
+    public: in version 18, whose hidden set-up's catalogue is sealed by empire (AE-64), they told
+    every player the resistances of both empires' hidden types; since version 19 the rolls are
+    ``radiation.RADIATION_SIDES`` whatever the catalogue (AE-65)."""
     found = {
         e.spec.resistance
         for e in state.catalogue.values()
         if isinstance(e.spec, HeroCard | UnitCard) and e.spec.resistance >= 2
     }
     return tuple(sorted(found))
+
+
+def radiation_rolls(state: GameState, exposed: list[str]) -> list[tuple[int, list[str]]]:
+    """The hidden radiation rolls of a WMD strike on the ``exposed`` cards (in the order the
+    challenges take them), each as its sides and the cards that hold a die of it, in order:
+    since version 19 one roll of each of ``RADIATION_SIDES``, each holding every card of
+    resistance 2 or more (AE-65); before, one roll for each of ``scenario_resistances``, holding
+    the cards of that resistance."""
+    if state.rules_version >= RADIATION_DICE_FIXED_SINCE:
+        irradiated = [c for c in exposed if resistance(state, c) >= 2]
+        return [(sides, irradiated) for sides in RADIATION_SIDES]
+    return [
+        (r, [c for c in exposed if resistance(state, c) == r]) for r in scenario_resistances(state)
+    ]
 
 
 def sheltered(state: GameState, base: Base | None) -> str | None:
@@ -211,14 +238,32 @@ def _in_the_open(state: GameState, hit: FalloutHit) -> FalloutHit:
     return replace(hit, total=hit.total - state.hidden_damage.get(hit.card, 0))
 
 
-def _irradiated(hit: FalloutHit, strength: int, res: int, die: int) -> FalloutHit:
+def _irradiated(
+    hit: FalloutHit, strength: int, res: int, die: int, dice: tuple[RadiationDie, ...] = ()
+) -> FalloutHit:
     """The hit with radiation added, unless the challenge destroyed the card (p.31–32): the
-    random 1..resistance is ``die`` (a resistance of 1 needs none; of 0 takes nothing, AE-47)."""
+    random 1..resistance is ``die`` (a resistance of 1 needs none; of 0 takes nothing, AE-47),
+    read from ``dice`` since version 19 (AE-65)."""
     if hit.destroyed:
         return hit
-    rad = Radiation(strength=strength, resistance=res, roll=min(res, 1) if res < 2 else die)
+    roll = min(res, 1) if res < 2 else die
+    rad = Radiation(strength=strength, resistance=res, roll=roll, dice=dice)
     total = hit.total + rad.damage
     return replace(hit, radiation=rad, total=total, destroyed=total >= hit.limit)
+
+
+def _hidden_radiation(
+    state: GameState, res: int, faces: dict[int, int]
+) -> tuple[int, tuple[RadiationDie, ...]]:
+    """A card's random 1..``res`` from its faces on the hidden radiation rolls (sides → face)
+    and the dice it read: before version 19 its one die of ``res`` sides; since, those of the
+    primes dividing ``res`` (AE-65)."""
+    if res < 2:
+        return 0, ()
+    if state.rules_version < RADIATION_DICE_FIXED_SINCE:
+        return faces[res], ()
+    dice = tuple(RadiationDie(die_of(p), faces[die_of(p)]) for p, _ in prime_powers(res))
+    return radiation_roll(res, faces), dice
 
 
 def _by_empire(
@@ -301,12 +346,11 @@ def _detonate(batch: Batch[GameState]) -> None:
     shelter = None if razed else sheltered(state, base)
     army_of = {c: army.id for army in hex_armies(state, at) for c in army.cards()}
     exposed = [c for c, army in army_of.items() if army != shelter]
-    kinds = scenario_resistances(state)
-    by_res = {r: [c for c in exposed if resistance(state, c) == r] for r in kinds}
+    rolls = radiation_rolls(state, exposed)
     open_pools, hidden_pools = _pools(state, spared, at), _pools(state, list(army_of), at)
     open_res = [f for f in spared if resistance(state, f) >= 2]
     count = _dice(open_pools, a) + len(open_res) + _dice(hidden_pools, a)
-    count += sum(len(v) for v in by_res.values())
+    count += sum(len(cards) for _, cards in rolls)
     if not may_roll(batch, strike.empire, f"{strike.name}: {weapon.name}", count, hidden=True):
         return
     # the base's challenges in the open, then the hidden ones (module doc)
@@ -320,17 +364,19 @@ def _detonate(batch: Batch[GameState]) -> None:
         open_hits.append(_in_the_open(state, _irradiated(hit, weapon.radiation, res, die)))
     purpose = f"{strike.name} hidden WMD challenges"
     hidden = _Faces(batch.roll(_dice(hidden_pools, a), 6, purpose=purpose, hidden=True))
-    rolls = {
-        r: iter(batch.roll(len(by_res[r]), r, purpose=f"{strike.name} radiation", hidden=True))
-        for r in kinds
-    }
+    faces: dict[str, dict[int, int]] = {}
+    for sides, cards in rolls:
+        rolled = batch.roll(len(cards), sides, purpose=f"{strike.name} radiation", hidden=True)
+        for c, face in zip(cards, rolled, strict=True):
+            faces.setdefault(c, {})[sides] = face
     hits = []
     for c, pool in hidden_pools.items():
         sheltered_here = army_of[c] == shelter
         hit = _challenge(state, c, pool, a, hidden, conventional=False, halved=sheltered_here)
         if not sheltered_here:
             res = resistance(state, c)
-            hit = _irradiated(hit, weapon.radiation, res, next(rolls[res]) if res >= 2 else 0)
+            die, dice = _hidden_radiation(state, res, faces.get(c, {}))
+            hit = _irradiated(hit, weapon.radiation, res, die, dice)
         hits.append(hit)
     batch.emit(
         WmdDetonated(

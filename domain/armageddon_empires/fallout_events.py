@@ -13,6 +13,7 @@ import msgspec
 
 from warlog.domain.armageddon_empires.air_events import AirStep
 from warlog.domain.armageddon_empires.challenge import Pool, counted, successes
+from warlog.domain.armageddon_empires.radiation import radiation_remainders
 from warlog.domain.core.events import Event
 from warlog.domain.core.seal import Hidden
 
@@ -27,13 +28,24 @@ class ArmyRoll(msgspec.Struct, frozen=True):
     hit: bool
 
 
-class Radiation(msgspec.Struct, frozen=True):
+class RadiationDie(msgspec.Struct, frozen=True):
+    """A card's die of one hidden radiation roll of a WMD strike since version 19 (AE-65)."""
+
+    sides: int
+    face: int
+
+
+class Radiation(msgspec.Struct, frozen=True, omit_defaults=True):
     """Radiation taken by a card that survived its WMD challenge (p.31–32; AE-47): the
-    weapon's ``strength`` less ``roll`` (a random 1..resistance; 0 with no resistance)."""
+    weapon's ``strength`` less ``roll`` (a random 1..resistance; 0 with no resistance). Since
+    version 19 (AE-65) ``dice``: the card's dice that made ``roll``, those of the radiation
+    rolls whose prime divides its resistance (``radiation.radiation_roll``); empty before, and
+    for a facility's public die."""
 
     strength: int
     resistance: int
     roll: int
+    dice: tuple[RadiationDie, ...] = ()
 
     @property
     def damage(self) -> int:
@@ -42,10 +54,30 @@ class Radiation(msgspec.Struct, frozen=True):
     def text(self) -> str:
         if not self.resistance:
             return f"radiation {self.strength} (resistance 0: nothing taken off, AE-47)"
+        if not self.dice:
+            return (
+                f"radiation {self.strength} − {self.roll} (a random 1..{self.resistance}, its "
+                f"resistance) = {self.damage}"
+            )
         return (
             f"radiation {self.strength} − {self.roll} (a random 1..{self.resistance}, its "
-            f"resistance) = {self.damage}"
+            f"resistance, from its radiation dice, AE-65: {self._arithmetic()}) = {self.damage}"
         )
+
+    def _arithmetic(self) -> str:
+        """How ``roll`` comes from ``dice`` (``radiation.radiation_roll``), step by step."""
+        faces = {d.sides: d.face for d in self.dice}
+        remainders = radiation_remainders(self.resistance, faces)
+        steps = [
+            f"d{d.sides} {d.face}: ({d.face} − 1) mod {q} = {rest}"
+            for d, (q, rest) in zip(self.dice, remainders, strict=True)
+        ]
+        x = self.roll - 1
+        if len(remainders) > 1:
+            left = " and ".join(f"{rest} mod {q}" for q, rest in remainders)
+            steps.append(f"{x} is the number of 0..{self.resistance - 1} that leaves {left}")
+        steps.append(f"1 + {x} = {self.roll}")
+        return "; ".join(steps)
 
 
 class FalloutHit(msgspec.Struct, frozen=True, kw_only=True):

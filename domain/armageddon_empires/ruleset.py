@@ -73,12 +73,17 @@ class ArmageddonEmpires(Rules[GameState, Command]):
     #: scenario declares its set-up public, the recorded scenario's catalogue holds in the clear
     #: only the card types of its public part, each empire's other types sealed whole for it
     #: under it, and every move is checked for minefields, so that ``game_created`` and the
-    #: first move tell neither empire which card types the other's hidden set-up holds (AE-64)
-    version: ClassVar[str] = "18"
+    #: first move tell neither empire which card types the other's hidden set-up holds (AE-64);
+    #: 19: a WMD strike's hidden radiation dice are the same 25 rolls in every game, one per
+    #: prime of the largest power of it up to 99 sides, from which each card reads its random
+    #: 1..resistance, so that their sides no longer tell the resistances of the other empire's
+    #: hidden card types (AE-65)
+    version: ClassVar[str] = "19"
     #: each played as a variant of this class (``every_version``); version 6's air strike's
     #: unit targets are the sighted units still standing in the hex (AE-42,
     #: ``air_war._version_6_targets``)
     kept_versions: ClassVar[tuple[str, ...]] = (
+        "18",
         "17",
         "16",
         "15",

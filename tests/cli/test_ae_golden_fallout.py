@@ -181,14 +181,15 @@ def test_p31_hydrogen_bomb_10_15_radiation_is_15_less_a_random_1_to_resistance(
     t = opened(tmp_path)
     # the Hold is not Hardened: destroyed, and blue's stronghold with it. The hidden dice, by
     # army and card: the Warden 10 dice against fate 3, the Bulwark 10 against defence 3, the
-    # Lancers 10 against defence 2; then the d4 of the Warden's resistance 4 and the d5 of the
-    # Bulwark's resistance 5
+    # Lancers 10 against defence 2; then the 25 radiation rolls of version 19 (AE-65), d64, d81,
+    # d25, …, d97, each a die for the Warden (resistance 4) and one for the Bulwark (5): the
+    # Warden reads its d64, the Bulwark its d25
     warden = [1] * 10 + [1, 1, 1]  # 0 − 0 = 0
     bulwark = [6, 6] + [1] * 8 + [6, 1, 1]  # 2 − 1 = 1
     lancers = [6, 6, 6] + [1] * 7 + [1, 1]  # 3 − 0 = 3: its 3 hit points, destroyed
     t.play(type="play_attack_card", player="red", card="red.sunbreaker.1", at="4,1")
     t.play(
-        type="ground_to_air_challenge", player="blue", dice=warden + bulwark + lancers + [4] + [3]
+        type="ground_to_air_challenge", player="blue", dice=warden + bulwark + lancers + [4, 3] * 25
     )
     detonated = t.seq_of("wmd_detonated")
     assert t.rule(detonated) == [
@@ -205,10 +206,12 @@ def test_p31_hydrogen_bomb_10_15_radiation_is_15_less_a_random_1_to_resistance(
         "air strike 1: the WMD on blue's cards (hidden, p.31; AE-49):",
         "- blue.warden.1: 0 successes on 10 dice [1, 1, 1, 1, 1, 1, 1, 1, 1, 1] against "
         "0 successes on its pool 3 = 3 (fate of The Warden, p.31) [1, 1, 1]: 0 damage; "
-        "radiation 15 − 4 (a random 1..4, its resistance) = 11; 11 of 20",
+        "radiation 15 − 4 (a random 1..4, its resistance, from its radiation dice, AE-65: "
+        "d64 4: (4 − 1) mod 4 = 3; 1 + 3 = 4) = 11; 11 of 20",
         "- blue.bulwark.1: 2 successes on 10 dice [6, 6, 1, 1, 1, 1, 1, 1, 1, 1] against "
         "1 success on its pool 3 = 3 (defense of Bulwark) [6, 1, 1]: 1 damage; "
-        "radiation 15 − 3 (a random 1..5, its resistance) = 12; 13 of 20",
+        "radiation 15 − 3 (a random 1..5, its resistance, from its radiation dice, AE-65: "
+        "d25 3: (3 − 1) mod 5 = 2; 1 + 2 = 3) = 12; 13 of 20",
         "- blue.lancers.1: 3 successes on 10 dice [6, 6, 6, 1, 1, 1, 1, 1, 1, 1] against "
         "0 successes on its pool 2 = 2 (defense of Lancers) [1, 1]: 3 damage; 3 of 3 — "
         "destroyed and discarded (AE-24)",

@@ -12,7 +12,13 @@ from typing import Any
 
 from msgspec.structs import replace
 
-from tests.domain.armageddon_empires.helpers import army_block, game, only, sight, start_turns
+from tests.domain.armageddon_empires.helpers import (
+    army_block,
+    only,
+    scenario,
+    sight,
+    start_turns,
+)
 from tests.domain.armageddon_empires.test_air_war import accept_all, launch
 from tests.given_when_then import Given
 from warlog.domain.armageddon_empires.air_events import AirStrikeEnded
@@ -25,6 +31,7 @@ from warlog.domain.armageddon_empires.fallout_events import (
     FalloutSuffered,
     WmdDetonated,
 )
+from warlog.domain.armageddon_empires.radiation import RADIATION_SIDES
 from warlog.domain.armageddon_empires.ruleset import RULESET
 from warlog.domain.armageddon_empires.views import view
 from warlog.domain.core.events import DiceRolled, Event
@@ -185,11 +192,15 @@ deck = ["trooper"]
 """.replace("'", '"')
 
 
-def struck(red: list[str], **kw: Any) -> Given:
-    """Red's turn; blue-a (the titan led by the seer) stands in blue's HQ hex, sighted."""
+def struck(red: list[str], version: str | None = None, **kw: Any) -> Given:
+    """Red's turn; blue-a (the titan led by the seer) stands in blue's HQ hex, sighted. A game
+    begun under ``version`` of the rules (default: this one)."""
     armies = army_block("blue-a", "blue", "4,2", hero="seer", units=("titan",))
     armies += army_block("red-a", "red", "0,1", units=("trooper",))
-    g = game(ROWS, armies=CARDS + armies, bases=bases(**kw), empires=empires(red), resources="")
+    parts = {"armies": CARDS + armies, "bases": bases(**kw), "empires": empires(red)}
+    ruleset = RULESET if version is None else RULESET.at_version(version)
+    assert ruleset is not None
+    g = Given(ruleset, scenario(ROWS, resources="", **parts))
     return sight(start_turns(g), "red", "blue-a")
 
 
@@ -306,9 +317,17 @@ def test_a_missile_shot_down_does_no_collateral_damage() -> None:
 # Hardened facility left (the base's own card first): 10 dice, then its defence (1 + plains 0);
 # then the d3 of the bunker's resistance 3. Hidden: every card of every army, by army id (blue-a:
 # the seer against its fate 2, the titan against its defence 2; the garrison: the plate against
-# 1): 10 dice, then its pool; then one d4 for the scenario's resistance 4 (the titan).
+# 1): 10 dice, then its pool; then the 25 radiation rolls of version 19 (AE-65), a d64, a d81, …,
+# a d97, each with one die for every exposed card of resistance 2 or more (the titan's 4).
 
 MISS = [1] * 10
+
+
+def radiation_faces(*rolls: int) -> list[int]:
+    """The faces of the 25 hidden radiation rolls (AE-65) that give the exposed cards of
+    resistance 2 or more, in order, the random 1..resistance ``rolls``: on each roll, a face
+    whose face − 1 leaves the remainder roll − 1 (``radiation.radiation_roll``)."""
+    return [(r - 1) % sides + 1 for sides in RADIATION_SIDES for r in rolls]
 
 
 def test_a_hydrogen_bomb_spares_hardened_facilities_and_the_garrison_of_a_hardened_base() -> None:
@@ -318,7 +337,7 @@ def test_a_hydrogen_bomb_spares_hardened_facilities_and_the_garrison_of_a_harden
     bunker_radiation = [2]  # 15 − 2
     seer, titan = [*MISS, 1, 1], [*MISS, 1, 1]
     plate = [6] * 5 + [1] * 5 + [1]  # 5 − 0 = 5, halved for the garrison of a Hardened base: 2
-    titan_radiation = [1]  # 15 − 1
+    titan_radiation = radiation_faces(1)  # 15 − 1
     events = launch(
         g,
         PlayAttackCard(player="red", card="red.nova.1", at="4,2"),
@@ -349,7 +368,7 @@ def test_a_wmd_s_open_hit_tells_the_damage_seen_not_a_repair_made_out_of_sight()
     vault = [6, 6, 6] + [1] * 7 + [1]
     bunker, bunker_radiation = [6] * 10 + [1], [2]
     seer, titan = [*MISS, 1, 1], [*MISS, 1, 1]
-    plate, titan_radiation = [6] * 5 + [1] * 5 + [1], [1]
+    plate, titan_radiation = [6] * 5 + [1] * 5 + [1], radiation_faces(1)
     # when red's nova strikes: the vault takes 3 + 15 as before
     events = launch(
         g,
@@ -369,7 +388,7 @@ def test_hydrogen_bomb_10_15_on_a_base_not_hardened_razes_it_and_irradiates_ever
     seer = [6, 6, 6] + [1] * 7 + [6, 1]  # 3 − 1 = 2
     titan = [*MISS, 1, 1]  # 0 − 0 = 0 (no damage modifiers on a WMD challenge, R14)
     plate = [*MISS, 1]
-    titan_radiation = [4]  # the d4 of resistance 4 shows 4
+    titan_radiation = radiation_faces(4)  # the d64 shows 4: (4 − 1) mod 4 = 3, + 1
     events = launch(
         g,
         PlayAttackCard(player="red", card="red.nova.1", at="4,2"),

@@ -84,7 +84,9 @@ def test_red_reads_the_same_whatever_blue_s_unseen_army_suffers_from_a_hydrogen_
             {
                 "type": "ground_to_air_challenge",
                 "player": "blue",
-                "dice": [*guard, *([1] * 12), 1, 1],  # the Lancers: 15 radiation, destroyed
+                # the Lancers: 15 radiation, destroyed; then the 25 radiation rolls (AE-65), a
+                # die each for the Warden and the Bulwark
+                "dice": [*guard, *([1] * 12), *[1, 1] * 25],
             },
         ],
     )
@@ -101,7 +103,8 @@ def test_red_reads_the_same_whatever_blue_s_unseen_army_suffers_from_a_hydrogen_
             {
                 "type": "ground_to_air_challenge",
                 "player": "blue",
-                "dice": [*guard, *([1] * 13), 1, 1, 5],  # this Bulwark: 15 − 5 = 10
+                # this Bulwark: 15 − 5 = 10, its die of the d25 showing 5 (AE-65)
+                "dice": [*guard, *([1] * 13), *[1, 1, 5] * 25],
             },
         ],
     )
