@@ -334,3 +334,37 @@ def begun(
     else:
         arb.create(created_under(version, text, key, dice=dice), key)
     return arb
+
+
+def revealed_clean(db: Path, game: str, export: Path) -> list[dict[str, Any]]:
+    """``game`` of ``db`` revealed, audited clean and exported to ``export`` through the CLI,
+    the export audited clean too, every value opened and every command re-derived under this
+    warlog's version: its rows."""
+    from tests.cli.command import succeeded
+    from warlog.arbiter.audit import audit_records
+    from warlog.arbiter.sources import file_records
+    from warlog.domain import rulesets
+
+    succeeded(db, "reveal", game, "--yes")
+    assert "no findings" in succeeded(db, "audit", game)
+    succeeded(db, "export", game, "-o", str(export))
+    auditor = audit_records(file_records(str(export)), rulesets.get)
+    assert auditor.findings == [] and auditor.revealed
+    assert auditor.rules == f"armageddon-empires version {RULESET.version}"
+    return [msgspec.json.decode(line) for line in export.read_bytes().splitlines()]
+
+
+def verified_and_imported(db: Path, game: str, export: Path) -> None:
+    """``docs/verify.py`` passes ``export`` (``game``'s, revealed) with no seal left closed, and
+    it imports into another database beside ``db`` as the same game, auditing clean."""
+    from tests.cli.command import succeeded
+    from tests.test_verifier import run as verify_run
+
+    verified = verify_run(export)
+    assert verified.returncode == 0, verified.stdout
+    assert verified.stdout.startswith("chain intact;")
+    assert ", 0 seals still closed" in verified.stdout
+    other = db.with_name(f"imported-{db.name}")
+    assert succeeded(other, "import", str(export), "--game", "copy").strip() == "copy"
+    assert succeeded(other, "head", "copy") == succeeded(db, "head", game)
+    assert "no findings" in succeeded(other, "audit", "copy")

@@ -21,15 +21,18 @@ import msgspec
 import pytest
 
 from tests.cli.command import succeeded as cli_ok
-from tests.domain.armageddon_empires.helpers import BASES, army_block, begun, toml
+from tests.domain.armageddon_empires.helpers import (
+    BASES,
+    army_block,
+    begun,
+    revealed_clean,
+    toml,
+    verified_and_imported,
+)
 from tests.domain.armageddon_empires.test_hidden_setup import red_outputs
 from tests.domain.armageddon_empires.test_minefields import MINE_CARDS, minefield
 from tests.domain.armageddon_empires.test_non_interference import KEY, reads
-from tests.test_verifier import run as verify_run
 from warlog.arbiter.application import Arbiter
-from warlog.arbiter.audit import audit_records
-from warlog.arbiter.sources import file_records
-from warlog.domain import rulesets
 from warlog.domain.armageddon_empires.events import CardsNumbered
 from warlog.domain.armageddon_empires.ruleset import RULESET
 from warlog.domain.armageddon_empires.scenario import bundled, parse_scenario
@@ -207,24 +210,12 @@ def test_a_custom_game_of_version_16_revealed_audits_clean_round_trips_and_forks
     if json.loads(cli_ok(db, "state", "v16", "--json"))["state"]["current"] == "blue":
         cli_ok(db, "play", "v16", json.dumps({"type": "end_turn", "player": "blue"}))
     cli_ok(db, "play", "v16", json.dumps(WALK[-1]))
-    cli_ok(db, "reveal", "v16", "--yes")
-    assert "no findings" in cli_ok(db, "audit", "v16")
-    cli_ok(db, "export", "v16", "-o", str(export))
-    auditor = audit_records(file_records(str(export)), rulesets.get)
-    assert auditor.findings == [] and auditor.revealed
-    assert auditor.rules == f"armageddon-empires version {RULESET.version}"
-    rows = [json.loads(line) for line in export.read_text().splitlines()]
+    rows = revealed_clean(db, "v16", export)
     numbered = [r["data"] for r in rows if r["type"] == "cards_numbered"]
     assert [n["empire"] for n in numbered] == ["red", "blue"]
     assert "blue.trooper.4" in numbered[1]["renamed"]["value"]  # opened by the reveal
-    verified = verify_run(export)
-    assert verified.returncode == 0, verified.stdout
-    assert ", 0 seals still closed" in verified.stdout
     # the log imports into another database as the same game, and a fork plays on
-    other = tmp_path / "other.db"
-    assert cli_ok(other, "import", str(export), "--game", "copy").strip() == "copy"
-    assert cli_ok(other, "head", "copy") == cli_ok(db, "head", "v16")
-    assert "no findings" in cli_ok(other, "audit", "copy")
+    verified_and_imported(db, "v16", export)
     commands = [r["seq"] for r in rows if r["type"] == "command_issued"]
     at = commands[-1] - 1  # before red-a's walk
     cli_ok(db, "fork", "v16", "--at", str(at), "--game", "f16")

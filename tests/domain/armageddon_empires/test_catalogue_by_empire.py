@@ -28,15 +28,15 @@ from tests.domain.armageddon_empires.helpers import (
     EMPIRES,
     army_block,
     begun,
+    revealed_clean,
     toml,
+    verified_and_imported,
 )
 from tests.domain.armageddon_empires.test_hidden_setup import created_as, forged_audit, red_outputs
 from tests.domain.armageddon_empires.test_minefields import MINE_CARDS
 from tests.domain.armageddon_empires.test_non_interference import KEY, reads
-from tests.test_verifier import run as verify_run
 from warlog.arbiter.application import Arbiter
 from warlog.arbiter.audit import audit_records
-from warlog.arbiter.sources import file_records
 from warlog.domain import rulesets
 from warlog.domain.armageddon_empires.ruleset import RULESET
 from warlog.domain.armageddon_empires.scenario import parse_scenario
@@ -183,26 +183,14 @@ def test_a_custom_game_of_version_18_revealed_audits_clean_round_trips_and_forks
         if command["player"] == "red" and now == "blue":
             cli_ok(db, "play", "v18", json.dumps({"type": "end_turn", "player": "blue"}))
         cli_ok(db, "play", "v18", json.dumps(command))
-    cli_ok(db, "reveal", "v18", "--yes")
-    assert "no findings" in cli_ok(db, "audit", "v18")
-    cli_ok(db, "export", "v18", "-o", str(export))
-    auditor = audit_records(file_records(str(export)), rulesets.get)
-    assert auditor.findings == [] and auditor.revealed
-    assert auditor.rules == f"armageddon-empires version {RULESET.version}"
-    rows = [json.loads(line) for line in export.read_text().splitlines()]
+    rows = revealed_clean(db, "v18", export)
     empires = rows[0]["data"]["scenario"]["empires"]
     assert [ids(e["cards"]["value"]) for e in empires] == [
         RED_CARDS,
         ["trooper", "glass-choristers"],
     ]  # opened by the reveal
-    verified = verify_run(export)
-    assert verified.returncode == 0, verified.stdout
-    assert ", 0 seals still closed" in verified.stdout
     # the log imports into another database as the same game, and a fork plays on
-    other = tmp_path / "other.db"
-    assert cli_ok(other, "import", str(export), "--game", "copy").strip() == "copy"
-    assert cli_ok(other, "head", "copy") == cli_ok(db, "head", "v18")
-    assert "no findings" in cli_ok(other, "audit", "copy")
+    verified_and_imported(db, "v18", export)
     at = [r["seq"] for r in rows if r["type"] == "command_issued"][-1] - 1  # before the move
     cli_ok(db, "fork", "v18", "--at", str(at), "--game", "f18")
     cli_ok(db, "play", "f18", json.dumps(MOVES[-1]))

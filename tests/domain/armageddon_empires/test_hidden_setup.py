@@ -23,11 +23,17 @@ from typing import Any
 import pytest
 
 from tests.cli.command import succeeded as cli_ok
-from tests.domain.armageddon_empires.helpers import ARMIES, army_block, begun, toml
+from tests.domain.armageddon_empires.helpers import (
+    ARMIES,
+    army_block,
+    begun,
+    revealed_clean,
+    toml,
+    verified_and_imported,
+)
 from tests.domain.armageddon_empires.test_minefields import MINE_CARDS, minefield
 from tests.domain.armageddon_empires.test_non_interference import KEY, reads
 from tests.forger import forge
-from tests.test_verifier import run as verify_run
 from warlog.arbiter.application import Arbiter
 from warlog.arbiter.audit import audit_records
 from warlog.arbiter.exchange import export_line
@@ -160,18 +166,9 @@ def test_a_game_of_version_15_on_revealed_audits_clean_and_the_stand_alone_verif
         {"type": "buy_initiative", "player": "blue", "count": 0},
     ]:
         cli_ok(db, "play", "v15", json.dumps(command))
-    cli_ok(db, "reveal", "v15", "--yes")
-    assert "no findings" in cli_ok(db, "audit", "v15")
-    cli_ok(db, "export", "v15", "-o", str(export))
-    auditor = audit_records(file_records(str(export)), rulesets.get)
-    assert auditor.findings == [] and auditor.revealed
-    assert auditor.rules == f"armageddon-empires version {RULESET.version}"
-    first = json.loads(export.read_text().splitlines()[0])["data"]["scenario"]["empires"]
+    first = revealed_clean(db, "v15", export)[0]["data"]["scenario"]["empires"]
     assert [len(e["armies"]["value"]) for e in first] == [2, 3]
-    verified = verify_run(export)
-    assert verified.returncode == 0, verified.stdout
-    assert verified.stdout.startswith("chain intact;")
-    assert ", 0 seals still closed" in verified.stdout
+    verified_and_imported(db, "v15", export)
 
 
 def forged_audit(tmp_path: Path, blue: str, edit: Any) -> list[str]:
