@@ -16,8 +16,6 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from warlog.domain.armageddon_empires.cards import STAT_MAX
-
 #: AE-65: the version since which the radiation dice of a WMD strike are ``RADIATION_SIDES``
 RADIATION_DICE_FIXED_SINCE = 19
 
@@ -26,16 +24,13 @@ def _primes(upto: int) -> tuple[int, ...]:
     return tuple(p for p in range(2, upto + 1) if all(p % d for d in range(2, p)))
 
 
-def _largest_power(p: int, upto: int) -> int:
-    power = p
-    while power * p <= upto:
-        power *= p
-    return power
-
-
-#: AE-65: the sides of the hidden radiation rolls, one per prime p ≤ 99, in the order of the
-#: primes: the largest power of p that is at most the largest resistance (25 rolls)
-RADIATION_SIDES: tuple[int, ...] = tuple(_largest_power(p, STAT_MAX) for p in _primes(STAT_MAX))
+#: AE-65: the sides of the hidden radiation rolls, one per prime p up to 99 (the largest
+#: resistance, ``cards.STAT_MAX``), in the order of the primes: the largest power of p that is
+#: at most 99. Written out, not computed: version 19's dice, whatever a later limit becomes
+RADIATION_SIDES: tuple[int, ...] = (
+    64, 81, 25, 49, 11, 13, 17, 19, 23, 29, 31, 37, 41, 43, 47, 53, 59, 61, 67, 71, 73, 79, 83,
+    89, 97,
+)  # fmt: skip
 
 
 def prime_powers(resistance: int) -> tuple[tuple[int, int], ...]:

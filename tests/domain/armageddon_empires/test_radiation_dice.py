@@ -26,6 +26,7 @@ from tests.domain.armageddon_empires.test_fallout import (
     struck,
 )
 from tests.given_when_then import Given
+from warlog.domain.armageddon_empires.cards import STAT_MAX
 from warlog.domain.armageddon_empires.commands import PlayAttackCard
 from warlog.domain.armageddon_empires.fallout_events import Radiation, RadiationDie
 from warlog.domain.armageddon_empires.radiation import (
@@ -56,6 +57,8 @@ def test_the_radiation_dice_are_the_largest_power_of_each_prime_up_to_99() -> No
         assert q == sides <= 99 < sides * p
     assert all(gcd(a, b) == 1 for a in RADIATION_SIDES for b in RADIATION_SIDES if a != b)
     assert prod(RADIATION_SIDES) == lcm(*range(1, 100))
+    # every resistance a card may print reads its roll from them (a higher limit needs a version)
+    assert prod(RADIATION_SIDES) % lcm(*range(1, STAT_MAX + 1)) == 0
 
 
 @pytest.mark.parametrize("resistance", [2, 6, 7, 12, 64, 97, 99])
