@@ -29,7 +29,7 @@
   or more among the scenario's heroes and units, of that many sides (so the number of rolls
   tells nothing of the hex, but the sides tell the resistances); since version 19 (AE-65) the
   same 25 rolls in every game, of ``radiation.RADIATION_SIDES``, each holding one die for every
-  exposed card of resistance 2 or more, which reads its roll from them
+  exposed card whose resistance its prime divides, which reads its roll from them
   (``radiation.radiation_roll``).
 """
 
@@ -63,6 +63,7 @@ from warlog.domain.armageddon_empires.radiation import (
     RADIATION_DICE_FIXED_SINCE,
     RADIATION_SIDES,
     die_of,
+    prime_of,
     prime_powers,
     radiation_roll,
 )
@@ -152,12 +153,16 @@ def scenario_resistances(state: GameState) -> tuple[int, ...]:
 def radiation_rolls(state: GameState, exposed: list[str]) -> list[tuple[int, list[str]]]:
     """The hidden radiation rolls of a WMD strike on the ``exposed`` cards (in the order the
     challenges take them), each as its sides and the cards that hold a die of it, in order:
-    since version 19 one roll of each of ``RADIATION_SIDES``, each holding every card of
-    resistance 2 or more (AE-65); before, one roll for each of ``scenario_resistances``, holding
+    since version 19 one roll of each of ``RADIATION_SIDES``, each holding a die for every card
+    whose resistance its prime divides, the dice ``radiation.radiation_roll`` reads (AE-65;
+    a resistance of 0 or 1 has no prime); before, one roll for each of ``scenario_resistances``, holding
     the cards of that resistance."""
     if state.rules_version >= RADIATION_DICE_FIXED_SINCE:
-        irradiated = [c for c in exposed if resistance(state, c) >= 2]
-        return [(sides, irradiated) for sides in RADIATION_SIDES]
+        res = {c: resistance(state, c) for c in exposed}
+        return [
+            (sides, [c for c in exposed if res[c] >= 2 and res[c] % prime_of(sides) == 0])
+            for sides in RADIATION_SIDES
+        ]
     return [
         (r, [c for c in exposed if resistance(state, c) == r]) for r in scenario_resistances(state)
     ]

@@ -7,9 +7,9 @@ and units (``fallout.scenario_resistances``): the sides of a roll are public, so
 player the resistances of the other empire's hidden card types (AE-64). Since version 19 the
 rolls are the same in every game: one for each prime p ≤ 99, of ``p^e`` sides, the largest power
 of p that is at most 99 (``RADIATION_SIDES``: d64, d81, d25, d49, d11, d13, …, d97), each
-holding one die per exposed hero or unit of resistance 2 or more, in the order the challenges
-take them. A card of resistance r reads its own die of the rolls whose prime divides r
-(``radiation_roll``). Pure: no state, no I/O.
+holding one die per exposed hero or unit whose resistance p divides, in the order the
+challenges take them (the counts are sealed with the faces). A card of resistance r reads its
+own dice, on the rolls of the primes that divide r (``radiation_roll``). Pure: no state, no I/O.
 """
 
 from __future__ import annotations
@@ -45,6 +45,11 @@ def prime_powers(resistance: int) -> tuple[tuple[int, int], ...]:
         if q > 1:
             out.append((p, q))
     return tuple(out)
+
+
+def prime_of(sides: int) -> int:
+    """The prime whose power ``sides`` is (one of ``RADIATION_SIDES``): 64 → 2, 97 → 97."""
+    return prime_powers(sides)[0][0]
 
 
 def die_of(p: int) -> int:

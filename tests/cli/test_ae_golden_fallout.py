@@ -182,15 +182,13 @@ def test_p31_hydrogen_bomb_10_15_radiation_is_15_less_a_random_1_to_resistance(
     # the Hold is not Hardened: destroyed, and blue's stronghold with it. The hidden dice, by
     # army and card: the Warden 10 dice against fate 3, the Bulwark 10 against defence 3, the
     # Lancers 10 against defence 2; then the 25 radiation rolls of version 19 (AE-65), d64, d81,
-    # d25, …, d97, each a die for the Warden (resistance 4) and one for the Bulwark (5): the
-    # Warden reads its d64, the Bulwark its d25
+    # d25, …, d97, each a die for every card whose resistance its prime divides: the Warden's
+    # (resistance 4) on the d64, the Bulwark's (5) on the d25, none on the others
     warden = [1] * 10 + [1, 1, 1]  # 0 − 0 = 0
     bulwark = [6, 6] + [1] * 8 + [6, 1, 1]  # 2 − 1 = 1
     lancers = [6, 6, 6] + [1] * 7 + [1, 1]  # 3 − 0 = 3: its 3 hit points, destroyed
     t.play(type="play_attack_card", player="red", card="red.sunbreaker.1", at="4,1")
-    t.play(
-        type="ground_to_air_challenge", player="blue", dice=warden + bulwark + lancers + [4, 3] * 25
-    )
+    t.play(type="ground_to_air_challenge", player="blue", dice=warden + bulwark + lancers + [4, 3])
     detonated = t.seq_of("wmd_detonated")
     assert t.rule(detonated) == [
         "air strike 1: Hydrogen Bomb 10, 15 on 4,1 (p.31–32; AE-48)",

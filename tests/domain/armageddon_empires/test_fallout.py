@@ -31,7 +31,7 @@ from warlog.domain.armageddon_empires.fallout_events import (
     FalloutSuffered,
     WmdDetonated,
 )
-from warlog.domain.armageddon_empires.radiation import RADIATION_SIDES
+from warlog.domain.armageddon_empires.radiation import RADIATION_SIDES, prime_of
 from warlog.domain.armageddon_empires.ruleset import RULESET
 from warlog.domain.armageddon_empires.views import view
 from warlog.domain.core.events import DiceRolled, Event
@@ -318,16 +318,23 @@ def test_a_missile_shot_down_does_no_collateral_damage() -> None:
 # then the d3 of the bunker's resistance 3. Hidden: every card of every army, by army id (blue-a:
 # the seer against its fate 2, the titan against its defence 2; the garrison: the plate against
 # 1): 10 dice, then its pool; then the 25 radiation rolls of version 19 (AE-65), a d64, a d81, …,
-# a d97, each with one die for every exposed card of resistance 2 or more (the titan's 4).
+# a d97, each with one die for every exposed card whose resistance its prime divides (the
+# titan's 4: a die of the d64 alone).
 
 MISS = [1] * 10
 
 
-def radiation_faces(*rolls: int) -> list[int]:
-    """The faces of the 25 hidden radiation rolls (AE-65) that give the exposed cards of
-    resistance 2 or more, in order, the random 1..resistance ``rolls``: on each roll, a face
-    whose face − 1 leaves the remainder roll − 1 (``radiation.radiation_roll``)."""
-    return [(r - 1) % sides + 1 for sides in RADIATION_SIDES for r in rolls]
+def radiation_faces(*cards: tuple[int, int]) -> list[int]:
+    """The faces of the 25 hidden radiation rolls (AE-65) that give the exposed cards, each
+    ``(resistance, roll)`` in order, the random 1..resistance ``roll``: on each roll whose prime
+    divides the card's resistance, a face whose face − 1 leaves the remainder roll − 1
+    (``radiation.radiation_roll``)."""
+    return [
+        (r - 1) % sides + 1
+        for sides in RADIATION_SIDES
+        for res, r in cards
+        if res >= 2 and res % prime_of(sides) == 0
+    ]
 
 
 def test_a_hydrogen_bomb_spares_hardened_facilities_and_the_garrison_of_a_hardened_base() -> None:
@@ -337,7 +344,7 @@ def test_a_hydrogen_bomb_spares_hardened_facilities_and_the_garrison_of_a_harden
     bunker_radiation = [2]  # 15 − 2
     seer, titan = [*MISS, 1, 1], [*MISS, 1, 1]
     plate = [6] * 5 + [1] * 5 + [1]  # 5 − 0 = 5, halved for the garrison of a Hardened base: 2
-    titan_radiation = radiation_faces(1)  # 15 − 1
+    titan_radiation = radiation_faces((4, 1))  # 15 − 1
     events = launch(
         g,
         PlayAttackCard(player="red", card="red.nova.1", at="4,2"),
@@ -368,7 +375,7 @@ def test_a_wmd_s_open_hit_tells_the_damage_seen_not_a_repair_made_out_of_sight()
     vault = [6, 6, 6] + [1] * 7 + [1]
     bunker, bunker_radiation = [6] * 10 + [1], [2]
     seer, titan = [*MISS, 1, 1], [*MISS, 1, 1]
-    plate, titan_radiation = [6] * 5 + [1] * 5 + [1], radiation_faces(1)
+    plate, titan_radiation = [6] * 5 + [1] * 5 + [1], radiation_faces((4, 1))
     # when red's nova strikes: the vault takes 3 + 15 as before
     events = launch(
         g,
@@ -388,7 +395,7 @@ def test_hydrogen_bomb_10_15_on_a_base_not_hardened_razes_it_and_irradiates_ever
     seer = [6, 6, 6] + [1] * 7 + [6, 1]  # 3 − 1 = 2
     titan = [*MISS, 1, 1]  # 0 − 0 = 0 (no damage modifiers on a WMD challenge, R14)
     plate = [*MISS, 1]
-    titan_radiation = radiation_faces(4)  # the d64 shows 4: (4 − 1) mod 4 = 3, + 1
+    titan_radiation = radiation_faces((4, 4))  # the d64 shows 4: (4 − 1) mod 4 = 3, + 1
     events = launch(
         g,
         PlayAttackCard(player="red", card="red.nova.1", at="4,2"),

@@ -84,9 +84,9 @@ def test_red_reads_the_same_whatever_blue_s_unseen_army_suffers_from_a_hydrogen_
             {
                 "type": "ground_to_air_challenge",
                 "player": "blue",
-                # the Lancers: 15 radiation, destroyed; then the 25 radiation rolls (AE-65), a
-                # die each for the Warden and the Bulwark
-                "dice": [*guard, *([1] * 12), *[1, 1] * 25],
+                # the Lancers: 15 radiation, destroyed; then the 25 radiation rolls (AE-65): a
+                # die of the d64 for the Warden (resistance 4), of the d25 for the Bulwark (5)
+                "dice": [*guard, *([1] * 12), 1, 1],
             },
         ],
     )
@@ -103,8 +103,9 @@ def test_red_reads_the_same_whatever_blue_s_unseen_army_suffers_from_a_hydrogen_
             {
                 "type": "ground_to_air_challenge",
                 "player": "blue",
-                # this Bulwark: 15 − 5 = 10, its die of the d25 showing 5 (AE-65)
-                "dice": [*guard, *([1] * 13), *[1, 1, 5] * 25],
+                # the Warden's die of the d64, then the d25's two Bulwarks': this one's showing
+                # 5, so 15 − 5 = 10 (AE-65)
+                "dice": [*guard, *([1] * 13), 1, 1, 5],
             },
         ],
     )
