@@ -94,13 +94,21 @@ SALT_MAX = 256
 
 def check_salt(salt: str) -> str:
     """``salt`` if a game may take it (at most ``SALT_MAX`` printable characters: it is hashed
-    into every die and kept in ``game_created`` for good); InputError otherwise, or
-    UnicodeEncodeError for text that is not UTF-8 (a lone surrogate), which the CLI names."""
+    into every die and kept in ``game_created`` for good); InputError naming the first
+    character that is not printable (a space other than the plain one, pasted from a web page,
+    looks like one), or UnicodeEncodeError for text that is not UTF-8 (a lone surrogate), which
+    the CLI names."""
     salt.encode()
-    if len(salt) > SALT_MAX or not salt.isprintable():
+    if len(salt) > SALT_MAX:
         raise InputError(
-            f"bad salt {quoted(salt)} ({len(salt)} characters): use at most {SALT_MAX} "
-            "printable characters",
+            f"bad salt {quoted(salt)} ({len(salt)} characters): use at most {SALT_MAX}",
+            "input/bad_salt",
+        )
+    bad = next((i for i, c in enumerate(salt) if not c.isprintable()), None)
+    if bad is not None:
+        raise InputError(
+            f"bad salt: its character {bad + 1}, U+{ord(salt[bad]):04X}, is not printable (a "
+            "line break, a tab, a space other than the plain one); use printable characters",
             "input/bad_salt",
         )
     return salt

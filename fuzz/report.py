@@ -155,7 +155,7 @@ def summary_text(report: Report) -> str:
                 t.stopped, ""
             )
         ]
-        if t.planned and t.examples > t.planned:  # counted whole, the discarded ones too
+        if t.planned and t.examples - t.shrinking > t.planned:  # the discarded ones too
             why.insert(0, "the count holds those Hypothesis discarded, unable to complete them")
         stop = f" ({'; '.join(w for w in why if w)})" if any(why) else ""
         asked = f" of {t.planned}" if t.planned else ""

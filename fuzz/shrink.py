@@ -66,6 +66,8 @@ def without_refused(
     steps after it were made of."""
     kept = list(trace.played)
     refused = [i for i in range(trace.since, len(kept)) if not kept[i].accepted]
+    # at most one example more than the refused steps; dropped one at a time, the last first,
+    # so that the indices of those before it still name them in the shorter trace
     tries = [refused] + [[i] for i in reversed(refused)] if len(refused) > 1 else [refused]
     for dropped in tries if refused else []:
         if time.monotonic() > until:

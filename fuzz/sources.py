@@ -137,8 +137,10 @@ def load(specs: Sequence[str], database: Callable[[], Arbiter]) -> Sources:
         except IntegrityError as exc:
             if exc.code == "import/unchecked":  # an export whose seals this run cannot open
                 raise InputError(
-                    f"cannot fuzz {name}: {exc.message.split(';')[0]}; give the game's id on "
-                    "its database, or an export made with --open or after the reveal",
+                    f"cannot fuzz {name}: its sealed values are not opened (an export of a game "
+                    "whose seed is not revealed), and every command is re-derived; give the "
+                    "game's id on its database, or an export made with --open or after the "
+                    "reveal",
                     "fuzz/source_sealed",
                 ) from None
             if exc.code != "import/broken_log":

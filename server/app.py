@@ -116,7 +116,7 @@ class BearerAuth(AbstractAuthenticationMiddleware):
     async def authenticate_request(
         self, connection: ASGIConnection[Any, Any, Any, Any]
     ) -> AuthenticationResult:
-        once(connection, ("authorization",))  # which of two tokens would it be?
+        once(connection, ("Authorization",))  # which of two tokens would it be?
         caller = await warlog(connection).tokens.caller(connection.headers.get("authorization"))
         game = connection.path_params.get("game")
         if game is not None:
@@ -138,7 +138,7 @@ class BearerAuth(AbstractAuthenticationMiddleware):
 
 
 #: the headers that hold a seq; each is read once, so each may be given once
-SEQ_HEADERS = ("if-match", "last-event-id")
+SEQ_HEADERS = ("If-Match", "Last-Event-ID")
 
 
 def once(connection: ASGIConnection[Any, Any, Any, Any], names: tuple[str, ...]) -> None:
@@ -146,9 +146,9 @@ def once(connection: ASGIConnection[Any, Any, Any, Any], names: tuple[str, ...])
     would be ours to guess (a proxy may add its own after the client's). Lines a client joined
     by commas are one value, which no token or seq is: refused as that."""
     for name in names:
-        if len(connection.headers.getall(name, [])) > 1:
+        if len(connection.headers.getall(name.lower(), [])) > 1:
             raise InputError(
-                f"header {name.title()} is given more than once: give it once",
+                f"header {name} is given more than once: give it once",
                 "input/repeated_header",
             )
 

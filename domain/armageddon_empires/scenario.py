@@ -269,8 +269,13 @@ def _flat(obj: dict[str, Any]) -> dict[str, Any]:
 def _merged_catalogue(lists: list[tuple[str, Any]]) -> list[Any]:
     """The recorded catalogue's lists (path, list) as one catalogue (AE-64): each card type
     once, each list's order kept (a type placed before the next type of its list already
-    merged, else last), so that the lists recorded again from it are the lists read. A type
-    listed twice must be the same card in both places; InputError names the second."""
+    merged, else last), so that the lists recorded again from it are the lists read. They are
+    for every scenario ``recorded_catalogue_by_empire`` writes: its lists are in the file's one
+    order, the public list shares no type with the empires', and the two empires' lists
+    (``limits.EMPIRES_PER_GAME``) merge so. Lists in no one order, or three that share types,
+    which only a forger writes, may not record again the same: the audit then says the
+    scenario is not in its canonical form. A type listed twice must be the same card in both
+    places; InputError names the second."""
     merged: list[Any] = []
     ids: list[Any] = []  # the id of each merged card, in step with ``merged``
     first: dict[str, tuple[str, Any]] = {}  # card id -> where it was first listed, and the card

@@ -136,7 +136,8 @@ def place(batch: Batch[GameState], cmd: Place) -> None:
     if cmd.to not in placements(state, counter):
         why = _crowding(state, cmd.to, counter, STACKING)
         raise reject(
-            f"{cmd.counter} cannot be placed in {board.area_named(state, cmd.to)}: it must be an intact hive or factory "
+            f"{cmd.counter} cannot be placed in {board.area_named(state, cmd.to)}: it must be an "
+            "intact hive or factory "
             f"with room in its stack{why} (rules: Build Phase, Imperial; BFA-12)",
             "bad_place",
         )
@@ -193,7 +194,8 @@ def rebuild(batch: Batch[GameState], cmd: Rebuild) -> None:
     if cmd.to not in rebuild_areas(state, counter):
         why = _crowding(state, cmd.to, counter, STACKING)
         raise reject(
-            f"{cmd.counter} cannot be rebuilt in {board.area_named(state, cmd.to)}: it must be a garrisoned smoking ruin or "
+            f"{cmd.counter} cannot be rebuilt in {board.area_named(state, cmd.to)}: it must be a "
+            "garrisoned smoking ruin or "
             f"an Ork supply area, free of Imperials, with room in its stack{why} (rules: Build "
             "Phase, Ork)",
             "bad_place",

@@ -69,7 +69,8 @@ def _take_loss(batch: Batch[GameState], c: cmd.TakeLoss) -> None:
     n = _choice(batch.state)
     if c.counter not in n.options:
         raise reject(
-            f"{board.counter_named(batch.state, c.counter)} cannot be taken as the loss in {n.about['area']}; "
+            f"{board.counter_named(batch.state, c.counter)} cannot be taken as the loss in "
+            f"{n.about['area']}; "
             f"choose one of {', '.join(n.options)}",
             "bad_choice",
         )
@@ -82,12 +83,14 @@ def _retreat(batch: Batch[GameState], c: cmd.Retreat) -> None:
     n = _choice(batch.state)
     if c.counter != n.about["counter"]:
         raise reject(
-            f"{n.about['counter']} retreats next, not {board.counter_named(batch.state, c.counter)}",
+            f"{n.about['counter']} retreats next, not "
+            f"{board.counter_named(batch.state, c.counter)}",
             "bad_choice",
         )
     if c.to not in n.options:
         raise reject(
-            f"{n.about['counter']} cannot retreat to {board.area_named(batch.state, c.to)}; it may go to {', '.join(n.options)}",
+            f"{n.about['counter']} cannot retreat to {board.area_named(batch.state, c.to)}; it "
+            f"may go to {', '.join(n.options)}",
             "bad_choice",
         )
     results.apply_retreat(batch, c.counter, n.about["area"], c.to)

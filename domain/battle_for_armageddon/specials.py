@@ -155,7 +155,8 @@ def play(batch: Batch[GameState], cmd: PlaySpecial) -> None:
     if spec.effect == "reconstruction":
         if cmd.area not in reconstruction_areas(state):
             raise reject(
-                f"{cmd.area or '(no area)'} holds no smoking ruins free of Orks to reconstruct",
+                f"{board.area_named(state, cmd.area) if cmd.area else '(no area)'} holds no "
+                "smoking ruins free of Orks to reconstruct",
                 "bad_target",
             )
         site = board.site_in(state, cmd.area)

@@ -11,6 +11,7 @@ import pytest
 from click.testing import CliRunner
 
 from tests.toy import SCENARIO
+from warlog.arbiter.application import SALT_MAX
 from warlog.cli import render
 from warlog.cli.main import cli
 from warlog.domain import rulesets
@@ -76,10 +77,15 @@ def test_a_salt_too_long_or_with_a_line_break_is_refused_and_creates_nothing(
     break, then `new` exits 1 with input/bad_salt and no game is created; a salt of 256
     printable characters is taken."""
     new = ("new", "dice-race", "--scenario", env["scenario"])
-    for salt in ("s" * 257, "s" * 300, "round 1\nround 2"):
+    for salt in ("s" * 257, "s" * 300, "round 1\nround 2", "Coupe\u00a0de France"):
         code, out, err = run(env, *new, "--game", "salty", "--salt", salt)
         assert (code, out) == (1, "")
         one_error_line(err, "input/bad_salt")
+    # the character is named: a non-breaking space looks like a space
+    err = run(env, *new, "--salt", "Coupe\u00a0de France")[2]
+    assert "its character 6, U+00A0, is not printable" in err
+    # the help says the limit the arbiter keeps (written out: the CLI imports no arbiter to start)
+    assert f"at most {SALT_MAX} printable" in " ".join(run(env, "new", "--help")[1].split())
     assert "salty" not in run(env, "games")[1]
     assert run(env, *new, "--game", "salty", "--salt", "s" * 256)[0] == 0
 

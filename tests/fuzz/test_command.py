@@ -176,10 +176,9 @@ def test_an_export_still_sealed_is_refused_saying_what_to_give_instead(tmp_path:
     status, stdout, stderr = warlog("fuzz", str(sealed), "--examples", "1")
     assert (status, stdout) == (1, "")
     assert stderr == (
-        f"error[fuzz/source_sealed]: cannot fuzz {sealed}: cannot check the rules from seq 1: "
-        "its sealed values are not opened here (the seed is not revealed, or the log was read "
-        "without its key file or opened export); give the game's id on its database, or an "
-        "export made with --open or after the reveal\n"
+        f"error[fuzz/source_sealed]: cannot fuzz {sealed}: its sealed values are not opened (an "
+        "export of a game whose seed is not revealed), and every command is re-derived; give "
+        "the game's id on its database, or an export made with --open or after the reveal\n"
     )
 
 

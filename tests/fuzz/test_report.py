@@ -15,7 +15,8 @@ from warlog.fuzz.report import Found, Report, Tally, summary_text
 def test_more_examples_than_asked_are_said_to_count_the_discarded_ones() -> None:
     """Given a search asked for 300 examples that ran 380 before its budget ran out (Hypothesis
     discards the ones whose draws it cannot complete), when it is summed up, then the summary
-    says why there are more than asked; with fewer it says nothing of it."""
+    says why there are more than asked; with fewer, or more only by shrinking a failure, it
+    says nothing of it."""
     tally = Tally("battle-for-armageddon", {"g.jsonl": "5"}, [], examples=380, planned=300)
     tally.stopped = "budget"
     first = summary_text(Report(1, ["g.jsonl"], [tally], [], 1.0)).splitlines()[0]
@@ -26,6 +27,10 @@ def test_more_examples_than_asked_are_said_to_count_the_discarded_ones() -> None
     tally.examples = 68
     first = summary_text(Report(1, ["g.jsonl"], [tally], [], 1.0)).splitlines()[0]
     assert first.startswith("battle-for-armageddon (version 5): 68 of 300 examples (the budget")
+    # more than asked because shrinking ran after the first failure: not called discarded
+    tally.examples, tally.shrinking, tally.first_failure = 380, 80, 40
+    first = summary_text(Report(1, ["g.jsonl"], [tally], [], 1.0)).splitlines()[0]
+    assert "discarded" not in first and "80 more after it, shrinking" in first
 
 
 def test_a_run_that_found_a_crash_counts_the_crashed_steps_and_claims_no_crash() -> None:

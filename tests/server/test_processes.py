@@ -340,7 +340,7 @@ def test_a_second_authorization_or_if_match_line_is_400_from_the_real_server(
     with served(tmp_path / "w.db") as server:
         host, port = server.url.removeprefix("http://").split(":")
         for request, name in zip(
-            twice, ("Authorization", "If-Match", "Last-Event-Id"), strict=True
+            twice, ("Authorization", "If-Match", "Last-Event-ID"), strict=True
         ):
             with socket.create_connection((host, int(port)), timeout=10) as raw:
                 body = "{}" if request.startswith("POST") else ""

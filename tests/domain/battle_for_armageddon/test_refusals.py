@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from tests.domain.battle_for_armageddon.helpers import at, game, in_phase, off
+from tests.domain.battle_for_armageddon.helpers import at, before_phase, game, in_phase, off
 from tests.domain.battle_for_armageddon.test_build import RUINS, imperial_build, ork_build
 from tests.domain.battle_for_armageddon.test_combat import attack, orks_attack
 from tests.domain.battle_for_armageddon.test_specials import drawn
@@ -59,8 +59,9 @@ def test_a_long_name_a_command_gives_is_quoted_short_and_the_refusal_keeps_its_r
 
 def test_every_refusal_that_names_an_unknown_counter_or_area_quotes_it_short() -> None:
     """Given a game at each step where a command names a counter or an area (placing, rebuilding,
-    moving, deploying, taking a loss, retreating, a drop pod), when the name is three thousand
-    characters the game does not know, then the refusal quotes its first characters only."""
+    moving, deploying, taking a loss, retreating, a drop pod, a reconstruction), when the name is
+    three thousand characters the game does not know, then the refusal quotes its first
+    characters only."""
     long = "y" * 3000
     short = repr("y" * 57 + "...")
     g, _ = imperial_build()
@@ -106,3 +107,10 @@ def test_every_refusal_that_names_an_unknown_counter_or_area_quotes_it_short() -
     ):
         pod = c.PlaySpecial(player="imperials", card="drop-pod-1", area=area, counter=counter)
         assert str(g.when_rejected(pod, code="rules/bad_target")) == expected
+    g = game(*before_phase("imperials", "build"), *drawn("imperials", "reconstruction-1"))
+    g.events(ev.SiteRuined(site="hive_b", area="hive_b", defence=4, track=16))
+    g.when(c.EndPhase(player="imperials"))
+    rebuilt = c.PlaySpecial(player="imperials", card="reconstruction-1", area=long)
+    assert str(g.when_rejected(rebuilt, code="rules/bad_target")) == (
+        f"{short} holds no smoking ruins free of Orks to reconstruct"
+    )
