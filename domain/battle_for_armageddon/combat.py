@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+import msgspec
+
 from warlog.domain.battle_for_armageddon import board
 from warlog.domain.battle_for_armageddon.commands import Attack
 from warlog.domain.battle_for_armageddon.crt import clamp_roll, odds_column, result
@@ -19,7 +21,7 @@ from warlog.domain.battle_for_armageddon.events import (
     Modifier,
     ResultStood,
 )
-from warlog.domain.battle_for_armageddon.results import steps_for
+from warlog.domain.battle_for_armageddon.results import reroll_leader, steps_for
 from warlog.domain.battle_for_armageddon.rules import (
     FIRST_TURN,
     FIRST_TURN_ORK_ATTACK_BONUS,
@@ -215,6 +217,13 @@ def declare(batch: Batch[GameState], cmd: Attack) -> None:
         roll_crt(batch, cmd.player, reroll=False)
 
 
+#: since this rules version a reroll's ``combat_rolled`` names the counter whose ability allowed
+#: it, the first of the side's in the combat (``results.reroll_leader``; BFA-14): a scenario may
+#: give the ability to several counter types. The fields are part of the logged event, so games
+#: begun under 5 and before keep their events, and their explanations, as they were
+REROLL_LEADER_NAMED_SINCE = 6
+
+
 def roll_crt(batch: Batch[GameState], roller: str, reroll: bool) -> None:
     """Roll the CRT die for the combat in progress and record the result."""
     c = batch.state.combat
@@ -222,6 +231,11 @@ def roll_crt(batch: Batch[GameState], roller: str, reroll: bool) -> None:
     mods = modifiers(batch.state, c.attacker, c.target, list(c.sources))
     (die,) = batch.roll(1, 6, purpose=f"CRT {c.target}", roller=roller)
     total = clamp_roll(die + sum(m.value for m in mods))
+    named = (
+        reroll_leader(batch.state, roller)
+        if reroll and batch.state.rules_version >= REROLL_LEADER_NAMED_SINCE
+        else None
+    )
     batch.emit(
         CombatRolled(
             player=roller,
@@ -234,5 +248,7 @@ def roll_crt(batch: Batch[GameState], roller: str, reroll: bool) -> None:
             total=total,
             result=result(c.column, total),
             reroll=reroll,
+            leader=msgspec.UNSET if named is None else named.id,
+            leader_name=msgspec.UNSET if named is None else board.name_of(batch.state, named),
         )
     )

@@ -465,18 +465,31 @@ class CombatRolled(Event, frozen=True, tag="combat_rolled"):
     total: int
     result: str
     reroll: bool = False
+    #: since version 6, on a reroll: the counter whose ability let the side reroll
+    #: (``results.reroll_leader``, BFA-14), by id and printed name; left out of the encoding
+    #: otherwise (UNSET), so that the events of earlier games stay as they were recorded
+    leader: str | msgspec.UnsetType = msgspec.UNSET
+    leader_name: str | msgspec.UnsetType = msgspec.UNSET
 
     def explain(self) -> str:
         mods = "".join(f" {_signed(m.value)} ({_modifier_words(m.name)})" for m in self.modifiers)
         raw = self.die + sum(m.value for m in self.modifiers)
         clamp = f" = {raw}, clamped to {self.total}" if raw != self.total else f" = {self.total}"
-        again = (
-            f"; a reroll by the {self.player}' leader: Ghazghkull may reroll a result on the "
-            f"CRT for his stack, Dante for any stack he is in ({SPECIAL_UNITS}; BFA-14: one "
-            "reroll per combat, the new result stands)"
-            if self.reroll
-            else ""
-        )
+        again = ""
+        if self.reroll and isinstance(self.leader, str):
+            name = self.leader_name if isinstance(self.leader_name, str) else self.leader
+            again = (
+                f"; a reroll by {name} ({self.leader}), the {self.player}' leader in the "
+                "combat: a leader able to reroll lets his side reroll the CRT die for a combat "
+                f"he is in ({SPECIAL_UNITS}; BFA-14: one reroll per combat, the new result "
+                "stands)"
+            )
+        elif self.reroll:
+            again = (
+                f"; a reroll by the {self.player}' leader: Ghazghkull may reroll a result on the "
+                f"CRT for his stack, Dante for any stack he is in ({SPECIAL_UNITS}; BFA-14: one "
+                "reroll per combat, the new result stands)"
+            )
         return (
             f"attack {self.attack_total} vs defence {self.defence_total} → {self.column}; "
             f"d6 {self.die}{mods}{clamp} → {self.result} ({RESULTS[self.result]}; "

@@ -36,9 +36,10 @@ class BattleForArmageddon(Rules[GameState, Command]):
     #: (``results.COMBAT_SUMMARY_SINCE``); 4: a special card is played as the first copy of
     #: its kind not yet played (``specials.PLAYED_BY_KIND_SINCE``, BFA-28); 5: any number of
     #: fortifications stack (``rules.FORTIFICATIONS_STACK_SINCE``, BFA-9) and one destroyed by its
-    #: stack's retreat cites Special Units (``results.SPECIAL_UNITS_CITED_SINCE``)
-    version: ClassVar[str] = "5"
-    kept_versions: ClassVar[tuple[str, ...]] = ("4", "3", "2")
+    #: stack's retreat cites Special Units (``results.SPECIAL_UNITS_CITED_SINCE``); 6: a reroll
+    #: names the counter whose ability allowed it (``combat.REROLL_LEADER_NAMED_SINCE``, BFA-14)
+    version: ClassVar[str] = "6"
+    kept_versions: ClassVar[tuple[str, ...]] = ("5", "4", "3", "2")
     event_types: ClassVar[tuple[type[Event], ...]] = EVENT_TYPES
     command_type: ClassVar[Any] = BfaCommand
     state_type: ClassVar[type] = GameState

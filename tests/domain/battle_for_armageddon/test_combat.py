@@ -2,16 +2,24 @@
 
 from __future__ import annotations
 
-from tests.domain.battle_for_armageddon.helpers import at, game, in_phase
+import msgspec
+
+from tests.domain.battle_for_armageddon.helpers import PROVING_GROUND, at, game, in_phase
 from tests.given_when_then import Given, of, one
 from warlog.domain.battle_for_armageddon import commands as c
 from warlog.domain.battle_for_armageddon import events as ev
 from warlog.domain.battle_for_armageddon.ruleset import RULESET
+from warlog.domain.battle_for_armageddon.scenario import parse_scenario
 from warlog.domain.core.events import Event
+from warlog.eventstore.codec import Codec
 
 
 def orks_attack(*setup: Event, turn: int = 2) -> Given:
     return game(*in_phase("orks", "combat", turn=turn), *setup)
+
+
+def orks_attack_under(version: str, *setup: Event) -> Given:
+    return game(*in_phase("orks", "combat"), *setup, version=version)
 
 
 def imperials_attack(*setup: Event) -> Given:
@@ -397,6 +405,72 @@ def test_dante_lets_the_defender_reroll_once_the_attacker_keeps() -> None:
     events = g.when(c.Reroll(player="imperials"), dice=[2])
     assert one(events, ev.CombatRolled).result == "AS"
     assert g.state.counters["boyz-2"].location == "pool"
+
+
+def test_a_reroll_records_the_leader_of_the_side_that_rerolled() -> None:
+    """Given Ghazghkull attacking Dante's stack (version 6), when the attacker keeps the result
+    and the defender rerolls, then the reroll records Dante, the Imperials' leader, by id and
+    printed name; the first roll, no reroll, records no leader."""
+    g = orks_attack(
+        at("boyz-2", "plain_b"),
+        at("ghazghkull", "plain_b"),
+        at("blood_angels", "plain_a"),
+        at("dante", "plain_a"),
+    )
+    first = one(attack(g, "plain_a", "plain_b", die=6), ev.CombatRolled)
+    assert first.leader is msgspec.UNSET and first.leader_name is msgspec.UNSET
+    g.when(c.KeepResult(player="orks"))
+    rolled = one(g.when(c.Reroll(player="imperials"), dice=[2]), ev.CombatRolled)
+    assert (rolled.reroll, rolled.leader, rolled.leader_name) == (True, "dante", "Commander Dante")
+
+
+#: a second Ork leader able to reroll, listed before Ghazghkull (a custom scenario's)
+WARBOSS = (
+    '\n[[counter_types]]\nid = "warboss"\nname = "Big Mek Warboss"\nside = "orks"\n'
+    'attack = 2\ndefence = 2\nmove = 2\nrole = "leader"\nability = "reroll"\n'
+)
+
+
+def test_of_two_leaders_able_to_reroll_the_reroll_names_the_one_the_side_was_asked_for() -> None:
+    """Given a scenario that gives the reroll to a Warboss too, and a Warboss and Ghazghkull in
+    two stacks of one attack, when the Orks reroll, then the reroll names the first of them in
+    the attack (``results.reroll_leader``: the stack named first), the Warboss."""
+    text = PROVING_GROUND.read_text().replace(
+        '[[counters]]\nid = "ghazghkull"',
+        '[[counters]]\nid = "warboss-1"\ntype = "warboss"\nstart = "ork_c"\n\n'
+        '[[counters]]\nid = "ghazghkull"',
+        1,
+    )
+    scenario = parse_scenario((text + WARBOSS).encode())
+    g = game(
+        *in_phase("orks", "combat"),
+        at("boyz-2", "plain_b"),
+        at("warboss-1", "plain_b"),
+        at("boyz-1", "river_a"),
+        at("ghazghkull", "river_a"),
+        at("ig-1", "plain_a"),
+        scenario=scenario,
+    )
+    attack(g, "plain_a", "plain_b", "river_a", die=1)
+    rolled = one(g.when(c.Reroll(player="orks"), dice=[1]), ev.CombatRolled)
+    assert (rolled.leader, rolled.leader_name) == ("warboss-1", "Big Mek Warboss")
+    assert "a reroll by Big Mek Warboss (warboss-1), the orks' leader" in rolled.explain()
+
+
+def test_version_5_records_a_reroll_as_it_did_without_a_leader() -> None:
+    """Given a game begun under version 5, when the Orks reroll, then the event has no leader
+    and its row's data is byte for byte what version 5 logged."""
+    g = orks_attack_under(
+        "5", at("boyz-2", "plain_b"), at("ghazghkull", "plain_b"), at("ig-1", "plain_a")
+    )
+    attack(g, "plain_a", "plain_b", die=1)  # 6 vs 3 → 2:1, 1 → AS
+    rolled = one(g.when(c.Reroll(player="orks"), dice=[1]), ev.CombatRolled)
+    assert rolled.leader is msgspec.UNSET and rolled.leader_name is msgspec.UNSET
+    assert Codec.for_ruleset(RULESET).encode(rolled) == (
+        "combat_rolled",
+        '{"player":"orks","target":"plain_a","attack_total":6,"defence_total":3,"column":"2:1",'
+        '"die":1,"modifiers":[],"total":1,"result":"AS","reroll":true}',
+    )
 
 
 def test_a_rerolled_result_cannot_be_rerolled_again() -> None:

@@ -275,16 +275,38 @@ def test_a_defence_of_0_left_by_counters_that_already_retreated_cites_its_ruling
     )
 
 
-def test_a_reroll_names_whose_leader_rerolled_and_the_rule_that_the_new_result_stands() -> None:
+def rerolled_by_the_orks(version: str = "") -> ev.CombatRolled:
+    """Ghazghkull and Boyz attack Dante's Blood Angels (6 vs 6 → 1:1, a 6 → DR), and the Orks
+    reroll a 4 → EX: the reroll's ``combat_rolled``."""
     g = game(
         *in_phase("orks", "combat"),
         at("boyz-2", "plain_b"),
         at("ghazghkull", "plain_b"),
         at("blood_angels", "plain_a"),
         at("dante", "plain_a"),
+        version=version,
     )
     g.when(c.Attack(player="orks", target="plain_a", stacks=["plain_b"]), dice=[6])
-    rolled = one(g.when(c.Reroll(player="orks"), dice=[4]), ev.CombatRolled)
+    return one(g.when(c.Reroll(player="orks"), dice=[4]), ev.CombatRolled)
+
+
+def test_a_reroll_names_the_leader_who_made_it_and_the_rule_that_the_new_result_stands() -> None:
+    """Given the Orks reroll with Ghazghkull in the attack (version 6), when a referee reads the
+    reroll, then it names Ghazghkull by his printed name and id, the leader whose ability let
+    the side reroll, not the rule's two leaders of the published game."""
+    assert rerolled_by_the_orks().explain() == (
+        "attack 6 vs defence 6 → 1:1; d6 4 = 4 → EX (Exchange; rules: Combat Results Table; "
+        "BFA-25); a reroll by Warlord Ghazghkull Thraka (ghazghkull), the orks' leader in the "
+        "combat: a leader able to reroll lets his side reroll the CRT die for a combat he is in "
+        "(rules: Special Units; BFA-14: one reroll per combat, the new result stands)"
+    )
+
+
+def test_version_5_explains_a_reroll_as_it_did_without_naming_the_leader() -> None:
+    """Given a game begun under version 5, when the Orks reroll, then the explanation is the one
+    that version gave, word for word: its event names no leader to explain."""
+    rolled = rerolled_by_the_orks(version="5")
+    assert rolled.leader is msgspec.UNSET
     assert rolled.explain() == (
         "attack 6 vs defence 6 → 1:1; d6 4 = 4 → EX (Exchange; rules: Combat Results Table; "
         "BFA-25); a reroll by the orks' leader: Ghazghkull may reroll a result on the CRT for his "
