@@ -310,7 +310,9 @@ class MeleeHitsCounted(Event, frozen=True, tag="melee_hits_counted"):
 
 class MeleeDamage(Event, frozen=True, tag="melee_damage"):
     """Stamina removed in melee: 1 per Legendary Weapon hit (HB-12), then 1 per full Armour's
-    worth of the other hits; leftover hits are lost (digest Rulings)."""
+    worth of the other hits; leftover hits are lost (digest Rulings). An unattached hero takes
+    its hits by its Armour, like a unit (HB-15): since version 4 each loss says whether it is
+    such a hero's, and only that loss cites HB-15 (before, every melee's losses cited it)."""
 
     combat: str
     losses: list[Loss]
@@ -318,22 +320,22 @@ class MeleeDamage(Event, frozen=True, tag="melee_damage"):
     def explain(self) -> str:
         if not self.losses:
             return f"melee {self.combat}: no stamina lost"
+        # version 3 and before: no loss says whose it is, and the whole melee cites HB-15
+        unmarked = any(x.hero is None for x in self.losses)
         parts = []
         for x in self.losses:
             plain = f"{x.hits - x.legendary} ÷ Armour {x.armour}, rounded down"
             if x.legendary:
                 plain = f"{_plural(x.legendary, 'Legendary Weapon hit')} × 1 + ({plain})"
-            parts.append(f"{x.unit}: {plain} = {_plural(x.stamina_lost, 'stamina point')} lost")
+            who = f"{x.unit}, an unattached hero, by its Armour (HB-15)" if x.hero else x.unit
+            parts.append(f"{who}: {plain} = {_plural(x.stamina_lost, 'stamina point')} lost")
         legendary = (
             "; HB-12: each Legendary Weapon hit costs 1 stamina whatever the Armour"
             if any(x.legendary for x in self.losses)
             else ""
         )
-        return (
-            "; ".join(parts)
-            + f" (leftover hits are lost; {t.MELEE}{legendary}; an unattached hero by its Armour, "
-            "HB-15)"
-        )
+        heroes = "; an unattached hero by its Armour, HB-15" if unmarked else ""
+        return "; ".join(parts) + f" (leftover hits are lost; {t.MELEE}{legendary}{heroes})"
 
 
 class MeleeDecided(Event, frozen=True, tag="melee_decided"):

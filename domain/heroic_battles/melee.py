@@ -433,7 +433,14 @@ def _damage(batch: Batch[GameState]) -> None:
             continue
         lw = frame.legendary_conceded.get(force, 0)
         lost = rulings.stamina_lost(hits, p.armour, lw)
-        losses.append(Loss(unit=fid, hits=hits, legendary=lw, armour=p.armour, stamina_lost=lost))
+        hero = (
+            not pieces.is_unit(p)
+            if rulings.unattached_hero_loss_marked(state.rules_version)
+            else None
+        )
+        losses.append(
+            Loss(unit=fid, hits=hits, legendary=lw, armour=p.armour, stamina_lost=lost, hero=hero)
+        )
     batch.emit(ev.MeleeDamage(combat=frame.combat, losses=losses))
     for loss in losses:
         force = pieces.find(batch.state, loss.unit).force

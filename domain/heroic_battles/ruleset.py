@@ -36,9 +36,11 @@ class HeroicBattles(Rules[GameState, Command]):
     #: (``rulings.HERO_BEATS_A_DESTROYED_UNIT_SINCE``); 3: the flank or rear penalty ends with
     #: the last enemy that charged there (``rulings.FLANK_LASTS_WHILE_ITS_ENEMY_FIGHTS_SINCE``,
     #: HB-37), and a hero joining the first combat earns its token
-    #: (``rulings.FIRST_COMBAT_JOINED_SINCE``, HB-38)
-    version: ClassVar[str] = "3"
-    kept_versions: ClassVar[tuple[str, ...]] = ("2", "1")
+    #: (``rulings.FIRST_COMBAT_JOINED_SINCE``, HB-38); 4: a melee's loss says whether it is an
+    #: unattached hero's, and its explanation cites HB-15 for that loss alone
+    #: (``rulings.UNATTACHED_HERO_LOSS_MARKED_SINCE``)
+    version: ClassVar[str] = "4"
+    kept_versions: ClassVar[tuple[str, ...]] = ("3", "2", "1")
     event_types: ClassVar[tuple[type[Event], ...]] = EVENT_TYPES
     command_type: ClassVar[Any] = HbCommand
     state_type: ClassVar[type] = GameState

@@ -464,3 +464,16 @@ def first_combat_joined(rules_version: int) -> bool:
     """HB-38: a hero joining the first combat of the game earns its token, in this rules
     version."""
     return rules_version >= FIRST_COMBAT_JOINED_SINCE
+
+
+# -- HB-15 an unattached hero's loss in melee named as such (since version 4) ---------------------
+
+#: HB-15: since this rules version each stamina loss of a melee records whether the one losing it
+#: is an unattached hero (``Loss.hero``), and its explanation cites HB-15 for that loss alone;
+#: version 3 and before recorded nothing, and cited HB-15 for every melee's losses, a unit's too
+UNATTACHED_HERO_LOSS_MARKED_SINCE = 4
+
+
+def unattached_hero_loss_marked(rules_version: int) -> bool:
+    """HB-15: a melee's loss says whether it is an unattached hero's, in this rules version."""
+    return rules_version >= UNATTACHED_HERO_LOSS_MARKED_SINCE

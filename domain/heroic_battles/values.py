@@ -157,12 +157,17 @@ class RetreatOrder(msgspec.Struct, frozen=True, kw_only=True):
     stage: Literal["start", "declare"] = "start"
 
 
-class Loss(msgspec.Struct, frozen=True, kw_only=True):
+class Loss(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
     """One primary fighter's stamina loss in a melee: the hits it took after saves, those from
-    Legendary Weapons among them (HB-12), its armour and the stamina lost."""
+    Legendary Weapons among them (HB-12), its armour and the stamina lost; since version 4
+    whether the one losing it is an unattached hero (HB-15: True), or a unit (False)."""
 
     unit: str
     hits: int
     legendary: int
     armour: int
     stamina_lost: int
+    #: HB-15, since version 4 (``rulings.UNATTACHED_HERO_LOSS_MARKED_SINCE``): an unattached
+    #: hero's loss (True) or a unit's (False); None, left out of the log, in a game of version 3
+    #: or before, whose losses do not say (their logs encode as they always did)
+    hero: bool | None = None

@@ -226,7 +226,8 @@ def test_rulesets_says_which_earlier_versions_play_on(tmp_path: Path) -> None:
         "cinder-and-glass"
     )
     assert (
-        "heroic-battles (version 3; plays on the games begun under 2 and 1): scenarios open-field"
+        "heroic-battles (version 4; plays on the games begun under 3, 2 and 1): scenarios "
+        "open-field"
     ) in out.splitlines()
 
 

@@ -4,7 +4,16 @@ winner's retreat), not the common case's rule."""
 
 from __future__ import annotations
 
-from tests.domain.heroic_battles.helpers import declare, engaged, game, pool_of, rolling
+import msgspec
+
+from tests.domain.heroic_battles.helpers import (
+    declare,
+    engaged,
+    fighting,
+    game,
+    pool_of,
+    rolling,
+)
 from tests.domain.heroic_battles.test_charges import charge
 from tests.domain.heroic_battles.test_melee import melee
 from tests.domain.heroic_battles.test_shooting import shoot, skirmish
@@ -183,4 +192,59 @@ def test_support_saves_from_a_supporting_unit_cite_hb_35() -> None:
         "blue support saves (Support Saves, Melee pp.50–62; HB-35: any friendly unit on the table "
         "and not in a melee may be declared in support): 1D6 support blue-scouts: [6] → 1 save "
         "on 5–6"
+    )
+
+
+# -- HB-15 cited for an unattached hero's loss alone (since version 4) -----------------------------
+
+
+def test_a_units_loss_in_melee_does_not_cite_the_unattached_heroes_ruling() -> None:
+    # given red-brutes fighting blue-steadfast, no hero in either
+    g = melee(*engaged("red-brutes", "blue-steadfast"))
+    g.when(declare("red"), dice=[])
+    # when red-brutes score 4 hits and blue-steadfast none
+    events = g.when(declare("blue"), dice=[5, 5, 5, 5] + [3] * 6 + [3] * 13)
+    damage = one(events, ev.MeleeDamage)
+    # then the loss is recorded as a unit's, and its explanation cites no HB-15
+    assert [(x.unit, x.hero) for x in damage.losses] == [("blue-steadfast", False)]
+    assert damage.explain() == (
+        "blue-steadfast: 4 ÷ Armour 3, rounded down = 1 stamina point lost (leftover hits are "
+        "lost; Melee, pp.50–62)"
+    )
+
+
+def test_an_unattached_heros_loss_in_melee_cites_hb_15_and_the_units_beside_it_does_not() -> None:
+    # given the unattached Red Champion fighting blue-steadfast
+    g = melee(*engaged("red-champion", "blue-steadfast"))
+    g.when(declare("red"), dice=[])
+    # when the Champion scores 1 hit (Brutal: a 4) and blue-steadfast 5
+    events = g.when(declare("blue"), dice=[4] + [5] * 5 + [3] * 8)
+    damage = one(events, ev.MeleeDamage)
+    # then the Champion's loss is an unattached hero's and cites HB-15; the unit's does not
+    assert [(x.unit, x.hero) for x in damage.losses] == [
+        ("red-champion", True),
+        ("blue-steadfast", False),
+    ]
+    assert damage.explain() == (
+        "red-champion, an unattached hero, by its Armour (HB-15): 5 ÷ Armour 3, rounded down = "
+        "1 stamina point lost; blue-steadfast: 1 ÷ Armour 3, rounded down = 0 stamina points "
+        "lost (leftover hits are lost; Melee, pp.50–62)"
+    )
+
+
+def test_a_version_3_melee_keeps_its_loss_and_its_explanation_as_they_were() -> None:
+    # given a game begun under version 3, the Red Champion fighting blue-steadfast
+    g = game(*engaged("red-champion", "blue-steadfast"), *fighting(), version="3")
+    g.when(declare("red"), dice=[])
+    # when the same dice are rolled
+    events = g.when(declare("blue"), dice=[4] + [5] * 5 + [3] * 8)
+    damage = one(events, ev.MeleeDamage)
+    # then no loss says whose it is (its log encodes as version 3's always did) ...
+    assert [x.hero for x in damage.losses] == [None, None]
+    assert b"hero" not in msgspec.json.encode(damage)
+    # ... and the whole melee cites HB-15, as version 3 explained it
+    assert damage.explain() == (
+        "red-champion: 5 ÷ Armour 3, rounded down = 1 stamina point lost; blue-steadfast: 1 ÷ "
+        "Armour 3, rounded down = 0 stamina points lost (leftover hits are lost; Melee, "
+        "pp.50–62; an unattached hero by its Armour, HB-15)"
     )

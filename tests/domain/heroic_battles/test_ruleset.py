@@ -44,15 +44,16 @@ def test_it_is_registered_as_heroic_battles() -> None:
     assert rulesets.get("heroic-battles") is RULESET
     assert (RULESET.name, RULESET.version, RULESET.kept_versions) == (
         "heroic-battles",
-        "3",
-        ("2", "1"),
+        "4",
+        ("3", "2", "1"),
     )
     kept = RULESET.at_version("1")
     assert kept is not None and kept.version == "1"
     assert kept.initial_state(open_field()).rules_version == 1
     assert RULESET.at_version("2").initial_state(open_field()).rules_version == 2  # type: ignore[union-attr]
-    assert RULESET.initial_state(open_field()).rules_version == 3
-    assert RULESET.at_version("4") is None
+    assert RULESET.at_version("3").initial_state(open_field()).rules_version == 3  # type: ignore[union-attr]
+    assert RULESET.initial_state(open_field()).rules_version == 4
+    assert RULESET.at_version("5") is None
     assert RULESET.players(open_field()) == ["britons", "saxons"]
     assert RULESET.default_scenario == "open-field"
 
