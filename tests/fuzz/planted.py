@@ -23,8 +23,19 @@ from warlog.domain.core.procedure import Decision, Next
 from warlog.domain.core.rules import Handler
 from warlog.domain.core.ruleset import Command
 
+#: the rules version the planted bugs' games are recorded and fuzzed under, whatever the latest:
+#: what a test's seed finds stays the same when a later version changes Battle for Armageddon's
+#: events (version 6 added a reroll's leader, and the examples' draws moved with the log)
+RECORDED_UNDER = "5"
 
-class CrashInCombat(BattleForArmageddon):
+
+class PinnedBattle(BattleForArmageddon):
+    """Battle for Armageddon at ``RECORDED_UNDER``: the base of every planted ruleset and fix."""
+
+    version: ClassVar[str] = RECORDED_UNDER
+
+
+class CrashInCombat(PinnedBattle):
     """A rare crash in a combat path: an attack at long odds that rolls Attacker Eliminated
     (Combat Results Table, columns 1:4 and 1:3) raises instead of eliminating the attackers."""
 
@@ -41,7 +52,7 @@ def _crash(batch: Batch[GameState]) -> None:
     raise ZeroDivisionError("planted: no attacker left to count")
 
 
-class MutatingEvolve(BattleForArmageddon):
+class MutatingEvolve(PinnedBattle):
     """An ``evolve`` that deploys a counter (the Orks' set-up) by changing the previous state's
     dict of counters in place."""
 
@@ -56,7 +67,7 @@ class MutatingEvolve(BattleForArmageddon):
         return super().evolve(state, event)
 
 
-class LeakingView(BattleForArmageddon):
+class LeakingView(PinnedBattle):
     """A view that shows each side the other's hand of special cards."""
 
     name: ClassVar[str] = "bfa-planted-leak"
@@ -68,7 +79,7 @@ class LeakingView(BattleForArmageddon):
         return out
 
 
-class LeakingLegal(BattleForArmageddon):
+class LeakingLegal(PinnedBattle):
     """Legal commands listed in an order that hangs on the other side's hand of special cards
     (its view, its feed and its refusals tell nothing): a leak through the legal commands
     alone, so the real game's view and the twin's are the same."""
@@ -83,7 +94,7 @@ class LeakingLegal(BattleForArmageddon):
         return out
 
 
-class LeakingRefusal(BattleForArmageddon):
+class LeakingRefusal(PinnedBattle):
     """A refusal that names the other side's hand of special cards (its view, its feed and
     its legal commands tell nothing): a leak to the refused player alone."""
 
@@ -102,7 +113,7 @@ class LeakingRefusal(BattleForArmageddon):
 _RENDERED: list[int] = [0]
 
 
-class UnsteadyView(BattleForArmageddon):
+class UnsteadyView(PinnedBattle):
     """A view that is not deterministic: it numbers itself by how many views were rendered
     before it in the process, so that the same state on the same dice renders differently
     (a leak to nobody: what fuzz must not blame on the other side's draws)."""
@@ -127,7 +138,7 @@ def _deploy_once(batch: Batch[GameState], command: cmd.Deploy) -> None:
     HANDLERS[cmd.Deploy](batch, command)
 
 
-class OutsideArguments(BattleForArmageddon):
+class OutsideArguments(PinnedBattle):
     """A ``decide`` that depends on something outside its arguments: it remembers the last
     deployment it decided and refuses the same one again, whatever the state says (a guard
     against a double click, in the wrong place)."""
@@ -136,7 +147,7 @@ class OutsideArguments(BattleForArmageddon):
     handlers: ClassVar[Mapping[type[Any], Handler]] = {**HANDLERS, cmd.Deploy: _deploy_once}
 
 
-class EndPhaseOutOfTurn(BattleForArmageddon):
+class EndPhaseOutOfTurn(PinnedBattle):
     """An ``admit`` that lets a side the game does not wait for end the phase (a check of the
     player forgotten for one command)."""
 
@@ -154,7 +165,7 @@ class EndPhaseOutOfTurn(BattleForArmageddon):
         return super().admit(state, command)
 
 
-PLANTED: dict[str, type[BattleForArmageddon]] = {
+PLANTED: dict[str, type[PinnedBattle]] = {
     cls.name: cls
     for cls in (
         CrashInCombat,
@@ -172,7 +183,7 @@ PLANTED: dict[str, type[BattleForArmageddon]] = {
 def fixed(name: str) -> BattleForArmageddon:
     """Battle for Armageddon as it should be, under the planted ruleset's name (the games a
     planted bug is fuzzed from were recorded before it was planted; and a fix)."""
-    return type(f"Fixed_{PLANTED[name].__name__}", (BattleForArmageddon,), {"name": name})()
+    return type(f"Fixed_{PLANTED[name].__name__}", (PinnedBattle,), {"name": name})()
 
 
 @contextmanager

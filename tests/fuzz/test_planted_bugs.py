@@ -26,7 +26,6 @@ from warlog.cli.main import cli
 from warlog.domain import rulesets
 from warlog.domain.battle_for_armageddon import commands as cmd
 from warlog.domain.battle_for_armageddon.decide import HANDLERS
-from warlog.domain.battle_for_armageddon.ruleset import BattleForArmageddon
 from warlog.domain.battle_for_armageddon.state import GameState
 from warlog.domain.core.batch import Batch
 from warlog.domain.core.errors import reject
@@ -199,7 +198,7 @@ def _end_phase_refused(batch: Batch[GameState], command: cmd.EndPhase) -> None:
     raise reject("a phase never ends", "endless")
 
 
-class EndlessPhases(BattleForArmageddon):
+class EndlessPhases(plants.PinnedBattle):
     """A change of the rules that re-derives recorded games differently: no phase ends."""
 
     handlers: ClassVar[Mapping[type[Any], Handler]] = {
