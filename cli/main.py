@@ -147,7 +147,8 @@ def emit(value: Any) -> None:
 @click.option(
     "--salt",
     default="",
-    help="Text mixed into the dice derivation (e.g. a tournament's name): at most 256 printable characters.",
+    help="Text mixed into the dice derivation (e.g. a tournament's name): at most 256 "
+    "printable characters.",
 )
 @json_option
 @db_option

@@ -155,8 +155,8 @@ def radiation_rolls(state: GameState, exposed: list[str]) -> list[tuple[int, lis
     challenges take them), each as its sides and the cards that hold a die of it, in order:
     since version 19 one roll of each of ``RADIATION_SIDES``, each holding a die for every card
     whose resistance its prime divides, the dice ``radiation.radiation_roll`` reads (AE-65;
-    a resistance of 0 or 1 has no prime); before, one roll for each of ``scenario_resistances``, holding
-    the cards of that resistance."""
+    a resistance of 0 or 1 has no prime); before, one roll for each of
+    ``scenario_resistances``, holding the cards of that resistance."""
     if state.rules_version >= RADIATION_DICE_FIXED_SINCE:
         res = {c: resistance(state, c) for c in exposed}
         return [

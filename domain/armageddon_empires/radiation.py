@@ -35,7 +35,8 @@ RADIATION_SIDES: tuple[int, ...] = (
 
 def prime_powers(resistance: int) -> tuple[tuple[int, int], ...]:
     """Each prime p dividing ``resistance`` with ``q = p^k``, the power of p that divides it
-    exactly (p^k divides it, p^(k+1) does not), in the order of the primes: 12 → (2, 4), (3, 3)."""
+    exactly (p^k divides it, p^(k+1) does not), in the order of the primes: 12 → (2, 4),
+    (3, 3)."""
     out, left = [], resistance
     for p in _primes(resistance):
         q = 1

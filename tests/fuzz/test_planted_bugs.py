@@ -58,6 +58,18 @@ def recorded(name: str, folder: Path, commands: int = 150, *, revealed: bool = T
     return path
 
 
+def fuzzed(source: Path, out: Path, examples: int, budget: int, seed: str) -> tuple[int, str]:
+    """``warlog fuzz SOURCE`` with these limits, failures written to ``out``: its exit status
+    and its JSON report."""
+    status, stdout, _ = warlog(
+        "fuzz",
+        str(source),
+        *("--examples", str(examples), "--budget", str(budget), "--seed", seed),
+        *("--out", str(out), "--json"),
+    )
+    return status, stdout
+
+
 #: planted ruleset -> the check that finds it, the examples and budget (seconds) the test gives
 #: it (the examples run out first: the seed decides what is found, not the machine's speed),
 #: the most events its shrunk log may hold, and the seed
@@ -93,12 +105,7 @@ def test_a_planted_bug_is_found_shrunk_and_replayed_until_it_is_fixed(
     out = tmp_path / "failures"
     with plants.registered(name, plants.PLANTED[name]()):
         plants.forget()
-        status, stdout, _ = warlog(
-            "fuzz",
-            str(source),
-            *("--examples", str(examples), "--budget", str(budget), "--seed", seed),
-            *("--out", str(out), "--json"),
-        )
+        status, stdout = fuzzed(source, out, examples, budget, seed)
         assert status == 4
         report = json.loads(stdout)
         (tally,) = report["tallies"]

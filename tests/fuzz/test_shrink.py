@@ -13,7 +13,7 @@ import msgspec
 import pytest
 
 from tests.fuzz import planted as plants
-from tests.fuzz.test_planted_bugs import recorded, warlog
+from tests.fuzz.test_planted_bugs import fuzzed, recorded
 from warlog.arbiter.application import Arbiter
 from warlog.domain import rulesets
 from warlog.domain.battle_for_armageddon import commands as cmd
@@ -156,11 +156,6 @@ def test_every_failure_the_fuzz_finds_goes_through_without_refused(
     source = recorded(NAME, tmp_path)
     with plants.registered(NAME, plants.PLANTED[NAME]()):
         plants.forget()
-        status, stdout, _ = warlog(
-            "fuzz",
-            str(source),
-            *("--examples", "40", "--budget", "60", "--seed", "6"),
-            *("--out", str(tmp_path / "failures"), "--json"),
-        )
+        status, stdout = fuzzed(source, tmp_path / "failures", 40, 60, "6")
     assert status == 4
     assert len(seen) == len(json.loads(stdout)["found"]) > 0

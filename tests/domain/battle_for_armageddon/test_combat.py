@@ -14,12 +14,8 @@ from warlog.domain.core.events import Event
 from warlog.eventstore.codec import Codec
 
 
-def orks_attack(*setup: Event, turn: int = 2) -> Given:
-    return game(*in_phase("orks", "combat", turn=turn), *setup)
-
-
-def orks_attack_under(version: str, *setup: Event) -> Given:
-    return game(*in_phase("orks", "combat"), *setup, version=version)
+def orks_attack(*setup: Event, turn: int = 2, version: str = "") -> Given:
+    return game(*in_phase("orks", "combat", turn=turn), *setup, version=version)
 
 
 def imperials_attack(*setup: Event) -> Given:
@@ -460,8 +456,8 @@ def test_of_two_leaders_able_to_reroll_the_reroll_names_the_one_the_side_was_ask
 def test_version_5_records_a_reroll_as_it_did_without_a_leader() -> None:
     """Given a game begun under version 5, when the Orks reroll, then the event has no leader
     and its row's data is byte for byte what version 5 logged."""
-    g = orks_attack_under(
-        "5", at("boyz-2", "plain_b"), at("ghazghkull", "plain_b"), at("ig-1", "plain_a")
+    g = orks_attack(
+        at("boyz-2", "plain_b"), at("ghazghkull", "plain_b"), at("ig-1", "plain_a"), version="5"
     )
     attack(g, "plain_a", "plain_b", die=1)  # 6 vs 3 → 2:1, 1 → AS
     rolled = one(g.when(c.Reroll(player="orks"), dice=[1]), ev.CombatRolled)

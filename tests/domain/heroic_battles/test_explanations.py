@@ -9,7 +9,6 @@ import msgspec
 from tests.domain.heroic_battles.helpers import (
     declare,
     engaged,
-    fighting,
     game,
     pool_of,
     rolling,
@@ -234,7 +233,7 @@ def test_an_unattached_heros_loss_in_melee_cites_hb_15_and_the_units_beside_it_d
 
 def test_a_version_3_melee_keeps_its_loss_and_its_explanation_as_they_were() -> None:
     # given a game begun under version 3, the Red Champion fighting blue-steadfast
-    g = game(*engaged("red-champion", "blue-steadfast"), *fighting(), version="3")
+    g = melee(*engaged("red-champion", "blue-steadfast"), version="3")
     g.when(declare("red"), dice=[])
     # when the same dice are rolled
     events = g.when(declare("blue"), dice=[4] + [5] * 5 + [3] * 8)

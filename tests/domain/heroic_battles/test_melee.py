@@ -25,9 +25,10 @@ from warlog.domain.heroic_battles import events as ev
 from warlog.domain.heroic_battles.pieces import combat_of
 
 
-def melee(*setup: Event) -> Given:
-    """Red's melee phase, melee-1 about to be declared (red first)."""
-    return game(*setup, *fighting())
+def melee(*setup: Event, version: str = "") -> Given:
+    """Red's melee phase, melee-1 about to be declared (red first), under the latest rules or
+    the kept ``version``."""
+    return game(*setup, *fighting(), version=version)
 
 
 def fought(
