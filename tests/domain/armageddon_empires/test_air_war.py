@@ -34,11 +34,7 @@ from warlog.domain.armageddon_empires.air_events import (
     AirTargetPicked,
     InterceptAnswered,
 )
-from warlog.domain.armageddon_empires.air_war import (
-    GROUND_TO_AIR_ASKED_SINCE,
-    HELO_FROM_ARMY_DAMAGE,
-    legal_strikes,
-)
+from warlog.domain.armageddon_empires.air_launch import HELO_FROM_ARMY_DAMAGE, legal_strikes
 from warlog.domain.armageddon_empires.battle_events import BaseCaptured
 from warlog.domain.armageddon_empires.challenge import Pool
 from warlog.domain.armageddon_empires.challenge_events import CardDamaged, ChallengeOpened
@@ -53,6 +49,7 @@ from warlog.domain.armageddon_empires.commands import (
     Roll,
 )
 from warlog.domain.armageddon_empires.frames import AirStrike
+from warlog.domain.armageddon_empires.ground_to_air import GROUND_TO_AIR_ASKED_SINCE
 from warlog.domain.armageddon_empires.ruleset import RULESET
 from warlog.domain.armageddon_empires.sighting_events import StealthDropped, StealthEngaged
 from warlog.domain.core.dice import SeededDice
@@ -487,7 +484,7 @@ def test_an_intercept_needs_the_means_to_pay() -> None:
 
 
 def test_an_intercept_needs_the_hex_observed() -> None:
-    from warlog.domain.armageddon_empires.air_war import intercept_problem, observes
+    from warlog.domain.armageddon_empires.intercept import intercept_problem, observes
 
     g = skies(["hawk"], ["jay"])
     launched(g)
