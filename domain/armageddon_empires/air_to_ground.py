@@ -5,14 +5,17 @@ A card that survived its challenges strikes a target picked at random among what
 (``air_targets``), or the one it named with Precision Targeting; a card carrying a weapon of
 mass destruction strikes the whole hex instead (p.31–32; AE-48, ``fallout.py``). Its pool: its
 attack (+ ``FORWARD_AIR_CONTROLLER_DICE`` with a Forward Air Controller unit of its empire in
-the hex, p.46) against the target's defence + terrain (R12); a unit defending has no hero's
-fate. Damage less the target's damage modifiers; a Hardened facility takes half (R14). A
-munition loaded onto the card adds its damage to a hit (p.31; AE-44, ``munitions.py``); a card
-or munition with Collateral then strikes the armies of the hex (p.31; AE-46).
+the hex, p.46; since version 14 not one in a stealthed army, which does not give itself away,
+and since version 20 the challenge's opening records, sealed for the striker, those it left
+out) against the target's defence + terrain (R12); a unit defending has no hero's fate.
+Damage less the target's damage modifiers; a Hardened facility takes half (R14). A munition
+loaded onto the card adds its damage to a hit (p.31; AE-44, ``munitions.py``); a card or
+munition with Collateral then strikes the armies of the hex (p.31; AE-46).
 """
 
 from __future__ import annotations
 
+from msgspec import UNSET
 from msgspec.structs import replace
 
 from warlog.domain.armageddon_empires.abilities import has
@@ -31,6 +34,7 @@ from warlog.domain.armageddon_empires.awaiting import may_roll
 from warlog.domain.armageddon_empires.battlefield import modified_damage, terrain_term
 from warlog.domain.armageddon_empires.cards import AttackCard, FacilityCard, UnitCard
 from warlog.domain.armageddon_empires.challenge import Pool, Side, Term
+from warlog.domain.armageddon_empires.challenge_events import StealthedController
 from warlog.domain.armageddon_empires.challenge_moves import damage_events, open_challenge
 from warlog.domain.armageddon_empires.fallout import (
     HARDENED,
@@ -40,7 +44,7 @@ from warlog.domain.armageddon_empires.fallout import (
 from warlog.domain.armageddon_empires.flying_card import attack_card_side, top_strike
 from warlog.domain.armageddon_empires.frames import AirStrike
 from warlog.domain.armageddon_empires.munitions import munition_damage
-from warlog.domain.armageddon_empires.state import GameState
+from warlog.domain.armageddon_empires.state import Army, GameState
 from warlog.domain.core.batch import Batch
 from warlog.domain.core.procedure import Step
 
@@ -54,6 +58,13 @@ FORWARD_AIR_CONTROLLER_DICE = 3
 #: the striker answered for both sides, and counted a stealthed army's controller, naming it to
 #: the defender
 AIR_TO_GROUND_HELD_SINCE = 14
+#: AE-42: since version 20 the Air-To-Ground challenge's opening records the Forward Air
+#: Controllers of the striker's empire in the hex that its pool leaves out because their army is
+#: stealthed, sealed for the striker and present even when there are none
+#: (``challenge_opened.stealthed_controllers``), so that the striker, or a referee settling its
+#: complaint, reads why a controller did not count and the defender learns nothing. Version 19
+#: and before recorded nothing: the pool read "attack of X" alone
+STEALTHED_CONTROLLERS_RECORDED_SINCE = 20
 
 
 def _nothing_to_strike(batch: Batch[GameState], strike: AirStrike, why: str) -> None:
@@ -102,18 +113,36 @@ def strike_pool(state: GameState, strike: AirStrike) -> Pool:
     assert isinstance(spec, AttackCard)
     terms = [Term(spec.attack, f"attack of {spec.name}")]
     unseen = state.rules_version >= AIR_TO_GROUND_HELD_SINCE  # AE-42: not a stealthed army's
-    controllers = [
-        u
-        for a in state.armies.values()
-        if a.empire == strike.empire and a.at == strike.at and not (unseen and a.stealthed)
-        for u in a.units
-        if has(state.card(u).abilities, FORWARD_AIR_CONTROLLER)
-    ]
+    controllers = [c for c, army in _controllers(state, strike) if not (unseen and army.stealthed)]
     if controllers:
         terms.append(
             Term(FORWARD_AIR_CONTROLLER_DICE, f"Forward Air Controller {controllers[0]}, p.46")
         )
     return Pool(tuple(terms))
+
+
+def stealthed_controllers(state: GameState, strike: AirStrike) -> tuple[StealthedController, ...]:
+    """The Forward Air Controllers that ``strike_pool`` leaves out because their army is
+    stealthed (AE-42; none before version 14, which counted them)."""
+    if state.rules_version < AIR_TO_GROUND_HELD_SINCE:
+        return ()
+    return tuple(
+        StealthedController(card=c, army=army.id)
+        for c, army in _controllers(state, strike)
+        if army.stealthed
+    )
+
+
+def _controllers(state: GameState, strike: AirStrike) -> list[tuple[str, Army]]:
+    """The Forward Air Controller units of the striker's empire in the hex, each with its army
+    (p.46)."""
+    return [
+        (u, a)
+        for a in state.armies.values()
+        if a.empire == strike.empire and a.at == strike.at
+        for u in a.units
+        if has(state.card(u).abilities, FORWARD_AIR_CONTROLLER)
+    ]
 
 
 def target_pool(state: GameState, card: str, at: str) -> Pool:
@@ -146,6 +175,7 @@ def _open_strike(batch: Batch[GameState]) -> None:
     if not may_roll(batch, strike.empire, what, a_pool.size + d_pool.size):
         return
     attacker = attack_card_side(state, strike, a_pool)
+    recorded = state.rules_version >= STEALTHED_CONTROLLERS_RECORDED_SINCE
     open_challenge(
         batch,
         kind="opposed",
@@ -160,6 +190,7 @@ def _open_strike(batch: Batch[GameState]) -> None:
             name=f"{state.card(target).name} ({target})",
             pool=d_pool,
         ),
+        stealthed_controllers=stealthed_controllers(state, strike) if recorded else UNSET,
     )
 
 

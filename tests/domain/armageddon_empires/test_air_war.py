@@ -340,9 +340,8 @@ def test_a_random_unit_target_is_picked_among_the_sighted_armies_and_armor_appli
     assert only(events, CardDamaged).amount == 3
 
 
-#: a red Spotter Team in blue-a's hex, stealthed (a game starts with no battle)
-SPOTTERS = (
-    """
+#: a Spotter Team: a Forward Air Controller (p.46) that may stealth
+SPOTTER_CARD = """
 [[cards]]
 kind = "unit"
 id = "spotter"
@@ -353,9 +352,15 @@ hit_points = 2
 movement = 3
 abilities = ["Forward Air Controller", "Stealth 4"]
 """
-    + army_block("red-eyes", "red", "3,2", units=("spotter",))
-    + "stealthed = true\n"
-)
+
+
+def spotters(army: str = "red-eyes", at: str = "3,2") -> str:
+    """Red's army ``army`` at ``at``, stealthed, holding a Spotter Team."""
+    return army_block(army, "red", at, units=("spotter",)) + "stealthed = true\n"
+
+
+#: a red Spotter Team in blue-a's hex, stealthed (a game starts with no battle)
+SPOTTERS = SPOTTER_CARD + spotters()
 
 
 def strike_on_blue_a(g: Given, dice: int) -> Pool:
