@@ -9,8 +9,8 @@ from typing import TYPE_CHECKING, Any
 
 from warlog.domain.core.errors import InputError, StoreError
 from warlog.domain.core.events import BATCH_STARTS, CommandIssued, DiceRolled
-from warlog.domain.core.seal import is_seal, seals_in
-from warlog.projections.replay import WITHHELD
+from warlog.domain.core.seal import is_seal
+from warlog.projections.replay import WITHHELD, explained
 
 if TYPE_CHECKING:
     from warlog.arbiter.application import Arbiter
@@ -76,7 +76,7 @@ def explain_event(arb: Arbiter, game: str, seq: int, player: str | None = None) 
         source = (
             f"auto: derived from the seed committed to as {meta.dice.commitment} (not yet revealed)"
         )
-    closed = any(len(seal) == 1 for _, seal in seals_in(data[target]))
+    rule = explained(events[target], data[target])
     report: dict[str, Any] = {
         "seq": seq,
         "type": shown[target].type,
@@ -85,9 +85,9 @@ def explain_event(arb: Arbiter, game: str, seq: int, player: str | None = None) 
         "command": command,
         "dice": dice,
         "dice_source": source,
-        "rule": WITHHELD if closed else events[target].explain(),
+        "rule": WITHHELD if rule is None else rule,
     }
-    procedure = None if closed else events[target].part_of()
+    procedure = None if rule is None else events[target].part_of()
     if procedure is not None:
         began = _began(arb, game, reader, seq, procedure)
         if began is not None:
@@ -97,14 +97,14 @@ def explain_event(arb: Arbiter, game: str, seq: int, player: str | None = None) 
 
 def _began(arb: Arbiter, game: str, reader: str, seq: int, procedure: str) -> int | None:
     """The seq of the event at or before ``seq`` that began ``procedure``, when ``reader`` may
-    see all of that event (a seq of a step hidden from the reader is not given away)."""
+    read its rule (a seq of a step hidden from the reader is not given away)."""
     decode = arb.decoder(arb.loaded(game).codec, game)
     lo = max(1, seq - 4096)
     for record in reversed(list(arb.records(game, lo, seq))):
         (event,) = decode([(record.seq, record.type, record.data, record.hash)])
         if event.begins() and event.part_of() == procedure:
             (shown,) = arb.forms(game, reader, record.seq, record.seq)
-            if any(len(seal) == 1 for _, seal in seals_in(json.loads(shown.data))):
+            if explained(event, json.loads(shown.data)) is None:
                 return None
             return record.seq
     return None

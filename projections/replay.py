@@ -19,6 +19,14 @@ WITHHELD = "(withheld: this event holds values sealed from you)"
 _Step = tuple[Record, tuple[Record, Event]]
 
 
+def explained(event: Event, shown: Any) -> str | None:
+    """The rule ``event`` explains to a reader shown its data as ``shown``: all of it, or where
+    a seal stays closed to the reader what the event says without the values sealed
+    (``Event.explain_sealed``); None when it cannot say it: the rule is withheld."""
+    closed = frozenset(path for path, seal in seals_in(shown) if len(seal) == 1)
+    return event.explain_sealed(closed) if closed else event.explain()
+
+
 def _with_batch_ends(steps: Iterable[_Step], last_ends: bool) -> Iterator[tuple[_Step, bool]]:
     """Each step, and whether it ends its batch (the next record starts one; for the last,
     ``last_ends``: the range may stop inside a batch)."""
@@ -63,12 +71,12 @@ def replay_steps(
                 if key in before_view:
                     after_view[key] = before_view[key]
         data = json.loads(shown.data)
-        closed = any(len(seal) == 1 for _, seal in seals_in(data))
+        rule = explained(event, data)
         yield {
             "seq": shown.seq,
             "type": shown.type,
             "data": data,
-            "explain": WITHHELD if closed else event.explain(),
+            "explain": WITHHELD if rule is None else rule,
             "changes": changes(before_view, after_view)
             if shown.type not in CORE_TAGS or shown.seq == 1
             else [],

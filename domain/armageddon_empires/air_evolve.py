@@ -1,4 +1,5 @@
-"""evolve for the air war (p.19, p.30–31): applies only; every check lives in ``air_war.py``."""
+"""evolve for the air war (p.19, p.30–31): applies only; every check lives in ``air_strike.py``
+and the modules it names."""
 
 from __future__ import annotations
 

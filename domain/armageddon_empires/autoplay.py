@@ -22,7 +22,6 @@ import hashlib
 from collections.abc import Sequence
 
 from warlog.domain.armageddon_empires.abilities import level
-from warlog.domain.armageddon_empires.air_war import ANTI_AIR, HARM, top_strike
 from warlog.domain.armageddon_empires.challenge_moves import top_challenge
 from warlog.domain.armageddon_empires.commands import (
     AcceptChallenge,
@@ -44,6 +43,8 @@ from warlog.domain.armageddon_empires.commands import (
     TakePrerogative,
     TransferCards,
 )
+from warlog.domain.armageddon_empires.flying_card import top_strike
+from warlog.domain.armageddon_empires.ground_to_air import ANTI_AIR, HARM
 from warlog.domain.armageddon_empires.movement import huntable
 from warlog.domain.armageddon_empires.state import GameState
 from warlog.domain.core.hexgrid import Hex

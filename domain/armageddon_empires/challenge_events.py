@@ -7,6 +7,8 @@ terms, every roll, fate and tactic so far), so that ``explain`` on any of them p
 
 from typing import Annotated, Any, Literal
 
+import msgspec
+
 from warlog.domain.armageddon_empires.challenge import Challenge, Outcome, Role
 from warlog.domain.armageddon_empires.fog import Sighting
 from warlog.domain.armageddon_empires.frames import CaptureKill
@@ -22,12 +24,39 @@ def in_challenge(event: Any) -> str:
     return f"challenge {challenge if isinstance(challenge, int) else challenge.number}"
 
 
-class ChallengeOpened(Event, frozen=True, tag="challenge_opened"):
-    """Both pools are built and rolled (digest 1.4 step 1); the challenge goes on the stack."""
+class StealthedController(msgspec.Struct, frozen=True):
+    """A Forward Air Controller of the striker's empire in the hex that an Air-To-Ground pool
+    leaves out because its army is stealthed (p.46; AE-42)."""
+
+    card: str
+    army: str
+
+    def text(self) -> str:
+        return (
+            f"Forward Air Controller {self.card} in the stealthed army {self.army} does not "
+            "count: a stealthed army does not give itself away (p.46; AE-42)"
+        )
+
+
+class ChallengeOpened(Event, frozen=True, tag="challenge_opened", omit_defaults=True):
+    """Both pools are built and rolled (digest 1.4 step 1); the challenge goes on the stack.
+
+    An Air-To-Ground challenge since version 20 records ``stealthed_controllers``, sealed for the
+    striker (the attacker's empire) and present even when empty, so that its presence tells the
+    defender nothing; before, and in every other challenge, it is left out (UNSET)."""
 
     challenge: Challenge
+    stealthed_controllers: Annotated[
+        tuple[StealthedController, ...] | msgspec.UnsetType, Hidden(owner="attacker_empire")
+    ] = msgspec.UNSET
 
     part_of = in_challenge
+
+    @property
+    def attacker_empire(self) -> str:
+        """The attacker's empire: an Air-To-Ground strike's, whose ``stealthed_controllers``
+        are."""
+        return self.challenge.attacker.empire
 
     def begins(self) -> bool:
         return True
@@ -35,7 +64,17 @@ class ChallengeOpened(Event, frozen=True, tag="challenge_opened"):
     def explain(self) -> str:
         c = self.challenge
         first = "the defender acts first (R5)" if c.defender is not None else "one side (p.28)"
-        return f"challenge {c.number} opens; {first}\n{c.describe()}"
+        out = f"challenge {c.number} opens; {first}\n{c.describe()}"
+        if isinstance(self.stealthed_controllers, tuple):
+            out += "".join(f"\n{s.text()}" for s in self.stealthed_controllers)
+        return out
+
+    def explain_sealed(self, closed: frozenset[str]) -> str | None:
+        """The challenge as it opens, to the striker's opponents: ``stealthed_controllers`` is
+        the striker's, and the rest never depends on it."""
+        if closed != {"stealthed_controllers"}:
+            return None
+        return msgspec.structs.replace(self, stealthed_controllers=msgspec.UNSET).explain()
 
 
 class PrerogativeTaken(Event, frozen=True, tag="prerogative_taken"):

@@ -39,6 +39,7 @@ from warlog.domain.armageddon_empires.challenge_events import (
     ChallengeResolved,
     FateSpent,
     PrerogativeTaken,
+    StealthedController,
     TacticPlayed,
 )
 from warlog.domain.armageddon_empires.commands import (
@@ -247,9 +248,11 @@ def open_challenge(
     defender: Side | None,
     threshold: int = 0,
     deals_damage: bool = False,
+    stealthed_controllers: tuple[StealthedController, ...] | msgspec.UnsetType = msgspec.UNSET,
 ) -> Challenge:
     """Roll both pools (each side's own public roll) and put the challenge on the stack with
-    ``challenge_opened``; the defender acts first (R5), the single side of a threshold one."""
+    ``challenge_opened``; the defender acts first (R5), the single side of a threshold one.
+    ``stealthed_controllers``: what an Air-To-Ground pool left out, recorded with it (AE-42)."""
     n = batch.state.challenges + 1
     a = batch.roll(
         attacker.pool.size, purpose=f"challenge {n}: {attacker.name}", roller=attacker.empire
@@ -274,7 +277,7 @@ def open_challenge(
         deals_damage=deals_damage,
         story=(line,),
     )
-    batch.emit(ChallengeOpened(challenge=ch))
+    batch.emit(ChallengeOpened(challenge=ch, stealthed_controllers=stealthed_controllers))
     return ch
 
 

@@ -11,7 +11,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from warlog.domain.armageddon_empires import (
-    air_war,
+    air_launch,
     armies,
     awaiting,
     battle,
@@ -19,7 +19,9 @@ from warlog.domain.armageddon_empires import (
     challenge_moves,
     engineers,
     ground_combat,
+    ground_to_air,
     hand,
+    intercept,
     movement,
     repair,
     retreat,
@@ -84,10 +86,10 @@ HANDLERS: Mapping[type[Any], Handler] = {
     CommitArmy: battle.commit_army,
     Attack: ground_combat.attack,
     NextRound: retreat.next_round,
-    PlayAttackCard: air_war.play_attack_card,
-    Intercept: air_war.intercept,
-    GroundToAir: air_war.ground_to_air,
-    GroundToAirChallenge: air_war.ground_to_air_challenge,
+    PlayAttackCard: air_launch.play_attack_card,
+    Intercept: intercept.intercept,
+    GroundToAir: ground_to_air.ground_to_air,
+    GroundToAirChallenge: ground_to_air.ground_to_air_challenge,
     LayMinefield: engineers.lay_minefield,
     LiftMinefield: engineers.lift_minefield,
 }

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from typing import Literal
 
-from warlog.domain.armageddon_empires.air_war import air_strike_next
+from warlog.domain.armageddon_empires.air_strike import air_strike_next
 from warlog.domain.armageddon_empires.awaiting import awaited
 from warlog.domain.armageddon_empires.battle import (
     battle_next,

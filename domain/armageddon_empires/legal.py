@@ -6,7 +6,14 @@ and armies, the enemy armies it has sighted this round, the public bases, the op
 
 from __future__ import annotations
 
-from warlog.domain.armageddon_empires import air_war, battle, ground_combat, retreat
+from warlog.domain.armageddon_empires import (
+    air_launch,
+    battle,
+    ground_combat,
+    ground_to_air,
+    intercept,
+    retreat,
+)
 from warlog.domain.armageddon_empires.armies import legal_army_orders
 from warlog.domain.armageddon_empires.battlefield import top_battle
 from warlog.domain.armageddon_empires.capture import legal_hunts
@@ -50,14 +57,14 @@ def options(state: GameState, decision: Decision, player: str) -> list[Command]:
     if decision.kind == "battle":
         return _battle_options(state, player)
     if decision.kind == "intercept":
-        return air_war.intercept_options(state, player)
+        return intercept.intercept_options(state, player)
     if decision.kind == "ground_to_air":
-        return air_war.ground_to_air_options(state, player)
+        return ground_to_air.ground_to_air_options(state, player)
     if decision.kind == "ground_to_air_challenge":
-        return air_war.ground_to_air_challenge_options(state, player)
+        return ground_to_air.ground_to_air_challenge_options(state, player)
     return [
         *legal_hand_plays(state, player),
-        *air_war.legal_strikes(state, player),
+        *air_launch.legal_strikes(state, player),
         *legal_hunts(state, player),
         *battle.legal_assaults(state, player),
         *legal_moves(state, player),

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from msgspec.structs import replace
 
-from warlog.domain.armageddon_empires import air_war, decisions, hand, numbering
+from warlog.domain.armageddon_empires import decisions, ground_to_air, hand, numbering
 from warlog.domain.armageddon_empires.air_events import AIR_EVENT_TYPES
 from warlog.domain.armageddon_empires.battle_events import BATTLE_EVENT_TYPES
 from warlog.domain.armageddon_empires.challenge_events import CHALLENGE_EVENT_TYPES
@@ -77,12 +77,16 @@ class ArmageddonEmpires(Rules[GameState, Command]):
     #: 19: a WMD strike's hidden radiation dice are the same 25 rolls in every game, one per
     #: prime of the largest power of it up to 99 sides, from which each card reads its random
     #: 1..resistance, so that their sides no longer tell the resistances of the other empire's
-    #: hidden card types (AE-65)
-    version: ClassVar[str] = "19"
+    #: hidden card types (AE-65); 20: an Air-To-Ground challenge's opening records the Forward
+    #: Air Controllers of the striker's empire in the hex that its pool leaves out because their
+    #: army is stealthed, sealed for the striker, so that it can read why they did not count and
+    #: the defender learns nothing (AE-42)
+    version: ClassVar[str] = "20"
     #: each played as a variant of this class (``every_version``); version 6's air strike's
     #: unit targets are the sighted units still standing in the hex (AE-42,
-    #: ``air_war._version_6_targets``)
+    #: ``air_targets._version_6_targets``)
     kept_versions: ClassVar[tuple[str, ...]] = (
+        "19",
         "18",
         "17",
         "16",
@@ -116,7 +120,7 @@ class ArmageddonEmpires(Rules[GameState, Command]):
     #: the view's "waiting", "active", "awaited" (``views.view``) and whose turn it is
     decision_keys: ClassVar[tuple[str, ...]] = ("waiting", "active", "awaited", "current")
     handlers: ClassVar[Mapping[type[Any], Handler]] = HANDLERS
-    retired_commands: ClassVar[Mapping[str, tuple[int, str]]] = air_war.GROUND_TO_AIR_RETIRED
+    retired_commands: ClassVar[Mapping[str, tuple[int, str]]] = ground_to_air.GROUND_TO_AIR_RETIRED
     from warlog.domain.armageddon_empires.invariants import invariants
 
     def parse_scenario(self, data: bytes) -> Scenario:

@@ -25,6 +25,12 @@ class Event(msgspec.Struct, frozen=True, tag_field="type"):
         """Why this event holds what it holds: the rule and its arithmetic, in one or more lines."""
         return ""
 
+    def explain_sealed(self, closed: frozenset[str]) -> str | None:
+        """What this event explains to a reader to whom the values at ``closed`` (their paths in
+        ``data``) stay sealed: None (withheld, the default) unless it can say why in words that
+        never depend on them, and then ``part_of`` must not depend on them either."""
+        return None
+
     def part_of(self) -> str | None:
         """The procedure this event is a step of, named so that every step names it alike (e.g.
         ``"challenge 3"``), for ``explain`` to find the event that began it; None for most."""

@@ -34,11 +34,7 @@ from warlog.domain.armageddon_empires.air_events import (
     AirTargetPicked,
     InterceptAnswered,
 )
-from warlog.domain.armageddon_empires.air_war import (
-    GROUND_TO_AIR_ASKED_SINCE,
-    HELO_FROM_ARMY_DAMAGE,
-    legal_strikes,
-)
+from warlog.domain.armageddon_empires.air_launch import HELO_FROM_ARMY_DAMAGE, legal_strikes
 from warlog.domain.armageddon_empires.battle_events import BaseCaptured
 from warlog.domain.armageddon_empires.challenge import Pool
 from warlog.domain.armageddon_empires.challenge_events import CardDamaged, ChallengeOpened
@@ -53,6 +49,7 @@ from warlog.domain.armageddon_empires.commands import (
     Roll,
 )
 from warlog.domain.armageddon_empires.frames import AirStrike
+from warlog.domain.armageddon_empires.ground_to_air import GROUND_TO_AIR_ASKED_SINCE
 from warlog.domain.armageddon_empires.ruleset import RULESET
 from warlog.domain.armageddon_empires.sighting_events import StealthDropped, StealthEngaged
 from warlog.domain.core.dice import SeededDice
@@ -343,9 +340,8 @@ def test_a_random_unit_target_is_picked_among_the_sighted_armies_and_armor_appli
     assert only(events, CardDamaged).amount == 3
 
 
-#: a red Spotter Team in blue-a's hex, stealthed (a game starts with no battle)
-SPOTTERS = (
-    """
+#: a Spotter Team: a Forward Air Controller (p.46) that may stealth
+SPOTTER_CARD = """
 [[cards]]
 kind = "unit"
 id = "spotter"
@@ -356,9 +352,15 @@ hit_points = 2
 movement = 3
 abilities = ["Forward Air Controller", "Stealth 4"]
 """
-    + army_block("red-eyes", "red", "3,2", units=("spotter",))
-    + "stealthed = true\n"
-)
+
+
+def spotters(army: str = "red-eyes", at: str = "3,2") -> str:
+    """Red's army ``army`` at ``at``, stealthed, holding a Spotter Team."""
+    return army_block(army, "red", at, units=("spotter",)) + "stealthed = true\n"
+
+
+#: a red Spotter Team in blue-a's hex, stealthed (a game starts with no battle)
+SPOTTERS = SPOTTER_CARD + spotters()
 
 
 def strike_on_blue_a(g: Given, dice: int) -> Pool:
@@ -487,7 +489,7 @@ def test_an_intercept_needs_the_means_to_pay() -> None:
 
 
 def test_an_intercept_needs_the_hex_observed() -> None:
-    from warlog.domain.armageddon_empires.air_war import intercept_problem, observes
+    from warlog.domain.armageddon_empires.intercept import intercept_problem, observes
 
     g = skies(["hawk"], ["jay"])
     launched(g)

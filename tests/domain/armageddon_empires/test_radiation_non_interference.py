@@ -91,7 +91,7 @@ def test_a_game_of_version_18_shows_red_the_resistance_of_blue_s_hidden_type(
 def test_a_game_of_version_19_with_a_wmd_revealed_audits_clean_and_the_verifier_passes_it(
     tmp_path: Path,
 ) -> None:
-    arb = struck(tmp_path, 7)
+    arb = struck(tmp_path, 7, "19")
     assert radiation_sides(arb) == list(RADIATION_SIDES)
     arb.reveal("ni")
     auditor = audit_records(arb.export_records("ni"), rulesets.get)
