@@ -1,7 +1,8 @@
-"""The ``warlog`` command line: the group every command is registered in, with its ``--db`` and its
-exit codes. Each command opens the database, calls one library function and renders the result
-(the commands are in playing.py, reading.py, disputes.py, moving.py and tools.py); errors are one
-line on stderr with the contract's exit code (cli/errors.py).
+"""The ``warlog`` command line: the group every command registers in, its ``--db``, its exit codes.
+
+Each command opens the database, calls one library function and renders the result; they are in
+playing.py, reading.py, disputes.py, moving.py and tools.py, by what a user does with them, and
+share shared.py. Errors are one line on stderr with the contract's exit code (cli/errors.py).
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Starting and playing a game: the rulesets and their scenarios, ``new``, ``play`` and ``legal``."""
+"""Starting and playing a game: the rulesets, their scenarios, ``new``, ``play``, ``legal``."""
 
 from __future__ import annotations
 

@@ -1,5 +1,4 @@
-"""What every command is built from: its shared options and arguments, the database and Arbiter it
-works on, and its one JSON value on stdout."""
+"""What every command is built from: the shared options, its database and Arbiter, its JSON."""
 
 from __future__ import annotations
 
