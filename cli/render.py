@@ -1,7 +1,7 @@
 """Turning library results into text for people: tables, the map, the Events view, progress.
 
 Styling goes through click, so it shows on a terminal and vanishes when the output is piped;
-``--json`` output is built in cli/main.py and never styled.
+``--json`` output is built in the commands' modules and never styled.
 """
 
 from __future__ import annotations

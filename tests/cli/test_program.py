@@ -78,6 +78,23 @@ def test_a_process_imports_the_command_line_without_a_collection() -> None:
     assert done.stdout.splitlines()[-1] == "0"
 
 
+def test_importing_the_command_line_imports_no_command_s_heavy_modules() -> None:
+    # given a fresh process that imports the command line, every command registered
+    probe = (
+        "import sys, warlog.cli.main\n"
+        "heavy = ['hypothesis', 'litestar', 'uvicorn', 'psycopg', 'warlog.server',\n"
+        "         'warlog.fuzz.run', 'warlog.arbiter.audit', 'warlog.arbiter.sources',\n"
+        "         'warlog.arbiter.reports', 'warlog.cli.demo', 'warlog.domain.armageddon_empires']\n"
+        "print(' '.join(name for name in heavy if name in sys.modules))\n"
+    )
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, cwd=ROOT)
+    # then none of what the commands need for their work was imported: a command imports it in
+    # its body, so that a `warlog play` process does not pay for the fuzzer, the server, the
+    # audit or a ruleset it does not play
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == ""
+
+
 def warlog_process(db: Path, *args: str) -> subprocess.CompletedProcess[str]:
     """``python -m warlog`` as a user runs it."""
     return subprocess.run(

@@ -188,9 +188,9 @@ def test_from_and_to_outside_the_game_or_reversed_are_errors(db: Path, command: 
 def test_reveal_asks_on_a_terminal_and_yes_skips_it(
     db: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from warlog.cli import main
+    from warlog.cli import disputes
 
-    monkeypatch.setattr(main, "interactive", lambda: True)
+    monkeypatch.setattr(disputes, "interactive", lambda: True)
     status, _, err = run(db, "reveal", "b1", input="n\n")
     assert status == 1 and "ends play" in err
     status, out, _ = run(db, "reveal", "b1", "--yes")
@@ -369,10 +369,10 @@ def test_the_reveal_prompt_names_the_live_games_it_would_tell_about_before_revea
     """Given a live game b1 with a live what-if fork f1, when the referee at a terminal asks
     to reveal f1 and answers no, then the question named b1 before anything was revealed, and
     f1 is still being played."""
-    import warlog.cli.main as main
+    import warlog.cli.disputes as disputes
 
     assert run(db, "fork", "b1", "--at", "1", "--game", "f1")[0] == 0
-    monkeypatch.setattr(main, "interactive", lambda: True)
+    monkeypatch.setattr(disputes, "interactive", lambda: True)
     status, out, err = run(db, "reveal", "f1", input="n\n")
     assert status == 1 and out == ""
     assert (
