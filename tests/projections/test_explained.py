@@ -1,0 +1,92 @@
+"""An event that explains itself to a reader from whom some of its values stay sealed
+(``Event.explain_sealed``) says the same, and names the same procedure, whatever those values
+are: else the explanation would tell the reader what the seal hides.
+
+Every event type of every ruleset that overrides ``explain_sealed`` must be listed in
+``TWINS`` with events that differ only in their sealed values; a new override without twins
+fails ``test_every_override_has_twins``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import msgspec
+import pytest
+
+from tests.domain.armageddon_empires.test_air_war import SPOTTERS, skies
+from tests.domain.armageddon_empires.test_stealthed_controllers import opening
+from warlog.domain import rulesets
+from warlog.domain.armageddon_empires.challenge_events import ChallengeOpened, StealthedController
+from warlog.domain.core.events import Event
+from warlog.domain.core.seal import secrets_of
+from warlog.projections.replay import explained
+
+
+def _strike_openings() -> list[Event]:
+    """Red's hawk's Air-To-Ground opening (version 20) with every kind of left-out controller
+    list: none, one, the same under other ids, two."""
+    opened = opening(skies(["hawk"], [], more=SPOTTERS), 5)
+    lists = [
+        (),
+        (StealthedController("red.spotter.1", "red-eyes"),),
+        (StealthedController("red.spotter.7", "red-owl"),),
+        (
+            StealthedController("red.spotter.1", "red-eyes"),
+            StealthedController("red.spotter.2", "red-owl"),
+        ),
+    ]
+    return [msgspec.structs.replace(opened, stealthed_controllers=c) for c in lists]
+
+
+#: event type -> (its ruleset version, events differing only in the values it seals)
+TWINS: dict[type[Event], tuple[int, Callable[[], list[Event]]]] = {
+    ChallengeOpened: (20, _strike_openings),
+}
+
+
+def overriding() -> set[type[Event]]:
+    return {
+        cls
+        for ruleset in rulesets.all_rulesets().values()
+        for cls in ruleset.event_types
+        if cls.explain_sealed is not Event.explain_sealed
+    }
+
+
+def test_every_override_has_twins() -> None:
+    # given every event type of every ruleset
+    # then each that explains itself to a reader its seals are closed to has twins to test it
+    assert overriding() == set(TWINS)
+
+
+@pytest.mark.parametrize("cls", list(TWINS), ids=lambda cls: cls.type_name())
+def test_what_an_event_tells_a_reader_its_seals_are_closed_to_does_not_hang_on_them(
+    cls: type[Event],
+) -> None:
+    # given events of one type that differ only in their sealed values
+    version, build = TWINS[cls]
+    twins = build()
+    assert len({msgspec.json.encode(e) for e in twins}) == len(twins)
+    # when each is explained to a reader from whom those values stay sealed
+    told = {explained(event, closed_to_reader(event, version)) for event in twins}
+    # then the reader is told something, the same for every twin, and the same procedure
+    assert None not in told
+    assert len(told) == 1
+    assert len({event.part_of() for event in twins}) == 1
+
+
+def closed_to_reader(event: Event, version: int) -> dict[str, Any]:
+    """``event``'s data as a reader it seals values from is shown it: each sealed value a
+    closed seal (a digest alone)."""
+    shown = msgspec.to_builtins(event)
+    paths = [path for path, _ in secrets_of(event, version=version)]
+    assert paths
+    for path in paths:
+        *outer, last = path.split(".")
+        holder = shown
+        for step in outer:
+            holder = holder[int(step)] if isinstance(holder, list) else holder[step]
+        holder[int(last) if isinstance(holder, list) else last] = {"sealed": "0" * 64}
+    return shown
