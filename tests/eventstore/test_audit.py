@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import gc
 import json
+import weakref
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -200,3 +202,17 @@ def test_what_the_audit_could_not_check_is_named_and_nothing_else(
     from warlog.arbiter.audit import Proved
 
     assert Proved(**proved).unchecked() == unchecked
+
+
+def test_an_audit_is_freed_as_soon_as_it_is_dropped(game: list[Record]) -> None:
+    """The checks the Auditor hands its rows to hold the findings list, not the Auditor: no
+    reference cycle keeps a finished audit (its fold, every roll and salt kept for the reveal)
+    alive until the collector runs."""
+    auditor = audit_records(game, rulesets)
+    gone = weakref.ref(auditor)
+    gc.disable()
+    try:
+        del auditor
+        assert gone() is None
+    finally:
+        gc.enable()

@@ -19,7 +19,8 @@ from hypothesis import strategies as st
 from tests.eventstore.tamper import rechain
 from warlog.arbiter import openings
 from warlog.arbiter.application import Arbiter
-from warlog.arbiter.audit import Auditor, _well_formed
+from warlog.arbiter.audit import Auditor
+from warlog.arbiter.audit_chain import well_formed
 from warlog.arbiter.autoplay import autoplay
 from warlog.arbiter.openings import read_opened
 from warlog.arbiter.sealing import REFEREE, Forms, Opened
@@ -124,7 +125,7 @@ def _json(text: str) -> bool:
 
 
 def reference_well_formed(at: str) -> bool:
-    from warlog.arbiter.audit import AT
+    from warlog.arbiter.audit_chain import AT
 
     if not AT.match(at):
         return False
@@ -155,7 +156,7 @@ def times() -> st.SearchStrategy[str]:
 
 @given(times())
 def test_a_time_is_well_formed_exactly_when_the_parser_reads_it(at: str) -> None:
-    assert _well_formed(at) == reference_well_formed(at)
+    assert well_formed(at) == reference_well_formed(at)
 
 
 @pytest.mark.parametrize(
@@ -175,7 +176,7 @@ def test_a_time_is_well_formed_exactly_when_the_parser_reads_it(at: str) -> None
     ],
 )
 def test_the_edges_of_the_calendar_are_judged_as_the_parser_judges_them(at: str) -> None:
-    assert _well_formed(at) == reference_well_formed(at)
+    assert well_formed(at) == reference_well_formed(at)
 
 
 # ---------------------------------------------------------------- salts at the reveal
