@@ -12,30 +12,25 @@ import json
 import os
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from datetime import UTC, datetime
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any
 
 import msgspec
 
-from warlog.arbiter import creating, forks, reads
+from warlog.arbiter import creating, forks, playing, reads
 from warlog.arbiter.creating import SALT_MAX as SALT_MAX
-from warlog.arbiter.fold import Fold, Folded, RowDecoder, decoded
+from warlog.arbiter.fold import Folded, RowDecoder, decoded
 from warlog.arbiter.meta import GameMeta
 from warlog.arbiter.scenarios import resolve_scenario
 from warlog.arbiter.sealing import (
     PUBLIC,
     REFEREE,
-    event_secrets,
     key_in_force,
-    recorded_command,
-    seal_batch,
-    sealing_version,
 )
 from warlog.arbiter.states import SNAPSHOT_EVERY, Loaded, States
-from warlog.domain.core.dice import Dice, ManualDice, SeededDice
-from warlog.domain.core.errors import InputError, RulesError
-from warlog.domain.core.events import CommandIssued, DiceRevealed, Event, GameCreated
+from warlog.domain.core.dice import Dice
+from warlog.domain.core.errors import InputError
+from warlog.domain.core.events import DiceRevealed, Event, GameCreated
 from warlog.domain.core.ruleset import AnyRuleset, Command
-from warlog.domain.core.seal import Sealer
 from warlog.domain.core.summary import listed
 from warlog.eventstore.codec import Codec, command_to_builtins
 from warlog.eventstore.records import Record
@@ -46,11 +41,6 @@ if TYPE_CHECKING:  # imported where they are used: a command pays only for what 
     from warlog.arbiter.audit import Auditor
     from warlog.domain.core.summary import Summary
     from warlog.projections.events_view import EventsView
-
-T = TypeVar("T")
-
-#: how often long reads report their progress, in events
-PROGRESS_EVERY = 5000
 
 
 def utc_now() -> str:
@@ -218,37 +208,11 @@ class Arbiter:
         InputError (exit 1) for malformed input, RulesError (exit 3) when the rules reject it,
         ConflictError (exit 5) when another writer appended first. Nothing is appended on error.
         """
-        loaded = self.loaded(game)
-        ruleset = loaded.ruleset
+        ruleset = self.loaded(game).ruleset
         before = self.folded(game, on)
         command = self.parse_command(ruleset, command_text)
-        meta = before.meta
-        first_seq = before.seq + 1
-        if meta.dice.mode == "auto" and command.dice:
-            raise InputError(
-                "this game rolls its own dice (auto); a command carries 'dice' only in a "
-                "manual-dice game",
-                "input/unexpected_dice",
-            )
-        if meta.revealed:
-            raise RulesError(
-                f"the key of game {game} was revealed at seq {meta.revealed_at}; its play is "
-                "over (fork it with --dice new to play on)",
-                "rules/seed_revealed",
-            )
-        key = key_in_force(self.vault, meta, game)
-        manual = ManualDice(list(command.dice)) if meta.dice.mode == "manual" else None
-        dice: Dice = manual or SeededDice(
-            key, meta.dice.stream, meta.dice.salt, meta.derivation_seq(first_seq + 1)
-        )
-        if self._dice_filter is not None:
-            dice = self._dice_filter(dice)
-        events = ruleset.decide(before.state, command, dice)
-        if manual is not None:
-            manual.check_all_used()
-        recorded = recorded_command(command, meta.dice.mode == "manual")
-        issued = CommandIssued(player=command.player, command=recorded)
-        return self._append(game, before, [issued, *events], command)
+        events = playing.decided(ruleset, game, before, command, self.vault, self._dice_filter)
+        return self._append(game, before, events, command)
 
     def play_as(
         self,
@@ -279,35 +243,9 @@ class Arbiter:
     def _append(
         self, game: str, before: Folded, events: list[Event], command: Command | None = None
     ) -> list[Record]:
-        loaded = self.loaded(game)
-        ruleset = loaded.ruleset
-        meta = before.meta
-        version = sealing_version(ruleset)
-        secrets = [event_secrets(e, command, version=version) for e in events]
-        key = key_in_force(self.vault, meta, game) if any(secrets) else b""
-        sealer = Sealer(key, meta.dice.stream)
-        at = self._clock()  # one batch, appended at one moment
-        rows, openings = seal_batch(
-            loaded.codec,
-            game,
-            events,
-            secrets,
-            sealer,
-            lambda s: meta,
-            before.seq + 1,
-            before.hash,
-            at,
-        )
-        # fold first: a batch that cannot be folded is never appended
-        fold = Fold(ruleset, before)
-        clear = [loaded.codec.encode(e)[1] for e in events]
-        for offset, (event, row) in enumerate(zip(events, rows, strict=True)):
-            fold.apply(before.seq + 1 + offset, row.type, clear[offset], "", event)
-        self.vault.put_openings(openings)  # first: an event is never stored without its opening
-        records = self.store.append(game, rows, before.seq)
-        assert fold.meta is not None
-        after = Folded(records[-1].seq, records[-1].hash, fold.meta, fold.state, fold.initial)
-        self.states.appended(game, ruleset, before, events, after)
+        """Append the batch ``events`` on ``before`` (``playing.append_batch``), then tell the
+        watchers."""
+        records = playing.append_batch(self.states, game, before, events, command, self._clock)
         for listener in self._listeners:
             with contextlib.suppress(Exception):  # the batch is committed whatever it does
                 listener(game, records)
@@ -533,14 +471,7 @@ class Arbiter:
 
     def check_range(self, game: str, from_seq: int, to_seq: int | None) -> None:
         """InputError unless ``from_seq``..``to_seq`` are events of the game, in order."""
-        head, _ = self.store.head(game)
-        check_from(from_seq, head, f"game {game}")
-        if to_seq is not None and not from_seq <= to_seq <= head:
-            raise InputError(
-                f"game {game} has events 1..{head}; --to {to_seq} must be between --from "
-                f"{from_seq} and {head}",
-                "input/bad_seq",
-            )
+        reads.check_range(self.store, game, from_seq, to_seq)
 
     def view(self, game: str, at: int | None = None, player: str | None = None) -> dict[str, Any]:
         """The state after ``at`` as ``player`` sees it (None: the referee's full view)."""
@@ -558,23 +489,3 @@ class Arbiter:
             "as": player,
             "state": loaded.ruleset.view(folded.state, player),
         }
-
-
-def check_from(from_seq: int, head: int, label: str) -> None:
-    """InputError unless ``from_seq`` is an event of the log (1..head)."""
-    if not 1 <= from_seq <= head:
-        raise InputError(
-            f"{label} has events 1..{head}; --from {from_seq} is outside them", "input/bad_seq"
-        )
-
-
-def counted(records: Iterable[T], progress: Callable[[int], None] | None) -> Iterator[T]:
-    """``records`` passed through, telling ``progress`` the count every ``PROGRESS_EVERY``
-    records and at the end."""
-    n = 0
-    for n, record in enumerate(records, start=1):
-        if progress is not None and n % PROGRESS_EVERY == 0:
-            progress(n)
-        yield record
-    if progress is not None:
-        progress(n)

@@ -9,14 +9,18 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Iterable
+from typing import TYPE_CHECKING
 
-from warlog.arbiter.application import Arbiter, check_from, counted
 from warlog.arbiter.audit import Auditor, Finding, audit_records
+from warlog.arbiter.reads import check_from, counted
 from warlog.arbiter.sealing import PUBLIC, REFEREE, DamagedLineage, Forms, Opened
 from warlog.domain.core.errors import StoreError
 from warlog.eventstore.records import Record
 from warlog.eventstore.store import Store
 from warlog.eventstore.vault import Vault
+
+if TYPE_CHECKING:
+    from warlog.arbiter.application import Arbiter
 
 
 def audit_game(

@@ -1,4 +1,5 @@
-"""A game's log as one reader may see it: a player's forms of its records, and its replay.
+"""Reading a game's log: the ranges of its events, its records as one reader may see them, its
+replay, and the progress of long reads.
 
 The forms of the records (``sealing.Forms``) start from the game's meta before the first one
 asked for: which seeds are revealed, which key sealed what. The engine's own meta can be read
@@ -7,21 +8,59 @@ without the key file (its events are never sealed but the scenario).
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable, Iterable, Iterator
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from warlog.arbiter.fold import Folded, decoded
 from warlog.arbiter.meta import GameMeta, evolve_meta
 from warlog.arbiter.sealing import PUBLIC, Forms
-from warlog.domain.core.errors import StoreError
+from warlog.domain.core.errors import InputError, StoreError
 from warlog.domain.core.events import BATCH_STARTS, CORE_TAGS, INERT_TAGS
 from warlog.eventstore.records import Record
+from warlog.eventstore.store import Store
 
 if TYPE_CHECKING:
     from warlog.arbiter.application import Arbiter
 
 #: the errors of a read that needs the key file's clear values, which the store cannot give
 NO_CLEAR_FORMS = frozenset({"store/no_key_file", "store/sealed"})
+
+#: how often long reads report their progress, in events
+PROGRESS_EVERY = 5000
+
+T = TypeVar("T")
+
+
+def check_range(store: Store, game: str, from_seq: int, to_seq: int | None) -> None:
+    """InputError unless ``from_seq``..``to_seq`` are events of the game, in order."""
+    head, _ = store.head(game)
+    check_from(from_seq, head, f"game {game}")
+    if to_seq is not None and not from_seq <= to_seq <= head:
+        raise InputError(
+            f"game {game} has events 1..{head}; --to {to_seq} must be between --from "
+            f"{from_seq} and {head}",
+            "input/bad_seq",
+        )
+
+
+def check_from(from_seq: int, head: int, label: str) -> None:
+    """InputError unless ``from_seq`` is an event of the log (1..head)."""
+    if not 1 <= from_seq <= head:
+        raise InputError(
+            f"{label} has events 1..{head}; --from {from_seq} is outside them", "input/bad_seq"
+        )
+
+
+def counted(records: Iterable[T], progress: Callable[[int], None] | None) -> Iterator[T]:
+    """``records`` passed through, telling ``progress`` the count every ``PROGRESS_EVERY``
+    records and at the end."""
+    n = 0
+    for n, record in enumerate(records, start=1):
+        if progress is not None and n % PROGRESS_EVERY == 0:
+            progress(n)
+        yield record
+    if progress is not None:
+        progress(n)
 
 
 def forms(
