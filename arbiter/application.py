@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 import msgspec
 
-from warlog.arbiter import creating, forks, playing, reads
+from warlog.arbiter import creating, playing, reads
 from warlog.arbiter.creating import SALT_MAX as SALT_MAX
 from warlog.arbiter.fold import Folded, RowDecoder, decoded
 from warlog.arbiter.meta import GameMeta
@@ -298,12 +298,16 @@ class Arbiter:
         what one draws after the cut, can tell the others' secrets from before the cut; unless
         that history is public already (every common ancestor's seed revealed: two forks of a
         revealed game share nothing secret)."""
+        from warlog.arbiter import forks
+
         return forks.live_relatives(self, game)
 
     # ------------------------------------------------------------------ forking
 
     def batch_ends_near(self, game: str, seq: int) -> tuple[int | None, int | None]:
         """The nearest batch ends at or before and after ``seq``."""
+        from warlog.arbiter import forks
+
         return forks.batch_ends_near(self.store, game, seq)
 
     def fork(self, game: str, at: int, *, new_game: str | None = None, dice: str = "new") -> str:
@@ -313,6 +317,8 @@ class Arbiter:
         to a new key (put in the vault first); ``dice="same"`` keeps the key in force at the
         cut and is refused until that key has been revealed (InputError).
         """
+        from warlog.arbiter import forks
+
         return forks.fork_game(
             self, game, at, new_game=new_game, dice=dice, seeds=self._seeds, clock=self._clock
         )
