@@ -3,6 +3,12 @@
 Everything a CLI or server does goes through an ``Arbiter``: it is handed a store (the log), a
 vault (keys, the clear form of sealed values, snapshots) and a way to find rulesets by name, and
 it never imports a ruleset itself.
+
+The Arbiter is the front: each part of the work lives in a module of its own, which it calls
+with what that part needs. It holds a ``States`` (states.py: the games loaded, the folds held, the
+snapshots); playing.py decides a command and appends its batch; creating.py creates a game;
+forks.py forks one and finds its live relatives; revealing.py checks a reveal; reads.py reads a
+log as one reader may see it; auditing.py picks the form of the log the audit reads.
 """
 
 from __future__ import annotations
@@ -20,18 +26,17 @@ from warlog.arbiter import creating, playing, reads
 from warlog.arbiter.creating import SALT_MAX as SALT_MAX
 from warlog.arbiter.fold import Folded, RowDecoder, decoded
 from warlog.arbiter.meta import GameMeta
+from warlog.arbiter.revealing import LIVE_FORKS as LIVE_FORKS
+from warlog.arbiter.revealing import Revealed, revealing
 from warlog.arbiter.scenarios import resolve_scenario
 from warlog.arbiter.sealing import (
     PUBLIC,
     REFEREE,
-    key_in_force,
 )
 from warlog.arbiter.states import SNAPSHOT_EVERY, Loaded, States
 from warlog.domain.core.dice import Dice
-from warlog.domain.core.errors import InputError
-from warlog.domain.core.events import DiceRevealed, Event, GameCreated
+from warlog.domain.core.events import Event, GameCreated
 from warlog.domain.core.ruleset import AnyRuleset, Command
-from warlog.domain.core.summary import listed
 from warlog.eventstore.codec import Codec, command_to_builtins
 from warlog.eventstore.records import Record
 from warlog.eventstore.store import Store
@@ -46,18 +51,6 @@ if TYPE_CHECKING:  # imported where they are used: a command pays only for what 
 def utc_now() -> str:
     """UTC ISO-8601 with milliseconds, ending in ``Z`` (the contract's ``at``)."""
     return datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%S.%f")[:-3] + "Z"
-
-
-#: the refusal of a reveal that would tell the secrets of games still being played (its forks,
-#: its parent: ``Arbiter.live_relatives``) before the organiser says so
-LIVE_FORKS = "input/live_forks"
-
-
-class Revealed(msgspec.Struct, frozen=True):
-    """A reveal: the seq of its ``dice_revealed`` event and the seed it published (hex)."""
-
-    seq: int
-    seed: str
 
 
 class Arbiter:
@@ -270,25 +263,9 @@ class Arbiter:
         InputError ``input/live_forks``, nothing appended, when games that share hidden history
         with it are still being played (``live_relatives``: its reveal would tell their secrets
         from before the fork), unless ``despite_live_forks``: the organiser has said so."""
-        folded = self.folded(game)
-        if folded.meta.revealed:
-            raise InputError(
-                f"game {game}'s seed was already revealed at seq {folded.meta.revealed_at}",
-                "input/already_revealed",
-            )
-        live = [] if despite_live_forks else self.live_relatives(game)
-        if live:
-            raise InputError(
-                f"{listed(live)} {'shares' if len(live) == 1 else 'share'} hidden history with "
-                f"{game} and {'is' if len(live) == 1 else 'are'} still being played: revealing "
-                f"{game} would tell their secrets from before the fork; nothing revealed (to "
-                f"reveal it anyway: warlog reveal {game} --despite-live-forks, or "
-                "?despite_live_forks=true over HTTP)",
-                LIVE_FORKS,
-            )
-        seed = key_in_force(self.vault, folded.meta, game)
-        record = self._append(game, folded, [DiceRevealed(seed=seed.hex())])[0]
-        return Revealed(record.seq, seed.hex())
+        folded, revealed = revealing(self, game, despite_live_forks)
+        record = self._append(game, folded, [revealed])[0]
+        return Revealed(record.seq, revealed.seed)
 
     def live_relatives(self, game: str) -> list[str]:
         """The other games of ``game``'s family (its parent, its forks, theirs, and so on) still
