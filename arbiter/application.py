@@ -22,19 +22,14 @@ from typing import TYPE_CHECKING, Any
 
 import msgspec
 
-from warlog.arbiter import creating, playing, reads
-from warlog.arbiter.creating import SALT_MAX as SALT_MAX
+from warlog.arbiter import playing, reads
 from warlog.arbiter.fold import Folded, RowDecoder, decoded
 from warlog.arbiter.meta import GameMeta
-from warlog.arbiter.revealing import LIVE_FORKS as LIVE_FORKS
-from warlog.arbiter.revealing import Revealed, revealing
 from warlog.arbiter.scenarios import resolve_scenario
-from warlog.arbiter.sealing import (
-    PUBLIC,
-    REFEREE,
-)
+from warlog.arbiter.sealing import PUBLIC, REFEREE
 from warlog.arbiter.states import SNAPSHOT_EVERY, Loaded, States
 from warlog.domain.core.dice import Dice
+from warlog.domain.core.errors import InputError, quoted
 from warlog.domain.core.events import Event, GameCreated
 from warlog.domain.core.ruleset import AnyRuleset, Command
 from warlog.eventstore.codec import Codec, command_to_builtins
@@ -51,6 +46,44 @@ if TYPE_CHECKING:  # imported where they are used: a command pays only for what 
 def utc_now() -> str:
     """UTC ISO-8601 with milliseconds, ending in ``Z`` (the contract's ``at``)."""
     return datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%S.%f")[:-3] + "Z"
+
+
+#: the longest salt a game takes: a public beacon's value or a tournament's name fits many times
+SALT_MAX = 256
+
+
+def check_salt(salt: str) -> str:
+    """``salt`` if a game may take it (at most ``SALT_MAX`` printable characters: it is hashed
+    into every die and kept in ``game_created`` for good); InputError naming the first
+    character that is not printable (a space other than the plain one, pasted from a web page,
+    looks like one), or UnicodeEncodeError for text that is not UTF-8 (a lone surrogate), which
+    the CLI names."""
+    salt.encode()
+    if len(salt) > SALT_MAX:
+        raise InputError(
+            f"bad salt {quoted(salt)} ({len(salt)} characters): use at most {SALT_MAX}",
+            "input/bad_salt",
+        )
+    bad = next((i for i, c in enumerate(salt) if not c.isprintable()), None)
+    if bad is not None:
+        raise InputError(
+            f"bad salt: its character {bad + 1}, U+{ord(salt[bad]):04X}, is not printable (a "
+            "line break, a tab, a space other than the plain one); use printable characters",
+            "input/bad_salt",
+        )
+    return salt
+
+
+#: the refusal of a reveal that would tell the secrets of games still being played (its forks,
+#: its parent: ``Arbiter.live_relatives``) before the organiser says so
+LIVE_FORKS = "input/live_forks"
+
+
+class Revealed(msgspec.Struct, frozen=True):
+    """A reveal: the seq of its ``dice_revealed`` event and the seed it published (hex)."""
+
+    seq: int
+    seed: str
 
 
 class Arbiter:
@@ -172,6 +205,8 @@ class Arbiter:
         """Create a game and return its id. InputError for a bad ruleset, scenario, id or dice
         mode. Its key (the dice seed in ``auto`` mode, a sealing seed in ``manual`` mode) is put
         in the vault first: a game never exists without its key."""
+        from warlog.arbiter import creating
+
         ruleset = self._rulesets(ruleset_name)
         created, key = creating.game_created(
             ruleset,
@@ -187,7 +222,9 @@ class Arbiter:
         """Create the game ``created`` describes, its key committed to in it: the batch of
         ``game_created`` and the events that open the game (a deal, rolled on the key in both
         dice modes). Returns its id; InputError if the id is taken."""
-        return creating.create_game(self.states, self._rulesets, created, key, self._clock)
+        from warlog.arbiter.creating import create_game
+
+        return create_game(self.states, self._rulesets, created, key, self._clock)
 
     # ------------------------------------------------------------------ playing
 
@@ -263,6 +300,8 @@ class Arbiter:
         InputError ``input/live_forks``, nothing appended, when games that share hidden history
         with it are still being played (``live_relatives``: its reveal would tell their secrets
         from before the fork), unless ``despite_live_forks``: the organiser has said so."""
+        from warlog.arbiter.revealing import revealing
+
         folded, revealed = revealing(self, game, despite_live_forks)
         record = self._append(game, folded, [revealed])[0]
         return Revealed(record.seq, revealed.seed)
