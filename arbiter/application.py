@@ -48,6 +48,11 @@ def utc_now() -> str:
     return datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%S.%f")[:-3] + "Z"
 
 
+#: the refusal of a reveal that would tell the secrets of games still being played (its forks,
+#: its parent: ``Arbiter.live_relatives``) before the organiser says so
+LIVE_FORKS = "input/live_forks"
+
+
 #: the longest salt a game takes: a public beacon's value or a tournament's name fits many times
 SALT_MAX = 256
 
@@ -72,11 +77,6 @@ def check_salt(salt: str) -> str:
             "input/bad_salt",
         )
     return salt
-
-
-#: the refusal of a reveal that would tell the secrets of games still being played (its forks,
-#: its parent: ``Arbiter.live_relatives``) before the organiser says so
-LIVE_FORKS = "input/live_forks"
 
 
 class Revealed(msgspec.Struct, frozen=True):
