@@ -13,6 +13,9 @@ from typing import Any
 
 from warlog.domain.core.errors import QUOTE_MAX, InputError
 from warlog.domain.core.errors import quoted as quote
+from warlog.domain.core.rules import unknown_command
+from warlog.domain.core.ruleset import AnyRuleset, Command
+from warlog.eventstore.codec import decode_command
 
 
 def _pairs(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
@@ -63,3 +66,19 @@ def parse_json_object(text: str | bytes) -> dict[str, Any]:
             "input/bad_command",
         )
     return raw
+
+
+def parse_command(ruleset: AnyRuleset, text: str | bytes) -> Command:
+    """The typed command of ``ruleset`` from JSON; InputError naming what is wrong (exit 1)."""
+    raw = parse_json_object(text)
+    known = sorted(c.type_name() for c in _union_members(ruleset.command_type))
+    kind = raw.get("type")
+    if kind not in known:
+        raise unknown_command(ruleset.name, kind, known)
+    command: Command = decode_command(ruleset.command_type, raw)
+    return command
+
+
+def _union_members(tp: Any) -> tuple[Any, ...]:
+    args = getattr(tp, "__args__", None)
+    return tuple(args) if args else (tp,)

@@ -158,8 +158,8 @@ def import_log(
 ) -> str:
     """Import an exported log into ``arb`` as a new game; its id (``Arbiter.import_records``).
     ``progress`` is told how many events the audit has checked."""
-    from warlog.arbiter.application import counted
     from warlog.arbiter.audit import Auditor  # here: exporting a log never audits it
+    from warlog.arbiter.reads import counted
 
     auditor = Auditor(arb.rulesets, rules=not chain_only)
     findings = auditor.feed(counted(records, progress))

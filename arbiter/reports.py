@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Any
 
 import msgspec
 
-from warlog.arbiter.application import NO_CLEAR_FORMS
+from warlog.arbiter.reads import NO_CLEAR_FORMS
 from warlog.domain.core.dice import ProbeDice
 from warlog.domain.core.errors import StoreError, WarlogError
 from warlog.domain.core.events import DiceRolled

@@ -117,6 +117,19 @@ def seal_batch(
     return rows, openings
 
 
+def key_in_force(vault: Vault, meta: GameMeta, game: str) -> bytes:
+    """The game's key in force (its dice and seals; ``meta``: the game's at the point asked
+    about); StoreError if ``vault`` does not hold it."""
+    key = vault.key(meta.dice.commitment or "")
+    if key is None:
+        raise StoreError(
+            f"this arbiter does not hold the key of game {game} (imported, or its key file "
+            "is another's); fork it with --dice new to play on",
+            "store/no_seed",
+        )
+    return key
+
+
 class Opener:
     """The clear form of stored rows, from the vault: what the rules fold.
 

@@ -9,10 +9,11 @@ from __future__ import annotations
 import os
 from collections.abc import Callable
 
-from warlog.arbiter.application import Arbiter, check_from, counted
+from warlog.arbiter.application import Arbiter
 from warlog.arbiter.audit import Auditor, audit_records
 from warlog.arbiter.exchange import BadLine, parse_lines, read_file
 from warlog.arbiter.ids import FILE_SUFFIX
+from warlog.arbiter.reads import check_from, counted
 from warlog.domain import rulesets
 from warlog.domain.core.errors import InputError, IntegrityError
 from warlog.eventstore.records import Record

@@ -11,6 +11,7 @@ from warlog.arbiter import initial, snapshots
 from warlog.arbiter.application import Arbiter
 from warlog.arbiter.autoplay import autoplay
 from warlog.arbiter.fold import Folded
+from warlog.arbiter.states import version_key
 from warlog.domain import rulesets as registry
 from warlog.eventstore.memory_store import MemoryStore
 
@@ -41,12 +42,12 @@ def test_a_state_read_from_a_snapshot_is_the_fold_of_its_prefix(name: str) -> No
     ruleset = arb.ruleset_of(game)
     seen = 0
     for at in range(1, head + 1):
-        found = arb.vault.latest_snapshot(arb.store.lineage(game), at, arb._version_key(ruleset))
+        found = arb.vault.latest_snapshot(arb.store.lineage(game), at, version_key(ruleset))
         if found is None or found[0] != at:
             continue
         seen += 1
         fresh = Arbiter(arb.store, registry.get, vault=arb.vault)
-        start = snapshots.decode(ruleset.state_type, found[1], lambda a=fresh: a._initial(game))
+        start = snapshots.decode(ruleset.state_type, found[1], lambda a=fresh: a.states.initial(game))
         assert start is not None
         full = fresh.fold_records(ruleset, arb.records(game, 1, at))
         assert (start.seq, start.hash) == (full.seq, full.hash)
@@ -64,8 +65,8 @@ def test_a_process_that_has_not_built_the_initial_state_reads_it_from_the_snapsh
     ruleset = arb.ruleset_of(game)
     monkeypatch.setattr(initial, "_STATES", {})  # as in a new process
     monkeypatch.setattr(initial, "_SCENARIOS", {})
-    assert Arbiter(arb.store, registry.get, vault=arb.vault)._initial(game) is not None
-    found = arb.vault.latest_snapshot(arb.store.lineage(game), 1, arb._version_key(ruleset))
+    assert Arbiter(arb.store, registry.get, vault=arb.vault).states.initial(game) is not None
+    found = arb.vault.latest_snapshot(arb.store.lineage(game), 1, version_key(ruleset))
     assert found is not None and found[0] == 1
 
     def never(*_: object) -> None:
@@ -90,7 +91,7 @@ def test_a_young_game_is_read_from_the_snapshot_at_seq_1_written_when_it_was_cre
     game = arb.new_game(name, game="young")
     autoplay(arb, game, 3)
     ruleset = arb.ruleset_of(game)
-    version = arb._version_key(ruleset)
+    version = version_key(ruleset)
     head, _ = arb.head(game)
     found = arb.vault.latest_snapshot(arb.store.lineage(game), 1, version)
     assert found is not None and found[0] == 1

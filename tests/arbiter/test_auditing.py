@@ -1,0 +1,24 @@
+"""Auditing a stored game: the referee's form when the key file holds its keys, then snapshots."""
+
+from __future__ import annotations
+
+from warlog.arbiter.application import Arbiter
+from warlog.arbiter.auditing import audit_game, holds_its_keys
+from warlog.eventstore.vault import MemoryVault
+
+
+def test_the_audit_reads_the_referees_form_only_where_the_vault_holds_every_key(
+    arb: Arbiter, race: str
+) -> None:
+    assert holds_its_keys(arb.store, arb.vault, race)
+    assert not holds_its_keys(arb.store, MemoryVault(), race)
+    arb.fork(race, 9, new_game="f1")
+    assert holds_its_keys(arb.store, arb.vault, "f1")
+
+
+def test_a_clean_log_has_its_snapshots_checked_against_its_fold(arb: Arbiter, race: str) -> None:
+    told: list[int] = []
+    auditor = audit_game(arb, race, 1, told.append)
+    assert auditor.findings == []
+    assert auditor.proved.snapshots_checked == arb.check_snapshots(race)[0] >= 2
+    assert told == [13]

@@ -1,0 +1,61 @@
+"""Creating a game: the salt it takes, its key drawn last, and nothing left behind on refusal."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from msgspec.structs import replace
+
+from tests.eventstore.conftest import SEED
+from tests.toy import RULESET, SCENARIO
+from warlog.arbiter.application import SALT_MAX, Arbiter, check_salt
+from warlog.arbiter.creating import create_game, game_created
+from warlog.domain.core.dice import commitment_of
+from warlog.domain.core.errors import InputError
+from warlog.domain.core.events import GameCreated
+
+
+def test_a_salt_is_at_most_salt_max_printable_characters() -> None:
+    assert check_salt("tournament 2026 · round 1") == "tournament 2026 · round 1"
+    with pytest.raises(InputError, match=f"use at most {SALT_MAX}") as too_long:
+        check_salt("x" * (SALT_MAX + 1))
+    with pytest.raises(InputError, match=r"its character 4, U\+000A, is not printable") as line:
+        check_salt("abc\ndef")
+    assert too_long.value.code == line.value.code == "input/bad_salt"
+
+
+def test_the_key_is_drawn_only_once_everything_else_is_checked(tmp_path: Path) -> None:
+    drawn: list[bytes] = []
+
+    def key() -> bytes:
+        drawn.append(SEED)
+        return SEED
+
+    scenario = tmp_path / "race.toml"
+    scenario.write_bytes(SCENARIO)
+    # a bad dice mode and a bad id are refused before any key is drawn
+    with pytest.raises(InputError, match="dice must be 'auto' or 'manual'"):
+        game_created(RULESET, str(scenario), game="g1", dice="loaded", salt="", key=key)
+    with pytest.raises(InputError):
+        game_created(RULESET, str(scenario), game="not an id!", dice="auto", salt="", key=key)
+    assert drawn == []
+    created, key_drawn = game_created(
+        RULESET, str(scenario), game="g1", dice="auto", salt="", key=key
+    )
+    assert drawn == [SEED] and key_drawn == SEED
+    assert (created.game, created.dice.commitment) == ("g1", commitment_of(SEED))
+
+
+def test_a_game_the_store_refuses_leaves_no_new_key_in_the_vault(arb: Arbiter, race: str) -> None:
+    # given a game g1 and a game_created for another g1, committed to a key the vault lacks
+    other = bytes(range(1, 33))
+    ((_, made),) = arb.events(race, 1, 1)
+    assert isinstance(made, GameCreated)
+    again = replace(made, dice=replace(made.dice, commitment=commitment_of(other)))
+    # when it is created, then the id is taken and the key put for it is taken back
+    with pytest.raises(InputError, match=f"game {race} already exists") as taken:
+        create_game(arb.states, arb.rulesets, again, other, lambda: "2026-11-22T00:00:00.000Z")
+    assert taken.value.code == "input/game_exists"
+    assert arb.vault.key(commitment_of(other)) is None
+    assert arb.vault.key(commitment_of(SEED)) == SEED

@@ -1,0 +1,54 @@
+"""Forks: the batch ends a fork may cut at, the fork's first fold held, and a game's live family."""
+
+from __future__ import annotations
+
+from tests.arbiter.conftest import play
+from warlog.arbiter.application import Arbiter
+from warlog.arbiter.forks import batch_ends_near, fork_game, live_relatives
+
+
+def test_the_batch_ends_near_a_seq_are_the_last_events_of_the_batches_around_it(
+    arb: Arbiter, race: str
+) -> None:
+    # given batches 2-5, 6-9, 10-13 after game_created
+    assert batch_ends_near(arb.store, race, 3) == (1, 5)
+    assert batch_ends_near(arb.store, race, 5) == (5, 9)
+    assert batch_ends_near(arb.store, race, 12) == (9, 13)
+
+
+def test_a_fork_holds_its_first_fold_and_draws_its_key_from_the_seeds_it_is_given(
+    arb: Arbiter, race: str
+) -> None:
+    drawn: list[int] = []
+
+    def seeds() -> bytes:
+        drawn.append(1)
+        return bytes(range(2, 34))
+
+    forked = fork_game(
+        arb,
+        race,
+        9,
+        new_game="f1",
+        dice="new",
+        seeds=seeds,
+        clock=lambda: "2026-11-22T00:01:00.000Z",
+    )
+    assert forked == "f1" and drawn == [1]
+    held = arb.states.folded("f1")
+    assert held.seq == 10 and held.state == arb.states.folded(race, 9).state
+    assert held.state == arb.states.fold_log("f1").state
+
+
+def test_a_fork_still_being_played_is_a_live_relative_until_its_seed_is_revealed(
+    arb: Arbiter, race: str
+) -> None:
+    # given a fork f1 of g1 and a fork f2 of f1
+    arb.fork(race, 9, new_game="f1")
+    arb.fork("f1", 10, new_game="f2")
+    assert live_relatives(arb, race) == ["f1", "f2"]
+    assert live_relatives(arb, "f2") == ["f1", "g1"]
+    # when f1 plays on and is revealed, then it keeps no secret any more
+    play(arb, "f1", 1)
+    arb.reveal("f1", despite_live_forks=True)
+    assert live_relatives(arb, race) == ["f2"]

@@ -1,0 +1,68 @@
+"""The fold/snapshot cache an Arbiter holds: folds held, snapshots kept, checked and trusted."""
+
+from __future__ import annotations
+
+from tests.arbiter.conftest import play
+from tests.toy import rulesets
+from warlog.arbiter.application import Arbiter
+from warlog.arbiter.fold import Folded
+from warlog.arbiter.states import States, version_key
+
+
+def test_the_fold_at_the_head_is_held_until_another_writer_moves_the_log_on(
+    arb: Arbiter, race: str
+) -> None:
+    # given the game folded at its head
+    states = arb.states
+    held = states.folded(race)
+    assert states.folded(race) is held
+    # when another arbiter on the same store and vault appends a batch
+    other = Arbiter(arb.store, rulesets, vault=arb.vault)
+    play(other, race, 1)
+    # then the fold held is no longer the head's, and the new head is the log's fold
+    head, head_hash = arb.store.head(race)
+    moved = states.folded(race)
+    assert moved is not held and (moved.seq, moved.hash) == (head, head_hash)
+    assert moved.state == states.fold_log(race).state
+
+
+def test_a_snapshot_is_kept_when_a_batch_crosses_every_k_events_and_reads_as_the_log_folds(
+    arb: Arbiter, race: str
+) -> None:
+    # given snapshots every 4 events and batches of 4 after game_created (1, 5, 9, 13 end them)
+    ruleset = arb.ruleset_of(race)
+    found = arb.vault.latest_snapshot(arb.store.lineage(race), 13, version_key(ruleset))
+    assert found is not None
+    # then a new process's cache starts from it, and it is the fold of the log's prefix
+    fresh = States(arb.store, arb.vault, rulesets)
+    snapshot = fresh.snapshot(race, 13)
+    assert snapshot is not None and snapshot.seq == found[0]
+    prefix = fresh.fold_records(ruleset, arb.store.read(race, 1, snapshot.seq))
+    assert (snapshot.hash, snapshot.state) == (prefix.hash, prefix.state)
+
+
+def test_a_snapshot_that_is_not_the_fold_of_the_log_is_named_by_check_snapshots(
+    arb: Arbiter, race: str
+) -> None:
+    # given every kept snapshot agrees with the log
+    checked, differing = arb.states.check_snapshots(race)
+    assert checked >= 2 and differing == []
+    # when the snapshot at the head is replaced by one with another state
+    head = arb.states.folded(race)
+    other = arb.states.folded(race, 1)
+    arb.states.keep_snapshot(race, Folded(head.seq, head.hash, head.meta, other.state))
+    # then it is the one named
+    assert arb.states.check_snapshots(race) == (checked, [head.seq])
+
+
+def test_a_new_process_reads_a_young_game_from_its_snapshot_at_seq_1(
+    arb: Arbiter, race: str
+) -> None:
+    # given the snapshot at seq 1 the game's creation wrote
+    version = version_key(arb.ruleset_of(race))
+    found = arb.vault.latest_snapshot(arb.store.lineage(race), 1, version)
+    assert found is not None and found[0] == 1
+    # then a new cache's fold after game_created is it, initial state included
+    created = States(arb.store, arb.vault, rulesets).created(race)
+    assert created is not None and created.seq == 1 and created.initial is created.state
+    assert created.state == arb.states.folded(race, 1).state
