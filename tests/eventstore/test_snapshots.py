@@ -47,7 +47,9 @@ def test_a_state_read_from_a_snapshot_is_the_fold_of_its_prefix(name: str) -> No
             continue
         seen += 1
         fresh = Arbiter(arb.store, registry.get, vault=arb.vault)
-        start = snapshots.decode(ruleset.state_type, found[1], lambda a=fresh: a.states.initial(game))
+        start = snapshots.decode(
+            ruleset.state_type, found[1], lambda a=fresh: a.states.initial(game)
+        )
         assert start is not None
         full = fresh.fold_records(ruleset, arb.records(game, 1, at))
         assert (start.seq, start.hash) == (full.seq, full.hash)
