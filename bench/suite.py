@@ -10,48 +10,49 @@ method and the figures.
 from __future__ import annotations
 
 import argparse
-import gc
 import importlib.metadata
 import os
 import platform
-import random
 import shutil
 import sqlite3
 import statistics
 import sys
 import tempfile
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any, TypeVar
-
-import msgspec
 
 from bench import baselines, cli_start
+from bench.figures import Row, fmt_ms, fmt_rate, median, paired, rate, table
+from bench.growth import growth_table, long_series
+from bench.measures import (
+    chunked,
+    corpus_db,
+    on_store,
+    per_command,
+    plan_batches,
+    plan_events,
+    raw_append,
+    raw_replay,
+    raw_scan,
+    warlog_append,
+    warlog_audit,
+    warlog_replay,
+)
 from bench.workload import (
     AE_MAX_ROUNDS,
     BENCH_DIR,
-    LongGame,
-    PlayedGame,
-    Policy,
-    Subject,
     ae_subject,
     play_corpus,
     race_subject,
     size_label,
-    write_long_games,
 )
-from warlog.arbiter.application import Arbiter
-from warlog.arbiter.database import on_database
 from warlog.arbiter.sealing import Opener
-from warlog.eventstore.records import GameInfo, Pending
 from warlog.eventstore.sqlite_store import SQLiteStore
-from warlog.eventstore.sqlite_vault import SQLiteVault, vault_path
 
 RESULTS = BENCH_DIR / "results" / "latest.md"
-T = TypeVar("T")
 
 
 @dataclass(frozen=True)
@@ -93,361 +94,6 @@ QUICK = Config(
 )
 
 
-# ---------------------------------------------------------------------- timing and figures
-
-
-def median(xs: Sequence[float]) -> float:
-    return float(statistics.median(xs))
-
-
-def paired(a: Callable[[], T], b: Callable[[], T], repeats: int) -> tuple[list[T], list[T]]:
-    """``repeats`` timings of each, alternating which goes first."""
-    xs: list[T] = []
-    ys: list[T] = []
-    for r in range(repeats):
-        if r % 2 == 0:
-            xs.append(a())
-            ys.append(b())
-        else:
-            ys.append(b())
-            xs.append(a())
-    return xs, ys
-
-
-def quiesce() -> None:
-    """Collect garbage, then freeze what is left: the workload held in memory (hundreds of
-    thousands of objects) must not be rescanned by every collection inside a timed section,
-    which would slow the faster side most. Both sides start each timing from this state."""
-    gc.collect()
-    gc.freeze()
-
-
-def rate(count: float, seconds: float) -> float:
-    return count / seconds if seconds > 0 else float("inf")
-
-
-def fmt_rate(per_s: float, unit: str = "ev/s") -> str:
-    return f"{per_s:,.0f} {unit}"
-
-
-def fmt_ms(ms: float) -> str:
-    return f"{ms:.3f} ms" if ms < 1 else f"{ms:.2f} ms" if ms < 100 else f"{ms:,.0f} ms"
-
-
-@dataclass
-class Row:
-    measure: str
-    warlog: str
-    baseline: str
-    ratio: float | None
-    target: str  # ">= 0.7", "<= 1.5", or "" for a figure without one
-
-    @property
-    def verdict(self) -> str:
-        if self.ratio is None or not self.target:
-            return ""
-        op, value = self.target.split()
-        ok = self.ratio >= float(value) if op == ">=" else self.ratio <= float(value)
-        return "PASS" if ok else "MISS"
-
-
-def fresh_db(workdir: Path, name: str) -> Path:
-    path = workdir / name
-    for suffix in ("", "-wal", "-shm"):
-        Path(f"{path}{suffix}").unlink(missing_ok=True)
-    return path
-
-
-def drop_db(path: Path) -> None:
-    for suffix in ("", "-wal", "-shm"):
-        Path(f"{path}{suffix}").unlink(missing_ok=True)
-
-
-# ---------------------------------------------------------------------- appends
-
-Plan = list[tuple[str, list[list[Pending]]]]
-
-
-def chunked(corpus: Sequence[PlayedGame], size: int) -> Plan:
-    """Each game's events in transactions of ``size`` events (the first one creates it)."""
-    plan = []
-    for g in corpus:
-        events = g.pending()
-        plan.append((g.game, [events[i : i + size] for i in range(0, len(events), size)]))
-    return plan
-
-
-def per_command(corpus: Sequence[PlayedGame], batches: int) -> Plan:
-    """Each game's command batches, one per transaction, for games until ``batches`` are in."""
-    plan: Plan = []
-    total = 0
-    for g in corpus:
-        if total >= batches:
-            break
-        plan.append((g.game, g.batches))
-        total += len(g.batches)
-    return plan
-
-
-def plan_events(plan: Plan) -> int:
-    return sum(len(c) for _, chunks in plan for c in chunks)
-
-
-def plan_batches(plan: Plan) -> int:
-    return sum(len(chunks) for _, chunks in plan)
-
-
-def warlog_append(workdir: Path, plan: Plan, ruleset: str) -> float:
-    path = fresh_db(workdir, "append-warlog.db")
-    store = SQLiteStore(path, create=True)
-    quiesce()
-    started = time.perf_counter()
-    for game, chunks in plan:
-        seq = store.create_game(GameInfo(game, ruleset), chunks[0])[-1].seq
-        for chunk in chunks[1:]:
-            seq = store.append(game, chunk, seq)[-1].seq
-    elapsed = time.perf_counter() - started
-    store.close()
-    drop_db(path)
-    return elapsed
-
-
-def raw_append(workdir: Path, plan: Plan, ruleset: str) -> float:
-    path = fresh_db(workdir, "append-raw.db")
-    SQLiteStore(path, create=True).close()  # the same schema and journal mode
-    conn = baselines.connect(path)
-    quiesce()
-    started = time.perf_counter()
-    for game, chunks in plan:
-        baselines.create(conn, game, ruleset, chunks[0])
-        seq = len(chunks[0])
-        for chunk in chunks[1:]:
-            seq = baselines.append(conn, game, chunk, seq)
-    elapsed = time.perf_counter() - started
-    conn.close()
-    drop_db(path)
-    return elapsed
-
-
-# ---------------------------------------------------------------------- reading
-
-
-def on_store(store: SQLiteStore, rulesets: Any) -> Arbiter:
-    """An Arbiter on ``store`` and the key file beside it."""
-    return Arbiter(store, rulesets, vault=SQLiteVault(vault_path(store.path)))
-
-
-def corpus_db(workdir: Path, corpus: Sequence[PlayedGame], rulesets: Any) -> Path:
-    """The corpus imported into a new database and its key file (sealed values opened there)."""
-    path = fresh_db(workdir, "corpus.db")
-    with on_database(path, rulesets, create=True) as arb:
-        for g in corpus:
-            arb.import_records(g.export)
-    return path
-
-
-def warlog_replay(store: SQLiteStore, arb: Arbiter, ruleset: Any, games: Sequence[str]) -> float:
-    quiesce()
-    started = time.perf_counter()
-    for game in games:
-        arb.fold_log(game)
-    return time.perf_counter() - started
-
-
-def raw_replay(
-    conn: sqlite3.Connection, ruleset: Any, games: Sequence[str], table: str = "events"
-) -> float:
-    decode = baselines.decoders(ruleset)
-    quiesce()
-    started = time.perf_counter()
-    for game in games:
-        baselines.replay(conn, game, decode, table)
-    return time.perf_counter() - started
-
-
-def raw_scan(path: Path, games: Sequence[str], table: str) -> float:
-    """Read every game's rows from ``table`` on a new connection (a cold page cache)."""
-    conn = baselines.connect(path)
-    quiesce()
-    started = time.perf_counter()
-    for game in games:
-        baselines.scan(conn, game, table)
-    elapsed = time.perf_counter() - started
-    conn.close()
-    return elapsed
-
-
-def warlog_audit(store: SQLiteStore, subject: Subject, games: Sequence[str]) -> float:
-    quiesce()
-    started = time.perf_counter()
-    findings = []
-    arb = on_store(store, subject.rulesets)
-    for game in games:
-        findings += arb.audit(game).findings
-    elapsed = time.perf_counter() - started
-    if findings:
-        raise RuntimeError(f"audit found {len(findings)} problems: {findings[0].line()}")
-    return elapsed
-
-
-# ---------------------------------------------------------------------- long games
-
-
-def seek_ms(
-    store: SQLiteStore, subject: Subject, game: LongGame, rng: random.Random, n: int
-) -> float:
-    """Mean ms of ``n`` seeks to random seqs, each on a fresh Arbiter (no live state: the latest
-    snapshot at or before the seq, then the tail)."""
-    total = 0.0
-    quiesce()
-    for _ in range(n):
-        at = rng.randint(1, game.events)
-        arb = on_store(store, subject.rulesets)
-        arb.loaded(game.game)  # the ruleset and codec, not the state
-        started = time.perf_counter()
-        arb.folded(game.game, at)
-        total += time.perf_counter() - started
-    return total / n * 1000
-
-
-def fork_ms(
-    store: SQLiteStore, subject: Subject, game: LongGame, rng: random.Random, n: int, tag: str
-) -> float:
-    """Mean ms of ``n`` forks at random batch ends, each on a fresh Arbiter."""
-    total = 0.0
-    quiesce()
-    for i in range(n):
-        at = rng.choice(game.batch_ends)
-        arb = on_store(store, subject.rulesets)
-        arb.loaded(game.game)
-        started = time.perf_counter()
-        arb.fork(game.game, at, new_game=f"{game.game}-fork-{tag}-{i}")
-        total += time.perf_counter() - started
-    return total / n * 1000
-
-
-def play_ms(
-    store: SQLiteStore, subject: Subject, game: str, n: int, policy: Policy, *, cold: bool
-) -> float:
-    """Mean ms of ``n`` commands through ``Arbiter.play`` at the end of ``game``: decide and
-    durable append (and a snapshot when one falls due). ``cold``: a fresh Arbiter per command,
-    as ``warlog play`` has (the state from the latest snapshot and the tail first)."""
-    ruleset = subject.ruleset
-    warm = on_store(store, subject.rulesets)
-    total = 0.0
-    quiesce()
-    for _ in range(n):
-        state = warm.state(game)
-        if ruleset.is_terminal(state):
-            raise RuntimeError(f"{game} ended; the growth table needs it to go on")
-        player = next(iter(ruleset.active_players(state)))
-        command = msgspec.json.encode(
-            policy(state, player, list(ruleset.legal_commands(state, player)))
-        )
-        arb = on_store(store, subject.rulesets) if cold else warm
-        arb.loaded(game)
-        started = time.perf_counter()
-        arb.play(game, command)
-        total += time.perf_counter() - started
-    return total / n * 1000
-
-
-@dataclass
-class Growth:
-    """One long game's figures."""
-
-    size: int  # the length asked for (the game stops at the first batch end past it)
-    game: LongGame
-    seek_ms: float = 0.0
-    fork_ms: float = 0.0
-    replay_eps: float = 0.0
-    audit_eps: float = 0.0
-    whole_runs: int = 0
-    play_warm_ms: float = 0.0
-    play_cold_ms: float = 0.0
-    snapshot_bytes: int = 0
-    file_bytes: int = 0
-
-
-@dataclass
-class Series:
-    """The long games of one ruleset, in one file."""
-
-    subject: Subject
-    path: Path
-    growth: dict[int, Growth]
-
-    def at(self, size: int) -> Growth:
-        return self.growth[size]
-
-
-def long_series(
-    subject: Subject, sizes: Sequence[int], workdir: Path, cfg: Config, log: Callable[[str], None]
-) -> Series:
-    """Play the long games of ``subject`` and measure each: seek and fork (``repeats`` x),
-    replay and audit of the whole game (as often as ``whole_game_budget`` allows, at least once;
-    audit must find nothing), then play at its end (last, since it appends)."""
-    path = fresh_db(workdir, f"long-{subject.prefix}.db")
-    log(f"{subject.label}: long games of {', '.join(size_label(s) for s in sizes)} events")
-    games = write_long_games(subject, path, sizes, cfg.seed)
-    series = Series(subject, path, {size: Growth(size, game) for size, game in games.items()})
-    rng = random.Random(cfg.seed)
-    growth = list(series.growth.values())
-    with SQLiteStore(path) as store:
-        for g in growth:
-            log(
-                f"  {g.game.game}: {g.game.events:,} events, {g.game.commands:,} commands, "
-                f"played and written in {g.game.seconds:.1f} s"
-            )
-        log("  seek and fork, every game in turn in each run")
-        fork_ms(store, subject, growth[0].game, rng, 1, "warm-up")  # creates the -wal file
-        seeks: dict[int, list[float]] = {g.size: [] for g in growth}
-        forks: dict[int, list[float]] = {g.size: [] for g in growth}
-        for r in range(cfg.repeats):
-            for g in growth if r % 2 == 0 else reversed(growth):
-                seeks[g.size].append(seek_ms(store, subject, g.game, rng, cfg.seeks))
-                forks[g.size].append(fork_ms(store, subject, g.game, rng, cfg.forks, str(r)))
-        for g in growth:
-            g.seek_ms, g.fork_ms = median(seeks[g.size]), median(forks[g.size])
-            g.whole_runs = max(1, min(cfg.repeats, cfg.whole_game_budget // g.game.events))
-            log(f"  {g.game.game}: replay and audit the whole game, {g.whole_runs} time(s)")
-            replays = [replay_long(store, subject, g.game) for _ in range(g.whole_runs)]
-            audits = [audit_long(store, subject, g.game) for _ in range(g.whole_runs)]
-            g.replay_eps = rate(g.game.events, median(replays))
-            g.audit_eps = rate(g.game.events, median(audits))
-            conn = sqlite3.connect(vault_path(path))  # snapshots live in the key file
-            (g.snapshot_bytes,) = conn.execute(
-                "SELECT coalesce(sum(length(state)), 0) FROM snapshots WHERE game = ?",
-                (g.game.game,),
-            ).fetchone()
-            conn.close()
-        log("  play at the end of every game")
-        for g in growth:  # last: these append to the games
-            policy = subject.long_policy(random.Random(cfg.seed))
-            g.play_warm_ms = median(
-                [
-                    play_ms(store, subject, g.game.game, cfg.plays, policy, cold=False)
-                    for _ in range(cfg.repeats)
-                ]
-            )
-            g.play_cold_ms = median(
-                [
-                    play_ms(store, subject, g.game.game, cfg.plays, policy, cold=True)
-                    for _ in range(cfg.repeats)
-                ]
-            )
-    return series
-
-
-def replay_long(store: SQLiteStore, subject: Subject, game: LongGame) -> float:
-    arb = on_store(store, subject.rulesets)
-    return warlog_replay(store, arb, subject.ruleset, [game.game])
-
-
-def audit_long(store: SQLiteStore, subject: Subject, game: LongGame) -> float:
-    return warlog_audit(store, subject, [game.game])
-
-
 # ---------------------------------------------------------------------- the run
 
 
@@ -463,34 +109,6 @@ def environment() -> str:
         f"{platform.machine()}, {os.cpu_count()} cores; SQLite {sqlite3.sqlite_version}, "
         f"msgspec {version('msgspec')}, eventsourcing {version('eventsourcing')}"
     )
-
-
-def table(rows: Sequence[Row]) -> list[str]:
-    lines = [
-        "| measure | warlog | baseline | ratio | target | |",
-        "| --- | ---: | ---: | ---: | ---: | --- |",
-    ]
-    for r in rows:
-        ratio = "" if r.ratio is None else f"{r.ratio:.2f}"
-        lines.append(
-            f"| {r.measure} | {r.warlog} | {r.baseline} | {ratio} | {r.target} | {r.verdict} |"
-        )
-    return lines
-
-
-def growth_table(series: Series) -> list[str]:
-    lines = [
-        "| events | play, warm (ms) | play, cold (ms) | replay (ev/s) | seek (ms) | fork (ms) "
-        "| audit (ev/s) | snapshots (MB) |",
-        "| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
-    ]
-    for _, g in sorted(series.growth.items()):
-        lines.append(
-            f"| {g.game.events:,} | {g.play_warm_ms:.2f} | {g.play_cold_ms:.2f} "
-            f"| {g.replay_eps:,.0f} | {g.seek_ms:.3f} | {g.fork_ms:.2f} | {g.audit_eps:,.0f} "
-            f"| {g.game.snapshots:,} ({g.snapshot_bytes / 1e6:,.1f}) |"
-        )
-    return lines
 
 
 def run(cfg: Config, workdir: Path) -> list[str]:

@@ -16,7 +16,6 @@ a game imported), and one command's batch per transaction (``batches``, realisti
 
 from __future__ import annotations
 
-import gc
 import os
 import tempfile
 import time
@@ -28,6 +27,7 @@ from typing import Any
 
 import msgspec
 
+from bench.figures import drop_db, quiesce
 from bench.workload import Clock, PlayedGame, clear_data
 from warlog.domain.core.events import Event
 from warlog.eventstore.codec import Codec
@@ -156,7 +156,7 @@ def run_warlog(streams: Streams, ruleset: Any, workdir: Path, batched: int | Non
         read += len(codec.decode_all([r[1] for r in rows], [r[2] for r in rows]))
     read_s = time.perf_counter() - started
     store.close()
-    _remove_db(name)
+    drop_db(Path(name))
     assert read == written
     return Timings(write_s, read_s, written)
 
@@ -199,7 +199,7 @@ def run_eventsourcing(streams: Streams, workdir: Path, batched: int | None) -> T
         read += len(list(app.events.get(id_)))
     read_s = time.perf_counter() - started
     app.close()
-    _remove_db(name)
+    drop_db(Path(name))
     assert read == written, (read, written)
     return Timings(write_s, read_s, written)
 
@@ -237,20 +237,9 @@ def run_raw(streams: Streams, ruleset: Any, workdir: Path) -> Timings:
     read = sum(baselines.replay(conn, game, decode) for game in games)
     read_s = time.perf_counter() - started
     conn.close()
-    _remove_db(name)
+    drop_db(Path(name))
     assert read == written
     return Timings(write_s, read_s, written)
-
-
-def quiesce() -> None:
-    """As bench.suite.quiesce: no timed section rescans the workload held in memory."""
-    gc.collect()
-    gc.freeze()
-
-
-def _remove_db(name: str) -> None:
-    for suffix in ("", "-wal", "-shm"):
-        Path(name + suffix).unlink(missing_ok=True)
 
 
 def library_version() -> str:
