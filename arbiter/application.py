@@ -29,7 +29,6 @@ from warlog.arbiter.scenarios import resolve_scenario
 from warlog.arbiter.sealing import PUBLIC, REFEREE
 from warlog.arbiter.states import SNAPSHOT_EVERY, Loaded, States
 from warlog.domain.core.dice import Dice
-from warlog.domain.core.errors import InputError, quoted
 from warlog.domain.core.events import Event, GameCreated
 from warlog.domain.core.ruleset import AnyRuleset, Command
 from warlog.eventstore.codec import Codec, command_to_builtins
@@ -46,37 +45,6 @@ if TYPE_CHECKING:  # imported where they are used: a command pays only for what 
 def utc_now() -> str:
     """UTC ISO-8601 with milliseconds, ending in ``Z`` (the contract's ``at``)."""
     return datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%S.%f")[:-3] + "Z"
-
-
-#: the refusal of a reveal that would tell the secrets of games still being played (its forks,
-#: its parent: ``Arbiter.live_relatives``) before the organiser says so
-LIVE_FORKS = "input/live_forks"
-
-
-#: the longest salt a game takes: a public beacon's value or a tournament's name fits many times
-SALT_MAX = 256
-
-
-def check_salt(salt: str) -> str:
-    """``salt`` if a game may take it (at most ``SALT_MAX`` printable characters: it is hashed
-    into every die and kept in ``game_created`` for good); InputError naming the first
-    character that is not printable (a space other than the plain one, pasted from a web page,
-    looks like one), or UnicodeEncodeError for text that is not UTF-8 (a lone surrogate), which
-    the CLI names."""
-    salt.encode()
-    if len(salt) > SALT_MAX:
-        raise InputError(
-            f"bad salt {quoted(salt)} ({len(salt)} characters): use at most {SALT_MAX}",
-            "input/bad_salt",
-        )
-    bad = next((i for i, c in enumerate(salt) if not c.isprintable()), None)
-    if bad is not None:
-        raise InputError(
-            f"bad salt: its character {bad + 1}, U+{ord(salt[bad]):04X}, is not printable (a "
-            "line break, a tab, a space other than the plain one); use printable characters",
-            "input/bad_salt",
-        )
-    return salt
 
 
 class Revealed(msgspec.Struct, frozen=True):

@@ -1,5 +1,7 @@
 """Creating a game: its ``game_created`` and the events that open it, its key in the vault first.
 
+Its salt, if given, is checked here (``check_salt``): it is hashed into every die.
+
 A fork is created the same way (``creating``): if the store refuses the new game, the vault takes
 back the key and openings put for it.
 """
@@ -9,7 +11,6 @@ from __future__ import annotations
 import contextlib
 from collections.abc import Callable, Iterator
 
-from warlog.arbiter.application import check_salt
 from warlog.arbiter.ids import check_game_id
 from warlog.arbiter.initial import share
 from warlog.arbiter.meta import evolve_meta
@@ -17,7 +18,7 @@ from warlog.arbiter.scenarios import resolve_scenario
 from warlog.arbiter.sealing import event_secrets, seal_batch, sealing_version
 from warlog.arbiter.states import States
 from warlog.domain.core.dice import DiceSpec, SeededDice, commitment_of
-from warlog.domain.core.errors import ConflictError, InputError, StoreError
+from warlog.domain.core.errors import ConflictError, InputError, StoreError, quoted
 from warlog.domain.core.events import Event, GameCreated
 from warlog.domain.core.ruleset import AnyRuleset
 from warlog.domain.core.seal import Sealer, Secret
@@ -27,6 +28,32 @@ from warlog.eventstore.vault import Vault
 #: what the vault did not hold before a game's creation put it there: the key's commitment (None
 #: if it held it) and the hashes of the openings
 Unheld = tuple[str | None, list[str]]
+
+
+#: the longest salt a game takes: a public beacon's value or a tournament's name fits many times
+SALT_MAX = 256
+
+
+def check_salt(salt: str) -> str:
+    """``salt`` if a game may take it (at most ``SALT_MAX`` printable characters: it is hashed
+    into every die and kept in ``game_created`` for good); InputError naming the first
+    character that is not printable (a space other than the plain one, pasted from a web page,
+    looks like one), or UnicodeEncodeError for text that is not UTF-8 (a lone surrogate), which
+    the CLI names."""
+    salt.encode()
+    if len(salt) > SALT_MAX:
+        raise InputError(
+            f"bad salt {quoted(salt)} ({len(salt)} characters): use at most {SALT_MAX}",
+            "input/bad_salt",
+        )
+    bad = next((i for i, c in enumerate(salt) if not c.isprintable()), None)
+    if bad is not None:
+        raise InputError(
+            f"bad salt: its character {bad + 1}, U+{ord(salt[bad]):04X}, is not printable (a "
+            "line break, a tab, a space other than the plain one); use printable characters",
+            "input/bad_salt",
+        )
+    return salt
 
 
 def game_created(

@@ -120,7 +120,7 @@ def replay(
     reader = arb.reader(game, player)
     state = arb.state(game, from_seq - 1) if from_seq > 1 else None
     clear = decoded(arb.store.read(game, from_seq, to_seq), arb.decoder(loaded.codec, game))
-    shown = forms(arb, game, reader, from_seq, to_seq)
+    shown = arb.forms(game, reader, from_seq, to_seq)
     from warlog.projections.replay import replay_steps
 
     after = (

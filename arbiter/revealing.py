@@ -8,12 +8,20 @@ before the fork.
 
 from __future__ import annotations
 
-from warlog.arbiter.application import LIVE_FORKS, Arbiter
+from typing import TYPE_CHECKING
+
 from warlog.arbiter.fold import Folded
 from warlog.arbiter.sealing import key_in_force
 from warlog.domain.core.errors import InputError
 from warlog.domain.core.events import DiceRevealed
 from warlog.domain.core.summary import listed
+
+if TYPE_CHECKING:
+    from warlog.arbiter.application import Arbiter
+
+#: the refusal of a reveal that would tell the secrets of games still being played (its forks,
+#: its parent: ``Arbiter.live_relatives``) before the organiser says so
+LIVE_FORKS = "input/live_forks"
 
 
 def revealing(arb: Arbiter, game: str, despite_live_forks: bool) -> tuple[Folded, DiceRevealed]:

@@ -19,7 +19,7 @@ from litestar import Request, Response
 from litestar.exceptions import HTTPException, ValidationException
 from litestar.types import ExceptionHandlersMap
 
-from warlog.arbiter.application import LIVE_FORKS
+from warlog.arbiter.revealing import LIVE_FORKS
 from warlog.domain.core.errors import (
     ConflictError,
     IntegrityError,

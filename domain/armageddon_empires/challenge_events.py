@@ -47,7 +47,8 @@ class ChallengeOpened(Event, frozen=True, tag="challenge_opened", omit_defaults=
 
     challenge: Challenge
     stealthed_controllers: Annotated[
-        tuple[StealthedController, ...] | msgspec.UnsetType, Hidden(owner="attacker_empire")
+        tuple[StealthedController, ...] | msgspec.UnsetType,
+        Hidden(owner="attacker_empire", since=20),
     ] = msgspec.UNSET
 
     part_of = in_challenge

@@ -9,8 +9,8 @@ from msgspec.structs import replace
 
 from tests.eventstore.conftest import SEED
 from tests.toy import RULESET, SCENARIO
-from warlog.arbiter.application import SALT_MAX, Arbiter, check_salt
-from warlog.arbiter.creating import create_game, game_created
+from warlog.arbiter.application import Arbiter
+from warlog.arbiter.creating import SALT_MAX, check_salt, create_game, game_created
 from warlog.domain.core.dice import commitment_of
 from warlog.domain.core.errors import InputError
 from warlog.domain.core.events import GameCreated

@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 from tests.eventstore.conftest import SEED
-from warlog.arbiter.application import LIVE_FORKS, Arbiter
-from warlog.arbiter.revealing import revealing
+from warlog.arbiter.application import Arbiter
+from warlog.arbiter.revealing import LIVE_FORKS, revealing
 from warlog.domain.core.errors import InputError
 
 

@@ -11,7 +11,7 @@ import pytest
 from click.testing import CliRunner
 
 from tests.toy import SCENARIO
-from warlog.arbiter.application import SALT_MAX
+from warlog.arbiter.creating import SALT_MAX
 from warlog.cli import render
 from warlog.cli.main import cli
 from warlog.domain import rulesets

@@ -125,3 +125,47 @@ def test_a_play_process_commits_and_closes_everything_before_it_exits(tmp_path: 
     rejected = warlog_process(db, "play", game, legal[0])
     assert rejected.returncode == 3
     assert rejected.stderr.startswith("error[rules/") and rejected.stderr.count("\n") == 1
+
+
+#: the modules a `warlog play` process never needs: creating, forking, revealing, auditing and
+#: explaining a game (docs/performance.md, "CLI start")
+NOT_FOR_PLAY = (
+    "warlog.arbiter.creating",
+    "warlog.arbiter.forks",
+    "warlog.arbiter.revealing",
+    "warlog.arbiter.auditing",
+    "warlog.arbiter.explain",
+    "warlog.arbiter.audit",
+    "warlog.arbiter.audit_chain",
+    "warlog.arbiter.audit_lineage",
+    "warlog.arbiter.audit_rederive",
+    "warlog.arbiter.audit_report",
+    "warlog.arbiter.audit_reveal",
+    "warlog.arbiter.audit_rows",
+    "warlog.server",
+    "warlog.fuzz.run",  # the package itself holds only the defaults `warlog fuzz --help` shows
+    "warlog.fuzz.search",
+    "hypothesis",
+    "litestar",
+)
+
+
+def test_a_play_process_loads_nothing_of_what_it_does_not_run(tmp_path: Path) -> None:
+    # given a new game and a legal command
+    db = tmp_path / "w.db"
+    game = warlog_process(db, "new", "armageddon-empires", "--game", "g").stdout.strip()
+    legal = warlog_process(db, "legal", game).stdout.splitlines()
+    # when a process plays it as `warlog play` does, and says what it had loaded at its exit
+    probe = (
+        "import atexit, sys\n"
+        f"names = {NOT_FOR_PLAY!r}\n"
+        "atexit.register(lambda: print('loaded:', *[n for n in names if n in sys.modules]))\n"
+        "from warlog.cli import program\n"
+        f"sys.argv = ['warlog', '--db', {str(db)!r}, 'play', 'g', {legal[0]!r}]\n"
+        "program.main()\n"
+    )
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, cwd=ROOT)
+    # then it played, and loaded none of the modules for creating, forking, revealing,
+    # auditing or explaining a game, nor the server's or the fuzzer's
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines()[-1] == "loaded:"
