@@ -8,7 +8,7 @@ The Arbiter is the front: each part of the work lives in a module of its own, wh
 with what that part needs. It holds a ``States`` (states.py: the games loaded, the folds held, the
 snapshots); playing.py decides a command and appends its batch; creating.py creates a game;
 forks.py forks one and finds its live relatives; revealing.py checks a reveal; reads.py reads a
-log as one reader may see it; auditing.py picks the form of the log the audit reads.
+log as one reader may see it; audit_stored.py picks the form of the log the audit reads.
 """
 
 from __future__ import annotations
@@ -427,7 +427,7 @@ class Arbiter:
         snapshot; when the log audits clean to its end it then compares every snapshot a read
         could start from (state, legal and play do) with the log's fold (``check_snapshots``).
         ``progress`` is told how many events have been checked, every few thousand."""
-        from warlog.arbiter.auditing import audit_game
+        from warlog.arbiter.audit_stored import audit_game
 
         return audit_game(self, game, from_seq, progress)
 

@@ -133,7 +133,7 @@ NOT_FOR_PLAY = (
     "warlog.arbiter.creating",
     "warlog.arbiter.forks",
     "warlog.arbiter.revealing",
-    "warlog.arbiter.auditing",
+    "warlog.arbiter.audit_stored",
     "warlog.arbiter.explain",
     "warlog.arbiter.audit",
     "warlog.arbiter.audit_chain",

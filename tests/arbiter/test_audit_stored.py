@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from warlog.arbiter.application import Arbiter
-from warlog.arbiter.auditing import audit_game, holds_its_keys
+from warlog.arbiter.audit_stored import audit_game, holds_its_keys
 from warlog.eventstore.vault import MemoryVault
 
 
