@@ -6,8 +6,7 @@ seed 003 "Build Phase" (Imperial and Orc), "First Turn Surprise" (build points h
 from __future__ import annotations
 
 from warlog.domain.battle_for_armageddon import board
-from warlog.domain.battle_for_armageddon.commands import Build, Place, Rebuild
-from warlog.domain.battle_for_armageddon.events import (
+from warlog.domain.battle_for_armageddon.build_events import (
     BuildPointsCounted,
     CounterBuilt,
     CounterPlaced,
@@ -15,6 +14,7 @@ from warlog.domain.battle_for_armageddon.events import (
     ProductionAdvanced,
     RebuildsCounted,
 )
+from warlog.domain.battle_for_armageddon.commands import Build, Place, Rebuild
 from warlog.domain.battle_for_armageddon.rules import (
     FIRST_TURN,
     FIRST_TURN_BUILD_DIVISOR,

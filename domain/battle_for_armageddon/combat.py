@@ -12,15 +12,15 @@ from dataclasses import dataclass
 import msgspec
 
 from warlog.domain.battle_for_armageddon import board
-from warlog.domain.battle_for_armageddon.commands import Attack
-from warlog.domain.battle_for_armageddon.crt import clamp_roll, odds_column, result
-from warlog.domain.battle_for_armageddon.events import (
+from warlog.domain.battle_for_armageddon.combat_events import (
     SPECIAL_CARD_MODIFIER,
     AttackDeclared,
     CombatRolled,
     Modifier,
     ResultStood,
 )
+from warlog.domain.battle_for_armageddon.commands import Attack
+from warlog.domain.battle_for_armageddon.crt import clamp_roll, odds_column, result
 from warlog.domain.battle_for_armageddon.results import reroll_leader, steps_for
 from warlog.domain.battle_for_armageddon.rules import (
     FIRST_TURN,

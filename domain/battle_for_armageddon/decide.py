@@ -21,8 +21,8 @@ from warlog.domain.battle_for_armageddon import (
     turns,
 )
 from warlog.domain.battle_for_armageddon import commands as cmd
+from warlog.domain.battle_for_armageddon.combat_events import Advanced, ResultKept
 from warlog.domain.battle_for_armageddon.decisions import decision
-from warlog.domain.battle_for_armageddon.events import Advanced, ResultKept
 from warlog.domain.battle_for_armageddon.state import GameState
 from warlog.domain.core.batch import Batch
 from warlog.domain.core.errors import reject

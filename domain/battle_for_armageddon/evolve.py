@@ -11,10 +11,56 @@ from typing import Any
 
 from msgspec.structs import replace
 
-from warlog.domain.battle_for_armageddon import events as ev
 from warlog.domain.battle_for_armageddon import specials
+from warlog.domain.battle_for_armageddon.build_events import (
+    BuildPointsCounted,
+    CounterBuilt,
+    CounterPlaced,
+    CounterRebuilt,
+    ProductionAdvanced,
+    RebuildsCounted,
+)
+from warlog.domain.battle_for_armageddon.combat_events import (
+    Advanced,
+    AttackDeclared,
+    CombatEnded,
+    CombatRolled,
+    CounterRetreated,
+    LossTaken,
+    ResultKept,
+    ResultStood,
+    RetreatCompleted,
+    RetreatIgnored,
+    SiteRuined,
+    StackEliminated,
+)
+from warlog.domain.battle_for_armageddon.movement_events import (
+    ChapterReduced,
+    CounterEliminated,
+    CounterMoved,
+)
 from warlog.domain.battle_for_armageddon.rules import READY, TRACK, opponent
+from warlog.domain.battle_for_armageddon.special_card_events import (
+    SiteRebuilt,
+    SpecialCardDrawn,
+    SpecialCardPlayed,
+)
 from warlog.domain.battle_for_armageddon.state import Combat, GameState
+from warlog.domain.battle_for_armageddon.turn_events import (
+    ActionSegmentBegan,
+    CounterDeployed,
+    GameEnded,
+    InitiativeDecided,
+    PhaseBegan,
+    PhaseEnded,
+    ReinforcementsArrived,
+    SetupEnded,
+    StackOutOfSupply,
+    StrategyChosen,
+    SupplyChecked,
+    TurnBegan,
+    VictoryChecked,
+)
 from warlog.domain.core.events import Event
 
 
@@ -55,11 +101,11 @@ def _set(
     return out
 
 
-def _deployed(s: GameState, e: ev.CounterDeployed) -> GameState:
+def _deployed(s: GameState, e: CounterDeployed) -> GameState:
     return _with_counter(s, e.counter, location=e.area)
 
 
-def _turn_began(s: GameState, e: ev.TurnBegan) -> GameState:
+def _turn_began(s: GameState, e: TurnBegan) -> GameState:
     return replace(
         s,
         stage="strategy",
@@ -74,19 +120,19 @@ def _turn_began(s: GameState, e: ev.TurnBegan) -> GameState:
     )
 
 
-def _reinforced(s: GameState, e: ev.ReinforcementsArrived) -> GameState:
+def _reinforced(s: GameState, e: ReinforcementsArrived) -> GameState:
     return _with_counters(s, {c: {"location": READY, "track": 0} for c in e.counters})
 
 
-def _chosen(s: GameState, e: ev.StrategyChosen) -> GameState:
+def _chosen(s: GameState, e: StrategyChosen) -> GameState:
     return replace(s, choices=_set(s.choices, e.player, tuple(e.cards)))
 
 
-def _initiative(s: GameState, e: ev.InitiativeDecided) -> GameState:
+def _initiative(s: GameState, e: InitiativeDecided) -> GameState:
     return replace(s, initiative=e.player)
 
 
-def _drawn(s: GameState, e: ev.SpecialCardDrawn) -> GameState:
+def _drawn(s: GameState, e: SpecialCardDrawn) -> GameState:
     deck = list(s.decks[e.player])
     deck.remove(e.card)
     return replace(
@@ -96,7 +142,7 @@ def _drawn(s: GameState, e: ev.SpecialCardDrawn) -> GameState:
     )
 
 
-def _segment(s: GameState, e: ev.ActionSegmentBegan) -> GameState:
+def _segment(s: GameState, e: ActionSegmentBegan) -> GameState:
     return replace(
         s,
         stage="action",
@@ -110,7 +156,7 @@ def _segment(s: GameState, e: ev.ActionSegmentBegan) -> GameState:
     )
 
 
-def _phase_began(s: GameState, e: ev.PhaseBegan) -> GameState:
+def _phase_began(s: GameState, e: PhaseBegan) -> GameState:
     return replace(
         s,
         phase=e.phase,
@@ -128,36 +174,36 @@ def _phase_began(s: GameState, e: ev.PhaseBegan) -> GameState:
     )
 
 
-def _points(s: GameState, e: ev.BuildPointsCounted) -> GameState:
+def _points(s: GameState, e: BuildPointsCounted) -> GameState:
     return replace(s, build_points=e.points, build_step="buy")
 
 
-def _rebuilds(s: GameState, e: ev.RebuildsCounted) -> GameState:
+def _rebuilds(s: GameState, e: RebuildsCounted) -> GameState:
     return replace(s, rebuilds=e.rebuilds)
 
 
-def _phase_ended(s: GameState, e: ev.PhaseEnded) -> GameState:
+def _phase_ended(s: GameState, e: PhaseEnded) -> GameState:
     return replace(s, phase="", combat=None, build_step="", build_points=0, rebuilds=0)
 
 
-def _game_ended(s: GameState, e: ev.GameEnded) -> GameState:
+def _game_ended(s: GameState, e: GameEnded) -> GameState:
     return replace(s, stage="over", result=e.result, phase="", combat=None)
 
 
-def _moved(s: GameState, e: ev.CounterMoved) -> GameState:
+def _moved(s: GameState, e: CounterMoved) -> GameState:
     s = _with_counter(s, e.counter, location=e.to)
     return replace(s, moved=(*s.moved, e.counter))
 
 
-def _eliminated(s: GameState, e: ev.CounterEliminated) -> GameState:
+def _eliminated(s: GameState, e: CounterEliminated) -> GameState:
     return _with_counter(s, e.counter, location=e.to, track=0)
 
 
-def _reduced(s: GameState, e: ev.ChapterReduced) -> GameState:
+def _reduced(s: GameState, e: ChapterReduced) -> GameState:
     return _with_counter(s, e.counter, reduced=True)
 
 
-def _declared(s: GameState, e: ev.AttackDeclared) -> GameState:
+def _declared(s: GameState, e: AttackDeclared) -> GameState:
     site = next((x for x in s.sites.values() if x.area == e.target), None)
     combat = Combat(
         attacker=e.player,
@@ -176,21 +222,21 @@ def _declared(s: GameState, e: ev.AttackDeclared) -> GameState:
     return replace(s, combat=combat)
 
 
-def _rolled(s: GameState, e: ev.CombatRolled) -> GameState:
+def _rolled(s: GameState, e: CombatRolled) -> GameState:
     assert s.combat is not None
     return _with_combat(s, roll=e.total, result=e.result, rerolled=s.combat.rerolled or e.reroll)
 
 
-def _kept(s: GameState, e: ev.ResultKept) -> GameState:
+def _kept(s: GameState, e: ResultKept) -> GameState:
     assert s.combat is not None
     return _with_combat(s, kept=(*s.combat.kept, e.player))
 
 
-def _stood(s: GameState, e: ev.ResultStood) -> GameState:
+def _stood(s: GameState, e: ResultStood) -> GameState:
     return _with_combat(s, settled=True, result=e.result, steps=tuple(e.steps))
 
 
-def _loss(s: GameState, e: ev.LossTaken) -> GameState:
+def _loss(s: GameState, e: LossTaken) -> GameState:
     if e.counter and e.outcome == "reduced":
         s = _with_counter(s, e.counter, reduced=True)
     elif e.counter:
@@ -202,23 +248,23 @@ def _pop(s: GameState, e: Event) -> GameState:
     return _pop_step(s)
 
 
-def _ruined(s: GameState, e: ev.SiteRuined) -> GameState:
+def _ruined(s: GameState, e: SiteRuined) -> GameState:
     return _with_site(s, e.site, True)
 
 
-def _retreated(s: GameState, e: ev.CounterRetreated) -> GameState:
+def _retreated(s: GameState, e: CounterRetreated) -> GameState:
     s = _with_counter(s, e.counter, location=e.to)
     assert s.combat is not None
     s = _with_combat(s, retreated=(*s.combat.retreated, e.counter))
     return replace(s, retreated=(*s.retreated, e.counter))
 
 
-def _advanced(s: GameState, e: ev.Advanced) -> GameState:
+def _advanced(s: GameState, e: Advanced) -> GameState:
     s = _with_counters(s, {c: {"location": e.to} for c in e.counters})
     return _pop_step(s)
 
 
-def _combat_ended(s: GameState, e: ev.CombatEnded) -> GameState:
+def _combat_ended(s: GameState, e: CombatEnded) -> GameState:
     assert s.combat is not None
     return replace(
         s,
@@ -228,12 +274,12 @@ def _combat_ended(s: GameState, e: ev.CombatEnded) -> GameState:
     )
 
 
-def _built(s: GameState, e: ev.CounterBuilt) -> GameState:
+def _built(s: GameState, e: CounterBuilt) -> GameState:
     s = _with_counter(s, e.counter, location=TRACK, track=e.spaces, reduced=False)
     return replace(s, build_points=e.points_left)
 
 
-def _production(s: GameState, e: ev.ProductionAdvanced) -> GameState:
+def _production(s: GameState, e: ProductionAdvanced) -> GameState:
     changes: dict[str, dict[str, Any]] = {c: {"track": n} for c, n in e.spaces.items()}
     for c in e.ready:
         changes[c] = {"location": READY, "track": 0}
@@ -241,12 +287,12 @@ def _production(s: GameState, e: ev.ProductionAdvanced) -> GameState:
     return replace(s, build_points=0, build_step="place")
 
 
-def _placed(s: GameState, e: ev.CounterPlaced) -> GameState:
+def _placed(s: GameState, e: CounterPlaced) -> GameState:
     s = _with_counter(s, e.counter, location=e.area, track=0)
     return replace(s, moved=(*s.moved, e.counter)) if e.moved else s
 
 
-def _rebuilt(s: GameState, e: ev.CounterRebuilt) -> GameState:
+def _rebuilt(s: GameState, e: CounterRebuilt) -> GameState:
     s = _with_counter(s, e.counter, location=e.area, track=0, reduced=False)
     return replace(s, rebuilds=s.rebuilds - 1)
 
@@ -260,7 +306,7 @@ _EFFECT_FIELDS: dict[str, str] = {
 }
 
 
-def _special(s: GameState, e: ev.SpecialCardPlayed) -> GameState:
+def _special(s: GameState, e: SpecialCardPlayed) -> GameState:
     hand = list(s.hands[e.player])
     deck = s.decks[e.player]
     if e.card in hand or not specials.by_kind(s):
@@ -283,7 +329,7 @@ def _special(s: GameState, e: ev.SpecialCardPlayed) -> GameState:
     return s
 
 
-def _site_rebuilt(s: GameState, e: ev.SiteRebuilt) -> GameState:
+def _site_rebuilt(s: GameState, e: SiteRebuilt) -> GameState:
     return _with_site(s, e.site, False)
 
 
@@ -292,43 +338,43 @@ def _same(s: GameState, e: Event) -> GameState:
 
 
 _APPLY: dict[type[Event], Callable[[GameState, Any], GameState]] = {
-    ev.CounterDeployed: _deployed,
-    ev.SetupEnded: _same,
-    ev.TurnBegan: _turn_began,
-    ev.ReinforcementsArrived: _reinforced,
-    ev.StrategyChosen: _chosen,
-    ev.InitiativeDecided: _initiative,
-    ev.SpecialCardDrawn: _drawn,
-    ev.ActionSegmentBegan: _segment,
-    ev.PhaseBegan: _phase_began,
-    ev.BuildPointsCounted: _points,
-    ev.RebuildsCounted: _rebuilds,
-    ev.PhaseEnded: _phase_ended,
-    ev.StackOutOfSupply: _same,
-    ev.SupplyChecked: _same,
-    ev.VictoryChecked: _same,
-    ev.GameEnded: _game_ended,
-    ev.CounterMoved: _moved,
-    ev.CounterEliminated: _eliminated,
-    ev.ChapterReduced: _reduced,
-    ev.AttackDeclared: _declared,
-    ev.CombatRolled: _rolled,
-    ev.ResultKept: _kept,
-    ev.ResultStood: _stood,
-    ev.LossTaken: _loss,
-    ev.StackEliminated: _pop,
-    ev.SiteRuined: _ruined,
-    ev.RetreatIgnored: _pop,
-    ev.CounterRetreated: _retreated,
-    ev.RetreatCompleted: _pop,
-    ev.Advanced: _advanced,
-    ev.CombatEnded: _combat_ended,
-    ev.CounterBuilt: _built,
-    ev.ProductionAdvanced: _production,
-    ev.CounterPlaced: _placed,
-    ev.CounterRebuilt: _rebuilt,
-    ev.SpecialCardPlayed: _special,
-    ev.SiteRebuilt: _site_rebuilt,
+    CounterDeployed: _deployed,
+    SetupEnded: _same,
+    TurnBegan: _turn_began,
+    ReinforcementsArrived: _reinforced,
+    StrategyChosen: _chosen,
+    InitiativeDecided: _initiative,
+    SpecialCardDrawn: _drawn,
+    ActionSegmentBegan: _segment,
+    PhaseBegan: _phase_began,
+    BuildPointsCounted: _points,
+    RebuildsCounted: _rebuilds,
+    PhaseEnded: _phase_ended,
+    StackOutOfSupply: _same,
+    SupplyChecked: _same,
+    VictoryChecked: _same,
+    GameEnded: _game_ended,
+    CounterMoved: _moved,
+    CounterEliminated: _eliminated,
+    ChapterReduced: _reduced,
+    AttackDeclared: _declared,
+    CombatRolled: _rolled,
+    ResultKept: _kept,
+    ResultStood: _stood,
+    LossTaken: _loss,
+    StackEliminated: _pop,
+    SiteRuined: _ruined,
+    RetreatIgnored: _pop,
+    CounterRetreated: _retreated,
+    RetreatCompleted: _pop,
+    Advanced: _advanced,
+    CombatEnded: _combat_ended,
+    CounterBuilt: _built,
+    ProductionAdvanced: _production,
+    CounterPlaced: _placed,
+    CounterRebuilt: _rebuilt,
+    SpecialCardPlayed: _special,
+    SiteRebuilt: _site_rebuilt,
 }
 
 

@@ -8,7 +8,7 @@ build table does not list cannot be rebuilt; Ork counters return through Ork reb
 from __future__ import annotations
 
 from warlog.domain.battle_for_armageddon import board
-from warlog.domain.battle_for_armageddon.events import ChapterReduced, CounterEliminated
+from warlog.domain.battle_for_armageddon.movement_events import ChapterReduced, CounterEliminated
 from warlog.domain.battle_for_armageddon.rules import POOL, REMOVED
 from warlog.domain.battle_for_armageddon.state import Counter, GameState
 from warlog.domain.core.batch import Batch

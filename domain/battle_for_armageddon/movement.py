@@ -7,8 +7,8 @@ from __future__ import annotations
 
 from warlog.domain.battle_for_armageddon import board
 from warlog.domain.battle_for_armageddon.commands import Move
-from warlog.domain.battle_for_armageddon.events import CounterMoved
 from warlog.domain.battle_for_armageddon.losses import eliminate
+from warlog.domain.battle_for_armageddon.movement_events import CounterMoved
 from warlog.domain.battle_for_armageddon.state import Counter, GameState
 from warlog.domain.core.batch import Batch
 from warlog.domain.core.errors import quoted, reject

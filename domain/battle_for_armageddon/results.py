@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Literal
 
 from warlog.domain.battle_for_armageddon import board
-from warlog.domain.battle_for_armageddon.events import (
+from warlog.domain.battle_for_armageddon.combat_events import (
     Advanced,
     CombatEnded,
     CounterRetreated,
@@ -23,7 +23,9 @@ from warlog.domain.battle_for_armageddon.events import (
     SiteRuined,
     StackEliminated,
 )
-from warlog.domain.battle_for_armageddon.events import Step as ResultStep
+from warlog.domain.battle_for_armageddon.combat_events import (
+    Step as ResultStep,
+)
 from warlog.domain.battle_for_armageddon.losses import eliminate, outcome
 from warlog.domain.battle_for_armageddon.rules import (
     ADVANCE_MAX,

@@ -12,13 +12,14 @@ from warlog.domain.battle_for_armageddon import scenario as scenarios
 from warlog.domain.battle_for_armageddon.commands import BfaCommand
 from warlog.domain.battle_for_armageddon.decide import HANDLERS
 from warlog.domain.battle_for_armageddon.decisions import NEXT
-from warlog.domain.battle_for_armageddon.events import EVENT_TYPES, TurnBegan
+from warlog.domain.battle_for_armageddon.events import EVENT_TYPES
 from warlog.domain.battle_for_armageddon.evolve import evolve
 from warlog.domain.battle_for_armageddon.legal import options
 from warlog.domain.battle_for_armageddon.rules import PLAYERS
 from warlog.domain.battle_for_armageddon.scenario import Scenario
 from warlog.domain.battle_for_armageddon.setup import initial_state
 from warlog.domain.battle_for_armageddon.state import GameState
+from warlog.domain.battle_for_armageddon.turn_events import TurnBegan
 from warlog.domain.core.errors import RulesError, reject
 from warlog.domain.core.events import Event
 from warlog.domain.core.invariants import Violation

@@ -15,15 +15,15 @@ names, when no combat is being resolved. Effects:
 from __future__ import annotations
 
 from warlog.domain.battle_for_armageddon import board
+from warlog.domain.battle_for_armageddon.build_events import CounterPlaced
 from warlog.domain.battle_for_armageddon.commands import PlaySpecial
-from warlog.domain.battle_for_armageddon.events import (
-    CounterPlaced,
+from warlog.domain.battle_for_armageddon.rules import IMPERIALS, ORKS, READY
+from warlog.domain.battle_for_armageddon.scenario import START_LATER, SpecialCardSpec
+from warlog.domain.battle_for_armageddon.special_card_events import (
     SiteRebuilt,
     SpecialCardDrawn,
     SpecialCardPlayed,
 )
-from warlog.domain.battle_for_armageddon.rules import IMPERIALS, ORKS, READY
-from warlog.domain.battle_for_armageddon.scenario import START_LATER, SpecialCardSpec
 from warlog.domain.battle_for_armageddon.state import Counter, GameState
 from warlog.domain.core.batch import Batch
 from warlog.domain.core.errors import RulesError, quoted, reject

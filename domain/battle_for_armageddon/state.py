@@ -8,7 +8,7 @@ from typing import Literal
 
 import msgspec
 
-from warlog.domain.battle_for_armageddon.events import Step
+from warlog.domain.battle_for_armageddon.combat_events import Step
 from warlog.domain.battle_for_armageddon.scenario import Scenario
 from warlog.domain.core.procedure import Frame
 

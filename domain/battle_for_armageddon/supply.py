@@ -9,10 +9,10 @@ on a d6 of 1-3, and with both it rolls twice and is destroyed only if both rolls
 from __future__ import annotations
 
 from warlog.domain.battle_for_armageddon import board
-from warlog.domain.battle_for_armageddon.events import StackOutOfSupply, SupplyChecked
 from warlog.domain.battle_for_armageddon.losses import eliminate
 from warlog.domain.battle_for_armageddon.rules import IMPERIALS, SUPPLY_LOSS_MAX_FACE
 from warlog.domain.battle_for_armageddon.state import Counter, GameState
+from warlog.domain.battle_for_armageddon.turn_events import StackOutOfSupply, SupplyChecked
 from warlog.domain.core.batch import Batch
 
 

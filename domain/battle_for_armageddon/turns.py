@@ -8,18 +8,6 @@ from __future__ import annotations
 
 from warlog.domain.battle_for_armageddon import board, build, movement, specials, supply
 from warlog.domain.battle_for_armageddon.commands import ChooseStrategy, Deploy
-from warlog.domain.battle_for_armageddon.events import (
-    ActionSegmentBegan,
-    CounterDeployed,
-    GameEnded,
-    InitiativeDecided,
-    PhaseBegan,
-    PhaseEnded,
-    ReinforcementsArrived,
-    SetupEnded,
-    StrategyChosen,
-    TurnBegan,
-)
 from warlog.domain.battle_for_armageddon.rules import (
     ACTION_SEGMENTS,
     DRAWS_PER_TURN,
@@ -35,6 +23,18 @@ from warlog.domain.battle_for_armageddon.rules import (
 )
 from warlog.domain.battle_for_armageddon.scenario import StrategyCardSpec
 from warlog.domain.battle_for_armageddon.state import GameState
+from warlog.domain.battle_for_armageddon.turn_events import (
+    ActionSegmentBegan,
+    CounterDeployed,
+    GameEnded,
+    InitiativeDecided,
+    PhaseBegan,
+    PhaseEnded,
+    ReinforcementsArrived,
+    SetupEnded,
+    StrategyChosen,
+    TurnBegan,
+)
 from warlog.domain.battle_for_armageddon.victory import assess
 from warlog.domain.core.batch import Batch
 from warlog.domain.core.errors import quoted, reject

@@ -8,9 +8,9 @@ with Ghazghkull removed from play; a draw after turn 8.
 from __future__ import annotations
 
 from warlog.domain.battle_for_armageddon import board
-from warlog.domain.battle_for_armageddon.events import VictoryChecked
 from warlog.domain.battle_for_armageddon.rules import HIVES_TO_WIN, IMPERIALS, ORKS, REMOVED
 from warlog.domain.battle_for_armageddon.state import GameState
+from warlog.domain.battle_for_armageddon.turn_events import VictoryChecked
 
 
 def assess(state: GameState) -> VictoryChecked:

@@ -10,11 +10,26 @@ from __future__ import annotations
 from typing import Any
 
 from warlog.domain.battle_for_armageddon import board
-from warlog.domain.battle_for_armageddon import events as ev
+from warlog.domain.battle_for_armageddon.build_events import (
+    CounterBuilt,
+    CounterPlaced,
+    CounterRebuilt,
+)
+from warlog.domain.battle_for_armageddon.combat_events import CombatEnded, SiteRuined
 from warlog.domain.battle_for_armageddon.decisions import NEXT
 from warlog.domain.battle_for_armageddon.movement import OVERSTACKED
+from warlog.domain.battle_for_armageddon.movement_events import CounterEliminated
 from warlog.domain.battle_for_armageddon.rules import LAST_TURN, PLAYERS
+from warlog.domain.battle_for_armageddon.special_card_events import SiteRebuilt, SpecialCardPlayed
 from warlog.domain.battle_for_armageddon.state import GameState
+from warlog.domain.battle_for_armageddon.turn_events import (
+    ActionSegmentBegan,
+    GameEnded,
+    InitiativeDecided,
+    ReinforcementsArrived,
+    SupplyChecked,
+    VictoryChecked,
+)
 from warlog.domain.core.events import Event
 from warlog.domain.core.procedure import describe
 from warlog.domain.core.ruleset import Notice
@@ -135,9 +150,9 @@ def _both(text: str, duration: int = 1) -> list[Notice]:
 def notices(before: GameState, after: GameState, event: Event) -> list[Notice]:
     """Events-view entries: the results of each segment (combats, supply, builds, victory)."""
     turn = f"turn {after.turn}"
-    if isinstance(event, ev.CombatEnded):
+    if isinstance(event, CombatEnded):
         return _both(f"{turn}: {event.summary}")
-    if isinstance(event, ev.SupplyChecked) and event.cut_off:
+    if isinstance(event, SupplyChecked) and event.cut_off:
         # a full Marine Chapter cut off flips to its detachment and stays (BFA-13)
         flipped = [c for c in event.lost if board.on_map(after.counters[c])]
         gone = [c for c in event.lost if c not in flipped]
@@ -148,28 +163,28 @@ def notices(before: GameState, after: GameState, event: Event) -> list[Notice]:
         if flipped:
             text += f"; flipped to detachments: {', '.join(flipped)}"
         return _both(text)
-    if isinstance(event, ev.CounterEliminated) and event.reason == OVERSTACKED:
+    if isinstance(event, CounterEliminated) and event.reason == OVERSTACKED:
         return _both(f"{turn}: {event.counter} in {event.area}: {event.reason} → {event.to}")
-    if isinstance(event, ev.SiteRuined):
+    if isinstance(event, SiteRuined):
         return _both(f"{turn}: {event.explain()}", duration=2)
-    if isinstance(event, ev.SiteRebuilt):
+    if isinstance(event, SiteRebuilt):
         return _both(f"{turn}: {event.explain()}", duration=2)
-    if isinstance(event, ev.CounterBuilt):
+    if isinstance(event, CounterBuilt):
         return _both(f"{turn}: the Imperials build {event.counter} ({plural(event.cost, 'point')})")
-    if isinstance(event, ev.CounterPlaced):
+    if isinstance(event, CounterPlaced):
         return _both(f"{turn}: {event.counter} enters play in {event.area} ({event.reason})")
-    if isinstance(event, ev.CounterRebuilt):
+    if isinstance(event, CounterRebuilt):
         return _both(f"{turn}: the Orks rebuild {event.counter} in {event.area}")
-    if isinstance(event, ev.ReinforcementsArrived):
+    if isinstance(event, ReinforcementsArrived):
         return _both(event.explain())
-    if isinstance(event, ev.SpecialCardPlayed):
+    if isinstance(event, SpecialCardPlayed):
         return _both(f"{turn}: the {event.player} play {event.name}")
-    if isinstance(event, ev.InitiativeDecided):
+    if isinstance(event, InitiativeDecided):
         return _both(event.explain())
-    if isinstance(event, ev.ActionSegmentBegan):
+    if isinstance(event, ActionSegmentBegan):
         return _both(f"{turn}: {event.explain()}")
-    if isinstance(event, ev.VictoryChecked):
+    if isinstance(event, VictoryChecked):
         return _both(event.explain())
-    if isinstance(event, ev.GameEnded):
+    if isinstance(event, GameEnded):
         return _both(f"game over: {event.result} — {event.reason}", duration=LAST_TURN)
     return []

@@ -11,11 +11,11 @@ from msgspec.structs import replace
 
 from warlog.domain import rulesets
 from warlog.domain.battle_for_armageddon import commands as cmd
-from warlog.domain.battle_for_armageddon import events as ev
 from warlog.domain.battle_for_armageddon.decide import HANDLERS
 from warlog.domain.battle_for_armageddon.rules import PLAYERS
 from warlog.domain.battle_for_armageddon.ruleset import BattleForArmageddon
 from warlog.domain.battle_for_armageddon.state import GameState
+from warlog.domain.battle_for_armageddon.turn_events import CounterDeployed
 from warlog.domain.core.batch import Batch
 from warlog.domain.core.errors import RulesError, reject
 from warlog.domain.core.events import Event
@@ -59,7 +59,7 @@ class MutatingEvolve(PinnedBattle):
     name: ClassVar[str] = "bfa-planted-mutation"
 
     def evolve(self, state: GameState, event: Event) -> GameState:
-        if isinstance(event, ev.CounterDeployed):
+        if isinstance(event, CounterDeployed):
             state.counters[event.counter] = replace(
                 state.counters[event.counter], location=event.area
             )

@@ -8,10 +8,18 @@ from pathlib import Path
 from typing import TypeVar
 
 from tests.given_when_then import Given
-from warlog.domain.battle_for_armageddon import events as ev
+from warlog.domain.battle_for_armageddon.build_events import CounterPlaced
+from warlog.domain.battle_for_armageddon.movement_events import CounterEliminated
 from warlog.domain.battle_for_armageddon.rules import opponent
 from warlog.domain.battle_for_armageddon.ruleset import RULESET, VERSIONS
 from warlog.domain.battle_for_armageddon.scenario import Scenario, parse_scenario
+from warlog.domain.battle_for_armageddon.turn_events import (
+    ActionSegmentBegan,
+    InitiativeDecided,
+    PhaseBegan,
+    StrategyChosen,
+    TurnBegan,
+)
 from warlog.domain.core.events import Event
 
 E = TypeVar("E", bound=Event)
@@ -35,14 +43,14 @@ def second_war() -> Scenario:
     return parse_scenario(data.read_bytes())
 
 
-def at(counter: str, area: str) -> ev.CounterPlaced:
+def at(counter: str, area: str) -> CounterPlaced:
     """Set-up: put a counter in an area."""
-    return ev.CounterPlaced(counter=counter, area=area, reason="test set-up")
+    return CounterPlaced(counter=counter, area=area, reason="test set-up")
 
 
-def off(counter: str, to: str = "pool") -> ev.CounterEliminated:
+def off(counter: str, to: str = "pool") -> CounterEliminated:
     """Set-up: take a counter off the map."""
-    return ev.CounterEliminated(counter=counter, area="", reason="test set-up", to=to)
+    return CounterEliminated(counter=counter, area="", reason="test set-up", to=to)
 
 
 def in_phase(player: str, phase: str, turn: int = 2) -> list[Event]:
@@ -51,12 +59,12 @@ def in_phase(player: str, phase: str, turn: int = 2) -> list[Event]:
     other = "combat-build" if card != "combat-build" else "movement-combat"
     spec = next(c for c in proving_ground().strategy_cards if c.id == card)
     return [
-        ev.TurnBegan(turn=turn),
-        ev.StrategyChosen(player=player, cards=[card, other]),
-        ev.StrategyChosen(player=opponent(player), cards=["movement-combat", "combat-movement"]),
-        ev.InitiativeDecided(player=player, turn=turn, reason="test"),
-        ev.ActionSegmentBegan(segment=1, player=player, card=card, phases=list(spec.phases)),
-        ev.PhaseBegan(phase=phase, player=player, index=0),
+        TurnBegan(turn=turn),
+        StrategyChosen(player=player, cards=[card, other]),
+        StrategyChosen(player=opponent(player), cards=["movement-combat", "combat-movement"]),
+        InitiativeDecided(player=player, turn=turn, reason="test"),
+        ActionSegmentBegan(segment=1, player=player, card=card, phases=list(spec.phases)),
+        PhaseBegan(phase=phase, player=player, index=0),
     ]
 
 
@@ -74,12 +82,12 @@ def before_phase(player: str, phase: str, turn: int = 2) -> list[Event]:
     card = CARD_ENDING_WITH[phase]
     spec = next(c for c in proving_ground().strategy_cards if c.id == card)
     return [
-        ev.TurnBegan(turn=turn),
-        ev.StrategyChosen(player=player, cards=[card, "combat-build"]),
-        ev.StrategyChosen(player=opponent(player), cards=["movement-combat", "combat-movement"]),
-        ev.InitiativeDecided(player=player, turn=turn, reason="test"),
-        ev.ActionSegmentBegan(segment=1, player=player, card=card, phases=list(spec.phases)),
-        ev.PhaseBegan(phase=spec.phases[0], player=player, index=0),
+        TurnBegan(turn=turn),
+        StrategyChosen(player=player, cards=[card, "combat-build"]),
+        StrategyChosen(player=opponent(player), cards=["movement-combat", "combat-movement"]),
+        InitiativeDecided(player=player, turn=turn, reason="test"),
+        ActionSegmentBegan(segment=1, player=player, card=card, phases=list(spec.phases)),
+        PhaseBegan(phase=spec.phases[0], player=player, index=0),
     ]
 
 

@@ -5,8 +5,15 @@ from __future__ import annotations
 from tests.domain.battle_for_armageddon.helpers import at, before_phase, game, off
 from tests.given_when_then import Given, of, one
 from warlog.domain.battle_for_armageddon import commands as c
-from warlog.domain.battle_for_armageddon import events as ev
+from warlog.domain.battle_for_armageddon.build_events import (
+    BuildPointsCounted,
+    CounterBuilt,
+    ProductionAdvanced,
+    RebuildsCounted,
+)
+from warlog.domain.battle_for_armageddon.combat_events import SiteRuined
 from warlog.domain.battle_for_armageddon.ruleset import RULESET
+from warlog.domain.battle_for_armageddon.turn_events import PhaseEnded
 from warlog.domain.core.events import Event
 
 
@@ -17,28 +24,28 @@ def imperial_build(*setup: Event, turn: int = 2, version: str = "") -> tuple[Giv
 
 def test_build_points_are_the_defence_of_the_intact_hives_and_factories() -> None:
     g, events = imperial_build()
-    counted = one(events, ev.BuildPointsCounted)
+    counted = one(events, BuildPointsCounted)
     assert (counted.track, counted.points, counted.halved) == (20, 20, False)
     assert g.state.build_points == 20 and g.state.build_step == "buy"
 
 
 def test_a_ruined_hive_yields_nothing() -> None:
-    _, events = imperial_build(ev.SiteRuined(site="hive_b", area="hive_b", defence=4, track=16))
-    assert one(events, ev.BuildPointsCounted).points == 16
+    _, events = imperial_build(SiteRuined(site="hive_b", area="hive_b", defence=4, track=16))
+    assert one(events, BuildPointsCounted).points == 16
 
 
 def test_imperial_build_points_are_halved_on_turn_1() -> None:
     _, events = imperial_build(turn=1)
-    counted = one(events, ev.BuildPointsCounted)
+    counted = one(events, BuildPointsCounted)
     assert (counted.track, counted.points, counted.halved) == (20, 10, True)
     assert "20 ÷ 2, rounded down = 10" in counted.explain()
 
 
 def test_odd_turn_1_build_points_are_halved_rounding_down() -> None:
     _, events = imperial_build(
-        ev.SiteRuined(site="hive_d", area="hive_d", defence=3, track=17), turn=1
+        SiteRuined(site="hive_d", area="hive_d", defence=3, track=17), turn=1
     )
-    counted = one(events, ev.BuildPointsCounted)
+    counted = one(events, BuildPointsCounted)
     assert (counted.track, counted.points, counted.halved) == (17, 8, True)
     assert "17 ÷ 2, rounded down = 8" in counted.explain()
 
@@ -46,7 +53,7 @@ def test_odd_turn_1_build_points_are_halved_rounding_down() -> None:
 def test_building_costs_the_build_table_price() -> None:
     g, _ = imperial_build()
     events = g.when(c.Build(player="imperials", counter="titan-1"))
-    built = one(events, ev.CounterBuilt)
+    built = one(events, CounterBuilt)
     assert (built.cost, built.points_left, built.spaces) == (5, 15, 3)
     assert g.state.counters["titan-1"].location == "track"
     g.when_rejected(c.Build(player="imperials", counter="titan-1"), code="rules/not_buildable")
@@ -72,7 +79,7 @@ def test_the_production_track_moves_one_space_and_unspent_points_are_lost() -> N
     g.when(c.Build(player="imperials", counter="ig-1"))
     g.when(c.Build(player="imperials", counter="riders-1"))
     events = g.when(c.FinishBuilding(player="imperials"))
-    advanced = one(events, ev.ProductionAdvanced)
+    advanced = one(events, ProductionAdvanced)
     assert advanced.spaces == {"ig-1": 1, "titan-1": 2}
     assert advanced.ready == ["riders-1"]
     assert advanced.lost == 12
@@ -86,7 +93,7 @@ def test_ready_counters_are_placed_on_an_intact_hive_or_factory_within_stacking(
         at("ig-2", "hive_a"),
         at("ig-3", "hive_a"),
         at("ig-4", "hive_a"),
-        ev.SiteRuined(site="hive_b", area="hive_b", defence=4, track=16),
+        SiteRuined(site="hive_b", area="hive_b", defence=4, track=16),
     )
     g.when(c.Build(player="imperials", counter="riders-1"))
     g.when(c.FinishBuilding(player="imperials"))
@@ -110,17 +117,17 @@ def test_ready_counters_are_placed_on_an_intact_hive_or_factory_within_stacking(
 
 def test_counters_built_over_several_phases_reach_ready_in_turn() -> None:
     g, _ = imperial_build(
-        ev.CounterBuilt(counter="titan-1", cost=5, points_left=0, spaces=1),
+        CounterBuilt(counter="titan-1", cost=5, points_left=0, spaces=1),
     )
     events = g.when(c.FinishBuilding(player="imperials"))
-    assert one(events, ev.ProductionAdvanced).ready == ["titan-1"]
+    assert one(events, ProductionAdvanced).ready == ["titan-1"]
 
 
 def test_ending_the_build_phase_before_finishing_moves_the_track_anyway() -> None:
     g, _ = imperial_build()
     g.when(c.Build(player="imperials", counter="ig-1"))
     events = g.when(c.EndPhase(player="imperials"))
-    assert one(events, ev.ProductionAdvanced).lost == 18
+    assert one(events, ProductionAdvanced).lost == 18
     assert g.state.counters["ig-1"].track == 1
 
 
@@ -186,8 +193,8 @@ def ork_build(*setup: Event) -> tuple[Given, list[Event]]:
 
 
 RUINS = (
-    ev.SiteRuined(site="hive_b", area="hive_b", defence=4, track=16),
-    ev.SiteRuined(site="factory_f", area="factory_f", defence=2, track=14),
+    SiteRuined(site="hive_b", area="hive_b", defence=4, track=16),
+    SiteRuined(site="factory_f", area="factory_f", defence=2, track=14),
 )
 
 
@@ -195,7 +202,7 @@ def test_the_orks_rebuild_one_counter_per_two_garrisoned_ruins() -> None:
     g, events = ork_build(
         *RUINS, at("boyz-2", "hive_b"), at("boyz-3", "factory_f"), off("boyz-4"), off("mob-1")
     )
-    counted = one(events, ev.RebuildsCounted)
+    counted = one(events, RebuildsCounted)
     assert (counted.rebuilds, counted.ruins) == (1, ["hive_b", "factory_f"])
     assert "2 garrisoned smoking ruins (hive_b, factory_f) ÷ 2, rounded down = 1 rebuild (" in (
         counted.explain()
@@ -207,7 +214,7 @@ def test_the_orks_rebuild_one_counter_per_two_garrisoned_ruins() -> None:
 
 def test_ungarrisoned_ruins_do_not_count() -> None:
     _, events = ork_build(*RUINS, at("boyz-2", "hive_b"), off("boyz-4"))
-    assert one(events, ev.RebuildsCounted).rebuilds == 0
+    assert one(events, RebuildsCounted).rebuilds == 0
 
 
 def test_rebuilt_counters_go_on_a_garrisoned_ruin_or_an_ork_supply_area() -> None:
@@ -247,7 +254,7 @@ def test_the_ork_build_phase_ends_whenever_the_orks_like() -> None:
     g, _ = ork_build()
     assert RULESET.legal_commands(g.state, "orks") == [c.EndPhase(player="orks")]
     events = g.when(c.EndPhase(player="orks"))
-    assert of(events, ev.PhaseEnded)
+    assert of(events, PhaseEnded)
 
 
 def test_a_rebuild_into_a_full_stack_is_refused_citing_stacking_only() -> None:

@@ -8,12 +8,26 @@ import msgspec
 from tests.domain.battle_for_armageddon.helpers import at, game, in_phase
 from tests.given_when_then import of, one
 from warlog.domain.battle_for_armageddon import commands as c
-from warlog.domain.battle_for_armageddon import events as ev
+from warlog.domain.battle_for_armageddon.combat_events import (
+    AttackDeclared,
+    CombatEnded,
+    CombatRolled,
+    CounterRetreated,
+    ResultStood,
+    SiteRuined,
+    StackEliminated,
+)
+from warlog.domain.battle_for_armageddon.movement_events import ChapterReduced, CounterMoved
+from warlog.domain.battle_for_armageddon.special_card_events import (
+    SpecialCardDrawn,
+    SpecialCardPlayed,
+)
+from warlog.domain.battle_for_armageddon.turn_events import InitiativeDecided, TurnBegan
 
 
 def test_a_move_explains_how_many_areas_it_went_and_the_movement_rule() -> None:
     g = game(*in_phase("imperials", "movement"), at("ig-1", "hive_a"))
-    moved = one(g.when(c.Move(player="imperials", counter="ig-1", to="plain_b")), ev.CounterMoved)
+    moved = one(g.when(c.Move(player="imperials", counter="ig-1", to="plain_b")), CounterMoved)
     text = moved.explain()
     assert text.startswith(f"ig-1 moves 2 areas, {' → '.join(moved.path)}: at most its Move")
     assert "at most its Move (plus a Forced March card's bonus, BFA-11)" in text
@@ -39,17 +53,17 @@ def test_a_combat_result_explains_its_steps_in_the_order_they_apply() -> None:
     events = g.when(
         c.Attack(player="orks", target="plain_a", stacks=["plain_b", "river_a"]), dice=[6]
     )
-    assert one(events, ev.ResultStood).explain() == (
+    assert one(events, ResultStood).explain() == (
         "DE (Defender Eliminated) stands: the defender in plain_a is eliminated; the defender in "
         "plain_a retreats; the attacker may advance into plain_a (rules: Combat Results Table; "
         "BFA-4: losses, then retreats, then the advance)"
     )
-    assert one(events, ev.ChapterReduced).explain() == (
+    assert one(events, ChapterReduced).explain() == (
         "blood_angels in plain_a: defender eliminated (Combat Results Table) → it flips to its "
         "detachment side (rules: Special Units: Marine Chapters)"
     )
     assert (
-        one(events, ev.CounterRetreated)
+        one(events, CounterRetreated)
         .explain()
         .startswith("blood_angels retreats one area, plain_a → hive_a, within stacking and terrain")
     )
@@ -58,7 +72,7 @@ def test_a_combat_result_explains_its_steps_in_the_order_they_apply() -> None:
 def test_a_drawn_card_names_the_die_that_picked_it_among_the_cards_left() -> None:
     g = game()
     events = g.when(c.EndSetup(player="orks"), dice=[3, 1, 2])
-    drawn = of(events, ev.SpecialCardDrawn)
+    drawn = of(events, SpecialCardDrawn)
     assert drawn[0].explain() == (
         "the imperials draw barrage-1 (d3 3: card 3 of the 3 left; rules: Sequence of Play; BFA-10)"
     )
@@ -66,8 +80,8 @@ def test_a_drawn_card_names_the_die_that_picked_it_among_the_cards_left() -> Non
 
 
 def test_a_special_card_played_says_what_it_does_and_the_one_card_a_segment_rule() -> None:
-    g = game(*in_phase("orks", "combat"), ev.SpecialCardDrawn(player="orks", card="waaagh-1"))
-    played = one(g.when(c.PlaySpecial(player="orks", card="waaagh-1")), ev.SpecialCardPlayed)
+    g = game(*in_phase("orks", "combat"), SpecialCardDrawn(player="orks", card="waaagh-1"))
+    played = one(g.when(c.PlaySpecial(player="orks", card="waaagh-1")), SpecialCardPlayed)
     assert played.explain() == (
         "the orks play Waaagh! (waaagh-1): +1 to the player's CRT rolls for the rest of this "
         "combat phase; one Special Card per action segment (rules: Sequence of Play; BFA-11)"
@@ -76,13 +90,13 @@ def test_a_special_card_played_says_what_it_does_and_the_one_card_a_segment_rule
 
 def test_an_initiative_roll_explains_the_dice_and_a_tie_cites_its_ruling_once() -> None:
     g = game(*in_phase("orks", "build", turn=1))
-    g.events(ev.TurnBegan(turn=2))
+    g.events(TurnBegan(turn=2))
     chosen = [
         c.ChooseStrategy(player="imperials", cards=["movement-combat", "combat-build"]),
         c.ChooseStrategy(player="orks", cards=["movement-combat", "combat-build"]),
     ]
     g.when(chosen[0])
-    decided = one(g.when(chosen[1], dice=[4, 4, 1, 1]), ev.InitiativeDecided)
+    decided = one(g.when(chosen[1], dice=[4, 4, 1, 1]), InitiativeDecided)
     text = decided.explain()
     assert text.startswith("turn 2: Imperial d6 4 against Ork d6 4 → the ")
     assert text.count("BFA-1") == 1 and "tie: to the side without the initiative" in text
@@ -93,7 +107,7 @@ def test_an_attackers_elimination_and_retreat_explain_the_attackers_rules() -> N
     g.events(at("ig-2", "plain_a"))
     # 2 vs 6 → 1:3, a 1 → AE
     events = g.when(c.Attack(player="orks", target="plain_a", stacks=["plain_b"]), dice=[1])
-    eliminated = one(events, ev.StackEliminated).explain()
+    eliminated = one(events, StackEliminated).explain()
     assert eliminated.startswith("the attacker's stack in plain_b is eliminated")
     assert "BFA-20" not in eliminated  # the already-retreated share only a defender's fate
     assert "its leaders die only if nothing else of their side is left in the area" in eliminated
@@ -110,7 +124,7 @@ def test_an_attackers_elimination_and_retreat_explain_the_attackers_rules() -> N
     routed.when(c.TakeLoss(player="orks", counter="mob-1"))
     events = routed.when(c.Retreat(player="orks", counter="boyz-2", to="jungle_c"))
     assert (
-        one(events, ev.CounterRetreated)
+        one(events, CounterRetreated)
         .explain()
         .startswith(
             "boyz-2 retreats one area, plain_b → jungle_c, within stacking and terrain; it takes no "
@@ -133,7 +147,7 @@ def test_a_combat_s_summary_names_the_attacker_s_retreat_and_only_what_it_did() 
     g.when(c.Attack(player="orks", target="plain_a", stacks=["plain_b"]), dice=[2])
     g.when(c.TakeLoss(player="orks", counter="mob-1"))
     events = g.when(c.Retreat(player="orks", counter="boyz-2", to="jungle_c"))
-    assert one(events, ev.CombatEnded).summary == (
+    assert one(events, CombatEnded).summary == (
         "orks attacked plain_a from plain_b at 1:2: AR; orks lost mob-1; retreated: boyz-2"
     )
     # under version 2 (its games play on under it) the attacker's retreat went unsaid
@@ -143,7 +157,7 @@ def test_a_combat_s_summary_names_the_attacker_s_retreat_and_only_what_it_did() 
     old.when(c.TakeLoss(player="orks", counter="mob-1"))
     events = old.when(c.Retreat(player="orks", counter="boyz-2", to="jungle_c"))
     assert (
-        one(events, ev.CombatEnded).summary
+        one(events, CombatEnded).summary
         == "orks attacked plain_a from plain_b at 1:2: AR; orks lost mob-1"
     )
 
@@ -151,14 +165,12 @@ def test_a_combat_s_summary_names_the_attacker_s_retreat_and_only_what_it_did() 
 def test_a_chapter_reduced_before_the_combat_is_not_said_to_be_reduced_by_it() -> None:
     for version, said in ((3, ""), (2, "; reduced to detachments: blood_angels")):
         g = game(*CHAPTER_UNDER_ATTACK)
-        g.events(
-            ev.ChapterReduced(counter="blood_angels", area="plain_a", reason="an earlier loss")
-        )
+        g.events(ChapterReduced(counter="blood_angels", area="plain_a", reason="an earlier loss"))
         g.state = msgspec.structs.replace(g.state, rules_version=version)
         # at 6:1 a 6 → DE: the detachment, hit again, is removed for good
         g.when(c.Attack(player="orks", target="plain_a", stacks=["plain_b", "river_a"]), dice=[6])
         events = g.when(c.Advance(player="orks", counters=[]))
-        assert one(events, ev.CombatEnded).summary == (
+        assert one(events, CombatEnded).summary == (
             f"orks attacked plain_a from plain_b, river_a at 6:1: DE; imperials lost blood_angels{said}"
         )
 
@@ -180,7 +192,7 @@ def test_a_fortified_defence_names_its_fortifications_and_cites_the_doubling_rul
     # when 3 Boyz attack it
     events = g.when(c.Attack(player="orks", target="hive_b", stacks=["plain_b"]), dice=[6])
     # then the doubling names the fortifications, the sheet's Special Units and BFA-9
-    assert one(events, ev.AttackDeclared).explain() == (
+    assert one(events, AttackDeclared).explain() == (
         "attack boyz-2 3 + boyz-3 3 + boyz-4 3 = 9 vs defence 2×(ig-1 3 + hive_b 4 = 7) fortified "
         "= 14 (fort-1, fort-2: Fortifications double the defence of the counters they are stacked "
         "with, rules: Special Units; BFA-9: once, however many stand there) → 1:2 (rules: Combat "
@@ -198,7 +210,7 @@ def test_odds_beyond_the_last_column_say_they_were_capped() -> None:
     )
     events = g.when(c.Attack(player="orks", target="plain_a", stacks=["plain_b"]), dice=[3])
     assert (
-        one(events, ev.AttackDeclared)
+        one(events, AttackDeclared)
         .explain()
         .endswith(
             "= 9 vs defence riders-1 1 = 1 → 7:1 (9 ÷ 1, rounded down = 9:1, capped at the table's "
@@ -216,7 +228,7 @@ def test_odds_beyond_the_first_column_say_they_were_held_at_it() -> None:
     )
     events = g.when(c.Attack(player="orks", target="hive_b", stacks=["plain_b"]), dice=[3])
     assert (
-        one(events, ev.AttackDeclared)
+        one(events, AttackDeclared)
         .explain()
         .endswith(
             "→ 1:4 (14 ÷ 3, rounded up = 1:5, held at the table's first column, 1:4; rules: Combat "
@@ -230,7 +242,7 @@ def test_odds_at_the_table_s_edge_columns_are_read_as_they_are() -> None:
     when they are explained, then the column is given with the common rules only: nothing was
     capped or held."""
     for attack, defence, column in ((7, 1, "7:1"), (1, 4, "1:4")):
-        declared = ev.AttackDeclared(
+        declared = AttackDeclared(
             player="orks",
             target="plain_a",
             stacks=["plain_b"],
@@ -267,7 +279,7 @@ def test_a_defence_of_0_left_by_counters_that_already_retreated_cites_its_ruling
     # when river_a is attacked, ig-1 does not count: the defence is 0
     events = g.when(c.Attack(player="orks", target="river_a", stacks=["ork_a"]), dice=[6])
     # then the line cites the sheet's Retreating section, BFA-20 and BFA-3
-    assert one(events, ev.AttackDeclared).explain() == (
+    assert one(events, AttackDeclared).explain() == (
         "attack boyz-1 3 = 3 vs defence 0 = 0; already retreated, not counted: ig-1 (they do not "
         "defend, rules: Retreating; they share the defending stack's fate, BFA-20) → 7:1 (a "
         "defence of 0 reads 7:1, BFA-3; rules: Combat Phase; BFA-24: odds rounded in the "
@@ -275,7 +287,7 @@ def test_a_defence_of_0_left_by_counters_that_already_retreated_cites_its_ruling
     )
 
 
-def rerolled_by_the_orks(version: str = "") -> ev.CombatRolled:
+def rerolled_by_the_orks(version: str = "") -> CombatRolled:
     """Ghazghkull and Boyz attack Dante's Blood Angels (6 vs 6 → 1:1, a 6 → DR), and the Orks
     reroll a 4 → EX: the reroll's ``combat_rolled``."""
     g = game(
@@ -287,7 +299,7 @@ def rerolled_by_the_orks(version: str = "") -> ev.CombatRolled:
         version=version,
     )
     g.when(c.Attack(player="orks", target="plain_a", stacks=["plain_b"]), dice=[6])
-    return one(g.when(c.Reroll(player="orks"), dice=[4]), ev.CombatRolled)
+    return one(g.when(c.Reroll(player="orks"), dice=[4]), CombatRolled)
 
 
 def test_a_reroll_names_the_leader_who_made_it_and_the_rule_that_the_new_result_stands() -> None:
@@ -318,13 +330,13 @@ def test_version_5_explains_a_reroll_as_it_did_without_naming_the_leader() -> No
 def test_a_special_cards_die_modifier_cites_the_rule_for_playing_it() -> None:
     g = game(
         *in_phase("orks", "combat"),
-        ev.SpecialCardDrawn(player="orks", card="waaagh-1"),
+        SpecialCardDrawn(player="orks", card="waaagh-1"),
         at("boyz-2", "plain_b"),
         at("ig-1", "plain_a"),
     )
     g.when(c.PlaySpecial(player="orks", card="waaagh-1"))
     events = g.when(c.Attack(player="orks", target="plain_a", stacks=["plain_b"]), dice=[2])
-    assert one(events, ev.CombatRolled).explain() == (
+    assert one(events, CombatRolled).explain() == (
         "attack 3 vs defence 3 → 1:1; d6 2 +1 (a special card played this combat phase, BFA-11) "
         "= 3 → AS (Attacker Stopped; rules: Combat Results Table; BFA-25)"
     )
@@ -339,7 +351,7 @@ def test_a_hive_ruined_by_a_retreat_cites_the_special_units_rule_that_ruins_it()
     )
     # 9 vs the hive's 4 → 2:1, a 5 → DR: the hive alone is forced to retreat
     events = g.when(c.Attack(player="orks", target="hive_b", stacks=["plain_b"]), dice=[5])
-    assert one(events, ev.SiteRuined).explain() == (
+    assert one(events, SiteRuined).explain() == (
         "hive_b is destroyed and flipped to smoking ruins: the defenders of its area were forced "
         "to retreat or eliminated (rules: Special Units: Hives and Factories are destroyed and "
         "flipped to Smoking Ruins if forced to retreat); the build track drops by 4 to 16, the "

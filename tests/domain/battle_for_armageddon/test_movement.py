@@ -5,14 +5,14 @@ from __future__ import annotations
 from tests.domain.battle_for_armageddon.helpers import at, game, in_phase
 from tests.given_when_then import of, one
 from warlog.domain.battle_for_armageddon import commands as c
-from warlog.domain.battle_for_armageddon import events as ev
+from warlog.domain.battle_for_armageddon.movement_events import CounterEliminated, CounterMoved
 from warlog.domain.battle_for_armageddon.ruleset import RULESET
 
 
 def test_a_counter_moves_up_to_its_move_in_areas() -> None:
     g = game(*in_phase("imperials", "movement"), at("ig-1", "hive_a"))
     events = g.when(c.Move(player="imperials", counter="ig-1", to="plain_b"))
-    assert one(events, ev.CounterMoved).path in (
+    assert one(events, CounterMoved).path in (
         ["hive_a", "plain_a", "plain_b"],
         ["hive_a", "hive_b", "plain_b"],
     )
@@ -92,7 +92,7 @@ def test_stacks_may_pass_through_a_full_area_and_stacking_counts_only_at_the_end
     g.when(c.Move(player="imperials", counter="ig-4", to="plain_a"))
     g.when(c.Move(player="imperials", counter="ig-1", to="plain_b"))
     events = g.when(c.EndPhase(player="imperials"))
-    assert not of(events, ev.CounterEliminated)
+    assert not of(events, CounterEliminated)
 
 
 def test_a_phase_that_ends_overstacked_loses_the_counters_that_moved_in_last() -> None:
@@ -106,7 +106,7 @@ def test_a_phase_that_ends_overstacked_loses_the_counters_that_moved_in_last() -
     g.when(c.Move(player="imperials", counter="ig-3", to="plain_a"))
     g.when(c.Move(player="imperials", counter="ig-4", to="plain_a"))
     events = g.when(c.EndPhase(player="imperials"))
-    lost = one(events, ev.CounterEliminated)
+    lost = one(events, CounterEliminated)
     assert (lost.counter, lost.reason.endswith("(BFA-2)")) == ("ig-4", True)
     assert [x.id for x in g.state.counters.values() if x.location == "plain_a"] == [
         "ig-1",
@@ -119,7 +119,7 @@ def test_ork_tribes_may_not_end_the_phase_together() -> None:
     g = game(*in_phase("orks", "movement"), at("boyz-1", "ork_a"), at("sunz-1", "ork_b"))
     g.when(c.Move(player="orks", counter="sunz-1", to="ork_a"))
     events = g.when(c.EndPhase(player="orks"))
-    assert one(events, ev.CounterEliminated).counter == "sunz-1"
+    assert one(events, CounterEliminated).counter == "sunz-1"
 
 
 def test_ghazghkull_joins_a_stack_of_any_tribe_for_free() -> None:
@@ -132,7 +132,7 @@ def test_ghazghkull_joins_a_stack_of_any_tribe_for_free() -> None:
     )
     g.when(c.Move(player="orks", counter="ghazghkull", to="ork_a"))
     events = g.when(c.EndPhase(player="orks"))
-    assert not of(events, ev.CounterEliminated)
+    assert not of(events, CounterEliminated)
 
 
 def test_legal_moves_never_overstack() -> None:

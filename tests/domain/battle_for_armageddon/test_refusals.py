@@ -7,7 +7,8 @@ from tests.domain.battle_for_armageddon.test_build import RUINS, imperial_build,
 from tests.domain.battle_for_armageddon.test_combat import attack, orks_attack
 from tests.domain.battle_for_armageddon.test_specials import drawn
 from warlog.domain.battle_for_armageddon import commands as c
-from warlog.domain.battle_for_armageddon import events as ev
+from warlog.domain.battle_for_armageddon.combat_events import SiteRuined
+from warlog.domain.battle_for_armageddon.turn_events import ReinforcementsArrived
 
 
 def test_moving_the_other_side_s_counter_names_whose_it_is() -> None:
@@ -100,7 +101,7 @@ def test_every_refusal_that_names_an_unknown_counter_or_area_quotes_it_short() -
     )
     assert str(far).startswith(f"boyz-2 cannot retreat to {short}; it may go to")
     g = game(*in_phase("imperials", "movement"), *drawn("imperials", "drop-pod-1"))
-    g.events(ev.ReinforcementsArrived(turn=3, counters=["blood_angels", "dante"]))
+    g.events(ReinforcementsArrived(turn=3, counters=["blood_angels", "dante"]))
     for counter, area, expected in (
         (long, "jungle_c", f"{short} is not a READY Marine counter"),
         ("blood_angels", long, f"blood_angels cannot land in {short} (terrain, enemy or stacking)"),
@@ -108,7 +109,7 @@ def test_every_refusal_that_names_an_unknown_counter_or_area_quotes_it_short() -
         pod = c.PlaySpecial(player="imperials", card="drop-pod-1", area=area, counter=counter)
         assert str(g.when_rejected(pod, code="rules/bad_target")) == expected
     g = game(*before_phase("imperials", "build"), *drawn("imperials", "reconstruction-1"))
-    g.events(ev.SiteRuined(site="hive_b", area="hive_b", defence=4, track=16))
+    g.events(SiteRuined(site="hive_b", area="hive_b", defence=4, track=16))
     g.when(c.EndPhase(player="imperials"))
     rebuilt = c.PlaySpecial(player="imperials", card="reconstruction-1", area=long)
     assert str(g.when_rejected(rebuilt, code="rules/bad_target")) == (

@@ -5,8 +5,17 @@ from __future__ import annotations
 from tests.domain.battle_for_armageddon.helpers import at, game, in_phase, second_war
 from tests.given_when_then import Given, of, one, tags
 from warlog.domain.battle_for_armageddon import commands as c
-from warlog.domain.battle_for_armageddon import events as ev
 from warlog.domain.battle_for_armageddon.ruleset import RULESET
+from warlog.domain.battle_for_armageddon.special_card_events import SpecialCardDrawn
+from warlog.domain.battle_for_armageddon.turn_events import (
+    ActionSegmentBegan,
+    GameEnded,
+    InitiativeDecided,
+    PhaseBegan,
+    PhaseEnded,
+    ReinforcementsArrived,
+    TurnBegan,
+)
 
 
 def test_the_orks_set_up_in_ork_territory_only() -> None:
@@ -31,9 +40,9 @@ def test_ending_set_up_deals_two_special_cards_each_and_begins_turn_1() -> None:
     # Imperial deck 3 cards: d3 then d2; Ork deck 2 cards: d2, then the last one needs no roll
     events = g.when(c.EndSetup(player="orks"), dice=[1, 1, 2])
     assert tags(events)[:1] == ["setup_ended"]
-    assert len(of(events, ev.SpecialCardDrawn)) == 4
+    assert len(of(events, SpecialCardDrawn)) == 4
     assert len(g.state.hands["imperials"]) == 2 and len(g.state.hands["orks"]) == 2
-    assert one(events, ev.TurnBegan).turn == 1
+    assert one(events, TurnBegan).turn == 1
     assert g.state.stage == "strategy"
     assert RULESET.active_players(g.state) == ["imperials", "orks"]
 
@@ -41,7 +50,7 @@ def test_ending_set_up_deals_two_special_cards_each_and_begins_turn_1() -> None:
 def test_a_draw_picks_among_the_remaining_cards_with_one_die() -> None:
     g = game()
     events = g.when(c.EndSetup(player="orks"), dice=[3, 1, 2])
-    drawn = of(events, ev.SpecialCardDrawn)
+    drawn = of(events, SpecialCardDrawn)
     assert [(d.card, d.face, d.deck_size) for d in drawn[:2]] == [
         ("barrage-1", 3, 3),
         ("reconstruction-1", 1, 2),
@@ -83,11 +92,11 @@ def test_on_turn_1_the_orks_have_the_initiative_and_reveal_first() -> None:
     events = g.when(
         c.ChooseStrategy(player="imperials", cards=["build-movement", "combat-build"]), dice=[]
     )
-    initiative = one(events, ev.InitiativeDecided)
+    initiative = one(events, InitiativeDecided)
     assert initiative.player == "orks" and "First Turn Surprise" in initiative.explain()
-    segment = one(events, ev.ActionSegmentBegan)
+    segment = one(events, ActionSegmentBegan)
     assert (segment.segment, segment.player, segment.card) == (1, "orks", "movement-combat")
-    assert one(events, ev.PhaseBegan).phase == "movement"
+    assert one(events, PhaseBegan).phase == "movement"
     assert RULESET.active_players(g.state) == ["orks"]
 
 
@@ -100,7 +109,7 @@ def test_segments_alternate_winner_loser_winner_loser() -> None:
         player = g.state.phasing
         seen.append((g.state.segment, player, g.state.phase))
         events = g.when(c.EndPhase(player=player))
-        if any(isinstance(e, (ev.GameEnded, ev.TurnBegan)) for e in events):
+        if any(isinstance(e, (GameEnded, TurnBegan)) for e in events):
             break
     assert seen == [
         (1, "orks", "movement"),
@@ -116,40 +125,40 @@ def test_segments_alternate_winner_loser_winner_loser() -> None:
 
 
 def test_from_turn_2_initiative_is_rolled_and_a_tie_changes_hands() -> None:
-    g = game(ev.TurnBegan(turn=2), ev.InitiativeDecided(player="orks", turn=1, reason="test"))
+    g = game(TurnBegan(turn=2), InitiativeDecided(player="orks", turn=1, reason="test"))
     g.when(c.ChooseStrategy(player="orks", cards=["movement-combat", "combat-build"]), dice=[])
     events = g.when(
         c.ChooseStrategy(player="imperials", cards=["build-movement", "combat-build"]),
         dice=[4, 4, 1, 1],  # initiative d6 each, then a draw from each 3- and 2-card deck
     )
-    initiative = one(events, ev.InitiativeDecided)
+    initiative = one(events, InitiativeDecided)
     assert initiative.player == "imperials"
     assert "tie" in initiative.reason
     assert g.state.phasing == "imperials"
 
 
 def test_a_higher_initiative_roll_wins() -> None:
-    g = game(ev.TurnBegan(turn=2))
+    g = game(TurnBegan(turn=2))
     g.when(c.ChooseStrategy(player="orks", cards=["movement-combat", "combat-build"]), dice=[])
     events = g.when(
         c.ChooseStrategy(player="imperials", cards=["build-movement", "combat-build"]),
         dice=[2, 5, 1, 1],
     )
-    assert one(events, ev.InitiativeDecided).player == "orks"
-    assert "Imperial d6 2 against Ork d6 5" in one(events, ev.InitiativeDecided).explain()
+    assert one(events, InitiativeDecided).player == "orks"
+    assert "Imperial d6 2 against Ork d6 5" in one(events, InitiativeDecided).explain()
 
 
 def test_the_marines_enter_the_ready_box_on_turn_3() -> None:
     g = game(*in_phase("imperials", "combat", turn=2))
     g.events(
-        ev.PhaseEnded(phase="combat", player="imperials"),
-        ev.ActionSegmentBegan(
+        PhaseEnded(phase="combat", player="imperials"),
+        ActionSegmentBegan(
             segment=4, player="orks", card="combat-build", phases=["combat", "build"]
         ),
-        ev.PhaseBegan(phase="build", player="orks", index=1),
+        PhaseBegan(phase="build", player="orks", index=1),
     )
     events = g.when(c.EndPhase(player="orks"))
-    arrived = one(events, ev.ReinforcementsArrived)
+    arrived = one(events, ReinforcementsArrived)
     assert sorted(arrived.counters) == ["blood_angels", "dante"]
     assert g.state.counters["dante"].location == "ready"
 

@@ -16,25 +16,37 @@ from tests.domain.battle_for_armageddon.helpers import (
 )
 from tests.given_when_then import Given, one
 from warlog.domain.battle_for_armageddon import commands as c
-from warlog.domain.battle_for_armageddon import events as ev
+from warlog.domain.battle_for_armageddon.build_events import CounterPlaced
+from warlog.domain.battle_for_armageddon.combat_events import CombatRolled, SiteRuined
+from warlog.domain.battle_for_armageddon.movement_events import CounterMoved
 from warlog.domain.battle_for_armageddon.ruleset import RULESET
 from warlog.domain.battle_for_armageddon.scenario import Scenario, parse_scenario
+from warlog.domain.battle_for_armageddon.special_card_events import (
+    SiteRebuilt,
+    SpecialCardDrawn,
+    SpecialCardPlayed,
+)
+from warlog.domain.battle_for_armageddon.turn_events import (
+    PhaseBegan,
+    PhaseEnded,
+    ReinforcementsArrived,
+)
 from warlog.domain.core.events import Event
 
 
-def drawn(player: str, *cards: str) -> list[ev.SpecialCardDrawn]:
-    return [ev.SpecialCardDrawn(player=player, card=card) for card in cards]
+def drawn(player: str, *cards: str) -> list[SpecialCardDrawn]:
+    return [SpecialCardDrawn(player=player, card=card) for card in cards]
 
 
 def test_reconstruction_rebuilds_smoking_ruins_free_of_orks() -> None:
     g = game(
         *before_phase("imperials", "build"),
         *drawn("imperials", "reconstruction-1"),
-        ev.SiteRuined(site="hive_b", area="hive_b", defence=4, track=16),
+        SiteRuined(site="hive_b", area="hive_b", defence=4, track=16),
     )
     g.when(c.EndPhase(player="imperials"))
     events = g.when(c.PlaySpecial(player="imperials", card="reconstruction-1", area="hive_b"))
-    rebuilt = one(events, ev.SiteRebuilt)
+    rebuilt = one(events, SiteRebuilt)
     assert (rebuilt.site, rebuilt.track) == ("hive_b", 20)
     assert not g.state.sites["hive_b"].ruined
     assert g.state.discards["imperials"] == ("reconstruction-1",)
@@ -44,7 +56,7 @@ def test_reconstruction_needs_ruins_without_an_ork_on_them() -> None:
     g = game(
         *before_phase("imperials", "build"),
         *drawn("imperials", "reconstruction-1"),
-        ev.SiteRuined(site="hive_b", area="hive_b", defence=4, track=16),
+        SiteRuined(site="hive_b", area="hive_b", defence=4, track=16),
         at("boyz-2", "hive_b"),
     )
     g.when(c.EndPhase(player="imperials"))
@@ -71,14 +83,14 @@ def test_only_one_special_card_per_action_segment() -> None:
     g = game(
         *in_phase("imperials", "combat"),
         *drawn("imperials", "barrage-1", "reconstruction-1"),
-        ev.SpecialCardDrawn(player="imperials", card="drop-pod-1"),
+        SpecialCardDrawn(player="imperials", card="drop-pod-1"),
     )
     g.when(c.PlaySpecial(player="imperials", card="barrage-1"))
     g.events(
-        ev.PhaseEnded(phase="combat", player="imperials"),
-        ev.PhaseBegan(phase="movement", player="imperials", index=1),
+        PhaseEnded(phase="combat", player="imperials"),
+        PhaseBegan(phase="movement", player="imperials", index=1),
     )
-    g.events(ev.ReinforcementsArrived(turn=3, counters=["blood_angels"]))
+    g.events(ReinforcementsArrived(turn=3, counters=["blood_angels"]))
     g.when_rejected(
         c.PlaySpecial(player="imperials", card="drop-pod-1", area="hive_c", counter="blood_angels"),
         code="rules/special_limit",
@@ -98,7 +110,7 @@ def test_a_barrage_adds_to_the_players_crt_rolls_for_the_phase() -> None:
     g.when(c.PlaySpecial(player="orks", card="waaagh-1"))
     rolled = one(
         g.when(c.Attack(player="orks", target="plain_a", stacks=["plain_b"]), dice=[3]),
-        ev.CombatRolled,
+        CombatRolled,
     )
     assert [(m.name, m.value) for m in rolled.modifiers] == [("special card", 1)]
     assert rolled.total == 4
@@ -110,7 +122,7 @@ def test_the_drop_pod_lands_a_ready_marine_in_any_open_area() -> None:
         *drawn("imperials", "drop-pod-1"),
         at("boyz-2", "plain_b"),
     )
-    g.events(ev.ReinforcementsArrived(turn=3, counters=["blood_angels", "dante"]))
+    g.events(ReinforcementsArrived(turn=3, counters=["blood_angels", "dante"]))
     plays = [
         x for x in RULESET.legal_commands(g.state, "imperials") if isinstance(x, c.PlaySpecial)
     ]
@@ -131,7 +143,7 @@ def test_the_drop_pod_lands_a_ready_marine_in_any_open_area() -> None:
             player="imperials", card="drop-pod-1", area="jungle_c", counter="blood_angels"
         )
     )
-    assert one(events, ev.CounterPlaced).reason == "Imperial Drop Pod"
+    assert one(events, CounterPlaced).reason == "Imperial Drop Pod"
     assert g.state.counters["blood_angels"].location == "jungle_c"
     g.when_rejected(
         c.Move(player="imperials", counter="blood_angels", to="plain_a"), code="rules/already_moved"
@@ -141,7 +153,7 @@ def test_the_drop_pod_lands_a_ready_marine_in_any_open_area() -> None:
 def test_the_marines_also_enter_through_the_build_phase() -> None:
     g = game(
         *before_phase("imperials", "build"),
-        ev.ReinforcementsArrived(turn=3, counters=["blood_angels", "dante"]),
+        ReinforcementsArrived(turn=3, counters=["blood_angels", "dante"]),
     )
     g.when(c.EndPhase(player="imperials"))
     g.when(c.FinishBuilding(player="imperials"))
@@ -188,7 +200,7 @@ def test_a_card_is_played_as_the_first_copy_not_played_whichever_copy_was_drawn(
     assert [
         x.card for x in RULESET.legal_commands(g.state, "orks") if isinstance(x, c.PlaySpecial)
     ] == ["waaagh-1"]
-    played = one(g.when(c.PlaySpecial(player="orks", card="waaagh-1")), ev.SpecialCardPlayed)
+    played = one(g.when(c.PlaySpecial(player="orks", card="waaagh-1")), SpecialCardPlayed)
     assert (played.card, played.name) == ("waaagh-1", "Waaagh!")
     assert g.state.hands["orks"] == ()
     assert g.state.discards["orks"] == ("waaagh-1",)
@@ -222,7 +234,7 @@ def test_version_3_plays_and_shows_the_copy_held() -> None:
     """Given a game begun under version 3 and the Orks holding waaagh-3, then they play it as
     waaagh-3, as that version recorded it."""
     g = holding("waaagh-3", version="3")
-    played = one(g.when(c.PlaySpecial(player="orks", card="waaagh-3")), ev.SpecialCardPlayed)
+    played = one(g.when(c.PlaySpecial(player="orks", card="waaagh-3")), SpecialCardPlayed)
     assert played.card == "waaagh-3"
     g = holding("waaagh-3", version="3")
     g.when_rejected(c.PlaySpecial(player="orks", card="waaagh-1"), code="rules/not_in_hand")
@@ -276,7 +288,7 @@ def test_rail_transport_gives_one_more_move_to_the_counters_that_move_after_it()
     )
     assert "with Move 2" in refused.message
     played = one(
-        g.when(c.PlaySpecial(player="imperials", card="rail-transport-1")), ev.SpecialCardPlayed
+        g.when(c.PlaySpecial(player="imperials", card="rail-transport-1")), SpecialCardPlayed
     )
     assert (played.effect, played.value) == ("forced_march", 1)
     assert g.state.move_bonus == 1
@@ -293,7 +305,7 @@ def test_rail_transport_gives_one_more_move_to_the_counters_that_move_after_it()
         if isinstance(x, c.Move) and x.counter == "ig-1"
     }
     assert "hive_d" in moves and "hive_e" not in moves
-    moved = one(g.when(c.Move(player="imperials", counter="ig-1", to="hive_d")), ev.CounterMoved)
+    moved = one(g.when(c.Move(player="imperials", counter="ig-1", to="hive_d")), CounterMoved)
     assert moved.path == ["hive_a", "hive_b", "hive_c", "hive_d"]
 
 
@@ -314,8 +326,8 @@ def test_emergency_production_adds_three_build_points_to_spend_this_phase() -> N
     """Given hive_b and hive_c in smoking ruins (12 build points), when the Imperials play
     Emergency Production, then they have 15, and spend all 15; one point more is refused."""
     g = emergency(
-        ev.SiteRuined(site="hive_b", area="hive_b", defence=4, track=16),
-        ev.SiteRuined(site="hive_c", area="hive_c", defence=4, track=12),
+        SiteRuined(site="hive_b", area="hive_b", defence=4, track=16),
+        SiteRuined(site="hive_c", area="hive_c", defence=4, track=12),
     )
     assert g.state.build_points == 12
     spec = next(x for x in g.state.scenario.special_cards if x.id == "emergency-production-1")
@@ -323,7 +335,7 @@ def test_emergency_production_adds_three_build_points_to_spend_this_phase() -> N
     assert "+3 build points" in spec.text
     played = one(
         g.when(c.PlaySpecial(player="imperials", card="emergency-production-1")),
-        ev.SpecialCardPlayed,
+        SpecialCardPlayed,
     )
     assert (played.effect, played.value) == ("extra_build_points", 3)
     assert g.state.build_points == 15

@@ -5,13 +5,20 @@ from __future__ import annotations
 from tests.domain.battle_for_armageddon.helpers import at, game, in_phase, off
 from tests.given_when_then import Given, of, one
 from warlog.domain.battle_for_armageddon import commands as c
-from warlog.domain.battle_for_armageddon import events as ev
+from warlog.domain.battle_for_armageddon.combat_events import SiteRuined
+from warlog.domain.battle_for_armageddon.movement_events import ChapterReduced, CounterEliminated
+from warlog.domain.battle_for_armageddon.turn_events import (
+    PhaseBegan,
+    PhaseEnded,
+    StackOutOfSupply,
+    SupplyChecked,
+)
 from warlog.domain.core.events import Event
 
 # The card in play is combat-movement: ending its second phase (movement) ends the card.
 SECOND_PHASE = (
-    ev.PhaseEnded(phase="combat", player="imperials"),
-    ev.PhaseBegan(phase="movement", player="imperials", index=1),
+    PhaseEnded(phase="combat", player="imperials"),
+    PhaseBegan(phase="movement", player="imperials", index=1),
 )
 
 
@@ -22,24 +29,24 @@ def imperial_card_ends(*setup: Event) -> tuple[Given, list[Event]]:
 
 def test_a_counter_with_a_line_to_a_supply_area_is_in_supply() -> None:
     _, events = imperial_card_ends(at("ig-1", "hive_e"))
-    checked = one(events, ev.SupplyChecked)
+    checked = one(events, SupplyChecked)
     assert (checked.player, checked.cut_off, checked.lost) == ("imperials", [], [])
 
 
 def test_a_line_cannot_pass_enemy_areas_but_may_cross_ash_waste() -> None:
     # ig-1 in river_a: plain_a is Ork-held, ash_b leads on to plain_b and hive_a
     _, events = imperial_card_ends(at("ig-1", "river_a"), at("boyz-2", "plain_a"))
-    assert one(events, ev.SupplyChecked).cut_off == []
+    assert one(events, SupplyChecked).cut_off == []
 
 
 def test_a_counter_cut_off_without_hive_or_fortification_is_destroyed() -> None:
     _, events = imperial_card_ends(
         at("ig-1", "river_a"), at("boyz-2", "plain_a"), at("boyz-3", "ash_b")
     )
-    stack = one(events, ev.StackOutOfSupply)
+    stack = one(events, StackOutOfSupply)
     assert (stack.area, stack.protection, stack.destroyed) == ("river_a", [], True)
-    assert one(events, ev.CounterEliminated).reason == "out of supply (rules: Supply)"
-    assert one(events, ev.SupplyChecked).lost == ["ig-1"]
+    assert one(events, CounterEliminated).reason == "out of supply (rules: Supply)"
+    assert one(events, SupplyChecked).lost == ["ig-1"]
 
 
 def _cut_off_hive_b(*extra: Event) -> Given:
@@ -47,10 +54,10 @@ def _cut_off_hive_b(*extra: Event) -> Given:
     return game(
         *in_phase("imperials", "combat"),
         *SECOND_PHASE,
-        ev.SiteRuined(site="hive_a", area="hive_a", defence=4, track=16),
+        SiteRuined(site="hive_a", area="hive_a", defence=4, track=16),
         at("boyz-2", "hive_a"),
         at("boyz-3", "plain_b"),
-        ev.SiteRuined(site="hive_c", area="hive_c", defence=4, track=12),
+        SiteRuined(site="hive_c", area="hive_c", defence=4, track=12),
         at("boyz-4", "hive_c"),
         at("ig-1", "hive_b"),
         *extra,
@@ -60,7 +67,7 @@ def _cut_off_hive_b(*extra: Event) -> Given:
 def test_a_stack_with_a_hive_survives_on_4_to_6() -> None:
     g = _cut_off_hive_b()
     events = g.when(c.EndPhase(player="imperials"), dice=[4])
-    stack = one(events, ev.StackOutOfSupply)
+    stack = one(events, StackOutOfSupply)
     assert (stack.protection, stack.faces, stack.destroyed) == (["hive"], [4], False)
     assert "hive d6 4 (holds)" in stack.explain()
     assert g.state.counters["ig-1"].location == "hive_b"
@@ -69,7 +76,7 @@ def test_a_stack_with_a_hive_survives_on_4_to_6() -> None:
 def test_a_stack_with_a_hive_dies_on_1_to_3() -> None:
     g = _cut_off_hive_b()
     events = g.when(c.EndPhase(player="imperials"), dice=[3])
-    assert one(events, ev.StackOutOfSupply).destroyed
+    assert one(events, StackOutOfSupply).destroyed
     assert g.state.counters["ig-1"].location == "pool"
     assert not g.state.sites["hive_b"].ruined  # the hive itself needs no supply
 
@@ -77,7 +84,7 @@ def test_a_stack_with_a_hive_dies_on_1_to_3() -> None:
 def test_a_hive_and_a_fortification_roll_twice_and_die_only_if_both_fail() -> None:
     g = _cut_off_hive_b(at("fort-1", "hive_b"))
     events = g.when(c.EndPhase(player="imperials"), dice=[2, 5])
-    stack = one(events, ev.StackOutOfSupply)
+    stack = one(events, StackOutOfSupply)
     assert (stack.protection, stack.faces, stack.destroyed) == (
         ["hive", "fortification"],
         [2, 5],
@@ -85,7 +92,7 @@ def test_a_hive_and_a_fortification_roll_twice_and_die_only_if_both_fail() -> No
     )
     g2 = _cut_off_hive_b(at("fort-1", "hive_b"))
     events = g2.when(c.EndPhase(player="imperials"), dice=[2, 3])
-    assert one(events, ev.StackOutOfSupply).destroyed
+    assert one(events, StackOutOfSupply).destroyed
     assert g2.state.counters["fort-1"].location == "hive_b"
 
 
@@ -95,7 +102,7 @@ def test_two_fortifications_give_one_roll_as_one_does() -> None:
     (rules: Supply: "a hive or fortification"), and dies only if both rolls fail."""
     g = _cut_off_hive_b(at("fort-1", "hive_b"), at("fort-2", "hive_b"))
     events = g.when(c.EndPhase(player="imperials"), dice=[2, 3])
-    stack = one(events, ev.StackOutOfSupply)
+    stack = one(events, StackOutOfSupply)
     assert (stack.protection, stack.faces, stack.destroyed) == (
         ["hive", "fortification"],
         [2, 3],
@@ -107,26 +114,26 @@ def test_a_chapter_out_of_supply_flips_to_its_detachment() -> None:
     _, events = imperial_card_ends(
         at("blood_angels", "river_a"), at("boyz-2", "plain_a"), at("boyz-3", "ash_b")
     )
-    assert one(events, ev.ChapterReduced).counter == "blood_angels"
+    assert one(events, ChapterReduced).counter == "blood_angels"
 
 
 def test_only_the_phasing_players_supply_is_checked() -> None:
     _, events = imperial_card_ends(at("boyz-2", "hive_e"))  # an Ork deep in Imperial lands
-    assert [e.player for e in of(events, ev.SupplyChecked)] == ["imperials"]
+    assert [e.player for e in of(events, SupplyChecked)] == ["imperials"]
 
 
 def test_supply_areas_held_by_the_enemy_do_not_supply() -> None:
     g = game(
         *in_phase("orks", "combat"),
-        ev.PhaseEnded(phase="combat", player="orks"),
-        ev.PhaseBegan(phase="movement", player="orks", index=1),
+        PhaseEnded(phase="combat", player="orks"),
+        PhaseBegan(phase="movement", player="orks", index=1),
         at("boyz-2", "jungle_c"),
         off("boyz-1"),
         at("ig-1", "plain_b"),
         at("ig-2", "ork_a"),
     )
     events = g.when(c.EndPhase(player="orks"))
-    cut = one(events, ev.SupplyChecked).cut_off
+    cut = one(events, SupplyChecked).cut_off
     assert "jungle_c" in cut
     assert "ork_b" not in cut  # sunz-1 traces to ork_c
 
@@ -134,7 +141,7 @@ def test_supply_areas_held_by_the_enemy_do_not_supply() -> None:
 def test_a_stack_on_an_intact_factory_has_no_roll_to_survive() -> None:
     # factory_f's neighbours: mount_c (mountains) and sea_d carry no line; hive_e holds Orks
     g, events = imperial_card_ends(at("ig-1", "factory_f"), at("boyz-2", "hive_e"))
-    stack = one(events, ev.StackOutOfSupply)
+    stack = one(events, StackOutOfSupply)
     assert (stack.area, stack.protection, stack.faces, stack.destroyed) == (
         "factory_f",
         [],

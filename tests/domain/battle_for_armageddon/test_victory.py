@@ -5,28 +5,37 @@ from __future__ import annotations
 from tests.domain.battle_for_armageddon.helpers import at, game, off
 from tests.given_when_then import Given, one
 from warlog.domain.battle_for_armageddon import commands as c
-from warlog.domain.battle_for_armageddon import events as ev
+from warlog.domain.battle_for_armageddon.combat_events import SiteRuined
 from warlog.domain.battle_for_armageddon.ruleset import RULESET
+from warlog.domain.battle_for_armageddon.turn_events import (
+    ActionSegmentBegan,
+    GameEnded,
+    InitiativeDecided,
+    PhaseBegan,
+    StrategyChosen,
+    TurnBegan,
+    VictoryChecked,
+)
 from warlog.domain.core.events import Event
 
 
 def last_phase_of(turn: int, *setup: Event) -> Given:
     """The Orks' fourth action segment of ``turn``, in its second phase (movement)."""
     return game(
-        ev.TurnBegan(turn=turn),
-        ev.StrategyChosen(player="orks", cards=["movement-combat", "combat-movement"]),
-        ev.StrategyChosen(player="imperials", cards=["movement-combat", "combat-build"]),
-        ev.InitiativeDecided(player="imperials", turn=turn, reason="test"),
-        ev.ActionSegmentBegan(
+        TurnBegan(turn=turn),
+        StrategyChosen(player="orks", cards=["movement-combat", "combat-movement"]),
+        StrategyChosen(player="imperials", cards=["movement-combat", "combat-build"]),
+        InitiativeDecided(player="imperials", turn=turn, reason="test"),
+        ActionSegmentBegan(
             segment=4, player="orks", card="combat-movement", phases=["combat", "movement"]
         ),
-        ev.PhaseBegan(phase="movement", player="orks", index=1),
+        PhaseBegan(phase="movement", player="orks", index=1),
         *setup,
     )
 
 
-def ruin(site: str, track: int = 0) -> ev.SiteRuined:
-    return ev.SiteRuined(site=site, area=site, defence=0, track=track)
+def ruin(site: str, track: int = 0) -> SiteRuined:
+    return SiteRuined(site=site, area=site, defence=0, track=track)
 
 
 def test_the_orks_win_with_three_hives_captured() -> None:
@@ -40,9 +49,9 @@ def test_the_orks_win_with_three_hives_captured() -> None:
         at("boyz-4", "hive_d"),
     )
     events = g.when(c.EndPhase(player="orks"))
-    check = one(events, ev.VictoryChecked)
+    check = one(events, VictoryChecked)
     assert (check.captured, check.result) == (["hive_b", "hive_c", "hive_d"], "orks")
-    assert one(events, ev.GameEnded).result == "orks"
+    assert one(events, GameEnded).result == "orks"
     assert RULESET.is_terminal(g.state)
     assert RULESET.active_players(g.state) == []
     assert RULESET.legal_commands(g.state, "orks") == []
@@ -59,34 +68,34 @@ def test_ruins_without_an_ork_on_them_are_not_captured() -> None:
         ruin("hive_d"),
     )
     events = g.when(c.EndPhase(player="orks"))
-    assert one(events, ev.VictoryChecked).result == ""
-    assert one(events, ev.TurnBegan).turn == 4
+    assert one(events, VictoryChecked).result == ""
+    assert one(events, TurnBegan).turn == 4
     assert g.state.stage == "strategy"
 
 
 def test_the_imperials_win_holding_all_five_hives_with_ghazghkull_gone() -> None:
     g = last_phase_of(5, ruin("hive_b"), at("ig-1", "hive_b"), off("ghazghkull", "removed"))
-    check = one(g.when(c.EndPhase(player="orks")), ev.VictoryChecked)
+    check = one(g.when(c.EndPhase(player="orks")), VictoryChecked)
     assert len(check.held) == 5 and not check.ghazghkull_in_play
     assert check.result == "imperials"
 
 
 def test_the_imperials_do_not_win_while_ghazghkull_is_in_play() -> None:
     g = last_phase_of(5, at("ghazghkull", "ork_c"))
-    check = one(g.when(c.EndPhase(player="orks")), ev.VictoryChecked)
+    check = one(g.when(c.EndPhase(player="orks")), VictoryChecked)
     assert check.ghazghkull_in_play and check.result == ""
 
 
 def test_a_ruined_hive_nobody_stands_on_is_not_held() -> None:
     g = last_phase_of(5, ruin("hive_b"), off("ghazghkull", "removed"))
-    check = one(g.when(c.EndPhase(player="orks")), ev.VictoryChecked)
+    check = one(g.when(c.EndPhase(player="orks")), VictoryChecked)
     assert "hive_b" not in check.held and check.result == ""
 
 
 def test_the_game_is_a_draw_after_turn_8() -> None:
     g = last_phase_of(8, at("ghazghkull", "ork_c"))
     events = g.when(c.EndPhase(player="orks"))
-    ended = one(events, ev.GameEnded)
+    ended = one(events, GameEnded)
     assert ended.result == "draw"
     assert "turn 8" in ended.reason
     assert g.state.result == "draw"

@@ -7,8 +7,10 @@ import json
 from tests.domain.battle_for_armageddon.helpers import at, game, in_phase
 from tests.given_when_then import Given, of, one
 from warlog.domain.battle_for_armageddon import commands as c
-from warlog.domain.battle_for_armageddon import events as ev
+from warlog.domain.battle_for_armageddon.combat_events import CombatEnded, CombatRolled
 from warlog.domain.battle_for_armageddon.ruleset import RULESET
+from warlog.domain.battle_for_armageddon.special_card_events import SpecialCardDrawn
+from warlog.domain.battle_for_armageddon.turn_events import PhaseBegan, StrategyChosen, TurnBegan
 from warlog.domain.core.events import DiceRolled, Event
 from warlog.domain.core.seal import secrets_of
 
@@ -55,12 +57,12 @@ def test_the_view_hides_the_opponents_hand_and_every_deck() -> None:
 
 def test_the_opponents_choice_draws_and_draw_dice_are_sealed_in_the_log() -> None:
     _, setup = _chosen_by_orks()
-    drawn = of(setup, ev.SpecialCardDrawn)[0]
+    drawn = of(setup, SpecialCardDrawn)[0]
     assert drawn.player == "imperials"
     assert secrets_of(drawn) == [("card", "imperials"), ("face", "imperials")]
     roll = next(e for e in setup if isinstance(e, DiceRolled) and e.roller == "imperials")
     assert secrets_of(roll) == [("faces", "imperials")]
-    chosen = ev.StrategyChosen(player="orks", cards=["movement-combat", "combat-build"])
+    chosen = StrategyChosen(player="orks", cards=["movement-combat", "combat-build"])
     assert secrets_of(chosen) == [("cards", "orks")]
     initiative = [e for e in setup if isinstance(e, DiceRolled) and e.purpose == "initiative"]
     assert all(secrets_of(e) == [] for e in initiative)  # public rolls stay in the clear
@@ -76,7 +78,7 @@ def test_a_combat_posts_its_result_to_both_players_events_view() -> None:
     g.when(c.Attack(player="orks", target="plain_a", stacks=["plain_b"]), dice=[6])
     g.when(c.Retreat(player="imperials", counter="ig-1", to="hive_a"))
     before = g.state
-    ended = one(g.when(c.Advance(player="orks", counters=["boyz-2"])), ev.CombatEnded)
+    ended = one(g.when(c.Advance(player="orks", counters=["boyz-2"])), CombatEnded)
     notes = RULESET.notices(before, g.state, ended)
     assert {n.empire for n in notes} == {"imperials", "orks"}
     assert all(
@@ -85,10 +87,10 @@ def test_a_combat_posts_its_result_to_both_players_events_view() -> None:
 
 
 def test_the_turn_clock_is_the_game_turn() -> None:
-    g = game(ev.TurnBegan(turn=4))
+    g = game(TurnBegan(turn=4))
     assert RULESET.round_of(g.state) == 4
-    assert RULESET.is_round_start(ev.TurnBegan(turn=4))
-    assert not RULESET.is_round_start(ev.PhaseBegan(phase="movement", player="orks", index=0))
+    assert RULESET.is_round_start(TurnBegan(turn=4))
+    assert not RULESET.is_round_start(PhaseBegan(phase="movement", player="orks", index=0))
 
 
 def test_the_pending_decision_is_in_the_view() -> None:
@@ -117,7 +119,7 @@ def test_every_event_with_arithmetic_explains_itself() -> None:
         at("fort-1", "hive_a"),
     )
     events = g.when(c.Attack(player="orks", target="plain_a", stacks=["river_a"]), dice=[5])
-    text = one(events, ev.CombatRolled).explain()
+    text = one(events, CombatRolled).explain()
     assert text == (
         "attack 3 vs defence 3 → 1:1; d6 5 +1 (Ork attack on turn 1, rules: First Turn Surprise) "
         "−1 (every attacker across a river, rules: Terrain Effects) = 5 → EX (Exchange; "
