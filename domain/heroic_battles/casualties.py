@@ -11,7 +11,7 @@ from warlog.domain.core.batch import Batch
 from warlog.domain.core.procedure import Step
 from warlog.domain.heroic_battles import events as ev
 from warlog.domain.heroic_battles import pieces, rolls, rulings, tables
-from warlog.domain.heroic_battles.combat_events import CauseOfDeath
+from warlog.domain.heroic_battles.casualty_events import CauseOfDeath
 from warlog.domain.heroic_battles.state import BlowFrame, FallFrame, GameState, Hero, Unit
 
 

@@ -9,22 +9,32 @@ from warlog.domain.core.events import Event
 from warlog.domain.core.summary import plural as _plural
 from warlog.domain.heroic_battles import rulings
 from warlog.domain.heroic_battles import tables as t
-from warlog.domain.heroic_battles.combat_events import (
+from warlog.domain.heroic_battles.casualty_events import (
+    FinalBlowStruck,
+    HeroDeathRolled,
+    HeroKilled,
+    HeroUnattached,
+    StaminaLost,
+    UnitDestroyed,
+)
+from warlog.domain.heroic_battles.hero_events import (
     ChallengeAccepted,
     ChallengeForgone,
     ChallengeIssued,
     ChallengeRefused,
-    CombatDiceRolled,
     DeedsCommitted,
+    HeroesAtRisk,
+    RiskRerolled,
+    RiskResolved,
+    RiskRolled,
+    SingleCombatDiceRolled,
+    SingleCombatRound,
+)
+from warlog.domain.heroic_battles.melee_events import (
+    CombatDiceRolled,
     Disengaged,
     DisengageDeclared,
-    FinalBlowStruck,
     HeldGround,
-    HeroDeathRolled,
-    HeroesAtRisk,
-    HeroKilled,
-    HeroUnattached,
-    HitsTaken,
     MeleeBegan,
     MeleeDamage,
     MeleeDecided,
@@ -32,23 +42,21 @@ from warlog.domain.heroic_battles.combat_events import (
     MeleeEnded,
     MeleeHitsCounted,
     Pursued,
+    StayedEngaged,
+    SupportSavesRolled,
+)
+from warlog.domain.heroic_battles.retreat_events import (
     RetreatBegan,
     RetreatCancelled,
     RetreatsOrdered,
-    RiskRerolled,
-    RiskResolved,
-    RiskRolled,
+    UnitRetreated,
+)
+from warlog.domain.heroic_battles.shooting_events import (
+    HitsTaken,
     ShootingEnded,
     ShootingPassed,
     ShotsFired,
-    SingleCombatDiceRolled,
-    SingleCombatRound,
-    StaminaLost,
-    StayedEngaged,
-    SupportSavesRolled,
     TargetInRoughTerrain,
-    UnitDestroyed,
-    UnitRetreated,
 )
 from warlog.domain.heroic_battles.values import (
     PendingTest,

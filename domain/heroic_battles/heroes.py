@@ -11,7 +11,7 @@ from warlog.domain.core.procedure import Decision, Step
 from warlog.domain.heroic_battles import casualties, rolls, rulings, tables
 from warlog.domain.heroic_battles import commands as cmd
 from warlog.domain.heroic_battles import events as ev
-from warlog.domain.heroic_battles.combat_events import CauseOfDeath
+from warlog.domain.heroic_battles.casualty_events import CauseOfDeath
 from warlog.domain.heroic_battles.state import GameState, RiskFrame
 from warlog.domain.heroic_battles.values import RiskEntry
 

@@ -24,7 +24,15 @@ from __future__ import annotations
 
 from warlog.domain.core.procedure import Decision
 from warlog.domain.core.ruleset import Command
-from warlog.domain.heroic_battles import charges, duel, melee, movement, pieces, rulings, shooting
+from warlog.domain.heroic_battles import (
+    charges,
+    duel,
+    melee_fighters,
+    movement,
+    pieces,
+    rulings,
+    shooting,
+)
 from warlog.domain.heroic_battles import commands as cmd
 from warlog.domain.heroic_battles.state import GameState, MeleeFrame, Unit
 
@@ -174,14 +182,14 @@ def _declarations(state: GameState, player: str, combat_id: str) -> list[Command
     mine = pieces.fighters(c, player)
     if mine:
         out.append(cmd.DeclareMelee(player=player, combat=combat_id, rough=[mine[0]]))
-    for unit in melee.supporters(state, player)[:MAX_LISTED_SUPPORTS]:
+    for unit in melee_fighters.supporters(state, player)[:MAX_LISTED_SUPPORTS]:
         out.append(cmd.DeclareMelee(player=player, combat=combat_id, supports=[unit.id]))
-    for hero in melee.fighting_heroes(state, c, player):
+    for hero in melee_fighters.fighting_heroes(state, c, player):
         if hero.deeds and not pieces.has(hero, "non_combatant"):
             out.append(
                 cmd.DeclareMelee(player=player, combat=combat_id, deeds={hero.id: hero.deeds})
             )
-    for hero in melee.inspirers(state, player):
+    for hero in melee_fighters.inspirers(state, player):
         out.append(cmd.DeclareMelee(player=player, combat=combat_id, inspire={hero.id: 1}))
     return out
 
