@@ -36,7 +36,7 @@ from warlog.domain.armageddon_empires.radiation import (
     radiation_roll,
 )
 from warlog.domain.armageddon_empires.ruleset import RULESET
-from warlog.domain.armageddon_empires.scenario import bundled
+from warlog.domain.armageddon_empires.scenario_checks import bundled
 from warlog.domain.core.errors import InputError
 from warlog.domain.core.events import DiceRolled, Event
 
