@@ -17,8 +17,8 @@ from math import gcd, lcm, prod
 import pytest
 from msgspec.structs import replace
 
+from tests.domain.armageddon_empires.air_helpers import launch
 from tests.domain.armageddon_empires.helpers import start_turns
-from tests.domain.armageddon_empires.test_air_war import launch
 from tests.domain.armageddon_empires.test_fallout import (
     MISS,
     fallout_of,
