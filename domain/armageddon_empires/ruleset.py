@@ -124,14 +124,14 @@ class ArmageddonEmpires(Rules[GameState, Command]):
     from warlog.domain.armageddon_empires.invariants import invariants
 
     def parse_scenario(self, data: bytes) -> Scenario:
-        from warlog.domain.armageddon_empires import scenario
+        from warlog.domain.armageddon_empires import scenario_checks
 
-        return scenario.parse_scenario(data)
+        return scenario_checks.parse_scenario(data)
 
     def scenario_from_builtins(self, obj: dict[str, Any]) -> Scenario:
-        from warlog.domain.armageddon_empires import scenario
+        from warlog.domain.armageddon_empires import recorded_scenario as recorded
 
-        return scenario.scenario_from_builtins(obj)
+        return recorded.scenario_from_builtins(obj)
 
     def players(self, scenario: Scenario) -> list[str]:
         return [e.id for e in scenario.empires]
@@ -182,24 +182,25 @@ class ArmageddonEmpires(Rules[GameState, Command]):
     def recorded_scenario(self, scenario: Scenario) -> dict[str, Any]:
         """Since version 18, unless the set-up is public, the catalogue split: its public
         part at the top level, each empire's other types under it (AE-64,
-        ``scenario.recorded_catalogue_by_empire``); since version 15 each empire's armies and
-        minefields under it (AE-61, ``scenario.recorded_by_empire``); before, the scenario's
-        fields as they are."""
-        from warlog.domain.armageddon_empires import scenario as scenarios
+        ``recorded_scenario.recorded_catalogue_by_empire``); since version 15 each empire's
+        armies and minefields under it (AE-61, ``recorded_scenario.recorded_by_empire``); before,
+        the scenario's fields as they are."""
+        from warlog.domain.armageddon_empires import recorded_scenario as recorded
 
         if self._catalogue_by_empire(scenario):
-            return scenarios.recorded_catalogue_by_empire(scenario)
-        if int(self.version) >= scenarios.HIDDEN_SETUP_BY_EMPIRE_SINCE:
-            return scenarios.recorded_by_empire(scenario)
+            return recorded.recorded_catalogue_by_empire(scenario)
+        if int(self.version) >= recorded.HIDDEN_SETUP_BY_EMPIRE_SINCE:
+            return recorded.recorded_by_empire(scenario)
         return super().recorded_scenario(scenario)
 
     def _catalogue_by_empire(self, scenario: Scenario) -> bool:
         """Whether this version records ``scenario``'s catalogue by empire and checks every
         move for minefields: since version 18, unless its set-up is public (AE-64)."""
+        from warlog.domain.armageddon_empires import recorded_scenario as recorded
         from warlog.domain.armageddon_empires import scenario as scenarios
 
         hidden = not scenarios.setup_is_public(scenario)
-        return hidden and int(self.version) >= scenarios.CATALOGUE_BY_EMPIRE_SINCE
+        return hidden and int(self.version) >= recorded.CATALOGUE_BY_EMPIRE_SINCE
 
     def hidden_setup(self, scenario: Scenario) -> list[Secret]:
         """AE-7: each empire's starting hand and deck are sealed for the other empire; AE-17:
@@ -209,6 +210,7 @@ class ArmageddonEmpires(Rules[GameState, Command]):
         each entry was sealed on its own, so that their number showed. Since version 18, unless
         the set-up is public, the card types only its hidden set-up uses are a third list under
         it, sealed whole, empty or not (AE-64)."""
+        from warlog.domain.armageddon_empires import recorded_scenario as recorded
         from warlog.domain.armageddon_empires import scenario as scenarios
 
         out: list[Secret] = []
@@ -216,9 +218,9 @@ class ArmageddonEmpires(Rules[GameState, Command]):
             out += [(f"empires.{i}.hand", empire.id), (f"empires.{i}.deck", empire.id)]
         for i, base in enumerate(scenario.bases):
             out.append((f"bases.{i}.garrison", base.empire))
-        if int(self.version) >= scenarios.HIDDEN_SETUP_BY_EMPIRE_SINCE:
+        if int(self.version) >= recorded.HIDDEN_SETUP_BY_EMPIRE_SINCE:
             for i, empire in enumerate(scenario.empires):
-                out += [(f"empires.{i}.{field}", empire.id) for field in scenarios.BY_EMPIRE]
+                out += [(f"empires.{i}.{field}", empire.id) for field in recorded.BY_EMPIRE]
                 if self._catalogue_by_empire(scenario):
                     out.append((f"empires.{i}.cards", empire.id))
             return out

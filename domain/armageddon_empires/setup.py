@@ -6,13 +6,8 @@ import msgspec
 
 from warlog.domain.armageddon_empires.abilities import MINEFIELD, level
 from warlog.domain.armageddon_empires.cards import CardInstance, instance_id
-from warlog.domain.armageddon_empires.scenario import (
-    Scenario,
-    board_terrain,
-    catalogue,
-    garrison_id,
-    placed_minefields,
-)
+from warlog.domain.armageddon_empires.scenario import Scenario, garrison_id, placed_minefields
+from warlog.domain.armageddon_empires.scenario_checks import board_terrain, catalogue
 from warlog.domain.armageddon_empires.state import (
     Army,
     Base,

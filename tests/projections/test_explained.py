@@ -15,7 +15,7 @@ from typing import Any
 import msgspec
 import pytest
 
-from tests.domain.armageddon_empires.test_air_war import SPOTTERS, skies
+from tests.domain.armageddon_empires.air_helpers import SPOTTERS, skies
 from tests.domain.armageddon_empires.test_stealthed_controllers import opening
 from warlog.domain import rulesets
 from warlog.domain.armageddon_empires.challenge_events import ChallengeOpened, StealthedController

@@ -14,7 +14,7 @@ from tests.given_when_then import Given
 from warlog.domain.armageddon_empires.challenge import Challenge, Pool, Side, Term
 from warlog.domain.armageddon_empires.challenge_moves import open_challenge as opening
 from warlog.domain.armageddon_empires.ruleset import RULESET
-from warlog.domain.armageddon_empires.scenario import parse_scenario
+from warlog.domain.armageddon_empires.scenario_checks import parse_scenario
 from warlog.domain.armageddon_empires.state import GameState
 from warlog.domain.core.batch import Batch
 from warlog.domain.core.dice import ManualDice

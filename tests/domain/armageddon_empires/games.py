@@ -9,7 +9,8 @@ import msgspec
 
 from warlog.domain.armageddon_empires.autoplay import choose
 from warlog.domain.armageddon_empires.ruleset import RULESET
-from warlog.domain.armageddon_empires.scenario import Scenario, bundled
+from warlog.domain.armageddon_empires.scenario import Scenario
+from warlog.domain.armageddon_empires.scenario_checks import bundled
 from warlog.domain.armageddon_empires.state import GameState
 from warlog.domain.core.dice import SeededDice
 from warlog.domain.core.events import Event

@@ -11,7 +11,8 @@ from tests.given_when_then import Given
 from warlog.domain.armageddon_empires.commands import BuyInitiative
 from warlog.domain.armageddon_empires.observation import sighting
 from warlog.domain.armageddon_empires.ruleset import RULESET
-from warlog.domain.armageddon_empires.scenario import Scenario, parse_scenario
+from warlog.domain.armageddon_empires.scenario import Scenario
+from warlog.domain.armageddon_empires.scenario_checks import parse_scenario
 from warlog.domain.armageddon_empires.sighting_events import ArmiesSighted
 from warlog.domain.core.dice import DiceSpec, commitment_of
 from warlog.domain.core.events import Event, GameCreated

@@ -11,9 +11,9 @@ from pathlib import Path
 
 import pytest
 
+from tests.domain.armageddon_empires.air_helpers import AIR_CARDS, ARMIES, BASES, ROWS, empires
 from tests.domain.armageddon_empires.arena import MORE_CARDS
 from tests.domain.armageddon_empires.helpers import army_block, begun, toml
-from tests.domain.armageddon_empires.test_air_war import AIR_CARDS, ARMIES, BASES, ROWS, empires
 from tests.domain.armageddon_empires.test_non_interference import KEY, reads
 from warlog.arbiter.application import Arbiter
 from warlog.domain import rulesets

@@ -35,7 +35,7 @@ from tests.domain.armageddon_empires.test_non_interference import KEY, reads
 from warlog.arbiter.application import Arbiter
 from warlog.domain.armageddon_empires.events import CardsNumbered
 from warlog.domain.armageddon_empires.ruleset import RULESET
-from warlog.domain.armageddon_empires.scenario import bundled, parse_scenario
+from warlog.domain.armageddon_empires.scenario_checks import bundled, parse_scenario
 from warlog.domain.armageddon_empires.state import GameState
 from warlog.domain.core.dice import SeededDice
 from warlog.domain.core.errors import InputError

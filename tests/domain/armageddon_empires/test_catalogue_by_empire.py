@@ -39,7 +39,7 @@ from warlog.arbiter.application import Arbiter
 from warlog.arbiter.audit import audit_records
 from warlog.domain import rulesets
 from warlog.domain.armageddon_empires.ruleset import RULESET
-from warlog.domain.armageddon_empires.scenario import parse_scenario
+from warlog.domain.armageddon_empires.scenario_checks import parse_scenario
 from warlog.domain.core.errors import InputError
 
 #: a unit type that only blue's garrison may use

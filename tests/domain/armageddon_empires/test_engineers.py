@@ -23,7 +23,7 @@ from warlog.domain.armageddon_empires.costs import LAY_MINEFIELD_AP
 from warlog.domain.armageddon_empires.invariants import violations
 from warlog.domain.armageddon_empires.minefield_events import MinefieldLaid, MinefieldLifted
 from warlog.domain.armageddon_empires.ruleset import RULESET
-from warlog.domain.armageddon_empires.scenario import parse_scenario
+from warlog.domain.armageddon_empires.scenario_checks import parse_scenario
 from warlog.domain.armageddon_empires.views import view
 
 EMPIRES = """

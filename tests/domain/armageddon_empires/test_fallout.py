@@ -12,6 +12,7 @@ from typing import Any
 
 from msgspec.structs import replace
 
+from tests.domain.armageddon_empires.air_helpers import accept_all, launch
 from tests.domain.armageddon_empires.helpers import (
     army_block,
     only,
@@ -19,7 +20,6 @@ from tests.domain.armageddon_empires.helpers import (
     sight,
     start_turns,
 )
-from tests.domain.armageddon_empires.test_air_war import accept_all, launch
 from tests.given_when_then import Given
 from warlog.domain.armageddon_empires.air_events import AirStrikeEnded
 from warlog.domain.armageddon_empires.battle_events import BaseRazed

@@ -41,7 +41,7 @@ from warlog.arbiter.sources import file_records
 from warlog.cli import render
 from warlog.domain import rulesets
 from warlog.domain.armageddon_empires.ruleset import RULESET
-from warlog.domain.armageddon_empires.scenario import parse_scenario
+from warlog.domain.armageddon_empires.scenario_checks import parse_scenario
 from warlog.domain.core.errors import InputError
 from warlog.fuzz.noninterference import blinded
 

@@ -25,7 +25,7 @@ from warlog.domain.armageddon_empires.minefield_events import (
     MinefieldsReported,
 )
 from warlog.domain.armageddon_empires.ruleset import RULESET
-from warlog.domain.armageddon_empires.scenario import bundled, parse_scenario
+from warlog.domain.armageddon_empires.scenario_checks import bundled, parse_scenario
 from warlog.domain.armageddon_empires.views import view
 from warlog.domain.core.errors import InputError
 from warlog.domain.core.events import DiceRolled

@@ -24,7 +24,7 @@ from warlog.domain.armageddon_empires import observation
 from warlog.domain.armageddon_empires.abilities import SNIFFER, level, recces
 from warlog.domain.armageddon_empires.challenge import Term
 from warlog.domain.armageddon_empires.ruleset import RULESET
-from warlog.domain.armageddon_empires.scenario import bundled
+from warlog.domain.armageddon_empires.scenario_checks import bundled
 from warlog.domain.armageddon_empires.state import Army, GameState
 from warlog.domain.core.hexgrid import Hex
 

@@ -26,7 +26,8 @@ from warlog.domain.armageddon_empires.commands import EndTurn, MoveArmy
 from warlog.domain.armageddon_empires.control import enemy_held
 from warlog.domain.armageddon_empires.events import TurnBegan
 from warlog.domain.armageddon_empires.ruleset import RULESET
-from warlog.domain.armageddon_empires.scenario import Scenario, bundled
+from warlog.domain.armageddon_empires.scenario import Scenario
+from warlog.domain.armageddon_empires.scenario_checks import bundled
 from warlog.domain.armageddon_empires.state import Army, Board, GameState
 from warlog.domain.armageddon_empires.terrain import DEFAULT_LEGEND
 from warlog.domain.core.events import Event

@@ -17,8 +17,8 @@ from math import gcd, lcm, prod
 import pytest
 from msgspec.structs import replace
 
+from tests.domain.armageddon_empires.air_helpers import launch
 from tests.domain.armageddon_empires.helpers import start_turns
-from tests.domain.armageddon_empires.test_air_war import launch
 from tests.domain.armageddon_empires.test_fallout import (
     MISS,
     fallout_of,
@@ -36,7 +36,7 @@ from warlog.domain.armageddon_empires.radiation import (
     radiation_roll,
 )
 from warlog.domain.armageddon_empires.ruleset import RULESET
-from warlog.domain.armageddon_empires.scenario import bundled
+from warlog.domain.armageddon_empires.scenario_checks import bundled
 from warlog.domain.core.errors import InputError
 from warlog.domain.core.events import DiceRolled, Event
 

@@ -15,7 +15,7 @@ from warlog.domain.armageddon_empires.challenge_moves import damage
 from warlog.domain.armageddon_empires.commands import EngageStealth, RepairCard
 from warlog.domain.armageddon_empires.costs import REPAIR_AP, REPAIR_COST
 from warlog.domain.armageddon_empires.ruleset import RULESET, VERSIONS
-from warlog.domain.armageddon_empires.scenario import parse_scenario
+from warlog.domain.armageddon_empires.scenario_checks import parse_scenario
 from warlog.domain.core.errors import InputError
 from warlog.domain.core.seal import secrets_of
 

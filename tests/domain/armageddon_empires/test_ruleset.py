@@ -99,7 +99,7 @@ def test_every_listed_command_is_accepted_all_through_an_autoplayed_game() -> No
     # autoplay never lays siege nor delays an attack, so it never assaults; test_battle does;
     # the bundled game's engineers seldom hold a minefield card, so test_engineers lays and lifts;
     # ground_to_air is version 12's Ground-To-Air answer, never offered under 13 (AE-41), so
-    # test_air_war plays it in games of version 12
+    # test_ground_to_air plays it in games of version 12
     engineers = {"LayMinefield", "LiftMinefield"}
     rare = {"Assault", "GroundToAir"}
     assert set(seen) >= {c.__name__ for c in COMMAND_TYPES} - rare - engineers

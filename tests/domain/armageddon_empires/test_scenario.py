@@ -11,7 +11,7 @@ from tests.domain.armageddon_empires.helpers import ARMIES, BASES, EMPIRES, ROWS
 from warlog.domain.armageddon_empires.abilities import Rated, Recce
 from warlog.domain.armageddon_empires.cards import HeroCard, UnitCard
 from warlog.domain.armageddon_empires.ruleset import RULESET
-from warlog.domain.armageddon_empires.scenario import bundled, bundled_names, parse_scenario
+from warlog.domain.armageddon_empires.scenario_checks import bundled, bundled_names, parse_scenario
 from warlog.domain.core.errors import InputError
 
 BUNDLED = "cinder-and-glass"

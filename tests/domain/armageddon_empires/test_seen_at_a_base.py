@@ -15,7 +15,7 @@ from tests.given_when_then import Given
 from warlog.domain.armageddon_empires.commands import CreateArmy, DropStealth, TransferCards
 from warlog.domain.armageddon_empires.events import ArmyCreated
 from warlog.domain.armageddon_empires.ruleset import VERSIONS
-from warlog.domain.armageddon_empires.scenario import parse_scenario
+from warlog.domain.armageddon_empires.scenario_checks import parse_scenario
 from warlog.domain.armageddon_empires.sighting_events import ArmiesSighted, StealthDropped
 from warlog.domain.armageddon_empires.supply import is_besieged
 

@@ -2,7 +2,7 @@
 (AE-42) is recorded with the challenge's opening since version 20, sealed for the striker, and
 explained to it and to a referee; the defender learns nothing of it.
 
-Red's hawk strikes blue-a's Test Plate at 3,2 (``test_air_war``'s skies); red's Spotter Team
+Red's hawk strikes blue-a's Test Plate at 3,2 (``air_helpers``' skies); red's Spotter Team
 (a Forward Air Controller) stands there in red-eyes, stealthed. Non-interference: games of a
 custom scenario whose set-up is hidden, begun with the same key and played with the same
 commands (auto dice), that differ only in red's stealthed army — in the hex, in the hex under
@@ -20,8 +20,7 @@ from typing import Any
 import msgspec
 import pytest
 
-from tests.domain.armageddon_empires.helpers import army_block, begun, only, toml
-from tests.domain.armageddon_empires.test_air_war import (
+from tests.domain.armageddon_empires.air_helpers import (
     AIR_CARDS,
     BASES,
     ROWS,
@@ -32,6 +31,7 @@ from tests.domain.armageddon_empires.test_air_war import (
     skies,
     spotters,
 )
+from tests.domain.armageddon_empires.helpers import army_block, begun, only, toml
 from tests.domain.armageddon_empires.test_non_interference import KEY, reads
 from tests.given_when_then import Given
 from tests.test_verifier import run as verify_run
