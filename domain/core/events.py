@@ -28,7 +28,9 @@ class Event(msgspec.Struct, frozen=True, tag_field="type"):
     def explain_sealed(self, closed: frozenset[str]) -> str | None:
         """What this event explains to a reader to whom the values at ``closed`` (their paths in
         ``data``) stay sealed: None (withheld, the default) unless it can say why in words that
-        never depend on them, and then ``part_of`` must not depend on them either."""
+        never depend on them, and then neither may ``part_of`` nor ``begins`` (``explain`` names
+        the event that began the procedure to that reader). tests/projections/test_explained.py
+        holds every override to it."""
         return None
 
     def part_of(self) -> str | None:
