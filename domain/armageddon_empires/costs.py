@@ -25,7 +25,7 @@ INITIATIVE_MAX_DICE = 10
 
 
 def deploy_ap(cost: Resources) -> int:
-    """AP to deploy a card: half its total resource cost, rounded down (manual p.18; R3)."""
+    """AP to deploy a card: half its total resource cost, rounded down (manual p.18; R3; AE-13)."""
     return cost.total() // 2
 
 

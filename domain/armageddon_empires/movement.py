@@ -1,4 +1,4 @@
-"""Moving armies: movement points from the cards, terrain costs, AP per card, one move a turn.
+"""Moving armies: movement points, terrain costs, AP per card, one move a turn (AE-11).
 
 - Allowance: the lowest movement among the army's cards, + its hero's Leader X (p.17, p.23).
 - Path: the cheapest path by terrain move cost (R12), crossing no hex the mover's empire knows

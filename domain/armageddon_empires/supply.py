@@ -1,4 +1,4 @@
-"""Supply: range 4 by path cost from non-besieged strongholds and outposts (p.26, p.30).
+"""Supply: range 4 by path cost from non-besieged strongholds and outposts (p.26, p.30; AE-12).
 
 An army is in supply when a path from one of its empire's sources reaches its hex with summed
 movement costs (R12) ≤ the supply range (+ its hero's Raider X), entering no enemy-held hex.

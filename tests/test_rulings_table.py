@@ -1,0 +1,102 @@
+"""docs/rulings.md is a reader's way from a ruling to its code: every name in a ruling's code
+column is real, and the code it names cites the ruling.
+
+A name is a module file (``movement.py``, ``core/rolls.py``, ``scenarios/second-war.toml``),
+a module (``fallout_events``), a module's attribute (``costs.deploy_ap``,
+``rulings.LEGENDARY_WEAPON_*``), a class's (``ArmageddonEmpires.set_up``), or names in
+parentheses after a module file (``numbering.py`` (``renaming``)), each in its ruleset's package.
+"""
+
+from __future__ import annotations
+
+import importlib
+import inspect
+import pkgutil
+import re
+from pathlib import Path
+from types import ModuleType
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+DOMAIN = ROOT / "domain"
+#: a ruling id's prefix -> its ruleset's package
+PACKAGES = {"AE": "armageddon_empires", "BFA": "battle_for_armageddon", "HB": "heroic_battles"}
+ROW = re.compile(r"^\| ((AE|BFA|HB)-\d+) \|")
+
+
+def rows() -> list[tuple[str, str, list[str]]]:
+    """Each ruling's id, package and the names its code column gives."""
+    found = []
+    for line in (ROOT / "docs" / "rulings.md").read_text().splitlines():
+        match = ROW.match(line)
+        if match is None:
+            continue
+        code = line.rstrip().removesuffix("|").rsplit("|", 1)[-1]
+        for listed in re.finditer(r"`([\w/]+)\.py` \(([^)]*)\)", code):
+            inner = ", ".join(
+                f"`{listed.group(1)}.{n}`" for n in re.findall(r"`(\w+)`", listed.group(2))
+            )
+            code = code.replace(listed.group(2), inner)
+        found.append((match.group(1), PACKAGES[match.group(2)], re.findall(r"`([^`]+)`", code)))
+    return found
+
+
+def modules(package: str) -> dict[str, ModuleType]:
+    base = DOMAIN / package
+    return {
+        m.name: importlib.import_module(f"warlog.domain.{package}.{m.name}")
+        for m in pkgutil.iter_modules([str(base)])
+    }
+
+
+def source_of(name: str, package: str) -> str | None:
+    """The text of the file or module that ``name`` names in ``package``, None if it names
+    nothing there."""
+    if name.endswith((".py", ".toml")):
+        for path in (DOMAIN / package / name, DOMAIN / name):
+            if path.is_file():
+                return path.read_text()
+        return None
+    found = modules(package)
+    head, _, attr = name.partition(".")
+    if head in found:
+        module = found[head]
+        if attr.endswith("*"):
+            present = any(a.startswith(attr[:-1]) for a in vars(module))
+        else:
+            present = not attr or hasattr(module, attr)
+        return inspect.getsource(module) if present else None
+    classes = [
+        cls
+        for module in found.values()
+        for cls in vars(module).values()
+        if inspect.isclass(cls) and cls.__name__ == head and cls.__module__ == module.__name__
+    ]
+    if not classes or not hasattr(classes[0], attr):
+        return None
+    return inspect.getsource(inspect.getmodule(classes[0]))  # type: ignore[arg-type]
+
+
+RULINGS = rows()
+
+
+def test_the_table_lists_every_ruleset_s_rulings() -> None:
+    # given the rulings table
+    # then it holds the rulings of all three rulesets, each naming code
+    assert {package for _, package, _ in RULINGS} == set(PACKAGES.values())
+    assert len(RULINGS) > 100
+    assert all(names for _, _, names in RULINGS)
+
+
+@pytest.mark.parametrize(("ruling", "package", "names"), RULINGS, ids=[r[0] for r in RULINGS])
+def test_each_ruling_names_real_code_that_cites_it(
+    ruling: str, package: str, names: list[str]
+) -> None:
+    # given a ruling and the code its row names
+    sources = {name: source_of(name, package) for name in names}
+    # then every name is real ...
+    assert [name for name, text in sources.items() if text is None] == []
+    # ... and the code it names cites the ruling (a module or file of it, at least)
+    cited = re.compile(rf"\b{re.escape(ruling)}\b")
+    assert any(cited.search(text or "") for text in sources.values())
