@@ -16,6 +16,7 @@ from typing import Any
 import msgspec
 from msgspec.structs import replace
 
+from tests.domain.armageddon_empires.battle_helpers import BATTLE_CARDS, EMPTY_HANDS, GARRISONED
 from tests.domain.armageddon_empires.helpers import (
     army_block,
     created_under,
@@ -25,7 +26,6 @@ from tests.domain.armageddon_empires.helpers import (
     start_turns,
     toml,
 )
-from tests.domain.armageddon_empires.test_battle import BATTLE_CARDS, EMPTY_HANDS, GARRISONED
 from tests.given_when_then import Given
 from tests.test_hidden_information import clock, play
 from warlog.arbiter.application import Arbiter

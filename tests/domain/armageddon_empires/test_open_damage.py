@@ -7,8 +7,8 @@ from __future__ import annotations
 import msgspec
 from msgspec.structs import replace
 
+from tests.domain.armageddon_empires.battle_helpers import VERSUS_FOX, attack_at, committed, field
 from tests.domain.armageddon_empires.helpers import only
-from tests.domain.armageddon_empires.test_battle import VERSUS_FOX, attack_at, committed, field
 from tests.given_when_then import Given
 from warlog.domain.armageddon_empires import changes
 from warlog.domain.armageddon_empires.challenge_events import CardDamaged

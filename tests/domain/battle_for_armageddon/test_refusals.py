@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
+from tests.domain.battle_for_armageddon.combat_helpers import attack, orks_attack
 from tests.domain.battle_for_armageddon.helpers import at, before_phase, game, in_phase, off
 from tests.domain.battle_for_armageddon.test_build import RUINS, imperial_build, ork_build
-from tests.domain.battle_for_armageddon.test_combat import attack, orks_attack
 from tests.domain.battle_for_armageddon.test_specials import drawn
 from warlog.domain.battle_for_armageddon import commands as c
 from warlog.domain.battle_for_armageddon.combat_events import SiteRuined

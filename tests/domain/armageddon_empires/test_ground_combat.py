@@ -1,0 +1,147 @@
+"""Rounds of ground combat (p.34; R13; AE-29..AE-31, AE-58): battle initiative and its ties, a
+Sniper Attack's AP (owed, in its empire's turn or not) and a battle still undecided after
+round 12. The set-up: ``battle_helpers``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from msgspec.structs import replace
+
+from tests.domain.armageddon_empires.battle_helpers import (
+    VERSUS_FOX,
+    attack_at,
+    committed,
+    field,
+    fought,
+)
+from tests.domain.armageddon_empires.helpers import army_block, only
+from tests.given_when_then import Given
+from warlog.domain.armageddon_empires import battlefield as bf
+from warlog.domain.armageddon_empires.battle_events import (
+    AttackBegan,
+    BattleEnded,
+    BattleRoundBegan,
+    BattleRoundEnded,
+    NextRoundChosen,
+)
+from warlog.domain.armageddon_empires.challenge_events import CardDamaged, ChallengeOpened
+from warlog.domain.armageddon_empires.commands import Attack, NextRound, TakePrerogative
+from warlog.domain.armageddon_empires.ruleset import RULESET
+
+
+def test_continue_begins_the_round_with_battle_initiative_and_the_winner_strikes_first() -> None:
+    g = committed(attack_at(field(VERSUS_FOX), "red-x", "4,0"))
+    events = g.when(NextRound(player="blue", choice="continue"), dice=[6, 6, 1, 6, 1, 1])
+    began = only(events, BattleRoundBegan)
+    assert (began.battle.round, began.battle.first) == (1, "red")
+    assert began.rolls == {"red": (6, 6, 1), "blue": (6, 1, 1)}
+    # reach (R13): red's front row reaches only blue's front row with range 1
+    strikes = RULESET.legal_commands(g.state, "red")
+    assert {(c.unit, c.target) for c in strikes if isinstance(c, Attack)} == {
+        ("red.lancer.1", "blue.plated.1"),
+        ("red.plated.1", "blue.plated.1"),
+    }
+
+
+def test_initiative_ties_go_to_the_defender() -> None:
+    g = committed(attack_at(field(VERSUS_FOX), "red-x", "4,0"))
+    events = g.when(NextRound(player="blue", choice="continue"), dice=[6, 1, 1, 6, 1, 1])
+    assert only(events, BattleRoundBegan).battle.first == "blue"
+
+
+def test_a_sniper_strikes_the_enemy_hero_against_its_fate_for_one_ap_owed() -> None:
+    armies = army_block("red-x", "red", "3,0", units=("marksman",)) + army_block(
+        "blue-y", "blue", "4,0", hero="warden", units=("trooper",)
+    )
+    g = fought(armies)
+    marksman, hero = "red.marksman.1", "blue.warden.1"
+    assert Attack(player="red", unit=marksman, target=hero) in RULESET.legal_commands(
+        g.state, "red"
+    )
+    ap = g.state.empires["red"].ap
+    # 3 dice against the warden's fate of 2 (p.16): 3 successes against 2, 1 wound
+    events = g.when(Attack(player="red", unit=marksman, target=hero), dice=[6, 6, 6, 6, 6])
+    began = only(events, AttackBegan)
+    # owed in red's own turn too (AE-58), paid when its next turn begins (AE-19)
+    assert (began.kind, began.ap_cost, began.owed) == ("sniper", 1, True)
+    opened = only(events, ChallengeOpened).challenge
+    assert (opened.attacker.pool.size, opened.defender.pool.size) == (3, 2)
+    assert [t.value for t in opened.defender.pool.terms] == [2]
+    assert only(events, CardDamaged).amount == 1
+    assert (g.state.empires["red"].ap, g.state.empires["red"].ap_owed) == (ap, 1)
+    assert g.state.damage[hero] == 1
+
+
+def test_whether_a_sniper_may_strike_in_its_own_turn_never_tells_the_ap_left() -> None:
+    armies = army_block("red-x", "red", "3,0", units=("marksman",)) + army_block(
+        "blue-y", "blue", "4,0", hero="warden", units=("trooper",)
+    )
+    sniper = Attack(player="red", unit="red.marksman.1", target="blue.warden.1")
+    # given red's AP, sealed for blue, is all spent or not (AE-17)
+    for ap in (0, 3):
+        g = fought(armies)
+        g.state = replace(
+            g.state, empires={**g.state.empires, "red": replace(g.state.empires["red"], ap=ap)}
+        )
+        # then its sniper is offered all the same (AE-58): the battle waits for red either way
+        assert sniper in RULESET.legal_commands(g.state, "red")
+        # ... though a game of version 7 paid it from the turn's AP: offered only with AP left
+        g.state = replace(g.state, rules_version=7)
+        assert (sniper in RULESET.legal_commands(g.state, "red")) == (ap > 0)
+
+
+def test_a_sniper_outside_its_empires_turn_owes_the_ap() -> None:
+    # red attacks in its turn; blue's marksman wins the initiative and snipes red's captain
+    armies = army_block("red-x", "red", "3,0", hero="captain", units=("trooper",)) + army_block(
+        "blue-y", "blue", "4,0", units=("marksman",)
+    )
+    g = fought(armies, initiative=[1, 1, 1, 6, 6, 6])
+    sniper = Attack(player="blue", unit="blue.marksman.1", target="red.captain.1")
+    assert sniper in RULESET.legal_commands(g.state, "blue")
+    events = g.when(sniper, dice=[6, 6, 6, 6, 6])
+    began = only(events, AttackBegan)
+    assert (began.kind, began.ap_cost, began.owed) == ("sniper", 1, True)
+    assert g.state.empires["blue"].ap_owed == 1
+    assert g.state.damage["red.captain.1"] == 1
+
+
+#: one trooper a side at 4,0: every strike of all 1s misses, so no round decides the battle
+TROOPERS = army_block("red-x", "red", "3,0", units=("trooper",)) + army_block(
+    "blue-y", "blue", "4,0", units=("trooper",)
+)
+
+
+MISS = [1, 1, 1, 1, 1, 1]
+
+
+def undecided_round(g: Given) -> list[Any]:
+    """Each trooper strikes in turn and misses (its defender ends the challenge with the
+    prerogative); the events of the round's last command."""
+    events: list[Any] = []
+    for _ in range(2):
+        striker = RULESET.decision(g.state).players[0]  # type: ignore[union-attr]
+        (strike,) = [c for c in RULESET.legal_commands(g.state, striker) if isinstance(c, Attack)]
+        g.when(strike, dice=MISS)
+        events = g.when(TakePrerogative(player="blue" if striker == "red" else "red"))
+    return events
+
+
+def test_a_battle_still_undecided_after_round_12_ends_with_the_attacker_retreating_all() -> None:
+    g = fought(TROOPERS)
+    for _ in range(11):
+        assert only(undecided_round(g), BattleRoundEnded).battle.stage == "choose"
+        g.when(NextRound(player="red", choice="continue"))
+        g.when(NextRound(player="blue", choice="continue"), dice=MISS)  # initiative: a tie
+    assert bf.top_battle(g.state).round == 12
+    events = undecided_round(g)
+    # AE-31: no Next Round choice and no round 13; the attacker is made to retreat all
+    assert not [e for e in events if isinstance(e, (BattleRoundEnded, BattleRoundBegan))]
+    chosen = only(events, NextRoundChosen)
+    assert (chosen.empire, chosen.choice, chosen.retreating) == ("red", "retreat_all", ("red-x",))
+    assert chosen.forced == "the battle is still undecided after 12 rounds"
+    # its retreat challenge follows (seeded dice), and blue, having held, wins the battle
+    ended = only(events, BattleEnded)
+    assert (ended.winner, ended.loser) == ("blue", "red")
+    assert g.state.frames == ()

@@ -1,0 +1,200 @@
+"""Next Round, retreat challenges and the end of a battle (p.34; R8; AE-28, AE-32..AE-34): a
+Trickster's retreat before round one, the pursuers' pool, retreating all, an army with no hex to
+retreat to, and a garrison that never retreats and falls with its base. The set-up:
+``battle_helpers``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from msgspec.structs import replace
+
+from tests.domain.armageddon_empires.battle_helpers import (
+    GARRISONED,
+    VERSUS_FOX,
+    attack_at,
+    committed,
+    field,
+)
+from tests.domain.armageddon_empires.helpers import army_block, only
+from warlog.domain.armageddon_empires.battle_events import (
+    ArmyDestroyed,
+    ArmyRetreated,
+    BaseCaptured,
+    BattleEnded,
+    EngagementOffered,
+    NextRoundChosen,
+    RetreatEnded,
+)
+from warlog.domain.armageddon_empires.challenge_events import CardDamaged, ChallengeOpened
+from warlog.domain.armageddon_empires.commands import (
+    AcceptChallenge,
+    Attack,
+    CommitArmy,
+    EndTurn,
+    Engage,
+    MoveArmy,
+    NextRound,
+    Roll,
+    SetUpBattle,
+)
+from warlog.domain.armageddon_empires.ruleset import RULESET
+
+
+def test_a_trickster_retreats_before_round_one_against_average_attack_plus_one_minus_its_level() -> (
+    None
+):
+    g = committed(attack_at(field(VERSUS_FOX), "red-x", "4,0"))
+    # p.34: a Trickster may retreat before its army's first round
+    assert RULESET.decision(g.state).players == ("blue",)  # type: ignore[union-attr]
+    events = g.when(NextRound(player="blue", choice="retreat_army"), dice=[6, 6, 1])
+    opened = only(events, ChallengeOpened).challenge
+    # pursuers: (4 + 2) / 2 = 3, + 1, − Trickster 2 = 2 dice (R8; AE-28)
+    assert opened.attacker.pool.size == 2
+    assert [t.value for t in opened.attacker.pool.terms] == [3, 1, -2]
+    # the plated's Composite Armor −1 does not apply in a retreat (p.34)
+    assert only(events, CardDamaged).amount == 2
+    assert only(events, RetreatEnded).damage == 2
+    assert g.state.damage["blue.plated.1"] == 2
+    # the trooper's retreat rolls in a command of its own (AE-37): 2 pursuers + 3 defence
+    assert RULESET.legal_commands(g.state, "red") == [Roll(player="red")]
+    g.when(Roll(player="red"), dice=[1, 1, 1, 1, 1])
+    assert "blue.trooper.1" not in g.state.damage
+
+
+def test_the_pursuers_average_attack_is_rounded_down() -> None:
+    brute = """
+[[cards]]
+kind = "unit"
+id = "brute"
+name = "Test Brute"
+attack = 5
+defense = 1
+hit_points = 3
+movement = 2
+"""
+    armies = brute + VERSUS_FOX.replace(
+        'units = ["lancer", "plated"]', 'units = ["brute", "lancer"]'
+    )
+    g = committed(attack_at(field(armies), "red-x", "4,0"))
+    assert g.state.armies["red-x"].units == ("red.brute.1", "red.lancer.1")
+    events = g.when(NextRound(player="blue", choice="retreat_army"), dice=[1, 1, 1, 1])
+    opened = only(events, ChallengeOpened).challenge
+    # pursuers: (5 + 4) / 2 = 4.5 rounded down to 4, + 1, − Trickster 2 = 3 dice (R8; AE-28)
+    assert [t.value for t in opened.attacker.pool.terms] == [4, 1, -2]
+    assert opened.attacker.pool.size == 3
+    assert "(5 + 4) / 2 rounded down" in opened.attacker.pool.text()
+
+
+def test_retreat_all_loses_the_battle_and_the_beaten_army_falls_back_toward_its_base() -> None:
+    g = committed(attack_at(field(VERSUS_FOX), "red-x", "4,0"))
+    g.when(NextRound(player="blue", choice="retreat_all"), dice=[6, 6, 1])
+    events = g.when(Roll(player="red"), dice=[6, 1, 1, 1, 1])
+    ended = only(events, BattleEnded)
+    assert (ended.winner, ended.loser) == ("red", "blue")
+    retreated = only(events, ArmyRetreated)
+    assert (retreated.army, retreated.origin) == ("blue-y", "4,0")
+    assert g.state.armies["blue-y"].at == retreated.to != "4,0"
+    assert g.state.frames == ()
+    # the turn goes on: red's own commands again
+    assert EndTurn(player="red") in RULESET.legal_commands(g.state, "red")
+
+
+def test_a_beaten_army_with_no_free_hex_to_retreat_to_is_destroyed() -> None:
+    # blue's army in the corner 7,0; every neighbour on the map holds a red army that can fight
+    armies = (
+        army_block("red-x", "red", "6,0", units=("lancer",))
+        + army_block("red-w1", "red", "6,0", units=("trooper",))
+        + army_block("red-w2", "red", "6,1", units=("trooper",))
+        + army_block("red-w3", "red", "7,1", units=("trooper",))
+        + army_block("blue-y", "blue", "7,0", hero="fox", units=("plated",))
+    )
+    g = attack_at(field(armies), "red-x", "7,0")
+    g.when(CommitArmy(player="red", army="red-x"))
+    g.when(CommitArmy(player="blue", army="blue-y"))
+    # pursuers 4 + 1 − Trickster 2 = 3 dice against the plated's 1: 3 damage of its 4
+    g.when(NextRound(player="blue", choice="retreat_all"), dice=[6, 6, 6, 1])
+    destroyed = [e for e in g.history if isinstance(e, ArmyDestroyed)]
+    assert [d.army for d in destroyed] == ["blue-y"]
+    assert destroyed[0].why == (
+        "no neighbour is free of enemy bases and of un-stealthed combat-capable enemies with "
+        "room for it (p.34; AE-32)"
+    )
+    assert "blue-y" not in g.state.armies
+
+
+def test_a_garrison_never_retreats_and_falls_with_its_base() -> None:
+    armies = army_block("red-x", "red", "6,5", units=("trooper",))
+    g = field(armies, bases=GARRISONED)
+    events = g.when(MoveArmy(player="red", army="red-x", to="7,5"))
+    assert only(events, EngagementOffered).engagement.choices == ("attack", "delay", "siege")
+    g.when(Engage(player="red", choice="attack"))
+    g.when(SetUpBattle(player="red"))
+    g.when(SetUpBattle(player="blue"))
+    g.when(CommitArmy(player="red", army="red-x"))
+    g.when(CommitArmy(player="blue", army="blue-hq-garrison"), dice=[6, 6, 6, 1, 1, 1])
+    # each trooper deals the other 1 damage of its 2 (2 successes against 1)
+    hit = [6, 6, 1, 6, 1, 1]
+    g.when(Attack(player="red", unit="red.trooper.1", target="blue.trooper.1"), dice=hit)
+    g.when(Attack(player="blue", unit="blue.trooper.1", target="red.trooper.1"), dice=hit)
+    g.when(NextRound(player="red", choice="continue"))
+    events = g.when(NextRound(player="blue", choice="retreat_army"))
+    chosen = only(events, NextRoundChosen)
+    # no retreat challenge for a garrison (p.34); with no army left blue has lost
+    assert chosen.garrisons == ("blue-hq-garrison",) and not chosen.battle.retreats
+    assert only(events, BattleEnded).winner == "red"
+    destroyed = only(events, ArmyDestroyed)
+    assert destroyed.army == "blue-hq-garrison"
+    assert destroyed.why == (
+        "its retreat was chosen, and a garrison never retreats: its battle is lost (p.34)"
+    )
+    captured = only(events, BaseCaptured)
+    assert (captured.base, captured.empire) == ("blue-hq", "red")
+
+
+def garrison_fought_to_its_last_unit(version: int | None = None) -> list[Any]:
+    """Blue's HQ garrisoned by the warden and a trooper; red-x attacks and its trooper destroys
+    blue's at once: the events of that strike."""
+    g = field(
+        army_block("red-x", "red", "6,5", units=("trooper",)),
+        bases=GARRISONED.replace('garrison = ["trooper"]', 'garrison = ["warden", "trooper"]'),
+    )
+    if version is not None:
+        g.state = replace(g.state, rules_version=version)
+    g.when(MoveArmy(player="red", army="red-x", to="7,5"))
+    g.when(Engage(player="red", choice="attack"))
+    g.when(SetUpBattle(player="red"))
+    g.when(SetUpBattle(player="blue"))
+    g.when(CommitArmy(player="red", army="red-x"))
+    g.when(CommitArmy(player="blue", army="blue-hq-garrison"), dice=[6, 6, 6, 1, 1, 1])
+    # 3 successes against none: 3 damage, the trooper's 2 hit points gone
+    events = g.when(
+        Attack(player="red", unit="red.trooper.1", target="blue.trooper.1"), dice=[6, 6, 6, 1, 1, 1]
+    )
+    while (waiting := RULESET.decision(g.state)) is not None and waiting.kind == "challenge":
+        events += g.when(AcceptChallenge(player=waiting.players[0]))
+    return events
+
+
+def test_a_garrison_that_fights_to_its_last_unit_gives_up_its_hero_as_a_prisoner() -> None:
+    # given blue's garrison of a hero and a trooper, when red destroys the trooper
+    events = garrison_fought_to_its_last_unit()
+    # then blue has lost, its garrison is not destroyed (its retreat was never chosen, p.34)
+    # and the warden is taken prisoner with the base (AE-34), not discarded
+    assert only(events, BattleEnded).winner == "red"
+    assert not [e for e in events if isinstance(e, ArmyDestroyed)]
+    captured = only(events, BaseCaptured)
+    assert (captured.base, captured.empire, captured.taken) == (
+        "blue-hq",
+        "red",
+        ("blue.warden.1",),
+    )
+
+
+def test_a_game_of_version_11_keeps_its_rules_the_garrison_and_its_hero_destroyed() -> None:
+    events = garrison_fought_to_its_last_unit(version=11)
+    destroyed = only(events, ArmyDestroyed)
+    assert (destroyed.army, destroyed.cards) == ("blue-hq-garrison", ("blue.warden.1",))
+    assert destroyed.why == "a garrison never retreats, and its battle is lost (p.34)"
+    assert only(events, BaseCaptured).taken == ()

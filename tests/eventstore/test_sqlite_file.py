@@ -1,0 +1,336 @@
+"""The SQLite file under the store: every way it can be wrong (missing or empty, not a warlog
+database, broken, a directory, unreadable or read-only, locked, on a full disk).
+
+Each file problem is one line of StoreError (exit 1) and leaves the file's bytes as they were.
+Permission tests need a user that file modes bind: under root (which ignores them) they run in
+a child process as ``nobody``. Lock and disk-full tests use real second connections and
+processes. The set-up: ``sqlite_helpers``.
+"""
+
+from __future__ import annotations
+
+import os
+import resource
+import shutil
+import signal
+import sqlite3
+import tempfile
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+import sqlite_utils
+
+from tests.eventstore.sqlite_helpers import (
+    FORK,
+    finish,
+    in_child,
+    make_db,
+    outcome,
+    pending,
+    refused,
+    sha256,
+    start_child,
+)
+from warlog.eventstore.sqlite_file import SCHEMA_VERSION
+from warlog.eventstore.sqlite_store import SQLiteStore
+
+NOBODY = 65534
+
+
+def permissions_bind(path: Path) -> bool:
+    """Whether this process is refused writing to ``path`` now that its mode forbids it."""
+    try:
+        with open(path, "r+b"):
+            return False
+    except PermissionError:
+        return True
+
+
+def as_bound_user(path: Path, fn: Callable[..., object], *args: Any) -> tuple[str, ...]:
+    """``fn``'s outcome for a user that ``path``'s mode binds: this one, or ``nobody`` if we
+    are root (found by trying to write, not by asking who we are)."""
+    if permissions_bind(path):
+        return outcome(fn, *args)
+    if not hasattr(os, "setuid"):
+        pytest.skip("file modes do not bind this user and it cannot become another")
+    result = finish(start_child(fn, *args, user=NOBODY, reach=path.parent))
+    if result[0] == "skip":
+        pytest.skip(result[1])
+    return result
+
+
+@pytest.fixture
+def shared_dir() -> Iterator[Path]:
+    """A directory another user can reach (pytest's own tmp_path is private to its user)."""
+    path = Path(tempfile.mkdtemp(prefix="warlog-test-"))
+    path.chmod(0o755)
+    yield path
+    for root, dirs, files in os.walk(path):
+        for name in dirs + files:
+            os.chmod(os.path.join(root, name), 0o700)
+    path.chmod(0o700)
+    shutil.rmtree(path)
+
+
+def test_a_missing_file_is_refused_and_not_created(tmp_path: Path) -> None:
+    path = tmp_path / "warlog.db"
+    error = refused(lambda: SQLiteStore(path))
+    assert error.code == "store/missing"
+    assert str(error) == f"no warlog database at {path}; create one with `warlog new`"
+    assert not path.exists()
+
+
+def test_a_file_in_a_missing_directory_cannot_be_created(tmp_path: Path) -> None:
+    path = tmp_path / "no" / "such" / "warlog.db"
+    error = refused(lambda: SQLiteStore(path, create=True))
+    assert "no directory" in str(error)
+    assert not (tmp_path / "no").exists()
+
+
+def test_a_zero_length_file_is_empty_and_initialised_only_with_create(tmp_path: Path) -> None:
+    path = tmp_path / "warlog.db"
+    path.touch()
+    assert refused(lambda: SQLiteStore(path)).code == "store/missing"
+    assert path.stat().st_size == 0
+    make_db(path)
+    with SQLiteStore(path) as store:
+        assert store.head("g")[0] == 3
+
+
+def test_an_sqlite_database_without_tables_counts_as_empty(tmp_path: Path) -> None:
+    path = tmp_path / "warlog.db"
+    raw = sqlite3.connect(path)
+    raw.execute("PRAGMA user_version = 0")
+    raw.execute("VACUUM")  # a valid one-page database
+    raw.close()
+    assert path.stat().st_size > 0
+    assert refused(lambda: SQLiteStore(path)).code == "store/missing"
+    make_db(path)
+
+
+def _garbage(path: Path) -> None:
+    path.write_bytes(b"this is a shopping list, not a database\n" * 200)
+
+
+def _short(path: Path) -> None:
+    path.write_bytes(b"SQLite format 3\x00" + b"\x00" * 20)
+
+
+def _truncated(path: Path) -> None:
+    make_db(path, events=2)
+    with SQLiteStore(path) as store:
+        store.append("g", [pending(n, pad="x" * 2000) for n in range(3, 60)], 2)
+    data = path.read_bytes()
+    assert len(data) > 3 * 4096
+    path.write_bytes(data[: len(data) // 3])
+
+
+def _foreign(path: Path) -> None:
+    db = sqlite_utils.Database(path)
+    db.table("groceries").insert_all([{"item": "eggs", "count": 12}])
+    db.close()
+
+
+def _foreign_meta(path: Path) -> None:
+    db = sqlite_utils.Database(path)
+    for table in ("meta", "games", "events"):
+        db.table(table).insert({"key": "app", "value": "not-warlog"})
+    db.close()
+
+
+def _newer(path: Path) -> None:
+    make_db(path)
+    raw = sqlite3.connect(path)
+    raw.execute(
+        "UPDATE meta SET value = ? WHERE key = 'schema_version'", (str(SCHEMA_VERSION + 1),)
+    )
+    raw.commit()
+    raw.close()
+
+
+@pytest.mark.parametrize("create", [False, True], ids=["open", "create"])
+@pytest.mark.parametrize(
+    ("spoil", "code", "words"),
+    [
+        (_garbage, "store/corrupt", "is not a warlog database (file is not a database)"),
+        (_short, "store/corrupt", "is not a warlog database (file is not a database)"),
+        (
+            _truncated,
+            "store/corrupt",
+            "is truncated (",
+        ),
+        (_foreign, "store/not_warlog", "is not a warlog database"),
+        (_foreign_meta, "store/not_warlog", "is not a warlog database"),
+        (_newer, "store/schema_version", "upgrade warlog"),
+    ],
+    ids=["garbage", "short", "truncated", "foreign", "foreign-meta", "newer-schema"],
+)
+def test_a_file_that_is_not_a_warlog_database_is_refused_untouched(
+    tmp_path: Path, spoil: Callable[[Path], None], code: str, words: str, create: bool
+) -> None:
+    path = tmp_path / "warlog.db"
+    spoil(path)
+    before = sha256(path)
+    error = refused(lambda: SQLiteStore(path, create=create))
+    assert error.code == code
+    assert words in str(error)
+    assert str(path) in str(error)
+    assert sha256(path) == before
+    assert [p.name for p in tmp_path.iterdir()] == ["warlog.db"]
+
+
+def test_a_directory_is_refused(tmp_path: Path) -> None:
+    path = tmp_path / "warlog.db"
+    path.mkdir()
+    error = refused(lambda: SQLiteStore(path, create=True))
+    assert str(error) == f"{path} is a directory, not a warlog database"
+    assert list(path.iterdir()) == []
+
+
+def test_a_log_corrupted_after_opening_is_a_store_error_while_reading(tmp_path: Path) -> None:
+    path = make_db(tmp_path / "warlog.db", events=2)
+    with SQLiteStore(path) as store:
+        store.append("g", [pending(n, pad="x" * 500) for n in range(3, 400)], 2)
+    data = bytearray(path.read_bytes())
+    assert len(data) > 20 * 4096
+    half = len(data) // 2
+    data[half:] = b"\xff" * (len(data) - half)  # the later b-tree pages: events rows
+    path.write_bytes(bytes(data))
+    store = SQLiteStore(path)  # the schema pages are intact, so it opens
+    error = refused(lambda: sum(1 for _ in store.read("g")))
+    assert error.code == "store/corrupt"
+    store.close()
+
+
+def test_a_closed_store_raises_store_errors(tmp_path: Path) -> None:
+    store = SQLiteStore(make_db(tmp_path / "warlog.db"))
+    store.close()
+    refused(lambda: store.head("g"))
+    refused(lambda: store.append("g", [pending(4)], 3))
+
+
+def _open_and_append(path: Path) -> object:
+    with SQLiteStore(path) as store:
+        assert [r.seq for r in store.read("g")] == [1, 2, 3]
+        return store.append("g", [pending(4)], 3)
+
+
+def _open_and_read(path: Path) -> object:
+    with SQLiteStore(path) as store:
+        return store.head("g")
+
+
+def test_an_unreadable_file_is_refused_untouched(shared_dir: Path) -> None:
+    path = make_db(shared_dir / "warlog.db")
+    before = sha256(path)
+    path.chmod(0o000)
+    result = as_bound_user(path, _open_and_read, path)
+    assert result[:2] == ("StoreError", "store/unreadable")
+    assert result[2] == f"cannot read database {path} (Permission denied)"
+    path.chmod(0o600)
+    assert sha256(path) == before
+
+
+def test_a_read_only_file_reads_but_refuses_writes_untouched(shared_dir: Path) -> None:
+    path = make_db(shared_dir / "warlog.db")
+    shared_dir.chmod(0o777)  # the -shm beside a WAL database must still be writable
+    before = sha256(path)
+    path.chmod(0o444)
+    result = as_bound_user(path, _open_and_append, path)
+    assert result[:2] == ("StoreError", "store/read_only")
+    assert result[2].startswith(f"database {path} is read-only")
+    assert sha256(path) == before
+    path.chmod(0o644)
+    with SQLiteStore(path) as store:
+        assert store.head("g")[0] == 3
+
+
+def test_a_read_only_file_in_a_read_only_directory_is_refused_untouched(shared_dir: Path) -> None:
+    path = make_db(shared_dir / "warlog.db")
+    before = sha256(path)
+    path.chmod(0o444)
+    shared_dir.chmod(0o555)
+    result = as_bound_user(path, _open_and_append, path)
+    assert result[:2] == ("StoreError", "store/read_only")
+    assert f"database {path} is read-only" in result[2]
+    assert sha256(path) == before
+    assert sorted(p.name for p in shared_dir.iterdir()) == ["warlog.db"]
+
+
+def test_a_write_locked_database_refuses_appends_after_the_busy_timeout(tmp_path: Path) -> None:
+    path = make_db(tmp_path / "warlog.db")
+    holder = sqlite3.connect(path, isolation_level=None)
+    holder.execute("BEGIN IMMEDIATE")  # another process in the middle of its own append
+    try:
+        with SQLiteStore(path, busy_timeout_ms=100) as store:
+            error = refused(lambda: store.append("g", [pending(4)], 3))
+            assert error.code == "store/locked"
+            assert str(error).startswith(f"database {path} is locked by another process")
+            assert [r.seq for r in store.read("g")] == [1, 2, 3]  # WAL: readers go on reading
+            holder.execute("ROLLBACK")
+            store.append("g", [pending(4)], 3)
+            assert store.head("g")[0] == 4
+    finally:
+        holder.close()
+
+
+def test_an_exclusively_locked_database_cannot_be_opened_and_is_untouched(tmp_path: Path) -> None:
+    path = make_db(tmp_path / "warlog.db")
+    before = sha256(path)
+    holder = sqlite3.connect(path, isolation_level=None)
+    holder.execute("PRAGMA locking_mode = EXCLUSIVE")
+    holder.execute("BEGIN EXCLUSIVE")
+    try:
+        error = refused(lambda: SQLiteStore(path, busy_timeout_ms=100))
+        assert error.code == "store/locked"
+    finally:
+        holder.execute("ROLLBACK")
+        holder.close()
+    assert sha256(path) == before
+
+
+def _hold_write_lock(path: Path, holding: Any, seconds: float) -> object:
+    holder = sqlite3.connect(path, isolation_level=None)
+    holder.execute("BEGIN IMMEDIATE")
+    holding.set()
+    time.sleep(seconds)
+    holder.execute("COMMIT")
+    holder.close()
+    return None
+
+
+def test_a_writer_waits_for_a_short_lock_instead_of_failing(tmp_path: Path) -> None:
+    path = make_db(tmp_path / "warlog.db")
+    holding = FORK.Event()
+    holder = start_child(_hold_write_lock, path, holding, 0.3)
+    assert holding.wait(30)
+    started = time.monotonic()
+    with SQLiteStore(path) as store:
+        store.append("g", [pending(4)], 3)
+        assert store.head("g")[0] == 4
+    assert time.monotonic() - started > 0.1  # it waited for the lock rather than failing
+    assert finish(holder) == ("ok", "None")
+
+
+def _append_past_the_size_limit(path: Path, limit: int) -> object:
+    with SQLiteStore(path) as store:
+        signal.signal(signal.SIGXFSZ, signal.SIG_IGN)  # Python ignores it already; be explicit
+        resource.setrlimit(resource.RLIMIT_FSIZE, (limit, resource.RLIM_INFINITY))
+        big = [pending(n, pad="x" * 2000) for n in range(4, 204)]  # ~400 kB: fails mid-batch
+        return store.append("g", big, 3)
+
+
+def test_a_full_disk_fails_the_append_in_one_line_and_appends_nothing(tmp_path: Path) -> None:
+    path = make_db(tmp_path / "warlog.db")
+    limit = path.stat().st_size + 64 * 1024
+    result = in_child(_append_past_the_size_limit, path, limit)
+    assert result[:2] == ("StoreError", "store/disk_full")
+    assert result[2].startswith(f"database {path}: disk full")
+    assert "\n" not in result[2]
+    with SQLiteStore(path) as store:
+        assert [r.seq for r in store.read("g")] == [1, 2, 3]
+        store.append("g", [pending(4)], 3)
+        assert store.head("g")[0] == 4
