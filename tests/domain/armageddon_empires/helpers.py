@@ -283,6 +283,13 @@ def sight(g: Given, observer: str, *armies: str) -> Given:
     return g.events(ArmiesSighted(observer=observer, window="move", seen=seen, lost=()))
 
 
+def with_ap(g: Given, empire: str, ap: int) -> Given:
+    """``empire`` left with ``ap`` action points (as spending would leave it)."""
+    emp = msgspec.structs.replace(g.state.empires[empire], ap=ap)
+    g.state = msgspec.structs.replace(g.state, empires={**g.state.empires, empire: emp})
+    return g
+
+
 def army_block(
     army_id: str, empire: str, at: str, hero: str | None = None, units: tuple[str, ...] = ()
 ) -> str:

@@ -1,6 +1,6 @@
-"""Ground battles (p.33–34; AE-25, AE-26, AE-36): the engagement offered on moving into enemies
-in sight, set-up and rows, a delayed attack fought at the turn's end, and every battle of a
-random game ending. The set-up: ``battle_helpers``.
+"""Ground battles (p.33–34; AE-25, AE-26, AE-35, AE-36): the engagement offered on moving into
+enemies in sight, set-up and rows, a delayed attack fought at the turn's end, a siege's assault,
+and every battle of a random game ending. The set-up: ``battle_helpers``.
 """
 
 from __future__ import annotations
@@ -11,18 +11,21 @@ from typing import Any
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tests.domain.armageddon_empires.battle_helpers import VERSUS_FOX, field
+from tests.domain.armageddon_empires.battle_helpers import GARRISONED, VERSUS_FOX, field
 from tests.domain.armageddon_empires.games import play
-from tests.domain.armageddon_empires.helpers import only
+from tests.domain.armageddon_empires.helpers import army_block, only, with_ap
 from tests.domain.armageddon_empires.invariants import check_invariants
+from tests.given_when_then import Given
 from warlog.domain.armageddon_empires.autoplay import choose
 from warlog.domain.armageddon_empires.battle_events import (
+    AssaultOrdered,
     BattleBegan,
     BattleEnded,
     DelayedBattlesCalled,
     EngagementOffered,
 )
 from warlog.domain.armageddon_empires.commands import (
+    Assault,
     CommitArmy,
     EndTurn,
     Engage,
@@ -60,6 +63,62 @@ def test_a_delayed_attack_is_fought_when_its_empire_ends_the_turn() -> None:
     events = g.when(EndTurn(player="red"))
     assert only(events, DelayedBattlesCalled).hexes == ("4,0",)
     assert only(events, BattleBegan).started_by == "delayed"
+
+
+def besieging() -> Given:
+    """Red's trooper walks into blue's garrisoned HQ at 7,5 and lays siege (p.26, p.33)."""
+    g = field(army_block("red-x", "red", "6,5", units=("trooper",)), bases=GARRISONED)
+    g.when(MoveArmy(player="red", army="red-x", to="7,5"))
+    g.when(Engage(player="red", choice="siege"))
+    return g
+
+
+def test_a_besieging_army_assaults_the_enemy_in_its_own_hex_for_3_ap() -> None:
+    # given red's army laying siege to blue's garrisoned HQ: no battle yet
+    g = besieging()
+    assert not g.state.frames
+    ap = g.state.empires["red"].ap
+    assert Assault(player="red", army="red-x") in RULESET.legal_commands(g.state, "red")
+    # when it assaults (Break Siege / Assault Defenses, p.26)
+    events = g.when(Assault(player="red", army="red-x"))
+    # then it pays 3 AP, and a battle begins in its hex against the garrison
+    ordered = only(events, AssaultOrdered)
+    assert (ordered.army, ordered.at, ordered.ap_cost) == ("red-x", "7,5", 3)
+    assert g.state.empires["red"].ap == ap - 3
+    began = only(events, BattleBegan)
+    assert began.started_by == "assault"
+    assert (began.battle.attacker.armies, began.battle.defender.armies) == (
+        ("red-x",),
+        ("blue-hq-garrison",),
+    )
+    assert "assaulted in its own hex for 3 AP (p.26; AE-35)" in began.explain()
+
+
+def test_an_assault_needs_3_ap() -> None:
+    # given red's besieging army and 2 AP left
+    g = with_ap(besieging(), "red", 2)
+    # when it assaults, then it is refused, naming the price, and is not offered
+    refused = g.when_rejected(Assault(player="red", army="red-x"), "rules/not_enough_ap")
+    assert str(refused) == "an assault costs 3 AP (p.26); red has 2"
+    assert not any(isinstance(c, Assault) for c in RULESET.legal_commands(g.state, "red"))
+
+
+def test_an_assault_needs_an_enemy_its_empire_sees_in_the_hex() -> None:
+    # given red's army with no enemy in its hex
+    g = field(VERSUS_FOX)
+    # when it assaults, then it is refused: there is nothing there to attack
+    refused = g.when_rejected(Assault(player="red", army="red-x"), "rules/no_enemy")
+    assert str(refused) == "red sees no enemy army that can fight nor an enemy base at 3,0"
+
+
+def test_an_army_that_delayed_its_attack_does_not_assault_before_the_turn_s_end() -> None:
+    # given red's army that walked into blue's and delayed its attack to the end of the turn
+    g = field(VERSUS_FOX)
+    g.when(MoveArmy(player="red", army="red-x", to="4,0"))
+    g.when(Engage(player="red", choice="delay"))
+    # when it assaults, then it is refused: the delayed battle comes at the turn's end (p.33)
+    refused = g.when_rejected(Assault(player="red", army="red-x"), "rules/delayed")
+    assert str(refused) == "red has delayed its attack at 4,0 (p.33)"
 
 
 @settings(max_examples=8, deadline=None)

@@ -10,7 +10,7 @@ from __future__ import annotations
 from msgspec.structs import replace
 
 from tests.domain.armageddon_empires.games import play
-from tests.domain.armageddon_empires.helpers import game, only, start_turns, toml
+from tests.domain.armageddon_empires.helpers import game, only, start_turns, toml, with_ap
 from tests.domain.armageddon_empires.invariants import check_invariants
 from tests.domain.armageddon_empires.test_minefields import MINE_CARDS, army, minefield
 from tests.given_when_then import Given
@@ -58,12 +58,6 @@ def engineers(mines: str = minefield("blue-mines", "blue", "3,0")) -> Given:
 def mine_card(g: Given, empire: str, nth: int = 0) -> str:
     hand = g.state.empires[empire].hand
     return [c for c in hand if g.state.instances[c].card == "mines"][nth]
-
-
-def with_ap(g: Given, empire: str, ap: int) -> Given:
-    emp = replace(g.state.empires[empire], ap=ap)
-    g.state = replace(g.state, empires={**g.state.empires, empire: emp})
-    return g
 
 
 def test_an_engineer_s_army_lays_a_minefield_card_of_the_hand_in_its_hex() -> None:

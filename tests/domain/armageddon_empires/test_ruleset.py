@@ -96,7 +96,8 @@ def test_every_listed_command_is_accepted_all_through_an_autoplayed_game() -> No
             out_of_supply += sum(
                 1 for e in events if isinstance(e, SupplyTraced) and e.out_of_supply
             )
-    # autoplay never lays siege nor delays an attack, so it never assaults; test_battle does;
+    # autoplay never lays siege nor delays an attack, so it never assaults; test_battle does
+    # (a siege's assault and its refusals);
     # the bundled game's engineers seldom hold a minefield card, so test_engineers lays and lifts;
     # ground_to_air is version 12's Ground-To-Air answer, never offered under 13 (AE-41), so
     # test_ground_to_air plays it in games of version 12
