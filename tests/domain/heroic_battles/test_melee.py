@@ -419,6 +419,21 @@ def test_a_unit_with_disengage_may_leave_a_melee_against_warriors_after_a_test()
     assert combat_of(g.state, "red-riders") is None
 
 
+def test_a_unit_that_may_disengage_may_stay_and_the_melee_then_ends_with_it_engaged() -> None:
+    # given red's riders asked whether they disengage from blue's warriors
+    g = melee(*engaged("red-riders", "blue-steadfast"))
+    fought(g)
+    assert g.ruleset.decision(g.state).kind == "disengage"
+    # when they stay (HB-24)
+    events = g.when(c.StayEngaged(player="red", unit="red-riders"))
+    # then no test is taken, the melee's fighting ends (the phase with it), and they are still in it
+    assert [type(e) for e in events][:2] == [ev.StayedEngaged, ev.MeleeEnded]
+    assert events[0].explain() == "red-riders stays in the melee (HB-24)"
+    assert combat_of(g.state, "red-riders") is not None
+    # and nobody is asked again: a second answer is refused, the melee phase being over
+    g.when_rejected(c.StayEngaged(player="red", unit="red-riders"), "rules/wrong_phase")
+
+
 def test_no_disengaging_from_riders() -> None:
     g = melee(*engaged("red-riders", "blue-scouts"))
     fought(g)
