@@ -60,11 +60,20 @@ class Row:
     target: str  # ">= 0.7", "<= 1.5", or "" for a figure without one
 
     @property
+    def shown(self) -> str:
+        """The ratio as the table prints it, to two decimals."""
+        return "" if self.ratio is None else f"{self.ratio:.2f}"
+
+    @property
     def verdict(self) -> str:
+        """PASS or MISS against the target, judged on the ratio as printed, so that the two
+        never disagree in the table (0.6496 is printed 0.65 and meets >= 0.65); "" without a
+        ratio or a target."""
         if self.ratio is None or not self.target:
             return ""
         op, value = self.target.split()
-        ok = self.ratio >= float(value) if op == ">=" else self.ratio <= float(value)
+        shown = float(self.shown)
+        ok = shown >= float(value) if op == ">=" else shown <= float(value)
         return "PASS" if ok else "MISS"
 
 
@@ -86,8 +95,7 @@ def table(rows: Sequence[Row]) -> list[str]:
         "| --- | ---: | ---: | ---: | ---: | --- |",
     ]
     for r in rows:
-        ratio = "" if r.ratio is None else f"{r.ratio:.2f}"
         lines.append(
-            f"| {r.measure} | {r.warlog} | {r.baseline} | {ratio} | {r.target} | {r.verdict} |"
+            f"| {r.measure} | {r.warlog} | {r.baseline} | {r.shown} | {r.target} | {r.verdict} |"
         )
     return lines

@@ -22,3 +22,16 @@ def test_a_clean_log_has_its_snapshots_checked_against_its_fold(arb: Arbiter, ra
     assert auditor.findings == []
     assert auditor.proved.snapshots_checked == arb.check_snapshots(race)[0] >= 2
     assert told == [13]
+
+
+def test_a_vault_without_a_new_dice_fork_s_key_does_not_hold_the_fork_s_keys(
+    arb: Arbiter, race: str
+) -> None:
+    # given a fork of the race on new dice, and a vault that holds the parent's key alone
+    arb.fork(race, 9, new_game="f1", dice="new")
+    parent_only = MemoryVault()
+    parent = arb.folded(race).meta.dice.commitment
+    parent_only.put_key(parent, arb.vault.key(parent), race)
+    # then the parent's keys are held there, the fork's are not: its audit reads the public form
+    assert holds_its_keys(arb.store, parent_only, race)
+    assert not holds_its_keys(arb.store, parent_only, "f1")

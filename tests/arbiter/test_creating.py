@@ -59,3 +59,11 @@ def test_a_game_the_store_refuses_leaves_no_new_key_in_the_vault(arb: Arbiter, r
     assert taken.value.code == "input/game_exists"
     assert arb.vault.key(commitment_of(other)) is None
     assert arb.vault.key(commitment_of(SEED)) == SEED
+
+
+def test_a_salt_of_exactly_salt_max_characters_is_taken_and_a_lone_surrogate_is_not_utf8() -> None:
+    # given a salt of exactly SALT_MAX printable characters, and one holding half a surrogate pair
+    # then the first is taken as it is, the second refused as text UTF-8 cannot hold
+    assert check_salt("x" * SALT_MAX) == "x" * SALT_MAX
+    with pytest.raises(UnicodeEncodeError):
+        check_salt("round \ud800 one")

@@ -8,6 +8,7 @@ import json
 from pathlib import Path
 
 from tests.cli.test_ae_golden_examples import Table
+from warlog.projections.replay import WITHHELD
 
 #: blue's stronghold at 4,1 with two armies in its hex: the Warden (fate 3, resistance 4) with
 #: the Bulwark (defence 3, resistance 5, 20 hit points), and the Lancers (defence 2, 3 hit
@@ -227,3 +228,19 @@ def test_p31_hydrogen_bomb_10_15_radiation_is_15_less_a_random_1_to_resistance(
     assert ended == t.events()[-1]["seq"]
     assert t.ok("legal", "p31", "--json").strip() == ""
     assert "no findings" in t.ok("audit", "p31")
+
+
+def test_a_withheld_step_names_no_procedure_even_to_the_side_that_began_it(
+    tmp_path: Path,
+) -> None:
+    # given red's missile's collateral dice, sealed from both players, rolled in red's strike
+    t = opened(tmp_path)
+    t.play(type="play_attack_card", player="red", card="red.cinder-rocket.1", at="4,1")
+    t.play(type="ground_to_air_challenge", player="blue", dice=[6, 6, 1, 6, 1])
+    t.play(type="accept_challenge", player="red", dice=[6, 3, 7])
+    rolled = t.seq_of("collateral_rolled")
+    # when red asks why they rolled
+    report = json.loads(t.ok("explain", "p31", str(rolled), "--json", "--as", "red"))
+    # then the rule is withheld, and so is the procedure it is a step of
+    assert report["rule"] == WITHHELD
+    assert "procedure" not in report

@@ -227,3 +227,59 @@ def test_a_revealed_version_20_game_audits_clean_and_re_derives_the_controllers(
     verified = verify_run(export)
     assert verified.returncode == 0, verified.stdout
     assert ", 0 seals still closed" in verified.stdout
+
+
+def test_version_20_records_every_left_out_controller_in_the_hex_and_none_elsewhere() -> None:
+    # given two stealthed armies of red's, each with a Spotter Team, in blue-a's hex (3,2), and
+    # two more of red's Spotter Teams at 7,4, one stealthed and one not
+    elsewhere = spotters("red-far", "7,4") + army_block(
+        "red-open", "red", "7,4", units=("spotter",)
+    )
+    g = skies(["hawk"], [], more=SPOTTERS + spotters("red-owl", "3,2") + elsewhere)
+    # when the hawk strikes blue-a
+    opened = opening(g, 5)
+    # then the pool is the hawk's attack alone: no controller of the hex counts, none elsewhere
+    assert [t.value for t in opened.challenge.attacker.pool.terms] == [4]
+    # and both controllers the hex's stealth leaves out are recorded, in the armies' order, each
+    # explained; neither of those at 7,4
+    assert [s.army for s in opened.stealthed_controllers] == ["red-eyes", "red-owl"]
+    assert [line for line in opened.explain().splitlines() if "does not count" in line] == [
+        s.text() for s in opened.stealthed_controllers
+    ]
+
+
+def test_the_opening_is_told_to_the_defender_only_when_the_controllers_alone_are_sealed() -> None:
+    # given a version-20 opening
+    opened = opening(skies(["hawk"], [], more=SPOTTERS), 5)
+    # then sealed values other than the controllers, alone or beside them, withhold the rule
+    both = frozenset({"stealthed_controllers", "challenge.attacker"})
+    assert opened.explain_sealed(both) is None
+    assert opened.explain_sealed(frozenset()) is None
+    assert opened.explain_sealed(frozenset({"stealthed_controllers"})) is not None
+
+
+def test_the_defender_is_not_pointed_at_the_sealed_launch_that_began_the_strike(
+    tmp_path: Path,
+) -> None:
+    # given red's hawk launched from a place sealed for red (version 12 on), then its target
+    # picked in the open
+    arb = struck(tmp_path, THERE)
+    types = {r.type: r.seq for r in arb.export_records("ni")}
+    launched, picked = types["air_strike_launched_sealed"], types["air_target_picked"]
+    # when red and blue ask why the target was picked
+    red, blue = (arb.explain("ni", picked, p) for p in ("red", "blue"))
+    # then both read the rule; red is pointed at the launch, blue, from whom it is withheld, not
+    assert red["procedure"] == {"name": "air strike 1", "began": launched}
+    assert blue["rule"] == red["rule"] != WITHHELD
+    assert arb.explain("ni", launched, "blue")["rule"] == WITHHELD
+    assert "procedure" not in blue
+
+
+def test_a_referee_s_replay_withholds_nothing_and_an_event_without_a_rule_says_none(
+    tmp_path: Path,
+) -> None:
+    # given the struck game; when the referee replays it
+    steps = list(struck(tmp_path, THERE).replay("ni", 1, None, None))
+    # then no step is withheld, and a command's (which explains nothing) is empty
+    assert WITHHELD not in [s["explain"] for s in steps]
+    assert {s["explain"] for s in steps if s["type"] == "command_issued"} == {""}
