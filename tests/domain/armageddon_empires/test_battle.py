@@ -8,6 +8,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -15,13 +16,16 @@ from tests.domain.armageddon_empires.battle_helpers import GARRISONED, VERSUS_FO
 from tests.domain.armageddon_empires.games import play
 from tests.domain.armageddon_empires.helpers import army_block, only, with_ap
 from tests.domain.armageddon_empires.invariants import check_invariants
-from tests.given_when_then import Given
+from tests.given_when_then import Given, of, tags
 from warlog.domain.armageddon_empires.autoplay import choose
 from warlog.domain.armageddon_empires.battle_events import (
+    ArmyDestroyed,
     AssaultOrdered,
+    BattleAverted,
     BattleBegan,
     BattleEnded,
     DelayedBattlesCalled,
+    EngagementChosen,
     EngagementOffered,
 )
 from warlog.domain.armageddon_empires.commands import (
@@ -119,6 +123,105 @@ def test_an_army_that_delayed_its_attack_does_not_assault_before_the_turn_s_end(
     # when it assaults, then it is refused: the delayed battle comes at the turn's end (p.33)
     refused = g.when_rejected(Assault(player="red", army="red-x"), "rules/delayed")
     assert str(refused) == "red has delayed its attack at 4,0 (p.33)"
+
+
+def test_a_delayed_attack_is_recorded_against_its_hex_and_explains_when_it_will_be_fought() -> None:
+    # given red's army that walked into blue's and is offered attack or delay (AE-25)
+    g = field(VERSUS_FOX)
+    g.when(MoveArmy(player="red", army="red-x", to="4,0"))
+    # when red delays the attack
+    events = g.when(Engage(player="red", choice="delay"))
+    # then the choice names the army, its hex and the choice; the offer is answered and the hex
+    # waits for the turn's end (Delay Attack, p.33)
+    assert events == [EngagementChosen(empire="red", army="red-x", at="4,0", choice="delay")]
+    assert g.state.delayed == ("4,0",) and not g.state.frames
+    assert events[0].explain() == (
+        "red-x of red at 4,0 delays the attack to the end of its turn, when every delayed "
+        "battle is fought (Delay Attack, p.33) (AE-25)"
+    )
+
+
+def test_laying_siege_explains_what_a_besieged_base_loses() -> None:
+    # given red's trooper walked into blue's garrisoned HQ: attack, delay or siege (p.26, p.33)
+    g = field(army_block("red-x", "red", "6,5", units=("trooper",)), bases=GARRISONED)
+    g.when(MoveArmy(player="red", army="red-x", to="7,5"))
+    # when red lays siege
+    chosen = only(g.when(Engage(player="red", choice="siege")), EngagementChosen)
+    # then no battle begins and nothing is delayed; the explanation cites the siege ruling
+    assert (chosen.army, chosen.at, chosen.choice) == ("red-x", "7,5", "siege")
+    assert not g.state.frames and g.state.delayed == ()
+    assert "lays siege: the base gives no supply" in chosen.explain()
+    assert chosen.explain().endswith("(p.26; AE-35) (AE-25)")
+
+
+def destroyed(g: Given, army_id: str) -> ArmyDestroyed:
+    """Set-up: ``army_id`` destroyed where it stands, outside any battle."""
+    army = g.state.armies[army_id]
+    return ArmyDestroyed(
+        empire=army.empire,
+        army=army_id,
+        at=army.at,
+        cards=tuple(army.cards()),
+        why="test set-up",
+        battle=0,
+    )
+
+
+def delayed_with_the_enemy_gone() -> Given:
+    """Red delayed its attack on blue's army at 4,0; that army has since been destroyed."""
+    g = field(VERSUS_FOX)
+    g.when(MoveArmy(player="red", army="red-x", to="4,0"))
+    g.when(Engage(player="red", choice="delay"))
+    return g.events(destroyed(g, "blue-y"))
+
+
+def test_a_delayed_attack_whose_enemy_has_gone_gives_no_battle_and_the_turn_ends() -> None:
+    # given red's attack delayed at 4,0, and no enemy army left there to fight
+    g = delayed_with_the_enemy_gone()
+    # when red ends its turn
+    events = g.when(EndTurn(player="red"))
+    # then the delayed battle is called, finds nobody, and is averted; the turn then ends (AE-36)
+    averted = only(events, BattleAverted)
+    assert averted == BattleAverted(
+        empire="red", at="4,0", why="no enemy army there that is not stealthed can fight"
+    )
+    assert not of(events, BattleBegan)
+    assert tags(events)[:3] == ["delayed_battles_called", "battle_averted", "turn_ended"]
+    assert g.state.delayed == () and not g.state.frames
+    assert averted.explain().startswith(
+        "no battle at 4,0 for red: no enemy army there that is not stealthed can fight ("
+    )
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="battle_events.py:131 cites AE-25 (engagement on a move) for every averted battle; "
+    "the ruling that says a delayed attack whose enemies have gone gives no battle is AE-36",
+)
+def test_a_delayed_battle_averted_cites_the_delayed_attacks_ruling() -> None:
+    # given red's attack delayed at 4,0, and no enemy army left there to fight
+    g = delayed_with_the_enemy_gone()
+    # when red ends its turn, then the averted battle cites AE-36 (Delayed attacks)
+    averted = only(g.when(EndTurn(player="red")), BattleAverted)
+    assert "AE-36" in averted.explain()
+
+
+def test_an_assault_on_a_base_left_undefended_captures_it_and_gives_no_battle() -> None:
+    # given red's army besieging blue's HQ, whose garrison has since been destroyed
+    g = besieging()
+    g.events(destroyed(g, "blue-hq-garrison"))
+    ap = g.state.empires["red"].ap
+    # when red's army assaults (p.26; AE-35)
+    events = g.when(Assault(player="red", army="red-x"))
+    # then it pays 3 AP, takes the base, and no battle is fought: the averted battle says why
+    assert tags(events) == ["assault_ordered", "base_captured", "battle_averted"]
+    averted = only(events, BattleAverted)
+    assert (averted.empire, averted.at) == ("red", "7,5")
+    assert averted.why.endswith("; blue-hq stands undefended and is captured")
+    assert g.state.bases["blue-hq"].empire == "red"
+    assert g.state.empires["red"].ap == ap - 3
+    assert not g.state.frames
+    assert averted.explain() == f"no battle at 7,5 for red: {averted.why} (AE-25)"
 
 
 @settings(max_examples=8, deadline=None)

@@ -8,10 +8,12 @@ from warlog.domain.battle_for_armageddon import commands as c
 from warlog.domain.battle_for_armageddon.build_events import (
     BuildPointsCounted,
     CounterBuilt,
+    CounterRebuilt,
     ProductionAdvanced,
     RebuildsCounted,
 )
 from warlog.domain.battle_for_armageddon.combat_events import SiteRuined
+from warlog.domain.battle_for_armageddon.rules import BUILD_ORK
 from warlog.domain.battle_for_armageddon.ruleset import RULESET
 from warlog.domain.battle_for_armageddon.turn_events import PhaseEnded
 from warlog.domain.core.events import Event
@@ -210,6 +212,24 @@ def test_the_orks_rebuild_one_counter_per_two_garrisoned_ruins() -> None:
     g.when(c.Rebuild(player="orks", counter="boyz-4", to="hive_b"))
     assert g.state.counters["boyz-4"].location == "hive_b"
     g.when_rejected(c.Rebuild(player="orks", counter="mob-1", to="ork_a"), code="rules/no_rebuilds")
+
+
+def test_a_rebuilt_counter_comes_back_at_full_strength_and_uses_one_rebuild() -> None:
+    # given the Ork build phase with one rebuild (2 garrisoned ruins) and boyz-4 in the pool
+    g, _ = ork_build(*RUINS, at("boyz-2", "hive_b"), at("boyz-3", "factory_f"), off("boyz-4"))
+    assert g.state.rebuilds == 1
+    # when the Orks rebuild boyz-4 on the garrisoned ruin of hive_b
+    events = g.when(c.Rebuild(player="orks", counter="boyz-4", to="hive_b"))
+    # then it stands there, unreduced, and the phase's rebuild is spent
+    assert events == [CounterRebuilt(counter="boyz-4", area="hive_b")]
+    boyz = g.state.counters["boyz-4"]
+    assert (boyz.location, boyz.reduced) == ("hive_b", False)
+    assert g.state.rebuilds == 0
+    assert events[0].explain() == (
+        "boyz-4 is rebuilt in hive_b: one of this phase's rebuilds, placed on a garrisoned "
+        f"smoking ruin or in an Ork supply area, within stacking ({BUILD_ORK})"
+    )
+    assert BUILD_ORK == "rules: Build Phase, Ork"
 
 
 def test_ungarrisoned_ruins_do_not_count() -> None:

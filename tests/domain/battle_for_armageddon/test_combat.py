@@ -9,10 +9,24 @@ from tests.domain.battle_for_armageddon.combat_helpers import attack, imperials_
 from tests.domain.battle_for_armageddon.helpers import PROVING_GROUND, at, game, in_phase
 from tests.given_when_then import of, one
 from warlog.domain.battle_for_armageddon import commands as c
-from warlog.domain.battle_for_armageddon.combat_events import AttackDeclared, CombatRolled
+from warlog.domain.battle_for_armageddon.combat_events import (
+    AttackDeclared,
+    CombatRolled,
+    ResultKept,
+    ResultStood,
+)
+from warlog.domain.battle_for_armageddon.rules import SPECIAL_UNITS
 from warlog.domain.battle_for_armageddon.ruleset import RULESET
 from warlog.domain.battle_for_armageddon.scenario import parse_scenario
 from warlog.eventstore.codec import Codec
+
+#: Ghazghkull's stack (6) attacking Dante's (6) at 1:1: both sides have a leader who may reroll
+GHAZGHKULL_VS_DANTE = (
+    at("boyz-2", "plain_b"),
+    at("ghazghkull", "plain_b"),
+    at("blood_angels", "plain_a"),
+    at("dante", "plain_a"),
+)
 
 
 def test_the_attack_names_its_totals_and_column() -> None:
@@ -154,12 +168,7 @@ def test_ghazghkull_lets_the_orks_reroll_and_the_second_result_stands() -> None:
 
 
 def test_dante_lets_the_defender_reroll_once_the_attacker_keeps() -> None:
-    g = orks_attack(
-        at("boyz-2", "plain_b"),
-        at("ghazghkull", "plain_b"),
-        at("blood_angels", "plain_a"),
-        at("dante", "plain_a"),
-    )
+    g = orks_attack(*GHAZGHKULL_VS_DANTE)
     attack(g, "plain_a", "plain_b", die=6)  # 6 vs 6 → 1:1, 6 → DR
     g.when(c.KeepResult(player="orks"))
     assert RULESET.active_players(g.state) == ["imperials"]
@@ -168,16 +177,33 @@ def test_dante_lets_the_defender_reroll_once_the_attacker_keeps() -> None:
     assert g.state.counters["boyz-2"].location == "pool"
 
 
+def test_a_side_that_keeps_the_result_passes_the_reroll_to_the_other_and_both_keeping_it_stands() -> (
+    None
+):
+    # given Ghazghkull's stack attacking Dante's: the CRT die rolled, both sides may reroll
+    g = orks_attack(*GHAZGHKULL_VS_DANTE)
+    attack(g, "plain_a", "plain_b", die=6)  # 6 vs 6 → 1:1, 6 → DR
+    # when the attacker keeps the result
+    events = g.when(c.KeepResult(player="orks"))
+    # then that is all that happens: the keep is recorded and the defender is asked (BFA-14)
+    assert events == [ResultKept(player="orks")]
+    assert g.state.combat is not None and g.state.combat.kept == ("orks",)
+    assert RULESET.active_players(g.state) == ["imperials"]
+    assert events[0].explain() == (
+        "the orks keep the result: their leader does not reroll the CRT die "
+        f"({SPECIAL_UNITS}; BFA-14)"
+    )
+    # and when the defender keeps it too, the result stands
+    events = g.when(c.KeepResult(player="imperials"))
+    assert events[0] == ResultKept(player="imperials")
+    assert one(events, ResultStood).result == "DR"
+
+
 def test_a_reroll_records_the_leader_of_the_side_that_rerolled() -> None:
     """Given Ghazghkull attacking Dante's stack (version 6), when the attacker keeps the result
     and the defender rerolls, then the reroll records Dante, the Imperials' leader, by id and
     printed name; the first roll, no reroll, records no leader."""
-    g = orks_attack(
-        at("boyz-2", "plain_b"),
-        at("ghazghkull", "plain_b"),
-        at("blood_angels", "plain_a"),
-        at("dante", "plain_a"),
-    )
+    g = orks_attack(*GHAZGHKULL_VS_DANTE)
     first = one(attack(g, "plain_a", "plain_b", die=6), CombatRolled)
     assert first.leader is msgspec.UNSET and first.leader_name is msgspec.UNSET
     g.when(c.KeepResult(player="orks"))
@@ -235,12 +261,7 @@ def test_version_5_records_a_reroll_as_it_did_without_a_leader() -> None:
 
 
 def test_a_rerolled_result_cannot_be_rerolled_again() -> None:
-    g = orks_attack(
-        at("boyz-2", "plain_b"),
-        at("ghazghkull", "plain_b"),
-        at("blood_angels", "plain_a"),
-        at("dante", "plain_a"),
-    )
+    g = orks_attack(*GHAZGHKULL_VS_DANTE)
     attack(g, "plain_a", "plain_b", die=6)
     events = g.when(c.Reroll(player="orks"), dice=[4])  # 1:1, 4 → EX, and it stands
     assert one(events, CombatRolled).result == "EX"

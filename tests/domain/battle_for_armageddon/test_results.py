@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from tests.domain.battle_for_armageddon.combat_helpers import attack, orks_attack
 from tests.domain.battle_for_armageddon.helpers import at, game, in_phase
-from tests.given_when_then import Given, of, one
+from tests.given_when_then import Given, of, one, tags
 from warlog.domain.battle_for_armageddon import commands as c
 from warlog.domain.battle_for_armageddon.combat_events import (
     Advanced,
@@ -15,11 +15,13 @@ from warlog.domain.battle_for_armageddon.combat_events import (
     CombatRolled,
     CounterRetreated,
     LossTaken,
+    RetreatCompleted,
     RetreatIgnored,
     SiteRuined,
     StackEliminated,
 )
 from warlog.domain.battle_for_armageddon.movement_events import CounterEliminated
+from warlog.domain.battle_for_armageddon.rules import RETREATING
 from warlog.domain.battle_for_armageddon.ruleset import RULESET
 from warlog.domain.core.events import Event
 
@@ -63,7 +65,8 @@ def test_as_costs_one_counter_from_each_attacking_stack_chosen_by_its_owner() ->
     assert g.state.counters["boyz-2"].location == "plain_b"
 
 
-def test_ar_costs_a_counter_per_stack_and_the_survivors_retreat() -> None:
+def ar_with_boyz_2_to_retreat() -> Given:
+    """An AR: the Orks took mob-1 as their stack's loss; boyz-2 is left to retreat."""
     g = orks_attack(
         at("boyz-2", "plain_b"),
         at("mob-1", "plain_b"),
@@ -72,6 +75,11 @@ def test_ar_costs_a_counter_per_stack_and_the_survivors_retreat() -> None:
     )
     attack(g, "plain_a", "plain_b", die=2)  # 5 vs 6 → 1:2, roll 2 → AR
     g.when(c.TakeLoss(player="orks", counter="mob-1"))
+    return g
+
+
+def test_ar_costs_a_counter_per_stack_and_the_survivors_retreat() -> None:
+    g = ar_with_boyz_2_to_retreat()
     # boyz-2 may retreat to hive_b? no: an intact hive is Imperial; jungle_c or ash_b
     assert RULESET.legal_commands(g.state, "orks") == [
         c.Retreat(player="orks", counter="boyz-2", to="ash_b"),
@@ -84,6 +92,21 @@ def test_ar_costs_a_counter_per_stack_and_the_survivors_retreat() -> None:
     assert one(events, CombatEnded).result == "AR"
     assert g.state.counters["boyz-2"].location == "jungle_c"
     assert "boyz-2" in g.state.retreated
+
+
+def test_a_retreat_completes_once_its_last_counter_has_gone_and_the_combat_then_ends() -> None:
+    # given an AR: the Orks took mob-1 as their loss and boyz-2 alone is left to retreat
+    g = ar_with_boyz_2_to_retreat()
+    # when boyz-2 retreats to jungle_c
+    events = g.when(c.Retreat(player="orks", counter="boyz-2", to="jungle_c"))
+    # then the attacker's retreat from plain_b is complete, before the combat ends (BFA-16)
+    assert tags(events) == ["counter_retreated", "retreat_completed", "combat_ended"]
+    completed = one(events, RetreatCompleted)
+    assert completed == RetreatCompleted(side="attacker", area="plain_b")
+    assert g.state.combat is None
+    assert completed.explain() == (
+        f"the attacker's retreat from plain_b is complete ({RETREATING}; BFA-16)"
+    )
 
 
 def test_ex_costs_both_sides_a_counter_and_the_defenders_retreat() -> None:

@@ -8,6 +8,7 @@ from tests.given_when_then import of, one, tags
 from warlog.domain.heroic_battles import commands as c
 from warlog.domain.heroic_battles import events as ev
 from warlog.domain.heroic_battles.pieces import combat_of
+from warlog.domain.heroic_battles.tables import EVADES
 
 
 def charge(unit: str, target: str, facing: str = "front", player: str = "red") -> c.Charge:
@@ -155,6 +156,26 @@ def test_a_unit_that_fails_to_evade_fights_as_usual() -> None:
     assert tags(events)[-2:] == ["evade_failed", "charge_contacted"]
 
 
+def test_an_evade_is_declared_before_its_test_and_spends_the_units_evade_even_if_it_fails() -> None:
+    # given red's brutes charging blue's scouts, which may evade (p.38)
+    g = game()
+    g.when(charge("red-brutes", "blue-scouts"), dice=[])
+    # when the scouts try to evade and roll a 1
+    events = g.when(c.Evade(player="blue", unit="blue-scouts"), dice=[1])
+    # then the attempt is declared first and its command test follows; the attempt alone uses
+    # the scouts' one evade of the phase, whatever the test gives
+    assert events[0] == ev.EvadeDeclared(unit="blue-scouts")
+    assert tags(events) == [
+        "evade_declared",
+        "command_tests_called",
+        "dice_rolled",
+        "command_test_taken",
+    ]
+    assert g.state.units["blue-scouts"].evaded
+    assert events[0].explain() == f"blue-scouts attempts to evade the charge ({EVADES})"
+    assert EVADES == "Evade Moves, p.38"
+
+
 def test_only_one_evade_per_movement_phase() -> None:
     g = game()
     g.when(charge("red-brutes", "blue-scouts"), dice=[])
@@ -187,6 +208,24 @@ def test_a_counter_charge_gives_the_charged_unit_a_charging_marker_and_no_reputa
     assert tags(events)[-2:] == ["counter_charged", "charge_contacted"]
     assert g.state.units["blue-scouts"].charging
     assert gained(events, "blue") == []
+
+
+def test_a_counter_charge_is_declared_before_its_test_and_a_failed_one_is_simply_contacted() -> (
+    None
+):
+    # given red's brutes charging blue's scouts to their front, in the open (HB-23)
+    g = game()
+    g.when(charge("red-brutes", "blue-scouts"), dice=[])
+    # when the scouts try to counter charge and roll a 1
+    events = g.when(c.CounterCharge(player="blue", unit="blue-scouts"), dice=[1])
+    # then the attempt is declared first and its command test follows
+    assert events[0] == ev.CounterChargeDeclared(unit="blue-scouts")
+    assert tags(events)[:2] == ["counter_charge_declared", "command_tests_called"]
+    assert events[0].explain() == "blue-scouts attempts to counter charge (HB-23)"
+    # and, the failed test accepted, the charge makes contact with no Charging marker for them
+    events = g.when(c.AcceptTest(player="blue"), dice=[])
+    assert tags(events) == ["command_test_resolved", "charge_contacted"]
+    assert not g.state.units["blue-scouts"].charging
 
 
 def test_no_counter_charge_against_a_flank_charge_or_through_rough_ground() -> None:

@@ -23,6 +23,8 @@ from warlog.domain.core.events import Event
 from warlog.domain.heroic_battles import commands as c
 from warlog.domain.heroic_battles import events as ev
 from warlog.domain.heroic_battles.pieces import combat_of
+from warlog.domain.heroic_battles.state import MeleeFrame
+from warlog.domain.heroic_battles.tables import MELEE
 
 
 def melee(*setup: Event, version: str = "") -> Given:
@@ -175,6 +177,27 @@ def test_combat_dice_hit_on_5_or_6_and_brutal_ones_on_4_to_6() -> None:
     faces_blue = [4, 4, 5, 6, 3, 3, 3, 3, 2, 2, 2, 2, 2]  # 2 hits
     events = g.when(declare("blue"), dice=faces_red + faces_blue)
     assert (pool_of(events, "red-brutes").hits, pool_of(events, "blue-steadfast").hits) == (4, 2)
+
+
+def test_each_side_declares_its_melee_in_turn_and_the_dice_wait_for_both() -> None:
+    # given the melee of red's warriors (the Red Lord with them, 3 Mighty Deeds) and blue's
+    g = melee(*engaged("red-warriors", "blue-warriors"))
+    # when red declares the lord's Mighty Deed spent on combat dice
+    events = g.when(declare("red", deeds={"red-lord": 1}), dice=[])
+    # then the declaration is recorded for red alone, nothing is rolled, and blue declares next
+    assert events == [ev.MeleeDeclared(combat="melee-1", force="red", deeds={"red-lord": 1})]
+    frame = g.state.frames[-1]
+    assert isinstance(frame, MeleeFrame) and list(frame.declared) == ["red"]
+    assert frame.declared["red"].deeds == {"red-lord": 1}
+    assert g.ruleset.decision(g.state).players == ("blue",)
+    assert events[0].explain() == (
+        f"red in melee melee-1: red-lord spends 1 Mighty Deed on combat dice ({MELEE})"
+    )
+    # and when blue declares nothing, its declaration says so and the combat dice are rolled
+    events = rolling(g, declare("blue"))
+    assert events[0] == ev.MeleeDeclared(combat="melee-1", force="blue")
+    assert events[0].explain() == f"blue in melee melee-1: nothing declared ({MELEE})"
+    assert of(events, ev.CombatDiceRolled)
 
 
 def test_a_unit_with_a_charging_marker_re_rolls_its_1s_in_a_roll_of_their_own() -> None:
@@ -417,6 +440,25 @@ def test_a_unit_with_disengage_may_leave_a_melee_against_warriors_after_a_test()
     events = g.when(c.Disengage(player="red", unit="red-riders"), dice=[4])
     assert one(events, ev.Disengaged).unit == "red-riders"
     assert combat_of(g.state, "red-riders") is None
+
+
+def test_a_disengage_is_declared_before_its_test_and_a_failed_one_leaves_the_unit_engaged() -> None:
+    # given red's riders asked whether they disengage from blue's warriors (HB-24)
+    g = melee(*engaged("red-riders", "blue-steadfast"))
+    fought(g)
+    # when they try and roll a 1
+    events = g.when(c.Disengage(player="red", unit="red-riders"), dice=[1])
+    # then the attempt is declared first, its command test follows, and the riders count as
+    # asked: the one attempt of this melee is spent
+    assert events[0] == ev.DisengageDeclared(unit="red-riders")
+    assert tags(events)[:2] == ["disengage_declared", "command_tests_called"]
+    frame = g.state.frames[0]
+    assert isinstance(frame, MeleeFrame) and frame.asked == ("red-riders",)
+    assert events[0].explain() == "red-riders attempts to disengage (HB-24)"
+    # and, the failed test accepted, the melee ends with the riders still in it
+    events = g.when(c.AcceptTest(player="red"), dice=[])
+    assert tags(events)[:2] == ["command_test_resolved", "melee_ended"]
+    assert combat_of(g.state, "red-riders") is not None
 
 
 def test_a_unit_that_may_disengage_may_stay_and_the_melee_then_ends_with_it_engaged() -> None:

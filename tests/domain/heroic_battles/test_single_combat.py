@@ -4,11 +4,21 @@ counting double, the kill at the loser's armour, rounds won and drawn, the third
 
 from __future__ import annotations
 
-from tests.domain.heroic_battles.helpers import engaged, gained, game, lost, phase, pool_of
+from tests.domain.heroic_battles.helpers import (
+    engaged,
+    gained,
+    game,
+    lost,
+    phase,
+    pool_of,
+    rolling,
+)
 from tests.given_when_then import Given, of, one, tags
 from warlog.domain.core.events import Event
 from warlog.domain.heroic_battles import commands as c
 from warlog.domain.heroic_battles import events as ev
+from warlog.domain.heroic_battles.state import DuelFrame
+from warlog.domain.heroic_battles.tables import SINGLE_COMBAT
 
 
 def melee_phase(*setup: Event) -> Given:
@@ -67,6 +77,23 @@ def test_a_hero_refusing_a_challenge_costs_a_token_and_sits_out_the_phases_melee
     assert "blue-king" not in [e.pool.owner for e in of(events, ev.CombatDiceRolled)]
 
 
+def test_a_refused_challenge_ends_the_single_combat_before_it_begins_and_the_melee_follows() -> (
+    None
+):
+    # given red's lord challenging blue's king in their melee
+    g = challenged("red-lord", "blue-king", *engaged("red-warriors", "blue-warriors"))
+    # when blue refuses
+    events = g.when(c.RefuseChallenge(player="blue", hero="blue-king"), dice=[])
+    # then the refusal names the king, no single combat is left to fight, and the melee begins
+    assert events[0] == ev.ChallengeRefused(hero="blue-king")
+    assert tags(events) == ["challenge_refused", "reputation_lost", "melee_began"]
+    assert not any(isinstance(f, DuelFrame) for f in g.state.frames)
+    assert g.state.heroes["blue-king"].refused
+    assert events[0].explain() == (
+        "blue-king refuses the challenge and adds no dice to this phase's melees (HB-17)"
+    )
+
+
 def test_a_non_combatant_refuses_without_loss_and_a_proud_hero_never_refuses() -> None:
     g = challenged("red-champion", "blue-priest", *engaged("red-champion", "blue-priest"))
     assert lost(g.when(c.RefuseChallenge(player="blue", hero="blue-priest"), dice=[]), "blue") == []
@@ -96,6 +123,26 @@ def test_dice_are_level_plus_traits_plus_mighty_deeds() -> None:
         "2 Level dice of blue-proud; +1D6 Battle Smiter → 3; +2D6 Mighty Deeds → 5"
     )
     assert g.state.heroes["blue-proud"].deeds == 0
+
+
+def test_mighty_deeds_committed_to_a_round_are_spent_when_its_dice_are_rolled() -> None:
+    # given red's lord (3 Mighty Deeds) and blue's king in single combat, the lord asked first
+    g = challenged("red-lord", "blue-king", *engaged("red-warriors", "blue-warriors"))
+    g.when(c.AcceptChallenge(player="blue", hero="blue-king"), dice=[])
+    assert g.state.heroes["red-lord"].deeds == 3
+    # when red commits 1 of them to round 1
+    events = g.when(c.SpendDeeds(player="red", hero="red-lord", deeds=1), dice=[])
+    # then the commitment is recorded for the round, nothing is rolled yet, and blue is asked
+    assert events == [ev.DeedsCommitted(hero="red-lord", deeds=1)]
+    frame = g.state.frames[-1]
+    assert isinstance(frame, DuelFrame) and (frame.round, frame.deeds) == (1, {"red-lord": 1})
+    assert g.state.heroes["red-lord"].deeds == 3
+    assert g.ruleset.decision(g.state).about == {"hero": "blue-king", "round": "1"}
+    assert events[0].explain() == f"red-lord commits 1 Mighty Deed to this round ({SINGLE_COMBAT})"
+    # and once blue has committed too, the round's dice add 1D6 for it and the deed is spent
+    events = rolling(g, c.SpendDeeds(player="blue", hero="blue-king", deeds=0))
+    assert pool_of(events, "red-lord").build() == "3 Level dice of red-lord; +1D6 Mighty Deed → 4"
+    assert g.state.heroes["red-lord"].deeds == 2
 
 
 def test_heroes_count_as_charging_in_the_first_round_and_re_roll_their_1s() -> None:
