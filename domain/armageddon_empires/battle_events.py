@@ -120,15 +120,20 @@ class DelayedBattlesCalled(Event, frozen=True, tag="delayed_battles_called"):
 
 
 class BattleAverted(Event, frozen=True, tag="battle_averted"):
-    """A battle called for (a delayed one, an assault) finds no enemy army that can fight in
-    the hex (AE-25, AE-35)."""
+    """A battle called for (a delayed one, AE-36; an assault, AE-35) finds no enemy army that
+    can fight in the hex. An engagement on a move (AE-25) never calls one: it is offered only
+    where such enemies stand. The event does not record which called it, so its explanation
+    cites both (the batch's ``delayed_battles_called`` or ``assault_ordered`` says which)."""
 
     empire: str
     at: str
     why: str
 
     def explain(self) -> str:
-        return f"no battle at {self.at} for {self.empire}: {self.why} (AE-25)"
+        return (
+            f"no battle at {self.at} for {self.empire}: {self.why} (a delayed attack, p.33, or "
+            "an assault, p.26, is fought only against an enemy that can fight; AE-35, AE-36)"
+        )
 
 
 class AssaultOrdered(Event, frozen=True, tag="assault_ordered"):
