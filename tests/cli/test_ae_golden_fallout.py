@@ -136,10 +136,8 @@ def opened(tmp: Path) -> Table:
     return t
 
 
-def test_p31_collateral_60_percent_hits_the_army_that_rolls_6_and_spares_the_one_that_rolls_7(
-    tmp_path: Path,
-) -> None:
-    t = opened(tmp_path)
+def collateral_rolled(t: Table) -> int:
+    """Red's Cinder Rocket strikes 4,1 (p.31): the seq of its collateral dice."""
     # blue, asked from the ground though it has no gunner there (AE-41), launches nothing; the
     # missile's 3 dice against the Hold's defence 2: 2 successes to 1 = 1 damage
     t.play(type="play_attack_card", player="red", card="red.cinder-rocket.1", at="4,1")
@@ -148,7 +146,14 @@ def test_p31_collateral_60_percent_hits_the_army_that_rolls_6_and_spares_the_one
     # and the hidden d10 of each army in the hex, by id, rolls in the same command:
     # blue-guard 6 (≤ 6: hit), blue-hold's empty garrison 3, blue-line 7 (> 6: spared)
     t.play(type="accept_challenge", player="red", dice=[6, 3, 7])
-    rolled = t.seq_of("collateral_rolled")
+    return t.seq_of("collateral_rolled")
+
+
+def test_p31_collateral_60_percent_hits_the_army_that_rolls_6_and_spares_the_one_that_rolls_7(
+    tmp_path: Path,
+) -> None:
+    t = opened(tmp_path)
+    rolled = collateral_rolled(t)
     assert t.rule(rolled) == [
         "air strike 1: Collateral 60% 4 Atk — one hidden die per army in 4,1 (p.31; AE-45, AE-46):",
         "- blue-guard: 6 — hit",
@@ -235,10 +240,7 @@ def test_a_withheld_step_names_no_procedure_even_to_the_side_that_began_it(
 ) -> None:
     # given red's missile's collateral dice, sealed from both players, rolled in red's strike
     t = opened(tmp_path)
-    t.play(type="play_attack_card", player="red", card="red.cinder-rocket.1", at="4,1")
-    t.play(type="ground_to_air_challenge", player="blue", dice=[6, 6, 1, 6, 1])
-    t.play(type="accept_challenge", player="red", dice=[6, 3, 7])
-    rolled = t.seq_of("collateral_rolled")
+    rolled = collateral_rolled(t)
     # when red asks why they rolled
     report = json.loads(t.ok("explain", "p31", str(rolled), "--json", "--as", "red"))
     # then the rule is withheld, and so is the procedure it is a step of
