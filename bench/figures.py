@@ -4,6 +4,7 @@ with their targets and verdicts (PASS or MISS)."""
 from __future__ import annotations
 
 import gc
+import math
 import statistics
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -61,19 +62,27 @@ class Row:
 
     @property
     def shown(self) -> str:
-        """The ratio as the table prints it, to two decimals."""
-        return "" if self.ratio is None else f"{self.ratio:.2f}"
+        """The ratio as the table prints it, to two decimals, rounded towards missing its target
+        (down against ``>=``, up against ``<=``), so that the figure never reads as meeting a
+        target the ratio misses (0.6496 against ``>= 0.65`` is printed 0.64)."""
+        if self.ratio is None:
+            return ""
+        op = self.target.split()[0] if self.target else ""
+        hundredths = self.ratio * 100
+        if op == ">=":
+            hundredths = math.floor(hundredths + 1e-9)
+        elif op == "<=":
+            hundredths = math.ceil(hundredths - 1e-9)
+        return f"{hundredths / 100:.2f}"
 
     @property
     def verdict(self) -> str:
-        """PASS or MISS against the target, judged on the ratio as printed, so that the two
-        never disagree in the table (0.6496 is printed 0.65 and meets >= 0.65); "" without a
-        ratio or a target."""
+        """PASS or MISS against the target, judged on the ratio itself; "" without a ratio or a
+        target."""
         if self.ratio is None or not self.target:
             return ""
         op, value = self.target.split()
-        shown = float(self.shown)
-        ok = shown >= float(value) if op == ">=" else shown <= float(value)
+        ok = self.ratio >= float(value) if op == ">=" else self.ratio <= float(value)
         return "PASS" if ok else "MISS"
 
 

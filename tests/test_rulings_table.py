@@ -51,8 +51,9 @@ def modules(package: str) -> dict[str, ModuleType]:
 
 
 def source_of(name: str, package: str) -> str | None:
-    """The text of the file or module that ``name`` names in ``package``, None if it names
-    nothing there."""
+    """The text that must cite the ruling for ``name`` in ``package``: a function's or class's
+    own source, a module's or a file's whole text (a constant cites it in its module); None if
+    ``name`` names nothing there."""
     if name.endswith((".py", ".toml")):
         for path in (DOMAIN / package / name, DOMAIN / name):
             if path.is_file():
@@ -62,11 +63,14 @@ def source_of(name: str, package: str) -> str | None:
     head, _, attr = name.partition(".")
     if head in found:
         module = found[head]
+        if not attr:
+            return inspect.getsource(module)
         if attr.endswith("*"):
             present = any(a.startswith(attr[:-1]) for a in vars(module))
-        else:
-            present = not attr or hasattr(module, attr)
-        return inspect.getsource(module) if present else None
+            return inspect.getsource(module) if present else None
+        if not hasattr(module, attr):
+            return None
+        return own_source(getattr(module, attr), module)
     classes = [
         cls
         for module in found.values()
@@ -75,7 +79,17 @@ def source_of(name: str, package: str) -> str | None:
     ]
     if not classes or not hasattr(classes[0], attr):
         return None
-    return inspect.getsource(inspect.getmodule(classes[0]))  # type: ignore[arg-type]
+    return own_source(getattr(classes[0], attr), inspect.getmodule(classes[0]))
+
+
+def own_source(obj: object, module: ModuleType | None) -> str:
+    """A function's or class's own source (its docstring and body); for anything else (a
+    constant), its module's, where the comment above it cites the ruling."""
+    target = inspect.unwrap(obj.fget) if isinstance(obj, property) else obj  # type: ignore[arg-type]
+    if inspect.isfunction(target) or inspect.isclass(target) or inspect.ismethod(target):
+        return inspect.getsource(target)
+    assert module is not None
+    return inspect.getsource(module)
 
 
 RULINGS = rows()
@@ -97,6 +111,7 @@ def test_each_ruling_names_real_code_that_cites_it(
     sources = {name: source_of(name, package) for name in names}
     # then every name is real ...
     assert [name for name, text in sources.items() if text is None] == []
-    # ... and the code it names cites the ruling (a module or file of it, at least)
+    # ... and the code it names cites the ruling (a function or class in its own text, a module,
+    # file or constant anywhere in it), at least one of them
     cited = re.compile(rf"\b{re.escape(ruling)}\b")
     assert any(cited.search(text or "") for text in sources.values())

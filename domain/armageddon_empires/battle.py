@@ -161,8 +161,9 @@ def end_of_turn_step(batch: Batch[GameState]) -> None:
 
 
 def start_battle(batch: Batch[GameState], attacker: str, at: str, started_by: StartedBy) -> None:
-    """``battle_began``; or, when no enemy army there can fight, the enemy base's capture and
-    ``battle_averted`` (p.18; AE-25, AE-34)."""
+    """``battle_began``; or, when no enemy army there can fight (a delayed attack, AE-36, or an
+    assault, AE-35, whose enemies have gone), the enemy base's capture (p.18; AE-34) and
+    ``battle_averted``."""
     state = batch.state
     defender = other_empire(state, attacker)
     if not fighters_in(state, attacker, at):

@@ -87,7 +87,8 @@ def attack_pool(state: GameState, mine: Minefield, army: Army) -> Pool:
 def spring(batch: Batch[GameState], army_id: str, entered: bool) -> None:
     """After army ``army_id`` moved (``entered``: it entered at least one hex), in a game that
     holds minefield cards (AE-54): the hidden roll, ``minefields_checked`` and
-    ``minefields_reported``, whether or not it stands in an enemy minefield (AE-53)."""
+    ``minefields_reported``, whether or not it stands in an enemy minefield (AE-53); its
+    Minefield Attack Challenges, one card at a time (AE-52)."""
     state = batch.state
     if not state.mined:
         return

@@ -105,7 +105,8 @@ def catalogue(scenario: Scenario) -> dict[str, CardEntry]:
 
 
 def board_terrain(scenario: Scenario) -> dict[str, str]:
-    """The terrain name of every hex of the map, by ``"q,r"``; InputError names the bad row."""
+    """The terrain name of every hex of the map, by ``"q,r"`` (AE-1: row r lists hexes (0,r) …
+    (width−1,r), one legend token each); InputError names the bad row."""
     m = scenario.map
     table = terrain_table(scenario.terrain)
     legend = {**DEFAULT_LEGEND, **m.legend}

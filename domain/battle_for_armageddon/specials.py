@@ -133,6 +133,8 @@ def timing_problem(state: GameState, player: str, spec: SpecialCardSpec) -> Rule
 
 
 def play(batch: Batch[GameState], cmd: PlaySpecial) -> None:
+    """``special_card_played`` and its effect (BFA-11); Reconstruction flips ruins free of Orks
+    back, the track rising at once, this phase's counted points unchanged (BFA-19)."""
     state = batch.state
     if by_kind(state):
         spec = _played_kind(state, cmd)

@@ -51,6 +51,8 @@ def deploy_areas(state: GameState) -> list[str]:
 
 
 def deploy(batch: Batch[GameState], cmd: Deploy) -> None:
+    """``counter_deployed``: the Orks redeploy one counter within Ork Territory and stacking
+    before ending set-up (BFA-18); RulesError for any other counter, area or moment."""
     state = batch.state
     counter = state.counters.get(cmd.counter)
     if counter is None:

@@ -73,6 +73,9 @@ def test_what_an_event_tells_a_reader_its_seals_are_closed_to_does_not_hang_on_t
     version, build = TWINS[cls]
     twins = build()
     assert len({msgspec.json.encode(e) for e in twins}) == len(twins)
+    # each twin seals something, and the onlooker owns none of it: no reader is left untested
+    assert all(secrets_of(e, version=version) for e in twins)
+    assert all(closed_to(e, version, ONLOOKER) is not None for e in twins)
     owners = {owner for e in twins for _, owner in secrets_of(e, version=version)}
     readers = sorted({o for o in owners if o is not None} | {ONLOOKER})
     for reader in readers:
