@@ -36,6 +36,7 @@ from warlog.domain.armageddon_empires.battle_events import (
     EngagementChosen,
     EngagementOffered,
 )
+from warlog.domain.armageddon_empires.challenge_events import CardDamaged
 from warlog.domain.armageddon_empires.commands import (
     Assault,
     CommitArmy,
@@ -236,10 +237,30 @@ def test_a_delayed_battle_averted_cites_the_delayed_attacks_ruling() -> None:
     assert "AE-36" in averted.explain()
 
 
+def struck_down(card: str, owner: str, hit_points: int) -> CardDamaged:
+    """Set-up: ``card`` destroyed outside any battle: the ``card_damaged`` an air strike's
+    challenge (the game's first) emits when its hit reaches the card's points (p.31; AE-24);
+    the strike itself is not played."""
+    return CardDamaged(
+        card=card,
+        owner=owner,
+        amount=hit_points,
+        total=hit_points,
+        limit=hit_points,
+        destroyed=True,
+        challenge=1,
+        note="an air strike's hit",
+    )
+
+
 def test_an_assault_on_a_base_left_undefended_captures_it_and_gives_no_battle() -> None:
-    # given red's army besieging blue's HQ, whose garrison has since been destroyed
+    # given red's army besieging blue's HQ, whose garrison's one trooper (2 hit points) an air
+    # strike has since destroyed: the garrison stands with no card, the base still blue's
     g = besieging()
-    g.events(destroyed(g, "blue-hq-garrison"))
+    g.events(struck_down("blue.trooper.1", "blue", 2))
+    garrison = g.state.armies["blue-hq-garrison"]
+    assert (garrison.garrison_of, garrison.cards()) == ("blue-hq", ())
+    assert g.state.bases["blue-hq"].empire == "blue"
     ap = g.state.empires["red"].ap
     # when red's army assaults (p.26; AE-35)
     events = g.when(Assault(player="red", army="red-x"))
