@@ -6,14 +6,23 @@ and every battle of a random game ending. The set-up: ``battle_helpers``.
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from typing import Any
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tests.domain.armageddon_empires.battle_helpers import GARRISONED, VERSUS_FOX, field
+from tests.domain.armageddon_empires.air_helpers import SPOTTER_CARD
+from tests.domain.armageddon_empires.battle_helpers import (
+    BATTLE_CARDS,
+    EMPTY_HANDS,
+    GARRISONED,
+    VERSUS_FOX,
+    field,
+)
 from tests.domain.armageddon_empires.games import play
-from tests.domain.armageddon_empires.helpers import army_block, only, with_ap
+from tests.domain.armageddon_empires.helpers import army_block, game, only, start_turns, with_ap
 from tests.domain.armageddon_empires.invariants import check_invariants
 from tests.given_when_then import Given, of, tags
 from warlog.domain.armageddon_empires.autoplay import choose
@@ -27,9 +36,11 @@ from warlog.domain.armageddon_empires.battle_events import (
     EngagementChosen,
     EngagementOffered,
 )
+from warlog.domain.armageddon_empires.challenge_events import CardDamaged
 from warlog.domain.armageddon_empires.commands import (
     Assault,
     CommitArmy,
+    DropStealth,
     EndTurn,
     Engage,
     MoveArmy,
@@ -106,12 +117,38 @@ def test_an_assault_needs_3_ap() -> None:
     assert not any(isinstance(c, Assault) for c in RULESET.legal_commands(g.state, "red"))
 
 
-def test_an_assault_needs_an_enemy_its_empire_sees_in_the_hex() -> None:
-    # given red's army with no enemy in its hex
-    g = field(VERSUS_FOX)
-    # when it assaults, then it is refused: there is nothing there to attack
+def beside_unseen_spotters(drop_stealth: bool) -> Given:
+    """Red's army red-x at 3,0 shares its hex with blue's stealthed Spotter Team blue-eyes (a
+    game may start so); on blue's turn the team drops stealth (``drop_stealth``), which red does
+    not see (sealed, AE-23), and blue ends its turn. No check has sighted it."""
+    spotters = army_block("blue-eyes", "blue", "3,0", units=("spotter",)) + "stealthed = true\n"
+    red = army_block("red-x", "red", "3,0", units=("lancer", "plated"))
+    armies = BATTLE_CARDS + SPOTTER_CARD + red + spotters
+    g = start_turns(game(armies=armies, empires=EMPTY_HANDS), first="blue")
+    if drop_stealth:
+        g.when(DropStealth(player="blue", army="blue-eyes"))
+    g.when(EndTurn(player="blue"))
+    return g
+
+
+@pytest.mark.parametrize(
+    "given",
+    [
+        pytest.param(lambda: field(VERSUS_FOX), id="no enemy in the hex"),
+        pytest.param(lambda: beside_unseen_spotters(False), id="a stealthed enemy in the hex"),
+        pytest.param(lambda: beside_unseen_spotters(True), id="an enemy in the hex never sighted"),
+    ],
+)
+def test_an_assault_needs_an_enemy_its_empire_sees_in_the_hex(given: Callable[[], Given]) -> None:
+    # given red's army at 3,0 with no enemy there that red has sighted: none at all, blue's
+    # stealthed spotters, or the same spotters out of stealth but not sighted since (AE-35: an
+    # assault is judged by what the empire sees, not by what stands in the hex)
+    g = given()
+    assert not any(s.at == "3,0" for s in g.state.sightings["red"].values())
+    # when it assaults, then it is refused: red sees nothing there to attack; nor is it offered
     refused = g.when_rejected(Assault(player="red", army="red-x"), "rules/no_enemy")
     assert str(refused) == "red sees no enemy army that can fight nor an enemy base at 3,0"
+    assert not any(isinstance(c, Assault) for c in RULESET.legal_commands(g.state, "red"))
 
 
 def test_an_army_that_delayed_its_attack_does_not_assault_before_the_turn_s_end() -> None:
@@ -200,10 +237,30 @@ def test_a_delayed_battle_averted_cites_the_delayed_attacks_ruling() -> None:
     assert "AE-36" in averted.explain()
 
 
+def struck_down(card: str, owner: str, hit_points: int) -> CardDamaged:
+    """Set-up: ``card`` destroyed outside any battle: the ``card_damaged`` an air strike's
+    challenge (the game's first) emits when its hit reaches the card's points (p.31; AE-24);
+    the strike itself is not played."""
+    return CardDamaged(
+        card=card,
+        owner=owner,
+        amount=hit_points,
+        total=hit_points,
+        limit=hit_points,
+        destroyed=True,
+        challenge=1,
+        note="an air strike's hit",
+    )
+
+
 def test_an_assault_on_a_base_left_undefended_captures_it_and_gives_no_battle() -> None:
-    # given red's army besieging blue's HQ, whose garrison has since been destroyed
+    # given red's army besieging blue's HQ, whose garrison's one trooper (2 hit points) an air
+    # strike has since destroyed: the garrison stands with no card, the base still blue's
     g = besieging()
-    g.events(destroyed(g, "blue-hq-garrison"))
+    g.events(struck_down("blue.trooper.1", "blue", 2))
+    garrison = g.state.armies["blue-hq-garrison"]
+    assert (garrison.garrison_of, garrison.cards()) == ("blue-hq", ())
+    assert g.state.bases["blue-hq"].empire == "blue"
     ap = g.state.empires["red"].ap
     # when red's army assaults (p.26; AE-35)
     events = g.when(Assault(player="red", army="red-x"))

@@ -174,6 +174,15 @@ def test_an_evade_is_declared_before_its_test_and_spends_the_units_evade_even_if
     assert g.state.units["blue-scouts"].evaded
     assert events[0].explain() == f"blue-scouts attempts to evade the charge ({EVADES})"
     assert EVADES == "Evade Moves, p.38"
+    # and when blue, offered a re-roll of the failed test, accepts it instead
+    assert g.ruleset.decision(g.state).kind == "reroll_test"
+    events = g.when(c.AcceptTest(player="blue"), dice=[])
+    # then the evade fails and the charge makes contact; the evade stays spent, and the scouts
+    # may not try again: there is no charge left for them to answer
+    assert tags(events) == ["command_test_resolved", "evade_failed", "charge_contacted"]
+    assert one(events, ev.ChargeContacted).target == "blue-scouts"
+    assert g.state.units["blue-scouts"].evaded
+    g.when_rejected(c.Evade(player="blue", unit="blue-scouts"), code="rules/wrong_phase")
 
 
 def test_only_one_evade_per_movement_phase() -> None:
