@@ -27,7 +27,6 @@ from tests.domain.armageddon_empires.invariants import check_invariants
 from tests.given_when_then import Given, of, tags
 from warlog.domain.armageddon_empires.autoplay import choose
 from warlog.domain.armageddon_empires.battle_events import (
-    ArmyDestroyed,
     AssaultOrdered,
     BattleAverted,
     BattleBegan,
@@ -190,25 +189,15 @@ def test_laying_siege_explains_what_a_besieged_base_loses() -> None:
     assert chosen.explain().endswith("(p.26; AE-35) (AE-25)")
 
 
-def destroyed(g: Given, army_id: str) -> ArmyDestroyed:
-    """Set-up: ``army_id`` destroyed where it stands, outside any battle."""
-    army = g.state.armies[army_id]
-    return ArmyDestroyed(
-        empire=army.empire,
-        army=army_id,
-        at=army.at,
-        cards=tuple(army.cards()),
-        why="test set-up",
-        battle=0,
-    )
-
-
 def delayed_with_the_enemy_gone() -> Given:
-    """Red delayed its attack on blue's army at 4,0; that army has since been destroyed."""
+    """Red delayed its attack on blue's army at 4,0; that army's units have since been struck
+    down, its hero left alone, who cannot fight (p.30)."""
     g = field(VERSUS_FOX)
     g.when(MoveArmy(player="red", army="red-x", to="4,0"))
     g.when(Engage(player="red", choice="delay"))
-    return g.events(destroyed(g, "blue-y"))
+    return g.events(
+        struck_down("blue.plated.1", "blue", 4), struck_down("blue.trooper.1", "blue", 2)
+    )
 
 
 def test_a_delayed_attack_whose_enemy_has_gone_gives_no_battle_and_the_turn_ends() -> None:
