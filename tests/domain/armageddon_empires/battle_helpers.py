@@ -8,7 +8,7 @@ challenge ends by two automatic accepts (AE-20) and a test types only the dice t
 
 from __future__ import annotations
 
-from tests.domain.armageddon_empires.helpers import army_block, game, sight, start_turns
+from tests.domain.armageddon_empires.helpers import army_block, base_block, game, sight, start_turns
 from tests.given_when_then import Given
 from warlog.domain.armageddon_empires.commands import CommitArmy, Engage, MoveArmy, SetUpBattle
 
@@ -111,22 +111,9 @@ deck = ["trooper"]
 
 
 #: blue's HQ at 7,5 with a trooper in its garrison
-GARRISONED = """
-[[bases]]
-id = "red-hq"
-empire = "red"
-kind = "stronghold"
-at = "0,0"
-card = "keep"
-
-[[bases]]
-id = "blue-hq"
-empire = "blue"
-kind = "stronghold"
-at = "7,5"
-card = "keep"
-garrison = ["trooper"]
-"""
+GARRISONED = base_block("red-hq", "red", "0,0") + base_block(
+    "blue-hq", "blue", "7,5", garrison=("trooper",)
+)
 
 
 def field(armies: str, **parts: str) -> Given:

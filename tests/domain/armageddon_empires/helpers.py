@@ -299,6 +299,25 @@ def army_block(
     return f'\n[[armies]]\nid = "{army_id}"\nempire = "{empire}"\nat = "{at}"\n{hero_line}units = [{unit_list}]\n'
 
 
+def base_block(
+    base_id: str,
+    empire: str,
+    at: str,
+    card: str = "keep",
+    kind: str = "stronghold",
+    facilities: tuple[str, ...] = (),
+    garrison: tuple[str, ...] = (),
+) -> str:
+    """A ``[[bases]]`` TOML table (a list left empty is left out: the scenario's default)."""
+    fields = {"id": base_id, "empire": empire, "kind": kind, "at": at, "card": card}
+    lines = [f'{name} = "{value}"' for name, value in fields.items()]
+    for name, listed in (("facilities", facilities), ("garrison", garrison)):
+        if listed:
+            items = ", ".join(f'"{x}"' for x in listed)
+            lines.append(f"{name} = [{items}]")
+    return "\n[[bases]]\n" + "\n".join(lines) + "\n"
+
+
 def created_under(
     version: str, text: str, key: bytes, game: str = "ni", dice: str = "manual"
 ) -> GameCreated:

@@ -15,6 +15,7 @@ from msgspec.structs import replace
 from tests.domain.armageddon_empires.air_helpers import accept_all, launch
 from tests.domain.armageddon_empires.helpers import (
     army_block,
+    base_block,
     only,
     scenario,
     sight,
@@ -155,24 +156,9 @@ abilities = ["HQ", "Supply", "Hardened"]
 
 
 def bases(blue_card: str = "keep", garrison: tuple[str, ...] = ("plate",)) -> str:
-    listed = ", ".join(f'"{g}"' for g in garrison)
-    return f"""
-[[bases]]
-id = "red-hq"
-empire = "red"
-kind = "stronghold"
-at = "0,0"
-card = "keep"
-
-[[bases]]
-id = "blue-hq"
-empire = "blue"
-kind = "stronghold"
-at = "4,2"
-card = "{blue_card}"
-facilities = ["bunker"]
-garrison = [{listed}]
-"""
+    return base_block("red-hq", "red", "0,0") + base_block(
+        "blue-hq", "blue", "4,2", card=blue_card, facilities=("bunker",), garrison=garrison
+    )
 
 
 def empires(red: list[str]) -> str:

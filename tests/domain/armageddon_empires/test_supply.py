@@ -3,7 +3,7 @@ out of supply at turn start an army moves one hex, unless hero-only (p.30) or Co
 
 from __future__ import annotations
 
-from tests.domain.armageddon_empires.helpers import army_block, game, only, start_turns
+from tests.domain.armageddon_empires.helpers import army_block, base_block, game, only, start_turns
 from tests.given_when_then import Given
 from warlog.domain.armageddon_empires.commands import EndTurn, MoveArmy
 from warlog.domain.armageddon_empires.events import ArmyMoved, SupplyTraced
@@ -12,21 +12,7 @@ from warlog.domain.armageddon_empires.supply import out_of_supply
 
 CORRIDOR = [". . . . . . . .", "m m m m m m m m"]
 HILLS = [". . h . . . . .", "m m m m m m m m"]
-BASES = """
-[[bases]]
-id = "red-hq"
-empire = "red"
-kind = "stronghold"
-at = "0,0"
-card = "keep"
-
-[[bases]]
-id = "blue-hq"
-empire = "blue"
-kind = "stronghold"
-at = "7,1"
-card = "keep"
-"""
+BASES = base_block("red-hq", "red", "0,0") + base_block("blue-hq", "blue", "7,1")
 
 
 def corridor(*armies: str, rows: list[str] = CORRIDOR) -> Given:

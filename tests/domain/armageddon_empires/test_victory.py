@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import msgspec
 
-from tests.domain.armageddon_empires.helpers import army_block, game, only, start_turns
+from tests.domain.armageddon_empires.helpers import army_block, base_block, game, only, start_turns
 from tests.given_when_then import Given
 from warlog.domain.armageddon_empires.battle_events import BaseCaptured
 from warlog.domain.armageddon_empires.commands import EndTurn, MoveArmy
@@ -43,21 +43,7 @@ def test_an_hq_retaken_before_the_turn_ends_keeps_its_empire_in_the_game() -> No
 
 
 #: both HQs without a garrison; red's army next to blue's HQ, blue's next to red's
-UNGUARDED = """
-[[bases]]
-id = "red-hq"
-empire = "red"
-kind = "stronghold"
-at = "0,0"
-card = "keep"
-
-[[bases]]
-id = "blue-hq"
-empire = "blue"
-kind = "stronghold"
-at = "7,5"
-card = "keep"
-"""
+UNGUARDED = base_block("red-hq", "red", "0,0") + base_block("blue-hq", "blue", "7,5")
 
 
 def test_when_the_last_rivals_both_fall_in_one_turn_the_game_is_a_draw_and_nothing_is_legal() -> (
