@@ -9,6 +9,7 @@ parentheses after a module file (``numbering.py`` (``renaming``)), each in its r
 
 from __future__ import annotations
 
+import functools
 import importlib
 import inspect
 import pkgutil
@@ -42,6 +43,7 @@ def rows() -> list[tuple[str, str, list[str]]]:
     return found
 
 
+@functools.cache
 def modules(package: str) -> dict[str, ModuleType]:
     base = DOMAIN / package
     return {
