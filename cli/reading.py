@@ -16,6 +16,7 @@ from warlog.cli.shared import (
     emit,
     game_argument,
     json_option,
+    range_options,
     source_arbiter,
 )
 
@@ -76,8 +77,7 @@ def state(
 
 @click.command()
 @game_argument
-@click.option("--from", "from_seq", type=int, default=1, metavar="SEQ", help="The first event.")
-@click.option("--to", "to_seq", type=int, metavar="SEQ", help="The last event (default: the head).")
+@range_options
 @as_option
 @json_option
 @db_option
@@ -133,8 +133,7 @@ def log_(ctx: click.Context, game: str, empire: str | None, show_all: bool, as_j
 
 @click.command()
 @click.argument("source", metavar="GAME|FILE", shell_complete=complete_games)
-@click.option("--from", "from_seq", type=int, default=1, metavar="SEQ", help="The first event.")
-@click.option("--to", "to_seq", type=int, metavar="SEQ", help="The last event (default: the head).")
+@range_options
 @as_option
 @json_option
 @db_option

@@ -50,6 +50,17 @@ def db_option(f: F) -> F:
     )(f)
 
 
+def range_options(f: F) -> F:
+    """``--from SEQ`` and ``--to SEQ``: the stretch of the log a command reads."""
+    last = click.option(
+        "--to", "to_seq", type=int, metavar="SEQ", help="The last event (default: the head)."
+    )
+    first = click.option(
+        "--from", "from_seq", type=int, default=1, metavar="SEQ", help="The first event."
+    )
+    return first(last(f))
+
+
 def game_argument(f: F) -> F:
     return click.argument("game", shell_complete=complete_games)(f)
 
