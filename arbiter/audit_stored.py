@@ -2,7 +2,8 @@
 
 The audit itself (arbiter/audit.py) reads records; this says which: the referee's, every seal
 opened, when the key file holds every key the log commits to, else the public form. A log that
-audits clean to its end then has its snapshots compared with its fold.
+audits clean to its end then has its snapshots (kept in the key file, when there is one)
+compared with its fold.
 """
 
 from __future__ import annotations
@@ -55,7 +56,9 @@ def audit_game(
         # a lineage event that does not decode, met on the way: the audit of the chained
         # form says what is wrong, as a finding (the key file is not at fault)
         return audit_records(counted(arb.store.read(game), progress), arb.rulesets, from_seq)
-    if not auditor.findings and not auditor.proved.rules_stopped_at:
+    # the snapshots live in the key file: a database handed out without it has none to compare
+    # (a game that seals nothing re-derives to its end all the same)
+    if not auditor.findings and not auditor.proved.rules_stopped_at and arb.vault.available():
         checked, differing = arb.check_snapshots(game)
         auditor.proved.snapshots_checked = checked
         auditor.findings.extend(

@@ -497,3 +497,25 @@ def test_a_revealed_game_handed_out_without_its_key_file_audits_and_exports_seal
     status, exported, err = run(db, "export", "a1")
     assert (status, err) == (0, "")
     assert '"sealed"' in exported and '"value"' not in exported
+
+
+@pytest.mark.parametrize("ruleset", ["heroic-battles", "battle-for-armageddon"])
+def test_a_game_that_seals_nothing_audits_from_a_database_handed_out_without_its_key_file(
+    tmp_path: Path, ruleset: str
+) -> None:
+    """Given a game in which nothing is sealed yet (Heroic Battles seals nothing; a Battle for
+    Armageddon game just created), whose database is handed out without its key file, when it
+    is audited, then the rules are re-derived to its end and the audit is clean, exit 0: the
+    arbiter's snapshots live in the key file, so there are none to compare (before, the audit
+    went on to compare them and failed with store/no_key_file)."""
+    db = tmp_path / "handed.db"
+    assert run(db, "new", ruleset, "--game", "g1")[0] == 0
+    first = run(db, "legal", "g1")[1].splitlines()[0]
+    if ruleset == "heroic-battles":
+        assert run(db, "play", "g1", first)[0] == 0
+    Path(f"{db}.keys").unlink()
+    status, out, err = run(db, "audit", "g1")
+    assert (status, err) == (0, "")
+    assert out.startswith("audit of g1: clean (no findings)")
+    assert f"rules: every command from seq 1 re-derived under {ruleset}" in out
+    assert "snapshots" not in out
