@@ -30,6 +30,10 @@ def _pairs(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     return out
 
 
+#: what `legal` writes after a command of a manual-dice game, before the dice it needs
+DICE_NOTE = "# dice:"
+
+
 def _constant(name: str) -> Any:
     raise InputError(f"command holds {name}, which JSON does not allow", "input/bad_json")
 
@@ -50,6 +54,13 @@ def parse_json_object(text: str | bytes) -> dict[str, Any]:
     try:
         raw = json.loads(decoded, object_pairs_hook=_pairs, parse_constant=_constant)
     except json.JSONDecodeError as exc:
+        if exc.msg == "Extra data" and decoded[exc.pos :].lstrip().startswith(DICE_NOTE):
+            raise InputError(
+                f"command is followed by the {quote(DICE_NOTE)} note that `legal` prints in a "
+                'manual-dice game: leave the note out and give the faces as a "dice" list in '
+                'the command, e.g. {..., "dice": [4, 2]}',
+                "input/bad_json",
+            ) from None
         raise InputError(
             f"command is not valid JSON: {exc.msg} at line {exc.lineno} column {exc.colno}",
             "input/bad_json",

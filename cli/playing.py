@@ -11,7 +11,14 @@ import click
 from warlog.arbiter.exchange import export_line
 from warlog.cli import render
 from warlog.cli.completion import complete_players, complete_rulesets
-from warlog.cli.shared import arbiter, as_option, db_option, emit, game_argument, json_option
+from warlog.cli.shared import (
+    arbiter,
+    as_player_option,
+    db_option,
+    emit,
+    game_argument,
+    json_option,
+)
 from warlog.domain import rulesets
 from warlog.domain.core.errors import InputError
 
@@ -59,7 +66,7 @@ def new(
 @click.command()
 @game_argument
 @click.argument("command", required=False, default="-")
-@as_option
+@as_player_option("the player who issued the command")
 @click.option("--referee", is_flag=True, help="Print the events with every sealed value opened.")
 @json_option
 @db_option
@@ -162,7 +169,9 @@ def legal(ctx: click.Context, game: str, player: str | None, as_json: bool) -> N
     """The legal commands now, one JSON object per line, each accepted by `play` as it is.
 
     When there is none, says why (whose turn it is, what the game waits for, that it is over).
-    In a manual-dice game each command is followed by the dice it needs, in order and for whom.
+    In a manual-dice game each command is followed by a `# dice:` note of the dice it needs, in
+    order and for whom: `play` takes the command with those faces added as a "dice" list, not the
+    note.
     With --json: the commands only, one JSON object per line (pipe them into `play -`).
 
     \b

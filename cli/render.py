@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 import click
 import msgspec
 
+from warlog.arbiter.commands import DICE_NOTE
 from warlog.domain.core.summary import Summary, Table, plural
 from warlog.eventstore.records import Record
 
@@ -115,7 +116,7 @@ def legal_text(report: LegalReport) -> str:
             if needs:
                 text = " then ".join(n.text() for n in needs)
                 more = " (more if the faces call for re-rolls)" if report.more[i] else ""
-                line += click.style(f"  # dice: {text}{more}", dim=True)
+                line += click.style(f"  {DICE_NOTE} {text}{more}", dim=True)
         lines.append(line)
     return "\n".join(lines)
 

@@ -23,14 +23,22 @@ def json_option(f: F) -> F:
     )
 
 
-def as_option(f: F) -> F:
-    return click.option(
-        "--as",
-        "as_player",
-        metavar="PLAYER",
-        shell_complete=complete_players,
-        help="As this player may see it (default: the referee, who sees everything).",
-    )(f)
+def as_player_option(default: str) -> Callable[[F], F]:
+    """``--as PLAYER``: what that player may see; ``default`` says who reads without it."""
+
+    def option(f: F) -> F:
+        return click.option(
+            "--as",
+            "as_player",
+            metavar="PLAYER",
+            shell_complete=complete_players,
+            help=f"As this player may see it (default: {default}).",
+        )(f)
+
+    return option
+
+
+as_option = as_player_option("the referee, who sees everything")
 
 
 def db_option(f: F) -> F:

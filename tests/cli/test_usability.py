@@ -51,6 +51,24 @@ def test_every_command_has_a_purpose_described_options_and_an_example(
             assert param.help, f"{name} {param.opts} has no help"
 
 
+def test_every_as_option_names_who_reads_without_it() -> None:
+    # given the commands that take --as
+    helps = {
+        name: next(p.help for p in command.params if p.name == "as_player")
+        for name, command in commands()
+        if any(p.name == "as_player" for p in command.params)
+    }
+    # then play's default is the player who issued the command (its events are printed as that
+    # player may see them), and every read's is the referee
+    assert (
+        helps.pop("play")
+        == "As this player may see it (default: the player who issued the command)."
+    )
+    assert helps and set(helps.values()) == {
+        "As this player may see it (default: the referee, who sees everything)."
+    }
+
+
 def test_the_exit_codes_are_in_warlog_help() -> None:
     out = CliRunner().invoke(cli, ["--help"]).stdout
     for code in ("0  done", "1  bad input", "3  the rules reject", "4  audit", "5  another writer"):
@@ -133,6 +151,14 @@ def test_legal_in_a_manual_game_tells_the_referee_which_dice_each_command_needs(
     assert first.startswith('{"type":"buy_initiative","count":1,"player":"blue"}')
     assert "# dice: 1 d6 for initiative (red) then 1 d6 for initiative (blue)" in first
     command, needs = first.split("  #")
+    # when the line is pasted as it is, then it is refused, one line saying what to do, and
+    # nothing is appended
+    head = run(db, "head", "a1")[1]
+    status, _, err = run(db, "play", "a1", first)
+    assert status == 1 and err.count("\n") == 1
+    assert err.startswith("error[input/bad_json]: command is followed by the '# dice:' note")
+    assert 'give the faces as a "dice" list in the command' in err
+    assert run(db, "head", "a1")[1] == head
     # then the round's hidden observation rolls (AE-17): as many dice as the comment says
     hidden = sum(int(n) for n in re.findall(r"(\d+) d6 for observation", needs))
     dice = [6, 1] + [1] * hidden
