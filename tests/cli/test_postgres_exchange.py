@@ -87,23 +87,30 @@ def test_the_players_events_only_role_reads_the_log_as_a_database_without_its_ke
     (SELECT on meta, games and events, never the vault_ tables), when a player's client lists
     the games, exports and audits a game with sealed values, then each works on the sealed
     log, as the SQLite file without its key file does (each said "permission denied for table
-    vault_meta"); what needs the vault (the state, the events read as a player) is refused in
-    one line, store/no_key_file, as there."""
+    vault_meta"); a game that seals nothing audits clean, its rules re-derived to its end; what
+    needs the vault (the state, the events read as a player) is refused in one line,
+    store/no_key_file, as there."""
     import psycopg
 
     pg = postgres.new_database()
     warlog(pg, "new", "armageddon-empires", "--game", "g")
+    warlog(pg, "new", "heroic-battles", "--game", "h")
     role = "players_ro"
     with psycopg.connect(pg, autocommit=True) as conn:
         conn.execute(f"CREATE ROLE {role} LOGIN")
         conn.execute(f"GRANT SELECT ON meta, games, events TO {role}")
     player = pg.replace("warlog@", f"{role}@", 1)
     listed = json.loads(warlog(player, "games", "--json"))
-    assert [(g["game"], g["head"]) for g in listed] == [("g", int(warlog(pg, "head", "g")[:2]))]
+    assert [(g["game"], g["head"]) for g in listed if g["game"] == "g"] == [
+        ("g", int(warlog(pg, "head", "g")[:2]))
+    ]
     assert warlog(player, "export", "g") == warlog(pg, "export", "g")  # sealed, as a player's
     audit = json.loads(warlog(player, "audit", "g", "--json"))
     assert audit["findings"] == [] and audit["complete"] is False
-    assert audit["proved"]["events"] == listed[0]["head"]
+    assert audit["proved"]["events"] == int(warlog(pg, "head", "g")[:2])
+    unsealed = json.loads(warlog(player, "audit", "h", "--json"))
+    assert unsealed["findings"] == [] and unsealed["complete"] is True
+    assert unsealed["proved"]["rules_stopped_at"] == 0
     for args in (["state", "g"], ["events", "g", "--as", "red"]):
         result = CliRunner().invoke(cli, ["--db", player, *args])
         assert result.exit_code == 1 and result.stderr.count("\n") == 1
