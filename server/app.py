@@ -182,6 +182,14 @@ def head_tag(seq: int) -> dict[str, str]:
     return {"ETag": f'"{seq}"'}
 
 
+#: the head's entity tag, as the document describes it on the answers that carry a head
+HEAD_TAG = ResponseHeader(
+    name="ETag",
+    documentation_only=True,
+    description='The head\'s seq, quoted (`"SEQ"`): the value `If-Match` takes.',
+)
+
+
 #: a seq longer than this many digits is one no log reaches
 SEQ_DIGITS = 18
 
@@ -268,7 +276,7 @@ async def create_game(request: Request[Any, Any, Any], data: JSONBody[s.NewGame]
     return created
 
 
-@get("/games/{game:str}", responses=responses(400, 401, 403, 404))
+@get("/games/{game:str}", responses=responses(400, 401, 403, 404), response_headers=[HEAD_TAG])
 async def game_summary(
     request: Request[Any, Any, Any], game: FromPath[str]
 ) -> Response[s.GameSummary]:
@@ -297,7 +305,10 @@ def referee_plays(player: str) -> str:
 
 
 @post(
-    "/games/{game:str}/commands", status_code=200, responses=responses(400, 401, 403, 404, 409, 422)
+    "/games/{game:str}/commands",
+    status_code=200,
+    responses=responses(400, 401, 403, 404, 409, 422),
+    response_headers=[HEAD_TAG],
 )
 async def play(
     request: Request[Any, Any, Any],
@@ -437,7 +448,7 @@ async def events_view(
     return found
 
 
-@get("/games/{game:str}/head", responses=responses(400, 401, 403, 404))
+@get("/games/{game:str}/head", responses=responses(400, 401, 403, 404), response_headers=[HEAD_TAG])
 async def head(request: Request[Any, Any, Any], game: FromPath[str]) -> Response[s.Head]:
     """The last event's seq and hash: a receipt."""
     seq, hash_ = await call(request, lambda arb: arb.head(game))

@@ -27,6 +27,21 @@ DESCRIPTIONS = {
     "a reveal would tell the secrets of games still being played (`input/live_forks`).",
     422: "The rules reject the command; nothing was appended.",
 }
+#: answers any route may give, whatever it does (docs/server.md, "Status codes and errors"),
+#: and one any route with a body may give
+EVERY_ROUTE = {
+    "408": "The request did not arrive in full in time (`http/request_timeout`); the connection "
+    "is closed.",
+    "500": "A bug in warlog (`internal/bug`): one line; the traceback is the server's alone.",
+    "503": "The store cannot serve now (`store/...`), or the server holds as many connections as "
+    "it may, every one busy (`http/too_many_connections`, with `Retry-After`).",
+}
+WITH_A_BODY = {"413": "A body over 1 MiB (`http/too_large`)."}
+#: the head's seq as an entity tag, on answers that carry a head
+HEAD_TAG = {
+    "description": 'The head\'s seq, quoted (`"SEQ"`): the value `If-Match` takes.',
+    "schema": {"type": "string"},
+}
 SCHEMA_REF = "#/components/schemas/{name}"
 
 
@@ -99,6 +114,21 @@ def completed(document: dict[str, Any]) -> dict[str, Any]:
             }
         }
     }
+    error = {"$ref": SCHEMA_REF.format(name="ErrorBody")}
+    for path, operations in paths.items():
+        for method, operation in operations.items():
+            answers = operation.setdefault("responses", {})
+            generic = EVERY_ROUTE | (WITH_A_BODY if method in ("post", "put", "patch") else {})
+            for status, description in generic.items():
+                answers.setdefault(
+                    status,
+                    {
+                        "description": description,
+                        "content": {"application/json": {"schema": error}},
+                    },
+                )
+            if path == "/games/{game}/commands":  # a stale If-Match says the head it is at
+                answers["409"].setdefault("headers", {})["ETag"] = HEAD_TAG
     for operations in paths.values():  # Litestar keeps a route's headers in a frozenset
         for operation in operations.values():
             for answer in operation.get("responses", {}).values():

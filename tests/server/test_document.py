@@ -52,3 +52,31 @@ def test_each_answer_lists_its_headers_by_name_and_the_reveal_its_409(client: An
             for answer in operation.get("responses", {}).values():
                 assert list(answer.get("headers", {})) == sorted(answer.get("headers", {}))
     assert "409" in paths["/games/{game}/reveal"]["post"]["responses"]
+
+
+def test_every_answer_the_server_gives_is_in_the_document(client: Any) -> None:
+    """Given a server, when a client reads its document, then every operation lists the answers
+    any route may give (408, 500, 503: docs/server.md's status table, in the one error shape),
+    every route with a body 413 too, and the answers that carry a head say so in ETag, the
+    value If-Match takes: the game, the head, a verdict and a stale If-Match's 409."""
+    doc = client.get("/openapi.json").json()
+    error = {"$ref": "#/components/schemas/ErrorBody"}
+    assert "ErrorBody" in doc["components"]["schemas"]
+    paths = doc["paths"]
+    for path, operations in paths.items():
+        if path == "/openapi.json":
+            continue
+        for method, operation in operations.items():
+            answers = operation["responses"]
+            statuses = {"408", "500", "503"} | ({"413"} if method == "post" else set())
+            assert statuses <= set(answers), (path, method)
+            for status in statuses:
+                assert answers[status]["content"]["application/json"]["schema"] == error
+    tagged = [
+        paths["/games/{game}"]["get"]["responses"]["200"],
+        paths["/games/{game}/head"]["get"]["responses"]["200"],
+        paths["/games/{game}/commands"]["post"]["responses"]["200"],
+        paths["/games/{game}/commands"]["post"]["responses"]["409"],
+    ]
+    for answer in tagged:
+        assert "If-Match" in answer["headers"]["ETag"]["description"]
