@@ -19,8 +19,11 @@
   Hardened stronghold or outpost takes half the challenge's damage, rounded down, and no
   radiation (R14).
 - **Hidden** (p.31; AE-49): the challenges against armies are the referee's: one hidden roll of
-  every die, then ``fallout_suffered`` for every empire, its own cards' results sealed for it
-  alone; a card they destroy goes to the discard pile face down (only its owner sees it), and
+  every die (since version 21, AE-66, each hidden roll is made once per empire, in the
+  scenario's order, each holding that empire's armies or cards alone, a roll of none recorded,
+  so that with the same key an empire's faces never hang on the other empire's cards in the
+  hex: ``dice_owners``), then ``fallout_suffered`` for every empire, its own cards' results
+  sealed for it alone; a card they destroy goes to the discard pile face down (only its owner sees it), and
   no other empire's sightings change. What happens to a base is public, as bases are: its
   facilities' challenges roll in the open, before the hidden dice.
 - The dice are counted before any is rolled (AE-37): the radiation die of every card is
@@ -315,7 +318,8 @@ def _done(batch: Batch[GameState], strike: AirStrike, why: str) -> None:
 
 
 def _roll_collateral(batch: Batch[GameState]) -> None:
-    """The hidden die of every army in the hex (AE-45, AE-46)."""
+    """The hidden die of every army in the hex (AE-45, AE-46), rolled once per empire since
+    version 21 (AE-66)."""
     state = batch.state
     strike = state.frames[-1]
     assert isinstance(strike, AirStrike)
@@ -344,7 +348,8 @@ def _roll_collateral(batch: Batch[GameState]) -> None:
 
 
 def _collateral_challenges(batch: Batch[GameState]) -> None:
-    """The hidden challenges of every card of the armies hit (p.31; AE-46)."""
+    """The hidden challenges of every card of the armies hit (p.31; AE-46), rolled once per
+    empire since version 21 (AE-66)."""
     state = batch.state
     strike = state.frames[-1]
     assert isinstance(strike, AirStrike)
@@ -369,7 +374,9 @@ def _collateral_challenges(batch: Batch[GameState]) -> None:
 
 
 def _detonate(batch: Batch[GameState]) -> None:
-    """A Hydrogen Bomb or Grav Warhead on the whole hex (p.31–32; AE-48; R14)."""
+    """A Hydrogen Bomb or Grav Warhead on the whole hex (p.31–32; AE-48; R14): the base's
+    challenges in the open, then the hidden challenges and each radiation roll, each once per
+    empire since version 21 (AE-66)."""
     state = batch.state
     strike = state.frames[-1]
     assert isinstance(strike, AirStrike)
