@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import itertools
 
+from msgspec import UNSET, UnsetType
 from msgspec.structs import replace
 
 from warlog.domain.armageddon_empires import ground_combat, retreat
@@ -27,6 +28,7 @@ from warlog.domain.armageddon_empires.bases import capture_base
 from warlog.domain.armageddon_empires.battle_events import (
     ArmyCommitted,
     AssaultOrdered,
+    AvertedCaller,
     BattleAverted,
     BattleBegan,
     BattleSetUp,
@@ -65,6 +67,9 @@ ASSAULT_AP = 3
 PROCEDURE = "battle"
 SET_UP_ANSWERS = (SetUpBattle.type_name(),)
 COMMIT_ANSWERS = (CommitArmy.type_name(),)
+#: AE-35, AE-36: the version since which ``battle_averted`` records what called the battle, an
+#: assault or a delayed attack, and its explanation cites that one's ruling alone
+AVERTED_CALLER_RECORDED_SINCE = 21
 
 
 def other_empire(state: GameState, empire: str) -> str:
@@ -160,6 +165,15 @@ def end_of_turn_step(batch: Batch[GameState]) -> None:
         finish_turn(batch)
 
 
+def _caller(state: GameState, started_by: StartedBy) -> AvertedCaller | UnsetType:
+    """What called a battle that finds no enemy to fight (AE-35, AE-36), recorded in
+    ``battle_averted`` since version 21 (``AVERTED_CALLER_RECORDED_SINCE``); left out before."""
+    if state.rules_version < AVERTED_CALLER_RECORDED_SINCE:
+        return UNSET
+    assert started_by != "move", "an engagement is offered only where an enemy can fight (AE-25)"
+    return started_by
+
+
 def start_battle(batch: Batch[GameState], attacker: str, at: str, started_by: StartedBy) -> None:
     """``battle_began``; or, when no enemy army there can fight (a delayed attack, AE-36, or an
     assault, AE-35, whose enemies have gone), the enemy base's capture (p.18; AE-34) and
@@ -172,7 +186,8 @@ def start_battle(batch: Batch[GameState], attacker: str, at: str, started_by: St
         if base is not None:
             capture_base(batch, state.bases[base], attacker)
             why += f"; {base} stands undefended and is captured"
-        batch.emit(BattleAverted(empire=attacker, at=at, why=why))
+        called_by = _caller(state, started_by)
+        batch.emit(BattleAverted(empire=attacker, at=at, why=why, called_by=called_by))
         return
     has_base = state.base_at(at) is not None
     here = sorted((a for a in state.armies.values() if a.at == at), key=lambda a: a.id)

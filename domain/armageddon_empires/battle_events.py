@@ -7,6 +7,8 @@ them says where the battle is. Never imports ``state.py``.
 
 from typing import Annotated, Any, Literal
 
+import msgspec
+
 from warlog.domain.armageddon_empires.frames import (
     Battle,
     EngageChoice,
@@ -119,21 +121,37 @@ class DelayedBattlesCalled(Event, frozen=True, tag="delayed_battles_called"):
         )
 
 
-class BattleAverted(Event, frozen=True, tag="battle_averted"):
+#: what calls a battle that may find no enemy to fight: a delayed attack (AE-36), an assault
+#: (AE-35)
+AvertedCaller = Literal["delayed", "assault"]
+#: the rule that fights each only against an enemy that can fight
+_CALLER_RULE = {
+    "delayed": "a delayed attack, p.33, is fought only against an enemy that can fight; AE-36",
+    "assault": "an assault, p.26, is fought only against an enemy that can fight; AE-35",
+}
+
+
+class BattleAverted(Event, frozen=True, tag="battle_averted", omit_defaults=True):
     """A battle called for (a delayed one, AE-36; an assault, AE-35) finds no enemy army that
     can fight in the hex. An engagement on a move (AE-25) never calls one: it is offered only
-    where such enemies stand. The event does not record which called it, so its explanation
-    cites both (the batch's ``delayed_battles_called`` or ``assault_ordered`` says which)."""
+    where such enemies stand. Since version 21 ``called_by`` records which called it, and its
+    explanation cites that one's ruling; before, it is left out (UNSET), the event encoded as it
+    was, and the explanation cites both. It is in the clear, as what it records is: the
+    ``assault_ordered`` of the same batch, or the turn's ``delayed_battles_called``."""
 
     empire: str
     at: str
     why: str
+    called_by: AvertedCaller | msgspec.UnsetType = msgspec.UNSET
 
     def explain(self) -> str:
-        return (
-            f"no battle at {self.at} for {self.empire}: {self.why} (a delayed attack, p.33, or "
-            "an assault, p.26, is fought only against an enemy that can fight; AE-35, AE-36)"
+        rule = (
+            "a delayed attack, p.33, or an assault, p.26, is fought only against an enemy that "
+            "can fight; AE-35, AE-36"
+            if isinstance(self.called_by, msgspec.UnsetType)
+            else _CALLER_RULE[self.called_by]
         )
+        return f"no battle at {self.at} for {self.empire}: {self.why} ({rule})"
 
 
 class AssaultOrdered(Event, frozen=True, tag="assault_ordered"):

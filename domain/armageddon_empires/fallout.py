@@ -19,8 +19,11 @@
   Hardened stronghold or outpost takes half the challenge's damage, rounded down, and no
   radiation (R14).
 - **Hidden** (p.31; AE-49): the challenges against armies are the referee's: one hidden roll of
-  every die, then ``fallout_suffered`` for every empire, its own cards' results sealed for it
-  alone; a card they destroy goes to the discard pile face down (only its owner sees it), and
+  every die (since version 21, AE-66, each hidden roll is made once per empire, in the
+  scenario's order, each holding that empire's armies or cards alone, a roll of none recorded,
+  so that with the same key an empire's faces never hang on the other empire's cards in the
+  hex: ``dice_owners``), then ``fallout_suffered`` for every empire, its own cards' results
+  sealed for it alone; a card they destroy goes to the discard pile face down (only its owner sees it), and
   no other empire's sightings change. What happens to a base is public, as bases are: its
   facilities' challenges roll in the open, before the hidden dice.
 - The dice are counted before any is rolled (AE-37): the radiation die of every card is
@@ -69,12 +72,16 @@ from warlog.domain.armageddon_empires.radiation import (
 )
 from warlog.domain.armageddon_empires.state import Army, Base, GameState
 from warlog.domain.core.batch import Batch
+from warlog.domain.core.owned_rolls import roll_pieces
 from warlog.domain.core.procedure import Step
 
 HARDENED = "Hardened"
 #: AE-45: a percentage of whole tens is rolled on a d10 (p.31), any other on a d100
 COLLATERAL_DIE = 10
 PERCENTILE_DIE = 100
+#: AE-66: the version since which each hidden roll of a strike's fallout is made once per empire,
+#: each holding that empire's armies or cards alone (``dice_owners``)
+DICE_BY_EMPIRE_SINCE = 21
 #: R14: half, rounded down — the conventional damage to a Hardened facility (AE-43) and the WMD
 #: challenge's damage to the garrison of a Hardened base (AE-48)
 HARDENED_DIVISOR = 2
@@ -175,6 +182,18 @@ def sheltered(state: GameState, base: Base | None) -> str | None:
     return base.garrison
 
 
+def dice_owners(state: GameState) -> tuple[str, ...] | None:
+    """AE-66: the empires, in the scenario's order, each of which the hidden rolls of a strike's
+    fallout are made once for, holding its own armies or cards alone, since version 21 (so that
+    with the same key an empire's faces never hang on the other's cards in the hex); None
+    before: one roll over every empire's."""
+    return state.seats if state.rules_version >= DICE_BY_EMPIRE_SINCE else None
+
+
+def _owner(state: GameState, card: str) -> str:
+    return state.instances[card].owner
+
+
 # ---------------------------------------------------------------------- one hidden challenge
 
 
@@ -195,6 +214,17 @@ def _pools(state: GameState, cards: list[str], at: str) -> dict[str, Pool]:
 def _dice(pools: dict[str, Pool], attack: int) -> int:
     """The dice of one challenge per card: ``attack`` dice and the card's pool each."""
     return sum(attack + pool.size for pool in pools.values())
+
+
+def _hidden_challenge_dice(
+    batch: Batch[GameState], pools: dict[str, Pool], attack: int, purpose: str
+) -> list[_Faces]:
+    """The faces of each card's hidden challenge, in the order of ``pools``: one hidden roll
+    over every card's, or one per empire since version 21 (AE-66, ``dice_owners``)."""
+    state = batch.state
+    pieces = [(_owner(state, c), attack + pool.size) for c, pool in pools.items()]
+    rolled = roll_pieces(batch, pieces, 6, purpose=purpose, owners=dice_owners(state))
+    return [_Faces(list(faces)) for faces in rolled]
 
 
 def _challenge(
@@ -288,7 +318,8 @@ def _done(batch: Batch[GameState], strike: AirStrike, why: str) -> None:
 
 
 def _roll_collateral(batch: Batch[GameState]) -> None:
-    """The hidden die of every army in the hex (AE-45, AE-46)."""
+    """The hidden die of every army in the hex (AE-45, AE-46), rolled once per empire since
+    version 21 (AE-66)."""
     state = batch.state
     strike = state.frames[-1]
     assert isinstance(strike, AirStrike)
@@ -299,10 +330,12 @@ def _roll_collateral(batch: Batch[GameState]) -> None:
     if not may_roll(batch, strike.empire, what, len(armies), hidden=True):
         return
     sides = collateral_die(found.percent)
-    faces = batch.roll(len(armies), sides, purpose=f"{strike.name} collateral", hidden=True)
+    pieces = [(a.empire, 1) for a in armies]
+    purpose = f"{strike.name} collateral"
+    faces = roll_pieces(batch, pieces, sides, purpose=purpose, owners=dice_owners(state))
     rolls = tuple(
         ArmyRoll(army=a.id, face=f, hit=collateral_hit(found.percent, f, sides))
-        for a, f in zip(armies, faces, strict=True)
+        for a, (f,) in zip(armies, faces, strict=True)
     )
     batch.emit(
         CollateralRolled(
@@ -315,7 +348,8 @@ def _roll_collateral(batch: Batch[GameState]) -> None:
 
 
 def _collateral_challenges(batch: Batch[GameState]) -> None:
-    """The hidden challenges of every card of the armies hit (p.31; AE-46)."""
+    """The hidden challenges of every card of the armies hit (p.31; AE-46), rolled once per
+    empire since version 21 (AE-66)."""
     state = batch.state
     strike = state.frames[-1]
     assert isinstance(strike, AirStrike)
@@ -326,8 +360,12 @@ def _collateral_challenges(batch: Batch[GameState]) -> None:
     total = _dice(pools, n)
     if not may_roll(batch, strike.empire, f"{strike.name}: collateral damage", total, hidden=True):
         return
-    dice = _Faces(batch.roll(total, 6, purpose=f"{strike.name} collateral challenges", hidden=True))
-    hits = [_challenge(state, c, p, n, dice, conventional=True) for c, p in pools.items()]
+    purpose = f"{strike.name} collateral challenges"
+    dice = _hidden_challenge_dice(batch, pools, n, purpose)
+    hits = [
+        _challenge(state, c, p, n, d, conventional=True)
+        for (c, p), d in zip(pools.items(), dice, strict=True)
+    ]
     _by_empire(batch, strike, "collateral", hits)
     _done(batch, strike, "collateral damage is over (p.31)")
 
@@ -336,7 +374,9 @@ def _collateral_challenges(batch: Batch[GameState]) -> None:
 
 
 def _detonate(batch: Batch[GameState]) -> None:
-    """A Hydrogen Bomb or Grav Warhead on the whole hex (p.31–32; AE-48; R14)."""
+    """A Hydrogen Bomb or Grav Warhead on the whole hex (p.31–32; AE-48; R14): the base's
+    challenges in the open, then the hidden challenges and each radiation roll, each once per
+    empire since version 21 (AE-66)."""
     state = batch.state
     strike = state.frames[-1]
     assert isinstance(strike, AirStrike)
@@ -367,17 +407,18 @@ def _detonate(batch: Batch[GameState]) -> None:
         res = resistance(state, f)
         die = batch.roll(1, res, purpose=f"{strike.name} radiation of {f}")[0] if res >= 2 else 0
         open_hits.append(_in_the_open(state, _irradiated(hit, weapon.radiation, res, die)))
-    purpose = f"{strike.name} hidden WMD challenges"
-    hidden = _Faces(batch.roll(_dice(hidden_pools, a), 6, purpose=purpose, hidden=True))
+    hidden = _hidden_challenge_dice(batch, hidden_pools, a, f"{strike.name} hidden WMD challenges")
     faces: dict[str, dict[int, int]] = {}
     for sides, cards in rolls:
-        rolled = batch.roll(len(cards), sides, purpose=f"{strike.name} radiation", hidden=True)
-        for c, face in zip(cards, rolled, strict=True):
+        pieces = [(_owner(state, c), 1) for c in cards]
+        purpose = f"{strike.name} radiation"
+        rolled = roll_pieces(batch, pieces, sides, purpose=purpose, owners=dice_owners(state))
+        for c, (face,) in zip(cards, rolled, strict=True):
             faces.setdefault(c, {})[sides] = face
     hits = []
-    for c, pool in hidden_pools.items():
+    for (c, pool), own in zip(hidden_pools.items(), hidden, strict=True):
         sheltered_here = army_of[c] == shelter
-        hit = _challenge(state, c, pool, a, hidden, conventional=False, halved=sheltered_here)
+        hit = _challenge(state, c, pool, a, own, conventional=False, halved=sheltered_here)
         if not sheltered_here:
             res = resistance(state, c)
             die, dice = _hidden_radiation(state, res, faces.get(c, {}))

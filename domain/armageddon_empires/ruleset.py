@@ -80,12 +80,18 @@ class ArmageddonEmpires(Rules[GameState, Command]):
     #: hidden card types (AE-65); 20: an Air-To-Ground challenge's opening records the Forward
     #: Air Controllers of the striker's empire in the hex that its pool leaves out because their
     #: army is stealthed, sealed for the striker, so that it can read why they did not count and
-    #: the defender learns nothing (AE-42)
-    version: ClassVar[str] = "20"
+    #: the defender learns nothing (AE-42); 21: each hidden roll of collateral damage or a WMD
+    #: is made once per empire, in the scenario's order, each holding that empire's armies or
+    #: cards alone (a roll of none recorded), so that with the same key an empire's results no
+    #: longer hang on the other empire's cards in the hex (AE-66); ``battle_averted`` records
+    #: what called the battle, an assault or a delayed attack, and cites its ruling alone
+    #: (AE-35, AE-36)
+    version: ClassVar[str] = "21"
     #: each played as a variant of this class (``every_version``); version 6's air strike's
     #: unit targets are the sighted units still standing in the hex (AE-42,
     #: ``air_targets._version_6_targets``)
     kept_versions: ClassVar[tuple[str, ...]] = (
+        "20",
         "19",
         "18",
         "17",

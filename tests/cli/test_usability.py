@@ -248,7 +248,7 @@ def test_rulesets_says_which_earlier_versions_play_on(tmp_path: Path) -> None:
     status, out, _ = run(tmp_path / "w.db", "rulesets")
     assert status == 0
     assert out.splitlines()[0] == (
-        "armageddon-empires (version 20; plays on the games begun under 19, 18, 17, 16, 15, 14, 13, 12, 11, 10, 9, 8, 7 and 6): scenarios "
+        "armageddon-empires (version 21; plays on the games begun under 20, 19, 18, 17, 16, 15, 14, 13, 12, 11, 10, 9, 8, 7 and 6): scenarios "
         "cinder-and-glass"
     )
     assert (

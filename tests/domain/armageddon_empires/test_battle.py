@@ -9,9 +9,12 @@ import random
 from collections.abc import Callable
 from typing import Any
 
+import msgspec
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from msgspec import UNSET
+from msgspec.structs import replace
 
 from tests.domain.armageddon_empires.air_helpers import SPOTTER_CARD
 from tests.domain.armageddon_empires.battle_helpers import (
@@ -208,7 +211,10 @@ def test_a_delayed_attack_whose_enemy_has_gone_gives_no_battle_and_the_turn_ends
     # then the delayed battle is called, finds nobody, and is averted; the turn then ends (AE-36)
     averted = only(events, BattleAverted)
     assert averted == BattleAverted(
-        empire="red", at="4,0", why="no enemy army there that is not stealthed can fight"
+        empire="red",
+        at="4,0",
+        why="no enemy army there that is not stealthed can fight",
+        called_by="delayed",
     )
     assert not of(events, BattleBegan)
     assert tags(events)[:3] == ["delayed_battles_called", "battle_averted", "turn_ended"]
@@ -218,12 +224,31 @@ def test_a_delayed_attack_whose_enemy_has_gone_gives_no_battle_and_the_turn_ends
     )
 
 
-def test_a_delayed_battle_averted_cites_the_delayed_attacks_ruling() -> None:
+def test_a_delayed_battle_averted_cites_the_delayed_attacks_ruling_alone() -> None:
     # given red's attack delayed at 4,0, and no enemy army left there to fight
     g = delayed_with_the_enemy_gone()
-    # when red ends its turn, then the averted battle cites AE-36 (Delayed attacks)
+    # when red ends its turn, then the averted battle records its caller (since version 21) and
+    # cites AE-36 (Delayed attacks), not the assault's AE-35
     averted = only(g.when(EndTurn(player="red")), BattleAverted)
-    assert "AE-36" in averted.explain()
+    assert averted.called_by == "delayed"
+    assert averted.explain() == (
+        "no battle at 4,0 for red: no enemy army there that is not stealthed can fight (a "
+        "delayed attack, p.33, is fought only against an enemy that can fight; AE-36)"
+    )
+
+
+def test_a_battle_averted_in_a_game_of_version_20_records_no_caller_and_cites_both() -> None:
+    # given the same delayed attack in a game begun under version 20
+    g = delayed_with_the_enemy_gone()
+    g.state = replace(g.state, rules_version=20)
+    # when red ends its turn, then the event is encoded as version 20 encoded it, no caller
+    averted = only(g.when(EndTurn(player="red")), BattleAverted)
+    assert averted.called_by is UNSET
+    assert "called_by" not in msgspec.json.decode(msgspec.json.encode(averted))
+    assert averted.explain().endswith(
+        "(a delayed attack, p.33, or an assault, p.26, is fought only against an enemy that can "
+        "fight; AE-35, AE-36)"
+    )
 
 
 def struck_down(card: str, owner: str, hit_points: int) -> CardDamaged:
@@ -261,9 +286,11 @@ def test_an_assault_on_a_base_left_undefended_captures_it_and_gives_no_battle() 
     assert g.state.bases["blue-hq"].empire == "red"
     assert g.state.empires["red"].ap == ap - 3
     assert not g.state.frames
+    # since version 21 it records the assault that called it, and cites AE-35 alone
+    assert averted.called_by == "assault"
     assert averted.explain() == (
-        f"no battle at 7,5 for red: {averted.why} (a delayed attack, p.33, or an assault, p.26, "
-        "is fought only against an enemy that can fight; AE-35, AE-36)"
+        f"no battle at 7,5 for red: {averted.why} (an assault, p.26, is fought only against an "
+        "enemy that can fight; AE-35)"
     )
 
 

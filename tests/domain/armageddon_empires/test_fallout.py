@@ -263,8 +263,9 @@ def test_collateral_damage_strikes_every_card_of_each_army_hit_hidden_from_the_o
         ("blue-a", 6, True),
         ("blue-hq-garrison", 7, False),
     ]
+    # each hidden roll once per empire, red's (no army in the hex) recorded empty (AE-66)
     hidden = [e for e in events if isinstance(e, DiceRolled) and e.hidden]
-    assert [(d.sides, len(d.faces)) for d in hidden] == [(10, 2), (6, 8)]
+    assert [(d.sides, len(d.faces)) for d in hidden] == [(10, 0), (10, 2), (6, 0), (6, 8)]
     blue = fallout_of(events, "blue")
     # the seer: 2 − 0 = 2 wounds; the titan: 2 − 1 = 1, − 1 Composite Armor = 0 (AE-29)
     assert [(h.card, h.damage) for h in blue.hits] == [("blue.seer.1", 2), ("blue.titan.1", 0)]

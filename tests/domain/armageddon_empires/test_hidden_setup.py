@@ -85,17 +85,22 @@ def created_as(arb: Arbiter, player: str | None) -> dict[str, Any]:
     return data
 
 
-def red_outputs(arb: Arbiter) -> dict[str, str]:
-    """What red is given, each as the text it is handed, every 64-hex digest blinded."""
-    feed = next(iter(arb.records_as("ni", "red", 1, 1)))
+def outputs_of(arb: Arbiter, player: str) -> dict[str, str]:
+    """What ``player`` is given, each as the text it is handed, every 64-hex digest blinded."""
+    feed = next(iter(arb.records_as("ni", player, 1, 1)))
     row = next(iter(arb.export_records("ni")))
-    state = json.dumps(render.builtins(arb.view("ni", None, "red")), ensure_ascii=False)
+    state = json.dumps(render.builtins(arb.view("ni", None, player)), ensure_ascii=False)
     return {
         "its feed of game_created": blinded(json.loads(export_line(feed))),
         "the exported game_created row": blinded(json.loads(export_line(row))),
-        "state --as red --json": blinded(json.loads(state)),
-        "every read": blinded(json.loads(reads(arb, "red"))),
+        f"state --as {player} --json": blinded(json.loads(state)),
+        "every read": blinded(json.loads(reads(arb, player))),
     }
+
+
+def red_outputs(arb: Arbiter) -> dict[str, str]:
+    """What red is given (``outputs_of``)."""
+    return outputs_of(arb, "red")
 
 
 def test_red_reads_the_same_however_many_armies_and_minefields_blue_starts_with(

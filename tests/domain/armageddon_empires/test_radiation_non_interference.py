@@ -73,8 +73,10 @@ def test_red_reads_the_same_whatever_the_resistance_of_blue_s_hidden_type(
     # the games differ, for the referee and for blue: the Bulwarks took other radiation
     assert damage(five) != damage(seven)
     assert reads(five, "blue") != reads(seven, "blue")
-    # and red's feed holds the 25 radiation rolls of version 19 in both
-    assert radiation_sides(five) == radiation_sides(seven) == list(RADIATION_SIDES)
+    # and red's feed holds the 25 radiation rolls of version 19 in both, each once per empire
+    # since version 21 (AE-66)
+    by_empire = [sides for sides in RADIATION_SIDES for _ in ("red", "blue")]
+    assert radiation_sides(five) == radiation_sides(seven) == by_empire
     # and nothing red is given differs
     assert red_outputs(five) == red_outputs(seven)
 

@@ -135,8 +135,9 @@ TWINS = {
 }
 
 
-def struck(tmp: Path, red: str) -> Arbiter:
-    """The game ``ni`` of red's ``red`` armies, its set-up hidden, key ``KEY``, auto dice: no
+def struck(tmp: Path, red: str, version: str | None = None) -> Arbiter:
+    """The game ``ni`` of red's ``red`` armies, its set-up hidden, key ``KEY``, auto dice, begun
+    under ``version`` (default: this one): no
     initiative bought (blue ends its turn if it has the first), then red's hawk strikes a unit
     of blue-a (sighted at the round's start), blue fires nothing from the ground, and every
     side of the Air-To-Ground challenge accepts."""
@@ -148,7 +149,7 @@ def struck(tmp: Path, red: str) -> Arbiter:
         resources="",
         public_setup=False,
     )
-    arb = begun(tmp / f"{abs(hash(red)) % 10**6}", text, KEY, dice="auto")
+    arb = begun(tmp / f"{abs(hash(red)) % 10**6}-{version}", text, KEY, version, dice="auto")
     for player in ("red", "blue"):
         arb.play("ni", json.dumps({"type": "buy_initiative", "player": player, "count": 0}))
     if arb.view("ni")["state"]["current"] == "blue":
@@ -213,7 +214,7 @@ def test_the_striker_and_a_referee_read_why_the_controller_did_not_count(tmp_pat
 def test_a_revealed_version_20_game_audits_clean_and_re_derives_the_controllers(
     tmp_path: Path,
 ) -> None:
-    arb = struck(tmp_path, THERE)
+    arb = struck(tmp_path, THERE, "20")
     arb.reveal("ni")
     auditor = audit_records(arb.export_records("ni"), rulesets.get)
     assert auditor.findings == [] and auditor.revealed
