@@ -59,6 +59,11 @@ def violations(state: GameState) -> list[Violation]:
     per_hex: Counter[tuple[str, str]] = Counter()
     for army in state.armies.values():
         places.update(army.cards())
+        # an army's cards are its empire's (AE-66 rolls an army's dice and its cards' under one
+        # empire: the army's for its collateral die, each card's owner for its challenge)
+        strays = [c for c in army.cards() if state.instances[c].owner != army.empire]
+        if strays:
+            out.append(Violation("cards_held_by_owner", f"{army.id} holds {strays}"))
         if len(army.units) > MAX_UNITS_PER_ARMY or (army.hero is not None) > MAX_HEROES_PER_ARMY:
             out.append(Violation("army_size", f"{army.id} holds {len(army.units)} units"))
         if army.at not in state.board.terrain:

@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import msgspec
+from msgspec.structs import replace
 
 from tests.domain.armageddon_empires.games import encoded, play
 from tests.domain.armageddon_empires.helpers import game
 from tests.domain.armageddon_empires.invariants import check_invariants
 from warlog.domain.armageddon_empires.events import EVENT_TYPES
+from warlog.domain.armageddon_empires.invariants import violations
 from warlog.domain.armageddon_empires.ruleset import RULESET
 from warlog.domain.armageddon_empires.state import GameState
 
@@ -82,3 +84,19 @@ def test_events_that_carry_arithmetic_explain_it() -> None:
                 assert event.explain(), type(event).__name__
                 kinds.add(type(event))
     assert len(kinds) >= 12
+
+
+def test_an_army_holding_another_empire_s_card_breaks_an_invariant() -> None:
+    # given the opening state, whose red garrison holds red's trooper
+    state = game().state
+    assert violations(state) == []
+    # when the trooper is made blue's while red's army still holds it
+    trooper = state.instances["red.trooper.1"]
+    stray = replace(
+        state, instances={**state.instances, "red.trooper.1": replace(trooper, owner="blue")}
+    )
+    # then the state breaks "held by its owner": the fallout's dice are rolled per empire, an
+    # army's under its empire and its cards' under their owner, which must be one (AE-66)
+    assert [(v.name, v.detail) for v in violations(stray)] == [
+        ("cards_held_by_owner", "red-hq-garrison holds ['red.trooper.1']")
+    ]
