@@ -67,6 +67,10 @@ def test_every_as_option_names_who_reads_without_it() -> None:
     assert helps and set(helps.values()) == {
         "As this player may see it (default: the referee, who sees everything)."
     }
+    # and each help shows what --as takes, a player
+    for name in ("play", *helps):
+        usage = CliRunner().invoke(cli, [*name.split(), "--help"]).stdout
+        assert "--as PLAYER" in usage, name
 
 
 def test_the_exit_codes_are_in_warlog_help() -> None:
@@ -157,12 +161,26 @@ def test_legal_in_a_manual_game_tells_the_referee_which_dice_each_command_needs(
     status, _, err = run(db, "play", "a1", first)
     assert status == 1 and err.count("\n") == 1
     assert err.startswith("error[input/bad_json]: command is followed by the '# dice:' note")
-    assert 'give the faces as a "dice" list in the command' in err
+    assert 'give the faces as a "dice" list in the command, e.g. {..., "dice": [4, 2]}' in err
     assert run(db, "head", "a1")[1] == head
     # then the round's hidden observation rolls (AE-17): as many dice as the comment says
     hidden = sum(int(n) for n in re.findall(r"(\d+) d6 for observation", needs))
     dice = [6, 1] + [1] * hidden
     assert run(db, "play", "a1", json.dumps({**json.loads(command), "dice": dice}))[0] == 0
+
+
+def test_a_command_followed_by_anything_but_the_dice_note_is_refused_as_not_json(db: Path) -> None:
+    # given a command followed by a comment of the player's own, not the note `legal` prints
+    head = run(db, "head", "a1")[1]
+    line = '{"type": "end_turn", "player": "red"}  # my move'
+    # when it is played, then it is refused as JSON with extra data, where that starts, and
+    # nothing is appended: the advice about the dice note would mislead
+    status, _, err = run(db, "play", "a1", line)
+    assert (status, err) == (
+        1,
+        "error[input/bad_json]: command is not valid JSON: Extra data at line 1 column 40\n",
+    )
+    assert run(db, "head", "a1")[1] == head
 
 
 def test_play_from_stdin_names_the_refused_line_and_what_was_applied(db: Path) -> None:

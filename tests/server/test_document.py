@@ -54,6 +54,16 @@ def test_each_answer_lists_its_headers_by_name_and_the_reveal_its_409(client: An
     assert "409" in paths["/games/{game}/reveal"]["post"]["responses"]
 
 
+#: the error code each answer any route may give carries (docs/server.md, "Status codes and
+#: errors")
+ERROR_CODES = {
+    "408": "http/request_timeout",
+    "413": "http/too_large",
+    "500": "internal/bug",
+    "503": "http/too_many_connections",
+}
+
+
 def test_every_answer_the_server_gives_is_in_the_document(client: Any) -> None:
     """Given a server, when a client reads its document, then every operation lists the answers
     any route may give (408, 500, 503: docs/server.md's status table, in the one error shape),
@@ -72,6 +82,8 @@ def test_every_answer_the_server_gives_is_in_the_document(client: Any) -> None:
             assert statuses <= set(answers), (path, method)
             for status in statuses:
                 assert answers[status]["content"]["application/json"]["schema"] == error
+                # the code the body carries, for a client to tell the causes apart
+                assert ERROR_CODES[status] in answers[status]["description"], (path, status)
     tagged = [
         paths["/games/{game}"]["get"]["responses"]["200"],
         paths["/games/{game}/head"]["get"]["responses"]["200"],
@@ -80,3 +92,21 @@ def test_every_answer_the_server_gives_is_in_the_document(client: Any) -> None:
     ]
     for answer in tagged:
         assert "If-Match" in answer["headers"]["ETag"]["description"]
+        # a quoted seq, typed as the text it is (a header names a schema or a content)
+        assert answer["headers"]["ETag"]["schema"] == {"type": "string"}
+
+
+def test_every_header_an_answer_names_says_its_type(client: Any) -> None:
+    """Given a server, when a client generates its code from the document, then every response
+    header it names has a schema, the text it is (Litestar's response headers had none)."""
+    paths = client.get("/openapi.json").json()["paths"]
+    headers = [
+        (path, status, name, header)
+        for path, operations in paths.items()
+        for operation in operations.values()
+        for status, answer in operation["responses"].items()
+        for name, header in answer.get("headers", {}).items()
+    ]
+    assert {name for *_, name, _ in headers} >= {"ETag", "Warlog-Live-Relatives"}
+    for path, status, name, header in headers:
+        assert header["schema"] == {"type": "string"}, (path, status, name)
