@@ -359,3 +359,29 @@ def test_a_typed_die_more_than_the_command_rolls_is_a_finding(tmp_path: Path) ->
         "seq 2 [rules]: the rules reject this command: this command needs 2 dice (2 d6) in its "
         "'dice' list; 3 given"
     ]
+
+
+@pytest.mark.parametrize(
+    ("fork", "seq", "change", "said"),
+    [
+        ("new", 10, {"at": 8}, "seq 10 [sequence]: game_forked says it cuts at 8"),
+        ("same", 14, {"seed": OTHER_SEED.hex()}, "seq 14 [dice]: the seed the fork keeps does"),
+        (None, 14, {"seed": OTHER_SEED.hex()}, "seq 14 [dice]: the revealed seed does not open"),
+    ],
+    ids=["fork-cut", "fork-seed", "reveal-seed"],
+)
+def test_a_lineage_finding_is_told_once_when_the_rules_have_stopped(
+    log: Log,
+    forks: dict[str, Log],
+    fork: str | None,
+    seq: int,
+    change: dict[str, object],
+    said: str,
+) -> None:
+    """Given a log whose rules the audit does not follow (a version it does not play), with a
+    fork or a reveal forged, then its finding is listed once, as when the rules are followed
+    (it was listed twice: once as the batch's, once as the lineage's)."""
+    source = log if fork is None else forks[fork]
+    forged_log = forged(forged(source, 1, {"version": "2"}), seq, change)
+    lines = [f.line() for f in audit_records(forged_log, rulesets).findings]
+    assert sum(1 for line in lines if line.startswith(said)) == 1, lines
