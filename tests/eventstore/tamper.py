@@ -124,9 +124,10 @@ def is_legal_game(records: list[Record], rulesets: Callable[[str], Any], seed: b
         created = msgspec.convert(first, GameCreated)
         arbiter = Arbiter(MemoryStore(), rulesets, seeds=lambda: seed)
         game = arbiter.create(created, seed)
-        for r, (data, _) in zip(records[1:], forms[1:], strict=True):
+        for r, (data, openings) in zip(records[1:], forms[1:], strict=True):
             if r.type == "command_issued":
-                command = data["command"]
+                # the command as the arbiter was given it: its opened values in the clear
+                command = cleared(data, {p: v for p, (v, _) in openings.items()})["command"]
                 if data.get("player") != command.get("player") or is_seal(command.get("dice")):
                     return False
                 arbiter.play(game, json.dumps(command))
