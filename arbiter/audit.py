@@ -286,6 +286,8 @@ class Auditor:
                 meta = self._meta
                 assert self._rederivation is not None and meta is not None
                 self._rederivation.command(batch, first, meta, self._state)
+        elif not self._derive:
+            pass  # the lineage events are checked as _lineage_only follows them, once
         elif isinstance(first, DiceRevealed):
             self._reveal.revealed(head.record, first, self._meta)
         elif isinstance(first, GameForked):

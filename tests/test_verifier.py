@@ -238,14 +238,16 @@ def test_a_file_that_cannot_be_read_is_one_line(tmp_path: Path, make: str) -> No
 # ---------------------------------------------------------------- what it did not check
 
 
-def cli_export(tmp_path: Path, *new: str) -> Path:
-    """A new game made and exported by the command line (not revealed: its seals stay closed)."""
+def cli_export(tmp_path: Path, *new: str, reveal: bool = False) -> Path:
+    """A new game made and exported by the command line (not revealed unless ``reveal``: its
+    seals stay closed)."""
     from click.testing import CliRunner
 
     from warlog.cli.main import cli
 
     db, path = str(tmp_path / "w.db"), tmp_path / "game.jsonl"
-    for args in (["new", *new, "--game", "g1"], ["export", "g1", "-o", str(path)]):
+    revealing = [["reveal", "g1", "--yes"]] if reveal else []
+    for args in (["new", *new, "--game", "g1"], *revealing, ["export", "g1", "-o", str(path)]):
         result = CliRunner().invoke(cli, ["--db", db, *args])
         assert result.exit_code == 0, result.output
     return path
@@ -267,6 +269,22 @@ def test_seals_still_closed_are_counted_as_not_checked(tmp_path: Path) -> None:
     assert (result.returncode, result.stdout) == (0, report(0, 0, unseeded=8, closed=28))
     audit = CliRunner().invoke(cli, ["--db", str(tmp_path / "a.db"), "audit", str(path)])
     assert "8 rolls NOT verified" in audit.stdout and "28 still sealed" in audit.stdout
+
+
+def test_a_manual_dice_game_s_deal_is_derived_from_its_seed(tmp_path: Path) -> None:
+    """Given a revealed Armageddon Empires game with manual dice (the referee types the dice of
+    commands, but the opening's deal rolls on the game's seed, as in an auto game), when the
+    verifier and the audit read its export, then both derive the deal's 8 rolls from the
+    revealed seed and call none of them typed by a referee (which would leave them unchecked)."""
+    from click.testing import CliRunner
+
+    from warlog.cli.main import cli
+
+    path = cli_export(tmp_path, "armageddon-empires", "--dice", "manual", reveal=True)
+    result = run(path)
+    assert (result.returncode, result.stdout) == (0, report(8, 28))
+    audit = CliRunner().invoke(cli, ["--db", str(tmp_path / "a.db"), "audit", str(path)])
+    assert "  dice verified: every roll re-derived from the revealed seed (8 rolls)" in audit.stdout
 
 
 def race_export(tmp_path: Path, reveal: bool) -> Path:
@@ -328,3 +346,69 @@ def test_a_game_made_manual_by_a_forger_shows_its_rolls_unchecked(tmp_path: Path
 
     result = run(forge(golden, tmp_path / "manual.jsonl", edit))
     assert (result.returncode, result.stdout) == (0, report(0, 84, typed=59))
+
+
+# ---------------------------------------------------------------- each check, met by its forgery
+
+
+def second_face_changed(events: list[dict[str, Any]]) -> None:
+    roll = next(e for e in events if e["type"] == "dice_rolled" and len(e["data"]["faces"]) > 1)
+    roll["data"]["faces"][1] = roll["data"]["faces"][1] % 6 + 1
+
+
+def seed_replaced(events: list[dict[str, Any]]) -> None:
+    assert events[-1]["type"] == "dice_revealed"
+    events[-1]["data"]["seed"] = bytes(range(1, 33)).hex()
+
+
+def own_salt(events: list[dict[str, Any]]) -> None:
+    events[1]["data"]["command"]["dice"]["salt"] = "11" * 32  # the forger reseals under it
+
+
+def value_changed_seal_kept(lines: list[str]) -> None:
+    event = json.loads(lines[1])
+    event["data"]["command"]["dice"]["value"] = [3, 5]  # the seal (and the chain) as they were
+    lines[1] = json.dumps(event)
+
+
+def prev_field_changed(lines: list[str]) -> None:
+    event = json.loads(lines[4])
+    event["prev"] = "f" * 64  # its hash as it was: the hash covers the prev the chain carries
+    lines[4] = json.dumps(event)
+
+
+@pytest.mark.parametrize(
+    ("manual", "forger", "edit", "said"),
+    [
+        (False, True, lambda events: events.pop(4), "seq 6: the chain is broken here"),
+        (False, False, prev_field_changed, "seq 5: the chain is broken here"),
+        (False, True, second_face_changed, "these faces do not come from the revealed seed"),
+        (False, True, seed_replaced, "the seed does not open the commitment in force"),
+        (True, False, value_changed_seal_kept, "seq 2: the seal of command.dice does not open"),
+        (
+            True,
+            True,
+            own_salt,
+            "seq 2: the salt of command.dice does not come from the revealed seed",
+        ),
+    ],
+    ids=["seq-skipped", "prev-field", "second-face", "seed-of-another", "value", "salt"],
+)
+def test_each_forgery_is_named_by_the_verifier_s_check_for_it(
+    export: Path, tmp_path: Path, manual: bool, forger: bool, edit: Any, said: str
+) -> None:
+    """Given a revealed export (the auto race, or the manual one whose commands' dice are
+    sealed and opened), when it is edited as the case says (by the careful forger, who
+    recomputes every opened seal and the whole chain, or by hand), then the verifier names
+    it, exit 1: a mutant of each of these checks once let the edit through as intact."""
+    source = race_export(tmp_path, reveal=True) if manual else export
+    path = tmp_path / "edited.jsonl"
+    if forger:
+        forge(source, path, edit)
+    else:
+        lines = source.read_text().splitlines()
+        edit(lines)
+        path.write_text("\n".join(lines) + "\n")
+    result = run(path)
+    assert result.returncode == 1
+    assert any(line.endswith(said) for line in result.stdout.splitlines()), result.stdout

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from tests.cli.command import one_line, run
-from tests.eventstore.tamper import rechain
+from tests.eventstore.tamper import forged, rechain
 from tests.toy import SCENARIO
 from warlog.arbiter.application import Arbiter
 from warlog.arbiter.audit import audit_records
@@ -214,15 +214,6 @@ def test_the_verifier_says_whether_dice_were_checked(tmp_path: Path) -> None:
         path = write(tmp_path, race_log(reveal), f"r{reveal}.jsonl")
         out = subprocess.run([sys.executable, str(docs), path], capture_output=True, text=True)
         assert out.returncode == 0 and said in out.stdout
-
-
-def forged(records: list[Record], seq: int, change: dict[str, object]) -> list[Record]:
-    """The log with event ``seq``'s data changed and the chain recomputed (a careful forger)."""
-    out = list(records)
-    r = out[seq - 1]
-    data = {**json.loads(r.data), **change}
-    out[seq - 1] = Record(r.seq, r.type, json.dumps(data, separators=(",", ":")), r.at, "", "")
-    return rechain(out)
 
 
 @pytest.mark.parametrize(
@@ -438,6 +429,11 @@ def test_a_key_file_whose_seed_is_not_the_one_committed_to_is_refused(
             "seq 2 [seal]: the key file opens no value for the seal at faces",
         ),
         (
+            """UPDATE openings SET owners = '{"faces":"red","bogus":null}' WHERE seq = 2""",
+            4,
+            "seq 2 [seal]: the key file names bogus, which the rules do not seal",
+        ),
+        (
             "DELETE FROM openings WHERE seq = 2",
             4,
             "seq 2 [seal]: the key file holds no opening of it: 1 sealed value not opened",
@@ -453,7 +449,14 @@ def test_a_key_file_whose_seed_is_not_the_one_committed_to_is_refused(
             "error[store/corrupt]: the key file",
         ),
     ],
-    ids=["owner-swapped", "path-dropped", "opening-deleted", "clear-not-json", "owners-unreadable"],
+    ids=[
+        "owner-swapped",
+        "path-dropped",
+        "path-added",
+        "opening-deleted",
+        "clear-not-json",
+        "owners-unreadable",
+    ],
 )
 def test_the_arbiters_audit_of_its_key_file_names_each_damage(
     tmp_path: Path, damage: str, status: int, said: str

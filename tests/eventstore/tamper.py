@@ -9,6 +9,7 @@ from typing import Any
 import msgspec
 from hypothesis import strategies as st
 
+from tests.forger import chained
 from warlog.arbiter.application import Arbiter
 from warlog.domain.core.errors import WarlogError
 from warlog.domain.core.events import GameCreated
@@ -20,13 +21,35 @@ from warlog.eventstore.records import Record
 
 def rechain(records: list[Record]) -> list[Record]:
     """What a forger who recomputes the chain does: renumber from 1 and re-link every hash."""
+    return relink([msgspec.structs.replace(r, seq=seq) for seq, r in enumerate(records, start=1)])
+
+
+def relink(records: list[Record]) -> list[Record]:
+    """Every ``prev`` and hash recomputed in order, each record keeping the seq it states, each
+    hash over the chained form (opened seals closed again) as a careful forger computes it."""
     out: list[Record] = []
     prev = GENESIS
-    for seq, r in enumerate(records, start=1):
-        h = link(prev, seq, r.type, r.at, r.data)
-        out.append(Record(seq, r.type, r.data, r.at, prev, h))
+    for r in records:
+        h = link(prev, r.seq, r.type, r.at, _chained(r.data))
+        out.append(Record(r.seq, r.type, r.data, r.at, prev, h))
         prev = h
     return out
+
+
+def _chained(data: str) -> str:
+    if '"sealed"' not in data:
+        return data
+    return json.dumps(chained(json.loads(data)), separators=(",", ":"), ensure_ascii=False)
+
+
+def forged(records: list[Record], seq: int, change: dict[str, Any]) -> list[Record]:
+    """The log with fields of event ``seq``'s data replaced by ``change`` and the chain
+    recomputed (a careful forger)."""
+    out = list(records)
+    r = out[seq - 1]
+    data = json.dumps({**json.loads(r.data), **change}, separators=(",", ":"), ensure_ascii=False)
+    out[seq - 1] = Record(r.seq, r.type, data, r.at, "", "")
+    return relink(out)
 
 
 def _mutate_value(value: Any, draw: Callable[[Any], Any]) -> Any:
@@ -101,9 +124,10 @@ def is_legal_game(records: list[Record], rulesets: Callable[[str], Any], seed: b
         created = msgspec.convert(first, GameCreated)
         arbiter = Arbiter(MemoryStore(), rulesets, seeds=lambda: seed)
         game = arbiter.create(created, seed)
-        for r, (data, _) in zip(records[1:], forms[1:], strict=True):
+        for r, (data, openings) in zip(records[1:], forms[1:], strict=True):
             if r.type == "command_issued":
-                command = data["command"]
+                # the command as the arbiter was given it: its opened values in the clear
+                command = cleared(data, {p: v for p, (v, _) in openings.items()})["command"]
                 if data.get("player") != command.get("player") or is_seal(command.get("dice")):
                     return False
                 arbiter.play(game, json.dumps(command))

@@ -65,6 +65,10 @@ def test_a_dropped_event_is_named_by_its_seq(game: list[Record]) -> None:
     findings = audit_records(forged, rulesets).findings
     assert (findings[0].seq, findings[0].check) == (6, "sequence")
     assert "seq 5 missing" in findings[0].message
+    # one gap, one finding: the events after it are numbered on from the seq they state
+    assert [f.line() for f in findings if f.check == "sequence"] == [
+        "seq 6 [sequence]: seq 5 missing: the log jumps to 6"
+    ]
 
 
 def test_forged_faces_with_a_recomputed_chain_fail_the_dice_check(game: list[Record]) -> None:

@@ -15,7 +15,9 @@ from msgspec.structs import replace
 from tests.forger import forge
 from tests.recorded import FIXTURES
 from warlog.arbiter.application import Arbiter
+from warlog.arbiter.audit import audit_records
 from warlog.arbiter.autoplay import autoplay
+from warlog.arbiter.exchange import parse_lines
 from warlog.cli.main import cli
 from warlog.domain import rulesets
 from warlog.eventstore.memory_store import MemoryStore
@@ -64,6 +66,10 @@ def test_a_revealed_log_with_one_value_closed_again_is_not_called_clean(tmp_path
     rules = next(x for x in out if x.startswith("  rules:"))
     assert f"not checked from seq {roll['seq']} on" in rules
     assert "though the seed that sealed it is revealed at seq 3215" in rules
+    # nor does it say that every roll was derived again from the revealed seed
+    records = list(parse_lines((tmp_path / "forged.jsonl").read_text().splitlines()))
+    auditor = audit_records(records, rulesets.get)
+    assert auditor.proved.dice_sealed == 1 and not auditor.revealed
 
 
 def test_the_hidden_set_up_s_salts_are_checked_when_the_rules_stopped_in_the_opening(
@@ -353,3 +359,37 @@ def test_a_chain_only_import_of_a_fork_whose_new_seed_is_not_here_audits_as_the_
     assert runner.invoke(cli, imported).exit_code == 0
     audited = runner.invoke(cli, ["--db", str(home), "audit", "g1"])
     assert audited.exit_code == 0 and "no findings" in audited.stdout.splitlines()[0]
+
+
+def test_the_opening_s_dice_that_do_not_match_the_rules_are_named_at_the_roll(
+    tmp_path: Path,
+) -> None:
+    """Given the golden game with its first deal roll (seq 2, a d22 picking red's first card)
+    made a d23 and the chain re-hashed, then the audit's first finding is that roll's, saying
+    what the rules roll, not only that a consequence differs."""
+
+    def a_d23(events: Events) -> None:
+        assert (events[1]["type"], events[1]["data"]["sides"]) == ("dice_rolled", 22)
+        events[1]["data"]["sides"] = 23
+
+    status, out = audit(tmp_path, a_d23)
+    assert status == 4
+    assert out[1] == (
+        "  seq 2 [rules]: the dice do not match the rules: the rules roll 1 d22 where the log "
+        "records 1 d23"
+    )
+
+
+def test_a_seal_whose_hash_is_not_a_hash_is_a_finding_not_a_value_left_sealed(
+    tmp_path: Path,
+) -> None:
+    """Given the golden game whose first sealed roll's faces are replaced by {"sealed": "zz"}
+    (no hash) and the chain re-hashed, then the audit finds the event unreadable (exit 4): it
+    is not counted as a value left sealed, which would only make the audit incomplete."""
+
+    def not_a_hash(events: Events) -> None:
+        first_sealed_roll(events)["data"]["faces"] = {"sealed": "zz"}
+
+    status, out = audit(tmp_path, not_a_hash)
+    assert status == 4
+    assert out[1].startswith("  seq 2 [decode]: bad dice_rolled data: Expected `array`")
