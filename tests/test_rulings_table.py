@@ -1,5 +1,6 @@
 """docs/rulings.md is a reader's way from a ruling to its code: every name in a ruling's code
-column is real, and the code it names cites the ruling.
+column is real, and the code it names cites the ruling; the code a ruling's text names (a
+version's gate, a class's member) is real too.
 
 A name is a module file (``movement.py``, ``core/rolls.py``, ``scenarios/second-war.toml``),
 a module (``fallout_events``), a module's attribute (``costs.deploy_ap``,
@@ -95,6 +96,59 @@ def own_source(obj: object, module: ModuleType | None) -> str:
 
 
 RULINGS = rows()
+
+
+def prose_names() -> list[tuple[str, str, str]]:
+    """Each ruling's id, package and each dotted name its text (not its code column) gives
+    that must be code: ``module.CONSTANT`` of its ruleset, ``Class.member`` of its ruleset or of
+    the core, ``core.module.name``. A lowercase ``module.field`` is left out: the text also
+    names event and scenario fields that way (``radiation.dice``, ``empires.N.cards``, and
+    ``armies.N``, whose head is also a module's name)."""
+    found = []
+    for line in (ROOT / "docs" / "rulings.md").read_text().splitlines():
+        match = ROW.match(line)
+        if match is None:
+            continue
+        text = line.rstrip().removesuffix("|").rsplit("|", 1)[0]
+        package = PACKAGES[match.group(2)]
+        for name in re.findall(r"`([A-Za-z_]\w*(?:\.\w+)+)`", text):
+            head, attr = name.split(".")[0], name.split(".")[-1]
+            constant = attr.isupper() and len(attr) > 1  # not a field path's ``N``
+            if head == "core" or head[0].isupper() or (head in modules(package) and constant):
+                found.append((match.group(1), package, name))
+    return found
+
+
+def real(name: str, package: str) -> bool:
+    parts = name.split(".")
+    if parts[0] == "core":
+        module = importlib.import_module(f"warlog.domain.core.{parts[1]}")
+        return hasattr(module, parts[2])
+    if parts[0][0].isupper():
+        for module in [*modules(package).values(), *modules("core").values()]:
+            cls = vars(module).get(parts[0])
+            if inspect.isclass(cls) and hasattr(cls, parts[1]):
+                return True
+        return False
+    return hasattr(modules(package)[parts[0]], parts[1])
+
+
+PROSE = prose_names()
+
+
+@pytest.mark.parametrize(
+    ("ruling", "package", "name"), PROSE, ids=[f"{r}:{n}" for r, _, n in PROSE]
+)
+def test_each_code_name_in_a_ruling_s_text_is_real(ruling: str, package: str, name: str) -> None:
+    # given a name of code in a ruling's text (a constant, a class's member, a core function)
+    # then it names something real, as the code column's names do
+    assert real(name, package), f"{ruling} names {name}, which is not in {package} or the core"
+
+
+def test_the_rulings_text_names_code() -> None:
+    # given the rulings' text, then the check above has names to check, of the constants that
+    # gate a version among them
+    assert len(PROSE) > 10 and any(n.endswith("_SINCE") for _, _, n in PROSE)
 
 
 def test_the_table_lists_every_ruleset_s_rulings() -> None:
