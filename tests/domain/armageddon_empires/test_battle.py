@@ -240,7 +240,7 @@ def test_a_delayed_battle_averted_cites_the_delayed_attacks_ruling_alone() -> No
 def test_a_battle_averted_in_a_game_of_version_20_records_no_caller_and_cites_both() -> None:
     # given the same delayed attack in a game begun under version 20
     g = delayed_with_the_enemy_gone()
-    g.state = replace(g.state, rules_version=20)
+    g.ruleset, g.state = RULESET.at_version("20"), replace(g.state, rules_version=20)
     # when red ends its turn, then the event is encoded as version 20 encoded it, no caller
     averted = only(g.when(EndTurn(player="red")), BattleAverted)
     assert averted.called_by is UNSET

@@ -19,6 +19,13 @@ from warlog.domain.core.errors import RulesError
 #: warlog before version 7 (its 12 air-strike events included)
 VERSION_6_LOG = Path(__file__).resolve().parent / "logs" / "version-6-to-first-capture.jsonl"
 
+#: a game written by warlog when version 20 was its latest (at 4ef2f1d, by
+#: ``test_dice_by_empire.both_strikes``, revealed): a collateral strike then a WMD on one hex
+#: holding both empires' cards, each hidden roll of their fallout over both (AE-66 since 21)
+VERSION_20_FALLOUT_LOG = (
+    Path(__file__).resolve().parent / "logs" / "version-20-collateral-and-wmd.jsonl"
+)
+
 STRIKE = {
     "type": "play_attack_card",
     "player": "red",
@@ -77,6 +84,22 @@ def test_a_log_written_by_warlog_before_version_7_still_audits_clean() -> None:
     assert auditor.findings == [] and auditor.revealed
     assert auditor.rules == "armageddon-empires version 6"
     assert auditor.proved.batches_rederived == 157 and not auditor.proved.rules_stopped_at
+
+
+def test_a_log_written_by_warlog_before_version_21_re_derives_its_fallout_as_written() -> None:
+    # given a collateral strike and a WMD recorded by the warlog of version 20, each hidden roll
+    # of their fallout one roll over both empires' cards
+    records = list(file_records(str(VERSION_20_FALLOUT_LOG)))
+    rolls = [json.loads(r.data)["purpose"] for r in records if r.type == "dice_rolled"]
+    assert "air strike 1 collateral" in rolls and "air strike 2 hidden WMD challenges" in rolls
+    assert not any(purpose.endswith("'s") for purpose in rolls)
+    # when it is audited, then every command re-derives to the same events under version 20,
+    # every roll and seal checked: version 21's split did not touch the rolls before it
+    auditor = audit_records(records, rulesets.get)
+    assert auditor.findings == [] and auditor.revealed
+    assert auditor.rules == "armageddon-empires version 20"
+    assert not auditor.proved.rules_stopped_at and auditor.proved.batches_rederived == 10
+    assert auditor.proved.dice_verified == 36 and not auditor.proved.unchecked()
 
 
 def test_a_version_this_warlog_does_not_play_is_reported_and_not_re_derived(
