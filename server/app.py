@@ -36,6 +36,15 @@ from warlog.server import schemas as s
 from warlog.server.auth import AuthError, Caller, Tokens, issue
 from warlog.server.errors import EXCEPTION_HANDLERS, StaleHead
 from warlog.server.feed import KEEPALIVE_SECONDS, Feeds, live
+from warlog.server.headers import (
+    HEAD_TAG,
+    LIVE_RELATIVES,
+    SEQ_DIGITS,
+    SEQ_HEADERS,
+    head_tag,
+    once,
+    parse_seq_header,
+)
 from warlog.server.host import ArbiterHost
 from warlog.server.openapi import openapi_config, responses
 
@@ -137,22 +146,6 @@ class BearerAuth(AbstractAuthenticationMiddleware):
         return AuthenticationResult(user=caller, auth=None)
 
 
-#: the headers that hold a seq; each is read once, so each may be given once
-SEQ_HEADERS = ("If-Match", "Last-Event-ID")
-
-
-def once(connection: ASGIConnection[Any, Any, Any, Any], names: tuple[str, ...]) -> None:
-    """InputError (400) for a header of ``names`` given on more than one line: which one counts
-    would be ours to guess (a proxy may add its own after the client's). Lines a client joined
-    by commas are one value, which no token or seq is: refused as that."""
-    for name in names:
-        if len(connection.headers.getall(name.lower(), [])) > 1:
-            raise InputError(
-                f"header {name} is given more than once: give it once",
-                "input/repeated_header",
-            )
-
-
 def player_of(request: Request[Any, Any, Any], game: FromPath[str]) -> str | None:
     """The player the caller acts as in ``game`` (None: the organiser)."""
     caller: Caller = request.user
@@ -161,10 +154,6 @@ def player_of(request: Request[Any, Any, Any], game: FromPath[str]) -> str | Non
 
 async def call(request: Request[Any, Any, Any], fn: Callable[[Arbiter], Any]) -> Any:
     return await warlog(request).host.call(fn)
-
-
-#: the reveal's header naming the live games that share hidden history with the revealed one
-LIVE_RELATIVES = "Warlog-Live-Relatives"
 
 
 def json_kind(value: Any) -> str:
@@ -176,43 +165,6 @@ def json_kind(value: Any) -> str:
     if isinstance(value, int | float):
         return "a number"
     return "an array" if isinstance(value, list) else "an object"
-
-
-def head_tag(seq: int) -> dict[str, str]:
-    return {"ETag": f'"{seq}"'}
-
-
-#: the head's entity tag, as the document describes it on the answers that carry a head
-HEAD_TAG = ResponseHeader(
-    name="ETag",
-    documentation_only=True,
-    description='The head\'s seq, quoted (`"SEQ"`): the value `If-Match` takes.',
-)
-
-
-#: a seq longer than this many digits is one no log reaches
-SEQ_DIGITS = 18
-
-
-def parse_seq_header(
-    name: str, value: str | None, minimum: int, *, beyond: int | None = None
-) -> int | None:
-    """A decimal seq from a header (quotes allowed); InputError (400) for anything else.
-    ``beyond``: what a decimal of more than ``SEQ_DIGITS`` digits stands for (a seq past any
-    head), where it is not an error."""
-    if value is None:
-        return None
-    text = value.strip()
-    if len(text) >= 2 and text[0] == text[-1] == '"':
-        text = text[1:-1]
-    if beyond is not None and text.isascii() and text.isdigit() and len(text) > SEQ_DIGITS:
-        return beyond
-    if not (text.isascii() and text.isdigit()) or len(text) > SEQ_DIGITS or int(text) < minimum:
-        raise InputError(
-            f"{name} holds a seq: a decimal number of at least {minimum}, not {value[:40]!r}",
-            "input/bad_header",
-        )
-    return int(text)
 
 
 def must_be_revealed(arb: Arbiter, game: str, player: str | None, what: str) -> None:

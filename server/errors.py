@@ -29,6 +29,7 @@ from warlog.domain.core.errors import (
     WarlogError,
 )
 from warlog.server.auth import AuthError
+from warlog.server.headers import head_tag
 
 log = logging.getLogger("warlog.server")
 
@@ -102,7 +103,7 @@ def on_warlog_error(request: Request[Any, Any, Any], exc: WarlogError) -> Respon
     if status == 401:
         headers["WWW-Authenticate"] = "Bearer"
     if isinstance(exc, StaleHead):
-        headers["ETag"] = f'"{exc.head[0]}"'
+        headers.update(head_tag(exc.head[0]))
     if status == 503:
         log.warning("%s %s: %s", request.method, request.url.path, exc.line())
     return error_response(status, exc.code, exc.message, headers)

@@ -17,6 +17,7 @@ from litestar.openapi.plugins import JsonRenderPlugin
 from warlog.domain import rulesets as registry
 from warlog.domain.core.errors import InputError
 from warlog.server.errors import ErrorBody
+from warlog.server.headers import HEAD_TAG_TEXT
 
 DESCRIPTIONS = {
     400: "Bad input: not JSON, an unknown command or field, a wrong type, a bad seq or header.",
@@ -37,10 +38,13 @@ EVERY_ROUTE = {
     "it may, every one busy (`http/too_many_connections`, with `Retry-After`).",
 }
 WITH_A_BODY = {"413": "A body over 1 MiB (`http/too_large`)."}
-#: the head's seq as an entity tag, on answers that carry a head
-HEAD_TAG = {
-    "description": 'The head\'s seq, quoted (`"SEQ"`): the value `If-Match` takes.',
-    "schema": {"type": "string"},
+#: the head's seq as an entity tag, on the stale If-Match's 409 (the routes' own answers
+#: declare it with ``headers.HEAD_TAG``)
+HEAD_TAG = {"description": HEAD_TAG_TEXT, "schema": {"type": "string"}}
+#: what a 503 for too many connections adds
+RETRY_AFTER = {
+    "description": "Seconds to wait before trying again (with `http/too_many_connections`).",
+    "schema": {"type": "integer"},
 }
 SCHEMA_REF = "#/components/schemas/{name}"
 
@@ -127,6 +131,7 @@ def completed(document: dict[str, Any]) -> dict[str, Any]:
                         "content": {"application/json": {"schema": error}},
                     },
                 )
+            answers["503"].setdefault("headers", {})["Retry-After"] = RETRY_AFTER
             if path == "/games/{game}/commands":  # a stale If-Match says the head it is at
                 answers["409"].setdefault("headers", {})["ETag"] = HEAD_TAG
     for operations in paths.values():  # Litestar keeps a route's headers in a frozenset

@@ -84,6 +84,8 @@ def test_every_answer_the_server_gives_is_in_the_document(client: Any) -> None:
                 assert answers[status]["content"]["application/json"]["schema"] == error
                 # the code the body carries, for a client to tell the causes apart
                 assert ERROR_CODES[status] in answers[status]["description"], (path, status)
+            # a 503 for too many connections says when to try again
+            assert answers["503"]["headers"]["Retry-After"]["schema"] == {"type": "integer"}
     tagged = [
         paths["/games/{game}"]["get"]["responses"]["200"],
         paths["/games/{game}/head"]["get"]["responses"]["200"],
@@ -98,7 +100,8 @@ def test_every_answer_the_server_gives_is_in_the_document(client: Any) -> None:
 
 def test_every_header_an_answer_names_says_its_type(client: Any) -> None:
     """Given a server, when a client generates its code from the document, then every response
-    header it names has a schema, the text it is (Litestar's response headers had none)."""
+    header it names has a schema (Litestar's response headers had none): text, but Retry-After's
+    seconds, a number."""
     paths = client.get("/openapi.json").json()["paths"]
     headers = [
         (path, status, name, header)
@@ -109,4 +112,5 @@ def test_every_header_an_answer_names_says_its_type(client: Any) -> None:
     ]
     assert {name for *_, name, _ in headers} >= {"ETag", "Warlog-Live-Relatives"}
     for path, status, name, header in headers:
-        assert header["schema"] == {"type": "string"}, (path, status, name)
+        kind = "integer" if name == "Retry-After" else "string"
+        assert header["schema"] == {"type": kind}, (path, status, name)
