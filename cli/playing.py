@@ -166,12 +166,12 @@ def _stdin_lines(stdin: Any) -> Iterator[tuple[int, bytes]]:
 @db_option
 @click.pass_context
 def legal(ctx: click.Context, game: str, player: str | None, as_json: bool) -> None:
-    """The legal commands now, one JSON object per line, each accepted by `play` as it is.
+    """The legal commands now, one JSON object per line, each one `play` accepts.
 
     When there is none, says why (whose turn it is, what the game waits for, that it is over).
-    In a manual-dice game each command is followed by a `# dice:` note of the dice it needs, in
-    order and for whom: `play` takes the command with those faces added as a "dice" list, not the
-    note.
+    `play` takes a line as it is, but in a manual-dice game, where each command is followed by a
+    `# dice:` note of the dice it needs, in order and for whom: there `play` takes the command
+    with those faces added as a "dice" list, not the note.
     With --json: the commands only, one JSON object per line (pipe them into `play -`).
 
     \b

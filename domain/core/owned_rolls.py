@@ -23,28 +23,21 @@ def roll_pieces(
     *,
     purpose: str,
     owners: Sequence[str] | None,
-    roller: str = "",
 ) -> list[tuple[int, ...]]:
     """The faces of each of ``pieces`` (its owner and how many dice it takes), in their order,
-    from hidden rolls of ``sides``-sided dice sealed as ``roller``'s: with ``owners`` None, one
+    from hidden rolls of ``sides``-sided dice, the referee's: with ``owners`` None, one
     roll of every piece's dice in order (``purpose``); otherwise one roll per owner, in the order
     of ``owners``, of that owner's pieces' dice in their order (``"{purpose}: {owner}'s"``),
     recorded even with none. RulesError (``Batch.roll``) for a die the dice contract does not
     define."""
     if owners is None:
-        faces = iter(
-            batch.roll(
-                sum(n for _, n in pieces), sides, purpose=purpose, roller=roller, hidden=True
-            )
-        )
+        faces = iter(batch.roll(sum(n for _, n in pieces), sides, purpose=purpose, hidden=True))
         return [tuple(next(faces) for _ in range(n)) for _, n in pieces]
     unknown = {owner for owner, _ in pieces} - set(owners)
     assert not unknown, f"pieces of no listed owner: {sorted(unknown)}"
     by_owner = {}
     for owner in owners:
         count = sum(n for o, n in pieces if o == owner)
-        rolled = batch.roll(
-            count, sides, purpose=f"{purpose}: {owner}'s", roller=roller, hidden=True
-        )
+        rolled = batch.roll(count, sides, purpose=f"{purpose}: {owner}'s", hidden=True)
         by_owner[owner] = iter(rolled)
     return [tuple(next(by_owner[owner]) for _ in range(n)) for owner, n in pieces]

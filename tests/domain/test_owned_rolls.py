@@ -1,6 +1,6 @@
 """A hidden roll over several owners' pieces, made once per owner (``core.owned_rolls``): each
-owner's roll holds its own pieces alone, in the owners' order, a roll of none recorded, sealed
-for the roller it is made for."""
+owner's roll holds its own pieces alone, in the owners' order, a roll of none recorded, each
+the referee's."""
 
 from __future__ import annotations
 
@@ -22,25 +22,24 @@ PIECES = [("red", 2), ("blue", 3), ("red", 1)]
 def test_each_owner_rolls_its_own_pieces_in_the_owners_order_and_none_is_recorded() -> None:
     # given the faces in the order they are rolled
     batch: Batch[int] = Batch(ManualDice([6, 5, 4, 1, 2, 3]), 0, keep)
-    # when the pieces are rolled for blue, red and green, sealed for the referee alone
-    faces = roll_pieces(
-        batch, PIECES, 6, purpose="fallout", owners=("blue", "red", "green"), roller="ref"
-    )
+    # when the pieces are rolled for blue, red and green
+    faces = roll_pieces(batch, PIECES, 6, purpose="fallout", owners=("blue", "red", "green"))
     # then blue's roll comes first and holds its piece's dice alone, red's holds its two pieces'
     # in their order, and green's, of no piece, is recorded with no dice
     assert batch.events == [
-        DiceRolled(sides=6, faces=[6, 5, 4], purpose="fallout: blue's", roller="ref", hidden=True),
-        DiceRolled(sides=6, faces=[1, 2, 3], purpose="fallout: red's", roller="ref", hidden=True),
-        DiceRolled(sides=6, faces=[], purpose="fallout: green's", roller="ref", hidden=True),
+        DiceRolled(sides=6, faces=[6, 5, 4], purpose="fallout: blue's", hidden=True),
+        DiceRolled(sides=6, faces=[1, 2, 3], purpose="fallout: red's", hidden=True),
+        DiceRolled(sides=6, faces=[], purpose="fallout: green's", hidden=True),
     ]
     assert faces == [(1, 2), (6, 5, 4), (3,)]
-    assert {owner for e in batch.events for _, owner in secrets_of(e)} == {"ref"}
+    # each sealed for nobody but the referee
+    assert {owner for e in batch.events for _, owner in secrets_of(e)} == {""}
 
 
 def test_with_no_owners_one_roll_holds_every_piece_in_order() -> None:
     batch: Batch[int] = Batch(ManualDice([6, 5, 4, 1, 2, 3]), 0, keep)
-    faces = roll_pieces(batch, PIECES, 6, purpose="fallout", owners=None, roller="ref")
+    faces = roll_pieces(batch, PIECES, 6, purpose="fallout", owners=None)
     assert batch.events == [
-        DiceRolled(sides=6, faces=[6, 5, 4, 1, 2, 3], purpose="fallout", roller="ref", hidden=True)
+        DiceRolled(sides=6, faces=[6, 5, 4, 1, 2, 3], purpose="fallout", hidden=True)
     ]
     assert faces == [(6, 5), (4, 1, 2), (3,)]
