@@ -15,9 +15,12 @@ from warlog.arbiter.checkpoints import check_checkpoints
 from warlog.arbiter.sources import file_records, memory_arbiter
 from warlog.domain import rulesets
 from warlog.domain.core.events import DiceRevealed, GameCreated
-from warlog.fixtures import REGRESSIONS
+from warlog.fixtures import EDGES, REGRESSIONS
 
-GAMES = sorted(p for p in FIXTURES.glob("*/*.jsonl") if p.parent.name != REGRESSIONS)
+#: the golden games, played to the end with their checkpoints
+GAMES = sorted(p for p in FIXTURES.glob("*/*.jsonl") if p.parent.name not in (REGRESSIONS, EDGES))
+#: every recorded game: the golden ones and the fuzz's sources near rare rules (edges/)
+RECORDED = sorted([*GAMES, *FIXTURES.glob(f"{EDGES}/*.jsonl")])
 
 
 def test_every_ruleset_has_a_recorded_game() -> None:
@@ -44,7 +47,7 @@ def test_a_recorded_game_replays_audits_clean_and_meets_its_checkpoints(path: Pa
     assert result.returncode == 0, result.stdout
 
 
-@pytest.mark.parametrize("path", GAMES, ids=lambda p: f"{p.parent.name}/{p.stem}")
+@pytest.mark.parametrize("path", RECORDED, ids=lambda p: f"{p.parent.name}/{p.stem}")
 def test_every_viewer_can_read_a_summary_anywhere_in_a_recorded_game(path: Path) -> None:
     """Given a recorded game, when the referee or any player asks for the state's summary after
     any event, then it names the game's round or turn and holds a table for each side."""
@@ -78,7 +81,7 @@ UNCITED = {
 }
 
 
-@pytest.mark.parametrize("path", GAMES, ids=lambda p: f"{p.parent.name}/{p.stem}")
+@pytest.mark.parametrize("path", RECORDED, ids=lambda p: f"{p.parent.name}/{p.stem}")
 def test_every_event_of_a_recorded_game_names_the_rule_it_follows(path: Path) -> None:
     """Given a recorded game, when a referee asks why any of its events happened, then the answer
     is not empty, and but for a command, a roll and a procedure's bare steps it cites the rule as

@@ -1,0 +1,49 @@
+"""The edges source (fixtures/edges/): re-recorded byte for byte, and fuzzed, it reaches
+Armageddon Empires' rare rules that the demo's game does not within the default examples."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from tests.fuzz.test_planted_bugs import fuzzed
+from warlog.fixtures.record_edges import LOG, record_edges
+
+#: the rare event types the edges source stands near (docs/fuzzing.md, "A source near the rare
+#: rules"): a WMD, collateral damage, an assault and one that finds nobody, a base razed, the
+#: three ends of a Capture Kill, a minefield laid and lifted, a repair
+RARE = (
+    "wmd_detonated",
+    "base_razed",
+    "fallout_suffered",
+    "collateral_rolled",
+    "assault_ordered",
+    "empty_armies_destroyed",
+    "battle_averted",
+    "capture_kill_began",
+    "hero_captured",
+    "hero_killed",
+    "hero_escaped",
+    "minefield_laid",
+    "minefield_lifted",
+    "card_repaired",
+)
+
+
+def test_recording_the_edges_game_again_writes_the_same_bytes(tmp_path: Path) -> None:
+    again = record_edges(tmp_path / LOG.name)
+    assert again.read_bytes() == LOG.read_bytes()
+
+
+def test_fuzzing_the_edges_game_reaches_every_rare_rule_and_finds_nothing(tmp_path: Path) -> None:
+    # the examples run out long before the budget: the seed decides what is reached, not the
+    # machine's speed (about 6 s here)
+    status, out = fuzzed(LOG, tmp_path / "failures", examples=300, budget=300, seed="1")
+    assert status == 0, out
+    report = json.loads(out)
+    assert report["found"] == []
+    [tally] = report["tallies"]
+    assert tally["versions"] == {str(LOG): "21"}  # recorded under version 21
+    never = [kind for kind in RARE if not tally["reached"].get(kind)]
+    assert never == []
+    assert tally["twin_steps"] > 0  # non-interference ran on the hidden set-up's draws
