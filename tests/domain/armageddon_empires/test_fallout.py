@@ -12,7 +12,7 @@ from typing import Any
 
 from msgspec.structs import replace
 
-from tests.domain.armageddon_empires.air_helpers import accept_all, launch
+from tests.domain.armageddon_empires.air_helpers import ROWS, accept_all, launch
 from tests.domain.armageddon_empires.helpers import (
     army_block,
     base_block,
@@ -36,8 +36,6 @@ from warlog.domain.armageddon_empires.radiation import RADIATION_SIDES, prime_of
 from warlog.domain.armageddon_empires.ruleset import RULESET
 from warlog.domain.armageddon_empires.views import view
 from warlog.domain.core.events import DiceRolled, Event
-
-ROWS = [". . . . . . . ."] * 5
 
 CARDS = """
 [[cards]]
