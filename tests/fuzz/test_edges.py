@@ -6,6 +6,9 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
+
+import warlog.fixtures.record_edges as record_edges_module
 from tests.fuzz.test_planted_bugs import fuzzed
 from warlog.fixtures.record_edges import LOG, record_edges
 
@@ -47,3 +50,16 @@ def test_fuzzing_the_edges_game_reaches_every_rare_rule_and_finds_nothing(tmp_pa
     never = [kind for kind in RARE if not tally["reached"].get(kind)]
     assert never == []
     assert tally["twin_steps"] > 0  # non-interference ran on the hidden set-up's draws
+
+
+def test_a_step_the_rules_never_allow_stops_the_recording_naming_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # given a recording whose first step waits for a command no rule ever offers
+    monkeypatch.setattr(record_edges_module, "STEPS", [lambda c: False])
+    monkeypatch.setattr(record_edges_module, "WAIT_MOST", 5)
+    # when it is recorded, then it stops after the quiet commands it may wait, naming the step,
+    # and writes nothing
+    with pytest.raises(RuntimeError, match="step 1 of 1 was not legal after 5 quiet commands"):
+        record_edges(tmp_path / LOG.name)
+    assert not (tmp_path / LOG.name).exists()
