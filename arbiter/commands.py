@@ -58,7 +58,8 @@ def parse_json_object(text: str | bytes) -> dict[str, Any]:
             raise InputError(
                 f"command is followed by the {quote(DICE_NOTE)} note that `legal` prints in a "
                 'manual-dice game: leave the note out and give the faces as a "dice" list in '
-                'the command, e.g. {..., "dice": [4, 2]}',
+                'the command, e.g. {..., "dice": [4, 2]}; a game that rolls its own dice takes '
+                "the command alone",
                 "input/bad_json",
             ) from None
         raise InputError(

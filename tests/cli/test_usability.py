@@ -477,3 +477,21 @@ def test_a_relative_that_cannot_be_read_is_named_as_live(
     status, _, err = run(db, "reveal", "b1", "--yes", "--despite-live-forks")
     assert status == 0
     assert err.startswith("note: f1 shares hidden history with b1 and is still being played")
+
+
+def test_the_dice_note_pasted_in_a_game_rolling_its_own_dice_is_told_to_give_the_command_alone(
+    tmp_path: Path,
+) -> None:
+    # given an auto-dice game, and a line a referee copied from a manual-dice game's `legal`
+    db = tmp_path / "auto.db"
+    assert run(db, "new", "armageddon-empires", "--game", "g1")[0] == 0
+    head = run(db, "head", "g1")[1]
+    line = '{"type": "buy_initiative", "player": "red", "count": 1}  # dice: 1 d6 for initiative'
+    # when it is played, then the refusal says the command alone is what this game takes (a
+    # "dice" list would be refused here, input/unexpected_dice), and nothing is appended
+    status, _, err = run(db, "play", "g1", line)
+    assert status == 1 and err.count("\n") == 1
+    assert err.rstrip().endswith("; a game that rolls its own dice takes the command alone")
+    assert run(db, "head", "g1")[1] == head
+    command = line.split("  #")[0]
+    assert run(db, "play", "g1", command)[0] == 0
