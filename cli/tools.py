@@ -170,10 +170,26 @@ def fuzz(
     show_default=True,
     help="Seconds a client has to send a whole request (head and body) before 408.",
 )
+@click.option(
+    "--pace",
+    metavar="MS",
+    type=click.IntRange(0, 10_000),
+    default=0,
+    show_default=True,
+    help="Send each answer a whole number of MS-millisecond ticks after its request arrived, "
+    "and the live feeds on an MS grid: how long warlog takes hangs on the other side's "
+    "secrets, and a player timing it then sees whole ticks only (docs/server.md, \"Timing\"). "
+    "0: as soon as ready.",
+)
 @db_option
 @click.pass_context
 def serve(
-    ctx: click.Context, host: str, port: int, max_connections: int, request_timeout: float
+    ctx: click.Context,
+    host: str,
+    port: int,
+    max_connections: int,
+    request_timeout: float,
+    pace: int,
 ) -> None:
     """Run the arbiter server for a tournament until stopped (docs/server.md).
 
@@ -190,7 +206,7 @@ def serve(
     from warlog.server.serve import serve as run_server
 
     limits = Limits(connections=max_connections, request_seconds=request_timeout)
-    run_server(database(ctx), host, port, limits=limits)
+    run_server(database(ctx), host, port, limits=limits, pace=pace / 1000)
 
 
 @click.command()

@@ -32,6 +32,7 @@ from warlog.server.app import create_app
 from warlog.server.auth import new_admin_token
 from warlog.server.feed import KEEPALIVE_SECONDS
 from warlog.server.guard import Guard, Limits
+from warlog.server.pace import Paced
 
 ADMIN_TOKEN_VARIABLE = "WARLOG_ADMIN_TOKEN"
 #: how long open requests (live feeds ended first) may take to finish when the server stops
@@ -232,8 +233,10 @@ def serve(
     port: int = 8000,
     keepalive: float = KEEPALIVE_SECONDS,
     limits: Limits | None = None,
+    pace: float = 0.0,
 ) -> None:
-    """Run the arbiter server on the database ``db`` (created if missing) until stopped.
+    """Run the arbiter server on the database ``db`` (created if missing) until stopped, its
+    answers paced on a tick of ``pace`` seconds (``warlog.server.pace``; 0: sent when ready).
     StoreError or InputError (one line, exit 1) if the database or the address cannot be used,
     or if the process may open too few files to serve."""
     limits = fit(limits or Limits())
@@ -248,7 +251,7 @@ def serve(
     if made:  # once, and only when the server will run
         print(f"admin token: {token}", file=sys.stderr, flush=True)
     config = uvicorn.Config(
-        app,
+        Paced(app, pace) if pace else app,
         http=Guard(limits).protocol(),
         ws="none",
         backlog=min(ACCEPT_BATCH, limits.connections),

@@ -180,11 +180,13 @@ def server_env(**extra: str) -> dict[str, str]:
 
 
 @contextlib.contextmanager
-def served(db: Path | str, *, admin: str | None = ADMIN) -> Iterator[Served]:
-    """`warlog --db DB serve --port 0` in a child process (``admin``: $WARLOG_ADMIN_TOKEN,
-    None: unset), once it prints that it listens; terminated (if still running) after."""
+def served(db: Path | str, *args: str, admin: str | None = ADMIN) -> Iterator[Served]:
+    """`warlog --db DB serve --port 0 ARGS` in a child process (``admin``:
+    $WARLOG_ADMIN_TOKEN, None: unset), once it prints that it listens; terminated (if still
+    running) after."""
     env = server_env() if admin is None else server_env(WARLOG_ADMIN_TOKEN=admin)
-    process = subprocess.Popen(serve_argv(db), cwd=ROOT, env=env, stderr=subprocess.PIPE, text=True)
+    argv = serve_argv(db, *args)
+    process = subprocess.Popen(argv, cwd=ROOT, env=env, stderr=subprocess.PIPE, text=True)
     assert process.stderr is not None
     lines: list[str] = []
     url = None
