@@ -178,7 +178,7 @@ def fuzz(
     show_default=True,
     help="Send each answer a whole number of MS-millisecond ticks after its request arrived, "
     "and the live feeds on an MS grid: how long warlog takes hangs on the other side's "
-    "secrets, and a player timing it then sees whole ticks only (docs/server.md, \"Timing\"). "
+    'secrets, and a player timing it then sees whole ticks only (docs/server.md, "Timing"). '
     "0: as soon as ready.",
 )
 @db_option
