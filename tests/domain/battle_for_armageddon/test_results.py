@@ -384,6 +384,21 @@ def test_leaders_die_when_all_the_counters_with_them_are_gone() -> None:
     assert g.state.counters["dante"].location == "removed"
 
 
+def test_a_leader_whose_only_companion_is_his_hive_loses_nothing_to_a_dr() -> None:
+    """Given Yarrick alone on intact hive_b, when two Boyz attack (6 vs 2 + 4 = 6 → 1:1) and roll
+    6 (DR), then no counter can be taken and nothing is lost: the hive stands with him, so not
+    "all the counters with him are eliminated" (rules: Special Units; BFA-5), and his stack
+    ignores the retreat."""
+    g = orks_attack(at("boyz-2", "plain_b"), at("boyz-3", "plain_b"), at("yarrick", "hive_b"))
+    events = attack(g, "hive_b", "plain_b", die=6)
+    assert one(events, CombatRolled).result == "DR"
+    loss = one(events, LossTaken)
+    assert (loss.side, loss.counter, loss.outcome) == ("defender", "", "none")
+    assert not of(events, CounterEliminated)
+    assert one(events, RetreatIgnored).leader == "yarrick"
+    assert g.state.counters["yarrick"].location == "hive_b"
+
+
 def test_a_leader_left_behind_by_an_advance_lives_on() -> None:
     g = orks_attack(
         at("boyz-2", "plain_b"),
