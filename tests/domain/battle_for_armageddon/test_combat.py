@@ -1,5 +1,6 @@
-"""Combat (BFA-9, BFA-14, BFA-15, BFA-24): declaring attacks, odds and fortifications, the
-roll's modifiers, leaders attacked on their own, and rerolls with the leader each records."""
+"""Combat (BFA-8, BFA-9, BFA-14, BFA-15, BFA-24, BFA-25): declaring attacks, odds and
+fortifications, the roll's modifiers, leaders attacked on their own, and rerolls with the leader
+each records."""
 
 from __future__ import annotations
 
@@ -93,6 +94,39 @@ def test_an_area_is_attacked_at_most_once_a_phase_and_a_stack_attacks_once() -> 
     )
 
 
+def test_a_stack_named_twice_in_one_attack_is_refused() -> None:
+    """Given boyz-2 and boyz-3 in plain_b next to ig-1, when the Orks name plain_b twice in one
+    attack, then it is refused: a stack attacks once, with its whole strength (rules: Combat
+    Phase), and naming it again must not count its attack twice."""
+    g = orks_attack(at("boyz-2", "plain_b"), at("boyz-3", "plain_b"), at("ig-1", "plain_a"))
+    refused = g.when_rejected(
+        c.Attack(player="orks", target="plain_a", stacks=["plain_b", "plain_b"]),
+        code="rules/bad_choice",
+    )
+    assert str(refused) == "a stack is named twice"
+
+
+def test_a_stack_that_has_attacked_cannot_attack_again_in_the_phase() -> None:
+    """Given boyz-2 and boyz-3 in plain_b, next to ig-1 in plain_a and ig-2 in hive_b, when they
+    attack plain_a and the result (AS) leaves boyz-2 in plain_b, then boyz-2 cannot attack
+    hive_b in the same combat phase (rules: Combat Phase: each stack makes one attack; BFA-8)."""
+    g = orks_attack(
+        at("boyz-2", "plain_b"),
+        at("boyz-3", "plain_b"),
+        at("ig-1", "plain_a"),
+        at("ig-2", "hive_b"),
+    )
+    attack(g, "plain_a", "plain_b", die=1)  # 6 vs 3 → 2:1, roll 1 → AS
+    g.when(c.TakeLoss(player="orks", counter="boyz-3"))
+    assert g.state.counters["boyz-2"].location == "plain_b"
+    refused = g.when_rejected(
+        c.Attack(player="orks", target="hive_b", stacks=["plain_b"]), code="rules/no_attackers"
+    )
+    assert "has attacked or retreated this combat phase (BFA-8)" in str(refused)
+    legal = RULESET.legal_commands(g.state, "orks")
+    assert not [x for x in legal if isinstance(x, c.Attack) and x.target == "hive_b"]
+
+
 def test_a_river_takes_one_off_the_roll_only_when_every_attacker_is_across_it() -> None:
     g = orks_attack(at("boyz-1", "river_a"), at("ig-1", "plain_a"))
     rolled = one(attack(g, "plain_a", "river_a", die=6), CombatRolled)
@@ -108,6 +142,18 @@ def test_the_orks_add_one_to_their_attacks_on_turn_1() -> None:
     rolled = one(attack(g, "plain_a", "plain_b", die=3), CombatRolled)
     assert [m.value for m in rolled.modifiers] == [1]
     assert (rolled.total, rolled.result) == (4, "EX")
+
+
+def test_only_the_orks_add_one_to_their_attacks_on_turn_1() -> None:
+    """Given turn 1 and the Imperials attacking boyz-2 with ig-1 (2 vs 2 → 1:1), when they roll
+    a 3, then no modifier applies and the result is AS: the +1 of the first turn is the Orks'
+    alone (rules: First Turn Surprise; BFA-25)."""
+    g = game(
+        *in_phase("imperials", "combat", turn=1), at("ig-1", "plain_a"), at("boyz-2", "plain_b")
+    )
+    rolled = one(attack(g, "plain_b", "plain_a", die=3, player="imperials"), CombatRolled)
+    assert rolled.modifiers == []
+    assert (rolled.total, rolled.result) == (3, "AS")
 
 
 def test_modified_rolls_are_clamped_before_the_table() -> None:
@@ -150,6 +196,41 @@ def test_leaders_attacked_on_their_own_are_killed_without_a_roll() -> None:
     assert one(events, AttackDeclared).alone
     assert not of(events, CombatRolled)
     assert g.state.counters["ghazghkull"].location == "removed"
+
+
+def test_a_leader_with_counters_that_retreated_to_him_is_not_attacked_on_his_own() -> None:
+    """Given ig-1 retreated this phase into river_a, where Dante stands, when the Orks attack
+    river_a, then Dante is not "attacked on his own" (BFA-15: only leaders in the area): ig-1
+    does not defend (rules: Retreating), but the CRT is rolled at Dante's defence alone."""
+    g = orks_attack(
+        at("boyz-2", "plain_b"),
+        at("boyz-3", "plain_b"),
+        at("boyz-1", "ork_a"),
+        at("ghazghkull", "ork_b"),
+        at("ig-1", "plain_a"),
+        at("dante", "river_a"),
+    )
+    attack(g, "plain_a", "plain_b", die=6)  # 6 vs 3 → 2:1, 6 → DW
+    g.when(c.Retreat(player="imperials", counter="ig-1", to="river_a"))
+    g.when(c.Advance(player="orks", counters=[]))
+    events = attack(g, "river_a", "ork_a", die=6)  # 3 vs Dante 2 → 1:1, 6 → DR
+    declared = one(events, AttackDeclared)
+    assert (declared.defenders, declared.passive, declared.alone) == (["dante"], ["ig-1"], False)
+    assert (declared.defence_total, declared.column) == (2, "1:1")
+    assert one(events, CombatRolled).result == "DR"
+    assert g.state.counters["dante"].location == "river_a"  # the Imperials may still reroll
+
+
+def test_a_leader_on_an_intact_hive_is_not_attacked_on_his_own() -> None:
+    """Given Yarrick alone on intact hive_b, when two Boyz attack it, then he is not "attacked
+    on his own" (BFA-15: no intact site with him): the hive defends with him, 6 vs 2 + 4 = 6
+    → 1:1, and the CRT is rolled."""
+    g = orks_attack(at("boyz-2", "plain_b"), at("boyz-3", "plain_b"), at("yarrick", "hive_b"))
+    events = attack(g, "hive_b", "plain_b", die=2)  # 1:1, roll 2 → AS
+    declared = one(events, AttackDeclared)
+    assert (declared.alone, declared.defence_total, declared.column) == (False, 6, "1:1")
+    assert one(events, CombatRolled).result == "AS"
+    assert g.state.counters["yarrick"].location == "hive_b"
 
 
 def test_ghazghkull_lets_the_orks_reroll_and_the_second_result_stands() -> None:

@@ -93,3 +93,18 @@ def test_zero_totals_read_the_end_columns() -> None:
 def test_modified_rolls_are_clamped_to_the_table(raw: int, clamped: int) -> None:
     assert clamp_roll(raw) == clamped
     assert result("1:1", raw) == result("1:1", clamped)
+
+
+def test_every_result_is_named_as_the_seed_defines_it() -> None:
+    """Given the CRT, then each result reads with the name seed 003's result definitions give
+    it: a CRT roll's explanation ("→ DW (Defender Withdraws; ...)") is what a referee checks
+    against the sheet."""
+    assert RESULTS == {
+        "AE": "Attacker Eliminated",
+        "AR": "Attacker Routed",
+        "AS": "Attacker Stopped",
+        "EX": "Exchange",
+        "DW": "Defender Withdraws",
+        "DR": "Defender Routed",
+        "DE": "Defender Eliminated",
+    }

@@ -53,3 +53,21 @@ def test_a_detachment_lost_again_is_removed_for_good() -> None:
     )
     events = attack(g, "plain_a", "plain_b", die=5)  # 9 vs 2 → 4:1, 5 → DE
     assert one(events, CounterEliminated).to == "removed"
+
+
+def test_an_imperial_counter_the_build_table_does_not_list_is_removed_for_good() -> None:
+    """Given ig-1 and Emplaced Guns (no build cost) in plain_a, when a DR (9 vs 4 → 2:1, roll 5)
+    takes the guns as the loss, then they are removed from play, not put in the pool:
+    "Counters not listed cannot be rebuilt" (seed 003, Build, with its Build Points table)."""
+    g = orks_attack(
+        at("boyz-2", "plain_b"),
+        at("boyz-3", "plain_b"),
+        at("boyz-4", "plain_b"),
+        at("ig-1", "plain_a"),
+        at("guns-1", "plain_a"),
+    )
+    attack(g, "plain_a", "plain_b", die=5)
+    loss = one(g.when(c.TakeLoss(player="imperials", counter="guns-1")), LossTaken)
+    assert (loss.counter, loss.outcome, loss.to) == ("guns-1", "removed", "removed")
+    assert "loses guns-1: removed" in loss.explain()
+    assert g.state.counters["guns-1"].location == "removed"

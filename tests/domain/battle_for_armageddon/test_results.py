@@ -4,9 +4,14 @@ with their stacks, and fortifications destroyed when their stack retreats (BFA-9
 
 from __future__ import annotations
 
-from tests.domain.battle_for_armageddon.combat_helpers import attack, orks_attack
+from tests.domain.battle_for_armageddon.combat_helpers import (
+    attack,
+    imperials_attack,
+    orks_attack,
+)
 from tests.domain.battle_for_armageddon.helpers import at, game, in_phase
 from tests.given_when_then import Given, of, one, tags
+from warlog.domain.battle_for_armageddon import board
 from warlog.domain.battle_for_armageddon import commands as c
 from warlog.domain.battle_for_armageddon.combat_events import (
     Advanced,
@@ -76,6 +81,53 @@ def ar_with_boyz_2_to_retreat() -> Given:
     attack(g, "plain_a", "plain_b", die=2)  # 5 vs 6 → 1:2, roll 2 → AR
     g.when(c.TakeLoss(player="orks", counter="mob-1"))
     return g
+
+
+def test_an_attacker_routed_from_its_hive_leaves_the_hive_intact() -> None:
+    """Given ig-1 and riders-1 attacking from intact hive_a (3 vs boyz-2 and boyz-3, 4 → 1:2),
+    when the roll is 1 (AR), then riders-1 is the loss and ig-1 retreats to hive_b, and hive_a
+    stays intact with the build track unchanged: a hive flips only when its own stack, a
+    defender, must retreat (rules: Special Units: "Destroyed and flipped to Smoking Ruins if
+    forced to retreat"); it takes no part in an attack from its area."""
+    g = imperials_attack(
+        at("ig-1", "hive_a"),
+        at("riders-1", "hive_a"),
+        at("boyz-2", "plain_a"),
+        at("boyz-3", "plain_a"),
+    )
+    track = board.build_track(g.state)
+    rolled = one(attack(g, "plain_a", "hive_a", die=1, player="imperials"), CombatRolled)
+    assert rolled.result == "AR"
+    events = g.when(c.TakeLoss(player="imperials", counter="riders-1"))
+    assert not of(events, SiteRuined)
+    assert one(events, CounterRetreated) == CounterRetreated(
+        counter="ig-1", from_area="hive_a", to="hive_b"
+    )
+    assert not g.state.sites["hive_a"].ruined
+    assert board.build_track(g.state) == track
+
+
+def test_an_attacking_stack_s_fortification_is_destroyed_when_the_stack_must_retreat() -> None:
+    """Given ig-1, ig-2 and fort-1 in plain_b, when ig-1 and ig-2 attack boyz-2 and boyz-3 in
+    plain_a (4 vs 4 → 1:1) and roll 1 (AR), then after the loss the fortification is destroyed:
+    the counters it is stacked with are forced to retreat (rules: Special Units), attackers as
+    much as defenders."""
+    g = imperials_attack(
+        at("ig-1", "plain_b"),
+        at("ig-2", "plain_b"),
+        at("fort-1", "plain_b"),
+        at("boyz-2", "plain_a"),
+        at("boyz-3", "plain_a"),
+    )
+    rolled = one(attack(g, "plain_a", "plain_b", die=1, player="imperials"), CombatRolled)
+    assert rolled.result == "AR"
+    events = g.when(c.TakeLoss(player="imperials", counter="ig-2"))
+    fort = one(events, CounterEliminated)
+    assert (fort.counter, fort.reason) == (
+        "fort-1",
+        "its stack was forced to retreat (rules: Special Units)",
+    )
+    assert g.state.counters["fort-1"].location != "plain_b"
 
 
 def test_ar_costs_a_counter_per_stack_and_the_survivors_retreat() -> None:
@@ -176,6 +228,22 @@ def test_de_eliminates_every_defender() -> None:
     assert g.state.counters["ig-1"].location == "pool"
     assert one(events, StackEliminated).counters == ["ig-1"]
     assert RULESET.active_players(g.state) == ["orks"]  # the advance
+
+
+def test_the_attacker_may_advance_once_leaders_attacked_on_their_own_are_killed() -> None:
+    """Given Ghazghkull alone in ash_b, when ig-1 (Move 2) attacks him from plain_b, then he is
+    killed without a roll and the Imperials may advance ig-1 into ash_b (rules: Special Units,
+    "killed ... if they are attacked on their own"; BFA-15: the attacker may advance)."""
+    g = imperials_attack(at("ig-1", "plain_b"), at("ghazghkull", "ash_b"))
+    g.when(c.Attack(player="imperials", target="ash_b", stacks=["plain_b"]), dice=[])
+    assert g.state.counters["ghazghkull"].location == "removed"
+    assert RULESET.legal_commands(g.state, "imperials") == [
+        c.Advance(player="imperials", counters=[]),
+        c.Advance(player="imperials", counters=["ig-1"]),
+    ]
+    events = g.when(c.Advance(player="imperials", counters=["ig-1"]))
+    assert one(events, Advanced).to == "ash_b"
+    assert g.state.counters["ig-1"].location == "ash_b"
 
 
 def test_a_counter_with_nowhere_to_go_is_eliminated_instead_of_retreating() -> None:
@@ -314,6 +382,21 @@ def test_leaders_die_when_all_the_counters_with_them_are_gone() -> None:
     g.when(c.KeepResult(player="imperials"))
     assert g.state.counters["ig-1"].location == "pool"
     assert g.state.counters["dante"].location == "removed"
+
+
+def test_a_leader_whose_only_companion_is_his_hive_loses_nothing_to_a_dr() -> None:
+    """Given Yarrick alone on intact hive_b, when two Boyz attack (6 vs 2 + 4 = 6 → 1:1) and roll
+    6 (DR), then no counter can be taken and nothing is lost: the hive stands with him, so not
+    "all the counters with him are eliminated" (rules: Special Units; BFA-5), and his stack
+    ignores the retreat."""
+    g = orks_attack(at("boyz-2", "plain_b"), at("boyz-3", "plain_b"), at("yarrick", "hive_b"))
+    events = attack(g, "hive_b", "plain_b", die=6)
+    assert one(events, CombatRolled).result == "DR"
+    loss = one(events, LossTaken)
+    assert (loss.side, loss.counter, loss.outcome) == ("defender", "", "none")
+    assert not of(events, CounterEliminated)
+    assert one(events, RetreatIgnored).leader == "yarrick"
+    assert g.state.counters["yarrick"].location == "hive_b"
 
 
 def test_a_leader_left_behind_by_an_advance_lives_on() -> None:
