@@ -34,8 +34,6 @@ RESULTS: Final[dict[str, str]] = {
 BEST_ODDS: Final = 7
 #: the worst odds on the table; anything worse reads this column
 WORST_ODDS: Final = 4
-#: results after which up to 3 attacking counters with Move 2+ may advance (Combat Results Table)
-ADVANCE_RESULTS: Final = frozenset({"EX", "DW", "DR", "DE"})
 
 
 def odds_column(attack: int, defence: int) -> str:

@@ -42,11 +42,6 @@ def protection(state: GameState, area: str, player: str) -> list[str]:
     return out
 
 
-def cut_off(state: GameState, player: str) -> list[str]:
-    """The areas whose stacks of ``player`` trace no supply line."""
-    return [a for a in subject(state, player) if board.supply_line(state, a, player) is None]
-
-
 def check(batch: Batch[GameState], player: str) -> None:
     """Check the player's supply, rolling for protected stacks, and destroy what is cut off."""
     stacks = subject(batch.state, player)
