@@ -27,7 +27,11 @@ from warlog.domain.armageddon_empires.battle_events import (
     NextRoundChosen,
     RetreatEnded,
 )
-from warlog.domain.armageddon_empires.challenge_events import CardDamaged, ChallengeOpened
+from warlog.domain.armageddon_empires.challenge_events import (
+    CaptureKillBegan,
+    CardDamaged,
+    ChallengeOpened,
+)
 from warlog.domain.armageddon_empires.commands import (
     AcceptChallenge,
     Attack,
@@ -260,3 +264,50 @@ def test_a_game_of_version_12_already_keeps_a_garrison_that_fought_to_its_last_u
     # since version 12)
     assert not [e for e in events if isinstance(e, ArmyDestroyed)]
     assert only(events, BaseCaptured).taken == ("blue.warden.1",)
+
+
+def test_the_winner_s_army_in_the_fight_hunts_a_hero_the_loser_leaves_alone() -> None:
+    cards = """
+[[cards]]
+kind = "unit"
+id = "creeper"
+name = "Test Creeper"
+attack = 2
+defense = 1
+hit_points = 2
+movement = 2
+abilities = ["Stealth 3"]
+
+[[cards]]
+kind = "hero"
+id = "drummer"
+name = "Test Drummer"
+fate = 0
+wounds = 2
+movement = 3
+"""
+    # given red-x attacks blue's drummer and trooper at 4,0, where red's stealthed red-a
+    # (whose id sorts first) joins the battle, and red-x fights
+    armies = (
+        cards
+        + army_block("red-x", "red", "3,0", units=("lancer",))
+        + army_block("red-a", "red", "4,0", units=("creeper",))
+        + "stealthed = true\n"
+        + army_block("blue-y", "blue", "4,0", hero="drummer", units=("trooper",))
+    )
+    g = field(armies)
+    g.when(MoveArmy(player="red", army="red-x", to="4,0"))
+    g.when(Engage(player="red", choice="attack"))
+    g.when(SetUpBattle(player="red", join=("red-a",)))
+    g.when(SetUpBattle(player="blue"))
+    g.when(CommitArmy(player="red", army="red-x"))
+    g.when(CommitArmy(player="blue", army="blue-y"), dice=[6, 6, 6, 1, 1, 1])
+    # when the lancer destroys the trooper (4 successes against none), leaving the drummer alone
+    events = g.when(
+        Attack(player="red", unit="red.lancer.1", target="blue.trooper.1"), dice=[6] * 4 + [1] * 3
+    )
+    # then red-x, the winner's army in the fight, hunts him (p.34; AE-33), every red army in
+    # the hex taking part (p.30)
+    began = only(events, CaptureKillBegan)
+    assert (began.frame.army, began.frame.target) == ("red-x", "blue.drummer.1")
+    assert began.hunting_armies == ("red-a", "red-x")
