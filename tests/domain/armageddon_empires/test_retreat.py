@@ -221,10 +221,8 @@ def test_a_pursuers_pool_that_trickster_takes_below_nothing_rolls_no_dice() -> N
     assert only(g.when(TakePrerogative(player="blue")), RetreatEnded).damage == 0
 
 
-def test_a_stealthed_enemy_army_does_not_bar_a_beaten_army_s_retreat() -> None:
-    # blue's army in the corner 7,0; red armies that can fight stand on every neighbour, but
-    # the one at 7,1 is stealthed
-    creeper = """
+#: a unit that may stealth (p.27), for a red army hidden beside the battle
+CREEPER = """
 [[cards]]
 kind = "unit"
 id = "creeper"
@@ -235,8 +233,23 @@ hit_points = 2
 movement = 2
 abilities = ["Stealth 3"]
 """
+#: a hero with no fate and no ability
+DRUMMER = """
+[[cards]]
+kind = "hero"
+id = "drummer"
+name = "Test Drummer"
+fate = 0
+wounds = 2
+movement = 3
+"""
+
+
+def test_a_stealthed_enemy_army_does_not_bar_a_beaten_army_s_retreat() -> None:
+    # blue's army in the corner 7,0; red armies that can fight stand on every neighbour, but
+    # the one at 7,1 is stealthed
     armies = (
-        creeper
+        CREEPER
         + army_block("red-x", "red", "6,0", units=("lancer",))
         + army_block("red-w1", "red", "6,0", units=("trooper",))
         + army_block("red-w2", "red", "6,1", units=("trooper",))
@@ -267,29 +280,11 @@ def test_a_game_of_version_12_already_keeps_a_garrison_that_fought_to_its_last_u
 
 
 def test_the_winner_s_army_in_the_fight_hunts_a_hero_the_loser_leaves_alone() -> None:
-    cards = """
-[[cards]]
-kind = "unit"
-id = "creeper"
-name = "Test Creeper"
-attack = 2
-defense = 1
-hit_points = 2
-movement = 2
-abilities = ["Stealth 3"]
-
-[[cards]]
-kind = "hero"
-id = "drummer"
-name = "Test Drummer"
-fate = 0
-wounds = 2
-movement = 3
-"""
     # given red-x attacks blue's drummer and trooper at 4,0, where red's stealthed red-a
     # (whose id sorts first) joins the battle, and red-x fights
     armies = (
-        cards
+        CREEPER
+        + DRUMMER
         + army_block("red-x", "red", "3,0", units=("lancer",))
         + army_block("red-a", "red", "4,0", units=("creeper",))
         + "stealthed = true\n"
