@@ -217,3 +217,40 @@ def test_a_multi_targeting_unit_striking_with_all_its_points_has_no_second_targe
     )
     assert only(events, ChallengeOpened).challenge.attacker.pool.size == 4
     assert RULESET.decision(g.state).players == ("blue",)  # type: ignore[union-attr]
+
+
+def test_double_attack_strikes_the_same_target_twice_and_no_more() -> None:
+    armies = army_block("red-x", "red", "3,0", units=("lancer",)) + army_block(
+        "blue-y", "blue", "4,0", units=("trooper",)
+    )
+    g = fought(armies)
+    lancer, trooper = "red.lancer.1", "blue.trooper.1"
+    # given the lancer's first strike and its Double Attack both miss (blue ends each
+    # challenge with its prerogative, R5)
+    for kind in ("attack", "double"):
+        events = g.when(Attack(player="red", unit=lancer, target=trooper), dice=[1] * 7)
+        assert only(events, AttackBegan).kind == kind
+        g.when(TakePrerogative(player="blue"))
+    # then the trooper still stands, but the lancer has struck twice (p.34: "attack the same
+    # target twice in a single round"): the turn passes to blue
+    assert g.state.armies["blue-y"].units == (trooper,)
+    assert RULESET.decision(g.state).players == ("blue",)  # type: ignore[union-attr]
+    assert not [c for c in RULESET.legal_commands(g.state, "red") if isinstance(c, Attack)]
+
+
+def test_breakthrough_follows_a_hit_even_when_armor_takes_all_its_damage() -> None:
+    armies = army_block("red-x", "red", "3,0", units=("breaker",)) + army_block(
+        "blue-y", "blue", "4,0", units=("plated", "trooper")
+    )
+    g = fought(armies, back=("blue.trooper.1",))
+    breaker = "red.breaker.1"
+    # given the breaker hits the front-row plated: 1 success against none, a hit of 1, and
+    # Composite Armor −1 takes it all (p.34)
+    events = g.when(Attack(player="red", unit=breaker, target="blue.plated.1"), dice=[6, 1, 1, 1])
+    ended = only(events, AttackEnded)
+    assert (ended.raw, ended.modifier, ended.damage) == (1, -1, 0)
+    # then the hit was scored by the dice (a modifier changes the damage once a hit is scored,
+    # p.28): the Breakthrough Attack on the back row is open (p.34; AE-30)
+    assert RULESET.legal_commands(g.state, "red") == [
+        Attack(player="red", unit=breaker, target="blue.trooper.1")
+    ]

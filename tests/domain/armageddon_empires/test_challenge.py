@@ -249,3 +249,15 @@ def test_when_neither_side_can_do_anything_the_challenge_resolves_at_once() -> N
     kinds = [type(e) for e in g.history[-3:]]
     assert kinds == [ChallengeAccepted, ChallengeAccepted, ChallengeResolved]
     assert g.state.frames == () and RULESET.active_players(g.state) == ["red"]
+
+
+def test_in_a_duel_the_defender_keeps_the_prerogative_while_the_dice_spare_it() -> None:
+    # given a duel (p.31: Air To Air against an Air To Air card, Ground To Air against HARM)
+    # whose dice deal the defender no damage: 1 success against 2
+    g, _ = fight([6, 1], [6, 5], kind="duel")
+    # then the defender may still end it with the Defender's Prerogative (p.31: "the defender
+    # still maintains the right of Defender's Prerogative"; R5)
+    assert TakePrerogative(player="blue") in RULESET.legal_commands(g.state, "blue")
+    resolved = only(g.when(TakePrerogative(player="blue")), ChallengeResolved)
+    # and the duel's surplus still turns on the attacker (p.31)
+    assert (resolved.outcome.ended_by, resolved.outcome.damage_to_attacker) == ("prerogative", 1)

@@ -145,3 +145,45 @@ def test_a_battle_still_undecided_after_round_12_ends_with_the_attacker_retreati
     ended = only(events, BattleEnded)
     assert (ended.winner, ended.loser) == ("blue", "red")
     assert g.state.frames == ()
+
+
+def test_aggressive_x_of_the_army_s_hero_is_added_to_its_battle_initiative() -> None:
+    brawler = """
+[[cards]]
+kind = "hero"
+id = "brawler"
+name = "Test Brawler"
+fate = 0
+wounds = 2
+movement = 3
+abilities = ["Aggressive 1"]
+"""
+    # given red's army led by a hero with Aggressive 1 (p.45)
+    armies = (
+        brawler
+        + army_block("red-x", "red", "3,0", hero="brawler", units=("trooper",))
+        + army_block("blue-y", "blue", "4,0", units=("trooper",))
+    )
+    # when round one's initiative rolls 1 success a side
+    g = fought(armies, initiative=[6, 1, 1, 6, 1, 1])
+    began = only(g.history, BattleRoundBegan)
+    # then red's 1 + Aggressive 1 = 2 beats blue's 1: no tie for the defender, red strikes first
+    # (R13; AE-29)
+    assert began.aggressive == {"red": 1, "blue": 0}
+    assert began.battle.first == "red"
+    assert RULESET.decision(g.state).players == ("red",)  # type: ignore[union-attr]
+
+
+def test_a_game_of_version_8_owes_a_sniper_s_ap_in_its_own_turn_already() -> None:
+    armies = army_block("red-x", "red", "3,0", units=("marksman",)) + army_block(
+        "blue-y", "blue", "4,0", hero="warden", units=("trooper",)
+    )
+    sniper = Attack(player="red", unit="red.marksman.1", target="blue.warden.1")
+    # given a game begun under version 8, red's own turn and no AP left
+    g = fought(armies)
+    red = replace(g.state.empires["red"], ap=0)
+    g.state = replace(g.state, rules_version=8, empires={**g.state.empires, "red": red})
+    # then the sniper is offered all the same, its 1 AP owed (AE-58: since version 8)
+    assert sniper in RULESET.legal_commands(g.state, "red")
+    began = only(g.when(sniper, dice=[1] * 5), AttackBegan)
+    assert (began.ap_cost, began.owed) == (1, True)

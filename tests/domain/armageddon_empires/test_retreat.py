@@ -27,7 +27,11 @@ from warlog.domain.armageddon_empires.battle_events import (
     NextRoundChosen,
     RetreatEnded,
 )
-from warlog.domain.armageddon_empires.challenge_events import CardDamaged, ChallengeOpened
+from warlog.domain.armageddon_empires.challenge_events import (
+    CaptureKillBegan,
+    CardDamaged,
+    ChallengeOpened,
+)
 from warlog.domain.armageddon_empires.commands import (
     AcceptChallenge,
     Attack,
@@ -38,6 +42,7 @@ from warlog.domain.armageddon_empires.commands import (
     NextRound,
     Roll,
     SetUpBattle,
+    TakePrerogative,
 )
 from warlog.domain.armageddon_empires.ruleset import RULESET
 
@@ -198,3 +203,106 @@ def test_a_game_of_version_11_keeps_its_rules_the_garrison_and_its_hero_destroye
     assert (destroyed.army, destroyed.cards) == ("blue-hq-garrison", ("blue.warden.1",))
     assert destroyed.why == "a garrison never retreats, and its battle is lost (p.34)"
     assert only(events, BaseCaptured).taken == ()
+
+
+def test_a_pursuers_pool_that_trickster_takes_below_nothing_rolls_no_dice() -> None:
+    # given blue's Trickster 2 facing red's wagon, whose printed attack is 0
+    armies = VERSUS_FOX.replace('units = ["lancer", "plated"]', 'units = ["wagon"]')
+    g = committed(attack_at(field(armies), "red-x", "4,0"))
+    # when blue retreats before round one (p.34)
+    events = g.when(NextRound(player="blue", choice="retreat_army"), dice=[6])
+    opened = only(events, ChallengeOpened).challenge
+    # then the pursuers have 0 + 1 − 2 dice: none, for a pool never goes below 0 (R3, R8)
+    assert [t.value for t in opened.attacker.pool.terms] == [0, 1, -2]
+    assert opened.attacker.pool.size == 0 and opened.attacker.faces == ()
+    assert opened.attacker.pool.text().startswith("0 = ")
+    assert opened.attacker.pool.text().endswith("(a pool never goes below 0, R3)")
+    # and the plated, unharmed, ends its challenge with the prerogative (R5)
+    assert only(g.when(TakePrerogative(player="blue")), RetreatEnded).damage == 0
+
+
+#: a unit that may stealth (p.27), for a red army hidden beside the battle
+CREEPER = """
+[[cards]]
+kind = "unit"
+id = "creeper"
+name = "Test Creeper"
+attack = 2
+defense = 1
+hit_points = 2
+movement = 2
+abilities = ["Stealth 3"]
+"""
+#: a hero with no fate and no ability
+DRUMMER = """
+[[cards]]
+kind = "hero"
+id = "drummer"
+name = "Test Drummer"
+fate = 0
+wounds = 2
+movement = 3
+"""
+
+
+def test_a_stealthed_enemy_army_does_not_bar_a_beaten_army_s_retreat() -> None:
+    # blue's army in the corner 7,0; red armies that can fight stand on every neighbour, but
+    # the one at 7,1 is stealthed
+    armies = (
+        CREEPER
+        + army_block("red-x", "red", "6,0", units=("lancer",))
+        + army_block("red-w1", "red", "6,0", units=("trooper",))
+        + army_block("red-w2", "red", "6,1", units=("trooper",))
+        + army_block("red-w3", "red", "7,1", units=("creeper",))
+        + "stealthed = true\n"
+        + army_block("blue-y", "blue", "7,0", hero="fox", units=("plated",))
+    )
+    g = attack_at(field(armies), "red-x", "7,0")
+    g.when(CommitArmy(player="red", army="red-x"))
+    g.when(CommitArmy(player="blue", army="blue-y"))
+    # when blue retreats all and its plated comes through its retreat challenge unharmed
+    g.when(NextRound(player="blue", choice="retreat_all"), dice=[1, 1, 1, 1])
+    g.when(TakePrerogative(player="blue"))
+    # then blue-y falls back into the stealthed army's hex: only un-stealthed combat-capable
+    # enemy armies bar a retreat hex (p.34; AE-32)
+    retreated = only(g.history, ArmyRetreated)
+    assert (retreated.army, retreated.to) == ("blue-y", "7,1")
+    assert not [e for e in g.history if isinstance(e, ArmyDestroyed)]
+
+
+def test_a_game_of_version_12_already_keeps_a_garrison_that_fought_to_its_last_unit() -> None:
+    # given a game begun under version 12, when red destroys the garrison's last unit
+    events = garrison_fought_to_its_last_unit(version=12)
+    # then the garrison is not destroyed and its hero is taken with the base (AE-32, AE-34:
+    # since version 12)
+    assert not [e for e in events if isinstance(e, ArmyDestroyed)]
+    assert only(events, BaseCaptured).taken == ("blue.warden.1",)
+
+
+def test_the_winner_s_army_in_the_fight_hunts_a_hero_the_loser_leaves_alone() -> None:
+    # given red-x attacks blue's drummer and trooper at 4,0, where red's stealthed red-a
+    # (whose id sorts first) joins the battle, and red-x fights
+    armies = (
+        CREEPER
+        + DRUMMER
+        + army_block("red-x", "red", "3,0", units=("lancer",))
+        + army_block("red-a", "red", "4,0", units=("creeper",))
+        + "stealthed = true\n"
+        + army_block("blue-y", "blue", "4,0", hero="drummer", units=("trooper",))
+    )
+    g = field(armies)
+    g.when(MoveArmy(player="red", army="red-x", to="4,0"))
+    g.when(Engage(player="red", choice="attack"))
+    g.when(SetUpBattle(player="red", join=("red-a",)))
+    g.when(SetUpBattle(player="blue"))
+    g.when(CommitArmy(player="red", army="red-x"))
+    g.when(CommitArmy(player="blue", army="blue-y"), dice=[6, 6, 6, 1, 1, 1])
+    # when the lancer destroys the trooper (4 successes against none), leaving the drummer alone
+    events = g.when(
+        Attack(player="red", unit="red.lancer.1", target="blue.trooper.1"), dice=[6] * 4 + [1] * 3
+    )
+    # then red-x, the winner's army in the fight, hunts him (p.34; AE-33), every red army in
+    # the hex taking part (p.30)
+    began = only(events, CaptureKillBegan)
+    assert (began.frame.army, began.frame.target) == ("red-x", "blue.drummer.1")
+    assert began.hunting_armies == ("red-a", "red-x")

@@ -197,3 +197,18 @@ def test_an_empire_owes_at_most_the_ap_of_a_last_place() -> None:
         PlayTactic(player="blue", card="blue.t-again.1"), code="rules/not_enough_ap"
     )
     assert "already owes 6 of at most 6" in str(err)
+
+
+def test_minus_x_opponent_fate_takes_fate_a_card_gave_before_the_hero_s() -> None:
+    # given blue, attacking with its quarry's 4 fate, granted 2 more by its own +2 Fate card
+    g = red_defends([1], [6], blue_hero=BLUE_HERO)
+    g.when(AcceptChallenge(player="red"))
+    g.when(PlayTactic(player="blue", card="blue.t-fate.1"))
+    assert top(g).attacker.fate_bonus == 2
+    # when red plays −2 Opponent Fate Points (p.51)
+    played = play(g, "red.t-drain.1")
+    # then the 2 the card gave go first, as fate a card gave is spent first (AE-16), and the
+    # quarry's own fate is not burnt
+    assert top(g).attacker.fate_bonus == 0
+    assert (played.burnt_hero, played.burnt) == (None, 0)
+    assert BLUE_HERO not in g.state.fate_spent
