@@ -162,6 +162,30 @@ def test_an_impetuous_unit_that_lost_stamina_adds_no_die() -> None:
     assert pool_of(events, "blue-horde").build() == "8 Combat Dice"
 
 
+def test_an_impetuous_unit_at_full_stamina_with_a_winning_marker_adds_a_die() -> None:
+    """Combat Dice Bonuses (p.55): Impetuous gives 1D6 "at full Stamina with a Charging or
+    Winning marker". Given blue's horde won its melee untouched and pursued (the melee goes on),
+    when it fights again in red's next melee phase with only its Winning marker, then it adds
+    the die and re-rolls its 1s for that marker."""
+    g = game(
+        *phase("movement", "blue"), *engaged("blue-horde", "red-brutes"), *fighting(force="blue")
+    )
+    g.when(declare("blue"), dice=[])
+    g.when(declare("red"), dice=[5, 5, 5, 5] + [3] * 7 + [3] * 10)  # blue 4 hits, red none
+    g.when(c.DeclareRetreat(player="red", unit="red-brutes", into="clear"), dice=[])
+    g.when(c.EndShooting(player="blue"), dice=[])
+    g.when(c.EndShooting(player="red"), dice=[])  # the turn ends; turn 2 begins
+    g.when(c.EndMovement(player="red"), dice=[])
+    g.when(c.EndShooting(player="red"), dice=[])  # red's skirmish shooting; its melee next
+    horde = g.state.units["blue-horde"]
+    assert (horde.winning, horde.charging, horde.stamina) == (True, False, horde.max_stamina)
+    pool = pool_of(fought(g), "blue-horde")
+    assert (pool.build(), pool.reroll_reason) == (
+        "8 Combat Dice; +1D6 Impetuous → 9",
+        "Winning marker",
+    )
+
+
 def test_big_and_towering_add_one_and_two_dice() -> None:
     g = melee(*engaged("red-brutes", "blue-giant"))
     assert pool_of(fought(g), "blue-giant").build() == "10 Combat Dice; +2D6 Towering → 12"
@@ -230,8 +254,16 @@ def saves_of(events: list[Event], force: str) -> ev.SupportSavesRolled:
 
 
 def test_a_skirmisher_or_light_rider_unit_gives_1d6_of_saves() -> None:
+    """Support Saves (Melee pp.50–62): "Skirmisher/ Light Rider Unit 1D6 each"."""
     g = melee(*engaged("red-brutes", "blue-steadfast"))
-    events = fought(g, blue=declare("blue", supports=["blue-scouts"]))
+    events = fought(
+        g,
+        red=declare("red", supports=["red-skirmishers"]),
+        blue=declare("blue", supports=["blue-scouts"]),
+    )
+    assert [(t.label, t.dice) for t in saves_of(events, "red").terms] == [
+        ("support red-skirmishers", 1)
+    ]
     assert [(t.label, t.dice) for t in saves_of(events, "blue").terms] == [
         ("support blue-scouts", 1)
     ]

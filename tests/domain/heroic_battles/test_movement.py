@@ -41,11 +41,15 @@ def test_a_hero_on_foot_moves_1_st_a_mounted_or_flying_hero_further() -> None:
 
 
 def with_trait(unit: str, trait: str) -> Scenario:
-    """The proving ground with red's ``unit`` given ``trait`` too."""
+    """The proving ground with ``unit`` (of either force) given ``trait`` too."""
     sc = proving_ground()
-    red = sc.forces[0]
-    units = [replace(u, traits=[*u.traits, trait]) if u.id == unit else u for u in red.units]
-    return replace(sc, forces=[replace(red, units=units), sc.forces[1]])
+    forces = [
+        replace(
+            f, units=[replace(u, traits=[*u.traits, trait]) if u.id == unit else u for u in f.units]
+        )
+        for f in sc.forces
+    ]
+    return replace(sc, forces=forces)
 
 
 def test_a_slow_unit_takes_one_movement_action_a_phase() -> None:
@@ -114,6 +118,17 @@ def test_a_rerolled_test_passes_on_3_like_any_other() -> None:
     assert one(events, ev.UnitMoved).action == 2
 
 
+def test_a_rerolled_2d6_test_rolls_both_dice_again_and_the_lower_still_counts() -> None:
+    """Command Tests (p.26), HB-28: given red's warriors failed their barrier test on 2D6, when
+    the champion's Mighty Deed re-rolls it to a 5 and a 2, then the 2 counts and it fails."""
+    g = game()
+    g.when(move("red-warriors", barrier=True), dice=[6, 2])
+    events = g.when(c.RerollTest(player="red", hero="red-champion"), dice=[5, 2])
+    rerolled = one(events, ev.CommandTestRerolled)
+    assert (rerolled.dice, rerolled.score, rerolled.passed) == (2, 2, False)
+    assert one(events, ev.MovementFailed).unit == "red-warriors"
+
+
 def test_a_rerolled_test_stands_and_a_hero_without_deeds_cannot_reroll() -> None:
     g = game()
     g.when(move("red-warriors"), dice=[])
@@ -163,6 +178,31 @@ def test_a_drilled_unit_rolls_one_die_fewer_for_its_first_test_of_its_own_moveme
     assert first.dice == 1  # 2D6 for the barrier, one fewer (HB-25)
     second = one(g.when(move("blue-steadfast", "blue"), dice=[4]), ev.CommandTestTaken)
     assert second.dice == 1 and second.reasons == ["second movement action"]
+
+
+def test_a_drilled_units_second_barrier_test_of_its_movement_is_on_2d6_again() -> None:
+    """HB-25: only the first test of its own movement phase is one die fewer. Given blue's
+    Drilled steadfast crossed one barrier on 1D6, when its second movement action crosses
+    another, then the test is on 2D6 and the lower die counts (Command Tests, p.26)."""
+    g = game(
+        ev.PhaseEnded(phase="movement", force="red"), ev.PhaseBegan(phase="movement", force="blue")
+    )
+    first = one(g.when(move("blue-steadfast", "blue", barrier=True), dice=[4]), ev.CommandTestTaken)
+    assert first.dice == 1
+    events = g.when(move("blue-steadfast", "blue", barrier=True), dice=[5, 2])
+    second = one(events, ev.CommandTestTaken)
+    assert (second.dice, second.score, second.passed) == (2, 2, False)
+
+
+def test_a_drilled_unit_tests_on_its_full_dice_in_the_enemys_movement() -> None:
+    """HB-25: the die fewer is for its own movement phase only. Given blue's scouts, Drilled,
+    charged by red's brutes while in rough terrain, when they evade with a 6 and a 1, then they
+    rolled 2D6, the 1 counts and the evade fails (Command Tests, p.26; Evade Moves, p.38)."""
+    g = game(scenario=with_trait("blue-scouts", "drilled"))
+    g.when(c.Charge(player="red", unit="red-brutes", target="blue-scouts"), dice=[])
+    events = g.when(c.Evade(player="blue", unit="blue-scouts", rough=True), dice=[6, 1])
+    taken = one(events, ev.CommandTestTaken)
+    assert (taken.dice, taken.score, taken.passed) == (2, 1, False)
 
 
 def test_heroes_never_take_command_tests() -> None:

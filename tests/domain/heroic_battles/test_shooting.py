@@ -4,6 +4,7 @@ when (p.27)."""
 
 from __future__ import annotations
 
+import pytest
 from msgspec.structs import replace
 
 from tests.domain.heroic_battles.helpers import (
@@ -47,6 +48,15 @@ def test_a_unit_shoots_with_its_shooting_dice_and_hits_on_5_or_6() -> None:
     events = g.when(shoot("red-skirmishers", "blue-scouts"), dice=[4, 5, 6, 1, 2, 6])
     pool = pool_of(events, "red-skirmishers")
     assert (pool.build(), pool.hits) == ("6 Shooting Dice", 3)
+
+
+def test_a_brutal_shooter_still_hits_only_on_5_or_6() -> None:
+    """Shooting (p.42) hits "on 5s and 6s"; Brutal's 4, 5, 6 is the sheet's Melee and Single
+    Combat rule. Given red's Brutal champion with its bow, when it shoots a 4, then it misses."""
+    g = skirmish()
+    events = g.when(shoot("red-champion", "blue-scouts", distance=3), dice=[4])
+    pool = pool_of(events, "red-champion")
+    assert (pool.hit_on, pool.hits) == (5, 0)
 
 
 def test_half_stamina_or_less_halves_the_shooting_dice() -> None:
@@ -185,6 +195,48 @@ def test_a_target_beyond_the_weapons_range_cannot_be_shot() -> None:
     assert pool_of(
         g.when(shoot("red-champion", "blue-scouts", distance=3), dice=[3]), "red-champion"
     )
+
+
+#: the sheet's Shooting Ranges table (p.43), in ST, written out here so that the test checks
+#: the rules' table against the sheet rather than against itself
+SHEET_RANGES = {
+    "javelin": 1,
+    "short_bow": 2,
+    "mounted_bow": 2,
+    "bow": 3,
+    "mounted_elf_bow": 3,
+    "sling": 3,
+    "boulder": 3,
+    "dragons_breath": 3,
+    "longbow": 4,
+    "crossbow": 4,
+    "elf_bow": 4,
+    "light_artillery": 4,
+    "heavy_artillery": 5,
+}
+
+
+def archers_armed_with(weapon: str) -> Scenario:
+    """The proving ground with red's archers carrying ``weapon``."""
+    sc = proving_ground()
+    red = sc.forces[0]
+    units = [replace(u, missile=weapon) if u.id == "red-archers" else u for u in red.units]
+    return replace(sc, forces=[replace(red, units=units), sc.forces[1]])
+
+
+@pytest.mark.parametrize(("weapon", "reach"), SHEET_RANGES.items())
+def test_each_weapon_reaches_as_far_as_the_range_table_and_no_further(
+    weapon: str, reach: int
+) -> None:
+    """Shooting Ranges (p.43; HB-1): given red's archers armed with ``weapon``, a target
+    ``reach`` ST away is shot at and one a whole ST further is out of range."""
+    g = red_shooting(scenario=archers_armed_with(weapon))
+    error = g.when_rejected(
+        shoot("red-archers", "blue-scouts", distance=reach + 1), code="rules/out_of_range"
+    )
+    assert f"reaches 1–{reach} ST (Shooting Ranges, p.43" in error.message
+    events = g.when(shoot("red-archers", "blue-scouts", distance=reach), dice=[3] * 9)
+    assert one(events, ev.ShotsFired).weapon_range == reach
 
 
 def test_targets_in_the_killing_zone_are_shot_first() -> None:

@@ -172,6 +172,19 @@ def test_legendary_weapon_hits_count_double_in_single_combat() -> None:
     assert one(events, ev.SingleCombatRound).hits == {"red-lord": 2, "blue-king": 1}
 
 
+def test_a_legendary_weapons_1_re_rolled_into_a_hit_counts_double_too() -> None:
+    """Single Combat: heroes count as charging in the first round (re-roll 1s) and Legendary
+    Weapon hits inflict 2 hits (HB-12). Given the Red Lord's 1 in round 1 against the Blue
+    King's misses, when it is re-rolled into a 6, then the lord scores 2 hits, not 1."""
+    g = challenged("red-lord", "blue-king", *engaged("red-warriors", "blue-warriors"))
+    g.when(c.AcceptChallenge(player="blue", hero="blue-king"), dice=[])
+    g.when(c.SpendDeeds(player="red", hero="red-lord", deeds=0), dice=[])
+    g.when(c.SpendDeeds(player="blue", hero="blue-king", deeds=0), dice=[1, 3, 3, 3, 3])
+    events = g.when(c.Roll(player="red"), dice=[6])
+    assert one(events, ev.OnesRerolled).hits == 2
+    assert one(events, ev.SingleCombatRound).hits == {"red-lord": 2, "blue-king": 0}
+
+
 # -- the results -------------------------------------------------------------------------------------------
 
 
