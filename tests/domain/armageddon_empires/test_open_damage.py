@@ -12,6 +12,7 @@ from tests.domain.armageddon_empires.helpers import only
 from tests.given_when_then import Given
 from warlog.domain.armageddon_empires import changes
 from warlog.domain.armageddon_empires.challenge_events import CardDamaged
+from warlog.domain.armageddon_empires.challenge_moves import OPEN_TOTAL_SINCE
 from warlog.domain.armageddon_empires.commands import Attack, NextRound
 from warlog.domain.armageddon_empires.ruleset import RULESET
 
@@ -57,3 +58,16 @@ def test_a_card_that_falls_to_open_damage_is_destroyed_by_its_whole_damage() -> 
 def test_a_game_of_version_11_keeps_its_rules_the_whole_damage_told() -> None:
     _, seen = struck(hidden=1, version=11)
     assert (seen.amount, seen.total) == (2, 3)
+
+
+def test_from_version_12_exactly_open_damage_leaves_out_what_hidden_challenges_dealt() -> None:
+    # given blue's plated with 1 damage from a hidden challenge, in a game of version 12, the
+    # first of AE-49 (a card's card_damaged tells the damage taken in the open alone)
+    assert OPEN_TOTAL_SINCE == 12
+    g, seen = struck(hidden=1, version=OPEN_TOTAL_SINCE)
+    _, whole = struck(hidden=0, version=OPEN_TOTAL_SINCE)
+    # when red's lancer deals it 2 in the open, then red's event tells 2 of 4, the same bytes as
+    # for an unhurt card: the hidden damage stays blue's secret
+    assert (seen.amount, seen.total, seen.limit) == (2, 2, 4)
+    assert msgspec.json.encode(seen) == msgspec.json.encode(whole)
+    assert RULESET.view(g.state, "red")["damage"]["blue.plated.1"] == 2

@@ -4,6 +4,7 @@ fate as the rules say; and what a tactic costs in and outside one's own turn (R1
 from __future__ import annotations
 
 import msgspec
+from msgspec.structs import replace
 
 from tests.domain.armageddon_empires.arena import arena, begin, open_challenge, side, top
 from tests.domain.armageddon_empires.helpers import only
@@ -212,3 +213,18 @@ def test_minus_x_opponent_fate_takes_fate_a_card_gave_before_the_hero_s() -> Non
     assert top(g).attacker.fate_bonus == 0
     assert (played.burnt_hero, played.burnt) == (None, 0)
     assert BLUE_HERO not in g.state.fate_spent
+
+
+def test_an_empire_may_owe_up_to_the_cap_exactly_so_a_tactic_that_reaches_it_is_played() -> None:
+    # given red's turn, blue defending and owing one tactic short of the cap (AE-19: at most 6,
+    # the AP of the last of two initiative places, R10 p.11)
+    g = begin(arena())
+    blue = replace(g.state.empires["blue"], ap_owed=MAX_AP_OWED - TACTIC_AP)
+    g.state = replace(g.state, empires={**g.state.empires, "blue": blue})
+    open_challenge(g, side("red", [6, 6]), side("blue", [1, 1], hero=BLUE_HERO))
+    # then the tactic card is among blue's answers, and when blue plays it
+    tactic = PlayTactic(player="blue", card="blue.t-again.1")
+    assert tactic in RULESET.legal_commands(g.state, "blue")
+    played = only(g.when(tactic, dice=[6, 6]), TacticPlayed)
+    # then it is owed, and blue owes the cap exactly
+    assert played.owed and g.state.empires["blue"].ap_owed == MAX_AP_OWED
