@@ -75,6 +75,21 @@ def test_a_counter_the_points_cannot_pay_for_is_refused() -> None:
     assert g.state.build_points == 0
 
 
+def test_a_counter_costing_exactly_the_points_left_is_offered() -> None:
+    """Given turn 1's 10 build points (20 halved) and 9 spent, when legal lists the builds, then
+    the Rough Riders (cost 1) are offered and an Imperial Guard (cost 2) is not (sheet p.3 build
+    table; p.1 "First Turn Surprise")."""
+    g, _ = imperial_build(turn=1)
+    for counter in ("titan-1", "ig-1", "ig-2"):
+        g.when(c.Build(player="imperials", counter=counter))
+    assert g.state.build_points == 1
+    builds = {
+        x.counter for x in RULESET.legal_commands(g.state, "imperials") if isinstance(x, c.Build)
+    }
+    assert "riders-1" in builds
+    assert "ig-3" not in builds
+
+
 def test_the_production_track_moves_one_space_and_unspent_points_are_lost() -> None:
     g, _ = imperial_build()
     g.when(c.Build(player="imperials", counter="titan-1"))
@@ -164,6 +179,20 @@ def test_any_number_of_fortifications_stack_since_version_5() -> None:
         "fort-2",
     ]
     assert RULESET.invariants(g.state) == []
+
+
+def test_a_game_begun_under_version_5_stacks_any_number_of_fortifications() -> None:
+    """Given a game begun under version 5 (the first without BFA-9's cap) and fort-1 in hive_a,
+    when fort-2 is placed there, then both stand in hive_a (sheet p.1 "Stacking": fortifications
+    are among the counters of which any number may stack)."""
+    g, _ = imperial_build(at("fort-1", "hive_a"), version="5")
+    g.when(c.Build(player="imperials", counter="fort-2"))
+    g.when(c.FinishBuilding(player="imperials"))
+    g.when(c.Place(player="imperials", counter="fort-2", to="hive_a"))
+    assert [x.id for x in g.state.counters.values() if x.location == "hive_a"] == [
+        "fort-1",
+        "fort-2",
+    ]
 
 
 def test_an_overstacked_placement_cites_stacking_and_bfa_12_not_bfa_9() -> None:

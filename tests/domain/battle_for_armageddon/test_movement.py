@@ -122,6 +122,23 @@ def test_ork_tribes_may_not_end_the_phase_together() -> None:
     assert one(events, CounterEliminated).counter == "sunz-1"
 
 
+def test_of_two_tribes_ending_the_movement_phase_together_the_one_that_moved_in_last_is_lost() -> (
+    None
+):
+    """Given Goffs boyz-1 and Evil Sunz sunz-1 moving, in that order, into the empty river_a, when
+    the Orks end the phase, then sunz-1 is lost and boyz-1 stays (sheet p.1 "Stacking": no Ork
+    counters of different tribes stacked together; BFA-2: the counters that moved in last go)."""
+    g = game(*in_phase("orks", "movement"), at("boyz-1", "ork_a"), at("sunz-1", "ork_b"))
+    g.when(c.Move(player="orks", counter="boyz-1", to="river_a"))
+    g.when(c.Move(player="orks", counter="sunz-1", to="river_a"))
+    lost = one(g.when(c.EndPhase(player="orks")), CounterEliminated)
+    assert (lost.counter, lost.reason) == (
+        "sunz-1",
+        "overstacked at the end of the movement phase (BFA-2)",
+    )
+    assert g.state.counters["boyz-1"].location == "river_a"
+
+
 def test_ghazghkull_joins_a_stack_of_any_tribe_for_free() -> None:
     g = game(
         *in_phase("orks", "movement"),
@@ -146,3 +163,23 @@ def test_legal_moves_never_overstack() -> None:
     moves = [m for m in RULESET.legal_commands(g.state, "imperials") if isinstance(m, c.Move)]
     assert c.Move(player="imperials", counter="ig-4", to="hive_b") in moves
     assert all(not (m.counter == "ig-4" and m.to == "plain_a") for m in moves)
+
+
+def test_a_marine_chapter_counts_for_stacking() -> None:
+    """Given three Imperial Guard in plain_a and the Blood Angels chapter in hive_a, when legal
+    lists the chapter's moves, then plain_a is not among them (sheet p.3 "Special Units": "The
+    following counters do count for stacking: Marine Chapters"; p.1 "Stacking": up to 3)."""
+    g = game(
+        *in_phase("imperials", "movement"),
+        at("ig-1", "plain_a"),
+        at("ig-2", "plain_a"),
+        at("ig-3", "plain_a"),
+        at("blood_angels", "hive_a"),
+    )
+    moves = {
+        x.to
+        for x in RULESET.legal_commands(g.state, "imperials")
+        if isinstance(x, c.Move) and x.counter == "blood_angels"
+    }
+    assert "plain_b" in moves
+    assert "plain_a" not in moves

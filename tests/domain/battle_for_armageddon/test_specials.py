@@ -150,6 +150,55 @@ def test_the_drop_pod_lands_a_ready_marine_in_any_open_area() -> None:
     )
 
 
+def test_the_drop_pod_lands_only_the_marines_not_a_counter_built_into_the_ready_box() -> None:
+    """Given Imperial Guard ig-1 built into the READY box and the Marines arrived, when the
+    Imperials play the Drop Pod for ig-1, then it is refused and legal offers it only for the
+    Marines (sheet p.3 "Special Units": the chapters "enter play using the normal rules or the
+    Imperial Drop Pod"; BFA-22)."""
+    g = game(
+        *in_phase("imperials", "movement"),
+        *drawn("imperials", "drop-pod-1"),
+        off("ig-1", to="ready"),
+        ReinforcementsArrived(turn=3, counters=["blood_angels", "dante"]),
+    )
+    assert g.state.counters["ig-1"].location == "ready"
+    plays = [
+        x for x in RULESET.legal_commands(g.state, "imperials") if isinstance(x, c.PlaySpecial)
+    ]
+    assert {x.counter for x in plays} == {"blood_angels", "dante"}
+    g.when_rejected(
+        c.PlaySpecial(player="imperials", card="drop-pod-1", area="plain_b", counter="ig-1"),
+        code="rules/bad_target",
+    )
+
+
+def test_the_drop_pod_cannot_land_a_chapter_on_a_full_stack() -> None:
+    """Given three Imperial Guard in plain_a, when the Drop Pod lands the Blood Angels there, then
+    it is refused and legal does not offer it (sheet p.1 "Stacking": up to 3 counters; BFA-22:
+    within stacking)."""
+    g = game(
+        *in_phase("imperials", "movement"),
+        *drawn("imperials", "drop-pod-1"),
+        at("ig-1", "plain_a"),
+        at("ig-2", "plain_a"),
+        at("ig-3", "plain_a"),
+        ReinforcementsArrived(turn=3, counters=["blood_angels", "dante"]),
+    )
+    areas = {
+        x.area
+        for x in RULESET.legal_commands(g.state, "imperials")
+        if isinstance(x, c.PlaySpecial) and x.counter == "blood_angels"
+    }
+    assert "plain_b" in areas
+    assert "plain_a" not in areas
+    g.when_rejected(
+        c.PlaySpecial(
+            player="imperials", card="drop-pod-1", area="plain_a", counter="blood_angels"
+        ),
+        code="rules/bad_target",
+    )
+
+
 def test_the_marines_also_enter_through_the_build_phase() -> None:
     g = game(
         *before_phase("imperials", "build"),
@@ -238,6 +287,14 @@ def test_version_3_plays_and_shows_the_copy_held() -> None:
     assert played.card == "waaagh-3"
     g = holding("waaagh-3", version="3")
     g.when_rejected(c.PlaySpecial(player="orks", card="waaagh-1"), code="rules/not_in_hand")
+
+
+def test_a_game_begun_under_version_4_plays_a_card_as_its_first_unplayed_copy() -> None:
+    """Given a game begun under version 4 (the first with BFA-28) and the Orks holding waaagh-3,
+    when they play a Waaagh!, then it is played and shown as waaagh-1."""
+    g = holding("waaagh-3", version="4")
+    played = one(g.when(c.PlaySpecial(player="orks", card="waaagh-1")), SpecialCardPlayed)
+    assert played.card == "waaagh-1"
 
 
 def test_legal_offers_one_play_per_kind_and_cards_of_another_value_are_another_kind() -> None:

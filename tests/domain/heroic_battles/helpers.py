@@ -78,6 +78,10 @@ def phase(name: str, force: str = "") -> list[Event]:
     return [ev.PhaseEnded(phase="movement", force="red"), ev.PhaseBegan(phase=name, force=force)]
 
 
+#: blue's movement phase follows red's (the sheet's turn sequence, p.27)
+BLUE_MOVES = tuple(phase("movement", "blue"))
+
+
 def fighting(combat: str = "melee-1", force: str = "red") -> list[Event]:
     """``force``'s melee phase has begun and melee ``combat`` is being fought (declarations)."""
     return [

@@ -3,16 +3,31 @@ earns (p.23; HB-6), evades (p.38; HB-22) and counter charges (HB-23)."""
 
 from __future__ import annotations
 
-from tests.domain.heroic_battles.helpers import gained, game, lost, phase
+import functools
+
+from tests.domain.heroic_battles.helpers import (
+    BLUE_MOVES,
+    PROVING_GROUND,
+    engaged,
+    gained,
+    game,
+    lost,
+    phase,
+)
 from tests.given_when_then import of, one, tags
 from warlog.domain.heroic_battles import commands as c
 from warlog.domain.heroic_battles import events as ev
 from warlog.domain.heroic_battles.pieces import combat_of
+from warlog.domain.heroic_battles.scenario import Scenario, parse_scenario
 from warlog.domain.heroic_battles.tables import EVADES
 
 
-def charge(unit: str, target: str, facing: str = "front", player: str = "red") -> c.Charge:
-    return c.Charge(player=player, unit=unit, target=target, facing=facing)  # type: ignore[arg-type]
+def charge(
+    unit: str, target: str, facing: str = "front", player: str = "red", **flags: bool
+) -> c.Charge:
+    """``unit`` charging ``target``'s ``facing`` side; ``flags`` say what it charges through
+    (``rough``, ``barrier``)."""
+    return c.Charge(player=player, unit=unit, target=target, facing=facing, **flags)  # type: ignore[arg-type]
 
 
 def test_a_charge_contacts_its_target_and_a_melee_begins_with_a_charging_marker() -> None:
@@ -68,6 +83,15 @@ def test_a_charge_must_name_an_enemy_on_the_table_not_a_hero_inside_a_unit() -> 
 # -- reputation for charging heroes (p.23; HB-6) ----------------------------------------------------
 
 
+@functools.cache
+def legendary_champion() -> Scenario:
+    """The proving ground with the Red Champion a Legendary Hero (level 4), above the Red Lord."""
+    text = PROVING_GROUND.read_text()
+    old = 'id = "red-champion"\nname = "Red Champion"\nlevel = 1\n'
+    assert old in text
+    return parse_scenario(text.replace(old, old.replace("level = 1", "level = 4")).encode())
+
+
 def test_the_army_commander_charging_the_enemy_commanders_unit_into_the_first_combat() -> None:
     g = game()
     events = g.when(charge("red-warriors", "blue-warriors"), dice=[])
@@ -79,6 +103,34 @@ def test_the_army_commander_charging_the_enemy_commanders_unit_into_the_first_co
     ]
     assert g.state.forces["red"].tokens == 14
     assert all(e.who == "red-lord" for e in of(events, ev.ReputationGained))
+
+
+def test_the_army_commander_earns_the_charge_tokens_though_a_hero_of_higher_level_charges_too() -> (
+    None
+):
+    """Given the level-4 Red Champion joined to red-warriors beside the level-3 Army Commander,
+    when red-warriors charge, then the Red Lord earns every token, "the Army Commander charges"
+    among them (sheet p.23: only 1 Hero per Unit; HB-6: the Army Commander first)."""
+    g = game(
+        ev.HeroJoined(hero="red-champion", unit="red-warriors", action=1),
+        scenario=legendary_champion(),
+    )
+    events = g.when(charge("red-warriors", "blue-horde"), dice=[])
+    assert "the Army Commander charges" in gained(events, "red")
+    assert {e.who for e in of(events, ev.ReputationGained)} == {"red-lord"}
+
+
+def test_of_two_heroes_charging_with_a_unit_the_higher_level_earns_the_tokens() -> None:
+    """Given the level-1 Blue Priest joined to blue-horde beside the level-2 Blue Proud, when
+    blue-horde charges, then Blue Proud earns the tokens (sheet p.23: only 1 Hero per Unit; HB-6:
+    else the highest level), whichever joined first."""
+    g = game(*BLUE_MOVES, ev.HeroJoined(hero="blue-priest", unit="blue-horde", action=1))
+    events = g.when(charge("blue-horde", "red-brutes", player="blue"), dice=[])
+    assert gained(events, "blue") == [
+        "a hero charges into combat",
+        "a hero charges into the first combat of the game",
+    ]
+    assert {e.who for e in of(events, ev.ReputationGained)} == {"blue-proud"}
 
 
 def test_a_hero_charging_after_the_first_combat_earns_one_token_and_units_alone_none() -> None:
@@ -118,6 +170,16 @@ def test_a_version_2_game_gives_the_first_combat_token_only_to_the_charge_that_b
     g.when(charge("red-brutes", "blue-steadfast"), dice=[])
     events = g.when(charge("red-warriors", "blue-steadfast"), dice=[])
     assert "a hero charges into the first combat of the game" not in gained(events, "red")
+
+
+def test_a_version_3_game_gives_the_first_combat_token_to_a_hero_joining_it() -> None:
+    """Given a game begun under version 3 (the first with HB-38) and the first combat begun by a
+    unit without a hero, when a hero charges into it, then it earns the first-combat token
+    (sheet p.23: once per game)."""
+    g = game(version="3")
+    g.when(charge("red-brutes", "blue-steadfast"), dice=[])
+    events = g.when(charge("red-warriors", "blue-steadfast"), dice=[])
+    assert "a hero charges into the first combat of the game" in gained(events, "red")
 
 
 # -- evades (p.38; HB-22) ----------------------------------------------------------------------------
@@ -244,6 +306,25 @@ def test_no_counter_charge_against_a_flank_charge_or_through_rough_ground() -> N
     g = game()
     g.when(c.Charge(player="red", unit="red-brutes", target="blue-scouts", rough=True), dice=[])
     assert g.ruleset.decision(g.state).answers == ("evade", "receive_charge")
+
+
+def test_no_counter_charge_against_a_charge_across_a_barrier() -> None:
+    """Given red-brutes charging blue-scouts (Counter Charge) to the front across a barrier, when
+    the charge's test passes, then the scouts may evade or receive it, not counter charge (HB-23:
+    open terrain only)."""
+    g = game()
+    g.when(charge("red-brutes", "blue-scouts", barrier=True), dice=[5, 5])
+    assert g.ruleset.decision(g.state).answers == ("evade", "receive_charge")
+
+
+def test_a_unit_already_in_a_melee_neither_evades_nor_counter_charges() -> None:
+    """Given blue-scouts (Evade, Counter Charge) in a melee with red-riders, when red-brutes
+    charge them to the front in the open, then the charge joins that melee with no answer asked
+    (HB-22, HB-23: not in a melee)."""
+    g = game(*engaged("red-riders", "blue-scouts"))
+    events = g.when(charge("red-brutes", "blue-scouts"), dice=[])
+    assert tags(events) == ["charge_declared", "charge_contacted"]
+    assert one(events, ev.ChargeContacted).joined
 
 
 def test_a_target_that_neither_evades_nor_counter_charges_needs_no_answer() -> None:

@@ -7,6 +7,7 @@ from __future__ import annotations
 import msgspec
 
 from tests.domain.heroic_battles.helpers import (
+    BLUE_MOVES,
     declare,
     engaged,
     game,
@@ -47,9 +48,7 @@ def test_a_melee_with_no_fighter_left_on_either_side_ends_with_no_winner() -> No
 
 
 def test_a_drilled_units_barrier_test_says_why_it_rolls_one_die() -> None:
-    g = game(
-        ev.PhaseEnded(phase="movement", force="red"), ev.PhaseBegan(phase="movement", force="blue")
-    )
+    g = game(*BLUE_MOVES)
     events = g.when(c.Move(player="blue", unit="blue-steadfast", barrier=True), dice=[2])
     assert (
         one(events, ev.CommandTestTaken)

@@ -5,7 +5,14 @@ from __future__ import annotations
 
 from msgspec.structs import replace
 
-from tests.domain.heroic_battles.helpers import engaged, game, lost, proving_ground, wounded
+from tests.domain.heroic_battles.helpers import (
+    BLUE_MOVES,
+    engaged,
+    game,
+    lost,
+    proving_ground,
+    wounded,
+)
 from tests.given_when_then import of, one, tags
 from warlog.domain.heroic_battles import commands as c
 from warlog.domain.heroic_battles import events as ev
@@ -171,9 +178,7 @@ def test_rough_terrain_alone_needs_no_test() -> None:
 
 
 def test_a_drilled_unit_rolls_one_die_fewer_for_its_first_test_of_its_own_movement() -> None:
-    g = game(
-        ev.PhaseEnded(phase="movement", force="red"), ev.PhaseBegan(phase="movement", force="blue")
-    )
+    g = game(*BLUE_MOVES)
     first = one(g.when(move("blue-steadfast", "blue", barrier=True), dice=[4]), ev.CommandTestTaken)
     assert first.dice == 1  # 2D6 for the barrier, one fewer (HB-25)
     second = one(g.when(move("blue-steadfast", "blue"), dice=[4]), ev.CommandTestTaken)
@@ -184,9 +189,7 @@ def test_a_drilled_units_second_barrier_test_of_its_movement_is_on_2d6_again() -
     """HB-25: only the first test of its own movement phase is one die fewer. Given blue's
     Drilled steadfast crossed one barrier on 1D6, when its second movement action crosses
     another, then the test is on 2D6 and the lower die counts (Command Tests, p.26)."""
-    g = game(
-        ev.PhaseEnded(phase="movement", force="red"), ev.PhaseBegan(phase="movement", force="blue")
-    )
+    g = game(*BLUE_MOVES)
     first = one(g.when(move("blue-steadfast", "blue", barrier=True), dice=[4]), ev.CommandTestTaken)
     assert first.dice == 1
     events = g.when(move("blue-steadfast", "blue", barrier=True), dice=[5, 2])
@@ -303,13 +306,24 @@ def test_a_hero_leaving_a_unit_in_melee_costs_a_token_and_the_army_commander_two
     events = g.when(c.LeaveUnit(player="red", hero="red-lord"), dice=[])
     assert one(events, ev.HeroLeft).in_melee
     assert lost(events, "red") == [(2, "leaves a unit while it is in combat (the Army Commander)")]
-    blue = game(
-        *engaged("red-warriors", "blue-horde"),
-        ev.PhaseEnded(phase="movement", force="red"),
-        ev.PhaseBegan(phase="movement", force="blue"),
-    )
+    blue = game(*engaged("red-warriors", "blue-horde"), *BLUE_MOVES)
     events = blue.when(c.LeaveUnit(player="blue", hero="blue-proud"), dice=[])
     assert lost(events, "blue") == [(1, "leaves a unit while it is in combat")]
+
+
+def test_a_non_combatant_hero_leaves_a_unit_in_melee_without_losing_a_token() -> None:
+    """Given the Blue Priest (Non-Combatant) with blue-warriors in a melee, when he leaves the
+    unit, then he leaves the melee and blue loses no Reputation Token (sheet p.23: "Hero leaves a
+    Unit while in combat (unless they have the Non-Combatant Trait)" -1)."""
+    g = game(
+        ev.HeroJoined(hero="blue-priest", unit="blue-warriors", action=1),
+        *engaged("red-brutes", "blue-warriors"),
+        *BLUE_MOVES,
+    )
+    events = g.when(c.LeaveUnit(player="blue", hero="blue-priest"), dice=[])
+    assert one(events, ev.HeroLeft).in_melee
+    assert lost(events, "blue") == []
+    assert g.state.forces["blue"].tokens == game().state.forces["blue"].tokens
 
 
 def test_a_hero_leaving_a_unit_out_of_melee_loses_nothing_and_may_move() -> None:

@@ -85,6 +85,22 @@ def test_a_unit_retreating_off_the_table_is_destroyed_with_its_hero() -> None:
     assert lost(events, "blue") == [(2, "blue-warriors is fled"), (3, "blue-king is killed")]
 
 
+def test_a_hero_retreating_off_the_table_is_killed_whatever_its_stamina() -> None:
+    """Given Blue Proud, unattached with 2 stamina, retreating, when blue declares the retreat
+    runs off the table, then he is killed (sheet pp.47-48: "Units and Heroes retreating from the
+    table are destroyed")."""
+    order = RetreatOrder(unit="blue-proud", half_st=1, cause="shooting")
+    g = game(
+        ev.HeroLeft(hero="blue-proud", unit="blue-horde", in_melee=False),
+        ev.RetreatsOrdered(orders=[order]),
+        ev.RetreatBegan(unit="blue-proud", half_st=1),
+    )
+    assert g.state.heroes["blue-proud"].stamina == 2
+    events = g.when(c.DeclareRetreat(player="blue", unit="blue-proud", into="off_table"), dice=[])
+    assert one(events, ev.HeroKilled) == ev.HeroKilled(hero="blue-proud", cause="retreat")
+    assert g.state.heroes["blue-proud"].gone
+
+
 def test_a_retreat_runs_only_into_a_friend_not_in_melee() -> None:
     g = retreating("blue-warriors", *engaged("red-brutes", "blue-horde"))
     g.when_rejected(retreat("blue-warriors", "friends", "blue-horde"), code="rules/bad_retreat")

@@ -162,6 +162,23 @@ def test_a_retreat_into_friends_names_which_of_the_two_stand_in_rough_terrain() 
     assert [(t.unit, t.dice) for t in tests] == [("blue-warriors", 1), ("blue-horde", 2)]
 
 
+def test_a_retreating_unit_declared_in_rough_terrain_tests_on_2d6_as_it_runs_into_friends() -> None:
+    """Given blue-warriors retreating into blue-horde, when blue declares the warriors in rough
+    terrain, then the warriors test on 2D6 and the horde on 1D6 (sheet p.26: any test in rough
+    terrain on 2D6, the lower; pp.47-48: both units test; HB-36)."""
+    order = RetreatOrder(unit="blue-warriors", half_st=1, cause="shooting")
+    g = game(ev.RetreatsOrdered(orders=[order]), ev.RetreatBegan(unit="blue-warriors", half_st=1))
+    events = g.when(
+        c.DeclareRetreat(
+            player="blue", unit="blue-warriors", into="friends", friend="blue-horde",
+            rough=["blue-warriors"],
+        ),
+        dice=[4, 4],
+    )  # fmt: skip
+    tests = one(events, ev.CommandTestsCalled).tests
+    assert [(t.unit, t.dice) for t in tests] == [("blue-warriors", 2), ("blue-horde", 1)]
+
+
 @pytest.mark.parametrize(
     "command",
     [
