@@ -1,6 +1,7 @@
 """Statuses and headers of docs/server.md's "Status codes and errors" that the first tests left
 unpinned: the store that cannot serve now (503 with its `store/...` code, logged), the `Allow`
-of a 405, and a player's command whose `dice` is an empty list (none: not a referee's dice)."""
+of a 405, a player's command whose `dice` is an empty list (none: not a referee's dice), and
+an error message that quotes a line break the client sent (still one line)."""
 
 from __future__ import annotations
 
@@ -63,3 +64,14 @@ def test_a_players_command_with_an_empty_dice_list_is_played_as_one_without_dice
     assert response.status_code == 200, response.text
     issued = [r for r in arbiter_on(db).records("g") if r.type == "command_issued"]
     assert [json.loads(r.data)["player"] for r in issued] == ["red"]
+
+
+def test_an_error_quoting_a_line_break_the_client_sent_is_still_one_line(
+    client: httpx.Client,
+) -> None:
+    # given a new game's body with an unknown field whose name holds a line break; when the
+    # organiser sends it, then the 400 names the field in a message of one line (every error
+    # is `{"error": {"code", "message": "<one line>"}}`)
+    response = client.post("/games", json={"rules\net": "x"}, headers=ADMIN_HEADERS)
+    error = assert_error(response, 400, "input/invalid")  # no line break in it, checked there
+    assert "rules et" in error["message"]
