@@ -140,3 +140,17 @@ def test_a_pace_out_of_range_is_a_usage_error(tmp_path: Path, value: str) -> Non
     assert result.exit_code == 2
     assert "Invalid value for '--pace'" in result.output
     assert not (tmp_path / "w.db").exists()
+
+
+@pytest.mark.parametrize("arrival", [100.013, 100.049])
+def test_an_answer_arriving_off_the_grid_leaves_whole_a_tick_after_its_arrival(
+    arrival: float, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # given a request arriving off the tick grid, whose answer takes 4 ms
+    clock = Clock()
+    clock.now = arrival
+    # when it is answered under a 50 ms pace
+    sent = sent_at(clock, answering_after(clock, 0.004), monkeypatch)
+    # then its head and its body both leave one tick after it arrived, not on the grid
+    assert [kind for kind, _ in sent] == ["http.response.start", "http.response.body"]
+    assert [at for _, at in sent] == [pytest.approx(arrival + TICK)] * 2
