@@ -16,8 +16,7 @@ from warlog.domain.armageddon_empires.state import Army, Base, GameState
 
 
 def is_besieged(state: GameState, base: Base) -> bool:
-    """A base with a combat-capable enemy army that is not stealthed in its hex (p.26);
-    impossible until battles and sieges come (no move enters an enemy base's hex)."""
+    """A base with a combat-capable enemy army that is not stealthed in its hex (p.26; AE-35)."""
     return any(
         a.at == base.at and a.empire != base.empire and a.combat_capable and not a.stealthed
         for a in state.armies.values()

@@ -150,8 +150,7 @@ def test_supply_is_traced_at_the_start_of_each_empire_s_own_turn_and_posts_a_not
 
 #: red's hq at 0,0 and its camp (an outpost) at 0,3 are its sources (arena.py)
 RED_HQ = "0,0"
-
-
+RED_CAMP = "0,3"
 QUARRY = "blue.quarry.1"
 
 
@@ -231,3 +230,20 @@ def test_an_enemy_s_mobile_supply_unit_does_not_supply_our_army_in_its_hex() -> 
     standing_at(g, "blue-train", "6,0")
     # then red's army is still out of supply: Mobile Supply serves friendly armies only (p.26)
     assert out_of_supply(g.state, "red") == ("red-far",)
+
+
+def test_a_garrison_is_never_out_of_supply_even_when_its_base_is_besieged() -> None:
+    # given blue's troopers besieging both of red's bases, so that red has no source of
+    # supply, and red's trooper in the field beside its hq
+    g = arena(
+        army_block("blue-x", "blue", "4,3", units=("trooper",))
+        + army_block("blue-y", "blue", "5,3", units=("trooper",))
+        + army_block("red-near", "red", "1,0", units=("trooper",))
+    )
+    g = standing_at(standing_at(g, "blue-x", RED_HQ), "blue-y", RED_CAMP)
+    assert sources(g) == []
+    # then red's field army is out of supply, and its garrisons are not: supply limits an
+    # army's moves (p.30), a garrison moves only by leaving its base as a field army, so the
+    # supply report counts field armies alone (AE-12)
+    assert out_of_supply(g.state, "red") == ("red-near",)
+    assert red_turn_starts(g)[1].out_of_supply == ("red-near",)
