@@ -66,3 +66,20 @@ def test_a_new_process_reads_a_young_game_from_its_snapshot_at_seq_1(
     created = States(arb.store, arb.vault, rulesets).created(race)
     assert created is not None and created.seq == 1 and created.initial is created.state
     assert created.state == arb.states.folded(race, 1).state
+
+
+def test_a_snapshot_whose_event_the_log_holds_with_another_hash_is_not_used(
+    arb: Arbiter, race: str
+) -> None:
+    """Given a snapshot at seq 9 whose MAC checks but whose hash is not the log's event 9
+    (kept for another log of the same game id: a key file beside another database), when a
+    new process reads the game at 10, then it folds from the log: a snapshot is a cache the
+    log must still hold (ARCHITECTURE.md, "Storage notes")."""
+    at_9, at_1 = arb.states.folded(race, 9), arb.states.folded(race, 1)
+    arb.states.keep_snapshot(race, Folded(9, "f" * 64, at_9.meta, at_1.state))
+    fresh = States(arb.store, arb.vault, rulesets)
+    assert fresh.snapshot(race, 10) is None
+    assert (
+        fresh.folded(race, 10).state
+        == fresh.fold_records(arb.ruleset_of(race), arb.store.read(race, 1, 10)).state
+    )
