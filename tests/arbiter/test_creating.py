@@ -7,6 +7,7 @@ from pathlib import Path
 import pytest
 from msgspec.structs import replace
 
+from tests.arbiter.conftest import play
 from tests.eventstore.conftest import SEED
 from tests.toy import RULESET, SCENARIO
 from warlog.arbiter.application import Arbiter
@@ -67,3 +68,20 @@ def test_a_salt_of_exactly_salt_max_characters_is_taken_and_a_lone_surrogate_is_
     assert check_salt("x" * SALT_MAX) == "x" * SALT_MAX
     with pytest.raises(UnicodeEncodeError):
         check_salt("round \ud800 one")
+
+
+def test_a_game_refused_on_a_key_the_vault_held_already_leaves_that_key(
+    arb: Arbiter, race: str
+) -> None:
+    """Given g1, when its own game_created is created again on its own key (a retried
+    creation), then the id is taken and g1's key is still in the vault: what a refusal takes
+    back is only what the vault did not hold before (``creating.unheld``); g1 would otherwise
+    never roll nor open a seal again."""
+    ((_, made),) = arb.events(race, 1, 1)
+    assert isinstance(made, GameCreated)
+    with pytest.raises(InputError, match=f"game {race} already exists"):
+        create_game(arb.states, arb.rulesets, made, SEED, lambda: "2026-11-22T00:00:00.000Z")
+    assert arb.vault.key(commitment_of(SEED)) == SEED
+    fresh = Arbiter(arb.store, arb.rulesets, vault=arb.vault)
+    play(fresh, race, 1)
+    assert fresh.state(race) == fresh.fold_log(race).state

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import pytest
+
 from tests.arbiter.conftest import play
 from warlog.arbiter.application import Arbiter
 from warlog.arbiter.forks import batch_ends_near, fork_game, live_relatives
+from warlog.domain.core.errors import InputError
 
 
 def test_the_batch_ends_near_a_seq_are_the_last_events_of_the_batches_around_it(
@@ -52,3 +55,45 @@ def test_a_fork_still_being_played_is_a_live_relative_until_its_seed_is_revealed
     play(arb, "f1", 1)
     arb.reveal("f1", despite_live_forks=True)
     assert live_relatives(arb, race) == ["f2"]
+
+
+def test_a_cut_inside_the_last_batch_is_refused_naming_the_batch_ends_around_it(
+    arb: Arbiter, race: str
+) -> None:
+    """Given batches 2-5, 6-9, 10-13, when g1 is forked at 12, one event before its head,
+    then it is refused, naming 9 or 13, and no game is created (ARCHITECTURE.md, "Events and
+    the log": N must end a command's batch)."""
+    with pytest.raises(InputError, match=r"fork at a batch end \(9 or 13\)") as refused:
+        arb.fork(race, 12, new_game="f1")
+    assert refused.value.code == "input/inside_batch"
+    assert [info.game for info in arb.store.games()] == [race]
+
+
+def test_a_same_dice_fork_of_a_revealed_fork_keeps_no_secret_from_its_grandparent(
+    arb: Arbiter, race: str
+) -> None:
+    """Given f1, a new-dice fork of g1, revealed, and f2, a same-dice fork of f1 playing on
+    f1's public seed, when g1's live relatives are asked for, then there are none: f2 keeps
+    no secret that g1's reveal could tell (``Arbiter.live_relatives``)."""
+    arb.fork(race, 9, new_game="f1")
+    play(arb, "f1", 1)
+    arb.reveal("f1", despite_live_forks=True)
+    head, _ = arb.store.head("f1")
+    arb.fork("f1", head, new_game="f2", dice="same")
+    play(arb, "f2", 1)
+    assert live_relatives(arb, race) == []
+
+
+def test_a_relative_sharing_an_unrevealed_ancestor_is_live_though_an_older_one_is_revealed(
+    arb: Arbiter, race: str
+) -> None:
+    """Given f1, a fork of g1 played on, and f2 and f3, forks of f1, when g1 is revealed and
+    f2's live relatives are asked for, then f1 and f3 are: they share f1's history with f2,
+    sealed under f1's seed, which is still secret; only g1's is public."""
+    arb.fork(race, 9, new_game="f1")
+    play(arb, "f1", 1)
+    head, _ = arb.store.head("f1")
+    arb.fork("f1", head, new_game="f2")
+    arb.fork("f1", head, new_game="f3")
+    arb.reveal(race, despite_live_forks=True)
+    assert live_relatives(arb, "f2") == ["f1", "f3"]

@@ -9,7 +9,7 @@ import pytest
 from tests.arbiter.conftest import roll
 from warlog.arbiter.application import Arbiter
 from warlog.arbiter.playing import append_batch, decided
-from warlog.domain.core.errors import ConflictError, InputError
+from warlog.domain.core.errors import ConflictError, InputError, StoreError
 from warlog.domain.core.events import CommandIssued
 
 
@@ -47,3 +47,21 @@ def test_a_batch_appended_on_a_fold_the_log_has_moved_past_is_a_conflict_and_app
     records = append_batch(arb.states, race, before, events, command, clock)
     assert [r.seq for r in records] == list(range(14, 14 + len(events)))
     assert arb.states.folded(race).state == arb.states.fold_log(race).state
+
+
+def test_a_batch_whose_openings_the_vault_cannot_keep_is_not_appended(
+    arb: Arbiter, race: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Given a vault that fails to keep a batch's openings (a full disk, say), when a command
+    is played, then the vault's error is told and nothing is appended: an event is never
+    stored before its opening (``playing``; ARCHITECTURE.md, "Hidden information in the
+    log": the arbiter keeps the clear values beside the log)."""
+
+    def full(openings: object) -> None:
+        raise StoreError("the key file is full", "store/disk_full")
+
+    monkeypatch.setattr(arb.vault, "put_openings", full)
+    state = arb.state(race)
+    with pytest.raises(StoreError, match="the key file is full"):
+        arb.play(race, roll(state.players[state.turn]))
+    assert arb.store.head(race)[0] == 13

@@ -2,11 +2,20 @@
 
 from __future__ import annotations
 
-from tests.arbiter.conftest import play
-from tests.toy import rulesets
+import contextlib
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+from tests.arbiter.conftest import play, roll
+from tests.eventstore.conftest import SEED, fixed_clock
+from tests.toy import SCENARIO, rulesets
 from warlog.arbiter.application import Arbiter
 from warlog.arbiter.fold import Folded
 from warlog.arbiter.states import States, version_key
+from warlog.eventstore.sqlite_store import SQLiteStore
+from warlog.eventstore.sqlite_vault import SQLiteVault, vault_path
 
 
 def test_the_fold_at_the_head_is_held_until_another_writer_moves_the_log_on(
@@ -66,3 +75,58 @@ def test_a_new_process_reads_a_young_game_from_its_snapshot_at_seq_1(
     created = States(arb.store, arb.vault, rulesets).created(race)
     assert created is not None and created.seq == 1 and created.initial is created.state
     assert created.state == arb.states.folded(race, 1).state
+
+
+def test_a_snapshot_whose_event_the_log_holds_with_another_hash_is_not_used(
+    arb: Arbiter, race: str
+) -> None:
+    """Given a snapshot at seq 9 whose MAC checks but whose hash is not the log's event 9
+    (kept for another log of the same game id: a key file beside another database), when a
+    new process reads the game at 10, then it folds from the log: a snapshot is a cache the
+    log must still hold (ARCHITECTURE.md, "Storage notes")."""
+    at_9, at_1 = arb.states.folded(race, 9), arb.states.folded(race, 1)
+    arb.states.keep_snapshot(race, Folded(9, "f" * 64, at_9.meta, at_1.state))
+    fresh = States(arb.store, arb.vault, rulesets)
+    assert fresh.snapshot(race, 10) is None
+    assert (
+        fresh.folded(race, 10).state
+        == fresh.fold_records(arb.ruleset_of(race), arb.store.read(race, 1, 10)).state
+    )
+
+
+@pytest.mark.xfail(
+    strict=True,
+    raises=AssertionError,
+    reason="States.folded passes over the held head whose hash is not the log's, then starts "
+    "from it all the same as the newest fold it holds at or before the seq (its `cached`)",
+)
+def test_the_fold_held_at_the_head_gives_way_when_the_log_holds_another_event_at_that_seq(
+    tmp_path: Path,
+) -> None:
+    """Given an arbiter holding g1's fold at its head, 13, when the database loses 10..13 and
+    another process plays another batch there (a backup restored and played on), so that the
+    log's event 13 is another one, then the arbiter folds the log, not the fold it held:
+    every cache gives way to the log (``States.folded``)."""
+    path = tmp_path / "warlog.db"
+    scenario = tmp_path / "race.toml"
+    scenario.write_bytes(SCENARIO)
+    arb = Arbiter(
+        SQLiteStore(path, create=True),
+        rulesets,
+        vault=SQLiteVault(vault_path(path), create=True),
+        clock=fixed_clock(),
+        seeds=lambda: SEED,
+    )
+    game = arb.new_game("dice-race", str(scenario), game="g1")
+    play(arb, game, 3)
+    held = arb.folded(game)
+    with contextlib.closing(sqlite3.connect(path)) as raw, raw:
+        raw.execute("DELETE FROM events WHERE game = 'g1' AND seq > 9")
+    other = Arbiter(SQLiteStore(path), rulesets, vault=SQLiteVault(vault_path(path)))
+    state = other.state(game)
+    other.play(game, roll(state.players[state.turn], 1))
+    head = arb.store.head(game)
+    assert head[0] == held.seq == 13 and head[1] != held.hash
+    folded = arb.folded(game)
+    assert (folded.seq, folded.hash) == head and folded.state == other.state(game)
+    assert folded.state != held.state

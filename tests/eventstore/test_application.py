@@ -344,6 +344,29 @@ def test_a_copy_of_a_memory_store_and_vault_goes_on_apart(
     assert copy.state(fork) == Arbiter(copy.store, rulesets, vault=copy.vault).state(fork)
 
 
+def test_a_copy_of_a_memory_store_appended_to_leaves_the_original_log_as_it_was(
+    arbiter: Arbiter, scenario_file: str
+) -> None:
+    """Given a game two commands in, when its store and vault are copied and the copy plays
+    the next command, then the original's log still ends where it did and plays that command
+    itself: the two go on apart (``MemoryStore.copy``), in the same game as in a fork."""
+    from warlog.eventstore.memory_store import MemoryStore
+    from warlog.eventstore.vault import MemoryVault
+
+    game = arbiter.new_game("dice-race", scenario_file, game="g1")
+    for _ in range(2):
+        state = arbiter.state(game)
+        arbiter.play(game, roll(state.players[state.turn]))
+    assert isinstance(arbiter.store, MemoryStore) and isinstance(arbiter.vault, MemoryVault)
+    before = list(arbiter.records(game))
+    copy = Arbiter(arbiter.store.copy(), rulesets, vault=arbiter.vault.copy(), seeds=lambda: SEED)
+    state = copy.state(game)
+    copy.play(game, roll(state.players[state.turn]))
+    assert list(arbiter.records(game)) == before
+    arbiter.play(game, roll(state.players[state.turn]))
+    assert arbiter.head(game)[0] == copy.head(game)[0]
+
+
 def test_a_dice_filter_sees_and_may_change_every_command_s_dice(
     arbiter: Arbiter, scenario_file: str
 ) -> None:

@@ -91,3 +91,22 @@ def test_a_write_ahead_log_that_others_may_open_is_refused(tmp_path: Path) -> No
         SQLiteVault(path).key(COMMITMENT)
     assert caught.value.code == "store/key_file_exposed"
     assert f"the key file {wal} may be opened by others (mode 644)" in caught.value.message
+
+
+def test_an_empty_key_file_whose_write_ahead_log_holds_keys_is_refused_untouched(
+    tmp_path: Path,
+) -> None:
+    """Given a key file of no bytes yet (its pages not yet copied back from the -wal) beside
+    a -wal that holds them, both open to others, when the vault opens it, then it refuses: it
+    is not an empty file to take over, and quietly making the two owner-only would hide that
+    others could read the keys."""
+    path = vault_path(tmp_path / "w.db")
+    Path(path).write_bytes(b"")
+    wal = Path(f"{path}-wal")
+    wal.write_bytes(b"pages holding keys")
+    os.chmod(path, 0o644)
+    os.chmod(wal, 0o644)
+    with pytest.raises(StoreError) as caught:
+        SQLiteVault(path).key(COMMITMENT)
+    assert caught.value.code == "store/key_file_exposed"
+    assert (mode(path), mode(wal)) == (0o644, 0o644)

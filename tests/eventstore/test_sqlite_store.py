@@ -1,16 +1,19 @@
 """The SQLite store's file: the warlog schema it creates, what a reopened database reads back,
-a read left unfinished when the store closes, and the ``event_fields`` view a referee queries.
-The set-up: ``sqlite_helpers``.
+a read left unfinished when the store closes, the ``event_fields`` view a referee queries, and
+a damaged log or catalogue refused rather than read as other events. The set-up:
+``sqlite_helpers``.
 """
 
 from __future__ import annotations
 
+import contextlib
+import sqlite3
 from pathlib import Path
 
 import pytest
 import sqlite_utils
 
-from tests.eventstore.sqlite_helpers import AT, make_db, pending
+from tests.eventstore.sqlite_helpers import AT, make_db, pending, refused
 from warlog.eventstore.chain import GENESIS, link
 from warlog.eventstore.records import GameInfo
 from warlog.eventstore.sqlite_file import SCHEMA_VERSION
@@ -76,3 +79,76 @@ def test_the_event_fields_view_lets_a_referee_query_a_forked_game(tmp_path: Path
         {"seq": 3, "player": None, "command": None, "stored_in": "g"},
         {"seq": 4, "player": "red", "command": None, "stored_in": "f"},
     ]
+
+
+def damage(path: Path, sql: str) -> None:
+    with contextlib.closing(sqlite3.connect(path)) as raw, raw:
+        raw.execute(sql)
+
+
+def test_a_fork_at_an_event_its_parents_log_has_lost_is_refused_and_creates_nothing(
+    tmp_path: Path,
+) -> None:
+    """Given a game whose event 2 was deleted (a damaged log), when a fork of it at 2 is
+    created, then one StoreError names the gap and nothing is created: the fork's first event
+    would chain on a hash that is not there (ARCHITECTURE.md, "Events and the log": a fork's
+    own events continue the chain from the parent's hash at N)."""
+    path = make_db(tmp_path / "warlog.db", events=4)
+    damage(path, "DELETE FROM events WHERE game = 'g' AND seq = 2")
+    with SQLiteStore(path) as store:
+        fork = GameInfo("f", "test", parent="g", fork_at=2)
+        error = refused(lambda: store.create_game(fork, [pending(100)]))
+        assert error.code == "store/corrupt" and "game g has no event 2" in str(error)
+        assert [info.game for info in store.games()] == ["g"]
+
+
+@pytest.mark.parametrize(
+    ("own", "fork_at", "wrong"),
+    [
+        # the fork's own events 5..6 read from 8 on: none of them, and 1..6 from the parent
+        (2, 7, "reads events 8..its head of game f, whose last event is 6"),
+        # the parent's events read up to 9, one past its last: event 9 would be missing
+        (8, 9, "reads events 1..9 of game g, whose last event is 8"),
+    ],
+    ids=["own-events-before-the-cut", "one-past-the-parents-head"],
+)
+def test_a_fork_point_the_catalogue_moved_is_refused_rather_than_read_as_other_events(
+    tmp_path: Path, own: int, fork_at: int, wrong: str
+) -> None:
+    """Given a fork f of g at 4 whose catalogue row was then given another fork point, when f
+    is read, then one StoreError names its lineage: a read would otherwise give other events,
+    or skip one, without a word (``lineage.lineage``)."""
+    path = make_db(tmp_path / "warlog.db", events=8)
+    with SQLiteStore(path) as store:
+        store.create_game(
+            GameInfo("f", "test", parent="g", fork_at=4), [pending(n) for n in range(5, 5 + own)]
+        )
+    damage(path, f"UPDATE games SET fork_at = {fork_at} WHERE game = 'f'")
+    with SQLiteStore(path) as store:
+        error = refused(lambda: list(store.read("f")))
+        assert error.code == "store/corrupt"
+        assert f"game f's lineage {wrong} (a fork_at of the catalogue is wrong)" in str(error)
+
+
+@pytest.mark.parametrize(
+    ("sql", "wrong"),
+    [
+        ("UPDATE events SET hash = CAST(hash AS BLOB) WHERE seq = 3", "a hash that is not text"),
+        ("UPDATE events SET seq = 'x' WHERE seq = 3", "seq 'x', not a number"),
+    ],
+    ids=["hash-a-blob", "seq-text"],
+)
+def test_a_last_event_whose_seq_or_hash_is_damaged_is_refused_and_nothing_appended(
+    tmp_path: Path, sql: str, wrong: str
+) -> None:
+    """Given a game whose last row holds its hash as bytes or its seq as text, when a batch is
+    appended, then one StoreError names the damage and nothing is appended: the batch would
+    chain on a prev no verifier can recompute (``lineage.head_row``)."""
+    path = make_db(tmp_path / "warlog.db", events=3)
+    damage(path, sql)
+    with SQLiteStore(path) as store:
+        error = refused(lambda: store.append("g", [pending(4)], 3))
+        assert error.code == "store/corrupt"
+        assert error.message == f"{path} is damaged: game g's last event has {wrong}"
+    with contextlib.closing(sqlite3.connect(path)) as raw:
+        assert raw.execute("SELECT count(*) FROM events").fetchone() == (3,)

@@ -192,6 +192,22 @@ class TestStoreContract:
         store.append("g", batch(3), 2)
         assert_chain(list(store.read("g")))
 
+    @pytest.mark.parametrize("field", ["type", "at"])
+    def test_an_event_whose_type_or_at_is_not_text_appends_nothing(
+        self, store: Store, field: str
+    ) -> None:
+        """A stored row's type and at are text, as its data is (ARCHITECTURE.md, "Events and
+        the log"): one that is not is refused before anything is stored (SQLite would keep the
+        number 5 as the text '5' without a word)."""
+        new_game(store, events=2)
+        good = pending(4)
+        fields: dict[str, object] = {"type": good.type, "data": good.data, "at": good.at}
+        bad = Pending(**{**fields, field: 5})  # type: ignore[arg-type]
+        with pytest.raises(InputError) as caught:
+            store.append("g", [pending(3), bad], 2)
+        assert caught.value.code == "input/bad_event" and "event 4" in one_line(caught.value)
+        assert numbers(store.read("g")) == [1, 2]
+
     def test_an_empty_batch_is_refused(self, store: Store) -> None:
         new_game(store)
         with pytest.raises(InputError) as caught:
@@ -323,6 +339,17 @@ class TestStoreContract:
             store.create_game(GameInfo("g", "other"), batch(7))
         assert caught.value.code == "store/game_exists"
         assert store.info("g") == GameInfo("g", "test")
+        assert numbers(store.read("g")) == [1, 2]
+
+    def test_a_game_whose_first_batch_holds_a_bad_event_is_not_created(self, store: Store) -> None:
+        """Nothing is stored of a refused creation, not even its catalogue row: the id stays
+        free, and the catalogue lists no game without events."""
+        bad = Pending("thing_happened", b'{"n":2}', AT)  # type: ignore[arg-type]
+        with pytest.raises(InputError) as caught:
+            store.create_game(GameInfo("g", "test"), [pending(1), bad])
+        assert caught.value.code == "input/bad_event"
+        assert store.games() == []
+        new_game(store, events=2)
         assert numbers(store.read("g")) == [1, 2]
 
     def test_a_game_needs_an_id(self, store: Store) -> None:
@@ -475,3 +502,41 @@ class TestStoreContract:
             assert numbers(records) == expected
             assert_chain(records)
             assert store.head(game) == (len(expected), records[-1].hash)
+
+
+#: SQLite's and PostgreSQL's ``read`` clamp to the head of the call only a read without a stated
+#: end: a stated one bounds the SELECT by itself (``_plan``), so a read of 1..100 gives the
+#: events appended after the call too; their docstrings promise the clamp
+UNCLAMPED = "a read with a stated end past the head is not clamped to the head of the call"
+
+
+@pytest.mark.parametrize(
+    "kind",
+    [
+        "memory",
+        pytest.param(
+            "sqlite", marks=pytest.mark.xfail(strict=True, raises=AssertionError, reason=UNCLAMPED)
+        ),
+        pytest.param(
+            "postgres",
+            marks=pytest.mark.xfail(strict=True, raises=AssertionError, reason=UNCLAMPED),
+        ),
+    ],
+)
+def test_a_read_to_a_seq_past_the_head_stops_at_the_head_it_was_called_at(
+    kind: str, tmp_path: Path, request: pytest.FixtureRequest
+) -> None:
+    """Given a read of 1..100 of a game of 4 events, when the game is appended to before the
+    read is iterated, then it gives 1..4: a read is clamped to the head at the time of the call
+    (each store's ``read``), whether or not its end is stated, as
+    ``test_read_streams_and_stops_at_the_head_it_was_called_at`` pins for an open end."""
+    cluster = request.getfixturevalue("postgres") if kind == "postgres" else None
+    stores = StoreFactory(kind, tmp_path, cluster)
+    try:
+        store = stores()
+        new_game(store, events=4)
+        stream = store.read("g", 1, 100)
+        store.append("g", batch(5), 4)
+        assert [r.seq for r in stream] == [1, 2, 3, 4]
+    finally:
+        stores.close()

@@ -136,6 +136,18 @@ class TestVaultContract:
         assert vault.latest_snapshot(fork, 10, "v1") == (7, b"f7")
         assert vault.latest_snapshot([("p", 1, None)], 10, "v1") == (8, b"p8")
 
+    def test_a_fork_read_below_its_fork_point_uses_no_parent_snapshot_after_that_seq(
+        self, vault: Vault
+    ) -> None:
+        """Given a fork of p at 5 and p's snapshots at 2 and 4, when the fork's state at 3 is
+        looked for, then it starts from 2: a snapshot after the seq asked for would be taken
+        as the state at that seq (its MAC and its hash in the log both check)."""
+        vault.put_snapshot("p", 2, "v1", b"p2")
+        vault.put_snapshot("p", 4, "v1", b"p4")
+        fork: list[Segment] = [("p", 1, 5), ("f", 6, None)]
+        assert vault.latest_snapshot(fork, 3, "v1") == (2, b"p2")
+        assert vault.latest_snapshot(fork, 1, "v1") is None
+
     def test_a_seat_token_is_found_by_its_id(self, vault: Vault) -> None:
         red, blue = SeatToken("id1", "g", "red", "a" * 64), SeatToken("id2", "g", "blue", "b" * 64)
         vault.put_tokens([red, blue])
@@ -240,6 +252,35 @@ def test_a_key_file_of_a_newer_warlog_asks_for_an_upgrade(tmp_path: Path) -> Non
         SQLiteVault(path).key(COMMITMENT)
     assert caught.value.code == "store/schema_version"
     assert "upgrade warlog" in caught.value.line() and "\n" not in caught.value.line()
+    assert Path(path).read_bytes() == before
+
+
+@pytest.mark.parametrize(
+    ("key", "value"),
+    [("schema_version", "three"), ("app", "someone-else")],
+    ids=["version-not-a-number", "another-application"],
+)
+def test_a_key_file_whose_meta_is_not_warlogs_is_refused_untouched(
+    tmp_path: Path, key: str, value: str
+) -> None:
+    """Given a key file whose schema version is no number, or whose application is another's
+    at warlog's very version, when it is opened, then it is refused in one line (exit 1) and
+    left as it was: its keys are read only under the schema check."""
+    import sqlite3
+
+    path = vault_path(tmp_path / "w.db")
+    vault = SQLiteVault(path, create=True)
+    vault.put_key(COMMITMENT, SEED, "g")
+    vault.close()
+    conn = sqlite3.connect(path)
+    conn.execute("UPDATE meta SET value = ? WHERE key = ?", (value, key))
+    conn.commit()
+    conn.close()
+    before = Path(path).read_bytes()
+    with pytest.raises(StoreError) as caught:
+        SQLiteVault(path).key(COMMITMENT)
+    assert (caught.value.code, caught.value.exit_code) == ("store/not_warlog", 1)
+    assert caught.value.line() == f"error[store/not_warlog]: {path} is not a warlog key file"
     assert Path(path).read_bytes() == before
 
 
