@@ -124,6 +124,12 @@ class States:
                 f"game {game} has events 1..{head}; there is no event {at}", "input/bad_seq"
             )
         live = self._live.get(game)
+        if live is not None and live.seq == head and live.hash != head_hash:
+            # the log holds another event where this arbiter's fold ends (a backup restored and
+            # played on elsewhere): no fold it holds is the log's any more
+            self._live.pop(game, None)
+            self._previous.pop(game, None)
+            live = None
         if live is not None and live.seq == at and (at < head or live.hash == head_hash):
             return live
         cached = None  # the newest fold this arbiter holds at or before ``at``

@@ -208,8 +208,10 @@ class SQLiteStore(Closing):
             raise bad_from_seq(game, from_seq)
         with self._guard():
             segments = self._segments(game)
-            # a stated end bounds the SELECT by itself; otherwise clamp to the head of now
-            hi = self._head(game)[0] if to_seq is None else to_seq
+            # clamped to the head of now, a stated end too: events appended after the call
+            # are not the read's, whichever store holds the game
+            head = self._head(game)[0]
+            hi = head if to_seq is None else min(to_seq, head)
         return read_parts(segments, from_seq, hi)
 
     def head(self, game: str) -> tuple[int, str]:

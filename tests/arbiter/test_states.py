@@ -6,8 +6,6 @@ import contextlib
 import sqlite3
 from pathlib import Path
 
-import pytest
-
 from tests.arbiter.conftest import play, roll
 from tests.eventstore.conftest import SEED, fixed_clock
 from tests.toy import SCENARIO, rulesets
@@ -94,12 +92,6 @@ def test_a_snapshot_whose_event_the_log_holds_with_another_hash_is_not_used(
     )
 
 
-@pytest.mark.xfail(
-    strict=True,
-    raises=AssertionError,
-    reason="States.folded passes over the held head whose hash is not the log's, then starts "
-    "from it all the same as the newest fold it holds at or before the seq (its `cached`)",
-)
 def test_the_fold_held_at_the_head_gives_way_when_the_log_holds_another_event_at_that_seq(
     tmp_path: Path,
 ) -> None:

@@ -504,25 +504,7 @@ class TestStoreContract:
             assert store.head(game) == (len(expected), records[-1].hash)
 
 
-#: SQLite's and PostgreSQL's ``read`` clamp to the head of the call only a read without a stated
-#: end: a stated one bounds the SELECT by itself (``_plan``), so a read of 1..100 gives the
-#: events appended after the call too; their docstrings promise the clamp
-UNCLAMPED = "a read with a stated end past the head is not clamped to the head of the call"
-
-
-@pytest.mark.parametrize(
-    "kind",
-    [
-        "memory",
-        pytest.param(
-            "sqlite", marks=pytest.mark.xfail(strict=True, raises=AssertionError, reason=UNCLAMPED)
-        ),
-        pytest.param(
-            "postgres",
-            marks=pytest.mark.xfail(strict=True, raises=AssertionError, reason=UNCLAMPED),
-        ),
-    ],
-)
+@pytest.mark.parametrize("kind", ["memory", "sqlite", "postgres"])
 def test_a_read_to_a_seq_past_the_head_stops_at_the_head_it_was_called_at(
     kind: str, tmp_path: Path, request: pytest.FixtureRequest
 ) -> None:
