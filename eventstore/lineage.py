@@ -182,13 +182,6 @@ def check_fork_at(info: GameInfo, parent_head: int) -> None:
         )
 
 
-def check_snapshot_seq(game: str, seq: int, head: int) -> None:
-    if not 1 <= seq <= head:
-        raise InputError(
-            f"no snapshot of game {game} at seq {seq}: it has events 1..{head}", "input/bad_seq"
-        )
-
-
 def empty_batch(game: str) -> InputError:
     return InputError(f"nothing to append to game {game}: the batch is empty", "input/empty_batch")
 
