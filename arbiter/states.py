@@ -123,19 +123,9 @@ class States:
             raise InputError(
                 f"game {game} has events 1..{head}; there is no event {at}", "input/bad_seq"
             )
-        live = self._live.get(game)
-        if live is not None and live.seq == head and live.hash != head_hash:
-            # the log holds another event where this arbiter's fold ends (a backup restored and
-            # played on elsewhere): no fold it holds is the log's any more
-            self._live.pop(game, None)
-            self._previous.pop(game, None)
-            live = None
-        if live is not None and live.seq == at and (at < head or live.hash == head_hash):
-            return live
-        cached = None  # the newest fold this arbiter holds at or before ``at``
-        for held in (live, self._previous.get(game)):
-            if held is not None and held.seq <= at and (cached is None or held.seq > cached.seq):
-                cached = held
+        cached = self._held(game, at, head, head_hash)
+        if cached is not None and cached.seq == at:
+            return cached
         newer = self._snapshot(game, loaded.ruleset, at, newer_than=cached.seq if cached else 0)
         start = newer or cached or self.created(game)
         from_seq = start.seq + 1 if start else 1
@@ -144,6 +134,26 @@ class States:
         if at == head:
             self._live[game] = result
         return result
+
+    def _held(self, game: str, at: int, head: int, head_hash: str) -> Folded | None:
+        """The newest fold this arbiter holds of ``game`` at or before event ``at``, if the log
+        still holds that event with its hash. A backup restored and played on elsewhere puts
+        other events under a running arbiter: then no fold it holds is the log's, and it drops
+        them all (the read folds from a snapshot the log still holds, or from the start)."""
+        held = [f for f in (self._live.get(game), self._previous.get(game)) if f is not None]
+        newest = max((f for f in held if f.seq <= at), key=lambda f: f.seq, default=None)
+        if newest is None:
+            return None
+        if newest.seq == head:
+            logged = head_hash
+        else:  # one row: the head's hash is at hand, an earlier one is read
+            row = next(iter(self.store.read_rows(game, newest.seq, newest.seq)), None)
+            logged = row[3] if row is not None else ""
+        if logged == newest.hash:
+            return newest
+        self._live.pop(game, None)
+        self._previous.pop(game, None)
+        return None
 
     def fold_log(self, game: str) -> Folded:
         """The game folded afresh from its whole log (no snapshot, no cached state): a replay.

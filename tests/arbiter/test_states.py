@@ -122,3 +122,35 @@ def test_the_fold_held_at_the_head_gives_way_when_the_log_holds_another_event_at
     folded = arb.folded(game)
     assert (folded.seq, folded.hash) == head and folded.state == other.state(game)
     assert folded.state != held.state
+
+
+def test_a_held_fold_gives_way_when_the_log_replaced_under_it_has_grown_past_it(
+    tmp_path: Path,
+) -> None:
+    """Given an arbiter holding g1's fold at 13, when the database loses 10..13 and another
+    process plays on past 13 (a backup restored and played on), then neither a read at 13 nor
+    one at the head starts from the fold it held: each is the log's."""
+    path = tmp_path / "warlog.db"
+    scenario = tmp_path / "race.toml"
+    scenario.write_bytes(SCENARIO)
+    arb = Arbiter(
+        SQLiteStore(path, create=True),
+        rulesets,
+        vault=SQLiteVault(vault_path(path), create=True),
+        clock=fixed_clock(),
+        seeds=lambda: SEED,
+    )
+    game = arb.new_game("dice-race", str(scenario), game="g1")
+    play(arb, game, 3)
+    held = arb.folded(game)
+    with contextlib.closing(sqlite3.connect(path)) as raw, raw:
+        raw.execute("DELETE FROM events WHERE game = 'g1' AND seq > 9")
+    other = Arbiter(SQLiteStore(path), rulesets, vault=SQLiteVault(vault_path(path)))
+    for _ in range(2):
+        state = other.state(game)
+        other.play(game, roll(state.players[state.turn], 1))
+    assert other.store.head(game)[0] > held.seq == 13
+    at_13 = arb.folded(game, 13)
+    assert at_13.hash != held.hash
+    assert at_13.state == other.folded(game, 13).state
+    assert arb.folded(game).state == other.state(game)
