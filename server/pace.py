@@ -1,19 +1,17 @@
-"""Pacing: answers leave on a fixed tick, so that how long the arbiter took does not tell a
-player the other side's secrets.
+"""Pacing: answers leave on a fixed tick, so that how long the arbiter took to answer does not
+tell a player the other side's secrets.
 
-Deciding a move checks the mover's sightings against every enemy army in range, hidden or not,
-and a read walks every army before it keeps what the reader may see: their time grows with the
+A read walks every army before it keeps what the reader may see, and deciding a move checks the
+mover's sightings against every enemy army in range, hidden or not: their time grows with the
 other side's hidden armies (measured in docs/server.md, "Timing"). The bytes a player is given
-do not change, but the moment they arrive does. With a tick of T seconds:
+do not change, but the moment they arrive does, and a read can be repeated as often as the
+server allows. With a tick of T seconds an answer leaves at the first whole number of ticks (one
+at least) after its request arrived, so its time says only how many ticks the work took.
 
-- an answer leaves at the first whole number of ticks (one at least) after its request
-  arrived, so its time says only how many ticks deciding or reading took;
-- a live feed's frames leave on the server's tick grid (whole multiples of T on the event
-  loop's clock): a player timing its own command by the moment its events reach its feed
-  learns as little, since when its request arrived falls anywhere between two ticks.
-
-What still shows is a step that crosses a tick: choose T above what a command takes (its
-commit included) and above what a read takes.
+What pacing does not hide: the moment a command's events become visible. A player watching its
+own feed, or polling reads while its command is decided, sees when the events were appended, so
+it learns how long its own command took, once per command. A live feed's frames are therefore
+sent when ready: holding them to a tick would add latency and hide nothing more.
 """
 
 from __future__ import annotations
@@ -32,20 +30,16 @@ App = Callable[[Any, Any, Any], Awaitable[None]]
 
 #: ticks within this of a whole number count as whole (floating point: 0.05 / 0.05 may not be 1)
 WHOLE = 1e-9
-
-#: the content type of a live feed, whose frames leave on the grid rather than once
-STREAM = b"text/event-stream"
+#: the longest tick `warlog serve --pace` takes, in milliseconds: well within the 5 s a stopping
+#: server gives the requests in progress (serve.GRACEFUL_SECONDS), so that an answer held to its
+#: tick is still sent
+MAX_PACE_MS = 2000
 
 
 def answer_at(arrived: float, now: float, tick: float) -> float:
     """When an answer ready at ``now`` to a request that arrived at ``arrived`` leaves: the
     first whole number of ticks after its arrival, one at least."""
     return arrived + max(1, math.ceil((now - arrived) / tick - WHOLE)) * tick
-
-
-def frame_at(now: float, tick: float) -> float:
-    """When a feed's frame ready at ``now`` leaves: the next multiple of ``tick``."""
-    return math.ceil(now / tick - WHOLE) * tick
 
 
 async def until(loop: asyncio.AbstractEventLoop, moment: float) -> None:
@@ -55,18 +49,12 @@ async def until(loop: asyncio.AbstractEventLoop, moment: float) -> None:
         await asyncio.sleep(wait)
 
 
-def _streams(start: Message) -> bool:
-    return any(
-        name.lower() == b"content-type" and value.startswith(STREAM)
-        for name, value in start.get("headers", ())
-    )
-
-
 class Paced:
-    """The ASGI app ``app`` with its HTTP answers paced on a tick of ``tick`` seconds."""
+    """The ASGI app ``app`` with the head of each HTTP answer it gives held to a tick of
+    ``tick`` seconds after its request arrived (the body follows it at once)."""
 
     def __init__(self, app: App, tick: float) -> None:
-        if not tick > 0:
+        if not (math.isfinite(tick) and tick > 0):
             raise ValueError(f"a tick is a number of seconds above 0, not {tick!r}")
         self.app = app
         self.tick = tick
@@ -77,15 +65,10 @@ class Paced:
             return
         loop = asyncio.get_running_loop()
         arrived = loop.time()
-        streaming = False
 
         async def paced(message: Message) -> None:
-            nonlocal streaming
             if message["type"] == "http.response.start":
-                streaming = _streams(message)
                 await until(loop, answer_at(arrived, loop.time(), self.tick))
-            elif streaming and message["type"] == "http.response.body":
-                await until(loop, frame_at(loop.time(), self.tick))
             await send(message)
 
         await self.app(scope, receive, paced)

@@ -32,7 +32,7 @@ from warlog.server.app import create_app
 from warlog.server.auth import new_admin_token
 from warlog.server.feed import KEEPALIVE_SECONDS
 from warlog.server.guard import Guard, Limits
-from warlog.server.pace import Paced
+from warlog.server.pace import MAX_PACE_MS, Paced
 
 ADMIN_TOKEN_VARIABLE = "WARLOG_ADMIN_TOKEN"
 #: how long open requests (live feeds ended first) may take to finish when the server stops
@@ -239,6 +239,10 @@ def serve(
     answers paced on a tick of ``pace`` seconds (``warlog.server.pace``; 0: sent when ready).
     StoreError or InputError (one line, exit 1) if the database or the address cannot be used,
     or if the process may open too few files to serve."""
+    if not (math.isfinite(pace) and 0 <= pace <= MAX_PACE_MS / 1000):
+        raise InputError(
+            f"a pace is 0 to {MAX_PACE_MS / 1000:g} seconds, not {pace!r}", "input/bad_pace"
+        )
     limits = fit(limits or Limits())
     token, made = admin_token()
     app = create_app(lambda: on_database(db, create=True), token, keepalive=keepalive)
