@@ -92,13 +92,10 @@ def test_a_snapshot_whose_event_the_log_holds_with_another_hash_is_not_used(
     )
 
 
-def test_the_fold_held_at_the_head_gives_way_when_the_log_holds_another_event_at_that_seq(
-    tmp_path: Path,
-) -> None:
-    """Given an arbiter holding g1's fold at its head, 13, when the database loses 10..13 and
-    another process plays another batch there (a backup restored and played on), so that the
-    log's event 13 is another one, then the arbiter folds the log, not the fold it held:
-    every cache gives way to the log (``States.folded``)."""
+def played_on_elsewhere(tmp_path: Path) -> tuple[Arbiter, Folded, Arbiter]:
+    """An arbiter holding g1's fold at its head, 13, and another on the same database after it
+    lost 10..13 (a backup restored, to be played on elsewhere): the first, the fold it holds,
+    the other."""
     path = tmp_path / "warlog.db"
     scenario = tmp_path / "race.toml"
     scenario.write_bytes(SCENARIO)
@@ -114,7 +111,18 @@ def test_the_fold_held_at_the_head_gives_way_when_the_log_holds_another_event_at
     held = arb.folded(game)
     with contextlib.closing(sqlite3.connect(path)) as raw, raw:
         raw.execute("DELETE FROM events WHERE game = 'g1' AND seq > 9")
-    other = Arbiter(SQLiteStore(path), rulesets, vault=SQLiteVault(vault_path(path)))
+    return arb, held, Arbiter(SQLiteStore(path), rulesets, vault=SQLiteVault(vault_path(path)))
+
+
+def test_the_fold_held_at_the_head_gives_way_when_the_log_holds_another_event_at_that_seq(
+    tmp_path: Path,
+) -> None:
+    """Given an arbiter holding g1's fold at its head, 13, when the database loses 10..13 and
+    another process plays another batch there (a backup restored and played on), so that the
+    log's event 13 is another one, then the arbiter folds the log, not the fold it held:
+    every cache gives way to the log (``States.folded``)."""
+    arb, held, other = played_on_elsewhere(tmp_path)
+    game = "g1"
     state = other.state(game)
     other.play(game, roll(state.players[state.turn], 1))
     head = arb.store.head(game)
@@ -130,22 +138,8 @@ def test_a_held_fold_gives_way_when_the_log_replaced_under_it_has_grown_past_it(
     """Given an arbiter holding g1's fold at 13, when the database loses 10..13 and another
     process plays on past 13 (a backup restored and played on), then neither a read at 13 nor
     one at the head starts from the fold it held: each is the log's."""
-    path = tmp_path / "warlog.db"
-    scenario = tmp_path / "race.toml"
-    scenario.write_bytes(SCENARIO)
-    arb = Arbiter(
-        SQLiteStore(path, create=True),
-        rulesets,
-        vault=SQLiteVault(vault_path(path), create=True),
-        clock=fixed_clock(),
-        seeds=lambda: SEED,
-    )
-    game = arb.new_game("dice-race", str(scenario), game="g1")
-    play(arb, game, 3)
-    held = arb.folded(game)
-    with contextlib.closing(sqlite3.connect(path)) as raw, raw:
-        raw.execute("DELETE FROM events WHERE game = 'g1' AND seq > 9")
-    other = Arbiter(SQLiteStore(path), rulesets, vault=SQLiteVault(vault_path(path)))
+    arb, held, other = played_on_elsewhere(tmp_path)
+    game = "g1"
     for _ in range(2):
         state = other.state(game)
         other.play(game, roll(state.players[state.turn], 1))
