@@ -524,3 +524,20 @@ def test_nothing_secret_reaches_the_events_tables(dsn: str) -> None:
         assert secret not in events
     assert raw(dsn, "SELECT seed FROM vault_keys") == [(SEED,)]
     assert "secret-weapon" in raw(dsn, "SELECT clear FROM vault_openings")[0][0]
+
+
+def test_a_doctored_snapshot_in_the_vault_tables_is_passed_over(dsn: str) -> None:
+    """Given snapshots at 4 and 8, the one at 8 rewritten in vault_snapshots behind the
+    vault's back, when the newest at 10 is asked for, then the doctored one fails its MAC and
+    the intact 4 is used, as from the SQLite key file (test_vault_contract's
+    test_a_doctored_snapshot_is_passed_over): a snapshot is trusted only when its MAC checks."""
+    vault = PostgresVault(dsn, create=True)
+    vault.put_snapshot("g", 4, "v1", b"honest")
+    vault.put_snapshot("g", 8, "v1", b"honest too")
+    vault.close()
+    raw(dsn, "UPDATE vault_snapshots SET state = %s WHERE seq = 8", (b"doctored",))
+    again = PostgresVault(dsn)
+    try:
+        assert again.latest_snapshot([("g", 1, None)], 10, "v1") == (4, b"honest")
+    finally:
+        again.close()
