@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import hashlib
 import itertools
+import json
+import secrets
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -14,6 +16,7 @@ import pytest
 
 from tests.postgres_cluster import SUPERUSER, Cluster
 from warlog.domain.core.errors import ConflictError, InputError, StoreError, WarlogError
+from warlog.eventstore import postgres_store
 from warlog.eventstore.postgres_database import PostgresDatabase, Schema, redacted
 from warlog.eventstore.postgres_store import EVENTS_SCHEMA, PostgresStore
 from warlog.eventstore.postgres_vault import PostgresVault
@@ -110,6 +113,49 @@ def test_a_game_created_at_once_by_several_writers_exists_once(
     assert len(list(stores[0].read("g"))) == 1
 
 
+def test_a_writer_that_lost_a_race_is_told_the_head_the_winner_left(
+    opened: Callable[..., PostgresStore],
+) -> None:
+    """Given a store that has seen a game's head (so its append is one statement, the primary
+    key its conflict check), when another process appends two events first and it then appends
+    on the head it saw, then the conflict names the head now in the log, 3, as the contract's
+    stale-head refusal words it ("head is 3, expected 1"; the server's 409), nothing appended;
+    and its retry on that head goes through."""
+    mine, theirs = opened(), opened()
+    mine.create_game(GameInfo("g", "test"), [event(1)])
+    theirs.append("g", [event(2), event(3)], 1)
+    with pytest.raises(ConflictError) as caught:
+        mine.append("g", [event(9)], 1)
+    assert str(caught.value) == (
+        "game g has moved on: head is 3, expected 1; nothing appended, retry"
+    )
+    assert [r.seq for r in mine.read("g")] == [1, 2, 3]
+    assert mine.append("g", [event(4)], 3)[0].seq == 4
+
+
+def test_a_read_longer_than_a_query_loses_no_row_where_the_queries_meet(
+    opened: Callable[..., PostgresStore], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Given rows read CHUNK at a time (3 here, 10,000 in use) and a fork of a 10-event game at
+    7 with 5 events of its own, when the fork is read whole, from 2, and as rows, then every
+    event comes once, in order, the chain whole: a read streams a game's whole lineage
+    (``PostgresStore.read``), however many queries it takes."""
+    monkeypatch.setattr(postgres_store, "CHUNK", 3)
+    store = opened()
+    store.create_game(GameInfo("p", "test"), [event(n) for n in range(1, 11)])
+    store.create_game(
+        GameInfo("f", "test", parent="p", fork_at=7), [event(n) for n in range(100, 105)]
+    )
+    records = list(store.read("f"))
+    assert [json.loads(r.data)["n"] for r in records] == [*range(1, 8), *range(100, 105)]
+    assert [r.seq for r in records] == list(range(1, 13))
+    assert all(a.hash == b.prev for a, b in itertools.pairwise(records))
+    assert list(store.read("f", 2)) == records[1:]
+    assert list(store.read_rows("f", 2, 11)) == [
+        (r.seq, r.type, r.data, r.hash) for r in records[1:11]
+    ]
+
+
 # ------------------------------------------------------------------ the schema
 
 
@@ -155,6 +201,72 @@ def test_someone_elses_tables_or_a_newer_schema_are_refused_in_one_line(
         opened()
     assert newer.value.code == "store/schema_version"
     assert "upgrade warlog" in newer.value.line() and "\n" not in newer.value.line()
+
+
+def test_a_schema_one_version_newer_asks_for_an_upgrade_of_warlog(
+    dsn: str, opened: Callable[..., PostgresStore]
+) -> None:
+    """Given a schema the next warlog wrote (version + 1, the likeliest newer one), when this
+    warlog opens it, then store/schema_version and its version mark is left as it was: an
+    older warlog never writes over a newer schema (postgres_database: ``_version``)."""
+    opened().close()
+    newer = str(EVENTS_SCHEMA.version + 1)
+    raw(dsn, "UPDATE meta SET value = %s WHERE key = 'schema_version'", (newer,))
+    with pytest.raises(StoreError) as caught:
+        opened()
+    assert caught.value.code == "store/schema_version"
+    assert raw(dsn, "SELECT value FROM meta WHERE key = 'schema_version'") == [(newer,)]
+
+
+def test_a_meta_table_another_application_keeps_is_refused_untouched(dsn: str) -> None:
+    """Given a ``meta(key, value)`` table of another application (its app row says so), when a
+    store opens the schema, even to create one, then store/not_warlog and nothing is written
+    there: warlog's tables are known by their app row, not by their shape."""
+    raw(dsn, "CREATE TABLE meta (key text PRIMARY KEY, value text NOT NULL)")
+    raw(dsn, "INSERT INTO meta VALUES ('app', 'ledger'), ('schema_version', '1')")
+    with pytest.raises(StoreError) as caught:
+        PostgresStore(dsn, create=True)
+    assert caught.value.code == "store/not_warlog"
+    assert raw(dsn, "SELECT key, value FROM meta ORDER BY key") == [
+        ("app", "ledger"),
+        ("schema_version", "1"),
+    ]
+    assert raw(dsn, "SELECT to_regclass('games')") == [(None,)]
+
+
+def other_database(postgres: Cluster, options: str) -> str:
+    """A new database made with ``options`` (after TEMPLATE template0); its DSN."""
+    name = f"o{secrets.token_hex(4)}"
+    raw(postgres.dsn(), f'CREATE DATABASE "{name}" TEMPLATE template0 {options}')
+    return postgres.dsn(name)
+
+
+def test_a_database_not_encoded_in_utf8_is_refused_and_left_empty(postgres: Cluster) -> None:
+    """Given a LATIN1 database, when a store is made there, then store/encoding in one line
+    naming UTF8, and no table is made: the chain hashes the exact text, which a database that
+    cannot hold every character would change (docs/scaling.md, "Running warlog on
+    PostgreSQL")."""
+    latin = other_database(postgres, "ENCODING LATIN1")
+    with pytest.raises(StoreError) as caught:
+        PostgresStore(latin, create=True)
+    assert caught.value.code == "store/encoding" and "UTF8" in caught.value.line()
+    assert raw(latin, "SELECT to_regclass('meta')") == [(None,)]
+
+
+def test_games_are_listed_in_code_point_order_whatever_the_databases_collation(
+    postgres: Cluster,
+) -> None:
+    """Given a database whose collation is a language's (ICU English, where "_z" sorts first
+    and "B" after "a"), when games "b", "B", "a", "_z" are listed, then in code point order,
+    as the SQLite and in-memory stores list them (``Store.games``)."""
+    english = other_database(postgres, "ENCODING UTF8 LOCALE_PROVIDER icu ICU_LOCALE 'en'")
+    store = PostgresStore(english, create=True)
+    try:
+        for game in ("b", "B", "a", "_z"):
+            store.create_game(GameInfo(game, "test"), [event(1)])
+        assert [info.game for info in store.games()] == ["B", "_z", "a", "b"]
+    finally:
+        store.close()
 
 
 def test_an_older_schema_is_brought_up_to_date_once_when_opened(dsn: str) -> None:
@@ -251,6 +363,21 @@ def test_text_postgresql_cannot_hold_is_refused_with_nothing_appended(
         assert store.head("g")[0] == 1
 
 
+def test_a_game_whose_first_batch_postgresql_cannot_hold_is_not_created(
+    opened: Callable[..., PostgresStore],
+) -> None:
+    """Given a first batch whose second event holds a NUL (text PostgreSQL refuses only when
+    it inserts the row), when the game is created, then InputError and nothing is stored, not
+    even its catalogue row, as the contract's refused creation promises: the id stays free."""
+    store = opened()
+    with pytest.raises(InputError) as caught:
+        store.create_game(GameInfo("g", "test"), [event(1), Pending("thing", '{"n":"\x00"}', AT)])
+    assert caught.value.code == "input/bad_event"
+    assert store.games() == []
+    assert raw(store.dsn, "SELECT count(*) FROM games") == [(0,)]
+    assert store.create_game(GameInfo("g", "test"), [event(1)])[0].seq == 1
+
+
 def test_a_lost_connection_is_made_again_on_the_next_call(
     dsn: str, opened: Callable[..., PostgresStore]
 ) -> None:
@@ -266,10 +393,9 @@ def test_a_lost_connection_is_made_again_on_the_next_call(
 # ------------------------------------------------------------------ other processes' appends
 
 
-def test_follow_announces_other_stores_batches_after_commit_and_not_its_own(
-    opened: Callable[..., PostgresStore],
-) -> None:
-    mine, theirs = opened(), opened()
+def hearing(store: PostgresStore) -> tuple[list[tuple[str, int, int]], threading.Event]:
+    """What ``store``'s follower hears of other processes' appends, ``(game, first, last)``,
+    and an event set when it hears the first; returned once it listens."""
     heard: list[tuple[str, int, int]] = []
     got = threading.Event()
 
@@ -277,14 +403,44 @@ def test_follow_announces_other_stores_batches_after_commit_and_not_its_own(
         heard.append((game, first, last))
         got.set()
 
-    mine.follow(on_append, lambda: None)
-    assert mine._follower is not None and mine._follower.listening.wait(10)
+    store.follow(on_append, lambda: None)
+    assert store._follower is not None and store._follower.listening.wait(10)
+    return heard, got
+
+
+def test_follow_announces_other_stores_batches_after_commit_and_not_its_own(
+    opened: Callable[..., PostgresStore],
+) -> None:
+    mine, theirs = opened(), opened()
+    heard, got = hearing(mine)
     mine.create_game(GameInfo("g", "test"), [event(1)])  # its own: not announced to it
     theirs.append("g", [event(2), event(3)], 1)
     assert got.wait(10)
     time.sleep(0.2)  # anything else would have arrived by now
     assert heard == [("g", 2, 3)]
     assert [r.seq for r in mine.read("g", 2)] == [2, 3]  # readable once announced
+
+
+def test_a_follower_hears_nothing_of_another_schemas_appends(
+    postgres: Cluster, opened: Callable[..., PostgresStore]
+) -> None:
+    """Given two warlog schemas in one database (two tournaments), both with a game g, when a
+    store of the other schema appends to its g and then one of this schema appends to this g,
+    then the follower hears this schema's append only: announcements go on the channel
+    ``warlog:<schema>`` (docs/scaling.md, "Several arbiters behind a load balancer")."""
+    mine, theirs = opened(), opened()
+    elsewhere = PostgresStore(postgres.new_schema(), create=True)
+    try:
+        heard, got = hearing(mine)
+        elsewhere.create_game(GameInfo("g", "test"), [event(1)])
+        elsewhere.append("g", [event(2), event(3), event(4)], 1)
+        mine.create_game(GameInfo("g", "test"), [event(1)])
+        theirs.append("g", [event(2)], 1)
+        assert got.wait(10)
+        time.sleep(0.2)  # anything else would have arrived by now
+        assert heard == [("g", 2, 2)]
+    finally:
+        elsewhere.close()
 
 
 def test_a_follower_that_lost_its_connection_says_so_when_it_is_back(
@@ -301,6 +457,47 @@ def test_a_follower_that_lost_its_connection_says_so_when_it_is_back(
         (),
     )
     assert gaps.wait(10)
+
+
+def follow_after_notes(
+    dsn: str, opened: Callable[..., PostgresStore], *payloads: str
+) -> list[tuple[str, int, int]]:
+    """What a follower hears of another store's append to g after ``payloads`` were NOTIFYed on
+    its channel by someone else (any role that can connect may NOTIFY)."""
+    mine, theirs = opened(), opened()
+    heard, got = hearing(mine)
+    mine.create_game(GameInfo("g", "test"), [event(1)])
+    for payload in payloads:
+        raw(dsn, "SELECT pg_notify(%s, %s)", (mine.channel, payload))
+    theirs.append("g", [event(2), event(3)], 1)
+    got.wait(10)
+    time.sleep(0.2)  # anything else would have arrived by now
+    return heard
+
+
+def test_someone_elses_notes_on_the_channel_are_passed_over(
+    dsn: str, opened: Callable[..., PostgresStore]
+) -> None:
+    """Given NOTIFYs on the store's channel that are not announcements (not JSON, a number, a
+    list of two, an object), when another store then appends, then the follower hears that
+    append and nothing else: a server's feeds keep learning of other processes' appends
+    (docs/scaling.md, "Several arbiters behind a load balancer")."""
+    assert follow_after_notes(dsn, opened, "not json", "5", "[1, 2]", '{"a": 1}') == [("g", 2, 3)]
+
+
+@pytest.mark.filterwarnings("ignore::pytest.PytestUnhandledThreadExceptionWarning")
+@pytest.mark.xfail(
+    strict=True,
+    reason="bug: an announcement-shaped note whose seqs are not numbers raises in the "
+    "follower's thread (int() is outside the try), which dies: later appends never reach",
+)
+def test_a_note_shaped_like_an_announcement_but_not_one_does_not_stop_the_follower(
+    dsn: str, opened: Callable[..., PostgresStore]
+) -> None:
+    """Given a NOTIFY on the store's channel of four values whose seqs are not numbers (any
+    role that can connect may send one, the players' role of docs/scaling.md too), when
+    another store then appends, then the follower still hears that append."""
+    assert follow_after_notes(dsn, opened, '["someone", "g", "x", null]') == [("g", 2, 3)]
 
 
 # ------------------------------------------------------------------ nothing secret
@@ -327,3 +524,20 @@ def test_nothing_secret_reaches_the_events_tables(dsn: str) -> None:
         assert secret not in events
     assert raw(dsn, "SELECT seed FROM vault_keys") == [(SEED,)]
     assert "secret-weapon" in raw(dsn, "SELECT clear FROM vault_openings")[0][0]
+
+
+def test_a_doctored_snapshot_in_the_vault_tables_is_passed_over(dsn: str) -> None:
+    """Given snapshots at 4 and 8, the one at 8 rewritten in vault_snapshots behind the
+    vault's back, when the newest at 10 is asked for, then the doctored one fails its MAC and
+    the intact 4 is used, as from the SQLite key file (test_vault_contract's
+    test_a_doctored_snapshot_is_passed_over): a snapshot is trusted only when its MAC checks."""
+    vault = PostgresVault(dsn, create=True)
+    vault.put_snapshot("g", 4, "v1", b"honest")
+    vault.put_snapshot("g", 8, "v1", b"honest too")
+    vault.close()
+    raw(dsn, "UPDATE vault_snapshots SET state = %s WHERE seq = 8", (b"doctored",))
+    again = PostgresVault(dsn)
+    try:
+        assert again.latest_snapshot([("g", 1, None)], 10, "v1") == (4, b"honest")
+    finally:
+        again.close()

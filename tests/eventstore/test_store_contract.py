@@ -341,6 +341,27 @@ class TestStoreContract:
         assert store.info("g") == GameInfo("g", "test")
         assert numbers(store.read("g")) == [1, 2]
 
+    @pytest.mark.parametrize(
+        "info",
+        [
+            GameInfo("g", "test", parent="ghost", fork_at=1),
+            GameInfo("g", "test", parent="g", fork_at=9),
+        ],
+        ids=["unknown-parent", "fork-point-past-the-head"],
+    )
+    def test_creating_a_game_that_exists_conflicts_before_anything_else_is_checked(
+        self, store: Store, info: GameInfo
+    ) -> None:
+        """Given a game g, when g is created again as a fork that is wrong besides, then the
+        refusal is the conflict (store/game_exists, exit 5) every store gives first, not the
+        fork's error, and g is unchanged: the id decides before the fork point is looked at."""
+        new_game(store, events=2)
+        with pytest.raises(ConflictError) as caught:
+            store.create_game(info, batch(7))
+        assert caught.value.code == "store/game_exists" and caught.value.exit_code == 5
+        assert store.info("g") == GameInfo("g", "test")
+        assert numbers(store.read("g")) == [1, 2]
+
     def test_a_game_whose_first_batch_holds_a_bad_event_is_not_created(self, store: Store) -> None:
         """Nothing is stored of a refused creation, not even its catalogue row: the id stays
         free, and the catalogue lists no game without events."""
