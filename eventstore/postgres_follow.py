@@ -78,8 +78,12 @@ class Follower:
             origin, game, first, last = json.loads(payload)
         except (ValueError, TypeError):
             return  # not a warlog announcement: someone else's NOTIFY on the channel
-        if origin != self._origin and isinstance(game, str):
-            self._call(self._on_append, game, int(first), int(last))
+        # any role that may connect may NOTIFY (a player's too): a note shaped like ours but not
+        # one is passed over, since a follower that died of it would leave the feeds deaf
+        if not (isinstance(game, str) and type(first) is int and type(last) is int):
+            return
+        if origin != self._origin:
+            self._call(self._on_append, game, first, last)
 
     @staticmethod
     def _call(fn: Callable[..., Any], *args: Any) -> None:

@@ -486,11 +486,6 @@ def test_someone_elses_notes_on_the_channel_are_passed_over(
 
 
 @pytest.mark.filterwarnings("ignore::pytest.PytestUnhandledThreadExceptionWarning")
-@pytest.mark.xfail(
-    strict=True,
-    reason="bug: an announcement-shaped note whose seqs are not numbers raises in the "
-    "follower's thread (int() is outside the try), which dies: later appends never reach",
-)
 def test_a_note_shaped_like_an_announcement_but_not_one_does_not_stop_the_follower(
     dsn: str, opened: Callable[..., PostgresStore]
 ) -> None:
