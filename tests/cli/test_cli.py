@@ -144,6 +144,23 @@ def test_an_unknown_game_is_exit_1(env: dict[str, str]) -> None:
     one_error_line(err, "input/unknown_game")
 
 
+def test_a_line_break_in_a_game_id_or_a_path_is_still_one_error_line(env: dict[str, str]) -> None:
+    """Given a game id and an output path holding a line break (a paste gone wrong), when a
+    command names them, then the error is still one line on stderr, exit 1, naming what was
+    given with the break as a space (ARCHITECTURE.md, "Errors and exit codes": one line)."""
+    new_game(env)
+    status, out, err = run(env, "state", "no\ngame")
+    assert (status, out) == (1, "")
+    one_error_line(err, "input/unknown_game")
+    assert "'no game'" in err
+    status, out, err = run(
+        env, "export", "g1", "-o", str(Path(env["dir"]) / "no\nsuch" / "g.jsonl")
+    )
+    assert (status, out) == (1, "")
+    one_error_line(err, "input/unwritable")
+    assert "no such" in err
+
+
 def test_a_missing_database_is_one_line_and_exit_1(env: dict[str, str]) -> None:
     status, _, err = run(env, "state", "g1")
     assert status == 1
@@ -233,6 +250,48 @@ def test_explain_names_the_command_and_the_dice(env: dict[str, str]) -> None:
     assert [d["seq"] for d in report["dice"]] == [3]
     assert report["rule"].startswith(f"{sum(f >= 4 for f in report['dice'][0]['faces'])} successes")
     assert "explain" in run(env, "explain", "--help")[1]
+
+
+def test_explain_says_the_dice_came_from_the_seed_as_it_stands_now(env: dict[str, str]) -> None:
+    """Given a roll at event 3 of an auto-dice game, when it is explained before the game's key
+    is revealed, then the dice source names the seed's commitment, not yet revealed; after the
+    reveal (which comes after event 3) the same event's dice source is the revealed seed, which
+    `warlog audit` re-derives (README, "Commands and exit codes": reveal, "every die can be
+    checked")."""
+    new_game(env)
+    run(env, "play", "g1", roll("red"))
+    before = json.loads(run(env, "explain", "g1", "3", "--json")[1])["dice_source"]
+    assert before.startswith("auto: derived from the seed committed to as ")
+    assert before.endswith("(not yet revealed)")
+    assert run(env, "reveal", "g1", "--yes")[0] == 0
+    after = json.loads(run(env, "explain", "g1", "3", "--json")[1])["dice_source"]
+    assert after.startswith("auto: HMAC-SHA256 of the revealed seed over ")
+    assert "not yet revealed" not in after
+
+
+def test_explain_gives_the_whole_batch_up_to_the_head(env: dict[str, str]) -> None:
+    """Given a game whose last batch is a roll (events 2..5: the command, its dice, the score,
+    the turn passed), when any event of it is explained, then the batch named is 2..5, the
+    head's own event included (README, "Commands and exit codes": why event SEQ happened)."""
+    new_game(env)
+    run(env, "play", "g1", roll("red"))
+    for seq in ("2", "4", "5"):
+        report = json.loads(run(env, "explain", "g1", seq, "--json")[1])
+        assert report["batch"] == [2, 5], seq
+
+
+@pytest.mark.parametrize("seq", ["0", "6"])
+def test_explaining_an_event_the_game_has_not_is_input_bad_seq_exit_1(
+    env: dict[str, str], seq: str
+) -> None:
+    """Given a game of events 1..5, when event 0 or 6 (one past the head) is explained, then
+    one line says there is no such event, input/bad_seq, exit 1, nothing on stdout (the
+    database is not called damaged: ARCHITECTURE.md, "Errors and exit codes")."""
+    new_game(env)
+    run(env, "play", "g1", roll("red"))
+    status, out, err = run(env, "explain", "g1", seq)
+    assert (status, out) == (1, "")
+    one_error_line(err, "input/bad_seq")
 
 
 def test_fork_audit_reveal_and_the_contract_exit_codes(env: dict[str, str]) -> None:

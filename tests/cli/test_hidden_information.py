@@ -24,8 +24,9 @@ def lines(text: str) -> list[dict]:  # type: ignore[type-arg]
     return [json.loads(line) for line in text.splitlines()]
 
 
-def test_the_other_sides_strategy_choice_is_hidden_until_revealed(tmp_path: Path) -> None:
-    db = tmp_path / "w.db"
+def strategies_chosen(db: Path) -> tuple[str, dict[int, dict]]:  # type: ignore[type-arg]
+    """A Battle for Armageddon game played 40 commands in, and its strategy choices by seq (as
+    the referee reads them: every chosen card)."""
     game = warlog(db, "new", "battle-for-armageddon", "--game", "bfa").strip()
     autoplay(open_arbiter(str(db)), game, 40)
     full = [e for e in lines(warlog(db, "events", game, "--json")) if e["type"] == "command_issued"]
@@ -34,6 +35,12 @@ def test_the_other_sides_strategy_choice_is_hidden_until_revealed(tmp_path: Path
         for e in full
         if e["data"]["command"]["type"] == "choose_strategy"
     }
+    return game, chosen
+
+
+def test_the_other_sides_strategy_choice_is_hidden_until_revealed(tmp_path: Path) -> None:
+    db = tmp_path / "w.db"
+    game, chosen = strategies_chosen(db)
     assert {c["player"] for c in chosen.values()} == {"orks", "imperials"}
     for viewer in ("orks", "imperials"):
         seen = {e["seq"]: e for e in lines(warlog(db, "events", game, "--as", viewer, "--json"))}
@@ -84,3 +91,29 @@ def test_the_other_empires_hand_and_draws_are_hidden(tmp_path: Path) -> None:
     red_view = json.dumps(json.loads(warlog(db, "state", game, "--as", "red", "--json"))["state"])
     hidden = unseen(game)
     assert referee and hidden and not any(card in red_view for card in hidden)
+
+
+def test_replay_and_explain_as_a_player_show_each_event_as_events_as_that_player_does(
+    tmp_path: Path,
+) -> None:
+    """Given a Battle for Armageddon game where each side chose its strategy in secret, when
+    `replay --as P --json` walks it and `explain G SEQ --as P --json` explains each choice, then
+    every step's data is the event exactly as `events --as P --json` shows it: P reads its own
+    choice whole, and neither the other side's chosen cards nor its command reaches P (README,
+    "Commands and exit codes": `--as PLAYER` works on every command that shows a player
+    anything)."""
+    db = tmp_path / "w.db"
+    game, chosen = strategies_chosen(db)
+    for viewer in ("orks", "imperials"):
+        seen = {
+            e["seq"]: e["data"] for e in lines(warlog(db, "events", game, "--as", viewer, "--json"))
+        }
+        replayed = lines(warlog(db, "replay", game, "--as", viewer, "--json"))
+        assert {step["seq"]: step["data"] for step in replayed} == seen
+        for seq, command in chosen.items():
+            report = json.loads(warlog(db, "explain", game, str(seq), "--as", viewer, "--json"))
+            assert report["data"] == seen[seq]
+            assert report["command"]["command"] == seen[seq]["command"]
+            # its own choice it reads whole; the other side's not
+            mine = command["player"] == viewer
+            assert (report["command"]["command"].get("cards") == command["cards"]) == mine

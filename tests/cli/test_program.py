@@ -169,3 +169,22 @@ def test_a_play_process_loads_nothing_of_what_it_does_not_run(tmp_path: Path) ->
     # auditing or explaining a game, nor the server's or the fuzzer's
     assert done.returncode == 0, done.stderr
     assert done.stdout.splitlines()[-1] == "loaded:"
+
+
+def test_a_reader_that_stops_reading_ends_the_command_quietly_with_exit_0(tmp_path: Path) -> None:
+    """Given a game, when `warlog events` writes to a pipe whose reader has already gone (as
+    `warlog events G | head` leaves it), then the process ends with exit 0 (README, "Commands
+    and exit codes": 0 done; the reader took what it wanted) and writes nothing on stderr: no
+    error line, no traceback (ARCHITECTURE.md, "Errors and exit codes")."""
+    db = tmp_path / "w.db"
+    assert warlog_process(db, "new", "armageddon-empires", "--game", "g").returncode == 0
+    reading = subprocess.Popen(
+        [sys.executable, "-m", "warlog", "--db", str(db), "events", "g"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        cwd=ROOT,
+    )
+    assert reading.stdout is not None and reading.stderr is not None
+    reading.stdout.close()  # before the process has imported anything: its first line breaks
+    told = reading.stderr.read()
+    assert (reading.wait(timeout=60), told) == (0, b"")
