@@ -6,7 +6,12 @@ from __future__ import annotations
 
 import msgspec
 
-from tests.domain.battle_for_armageddon.combat_helpers import attack, imperials_attack, orks_attack
+from tests.domain.battle_for_armageddon.combat_helpers import (
+    attack,
+    imperials_attack,
+    orks_attack,
+    retreated_into_river_a,
+)
 from tests.domain.battle_for_armageddon.helpers import PROVING_GROUND, at, game, in_phase
 from tests.given_when_then import of, one
 from warlog.domain.battle_for_armageddon import commands as c
@@ -202,17 +207,7 @@ def test_a_leader_with_counters_that_retreated_to_him_is_not_attacked_on_his_own
     """Given ig-1 retreated this phase into river_a, where Dante stands, when the Orks attack
     river_a, then Dante is not "attacked on his own" (BFA-15: only leaders in the area): ig-1
     does not defend (rules: Retreating), but the CRT is rolled at Dante's defence alone."""
-    g = orks_attack(
-        at("boyz-2", "plain_b"),
-        at("boyz-3", "plain_b"),
-        at("boyz-1", "ork_a"),
-        at("ghazghkull", "ork_b"),
-        at("ig-1", "plain_a"),
-        at("dante", "river_a"),
-    )
-    attack(g, "plain_a", "plain_b", die=6)  # 6 vs 3 → 2:1, 6 → DW
-    g.when(c.Retreat(player="imperials", counter="ig-1", to="river_a"))
-    g.when(c.Advance(player="orks", counters=[]))
+    g = retreated_into_river_a(at("dante", "river_a"))
     events = attack(g, "river_a", "ork_a", die=6)  # 3 vs Dante 2 → 1:1, 6 → DR
     declared = one(events, AttackDeclared)
     assert (declared.defenders, declared.passive, declared.alone) == (["dante"], ["ig-1"], False)

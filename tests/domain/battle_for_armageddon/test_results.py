@@ -8,6 +8,7 @@ from tests.domain.battle_for_armageddon.combat_helpers import (
     attack,
     imperials_attack,
     orks_attack,
+    retreated_into_river_a,
 )
 from tests.domain.battle_for_armageddon.helpers import at, game, in_phase
 from tests.given_when_then import Given, of, one, tags
@@ -300,17 +301,7 @@ def test_a_normal_counter_with_move_0_cannot_retreat_and_is_eliminated() -> None
 
 
 def test_a_counter_that_already_retreated_does_not_defend_and_dies_if_forced_again() -> None:
-    g = orks_attack(
-        at("boyz-2", "plain_b"),
-        at("boyz-3", "plain_b"),
-        at("boyz-1", "ork_a"),
-        at("ghazghkull", "ork_b"),
-        at("ig-1", "plain_a"),
-        at("ig-2", "river_a"),
-    )
-    attack(g, "plain_a", "plain_b", die=6)  # 6 vs 3 → 2:1, 6 → DW
-    g.when(c.Retreat(player="imperials", counter="ig-1", to="river_a"))
-    g.when(c.Advance(player="orks", counters=[]))
+    g = retreated_into_river_a(at("ig-2", "river_a"))
     events = attack(g, "river_a", "ork_a", die=6)  # 3 vs ig-2 alone (ig-1 does not count) → 1:1
     declared = one(events, AttackDeclared)
     assert (declared.defenders, declared.passive, declared.defence_total) == (["ig-2"], ["ig-1"], 3)
