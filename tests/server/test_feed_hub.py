@@ -8,7 +8,7 @@ import asyncio
 import functools
 import json
 import threading
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
 
 import pytest
 
@@ -50,6 +50,30 @@ async def read_until(stream: AsyncIterator[bytes], last: int, ids: list[int]) ->
     while not ids or ids[-1] < last:
         ids = ids + ids_in(await asyncio.wait_for(stream.__anext__(), 10))
     return ids
+
+
+def assert_each_event_sent_once(
+    hub: tuple[ArbiterHost, Feeds, Arbiter],
+    unread: Callable[[feed.Subscriber], Awaitable[int]],
+) -> None:
+    """A caught-up, idle stream of red's; ``unread`` appends (and may push) while the stream is
+    not read, returning the last seq appended: then the stream sends every event after the
+    head it had, once, in order, as red reads them."""
+    host, feeds, arb = hub
+    head = arb.head("g")[0]
+
+    async def main() -> tuple[list[int], int]:
+        stream = live(host, feeds, "g", "red", head, None, keepalive=0.05)
+        assert await stream.__anext__() == feed.KEEPALIVE  # caught up, and idle
+        (sub,) = feeds._streams["g"]
+        last = await unread(sub)
+        ids = await read_until(stream, last, [])
+        await stream.aclose()
+        return ids, last
+
+    ids, last = asyncio.run(main())
+    assert ids == list(range(head + 1, last + 1))
+    assert [r.seq for r in arb.records_as("g", "red", head + 1)] == ids
 
 
 def test_a_batch_both_pushed_and_caught_up_is_sent_once(
@@ -95,24 +119,17 @@ def test_a_stream_reads_what_was_not_rendered_for_it_and_what_its_full_queue_dro
 ) -> None:
     """Given a stream whose queue holds one batch, when three batches arrive unread (one of them
     announced without lines for its reader), then it sends every event once, in order."""
-    host, feeds, arb = hub
+    host, _, arb = hub
     monkeypatch.setattr(feed, "QUEUE_LIMIT", 1)
     head = arb.head("g")[0]
 
-    async def main() -> tuple[list[int], int]:
-        stream = live(host, feeds, "g", "red", head, None, keepalive=0.05)
-        assert await stream.__anext__() == feed.KEEPALIVE  # caught up, and idle
-        (sub,) = feeds._streams["g"]
+    async def unread(sub: feed.Subscriber) -> int:
         await host.call(lambda a: a.play("g", bid("red")))
         last = (await host.call(lambda a: a.play("g", bid("blue"))))[-1].seq
         sub.push(feed.Pushed(head + 1, head + 1, None))
-        ids = await read_until(stream, last, [])
-        await stream.aclose()
-        return ids, last
+        return int(last)
 
-    ids, last = asyncio.run(main())
-    assert ids == list(range(head + 1, last + 1))
-    assert [r.seq for r in arb.records_as("g", "red", head + 1)] == ids
+    assert_each_event_sent_once(hub, unread)
 
 
 def test_a_queue_dropped_with_several_batches_in_it_loses_none_of_their_events(
@@ -120,25 +137,18 @@ def test_a_queue_dropped_with_several_batches_in_it_loses_none_of_their_events(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     # given a caught-up stream of red's whose queue holds three batches
-    host, feeds, arb = hub
+    host, _, arb = hub
     monkeypatch.setattr(feed, "QUEUE_LIMIT", 3)
-    head = arb.head("g")[0]
 
-    async def main() -> tuple[list[int], int]:
-        stream = live(host, feeds, "g", "red", head, None, keepalive=0.05)
-        assert await stream.__anext__() == feed.KEEPALIVE  # caught up, and idle
-        # when seven commands are appended while it is not read (its full queue of three
-        # batches is dropped, then three more, and one is left queued)
-        last = head
+    # when seven commands are appended while it is not read (its full queue of three batches
+    # is dropped, then three more, and one is left queued)
+    async def unread(sub: feed.Subscriber) -> int:
+        last = arb.head("g")[0]
         for _ in range(7):
             legal = await host.call(lambda a: a.legal("g"))
             command = json.dumps(legal[0]).encode()
             last = (await host.call(lambda a, c=command: a.play("g", c)))[-1].seq
-        ids = await read_until(stream, last, [])
-        await stream.aclose()
-        return ids, last
+        return int(last)
 
     # then it sends every event after the head it had, once, in order
-    ids, last = asyncio.run(main())
-    assert ids == list(range(head + 1, last + 1))
-    assert [r.seq for r in arb.records_as("g", "red", head + 1)] == ids
+    assert_each_event_sent_once(hub, unread)
