@@ -8,6 +8,7 @@ import itertools
 import json
 import os
 import re
+import socket
 import subprocess
 import sys
 import threading
@@ -213,6 +214,20 @@ def served(db: Path | str, *args: str, admin: str | None = ADMIN) -> Iterator[Se
             except subprocess.TimeoutExpired:
                 process.kill()
                 process.wait()
+
+
+def raw_exchange(url: str, request: bytes) -> tuple[bytes, bytes]:
+    """``request`` sent as it is on a new connection to the server at ``url``, and the answer
+    read to its close: its head (status line and headers) and its body. For what httpx will not
+    send: bytes that are no HTTP, a header twice, bytes outside ASCII."""
+    host, port = url.removeprefix("http://").split(":")
+    with socket.create_connection((host, int(port)), timeout=10) as raw:
+        raw.sendall(request)
+        answer = b""
+        while chunk := raw.recv(4096):
+            answer += chunk
+    head, _, body = answer.partition(b"\r\n\r\n")
+    return head, body
 
 
 # ------------------------------------------------------------------ the live feed

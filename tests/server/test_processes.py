@@ -25,6 +25,7 @@ from tests.server.conftest import (
     Game,
     arbiter_on,
     bearer,
+    raw_exchange,
     serve_argv,
     served,
     server_env,
@@ -161,14 +162,8 @@ def test_a_request_that_is_not_http_is_answered_400_by_uvicorn_and_the_server_se
     answers 400 in plain text and closes that connection (warlog never sees it: docs/server.md
     says so), and the next request is served."""
     with served(tmp_path / "w.db") as server:
-        host, port = server.url.removeprefix("http://").split(":")
         for junk in (b"GARBAGE\r\n\r\n", b"GET /rulesets HTTP/1.1\r\nHost: x\r\nno colon\r\n\r\n"):
-            with socket.create_connection((host, int(port)), timeout=10) as raw:
-                raw.sendall(junk)
-                answer = b""
-                while chunk := raw.recv(4096):
-                    answer += chunk
-            head, _, body = answer.partition(b"\r\n\r\n")
+            head, body = raw_exchange(server.url, junk)
             assert head.startswith(b"HTTP/1.1 400 ") and b"text/plain" in head
             assert body == b"Invalid HTTP request received."
         assert httpx.get(server.url + "/rulesets").json() == registry.catalogue()
@@ -338,17 +333,12 @@ def test_a_second_authorization_or_if_match_line_is_400_from_the_real_server(
         "Accept: text/event-stream\r\nLast-Event-ID: 1\r\nLast-Event-ID: 2\r\n",
     )
     with served(tmp_path / "w.db") as server:
-        host, port = server.url.removeprefix("http://").split(":")
         for request, name in zip(
             twice, ("Authorization", "If-Match", "Last-Event-ID"), strict=True
         ):
-            with socket.create_connection((host, int(port)), timeout=10) as raw:
-                body = "{}" if request.startswith("POST") else ""
-                raw.sendall(f"{request}Host: x\r\nConnection: close\r\n\r\n{body}".encode())
-                answer = b""
-                while chunk := raw.recv(4096):
-                    answer += chunk
-            head, _, body_ = answer.partition(b"\r\n\r\n")
+            body = "{}" if request.startswith("POST") else ""
+            sent = f"{request}Host: x\r\nConnection: close\r\n\r\n{body}".encode()
+            head, body_ = raw_exchange(server.url, sent)
             assert head.startswith(b"HTTP/1.1 400 ")
             assert json.loads(body_)["error"] == {
                 "code": "input/repeated_header",

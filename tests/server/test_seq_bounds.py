@@ -7,7 +7,6 @@ ASCII (docs/server.md, "Status codes and errors": a bad seq, or an `If-Match` or
 from __future__ import annotations
 
 import json
-import socket
 from pathlib import Path
 
 import httpx
@@ -19,6 +18,7 @@ from tests.server.conftest import (
     assert_error,
     new_game,
     open_app,
+    raw_exchange,
     uvicorn_thread,
 )
 
@@ -108,7 +108,6 @@ def test_a_seq_header_of_digits_outside_ascii_is_400_not_a_500(db: Path) -> None
     with uvicorn_thread(app) as url:
         with httpx.Client(base_url=url) as client:
             new_game(client, "armageddon-empires", game="g")
-        host, port = url.removeprefix("http://").split(":")
         for line in (b"POST /games/g/commands", b"GET /games/g/events"):
             header = b"If-Match" if line.startswith(b"POST") else b"Last-Event-ID"
             body = json.dumps({**BID, "player": "blue"}).encode() if header == b"If-Match" else b""
@@ -118,11 +117,6 @@ def test_a_seq_header_of_digits_outside_ascii_is_400_not_a_500(db: Path) -> None
                 b"Accept: text/event-stream\r\n" + header + b": \xb2\r\n"
                 b"Content-Length: " + str(len(body)).encode() + b"\r\n\r\n" + body
             )
-            with socket.create_connection((host, int(port)), timeout=10) as raw:
-                raw.sendall(request)
-                answer = b""
-                while chunk := raw.recv(4096):
-                    answer += chunk
-            head, _, text = answer.partition(b"\r\n\r\n")
-            assert head.startswith(b"HTTP/1.1 400 "), answer[:300]
+            head, text = raw_exchange(url, request)
+            assert head.startswith(b"HTTP/1.1 400 "), head
             assert json.loads(text)["error"]["code"] == "input/bad_header"
