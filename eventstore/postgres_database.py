@@ -135,8 +135,7 @@ class PostgresDatabase:
             return
         if meta is None and not create:
             raise StoreError(self.schema.missing.format(name=self.name), "store/missing")
-        with conn.transaction():
-            conn.execute("SELECT pg_advisory_xact_lock(hashtext(%s))", (self.schema.app,))
+        with self._changing_schema(conn), conn.transaction():
             meta = self.meta(conn)
             version = 0 if meta is None else self._version(meta)
             try:
@@ -162,6 +161,21 @@ class PostgresDatabase:
                 " ON CONFLICT (key) DO UPDATE SET value = excluded.value",
                 (str(self.schema.version),),
             )
+
+    @contextlib.contextmanager
+    def _changing_schema(self, conn: psycopg.Connection[Any]) -> Iterator[None]:
+        """Hold the schema's advisory lock (one per app in the database) around a change.
+
+        Taken for the session, before the change's transaction begins: a transaction begun
+        before the lock was granted kept PostgreSQL's cached "no such table" for the ``meta``
+        table the winner had made meanwhile, and made the schema a second time (a test shows it).
+        """
+        conn.execute("SELECT pg_advisory_lock(hashtext(%s))", (self.schema.app,))
+        try:
+            yield
+        finally:
+            if not conn.broken:
+                conn.execute("SELECT pg_advisory_unlock(hashtext(%s))", (self.schema.app,))
 
     def _version(self, meta: dict[str, str]) -> int:
         """The schema version ``meta`` records; StoreError if it is not ours or is newer."""

@@ -288,6 +288,42 @@ def test_an_older_schema_is_brought_up_to_date_once_when_opened(dsn: str) -> Non
     assert raw(dsn, "SELECT value FROM t_meta WHERE key = 'schema_version'") == [("2",)]
 
 
+def test_a_schema_change_waits_for_the_one_in_progress_and_is_not_made_again(dsn: str) -> None:
+    """Given a process holding the schema's advisory lock while it makes the schema, when another
+    opens the empty database to create it, then the other waits on that lock, and once the first
+    has made the schema and let go, reads the schema afresh and makes nothing twice
+    (postgres_database: ``ensure_schema``; docs/scaling.md, several arbiters on one database)."""
+    import psycopg
+
+    app = f"locktest{secrets.token_hex(4)}"  # a lock of its own: hashtext(app) is database-wide
+    schema = Schema(app, "t_meta", {1: ("CREATE TABLE t_meta (key text PRIMARY KEY, value text)",)})
+    errors: list[BaseException] = []
+
+    def other() -> None:
+        try:
+            PostgresDatabase(dsn, schema).connect(create=True).close()
+        except BaseException as exc:  # the assertion below says which
+            errors.append(exc)
+
+    with psycopg.connect(dsn, autocommit=True) as first:
+        first.execute("SELECT pg_advisory_lock(hashtext(%s))", (app,))
+        waiting = threading.Thread(target=other)
+        waiting.start()
+        deadline = time.monotonic() + 30
+        while not raw(dsn, "SELECT 1 FROM pg_locks WHERE locktype = 'advisory' AND NOT granted"):
+            assert waiting.is_alive() and time.monotonic() < deadline, "the other did not wait"
+            time.sleep(0.02)
+        assert raw(dsn, "SELECT to_regclass('t_meta')") == [(None,)]
+        PostgresDatabase(dsn, schema).ensure_schema(first, create=True)  # the lock is reentrant
+        first.execute("SELECT pg_advisory_unlock(hashtext(%s))", (app,))
+    waiting.join(timeout=30)
+    assert not waiting.is_alive() and errors == []
+    assert raw(dsn, "SELECT key, value FROM t_meta ORDER BY key") == [
+        ("app", app),
+        ("schema_version", "1"),
+    ]
+
+
 def test_a_version_1_vault_gains_the_range_index_and_keeps_its_openings(dsn: str) -> None:
     """Given vault tables of version 1 (no index on the openings' (game, seq)), when the vault
     is opened, then it gains the index and its openings read as a range."""
