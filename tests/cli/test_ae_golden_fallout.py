@@ -246,3 +246,28 @@ def test_a_withheld_step_names_no_procedure_even_to_the_side_that_began_it(
     # then the rule is withheld, and so is the procedure it is a step of
     assert report["rule"] == WITHHELD
     assert "procedure" not in report
+
+
+def test_a_step_the_reader_may_read_names_no_beginning_the_reader_may_not(
+    tmp_path: Path,
+) -> None:
+    # given red's Cinder Rocket launched on 4,1: where it was launched from and how far it flew
+    # are red's (p.19; AE-39), so blue is told no rule for the launch, which began the strike
+    t = opened(tmp_path)
+    collateral_rolled(t)
+    launched = t.seq_of("air_strike_launched_sealed")
+    advanced = next(
+        e["seq"] for e in t.events() if e["type"] == "air_strike_advanced" and e["seq"] > launched
+    )
+    assert (
+        json.loads(t.ok("explain", "p31", str(launched), "--json", "--as", "blue"))["rule"]
+        == WITHHELD
+    )
+    # when blue asks why the strike moved on, a step whose rule blue may read
+    report = json.loads(t.ok("explain", "p31", str(advanced), "--json", "--as", "blue"))
+    # then blue is told its rule but not where the strike began; red and the referee are
+    assert report["rule"] != WITHHELD
+    assert "procedure" not in report
+    for reader in (["--as", "red"], []):
+        told = json.loads(t.ok("explain", "p31", str(advanced), "--json", *reader))
+        assert told["procedure"] == {"name": "air strike 1", "began": launched}
