@@ -90,7 +90,7 @@ def fuzz(
 
     \b
     Example:
-      warlog fuzz fixtures/ --budget 30
+      warlog fuzz fixtures/ --budget 30      # in a checkout: its recorded games
       warlog fuzz final-1 ./disputed.jsonl --seed 7 --out failures/
       warlog fuzz --replay failures/battle-for-armageddon-crash-1a2b3c4d.json
     """

@@ -103,8 +103,9 @@ def default_scenario(ruleset: AnyRuleset) -> str | None:
 
 
 def catalogue() -> list[dict[str, Any]]:
-    """Every registered ruleset that loads: ``{"name", "version", "scenarios"}`` (what
-    ``warlog rulesets`` and ``GET /rulesets`` show), sorted by name."""
+    """Every registered ruleset that loads: ``{"name", "version", "kept_versions",
+    "scenarios"}`` (what ``warlog rulesets`` and ``GET /rulesets`` show), sorted by name;
+    ``kept_versions`` are the earlier versions it still plays games begun under, newest first."""
     rows = []
     for name in names():
         try:
@@ -115,6 +116,7 @@ def catalogue() -> list[dict[str, Any]]:
             {
                 "name": name,
                 "version": ruleset.version,
+                "kept_versions": list(ruleset.kept_versions),
                 "scenarios": sorted(bundled_scenarios(ruleset)),
             }
         )

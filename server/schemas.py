@@ -95,6 +95,8 @@ class Findings(msgspec.Struct, frozen=True):
 class RulesetRow(msgspec.Struct, frozen=True):
     name: str
     version: str
+    #: the earlier versions whose games it still plays on, newest first
+    kept_versions: list[str]
     scenarios: list[str]
 
 

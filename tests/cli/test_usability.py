@@ -273,6 +273,12 @@ def test_rulesets_says_which_earlier_versions_play_on(tmp_path: Path) -> None:
         "heroic-battles (version 4; plays on the games begun under 3, 2 and 1): scenarios "
         "open-field"
     ) in out.splitlines()
+    # and a program is told the same in the JSON (as GET /rulesets gives it)
+    status, out, _ = run(tmp_path / "w.db", "rulesets", "--json")
+    rows = {row["name"]: row for row in json.loads(out)}
+    assert status == 0 and rows["heroic-battles"]["kept_versions"] == ["3", "2", "1"]
+    assert rows["battle-for-armageddon"]["kept_versions"] == ["5", "4", "3", "2"]
+    assert rows["armageddon-empires"]["kept_versions"][0] == "20"
 
 
 @pytest.mark.parametrize(
