@@ -422,7 +422,8 @@ def test_a_card_of_resistance_1_takes_the_radiation_less_1() -> None:
     entry = g.state.catalogue["titan"]
     titan = replace(entry, spec=replace(entry.spec, resistance=1))
     g.state = replace(g.state, catalogue={**g.state.catalogue, "titan": titan})
-    events = launch(g, NOVA_ON_BLUE_HQ, dice=[*MISS, 1, 1] + [*MISS, 1, 1] + [*MISS, 1])
+    seer, titan, plate = [*MISS, 1, 1], [*MISS, 1, 1], [*MISS, 1]
+    events = launch(g, NOVA_ON_BLUE_HQ, dice=seer + titan + plate)
     # then it takes 15 − 1 = 14 (p.31–32)
     radiation = {h.card: h for h in fallout_of(events, "blue").hits}["blue.titan.1"].radiation
     assert radiation is not None and (radiation.roll, radiation.damage) == (1, 14)
@@ -431,10 +432,8 @@ def test_a_card_of_resistance_1_takes_the_radiation_less_1() -> None:
 def test_radiation_that_brings_a_card_to_exactly_its_points_destroys_it() -> None:
     # given the titan's challenge 9 − 0 and its radiation 15 − 4 = 11: 20 of its 20 hit points
     g = struck(["nova"])
-    titan = [6] * 9 + [1] + [1, 1]
-    events = launch(
-        g, NOVA_ON_BLUE_HQ, dice=[*MISS, 1, 1] + titan + [*MISS, 1] + radiation_faces((4, 4))
-    )
+    seer, titan, plate = [*MISS, 1, 1], [6] * 9 + [1] + [1, 1], [*MISS, 1]
+    events = launch(g, NOVA_ON_BLUE_HQ, dice=seer + titan + plate + radiation_faces((4, 4)))
     # then it is destroyed (p.31–32: a card left with no points is discarded)
     titan_hit = {h.card: h for h in fallout_of(events, "blue").hits}["blue.titan.1"]
     assert (titan_hit.total, titan_hit.limit, titan_hit.destroyed) == (20, 20, True)
