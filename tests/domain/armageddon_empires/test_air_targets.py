@@ -4,8 +4,10 @@ target gone since found out when the card arrives. The set-up: ``air_helpers``.
 
 from __future__ import annotations
 
+from msgspec.structs import replace
+
 from tests.domain.armageddon_empires.air_helpers import launch, skies
-from tests.domain.armageddon_empires.helpers import only
+from tests.domain.armageddon_empires.helpers import only, sight
 from warlog.domain.armageddon_empires.air_events import AirStrikeAdvanced, AirStrikeEnded
 from warlog.domain.armageddon_empires.air_launch import legal_strikes
 from warlog.domain.armageddon_empires.challenge_events import CardDamaged, ChallengeOpened
@@ -33,3 +35,29 @@ def test_targets_are_judged_by_red_s_sighting_and_a_target_gone_since_is_found_o
     assert not any(isinstance(e, ChallengeOpened | CardDamaged) for e in events)
     assert only(events, AirStrikeEnded).survived
     assert gone.state.empires["red"].ap == ap - 2
+
+
+def test_an_attack_card_never_strikes_its_own_empire_s_base() -> None:
+    # given red's HQ at 0,0, in reach of its hawk
+    g = skies(["hawk"], [])
+    # then red may not strike it: a facility target is an enemy base's (p.31; AE-42)
+    err = g.when_rejected(
+        PlayAttackCard(player="red", card="red.hawk.1", at="0,0", aim="facility"),
+        code="rules/no_air_target",
+    )
+    assert "0,0 holds no enemy base (p.31; AE-42)" in str(err)
+    assert not [s for s in legal_strikes(g.state, "red") if s.at == "0,0"]
+
+
+def test_an_army_red_sighted_stealthed_offers_no_unit_to_strike() -> None:
+    # given red's last sighting of blue-a found it stealthed (p.31; AE-42)
+    g = skies(["hawk"], [])
+    army = replace(g.state.armies["blue-a"], stealthed=True)
+    g.state = replace(g.state, armies={**g.state.armies, "blue-a": army})
+    g = sight(g, "red", "blue-a")
+    # then a hawk aimed at a unit there finds none to strike
+    err = g.when_rejected(
+        PlayAttackCard(player="red", card="red.hawk.1", at="3,2", aim="unit"),
+        code="rules/no_air_target",
+    )
+    assert "3,2 holds no unit of an enemy army you have sighted there" in str(err)

@@ -83,6 +83,8 @@ def test_a_stealthed_armys_forward_air_controller_does_not_give_it_away() -> Non
     assert (
         "red-eyes" not in RULESET.view(skies(["hawk"], [], more=SPOTTERS).state, "blue")["armies"]
     )
+    # a game of version 14 already leaves it out
+    assert strike_on_blue_a(skies(["hawk"], [], more=SPOTTERS, version=14), 5) == there
     old = strike_on_blue_a(skies(["hawk"], [], more=SPOTTERS, version=13), 8)
     assert "Forward Air Controller red.spotter.1, p.46" in old.text()
 
@@ -91,7 +93,7 @@ def test_the_holder_of_a_captured_base_defends_its_facility_against_air_to_groun
     """AE-42 (version 14): red strikes a facility of its HQ, captured by blue: the Air-To-Ground
     challenge's defender is blue, whose questions (tactic cards, the Defender's Prerogative) are
     its own (version 13 gave the side to the card's owner, red, which then answered both)."""
-    for version, defender in ((None, "blue"), (13, "red")):
+    for version, defender in ((None, "blue"), (14, "blue"), (13, "red")):
         bases = (
             BASES.replace(
                 'at = "0,0"\ncard = "keep"', 'at = "0,0"\ncard = "keep"\nfacilities = ["aabunker"]'
@@ -109,3 +111,12 @@ def test_the_holder_of_a_captured_base_defends_its_facility_against_air_to_groun
             "AA Bunker (red.aabunker.1)"
         )
         assert challenge.defender.empire == defender
+
+
+def test_a_forward_air_controller_in_another_hex_adds_nothing() -> None:
+    # given red's Spotter Team, not stealthed, at 7,4, far from blue-a's hex
+    g = skies(["hawk"], [], more=SPOTTERS.replace('"3,2"', '"7,4"'))
+    g.events(StealthDropped(empire="red", army="red-eyes", ap_cost=0))
+    # then the strike on 3,2 rolls the hawk's attack 4 alone: a controller counts in the hex (p.46)
+    pool = strike_on_blue_a(g, 5)
+    assert [t.value for t in pool.terms] == [4]

@@ -400,3 +400,81 @@ def test_hydrogen_bomb_10_15_on_a_base_not_hardened_razes_it_and_irradiates_ever
     assert blue["blue.plate.1"].total == 15  # no shelter: its base has fallen
     assert g.state.damage["blue.titan.1"] == 11
     assert "blue-hq" not in g.state.bases
+
+
+NOVA_ON_BLUE_HQ = PlayAttackCard(player="red", card="red.nova.1", at="4,2")
+
+
+def test_a_wmd_challenge_the_defence_outscores_deals_nothing_and_radiation_still_comes() -> None:
+    # given the titan's challenge 0 − 2, its radiation roll 4 (the base is razed, AE-48)
+    g = struck(["nova"])
+    seer, titan, plate = [*MISS, 1, 1], [*MISS, 6, 6], [*MISS, 1]
+    events = launch(g, NOVA_ON_BLUE_HQ, dice=seer + titan + plate + radiation_faces((4, 4)))
+    # then it takes no damage from the challenge, never less (p.31), and 15 − 4 radiation
+    titan_hit = {h.card: h for h in fallout_of(events, "blue").hits}["blue.titan.1"]
+    assert (titan_hit.damage, titan_hit.total) == (0, 11)
+    assert g.state.damage["blue.titan.1"] == 11
+
+
+def test_a_card_of_resistance_1_takes_the_radiation_less_1() -> None:
+    # given the titan's resistance 1: a random 1..1 needs no die (AE-47, AE-65)
+    g = struck(["nova"])
+    entry = g.state.catalogue["titan"]
+    titan = replace(entry, spec=replace(entry.spec, resistance=1))
+    g.state = replace(g.state, catalogue={**g.state.catalogue, "titan": titan})
+    seer, titan, plate = [*MISS, 1, 1], [*MISS, 1, 1], [*MISS, 1]
+    events = launch(g, NOVA_ON_BLUE_HQ, dice=seer + titan + plate)
+    # then it takes 15 − 1 = 14 (p.31–32)
+    radiation = {h.card: h for h in fallout_of(events, "blue").hits}["blue.titan.1"].radiation
+    assert radiation is not None and (radiation.roll, radiation.damage) == (1, 14)
+
+
+def test_radiation_that_brings_a_card_to_exactly_its_points_destroys_it() -> None:
+    # given the titan's challenge 9 − 0 and its radiation 15 − 4 = 11: 20 of its 20 hit points
+    g = struck(["nova"])
+    seer, titan, plate = [*MISS, 1, 1], [6] * 9 + [1] + [1, 1], [*MISS, 1]
+    events = launch(g, NOVA_ON_BLUE_HQ, dice=seer + titan + plate + radiation_faces((4, 4)))
+    # then it is destroyed (p.31–32: a card left with no points is discarded)
+    titan_hit = {h.card: h for h in fallout_of(events, "blue").hits}["blue.titan.1"]
+    assert (titan_hit.total, titan_hit.limit, titan_hit.destroyed) == (20, 20, True)
+    assert "blue.titan.1" in g.state.empires["blue"].discard
+
+
+def test_the_garrison_of_a_hardened_base_rolls_no_radiation_die() -> None:
+    # given a titan (resistance 4) in blue-a and another in the garrison of the Hardened vault
+    g = struck(["nova"], blue_card="vault", garrison=("titan",))
+    vault, bunker, bunker_radiation = [6, 6, 6] + [1] * 7 + [1], [6] * 10 + [1], [2]
+    seer, titan, sheltered = [*MISS, 1, 1], [*MISS, 1, 1], [*MISS, 1, 1]
+    # when the nova strikes, the d64 holding one die: blue-a's titan's alone (AE-65; R14)
+    events = launch(
+        g,
+        NOVA_ON_BLUE_HQ,
+        dice=vault + bunker + bunker_radiation + seer + titan + sheltered + radiation_faces((4, 1)),
+    )
+    # then the sheltered titan takes no radiation; the other 15 − 1
+    blue = {h.card: h for h in fallout_of(events, "blue").hits}
+    garrison = g.state.bases["blue-hq"].garrison
+    assert garrison is not None
+    (in_garrison,) = g.state.armies[garrison].units
+    (in_field,) = g.state.armies["blue-a"].units
+    assert blue[in_garrison].radiation is None and blue[in_garrison].total == 0
+    assert blue[in_field].total == 14
+
+
+def test_a_hardened_base_whose_own_card_the_wmd_challenge_destroys_is_razed() -> None:
+    # given blue's Hardened vault already dealt 5 of its 30
+    g = struck(["nova"], blue_card="vault")
+    g.state = replace(g.state, damage={**g.state.damage, "blue.vault.1": 5})
+    vault, bunker, bunker_radiation = [6] * 10 + [1], [6] * 10 + [1], [2]
+    seer, titan, plate = [*MISS, 1, 1], [*MISS, 1, 1], [*MISS, 1]
+    # when the nova's challenge deals it 10, and its radiation 15 (resistance 0): 30 of 30
+    events = launch(
+        g,
+        NOVA_ON_BLUE_HQ,
+        dice=vault + bunker + bunker_radiation + seer + titan + plate + radiation_faces((4, 1)),
+    )
+    # then it is destroyed in the open and the base razed (AE-34, AE-48)
+    hit = only(events, WmdDetonated).hits[0]
+    assert (hit.card, hit.total, hit.destroyed) == ("blue.vault.1", 30, True)
+    assert only(events, BaseRazed).base == "blue-hq"
+    assert "blue-hq" not in g.state.bases

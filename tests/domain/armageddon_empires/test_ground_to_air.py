@@ -383,3 +383,27 @@ def test_the_policy_fires_each_gunner_but_one_a_harm_card_outnumbers() -> None:
     accept_all(g)
     legal = RULESET.legal_commands(g.state, "blue")
     assert choose(g.state, "blue", legal) == BLUE_STOPS
+
+
+STEALTHY_FLAK = """
+[[cards]]
+kind = "unit"
+id = "ghostflak"
+name = "Test Ghost Flak"
+attack = 1
+defense = 2
+hit_points = 3
+movement = 1
+abilities = ["Anti-Air 3", "Stealth 4"]
+"""
+
+
+def test_a_stealthed_army_s_anti_air_is_no_gunner() -> None:
+    # given blue's stealthed army at 4,2 holding its one Anti-Air unit, under red's harrier
+    army = army_block("blue-hidden", "blue", "4,2", units=("ghostflak",)) + "stealthed = true\n"
+    g = skies(["harrier"], [], more=STEALTHY_FLAK + army)
+    g.when(HARRIER_ON_BUNKER, dice=[])
+    # then blue is offered no gunner, and naming the unit is refused: the gunners are the
+    # base's cards and the units of armies not stealthed (AE-41)
+    assert RULESET.legal_commands(g.state, "blue") == [BLUE_STOPS]
+    g.when_rejected(fire("blue.ghostflak.1"), "rules/not_a_gunner")

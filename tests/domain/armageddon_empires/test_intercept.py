@@ -12,6 +12,7 @@ from tests.given_when_then import Given
 from warlog.domain.armageddon_empires.air_events import AirStrikeEnded
 from warlog.domain.armageddon_empires.challenge_events import CardDamaged, ChallengeOpened
 from warlog.domain.armageddon_empires.commands import Intercept, PlayAttackCard
+from warlog.domain.armageddon_empires.costs import MAX_AP_OWED
 from warlog.domain.armageddon_empires.frames import AirStrike
 from warlog.domain.armageddon_empires.ruleset import RULESET
 
@@ -89,3 +90,33 @@ def test_an_intercept_needs_the_hex_observed() -> None:
     gone = replace(g.state, armies={a: v for a, v in g.state.armies.items() if a != "blue-a"})
     assert not observes(gone, "blue", "3,2")
     assert "does not observe" in intercept_problem(gone, "blue", strike, "blue.jay.1")
+
+
+def owing(ap_owed: int) -> Given:
+    """Red's hawk launched at 3,2; blue, outside its turn, already owes ``ap_owed`` AP."""
+    g = skies(["hawk"], ["jay"])
+    blue = replace(g.state.empires["blue"], ap_owed=ap_owed)
+    g.state = replace(g.state, empires={**g.state.empires, "blue": blue})
+    return launched(g)
+
+
+def test_an_intercept_outside_its_turn_may_owe_up_to_the_limit_of_ap_owed() -> None:
+    # given blue owes 4: the jay's 2 AP bring it to the limit of 6 (AE-19), and it may intercept
+    assert MAX_AP_OWED == 6
+    g = owing(4)
+    g.when(Intercept(player="blue", card="blue.jay.1"), dice=[1] * 5)
+    assert g.state.empires["blue"].ap_owed == 6
+    # given blue owes 5, the jay would bring it past the limit: refused, naming it
+    err = owing(5).when_rejected(
+        Intercept(player="blue", card="blue.jay.1"), "rules/cannot_intercept"
+    )
+    assert str(err).endswith("blue already owes 5 of at most 6 (AE-19)")
+
+
+def test_an_interceptor_re_rolls_with_its_own_fate() -> None:
+    g = launched(skies(["hawk"], ["jay"]))
+    events = g.when(Intercept(player="blue", card="blue.jay.1"), dice=[1] * 5)
+    opened = only(events, ChallengeOpened).challenge
+    # the interceptor's side carries its own fate (p.19), the attack card's its own (R6)
+    assert opened.attacker.fate_hero == "blue.jay.1"
+    assert opened.defender is not None and opened.defender.fate_hero == "red.hawk.1"

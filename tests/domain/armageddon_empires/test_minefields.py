@@ -20,6 +20,7 @@ from warlog.domain.armageddon_empires.abilities import ENGINEER, level
 from warlog.domain.armageddon_empires.commands import EndTurn, MoveArmy
 from warlog.domain.armageddon_empires.events import ArmyMoved
 from warlog.domain.armageddon_empires.invariants import violations
+from warlog.domain.armageddon_empires.limits import MAX_ARMIES_PER_HEX
 from warlog.domain.armageddon_empires.minefield_events import (
     MinefieldsChecked,
     MinefieldsReported,
@@ -350,3 +351,46 @@ def test_cards_a_minefield_destroys_lie_face_down_for_the_minefield_s_empire() -
     move(g, "5,0", [6] * 5 + [1] + ([1] * 5 + [6, 6]) * 2)
     assert "red.runner.1" in view(g.state, "red")["empires"]["red"]["discard"]
     assert "red.runner.1" not in view(g.state, "blue")["empires"]["red"]["discard"]
+
+
+def test_a_card_at_its_points_is_destroyed_and_a_minefield_at_its_structure_is_removed() -> None:
+    # given blue's minefield with 2 of its 4 structure left, and red's two sprinters (2 points)
+    two = army("red-col", "red", "1,0", None, "sprinter", "sprinter") + FAR
+    g = mined(two, minefield("blue-mines", "blue", "3,0", damage=2))
+    # when the first sprinter's challenge scores 2 − 0: exactly its points, exactly what is left
+    events = move(g, "5,0", faces([6, 6, 1, 1, 1], [1, 1], [1] * 7))
+    attack = only(events, MinefieldsChecked).attack
+    assert attack is not None
+    (hit,) = attack.challenges
+    # then the sprinter is destroyed at its points (AE-24), the minefield removed at none left,
+    # the second sprinter spared (p.32; AE-52), and the army, not all destroyed, stands
+    assert (hit.card, hit.total, hit.limit, hit.destroyed) == ("red.sprinter.1", 2, 2, True)
+    assert attack.removed and attack.spared == ("red.sprinter.2",)
+    assert not attack.disbanded
+    assert g.state.armies["red-col"].cards() == ("red.sprinter.2",)
+    assert "blue-mines" not in g.state.minefields
+
+
+def test_a_minefield_is_spent_by_the_base_damage_though_armor_reduced_the_card_s() -> None:
+    # given blue's minefield with 2 of its 4 structure left, and red's mailed unit (armor −1)
+    mailed = army("red-col", "red", "1,0", None, "mailed") + FAR
+    g = mined(mailed, minefield("blue-mines", "blue", "3,0", damage=2))
+    # when its challenge scores 2 − 0, of which the card takes 1
+    events = move(g, "5,0", faces([6, 6, 1, 1, 1], [1]))
+    # then the minefield loses the base damage 2 and is removed (p.32; AE-52)
+    loss = only(events, MinefieldsReported).loss
+    assert loss is not None and (loss.lost, loss.total, loss.removed) == (2, 4, True)
+    assert "blue-mines" not in g.state.minefields
+
+
+def test_a_hex_holding_the_most_armies_of_the_mover_s_empire_is_crossed_though_mined() -> None:
+    # given blue's minefield at 3,0, where red already has the most armies a hex may hold
+    assert MAX_ARMIES_PER_HEX == 8
+    full = "".join(army(f"red-{i}", "red", "2,3", None, "sprinter") for i in range(8))
+    g = mined(COLUMN + full + FAR)
+    armies = {k: replace(a, at="3,0") if a.at == "2,3" else a for k, a in g.state.armies.items()}
+    g.state = replace(g.state, armies=armies)
+    # when red's column moves through it to 5,0
+    moved = only(move(g, "5,0", []), ArmyMoved)
+    # then it does not stop there, since it could not (p.23; AE-51)
+    assert moved.to == "5,0"
