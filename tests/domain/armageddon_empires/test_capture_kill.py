@@ -9,7 +9,7 @@ import pytest
 from tests.domain.armageddon_empires.arena import BASES, HUNT, arena, begin, top
 from tests.domain.armageddon_empires.helpers import army_block, only, sight, with_ap
 from tests.given_when_then import Given
-from warlog.domain.armageddon_empires.battle_events import RollAwaited
+from warlog.domain.armageddon_empires.battle_events import BaseCaptured, RollAwaited
 from warlog.domain.armageddon_empires.challenge_events import (
     CaptureKillBegan,
     ChallengeOpened,
@@ -294,3 +294,19 @@ def test_a_hero_alone_in_a_garrison_is_captured_and_the_garrison_stays() -> None
     captured = only(hunt_to_the_end(g, [6] * 7, [1] * 4), HeroCaptured)
     assert captured.army_removed is False
     assert "blue-hq-garrison" in g.state.armies and g.state.armies["blue-hq-garrison"].hero is None
+
+
+def test_a_prisoner_goes_free_to_his_hand_when_his_empire_takes_the_base_that_holds_him() -> None:
+    # p.18, p.34; AE-34: blue's trooper takes red-camp, where the quarry is held
+    g = spotted(HUNT + army_block("blue-raid", "blue", "1,3", units=("trooper",)))
+    hunt_to_the_end(g, [6, 5, 4, 4, 1, 1], [6, 5, 4, 1])
+    assert g.state.bases["red-camp"].prisoners == (QUARRY,)
+    g.when(EndTurn(player="red"))
+    taken = only(g.when(MoveArmy(player="blue", army="blue-raid", to="0,3")), BaseCaptured)
+    assert (taken.base, taken.empire, taken.freed, taken.taken) == (
+        "red-camp",
+        "blue",
+        (QUARRY,),
+        (),
+    )
+    assert g.state.bases["red-camp"].prisoners == () and QUARRY in g.state.empires["blue"].hand

@@ -8,11 +8,12 @@ import pytest
 
 from tests.domain.armageddon_empires.arena import BASES, EMPIRES, arena, begin, toml
 from tests.domain.armageddon_empires.helpers import army_block, only, sight, with_ap
+from tests.domain.armageddon_empires.test_capture_kill import QUARRY, hunt_to_the_end, spotted
 from tests.given_when_then import Given
 from warlog.domain.armageddon_empires.battle_events import BaseCaptured
 from warlog.domain.armageddon_empires.challenge_events import CardDamaged, CardRepaired
 from warlog.domain.armageddon_empires.challenge_moves import damage
-from warlog.domain.armageddon_empires.commands import EngageStealth, RepairCard
+from warlog.domain.armageddon_empires.commands import EndTurn, EngageStealth, RepairCard
 from warlog.domain.armageddon_empires.costs import REPAIR_AP, REPAIR_COST
 from warlog.domain.armageddon_empires.ruleset import RULESET, VERSIONS
 from warlog.domain.armageddon_empires.scenario_checks import parse_scenario
@@ -264,3 +265,13 @@ def test_a_game_of_version_12_has_a_captured_base_s_own_card_repaired_by_the_hol
     camp = g.state.bases["red-camp"].card
     hurt(g, camp)
     assert only(g.when(RepairCard(player="blue", card=camp)), CardRepaired).empire == "blue"
+
+
+def test_a_prisoner_is_not_healed_by_his_empire() -> None:
+    # p.34: heroes are healed in an army at a base of their empire; a prisoner is in none
+    g = hurt(spotted(), QUARRY)
+    hunt_to_the_end(g, [6, 5, 4, 4, 1, 1], [6, 5, 4, 1])
+    assert g.state.bases["red-camp"].prisoners == (QUARRY,) and g.state.damage == {QUARRY: 1}
+    g.when(EndTurn(player="red"))
+    g.when_rejected(RepairCard(player="blue", card=QUARRY), code="rules/not_repairable")
+    assert not [c for c in RULESET.legal_commands(g.state, "blue") if isinstance(c, RepairCard)]
