@@ -115,3 +115,18 @@ def test_a_card_s_abilities_keep_their_order_and_answer_lookups() -> None:
     assert level(abilities, "Leader") == 2
     assert level(abilities, "Pathfinder") == 0
     assert has(abilities, "Trickster")
+
+
+def test_collateral_runs_from_1_to_100_percent() -> None:
+    # p.31: a percentage; 100 % hits every army, 0 % is no collateral damage at all
+    assert parse_ability("Collateral 100% 4 Atk") == Collateral(percent=100, attack=4)
+    assert parse_ability("Collateral 1% 4 Atk") == Collateral(percent=1, attack=4)
+    with pytest.raises(InputError, match="not printed as expected"):
+        parse_ability("Collateral 0% 4 Atk")
+
+
+def test_a_longer_printing_is_never_read_as_its_shorter_prefix_with_parameters() -> None:
+    # "Sniper" and "Collateral" are printings too (digest §11.7): the longer name wins
+    assert parse_ability("Sniper Attack") == Flag("Sniper Attack")
+    assert parse_ability("Sniper") == Flag("Sniper Attack")
+    assert parse_ability("Collateral Damage 60% 4 Atk") == Collateral(percent=60, attack=4)

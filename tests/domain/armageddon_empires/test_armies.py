@@ -6,6 +6,7 @@ from msgspec.structs import replace
 
 from tests.domain.armageddon_empires.helpers import (
     ARMIES,
+    BASES,
     army_block,
     game,
     only,
@@ -267,3 +268,66 @@ def test_autoplay_sends_a_spare_garrison_unit_not_picked_by_its_number() -> None
     sent = autoplay._muster(state, RULESET.legal_commands(state, "red"))  # its mustering step
     assert isinstance(sent, TransferCards) and sent.to_army == "red-c"
     assert sent.cards == ("red.trooper.3",)  # the first by _unranked's key, not red.trooper.2
+
+
+def test_an_army_of_seven_units_takes_an_eighth() -> None:
+    # p.23: at most 8 units, so the eighth is still taken
+    seven = army_block("red-c", "red", "0,0", units=("trooper",) * 7)
+    g = start_turns(game(armies=ARMIES + seven))
+    transfer = TransferCards(
+        player="red", from_army="red-hq-garrison", to_army="red-c", cards=("red.trooper.1",)
+    )
+    assert transfer in RULESET.legal_commands(g.state, "red")
+    g.when(transfer)
+    assert len(g.state.armies["red-c"].units) == 8
+
+
+def test_a_card_named_twice_in_one_transfer_is_refused() -> None:
+    g = start_turns(game(armies=AT_HQ))
+    err = g.when_rejected(
+        TransferCards(
+            player="red",
+            from_army="red-c",
+            to_army="red-hq-garrison",
+            cards=("red.trooper.4", "red.trooper.4"),
+        ),
+        code="rules/duplicate_card",
+    )
+    assert "named twice" in str(err)
+    assert g.state.armies["red-c"].units == ("red.trooper.4",)
+
+
+def test_cards_that_moved_do_not_make_a_garrison_count_as_moved() -> None:
+    # a garrison never moves (AE-8), so the cards that join it leave it as it was
+    g = start_turns(game(armies=ARMIES))
+    g.when(MoveArmy(player="red", army="red-a", to="0,0"))
+    events = g.when(
+        TransferCards(
+            player="red", from_army="red-a", to_army="red-hq-garrison", cards=("red.trooper.2",)
+        )
+    )
+    assert not only(events, CardsTransferred).receiver_moved
+    assert "red-hq-garrison" not in g.state.empires["red"].moved
+
+
+def test_legal_transfers_never_strand_an_army_away_from_a_base() -> None:
+    # red-b holds one scout at 0,1 (no base); red-c beside it holds two troopers
+    two = army_block("red-c", "red", "0,1", units=("trooper", "trooper"))
+    g = start_turns(game(armies=ARMIES + two))
+    offered = {
+        (c.from_army, c.to_army)
+        for c in RULESET.legal_commands(g.state, "red")
+        if isinstance(c, TransferCards)
+    }
+    # AE-9: red-b's last card is not offered; either of red-c's two is
+    assert offered == {("red-c", "red-b")}
+
+
+def test_the_name_offered_for_a_new_army_skips_a_base_s_id() -> None:
+    # a base and an army never share an id: a base named as the round's first army's name
+    named = BASES.replace('id = "red-camp"', 'id = "red-r1-1"')
+    g = start_turns(game(bases=named))
+    created = [c for c in RULESET.legal_commands(g.state, "red") if isinstance(c, CreateArmy)]
+    assert {c.army for c in created} == {"red-r1-2"}
+    g.when(created[0])
+    assert "red-r1-2" in g.state.armies

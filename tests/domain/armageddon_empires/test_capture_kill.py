@@ -3,18 +3,20 @@ boundaries, the prisoner and its AP, in given-when-then form."""
 
 from __future__ import annotations
 
+import msgspec
 import pytest
 
-from tests.domain.armageddon_empires.arena import HUNT, arena, begin, top
-from tests.domain.armageddon_empires.helpers import army_block, only, sight
+from tests.domain.armageddon_empires.arena import BASES, HUNT, arena, begin, top
+from tests.domain.armageddon_empires.helpers import army_block, only, sight, with_ap
 from tests.given_when_then import Given
-from warlog.domain.armageddon_empires.battle_events import RollAwaited
+from warlog.domain.armageddon_empires.battle_events import BaseCaptured, RollAwaited
 from warlog.domain.armageddon_empires.challenge_events import (
     CaptureKillBegan,
     ChallengeOpened,
     HeroCaptured,
     HeroEscaped,
     HeroKilled,
+    HuntFoiled,
 )
 from warlog.domain.armageddon_empires.commands import (
     AcceptChallenge,
@@ -215,3 +217,96 @@ def test_a_combat_capable_army_moves_onto_a_spotted_hero_alone_but_a_hero_alone_
     g.when(MoveArmy(player="red", army="red-hunt", to="2,1"))
     assert g.state.armies["red-hunt"].at == "2,1"
     assert [c for c in RULESET.legal_commands(g.state, "red") if isinstance(c, HuntHero)]
+
+
+def moved_to(g: Given, army: str, at: str) -> Given:
+    """``army`` standing at ``at`` (a scenario cannot place enemies together, so tests move them)."""
+    there = msgspec.structs.replace(g.state.armies[army], at=at)
+    g.state = msgspec.structs.replace(g.state, armies={**g.state.armies, army: there})
+    return g
+
+
+def test_a_hero_sighted_with_a_unit_is_no_target() -> None:
+    # p.30: only a hero alone in an army is hunted; red sees the quarry with its trooper
+    escorted = HUNT.replace(
+        army_block("blue-quarry", "blue", "2,1", hero="quarry"),
+        army_block("blue-quarry", "blue", "3,1", hero="quarry", units=("trooper",)),
+    )
+    g = begin(arena(escorted))
+    sight(moved_to(g, "blue-quarry", "2,1"), "red", "blue-quarry")
+    g.when_rejected(HuntHero(player="red", army="red-hunt"), code="rules/no_target")
+    assert not [c for c in RULESET.legal_commands(g.state, "red") if isinstance(c, HuntHero)]
+
+
+def test_a_hunt_is_ordered_with_exactly_its_ap_left() -> None:
+    g = with_ap(spotted(), "red", HUNT_HERO_AP)
+    assert HuntHero(player="red", army="red-hunt") in RULESET.legal_commands(g.state, "red")
+    began = only(g.when(HuntHero(player="red", army="red-hunt"), dice=[1] * 10), CaptureKillBegan)
+    assert began.ap_cost == HUNT_HERO_AP and g.state.empires["red"].ap == 0
+
+
+def test_a_hero_that_engaged_stealth_since_he_was_seen_foils_the_hunt() -> None:
+    # AE-38: the hunt is judged by the sighting, and finds the hero hidden: no challenge
+    g = spotted(HUNT.replace('hero = "quarry"', 'hero = "shade"'))
+    hidden = msgspec.structs.replace(g.state.armies["blue-quarry"], stealthed=True)
+    g.state = msgspec.structs.replace(g.state, armies={**g.state.armies, "blue-quarry": hidden})
+    events = g.when(HuntHero(player="red", army="red-hunt"), dice=[])
+    foiled = only(events, HuntFoiled)
+    assert (foiled.target, foiled.ap_cost) == ("blue.shade.1", HUNT_HERO_AP)
+    assert not [e for e in events if isinstance(e, CaptureKillBegan)] and g.state.frames == ()
+
+
+def test_without_a_bounty_hunter_the_hunter_has_no_hero_s_fate() -> None:
+    # p.46; AE-21: the hunter's army's hero lends his fate only with a Bounty Hunter in the hex
+    g = spotted(PLAIN_HUNT)
+    g.when(HuntHero(player="red", army="red-hunt"), dice=[1] * 10)
+    assert top(g).attacker.fate_hero is None and top(g).defender is not None
+    assert top(g).defender.fate_hero == QUARRY
+
+
+def test_a_captured_hero_goes_to_the_stronghold_when_an_outpost_is_as_near() -> None:
+    # AE-21: at 1,1 the stronghold red-hq (0,0) and the outpost red-camp (0,3) are both 2 away
+    g = spotted(HUNT.replace('"2,1"', '"1,1"'))
+    captured = only(hunt_to_the_end(g, [6] * 7, [1] * 4), HeroCaptured)
+    assert (captured.base, captured.distance) == ("red-hq", 2)
+    assert g.state.bases["red-hq"].prisoners == (QUARRY,)
+
+
+def test_a_captured_hero_is_not_taken_to_a_besieged_base() -> None:
+    # p.24: blue's trooper in red-camp's hex besieges it, so the farther red-hq takes him
+    g = spotted(HUNT + army_block("blue-siege", "blue", "1,3", units=("trooper",)))
+    moved_to(g, "blue-siege", "0,3")
+    captured = only(hunt_to_the_end(g, [6, 5, 4, 4, 1, 1], [6, 5, 4, 1]), HeroCaptured)
+    assert (captured.base, captured.distance) == ("red-hq", 3)
+
+
+def test_a_hero_alone_in_a_garrison_is_captured_and_the_garrison_stays() -> None:
+    # AE-24: only an army in the field is disbanded when left empty; a garrison is its base's
+    bases = BASES.replace(
+        'facilities = ["veil"]\ngarrison = ["trooper"]',
+        'facilities = ["veil"]\ngarrison = ["quarry"]',
+    )
+    hunters = army_block(
+        "red-hunt", "red", "5,3", hero="captain", units=("tracker", "eye", "trooper")
+    )
+    g = moved_to(begin(arena(hunters, bases=bases)), "red-hunt", "6,3")
+    sight(g, "red", "blue-hq-garrison")
+    captured = only(hunt_to_the_end(g, [6] * 7, [1] * 4), HeroCaptured)
+    assert captured.army_removed is False
+    assert "blue-hq-garrison" in g.state.armies and g.state.armies["blue-hq-garrison"].hero is None
+
+
+def test_a_prisoner_goes_free_to_his_hand_when_his_empire_takes_the_base_that_holds_him() -> None:
+    # p.18, p.34; AE-34: blue's trooper takes red-camp, where the quarry is held
+    g = spotted(HUNT + army_block("blue-raid", "blue", "1,3", units=("trooper",)))
+    hunt_to_the_end(g, [6, 5, 4, 4, 1, 1], [6, 5, 4, 1])
+    assert g.state.bases["red-camp"].prisoners == (QUARRY,)
+    g.when(EndTurn(player="red"))
+    taken = only(g.when(MoveArmy(player="blue", army="blue-raid", to="0,3")), BaseCaptured)
+    assert (taken.base, taken.empire, taken.freed, taken.taken) == (
+        "red-camp",
+        "blue",
+        (QUARRY,),
+        (),
+    )
+    assert g.state.bases["red-camp"].prisoners == () and QUARRY in g.state.empires["blue"].hand

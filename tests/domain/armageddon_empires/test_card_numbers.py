@@ -23,6 +23,7 @@ import pytest
 from tests.cli.command import succeeded as cli_ok
 from tests.domain.armageddon_empires.helpers import (
     BASES,
+    EMPIRES,
     army_block,
     begun,
     revealed_clean,
@@ -34,6 +35,8 @@ from tests.domain.armageddon_empires.test_minefields import MINE_CARDS, minefiel
 from tests.domain.armageddon_empires.test_non_interference import KEY, reads
 from warlog.arbiter.application import Arbiter
 from warlog.domain.armageddon_empires.events import CardsNumbered
+from warlog.domain.armageddon_empires.limits import LAST_CARD_NUMBER
+from warlog.domain.armageddon_empires.numbering import NUMBERING_DICE, number, renaming
 from warlog.domain.armageddon_empires.ruleset import RULESET
 from warlog.domain.armageddon_empires.scenario_checks import bundled, parse_scenario
 from warlog.domain.armageddon_empires.state import GameState
@@ -265,3 +268,31 @@ def test_every_army_opens_with_its_units_in_the_order_of_their_numbers() -> None
             assert all(list(u) == sorted(u) for u in units)
         else:  # the random numbers of this key put some army out of order
             assert any(list(u) != sorted(u) for u in units)
+
+
+def test_version_16_itself_numbers_a_hidden_set_up_at_random() -> None:
+    state, events = opening(garrisoned(3), "16")
+    assert state.numbered_at_random
+    assert [e.empire for e in events if isinstance(e, CardsNumbered)] == ["red", "blue"]
+
+
+def test_a_card_s_number_is_the_sha256_of_the_faces_and_its_place_from_1_to_999() -> None:
+    # AE-62: the recipe is part of the record: a game replays only if each number comes back
+    faces = list(range(NUMBERING_DICE))
+    assert number(faces, "blue", "trooper", "hand 0", 0) == 761
+    assert number(faces, "blue", "trooper", "hand 0", 1) == 350
+    drawn = {number(faces, "blue", "trooper", f"deck {i}", 0) for i in range(3000)}
+    assert min(drawn) == 1 and max(drawn) == LAST_CARD_NUMBER
+
+
+def test_two_hidden_cards_whose_numbers_meet_take_distinct_ids() -> None:
+    # 150 troopers in blue's deck: among 999 numbers some places draw the same one
+    deck = "deck = [" + ", ".join(['"trooper"'] * 150) + "]"
+    empires = EMPIRES.replace('deck = ["trooper", "trooper"]', deck)
+    state = RULESET.initial_state(parse_scenario(toml(empires=empires)))
+    faces = [7] * NUMBERING_DICE
+    drawn = [number(faces, "blue", "trooper", f"deck {i}", 0) for i in range(150)]
+    assert len(set(drawn)) < len(drawn)
+    new = renaming(state, "blue", faces)
+    deck_ids = [new[c] for c in state.empires["blue"].deck]
+    assert len(set(deck_ids)) == 150 and len(set(new.values())) == len(new)

@@ -249,3 +249,35 @@ def test_autoplay_lays_minefields_and_the_invariants_hold() -> None:
             assert violations(after) == []
             check_invariants(after)
     assert "LayMinefield" in played
+
+
+def test_laying_needs_exactly_its_ap() -> None:
+    g = with_ap(engineers(), "red", LAY_MINEFIELD_AP)
+    lay = LayMinefield(player="red", army="red-eng", card=mine_card(g, "red"))
+    assert lay in RULESET.legal_commands(g.state, "red")
+    only(g.when(lay), MinefieldLaid)
+    assert g.state.empires["red"].ap == 0
+
+
+#: a unit printed with Minefield X: AE-50 makes a minefield of a facility card alone
+RIGGED = """
+[[cards]]
+kind = "unit"
+id = "rigged"
+name = "Test Rigged"
+attack = 1
+defense = 1
+hit_points = 1
+movement = 2
+abilities = ["Minefield 2"]
+"""
+
+
+def test_a_unit_with_minefield_x_is_not_laid_as_a_minefield() -> None:
+    empires = EMPIRES.replace('hand = ["mines", "mines", "trooper"]', 'hand = ["rigged"]')
+    g = start_turns(game(armies=MINE_CARDS + RIGGED + ARMIES, empires=empires), "red")
+    rigged = g.state.empires["red"].hand[0]
+    g.when_rejected(
+        LayMinefield(player="red", army="red-eng", card=rigged), "rules/not_a_minefield"
+    )
+    assert not [c for c in RULESET.legal_commands(g.state, "red") if isinstance(c, LayMinefield)]

@@ -2,8 +2,16 @@
 
 from __future__ import annotations
 
-from tests.domain.armageddon_empires.helpers import BASES, EMPIRES, game, only, start_turns
+from tests.domain.armageddon_empires.helpers import (
+    BASES,
+    EMPIRES,
+    game,
+    only,
+    start_turns,
+    with_ap,
+)
 from warlog.domain.armageddon_empires.commands import DeployCard, DrawCard
+from warlog.domain.armageddon_empires.costs import DRAW_CARD_AP
 from warlog.domain.armageddon_empires.events import CardDeployed, CardDrawn, TurnBegan
 from warlog.domain.armageddon_empires.resources import Resources
 from warlog.domain.armageddon_empires.ruleset import RULESET
@@ -171,3 +179,25 @@ def test_legal_deployments_are_every_card_at_every_base_that_takes_it() -> None:
         ("red.depot.1", "red-hq"),
         ("red.depot.1", "red-camp"),
     }
+
+
+def test_a_draw_is_offered_with_exactly_its_2_ap_left() -> None:
+    g = with_ap(start_turns(game()), "red", DRAW_CARD_AP)
+    assert DrawCard(player="red") in RULESET.legal_commands(g.state, "red")
+    g.when(DrawCard(player="red"), dice=[1])
+    assert g.state.empires["red"].ap == 0
+
+
+def test_a_barracks_among_the_facilities_takes_heroes_and_units() -> None:
+    # p.48: the base's cards include a Barracks, its own card or one of its facilities
+    barracks = (
+        '\n[[cards]]\nkind = "facility"\nid = "barracks"\nname = "Test Barracks"\n'
+        'defense = 1\nstructure = 2\nabilities = ["Barracks"]\n'
+    )
+    with_barracks = BASES.replace('card = "camp"', 'card = "camp"\nfacilities = ["barracks"]')
+    g = start_turns(game(bases=with_barracks, extra=barracks))
+    deployed = only(
+        g.when(DeployCard(player="red", card="red.trooper.4", base="red-camp")), CardDeployed
+    )
+    assert deployed.army == "red-camp-garrison"
+    assert g.state.armies["red-camp-garrison"].units == ("red.trooper.4",)

@@ -6,13 +6,14 @@ from __future__ import annotations
 import msgspec
 import pytest
 
-from tests.domain.armageddon_empires.arena import BASES, arena, begin, toml
-from tests.domain.armageddon_empires.helpers import army_block, only, sight
+from tests.domain.armageddon_empires.arena import BASES, EMPIRES, arena, begin, toml
+from tests.domain.armageddon_empires.helpers import army_block, only, sight, with_ap
+from tests.domain.armageddon_empires.test_capture_kill import QUARRY, hunt_to_the_end, spotted
 from tests.given_when_then import Given
 from warlog.domain.armageddon_empires.battle_events import BaseCaptured
 from warlog.domain.armageddon_empires.challenge_events import CardDamaged, CardRepaired
 from warlog.domain.armageddon_empires.challenge_moves import damage
-from warlog.domain.armageddon_empires.commands import EngageStealth, RepairCard
+from warlog.domain.armageddon_empires.commands import EndTurn, EngageStealth, RepairCard
 from warlog.domain.armageddon_empires.costs import REPAIR_AP, REPAIR_COST
 from warlog.domain.armageddon_empires.ruleset import RULESET, VERSIONS
 from warlog.domain.armageddon_empires.scenario_checks import parse_scenario
@@ -225,3 +226,52 @@ def test_the_holder_sees_a_captured_base_s_facility_mended_and_the_empire_that_l
     g.when(RepairCard(player="blue", card=CAMP_REPAIR))
     assert RULESET.view(g.state, "blue")["damage"] == {}
     assert RULESET.view(g.state, "red")["damage"] == {CAMP_REPAIR: 1}
+
+
+def test_a_repair_is_ordered_with_exactly_its_ap_left() -> None:
+    g = with_ap(hurt(begin(arena(AT_HOME)), "red.wisp.1"), "red", REPAIR_AP)
+    assert RepairCard(player="red", card="red.wisp.1") in RULESET.legal_commands(g.state, "red")
+    g.when(RepairCard(player="red", card="red.wisp.1"))
+    assert g.state.empires["red"].ap == 0
+
+
+def test_a_repair_needs_its_materials() -> None:
+    # R11; AE-22: 1 Materials whatever the card
+    poor = EMPIRES.replace(
+        "resources = { humans = 9, materials = 9, energy = 5, technology = 1 }",
+        "resources = { humans = 9, energy = 5 }",
+    )
+    g = hurt(begin(arena(AT_HOME, empires=poor)), "red.wisp.1")
+    err = g.when_rejected(
+        RepairCard(player="red", card="red.wisp.1"), code="rules/not_enough_resources"
+    )
+    assert str(err).startswith(f"a repair costs {REPAIR_COST.text()}; red has")
+    assert not [c for c in RULESET.legal_commands(g.state, "red") if isinstance(c, RepairCard)]
+
+
+def test_a_game_of_version_11_has_its_captured_facilities_repaired_by_the_holder() -> None:
+    # AE-60 took effect with version 11 itself: red, who lost the camp, is refused
+    g = captured_camp("11", "red", blue_army_there=False)
+    g.when_rejected(RepairCard(player="red", card=CAMP_REPAIR), code="rules/not_held")
+    blue = captured_camp("11", "blue", blue_army_there=False)
+    assert only(blue.when(RepairCard(player="blue", card=CAMP_REPAIR)), CardRepaired).empire == (
+        "blue"
+    )
+
+
+def test_a_game_of_version_12_has_a_captured_base_s_own_card_repaired_by_the_holder() -> None:
+    # AE-60: since version 12 itself, the base's own card too
+    g = captured_camp("12", "blue", blue_army_there=False)
+    camp = g.state.bases["red-camp"].card
+    hurt(g, camp)
+    assert only(g.when(RepairCard(player="blue", card=camp)), CardRepaired).empire == "blue"
+
+
+def test_a_prisoner_is_not_healed_by_his_empire() -> None:
+    # p.34: heroes are healed in an army at a base of their empire; a prisoner is in none
+    g = hurt(spotted(), QUARRY)
+    hunt_to_the_end(g, [6, 5, 4, 4, 1, 1], [6, 5, 4, 1])
+    assert g.state.bases["red-camp"].prisoners == (QUARRY,) and g.state.damage == {QUARRY: 1}
+    g.when(EndTurn(player="red"))
+    g.when_rejected(RepairCard(player="blue", card=QUARRY), code="rules/not_repairable")
+    assert not [c for c in RULESET.legal_commands(g.state, "blue") if isinstance(c, RepairCard)]

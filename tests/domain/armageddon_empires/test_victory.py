@@ -64,3 +64,14 @@ def test_when_the_last_rivals_both_fall_in_one_turn_the_game_is_a_draw_and_nothi
     assert RULESET.is_terminal(g.state)
     assert RULESET.active_players(g.state) == []
     assert all(RULESET.legal_commands(g.state, p) == [] for p in ("red", "blue"))
+
+
+def test_an_empire_that_holds_an_outpost_but_not_its_hq_is_out() -> None:
+    # p.15: only the stronghold (the HQ card) keeps an empire in the game; red still holds
+    # its outpost red-camp
+    g = start_turns(game())
+    hq = msgspec.structs.replace(g.state.bases["red-hq"], empire="blue")
+    g.state = msgspec.structs.replace(g.state, bases={**g.state.bases, "red-hq": hq})
+    assert g.state.bases["red-camp"].empire == "red"
+    ended = only(g.when(EndTurn(player="red")), GameEnded)
+    assert ended.winner == "blue" and "red lost the HQ (p.15)" in ended.reason
