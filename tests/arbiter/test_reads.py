@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from tests.toy import rulesets
 from warlog.arbiter.application import Arbiter
+from warlog.arbiter.autoplay import autoplay
 from warlog.arbiter.reads import (
+    NO_CLEAR_FORMS,
     PROGRESS_EVERY,
     check_from,
     check_range,
@@ -16,7 +20,10 @@ from warlog.arbiter.reads import (
     meta_before,
 )
 from warlog.arbiter.sealing import PUBLIC, REFEREE
-from warlog.domain.core.errors import InputError
+from warlog.domain import rulesets as bundled
+from warlog.domain.core.errors import InputError, StoreError
+from warlog.domain.core.seal import seals_in
+from warlog.eventstore.memory_store import MemoryStore
 from warlog.eventstore.vault import MemoryVault
 
 
@@ -56,3 +63,21 @@ def test_the_engine_meta_is_read_without_the_key_file(arb: Arbiter, race: str) -
     assert head == 13
     folded = arb.folded(race)
     assert (meta.players, meta.dice) == (folded.meta.players, folded.meta.dice)
+
+
+def test_the_public_form_of_a_log_handed_out_without_its_key_file_keeps_every_seal_closed() -> None:
+    """Given a Battle for Armageddon game of 6 commands before its reveal, when its database is
+    read without the key file (an export handed to the public), then the public forms are
+    those the arbiter gives with its key: every seal closed, none asked of the key file; a
+    player's read is refused, as it needs the key file to open the player's own values."""
+    arb = Arbiter(MemoryStore(), bundled.get, seeds=lambda: bytes(range(32)))
+    game = arb.new_game("battle-for-armageddon", game="g")
+    autoplay(arb, game, 6)
+    public = list(forms(arb, game, PUBLIC, 1, None))
+    assert any(seals_in(json.loads(record.data)) for record in public)
+    keyless = Arbiter(arb.store, bundled.get, vault=MemoryVault())
+    assert list(forms(keyless, game, PUBLIC, 1, None)) == public
+    # a player's read is refused: its own sealed values would stay closed to it
+    with pytest.raises(StoreError) as refused:
+        list(forms(keyless, game, "orks", 1, None))
+    assert refused.value.code in NO_CLEAR_FORMS

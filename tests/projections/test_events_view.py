@@ -6,12 +6,24 @@ import json
 from pathlib import Path
 from typing import Any
 
+from tests.recorded import recorded
 from tests.toy import RULESET, SCENARIO, DiceRace, TurnPassed, rulesets
 from warlog.arbiter.application import Arbiter
 from warlog.domain.core.events import Event
 from warlog.domain.core.ruleset import Notice
 from warlog.eventstore.memory_store import MemoryStore
 from warlog.projections.events_view import Entry, EventsView
+
+
+def posted_by_kind(ruleset: str, name: str) -> dict[str, set[tuple[str, int]]]:
+    """Of the recorded game ``fixtures/<ruleset>/<name>.jsonl``: the kinds of event that post
+    Events-view entries, each with the (player, duration) of every entry it posted."""
+    arb, game = recorded(ruleset, name)
+    kinds = {seq: event.type_name() for seq, event in arb.events(game)}
+    posted: dict[str, set[tuple[str, int]]] = {}
+    for entry in EventsView(arb.ruleset_of(game)).feed(arb.events(game)).entries:
+        posted.setdefault(kinds[entry.seq], set()).add((entry.empire, entry.duration))
+    return posted
 
 
 def test_an_entry_is_in_force_from_its_round_for_its_duration() -> None:

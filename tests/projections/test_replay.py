@@ -88,3 +88,23 @@ def test_each_ruleset_names_the_view_keys_that_say_what_its_game_waits_for(name:
         assert changed
         for i in changed:
             assert i + 1 == len(steps) or types[i + 1] in BATCH_STARTS, (player, steps[i])
+
+
+def test_a_player_s_replay_of_a_range_is_that_range_of_its_whole_replay() -> None:
+    """Given Armageddon Empires' golden game, when red replays it from seq 118 (inside the
+    batch seq 117 starts), then each step is the same step of red's whole replay: its data as
+    red's own feed gives it (its own seals opened, every other closed until the reveal) and what
+    changed compared with red's own view before it, never with the referee's (which would name
+    what red may not see: blue's hand, its armies out of sight); so too when the range stops at
+    a batch's end."""
+    arb, game = recorded("armageddon-empires", "ae-golden")
+    assert next(iter(arb.records(game, 118, 118))).type not in BATCH_STARTS
+    whole = list(arb.replay(game, 1, 160, "red"))
+    part = list(arb.replay(game, 118, 160, "red"))
+    assert part == whole[117:]
+    # a range that ends where the next batch starts ends its batch too: at seq 153 the game
+    # comes to wait for another decision
+    assert next(iter(arb.records(game, 154, 154))).type in BATCH_STARTS
+    assert list(arb.replay(game, 118, 153, "red")) == whole[117:153]
+    feed = [json.loads(r.data) for r in arb.records_as(game, "red", 118, 160)]
+    assert [step["data"] for step in part] == feed

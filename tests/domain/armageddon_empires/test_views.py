@@ -3,21 +3,29 @@ may not see."""
 
 from __future__ import annotations
 
+from typing import Any
+
 import msgspec
 import pytest
 
-from tests.domain.armageddon_empires.arena import arena, begin
-from tests.domain.armageddon_empires.helpers import game, scenario, sight, start_turns
+from tests.domain.armageddon_empires.arena import arena, begin, open_challenge, side
+from tests.domain.armageddon_empires.helpers import game, only, scenario, sight, start_turns
+from tests.domain.armageddon_empires.test_engineers import engineers, walked_in
+from tests.domain.armageddon_empires.test_ground_to_air import flak_asked
 from tests.recorded import recorded
-from warlog.domain.armageddon_empires.challenge_events import HeroCaptured
+from warlog.domain.armageddon_empires.challenge_events import CaptureKillBegan, HeroCaptured
 from warlog.domain.armageddon_empires.commands import (
     AcceptChallenge,
     BuyInitiative,
     DrawCard,
     EndTurn,
     HuntHero,
+    LiftMinefield,
 )
-from warlog.domain.armageddon_empires.events import CardDrawn, RoundBegan
+from warlog.domain.armageddon_empires.events import CardDrawn, RoundBegan, SupplyTraced
+from warlog.domain.armageddon_empires.minefield_events import (
+    MinefieldLifted,
+)
 from warlog.domain.armageddon_empires.ruleset import RULESET
 from warlog.domain.core.errors import InputError
 from warlog.domain.core.events import DiceRolled
@@ -185,7 +193,12 @@ def test_the_events_view_posts_sightings_to_the_observer_and_hunt_outcomes_to_bo
     posted = RULESET.notices(before, g.state, g.history[-1])
     assert [(n.empire, n.duration) for n in posted] == [("red", 1)]
     assert "sighted blue-quarry at 2,1 (observation)" in posted[0].text
-    g.when(HuntHero(player="red", army="red-hunt"), dice=[6, 5, 4, 4, 1, 1, 6, 5, 4, 1])
+    before = g.state
+    hunt = g.when(HuntHero(player="red", army="red-hunt"), dice=[6, 5, 4, 4, 1, 1, 6, 5, 4, 1])
+    began = next(e for e in hunt if isinstance(e, CaptureKillBegan))
+    posted = RULESET.notices(before, g.state, began)
+    # the hunted empire learns of the hunt as the hunter does (AE-7), for the round
+    assert [(n.empire, n.duration) for n in posted] == [("red", 1), ("blue", 1)]
     g.when(AcceptChallenge(player="blue"))
     before = g.state
     events = g.when(AcceptChallenge(player="red"))
@@ -230,6 +243,53 @@ def test_each_kind_of_events_view_entry_stays_as_long_as_r9_and_ae7_say() -> Non
     assert durations == {**{kind: {1} for kind in one}, **{kind: {2} for kind in two}}
 
 
+def _recipients(event: Any, seats: list[str]) -> list[str]:
+    """Whom R9 and AE-7 post ``event``'s entry to: the empire it is news to alone, both sides of
+    a hunt, a challenge or a battle, or every empire for what is public."""
+    kind = event.type_name()
+    if kind in {"resources_collected", "supply_traced", "fallout_suffered", "minefields_checked"}:
+        return [event.empire]
+    if kind == "armies_sighted":
+        return [event.observer]
+    if kind == "minefields_reported":
+        return [event.controller]
+    if kind == "initiative_determined":
+        return list(event.order)
+    if kind in {"capture_kill_began", "hero_captured", "hero_killed", "hero_escaped"}:
+        return [event.frame.hunter, event.frame.target_empire]
+    if kind == "challenge_resolved":
+        c = event.challenge
+        return sorted({c.attacker.empire, *(() if c.defender is None else (c.defender.empire,))})
+    if kind == "battle_ended":
+        return [event.winner, event.loser]
+    return seats
+
+
+def test_each_events_view_entry_goes_to_the_empires_it_is_news_to_and_no_other() -> None:
+    """Given the recorded golden game, when each event's Events-view entries are made, then
+    each goes to the empires R9 and AE-7 name: what only one empire knows (its resources, its
+    supply, its sightings, its hidden challenges, a minefield's attack or loss) to it alone; a
+    hunt, a challenge or a battle to both its sides; what is public to every empire."""
+    arb, game = recorded("armageddon-empires", "ae-golden")
+    ruleset = arb.ruleset_of(game)
+    state = None
+    kinds = set()
+    for _, event in arb.events(game):
+        before, state = state, evolve_event(ruleset, state, event)
+        if before is None:
+            continue
+        posted = [n.empire for n in ruleset.notices(before, state, event)]
+        if posted:
+            kinds.add(event.type_name())
+            assert posted == _recipients(event, list(state.seats)), event.type_name()
+    assert {
+        "minefields_checked",
+        "minefields_reported",
+        "battle_ended",
+        "fallout_suffered",
+    } <= kinds
+
+
 def test_an_empire_s_view_lists_armies_and_cards_by_id_whatever_order_they_came_in() -> None:
     """Given red has sighted blue-a, when the state holds the armies and the cards in another
     order (as an army created in play, or a card dealt into a garrison rather than an army,
@@ -248,3 +308,94 @@ def test_an_empire_s_view_lists_armies_and_cards_by_id_whatever_order_they_came_
     for listed in ("armies", "instances", "fate_spent", "minefields", "damage"):
         assert list(red[listed]) == sorted(red[listed])
     assert "blue-a" in red["armies"]
+
+
+def test_what_the_other_empire_sighted_of_one_s_armies_is_not_in_one_s_view() -> None:
+    """Given blue's hidden check sights red-a (R7: its observation is blue's alone), when red
+    looks, then red's view is the same as before, its sightings its own alone (none): red learns
+    nothing of which of its armies blue has in sight; blue's view holds red-a as blue saw it."""
+    g = start_turns(game())
+    before = RULESET.view(g.state, "red")
+    sight(g, "blue", "red-a")
+    assert RULESET.view(g.state, "red") == before
+    assert before["sightings"] == {"red": {}}
+    blue = RULESET.view(g.state, "blue")
+    assert list(blue["sightings"]) == ["blue"] and list(blue["sightings"]["blue"]) == ["red-a"]
+
+
+def test_the_armies_a_collateral_strike_will_challenge_are_the_referee_s_alone() -> None:
+    """Given an air strike's collateral damage is to challenge blue-a, unseen by red (p.31;
+    AE-46: the list is the referee's), when each empire looks, then no player's view holds the
+    list nor names the army; the referee's does."""
+    g = start_turns(game())
+    g.state = msgspec.structs.replace(g.state, collateral=("blue-a",))
+    assert RULESET.view(g.state, None)["collateral"] == ["blue-a"]
+    for empire in ("red", "blue"):
+        assert "collateral" not in RULESET.view(g.state, empire)
+    assert "blue-a" not in msgspec.json.encode(RULESET.view(g.state, "red")).decode()
+
+
+def test_a_hero_s_fate_spent_shows_only_while_the_hero_is_in_view() -> None:
+    """Given blue's quarry has spent a fate point this round (R6) in an army red has not
+    sighted, when red looks, then its view holds no fate spent of the quarry (which would tell
+    the hero is in play); once red sights the army, it shows the point spent."""
+    g = begin(arena())
+    g.state = msgspec.structs.replace(g.state, fate_spent={"blue.quarry.1": 1})
+    assert RULESET.view(g.state, "red")["fate_spent"] == {}
+    assert RULESET.view(g.state, "blue")["fate_spent"] == {"blue.quarry.1": 1}
+    sight(g, "red", "blue-quarry")
+    assert RULESET.view(g.state, "red")["fate_spent"] == {"blue.quarry.1": 1}
+
+
+def test_a_hero_held_prisoner_stays_in_view_of_the_empire_holding_it() -> None:
+    """Given red's hunters captured blue's quarry, held at red-camp (p.30), when the next round
+    begins and red's sighting of the quarry's army ends (AE-17), then red still sees the hero
+    card among its base's prisoners: a base and what it holds are public (p.24)."""
+    g = sight(begin(arena()), "red", "blue-quarry")
+    g.when(HuntHero(player="red", army="red-hunt"), dice=[6, 5, 4, 4, 1, 1, 6, 5, 4, 1])
+    g.when(AcceptChallenge(player="blue"))
+    g.when(AcceptChallenge(player="red"))
+    g.events(RoundBegan(round=2, last_round=4))
+    red = RULESET.view(g.state, "red")
+    assert red["bases"]["red-camp"]["prisoners"] == ["blue.quarry.1"]
+    assert red["sightings"] == {"red": {}}
+    assert red["instances"]["blue.quarry.1"]["card"] == "quarry"
+
+
+def test_the_hero_whose_fate_a_challenge_side_spends_is_in_view_while_it_is_open() -> None:
+    """Given blue's quarry, in an army red has not sighted, when a challenge opens in which
+    blue's side may spend the quarry's fate (R6), then red sees the hero's card while the
+    challenge is open: the fate it spends is played in the open (AE-20)."""
+    g = begin(arena())
+    assert "blue.quarry.1" not in RULESET.view(g.state, "red")["instances"]
+    open_challenge(g, side("red", [6, 6]), side("blue", [1, 1], hero="blue.quarry.1"))
+    assert RULESET.view(g.state, "red")["instances"]["blue.quarry.1"]["card"] == "quarry"
+
+
+def test_a_minefield_lifted_is_news_to_the_minefield_s_empire_alone() -> None:
+    """Given red's Engineer lifts blue's minefield it walked into (p.46), when the lift's entry
+    is posted, then it goes to blue, the minefield's empire, for 2 rounds (AE-55), naming the
+    minefield and not the army; red, which lifted it, gets none."""
+    g = walked_in(engineers())
+    lifted = only(g.when(LiftMinefield(player="red", army="red-eng")), MinefieldLifted)
+    [notice] = RULESET.notices(g.state, g.state, lifted)
+    assert (notice.empire, notice.duration) == ("blue", 2)
+    assert "blue-mines" in notice.text and "red-eng" not in notice.text
+
+
+def test_an_empire_with_every_army_in_supply_gets_no_out_of_supply_entry() -> None:
+    """Given red's turn starts with every army in supply (p.26), when its supply is traced,
+    then no entry is posted: R9's entry names the armies out of supply, and there are none."""
+    g = start_turns(game())
+    traced = SupplyTraced(
+        empire="red", supply_range=4, sources=("red-hq at 0,0",), out_of_supply=()
+    )
+    assert RULESET.notices(g.state, g.state, traced) == []
+
+
+def test_a_gunner_an_air_strike_names_is_in_the_striker_s_view_in_a_game_of_version_12() -> None:
+    """Given a game of version 12, whose Ground-To-Air window names every gunner in the hex to
+    every empire (AE-41, closed since version 13), when red's harrier strikes blue's base
+    garrisoned by flak, then red's view holds the flak the event named, while the strike lasts."""
+    g, _ = flak_asked(version=12)
+    assert RULESET.view(g.state, "red")["instances"]["blue.flak.1"]["card"] == "flak"

@@ -6,8 +6,10 @@ import json
 
 from tests.domain.battle_for_armageddon.helpers import at, game, in_phase
 from tests.given_when_then import Given, of, one
+from tests.projections.test_events_view import posted_by_kind
 from warlog.domain.battle_for_armageddon import commands as c
 from warlog.domain.battle_for_armageddon.combat_events import CombatEnded, CombatRolled
+from warlog.domain.battle_for_armageddon.rules import LAST_TURN
 from warlog.domain.battle_for_armageddon.ruleset import RULESET
 from warlog.domain.battle_for_armageddon.special_card_events import SpecialCardDrawn
 from warlog.domain.battle_for_armageddon.turn_events import PhaseBegan, StrategyChosen, TurnBegan
@@ -27,6 +29,7 @@ def test_the_view_hides_the_opponents_unrevealed_strategy_choice() -> None:
     state = g.state
     imperial = RULESET.view(state, "imperials")
     assert imperial["strategy"]["orks"] == {"chosen": True, "cards": []}
+    assert imperial["strategy"]["imperials"] == {"chosen": False, "cards": []}
     assert RULESET.view(state, "orks")["strategy"]["orks"]["cards"] == [
         "movement-combat",
         "combat-build",
@@ -53,6 +56,13 @@ def test_the_view_hides_the_opponents_hand_and_every_deck() -> None:
     assert imperial["decks"]["orks"] == {"count": 0}
     assert "cards" not in imperial["decks"]["imperials"]
     assert "cards" in RULESET.view(state, None)["decks"]["imperials"]
+    # the referee sees each deck's cards by name, not in the order they stand (a die picks each
+    # card drawn): the game's first state holds them as dealt
+    assert RULESET.view(game().state, None)["decks"]["imperials"]["cards"] == [
+        "barrage-1",
+        "drop-pod-1",
+        "reconstruction-1",
+    ]
 
 
 def test_the_opponents_choice_draws_and_draw_dice_are_sealed_in_the_log() -> None:
@@ -133,3 +143,32 @@ def test_the_opponents_strategy_command_is_sealed_too() -> None:
     assert secrets_of(choose, "command.") == [("command.cards", "orks"), ("command.dice", None)]
     move = c.Move(player="orks", counter="x", to="y")
     assert secrets_of(move, "command.") == []
+
+
+def test_each_kind_of_events_view_entry_goes_to_both_players_for_its_turns() -> None:
+    """Given the recorded golden game, when its Events view is built, then each kind of entry
+    goes to both players (nothing of an entry is secret) for its turns: a site ruined or
+    rebuilt for 2, the game's end to the last turn (8), everything else for its turn; a supply
+    check with nothing cut off and a counter lost otherwise than overstacked post none (the
+    combat's or the segment's entry tells of them)."""
+    posted = posted_by_kind("battle-for-armageddon", "bfa-golden")
+    both = {("orks", 1), ("imperials", 1)}
+    assert posted == {
+        **dict.fromkeys(
+            [
+                "initiative_decided",
+                "action_segment_began",
+                "special_card_played",
+                "combat_ended",
+                "counter_built",
+                "counter_placed",
+                "counter_rebuilt",
+                "victory_checked",
+                "reinforcements_arrived",
+            ],
+            both,
+        ),
+        "site_ruined": {("orks", 2), ("imperials", 2)},
+        "site_rebuilt": {("orks", 2), ("imperials", 2)},
+        "game_ended": {("orks", LAST_TURN), ("imperials", LAST_TURN)},
+    }

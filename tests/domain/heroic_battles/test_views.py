@@ -5,13 +5,15 @@ from __future__ import annotations
 
 import json
 
-from tests.domain.heroic_battles.helpers import engaged, fighting, game, open_field
-from tests.given_when_then import Given
+from tests.domain.heroic_battles.helpers import engaged, fighting, game, open_field, phase
+from tests.given_when_then import Given, one
+from tests.projections.test_events_view import posted_by_kind
 from warlog.arbiter.application import Arbiter
 from warlog.arbiter.autoplay import autoplay
 from warlog.domain import rulesets
 from warlog.domain.core.summary import Table
 from warlog.domain.heroic_battles import commands as c
+from warlog.domain.heroic_battles import events as ev
 from warlog.domain.heroic_battles.ruleset import RULESET
 from warlog.eventstore.memory_store import MemoryStore
 
@@ -116,3 +118,43 @@ def test_the_summary_shows_the_melee_being_fought_as_far_as_it_has_gone() -> Non
         ["red", "Mighty Deeds red-lord 1", "3 (3 Legendary)", "0", "2 on red-warriors"],
         ["blue", "holds a hill or barrier", "2", "1", "2 on blue-steadfast"],
     ]
+
+
+def test_each_kind_of_events_view_entry_goes_to_both_sides_for_its_turn() -> None:
+    """Given the recorded golden battle, when its Events view is built, then every deed's
+    reputation gained or lost, a challenge refused, units and heroes lost, each melee's result
+    and each turn's victory check go to both sides for their turn; the battle's end stays to
+    the last turn (6): the Events view posts nothing else."""
+    posted = posted_by_kind("heroic-battles", "hb-golden")
+    both = {("britons", 1), ("saxons", 1)}
+    assert posted == {
+        **dict.fromkeys(
+            [
+                "reputation_gained",
+                "reputation_lost",
+                "challenge_refused",
+                "unit_destroyed",
+                "hero_killed",
+                "melee_decided",
+                "victory_checked",
+            ],
+            both,
+        ),
+        "game_ended": {("britons", 6), ("saxons", 6)},
+    }
+
+
+def test_a_round_of_single_combat_posts_its_result_to_both_sides_for_the_turn() -> None:
+    """Given the Red Lord's challenge accepted by the Blue King, when the first round of single
+    combat is rolled (2 hits to 1, the lord's Legendary Weapon counting double, HB-12), then its
+    result goes to both sides' Events view for the turn, as a melee's does."""
+    g = game(*engaged("red-warriors", "blue-warriors"), *phase("melee", "red"))
+    g.when(c.Challenge(player="red", hero="red-lord", opponent="blue-king"), dice=[])
+    g.when(c.AcceptChallenge(player="blue", hero="blue-king"), dice=[])
+    g.when(c.SpendDeeds(player="red", hero="red-lord", deeds=0), dice=[])
+    before = g.state
+    events = g.when(c.SpendDeeds(player="blue", hero="blue-king", deeds=0), dice=[6, 3, 3, 5, 3])
+    fought = one(events, ev.SingleCombatRound)
+    posted = RULESET.notices(before, g.state, fought)
+    assert [(n.empire, n.duration) for n in posted] == [("red", 1), ("blue", 1)]
+    assert posted[0].text == f"turn {g.state.turn}: {fought.explain()}"
