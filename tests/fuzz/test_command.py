@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import re
 import sys
+import time
 from pathlib import Path
 from typing import Any
 
@@ -20,6 +21,7 @@ from warlog.cli.main import cli
 from warlog.domain import rulesets
 from warlog.eventstore.memory_store import MemoryStore
 from warlog.fuzz import run
+from warlog.fuzz.search import Budget
 
 ROOT = Path(__file__).resolve().parent.parent.parent
 HB = str(ROOT / "fixtures" / "heroic-battles")
@@ -258,3 +260,23 @@ def test_the_progress_reaches_the_end_when_the_examples_run_out_first() -> None:
     assert report.tallies[0].examples >= 4
     assert told[-1] == 1.0
     assert told == sorted(told)
+
+
+def test_what_one_ruleset_leaves_of_the_budget_goes_to_the_next(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Given sources of two rulesets and a budget of 100 s, when the first ruleset's search
+    ends at once, then it was given half the budget, and the second what is left of it (not a
+    half again), with half its share to shrink what it finds."""
+    given: list[tuple[float, float]] = []
+
+    def searched(*args: object, budget: Budget, **kwargs: object) -> list[object]:
+        given.append((budget.search_until - time.monotonic(), budget.shrinking))
+        return []
+
+    monkeypatch.setattr(run, "search", searched)
+    report = run.fuzz([HB, BFA], lambda: None, budget=100, examples=1, seed=1)
+    assert [t.ruleset for t in report.tallies] == ["heroic-battles", "battle-for-armageddon"]
+    (first, shrink_first), (second, shrink_second) = given
+    assert 45 < first <= 50 and shrink_first == pytest.approx(first / 2, abs=0.5)
+    assert 90 < second < 100 and shrink_second == pytest.approx(second / 2, abs=0.5)
