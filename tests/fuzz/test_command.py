@@ -93,17 +93,24 @@ def test_the_same_seed_gives_the_same_examples(tmp_path: Path) -> None:
     assert run() == first
 
 
-def test_the_summary_names_the_rules_version_of_every_source(tmp_path: Path) -> None:
-    # the golden game was recorded under version 2 and forks of it play on under it; a game
-    # begun now plays under the latest version
+def begun_now(folder: Path, commands: int) -> Path:
+    """A Battle for Armageddon game begun under the latest rules and played on by autoplay
+    for ``commands`` commands, exported with its values open (``warlog export --open``)."""
     arb = Arbiter(MemoryStore(), rulesets.get, seeds=lambda: b"\1" * 32)
     game = arb.new_game("battle-for-armageddon", game="fresh")
-    autoplay(arb, game, 10)
-    fresh = tmp_path / "fresh.jsonl"
+    autoplay(arb, game, commands)
+    fresh = folder / "fresh.jsonl"
     fresh.write_text(
         "".join(export_line(r) + "\n" for r in arb.export_records(game, opened=True)),
         encoding="utf-8",
     )
+    return fresh
+
+
+def test_the_summary_names_the_rules_version_of_every_source(tmp_path: Path) -> None:
+    # the golden game was recorded under version 2 and forks of it play on under it; a game
+    # begun now plays under the latest version
+    fresh = begun_now(tmp_path, commands=10)
     latest = rulesets.get("battle-for-armageddon").version
     args = ("fuzz", BFA, str(fresh), "--examples", "2", "--steps", "2", "--seed", "3")
     status, stdout, _ = warlog(*args)
@@ -280,3 +287,59 @@ def test_what_one_ruleset_leaves_of_the_budget_goes_to_the_next(
     (first, shrink_first), (second, shrink_second) = given
     assert 45 < first <= 50 and shrink_first == pytest.approx(first / 2, abs=0.5)
     assert 90 < second < 100 and shrink_second == pytest.approx(second / 2, abs=0.5)
+
+
+def test_the_counts_of_a_run_add_up_and_each_check_is_said_as_often_as_it_ran() -> None:
+    """Given Heroic Battles fuzzed with a seed that draws every kind of step, when the run is
+    summed up, then the steps tried add up by kind, by what had to happen and by what did; each
+    accepted step was audited and compared with its replay once, each state at rest (an
+    example's start, each accepted step) had its invariants checked, every example reached its
+    end; and the summary says each of those numbers."""
+    args = ("fuzz", HB, "--examples", "8", "--steps", "10", "--seed", "1")
+    status, stdout, _ = warlog(*args, "--json")
+    assert status == 0
+    t = json.loads(stdout)["tallies"][0]
+    assert set(t["tried"]) == {"legal", "mutated", "wrong_player", "other_phase", "malformed"}
+    assert sum(t["tried"].values()) == sum(t["expected"].values()) == t["steps"]
+    assert t["accepted"] + t["refused"] == t["steps"] and t["crashed"] == 0
+    assert t["replays_compared"] == t["rederived"] == t["accepted"]
+    assert t["invariant_checks"] == t["examples"] + t["accepted"]
+    assert t["finished"] == t["examples"] == 8
+    assert t["snapshots_checked"] >= t["finished"] and t["dice_verified"] > 0
+    status, stdout, _ = warlog(*args)
+    lines = stdout.splitlines()
+    expected = t["expected"]
+    illegal = expected["refused"] + expected["input"]
+    assert f"must be accepted ({expected['accepted']} steps)" in lines[4]
+    assert f"or as bad input (exit 1; malformed input: exit 1) ({illegal} steps)" in lines[4]
+    assert lines[4].endswith(f"is checked ({render.plural(expected['either'], 'step')})")
+    assert lines[5] == (
+        "  after every accepted step: the new batch audited (chain from the fork point, the "
+        f"command re-derived: {t['rederived']} batches); the live state equal to the state "
+        f"replayed from the log ({t['replays_compared']} states); the ruleset's invariants and "
+        f"no dead end ({t['invariant_checks']} states)"
+    )
+    assert lines[6].startswith(f"  snapshots: {t['snapshots_checked']} snapshots decoded")
+    assert lines[7].startswith(f"  dice: {t['dice_verified']} rolls re-derived")
+    assert "(8 examples reached their end); non-interference on 0 steps" in lines[8]
+
+
+def test_an_example_plays_at_most_steps_commands() -> None:
+    status, stdout, _ = warlog(
+        "fuzz", HB, "--examples", "8", "--steps", "1", "--seed", "1", "--json"
+    )
+    assert status == 0
+    (t,) = json.loads(stdout)["tallies"]
+    assert t["steps"] == t["examples"] == 8
+
+
+def test_a_game_just_created_is_fuzzed_from_the_end_of_its_opening(tmp_path: Path) -> None:
+    """Given a Battle for Armageddon game just created (its one fork point the end of its
+    opening), when it is fuzzed, then every example forks it there and the run is clean."""
+    fresh = begun_now(tmp_path, commands=0)
+    status, stdout, stderr = warlog(
+        "fuzz", str(fresh), "--examples", "3", "--steps", "2", "--seed", "1", "--json"
+    )
+    assert status == 0, stderr
+    (t,) = json.loads(stdout)["tallies"]
+    assert t["examples"] == t["finished"] == 3
