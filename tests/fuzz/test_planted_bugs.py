@@ -131,6 +131,8 @@ def test_a_planted_bug_is_found_shrunk_and_replayed_until_it_is_fixed(
         # the failing step is the last one replayed, with what had to happen to it when found
         assert written["failing"] == len(written["steps"]) - 1 == failure["steps"] - 1
         assert written["steps"][-1]["expect"] in ("accepted", "refused", "input", "either")
+        if check == "crash":  # it crashed in a combat, after rolling its dice: they are kept
+            assert written["steps"][-1]["dice"]
         # the log holds the events the summary counts, and forks its source at fork_at
         log = pair.with_suffix(".jsonl").read_text().splitlines()
         assert len(log) == failure["events"]
@@ -243,6 +245,11 @@ def test_a_source_the_rules_installed_re_derive_differently_is_refused_naming_th
             f"this log differently from seq {first} (a change of the rules since it was "
             f"recorded, or the log altered): seq {first} [rules]: "
         ), stderr
+        # it counts the findings after the first that `warlog audit` lists
+        status, stdout, _ = warlog("audit", str(source), "--json")
+        findings = json.loads(stdout)["findings"]
+        assert status == 4 and len(findings) > 2
+        assert f" (and {len(findings) - 1} more; `warlog audit " in stderr, stderr
         # import says what it always said
         db = str(tmp_path / "games.db")
         status, _, stderr = warlog("--db", db, "import", str(source))
