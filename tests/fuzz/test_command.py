@@ -305,7 +305,8 @@ def test_the_counts_of_a_run_add_up_and_each_check_is_said_as_often_as_it_ran() 
     assert t["replays_compared"] == t["rederived"] == t["accepted"]
     assert t["invariant_checks"] == t["examples"] + t["accepted"]
     assert t["finished"] == t["examples"] == 8
-    assert t["snapshots_checked"] >= t["finished"] and t["dice_verified"] > 0
+    # each snapshot written during an example, and the newest at its end
+    assert t["snapshots_checked"] > t["finished"] and t["dice_verified"] > 0
     status, stdout, _ = warlog(*args)
     lines = stdout.splitlines()
     expected = t["expected"]
