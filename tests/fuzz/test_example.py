@@ -4,13 +4,11 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Any
 
 import pytest
 
 from tests.fuzz import planted as plants
 from tests.fuzz.test_planted_bugs import recorded
-from warlog.domain.core.summary import Summary
 from warlog.fuzz import sources
 from warlog.fuzz.checks import Failure
 from warlog.fuzz.example import Example, Step, forked
@@ -42,21 +40,12 @@ def test_a_step_that_fails_a_check_is_counted_and_its_events_covered(tmp_path: P
     assert tally.reached.get("phase_ended") == 1
 
 
-class RefereeSummaryCrashes(plants.PinnedBattle):
-    """Battle for Armageddon whose summary raises for the referee alone."""
-
-    def summary(self, view: dict[str, Any], player: str | None) -> Summary:
-        if player is None:
-            raise KeyError("planted: the referee's summary")
-        return super().summary(view, player)
-
-
 def test_the_referee_s_view_is_rendered_at_the_end_of_each_example(tmp_path: Path) -> None:
     """Given rules whose summary crashes only as the referee reads it, when an example of a
     game of them ends, then the views check fails, naming the referee's view."""
-    name = "bfa-planted-turn"
+    name = "bfa-planted-referee-view"
     source = recorded(name, tmp_path)
-    with plants.registered(name, type("Crashing", (RefereeSummaryCrashes,), {"name": name})()):
+    with plants.registered(name, plants.PLANTED[name]()):
         holder = sources.load([str(source)], lambda: pytest.fail("no database"))
         (src,) = holder.sources
         tally = Tally(name, {src.name: src.ruleset.version}, [])
