@@ -20,14 +20,16 @@ from warlog.fuzz.search import Trace, key_of
 #: a side the game does not wait for may end the phase: the outcome check fails on it
 NAME = "bfa-planted-turn"
 #: the Orks end the phase while the game waits for the Imperials
+#: input that is no command, refused
+GARBAGE = Step("malformed", "{")
 OUT_OF_TURN = Step("wrong_player", json.dumps({"type": "end_phase", "player": "orks"}))
 
 
 def test_a_pair_s_log_holds_the_steps_played_before_the_first_it_replays(tmp_path: Path) -> None:
-    """Given a failure found after an accepted step that its pair does not replay (as a leak's
-    pair replays from the step its twin was made at), when it is written, then its log holds
-    that step's command after the fork, and its steps are the failing one alone; replayed, it
-    fails the same check."""
+    """Given a failure found after a refused step and an accepted one that its pair does not
+    replay (as a leak's pair replays from the step its twin was made at), when it is written,
+    then its log holds the accepted step's command after the fork, and its steps are the
+    failing one alone; replayed, it fails the same check."""
     log = str(recorded(NAME, tmp_path))
     with plants.registered(NAME, plants.PLANTED[NAME]()):
         holder = sources.load([log], lambda: pytest.fail("no database"))
@@ -45,6 +47,7 @@ def test_a_pair_s_log_holds_the_steps_played_before_the_first_it_replays(tmp_pat
                 continue
             move = Step("legal", msgspec.json.encode(moves[0]).decode())
             example = Example(forked(holder, source, at, key_of(0, source)), tally, twins=False)
+            example.run(GARBAGE)
             example.run(move)
             try:
                 example.run(OUT_OF_TURN)
@@ -52,7 +55,7 @@ def test_a_pair_s_log_holds_the_steps_played_before_the_first_it_replays(tmp_pat
                 trace = Trace.of(0, at, 0, example, failure)
                 break
         assert trace is not None and trace.check == "outcome"
-        trace = msgspec.structs.replace(trace, since=1)
+        trace = msgspec.structs.replace(trace, since=2)
         written = fixture.write(holder, holder.sources, trace, tmp_path / "failures", 1)
         pair = written.path.with_suffix(".json")
         lines = [json.loads(line) for line in pair.with_suffix(".jsonl").read_text().splitlines()]

@@ -126,6 +126,7 @@ def test_a_planted_bug_is_found_shrunk_and_replayed_until_it_is_fixed(
             steps = 2  # a step that draws for the other side, then the refused one
         assert failure["steps"] <= steps and failure["events"] <= most  # shrunk
         pair = Path(failure["fixture"])
+        assert pair.parent == out  # written where --out says
         written = json.loads(pair.with_suffix(".json").read_text())
         assert (written["check"], written["seed"]) == (check, int(seed))
         # the failing step is the last one replayed, with what had to happen to it when found
