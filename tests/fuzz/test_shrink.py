@@ -159,3 +159,29 @@ def test_every_failure_the_fuzz_finds_goes_through_without_refused(
         status, stdout = fuzzed(source, tmp_path / "failures", 40, 60, "6")
     assert status == 4
     assert len(seen) == len(json.loads(stdout)["found"]) > 0
+
+
+def test_a_one_step_failure_is_tried_with_each_command_legal_at_an_earlier_fork_point(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Given a failure of one step at the source's last fork point, which that step shows from
+    no earlier one but a command legal at the first fork point does, when the prefix is
+    shrunk, then the failure comes back from the first fork point with that legal command."""
+
+    def attempt(
+        holder: object, group: object, trace: Trace, at: int, steps: list[Step], counted: Tally
+    ) -> Trace | None:
+        counted.examples += 1
+        if steps[0].kind != "legal":
+            return None
+        return msgspec.structs.replace(trace, at=at, failing=Played(steps[0], False))
+
+    log = str(recorded(NAME, tmp_path))
+    with plants.registered(NAME, plants.fixed(NAME)):
+        holder = sources.load([log], lambda: pytest.fail("no database"))
+        (source,) = holder.sources
+        monkeypatch.setattr(shrink, "_attempt", attempt)
+        trace = Trace(0, source.ends[-1], 0, [], refused("fails"), "outcome", "", 0)
+        shrunk = shrink.earlier(holder, holder.sources, trace, tally(), time.monotonic() + 60)
+    assert shrunk.at == source.ends[0]
+    assert shrunk.failing is not None and shrunk.failing.step.kind == "legal"
