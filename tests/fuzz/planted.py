@@ -22,6 +22,7 @@ from warlog.domain.core.events import Event
 from warlog.domain.core.procedure import Decision, Next
 from warlog.domain.core.rules import Handler
 from warlog.domain.core.ruleset import Command
+from warlog.domain.core.summary import Summary
 
 #: the rules version the planted bugs' games are recorded and fuzzed under, whatever the latest:
 #: what a test's seed finds stays the same when a later version changes Battle for Armageddon's
@@ -165,6 +166,18 @@ class EndPhaseOutOfTurn(PinnedBattle):
         return super().admit(state, command)
 
 
+class RefereeSummaryCrashes(PinnedBattle):
+    """A summary that raises as the referee reads it, and only then (rendered at the end of
+    each example: no step of it fails)."""
+
+    name: ClassVar[str] = "bfa-planted-referee-view"
+
+    def summary(self, view: dict[str, Any], player: str | None) -> Summary:
+        if player is None:
+            raise KeyError("planted: the referee's summary")
+        return super().summary(view, player)
+
+
 PLANTED: dict[str, type[PinnedBattle]] = {
     cls.name: cls
     for cls in (
@@ -176,6 +189,7 @@ PLANTED: dict[str, type[PinnedBattle]] = {
         UnsteadyView,
         OutsideArguments,
         EndPhaseOutOfTurn,
+        RefereeSummaryCrashes,
     )
 }
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import re
 import sys
+import time
 from pathlib import Path
 from typing import Any
 
@@ -20,6 +21,7 @@ from warlog.cli.main import cli
 from warlog.domain import rulesets
 from warlog.eventstore.memory_store import MemoryStore
 from warlog.fuzz import run
+from warlog.fuzz.search import Budget
 
 ROOT = Path(__file__).resolve().parent.parent.parent
 HB = str(ROOT / "fixtures" / "heroic-battles")
@@ -91,17 +93,24 @@ def test_the_same_seed_gives_the_same_examples(tmp_path: Path) -> None:
     assert run() == first
 
 
-def test_the_summary_names_the_rules_version_of_every_source(tmp_path: Path) -> None:
-    # the golden game was recorded under version 2 and forks of it play on under it; a game
-    # begun now plays under the latest version
+def begun_now(folder: Path, commands: int) -> Path:
+    """A Battle for Armageddon game begun under the latest rules and played on by autoplay
+    for ``commands`` commands, exported with its values open (``warlog export --open``)."""
     arb = Arbiter(MemoryStore(), rulesets.get, seeds=lambda: b"\1" * 32)
     game = arb.new_game("battle-for-armageddon", game="fresh")
-    autoplay(arb, game, 10)
-    fresh = tmp_path / "fresh.jsonl"
+    autoplay(arb, game, commands)
+    fresh = folder / "fresh.jsonl"
     fresh.write_text(
         "".join(export_line(r) + "\n" for r in arb.export_records(game, opened=True)),
         encoding="utf-8",
     )
+    return fresh
+
+
+def test_the_summary_names_the_rules_version_of_every_source(tmp_path: Path) -> None:
+    # the golden game was recorded under version 2 and forks of it play on under it; a game
+    # begun now plays under the latest version
+    fresh = begun_now(tmp_path, commands=10)
     latest = rulesets.get("battle-for-armageddon").version
     args = ("fuzz", BFA, str(fresh), "--examples", "2", "--steps", "2", "--seed", "3")
     status, stdout, _ = warlog(*args)
@@ -195,6 +204,8 @@ def test_a_source_whose_log_was_altered_is_refused_as_a_broken_log(tmp_path: Pat
         f"error[fuzz/source_not_clean]: cannot fuzz {altered}: this log does not audit clean "
         "from seq 6 (altered or damaged): seq 6 [chain]: "
     )
+    # its audit finds the altered time twice (the chain and the order): one more than the first
+    assert "(the event was altered) (and 1 more; `warlog audit " in stderr, stderr
 
 
 def test_the_exit_codes_in_help_say_what_fuzz_exits_4_for() -> None:
@@ -258,3 +269,80 @@ def test_the_progress_reaches_the_end_when_the_examples_run_out_first() -> None:
     assert report.tallies[0].examples >= 4
     assert told[-1] == 1.0
     assert told == sorted(told)
+
+
+def test_what_one_ruleset_leaves_of_the_budget_goes_to_the_next(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Given sources of two rulesets and a budget of 100 s, when the first ruleset's search
+    ends at once, then it was given half the budget, and the second what is left of it (not a
+    half again), with half its share to shrink what it finds."""
+    given: list[tuple[float, float]] = []
+
+    def searched(*args: object, budget: Budget, **kwargs: object) -> list[object]:
+        given.append((budget.search_until - time.monotonic(), budget.shrinking))
+        return []
+
+    monkeypatch.setattr(run, "search", searched)
+    report = run.fuzz([HB, BFA], lambda: None, budget=100, examples=1, seed=1)
+    assert [t.ruleset for t in report.tallies] == ["heroic-battles", "battle-for-armageddon"]
+    (first, shrink_first), (second, shrink_second) = given
+    assert 45 < first <= 50 and shrink_first == pytest.approx(first / 2, abs=0.5)
+    assert 90 < second < 100 and shrink_second == pytest.approx(second / 2, abs=0.5)
+
+
+def test_the_counts_of_a_run_add_up_and_each_check_is_said_as_often_as_it_ran() -> None:
+    """Given Heroic Battles fuzzed with a seed that draws every kind of step, when the run is
+    summed up, then the steps tried add up by kind, by what had to happen and by what did; each
+    accepted step was audited and compared with its replay once, each state at rest (an
+    example's start, each accepted step) had its invariants checked, every example reached its
+    end; and the summary says each of those numbers."""
+    args = ("fuzz", HB, "--examples", "8", "--steps", "10", "--seed", "1")
+    status, stdout, _ = warlog(*args, "--json")
+    assert status == 0
+    t = json.loads(stdout)["tallies"][0]
+    assert set(t["tried"]) == {"legal", "mutated", "wrong_player", "other_phase", "malformed"}
+    assert sum(t["tried"].values()) == sum(t["expected"].values()) == t["steps"]
+    assert t["accepted"] + t["refused"] == t["steps"] and t["crashed"] == 0
+    assert t["replays_compared"] == t["rederived"] == t["accepted"]
+    assert t["invariant_checks"] == t["examples"] + t["accepted"]
+    assert t["finished"] == t["examples"] == 8
+    # each snapshot written during an example, and the newest at its end
+    assert t["snapshots_checked"] > t["finished"] and t["dice_verified"] > 0
+    status, stdout, _ = warlog(*args)
+    lines = stdout.splitlines()
+    expected = t["expected"]
+    illegal = expected["refused"] + expected["input"]
+    assert f"must be accepted ({expected['accepted']} steps)" in lines[4]
+    assert f"or as bad input (exit 1; malformed input: exit 1) ({illegal} steps)" in lines[4]
+    assert lines[4].endswith(f"is checked ({render.plural(expected['either'], 'step')})")
+    assert lines[5] == (
+        "  after every accepted step: the new batch audited (chain from the fork point, the "
+        f"command re-derived: {t['rederived']} batches); the live state equal to the state "
+        f"replayed from the log ({t['replays_compared']} states); the ruleset's invariants and "
+        f"no dead end ({t['invariant_checks']} states)"
+    )
+    assert lines[6].startswith(f"  snapshots: {t['snapshots_checked']} snapshots decoded")
+    assert lines[7].startswith(f"  dice: {t['dice_verified']} rolls re-derived")
+    assert "(8 examples reached their end); non-interference on 0 steps" in lines[8]
+
+
+def test_an_example_plays_at_most_steps_commands() -> None:
+    status, stdout, _ = warlog(
+        "fuzz", HB, "--examples", "8", "--steps", "1", "--seed", "1", "--json"
+    )
+    assert status == 0
+    (t,) = json.loads(stdout)["tallies"]
+    assert t["steps"] == t["examples"] == 8
+
+
+def test_a_game_just_created_is_fuzzed_from_the_end_of_its_opening(tmp_path: Path) -> None:
+    """Given a Battle for Armageddon game just created (its one fork point the end of its
+    opening), when it is fuzzed, then every example forks it there and the run is clean."""
+    fresh = begun_now(tmp_path, commands=0)
+    status, stdout, stderr = warlog(
+        "fuzz", str(fresh), "--examples", "3", "--steps", "2", "--seed", "1", "--json"
+    )
+    assert status == 0, stderr
+    (t,) = json.loads(stdout)["tallies"]
+    assert t["examples"] == t["finished"] == 3

@@ -38,3 +38,21 @@ def test_a_step_that_fails_a_check_is_counted_and_its_events_covered(tmp_path: P
     assert tally.expected == {"refused": 1}
     assert appended and sum(tally.reached.values()) == appended
     assert tally.reached.get("phase_ended") == 1
+
+
+def test_the_referee_s_view_is_rendered_at_the_end_of_each_example(tmp_path: Path) -> None:
+    """Given rules whose summary crashes only as the referee reads it, when an example of a
+    game of them ends, then the views check fails, naming the referee's view."""
+    name = "bfa-planted-referee-view"
+    source = recorded(name, tmp_path)
+    with plants.registered(name, plants.PLANTED[name]()):
+        holder = sources.load([str(source)], lambda: pytest.fail("no database"))
+        (src,) = holder.sources
+        tally = Tally(name, {src.name: src.ruleset.version}, [])
+        example = Example(forked(holder, src, src.ends[0], b"\1" * 32), tally, twins=False)
+        with pytest.raises(Failure) as failed:
+            example.finish()
+    assert failed.value.check == "views"
+    assert failed.value.message.startswith(
+        'the view as the referee: KeyError: "planted: the referee\'s summary"'
+    ), failed.value.message

@@ -112,6 +112,8 @@ def test_a_planted_bug_is_found_shrunk_and_replayed_until_it_is_fixed(
         # every step tried is counted as what it did, the failing ones too
         assert tally["accepted"] + tally["refused"] + tally["crashed"] == tally["steps"]
         assert (tally["crashed"] > 0) == (check == "crash")
+        # "the first failed at example N; M more after it, shrinking": N + M examples ran
+        assert tally["first_failure"] == tally["examples"] - tally["shrinking"] > 0
         found = {f["check"]: f for f in report["found"]}
         assert check in found, report["found"]
         failure = found[check]
@@ -124,7 +126,19 @@ def test_a_planted_bug_is_found_shrunk_and_replayed_until_it_is_fixed(
             steps = 2  # a step that draws for the other side, then the refused one
         assert failure["steps"] <= steps and failure["events"] <= most  # shrunk
         pair = Path(failure["fixture"])
-        assert json.loads(pair.with_suffix(".json").read_text())["check"] == check
+        assert pair.parent == out  # written where --out says
+        written = json.loads(pair.with_suffix(".json").read_text())
+        assert (written["check"], written["seed"]) == (check, int(seed))
+        # the failing step is the last one replayed, with what had to happen to it when found
+        assert written["failing"] == len(written["steps"]) - 1 == failure["steps"] - 1
+        assert written["steps"][-1]["expect"] in ("accepted", "refused", "input", "either")
+        if check == "crash":  # it crashed in a combat, after rolling its dice: they are kept
+            assert written["steps"][-1]["dice"]
+        # the log holds the events the summary counts, and forks its source at fork_at
+        log = [json.loads(line) for line in pair.with_suffix(".jsonl").read_text().splitlines()]
+        assert len(log) == failure["events"]
+        (fork, *_) = (e for e in log if e["type"] == "game_forked")
+        assert fork["seq"] == written["fork_at"] + 1 and fork["data"]["at"] == written["fork_at"]
         # the log is a normal warlog log: it audits clean, every die checked against its seeds
         status, stdout, _ = warlog("audit", str(pair.with_suffix(".jsonl")), "--json")
         assert status == 0, stdout
@@ -232,6 +246,11 @@ def test_a_source_the_rules_installed_re_derive_differently_is_refused_naming_th
             f"this log differently from seq {first} (a change of the rules since it was "
             f"recorded, or the log altered): seq {first} [rules]: "
         ), stderr
+        # it counts the findings after the first that `warlog audit` lists
+        status, stdout, _ = warlog("audit", str(source), "--json")
+        findings = json.loads(stdout)["findings"]
+        assert status == 4 and len(findings) > 2
+        assert f" (and {len(findings) - 1} more; `warlog audit " in stderr, stderr
         # import says what it always said
         db = str(tmp_path / "games.db")
         status, _, stderr = warlog("--db", db, "import", str(source))

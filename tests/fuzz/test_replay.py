@@ -108,3 +108,22 @@ def test_replay_says_when_the_check_that_fails_is_not_the_one_recorded(tmp_path:
     with plants.registered(NAME, plants.fixed(NAME)):
         status, stdout, _ = warlog("fuzz", "--replay", str(path))
     assert status == 0, stdout
+
+
+def test_a_failure_at_the_end_of_its_example_fails_again_when_replayed(tmp_path: Path) -> None:
+    """Given a fixture whose steps pass and whose failure came at its example's end (the
+    referee's view, rendered there, crashes), when it is replayed under those rules, then it
+    still fails the views check; under the fixed rules it passes."""
+    path = fixture_after_a_move(
+        tmp_path, [{"kind": "wrong_player", "text": "idle", "expect": "refused"}], "views"
+    )
+    crashing = plants.RefereeSummaryCrashes
+    with plants.registered(NAME, type("Crashing", (crashing,), {"name": NAME})()):
+        status, stdout, _ = warlog("fuzz", "--replay", str(path))
+    assert status == 4
+    assert stdout.splitlines()[-1].startswith(
+        "still failing: views: the view as the referee: KeyError"
+    ), stdout
+    with plants.registered(NAME, plants.fixed(NAME)):
+        status, stdout, _ = warlog("fuzz", "--replay", str(path))
+    assert status == 0, stdout

@@ -105,3 +105,20 @@ def test_a_failure_that_does_not_fail_each_time_it_is_replayed_is_not_called_rep
     assert replays == 2
     assert found.replayed == "" and not found.reproduced
     assert "(replayed, it did NOT fail" in summary_text(Report(1, [], [], [found], 1.0))
+
+
+def test_exactly_the_examples_asked_for_are_not_said_to_count_discarded_ones() -> None:
+    tally = Tally("battle-for-armageddon", {"g.jsonl": "5"}, [], examples=300, planned=300)
+    first = summary_text(Report(1, ["g.jsonl"], [tally], [], 1.0)).splitlines()[0]
+    assert first.startswith(
+        "battle-for-armageddon (version 5): 300 of 300 examples (the examples ran out first), "
+    )
+
+
+def test_the_versions_of_the_sources_are_named_in_the_order_of_the_rules() -> None:
+    """Given sources played under versions 10, 2 and 9 of one ruleset, when the run is summed
+    up, then the versions are named in their order (2, 9, 10), not as text sorts them."""
+    versions = {"a.jsonl": "10", "b.jsonl": "2", "c.jsonl": "9", "d.jsonl": "2"}
+    tally = Tally("armageddon-empires", versions, [], examples=1, planned=1)
+    first = summary_text(Report(1, list(versions), [tally], [], 1.0)).splitlines()[0]
+    assert first.startswith("armageddon-empires (versions 2, 9, 10): 1 of 1 examples")

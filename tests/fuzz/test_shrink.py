@@ -7,6 +7,7 @@ import json
 import time
 from collections.abc import Callable
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any
 
 import msgspec
@@ -159,3 +160,62 @@ def test_every_failure_the_fuzz_finds_goes_through_without_refused(
         status, stdout = fuzzed(source, tmp_path / "failures", 40, 60, "6")
     assert status == 4
     assert len(seen) == len(json.loads(stdout)["found"]) > 0
+
+
+def test_a_one_step_failure_is_tried_with_each_command_legal_at_an_earlier_fork_point(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Given a failure of one step at the source's last fork point, which that step shows from
+    no earlier one but a command legal at the first fork point does, when the prefix is
+    shrunk, then the failure comes back from the first fork point with that legal command."""
+
+    def attempt(
+        holder: object, group: object, trace: Trace, at: int, steps: list[Step], counted: Tally
+    ) -> Trace | None:
+        counted.examples += 1
+        if steps[0].kind != "legal":
+            return None
+        return msgspec.structs.replace(trace, at=at, failing=Played(steps[0], False))
+
+    log = str(recorded(NAME, tmp_path))
+    with plants.registered(NAME, plants.fixed(NAME)):
+        holder = sources.load([log], lambda: pytest.fail("no database"))
+        (source,) = holder.sources
+        monkeypatch.setattr(shrink, "_attempt", attempt)
+        trace = Trace(0, source.ends[-1], 0, [], refused("fails"), "outcome", "", 0)
+        shrunk = shrink.earlier(holder, holder.sources, trace, tally(), time.monotonic() + 60)
+    assert shrunk.at == source.ends[0]
+    assert shrunk.failing is not None and shrunk.failing.step.kind == "legal"
+
+
+class FailsAnotherCheck:
+    """An example whose every step fails the crash check (and that lists no legal command)."""
+
+    legal: dict[str, list[Any]] = {}
+
+    def __init__(self, start: object, counted: Tally) -> None:
+        self.played: list[Played] = []
+        self.current: Step | None = None
+        self.current_expect = ""
+        self.rolled: list[Any] = []
+
+    def run(self, step: Step) -> None:
+        self.current = step
+        raise Failure("crash", "another failure")
+
+    def finish(self) -> None:
+        pass
+
+
+def test_an_earlier_fork_point_that_fails_another_check_does_not_replace_the_failure(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Given an outcome failure found at the last of three fork points, whose step fails only
+    the crash check from the earlier ones, when the prefix is shrunk, then the failure stays
+    where it was found: a pair must fail the check it names."""
+    monkeypatch.setattr(shrink, "Example", FailsAnotherCheck)
+    monkeypatch.setattr(shrink, "forked", lambda *args: None)
+    group: Any = [SimpleNamespace(ends=[1, 5, 9], tip="")]
+    trace = msgspec.structs.replace(a_trace(), at=9)
+    shrunk = shrink.earlier(NO_SOURCES, group, trace, tally(), time.monotonic() + 60)
+    assert shrunk == trace

@@ -1,0 +1,67 @@
+"""A failure written as a pair: the log up to the steps that show it, and those steps."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import msgspec
+import pytest
+
+from tests.fuzz import planted as plants
+from tests.fuzz.test_planted_bugs import recorded
+from warlog.domain.battle_for_armageddon import commands as cmd
+from warlog.fuzz import fixture, sources
+from warlog.fuzz.checks import Failure
+from warlog.fuzz.example import Example, Step, forked
+from warlog.fuzz.report import Tally
+from warlog.fuzz.search import Trace, key_of
+
+#: a side the game does not wait for may end the phase: the outcome check fails on it
+NAME = "bfa-planted-turn"
+#: the Orks end the phase while the game waits for the Imperials
+#: input that is no command, refused
+GARBAGE = Step("malformed", "{")
+OUT_OF_TURN = Step("wrong_player", json.dumps({"type": "end_phase", "player": "orks"}))
+
+
+def test_a_pair_s_log_holds_the_steps_played_before_the_first_it_replays(tmp_path: Path) -> None:
+    """Given a failure found after a refused step and an accepted one that its pair does not
+    replay (as a leak's pair replays from the step its twin was made at), when it is written,
+    then its log holds the accepted step's command after the fork, and its steps are the
+    failing one alone; replayed, it fails the same check."""
+    log = str(recorded(NAME, tmp_path))
+    with plants.registered(NAME, plants.PLANTED[NAME]()):
+        holder = sources.load([log], lambda: pytest.fail("no database"))
+        (source,) = holder.sources
+        tally = Tally(NAME, {}, [])
+        trace: Trace | None = None
+        for at in source.ends:  # a move of the Imperials, after which the Orks end the phase
+            start = forked(holder, source, at, key_of(0, source))
+            moves = [
+                c
+                for c in Example(start, tally, twins=False).legal.get("imperials", [])
+                if not isinstance(c, cmd.EndPhase)
+            ]
+            if not moves:
+                continue
+            move = Step("legal", msgspec.json.encode(moves[0]).decode())
+            example = Example(forked(holder, source, at, key_of(0, source)), tally, twins=False)
+            example.run(GARBAGE)
+            example.run(move)
+            try:
+                example.run(OUT_OF_TURN)
+            except Failure as failure:
+                trace = Trace.of(0, at, 0, example, failure)
+                break
+        assert trace is not None and trace.check == "outcome"
+        trace = msgspec.structs.replace(trace, since=2)
+        written = fixture.write(holder, holder.sources, trace, tmp_path / "failures", 1)
+        pair = written.path.with_suffix(".json")
+        lines = [json.loads(line) for line in pair.with_suffix(".jsonl").read_text().splitlines()]
+        issued = [e["data"]["command"] for e in lines[trace.at :] if e["type"] == "command_issued"]
+        assert issued == [json.loads(move.text)]
+        steps = json.loads(pair.read_text())["steps"]
+        assert [s["text"] for s in steps] == [OUT_OF_TURN.text]
+        replayed = fixture.replay(str(pair))
+        assert replayed.failure is not None and replayed.failure.check == "outcome"
