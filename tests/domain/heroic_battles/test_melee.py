@@ -305,6 +305,26 @@ def test_an_inspiring_hero_gives_no_more_mighty_deeds_than_he_has_left() -> None
     assert g.state.heroes["blue-king"].deeds == 2
 
 
+def test_a_dead_inspiring_hero_inspires_nobody() -> None:
+    """Given the Blue King (Inspiring, 2 Mighty Deeds) shot dead, when blue declares him
+    inspiring its melee, then it is refused: only a living hero inspires (trait, p.72)."""
+    g = melee(
+        *engaged("red-brutes", "blue-steadfast"), ev.HeroKilled(hero="blue-king", cause="shooting")
+    )
+    g.when(declare("red"), dice=[])
+    refused = g.when_rejected(declare("blue", inspire={"blue-king": 1}), code="rules/bad_deeds")
+    assert str(refused).startswith("blue-king cannot inspire")
+
+
+def test_a_non_combatant_may_name_no_mighty_deeds_and_none_are_recorded() -> None:
+    """Given the Blue Priest (Non-Combatant) in a melee, when blue declares him with 0 Mighty
+    Deeds, then the declaration stands and records no deeds (p.73 refuses only deeds spent)."""
+    g = melee(*engaged("red-champion", "blue-priest"))
+    g.when(declare("red"), dice=[])
+    events = g.when(declare("blue", deeds={"blue-priest": 0}), apply=False, dice=None)
+    assert one(events, ev.MeleeDeclared).deeds == {}
+
+
 def test_each_save_on_5_or_6_removes_a_hit() -> None:
     g = melee(*engaged("red-brutes", "blue-steadfast"))
     g.when(declare("red"), dice=[])
@@ -506,6 +526,17 @@ def test_a_unit_that_may_disengage_may_stay_and_the_melee_then_ends_with_it_enga
     assert combat_of(g.state, "red-riders") is not None
     # and nobody is asked again: a second answer is refused, the melee phase being over
     g.when_rejected(c.StayEngaged(player="red", unit="red-riders"), "rules/wrong_phase")
+
+
+def test_no_disengaging_from_a_melee_with_riders_among_the_enemy() -> None:
+    """Given red's riders (Disengage) in a melee against blue's steadfast warriors and blue's
+    scouts (riders), when the melee is fought, then they are not asked to disengage: every
+    enemy must be Warriors, Skirmishers or Monstrosities (HB-24)."""
+    g = melee(
+        *engaged("red-riders", "blue-steadfast"), *engaged("blue-scouts", "red-riders", joined=True)
+    )
+    fought(g)
+    assert g.ruleset.decision(g.state).kind != "disengage"
 
 
 def test_no_disengaging_from_riders() -> None:

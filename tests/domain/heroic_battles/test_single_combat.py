@@ -267,3 +267,21 @@ def test_after_a_single_combat_its_heroes_add_no_dice_to_the_melee() -> None:
     events = g.when(c.DeclareMelee(player="blue", combat="melee-1"), dice=[3] * 20)
     owners = [e.pool.owner for e in of(events, ev.CombatDiceRolled)]
     assert owners == ["red-warriors", "blue-horde"]
+
+
+def test_in_the_second_round_1s_stand_and_a_hero_without_mighty_deeds_is_not_asked() -> None:
+    """Given the champion (level 1, one Mighty Deed) against Proud, when the champion spends his
+    deed in a drawn first round, then only he spends one; in round two only Proud is asked for
+    deeds, and a 1 rolled is not re-rolled: only the first round counts as charging (sheet 3 & 5)."""
+    g = challenged("red-champion", "blue-proud", *CHAMPION_VS_PROUD)
+    g.when(c.AcceptChallenge(player="blue", hero="blue-proud"), dice=[])
+    g.when(c.SpendDeeds(player="red", hero="red-champion", deeds=1), dice=[])
+    events = g.when(c.SpendDeeds(player="blue", hero="blue-proud", deeds=0), dice=[3] * 5)
+    assert [e.hero for e in of(events, ev.DeedsSpent)] == ["red-champion"]
+    assert one(events, ev.SingleCombatRound).result == "draw"
+    decision = g.ruleset.decision(g.state)
+    assert (decision.about["hero"], decision.about["round"]) == ("blue-proud", "2")
+    events = g.when(c.SpendDeeds(player="blue", hero="blue-proud", deeds=0), dice=[1, 3, 3, 3])
+    assert not of(events, ev.DeedsSpent)
+    assert pool_of(events, "red-champion").faces == [1]
+    assert one(events, ev.SingleCombatRound).result == "draw"
