@@ -181,3 +181,15 @@ def test_a_hero_whose_unit_is_cut_down_in_a_melee_that_goes_on_fights_on_without
     assert lost(events, "blue") == [(2, "blue-warriors is destroyed")]
     decided = one(events, ev.MeleeDecided)
     assert decided.outcome == "fighting_victory"  # the king still stands in the melee
+
+
+def test_in_movement_an_attached_hero_may_leave_and_a_dead_one_is_offered_nothing() -> None:
+    """Given the Red Champion shot dead and the Red Lord attached to red's warriors, when legal
+    lists red's movement, then the only hero command is the Red Lord leaving his unit."""
+    g = game(ev.HeroKilled(hero="red-champion", cause="shooting"))
+    heroes = [
+        x
+        for x in g.ruleset.legal_commands(g.state, "red")
+        if isinstance(x, c.LeaveUnit | c.JoinUnit)
+    ]
+    assert heroes == [c.LeaveUnit(player="red", hero="red-lord")]

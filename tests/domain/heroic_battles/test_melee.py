@@ -559,3 +559,18 @@ def test_the_invariants_name_a_flank_without_its_flanker_in_version_3_only() -> 
         stray = replace(melee, flankers=(("blue-steadfast", "red-riders"),))
         lines = [v.line() for v in violations(replace(g.state, combats=(stray,)))]
         assert any("melee-1 has a flanker of no fighter" in line for line in lines)
+
+
+def test_the_declarations_offered_name_holding_rough_ground_and_each_possible_support() -> None:
+    """Given red's brutes in a melee with blue's steadfast, when legal lists red's declarations,
+    then it offers none, holding a hill or barrier, its fighter in rough terrain, and each unit
+    out of a melee in support, one by one (HB-35; at most 3 listed)."""
+    g = melee(*engaged("red-brutes", "blue-steadfast"))
+    assert g.ruleset.legal_commands(g.state, "red") == [
+        declare("red"),
+        declare("red", holding=True),
+        declare("red", rough=["red-brutes"]),
+        declare("red", supports=["red-warriors"]),
+        declare("red", supports=["red-riders"]),
+        declare("red", supports=["red-archers"]),
+    ]

@@ -285,3 +285,11 @@ def test_in_the_second_round_1s_stand_and_a_hero_without_mighty_deeds_is_not_ask
     assert not of(events, ev.DeedsSpent)
     assert pool_of(events, "red-champion").faces == [1]
     assert one(events, ev.SingleCombatRound).result == "draw"
+
+
+def test_a_hero_may_commit_any_number_of_his_mighty_deeds_to_a_round() -> None:
+    """Given the Red Lord (level 3: 3 Mighty Deeds) whose challenge is accepted, when legal
+    lists his commitments, then 0 to 3 are offered."""
+    g = challenged("red-lord", "blue-king", *engaged("red-warriors", "blue-warriors"))
+    g.when(c.AcceptChallenge(player="blue", hero="blue-king"), dice=[])
+    assert [x.deeds for x in g.ruleset.legal_commands(g.state, "red")] == [0, 1, 2, 3]
