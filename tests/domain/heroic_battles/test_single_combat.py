@@ -293,3 +293,18 @@ def test_a_hero_may_commit_any_number_of_his_mighty_deeds_to_a_round() -> None:
     g = challenged("red-lord", "blue-king", *engaged("red-warriors", "blue-warriors"))
     g.when(c.AcceptChallenge(player="blue", hero="blue-king"), dice=[])
     assert [x.deeds for x in g.ruleset.legal_commands(g.state, "red")] == [0, 1, 2, 3]
+
+
+def test_every_hero_of_the_phasing_force_may_challenge_every_enemy_hero_in_his_melee() -> None:
+    """Given the Red Lord (with red's warriors) and the Red Champion both in the melee of blue's
+    warriors and king, when legal lists red's challenges, then each red hero may challenge the
+    Blue King, or red issues none (HB-17)."""
+    g = melee_phase(
+        *engaged("red-warriors", "blue-warriors"),
+        *engaged("red-champion", "blue-warriors", joined=True),
+    )
+    assert g.ruleset.legal_commands(g.state, "red") == [
+        c.Challenge(player="red", hero="red-lord", opponent="blue-king"),
+        c.Challenge(player="red", hero="red-champion", opponent="blue-king"),
+        c.NoChallenge(player="red"),
+    ]
