@@ -323,3 +323,36 @@ def test_a_rebuild_into_a_full_stack_is_refused_citing_stacking_only() -> None:
     )
     assert "(4 counters in hive_b (at most 3 count for stacking); rules: Stacking)" in str(refused)
     assert "BFA-9" not in str(refused)
+
+
+def test_the_orks_are_offered_one_rebuild_of_each_type_and_tribe() -> None:
+    """Given two Goff Boyz, an Evil Sunz Boyz and a Goff Mob off the map, when legal lists the
+    rebuilds, then each kind is offered once (the first of the Goff Boyz stands for both) and the
+    Evil Sunz, who may not stack with Goffs, only where no Goff stands (rules: Stacking)."""
+    g, _ = ork_build(
+        *RUINS,
+        at("boyz-2", "hive_b"),
+        at("boyz-3", "factory_f"),
+        off("boyz-1"),
+        off("boyz-4"),
+        off("sunz-2"),
+        off("mob-1"),
+    )
+    rebuilds = [x for x in RULESET.legal_commands(g.state, "orks") if isinstance(x, c.Rebuild)]
+    assert list(dict.fromkeys(x.counter for x in rebuilds)) == ["boyz-1", "sunz-2", "mob-1"]
+    assert {x.to for x in rebuilds if x.counter == "sunz-2"} == {"ork_a", "ork_c"}
+
+
+def test_the_imperials_may_stop_buying_whenever_they_like() -> None:
+    """Given the Imperial build phase with 10 points, when legal lists the choices, then one
+    counter of each buildable type is offered, and finishing the purchases always is."""
+    g, _ = imperial_build(turn=1)
+    legal = RULESET.legal_commands(g.state, "imperials")
+    assert [x.counter for x in legal if isinstance(x, c.Build)] == [
+        "ig-1",
+        "riders-1",
+        "gangs-1",
+        "fort-1",
+        "titan-1",
+    ]
+    assert c.FinishBuilding(player="imperials") in legal

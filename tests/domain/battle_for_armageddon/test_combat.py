@@ -343,3 +343,18 @@ def test_a_rerolled_result_cannot_be_rerolled_again() -> None:
     assert one(events, CombatRolled).result == "EX"
     assert RULESET.active_players(g.state) == ["imperials"]
     assert all(not isinstance(x, c.Reroll) for x in RULESET.legal_commands(g.state, "imperials"))
+
+
+def test_an_attack_is_offered_from_each_stack_alone_and_from_all_together() -> None:
+    """Given Orks in ork_a and ash_b, both next to ig-2 in river_a, when legal lists the
+    attacks, then river_a may be attacked from either stack or from both (rules: Combat Phase:
+    stacks next to the target may join one attack)."""
+    g = orks_attack(
+        at("boyz-2", "plain_b"), at("sunz-1", "ash_b"), at("ig-1", "plain_a"), at("ig-2", "river_a")
+    )
+    on_river_a = [
+        x.stacks
+        for x in RULESET.legal_commands(g.state, "orks")
+        if isinstance(x, c.Attack) and x.target == "river_a"
+    ]
+    assert on_river_a == [["ork_a"], ["ash_b"], ["ork_a", "ash_b"]]

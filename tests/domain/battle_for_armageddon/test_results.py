@@ -481,3 +481,46 @@ def test_version_4_cites_retreating_for_a_fortification_its_stack_retreat_destro
     reasons = {e.counter: e.reason for e in of(events, CounterEliminated)}
     assert reasons["fort-1"] == "its stack was forced to retreat (rules: Retreating)"
     assert reasons["ig-1"] == "forced to retreat a second time in the phase (rules: Retreating)"
+
+
+def test_the_advance_is_offered_with_and_without_the_leader() -> None:
+    """Given Ghazghkull and two Boyz who won a DE from plain_b, when legal lists the advances,
+    then each group of Boyz is offered alone and with Ghazghkull, staying put first."""
+    g = orks_attack(
+        at("boyz-2", "plain_b"),
+        at("boyz-3", "plain_b"),
+        at("ghazghkull", "plain_b"),
+        at("ig-1", "plain_a"),
+    )
+    attack(g, "plain_a", "plain_b", die=6)  # 9 vs 3 → 3:1, 6 → DE
+    g.when(c.KeepResult(player="orks"))
+    assert [x.counters for x in RULESET.legal_commands(g.state, "orks")] == [
+        [],
+        ["ghazghkull"],
+        ["boyz-2"],
+        ["boyz-2", "ghazghkull"],
+        ["boyz-3"],
+        ["boyz-3", "ghazghkull"],
+        ["boyz-2", "boyz-3"],
+        ["boyz-2", "boyz-3", "ghazghkull"],
+    ]
+
+
+def test_a_refused_loss_or_retreat_names_every_choice_there_is() -> None:
+    """Given an EX in plain_a, when a player names a loss or a retreat that is not on offer,
+    then the refusal lists all the choices, so the player can pick one."""
+    g = orks_attack(
+        at("boyz-2", "plain_b"),
+        at("boyz-3", "plain_b"),
+        at("ig-1", "plain_a"),
+        at("riders-1", "plain_a"),
+    )
+    attack(g, "plain_a", "plain_b", die=4)  # 6 vs 4 → 1:1, roll 4 → EX
+    refused = g.when_rejected(c.TakeLoss(player="orks", counter="boyz-1"), code="rules/bad_choice")
+    assert str(refused).endswith("choose one of boyz-2, boyz-3")
+    g.when(c.TakeLoss(player="orks", counter="boyz-3"))
+    g.when(c.TakeLoss(player="imperials", counter="riders-1"))
+    refused = g.when_rejected(
+        c.Retreat(player="imperials", counter="ig-1", to="plain_b"), code="rules/bad_choice"
+    )
+    assert str(refused).endswith("it may go to hive_a, river_a")

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import importlib.resources
+from collections.abc import Callable
 from itertools import permutations
+from typing import Any
 
 import msgspec
 import pytest
@@ -147,6 +149,107 @@ def _broken(old: str, new: str) -> bytes:
             'adjacent = ["plain_a", "-hive"]',
             "$.areas[0].adjacent[1]",
         ),
+        # the map (seed 003: Setting Up, Supply)
+        ('supply = "imperials"\n', "", "$.areas: no supply area for the imperials"),
+        (
+            'supply = "orks"\nork_territory = true',
+            'supply = "orks"',
+            "$.areas[3].supply: Ork supply areas lie in Ork Territory",
+        ),
+        # hives and factories
+        (
+            'area = "factory_f"',
+            'area = "mount_c"',
+            "$.sites[5].area: a factory cannot stand in mountains",
+        ),
+        (
+            'area = "factory_f"',
+            'area = "ork_b"',
+            "$.sites[5].area: a factory cannot stand in Ork Territory",
+        ),
+        (
+            'area = "factory_f"',
+            'area = "hive_e"',
+            "$.sites[5].area: area 'hive_e' already holds a hive or factory",
+        ),
+        # counter types (seed 003: Build, Special Units)
+        (
+            "cost = 1\nproduction = 1",
+            "cost = 1",
+            "$.counter_types[0]: cost and production go together",
+        ),
+        (
+            'name = "Ork Boyz"\n',
+            'name = "Ork Boyz"\ncost = 1\nproduction = 1\n',
+            "$.counter_types[8].cost: only Imperial counters are bought with build points",
+        ),
+        (
+            "defence = 0\nmove = 0",
+            "defence = 0\nmove = 1",
+            "$.counter_types[3].role: fortifications are Imperial and have Move 0",
+        ),
+        (
+            'reduced_name = "Space Marine Detachment"\n',
+            "",
+            "$.counter_types[5].reduced_name: a chapter needs its detachment side",
+        ),
+        (
+            'role = "chapter"\n',
+            'role = "chapter"\ncost = 3\nproduction = 2\n',
+            "$.counter_types[5].cost: Marine Chapters cannot be rebuilt (rules: Special Units)",
+        ),
+        (
+            'name = "Ork Boyz"\n',
+            'name = "Ork Boyz"\nability = "reroll"\n',
+            "$.counter_types[8].ability: only leaders have special abilities",
+        ),
+        # counters and where they start (seed 003: Setting Up, Stacking)
+        (
+            'id = "ig-1"\ntype = "imperial_guard"\n',
+            'id = "ig-1"\ntype = "imperial_guard"\narrives = 2\n',
+            "$.counters[0].arrives: only a counter that starts 'later' has an arrival turn",
+        ),
+        (
+            "arrives = 3",
+            "arrives = 0",
+            "$.counters[10].arrives: a counter that starts 'later' needs",
+        ),
+        (
+            'id = "ghazghkull"\ntype = "ghazghkull"\n',
+            'id = "ghazghkull"\ntype = "ghazghkull"\ntribe = "goffs"\n',
+            "$.counters[19].tribe: only normal Ork counters belong to a tribe",
+        ),
+        (
+            'id = "ig-1"\ntype = "imperial_guard"\n',
+            'id = "ig-1"\ntype = "imperial_guard"\nstart = "nowhere"\n',
+            "$.counters[0].start: unknown area 'nowhere'",
+        ),
+        (
+            'id = "ig-1"\ntype = "imperial_guard"\n',
+            'id = "ig-1"\ntype = "imperial_guard"\nstart = "mount_c"\n',
+            "$.counters[0].start: no counter may stand in mountains",
+        ),
+        (
+            'id = "fort-1"\ntype = "fortifications"\n',
+            'id = "fort-1"\ntype = "fortifications"\nstart = "plain_a"\n',
+            "$.counters[6].start: fortifications stand on a hive or factory",
+        ),
+        (
+            'id = "ig-1"\ntype = "imperial_guard"\n',
+            'id = "ig-1"\ntype = "imperial_guard"\nstart = "ork_a"\n',
+            "$.counters[12].start: Imperial and Ork counters both in 'ork_a'",
+        ),
+        (
+            'tribe = "goffs"\nstart = "ork_c"',
+            'tribe = "goffs"\nstart = "ork_a"',
+            "$.counters[15].start: more than 3 counters stacked in 'ork_a'",
+        ),
+        # cards
+        (
+            'effect = "barrage"\nvalue = 1',
+            'effect = "barrage"\nvalue = 0',
+            "$.special_cards[2].value: 'barrage' needs a value of 1 or more",
+        ),
     ],
 )
 def test_a_bad_scenario_is_refused_naming_the_field(old: str, new: str, path: str) -> None:
@@ -163,6 +266,46 @@ def test_overstacked_or_mixed_set_ups_are_refused() -> None:
     )
     with pytest.raises(InputError, match=r"\$\.counters\[16\]\.tribe: .*mixed"):
         parse_scenario(data)
+
+
+def _recorded(change: Callable[[dict[str, Any]], None]) -> dict[str, Any]:
+    """The proving ground's recorded form (``game_created``), changed by ``change``."""
+    obj = msgspec.to_builtins(parse_scenario(PROVING_GROUND.read_bytes()))
+    change(obj)
+    return obj
+
+
+def test_a_map_without_ork_territory_is_refused() -> None:
+    def no_territory(obj: dict[str, Any]) -> None:
+        for area in obj["areas"]:
+            area["ork_territory"] = False
+
+    with pytest.raises(InputError, match=r"\$\.areas: no area is in Ork Territory"):
+        scenario_from_builtins(_recorded(no_territory))
+
+
+def test_each_player_needs_two_strategy_cards_to_choose_from() -> None:
+    def one_card(obj: dict[str, Any]) -> None:
+        del obj["strategy_cards"][1:]
+
+    with pytest.raises(InputError, match=r"\$\.strategy_cards: each player needs at least 2"):
+        scenario_from_builtins(_recorded(one_card))
+
+
+def test_a_special_deck_larger_than_a_die_has_sides_is_refused() -> None:
+    """A draw picks the card with one die (BFA-11), and a die has at most 256 sides: the Orks'
+    2 cards with 254 more are a full deck, with 255 more one card too many."""
+
+    def deck_of(extra: int) -> Callable[[dict[str, Any]], None]:
+        def change(obj: dict[str, Any]) -> None:
+            card = next(c for c in obj["special_cards"] if c["id"] == "waaagh-1")
+            obj["special_cards"] += [{**card, "id": f"waaagh-x{i}"} for i in range(extra)]
+
+        return change
+
+    assert len(scenario_from_builtins(_recorded(deck_of(254))).special_cards) == 259
+    with pytest.raises(InputError, match=r"\$\.special_cards: the orks have 257 special cards"):
+        scenario_from_builtins(_recorded(deck_of(255)))
 
 
 def test_the_orks_cannot_be_set_aside() -> None:

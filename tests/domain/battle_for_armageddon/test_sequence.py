@@ -30,6 +30,21 @@ def test_the_orks_set_up_in_ork_territory_only() -> None:
     )
 
 
+def test_set_up_offers_each_ork_counter_on_the_map_the_other_areas_it_fits() -> None:
+    """Given the proving ground's default Ork set-up (ork_a holds 3 Goff Boyz and Ghazghkull,
+    ork_b 2 Evil Sunz, ork_c a Goff Boyz and a Mob), when legal lists the set-up, then each
+    counter may move to another Ork Territory area within stacking (BFA-18), or set-up ends."""
+    g = game()
+    assert RULESET.legal_commands(g.state, "orks") == [
+        c.Deploy(player="orks", counter="boyz-1", to="ork_c"),
+        c.Deploy(player="orks", counter="boyz-2", to="ork_c"),
+        c.Deploy(player="orks", counter="boyz-3", to="ork_c"),
+        c.Deploy(player="orks", counter="ghazghkull", to="ork_b"),
+        c.Deploy(player="orks", counter="ghazghkull", to="ork_c"),
+        c.EndSetup(player="orks"),
+    ]
+
+
 def test_set_up_cannot_mix_tribes() -> None:
     g = game()
     g.when_rejected(c.Deploy(player="orks", counter="sunz-1", to="ork_a"), code="rules/overstacked")

@@ -49,6 +49,18 @@ def test_a_counter_cut_off_without_hive_or_fortification_is_destroyed() -> None:
     assert one(events, SupplyChecked).lost == ["ig-1"]
 
 
+def test_every_counter_of_a_cut_off_stack_is_destroyed() -> None:
+    """Given two Imperial Guard in river_a, cut off by Orks in plain_a and ash_b, when supply is
+    checked, then both go (rules: Supply: "counters out of supply are destroyed")."""
+    g, events = imperial_card_ends(
+        at("ig-1", "river_a"), at("ig-2", "river_a"), at("boyz-2", "plain_a"), at("boyz-3", "ash_b")
+    )
+    assert one(events, StackOutOfSupply).counters == ["ig-1", "ig-2"]
+    assert [e.counter for e in of(events, CounterEliminated)] == ["ig-1", "ig-2"]
+    assert one(events, SupplyChecked).lost == ["ig-1", "ig-2"]
+    assert {g.state.counters[x].location for x in ("ig-1", "ig-2")} == {"pool"}
+
+
 def _cut_off_hive_b(*extra: Event) -> Given:
     """hive_b's neighbours hive_a (the Imperial supply area), plain_b and hive_c hold Orks."""
     return game(

@@ -4,6 +4,7 @@ combat (p.57; HB-13), heroes killed by shooting (HB-14) and heroes whose unit is
 from __future__ import annotations
 
 import pytest
+from msgspec.structs import replace
 
 from tests.domain.heroic_battles.helpers import (
     declare,
@@ -12,6 +13,7 @@ from tests.domain.heroic_battles.helpers import (
     game,
     lost,
     phase,
+    proving_ground,
     wounded,
 )
 from tests.given_when_then import Given, of, one
@@ -133,6 +135,26 @@ def test_on_6_the_dying_hero_strikes_a_final_blow_the_enemy_saves_on_4_or_more()
     assert one(g2.when(c.Roll(player="red"), dice=[4]), ev.FinalBlowStruck).saved
 
 
+def test_a_famous_death_of_a_hero_of_reputation_1_costs_no_token_and_records_no_loss() -> None:
+    """Given the Blue King with a Reputation of 1, killed at risk in melee, when his Hero Death
+    roll is a 4 (a famous death: one token less, HB-13), then blue loses nothing and no loss of 0
+    tokens is recorded."""
+    sc = proving_ground()
+    blue = sc.forces[1]
+    heroes = [replace(h, reputation=1) if h.id == "blue-king" else h for h in blue.heroes]
+    g = game(
+        *engaged("red-warriors", "blue-warriors"),
+        *fighting(),
+        scenario=replace(sc, forces=[sc.forces[0], replace(blue, heroes=heroes)]),
+    )
+    g.when(declare("red", deeds={"red-lord": 3}), dice=[])
+    g.when(declare("blue"), dice=[6] * 5 + [3] * 13 + [3] * 14)
+    g.when(c.Roll(player="blue"), dice=[1, 1])
+    events = g.when(c.AcceptRisk(player="blue", hero="blue-king"), dice=[4])
+    assert one(events, ev.HeroDeathRolled).outcome == "famous_death"
+    assert [e for e in of(events, ev.ReputationLost) if e.who == "blue-king"] == []
+
+
 # -- outside combat and lost units --------------------------------------------------------------------
 
 
@@ -181,3 +203,15 @@ def test_a_hero_whose_unit_is_cut_down_in_a_melee_that_goes_on_fights_on_without
     assert lost(events, "blue") == [(2, "blue-warriors is destroyed")]
     decided = one(events, ev.MeleeDecided)
     assert decided.outcome == "fighting_victory"  # the king still stands in the melee
+
+
+def test_in_movement_an_attached_hero_may_leave_and_a_dead_one_is_offered_nothing() -> None:
+    """Given the Red Champion shot dead and the Red Lord attached to red's warriors, when legal
+    lists red's movement, then the only hero command is the Red Lord leaving his unit."""
+    g = game(ev.HeroKilled(hero="red-champion", cause="shooting"))
+    heroes = [
+        x
+        for x in g.ruleset.legal_commands(g.state, "red")
+        if isinstance(x, c.LeaveUnit | c.JoinUnit)
+    ]
+    assert heroes == [c.LeaveUnit(player="red", hero="red-lord")]

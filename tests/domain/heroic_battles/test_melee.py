@@ -305,6 +305,26 @@ def test_an_inspiring_hero_gives_no_more_mighty_deeds_than_he_has_left() -> None
     assert g.state.heroes["blue-king"].deeds == 2
 
 
+def test_a_dead_inspiring_hero_inspires_nobody() -> None:
+    """Given the Blue King (Inspiring, 2 Mighty Deeds) shot dead, when blue declares him
+    inspiring its melee, then it is refused: only a living hero inspires (trait, p.72)."""
+    g = melee(
+        *engaged("red-brutes", "blue-steadfast"), ev.HeroKilled(hero="blue-king", cause="shooting")
+    )
+    g.when(declare("red"), dice=[])
+    refused = g.when_rejected(declare("blue", inspire={"blue-king": 1}), code="rules/bad_deeds")
+    assert str(refused).startswith("blue-king cannot inspire")
+
+
+def test_a_non_combatant_may_name_no_mighty_deeds_and_none_are_recorded() -> None:
+    """Given the Blue Priest (Non-Combatant) in a melee, when blue declares him with 0 Mighty
+    Deeds, then the declaration stands and records no deeds (p.73 refuses only deeds spent)."""
+    g = melee(*engaged("red-champion", "blue-priest"))
+    g.when(declare("red"), dice=[])
+    events = g.when(declare("blue", deeds={"blue-priest": 0}), apply=False, dice=None)
+    assert one(events, ev.MeleeDeclared).deeds == {}
+
+
 def test_each_save_on_5_or_6_removes_a_hit() -> None:
     g = melee(*engaged("red-brutes", "blue-steadfast"))
     g.when(declare("red"), dice=[])
@@ -508,6 +528,17 @@ def test_a_unit_that_may_disengage_may_stay_and_the_melee_then_ends_with_it_enga
     g.when_rejected(c.StayEngaged(player="red", unit="red-riders"), "rules/wrong_phase")
 
 
+def test_no_disengaging_from_a_melee_with_riders_among_the_enemy() -> None:
+    """Given red's riders (Disengage) in a melee against blue's steadfast warriors and blue's
+    scouts (riders), when the melee is fought, then they are not asked to disengage: every
+    enemy must be Warriors, Skirmishers or Monstrosities (HB-24)."""
+    g = melee(
+        *engaged("red-riders", "blue-steadfast"), *engaged("blue-scouts", "red-riders", joined=True)
+    )
+    fought(g)
+    assert g.ruleset.decision(g.state).kind != "disengage"
+
+
 def test_no_disengaging_from_riders() -> None:
     g = melee(*engaged("red-riders", "blue-scouts"))
     fought(g)
@@ -528,3 +559,18 @@ def test_the_invariants_name_a_flank_without_its_flanker_in_version_3_only() -> 
         stray = replace(melee, flankers=(("blue-steadfast", "red-riders"),))
         lines = [v.line() for v in violations(replace(g.state, combats=(stray,)))]
         assert any("melee-1 has a flanker of no fighter" in line for line in lines)
+
+
+def test_the_declarations_offered_name_holding_rough_ground_and_each_possible_support() -> None:
+    """Given red's brutes in a melee with blue's steadfast, when legal lists red's declarations,
+    then it offers none, holding a hill or barrier, its fighter in rough terrain, and each unit
+    out of a melee in support, one by one (HB-35; at most 3 listed)."""
+    g = melee(*engaged("red-brutes", "blue-steadfast"))
+    assert g.ruleset.legal_commands(g.state, "red") == [
+        declare("red"),
+        declare("red", holding=True),
+        declare("red", rough=["red-brutes"]),
+        declare("red", supports=["red-warriors"]),
+        declare("red", supports=["red-riders"]),
+        declare("red", supports=["red-archers"]),
+    ]

@@ -88,3 +88,42 @@ def test_a_bad_scenario_names_the_field_at_fault() -> None:
     )
     bad("turns = 3 => turns = 0", "turns")
     bad('\n[[forces]]\nid = "green"\nname = "Green"\nreputation_tokens = 1\n', "$.forces")
+
+
+def test_a_bad_scenario_says_why_the_field_is_at_fault() -> None:
+    """Each check names the field and the rule it breaks, so a scenario's author can mend it."""
+    bad(
+        '\n[[forces]]\nid = "green"\nname = "Green"\nreputation_tokens = 1\n',
+        "$.forces: a battle has 2 forces, not 3",
+    )
+    bad(
+        'id = "blue"\nname = "Blue" => id = "red"\nname = "Blue"',
+        "$.forces[1].id: id 'red' is already a force",
+    )
+    bad(
+        'traits = ["marksman"] => traits = ["marksman", "marksman"]',
+        "$.forces[0].units[3].traits: a trait is named twice",
+    )
+    bad(
+        "shooting_dice = 8\n => ",
+        "$.forces[0].units[3].shooting_dice: a unit with a bow needs shooting dice",
+    )
+    bad(
+        'traits = ["brutal"] => traits = ["brutal", "brutal"]',
+        "$.forces[0].heroes[1].traits: a trait is named twice",
+    )
+    bad(
+        'traits = ["brutal"] => traits = ["mounted", "flying"]',
+        "$.forces[0].heroes[1].traits: a hero is Mounted or Flying, not both",
+    )
+
+
+def test_a_force_with_neither_units_nor_heroes_is_refused() -> None:
+    base = PROVING_GROUND.read_text()
+    empty_blue = base[: base.index('[[forces]]\nid = "blue"')] + (
+        '[[forces]]\nid = "blue"\nname = "Blue"\nreputation_tokens = 10\n'
+    )
+    with pytest.raises(
+        InputError, match=r"\$\.forces\[1\]: a force needs at least one unit or hero"
+    ):
+        parse_scenario(empty_blue)

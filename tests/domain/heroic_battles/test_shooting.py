@@ -134,6 +134,12 @@ def test_each_hero_shooting_with_a_unit_adds_a_die_after_the_halvings() -> None:
     assert g.state.heroes["red-lord"].shot and g.state.units["red-riders"].shot
 
 
+def test_a_single_hit_is_explained_as_one_hit() -> None:
+    g = red_shooting(wounded("red-riders", 2), scenario=with_lord_on_the_riders())
+    events = g.when(shoot("red-riders", "blue-scouts", obscured=True), dice=[5, 3])
+    assert pool_of(events, "red-riders").explain().endswith("hits on 5–6: [5, 3] → 1 hit")
+
+
 def test_mighty_deeds_of_an_attached_hero_add_a_die_each() -> None:
     g = red_shooting(scenario=with_lord_on_the_riders())
     events = g.when(shoot("red-riders", "blue-scouts", deeds={"red-lord": 2}), dice=[3] * 8)

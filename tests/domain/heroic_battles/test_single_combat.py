@@ -267,3 +267,44 @@ def test_after_a_single_combat_its_heroes_add_no_dice_to_the_melee() -> None:
     events = g.when(c.DeclareMelee(player="blue", combat="melee-1"), dice=[3] * 20)
     owners = [e.pool.owner for e in of(events, ev.CombatDiceRolled)]
     assert owners == ["red-warriors", "blue-horde"]
+
+
+def test_in_the_second_round_1s_stand_and_a_hero_without_mighty_deeds_is_not_asked() -> None:
+    """Given the champion (level 1, one Mighty Deed) against Proud, when the champion spends his
+    deed in a drawn first round, then only he spends one; in round two only Proud is asked for
+    deeds, and a 1 rolled is not re-rolled: only the first round counts as charging (sheet 3 & 5)."""
+    g = challenged("red-champion", "blue-proud", *CHAMPION_VS_PROUD)
+    g.when(c.AcceptChallenge(player="blue", hero="blue-proud"), dice=[])
+    g.when(c.SpendDeeds(player="red", hero="red-champion", deeds=1), dice=[])
+    events = g.when(c.SpendDeeds(player="blue", hero="blue-proud", deeds=0), dice=[3] * 5)
+    assert [e.hero for e in of(events, ev.DeedsSpent)] == ["red-champion"]
+    assert one(events, ev.SingleCombatRound).result == "draw"
+    decision = g.ruleset.decision(g.state)
+    assert (decision.about["hero"], decision.about["round"]) == ("blue-proud", "2")
+    events = g.when(c.SpendDeeds(player="blue", hero="blue-proud", deeds=0), dice=[1, 3, 3, 3])
+    assert not of(events, ev.DeedsSpent)
+    assert pool_of(events, "red-champion").faces == [1]
+    assert one(events, ev.SingleCombatRound).result == "draw"
+
+
+def test_a_hero_may_commit_any_number_of_his_mighty_deeds_to_a_round() -> None:
+    """Given the Red Lord (level 3: 3 Mighty Deeds) whose challenge is accepted, when legal
+    lists his commitments, then 0 to 3 are offered."""
+    g = challenged("red-lord", "blue-king", *engaged("red-warriors", "blue-warriors"))
+    g.when(c.AcceptChallenge(player="blue", hero="blue-king"), dice=[])
+    assert [x.deeds for x in g.ruleset.legal_commands(g.state, "red")] == [0, 1, 2, 3]
+
+
+def test_every_hero_of_the_phasing_force_may_challenge_every_enemy_hero_in_his_melee() -> None:
+    """Given the Red Lord (with red's warriors) and the Red Champion both in the melee of blue's
+    warriors and king, when legal lists red's challenges, then each red hero may challenge the
+    Blue King, or red issues none (HB-17)."""
+    g = melee_phase(
+        *engaged("red-warriors", "blue-warriors"),
+        *engaged("red-champion", "blue-warriors", joined=True),
+    )
+    assert g.ruleset.legal_commands(g.state, "red") == [
+        c.Challenge(player="red", hero="red-lord", opponent="blue-king"),
+        c.Challenge(player="red", hero="red-champion", opponent="blue-king"),
+        c.NoChallenge(player="red"),
+    ]
