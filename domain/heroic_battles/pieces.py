@@ -30,15 +30,6 @@ def find(state: GameState, pid: str, what: str = "unit or hero") -> Piece:
     return found
 
 
-def find_unit(state: GameState, uid: str) -> Unit:
-    """The unit ``uid``; ``rules/unknown_unit`` if there is none (a hero is not a unit)."""
-    found = state.units.get(uid)
-    if found is None:
-        what = "a hero, not a unit" if uid in state.heroes else "not in this battle"
-        raise reject(f"{quoted(uid)} is {what}", "unknown_unit")
-    return found
-
-
 def find_hero(state: GameState, hid: str) -> Hero:
     """The hero ``hid``; ``rules/unknown_hero`` if there is none."""
     found = state.heroes.get(hid)
