@@ -256,6 +256,62 @@ def test_a_hero_that_engaged_stealth_since_he_was_seen_foils_the_hunt() -> None:
     assert not [e for e in events if isinstance(e, CaptureKillBegan)] and g.state.frames == ()
 
 
+def hidden_since_sighted(version: int | None = None, joined: bool = False) -> Given:
+    """Red sighted blue's shade alone; since then, unseen, his army engaged stealth (and, with
+    ``joined``, took blue's stealthed wisp), in a game of ``version`` (default: this one)."""
+    ghost = army_block("blue-ghost", "blue", "2,1", units=("wisp",)) + "stealthed = true\n"
+    g = spotted(HUNT.replace('hero = "quarry"', 'hero = "shade"') + ghost)
+    armies = dict(g.state.armies)
+    if joined:
+        armies["blue-quarry"] = msgspec.structs.replace(
+            armies["blue-quarry"], units=armies.pop("blue-ghost").units
+        )
+    armies["blue-quarry"] = msgspec.structs.replace(armies["blue-quarry"], stealthed=True)
+    g.state = msgspec.structs.replace(g.state, armies=armies)
+    if version is not None:
+        g.ruleset = RULESET.at_version(str(version))
+        g.state = msgspec.structs.replace(g.state, rules_version=version)
+    return g
+
+
+@pytest.mark.parametrize("joined", [False, True])
+def test_since_version_22_a_hunt_foiled_by_stealth_shows_the_hunter_nothing_of_the_army(
+    joined: bool,
+) -> None:
+    # p.27; AE-38: a stealthed army is seen only through an observation check, so the hunt that
+    # finds the hero hidden drops red's sighting of his army, as when he has gone
+    g = hidden_since_sighted(joined=joined)
+    foiled = only(g.when(HuntHero(player="red", army="red-hunt"), dice=[]), HuntFoiled)
+    assert foiled.seen is None and g.state.armies["blue-quarry"].stealthed
+    assert "blue-quarry" not in g.state.sightings["red"]
+    assert "blue-quarry" not in RULESET.view(g.state, "red")["armies"]
+    assert foiled.explain() == (
+        "red-hunt of red hunts blue.shade.1 at 2,1 for 2 AP (R11; AE-21), but blue.shade.1 is "
+        "not found there alone: only a hero alone is hunted (p.30; AE-38)"
+    )
+    assert not [c for c in RULESET.legal_commands(g.state, "red") if isinstance(c, HuntHero)]
+
+
+def test_version_21_shows_the_hunter_the_stealthed_army_and_every_unit_that_joined_it() -> None:
+    # the defect version 22 closed (AE-38): 2 AP bought a contact sighting no check had won
+    g = hidden_since_sighted(version=21, joined=True)
+    foiled = only(g.when(HuntHero(player="red", army="red-hunt"), dice=[]), HuntFoiled)
+    assert foiled.seen is not None and foiled.seen.how == "contact" and foiled.seen.stealthed
+    assert (foiled.seen.hero, foiled.seen.units) == ("blue.shade.1", ("blue.wisp.1",))
+    assert g.state.sightings["red"]["blue-quarry"] == foiled.seen
+    assert RULESET.view(g.state, "red")["armies"]["blue-quarry"]["units"] == ("blue.wisp.1",)
+
+
+def test_since_version_22_a_hunt_foiled_by_units_that_joined_in_the_open_still_shows_them() -> None:
+    # AE-38: an army that is not stealthed is seen in the hunter's hex, as it now stands
+    g = hidden_since_sighted(joined=True)
+    shown = msgspec.structs.replace(g.state.armies["blue-quarry"], stealthed=False)
+    g.state = msgspec.structs.replace(g.state, armies={**g.state.armies, "blue-quarry": shown})
+    foiled = only(g.when(HuntHero(player="red", army="red-hunt"), dice=[]), HuntFoiled)
+    assert foiled.seen is not None and foiled.seen.units == ("blue.wisp.1",)
+    assert "blue-quarry now holds units (blue.wisp.1)" in foiled.explain()
+
+
 def test_without_a_bounty_hunter_the_hunter_has_no_hero_s_fate() -> None:
     # p.46; AE-21: the hunter's army's hero lends his fate only with a Bounty Hunter in the hex
     g = spotted(PLAIN_HUNT)
