@@ -51,6 +51,12 @@ from warlog.domain.core.procedure import Step
 CAPTURE_KILL_BASE_DICE = 1
 #: p.30 (R3): the hunter's unit cards in the hex are halved, rounding down
 UNITS_PER_HUNTER_DIE = 2
+#: AE-38: since version 22 a hunt foiled because the army it sought has engaged stealth shows
+#: the hunter nothing of it (``seen`` None: its sighting of that army dropped, as for a hero gone),
+#: whatever the army holds: a stealthed army is seen only through an observation check (p.27).
+#: Version 21 and before gave the hunter a contact sighting of it, stealthed, with every unit
+#: that had joined it, which no check had won
+STEALTHED_PREY_UNSEEN_SINCE = 22
 PURPOSE = "capture kill"
 
 
@@ -99,10 +105,22 @@ def hunt_problem(state: GameState, player: str, army: Army) -> RulesError | None
     return None
 
 
+def foiled_sight(state: GameState, prey: Army | None, at: str) -> Sighting | None:
+    """What a foiled hunt at ``at`` shows the hunter of the army it sought (AE-38): the army as
+    it now stands; None when it has left the hex or, since version 22, engaged stealth
+    (``STEALTHED_PREY_UNSEEN_SINCE``)."""
+    if prey is None or prey.at != at:
+        return None
+    if prey.stealthed and state.rules_version >= STEALTHED_PREY_UNSEEN_SINCE:
+        return None
+    return sighting(state, prey, "contact", "the hunt found it no longer alone (p.30; AE-38)")
+
+
 def hunt_hero(batch: Batch[GameState], cmd: HuntHero) -> None:
     """``capture_kill_began`` (after a die for a random target among several), its challenge
-    opening next; or ``hunt_foiled`` when the hero it saw alone is alone no more (AE-38).
-    RulesError for an army that may not hunt or a bad target."""
+    opening next; or ``hunt_foiled`` when the hero it saw alone is alone no more, gone or, since
+    version 22, hidden by stealth, which the hunter is then not shown (AE-38,
+    ``STEALTHED_PREY_UNSEEN_SINCE``). RulesError for an army that may not hunt or a bad target."""
     state = batch.state
     army = own_army(state, cmd.player, cmd.army)
     problem = hunt_problem(state, cmd.player, army)
@@ -140,7 +158,6 @@ def hunt_hero(batch: Batch[GameState], cmd: HuntHero) -> None:
         or actual.units
         or actual.stealthed
     ):
-        here = actual if actual is not None and actual.at == army.at else None
         batch.emit(
             HuntFoiled(
                 hunter=cmd.player,
@@ -149,11 +166,7 @@ def hunt_hero(batch: Batch[GameState], cmd: HuntHero) -> None:
                 target=str(target.hero),
                 target_army=target.army,
                 ap_cost=HUNT_HERO_AP,
-                seen=None
-                if here is None
-                else sighting(
-                    state, here, "contact", "the hunt found it no longer alone (p.30; AE-38)"
-                ),
+                seen=foiled_sight(state, actual, army.at),
             )
         )
         return

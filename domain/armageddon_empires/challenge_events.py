@@ -340,10 +340,13 @@ class HeroEscaped(Event, frozen=True, tag="hero_escaped"):
 
 class HuntFoiled(Event, frozen=True, tag="hunt_foiled"):
     """Hunt Enemy Hero (p.30) finds the hero its empire saw alone no longer alone (units joined
-    him unseen) or gone: no Capture Kill; the AP is spent, and the hunters see the army as it
-    now stands (AE-38). Since version 12 all but the hunter and the AP are sealed for the
-    hunter: the other empire learns only that a hunt of the hunter's was foiled, not by which
-    army, where, nor of which hero (``Hidden.since``)."""
+    him unseen), gone, or hidden by stealth: no Capture Kill; the AP is spent, and the hunters
+    see the army as it now stands (AE-38). Since version 12 all but the hunter and the AP are
+    sealed for the hunter: the other empire learns only that a hunt of the hunter's was foiled,
+    not by which army, where, nor of which hero (``Hidden.since``). Since version 22 an army
+    that has engaged stealth is not seen (``seen`` None, as for an army gone), and ``explain``
+    then tells the hunter only that the hero is not found there alone, never which of the two
+    (``capture.STEALTHED_PREY_UNSEEN_SINCE``)."""
 
     hunter: str
     army: Annotated[str, Hidden(owner="hunter", since=12)]
@@ -357,7 +360,7 @@ class HuntFoiled(Event, frozen=True, tag="hunt_foiled"):
         found = (
             f"{self.target_army} now holds units ({', '.join(self.seen.units)})"
             if self.seen is not None and self.seen.units
-            else f"{self.target} is not there alone any more"
+            else f"{self.target} is not found there alone"
         )
         return (
             f"{self.army} of {self.hunter} hunts {self.target} at {self.at} for {self.ap_cost} AP "

@@ -3,12 +3,27 @@ boundaries, the prisoner and its AP, in given-when-then form."""
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+from typing import Any
+
 import msgspec
 import pytest
 
-from tests.domain.armageddon_empires.arena import BASES, HUNT, arena, begin, top
-from tests.domain.armageddon_empires.helpers import army_block, only, sight, with_ap
+from tests.domain.armageddon_empires.arena import BASES, HUNT, arena, begin, toml, top
+from tests.domain.armageddon_empires.helpers import army_block, begun, only, sight, with_ap
+from tests.domain.armageddon_empires.test_hidden_setup import outputs_of
+from tests.domain.armageddon_empires.test_non_interference import (
+    KEY,
+    ROUND_ONE,
+    SHARED_HEX,
+    empires,
+    reads,
+)
 from tests.given_when_then import Given
+from warlog.arbiter.application import Arbiter
+from warlog.arbiter.audit import audit_records
+from warlog.domain import rulesets
 from warlog.domain.armageddon_empires.battle_events import BaseCaptured, RollAwaited
 from warlog.domain.armageddon_empires.challenge_events import (
     CaptureKillBegan,
@@ -254,6 +269,136 @@ def test_a_hero_that_engaged_stealth_since_he_was_seen_foils_the_hunt() -> None:
     foiled = only(events, HuntFoiled)
     assert (foiled.target, foiled.ap_cost) == ("blue.shade.1", HUNT_HERO_AP)
     assert not [e for e in events if isinstance(e, CaptureKillBegan)] and g.state.frames == ()
+
+
+def hidden_since_sighted(version: int | None = None, joined: bool = False) -> Given:
+    """Red sighted blue's shade alone; since then, unseen, his army engaged stealth (and, with
+    ``joined``, took blue's stealthed wisp), in a game of ``version`` (default: this one)."""
+    ghost = army_block("blue-ghost", "blue", "2,1", units=("wisp",)) + "stealthed = true\n"
+    g = spotted(HUNT.replace('hero = "quarry"', 'hero = "shade"') + ghost)
+    armies = dict(g.state.armies)
+    if joined:
+        armies["blue-quarry"] = msgspec.structs.replace(
+            armies["blue-quarry"], units=armies.pop("blue-ghost").units
+        )
+    armies["blue-quarry"] = msgspec.structs.replace(armies["blue-quarry"], stealthed=True)
+    g.state = msgspec.structs.replace(g.state, armies=armies)
+    if version is not None:
+        g.ruleset = RULESET.at_version(str(version))
+        g.state = msgspec.structs.replace(g.state, rules_version=version)
+    return g
+
+
+@pytest.mark.parametrize("joined", [False, True])
+def test_since_version_22_a_hunt_foiled_by_stealth_shows_the_hunter_nothing_of_the_army(
+    joined: bool,
+) -> None:
+    # p.27; AE-38: a stealthed army is seen only through an observation check, so the hunt that
+    # finds the hero hidden drops red's sighting of his army, as when he has gone
+    g = hidden_since_sighted(joined=joined)
+    foiled = only(g.when(HuntHero(player="red", army="red-hunt"), dice=[]), HuntFoiled)
+    assert foiled.seen is None and g.state.armies["blue-quarry"].stealthed
+    assert "blue-quarry" not in g.state.sightings["red"]
+    assert "blue-quarry" not in RULESET.view(g.state, "red")["armies"]
+    assert foiled.explain() == (
+        "red-hunt of red hunts blue.shade.1 at 2,1 for 2 AP (R11; AE-21), but blue.shade.1 is "
+        "not found there alone: only a hero alone is hunted (p.30; AE-38)"
+    )
+    assert not [c for c in RULESET.legal_commands(g.state, "red") if isinstance(c, HuntHero)]
+
+
+def test_version_21_shows_the_hunter_the_stealthed_army_and_every_unit_that_joined_it() -> None:
+    # the defect version 22 closed (AE-38): 2 AP bought a contact sighting no check had won
+    g = hidden_since_sighted(version=21, joined=True)
+    foiled = only(g.when(HuntHero(player="red", army="red-hunt"), dice=[]), HuntFoiled)
+    assert foiled.seen is not None and foiled.seen.how == "contact" and foiled.seen.stealthed
+    assert (foiled.seen.hero, foiled.seen.units) == ("blue.shade.1", ("blue.wisp.1",))
+    assert g.state.sightings["red"]["blue-quarry"] == foiled.seen
+    assert RULESET.view(g.state, "red")["armies"]["blue-quarry"]["units"] == ("blue.wisp.1",)
+
+
+def test_since_version_22_a_hunt_foiled_by_units_that_joined_in_the_open_still_shows_them() -> None:
+    # AE-38: an army that is not stealthed is seen in the hunter's hex, as it now stands
+    g = hidden_since_sighted(joined=True)
+    shown = msgspec.structs.replace(g.state.armies["blue-quarry"], stealthed=False)
+    g.state = msgspec.structs.replace(g.state, armies={**g.state.armies, "blue-quarry": shown})
+    foiled = only(g.when(HuntHero(player="red", army="red-hunt"), dice=[]), HuntFoiled)
+    assert foiled.seen is not None and foiled.seen.units == ("blue.wisp.1",)
+    assert "blue-quarry now holds units (blue.wisp.1)" in foiled.explain()
+
+
+def shadowed(tmp: Path, receiver: str, version: str | None = None) -> Arbiter:
+    """Red's round checks sight blue-pawn, the shade alone, in red's hex (``SHARED_HEX``); on
+    its turn blue moves a stealthed wisp, sealed for red, into ``receiver`` (blue-pawn itself,
+    or blue-shade) and blue-pawn engages stealth, sealed too; then red hunts the hero it saw
+    alone, its turn going on. ``version``: the game begun under it (default: this one's)."""
+    text = toml(SHARED_HEX.replace('hero = "pawn"', 'hero = "shade"'), empires=empires("[]"))
+    arb = begun(tmp / f"{receiver}-{version}", text, KEY, version)
+    for command in [
+        {"type": "buy_initiative", "player": "red", "count": 0},
+        {"type": "buy_initiative", "player": "blue", "count": 0, "dice": ROUND_ONE},
+        {
+            "type": "transfer_cards",
+            "player": "blue",
+            "from_army": "blue-ghost",
+            "to_army": receiver,
+            "cards": ["blue.wisp.1"],
+        },
+        {"type": "engage_stealth", "player": "blue", "army": "blue-pawn"},
+        {"type": "end_turn", "player": "blue"},
+        {"type": "hunt_hero", "player": "red", "army": "red-hunt"},
+    ]:
+        arb.play("ni", json.dumps(command))
+    return arb
+
+
+def foiled_as_red(arb: Arbiter) -> dict[str, Any]:
+    """``hunt_foiled``'s data as red's feed gives it."""
+    (data,) = [json.loads(r.data) for r in arb.records_as("ni", "red") if r.type == "hunt_foiled"]
+    return data
+
+
+def test_a_hunter_cannot_tell_whether_units_joined_the_hero_that_hid_from_its_hunt(
+    tmp_path: Path,
+) -> None:
+    """AE-38, since version 22: given twin games in which blue's hero, seen alone by red, engages
+    stealth alone or after a stealthed unit joined him, both unseen, when red hunts him (the hunt
+    foiled in both), then every output red is given is the same: what it is handed of the game's
+    creation, its state, and every read (its feed of the log with ``hunt_foiled``, its view at
+    every seq, its legal commands, its replay, the explanation of every event, the Events view)."""
+    alone, joined = shadowed(tmp_path, "blue-shade"), shadowed(tmp_path, "blue-pawn")
+    assert joined.state("ni").armies["blue-pawn"].units == ("blue.wisp.1",)
+    assert alone.state("ni").armies["blue-pawn"].units == ()
+    assert outputs_of(alone, "red") == outputs_of(joined, "red")
+    assert reads(alone, "red") == reads(joined, "red")
+    assert foiled_as_red(alone)["seen"]["value"] is None
+    assert "blue-pawn" not in alone.view("ni", player="red")["state"]["armies"]
+
+
+def test_version_21_shows_the_hunter_which_units_joined_the_hero_that_hid(tmp_path: Path) -> None:
+    # the old defect (AE-38): the foiled hunt's contact sighting showed red the stealthed army as
+    # it stood, so that red's state and reads told the twins apart; the game's creation did not
+    alone, joined = shadowed(tmp_path, "blue-shade", "21"), shadowed(tmp_path, "blue-pawn", "21")
+    before, after = outputs_of(alone, "red"), outputs_of(joined, "red")
+    assert {k for k in before if before[k] != after[k]} == {
+        "state --as red --json",
+        "every read",
+    }
+    assert foiled_as_red(alone)["seen"]["value"]["units"] == []
+    assert foiled_as_red(joined)["seen"]["value"]["units"] == ["blue.wisp.1"]
+
+
+@pytest.mark.parametrize("version", [None, "21"])
+def test_a_hunt_foiled_by_stealth_audits_clean_under_the_version_it_was_played_by(
+    tmp_path: Path, version: str | None
+) -> None:
+    # given the joined twin, revealed: every seal opened and every die checked
+    arb = shadowed(tmp_path, "blue-pawn", version)
+    arb.reveal("ni")
+    report = audit_records(arb.export_records("ni"), rulesets.get)
+    assert report.findings == [] and report.revealed
+    assert report.rules == f"armageddon-empires version {version or RULESET.version}"
+    assert report.proved.batches_rederived > 0 and not report.proved.rules_stopped_at
 
 
 def test_without_a_bounty_hunter_the_hunter_has_no_hero_s_fate() -> None:
