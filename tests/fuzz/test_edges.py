@@ -41,12 +41,12 @@ def test_recording_the_edges_game_again_writes_the_same_bytes(tmp_path: Path) ->
 def test_fuzzing_the_edges_game_reaches_every_rare_rule_and_finds_nothing(tmp_path: Path) -> None:
     # the examples run out long before the budget: the seed decides what is reached, not the
     # machine's speed (about 6 s here)
-    status, out = fuzzed(LOG, tmp_path / "failures", examples=300, budget=300, seed="1")
+    status, out = fuzzed(LOG, tmp_path / "failures", examples=300, budget=300, seed="3")
     assert status == 0, out
     report = json.loads(out)
     assert report["found"] == []
     [tally] = report["tallies"]
-    assert tally["versions"] == {str(LOG): "21"}  # recorded under version 21
+    assert tally["versions"] == {str(LOG): "22"}  # recorded under version 22
     never = [kind for kind in RARE if not tally["reached"].get(kind)]
     assert never == []
     assert tally["twin_steps"] > 0  # non-interference ran on the hidden set-up's draws
