@@ -170,12 +170,18 @@ class PostgresDatabase:
         before the lock was granted kept PostgreSQL's cached "no such table" for the ``meta``
         table the winner had made meanwhile, and made the schema a second time (a test shows it).
         """
+        unlock = "SELECT pg_advisory_unlock(hashtext(%s))"
         conn.execute("SELECT pg_advisory_lock(hashtext(%s))", (self.schema.app,))
         try:
             yield
-        finally:
-            if not conn.broken:
-                conn.execute("SELECT pg_advisory_unlock(hashtext(%s))", (self.schema.app,))
+        except BaseException:
+            # the change's own error is the one to tell; closing the connection, as ``connect``
+            # does on any error, lets go of the lock if this cannot
+            with contextlib.suppress(psycopg_module().Error):
+                if not conn.broken:
+                    conn.execute(unlock, (self.schema.app,))
+            raise
+        conn.execute(unlock, (self.schema.app,))
 
     def _version(self, meta: dict[str, str]) -> int:
         """The schema version ``meta`` records; StoreError if it is not ours or is newer."""

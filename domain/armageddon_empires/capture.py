@@ -52,10 +52,12 @@ CAPTURE_KILL_BASE_DICE = 1
 #: p.30 (R3): the hunter's unit cards in the hex are halved, rounding down
 UNITS_PER_HUNTER_DIE = 2
 #: AE-38: since version 22 a hunt foiled because the army it sought has engaged stealth shows
-#: the hunter nothing of it (``seen`` None: its sighting of that army dropped, as for a hero gone),
-#: whatever the army holds: a stealthed army is seen only through an observation check (p.27).
-#: Version 21 and before gave the hunter a contact sighting of it, stealthed, with every unit
-#: that had joined it, which no check had won
+#: the hunter nothing of it (``seen`` None: its sighting of that army dropped), whatever the army
+#: holds: a stealthed army is seen only through an observation check (p.27). Version 21 and
+#: before gave the hunter a contact sighting of it, stealthed, with every unit that had joined
+#: it, which no check had won. And since 22 a hero the hunter saw in a stealthed army is no
+#: target (``candidates``): the hunt of a stealthed army is always foiled, so it is not offered,
+#: where 21 took its AP and left the sighting as it was
 STEALTHED_PREY_UNSEEN_SINCE = 22
 PURPOSE = "capture kill"
 
@@ -74,11 +76,18 @@ def bounty_hunter(state: GameState, armies: list[Army]) -> int:
 
 def candidates(state: GameState, empire: str, at: str) -> list[Sighting]:
     """The enemy armies in hex ``at`` that ``empire`` has sighted this round as a hero alone
-    (p.30), by army id. Judged by its sightings alone (AE-38): what it may do never tells it of
-    a change it has not seen (units that secretly joined the hero)."""
+    (p.30), by army id; since version 22 not one it sighted stealthed, whose hunt would only be
+    foiled (``STEALTHED_PREY_UNSEEN_SINCE``). Judged by its sightings alone (AE-38): what it may
+    do never tells it of a change it has not seen (units that secretly joined the hero)."""
     seen = state.sightings.get(empire, {})
+    stealth_counts = state.rules_version >= STEALTHED_PREY_UNSEEN_SINCE
     return sorted(
-        (s for s in seen.values() if s.at == at and s.hero is not None and not s.units),
+        (
+            s
+            for s in seen.values()
+            if s.at == at and s.hero is not None and not s.units
+            if not (s.stealthed and stealth_counts)
+        ),
         key=lambda s: s.army,
     )
 

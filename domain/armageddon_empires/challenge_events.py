@@ -344,9 +344,9 @@ class HuntFoiled(Event, frozen=True, tag="hunt_foiled"):
     see the army as it now stands (AE-38). Since version 12 all but the hunter and the AP are
     sealed for the hunter: the other empire learns only that a hunt of the hunter's was foiled,
     not by which army, where, nor of which hero (``Hidden.since``). Since version 22 an army
-    that has engaged stealth is not seen (``seen`` None, as for an army gone), and ``explain``
-    then tells the hunter only that the hero is not found there alone, never which of the two
-    (``capture.STEALTHED_PREY_UNSEEN_SINCE``)."""
+    that has engaged stealth is not seen (``seen`` None), whatever it holds
+    (``capture.STEALTHED_PREY_UNSEEN_SINCE``); the hunter may infer that it hid, since a hero
+    alone does not leave his army unseen, but not what it holds."""
 
     hunter: str
     army: Annotated[str, Hidden(owner="hunter", since=12)]
@@ -357,11 +357,14 @@ class HuntFoiled(Event, frozen=True, tag="hunt_foiled"):
     seen: Annotated[Sighting | None, Hidden(owner="hunter", since=12)] = None
 
     def explain(self) -> str:
-        found = (
-            f"{self.target_army} now holds units ({', '.join(self.seen.units)})"
-            if self.seen is not None and self.seen.units
-            else f"{self.target} is not found there alone"
-        )
+        if self.seen is None:  # since version 22 an army that engaged stealth, too
+            found = f"{self.target} is not found there alone (gone, or hidden by stealth)"
+        elif self.seen.units:
+            found = f"{self.target_army} now holds units ({', '.join(self.seen.units)})"
+        elif self.seen.stealthed:  # version 21 and before: seen as it stands, stealthed
+            found = f"{self.target_army} has engaged stealth"
+        else:
+            found = f"{self.target} is not found there alone"
         return (
             f"{self.army} of {self.hunter} hunts {self.target} at {self.at} for {self.ap_cost} AP "
             f"(R11; AE-21), but {found}: only a hero alone is hunted (p.30; AE-38)"

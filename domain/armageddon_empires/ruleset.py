@@ -86,7 +86,8 @@ class ArmageddonEmpires(Rules[GameState, Command]):
     #: longer hang on the other empire's cards in the hex (AE-66); ``battle_averted`` records
     #: what called the battle, an assault or a delayed attack, and cites its ruling alone
     #: (AE-35, AE-36); 22: a hunt foiled because its hero's army has engaged stealth shows the
-    #: hunter nothing of that army, so that a hunt no longer shows what no check gave (AE-38)
+    #: hunter nothing of that army, so that a hunt no longer shows what no check gave, and a hero
+    #: seen in a stealthed army is no target (AE-38)
     version: ClassVar[str] = "22"
     #: each played as a variant of this class (``every_version``); version 6's air strike's
     #: unit targets are the sighted units still standing in the hex (AE-42,

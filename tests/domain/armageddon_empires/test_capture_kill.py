@@ -302,7 +302,8 @@ def test_since_version_22_a_hunt_foiled_by_stealth_shows_the_hunter_nothing_of_t
     assert "blue-quarry" not in RULESET.view(g.state, "red")["armies"]
     assert foiled.explain() == (
         "red-hunt of red hunts blue.shade.1 at 2,1 for 2 AP (R11; AE-21), but blue.shade.1 is "
-        "not found there alone: only a hero alone is hunted (p.30; AE-38)"
+        "not found there alone (gone, or hidden by stealth): only a hero alone is hunted "
+        "(p.30; AE-38)"
     )
     assert not [c for c in RULESET.legal_commands(g.state, "red") if isinstance(c, HuntHero)]
 
@@ -315,6 +316,34 @@ def test_version_21_shows_the_hunter_the_stealthed_army_and_every_unit_that_join
     assert (foiled.seen.hero, foiled.seen.units) == ("blue.shade.1", ("blue.wisp.1",))
     assert g.state.sightings["red"]["blue-quarry"] == foiled.seen
     assert RULESET.view(g.state, "red")["armies"]["blue-quarry"]["units"] == ("blue.wisp.1",)
+    # and alone, the hunt is explained by the stealth it saw
+    g = hidden_since_sighted(version=21)
+    foiled = only(g.when(HuntHero(player="red", army="red-hunt"), dice=[]), HuntFoiled)
+    assert "but blue-quarry has engaged stealth: only a hero alone is hunted" in foiled.explain()
+
+
+@pytest.mark.parametrize("version", [22, 21])
+def test_a_hero_the_hunter_sighted_in_a_stealthed_army_is_no_target_since_version_22(
+    version: int,
+) -> None:
+    """AE-38: given red's observation check won on blue's shade alone in his stealthed army, when
+    red would hunt him: since version 22 no hunt is offered and one ordered is refused, red's
+    sighting and AP kept (the hunt of a stealthed army is always foiled); version 21 offered it,
+    took 2 AP and foiled it."""
+    g = hidden_since_sighted(version=version)
+    g = sight(g, "red", "blue-quarry")
+    assert g.state.sightings["red"]["blue-quarry"].stealthed
+    hunts = [c for c in RULESET.legal_commands(g.state, "red") if isinstance(c, HuntHero)]
+    ap = g.state.empires["red"].ap
+    if version >= 22:
+        assert hunts == []
+        g.when_rejected(HuntHero(player="red", army="red-hunt"), code="rules/no_target")
+        assert g.state.sightings["red"]["blue-quarry"].stealthed
+        assert g.state.empires["red"].ap == ap
+    else:
+        assert hunts
+        foiled = only(g.when(HuntHero(player="red", army="red-hunt"), dice=[]), HuntFoiled)
+        assert foiled.seen is not None and g.state.empires["red"].ap == ap - HUNT_HERO_AP
 
 
 def test_since_version_22_a_hunt_foiled_by_units_that_joined_in_the_open_still_shows_them() -> None:
