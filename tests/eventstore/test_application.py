@@ -13,6 +13,7 @@ from tests.eventstore.conftest import SEED
 from tests.toy import rulesets
 from warlog.arbiter.application import Arbiter
 from warlog.arbiter.audit import audit_records
+from warlog.arbiter.fold import Folded
 from warlog.domain.core.dice import commitment_of, derive_faces
 from warlog.domain.core.errors import ConflictError, InputError, RulesError, WarlogError
 
@@ -482,3 +483,34 @@ def test_a_players_records_from_any_seq_are_the_tail_of_the_whole_feed() -> None
             starts = [*range(1, head + 1, 5), cut, cut + 1, cut + 2, head]
             for from_seq in (s for s in starts if s <= head):
                 assert list(arb.records_as(g, reader, from_seq)) == whole[from_seq - 1 :]
+
+
+def test_replay_agrees_only_while_the_state_held_is_the_fold_of_the_log(
+    arbiter: Arbiter, scenario_file: str
+) -> None:
+    """Given a game played on, whose live state replays from its log byte for byte, when the
+    arbiter comes to hold another state at the head (a cache gone wrong), then ``replay_agrees``
+    says so (``warlog demo``'s replay check)."""
+    game = arbiter.new_game("dice-race", scenario_file, game="g1")
+    arbiter.play(game, roll("red"))
+    arbiter.play(game, roll("blue"))
+    assert arbiter.replay_agrees(game)
+    head, first = arbiter.folded(game), arbiter.folded(game, 1)
+    arbiter.states.hold(game, Folded(head.seq, head.hash, head.meta, first.state))
+    assert not arbiter.replay_agrees(game)
+
+
+def test_a_fork_with_new_dice_of_a_revealed_game_plays_on(
+    arbiter: Arbiter, scenario_file: str
+) -> None:
+    """Given a game whose seed is revealed, so that it takes no more commands, when it is forked
+    after its reveal with new dice (what its refusal advises: "fork it with --dice new to play
+    on"), then the fork is not revealed: it offers its legal commands and plays them."""
+    game = arbiter.new_game("dice-race", scenario_file, game="g1")
+    arbiter.play(game, roll("red"))
+    revealed = arbiter.reveal(game)
+    fork = arbiter.fork(game, revealed.seq, new_game="f1", dice="new")
+    assert arbiter.about(fork)["over"] is False
+    assert arbiter.legal(fork, "blue")
+    records = arbiter.play(fork, roll("blue"))
+    assert [r.type for r in records] == ["command_issued", "dice_rolled", "scored", "turn_passed"]
