@@ -514,3 +514,15 @@ def test_a_fork_with_new_dice_of_a_revealed_game_plays_on(
     assert arbiter.legal(fork, "blue")
     records = arbiter.play(fork, roll("blue"))
     assert [r.type for r in records] == ["command_issued", "dice_rolled", "scored", "turn_passed"]
+
+
+def test_the_view_of_a_revealed_game_says_it_is_over(arbiter: Arbiter, scenario_file: str) -> None:
+    """Given a game still going on, when its seed is revealed, then its view (``warlog state``,
+    ``GET /games/{game}/state``) says it is over, as ``about`` does: it takes no more commands;
+    the view at a seq before the reveal says that game was not over then."""
+    game = arbiter.new_game("dice-race", scenario_file, game="g1")
+    arbiter.play(game, roll("red"))
+    assert arbiter.view(game)["over"] is False
+    revealed = arbiter.reveal(game)
+    assert arbiter.view(game)["over"] is True
+    assert arbiter.view(game, revealed.seq - 1)["over"] is False
