@@ -526,3 +526,16 @@ def test_the_view_of_a_revealed_game_says_it_is_over(arbiter: Arbiter, scenario_
     revealed = arbiter.reveal(game)
     assert arbiter.view(game)["over"] is True
     assert arbiter.view(game, revealed.seq - 1)["over"] is False
+
+
+def test_the_view_as_a_player_the_game_does_not_have_is_refused(
+    arbiter: Arbiter, scenario_file: str
+) -> None:
+    """Given a dice race of red and blue, when its state is asked for as green (``warlog state
+    --as green``), then it is refused, ``input/unknown_player`` (exit 1), naming who plays:
+    not a view that is no player's (every hand hidden) passed off as green's."""
+    game = arbiter.new_game("dice-race", scenario_file, game="g1")
+    with pytest.raises(InputError, match="green") as told:
+        arbiter.view(game, player="green")
+    assert (told.value.code, told.value.exit_code) == ("input/unknown_player", 1)
+    assert arbiter.view(game, player="red")["state"]["hands"] == {"red": 3, "blue": None}
