@@ -539,3 +539,19 @@ def test_the_view_as_a_player_the_game_does_not_have_is_refused(
         arbiter.view(game, player="green")
     assert (told.value.code, told.value.exit_code) == ("input/unknown_player", 1)
     assert arbiter.view(game, player="red")["state"]["hands"] == {"red": 3, "blue": None}
+
+
+def test_a_command_played_is_shown_back_as_its_player_sees_it_unless_the_referee_asks(
+    arbiter: Arbiter, scenario_file: str
+) -> None:
+    """Given a manual-dice game, whose referee types the faces of each roll into the command
+    (sealed from every player: they may pick something secret), when red's roll is played and
+    its records shown back with no reader named (``warlog play`` without ``--as``), then they
+    are as red sees them, the command's faces sealed; only the referee's read opens them."""
+    game = arbiter.new_game("dice-race", scenario_file, game="m1", dice="manual")
+    shown = arbiter.play_as(game, roll("red", dice=[6, 5, 1]))
+    issued = json.loads(shown[0].data)["command"]
+    assert issued["dice"].keys() == {"sealed"}  # no "value": not opened to red
+    assert shown == list(arbiter.records_as(game, "red", shown[0].seq, shown[-1].seq))
+    opened = arbiter.play_as(game, roll("blue", dice=[2, 3, 4]), referee=True)
+    assert json.loads(opened[0].data)["command"]["dice"]["value"] == [2, 3, 4]
