@@ -15,7 +15,7 @@ from warlog.arbiter import initial, snapshots
 from warlog.arbiter.application import Arbiter
 from warlog.arbiter.fold import Folded
 from warlog.arbiter.states import States, version_key
-from warlog.domain.core.errors import StoreError
+from warlog.domain.core.errors import InputError, StoreError
 from warlog.eventstore.memory_store import MemoryStore
 from warlog.eventstore.sqlite_store import SQLiteStore
 from warlog.eventstore.sqlite_vault import SQLiteVault, vault_path
@@ -273,3 +273,16 @@ def test_games_created_alike_but_for_their_scenario_each_replay_their_own_initia
     initial.forget()  # a process that has built none
     fresh = Arbiter(arb.store, rulesets, vault=arb.vault)
     assert {game: fresh.fold_log(game).state.target for game in targets} == targets
+
+
+def test_a_state_is_read_only_after_an_event_of_the_log(arb: Arbiter, race: str) -> None:
+    """Given a game of events 1..13, when its state is asked for after event 0 or 14, then it is
+    refused, ``input/bad_seq`` (exit 1), naming the events it has: not the state after some
+    other event passed off as that one (``warlog state --at``)."""
+    for at in (0, 14):
+        with pytest.raises(
+            InputError, match=rf"has events 1\.\.13; there is no event {at}"
+        ) as told:
+            arb.states.folded(race, at)
+        assert told.value.code == "input/bad_seq"
+    assert arb.states.folded(race, 13).seq == 13
