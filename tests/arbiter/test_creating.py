@@ -112,3 +112,15 @@ def test_the_opening_deal_rolls_on_the_key_at_the_seq_each_roll_is_stored_at(arb
     assert rolls and all(r.hidden and r.purpose == rolls[0][1].purpose for _, r in rolls)
     for seq, rolled in rolls:
         assert rolled.faces == derive_faces(SEED, game, "s", seq, len(rolled.faces), rolled.sides)
+
+
+def test_a_dice_mode_given_empty_or_otherwise_spelt_is_refused(tmp_path: Path) -> None:
+    """Given a dice mode that is empty (a form's blank field) or not spelt as the contract
+    spells it, when a game is created with it, then it is refused, ``input/bad_dice_mode``:
+    a game is ``auto`` or ``manual``, and nothing in between."""
+    scenario = tmp_path / "race.toml"
+    scenario.write_bytes(SCENARIO)
+    for dice in ("", "Auto", "manual "):
+        with pytest.raises(InputError, match="dice must be 'auto' or 'manual'") as told:
+            game_created(RULESET, str(scenario), game="g1", dice=dice, salt="", key=lambda: SEED)
+        assert told.value.code == "input/bad_dice_mode"
