@@ -12,6 +12,7 @@ from tests.eventstore.conftest import SEED
 from tests.toy import RULESET, SCENARIO
 from warlog.arbiter.application import Arbiter
 from warlog.arbiter.creating import SALT_MAX, check_salt, create_game, game_created
+from warlog.arbiter.ids import check_game_id
 from warlog.arbiter.states import version_key
 from warlog.domain.core.dice import commitment_of, derive_faces
 from warlog.domain.core.errors import InputError
@@ -124,3 +125,12 @@ def test_a_dice_mode_given_empty_or_otherwise_spelt_is_refused(tmp_path: Path) -
         with pytest.raises(InputError, match="dice must be 'auto' or 'manual'") as told:
             game_created(RULESET, str(scenario), game="g1", dice=dice, salt="", key=lambda: SEED)
         assert told.value.code == "input/bad_dice_mode"
+
+
+def test_a_game_id_is_at_most_64_characters() -> None:
+    """Given ids of 64 and 65 characters, then the first is a game id and the second is refused,
+    ``input/bad_game_id``, naming the limit (``arbiter/ids.py``: 1-64 characters)."""
+    assert check_game_id("g" * 64) == "g" * 64
+    with pytest.raises(InputError, match="use 1-64 letters") as told:
+        check_game_id("g" * 65)
+    assert told.value.code == "input/bad_game_id"
