@@ -10,7 +10,7 @@ import pytest
 
 from tests.arbiter.conftest import play, roll
 from tests.eventstore.conftest import SEED, fixed_clock
-from tests.toy import SCENARIO, rulesets
+from tests.toy import RULESET, SCENARIO, rulesets
 from warlog.arbiter import initial, snapshots
 from warlog.arbiter.application import Arbiter
 from warlog.arbiter.fold import Folded
@@ -286,3 +286,23 @@ def test_a_state_is_read_only_after_an_event_of_the_log(arb: Arbiter, race: str)
             arb.states.folded(race, at)
         assert told.value.code == "input/bad_seq"
     assert arb.states.folded(race, 13).seq == 13
+
+
+def test_a_snapshot_kept_under_one_version_of_the_rules_is_not_read_under_another(
+    arb: Arbiter, race: str
+) -> None:
+    """Given a dice race played under version 1 of its rules, with snapshots kept, when a
+    warlog that plays only version 2 reads it (the game's version no longer kept: it is read
+    under the rules there are), then no snapshot version 1 folded is started from: the state
+    is version 2's fold of the log (ARCHITECTURE.md, "Storage notes": snapshots carry the
+    ruleset version)."""
+
+    class DiceRaceV2(type(RULESET)):  # type: ignore[misc]
+        version = "2"
+
+    later = DiceRaceV2()
+    assert arb.vault.latest_snapshot(arb.store.lineage(race), 13, version_key(RULESET))
+    upgraded = States(arb.store, arb.vault, lambda name: later)
+    assert upgraded.loaded(race).ruleset is later
+    assert upgraded.snapshot(race, 13) is None
+    assert upgraded.folded(race).state == upgraded.fold_log(race).state
