@@ -12,9 +12,11 @@ from tests.eventstore.conftest import SEED
 from tests.toy import RULESET, SCENARIO
 from warlog.arbiter.application import Arbiter
 from warlog.arbiter.creating import SALT_MAX, check_salt, create_game, game_created
-from warlog.domain.core.dice import commitment_of
+from warlog.arbiter.ids import check_game_id
+from warlog.arbiter.states import version_key
+from warlog.domain.core.dice import commitment_of, derive_faces
 from warlog.domain.core.errors import InputError
-from warlog.domain.core.events import GameCreated
+from warlog.domain.core.events import DiceRolled, GameCreated
 
 
 def test_a_salt_is_at_most_salt_max_printable_characters() -> None:
@@ -85,3 +87,50 @@ def test_a_game_refused_on_a_key_the_vault_held_already_leaves_that_key(
     fresh = Arbiter(arb.store, arb.rulesets, vault=arb.vault)
     play(fresh, race, 1)
     assert fresh.state(race) == fresh.fold_log(race).state
+
+
+def test_a_new_game_keeps_its_snapshot_at_seq_1_before_anything_reads_it(
+    arb: Arbiter, tmp_path: Path
+) -> None:
+    """Given a game just created, before any read of it, then the vault holds its snapshot at
+    seq 1: the next process (each ``warlog`` command) starts from it rather than building the
+    scenario again, which for Armageddon Empires costs more than folding a young game
+    (``create_game``; ``States.created``)."""
+    scenario = tmp_path / "race.toml"
+    scenario.write_bytes(SCENARIO)
+    game = arb.new_game("dice-race", str(scenario), game="g2")
+    found = arb.vault.latest_snapshot(arb.store.lineage(game), 1, version_key(RULESET))
+    assert found is not None and found[0] == 1
+
+
+def test_the_opening_deal_rolls_on_the_key_at_the_seq_each_roll_is_stored_at(arb: Arbiter) -> None:
+    """Given an Armageddon Empires game created on a known key, then every die of its opening
+    deal (rolled in ``game_created``'s batch, hidden) is the contract's derivation at the seq
+    its ``dice_rolled`` is stored at: what anyone checks once the seed is revealed
+    (ARCHITECTURE.md, "Dice")."""
+    game = arb.new_game("armageddon-empires", game="ae", salt="s")
+    rolls = [(seq, e) for seq, e in arb.events(game) if isinstance(e, DiceRolled)]
+    assert rolls and all(r.hidden and r.purpose == rolls[0][1].purpose for _, r in rolls)
+    for seq, rolled in rolls:
+        assert rolled.faces == derive_faces(SEED, game, "s", seq, len(rolled.faces), rolled.sides)
+
+
+def test_a_dice_mode_given_empty_or_otherwise_spelt_is_refused(tmp_path: Path) -> None:
+    """Given a dice mode that is empty (a form's blank field) or not spelt as the contract
+    spells it, when a game is created with it, then it is refused, ``input/bad_dice_mode``:
+    a game is ``auto`` or ``manual``, and nothing in between."""
+    scenario = tmp_path / "race.toml"
+    scenario.write_bytes(SCENARIO)
+    for dice in ("", "Auto", "manual "):
+        with pytest.raises(InputError, match="dice must be 'auto' or 'manual'") as told:
+            game_created(RULESET, str(scenario), game="g1", dice=dice, salt="", key=lambda: SEED)
+        assert told.value.code == "input/bad_dice_mode"
+
+
+def test_a_game_id_is_at_most_64_characters() -> None:
+    """Given ids of 64 and 65 characters, then the first is a game id and the second is refused,
+    ``input/bad_game_id``, naming the limit (``arbiter/ids.py``: 1-64 characters)."""
+    assert check_game_id("g" * 64) == "g" * 64
+    with pytest.raises(InputError, match="use 1-64 letters") as told:
+        check_game_id("g" * 65)
+    assert told.value.code == "input/bad_game_id"

@@ -6,14 +6,20 @@ import contextlib
 import sqlite3
 from pathlib import Path
 
+import pytest
+
 from tests.arbiter.conftest import play, roll
 from tests.eventstore.conftest import SEED, fixed_clock
-from tests.toy import SCENARIO, rulesets
+from tests.toy import RULESET, SCENARIO, rulesets
+from warlog.arbiter import initial, snapshots
 from warlog.arbiter.application import Arbiter
 from warlog.arbiter.fold import Folded
 from warlog.arbiter.states import States, version_key
+from warlog.domain.core.errors import InputError, StoreError
+from warlog.eventstore.memory_store import MemoryStore
 from warlog.eventstore.sqlite_store import SQLiteStore
 from warlog.eventstore.sqlite_vault import SQLiteVault, vault_path
+from warlog.eventstore.vault import MemoryVault
 
 
 def test_the_fold_at_the_head_is_held_until_another_writer_moves_the_log_on(
@@ -148,3 +154,155 @@ def test_a_held_fold_gives_way_when_the_log_replaced_under_it_has_grown_past_it(
     assert at_13.hash != held.hash
     assert at_13.state == other.folded(game, 13).state
     assert arb.folded(game).state == other.state(game)
+
+
+def kept_snapshots(arb: Arbiter, game: str) -> list[int]:
+    """The seqs of the snapshots kept for ``game`` under its rules' version, oldest first."""
+    version = version_key(arb.ruleset_of(game))
+    lineage = arb.store.lineage(game)
+    found = (
+        arb.vault.latest_snapshot(lineage, at, version) for at in range(1, arb.head(game)[0] + 1)
+    )
+    return sorted({f[0] for f in found if f is not None})
+
+
+def test_a_snapshot_is_kept_at_a_round_start_and_every_k_events_not_after_every_batch(
+    tmp_path: Path,
+) -> None:
+    """Given snapshots every 6 events and a dice race of one-die rolls whose batches end at 5
+    (blue's turn), 9 (red's again: round 2 starts), 13 (blue's) and 17 (round 3), when they are
+    played, then snapshots are kept at 1 (its creation), at 9 and 17 (round starts) and at 13
+    (its batch crosses 12), not after 5 (it crosses nothing, starts no round): a state costs
+    O(K) and no more snapshots are written than that (ARCHITECTURE.md, "Storage notes":
+    snapshots every K events and at turn starts)."""
+    scenario = tmp_path / "race.toml"
+    scenario.write_bytes(SCENARIO)
+    arb = Arbiter(MemoryStore(), rulesets, clock=fixed_clock(), snapshot_every=6)
+    game = arb.new_game("dice-race", str(scenario), game="g1")
+    for _ in range(4):
+        state = arb.state(game)
+        arb.play(game, roll(state.players[state.turn], 1))
+    assert arb.head(game)[0] == 17
+    assert kept_snapshots(arb, game) == [1, 9, 13, 17]
+
+
+def test_a_snapshot_filed_under_another_seq_than_the_one_it_holds_is_not_used(
+    arb: Arbiter, race: str
+) -> None:
+    """Given the fold at 13 kept in the vault as the snapshot of event 9 (a damaged or misfiled
+    key file row: its MAC checks, and the log holds event 13 with its hash), when a new process
+    reads the game at 10, then it does not start from it (that would be the state at 13 told as
+    the state at 10): it folds from the log."""
+    ruleset = arb.ruleset_of(race)
+    at_13 = arb.states.folded(race, 13)
+    at_13.initial = arb.states.initial(race)
+    arb.vault.put_snapshot(race, 9, version_key(ruleset), snapshots.encode(at_13))
+    fresh = States(arb.store, arb.vault, rulesets)
+    assert fresh.snapshot(race, 10) is None
+    at_10 = fresh.folded(race, 10)
+    assert at_10.seq == 10
+    assert at_10.state == fresh.fold_records(ruleset, arb.store.read(race, 1, 10)).state
+
+
+def test_a_snapshot_at_seq_1_whose_event_the_log_holds_with_another_hash_is_not_used(
+    arb: Arbiter, race: str
+) -> None:
+    """Given a snapshot at seq 1 whose MAC checks but whose hash is not the log's event 1 (kept
+    for another log of the same game id: a key file beside another database) holding another
+    state, when a new process reads the game after its creation, then its state is the one
+    ``game_created`` begins, not the snapshot's (``States.created``)."""
+    at_1, at_13 = arb.states.folded(race, 1), arb.states.folded(race, 13)
+    arb.states.keep_snapshot(race, Folded(1, "f" * 64, at_1.meta, at_13.state))
+    fresh = States(arb.store, arb.vault, rulesets)
+    created = fresh.created(race)
+    assert created is not None and created.state == at_1.state != at_13.state
+    assert fresh.folded(race, 1).state == at_1.state
+
+
+def test_check_snapshots_compares_a_snapshot_one_event_before_another(
+    arb: Arbiter, race: str
+) -> None:
+    """Given the snapshots the game kept (1, 5, 9, 13), agreeing with the log, when another is
+    kept at 12, the event just before 13's, with a state that is not the log's, then
+    ``check_snapshots`` compares it too and names it: each snapshot a read could start from is
+    compared, whatever its neighbours."""
+    checked, differing = arb.states.check_snapshots(race)
+    assert differing == []
+    at_12, at_1 = arb.states.folded(race, 12), arb.states.folded(race, 1)
+    arb.states.keep_snapshot(race, Folded(12, at_12.hash, at_12.meta, at_1.state))
+    assert arb.states.check_snapshots(race) == (checked + 1, [12])
+
+
+def test_a_log_folded_without_its_game_created_is_corrupt(arb: Arbiter, race: str) -> None:
+    """Given the records of a game from its second event on (its ``game_created`` lost), when
+    they are folded, then it is StoreError ``store/corrupt`` naming what is missing, not a fold
+    without players or dice."""
+    ruleset = arb.ruleset_of(race)
+    with pytest.raises(StoreError, match="no game_created event") as told:
+        arb.states.fold_records(ruleset, arb.store.read(race, 2, 13))
+    assert told.value.code == "store/corrupt"
+
+
+def test_a_game_read_without_its_key_file_says_the_key_file_lacks_its_sealed_values(
+    arb: Arbiter,
+) -> None:
+    """Given an Armageddon Empires game (its ``game_created`` seals the empires' secrets), when
+    a process reads it on the same log with a key file that lacks its openings (the events
+    database handed out without its key file), then it is the key file's error, ``store/sealed``,
+    naming the event, not "the event does not fold" (``store/corrupt``, which sends a referee
+    to look for damage)."""
+    game = arb.new_game("armageddon-empires", game="ae")
+    without = Arbiter(arb.store, rulesets, vault=MemoryVault())
+    with pytest.raises(StoreError, match="holds no clear form of event 1") as told:
+        without.state(game)
+    assert told.value.code == "store/sealed"
+
+
+def test_games_created_alike_but_for_their_scenario_each_replay_their_own_initial_state(
+    arb: Arbiter, tmp_path: Path
+) -> None:
+    """Given two dice races that differ only by their target (6 and 4), when a process that has
+    built no initial state yet replays each from its log (``fold_log``: replay and audit), then
+    each begins from its own scenario's state: the initial states shared between games are
+    kept per ``game_created`` (``arbiter/initial.py``)."""
+    targets = {}
+    for name, target in (("g6", 6), ("g4", 4)):
+        scenario = tmp_path / f"{name}.toml"
+        scenario.write_bytes(SCENARIO.replace(b"target = 6", f"target = {target}".encode()))
+        targets[arb.new_game("dice-race", str(scenario), game=name)] = target
+    initial.forget()  # a process that has built none
+    fresh = Arbiter(arb.store, rulesets, vault=arb.vault)
+    assert {game: fresh.fold_log(game).state.target for game in targets} == targets
+
+
+def test_a_state_is_read_only_after_an_event_of_the_log(arb: Arbiter, race: str) -> None:
+    """Given a game of events 1..13, when its state is asked for after event 0 or 14, then it is
+    refused, ``input/bad_seq`` (exit 1), naming the events it has: not the state after some
+    other event passed off as that one (``warlog state --at``)."""
+    for at in (0, 14):
+        with pytest.raises(
+            InputError, match=rf"has events 1\.\.13; there is no event {at}"
+        ) as told:
+            arb.states.folded(race, at)
+        assert told.value.code == "input/bad_seq"
+    assert arb.states.folded(race, 13).seq == 13
+
+
+def test_a_snapshot_kept_under_one_version_of_the_rules_is_not_read_under_another(
+    arb: Arbiter, race: str
+) -> None:
+    """Given a dice race played under version 1 of its rules, with snapshots kept, when a
+    warlog that plays only version 2 reads it (the game's version no longer kept: it is read
+    under the rules there are), then no snapshot version 1 folded is started from: the state
+    is version 2's fold of the log (ARCHITECTURE.md, "Storage notes": snapshots carry the
+    ruleset version)."""
+
+    class DiceRaceV2(type(RULESET)):  # type: ignore[misc]
+        version = "2"
+
+    later = DiceRaceV2()
+    assert arb.vault.latest_snapshot(arb.store.lineage(race), 13, version_key(RULESET))
+    upgraded = States(arb.store, arb.vault, lambda name: later)
+    assert upgraded.loaded(race).ruleset is later
+    assert upgraded.snapshot(race, 13) is None
+    assert upgraded.folded(race).state == upgraded.fold_log(race).state

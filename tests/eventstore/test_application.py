@@ -13,6 +13,7 @@ from tests.eventstore.conftest import SEED
 from tests.toy import rulesets
 from warlog.arbiter.application import Arbiter
 from warlog.arbiter.audit import audit_records
+from warlog.arbiter.fold import Folded
 from warlog.domain.core.dice import commitment_of, derive_faces
 from warlog.domain.core.errors import ConflictError, InputError, RulesError, WarlogError
 
@@ -482,3 +483,75 @@ def test_a_players_records_from_any_seq_are_the_tail_of_the_whole_feed() -> None
             starts = [*range(1, head + 1, 5), cut, cut + 1, cut + 2, head]
             for from_seq in (s for s in starts if s <= head):
                 assert list(arb.records_as(g, reader, from_seq)) == whole[from_seq - 1 :]
+
+
+def test_replay_agrees_only_while_the_state_held_is_the_fold_of_the_log(
+    arbiter: Arbiter, scenario_file: str
+) -> None:
+    """Given a game played on, whose live state replays from its log byte for byte, when the
+    arbiter comes to hold another state at the head (a cache gone wrong), then ``replay_agrees``
+    says so (``warlog demo``'s replay check)."""
+    game = arbiter.new_game("dice-race", scenario_file, game="g1")
+    arbiter.play(game, roll("red"))
+    arbiter.play(game, roll("blue"))
+    assert arbiter.replay_agrees(game)
+    head, first = arbiter.folded(game), arbiter.folded(game, 1)
+    arbiter.states.hold(game, Folded(head.seq, head.hash, head.meta, first.state))
+    assert not arbiter.replay_agrees(game)
+
+
+def test_a_fork_with_new_dice_of_a_revealed_game_plays_on(
+    arbiter: Arbiter, scenario_file: str
+) -> None:
+    """Given a game whose seed is revealed, so that it takes no more commands, when it is forked
+    after its reveal with new dice (what its refusal advises: "fork it with --dice new to play
+    on"), then the fork is not revealed: it offers its legal commands and plays them."""
+    game = arbiter.new_game("dice-race", scenario_file, game="g1")
+    arbiter.play(game, roll("red"))
+    revealed = arbiter.reveal(game)
+    fork = arbiter.fork(game, revealed.seq, new_game="f1", dice="new")
+    assert arbiter.about(fork)["over"] is False
+    assert arbiter.legal(fork, "blue")
+    records = arbiter.play(fork, roll("blue"))
+    assert [r.type for r in records] == ["command_issued", "dice_rolled", "scored", "turn_passed"]
+
+
+def test_the_view_of_a_revealed_game_says_it_is_over(arbiter: Arbiter, scenario_file: str) -> None:
+    """Given a game still going on, when its seed is revealed, then its view (``warlog state``,
+    ``GET /games/{game}/state``) says it is over, as ``about`` does: it takes no more commands;
+    the view at a seq before the reveal says that game was not over then."""
+    game = arbiter.new_game("dice-race", scenario_file, game="g1")
+    arbiter.play(game, roll("red"))
+    assert arbiter.view(game)["over"] is False
+    revealed = arbiter.reveal(game)
+    assert arbiter.view(game)["over"] is True
+    assert arbiter.view(game, revealed.seq - 1)["over"] is False
+
+
+def test_the_view_as_a_player_the_game_does_not_have_is_refused(
+    arbiter: Arbiter, scenario_file: str
+) -> None:
+    """Given a dice race of red and blue, when its state is asked for as green (``warlog state
+    --as green``), then it is refused, ``input/unknown_player`` (exit 1), naming who plays:
+    not a view that is no player's (every hand hidden) passed off as green's."""
+    game = arbiter.new_game("dice-race", scenario_file, game="g1")
+    with pytest.raises(InputError, match="green") as told:
+        arbiter.view(game, player="green")
+    assert (told.value.code, told.value.exit_code) == ("input/unknown_player", 1)
+    assert arbiter.view(game, player="red")["state"]["hands"] == {"red": 3, "blue": None}
+
+
+def test_a_command_played_is_shown_back_as_its_player_sees_it_unless_the_referee_asks(
+    arbiter: Arbiter, scenario_file: str
+) -> None:
+    """Given a manual-dice game, whose referee types the faces of each roll into the command
+    (sealed from every player: they may pick something secret), when red's roll is played and
+    its records shown back with no reader named (``warlog play`` without ``--as``), then they
+    are as red sees them, the command's faces sealed; only the referee's read opens them."""
+    game = arbiter.new_game("dice-race", scenario_file, game="m1", dice="manual")
+    shown = arbiter.play_as(game, roll("red", dice=[6, 5, 1]))
+    issued = json.loads(shown[0].data)["command"]
+    assert issued["dice"].keys() == {"sealed"}  # no "value": not opened to red
+    assert shown == list(arbiter.records_as(game, "red", shown[0].seq, shown[-1].seq))
+    opened = arbiter.play_as(game, roll("blue", dice=[2, 3, 4]), referee=True)
+    assert json.loads(opened[0].data)["command"]["dice"]["value"] == [2, 3, 4]
