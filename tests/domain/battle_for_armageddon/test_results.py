@@ -390,15 +390,22 @@ def test_a_leader_whose_only_companion_is_his_hive_loses_nothing_to_a_dr() -> No
     assert g.state.counters["yarrick"].location == "hive_b"
 
 
-def test_a_leader_left_behind_by_an_advance_lives_on() -> None:
+def ghazghkull_s_boyz_won_a_de() -> Given:
+    """Ghazghkull and two Boyz in plain_b beat ig-1 out of plain_a (9 vs 3 → 3:1, a 6 → DE) and
+    keep the result: the advance is theirs to choose."""
     g = orks_attack(
         at("boyz-2", "plain_b"),
         at("boyz-3", "plain_b"),
         at("ghazghkull", "plain_b"),
         at("ig-1", "plain_a"),
     )
-    attack(g, "plain_a", "plain_b", die=6)  # 9 vs 3 → 3:1, 6 → DE
+    attack(g, "plain_a", "plain_b", die=6)
     g.when(c.KeepResult(player="orks"))
+    return g
+
+
+def test_a_leader_left_behind_by_an_advance_lives_on() -> None:
+    g = ghazghkull_s_boyz_won_a_de()
     g.when(c.Advance(player="orks", counters=["boyz-2", "boyz-3"]))
     assert g.state.counters["ghazghkull"].location == "plain_b"
     assert g.state.combat is None
@@ -486,14 +493,7 @@ def test_version_4_cites_retreating_for_a_fortification_its_stack_retreat_destro
 def test_the_advance_is_offered_with_and_without_the_leader() -> None:
     """Given Ghazghkull and two Boyz who won a DE from plain_b, when legal lists the advances,
     then each group of Boyz is offered alone and with Ghazghkull, staying put first."""
-    g = orks_attack(
-        at("boyz-2", "plain_b"),
-        at("boyz-3", "plain_b"),
-        at("ghazghkull", "plain_b"),
-        at("ig-1", "plain_a"),
-    )
-    attack(g, "plain_a", "plain_b", die=6)  # 9 vs 3 → 3:1, 6 → DE
-    g.when(c.KeepResult(player="orks"))
+    g = ghazghkull_s_boyz_won_a_de()
     assert [x.counters for x in RULESET.legal_commands(g.state, "orks")] == [
         [],
         ["ghazghkull"],
