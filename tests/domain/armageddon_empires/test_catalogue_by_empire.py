@@ -323,3 +323,17 @@ def test_a_base_s_facility_type_is_in_the_clear_and_not_under_an_empire(tmp_path
     assert ids(created_as(arb, None)["scenario"]["cards"]) == ["keep", "camp", "depot"]
     red = created_as(arb, "red")["scenario"]["empires"][0]["cards"]["value"]
     assert ids(red) == [c for c in RED_CARDS if c != "depot"]
+
+
+@pytest.mark.parametrize(("version", "split"), [("17", False), ("18", True)])
+def test_version_18_is_the_first_to_record_a_hidden_set_up_s_card_types_under_each_empire(
+    version: str, split: bool
+) -> None:
+    """AE-64's gate: given blue garrisoning a type of its own, when a game of version 17 or 18
+    records the scenario, then version 18, and not 17, keeps only the public types at the top
+    level and blue's under blue."""
+    recorded = RULESET.at_version(version).recorded_scenario(parse_scenario(OWN))  # type: ignore[union-attr]
+    top = ids(recorded["cards"])
+    assert ("glass-choristers" not in top) == split
+    blue = recorded["empires"][1]
+    assert ids(blue.get("cards", [])) == (["trooper", "glass-choristers"] if split else [])
