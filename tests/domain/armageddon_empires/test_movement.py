@@ -18,6 +18,7 @@ from warlog.domain.armageddon_empires.battle_events import BaseCaptured, Engagem
 from warlog.domain.armageddon_empires.commands import CreateArmy, Engage, EngageStealth, MoveArmy
 from warlog.domain.armageddon_empires.events import ArmyCreated, ArmyMoved, MoveStep, TurnBegan
 from warlog.domain.armageddon_empires.ruleset import RULESET
+from warlog.domain.armageddon_empires.terrain import TERRAIN_TABLE
 
 
 def moves_of(g: Given, army: str) -> list[str]:
@@ -293,3 +294,26 @@ def test_a_stealthed_army_passes_through_an_enemy_army_its_empire_sees() -> None
     g.when(EngageStealth(player="red", army="red-sneak"))
     moved = only(g.when(MoveArmy(player="red", army="red-sneak", to="4,2"), dice=[]), ArmyMoved)
     assert [step.to for step in moved.steps] == ["3,2", "4,2"]
+
+
+def test_each_terrain_costs_and_defends_as_r12_says() -> None:
+    """R12 (rules digest §13; desert 0 and badlands 1 the manual's, p.27, p.30): move cost /
+    defence and observation modifier of each terrain, as docs/scenarios.md prints them."""
+    table = {name: (t.move, t.defense) for name, t in TERRAIN_TABLE.items()}
+    assert table == {
+        "plains": (1, 0),
+        "desert": (1, 0),
+        "badlands": (2, 1),
+        "forest": (2, 1),
+        "hills": (2, 2),
+        "urban": (2, 2),
+        "swamp": (3, 1),
+        "mountains": (3, 3),
+    }
+
+
+def test_an_army_pays_each_terrain_s_cost_to_enter_it() -> None:
+    """R12: a scout (movement 4) steps from 1,3 into the swamp at 2,3 for 3 movement points."""
+    g = start_turns(game(armies=ARMIES + army_block("red-c", "red", "1,3", units=("scout",))))
+    moved = only(g.when(MoveArmy(player="red", army="red-c", to="2,3")), ArmyMoved)
+    assert (moved.steps, moved.move_points) == ((MoveStep("2,3", "swamp", 3),), 3)

@@ -329,3 +329,10 @@ def test_a_scenario_at_each_limit_is_accepted() -> None:
     assert [e.id for e in sc.empires] == ["red", "redder"]
     own = MINE_CARDS + ARMIES + minefield("red-mines", "red", "1,0")  # red-a stands there
     parse_scenario(toml(armies=own))
+
+
+def test_a_terrain_that_costs_no_movement_is_refused() -> None:
+    """A terrain's move cost is at least 1 (docs/scenarios.md, ``[terrain]``): a free hex would
+    let an army cross the map."""
+    msg = rejected(toml(extra="\n[terrain.swamp]\nmove = 0\n"))
+    assert msg == "bad scenario: Expected `int` >= 1 - at `$.terrain[...].move`"
