@@ -336,3 +336,11 @@ def test_a_terrain_that_costs_no_movement_is_refused() -> None:
     let an army cross the map."""
     msg = rejected(toml(extra="\n[terrain.swamp]\nmove = 0\n"))
     assert msg == "bad scenario: Expected `int` >= 1 - at `$.terrain[...].move`"
+
+
+def test_a_garrison_s_hero_leads_it_and_is_not_one_of_its_units() -> None:
+    """AE-8: given red's stronghold garrisoned by a trooper and the captain, when the game
+    opens, then its garrison army has the captain as hero and the trooper alone as unit."""
+    bases = BASES.replace('garrison = ["trooper"]', 'garrison = ["trooper", "captain"]')
+    garrison = RULESET.initial_state(parse_scenario(toml(bases=bases))).armies["red-hq-garrison"]
+    assert (garrison.hero, garrison.units) == ("red.captain.1", ("red.trooper.1",))
