@@ -317,3 +317,14 @@ def test_an_army_pays_each_terrain_s_cost_to_enter_it() -> None:
     g = start_turns(game(armies=ARMIES + army_block("red-c", "red", "1,3", units=("scout",))))
     moved = only(g.when(MoveArmy(player="red", army="red-c", to="2,3")), ArmyMoved)
     assert (moved.steps, moved.move_points) == ((MoveStep("2,3", "swamp", 3),), 3)
+
+
+def test_an_army_stopped_by_contact_never_stops_in_a_hex_already_full_of_its_armies() -> None:
+    """AE-17, p.23: red-c walks 0,0 → 1,0 → 2,0 → 3,0 and meets blue's unseen blue-b at 2,0;
+    the hex before, 1,0, already holds 8 red armies, so red-c stops where it began."""
+    seven = "".join(army_block(f"red-f{i}", "red", "1,0", units=("trooper",)) for i in range(7))
+    armies = ARMIES + seven + army_block("blue-b", "blue", "2,0", units=("trooper",))
+    g = start_turns(game(armies=armies + army_block("red-c", "red", "0,0", units=("scout",))))
+    moved = only(g.when(MoveArmy(player="red", army="red-c", to="3,0"), dice=[]), ArmyMoved)
+    assert (moved.origin, moved.to, moved.contact, moved.steps) == ("0,0", "0,0", "2,0", ())
+    assert len(g.state.armies_at("red", "1,0")) == 8
