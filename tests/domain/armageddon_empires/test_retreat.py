@@ -364,3 +364,18 @@ def test_a_beaten_army_retreats_to_the_free_neighbour_nearest_its_nearest_base(
     outpost, holding no enemy base, no combat-capable enemy army that is not stealthed, and
     fewer than 8 armies of its empire; ties by the hex's name."""
     assert blue_y_retreats(bases, armies) == expected
+
+
+def test_retreat_army_takes_only_the_army_in_the_fight_and_leaves_the_others_in_the_battle() -> (
+    None
+):
+    """p.34: given blue-y fighting and blue-z beside it at 4,0, when blue chooses to retreat
+    its army, then only blue-y retreats (its two units each face a retreat challenge) and
+    blue-z stays in the battle, to be committed next."""
+    armies = VERSUS_FOX + army_block("blue-z", "blue", "4,0", units=("trooper",))
+    g = committed(attack_at(field(armies), "red-x", "4,0"))
+    events = g.when(NextRound(player="blue", choice="retreat_army"), dice=[6, 6, 1])
+    chosen = only(events, NextRoundChosen)
+    assert chosen.retreating == ("blue-y",)
+    assert chosen.battle.defender.out == ("blue-y",)
+    assert {item.army for item in chosen.battle.retreats} == {"blue-y"}
