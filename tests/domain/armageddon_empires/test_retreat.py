@@ -379,3 +379,30 @@ def test_retreat_army_takes_only_the_army_in_the_fight_and_leaves_the_others_in_
     assert chosen.retreating == ("blue-y",)
     assert chosen.battle.defender.out == ("blue-y",)
     assert {item.army for item in chosen.battle.retreats} == {"blue-y"}
+
+
+def test_a_stealthed_army_that_stays_out_of_the_battle_does_not_hunt_the_hero_left_alone() -> None:
+    """p.30, p.34 (AE-33): given red's stealthed red-a at 4,0 not joining red-x's battle, when
+    the lancer leaves blue's drummer alone, then red-x hunts him without red-a."""
+    armies = (
+        CREEPER
+        + DRUMMER
+        + army_block("red-x", "red", "3,0", units=("lancer",))
+        + army_block("red-a", "red", "4,0", units=("creeper",))
+        + "stealthed = true\n"
+        + army_block("blue-y", "blue", "4,0", hero="drummer", units=("trooper",))
+    )
+    g = field(armies)
+    g.when(MoveArmy(player="red", army="red-x", to="4,0"))
+    g.when(Engage(player="red", choice="attack"))
+    g.when(SetUpBattle(player="red"))
+    g.when(SetUpBattle(player="blue"))
+    g.when(CommitArmy(player="red", army="red-x"))
+    g.when(CommitArmy(player="blue", army="blue-y"), dice=[6, 6, 6, 1, 1, 1])
+    events = g.when(
+        Attack(player="red", unit="red.lancer.1", target="blue.trooper.1"), dice=[6] * 4 + [1] * 3
+    )
+    began = only(events, CaptureKillBegan)
+    assert (began.frame.army, began.hunting_armies) == ("red-x", ("red-a", "red-x"))
+    assert began.destealthed == ("red-a",)
+    assert not g.state.armies["red-a"].stealthed
