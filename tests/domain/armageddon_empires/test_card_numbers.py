@@ -296,3 +296,21 @@ def test_two_hidden_cards_whose_numbers_meet_take_distinct_ids() -> None:
     new = renaming(state, "blue", faces)
     deck_ids = [new[c] for c in state.empires["blue"].deck]
     assert len(set(deck_ids)) == 150 and len(set(new.values())) == len(new)
+
+
+def test_an_empire_may_hold_999_cards_of_one_type_and_not_1000() -> None:
+    """The numbers run from 1 to 999 (AE-62): given red's three troopers of ``helpers`` (its
+    garrison, hand and deck) and 124 armies of 8, a last army of 4 troopers makes 999 and is
+    accepted; one of 5 makes 1000 and is refused."""
+    hexes = [f"{q},{r}" for r in range(3) for q in range(1, 7)]
+    full = "".join(
+        army_block(f"red-x{i}", "red", hexes[i // 8], units=("trooper",) * 8) for i in range(124)
+    )
+    for last, refused in ((4, False), (5, True)):
+        armies = full + army_block("red-y", "red", hexes[15], units=("trooper",) * last)
+        if refused:
+            with pytest.raises(InputError) as info:
+                parse_scenario(toml(armies=armies, public_setup=False))
+            assert "red holds more than 999 'trooper' cards" in str(info.value)
+        else:
+            parse_scenario(toml(armies=armies, public_setup=False))

@@ -27,13 +27,14 @@ from tests.domain.armageddon_empires.helpers import (
     BASES,
     EMPIRES,
     army_block,
+    base_block,
     begun,
     revealed_clean,
     toml,
     verified_and_imported,
 )
 from tests.domain.armageddon_empires.test_hidden_setup import created_as, forged_audit, red_outputs
-from tests.domain.armageddon_empires.test_minefields import MINE_CARDS
+from tests.domain.armageddon_empires.test_minefields import MINE_CARDS, minefield
 from tests.domain.armageddon_empires.test_non_interference import KEY, reads
 from warlog.arbiter.application import Arbiter
 from warlog.arbiter.audit import audit_records
@@ -323,3 +324,47 @@ def test_a_base_s_facility_type_is_in_the_clear_and_not_under_an_empire(tmp_path
     assert ids(created_as(arb, None)["scenario"]["cards"]) == ["keep", "camp", "depot"]
     red = created_as(arb, "red")["scenario"]["empires"][0]["cards"]["value"]
     assert ids(red) == [c for c in RED_CARDS if c != "depot"]
+
+
+@pytest.mark.parametrize(("version", "split"), [("17", False), ("18", True)])
+def test_version_18_is_the_first_to_record_a_hidden_set_up_s_card_types_under_each_empire(
+    version: str, split: bool
+) -> None:
+    """AE-64's gate: given blue garrisoning a type of its own, when a game of version 17 or 18
+    records the scenario, then version 18, and not 17, keeps only the public types at the top
+    level and blue's under blue."""
+    recorded = RULESET.at_version(version).recorded_scenario(parse_scenario(OWN))  # type: ignore[union-attr]
+    top = ids(recorded["cards"])
+    assert ("glass-choristers" not in top) == split
+    blue = recorded["empires"][1]
+    assert ids(blue.get("cards", [])) == (["trooper", "glass-choristers"] if split else [])
+
+
+#: two facility types only blue's bases use: a facility of blue-hq and an outpost's card
+BLUE_BASE_CARDS = """
+[[cards]]
+kind = "facility"
+id = "tower"
+name = "Test Tower"
+defense = 1
+structure = 2
+
+[[cards]]
+kind = "facility"
+id = "watch"
+name = "Test Watch"
+defense = 1
+structure = 2
+"""
+
+
+def test_an_empire_has_seen_every_base_s_cards_and_its_own_minefields_from_the_start() -> None:
+    """AE-7, AE-17: given blue's bases on types red uses nowhere and red's minefield, when the
+    game opens, then red has seen blue's base card and facility (bases are public) and its own
+    minefield's card, and blue has not seen red's camouflaged minefield's card."""
+    bases = BASES + 'facilities = ["tower"]\n'  # blue-hq is the last base
+    bases += base_block("blue-watch", "blue", "5,5", "watch", "outpost")
+    armies = ARMIES + MINE_CARDS + BLUE_BASE_CARDS + minefield("red-mines", "red", "1,3")
+    state = RULESET.initial_state(parse_scenario(toml(bases=bases, armies=armies)))
+    assert {"tower", "watch", "mines"} <= set(state.empires["red"].seen)
+    assert "mines" not in state.empires["blue"].seen

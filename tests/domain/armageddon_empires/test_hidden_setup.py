@@ -293,3 +293,16 @@ def test_a_log_of_a_version_this_warlog_does_not_play_is_not_held_to_version_15_
     assert [(f.seq, f.check) for f in findings if f.check in ("version", "decode")] == [
         (1, "version")
     ]
+
+
+@pytest.mark.parametrize(("version", "under"), [("14", False), ("15", True)])
+def test_version_15_is_the_first_to_record_each_empire_s_armies_and_minefields_under_it(
+    version: str, under: bool
+) -> None:
+    """AE-61's gate: given blue's many armies and minefields, when a game of version 14 or 15
+    records the scenario, then version 15, and not 14, holds them under each empire (one seal
+    each) and none at the top level."""
+    recorded = RULESET.at_version(version).recorded_scenario(parse_scenario(text(MANY)))  # type: ignore[union-attr]
+    assert ("armies" in recorded, "minefields" in recorded) == (not under, not under)
+    for empire in recorded["empires"]:
+        assert ("armies" in empire and "minefields" in empire) == under

@@ -3,6 +3,7 @@ hexes to fight (p.33)."""
 
 from __future__ import annotations
 
+from tests.domain.armageddon_empires.arena import arena, begin
 from tests.domain.armageddon_empires.helpers import (
     ARMIES,
     army_block,
@@ -11,11 +12,13 @@ from tests.domain.armageddon_empires.helpers import (
     sight,
     start_turns,
 )
+from tests.domain.armageddon_empires.test_stealth import SNEAKS
 from tests.given_when_then import Given
 from warlog.domain.armageddon_empires.battle_events import BaseCaptured, EngagementOffered
-from warlog.domain.armageddon_empires.commands import CreateArmy, Engage, MoveArmy
+from warlog.domain.armageddon_empires.commands import CreateArmy, Engage, EngageStealth, MoveArmy
 from warlog.domain.armageddon_empires.events import ArmyCreated, ArmyMoved, MoveStep, TurnBegan
 from warlog.domain.armageddon_empires.ruleset import RULESET
+from warlog.domain.armageddon_empires.terrain import TERRAIN_TABLE
 
 
 def moves_of(g: Given, army: str) -> list[str]:
@@ -238,3 +241,90 @@ def test_another_empires_army_is_refused_in_the_words_of_one_nobody_has() -> Non
     # then the two refusals differ only in the name: red learns nothing of blue's armies
     assert str(theirs) == "red has no army 'blue-a'"
     assert str(nobodys) == "red has no army 'blue-z'"
+
+
+def test_a_hero_alone_walking_into_an_unseen_enemy_at_its_destination_stops_short() -> None:
+    """AE-17, AE-25: only a combat-capable army enters the hex of an enemy it walks into there;
+    a hero alone (Test Runner, movement 4) stops in the hex before and both are seen."""
+    armies = ARMIES + army_block("blue-b", "blue", "3,0", units=("trooper",))
+    g = start_turns(game(armies=armies + army_block("red-lone", "red", "1,1", hero="runner")))
+    moved = only(g.when(MoveArmy(player="red", army="red-lone", to="3,0"), dice=[]), ArmyMoved)
+    assert (moved.to, moved.contact) == ("2,0", "3,0")
+    assert g.state.armies["red-lone"].at == "2,0"
+
+
+def test_an_army_whose_move_costs_exactly_the_ap_left_may_move() -> None:
+    """Given red with 3 AP and red-a's move costing 3 (1 per card, p.23), its moves are
+    offered and it moves, leaving red 0 AP."""
+    g = start_turns(game())
+    g.events(TurnBegan(empire="red", place=1, base_ap=3, bonuses=(), ap=3))
+    assert moves_of(g, "red-a") == ["0,0", "0,1", "0,2", "1,1", "1,2", "2,0", "3,0"]
+    g.when(MoveArmy(player="red", army="red-a", to="2,0"))
+    assert g.state.empires["red"].ap == 0
+
+
+#: a hero whose Pathfinder 2 is more than the one card of an army of it alone
+PATHFINDER = """
+[[cards]]
+kind = "hero"
+id = "tracker"
+name = "Test Tracker"
+fate = 1
+wounds = 1
+movement = 2
+abilities = ["Pathfinder 2"]
+"""
+
+
+def test_pathfinder_takes_a_move_s_ap_to_nothing_and_never_below() -> None:
+    """p.45: Pathfinder X takes X off the move's AP, never below 0: a hero alone with
+    Pathfinder 2 moves for 0 AP, and red's AP stays as it was."""
+    g = start_turns(game(armies=ARMIES + PATHFINDER + army_block("red-t", "red", "2,2", "tracker")))
+    ap = g.state.empires["red"].ap
+    moved = only(g.when(MoveArmy(player="red", army="red-t", to="1,2")), ArmyMoved)
+    assert (moved.cards, moved.pathfinder, moved.ap_cost) == (1, 2, 0)
+    assert g.state.empires["red"].ap == ap
+
+
+def test_a_stealthed_army_passes_through_an_enemy_army_its_empire_sees() -> None:
+    """p.27: a stealthed army passes enemy armies, even one its empire sees there (AE-17): red's
+    stealthed red-sneak crosses blue-wall's hex 3,2, the cheapest way to 4,2."""
+    g = begin(arena(SNEAKS + army_block("blue-wall", "blue", "3,2", units=("trooper",))))
+    sight(g, "red", "blue-wall")
+    g.when(EngageStealth(player="red", army="red-sneak"))
+    moved = only(g.when(MoveArmy(player="red", army="red-sneak", to="4,2"), dice=[]), ArmyMoved)
+    assert [step.to for step in moved.steps] == ["3,2", "4,2"]
+
+
+def test_each_terrain_costs_and_defends_as_r12_says() -> None:
+    """R12 (rules digest §13; desert 0 and badlands 1 the manual's, p.27, p.30): move cost /
+    defence and observation modifier of each terrain, as docs/scenarios.md prints them."""
+    table = {name: (t.move, t.defense) for name, t in TERRAIN_TABLE.items()}
+    assert table == {
+        "plains": (1, 0),
+        "desert": (1, 0),
+        "badlands": (2, 1),
+        "forest": (2, 1),
+        "hills": (2, 2),
+        "urban": (2, 2),
+        "swamp": (3, 1),
+        "mountains": (3, 3),
+    }
+
+
+def test_an_army_pays_each_terrain_s_cost_to_enter_it() -> None:
+    """R12: a scout (movement 4) steps from 1,3 into the swamp at 2,3 for 3 movement points."""
+    g = start_turns(game(armies=ARMIES + army_block("red-c", "red", "1,3", units=("scout",))))
+    moved = only(g.when(MoveArmy(player="red", army="red-c", to="2,3")), ArmyMoved)
+    assert (moved.steps, moved.move_points) == ((MoveStep("2,3", "swamp", 3),), 3)
+
+
+def test_an_army_stopped_by_contact_never_stops_in_a_hex_already_full_of_its_armies() -> None:
+    """AE-17, p.23: red-c walks 0,0 → 1,0 → 2,0 → 3,0 and meets blue's unseen blue-b at 2,0;
+    the hex before, 1,0, already holds 8 red armies, so red-c stops where it began."""
+    seven = "".join(army_block(f"red-f{i}", "red", "1,0", units=("trooper",)) for i in range(7))
+    armies = ARMIES + seven + army_block("blue-b", "blue", "2,0", units=("trooper",))
+    g = start_turns(game(armies=armies + army_block("red-c", "red", "0,0", units=("scout",))))
+    moved = only(g.when(MoveArmy(player="red", army="red-c", to="3,0"), dice=[]), ArmyMoved)
+    assert (moved.origin, moved.to, moved.contact, moved.steps) == ("0,0", "0,0", "2,0", ())
+    assert len(g.state.armies_at("red", "1,0")) == 8

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
 from msgspec.structs import replace
 
 from tests.domain.armageddon_empires.battle_helpers import (
@@ -17,7 +18,7 @@ from tests.domain.armageddon_empires.battle_helpers import (
     committed,
     field,
 )
-from tests.domain.armageddon_empires.helpers import army_block, only
+from tests.domain.armageddon_empires.helpers import army_block, base_block, game, only
 from warlog.domain.armageddon_empires.battle_events import (
     ArmyDestroyed,
     ArmyRetreated,
@@ -44,6 +45,7 @@ from warlog.domain.armageddon_empires.commands import (
     SetUpBattle,
     TakePrerogative,
 )
+from warlog.domain.armageddon_empires.retreat import retreat_hex
 from warlog.domain.armageddon_empires.ruleset import RULESET
 
 
@@ -101,6 +103,9 @@ def test_retreat_all_loses_the_battle_and_the_beaten_army_falls_back_toward_its_
     retreated = only(events, ArmyRetreated)
     assert (retreated.army, retreated.origin) == ("blue-y", "4,0")
     assert g.state.armies["blue-y"].at == retreated.to != "4,0"
+    # 4,1 and 5,0 are both 7 hexes from blue-hq at 7,5, the nearest of 4,0's free neighbours;
+    # the tie goes to the hex's name (AE-32)
+    assert (retreated.to, retreated.toward) == ("4,1", "blue-hq")
     assert g.state.frames == ()
     # the turn goes on: red's own commands again
     assert EndTurn(player="red") in RULESET.legal_commands(g.state, "red")
@@ -306,3 +311,98 @@ def test_the_winner_s_army_in_the_fight_hunts_a_hero_the_loser_leaves_alone() ->
     began = only(events, CaptureKillBegan)
     assert (began.frame.army, began.frame.target) == ("red-x", "blue.drummer.1")
     assert began.hunting_armies == ("red-a", "red-x")
+
+
+#: the two strongholds of every ``retreat_hex`` case: red's at 0,0, blue's at 7,5
+STRONGHOLDS = base_block("red-hq", "red", "0,0") + base_block("blue-hq", "blue", "7,5")
+#: blue's beaten army at 4,0, whose neighbours on the map are 3,0, 3,1, 4,1 and 5,0
+BEATEN = army_block("blue-y", "blue", "4,0", units=("trooper",))
+
+
+def blue_y_retreats(bases: str = "", armies: str = "") -> tuple[str, str] | None:
+    """Given the strongholds, ``bases`` and ``armies`` besides blue-y at 4,0: where blue-y
+    would retreat to and toward which base (AE-32)."""
+    g = game(bases=STRONGHOLDS + bases, armies=BEATEN + armies)
+    return retreat_hex(g.state, g.state.armies["blue-y"])
+
+
+def eight_blue_at(at: str, count: int = 8) -> str:
+    return "".join(army_block(f"blue-s{i}", "blue", at, units=("trooper",)) for i in range(count))
+
+
+@pytest.mark.parametrize(
+    ("bases", "armies", "expected"),
+    [
+        # 4,1 and 5,0 are 7 hexes from blue-hq, 3,1 8 and 3,0 9: the tie goes to the name
+        ("", "", ("4,1", "blue-hq")),
+        # an outpost at 0,2 is 3 hexes from 3,0 and 3,1, nearer than blue-hq from anywhere
+        (base_block("blue-camp", "blue", "0,2", "camp", "outpost"), "", ("3,0", "blue-camp")),
+        # a base on blue-y's own hex is not the one it falls back toward
+        (base_block("blue-camp", "blue", "4,0", "camp", "outpost"), "", ("4,1", "blue-hq")),
+        # an enemy base bars its hex
+        (base_block("red-camp", "red", "4,1", "camp", "outpost"), "", ("5,0", "blue-hq")),
+        # a hex already holding 8 armies of blue is full; 7 leave room
+        ("", eight_blue_at("4,1"), ("5,0", "blue-hq")),
+        ("", eight_blue_at("4,1", 7), ("4,1", "blue-hq")),
+        # an enemy hero alone cannot fight and bars nothing
+        ("", army_block("red-lone", "red", "4,1", hero="runner"), ("4,1", "blue-hq")),
+    ],
+    ids=[
+        "nearest-to-the-stronghold",
+        "nearest-base-wins",
+        "not-toward-its-own-hex",
+        "enemy-base",
+        "eight-own-armies",
+        "seven-own-armies",
+        "enemy-hero-alone",
+    ],
+)
+def test_a_beaten_army_retreats_to_the_free_neighbour_nearest_its_nearest_base(
+    bases: str, armies: str, expected: tuple[str, str]
+) -> None:
+    """AE-32 (p.34): the neighbour on the map nearest its empire's nearest stronghold or
+    outpost, holding no enemy base, no combat-capable enemy army that is not stealthed, and
+    fewer than 8 armies of its empire; ties by the hex's name."""
+    assert blue_y_retreats(bases, armies) == expected
+
+
+def test_retreat_army_takes_only_the_army_in_the_fight_and_leaves_the_others_in_the_battle() -> (
+    None
+):
+    """p.34: given blue-y fighting and blue-z beside it at 4,0, when blue chooses to retreat
+    its army, then only blue-y retreats (its two units each face a retreat challenge) and
+    blue-z stays in the battle, to be committed next."""
+    armies = VERSUS_FOX + army_block("blue-z", "blue", "4,0", units=("trooper",))
+    g = committed(attack_at(field(armies), "red-x", "4,0"))
+    events = g.when(NextRound(player="blue", choice="retreat_army"), dice=[6, 6, 1])
+    chosen = only(events, NextRoundChosen)
+    assert chosen.retreating == ("blue-y",)
+    assert chosen.battle.defender.out == ("blue-y",)
+    assert {item.army for item in chosen.battle.retreats} == {"blue-y"}
+
+
+def test_a_stealthed_army_that_stays_out_of_the_battle_does_not_hunt_the_hero_left_alone() -> None:
+    """p.30, p.34 (AE-33): given red's stealthed red-a at 4,0 not joining red-x's battle, when
+    the lancer leaves blue's drummer alone, then red-x hunts him without red-a."""
+    armies = (
+        CREEPER
+        + DRUMMER
+        + army_block("red-x", "red", "3,0", units=("lancer",))
+        + army_block("red-a", "red", "4,0", units=("creeper",))
+        + "stealthed = true\n"
+        + army_block("blue-y", "blue", "4,0", hero="drummer", units=("trooper",))
+    )
+    g = field(armies)
+    g.when(MoveArmy(player="red", army="red-x", to="4,0"))
+    g.when(Engage(player="red", choice="attack"))
+    g.when(SetUpBattle(player="red"))
+    g.when(SetUpBattle(player="blue"))
+    g.when(CommitArmy(player="red", army="red-x"))
+    g.when(CommitArmy(player="blue", army="blue-y"), dice=[6, 6, 6, 1, 1, 1])
+    events = g.when(
+        Attack(player="red", unit="red.lancer.1", target="blue.trooper.1"), dice=[6] * 4 + [1] * 3
+    )
+    began = only(events, CaptureKillBegan)
+    assert (began.frame.army, began.hunting_armies) == ("red-x", ("red-a", "red-x"))
+    assert began.destealthed == ("red-a",)
+    assert not g.state.armies["red-a"].stealthed

@@ -7,7 +7,8 @@ import tomllib
 import msgspec
 import pytest
 
-from tests.domain.armageddon_empires.helpers import ARMIES, BASES, EMPIRES, ROWS, toml
+from tests.domain.armageddon_empires.helpers import ARMIES, BASES, EMPIRES, ROWS, army_block, toml
+from tests.domain.armageddon_empires.test_minefields import MINE_CARDS, minefield
 from warlog.domain.armageddon_empires.abilities import Rated, Recce
 from warlog.domain.armageddon_empires.cards import HeroCard, UnitCard
 from warlog.domain.armageddon_empires.ruleset import RULESET
@@ -209,3 +210,137 @@ def test_a_new_game_s_empires_are_named_apart_from_each_other_s_armies() -> None
     # a game already recorded with such names still loads: the check is for new games
     recorded = RULESET.scenario_from_builtins(tomllib.loads(text))
     assert [e.id for e in recorded.empires] == ["red", "red-b"]
+
+
+def tactic(effect: str, amount: int | None) -> str:
+    """A ``[[cards]]`` table of a tactic card (p.51), appended after ``helpers.CARDS``' eleven."""
+    x = "" if amount is None else f"amount = {amount}\n"
+    return f'\n[[cards]]\nkind = "tactic"\nid = "t"\nname = "T"\neffect = "{effect}"\n{x}'
+
+
+def with_facilities(*cards: str) -> str:
+    """``helpers.BASES`` with ``cards`` as red-hq's facilities (its keep has level 2)."""
+    listed = ", ".join(f'"{c}"' for c in cards)
+    return BASES.replace('card = "keep"\n', f'card = "keep"\nfacilities = [{listed}]\n', 1)
+
+
+def eight_more_at(at: str) -> str:
+    return "".join(army_block(f"red-s{i}", "red", at, units=("trooper",)) for i in range(8))
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        (
+            toml().replace("height = 6", "height = 5"),
+            "$.map.rows: 6 rows for a map 5 hexes high",
+        ),
+        (
+            toml(armies=ARMIES + tactic("reroll_own_pool", 1)),
+            "$.cards[11].amount: 'Re-roll Your Dice Pool' takes no X (p.51)",
+        ),
+        (
+            toml(armies=ARMIES + tactic("dice_plus", None)),
+            "$.cards[11].amount: dice_plus needs its X, 1 to 10 (p.51)",
+        ),
+        (
+            toml(empires=EMPIRES + "deal = 3\n"),  # blue's deck holds two
+            "$.empires[1].deal: 3 cards dealt from a deck of 2",
+        ),
+        (
+            toml(bases=BASES.replace('at = "0,4"\ncard = "camp"', 'at = "0,4"\ncard = "keep"')),
+            "$.bases[1].card: 'keep' has HQ, so it is a stronghold, not an outpost",
+        ),
+        (
+            toml(bases=with_facilities("depot", "depot", "depot")),
+            "$.bases[0].facilities: 3 facilities, over the 2 slots of level 2 (p.18)",
+        ),
+        (
+            toml(bases=with_facilities("keep")),
+            "$.bases[0].facilities[0]: 'keep' is not a facility without HQ",
+        ),
+        (
+            toml(bases=BASES.replace('garrison = ["trooper"]', 'garrison = ["captain", "guide"]')),
+            "$.bases[0].garrison: 2 heroes and 0 units; an army holds at most 1 hero and 8 units (p.23)",
+        ),
+        (
+            toml(
+                bases=BASES.replace(
+                    'garrison = ["trooper"]', "garrison = [" + ", ".join(['"trooper"'] * 9) + "]"
+                )
+            ),
+            "$.bases[0].garrison: 0 heroes and 9 units; an army holds at most 1 hero and 8 units (p.23)",
+        ),
+        (
+            toml(armies=ARMIES.replace('empire = "blue"', 'empire = "green"')),
+            "$.armies[2].empire: unknown empire 'green'",
+        ),
+        (
+            # the garrison of red-hq is the first of red's armies at 0,0
+            toml(armies=ARMIES + eight_more_at("0,0")),
+            "$.armies[10].at: more than 8 armies of one empire in hex 0,0",
+        ),
+        (
+            toml(armies=ARMIES + army_block("red-c", "red", "2,0") + "stealthed = true\n"),
+            "$.armies[3].stealthed: every card of a stealthed army has Stealth X (p.27)",
+        ),
+        (
+            toml(
+                armies=ARMIES.replace(
+                    'units = ["scout"]', 'units = ["scout"]\ndamage = { scout = 0 }'
+                )
+            ),
+            "$.armies[1].damage.scout: damage 0: 1 to 0 (at 1 it is destroyed)",
+        ),
+    ],
+    ids=[
+        "rows-height",
+        "whole-pool-tactic-with-x",
+        "tactic-without-x",
+        "deal-over-deck",
+        "outpost-with-hq",
+        "facilities-over-slots",
+        "facility-with-hq",
+        "garrison-of-two-heroes",
+        "garrison-of-nine-units",
+        "army-of-unknown-empire",
+        "ninth-army-beside-a-garrison",
+        "empty-stealthed-army",
+        "damage-zero",
+    ],
+)
+def test_a_scenario_breaking_a_rule_is_refused_naming_the_field_and_the_rule(
+    text: str, message: str
+) -> None:
+    """Given a scenario file with one mistake, when it is read, then it is refused with
+    ``input/bad_scenario`` naming the bad field and the rule (docs/scenarios.md)."""
+    assert rejected(text) == f"bad scenario: {message}"
+
+
+def test_a_scenario_at_each_limit_is_accepted() -> None:
+    """Given a scenario at each limit a mistake goes one past, when it is read, then it is
+    accepted: the base card's level in facilities (p.18), seven more armies beside a garrison
+    (8 a hex, p.23), empires named apart though one's id begins the other's, and a minefield in
+    its own empire's army's hex."""
+    parse_scenario(toml(bases=with_facilities("depot", "depot")))
+    seven = eight_more_at("0,0").rsplit("\n[[armies]]", 1)[0]
+    parse_scenario(toml(armies=ARMIES + seven))
+    sc = parse_scenario(toml().replace('"blue"', '"redder"'))
+    assert [e.id for e in sc.empires] == ["red", "redder"]
+    own = MINE_CARDS + ARMIES + minefield("red-mines", "red", "1,0")  # red-a stands there
+    parse_scenario(toml(armies=own))
+
+
+def test_a_terrain_that_costs_no_movement_is_refused() -> None:
+    """A terrain's move cost is at least 1 (docs/scenarios.md, ``[terrain]``): a free hex would
+    let an army cross the map."""
+    msg = rejected(toml(extra="\n[terrain.swamp]\nmove = 0\n"))
+    assert msg == "bad scenario: Expected `int` >= 1 - at `$.terrain[...].move`"
+
+
+def test_a_garrison_s_hero_leads_it_and_is_not_one_of_its_units() -> None:
+    """AE-8: given red's stronghold garrisoned by a trooper and the captain, when the game
+    opens, then its garrison army has the captain as hero and the trooper alone as unit."""
+    bases = BASES.replace('garrison = ["trooper"]', 'garrison = ["trooper", "captain"]')
+    garrison = RULESET.initial_state(parse_scenario(toml(bases=bases))).armies["red-hq-garrison"]
+    assert (garrison.hero, garrison.units) == ("red.captain.1", ("red.trooper.1",))
