@@ -12,7 +12,9 @@ from msgspec.structs import replace
 from tests.fuzz import planted as plants
 from tests.fuzz.test_planted_bugs import recorded
 from warlog.arbiter import snapshots
+from warlog.arbiter.autoplay import autoplay
 from warlog.arbiter.fold import Folded
+from warlog.domain.battle_for_armageddon.events import TurnBegan
 from warlog.fuzz import sources
 from warlog.fuzz.checks import Failure
 from warlog.fuzz.example import Example, Step, forked
@@ -96,3 +98,36 @@ def test_the_end_of_an_example_compares_the_state_from_its_newest_snapshot_with_
     ), failed.value.message
     assert "turn" in failed.value.message
     assert tally.snapshots_checked == 1
+
+
+def test_an_example_s_game_keeps_a_snapshot_each_time_its_log_passes_64_events(
+    tmp_path: Path,
+) -> None:
+    """Given an example forked near the start of a recorded game, when it is played on for a few
+    hundred events, then a snapshot is written (for the example to check) at the head of every
+    command whose events take the log past a multiple of 64, and besides those only at round
+    starts: snapshots within examples of a few dozen commands."""
+    name = "bfa-planted-referee-view"
+    source = recorded(name, tmp_path)
+    round_began = TurnBegan.__struct_config__.tag
+    with plants.registered(name, plants.fixed(name)):
+        holder = sources.load([str(source)], lambda: pytest.fail("no database"))
+        (src,) = holder.sources
+        tally = Tally(name, {src.name: src.ruleset.version}, [])
+        example = Example(forked(holder, src, src.ends[0], b"\1" * 32), tally, twins=False)
+        arb, game, vault = example.arb, example.game, example.vault
+        assert vault is not None
+        already = len(vault.written)
+        passed: list[int] = []
+        rounds: list[int] = []
+        head = arb.head(game)[0]
+        while head < 4 * 64:
+            before = head
+            assert autoplay(arb, game, 1) == 1
+            head = arb.head(game)[0]
+            if head // 64 > before // 64:
+                passed.append(head)
+            if any(r.type == round_began for r in arb.records(game, before + 1, head)):
+                rounds.append(head)
+    assert len(passed) == 4  # past 64, 128, 192 and 256
+    assert sorted(vault.written[already:]) == sorted({*passed, *rounds})
