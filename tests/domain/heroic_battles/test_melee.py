@@ -579,9 +579,8 @@ def test_the_declarations_offered_name_holding_rough_ground_and_each_possible_su
 
 def test_two_units_that_may_disengage_are_asked_one_at_a_time_in_the_order_they_fight() -> None:
     """Given red's riders and red's skirmishers (given Disengage) in one melee against blue's
-    steadfast warriors, when the melee is fought, then the riders, first in, are asked first
-    (HB-24): an answer for the skirmishers is refused until the riders have answered, and then
-    it is their turn."""
+    steadfast warriors, when it is fought, then the riders, first in, are asked first (HB-24):
+    the skirmishers' answer is refused until the riders have answered; then it is theirs."""
     g = game(
         *engaged("red-riders", "blue-steadfast"),
         *engaged("red-skirmishers", "blue-steadfast", joined=True),
