@@ -30,6 +30,8 @@ def test_neighbours_are_symmetric_and_in_declaration_order() -> None:
     assert not g.adjacent("a", "c")
     assert "g" in g and "z" not in g
     assert g.areas == ("a", "b", "c", "d", "e", "f", "g")
+    # declaration order, not the order of the names
+    assert AreaGraph({"z": ["a"], "a": ["z", "m"], "m": ["a"]}).neighbours("a") == ("z", "m")
 
 
 def test_a_link_declared_on_one_side_only_is_reported_but_still_linked() -> None:
@@ -44,6 +46,7 @@ def test_unknown_and_self_links_are_reported() -> None:
         "'a' lists itself as adjacent",
         "'a' lists unknown area 'x' as adjacent",
     ]
+    assert g.neighbours("a") == ()  # an area is never its own neighbour
 
 
 def test_rivers_lie_on_edges() -> None:
@@ -51,6 +54,7 @@ def test_rivers_lie_on_edges() -> None:
     assert g.river_between("c", "b")
     assert not g.river_between("a", "b")
     assert g.problems() == ["river between 'a' and 'd' is not an edge of the map"]
+    assert not g.river_between("a", "d")  # a river off the map's edges separates nothing
     assert edge("a", "b") == edge("b", "a")
 
 

@@ -3,8 +3,11 @@ even with 0 dice, so that whether it happened tells nothing of its count."""
 
 from __future__ import annotations
 
+import pytest
+
 from warlog.domain.core.batch import Batch
 from warlog.domain.core.dice import ManualDice
+from warlog.domain.core.errors import RulesError
 from warlog.domain.core.events import DiceRolled, Event
 from warlog.domain.core.seal import secrets_of
 
@@ -30,3 +33,42 @@ def test_a_hidden_roll_is_recorded_whatever_its_count_with_its_faces_sealed() ->
         # sealed for every player: the owner is nobody's name
         assert secrets_of(event) == [("faces", "")]
         assert batch.state == 0  # a roll changes no state
+
+
+class AskedDice:
+    """Dice that answer 1s and remember what each roll asked: (offset, count, sides)."""
+
+    def __init__(self) -> None:
+        self.asked: list[tuple[int, int, int]] = []
+
+    def faces(self, offset: int, count: int, sides: int) -> list[int]:
+        self.asked.append((offset, count, sides))
+        return [1] * count
+
+
+def test_a_roll_is_derived_from_the_position_its_event_takes() -> None:
+    # given a batch that has emitted one event and rolled once
+    dice = AskedDice()
+    batch: Batch[int] = Batch(dice, 0, keep)
+    batch.emit(DiceRolled(sides=6, faces=[], purpose="an event before"))
+    batch.roll(2, purpose="first")
+    # when it rolls again
+    batch.roll(1, 8, purpose="second")
+    # then each roll was asked of the dice at the index its event took in the batch
+    assert dice.asked == [(1, 2, 6), (2, 1, 8)]
+    assert [e.purpose for e in batch.events[1:]] == ["first", "second"]  # type: ignore[attr-defined]
+
+
+def test_a_hidden_roll_of_a_pool_below_nothing_asks_for_no_dice() -> None:
+    dice = AskedDice()
+    batch: Batch[int] = Batch(dice, 0, keep)
+    assert batch.roll(-2, purpose="a pool cut below nothing", hidden=True) == []
+    assert dice.asked == [(0, 0, 6)]
+
+
+def test_a_die_the_dice_contract_does_not_define_is_refused_whatever_the_dice() -> None:
+    batch: Batch[int] = Batch(ManualDice([1]), 0, keep)
+    with pytest.raises(RulesError) as info:
+        batch.roll(1, 257, purpose="a scenario's too many choices")
+    assert info.value.code == "rules/die_too_large"
+    assert batch.events == []

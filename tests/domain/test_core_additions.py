@@ -74,6 +74,7 @@ def test_the_decision_of_an_awaited_roll_names_its_roller_and_what_for() -> None
 
     public = roll_decision(AwaitedRoll(roller="red", what="challenge 3", dice=1), ("roll",))
     assert (public.players, public.kind, public.answers) == (("red",), "roll", ("roll",))
+    assert public.procedure == "roll"  # a view describes where and how many (``describe``)
     assert public.waiting == "red to roll 1 die (challenge 3)"
     assert public.about == {"what": "challenge 3", "dice": "1"}
     hidden = roll_decision(AwaitedRoll(roller="blue", what="collateral damage"), ("roll",))

@@ -7,9 +7,11 @@ from __future__ import annotations
 import heapq
 from collections.abc import Callable
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from warlog.domain.core.errors import InputError
 from warlog.domain.core.hexgrid import Hex, HexGraph, cheapest_costs, cheapest_path
 
 # ---------------------------------------------------------------- the reference (do not tune)
@@ -198,8 +200,22 @@ def test_an_equal_cost_tie_takes_the_path_through_the_lower_hex() -> None:
     )
 
 
+def test_a_path_never_enters_a_blocked_hex() -> None:
+    # the same two equal ways from 0,0 to 2,-1: with 1,-1 blocked the path takes 1,0; with both
+    # blocked there is none, though every hex is on the map
+    graph = HexGraph({Hex(0, 0): 1, Hex(1, 0): 1, Hex(1, -1): 1, Hex(2, -1): 1})
+    start, goal, east, north_east = (graph.index[h] for h in ("0,0", "2,-1", "1,0", "1,-1"))
+    assert graph.path(start, goal, {north_east}) == (2, [start, east, goal])
+    assert graph.path(start, goal, {north_east, east}) is None
+
+
 def test_hex_text_form_round_trips_and_distance_counts_steps() -> None:
     assert str(Hex(3, -1)) == "3,-1"
     assert Hex.parse("3,-1") == Hex(3, -1)
+    assert Hex(3, -1).s == -2  # cube coordinates: q + r + s == 0
+    for bad in ("3", "3,-1,2", "3;-1", "a,b"):
+        with pytest.raises(InputError) as info:
+            Hex.parse(bad)
+        assert info.value.code == "input/bad_hex"
     assert Hex(0, 0).distance(Hex(2, -1)) == 2
     assert Hex(0, 0).distance(Hex(-3, 3)) == 3

@@ -43,3 +43,10 @@ def test_with_no_owners_one_roll_holds_every_piece_in_order() -> None:
         DiceRolled(sides=6, faces=[6, 5, 4, 1, 2, 3], purpose="fallout", hidden=True)
     ]
     assert faces == [(6, 5), (4, 1, 2), (3,)]
+
+
+def test_every_roll_is_of_the_dice_asked_for_split_or_not() -> None:
+    for owners in (("red", "blue"), None):
+        batch: Batch[int] = Batch(ManualDice([8, 7, 6, 5, 4, 3]), 0, keep)
+        roll_pieces(batch, PIECES, 8, purpose="scatter", owners=owners)
+        assert {e.sides for e in batch.events if isinstance(e, DiceRolled)} == {8}

@@ -18,6 +18,7 @@ from tests.domain.heroic_battles.helpers import (
     rolling,
     wounded,
 )
+from tests.domain.heroic_battles.test_movement import with_trait
 from tests.given_when_then import Given, of, one, tags
 from warlog.domain.core.events import Event
 from warlog.domain.heroic_battles import commands as c
@@ -574,3 +575,26 @@ def test_the_declarations_offered_name_holding_rough_ground_and_each_possible_su
         declare("red", supports=["red-riders"]),
         declare("red", supports=["red-archers"]),
     ]
+
+
+def test_two_units_that_may_disengage_are_asked_one_at_a_time_in_the_order_they_fight() -> None:
+    """Given red's riders and red's skirmishers (given Disengage) in one melee against blue's
+    steadfast warriors, when it is fought, then the riders, first in, are asked first (HB-24):
+    the skirmishers' answer is refused until the riders have answered; then it is theirs."""
+    g = game(
+        *engaged("red-riders", "blue-steadfast"),
+        *engaged("red-skirmishers", "blue-steadfast", joined=True),
+        *fighting(),
+        scenario=with_trait("red-skirmishers", "disengage"),
+    )
+    fought(g)
+    assert g.ruleset.decision(g.state).about["unit"] == "red-riders"
+    error = g.when_rejected(c.StayEngaged(player="red", unit="red-skirmishers"), "rules/bad_choice")
+    assert "red-riders is asked first, not red-skirmishers" in error.message
+    g.when(c.StayEngaged(player="red", unit="red-riders"))
+    decision = g.ruleset.decision(g.state)
+    assert (decision.kind, decision.about["unit"]) == ("disengage", "red-skirmishers")
+    # the riders, once asked, are not asked again
+    error = g.when_rejected(c.Disengage(player="red", unit="red-riders"), "rules/bad_choice")
+    assert "red-riders may not disengage from melee-1 now (HB-24)" in error.message
+    assert of(g.when(c.StayEngaged(player="red", unit="red-skirmishers")), ev.MeleeEnded)
