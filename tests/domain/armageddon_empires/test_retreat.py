@@ -284,9 +284,10 @@ def test_a_game_of_version_12_already_keeps_a_garrison_that_fought_to_its_last_u
     assert only(events, BaseCaptured).taken == ("blue.warden.1",)
 
 
-def test_the_winner_s_army_in_the_fight_hunts_a_hero_the_loser_leaves_alone() -> None:
+@pytest.mark.parametrize("joins", [True, False], ids=["joins", "stays-out"])
+def test_the_winner_s_army_in_the_fight_hunts_a_hero_the_loser_leaves_alone(joins: bool) -> None:
     # given red-x attacks blue's drummer and trooper at 4,0, where red's stealthed red-a
-    # (whose id sorts first) joins the battle, and red-x fights
+    # (whose id sorts first) joins the battle or stays out of it, and red-x fights
     armies = (
         CREEPER
         + DRUMMER
@@ -298,7 +299,7 @@ def test_the_winner_s_army_in_the_fight_hunts_a_hero_the_loser_leaves_alone() ->
     g = field(armies)
     g.when(MoveArmy(player="red", army="red-x", to="4,0"))
     g.when(Engage(player="red", choice="attack"))
-    g.when(SetUpBattle(player="red", join=("red-a",)))
+    g.when(SetUpBattle(player="red", join=("red-a",) if joins else ()))
     g.when(SetUpBattle(player="blue"))
     g.when(CommitArmy(player="red", army="red-x"))
     g.when(CommitArmy(player="blue", army="blue-y"), dice=[6, 6, 6, 1, 1, 1])
@@ -307,10 +308,14 @@ def test_the_winner_s_army_in_the_fight_hunts_a_hero_the_loser_leaves_alone() ->
         Attack(player="red", unit="red.lancer.1", target="blue.trooper.1"), dice=[6] * 4 + [1] * 3
     )
     # then red-x, the winner's army in the fight, hunts him (p.34; AE-33), every red army in
-    # the hex taking part (p.30)
+    # the hex taking part, red-a too though it stayed out of the battle: a Capture Kill in a hex
+    # destealths every friendly stealthed army there (p.30)
     began = only(events, CaptureKillBegan)
     assert (began.frame.army, began.frame.target) == ("red-x", "blue.drummer.1")
     assert began.hunting_armies == ("red-a", "red-x")
+    if not joins:
+        assert began.destealthed == ("red-a",)
+    assert not g.state.armies["red-a"].stealthed
 
 
 #: the two strongholds of every ``retreat_hex`` case: red's at 0,0, blue's at 7,5
@@ -379,30 +384,3 @@ def test_retreat_army_takes_only_the_army_in_the_fight_and_leaves_the_others_in_
     assert chosen.retreating == ("blue-y",)
     assert chosen.battle.defender.out == ("blue-y",)
     assert {item.army for item in chosen.battle.retreats} == {"blue-y"}
-
-
-def test_a_stealthed_army_that_stays_out_of_the_battle_does_not_hunt_the_hero_left_alone() -> None:
-    """p.30, p.34 (AE-33): given red's stealthed red-a at 4,0 not joining red-x's battle, when
-    the lancer leaves blue's drummer alone, then red-x hunts him without red-a."""
-    armies = (
-        CREEPER
-        + DRUMMER
-        + army_block("red-x", "red", "3,0", units=("lancer",))
-        + army_block("red-a", "red", "4,0", units=("creeper",))
-        + "stealthed = true\n"
-        + army_block("blue-y", "blue", "4,0", hero="drummer", units=("trooper",))
-    )
-    g = field(armies)
-    g.when(MoveArmy(player="red", army="red-x", to="4,0"))
-    g.when(Engage(player="red", choice="attack"))
-    g.when(SetUpBattle(player="red"))
-    g.when(SetUpBattle(player="blue"))
-    g.when(CommitArmy(player="red", army="red-x"))
-    g.when(CommitArmy(player="blue", army="blue-y"), dice=[6, 6, 6, 1, 1, 1])
-    events = g.when(
-        Attack(player="red", unit="red.lancer.1", target="blue.trooper.1"), dice=[6] * 4 + [1] * 3
-    )
-    began = only(events, CaptureKillBegan)
-    assert (began.frame.army, began.hunting_armies) == ("red-x", ("red-a", "red-x"))
-    assert began.destealthed == ("red-a",)
-    assert not g.state.armies["red-a"].stealthed
