@@ -102,8 +102,13 @@ def hunt_problem(state: GameState, player: str, army: Army) -> RulesError | None
     if army.id in state.empires[player].hunted:
         return reject(f"{army.id} has already hunted this turn (AE-21)", "already_hunted")
     if not candidates(state, player, army.at):
+        where = (
+            " outside a stealthed army (p.30; AE-38)"
+            if state.rules_version >= STEALTHED_PREY_UNSEEN_SINCE
+            else " (p.30)"
+        )
         return reject(
-            f"{player} has spotted no enemy hero alone in an army at {army.at} this round (p.30)",
+            f"{player} has spotted no enemy hero alone in an army at {army.at} this round{where}",
             "no_target",
         )
     ap = state.empires[player].ap

@@ -337,7 +337,11 @@ def test_a_hero_the_hunter_sighted_in_a_stealthed_army_is_no_target_since_versio
     ap = g.state.empires["red"].ap
     if version >= 22:
         assert hunts == []
-        g.when_rejected(HuntHero(player="red", army="red-hunt"), code="rules/no_target")
+        refused = g.when_rejected(HuntHero(player="red", army="red-hunt"), code="rules/no_target")
+        assert str(refused) == (
+            "red has spotted no enemy hero alone in an army at 2,1 this round outside a "
+            "stealthed army (p.30; AE-38)"
+        )
         assert g.state.sightings["red"]["blue-quarry"].stealthed
         assert g.state.empires["red"].ap == ap
     else:
