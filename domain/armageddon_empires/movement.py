@@ -3,7 +3,8 @@
 - Allowance: the lowest movement among the army's cards, + its hero's Leader X (p.17, p.23).
 - Path: the cheapest path by terrain move cost (R12), crossing no hex the mover's empire knows
   to be enemy-held (AE-5, AE-17): an enemy base (public), or for an army that is not stealthed,
-  an enemy army that is not stealthed and that its empire sees this round. A combat-capable army
+  an enemy army that is not stealthed and that its empire sees this round, unless an army of its
+  own stands there unstealthed (the hex is disputed, AE-5). A combat-capable army
   that is not stealthed may end its move in such a hex: to fight there (p.33; AE-25) or to hunt
   a hero alone (p.30). A stealthed army passes enemy armies (p.27) and enters no enemy base.
 - Contact (AE-17): an army that is not stealthed and walks into an enemy army its empire did not

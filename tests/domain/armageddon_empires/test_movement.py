@@ -3,7 +3,9 @@ hexes to fight (p.33)."""
 
 from __future__ import annotations
 
-from tests.domain.armageddon_empires.arena import arena, begin
+import msgspec
+
+from tests.domain.armageddon_empires.arena import HUNT, arena, begin
 from tests.domain.armageddon_empires.helpers import (
     ARMIES,
     army_block,
@@ -17,6 +19,7 @@ from tests.given_when_then import Given
 from warlog.domain.armageddon_empires.battle_events import BaseCaptured, EngagementOffered
 from warlog.domain.armageddon_empires.commands import CreateArmy, Engage, EngageStealth, MoveArmy
 from warlog.domain.armageddon_empires.events import ArmyCreated, ArmyMoved, MoveStep, TurnBegan
+from warlog.domain.armageddon_empires.movement import known_held
 from warlog.domain.armageddon_empires.ruleset import RULESET
 from warlog.domain.armageddon_empires.terrain import TERRAIN_TABLE
 
@@ -328,3 +331,19 @@ def test_an_army_stopped_by_contact_never_stops_in_a_hex_already_full_of_its_arm
     moved = only(g.when(MoveArmy(player="red", army="red-c", to="3,0"), dice=[]), ArmyMoved)
     assert (moved.origin, moved.to, moved.contact, moved.steps) == ("0,0", "0,0", "2,0", ())
     assert len(g.state.armies_at("red", "1,0")) == 8
+
+
+def test_a_seen_enemy_sharing_a_hex_with_an_open_army_of_ours_bars_none_of_our_others() -> None:
+    """AE-5, AE-17: red-hunt stands openly with blue's quarry at 2,1, which red has sighted: the
+    hex is disputed, no enemy's, so red's other armies may cross it; a stealthed red-hunt holds
+    nothing there, and then the quarry's hex is held against them."""
+    g = sight(
+        begin(arena(HUNT + army_block("red-far", "red", "0,3", units=("trooper",)))),
+        "red",
+        "blue-quarry",
+    )
+    far = g.state.armies["red-far"]
+    assert "2,1" not in known_held(g.state, far)
+    hidden = msgspec.structs.replace(g.state.armies["red-hunt"], stealthed=True)
+    g.state = msgspec.structs.replace(g.state, armies={**g.state.armies, "red-hunt": hidden})
+    assert "2,1" in known_held(g.state, far)
