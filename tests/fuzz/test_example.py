@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -19,15 +21,23 @@ from warlog.fuzz import sources
 from warlog.fuzz.checks import Failure
 from warlog.fuzz.example import Example, Step, forked
 from warlog.fuzz.report import Tally
+from warlog.fuzz.sources import Source, Sources
+
+
+@contextmanager
+def loaded(name: str, tmp: Path, rules: Any) -> Iterator[tuple[Sources, Source, Tally]]:
+    """The recorded game of the planted ruleset ``name`` loaded as a fuzz source while ``rules``
+    are registered under that name, and an empty tally for it."""
+    source = recorded(name, tmp)
+    with plants.registered(name, rules):
+        holder = sources.load([str(source)], lambda: pytest.fail("no database"))
+        (src,) = holder.sources
+        yield holder, src, Tally(name, {src.name: src.ruleset.version}, [])
 
 
 def test_a_step_that_fails_a_check_is_counted_and_its_events_covered(tmp_path: Path) -> None:
     name = "bfa-planted-turn"
-    source = recorded(name, tmp_path)
-    with plants.registered(name, plants.PLANTED[name]()):
-        holder = sources.load([str(source)], lambda: pytest.fail("no database"))
-        (src,) = holder.sources
-        tally = Tally(name, {src.name: src.ruleset.version}, [])
+    with loaded(name, tmp_path, plants.PLANTED[name]()) as (holder, src, tally):
         for at in reversed(src.ends):  # a fork point where one side may end the phase
             example = Example(forked(holder, src, at, b"\1" * 32), tally, twins=False)
             idle = [p for p in example.seats if p not in example.legal]
@@ -50,11 +60,7 @@ def test_the_referee_s_view_is_rendered_at_the_end_of_each_example(tmp_path: Pat
     """Given rules whose summary crashes only as the referee reads it, when an example of a
     game of them ends, then the views check fails, naming the referee's view."""
     name = "bfa-planted-referee-view"
-    source = recorded(name, tmp_path)
-    with plants.registered(name, plants.PLANTED[name]()):
-        holder = sources.load([str(source)], lambda: pytest.fail("no database"))
-        (src,) = holder.sources
-        tally = Tally(name, {src.name: src.ruleset.version}, [])
+    with loaded(name, tmp_path, plants.PLANTED[name]()) as (holder, src, tally):
         example = Example(forked(holder, src, src.ends[0], b"\1" * 32), tally, twins=False)
         with pytest.raises(Failure) as failed:
             example.finish()
@@ -71,11 +77,7 @@ def test_the_end_of_an_example_compares_the_state_from_its_newest_snapshot_with_
     that read back a turn later than they were written (a broken encoding), when the example
     ends, then the snapshot check fails naming what differs, the snapshot counted as checked."""
     name = "bfa-planted-referee-view"
-    source = recorded(name, tmp_path)
-    with plants.registered(name, plants.fixed(name)):
-        holder = sources.load([str(source)], lambda: pytest.fail("no database"))
-        (src,) = holder.sources
-        tally = Tally(name, {src.name: src.ruleset.version}, [])
+    with loaded(name, tmp_path, plants.fixed(name)) as (holder, src, tally):
         for at in reversed(src.ends):
             example = Example(forked(holder, src, at, b"\1" * 32), tally, twins=False)
             newest = example.arb.snapshot(example.game, example.arb.head(example.game)[0])
@@ -108,12 +110,8 @@ def test_an_example_s_game_keeps_a_snapshot_each_time_its_log_passes_64_events(
     command whose events take the log past a multiple of 64, and besides those only at round
     starts: snapshots within examples of a few dozen commands."""
     name = "bfa-planted-referee-view"
-    source = recorded(name, tmp_path)
     round_began = TurnBegan.__struct_config__.tag
-    with plants.registered(name, plants.fixed(name)):
-        holder = sources.load([str(source)], lambda: pytest.fail("no database"))
-        (src,) = holder.sources
-        tally = Tally(name, {src.name: src.ruleset.version}, [])
+    with loaded(name, tmp_path, plants.fixed(name)) as (holder, src, tally):
         example = Example(forked(holder, src, src.ends[0], b"\1" * 32), tally, twins=False)
         arb, game, vault = example.arb, example.game, example.vault
         assert vault is not None

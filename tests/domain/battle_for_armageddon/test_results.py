@@ -162,14 +162,20 @@ def test_a_retreat_completes_once_its_last_counter_has_gone_and_the_combat_then_
     )
 
 
-def test_ex_costs_both_sides_a_counter_and_the_defenders_retreat() -> None:
+def ex_in_plain_a() -> Given:
+    """Two Boyz in plain_b attack ig-1 and riders-1 in plain_a: 6 vs 4 → 1:1, a 4 → EX."""
     g = orks_attack(
         at("boyz-2", "plain_b"),
         at("boyz-3", "plain_b"),
         at("ig-1", "plain_a"),
         at("riders-1", "plain_a"),
     )
-    attack(g, "plain_a", "plain_b", die=4)  # 6 vs 4 → 1:1, roll 4 → EX
+    attack(g, "plain_a", "plain_b", die=4)
+    return g
+
+
+def test_ex_costs_both_sides_a_counter_and_the_defenders_retreat() -> None:
+    g = ex_in_plain_a()
     g.when(c.TakeLoss(player="orks", counter="boyz-3"))
     g.when(c.TakeLoss(player="imperials", counter="riders-1"))
     # ig-1 may retreat to hive_a or river_a; the Imperials choose
@@ -509,13 +515,7 @@ def test_the_advance_is_offered_with_and_without_the_leader() -> None:
 def test_a_refused_loss_or_retreat_names_every_choice_there_is() -> None:
     """Given an EX in plain_a, when a player names a loss or a retreat that is not on offer,
     then the refusal lists all the choices, so the player can pick one."""
-    g = orks_attack(
-        at("boyz-2", "plain_b"),
-        at("boyz-3", "plain_b"),
-        at("ig-1", "plain_a"),
-        at("riders-1", "plain_a"),
-    )
-    attack(g, "plain_a", "plain_b", die=4)  # 6 vs 4 → 1:1, roll 4 → EX
+    g = ex_in_plain_a()
     refused = g.when_rejected(c.TakeLoss(player="orks", counter="boyz-1"), code="rules/bad_choice")
     assert str(refused).endswith("choose one of boyz-2, boyz-3")
     g.when(c.TakeLoss(player="orks", counter="boyz-3"))
