@@ -74,13 +74,19 @@ def bounty_hunter(state: GameState, armies: list[Army]) -> int:
     )
 
 
+def stealth_hides_prey(state: GameState) -> bool:
+    """Whether this game's rules keep a stealthed army from the hunt and from what a foiled
+    hunt shows (AE-38, ``STEALTHED_PREY_UNSEEN_SINCE``)."""
+    return state.rules_version >= STEALTHED_PREY_UNSEEN_SINCE
+
+
 def candidates(state: GameState, empire: str, at: str) -> list[Sighting]:
     """The enemy armies in hex ``at`` that ``empire`` has sighted this round as a hero alone
     (p.30), by army id; since version 22 not one it sighted stealthed, whose hunt would only be
     foiled (``STEALTHED_PREY_UNSEEN_SINCE``). Judged by its sightings alone (AE-38): what it may
     do never tells it of a change it has not seen (units that secretly joined the hero)."""
     seen = state.sightings.get(empire, {})
-    stealth_counts = state.rules_version >= STEALTHED_PREY_UNSEEN_SINCE
+    stealth_counts = stealth_hides_prey(state)
     return sorted(
         (
             s
@@ -103,9 +109,7 @@ def hunt_problem(state: GameState, player: str, army: Army) -> RulesError | None
         return reject(f"{army.id} has already hunted this turn (AE-21)", "already_hunted")
     if not candidates(state, player, army.at):
         where = (
-            " outside a stealthed army (p.30; AE-38)"
-            if state.rules_version >= STEALTHED_PREY_UNSEEN_SINCE
-            else " (p.30)"
+            " outside a stealthed army (p.30; AE-38)" if stealth_hides_prey(state) else " (p.30)"
         )
         return reject(
             f"{player} has spotted no enemy hero alone in an army at {army.at} this round{where}",
@@ -125,7 +129,7 @@ def foiled_sight(state: GameState, prey: Army | None, at: str) -> Sighting | Non
     (``STEALTHED_PREY_UNSEEN_SINCE``)."""
     if prey is None or prey.at != at:
         return None
-    if prey.stealthed and state.rules_version >= STEALTHED_PREY_UNSEEN_SINCE:
+    if prey.stealthed and stealth_hides_prey(state):
         return None
     return sighting(state, prey, "contact", "the hunt found it no longer alone (p.30; AE-38)")
 
