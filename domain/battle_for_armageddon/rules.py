@@ -89,6 +89,11 @@ BUILD_TRACK_START = 20
 RUINS_PER_ORK_REBUILD = 2
 #: seed 003 "Special Units": Dante and the chapters enter play on turn 3 in the READY box
 MARINES_ARRIVE_TURN = 3
+#: BFA-29, since this rules version: a scenario's Marine Chapters are Imperial and start "later"
+#: (in the READY box on their arrival turn, seed 003 "Special Units"), and no Ork counter starts
+#: "later" (the Orks set up all their counters, seed 003 "Setup"); games begun under version 6
+#: and before keep their scenarios as those versions checked them (``scenario.check``)
+MARINE_CHAPTERS_IMPERIAL_SINCE = 7
 
 # -- supply -------------------------------------------------------------------------------------
 #: seed 003 "Supply": a stack with a hive or fortification is destroyed on a d6 roll of 1-3

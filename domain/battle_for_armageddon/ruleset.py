@@ -38,9 +38,11 @@ class BattleForArmageddon(Rules[GameState, Command]):
     #: its kind not yet played (``specials.PLAYED_BY_KIND_SINCE``, BFA-28); 5: any number of
     #: fortifications stack (``rules.FORTIFICATIONS_STACK_SINCE``, BFA-9) and one destroyed by its
     #: stack's retreat cites Special Units (``results.SPECIAL_UNITS_CITED_SINCE``); 6: a reroll
-    #: names the counter whose ability allowed it (``combat.REROLL_LEADER_NAMED_SINCE``, BFA-14)
-    version: ClassVar[str] = "6"
-    kept_versions: ClassVar[tuple[str, ...]] = ("5", "4", "3", "2")
+    #: names the counter whose ability allowed it (``combat.REROLL_LEADER_NAMED_SINCE``, BFA-14);
+    #: 7: a scenario's Marine Chapters are Imperial and start "later", and no Ork counter starts
+    #: "later" (``rules.MARINE_CHAPTERS_IMPERIAL_SINCE``, BFA-29)
+    version: ClassVar[str] = "7"
+    kept_versions: ClassVar[tuple[str, ...]] = ("6", "5", "4", "3", "2")
     event_types: ClassVar[tuple[type[Event], ...]] = EVENT_TYPES
     command_type: ClassVar[Any] = BfaCommand
     state_type: ClassVar[type] = GameState
@@ -53,10 +55,13 @@ class BattleForArmageddon(Rules[GameState, Command]):
     handlers: ClassVar[Mapping[type[Any], Handler]] = HANDLERS
 
     def parse_scenario(self, data: bytes) -> Scenario:
-        return scenarios.parse_scenario(data)
+        """The scenario file ``data``, checked as this version checks it: a new game's (the
+        latest), or an older warlog's for a game begun under a kept version."""
+        return scenarios.parse_scenario(data, int(self.version))
 
     def scenario_from_builtins(self, obj: dict[str, Any]) -> Scenario:
-        return scenarios.scenario_from_builtins(obj)
+        """The recorded scenario of a game begun under this version, checked as it was then."""
+        return scenarios.scenario_from_builtins(obj, int(self.version))
 
     def players(self, scenario: Scenario) -> list[str]:
         return list(PLAYERS)

@@ -2,7 +2,9 @@
 
 Every error is an InputError ``input/bad_scenario`` naming the path of the bad field
 (``$.counters[3].start: unknown area 'x'``). The fields are documented in docs/scenarios.md,
-section "Battle for Armageddon".
+section "Battle for Armageddon". A scenario is checked under the rules version a game of it begins
+under (the ruleset's ``parse_scenario`` and ``scenario_from_builtins`` pass their own): BFA-29's
+limits hold since version 7, and a game begun before keeps the checks its scenario passed then.
 """
 
 import re
@@ -15,11 +17,14 @@ from warlog.domain.battle_for_armageddon.rules import (
     BUILD_TRACK_START,
     HIVES,
     IMPERIALS,
+    MARINE_CHAPTERS_IMPERIAL_SINCE,
     MAX_FORTIFICATIONS_PER_AREA,
     MAX_STACK,
     ORKS,
     PHASES,
     PLAYERS,
+    SETUP,
+    SPECIAL_UNITS,
     Side,
 )
 from warlog.domain.core.areagraph import AreaGraph
@@ -149,14 +154,15 @@ class Scenario(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
 _bad = bad_scenario
 
 
-def parse_scenario(data: bytes | str) -> Scenario:
-    """The scenario in TOML ``data``, checked; InputError ``input/bad_scenario`` names the path."""
-    return decode_scenario(data, Scenario, check)
+def parse_scenario(data: bytes | str, version: int | None = None) -> Scenario:
+    """The scenario in TOML ``data``, checked under ``version`` of the rules (``check``);
+    InputError ``input/bad_scenario`` names the path."""
+    return decode_scenario(data, Scenario, lambda sc: check(sc, version))
 
 
-def scenario_from_builtins(obj: dict[str, Any]) -> Scenario:
+def scenario_from_builtins(obj: dict[str, Any], version: int | None = None) -> Scenario:
     """The scenario from its recorded JSON form (``game_created``), checked as a file is."""
-    return convert_scenario(obj, Scenario, check)
+    return convert_scenario(obj, Scenario, lambda sc: check(sc, version))
 
 
 def _unique(items: list[Any], path: str) -> None:
@@ -167,8 +173,9 @@ def _unique(items: list[Any], path: str) -> None:
         seen.add(item.id)
 
 
-def check(sc: Scenario) -> None:
-    """Raise InputError naming the first field that breaks a rule the decoder cannot see."""
+def check(sc: Scenario, version: int | None = None) -> None:
+    """Raise InputError naming the first field that breaks a rule the decoder cannot see, under
+    ``version`` of the rules (None: the latest)."""
     _check_ids(sc)
     for path, items in (
         ("$.areas", sc.areas),
@@ -183,6 +190,8 @@ def check(sc: Scenario) -> None:
     _check_sites(sc)
     _check_types(sc)
     _check_counters(sc)
+    if version is None or version >= MARINE_CHAPTERS_IMPERIAL_SINCE:
+        _check_marines(sc)
     _check_cards(sc)
 
 
@@ -338,14 +347,41 @@ def _check_counters(sc: Scenario) -> None:
                 )
         if t.role == "fortification":
             forts[c.start] += 1
-            # BFA-9: a scenario is checked alike whatever version a game of it begins under (an
-            # imported game_created names its own), and versions 4 and before hold one per area
+            # BFA-9: checked alike whatever version a game of it begins under (an imported
+            # game_created names its own), as versions 4 and before hold one per area
             if forts[c.start] > MAX_FORTIFICATIONS_PER_AREA:
                 raise _bad(f"{where}.start", f"a second fortification in {c.start!r} (BFA-9)")
         if c.tribe:
             tribes_in.setdefault(c.start, set()).add(c.tribe)
             if len(tribes_in[c.start]) > 1:
                 raise _bad(f"{where}.tribe", f"Ork tribes mixed in {c.start!r} (rules: Stacking)")
+
+
+def _check_marines(sc: Scenario) -> None:
+    """BFA-29 (``rules.MARINE_CHAPTERS_IMPERIAL_SINCE``): the Marine Chapters are Imperial and
+    start "later", in the READY box on their arrival turn (rules: Special Units), and every Ork
+    counter is set up, none arriving later (rules: Setup). Their turn and number stay the
+    scenario's."""
+    for i, t in enumerate(sc.counter_types):
+        if t.role == "chapter" and t.side != IMPERIALS:
+            raise _bad(
+                f"$.counter_types[{i}].side",
+                f"Marine Chapters are Imperial ({SPECIAL_UNITS}; BFA-29)",
+            )
+    types = {t.id: t for t in sc.counter_types}
+    for i, c in enumerate(sc.counters):
+        t = types[c.type]
+        if t.role == "chapter" and c.start != START_LATER:
+            raise _bad(
+                f"$.counters[{i}].start",
+                "a Marine Chapter starts 'later', entering the READY box on its arrival turn "
+                f"({SPECIAL_UNITS}; BFA-29)",
+            )
+        if t.side == ORKS and c.start == START_LATER:
+            raise _bad(
+                f"$.counters[{i}].start",
+                f"the Orks set up all their counters in Ork Territory, none 'later' ({SETUP}; BFA-29)",
+            )
 
 
 def _check_cards(sc: Scenario) -> None:

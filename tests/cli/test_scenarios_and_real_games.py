@@ -49,6 +49,25 @@ def test_a_bad_scenario_file_names_the_bad_fields_path(tmp_path: Path) -> None:
     assert len(err.strip().splitlines()) == 1
 
 
+def test_a_new_game_s_scenario_with_an_ork_marine_chapter_is_refused(tmp_path: Path) -> None:
+    """BFA-29 (version 7): the Marine Chapters are Imperial; exit 1, one line naming the field."""
+    from tests.domain.battle_for_armageddon.test_scenario_marines import (
+        ORK_CHAPTER,
+        second_war_text,
+    )
+
+    own = tmp_path / "ork-chapter.toml"
+    own.write_text(second_war_text() + ORK_CHAPTER)
+    db = tmp_path / "w.db"
+    status, out, err = run(db, "new", "battle-for-armageddon", "--scenario", str(own))
+    assert (status, out) == (1, "")
+    assert err == (
+        "error[input/bad_scenario]: bad scenario: $.counter_types[16].side: Marine Chapters are "
+        "Imperial (rules: Special Units; BFA-29)\n"
+    )
+    assert run(db, "games")[1].startswith("no games")  # nothing was created
+
+
 def test_a_legal_command_from_legal_plays_and_a_stale_one_is_rejected(tmp_path: Path) -> None:
     db = tmp_path / "w.db"
     game = run(db, "new", "armageddon-empires", "--game", "ae")[1].strip()
