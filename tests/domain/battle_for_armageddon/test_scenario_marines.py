@@ -4,7 +4,7 @@ BFA-29 (version 7): a scenario's Marine Chapters are Imperial and start "later",
 starts "later"; a game begun under version 6 keeps the checks its scenario passed, so that one with
 an Ork chapter loads, plays, replays, audits, imports and forks as before. An Ork counter that
 starts "later" in such a game arrives in the READY box, from where the Imperial Drop Pod lands it
-among Imperials: pinned below (every version so far)."""
+among Imperials: version 7 refuses such a scenario, and a kept version plays on as it was."""
 
 from __future__ import annotations
 
@@ -179,31 +179,28 @@ def test_a_version_6_game_with_an_ork_chapter_loads_plays_audits_imports_and_for
     assert arb.audit(fork).findings == []
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="every version: the Imperial Drop Pod lands any READY counter that started 'later', "
-    "an Ork one too, among Imperials (one_side_per_area); version 7's scenario check keeps "
-    "such counters out of new games, but games of version 6 and before can still reach it",
-)
-def test_the_imperial_drop_pod_never_lands_an_ork_counter() -> None:
-    # given a version-6 game whose Ork counter sunz-2 started "later" and is now READY
+def test_a_version_6_game_keeps_its_drop_pod_landing_an_ork_counter_that_started_later() -> None:
+    """Given a version-6 game whose Ork counter sunz-2 started "later" and is now READY, when
+    the Imperials look for their Drop Pod's landings, then it is offered beside their own
+    Marines: the drop pod lands any READY counter that started "later" (``drop_pod_counters``),
+    and among Imperials it breaks one side per area. Kept versions play on as they were; version
+    7 refuses such a scenario (BFA-29), so no new game reaches it."""
     text = PROVING_GROUND.read_text()
     old = 'id = "sunz-2"\ntype = "boyz"\ntribe = "evil_sunz"\nstart = "ork_b"'
     assert old in text
-    scenario = VERSIONS["6"].parse_scenario(
-        text.replace(old, old.replace('"ork_b"', '"later"\narrives = 3')).encode()
-    )
+    later = text.replace(old, old.replace('"ork_b"', '"later"\narrives = 3'))
+    scenario = VERSIONS["6"].parse_scenario(later.encode())
     g = game(*in_phase("imperials", "movement", turn=3), scenario=scenario, version="6")
     g.events(
         SpecialCardDrawn(player="imperials", card="drop-pod-1"),
         ReinforcementsArrived(turn=3, counters=["blood_angels", "dante", "sunz-2"]),
     )
-    # when the Imperials look for their Drop Pod's landings
     plays = [
         x for x in RULESET.legal_commands(g.state, "imperials") if isinstance(x, c.PlaySpecial)
     ]
-    # then only their own Marines may land
-    assert {x.counter for x in plays} == {"blood_angels", "dante"}
+    assert {x.counter for x in plays} == {"blood_angels", "dante", "sunz-2"}
+    with pytest.raises(InputError, match=r"\$\.counters\[\d+\]\.start: the Orks set up .*BFA-29"):
+        RULESET.parse_scenario(later.encode())
 
 
 def test_the_ork_chapter_is_refused_through_the_recorded_form_of_a_version_7_game() -> None:
