@@ -37,7 +37,7 @@ class _Tables(NamedTuple):
     types: dict[str, CounterType]
     #: counter id -> its printed name in the scenario ("" when it has none)
     names: dict[str, str]
-    #: the areas that end a move (``stops_move``)
+    #: the areas that end a move (ash waste and jungle)
     stopping: frozenset[str]
 
 
@@ -218,11 +218,6 @@ def enemy_occupied(state: GameState, area_id: str, side: str) -> bool:
 def passable(state: GameState, area_id: str) -> bool:
     """seed 003 "Terrain Effects": mountains and sea block movement and supply."""
     return area(state, area_id).terrain not in IMPASSABLE
-
-
-def stops_move(state: GameState, area_id: str) -> bool:
-    """seed 003 "Terrain Effects": counters must stop when they enter ash waste or jungle."""
-    return area(state, area_id).terrain in STOPPING
 
 
 def stacking_problem(state: GameState, area_id: str, counters: Iterable[Counter]) -> str | None:

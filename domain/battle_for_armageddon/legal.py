@@ -48,7 +48,7 @@ def options(state: GameState, p: Decision, player: str) -> list[Command]:
             )
     elif p.kind == "combat":
         out.extend(attacks(state, player))
-    elif p.kind == "build":
+    else:  # the build phase: ``decisions.PhaseKind`` names no other here
         out.extend(_build(state, player))
     out.extend(specials.playable(state, player))
     out.append(cmd.EndPhase(player=player))
@@ -79,9 +79,8 @@ def _choice(state: GameState, player: str, need: Decision) -> list[Command]:
         return [
             cmd.Retreat(player=player, counter=need.about["counter"], to=a) for a in need.options
         ]
-    if need.kind == "advance":
-        return [cmd.Advance(player=player, counters=list(group)) for group in advances(state, need)]
-    return []
+    # the advance: ``results.ChoiceKind`` names no other
+    return [cmd.Advance(player=player, counters=list(group)) for group in advances(state, need)]
 
 
 def advances(state: GameState, need: Decision) -> list[tuple[str, ...]]:

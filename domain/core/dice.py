@@ -176,10 +176,6 @@ class RecordedDice:
         self._next += 1
         return list(rec_faces)
 
-    @property
-    def unused(self) -> int:
-        return len(self._rolls) - self._next
-
 
 class NoDice:
     """Dice for contexts that must not roll (legal-command generation); rolling is a rules bug."""

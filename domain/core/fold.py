@@ -8,7 +8,7 @@ command changes is a ruleset event of its batch.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from typing import Any, TypeVar
 
 from warlog.domain.core.events import CORE_TAGS, Event, GameCreated
@@ -17,20 +17,10 @@ from warlog.domain.core.ruleset import Ruleset
 S = TypeVar("S")
 
 
-def evolve_event(
-    ruleset: Ruleset[S, Any],
-    state: S | None,
-    event: Event,
-    initial: Callable[[GameCreated], S] | None = None,
-) -> S | None:
-    """The ruleset state after ``event`` (``state`` is None before ``game_created``).
-
-    ``initial`` builds the state ``game_created`` starts from (default: the ruleset's initial
-    state of the recorded scenario; the application passes one that shares built states).
-    """
+def evolve_event(ruleset: Ruleset[S, Any], state: S | None, event: Event) -> S | None:
+    """The ruleset state after ``event`` (``state`` is None before ``game_created``, which
+    starts from the ruleset's initial state of the recorded scenario)."""
     if isinstance(event, GameCreated):
-        if initial is not None:
-            return initial(event)
         return ruleset.initial_state(ruleset.scenario_from_builtins(event.scenario))
     if state is None or event.type_name() in CORE_TAGS:
         return state

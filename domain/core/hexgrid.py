@@ -3,6 +3,10 @@
 ``cheapest_costs`` and ``cheapest_path`` search any hexes through an ``enter_cost`` callback.
 ``HexGraph`` gives the same answers on one fixed map many times faster: its hexes are numbered
 once, with their neighbours and entry costs, so a search handles plain ints.
+
+A cost is that of entering a hex, whichever way it is entered, and the searches take hexes in
+order of cost: the first way a search finds to a hex is its cheapest, so no hex is queued twice
+and none is taken out stale.
 """
 
 from collections.abc import Callable, Collection, Iterable, Iterator, Mapping
@@ -69,8 +73,6 @@ def cheapest_costs(
     frontier: list[tuple[int, Hex]] = [(0, start)]
     while frontier:
         cost, here = heappop(frontier)
-        if cost > best.get(here, cost):
-            continue
         for nxt in here.neighbours():
             step = enter_cost(nxt)
             if step is None:
@@ -98,8 +100,6 @@ def cheapest_path(
             while path[-1] != start:
                 path.append(came[path[-1]])
             return cost, path[::-1]
-        if cost > best.get(here, cost):
-            continue
         for nxt in here.neighbours():
             step = enter_cost(nxt)
             if step is None:
@@ -154,8 +154,6 @@ class HexGraph:
         steps = self.steps
         while frontier:
             cost, here = heappop(frontier)
-            if cost > best[here]:
-                continue
             for nxt, step in steps[here]:
                 total = cost + step
                 if total <= budget and total < best.get(nxt, total + 1) and nxt not in blocked:
@@ -200,8 +198,6 @@ class HexGraph:
                 while path[-1] != start:
                     path.append(came[path[-1]])
                 return cost, path[::-1]
-            if cost > best[here]:
-                continue
             for nxt, step in steps[here]:
                 total = cost + step
                 if total < best.get(nxt, total + 1) and nxt not in blocked:

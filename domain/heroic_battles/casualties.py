@@ -17,8 +17,7 @@ from warlog.domain.heroic_battles.state import BlowFrame, FallFrame, GameState, 
 
 def gain(batch: Batch[GameState], force: str, tokens: int, reason: str, who: str = "") -> None:
     """``force`` gains ``tokens`` Reputation Tokens (p.23)."""
-    if tokens > 0:
-        batch.emit(ev.ReputationGained(force=force, tokens=tokens, reason=reason, who=who))
+    batch.emit(ev.ReputationGained(force=force, tokens=tokens, reason=reason, who=who))
 
 
 def lose(batch: Batch[GameState], force: str, due: int, reason: str, who: str = "") -> None:

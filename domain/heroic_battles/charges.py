@@ -154,8 +154,6 @@ def evade(batch: Batch[GameState], c: cmd.Evade) -> None:
     if problem is not None:
         raise problem
     target = pieces.find(batch.state, c.unit)
-    if not can_evade(batch.state, target):
-        raise reject(f"{c.unit} cannot evade (HB-22)", "cannot_evade")
     command_test.check_rough_declared(batch.state, c.rough, "an evade")
     if c.rough and isinstance(target, Hero):
         raise reject(
@@ -183,14 +181,7 @@ def counter_charge(batch: Batch[GameState], c: cmd.CounterCharge) -> None:
     problem = _answering(batch.state, c.unit)
     if problem is not None:
         raise problem
-    frame = _frame(batch.state)
     target = pieces.find(batch.state, c.unit)
-    if not can_counter_charge(batch.state, frame, target):
-        raise reject(
-            f"{c.unit} cannot counter charge: it needs Counter Charge and a charge to its front "
-            "in open terrain (HB-23)",
-            "cannot_counter_charge",
-        )
     assert isinstance(target, Unit)
     batch.emit(ev.CounterChargeDeclared(unit=c.unit))
     test = command_test.pending(batch.state, target, "counter_charge", ["counter charging"])

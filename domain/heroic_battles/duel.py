@@ -28,8 +28,6 @@ def challengers(state: GameState, force: str) -> list[tuple[str, str]]:
     out: list[tuple[str, str]] = []
     enemy = pieces.opponent(state, force)
     for c in state.combats:
-        if not pieces.engaged(c):
-            continue
         mine = [h for h in pieces.heroes_in(state, c, force) if not h.dueled]
         theirs = [h for h in pieces.heroes_in(state, c, enemy) if not h.dueled]
         out.extend((a.id, b.id) for a in mine for b in theirs)
@@ -152,19 +150,18 @@ def duel_next(state: GameState, frame: DuelFrame) -> Decision | Step:
         )
     if frame.stage == "rerolls":
         return _reroll if frame.ones else _result
-    if frame.stage == "deeds":
-        for hero_id in (frame.challenger, frame.challenged):
-            if wants_deeds(state, frame, hero_id):
-                hero = state.heroes[hero_id]
-                return Decision(
-                    players=(hero.force,),
-                    kind="single_combat_deeds",
-                    answers=("spend_deeds",),
-                    waiting=f"{hero.force} to commit Mighty Deeds of {hero_id} to round {frame.round}",
-                    procedure="single_combat",
-                    options=(hero_id,),
-                    about={"hero": hero_id, "round": str(frame.round)},
-                )
+    for hero_id in (frame.challenger, frame.challenged):  # the deeds stage
+        if wants_deeds(state, frame, hero_id):
+            hero = state.heroes[hero_id]
+            return Decision(
+                players=(hero.force,),
+                kind="single_combat_deeds",
+                answers=("spend_deeds",),
+                waiting=f"{hero.force} to commit Mighty Deeds of {hero_id} to round {frame.round}",
+                procedure="single_combat",
+                options=(hero_id,),
+                about={"hero": hero_id, "round": str(frame.round)},
+            )
     return _roll_round
 
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from warlog.domain.core.errors import InputError, WarlogError
+from warlog.domain.core.errors import InputError, WarlogError, quoted
 
 
 def test_a_long_message_is_cut_to_max_length_characters_ending_in_an_ellipsis() -> None:
@@ -14,3 +14,9 @@ def test_a_long_message_is_cut_to_max_length_characters_ending_in_an_ellipsis() 
     assert len(error.message) == WarlogError.MAX_LENGTH
     assert error.message.endswith("word…")
     assert error.line() == f"error[input/bad_json]: {error.message}"
+
+
+def test_a_name_given_as_bytes_is_quoted_as_text_with_bad_bytes_replaced() -> None:
+    """Given a name a user sent as raw bytes, one of them not UTF-8, when a refusal quotes it,
+    then it reads as text with the bad byte replaced, not as a bytes literal."""
+    assert quoted(b"ork \xff  boyz") == repr("ork \ufffd boyz")

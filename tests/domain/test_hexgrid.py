@@ -219,3 +219,8 @@ def test_hex_text_form_round_trips_and_distance_counts_steps() -> None:
         assert info.value.code == "input/bad_hex"
     assert Hex(0, 0).distance(Hex(2, -1)) == 2
     assert Hex(0, 0).distance(Hex(-3, 3)) == 3
+
+
+def test_a_hex_s_repr_is_the_expression_that_makes_it() -> None:
+    assert repr(Hex(3, -1)) == "Hex(3, -1)"
+    assert eval(repr(Hex(3, -1)), {"Hex": Hex}) == Hex(3, -1)

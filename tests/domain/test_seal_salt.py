@@ -43,3 +43,12 @@ def test_the_same_key_gives_the_same_salt_every_time_and_another_key_another() -
     assert salt_for(key, "g1", 7, "dice.faces") == first
     assert salt_for(bytes(range(1, 33)), "g1", 7, "dice.faces") != first
     assert salt_for(key, "g1", 8, "dice.faces") != first
+
+
+def test_a_key_longer_than_a_block_is_hashed_first_as_rfc_2104_says() -> None:
+    key = bytes(range(100))  # longer than SHA-256's 64-byte block
+    message = b"seal:g1:7:dice.faces"
+    assert (
+        salt_for(key, "g1", 7, "dice.faces") == hmac.new(key, message, hashlib.sha256).hexdigest()
+    )
+    assert salt_for(key, "g1", 7, "dice.faces") != salt_for(key[:64], "g1", 7, "dice.faces")

@@ -5,9 +5,11 @@ from __future__ import annotations
 
 import msgspec
 
-from tests.domain.battle_for_armageddon.helpers import at, game, in_phase
+from tests.domain.battle_for_armageddon.helpers import at, game, in_phase, proving_ground
+from tests.domain.battle_for_armageddon.test_specials import drawn
 from tests.given_when_then import of, one
 from warlog.domain.battle_for_armageddon import commands as c
+from warlog.domain.battle_for_armageddon.build_events import CounterPlaced
 from warlog.domain.battle_for_armageddon.combat_events import (
     AttackDeclared,
     CombatEnded,
@@ -17,12 +19,20 @@ from warlog.domain.battle_for_armageddon.combat_events import (
     SiteRuined,
     StackEliminated,
 )
-from warlog.domain.battle_for_armageddon.movement_events import ChapterReduced, CounterMoved
+from warlog.domain.battle_for_armageddon.movement_events import (
+    ChapterReduced,
+    CounterMoved,
+)
 from warlog.domain.battle_for_armageddon.special_card_events import (
     SpecialCardDrawn,
     SpecialCardPlayed,
 )
-from warlog.domain.battle_for_armageddon.turn_events import InitiativeDecided, TurnBegan
+from warlog.domain.battle_for_armageddon.turn_events import (
+    CounterDeployed,
+    InitiativeDecided,
+    ReinforcementsArrived,
+    TurnBegan,
+)
 
 
 def test_a_move_explains_how_many_areas_it_went_and_the_movement_rule() -> None:
@@ -356,4 +366,59 @@ def test_a_hive_ruined_by_a_retreat_cites_the_special_units_rule_that_ruins_it()
         "to retreat or eliminated (rules: Special Units: Hives and Factories are destroyed and "
         "flipped to Smoking Ruins if forced to retreat); the build track drops by 4 to 16, the "
         "site's defence (rules: Build Phase, Imperial)"
+    )
+
+
+def test_leaders_attacked_on_their_own_are_explained_as_killed_without_a_roll() -> None:
+    g = game(*in_phase("imperials", "combat"), at("ig-1", "plain_b"), at("ghazghkull", "ash_b"))
+    events = g.when(c.Attack(player="imperials", target="ash_b", stacks=["plain_b"]), dice=[])
+    assert one(events, AttackDeclared).explain() == (
+        "ash_b: leaders attacked on their own are killed (rules: Special Units)"
+    )
+    assert one(events, ResultStood).explain() == (
+        "leaders attacked on their own are killed without a roll: the defender in ash_b is "
+        "eliminated; the attacker may advance into ash_b (rules: Special Units; BFA-15)"
+    )
+
+
+def test_an_attack_of_0_cites_its_ruling_for_the_column() -> None:
+    """Given a scenario whose Rough Riders attack 0, when riders-1 alone attacks boyz-2, then the
+    odds are read 1:4 and the explanation cites BFA-3 (an attack total of 0 reads 1:4)."""
+    ground = proving_ground()
+    weak = [
+        msgspec.structs.replace(t, attack=0) if t.id == "rough_riders" else t
+        for t in ground.counter_types
+    ]
+    g = game(
+        *in_phase("imperials", "combat"),
+        at("riders-1", "plain_b"),
+        at("boyz-2", "plain_a"),
+        scenario=msgspec.structs.replace(ground, counter_types=weak),
+    )
+    events = g.when(c.Attack(player="imperials", target="plain_a", stacks=["plain_b"]), dice=[3])
+    assert one(events, AttackDeclared).explain() == (
+        "attack riders-1 0 = 0 vs defence boyz-2 2 = 2 → 1:4 (an attack of 0 reads 1:4, BFA-3; "
+        "rules: Combat Phase; BFA-24: odds rounded in the defender's favour)"
+    )
+
+
+def test_a_drop_pod_landing_explains_that_the_counter_counts_as_moved() -> None:
+    g = game(*in_phase("imperials", "movement"), *drawn("imperials", "drop-pod-1"))
+    g.events(ReinforcementsArrived(turn=3, counters=["blood_angels", "dante"]))
+    pod = c.PlaySpecial(
+        player="imperials", card="drop-pod-1", area="jungle_c", counter="blood_angels"
+    )
+    assert one(g.when(pod), CounterPlaced).explain() == (
+        "blood_angels lands in jungle_c (Imperial Drop Pod): any area open to it, within "
+        "stacking; it counts as moved (BFA-22)"
+    )
+
+
+def test_an_ork_redeployment_cites_the_set_up_rule() -> None:
+    deployed = one(
+        game().when(c.Deploy(player="orks", counter="boyz-1", to="ork_c")), CounterDeployed
+    )
+    assert deployed.explain() == (
+        "boyz-1 is set up in ork_c: the Ork player sets up in Ork Territory, within stacking "
+        "(rules: Setup; BFA-18)"
     )

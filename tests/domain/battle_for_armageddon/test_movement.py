@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from tests.domain.battle_for_armageddon.helpers import at, game, in_phase
-from tests.given_when_then import of, one
+from tests.given_when_then import Given, of, one
 from warlog.domain.battle_for_armageddon import commands as c
 from warlog.domain.battle_for_armageddon.movement_events import CounterEliminated, CounterMoved
 from warlog.domain.battle_for_armageddon.ruleset import RULESET
@@ -95,7 +95,8 @@ def test_stacks_may_pass_through_a_full_area_and_stacking_counts_only_at_the_end
     assert not of(events, CounterEliminated)
 
 
-def test_a_phase_that_ends_overstacked_loses_the_counters_that_moved_in_last() -> None:
+def four_moved_into_plain_a() -> Given:
+    """The Imperials' movement phase: ig-1 and ig-2 in plain_a, joined by ig-3, then ig-4."""
     g = game(
         *in_phase("imperials", "movement"),
         at("ig-1", "plain_a"),
@@ -105,6 +106,11 @@ def test_a_phase_that_ends_overstacked_loses_the_counters_that_moved_in_last() -
     )
     g.when(c.Move(player="imperials", counter="ig-3", to="plain_a"))
     g.when(c.Move(player="imperials", counter="ig-4", to="plain_a"))
+    return g
+
+
+def test_a_phase_that_ends_overstacked_loses_the_counters_that_moved_in_last() -> None:
+    g = four_moved_into_plain_a()
     events = g.when(c.EndPhase(player="imperials"))
     lost = one(events, CounterEliminated)
     assert (lost.counter, lost.reason.endswith("(BFA-2)")) == ("ig-4", True)

@@ -6,15 +6,27 @@ from __future__ import annotations
 import random
 
 import msgspec
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from tests.domain.battle_for_armageddon.helpers import proving_ground, second_war
+from tests.domain.battle_for_armageddon.helpers import (
+    at,
+    before_phase,
+    game,
+    in_phase,
+    off,
+    proving_ground,
+    second_war,
+)
 from tests.domain.battle_for_armageddon.invariants import check_invariants
+from tests.domain.battle_for_armageddon.test_specials import drawn
+from warlog.domain.battle_for_armageddon import commands as c
 from warlog.domain.battle_for_armageddon.autoplay import choose
 from warlog.domain.battle_for_armageddon.ruleset import RULESET
 from warlog.domain.battle_for_armageddon.scenario import Scenario
 from warlog.domain.battle_for_armageddon.state import GameState
+from warlog.domain.battle_for_armageddon.turn_events import ReinforcementsArrived
 from warlog.domain.core.dice import SeededDice
 
 ENCODER = msgspec.msgpack.Encoder()
@@ -82,3 +94,57 @@ def test_two_autoplayers_finish_the_game_deterministically() -> None:
     again, m = autoplay(bytes(32))
     assert first.result in ("orks", "imperials", "draw")
     assert (first, n) == (again, m)
+
+
+def test_autoplay_has_nothing_to_choose_from_an_empty_list_or_a_finished_game() -> None:
+    state = RULESET.initial_state(proving_ground())
+    with pytest.raises(ValueError, match="nothing to choose from"):
+        choose(state, "orks", [])
+    over = msgspec.structs.replace(state, stage="over")
+    with pytest.raises(ValueError, match="nothing to choose from"):
+        choose(over, "orks", [c.EndSetup(player="orks")])
+
+
+def test_autoplay_takes_the_first_strategy_offered_when_its_own_pair_is_not() -> None:
+    g = game()
+    g.when(c.EndSetup(player="orks"), dice=[1, 1, 1])
+    offered = [
+        c.ChooseStrategy(player="orks", cards=["combat-build", "build-combat"]),
+        c.ChooseStrategy(player="orks", cards=["build-combat", "combat-build"]),
+    ]
+    assert choose(g.state, "orks", offered) == offered[0]
+
+
+def test_autoplay_lands_a_drop_pod_on_the_intact_site_nearest_the_orks() -> None:
+    """Given the Imperials' movement phase with a Drop Pod in hand and the Marines READY, when the
+    autoplayer chooses, then it lands the Blood Angels on hive_d, the intact site nearest the
+    one Ork, in hive_e (hive_a is offered first, four areas away); with no Ork on the map every
+    site is as far, and it takes the first offered."""
+    g = game(*in_phase("imperials", "movement"), *drawn("imperials", "drop-pod-1"))
+    g.events(ReinforcementsArrived(turn=3, counters=["blood_angels", "dante"]))
+    g.events(off("boyz-1"), off("sunz-1"), at("boyz-2", "hive_e"))
+
+    def pod(area: str) -> c.PlaySpecial:
+        return c.PlaySpecial(
+            player="imperials", card="drop-pod-1", area=area, counter="blood_angels"
+        )
+
+    assert choose(g.state, "imperials", list(RULESET.legal_commands(g.state, "imperials"))) == (
+        pod("hive_d")
+    )
+    g.events(off("boyz-2"))
+    assert choose(g.state, "imperials", list(RULESET.legal_commands(g.state, "imperials"))) == (
+        pod("hive_a")
+    )
+
+
+def test_autoplay_keeps_a_mek_workshop_while_nothing_can_be_rebuilt() -> None:
+    g = game(*before_phase("orks", "build"), *drawn("orks", "mek-1"))
+    g.when(c.EndPhase(player="orks"))
+    assert choose(g.state, "orks", list(RULESET.legal_commands(g.state, "orks"))) == (
+        c.EndPhase(player="orks")
+    )
+    g.events(off("boyz-4"))
+    assert choose(g.state, "orks", list(RULESET.legal_commands(g.state, "orks"))) == (
+        c.PlaySpecial(player="orks", card="mek-1")
+    )

@@ -5,6 +5,7 @@ from __future__ import annotations
 from tests.domain.battle_for_armageddon.combat_helpers import attack, orks_attack
 from tests.domain.battle_for_armageddon.helpers import at, before_phase, game, in_phase, off
 from tests.domain.battle_for_armageddon.test_build import RUINS, imperial_build, ork_build
+from tests.domain.battle_for_armageddon.test_results import ghazghkull_s_boyz_won_a_de
 from tests.domain.battle_for_armageddon.test_specials import drawn
 from warlog.domain.battle_for_armageddon import commands as c
 from warlog.domain.battle_for_armageddon.combat_events import SiteRuined
@@ -115,3 +116,75 @@ def test_every_refusal_that_names_an_unknown_counter_or_area_quotes_it_short() -
     assert str(g.when_rejected(rebuilt, code="rules/bad_target")) == (
         f"{short} holds no smoking ruins free of Orks to reconstruct"
     )
+
+
+def test_building_placing_or_rebuilding_a_counter_the_game_does_not_know_names_it() -> None:
+    """Given the Imperials buying, then placing, and the Orks rebuilding, when each names a
+    counter the scenario has none of, then the refusal says so (``rules/unknown_counter``)."""
+    g, _ = imperial_build()
+    built = g.when_rejected(
+        c.Build(player="imperials", counter="ig-99"), code="rules/unknown_counter"
+    )
+    assert str(built) == "there is no counter 'ig-99'"
+    g.when(c.FinishBuilding(player="imperials"))
+    placed = g.when_rejected(
+        c.Place(player="imperials", counter="ig-99", to="hive_a"), code="rules/unknown_counter"
+    )
+    assert str(placed) == "there is no counter 'ig-99'"
+    g, _ = ork_build(*RUINS, at("boyz-2", "hive_b"), at("boyz-3", "factory_f"), off("boyz-4"))
+    rebuilt = g.when_rejected(
+        c.Rebuild(player="orks", counter="boyz-99", to="hive_b"), code="rules/unknown_counter"
+    )
+    assert str(rebuilt) == "there is no counter 'boyz-99'"
+
+
+def test_deploying_an_imperial_counter_in_the_ork_set_up_is_refused() -> None:
+    """Given the Orks' set-up with ig-1 on the map, when the Orks redeploy ig-1, then it is
+    refused: only Ork counters on the map are set up again (rules: Set-Up; BFA-18)."""
+    g = game(at("ig-1", "hive_a"))
+    refused = g.when_rejected(
+        c.Deploy(player="orks", counter="ig-1", to="ork_a"), code="rules/not_your_counter"
+    )
+    assert str(refused) == "ig-1 is not an Ork counter on the map"
+
+
+def test_an_attack_from_an_area_the_map_does_not_have_is_refused() -> None:
+    g = game(*in_phase("orks", "combat"), at("ig-1", "plain_a"), at("boyz-2", "plain_b"))
+    refused = g.when_rejected(
+        c.Attack(player="orks", target="plain_a", stacks=["plain_b", "nowhere"]),
+        code="rules/unknown_area",
+    )
+    assert str(refused) == "there is no area 'nowhere'"
+
+
+def test_a_stack_of_fortifications_alone_cannot_join_an_attack_and_is_told_why() -> None:
+    """Given fort-1 alone in plain_b beside Orks in plain_a, when the Imperials attack from
+    plain_b, then it is refused: fortifications do not attack (rules: Special Units; Combat
+    Phase)."""
+    g = game(*in_phase("imperials", "combat"), at("fort-1", "plain_b"), at("boyz-2", "plain_a"))
+    refused = g.when_rejected(
+        c.Attack(player="imperials", target="plain_a", stacks=["plain_b"]),
+        code="rules/no_attackers",
+    )
+    assert str(refused) == (
+        "plain_b cannot join the attack: only fortifications of the imperials stand in "
+        "plain_b, and they do not attack (rules: Combat Phase)"
+    )
+
+
+def test_an_advance_naming_a_counter_twice_is_refused() -> None:
+    g = ghazghkull_s_boyz_won_a_de()
+    refused = g.when_rejected(
+        c.Advance(player="orks", counters=["boyz-2", "boyz-2"]), code="rules/bad_choice"
+    )
+    assert str(refused) == "a counter is named twice"
+
+
+def test_a_card_that_targets_nothing_refuses_an_area_or_a_counter() -> None:
+    """Given the Orks' combat phase and a Waaagh! in hand, when it is played naming an area, then
+    it is refused: a die bonus is played for the phase, not on a place (BFA-11)."""
+    g = game(*in_phase("orks", "combat"), *drawn("orks", "waaagh-1"))
+    refused = g.when_rejected(
+        c.PlaySpecial(player="orks", card="waaagh-1", area="plain_a"), code="rules/bad_target"
+    )
+    assert str(refused).endswith(" takes no area or counter")

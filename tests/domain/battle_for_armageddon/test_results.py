@@ -283,6 +283,10 @@ def test_counters_with_move_0_cannot_retreat() -> None:
     events = g.when(c.TakeLoss(player="orks", counter="boyz-3"))
     # the fortification cannot be taken as a loss; the retreat destroys it and ruins the hive
     assert [x.counter for x in of(events, LossTaken)] == ["boyz-3", ""]
+    assert of(events, LossTaken)[1].explain() == (
+        "defender in hive_b: no counter that counts for stacking to lose (rules: Combat Results "
+        "Table; BFA-5)"
+    )
     assert one(events, SiteRuined).site == "hive_b"
     assert any(e.counter == "fort-1" for e in of(events, CounterEliminated))
 
@@ -524,3 +528,26 @@ def test_a_refused_loss_or_retreat_names_every_choice_there_is() -> None:
         c.Retreat(player="imperials", counter="ig-1", to="plain_b"), code="rules/bad_choice"
     )
     assert str(refused).endswith("it may go to hive_a, river_a")
+
+
+def test_a_leader_whose_stack_was_lost_attacking_from_his_hive_falls_when_it_must_retreat() -> None:
+    """Given riders-1 and Dante attacking from intact hive_a (3 vs boyz-2 and boyz-3 → 1:2),
+    when the roll is 1 (AR) and kept, then riders-1 is the loss (the hive keeps Dante company),
+    but the retreat leaves him no counter to go with: he is killed, and hive_a stays intact
+    (rules: Special Units; BFA-15)."""
+    g = imperials_attack(
+        at("riders-1", "hive_a"),
+        at("dante", "hive_a"),
+        at("boyz-2", "plain_a"),
+        at("boyz-3", "plain_a"),
+    )
+    assert one(attack(g, "plain_a", "hive_a", die=1, player="imperials"), CombatRolled).result == (
+        "AR"
+    )
+    events = g.when(c.KeepResult(player="imperials"))
+    assert [(e.counter, e.reason) for e in of(events, CounterEliminated)] == [
+        ("dante", "all the counters with him are gone (rules: Special Units)")
+    ]
+    assert one(events, LossTaken).counter == "riders-1"
+    assert g.state.counters["dante"].location == "removed"
+    assert not g.state.sites["hive_a"].ruined

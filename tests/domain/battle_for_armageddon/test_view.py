@@ -5,6 +5,8 @@ from __future__ import annotations
 import json
 
 from tests.domain.battle_for_armageddon.helpers import at, game, in_phase
+from tests.domain.battle_for_armageddon.test_movement import four_moved_into_plain_a
+from tests.domain.battle_for_armageddon.test_supply import SECOND_PHASE
 from tests.given_when_then import Given, of, one
 from tests.projections.test_events_view import posted_by_kind
 from warlog.domain.battle_for_armageddon import commands as c
@@ -14,6 +16,7 @@ from warlog.domain.battle_for_armageddon.ruleset import RULESET
 from warlog.domain.battle_for_armageddon.special_card_events import SpecialCardDrawn
 from warlog.domain.battle_for_armageddon.turn_events import PhaseBegan, StrategyChosen, TurnBegan
 from warlog.domain.core.events import DiceRolled, Event
+from warlog.domain.core.fold import evolve_event
 from warlog.domain.core.seal import secrets_of
 
 
@@ -172,3 +175,39 @@ def test_each_kind_of_events_view_entry_goes_to_both_players_for_its_turns() -> 
         "site_rebuilt": {("orks", 2), ("imperials", 2)},
         "game_ended": {("orks", LAST_TURN), ("imperials", LAST_TURN)},
     }
+
+
+def _posted(g: Given, command: c.Command) -> list[str]:
+    """The Events-view entries ``command``'s events post, each once (both players get each)."""
+    state, texts = g.state, []
+    for event in g.when(command, dice=[]):
+        after = evolve_event(RULESET, state, event)
+        notes = RULESET.notices(state, after, event)
+        assert {n.empire for n in notes} in ({"orks", "imperials"}, set())
+        texts.extend(n.text for n in notes if n.empire == "orks")
+        state = after
+    return texts
+
+
+def test_a_supply_check_posts_the_counters_lost_apart_from_the_chapters_that_flipped() -> None:
+    """Given ig-1 and the Blood Angels cut off in river_a, when the Imperials' card ends, then
+    the Events view says ig-1 was lost and the chapter flipped to its detachment (BFA-13)."""
+    g = game(
+        *in_phase("imperials", "combat"),
+        *SECOND_PHASE,
+        at("ig-1", "river_a"),
+        at("blood_angels", "river_a"),
+        at("boyz-2", "plain_a"),
+        at("boyz-3", "ash_b"),
+    )
+    assert _posted(g, c.EndPhase(player="imperials"))[0] == (
+        "turn 2: supply: the imperials cut off in river_a; lost: ig-1; flipped to detachments: "
+        "blood_angels"
+    )
+
+
+def test_a_counter_lost_to_overstacking_is_posted_to_both_players() -> None:
+    g = four_moved_into_plain_a()
+    assert _posted(g, c.EndPhase(player="imperials")) == [
+        "turn 2: ig-4 in plain_a: overstacked at the end of the movement phase (BFA-2) → pool"
+    ]

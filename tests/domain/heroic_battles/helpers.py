@@ -18,6 +18,8 @@ import re
 from pathlib import Path
 from typing import Any, TypeVar
 
+import msgspec
+
 from tests.given_when_then import Given, of, tags
 from warlog.domain.core.errors import InputError
 from warlog.domain.core.events import Event
@@ -140,3 +142,19 @@ def gained(events: list[Event], force: str) -> list[str]:
 
 def lost(events: list[Event], force: str) -> list[tuple[int, str]]:
     return [(e.tokens, e.reason) for e in of(events, ev.ReputationLost) if e.force == force]
+
+
+def with_hero_trait(hero: str, trait: str) -> Scenario:
+    """The proving ground with ``hero`` (of either force) given ``trait`` too."""
+    sc = proving_ground()
+    forces = [
+        msgspec.structs.replace(
+            f,
+            heroes=[
+                msgspec.structs.replace(h, traits=[*h.traits, trait]) if h.id == hero else h
+                for h in f.heroes
+            ],
+        )
+        for f in sc.forces
+    ]
+    return msgspec.structs.replace(sc, forces=forces)

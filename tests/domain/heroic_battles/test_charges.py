@@ -67,7 +67,9 @@ def test_a_charge_as_the_second_movement_action_is_tested_and_fails_in_place() -
     g.when(c.Move(player="red", unit="red-brutes"), dice=[])
     g.when(charge("red-brutes", "blue-horde"), dice=[2])
     events = g.when(c.AcceptTest(player="red"), dice=[])
-    assert one(events, ev.ChargeFailed).unit == "red-brutes"
+    failed = one(events, ev.ChargeFailed)
+    assert failed.unit == "red-brutes"
+    assert failed.explain() == "red-brutes failed its command test: the charge does not move (HB-3)"
     assert combat_of(g.state, "red-brutes") is None
     assert g.state.frames == ()
 
@@ -78,6 +80,9 @@ def test_a_charge_must_name_an_enemy_on_the_table_not_a_hero_inside_a_unit() -> 
     g.when_rejected(charge("red-brutes", "blue-king"), code="rules/hero_attached")
     g.when_rejected(charge("red-brutes", "nobody"), code="rules/unknown_unit")
     g.when_rejected(charge("red-lord", "blue-horde"), code="rules/hero_attached")
+    g.events(ev.UnitDestroyed(unit="blue-horde", reason="test set-up"))
+    refused = g.when_rejected(charge("red-brutes", "blue-horde"), code="rules/gone")
+    assert str(refused) == "blue-horde is no longer on the table (destroyed)"
 
 
 # -- reputation for charging heroes (p.23; HB-6) ----------------------------------------------------
@@ -198,7 +203,11 @@ def test_a_unit_with_evade_tests_to_evade_and_the_charger_may_fall_short() -> No
     assert (evaded.unit, evaded.half_st) == ("blue-scouts", 4)
     assert g.ruleset.decision(g.state).kind == "charge_follow_up"
     events = g.when(c.PressCharge(player="red", contact=False), dice=[])
-    assert one(events, ev.ChargePressed).contact is False
+    pressed = one(events, ev.ChargePressed)
+    assert pressed.contact is False
+    assert pressed.explain() == (
+        "red-brutes follows straight ahead and falls short (Evade Moves, p.38)"
+    )
     assert combat_of(g.state, "red-brutes") is None and g.state.units["red-brutes"].done
 
 
@@ -216,6 +225,9 @@ def test_a_unit_that_fails_to_evade_fights_as_usual() -> None:
     g.when(c.Evade(player="blue", unit="blue-scouts"), dice=[1])
     events = g.when(c.AcceptTest(player="blue"), dice=[])
     assert tags(events)[-2:] == ["evade_failed", "charge_contacted"]
+    assert one(events, ev.EvadeFailed).explain() == (
+        "blue-scouts failed to evade: it fights as usual (Evade Moves, p.38)"
+    )
 
 
 def test_an_evade_is_declared_before_its_test_and_spends_the_units_evade_even_if_it_fails() -> None:
@@ -255,6 +267,7 @@ def test_only_one_evade_per_movement_phase() -> None:
     g.when(charge("red-warriors", "blue-scouts"), dice=[])
     decision = g.ruleset.decision(g.state)
     assert decision.answers == ("counter_charge", "receive_charge")
+    # the answers offered are the whole check: an evade spent is not among them (HB-22)
     g.when_rejected(c.Evade(player="blue", unit="blue-scouts"), code="rules/decision_pending")
 
 
@@ -303,6 +316,9 @@ def test_no_counter_charge_against_a_flank_charge_or_through_rough_ground() -> N
     g = game()
     g.when(charge("red-brutes", "blue-scouts", facing="flank"), dice=[])
     assert g.ruleset.decision(g.state).answers == ("evade", "receive_charge")
+    g.when_rejected(
+        c.CounterCharge(player="blue", unit="blue-scouts"), code="rules/decision_pending"
+    )
     g = game()
     g.when(c.Charge(player="red", unit="red-brutes", target="blue-scouts", rough=True), dice=[])
     assert g.ruleset.decision(g.state).answers == ("evade", "receive_charge")
@@ -339,6 +355,7 @@ def test_only_the_charged_unit_answers_the_charge() -> None:
     g.when_rejected(c.ReceiveCharge(player="blue", unit="blue-horde"), code="rules/bad_choice")
     g.when_rejected(c.ReceiveCharge(player="red", unit="blue-scouts"), code="rules/not_your_turn")
     g.when_rejected(c.Move(player="red", unit="red-warriors"), code="rules/decision_pending")
-    assert one(
+    received = one(
         g.when(c.ReceiveCharge(player="blue", unit="blue-scouts"), dice=[]), ev.ChargeReceived
     )
+    assert received.explain() == "blue-scouts stands to receive the charge"

@@ -246,3 +246,26 @@ def test_a_version_3_melee_keeps_its_loss_and_its_explanation_as_they_were() -> 
         "Armour 3, rounded down = 0 stamina points lost (leftover hits are lost; Melee, "
         "pp.50–62; an unattached hero by its Armour, HB-15)"
     )
+
+
+def test_a_melee_declaration_names_everything_its_side_declared() -> None:
+    """Given blue's horde (Blue Proud attached) in a melee with red's brutes, when blue declares
+    holding, rough ground, a support, a Mighty Deed and an Inspiring deed, then the declaration
+    names each; with every die a 3 nobody loses stamina, and the damage says so (Melee)."""
+    g = melee(*engaged("red-brutes", "blue-horde"))
+    g.when(declare("red"), dice=[])
+    blue = declare(
+        "blue",
+        holding=True,
+        rough=["blue-horde"],
+        supports=["blue-scouts"],
+        deeds={"blue-proud": 1},
+        inspire={"blue-king": 1},
+    )
+    events = rolling(g, blue)
+    assert one(events, ev.MeleeDeclared).explain() == (
+        "blue in melee melee-1: supported by blue-scouts; holding a hill or barrier; in rough "
+        "terrain: blue-horde; blue-proud spends 1 Mighty Deed on combat dice; blue-king inspires "
+        "with 1 Mighty Deed (Melee, pp.50–62)"
+    )
+    assert one(events, ev.MeleeDamage).explain() == "melee melee-1: no stamina lost"

@@ -82,7 +82,9 @@ def test_a_hero_re_rolls_one_1_for_a_mighty_deed_and_a_reputation_token() -> Non
     g, _ = king_hit(5)
     g.when(c.Roll(player="blue"), dice=[1, 1])
     events = g.when(c.RerollRisk(player="blue", hero="blue-king"), dice=[5])
-    assert one(events, ev.RiskRerolled).face == 5
+    assert one(events, ev.RiskRerolled).explain() == (
+        "blue-king re-rolls a 1 with a Mighty Deed (Mighty Deeds, p.28; HB-29): 5, saved"
+    )
     assert lost(events, "blue") == [
         (1, "a hero uses a Mighty Deed to re-roll a Risk to Heroes result")
     ]
@@ -130,9 +132,20 @@ def test_on_6_the_dying_hero_strikes_a_final_blow_the_enemy_saves_on_4_or_more()
     events = g.when(c.Roll(player="red"), dice=[3])
     blow = one(events, ev.FinalBlowStruck)
     assert (blow.target, blow.roll, blow.saved) == ("red-warriors", 3, False)
+    assert blow.explain() == (
+        "blue-king's final blow at red-warriors: 1D6 3 (4+ saves) → 1 stamina point lost "
+        "(Hero Death in Combat, p.57)"
+    )
+    assert one(events, ev.StaminaLost).explain() == (
+        "red-warriors loses 1 stamina point: blue-king's final blow"
+    )
     assert g.state.units["red-warriors"].stamina == 3
     g2, _ = king_dies(6)
-    assert one(g2.when(c.Roll(player="red"), dice=[4]), ev.FinalBlowStruck).saved
+    saved = one(g2.when(c.Roll(player="red"), dice=[4]), ev.FinalBlowStruck)
+    assert saved.explain() == (
+        "blue-king's final blow at red-warriors: 1D6 4 (4+ saves) → no effect "
+        "(Hero Death in Combat, p.57)"
+    )
 
 
 def test_a_famous_death_of_a_hero_of_reputation_1_costs_no_token_and_records_no_loss() -> None:

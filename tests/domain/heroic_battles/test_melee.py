@@ -16,6 +16,7 @@ from tests.domain.heroic_battles.helpers import (
     phase,
     pool_of,
     rolling,
+    with_hero_trait,
     wounded,
 )
 from tests.domain.heroic_battles.test_movement import with_trait
@@ -131,6 +132,18 @@ def test_each_hero_fighting_adds_a_die_per_level_and_one_per_mighty_deed() -> No
         hero="red-lord", deeds=2, purpose="combat dice in melee-1"
     )
     assert g.state.heroes["red-lord"].deeds == 1
+
+
+def test_a_big_hero_adds_a_die_to_his_combat_dice() -> None:
+    """Given the Red Lord made Big, when he fights with a Mighty Deed, then his dice are his
+    level, the deed and 1D6 for Big (Combat Dice table: "Unit or Hero has the Big/Towering
+    trait 1D6/2D6")."""
+    big_lord = with_hero_trait("red-lord", "big")
+    g = game(*engaged("red-warriors", "blue-steadfast"), *fighting(), scenario=big_lord)
+    events = fought(g, red=declare("red", deeds={"red-lord": 1}))
+    assert pool_of(events, "red-lord").build() == (
+        "3 Level dice of red-lord; +1D6 Mighty Deed → 4; +1D6 Big → 5"
+    )
 
 
 def test_spears_as_tribute_adds_two_dice_only_at_full_stamina() -> None:
@@ -324,6 +337,10 @@ def test_a_non_combatant_may_name_no_mighty_deeds_and_none_are_recorded() -> Non
     g.when(declare("red"), dice=[])
     events = g.when(declare("blue", deeds={"blue-priest": 0}), apply=False, dice=None)
     assert one(events, ev.MeleeDeclared).deeds == {}
+    refused = g.when_rejected(declare("blue", deeds={"blue-priest": 1}), code="rules/bad_deeds")
+    assert str(refused) == (
+        "blue-priest is a Non-Combatant: no Mighty Deeds for combat dice (p.73)"
+    )
 
 
 def test_each_save_on_5_or_6_removes_a_hit() -> None:
@@ -491,7 +508,9 @@ def test_a_unit_with_disengage_may_leave_a_melee_against_warriors_after_a_test()
     decision = g.ruleset.decision(g.state)
     assert (decision.kind, decision.about["unit"]) == ("disengage", "red-riders")
     events = g.when(c.Disengage(player="red", unit="red-riders"), dice=[4])
-    assert one(events, ev.Disengaged).unit == "red-riders"
+    assert one(events, ev.Disengaged).explain() == (
+        "red-riders disengages: it moves back 1 ST out of the melee (HB-24)"
+    )
     assert combat_of(g.state, "red-riders") is None
 
 

@@ -11,6 +11,7 @@ from tests.domain.heroic_battles.helpers import (
     game,
     lost,
     proving_ground,
+    with_hero_trait,
     wounded,
 )
 from tests.given_when_then import of, one, tags
@@ -43,8 +44,16 @@ def test_riders_move_2_st_and_warriors_half_distance_in_any_direction_skirmisher
 
 
 def test_a_hero_on_foot_moves_1_st_a_mounted_or_flying_hero_further() -> None:
+    """p.30: heroes on foot 1 ST a movement action, mounted heroes 2 ST, Flying units and heroes
+    4 ST (a Flying unit of warriors straight ahead)."""
     g = game()
     assert one(g.when(move("red-champion", direction="any"), dice=[]), ev.UnitMoved).half_st == 2
+    for trait, half_st in (("mounted", 4), ("flying", 8)):
+        g = game(scenario=with_hero_trait("red-champion", trait))
+        moved = one(g.when(move("red-champion", direction="any"), dice=[]), ev.UnitMoved)
+        assert moved.half_st == half_st
+    g = game(scenario=with_trait("red-warriors", "flying"))
+    assert one(g.when(move("red-warriors"), dice=[]), ev.UnitMoved).half_st == 8
 
 
 def with_trait(unit: str, trait: str) -> Scenario:
@@ -99,7 +108,12 @@ def test_a_failed_test_stops_the_unit_and_ends_its_movement() -> None:
     assert not taken.passed and taken.rerollable  # red's heroes have Mighty Deeds
     assert g.ruleset.decision(g.state).kind == "reroll_test"
     events = g.when(c.AcceptTest(player="red"), dice=[])
-    assert one(events, ev.MovementFailed).unit == "red-warriors"
+    failed = one(events, ev.MovementFailed)
+    assert failed.unit == "red-warriors"
+    assert failed.explain() == (
+        "red-warriors failed the command test for its movement action: it does not move and its "
+        "movement is over this phase (Movement, pp.30–40; HB-3)"
+    )
     g.when_rejected(move("red-warriors"), code="rules/movement_over")
 
 
@@ -262,7 +276,9 @@ def test_a_destroyed_unit_is_gone() -> None:
 def test_changing_facing_is_a_tested_first_and_only_movement_action() -> None:
     g = game()
     events = g.when(c.ChangeFacing(player="red", unit="red-warriors"), dice=[3])
-    assert one(events, ev.FacingChanged).unit == "red-warriors"
+    assert one(events, ev.FacingChanged).explain() == (
+        "red-warriors turns to face any direction (Changing Facing, p.33)"
+    )
     assert g.state.units["red-warriors"].done
     g.when(move("red-brutes"), dice=[])
     g.when_rejected(c.ChangeFacing(player="red", unit="red-brutes"), code="rules/movement_over")
@@ -273,7 +289,10 @@ def test_a_unit_that_fails_to_change_facing_does_not_move() -> None:
     g = game()
     g.when(c.ChangeFacing(player="red", unit="red-warriors"), dice=[2])
     events = g.when(c.AcceptTest(player="red"), dice=[])
-    assert one(events, ev.MovementFailed).purpose == "change of facing"
+    assert one(events, ev.MovementFailed).explain() == (
+        "red-warriors failed the command test for its change of facing: it does not move and its "
+        "movement is over this phase (Changing Facing, p.33; HB-3)"
+    )
     g.when_rejected(move("red-warriors"), code="rules/movement_over")
 
 
@@ -283,9 +302,9 @@ def test_a_unit_that_fails_to_change_facing_does_not_move() -> None:
 def test_an_unattached_hero_joins_a_friendly_unit_with_a_movement_action() -> None:
     g = game()
     events = g.when(c.JoinUnit(player="red", hero="red-champion", unit="red-archers"), dice=[])
-    assert one(events, ev.HeroJoined) == ev.HeroJoined(
-        hero="red-champion", unit="red-archers", action=1
-    )
+    joined = one(events, ev.HeroJoined)
+    assert joined == ev.HeroJoined(hero="red-champion", unit="red-archers", action=1)
+    assert joined.explain() == "red-champion joins red-archers (movement action 1; HB-5)"
     assert g.state.heroes["red-champion"].unit == "red-archers"
     g.when_rejected(move("red-champion"), code="rules/hero_attached")
 
@@ -304,7 +323,9 @@ def test_a_hero_may_not_join_a_unit_in_melee() -> None:
 def test_a_hero_leaving_a_unit_in_melee_costs_a_token_and_the_army_commander_two() -> None:
     g = game(*engaged("red-warriors", "blue-horde"))
     events = g.when(c.LeaveUnit(player="red", hero="red-lord"), dice=[])
-    assert one(events, ev.HeroLeft).in_melee
+    assert one(events, ev.HeroLeft).explain() == (
+        "red-lord leaves red-warriors while it is in melee (HB-5)"
+    )
     assert lost(events, "red") == [(2, "leaves a unit while it is in combat (the Army Commander)")]
     blue = game(*engaged("red-warriors", "blue-horde"), *BLUE_MOVES)
     events = blue.when(c.LeaveUnit(player="blue", hero="blue-proud"), dice=[])
@@ -330,5 +351,10 @@ def test_a_hero_leaving_a_unit_out_of_melee_loses_nothing_and_may_move() -> None
     g = game()
     events = g.when(c.LeaveUnit(player="red", hero="red-lord"), dice=[])
     assert tags(events) == ["hero_left"]
+    assert one(events, ev.HeroLeft).explain() == "red-lord leaves red-warriors (HB-5)"
     assert one(g.when(move("red-lord"), dice=[]), ev.UnitMoved).unit == "red-lord"
     g.when_rejected(c.LeaveUnit(player="red", hero="red-lord"), code="rules/not_attached")
+    refused = g.when_rejected(
+        c.LeaveUnit(player="red", hero="blue-king"), code="rules/not_your_unit"
+    )
+    assert str(refused) == "blue-king belongs to blue: red cannot move it"

@@ -175,3 +175,13 @@ def test_odd_commands_are_refused_with_a_rules_or_input_error(
     for event in events:
         after = RULESET.evolve(after, event)
     assert RULESET.invariants(after) == [], command
+
+
+def test_autoplay_has_nothing_to_choose_from_an_empty_list_or_a_finished_battle() -> None:
+    state = RULESET.initial_state(proving_ground())
+    with pytest.raises(ValueError, match="nothing to choose from"):
+        RULESET.choose(state, "red", [])
+    over = msgspec.structs.replace(state, phase="over", result="draw")
+    assert RULESET.is_terminal(over)
+    with pytest.raises(ValueError, match="nothing to choose from"):
+        RULESET.choose(over, "red", [c.EndMovement(player="red")])

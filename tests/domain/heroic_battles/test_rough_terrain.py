@@ -58,18 +58,21 @@ def test_an_evade_from_rough_terrain_is_on_2d6() -> None:
     assert (taken(events).dice, taken(events).passed) == (2, False)
 
 
+#: red's skirmishers shoot at blue's scouts, 1 ST away, declared in rough terrain
+SCOUTS_SHOT_IN_ROUGH = c.Shoot(
+    player="red",
+    shooter="red-skirmishers",
+    target="blue-scouts",
+    distance=1,
+    target_rough=True,
+)
+
+
 def test_a_unit_shot_in_rough_terrain_tests_on_2d6() -> None:
     """Given red's skirmishers shooting at blue's scouts, declared in rough terrain, when a shot
     hits, then the scouts' command test for the hit is on 2D6 and the shot's events say why."""
     g = game(*phase("skirmish", "red"))
-    shot = c.Shoot(
-        player="red",
-        shooter="red-skirmishers",
-        target="blue-scouts",
-        distance=1,
-        target_rough=True,
-    )
-    events = g.when(shot, dice=[5, 3, 3, 3, 3, 3])
+    events = g.when(SCOUTS_SHOT_IN_ROUGH, dice=[5, 3, 3, 3, 3, 3])
     assert one(events, ev.TargetInRoughTerrain).unit == "blue-scouts"
     assert "HB-36" in one(events, ev.TargetInRoughTerrain).explain()
     assert one(events, ev.DiceAwaited).dice == 2
@@ -77,6 +80,26 @@ def test_a_unit_shot_in_rough_terrain_tests_on_2d6() -> None:
     assert (test.dice, test.reasons, test.passed) == (
         2,
         ["hit by missile fire", "in rough terrain"],
+        False,
+    )
+
+
+def test_a_unit_shot_in_rough_terrain_that_retreats_on_its_last_stamina_tests_to_break_on_2d6() -> (
+    None
+):
+    """Given blue's scouts on their last stamina point, shot at by red's skirmishers and declared
+    in rough terrain, when the hit's test fails and they retreat, then the break test they take
+    as the retreat begins is on 2D6 too: they still stand where the shot found them (HB-36;
+    HB-32)."""
+    g = game(wounded("blue-scouts", 1), *phase("skirmish", "red"))
+    g.when(
+        SCOUTS_SHOT_IN_ROUGH, dice=[5, 3, 3, 3, 3, 3]
+    )  # one hit: 0 stamina points lost against Armour 3
+    g.when(c.Roll(player="blue"), dice=[2, 2])
+    test = taken(g.when(c.AcceptTest(player="blue"), dice=[2, 5]))
+    assert (test.dice, test.reasons, test.passed) == (
+        2,
+        ["retreating on its last stamina point", "in rough terrain"],
         False,
     )
 

@@ -158,6 +158,12 @@ def test_an_unattached_hero_shoots_its_own_die_and_its_deeds() -> None:
     assert pool_of(events, "red-champion").build() == (
         "0 Shooting Dice; +1D6 hero red-champion shooting → 1; +1D6 Mighty Deed of red-champion → 2"
     )
+    assert one(events, ev.DeedsSpent).deeds == 1
+    # no Mighty Deed named 0 is spent, and no event says it was
+    events = skirmish().when(
+        shoot("red-champion", "blue-scouts", distance=3, deeds={"red-champion": 0}), dice=[3]
+    )
+    assert tags(events).count("deeds_spent") == 0
 
 
 def test_shooting_from_behind_the_targets_front_line_adds_a_die() -> None:
@@ -330,3 +336,27 @@ def test_a_shot_explains_its_range_killing_zone_and_pool() -> None:
         "inside its Killing Zone: 6 Shooting Dice; hits on 5–6: [3, 3, 3, 3, 3, 3] → 0 hits "
         "(Shooting, p.42; HB-18)"
     )
+
+
+def test_a_shot_must_name_a_target_still_on_the_table() -> None:
+    g = skirmish(ev.UnitDestroyed(unit="blue-scouts", reason="test set-up"))
+    refused = g.when_rejected(shoot("red-skirmishers", "blue-scouts"), code="rules/gone")
+    assert str(refused) == "blue-scouts is no longer on the table (destroyed)"
+
+
+def test_only_the_shooters_heroes_spend_mighty_deeds_on_it_and_no_more_than_they_have() -> None:
+    """Given the Red Lord (3 Mighty Deeds) attached to red's riders, when the riders shoot with
+    the Red Champion's deeds, then it is refused (only heroes attached to the shooter, or the
+    hero shooting, p.28); with 4 of the lord's, it is refused: he has 3 left."""
+    g = red_shooting(scenario=with_lord_on_the_riders())
+    refused = g.when_rejected(
+        shoot("red-riders", "blue-scouts", deeds={"red-champion": 1}), code="rules/bad_deeds"
+    )
+    assert str(refused) == (
+        "red-champion may not spend Mighty Deeds on red-riders's shooting (only heroes attached "
+        "to it, or the hero shooting; Mighty Deeds, p.28)"
+    )
+    refused = g.when_rejected(
+        shoot("red-riders", "blue-scouts", deeds={"red-lord": 4}), code="rules/no_deeds"
+    )
+    assert str(refused) == "red-lord has 3 Mighty Deeds left, not 4"

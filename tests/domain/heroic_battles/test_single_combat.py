@@ -12,11 +12,13 @@ from tests.domain.heroic_battles.helpers import (
     phase,
     pool_of,
     rolling,
+    with_hero_trait,
 )
 from tests.given_when_then import Given, of, one, tags
 from warlog.domain.core.events import Event
 from warlog.domain.heroic_battles import commands as c
 from warlog.domain.heroic_battles import events as ev
+from warlog.domain.heroic_battles.pieces import combat_of
 from warlog.domain.heroic_battles.state import DuelFrame
 from warlog.domain.heroic_battles.tables import SINGLE_COMBAT
 
@@ -63,6 +65,11 @@ def test_the_phasing_force_may_challenge_an_enemy_hero_in_the_same_melee() -> No
         c.Challenge(player="red", hero="red-lord", opponent="blue-proud"),
         code="rules/bad_challenge",
     )
+    refused = g.when_rejected(
+        c.Challenge(player="red", hero="blue-proud", opponent="red-champion"),
+        code="rules/not_your_unit",
+    )
+    assert str(refused) == "blue-proud belongs to blue: red cannot challenge with it"
     events = g.when(c.Challenge(player="red", hero="red-lord", opponent="blue-king"), dice=[])
     assert one(events, ev.ChallengeIssued).challenged == "blue-king"
 
@@ -125,10 +132,28 @@ def test_dice_are_level_plus_traits_plus_mighty_deeds() -> None:
     assert g.state.heroes["blue-proud"].deeds == 0
 
 
+def test_a_big_hero_adds_a_die_in_single_combat() -> None:
+    """Given the Red Lord made Big, when he fights the Blue King in single combat, then his dice
+    are his level and 1D6 for Big (Single Combat: "Level plus Traits")."""
+    g = game(
+        *engaged("red-warriors", "blue-warriors"),
+        *phase("melee", "red"),
+        scenario=with_hero_trait("red-lord", "big"),
+    )
+    g.when(c.Challenge(player="red", hero="red-lord", opponent="blue-king"), dice=[])
+    g.when(c.AcceptChallenge(player="blue", hero="blue-king"), dice=[])
+    g.when(c.SpendDeeds(player="red", hero="red-lord", deeds=0), dice=[])
+    events = rolling(g, c.SpendDeeds(player="blue", hero="blue-king", deeds=0))
+    assert pool_of(events, "red-lord").build() == "3 Level dice of red-lord; +1D6 Big → 4"
+
+
 def test_mighty_deeds_committed_to_a_round_are_spent_when_its_dice_are_rolled() -> None:
     # given red's lord (3 Mighty Deeds) and blue's king in single combat, the lord asked first
     g = challenged("red-lord", "blue-king", *engaged("red-warriors", "blue-warriors"))
-    g.when(c.AcceptChallenge(player="blue", hero="blue-king"), dice=[])
+    accepted = g.when(c.AcceptChallenge(player="blue", hero="blue-king"), dice=[])
+    assert one(accepted, ev.ChallengeAccepted).explain() == (
+        "blue-king accepts the challenge: the single combat is fought before any melee (HB-31)"
+    )
     assert g.state.heroes["red-lord"].deeds == 3
     # when red commits 1 of them to round 1
     events = g.when(c.SpendDeeds(player="red", hero="red-lord", deeds=1), dice=[])
@@ -143,6 +168,25 @@ def test_mighty_deeds_committed_to_a_round_are_spent_when_its_dice_are_rolled() 
     events = rolling(g, c.SpendDeeds(player="blue", hero="blue-king", deeds=0))
     assert pool_of(events, "red-lord").build() == "3 Level dice of red-lord; +1D6 Mighty Deed → 4"
     assert g.state.heroes["red-lord"].deeds == 2
+    assert dice_rolled(events)[0].explain() == (
+        "single combat round 1: 3 Level dice of red-lord; +1D6 Mighty Deed → 4; hits on 5–6: "
+        "[3, 3, 3, 3] → 0 × 2 (Legendary Weapon, HB-12) → 0 hits (Single Combat)"
+    )
+    assert one(events, ev.SingleCombatRound).explain() == (
+        "single combat round 1: hits red-lord 0, blue-king 0: a draw: both fight again "
+        "(Single Combat)"
+    )
+
+
+def test_the_challenger_commits_its_mighty_deeds_first() -> None:
+    """Given the Red Lord's challenge accepted by the Blue King, when red commits deeds for the
+    king before the lord has committed his, then it is refused: the challenger commits first."""
+    g = challenged("red-lord", "blue-king", *engaged("red-warriors", "blue-warriors"))
+    g.when(c.AcceptChallenge(player="blue", hero="blue-king"), dice=[])
+    refused = g.when_rejected(
+        c.SpendDeeds(player="red", hero="blue-king", deeds=0), code="rules/bad_choice"
+    )
+    assert str(refused) == "red-lord commits its Mighty Deeds first"
 
 
 def test_heroes_count_as_charging_in_the_first_round_and_re_roll_their_1s() -> None:
@@ -253,6 +297,9 @@ def test_a_draw_in_the_third_round_costs_both_a_stamina_point_and_may_kill_both(
     events = g.when(c.Roll(player="red"), dice=[6])
     died = one(events, ev.HeroDeathRolled)
     assert (died.hero, died.outcome, died.target) == ("red-champion", "final_blow", "")
+    assert died.explain().startswith(
+        "red-champion, Hero Death 1D6 6: Though I die, I smite thee!: nobody is left to strike"
+    )
 
 
 def test_after_a_single_combat_its_heroes_add_no_dice_to_the_melee() -> None:
@@ -267,6 +314,31 @@ def test_after_a_single_combat_its_heroes_add_no_dice_to_the_melee() -> None:
     events = g.when(c.DeclareMelee(player="blue", combat="melee-1"), dice=[3] * 20)
     owners = [e.pool.owner for e in of(events, ev.CombatDiceRolled)]
     assert owners == ["red-warriors", "blue-horde"]
+
+
+def test_a_melee_of_two_heroes_after_their_single_combat_rolls_no_dice_and_is_a_draw() -> None:
+    """Given the Red Champion fighting Blue Proud alone (he has left his horde), when Proud loses
+    their single combat's first round and lives, then in the melee that follows neither adds a
+    die (HB-17): no hit is scored, and the melee is a draw that goes on (HB-8)."""
+    g = challenged(
+        "red-champion",
+        "blue-proud",
+        ev.HeroLeft(hero="blue-proud", unit="blue-horde"),
+        *engaged("red-champion", "blue-proud"),
+    )
+    g.when(c.AcceptChallenge(player="blue", hero="blue-proud"), dice=[])
+    g.when(c.SpendDeeds(player="red", hero="red-champion", deeds=0), dice=[])
+    g.when(c.SpendDeeds(player="blue", hero="blue-proud", deeds=0), dice=[5, 3, 3, 3])
+    g.when(c.DeclareMelee(player="red", combat="melee-1"), dice=[])
+    events = g.when(c.DeclareMelee(player="blue", combat="melee-1"), dice=[])
+    assert not of(events, ev.CombatDiceRolled)
+    assert (
+        one(events, ev.MeleeHitsCounted)
+        .explain()
+        .startswith("red-champion (red) takes 0 hits; blue-proud (blue) takes 0 hits")
+    )
+    assert one(events, ev.MeleeDecided).outcome == "draw"
+    assert combat_of(g.state, "red-champion") is not None
 
 
 def test_in_the_second_round_1s_stand_and_a_hero_without_mighty_deeds_is_not_asked() -> None:

@@ -54,6 +54,7 @@ def test_the_attacker_may_issue_one_challenge_in_its_melee_phase() -> None:
     assert kind(g) == ("challenge", ("red",))
     events = g.when(c.NoChallenge(player="red"), dice=[])
     assert tags(events)[:2] == ["challenge_forgone", "melee_began"]
+    assert one(events, ev.ChallengeForgone).explain() == ("red issue no challenge this melee phase")
     assert kind(g) == ("melee", ("red",))
 
 

@@ -5,7 +5,15 @@ from __future__ import annotations
 
 import json
 
-from tests.domain.heroic_battles.helpers import engaged, fighting, game, open_field, phase
+from tests.domain.heroic_battles.helpers import (
+    declare,
+    engaged,
+    fighting,
+    game,
+    open_field,
+    phase,
+)
+from tests.domain.heroic_battles.test_melee import fought, melee
 from tests.given_when_then import Given, one
 from tests.projections.test_events_view import posted_by_kind
 from warlog.arbiter.application import Arbiter
@@ -158,3 +166,16 @@ def test_a_round_of_single_combat_posts_its_result_to_both_sides_for_the_turn() 
     posted = RULESET.notices(before, g.state, fought)
     assert [(n.empire, n.duration) for n in posted] == [("red", 1), ("blue", 1)]
     assert posted[0].text == f"turn {g.state.turn}: {fought.explain()}"
+
+
+def test_the_summary_of_a_drawn_melee_waiting_on_a_disengage_says_it_was_a_draw() -> None:
+    """Given red's riders (Disengage) in melee with blue's steadfast, when blue declares the
+    Blue King's Inspiring deed and every die is a 3, then red is asked whether the riders
+    disengage, and the summary's melee reads a draw and names the inspiration."""
+    g = melee(*engaged("red-riders", "blue-steadfast"))
+    fought(g, blue=declare("blue", inspire={"blue-king": 1}))
+    assert g.ruleset.decision(g.state).kind == "disengage"
+    tables = RULESET.summary(RULESET.view(g.state, "blue"), "blue").tables
+    melee_1 = next(t for t in tables if t.title.startswith("melee-1 being fought"))
+    assert melee_1.title == "melee-1 being fought: disengaging — a draw"
+    assert melee_1.rows[1][:2] == ["blue", "Inspiring blue-king 1"]
