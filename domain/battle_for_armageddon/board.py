@@ -283,12 +283,11 @@ def move_paths(state: GameState, counter: Counter, budget: int) -> dict[str, lis
     jungle stop the move. Stacking is not checked here (it counts at the end of the phase).
     """
     tables = _tables(state.scenario)
-    stopping = {a for a, spec in tables.areas.items() if spec.terrain in STOPPING}
     return tables.graph.paths(
         counter.location,
         budget,
         open_areas(state, counter.side).__contains__,
-        stopping.__contains__,
+        tables.stopping.__contains__,
     )
 
 

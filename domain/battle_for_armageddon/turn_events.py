@@ -166,7 +166,8 @@ class StackOutOfSupply(Event, frozen=True, tag="stack_out_of_supply"):
 
 
 class SupplyChecked(Event, frozen=True, tag="supply_checked"):
-    """The supply check after a strategy card: the stacks cut off and the counters lost."""
+    """The supply check after a strategy card: the stacks cut off and the counters they lost,
+    each eliminated (a full Marine Chapter among them flips to its detachment and stays)."""
 
     player: str
     cut_off: list[str]
@@ -178,9 +179,10 @@ class SupplyChecked(Event, frozen=True, tag="supply_checked"):
                 f"after their Strategy Card every {self.player} counter that needs supply traces "
                 f"a supply line ({SUPPLY}; BFA-13)"
             )
+        flips = " (a full Marine Chapter flips to its detachment instead)" if self.lost else ""
         return (
             f"{self.player} cut off in {', '.join(self.cut_off)}; "
-            f"lost: {', '.join(self.lost) or 'none'} ({SUPPLY}; BFA-13)"
+            f"eliminated: {', '.join(self.lost) or 'none'}{flips} ({SUPPLY}; BFA-13)"
         )
 
 

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import pytest
-
 from tests.domain.battle_for_armageddon.helpers import at, game, in_phase, off
 from tests.given_when_then import Given, of, one
 from warlog.domain.battle_for_armageddon import commands as c
@@ -86,7 +84,7 @@ def test_a_stack_with_a_hive_survives_on_4_to_6() -> None:
     assert "hive d6 4 (holds)" in stack.explain()
     assert g.state.counters["ig-1"].location == "hive_b"
     assert one(events, SupplyChecked).explain() == (
-        "imperials cut off in hive_b; lost: none (rules: Supply; BFA-13)"
+        "imperials cut off in hive_b; eliminated: none (rules: Supply; BFA-13)"
     )
 
 
@@ -170,6 +168,8 @@ def test_a_stack_on_an_intact_factory_has_no_roll_to_survive() -> None:
 
 
 def test_a_stack_cut_off_with_nothing_to_roll_for_explains_why_it_is_destroyed() -> None:
+    """Given an Imperial Guard counter in river_a, cut off by Orks in plain_a and ash_b, when the
+    Imperials' Strategy Card ends, then the stack and the check explain its loss (BFA-13)."""
     _, events = imperial_card_ends(
         at("ig-1", "river_a"), at("boyz-2", "plain_a"), at("boyz-3", "ash_b")
     )
@@ -178,22 +178,24 @@ def test_a_stack_cut_off_with_nothing_to_roll_for_explains_why_it_is_destroyed()
         "flips to its detachment instead) (rules: Supply; BFA-13)"
     )
     assert one(events, SupplyChecked).explain() == (
-        "imperials cut off in river_a; lost: ig-1 (rules: Supply; BFA-13)"
+        "imperials cut off in river_a; eliminated: ig-1 (a full Marine Chapter flips to its "
+        "detachment instead) (rules: Supply; BFA-13)"
     )
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="supply_checked's explanation lists a chapter that flipped to its detachment among the "
-    "counters lost (BFA-13: it flips and stays); the Events view tells them apart",
-)
 def test_a_supply_check_does_not_explain_a_flipped_chapter_as_lost() -> None:
-    _, events = imperial_card_ends(
+    """Given the Blood Angels cut off with an Imperial Guard counter, when the check destroys
+    their stack, then the chapter flips to its detachment and stays (BFA-13), and the check's
+    explanation says eliminated, not lost, with what that means for a chapter."""
+    g, events = imperial_card_ends(
         at("ig-1", "river_a"),
         at("blood_angels", "river_a"),
         at("boyz-2", "plain_a"),
         at("boyz-3", "ash_b"),
     )
-    text = one(events, SupplyChecked).explain()
-    assert "lost: ig-1" in text
-    assert "blood_angels" not in text.split("lost:")[1] or "flip" in text
+    assert g.state.counters["blood_angels"].reduced
+    assert g.state.counters["blood_angels"].location == "river_a"
+    assert one(events, SupplyChecked).explain() == (
+        "imperials cut off in river_a; eliminated: ig-1, blood_angels (a full Marine Chapter "
+        "flips to its detachment instead) (rules: Supply; BFA-13)"
+    )
