@@ -11,7 +11,14 @@ import msgspec
 import pytest
 
 from tests.domain.armageddon_empires.arena import BASES, HUNT, arena, begin, toml, top
-from tests.domain.armageddon_empires.helpers import army_block, begun, only, sight, with_ap
+from tests.domain.armageddon_empires.helpers import (
+    army_block,
+    base_block,
+    begun,
+    only,
+    sight,
+    with_ap,
+)
 from tests.domain.armageddon_empires.test_hidden_setup import outputs_of
 from tests.domain.armageddon_empires.test_non_interference import (
     KEY,
@@ -24,6 +31,7 @@ from tests.given_when_then import Given
 from warlog.arbiter.application import Arbiter
 from warlog.arbiter.audit import audit_records
 from warlog.domain import rulesets
+from warlog.domain.armageddon_empires.autoplay import choose
 from warlog.domain.armageddon_empires.battle_events import BaseCaptured, RollAwaited
 from warlog.domain.armageddon_empires.challenge_events import (
     CaptureKillBegan,
@@ -232,6 +240,47 @@ def test_a_combat_capable_army_moves_onto_a_spotted_hero_alone_but_a_hero_alone_
     g.when(MoveArmy(player="red", army="red-hunt", to="2,1"))
     assert g.state.armies["red-hunt"].at == "2,1"
     assert [c for c in RULESET.legal_commands(g.state, "red") if isinstance(c, HuntHero)]
+
+
+def policy_move(g: Given) -> MoveArmy | EndTurn:
+    """What autoplay picks for red among its legal moves and ending the turn."""
+    legal = [
+        c for c in RULESET.legal_commands(g.state, "red") if isinstance(c, (MoveArmy, EndTurn))
+    ]
+    picked = choose(g.state, "red", legal)
+    assert isinstance(picked, (MoveArmy, EndTurn))
+    return picked
+
+
+@pytest.mark.parametrize(("stealthed", "to"), [(False, "2,1"), (True, "1,3")])
+def test_autoplay_moves_onto_a_spotted_hero_alone_unless_he_was_seen_stealthed(
+    stealthed: bool, to: str
+) -> None:
+    # given red's hunters next to blue's shade alone, whom red sees, open or stealthed
+    armies = army_block("red-hunt", "red", "1,1", units=("trooper", "eye"))
+    g = begin(arena(armies + army_block("blue-quarry", "blue", "2,1", hero="shade")))
+    shade = msgspec.structs.replace(g.state.armies["blue-quarry"], stealthed=stealthed)
+    g.state = msgspec.structs.replace(g.state, armies={**g.state.armies, "blue-quarry": shade})
+    sight(g, "red", "blue-quarry")
+    # when autoplay moves for red
+    # then it moves onto the hero it may hunt (p.30); a stealthed one is no quarry it may enter
+    # to hunt (p.27), so it marches toward blue's stronghold instead
+    assert policy_move(g) == MoveArmy(player="red", army="red-hunt", to=to)
+
+
+def test_autoplay_does_not_take_a_hero_alone_in_an_enemy_base_for_a_hunt() -> None:
+    # given two blue outposts red's hunters reach, blue's quarry alone in the second, seen
+    armies = army_block("red-hunt", "red", "1,1", units=("trooper", "eye"))
+    armies += army_block("blue-quarry", "blue", "2,2", hero="quarry")
+    bases = BASES + "".join(
+        base_block(base, "blue", at, card="camp", kind="outpost")
+        for base, at in (("blue-north", "2,0"), ("blue-south", "2,2"))
+    )
+    g = sight(begin(arena(armies, bases=bases)), "red", "blue-quarry")
+    # when autoplay moves for red
+    # then a base stands there, so it is no hunt (p.30) but an assault like any other: red
+    # marches on the first of the two bases, as it would without the hero
+    assert policy_move(g) == MoveArmy(player="red", army="red-hunt", to="2,0")
 
 
 def moved_to(g: Given, army: str, at: str) -> Given:
