@@ -77,7 +77,12 @@ def test_a_delayed_attack_is_fought_when_its_empire_ends_the_turn() -> None:
     g.when(Engage(player="red", choice="delay"))
     assert g.state.delayed == ("4,0",) and not g.state.frames
     events = g.when(EndTurn(player="red"))
-    assert only(events, DelayedBattlesCalled).hexes == ("4,0",)
+    called = only(events, DelayedBattlesCalled)
+    assert called.hexes == ("4,0",)
+    assert called.explain() == (
+        "red ends its turn: first the battles it delayed are fought, at 4,0 "
+        "(Delay Attack, p.33; AE-36)"
+    )
     assert only(events, BattleBegan).started_by == "delayed"
 
 
@@ -100,6 +105,10 @@ def test_a_besieging_army_assaults_the_enemy_in_its_own_hex_for_3_ap() -> None:
     # then it pays 3 AP, and a battle begins in its hex against the garrison
     ordered = only(events, AssaultOrdered)
     assert (ordered.army, ordered.at, ordered.ap_cost) == ("red-x", "7,5", 3)
+    assert ordered.explain() == (
+        "red-x of red assaults the enemy at 7,5 for 3 AP (Break Siege / Assault Defenses, p.26; "
+        "AE-35)"
+    )
     assert g.state.empires["red"].ap == ap - 3
     began = only(events, BattleBegan)
     assert began.started_by == "assault"

@@ -536,4 +536,7 @@ def test_a_prisoner_goes_free_to_his_hand_when_his_empire_takes_the_base_that_ho
         (QUARRY,),
         (),
     )
+    assert taken.explain().endswith(
+        f"; freed and back in hand (or discarded if it is full): {QUARRY}"
+    )
     assert g.state.bases["red-camp"].prisoners == () and QUARRY in g.state.empires["blue"].hand

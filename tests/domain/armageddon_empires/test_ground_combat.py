@@ -66,6 +66,7 @@ def test_a_sniper_strikes_the_enemy_hero_against_its_fate_for_one_ap_owed() -> N
     began = only(events, AttackBegan)
     # owed in red's own turn too (AE-58), paid when its next turn begins (AE-19)
     assert (began.kind, began.ap_cost, began.owed) == ("sniper", 1, True)
+    assert began.explain().endswith("; 1 AP owed until its next turn (AE-19, AE-58) (p.34)")
     opened = only(events, ChallengeOpened).challenge
     assert (opened.attacker.pool.size, opened.defender.pool.size) == (3, 2)
     assert [t.value for t in opened.defender.pool.terms] == [2]
@@ -141,6 +142,10 @@ def test_a_battle_still_undecided_after_round_12_ends_with_the_attacker_retreati
     chosen = only(events, NextRoundChosen)
     assert (chosen.empire, chosen.choice, chosen.retreating) == ("red", "retreat_all", ("red-x",))
     assert chosen.forced == "the battle is still undecided after 12 rounds"
+    assert chosen.explain() == (
+        "red must retreat all: the battle is still undecided after 12 rounds (AE-31): red-x; "
+        "1 retreat challenge to come (R8)"
+    )
     # its retreat challenge follows (seeded dice), and blue, having held, wins the battle
     ended = only(events, BattleEnded)
     assert (ended.winner, ended.loser) == ("blue", "red")

@@ -200,6 +200,7 @@ def test_a_garrison_that_fights_to_its_last_unit_gives_up_its_hero_as_a_prisoner
         "red",
         ("blue.warden.1",),
     )
+    assert captured.explain().endswith("; taken prisoner: blue.warden.1")
 
 
 def test_a_game_of_version_11_keeps_its_rules_the_garrison_and_its_hero_destroyed() -> None:
