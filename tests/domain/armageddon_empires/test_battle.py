@@ -86,6 +86,26 @@ def test_a_delayed_attack_is_fought_when_its_empire_ends_the_turn() -> None:
     assert only(events, BattleBegan).started_by == "delayed"
 
 
+def test_a_battle_s_choices_refuse_what_is_not_open_and_name_what_is() -> None:
+    # given red's army walks into blue's in the open (no base: no siege, p.26)
+    g = field(VERSUS_FOX)
+    g.when(MoveArmy(player="red", army="red-x", to="4,0"))
+    err = g.when_rejected(Engage(player="red", choice="siege"), "rules/bad_choice")
+    assert str(err) == "siege is not open at 4,0: attack, delay (p.26, p.33)"
+    g.when(Engage(player="red", choice="attack"))
+    # only a stealthed army of red in the hex joins, and once (p.33)
+    err = g.when_rejected(SetUpBattle(player="red", join=("red-x", "red-x")), "rules/cannot_join")
+    assert str(err) == "'red-x' is named twice"
+    err = g.when_rejected(SetUpBattle(player="red", join=("red-x",)), "rules/cannot_join")
+    assert str(err).endswith("that may join (p.33); these may: none")
+    g.when(SetUpBattle(player="red"))
+    g.when(SetUpBattle(player="blue"))
+    # the back row names units of the army committed, each once (R13)
+    for back in (("blue.plated.1",), ("red.lancer.1", "red.lancer.1")):
+        err = g.when_rejected(CommitArmy(player="red", army="red-x", back=back), "rules/bad_rows")
+        assert str(err).endswith("once each: red.lancer.1, red.plated.1 (R13)")
+
+
 def besieging() -> Given:
     """Red's trooper walks into blue's garrisoned HQ at 7,5 and lays siege (p.26, p.33)."""
     g = field(army_block("red-x", "red", "6,5", units=("trooper",)), bases=GARRISONED)

@@ -226,6 +226,11 @@ def test_a_munition_is_spent_on_a_miss_too_and_must_fit_the_card() -> None:
         ),
         code="rules/not_a_munition",
     )
+    err = g.when_rejected(
+        PlayAttackCard(player="red", card="red.hawk.1", at="4,2", aim="unit", munition="red.pod.2"),
+        code="rules/not_in_hand",
+    )
+    assert str(err) == "munition 'red.pod.2' is not in red's hand"
     launch(
         g,
         PlayAttackCard(player="red", card="red.hawk.1", at="4,2", aim="unit", munition="red.pod.1"),
