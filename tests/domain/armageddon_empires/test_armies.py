@@ -44,6 +44,9 @@ def test_an_army_is_not_created_away_from_a_base_or_under_a_taken_name() -> None
     g.when_rejected(CreateArmy(player="red", army="red-new", at="2,0"), code="rules/not_at_base")
     g.when_rejected(CreateArmy(player="red", army="red-a", at="0,0"), code="rules/army_name_taken")
     g.when_rejected(CreateArmy(player="red", army="red-x", at="7,5"), code="rules/not_at_base")
+    # a name not of its own empire's form would tell of an unseen enemy army that took it (AE-17)
+    err = g.when_rejected(CreateArmy(player="red", army="blue-b", at="0,0"), "rules/army_name")
+    assert str(err).startswith("red names its armies 'red-...', not 'blue-b'")
 
 
 def test_a_ninth_army_of_one_empire_in_a_hex_is_refused() -> None:

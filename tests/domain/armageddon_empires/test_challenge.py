@@ -7,6 +7,7 @@ import pytest
 
 from tests.domain.armageddon_empires.arena import arena, begin, open_challenge, side, top
 from tests.domain.armageddon_empires.helpers import only
+from warlog.domain.armageddon_empires.autoplay import choose
 from warlog.domain.armageddon_empires.challenge import Challenge, Outcome
 from warlog.domain.armageddon_empires.challenge_events import (
     CardDamaged,
@@ -19,6 +20,7 @@ from warlog.domain.armageddon_empires.commands import (
     AcceptChallenge,
     EndTurn,
     MoveArmy,
+    PlayTactic,
     SpendFate,
     TakePrerogative,
 )
@@ -75,6 +77,17 @@ def test_a_defender_that_acts_cedes_the_prerogative_for_the_rest_of_the_challeng
     assert top(g).to_act == "defender" and top(g).no_damage_to_defender()
     assert TakePrerogative(player="blue") not in RULESET.legal_commands(g.state, "blue")
     g.when_rejected(TakePrerogative(player="blue"), code="rules/no_prerogative")
+
+
+def test_the_attacker_never_has_the_prerogative() -> None:
+    g, _ = fight([4, 1], [5, 1], red_hero=RED_HERO)
+    g.when(AcceptChallenge(player="blue"))
+    assert top(g).to_act == "attacker"
+    err = g.when_rejected(TakePrerogative(player="red"), code="rules/no_prerogative")
+    assert (
+        str(err)
+        == "no Defender's Prerogative now: only the defender has the prerogative (p.28; R5)"
+    )
 
 
 def test_an_accepting_defender_keeps_the_prerogative() -> None:
@@ -165,6 +178,18 @@ def test_a_threshold_challenge_succeeds_on_ties_and_ends_on_one_accept(
     resolved = only(events, ChallengeResolved)
     assert resolved.outcome.succeeded is succeeded
     assert "ties succeed, p.28" in resolved.explain()
+
+
+@pytest.mark.parametrize(
+    ("faces", "answer"), [([6, 1, 1], PlayTactic), ([6, 5, 1], AcceptChallenge)]
+)
+def test_autoplay_plays_a_tactic_while_a_threshold_challenge_falls_short_else_accepts(
+    faces: list[int], answer: type
+) -> None:
+    g = begin(arena())
+    open_challenge(g, side("red", faces), None, kind="threshold", threshold=2)
+    picked = choose(g.state, "red", RULESET.legal_commands(g.state, "red"))
+    assert isinstance(picked, answer)
 
 
 def test_fate_re_rolls_failed_dice_one_point_a_die_and_stays_spent_until_the_next_round() -> None:
