@@ -219,6 +219,7 @@ def test_the_hunter_s_stealthed_armies_in_the_hex_destealth_and_the_target_sees_
     g = spotted(HUNT + ghost)
     began = only(g.when(HuntHero(player="red", army="red-hunt"), dice=[1] * 11), CaptureKillBegan)
     assert began.destealthed == ("red-ghost",) and not g.state.armies["red-ghost"].stealthed
+    assert began.explain().endswith("; destealthed: red-ghost (p.30)")
     assert set(g.state.sightings["blue"]) == {"red-ghost", "red-hunt"}
     # 4 units now: 1 + 4 // 2 + 4
     assert top(g).attacker.pool.size == 7
@@ -507,8 +508,21 @@ def test_a_captured_hero_is_not_taken_to_a_besieged_base() -> None:
     assert (captured.base, captured.distance) == ("red-hq", 3)
 
 
-def test_a_hero_alone_in_a_garrison_is_captured_and_the_garrison_stays() -> None:
-    # AE-24: only an army in the field is disbanded when left empty; a garrison is its base's
+def test_a_captured_hero_is_killed_when_every_base_of_the_captor_is_besieged() -> None:
+    # AE-21: blue's troopers besiege red-camp and red-hq, so red has no base to take him to
+    besiegers = army_block("blue-siege", "blue", "1,3", units=("trooper",))
+    besiegers += army_block("blue-siege-2", "blue", "1,0", units=("trooper",))
+    g = spotted(HUNT + besiegers)
+    moved_to(moved_to(g, "blue-siege", "0,3"), "blue-siege-2", "0,0")
+    killed = only(hunt_to_the_end(g, [6, 5, 4, 4, 1, 1], [6, 5, 4, 1]), HeroKilled)
+    assert killed.no_base and killed.army_removed
+    assert "; but red has no base to take him to, so he is killed (AE-21)" in killed.explain()
+    assert killed.explain().endswith("; blue-quarry is left empty and disbanded (AE-24)")
+    assert QUARRY in g.state.empires["blue"].discard and "blue-quarry" not in g.state.armies
+
+
+def garrisoned_quarry() -> Given:
+    """Blue's quarry alone in its HQ's garrison, seen by red's hunters there."""
     bases = BASES.replace(
         'facilities = ["veil"]\ngarrison = ["trooper"]',
         'facilities = ["veil"]\ngarrison = ["quarry"]',
@@ -517,10 +531,23 @@ def test_a_hero_alone_in_a_garrison_is_captured_and_the_garrison_stays() -> None
         "red-hunt", "red", "5,3", hero="captain", units=("tracker", "eye", "trooper")
     )
     g = moved_to(begin(arena(hunters, bases=bases)), "red-hunt", "6,3")
-    sight(g, "red", "blue-hq-garrison")
+    return sight(g, "red", "blue-hq-garrison")
+
+
+def test_a_hero_alone_in_a_garrison_is_captured_and_the_garrison_stays() -> None:
+    # AE-24: only an army in the field is disbanded when left empty; a garrison is its base's
+    g = garrisoned_quarry()
     captured = only(hunt_to_the_end(g, [6] * 7, [1] * 4), HeroCaptured)
-    assert captured.army_removed is False
+    assert captured.army_removed is False and "disbanded" not in captured.explain()
     assert "blue-hq-garrison" in g.state.armies and g.state.armies["blue-hq-garrison"].hero is None
+
+
+def test_a_hero_alone_in_a_garrison_killed_while_escaping_leaves_the_garrison_standing() -> None:
+    g = garrisoned_quarry()
+    # 1 success against none, at most the capture threshold 2: killed (R4, p.30)
+    killed = only(hunt_to_the_end(g, [6] + [1] * 6, [1] * 4), HeroKilled)
+    assert not killed.army_removed and "blue-hq-garrison" in g.state.armies
+    assert killed.explain().endswith("killed while escaping; blue.quarry.1 is discarded (p.30)")
 
 
 def test_a_prisoner_goes_free_to_his_hand_when_his_empire_takes_the_base_that_holds_him() -> None:
