@@ -70,6 +70,7 @@ def test_an_empty_army_at_a_base_is_disbanded() -> None:
     g.when(CreateArmy(player="red", army="red-new", at="0,0"))
     events = g.when(DisbandArmy(player="red", army="red-new"))
     assert events == [ArmyDisbanded(empire="red", army="red-new", at="0,0")]
+    assert events[0].explain() == "red disbands the empty army red-new at 0,0 (p.23; AE-9)"
     assert "red-new" not in g.state.armies
 
 
@@ -202,7 +203,11 @@ def test_cards_that_moved_this_turn_make_their_new_army_count_as_moved() -> None
     events = g.when(
         TransferCards(player="red", from_army="red-a", to_army="red-c", cards=("red.trooper.2",))
     )
-    assert only(events, CardsTransferred).receiver_moved
+    transferred = only(events, CardsTransferred)
+    assert transferred.receiver_moved
+    assert transferred.explain().endswith(
+        f"; {transferred.from_army} has moved this turn, so red-c now counts as moved"
+    )
     g.when_rejected(MoveArmy(player="red", army="red-c", to="3,0"), code="rules/already_moved")
 
 

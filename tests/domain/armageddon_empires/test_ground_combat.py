@@ -93,6 +93,25 @@ def test_whether_a_sniper_may_strike_in_its_own_turn_never_tells_the_ap_left() -
         assert (sniper in RULESET.legal_commands(g.state, "red")) == (ap > 0)
 
 
+def test_a_game_of_version_7_paid_a_sniper_s_ap_in_its_own_turn_from_the_turn_s_ap() -> None:
+    # given a game of version 7, red's own turn, 3 AP left
+    armies = army_block("red-x", "red", "3,0", units=("marksman",)) + army_block(
+        "blue-y", "blue", "4,0", hero="warden", units=("trooper",)
+    )
+    g = fought(armies)
+    red = replace(g.state.empires["red"], ap=3)
+    g.state = replace(g.state, rules_version=7, empires={**g.state.empires, "red": red})
+    # when red's marksman snipes blue's warden
+    events = g.when(
+        Attack(player="red", unit="red.marksman.1", target="blue.warden.1"), dice=[1] * 5
+    )
+    # then its 1 AP is paid at once, not owed (AE-58: owed in its own turn only since version 8)
+    began = only(events, AttackBegan)
+    assert (began.ap_cost, began.owed) == (1, False)
+    assert began.explain().endswith("; 1 AP paid (p.34)")
+    assert (g.state.empires["red"].ap, g.state.empires["red"].ap_owed) == (2, 0)
+
+
 def test_a_sniper_outside_its_empires_turn_owes_the_ap() -> None:
     # red attacks in its turn; blue's marksman wins the initiative and snipes red's captain
     armies = army_block("red-x", "red", "3,0", hero="captain", units=("trooper",)) + army_block(

@@ -286,6 +286,9 @@ def test_pathfinder_takes_a_move_s_ap_to_nothing_and_never_below() -> None:
     ap = g.state.empires["red"].ap
     moved = only(g.when(MoveArmy(player="red", army="red-t", to="1,2")), ArmyMoved)
     assert (moved.cards, moved.pathfinder, moved.ap_cost) == (1, 2, 0)
+    assert "move cost 0 AP = 1 AP × 1 card (p.23; AE-11) − Pathfinder 2 (p.45), never below 0" in (
+        moved.explain()
+    )
     assert g.state.empires["red"].ap == ap
 
 
