@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
 from msgspec.structs import replace
 
 from tests.domain.armageddon_empires.air_helpers import ROWS, accept_all, launch
@@ -176,16 +177,24 @@ deck = ["trooper"]
 """.replace("'", '"')
 
 
-def struck(red: list[str], version: str | None = None, **kw: Any) -> Given:
+def struck(red: list[str], version: str | None = None, more: str = "", **kw: Any) -> Given:
     """Red's turn; blue-a (the titan led by the seer) stands in blue's HQ hex, sighted. A game
-    begun under ``version`` of the rules (default: this one)."""
+    begun under ``version`` of the rules (default: this one); ``more``: further armies."""
     armies = army_block("blue-a", "blue", "4,2", hero="seer", units=("titan",))
-    armies += army_block("red-a", "red", "0,1", units=("trooper",))
+    armies += army_block("red-a", "red", "0,1", units=("trooper",)) + more
     parts = {"armies": CARDS + armies, "bases": bases(**kw), "empires": empires(red)}
     ruleset = RULESET if version is None else RULESET.at_version(version)
     assert ruleset is not None
     g = Given(ruleset, scenario(ROWS, resources="", **parts))
     return sight(start_turns(g), "red", "blue-a")
+
+
+def held_prisoner(g: Given, hero: str, base: str) -> Given:
+    """``hero``, alone in his army, held prisoner at ``base`` (as a capture leaves him, AE-21)."""
+    armies = {k: a for k, a in g.state.armies.items() if a.hero != hero}
+    held = replace(g.state.bases[base], prisoners=(hero,))
+    g.state = replace(g.state, armies=armies, bases={**g.state.bases, base: held})
+    return g
 
 
 def fallout_of(events: list[Event], empire: str) -> FalloutSuffered:
@@ -378,6 +387,34 @@ def test_a_wmd_s_open_hit_tells_the_damage_seen_not_a_repair_made_out_of_sight()
     assert (hit.card, hit.taken, hit.total, hit.destroyed) == ("blue.vault.1", 18, 20, False)
     assert g.state.damage["blue.vault.1"] == 18
     assert RULESET.view(g.state, "red")["damage"]["blue.vault.1"] == 20
+
+
+@pytest.mark.parametrize("hand_full", [False, True], ids=["to-hand", "hand-full"])
+def test_a_razed_base_frees_its_prisoners_to_their_hand_or_if_full_to_the_discard(
+    hand_full: bool,
+) -> None:
+    # given red's seer held prisoner in blue's HQ, red's hand full or not
+    g = held_prisoner(
+        struck(["nova"], more=army_block("red-b", "red", "0,2", hero="seer")),
+        "red.seer.1",
+        "blue-hq",
+    )
+    if hand_full:
+        red = replace(g.state.empires["red"], hand_limit=1)  # the nova alone fills it
+        g.state = replace(g.state, empires={**g.state.empires, "red": red})
+    # when red's hydrogen bomb razes the HQ (as above)
+    seer = [6, 6, 6] + [1] * 7 + [6, 1]
+    events = launch(
+        g,
+        PlayAttackCard(player="red", card="red.nova.1", at="4,2"),
+        dice=[*seer, *MISS, 1, 1, *MISS, 1, *radiation_faces((4, 4))],
+    )
+    # then he goes free: back to red's hand, or its discard pile when the hand is full (AE-34)
+    razed = only(events, BaseRazed)
+    assert razed.freed == ("red.seer.1",)
+    assert razed.explain().endswith("; freed: red.seer.1")
+    red = g.state.empires["red"]
+    assert ("red.seer.1" in red.discard, "red.seer.1" in red.hand) == (hand_full, not hand_full)
 
 
 def test_hydrogen_bomb_10_15_on_a_base_not_hardened_razes_it_and_irradiates_every_card() -> None:
