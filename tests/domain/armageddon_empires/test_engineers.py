@@ -187,6 +187,10 @@ def test_an_engineer_s_army_lifts_a_known_enemy_minefield_in_its_hex() -> None:
     blue = g.state.empires["blue"]
     assert lifted.lifted_by.card in blue.discard and lifted.lifted_by.card not in blue.face_down
     assert g.state.empires["red"].ap == ap - 2  # AE-55, R11
+    assert lifted.explain().startswith("red-eng lifts blue's minefield blue-mines (")
+    assert lifted.explain().endswith(
+        "at work (p.46): 2 AP; the card goes to blue's discard pile (AE-55)"
+    )
     # blue's Events view reports the loss, not the army
     texts = [n.text for n in RULESET.notices(g.state, g.state, lifted)]
     assert texts and "blue-mines" in texts[0] and "red-eng" not in texts[0]

@@ -227,6 +227,9 @@ def test_an_army_destroyed_by_a_minefield_is_disbanded() -> None:
     events = move(g, "5,0", [6] * 5 + [1])
     attack = only(events, MinefieldsChecked).attack
     assert attack is not None and attack.disbanded
+    assert (
+        "- red-col is left empty and disbanded (AE-24)" in only(events, MinefieldsChecked).explain()
+    )
     assert "red-col" not in g.state.armies
     assert not violations(g.state)
 
