@@ -134,6 +134,10 @@ def test_a_duel_turns_the_defender_s_surplus_on_the_attacker_s_card_and_destroys
     events = g.when(AcceptChallenge(player="red"))
     resolved = only(events, ChallengeResolved)
     assert (resolved.outcome.damage_to_attacker, resolved.outcome.damage_to_defender) == (2, 0)
+    assert (
+        "attacker 1 − defender 3 successes: the defender's surplus 3 − 1 = 2 damage to the "
+        "attacker (a duel, p.31)" in resolved.explain()
+    )
     damaged = only(events, CardDamaged)
     assert (damaged.card, damaged.total, damaged.limit, damaged.destroyed) == (
         "red.tracker.1",

@@ -14,6 +14,7 @@ from tests.domain.armageddon_empires.helpers import game, only, start_turns, tom
 from tests.domain.armageddon_empires.invariants import check_invariants
 from tests.domain.armageddon_empires.test_minefields import MINE_CARDS, army, minefield
 from tests.given_when_then import Given
+from warlog.domain.armageddon_empires.autoplay import choose
 from warlog.domain.armageddon_empires.commands import (
     LayMinefield,
     LiftMinefield,
@@ -242,6 +243,12 @@ AUTOPLAY = (
     + minefield("blue-mines", "blue", "5,4")
     + minefield("red-mines", "red", "2,2")
 )
+
+
+def test_autoplay_first_lifts_a_known_enemy_minefield_an_engineer_s_army_stands_in() -> None:
+    g = walked_in(engineers())
+    legal = RULESET.legal_commands(g.state, "red")
+    assert choose(g.state, "red", legal) == LiftMinefield(player="red", army="red-eng")
 
 
 def test_autoplay_lays_minefields_and_the_invariants_hold() -> None:
