@@ -85,7 +85,7 @@ def test_autoplay_plays_the_bundled_game_to_a_victory() -> None:
 
 def test_autoplay_asked_to_choose_from_nothing_says_whose_choice_it_was() -> None:
     g = game()
-    with pytest.raises(ValueError, match="^red has no legal command$"):
+    with pytest.raises(ValueError, match=r"^red has no legal command$"):
         RULESET.choose(g.state, "red", [])
 
 
