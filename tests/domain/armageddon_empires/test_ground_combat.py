@@ -93,6 +93,18 @@ def test_whether_a_sniper_may_strike_in_its_own_turn_never_tells_the_ap_left() -
         assert (sniper in RULESET.legal_commands(g.state, "red")) == (ap > 0)
 
 
+def test_a_strike_names_a_part_of_its_attack_only_with_multi_targeting() -> None:
+    g = fought(TROOPERS)
+    err = g.when_rejected(
+        Attack(player="red", unit="red.trooper.2", target="blue.trooper.1", strength=1),
+        "rules/bad_attack",
+    )
+    assert str(err) == (
+        "red.trooper.2 may strike blue.trooper.1 now, but not with strength 1: 'strength' may be "
+        "none (none: its whole attack; a part only with Multi-targeting, p.34; AE-30)"
+    )
+
+
 def test_a_game_of_version_7_paid_a_sniper_s_ap_in_its_own_turn_from_the_turn_s_ap() -> None:
     # given a game of version 7, red's own turn, 3 AP left
     armies = army_block("red-x", "red", "3,0", units=("marksman",)) + army_block(

@@ -372,6 +372,18 @@ def test_a_beaten_army_retreats_to_the_free_neighbour_nearest_its_nearest_base(
     assert blue_y_retreats(bases, armies) == expected
 
 
+def test_a_beaten_army_whose_only_base_is_in_its_own_hex_retreats_to_the_first_free_neighbour() -> (
+    None
+):
+    """AE-32: with no other stronghold or outpost to fall back toward (blue's HQ, where the
+    battle was fought, is its only base), every free neighbour is as good: the first by name."""
+    g = game(
+        bases=base_block("red-hq", "red", "0,0") + base_block("blue-hq", "blue", "4,0"),
+        armies=BEATEN,
+    )
+    assert retreat_hex(g.state, g.state.armies["blue-y"]) == ("3,0", "")
+
+
 def test_retreat_army_takes_only_the_army_in_the_fight_and_leaves_the_others_in_the_battle() -> (
     None
 ):
