@@ -408,8 +408,9 @@ def test_a_scenario_at_each_limit_is_accepted() -> None:
     """Given a scenario at each limit a mistake goes one past, when it is read, then it is
     accepted: the base card's level in facilities (p.18), seven more armies beside a garrison
     (8 a hex, p.23), empires named apart though one's id begins the other's, and a minefield in
-    its own empire's army's hex."""
+    its own empire's army's hex; and a legend token naming a known terrain."""
     parse_scenario(toml(bases=with_facilities("depot", "depot")))
+    parse_scenario(toml(resources=RESOURCES + '\n[map.legend]\nx = "forest"\n'))
     seven = eight_more_at("0,0").rsplit("\n[[armies]]", 1)[0]
     parse_scenario(toml(armies=ARMIES + seven))
     sc = parse_scenario(toml().replace('"blue"', '"redder"'))
