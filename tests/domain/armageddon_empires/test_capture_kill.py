@@ -321,6 +321,19 @@ def test_a_hero_that_engaged_stealth_since_he_was_seen_foils_the_hunt() -> None:
     assert not [e for e in events if isinstance(e, CaptureKillBegan)] and g.state.frames == ()
 
 
+def test_a_hunt_finds_out_that_the_hero_has_left_the_army_it_was_seen_in() -> None:
+    # given red saw blue's quarry alone in blue-quarry; since then, unseen, he has left it
+    g = spotted()
+    left = msgspec.structs.replace(g.state.armies["blue-quarry"], hero=None)
+    g.state = msgspec.structs.replace(g.state, armies={**g.state.armies, "blue-quarry": left})
+    # when red hunts him, the hunt is foiled (AE-38): red sees the army as it now stands
+    foiled = only(g.when(HuntHero(player="red", army="red-hunt"), dice=[]), HuntFoiled)
+    assert foiled.seen is not None and (foiled.seen.hero, foiled.seen.units) == (None, ())
+    assert foiled.explain().endswith(
+        "but blue.quarry.1 is not found there alone: only a hero alone is hunted (p.30; AE-38)"
+    )
+
+
 def hidden_since_sighted(version: int | None = None, joined: bool = False) -> Given:
     """Red sighted blue's shade alone; since then, unseen, his army engaged stealth (and, with
     ``joined``, took blue's stealthed wisp), in a game of ``version`` (default: this one)."""
