@@ -389,6 +389,22 @@ def test_a_wmd_s_open_hit_tells_the_damage_seen_not_a_repair_made_out_of_sight()
     assert RULESET.view(g.state, "red")["damage"]["blue.vault.1"] == 20
 
 
+def test_a_game_of_version_11_told_a_wmd_s_open_hit_counting_a_repair_made_out_of_sight() -> None:
+    # given the same vault, in a game of version 11, when the rolls came with the command
+    g = struck(["nova"], version="11", blue_card="vault")
+    g.state = replace(g.state, hidden_damage={"blue.vault.1": -2})
+    vault, bunker, bunker_radiation = [6, 6, 6] + [1] * 7 + [1], [6] * 10 + [1], [2]
+    seer, titan, plate = [*MISS, 1, 1], [*MISS, 1, 1], [6] * 5 + [1] * 5 + [1]
+    events = g.when(
+        PlayAttackCard(player="red", card="red.nova.1", at="4,2"),
+        dice=[*vault, *bunker, *bunker_radiation, *seer, *titan, *plate, 1],
+    )
+    # then its public total counted everything, 18 (the repair told): its rules, kept (AE-49:
+    # the open total since version 12)
+    hit = only(events, WmdDetonated).hits[0]
+    assert (hit.card, hit.taken, hit.total) == ("blue.vault.1", 18, 18)
+
+
 @pytest.mark.parametrize("hand_full", [False, True], ids=["to-hand", "hand-full"])
 def test_a_razed_base_frees_its_prisoners_to_their_hand_or_if_full_to_the_discard(
     hand_full: bool,
