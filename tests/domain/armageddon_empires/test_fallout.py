@@ -366,6 +366,26 @@ def test_a_hydrogen_bomb_spares_hardened_facilities_and_the_garrison_of_a_harden
     assert "red.nova.1" in g.state.empires["red"].discard
 
 
+def test_a_hydrogen_bomb_that_destroys_a_facility_of_a_base_left_standing_discards_it() -> None:
+    # given blue's bunker already 7 down of its 30: the 23 of the bomb destroy it (AE-24)
+    g = struck(["nova"], blue_card="vault")
+    g.state = replace(g.state, damage={**g.state.damage, "blue.bunker.1": 7})
+    vault, bunker, bunker_radiation = [6, 6, 6] + [1] * 7 + [1], [6] * 10 + [1], [2]
+    seer, titan = [*MISS, 1, 1], [*MISS, 1, 1]
+    plate, titan_radiation = [6] * 5 + [1] * 5 + [1], radiation_faces((4, 1))
+    events = launch(
+        g,
+        PlayAttackCard(player="red", card="red.nova.1", at="4,2"),
+        dice=vault + bunker + bunker_radiation + seer + titan + plate + titan_radiation,
+    )
+    # then it is discarded, and the vault's base, Hardened and standing, keeps no facility
+    bunker_hit = only(events, WmdDetonated).hits[1]
+    assert (bunker_hit.card, bunker_hit.destroyed) == ("blue.bunker.1", True)
+    assert "blue.bunker.1" in g.state.empires["blue"].discard
+    assert "blue.bunker.1" not in g.state.damage
+    assert g.state.bases["blue-hq"].facilities == ()
+
+
 def test_a_wmd_s_open_hit_tells_the_damage_seen_not_a_repair_made_out_of_sight() -> None:
     # given blue's vault, dealt 2 in the open and repaired since out of red's sight (AE-49)
     g = struck(["nova"], blue_card="vault")
