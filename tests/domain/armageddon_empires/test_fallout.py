@@ -23,7 +23,7 @@ from tests.domain.armageddon_empires.helpers import (
     start_turns,
 )
 from tests.given_when_then import Given
-from warlog.domain.armageddon_empires.air_events import AirStrikeEnded
+from warlog.domain.armageddon_empires.air_events import AirStrikeAdvanced, AirStrikeEnded
 from warlog.domain.armageddon_empires.battle_events import BaseRazed
 from warlog.domain.armageddon_empires.challenge_events import CardDamaged
 from warlog.domain.armageddon_empires.commands import GroundToAirChallenge, PlayAttackCard
@@ -35,6 +35,7 @@ from warlog.domain.armageddon_empires.fallout_events import (
 )
 from warlog.domain.armageddon_empires.radiation import RADIATION_SIDES, prime_of
 from warlog.domain.armageddon_empires.ruleset import RULESET
+from warlog.domain.armageddon_empires.sighting_events import StealthEngaged
 from warlog.domain.armageddon_empires.views import view
 from warlog.domain.core.events import DiceRolled, Event
 
@@ -284,6 +285,40 @@ def test_collateral_damage_strikes_every_card_of_each_army_hit_hidden_from_the_o
     assert fallout_of(events, "red").hits == ()
     assert g.state.damage["blue.seer.1"] == 2 and g.state.collateral == ()
     assert "red.scorch.1" in g.state.empires["red"].discard
+
+
+#: a munition that loads collateral damage onto an aircraft (AE-44, AE-45)
+NAPALM = """
+[[cards]]
+kind = "munition"
+id = "napalm"
+name = "Test Napalm"
+fits = ["aircraft"]
+abilities = ["Collateral 60% 2 Atk"]
+"""
+
+
+def test_collateral_damage_follows_a_strike_that_finds_its_target_gone() -> None:
+    # given red's hawk loaded with napalm, aimed at a unit of blue-a, which red sighted, and
+    # which has since engaged stealth unseen
+    g = struck(["hawk", "napalm"], more=NAPALM)
+    g.events(StealthEngaged(empire="blue", army="blue-a", level=1, ap_cost=0))
+    aimed = PlayAttackCard(
+        player="red", card="red.hawk.1", at="4,2", aim="unit", munition="red.napalm.1"
+    )
+    # when it arrives: the titan is no longer there (AE-42), and the armies' dice roll (7s)
+    events = launch(g, aimed, dice=[7, 7])
+    # then its collateral damage strikes the hex all the same (p.31; AE-46)
+    why = [e.why for e in events if isinstance(e, AirStrikeAdvanced)]
+    assert why[-1] == (
+        "blue.titan.1 is no longer there (AE-42); then collateral damage on the armies of the "
+        "hex (p.31; AE-46)"
+    )
+    rolled = only(events, CollateralRolled)
+    assert [(r.army, r.hit) for r in rolled.rolls] == [
+        ("blue-a", False),
+        ("blue-hq-garrison", False),
+    ]
 
 
 def test_a_card_destroyed_by_collateral_damage_lies_face_down_for_the_other_empire() -> None:
