@@ -63,7 +63,7 @@ class AirStrikeLaunched(AirStep, frozen=True, tag="air_strike_launched"):
             )
         if s.to_ask:
             out += f"; the intercept window opens for {', '.join(s.to_ask)} (p.30; AE-40)"
-        elif s.craft == "missile":
+        else:  # only a missile's strike asks nobody (AE-40)
             out += "; missiles are never intercepted (p.30)"
         return out
 

@@ -167,8 +167,7 @@ def _captured(state: GameState, e: BaseCaptured) -> GameState:
         state, _ = without_card(state, hero)
         state = forget_card(state, hero)
     kept = tuple(p for p in base.prisoners if p not in e.freed)
-    if base.garrison in state.armies:
-        state = remove_army(state, base.garrison)
+    state = remove_army(state, base.garrison)  # every base has its garrison army (AE-8)
     for hero in e.freed:
         state = free_hero(state, hero)
     base = replace(base, empire=e.empire, prisoners=(*kept, *e.taken))
@@ -188,13 +187,10 @@ def _razed(state: GameState, e: BaseRazed) -> GameState:
         state = discard(state, card)
     for hero in base.prisoners:
         state = free_hero(state, hero)
-    garrison = state.armies.get(base.garrison)
-    if garrison is not None:
-        if garrison.cards():
-            state = with_armies(state, replace(garrison, garrison_of=None))
-        else:
-            state = remove_army(state, garrison.id)
-    return state
+    garrison = state.armies[base.garrison]  # every base has its garrison army (AE-8)
+    if garrison.cards():
+        return with_armies(state, replace(garrison, garrison_of=None))
+    return remove_army(state, garrison.id)
 
 
 def _ended(state: GameState, e: BattleEnded) -> GameState:

@@ -20,8 +20,6 @@ AE-29), damage modifiers (p.34) and the attacks each unit may make (AE-30).
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-
 from warlog.domain.armageddon_empires.abilities import Armor, has, level
 from warlog.domain.armageddon_empires.cards import HeroCard, UnitCard
 from warlog.domain.armageddon_empires.challenge import Pool, Term
@@ -204,9 +202,3 @@ def follow_up(state: GameState, unit: str) -> str:
 
 def multi_targeting(state: GameState, unit: str) -> bool:
     return has(state.card(unit).abilities, MULTI_TARGETING)
-
-
-def living(state: GameState, cards: Iterable[str]) -> list[str]:
-    """The cards among ``cards`` still in an army (not destroyed)."""
-    held = {c for a in state.armies.values() for c in a.cards()}
-    return [c for c in cards if c in held]

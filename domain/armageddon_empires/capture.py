@@ -305,8 +305,7 @@ def _finish(batch: Batch[GameState]) -> None:
     state = batch.state
     frame = state.frames[-1]
     assert isinstance(frame, CaptureKill)
-    if frame.outcome is None:
-        raise RuntimeError("a Capture Kill's outcome is read before its challenge is resolved")
+    assert frame.outcome is not None, "the step runs once its challenge is resolved"
     a, d = frame.outcome.attacker_successes, frame.outcome.defender_successes
     if a <= d:
         batch.emit(HeroEscaped(frame=frame))

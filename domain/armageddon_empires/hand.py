@@ -17,7 +17,7 @@ from warlog.domain.armageddon_empires.cards import FacilityCard
 from warlog.domain.armageddon_empires.commands import DeployCard, DrawCard
 from warlog.domain.armageddon_empires.costs import DRAW_CARD_AP, deploy_ap
 from warlog.domain.armageddon_empires.events import CardDealt, CardDeployed, CardDrawn
-from warlog.domain.armageddon_empires.guards import BASE_KINDS, own_base, pay_ap
+from warlog.domain.armageddon_empires.guards import own_base, pay_ap
 from warlog.domain.armageddon_empires.state import Base, Empire, GameState
 from warlog.domain.core.batch import Batch
 from warlog.domain.core.errors import RulesError
@@ -83,8 +83,6 @@ def _slots(state: GameState, base: Base) -> int:
 def _deploy_problem(state: GameState, empire: Empire, card: str, base: Base) -> RulesError | None:
     """Why ``card`` cannot be deployed at ``base`` now, or None."""
     entry = state.card(card)
-    if base.kind not in BASE_KINDS:
-        return RulesError(f"{base.id} is not a stronghold or outpost", "rules/not_at_base")
     if entry.kind in ("hero", "unit"):
         if not _barracks(state, base):
             return RulesError(

@@ -41,24 +41,20 @@ INTERCEPT_ANSWERS: tuple[str, ...] = (Intercept.type_name(),)
 
 
 def observes(state: GameState, empire: str, at: str) -> bool:
-    """AE-40: ``empire`` observes hex ``at`` this round when it has an army or a base there, or
-    its observation reaches it with at least one die (R7)."""
+    """AE-40: ``empire`` observes hex ``at`` this round when it has an army or a base there (a
+    base's garrison is an army of its empire there, AE-8), or its observation reaches it with at
+    least one die (R7)."""
     if any(a.empire == empire and a.at == at for a in state.armies.values()):
-        return True
-    base = state.base_at(at)
-    if base is not None and base.empire == empire:
         return True
     return observation_into(state, empire, at, stealthed=False) is not None
 
 
 def intercept_payable(state: GameState, empire: str, spec: AttackCard) -> bool:
-    """The empire can pay the card's resources and AP: from its AP in its own turn, as AP owed
-    outside it (AE-19)."""
+    """The empire can pay the card's resources and its AP as AP owed (AE-19): an intercept
+    answers the other empire's strike, so it is never made in the interceptor's own turn."""
     emp = state.empires[empire]
     if not emp.resources.covers(spec.cost):
         return False
-    if in_own_turn(state, empire):
-        return emp.ap >= spec.ap
     return emp.ap_owed + spec.ap <= MAX_AP_OWED
 
 
@@ -86,8 +82,6 @@ def intercept_problem(state: GameState, empire: str, strike: AirStrike, card: st
         emp = state.empires[empire]
         if not emp.resources.covers(spec.cost):
             return f"{card} costs {spec.cost.text()}; {empire} has {emp.resources.text()}"
-        if in_own_turn(state, empire):
-            return f"{card} costs {spec.ap} AP; {empire} has {emp.ap}"
         return (
             f"{card} costs {spec.ap} AP, owed until {empire}'s next turn; {empire} already owes "
             f"{emp.ap_owed} of at most {MAX_AP_OWED} (AE-19)"

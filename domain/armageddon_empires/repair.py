@@ -6,7 +6,8 @@
   is not stealthed stands in it) or besieged (p.34, p.26). Since version 11 a base's facilities
   are repaired by the empire that holds the base, whoever's deck they came from (AE-60), and
   since version 12 the base's own card too.
-- Attack cards from the hand; missiles are never repaired (p.19, digest 7.1).
+- Attack cards from the hand, where a damaged one always lies (it stays there while it flies);
+  missiles are never repaired (p.19, digest 7.1).
 - Every repair restores the card to full strength (p.34) for ``REPAIR_AP`` and ``REPAIR_COST``
   (R11; one price for every card, AE-22).
 """
@@ -95,15 +96,8 @@ def repair_problem(state: GameState, player: str, card: str) -> RulesError | Non
                 f"{card}'s hex {base.at} is disputed or besieged: no repairs there (p.34)",
                 "hex_disputed",
             )
-    elif entry.kind == "attack":
-        if card not in state.empires[player].hand:
-            return reject(f"{card} is repaired from the hand (p.34)", "not_in_hand")
-        if isinstance(entry.spec, AttackCard) and entry.spec.craft == "missile":
-            return reject(
-                f"{card} is a missile; missiles are not repaired (p.19)", "not_repairable"
-            )
-    else:
-        return reject(f"{card} cannot be repaired", "not_repairable")
+    elif isinstance(entry.spec, AttackCard) and entry.spec.craft == "missile":
+        return reject(f"{card} is a missile; missiles are not repaired (p.19)", "not_repairable")
     emp = state.empires[player]
     if emp.ap < REPAIR_AP:
         return reject(f"a repair costs {REPAIR_AP} AP; {player} has {emp.ap}", "not_enough_ap")

@@ -80,24 +80,20 @@ def next_round(batch: Batch[GameState], cmd: NextRound) -> None:
 
 def retreat_pool(state: GameState, b: Battle, empire: str, army: Army) -> Pool:
     """AE-28 (R8, p.34): floor(mean printed attack of the unit cards of the enemy army this side
-    last fought, as it stands; the enemy's army in the fight if that one is gone) + 1 − the
-    retreating army's hero's Trickster X."""
-    side, enemy_side = b.side(empire), b.enemy(empire)
-    enemy = bf.army_of(state, side.last_enemy)
-    if enemy is None or not enemy.units:
-        enemy = bf.fighting_army(state, enemy_side)
+    last fought, as it stands) + 1 − the retreating army's hero's Trickster X. A side retreats
+    only while both armies in the fight are combat-capable (after a round both survive, before a
+    Trickster's first round, at the end of the last round), each the other's last enemy."""
+    enemy = bf.army_of(state, b.side(empire).last_enemy)
+    assert enemy is not None and enemy.units, "a retreat is chosen only while both fight"
     attacks = []
-    for unit in () if enemy is None else enemy.units:
+    for unit in enemy.units:
         spec = state.card(unit).spec
         attacks.append(spec.attack if isinstance(spec, UnitCard) else 0)
-    if attacks:
-        mean = sum(attacks) // len(attacks)
-        label = (
-            f"average attack of {enemy.id if enemy else '?'}: "
-            f"({' + '.join(map(str, attacks))}) / {len(attacks)} rounded down (R8; AE-28)"
-        )
-    else:
-        mean, label = 0, "no enemy unit left to pursue (AE-28)"
+    mean = sum(attacks) // len(attacks)
+    label = (
+        f"average attack of {enemy.id}: "
+        f"({' + '.join(map(str, attacks))}) / {len(attacks)} rounded down (R8; AE-28)"
+    )
     terms = [Term(mean, label), Term(RETREAT_EXTRA_DIE, "+1, p.34")]
     trickster, hero = bf.hero_level(state, army, bf.TRICKSTER)
     if trickster:

@@ -36,7 +36,6 @@ from warlog.domain.armageddon_empires.scenario import (
     placed_minefields,
 )
 from warlog.domain.armageddon_empires.terrain import DEFAULT_LEGEND, terrain_table
-from warlog.domain.core.dice import MAX_SIDES
 from warlog.domain.core.errors import InputError
 from warlog.domain.core.hexgrid import Hex
 from warlog.domain.core.scenario import bad_scenario, decode_scenario
@@ -166,12 +165,6 @@ def check(scenario: Scenario) -> None:
         if emp.deal > len(emp.deck):
             raise _bad(
                 f"$.empires[{i}].deal", f"{emp.deal} cards dealt from a deck of {len(emp.deck)}"
-            )
-        if len(emp.deck) > MAX_SIDES:
-            raise _bad(
-                f"$.empires[{i}].deck",
-                f"{len(emp.deck)} cards: a draw picks one with a single die, which has at most "
-                f"{MAX_SIDES} sides (the dice contract)",
             )
     base_owner: dict[str, str] = {}  # hex -> the empire with a base there
     army_owner: dict[str, str] = {}  # hex -> its empire with a combat-capable army unstealthed

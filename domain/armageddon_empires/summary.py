@@ -39,11 +39,7 @@ def hex_map(view: dict[str, Any]) -> list[str]:
         cells = []
         for q in range(board["width"]):
             at = f"{q},{r}"
-            terrain = board["terrain"].get(at)
-            if terrain is None:
-                cells.append("    ")
-                continue
-            cell = _token(terrain) + " "
+            cell = _token(board["terrain"][at]) + " "  # every hex of the map has its terrain
             counts: dict[str, int] = {}
             for army in armies.get(at, []):
                 counts[army["empire"]] = counts.get(army["empire"], 0) + 1

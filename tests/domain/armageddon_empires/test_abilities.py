@@ -103,6 +103,7 @@ def test_printed_form_round_trips() -> None:
         "Collateral 60% 4 Atk",
         "Hydrogen Bomb 10, 15",
         "Composite Armor -1",
+        "Barracks",
     ]:
         assert parse_ability(printed, kind="unit").printed() == printed
 

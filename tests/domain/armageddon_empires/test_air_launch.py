@@ -68,6 +68,29 @@ def test_an_attack_card_is_played_not_deployed_and_only_within_range() -> None:
     g.when_rejected(PlayAttackCard(player="red", card="red.jay.1", at="3,2"), code="rules/no_aim")
 
 
+def test_only_an_attack_card_of_the_hand_is_played_and_only_a_precise_one_names_its_target() -> (
+    None
+):
+    # given red's hawk and plate in hand, and blue's jay in blue's
+    g = skies(["hawk", "plate"], ["jay"])
+    # then red cannot play blue's card, nor its plate, which is no attack card (p.19)
+    err = g.when_rejected(
+        PlayAttackCard(player="red", card="blue.jay.1", at="3,2", aim="unit"), "rules/not_in_hand"
+    )
+    assert str(err) == "card 'blue.jay.1' is not in red's hand"
+    err = g.when_rejected(
+        PlayAttackCard(player="red", card="red.plate.1", at="3,2", aim="unit"),
+        "rules/not_an_attack_card",
+    )
+    assert str(err) == "red.plate.1 is not an attack card (p.19)"
+    # and the hawk, without Precision Targeting, strikes a random target: it names none (p.31)
+    err = g.when_rejected(
+        PlayAttackCard(player="red", card="red.hawk.1", at="3,2", target="blue.plate.1"),
+        "rules/no_precision_targeting",
+    )
+    assert "leave 'target' out (p.31)" in str(err)
+
+
 def test_both_initiative_purchases_are_needed_before_a_strike() -> None:
     g = game(
         ROWS,

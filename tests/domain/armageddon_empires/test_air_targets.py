@@ -10,6 +10,7 @@ from tests.domain.armageddon_empires.air_helpers import launch, skies
 from tests.domain.armageddon_empires.helpers import only, sight
 from warlog.domain.armageddon_empires.air_events import AirStrikeAdvanced, AirStrikeEnded
 from warlog.domain.armageddon_empires.air_launch import legal_strikes
+from warlog.domain.armageddon_empires.air_targets import unit_targets
 from warlog.domain.armageddon_empires.challenge_events import CardDamaged, ChallengeOpened
 from warlog.domain.armageddon_empires.commands import PlayAttackCard
 from warlog.domain.armageddon_empires.sighting_events import StealthEngaged
@@ -35,6 +36,15 @@ def test_targets_are_judged_by_red_s_sighting_and_a_target_gone_since_is_found_o
     assert not any(isinstance(e, ChallengeOpened | CardDamaged) for e in events)
     assert only(events, AirStrikeEnded).survived
     assert gone.state.empires["red"].ap == ap - 2
+
+
+def test_a_game_of_version_6_offers_only_the_sighted_units_still_standing_there() -> None:
+    # given a game of version 6: red sighted blue-a's plate at 3,2
+    seen = skies(["harrier"], [], version=6)
+    assert unit_targets(seen.state, "red", "3,2") == ["blue.plate.1"]
+    # once blue-a has engaged stealth, even unseen, it offers nothing (AE-42 as version 6 had it)
+    gone = seen.events(StealthEngaged(empire="blue", army="blue-a", level=1, ap_cost=0))
+    assert unit_targets(gone.state, "red", "3,2") == []
 
 
 def test_an_attack_card_never_strikes_its_own_empire_s_base() -> None:

@@ -44,6 +44,9 @@ def test_an_army_is_not_created_away_from_a_base_or_under_a_taken_name() -> None
     g.when_rejected(CreateArmy(player="red", army="red-new", at="2,0"), code="rules/not_at_base")
     g.when_rejected(CreateArmy(player="red", army="red-a", at="0,0"), code="rules/army_name_taken")
     g.when_rejected(CreateArmy(player="red", army="red-x", at="7,5"), code="rules/not_at_base")
+    # a name not of its own empire's form would tell of an unseen enemy army that took it (AE-17)
+    err = g.when_rejected(CreateArmy(player="red", army="blue-b", at="0,0"), "rules/army_name")
+    assert str(err).startswith("red names its armies 'red-...', not 'blue-b'")
 
 
 def test_a_ninth_army_of_one_empire_in_a_hex_is_refused() -> None:
@@ -67,6 +70,7 @@ def test_an_empty_army_at_a_base_is_disbanded() -> None:
     g.when(CreateArmy(player="red", army="red-new", at="0,0"))
     events = g.when(DisbandArmy(player="red", army="red-new"))
     assert events == [ArmyDisbanded(empire="red", army="red-new", at="0,0")]
+    assert events[0].explain() == "red disbands the empty army red-new at 0,0 (p.23; AE-9)"
     assert "red-new" not in g.state.armies
 
 
@@ -199,7 +203,11 @@ def test_cards_that_moved_this_turn_make_their_new_army_count_as_moved() -> None
     events = g.when(
         TransferCards(player="red", from_army="red-a", to_army="red-c", cards=("red.trooper.2",))
     )
-    assert only(events, CardsTransferred).receiver_moved
+    transferred = only(events, CardsTransferred)
+    assert transferred.receiver_moved
+    assert transferred.explain().endswith(
+        f"; {transferred.from_army} has moved this turn, so red-c now counts as moved"
+    )
     g.when_rejected(MoveArmy(player="red", army="red-c", to="3,0"), code="rules/already_moved")
 
 

@@ -77,8 +77,33 @@ def test_a_delayed_attack_is_fought_when_its_empire_ends_the_turn() -> None:
     g.when(Engage(player="red", choice="delay"))
     assert g.state.delayed == ("4,0",) and not g.state.frames
     events = g.when(EndTurn(player="red"))
-    assert only(events, DelayedBattlesCalled).hexes == ("4,0",)
+    called = only(events, DelayedBattlesCalled)
+    assert called.hexes == ("4,0",)
+    assert called.explain() == (
+        "red ends its turn: first the battles it delayed are fought, at 4,0 "
+        "(Delay Attack, p.33; AE-36)"
+    )
     assert only(events, BattleBegan).started_by == "delayed"
+
+
+def test_a_battle_s_choices_refuse_what_is_not_open_and_name_what_is() -> None:
+    # given red's army walks into blue's in the open (no base: no siege, p.26)
+    g = field(VERSUS_FOX)
+    g.when(MoveArmy(player="red", army="red-x", to="4,0"))
+    err = g.when_rejected(Engage(player="red", choice="siege"), "rules/bad_choice")
+    assert str(err) == "siege is not open at 4,0: attack, delay (p.26, p.33)"
+    g.when(Engage(player="red", choice="attack"))
+    # only a stealthed army of red in the hex joins, and once (p.33)
+    err = g.when_rejected(SetUpBattle(player="red", join=("red-x", "red-x")), "rules/cannot_join")
+    assert str(err) == "'red-x' is named twice"
+    err = g.when_rejected(SetUpBattle(player="red", join=("red-x",)), "rules/cannot_join")
+    assert str(err).endswith("that may join (p.33); these may: none")
+    g.when(SetUpBattle(player="red"))
+    g.when(SetUpBattle(player="blue"))
+    # the back row names units of the army committed, each once (R13)
+    for back in (("blue.plated.1",), ("red.lancer.1", "red.lancer.1")):
+        err = g.when_rejected(CommitArmy(player="red", army="red-x", back=back), "rules/bad_rows")
+        assert str(err).endswith("once each: red.lancer.1, red.plated.1 (R13)")
 
 
 def besieging() -> Given:
@@ -100,6 +125,10 @@ def test_a_besieging_army_assaults_the_enemy_in_its_own_hex_for_3_ap() -> None:
     # then it pays 3 AP, and a battle begins in its hex against the garrison
     ordered = only(events, AssaultOrdered)
     assert (ordered.army, ordered.at, ordered.ap_cost) == ("red-x", "7,5", 3)
+    assert ordered.explain() == (
+        "red-x of red assaults the enemy at 7,5 for 3 AP (Break Siege / Assault Defenses, p.26; "
+        "AE-35)"
+    )
     assert g.state.empires["red"].ap == ap - 3
     began = only(events, BattleBegan)
     assert began.started_by == "assault"

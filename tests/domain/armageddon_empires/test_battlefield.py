@@ -13,7 +13,12 @@ from tests.domain.armageddon_empires.battle_helpers import (
     fought,
 )
 from tests.domain.armageddon_empires.helpers import army_block, only
-from warlog.domain.armageddon_empires.battle_events import AttackBegan, AttackEnded
+from warlog.domain.armageddon_empires.battle_events import (
+    ArmyCommitted,
+    AttackBegan,
+    AttackEnded,
+    BattleEnded,
+)
 from warlog.domain.armageddon_empires.challenge_events import CardDamaged, ChallengeOpened
 from warlog.domain.armageddon_empires.commands import Attack, CommitArmy, NextRound, TakePrerogative
 from warlog.domain.armageddon_empires.ruleset import RULESET
@@ -26,6 +31,7 @@ def test_double_attack_strikes_the_same_target_again_and_composite_armor_takes_o
     events = g.when(Attack(player="red", unit=lancer, target="blue.plated.1"), dice=[6, 6, 6, 1, 1])
     ended = only(events, AttackEnded)
     assert (ended.raw, ended.modifier, ended.damage) == (3, -1, 2)
+    assert ended.explain().endswith("; it may strike again (double, p.34) (battle 1; R5, AE-29)")
     # the follow-up: the same target again, nothing else (p.34)
     assert RULESET.legal_commands(g.state, "red") == [
         Attack(player="red", unit=lancer, target="blue.plated.1")
@@ -36,6 +42,44 @@ def test_double_attack_strikes_the_same_target_again_and_composite_armor_takes_o
     assert "blue.plated.1" not in g.state.armies["blue-y"].units
     # with its front row gone the trooper stands in front and blue strikes next (R13)
     assert RULESET.decision(g.state).players == ("blue",)  # type: ignore[union-attr]
+
+
+def test_a_double_attack_that_leaves_the_enemy_army_no_unit_has_no_follow_up_and_wins() -> None:
+    # given red's lancer (Double Attack) against blue's lone trooper, red striking first
+    armies = army_block("red-x", "red", "3,0", units=("lancer",))
+    g = fought(armies + army_block("blue-y", "blue", "4,0", units=("trooper",)))
+    # when its first strike destroys the trooper (4 successes against none)
+    events = g.when(
+        Attack(player="red", unit="red.lancer.1", target="blue.trooper.1"), dice=[6] * 4 + [1] * 3
+    )
+    # then there is no target left to strike again (p.34): the fight is over and red wins it
+    ended = only(events, AttackEnded)
+    assert ended.battle.strike is None and "strike again" not in ended.explain()
+    assert only(events, BattleEnded).battle.winner == "red"
+
+
+def test_an_army_committed_all_in_its_back_row_fights_with_it_in_front() -> None:
+    # given red's breaker (range 1: it reaches the front row only) attacks two blue troopers
+    armies = army_block("red-x", "red", "3,0", units=("breaker",))
+    g = attack_at(
+        field(armies + army_block("blue-y", "blue", "4,0", units=("trooper",) * 2)), "red-x", "4,0"
+    )
+    g.when(CommitArmy(player="red", army="red-x"))
+    # when blue commits both troopers to its back row
+    events = g.when(
+        CommitArmy(player="blue", army="blue-y", back=("blue.trooper.1", "blue.trooper.2")),
+        dice=[6, 6, 6, 1, 1, 1],
+    )
+    # then, with no front row, its back row stands in front (AE-27): the breaker reaches both
+    assert (
+        only(events, ArmyCommitted)
+        .explain()
+        .endswith("; with no front row its back row stands in front (AE-27)")
+    )
+    assert RULESET.legal_commands(g.state, "red") == [
+        Attack(player="red", unit="red.breaker.1", target="blue.trooper.1"),
+        Attack(player="red", unit="red.breaker.1", target="blue.trooper.2"),
+    ]
 
 
 def test_area_attack_strikes_another_target_in_the_same_row() -> None:

@@ -11,7 +11,14 @@ import msgspec
 import pytest
 
 from tests.domain.armageddon_empires.arena import BASES, HUNT, arena, begin, toml, top
-from tests.domain.armageddon_empires.helpers import army_block, begun, only, sight, with_ap
+from tests.domain.armageddon_empires.helpers import (
+    army_block,
+    base_block,
+    begun,
+    only,
+    sight,
+    with_ap,
+)
 from tests.domain.armageddon_empires.test_hidden_setup import outputs_of
 from tests.domain.armageddon_empires.test_non_interference import (
     KEY,
@@ -24,6 +31,7 @@ from tests.given_when_then import Given
 from warlog.arbiter.application import Arbiter
 from warlog.arbiter.audit import audit_records
 from warlog.domain import rulesets
+from warlog.domain.armageddon_empires.autoplay import choose
 from warlog.domain.armageddon_empires.battle_events import BaseCaptured, RollAwaited
 from warlog.domain.armageddon_empires.challenge_events import (
     CaptureKillBegan,
@@ -211,6 +219,7 @@ def test_the_hunter_s_stealthed_armies_in_the_hex_destealth_and_the_target_sees_
     g = spotted(HUNT + ghost)
     began = only(g.when(HuntHero(player="red", army="red-hunt"), dice=[1] * 11), CaptureKillBegan)
     assert began.destealthed == ("red-ghost",) and not g.state.armies["red-ghost"].stealthed
+    assert began.explain().endswith("; destealthed: red-ghost (p.30)")
     assert set(g.state.sightings["blue"]) == {"red-ghost", "red-hunt"}
     # 4 units now: 1 + 4 // 2 + 4
     assert top(g).attacker.pool.size == 7
@@ -232,6 +241,47 @@ def test_a_combat_capable_army_moves_onto_a_spotted_hero_alone_but_a_hero_alone_
     g.when(MoveArmy(player="red", army="red-hunt", to="2,1"))
     assert g.state.armies["red-hunt"].at == "2,1"
     assert [c for c in RULESET.legal_commands(g.state, "red") if isinstance(c, HuntHero)]
+
+
+def policy_move(g: Given) -> MoveArmy | EndTurn:
+    """What autoplay picks for red among its legal moves and ending the turn."""
+    legal = [
+        c for c in RULESET.legal_commands(g.state, "red") if isinstance(c, (MoveArmy, EndTurn))
+    ]
+    picked = choose(g.state, "red", legal)
+    assert isinstance(picked, (MoveArmy, EndTurn))
+    return picked
+
+
+@pytest.mark.parametrize(("stealthed", "to"), [(False, "2,1"), (True, "1,3")])
+def test_autoplay_moves_onto_a_spotted_hero_alone_unless_he_was_seen_stealthed(
+    stealthed: bool, to: str
+) -> None:
+    # given red's hunters next to blue's shade alone, whom red sees, open or stealthed
+    armies = army_block("red-hunt", "red", "1,1", units=("trooper", "eye"))
+    g = begin(arena(armies + army_block("blue-quarry", "blue", "2,1", hero="shade")))
+    shade = msgspec.structs.replace(g.state.armies["blue-quarry"], stealthed=stealthed)
+    g.state = msgspec.structs.replace(g.state, armies={**g.state.armies, "blue-quarry": shade})
+    sight(g, "red", "blue-quarry")
+    # when autoplay moves for red
+    # then it moves onto the hero it may hunt (p.30); a stealthed one is no quarry it may enter
+    # to hunt (p.27), so it marches toward blue's stronghold instead
+    assert policy_move(g) == MoveArmy(player="red", army="red-hunt", to=to)
+
+
+def test_autoplay_does_not_take_a_hero_alone_in_an_enemy_base_for_a_hunt() -> None:
+    # given two blue outposts red's hunters reach, blue's quarry alone in the second, seen
+    armies = army_block("red-hunt", "red", "1,1", units=("trooper", "eye"))
+    armies += army_block("blue-quarry", "blue", "2,2", hero="quarry")
+    bases = BASES + "".join(
+        base_block(base, "blue", at, card="camp", kind="outpost")
+        for base, at in (("blue-north", "2,0"), ("blue-south", "2,2"))
+    )
+    g = sight(begin(arena(armies, bases=bases)), "red", "blue-quarry")
+    # when autoplay moves for red
+    # then a base stands there, so it is no hunt (p.30) but an assault like any other: red
+    # marches on the first of the two bases, as it would without the hero
+    assert policy_move(g) == MoveArmy(player="red", army="red-hunt", to="2,0")
 
 
 def moved_to(g: Given, army: str, at: str) -> Given:
@@ -269,6 +319,19 @@ def test_a_hero_that_engaged_stealth_since_he_was_seen_foils_the_hunt() -> None:
     foiled = only(events, HuntFoiled)
     assert (foiled.target, foiled.ap_cost) == ("blue.shade.1", HUNT_HERO_AP)
     assert not [e for e in events if isinstance(e, CaptureKillBegan)] and g.state.frames == ()
+
+
+def test_a_hunt_finds_out_that_the_hero_has_left_the_army_it_was_seen_in() -> None:
+    # given red saw blue's quarry alone in blue-quarry; since then, unseen, he has left it
+    g = spotted()
+    left = msgspec.structs.replace(g.state.armies["blue-quarry"], hero=None)
+    g.state = msgspec.structs.replace(g.state, armies={**g.state.armies, "blue-quarry": left})
+    # when red hunts him, the hunt is foiled (AE-38): red sees the army as it now stands
+    foiled = only(g.when(HuntHero(player="red", army="red-hunt"), dice=[]), HuntFoiled)
+    assert foiled.seen is not None and (foiled.seen.hero, foiled.seen.units) == (None, ())
+    assert foiled.explain().endswith(
+        "but blue.quarry.1 is not found there alone: only a hero alone is hunted (p.30; AE-38)"
+    )
 
 
 def hidden_since_sighted(version: int | None = None, joined: bool = False) -> Given:
@@ -458,8 +521,21 @@ def test_a_captured_hero_is_not_taken_to_a_besieged_base() -> None:
     assert (captured.base, captured.distance) == ("red-hq", 3)
 
 
-def test_a_hero_alone_in_a_garrison_is_captured_and_the_garrison_stays() -> None:
-    # AE-24: only an army in the field is disbanded when left empty; a garrison is its base's
+def test_a_captured_hero_is_killed_when_every_base_of_the_captor_is_besieged() -> None:
+    # AE-21: blue's troopers besiege red-camp and red-hq, so red has no base to take him to
+    besiegers = army_block("blue-siege", "blue", "1,3", units=("trooper",))
+    besiegers += army_block("blue-siege-2", "blue", "1,0", units=("trooper",))
+    g = spotted(HUNT + besiegers)
+    moved_to(moved_to(g, "blue-siege", "0,3"), "blue-siege-2", "0,0")
+    killed = only(hunt_to_the_end(g, [6, 5, 4, 4, 1, 1], [6, 5, 4, 1]), HeroKilled)
+    assert killed.no_base and killed.army_removed
+    assert "; but red has no base to take him to, so he is killed (AE-21)" in killed.explain()
+    assert killed.explain().endswith("; blue-quarry is left empty and disbanded (AE-24)")
+    assert QUARRY in g.state.empires["blue"].discard and "blue-quarry" not in g.state.armies
+
+
+def garrisoned_quarry() -> Given:
+    """Blue's quarry alone in its HQ's garrison, seen by red's hunters there."""
     bases = BASES.replace(
         'facilities = ["veil"]\ngarrison = ["trooper"]',
         'facilities = ["veil"]\ngarrison = ["quarry"]',
@@ -468,10 +544,23 @@ def test_a_hero_alone_in_a_garrison_is_captured_and_the_garrison_stays() -> None
         "red-hunt", "red", "5,3", hero="captain", units=("tracker", "eye", "trooper")
     )
     g = moved_to(begin(arena(hunters, bases=bases)), "red-hunt", "6,3")
-    sight(g, "red", "blue-hq-garrison")
+    return sight(g, "red", "blue-hq-garrison")
+
+
+def test_a_hero_alone_in_a_garrison_is_captured_and_the_garrison_stays() -> None:
+    # AE-24: only an army in the field is disbanded when left empty; a garrison is its base's
+    g = garrisoned_quarry()
     captured = only(hunt_to_the_end(g, [6] * 7, [1] * 4), HeroCaptured)
-    assert captured.army_removed is False
+    assert captured.army_removed is False and "disbanded" not in captured.explain()
     assert "blue-hq-garrison" in g.state.armies and g.state.armies["blue-hq-garrison"].hero is None
+
+
+def test_a_hero_alone_in_a_garrison_killed_while_escaping_leaves_the_garrison_standing() -> None:
+    g = garrisoned_quarry()
+    # 1 success against none, at most the capture threshold 2: killed (R4, p.30)
+    killed = only(hunt_to_the_end(g, [6] + [1] * 6, [1] * 4), HeroKilled)
+    assert not killed.army_removed and "blue-hq-garrison" in g.state.armies
+    assert killed.explain().endswith("killed while escaping; blue.quarry.1 is discarded (p.30)")
 
 
 def test_a_prisoner_goes_free_to_his_hand_when_his_empire_takes_the_base_that_holds_him() -> None:
@@ -486,5 +575,8 @@ def test_a_prisoner_goes_free_to_his_hand_when_his_empire_takes_the_base_that_ho
         "blue",
         (QUARRY,),
         (),
+    )
+    assert taken.explain().endswith(
+        f"; freed and back in hand (or discarded if it is full): {QUARRY}"
     )
     assert g.state.bases["red-camp"].prisoners == () and QUARRY in g.state.empires["blue"].hand

@@ -7,6 +7,7 @@ import pytest
 
 from tests.domain.armageddon_empires.arena import arena, begin, open_challenge, side, top
 from tests.domain.armageddon_empires.helpers import only
+from warlog.domain.armageddon_empires.autoplay import choose
 from warlog.domain.armageddon_empires.challenge import Challenge, Outcome
 from warlog.domain.armageddon_empires.challenge_events import (
     CardDamaged,
@@ -19,6 +20,7 @@ from warlog.domain.armageddon_empires.commands import (
     AcceptChallenge,
     EndTurn,
     MoveArmy,
+    PlayTactic,
     SpendFate,
     TakePrerogative,
 )
@@ -77,6 +79,17 @@ def test_a_defender_that_acts_cedes_the_prerogative_for_the_rest_of_the_challeng
     g.when_rejected(TakePrerogative(player="blue"), code="rules/no_prerogative")
 
 
+def test_the_attacker_never_has_the_prerogative() -> None:
+    g, _ = fight([4, 1], [5, 1], red_hero=RED_HERO)
+    g.when(AcceptChallenge(player="blue"))
+    assert top(g).to_act == "attacker"
+    err = g.when_rejected(TakePrerogative(player="red"), code="rules/no_prerogative")
+    assert (
+        str(err)
+        == "no Defender's Prerogative now: only the defender has the prerogative (p.28; R5)"
+    )
+
+
 def test_an_accepting_defender_keeps_the_prerogative() -> None:
     g, _ = fight([4, 1], [5, 1], red_hero=RED_HERO)
     g.when(AcceptChallenge(player="blue"))
@@ -121,6 +134,10 @@ def test_a_duel_turns_the_defender_s_surplus_on_the_attacker_s_card_and_destroys
     events = g.when(AcceptChallenge(player="red"))
     resolved = only(events, ChallengeResolved)
     assert (resolved.outcome.damage_to_attacker, resolved.outcome.damage_to_defender) == (2, 0)
+    assert (
+        "attacker 1 − defender 3 successes: the defender's surplus 3 − 1 = 2 damage to the "
+        "attacker (a duel, p.31)" in resolved.explain()
+    )
     damaged = only(events, CardDamaged)
     assert (damaged.card, damaged.total, damaged.limit, damaged.destroyed) == (
         "red.tracker.1",
@@ -165,6 +182,18 @@ def test_a_threshold_challenge_succeeds_on_ties_and_ends_on_one_accept(
     resolved = only(events, ChallengeResolved)
     assert resolved.outcome.succeeded is succeeded
     assert "ties succeed, p.28" in resolved.explain()
+
+
+@pytest.mark.parametrize(
+    ("faces", "answer"), [([6, 1, 1], PlayTactic), ([6, 5, 1], AcceptChallenge)]
+)
+def test_autoplay_plays_a_tactic_while_a_threshold_challenge_falls_short_else_accepts(
+    faces: list[int], answer: type
+) -> None:
+    g = begin(arena())
+    open_challenge(g, side("red", faces), None, kind="threshold", threshold=2)
+    picked = choose(g.state, "red", RULESET.legal_commands(g.state, "red"))
+    assert isinstance(picked, answer)
 
 
 def test_fate_re_rolls_failed_dice_one_point_a_die_and_stays_spent_until_the_next_round() -> None:

@@ -14,6 +14,7 @@ from tests.domain.armageddon_empires.helpers import game, only, start_turns, tom
 from tests.domain.armageddon_empires.invariants import check_invariants
 from tests.domain.armageddon_empires.test_minefields import MINE_CARDS, army, minefield
 from tests.given_when_then import Given
+from warlog.domain.armageddon_empires.autoplay import choose
 from warlog.domain.armageddon_empires.commands import (
     LayMinefield,
     LiftMinefield,
@@ -187,6 +188,10 @@ def test_an_engineer_s_army_lifts_a_known_enemy_minefield_in_its_hex() -> None:
     blue = g.state.empires["blue"]
     assert lifted.lifted_by.card in blue.discard and lifted.lifted_by.card not in blue.face_down
     assert g.state.empires["red"].ap == ap - 2  # AE-55, R11
+    assert lifted.explain().startswith("red-eng lifts blue's minefield blue-mines (")
+    assert lifted.explain().endswith(
+        "at work (p.46): 2 AP; the card goes to blue's discard pile (AE-55)"
+    )
     # blue's Events view reports the loss, not the army
     texts = [n.text for n in RULESET.notices(g.state, g.state, lifted)]
     assert texts and "blue-mines" in texts[0] and "red-eng" not in texts[0]
@@ -238,6 +243,12 @@ AUTOPLAY = (
     + minefield("blue-mines", "blue", "5,4")
     + minefield("red-mines", "red", "2,2")
 )
+
+
+def test_autoplay_first_lifts_a_known_enemy_minefield_an_engineer_s_army_stands_in() -> None:
+    g = walked_in(engineers())
+    legal = RULESET.legal_commands(g.state, "red")
+    assert choose(g.state, "red", legal) == LiftMinefield(player="red", army="red-eng")
 
 
 def test_autoplay_lays_minefields_and_the_invariants_hold() -> None:

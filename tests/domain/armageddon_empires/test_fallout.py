@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
 from msgspec.structs import replace
 
 from tests.domain.armageddon_empires.air_helpers import ROWS, accept_all, launch
@@ -22,7 +23,7 @@ from tests.domain.armageddon_empires.helpers import (
     start_turns,
 )
 from tests.given_when_then import Given
-from warlog.domain.armageddon_empires.air_events import AirStrikeEnded
+from warlog.domain.armageddon_empires.air_events import AirStrikeAdvanced, AirStrikeEnded
 from warlog.domain.armageddon_empires.battle_events import BaseRazed
 from warlog.domain.armageddon_empires.challenge_events import CardDamaged
 from warlog.domain.armageddon_empires.commands import GroundToAirChallenge, PlayAttackCard
@@ -34,6 +35,7 @@ from warlog.domain.armageddon_empires.fallout_events import (
 )
 from warlog.domain.armageddon_empires.radiation import RADIATION_SIDES, prime_of
 from warlog.domain.armageddon_empires.ruleset import RULESET
+from warlog.domain.armageddon_empires.sighting_events import StealthEngaged
 from warlog.domain.armageddon_empires.views import view
 from warlog.domain.core.events import DiceRolled, Event
 
@@ -176,16 +178,24 @@ deck = ["trooper"]
 """.replace("'", '"')
 
 
-def struck(red: list[str], version: str | None = None, **kw: Any) -> Given:
+def struck(red: list[str], version: str | None = None, more: str = "", **kw: Any) -> Given:
     """Red's turn; blue-a (the titan led by the seer) stands in blue's HQ hex, sighted. A game
-    begun under ``version`` of the rules (default: this one)."""
+    begun under ``version`` of the rules (default: this one); ``more``: further armies."""
     armies = army_block("blue-a", "blue", "4,2", hero="seer", units=("titan",))
-    armies += army_block("red-a", "red", "0,1", units=("trooper",))
+    armies += army_block("red-a", "red", "0,1", units=("trooper",)) + more
     parts = {"armies": CARDS + armies, "bases": bases(**kw), "empires": empires(red)}
     ruleset = RULESET if version is None else RULESET.at_version(version)
     assert ruleset is not None
     g = Given(ruleset, scenario(ROWS, resources="", **parts))
     return sight(start_turns(g), "red", "blue-a")
+
+
+def held_prisoner(g: Given, hero: str, base: str) -> Given:
+    """``hero``, alone in his army, held prisoner at ``base`` (as a capture leaves him, AE-21)."""
+    armies = {k: a for k, a in g.state.armies.items() if a.hero != hero}
+    held = replace(g.state.bases[base], prisoners=(hero,))
+    g.state = replace(g.state, armies=armies, bases={**g.state.bases, base: held})
+    return g
 
 
 def fallout_of(events: list[Event], empire: str) -> FalloutSuffered:
@@ -226,6 +236,11 @@ def test_a_munition_is_spent_on_a_miss_too_and_must_fit_the_card() -> None:
         ),
         code="rules/not_a_munition",
     )
+    err = g.when_rejected(
+        PlayAttackCard(player="red", card="red.hawk.1", at="4,2", aim="unit", munition="red.pod.2"),
+        code="rules/not_in_hand",
+    )
+    assert str(err) == "munition 'red.pod.2' is not in red's hand"
     launch(
         g,
         PlayAttackCard(player="red", card="red.hawk.1", at="4,2", aim="unit", munition="red.pod.1"),
@@ -270,6 +285,40 @@ def test_collateral_damage_strikes_every_card_of_each_army_hit_hidden_from_the_o
     assert fallout_of(events, "red").hits == ()
     assert g.state.damage["blue.seer.1"] == 2 and g.state.collateral == ()
     assert "red.scorch.1" in g.state.empires["red"].discard
+
+
+#: a munition that loads collateral damage onto an aircraft (AE-44, AE-45)
+NAPALM = """
+[[cards]]
+kind = "munition"
+id = "napalm"
+name = "Test Napalm"
+fits = ["aircraft"]
+abilities = ["Collateral 60% 2 Atk"]
+"""
+
+
+def test_collateral_damage_follows_a_strike_that_finds_its_target_gone() -> None:
+    # given red's hawk loaded with napalm, aimed at a unit of blue-a, which red sighted, and
+    # which has since engaged stealth unseen
+    g = struck(["hawk", "napalm"], more=NAPALM)
+    g.events(StealthEngaged(empire="blue", army="blue-a", level=1, ap_cost=0))
+    aimed = PlayAttackCard(
+        player="red", card="red.hawk.1", at="4,2", aim="unit", munition="red.napalm.1"
+    )
+    # when it arrives: the titan is no longer there (AE-42), and the armies' dice roll (7s)
+    events = launch(g, aimed, dice=[7, 7])
+    # then its collateral damage strikes the hex all the same (p.31; AE-46)
+    why = [e.why for e in events if isinstance(e, AirStrikeAdvanced)]
+    assert why[-1] == (
+        "blue.titan.1 is no longer there (AE-42); then collateral damage on the armies of the "
+        "hex (p.31; AE-46)"
+    )
+    rolled = only(events, CollateralRolled)
+    assert [(r.army, r.hit) for r in rolled.rolls] == [
+        ("blue-a", False),
+        ("blue-hq-garrison", False),
+    ]
 
 
 def test_a_card_destroyed_by_collateral_damage_lies_face_down_for_the_other_empire() -> None:
@@ -352,6 +401,26 @@ def test_a_hydrogen_bomb_spares_hardened_facilities_and_the_garrison_of_a_harden
     assert "red.nova.1" in g.state.empires["red"].discard
 
 
+def test_a_hydrogen_bomb_that_destroys_a_facility_of_a_base_left_standing_discards_it() -> None:
+    # given blue's bunker already 7 down of its 30: the 23 of the bomb destroy it (AE-24)
+    g = struck(["nova"], blue_card="vault")
+    g.state = replace(g.state, damage={**g.state.damage, "blue.bunker.1": 7})
+    vault, bunker, bunker_radiation = [6, 6, 6] + [1] * 7 + [1], [6] * 10 + [1], [2]
+    seer, titan = [*MISS, 1, 1], [*MISS, 1, 1]
+    plate, titan_radiation = [6] * 5 + [1] * 5 + [1], radiation_faces((4, 1))
+    events = launch(
+        g,
+        PlayAttackCard(player="red", card="red.nova.1", at="4,2"),
+        dice=vault + bunker + bunker_radiation + seer + titan + plate + titan_radiation,
+    )
+    # then it is discarded, and the vault's base, Hardened and standing, keeps no facility
+    bunker_hit = only(events, WmdDetonated).hits[1]
+    assert (bunker_hit.card, bunker_hit.destroyed) == ("blue.bunker.1", True)
+    assert "blue.bunker.1" in g.state.empires["blue"].discard
+    assert "blue.bunker.1" not in g.state.damage
+    assert g.state.bases["blue-hq"].facilities == ()
+
+
 def test_a_wmd_s_open_hit_tells_the_damage_seen_not_a_repair_made_out_of_sight() -> None:
     # given blue's vault, dealt 2 in the open and repaired since out of red's sight (AE-49)
     g = struck(["nova"], blue_card="vault")
@@ -373,6 +442,50 @@ def test_a_wmd_s_open_hit_tells_the_damage_seen_not_a_repair_made_out_of_sight()
     assert (hit.card, hit.taken, hit.total, hit.destroyed) == ("blue.vault.1", 18, 20, False)
     assert g.state.damage["blue.vault.1"] == 18
     assert RULESET.view(g.state, "red")["damage"]["blue.vault.1"] == 20
+
+
+def test_a_game_of_version_11_told_a_wmd_s_open_hit_counting_a_repair_made_out_of_sight() -> None:
+    # given the same vault, in a game of version 11, when the rolls came with the command
+    g = struck(["nova"], version="11", blue_card="vault")
+    g.state = replace(g.state, hidden_damage={"blue.vault.1": -2})
+    vault, bunker, bunker_radiation = [6, 6, 6] + [1] * 7 + [1], [6] * 10 + [1], [2]
+    seer, titan, plate = [*MISS, 1, 1], [*MISS, 1, 1], [6] * 5 + [1] * 5 + [1]
+    events = g.when(
+        PlayAttackCard(player="red", card="red.nova.1", at="4,2"),
+        dice=[*vault, *bunker, *bunker_radiation, *seer, *titan, *plate, 1],
+    )
+    # then its public total counted everything, 18 (the repair told): its rules, kept (AE-49:
+    # the open total since version 12)
+    hit = only(events, WmdDetonated).hits[0]
+    assert (hit.card, hit.taken, hit.total) == ("blue.vault.1", 18, 18)
+
+
+@pytest.mark.parametrize("hand_full", [False, True], ids=["to-hand", "hand-full"])
+def test_a_razed_base_frees_its_prisoners_to_their_hand_or_if_full_to_the_discard(
+    hand_full: bool,
+) -> None:
+    # given red's seer held prisoner in blue's HQ, red's hand full or not
+    g = held_prisoner(
+        struck(["nova"], more=army_block("red-b", "red", "0,2", hero="seer")),
+        "red.seer.1",
+        "blue-hq",
+    )
+    if hand_full:
+        red = replace(g.state.empires["red"], hand_limit=1)  # the nova alone fills it
+        g.state = replace(g.state, empires={**g.state.empires, "red": red})
+    # when red's hydrogen bomb razes the HQ (as above)
+    seer = [6, 6, 6] + [1] * 7 + [6, 1]
+    events = launch(
+        g,
+        PlayAttackCard(player="red", card="red.nova.1", at="4,2"),
+        dice=[*seer, *MISS, 1, 1, *MISS, 1, *radiation_faces((4, 4))],
+    )
+    # then he goes free: back to red's hand, or its discard pile when the hand is full (AE-34)
+    razed = only(events, BaseRazed)
+    assert razed.freed == ("red.seer.1",)
+    assert razed.explain().endswith("; freed: red.seer.1")
+    red = g.state.empires["red"]
+    assert ("red.seer.1" in red.discard, "red.seer.1" in red.hand) == (hand_full, not hand_full)
 
 
 def test_hydrogen_bomb_10_15_on_a_base_not_hardened_razes_it_and_irradiates_every_card() -> None:

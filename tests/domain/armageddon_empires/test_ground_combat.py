@@ -66,6 +66,7 @@ def test_a_sniper_strikes_the_enemy_hero_against_its_fate_for_one_ap_owed() -> N
     began = only(events, AttackBegan)
     # owed in red's own turn too (AE-58), paid when its next turn begins (AE-19)
     assert (began.kind, began.ap_cost, began.owed) == ("sniper", 1, True)
+    assert began.explain().endswith("; 1 AP owed until its next turn (AE-19, AE-58) (p.34)")
     opened = only(events, ChallengeOpened).challenge
     assert (opened.attacker.pool.size, opened.defender.pool.size) == (3, 2)
     assert [t.value for t in opened.defender.pool.terms] == [2]
@@ -90,6 +91,37 @@ def test_whether_a_sniper_may_strike_in_its_own_turn_never_tells_the_ap_left() -
         # ... though a game of version 7 paid it from the turn's AP: offered only with AP left
         g.state = replace(g.state, rules_version=7)
         assert (sniper in RULESET.legal_commands(g.state, "red")) == (ap > 0)
+
+
+def test_a_strike_names_a_part_of_its_attack_only_with_multi_targeting() -> None:
+    g = fought(TROOPERS)
+    err = g.when_rejected(
+        Attack(player="red", unit="red.trooper.2", target="blue.trooper.1", strength=1),
+        "rules/bad_attack",
+    )
+    assert str(err) == (
+        "red.trooper.2 may strike blue.trooper.1 now, but not with strength 1: 'strength' may be "
+        "none (none: its whole attack; a part only with Multi-targeting, p.34; AE-30)"
+    )
+
+
+def test_a_game_of_version_7_paid_a_sniper_s_ap_in_its_own_turn_from_the_turn_s_ap() -> None:
+    # given a game of version 7, red's own turn, 3 AP left
+    armies = army_block("red-x", "red", "3,0", units=("marksman",)) + army_block(
+        "blue-y", "blue", "4,0", hero="warden", units=("trooper",)
+    )
+    g = fought(armies)
+    red = replace(g.state.empires["red"], ap=3)
+    g.state = replace(g.state, rules_version=7, empires={**g.state.empires, "red": red})
+    # when red's marksman snipes blue's warden
+    events = g.when(
+        Attack(player="red", unit="red.marksman.1", target="blue.warden.1"), dice=[1] * 5
+    )
+    # then its 1 AP is paid at once, not owed (AE-58: owed in its own turn only since version 8)
+    began = only(events, AttackBegan)
+    assert (began.ap_cost, began.owed) == (1, False)
+    assert began.explain().endswith("; 1 AP paid (p.34)")
+    assert (g.state.empires["red"].ap, g.state.empires["red"].ap_owed) == (2, 0)
 
 
 def test_a_sniper_outside_its_empires_turn_owes_the_ap() -> None:
@@ -141,6 +173,10 @@ def test_a_battle_still_undecided_after_round_12_ends_with_the_attacker_retreati
     chosen = only(events, NextRoundChosen)
     assert (chosen.empire, chosen.choice, chosen.retreating) == ("red", "retreat_all", ("red-x",))
     assert chosen.forced == "the battle is still undecided after 12 rounds"
+    assert chosen.explain() == (
+        "red must retreat all: the battle is still undecided after 12 rounds (AE-31): red-x; "
+        "1 retreat challenge to come (R8)"
+    )
     # its retreat challenge follows (seeded dice), and blue, having held, wins the battle
     ended = only(events, BattleEnded)
     assert (ended.winner, ended.loser) == ("blue", "red")

@@ -7,14 +7,16 @@ from tests.domain.armageddon_empires.helpers import (
     EMPIRES,
     game,
     only,
+    scenario,
     start_turns,
     with_ap,
 )
 from warlog.domain.armageddon_empires.commands import DeployCard, DrawCard
 from warlog.domain.armageddon_empires.costs import DRAW_CARD_AP
-from warlog.domain.armageddon_empires.events import CardDeployed, CardDrawn, TurnBegan
+from warlog.domain.armageddon_empires.events import CardDealt, CardDeployed, CardDrawn, TurnBegan
 from warlog.domain.armageddon_empires.resources import Resources
 from warlog.domain.armageddon_empires.ruleset import RULESET
+from warlog.domain.core.dice import ManualDice
 from warlog.domain.core.events import DiceRolled
 
 
@@ -37,6 +39,22 @@ def test_the_last_card_of_the_deck_is_drawn_without_a_roll() -> None:
     events = g.when(DrawCard(player="blue"), dice=[])
     assert events == [CardDrawn(empire="blue", card="blue.trooper.4", ap_cost=2, deck_left=0)]
     g.when_rejected(DrawCard(player="blue"), code="rules/deck_empty")
+
+
+def test_the_opening_deal_picks_each_card_by_a_die_and_deals_the_last_of_the_deck_without() -> None:
+    # given blue's deck of two troopers, two dealt at the start (AE-15)
+    state = RULESET.initial_state(scenario(empires=EMPIRES + "deal = 2\n"))
+    # when the game begins, the first deal's hidden die picks the second trooper
+    dice = ManualDice([2])
+    events = RULESET.begin(state, dice)
+    dice.check_all_used()
+    # then the last card left is dealt without a roll, as a draw takes it (AE-6)
+    rolled = only(events, DiceRolled)
+    assert (rolled.sides, rolled.roller, rolled.hidden) == (2, "blue", True)
+    assert [e for e in events if isinstance(e, CardDealt)] == [
+        CardDealt(empire="blue", card="blue.trooper.4", deck_left=1),
+        CardDealt(empire="blue", card="blue.trooper.3", deck_left=0),
+    ]
 
 
 def test_a_full_hand_draws_no_more() -> None:

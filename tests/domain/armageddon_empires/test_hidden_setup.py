@@ -263,6 +263,16 @@ def test_a_scenario_without_minefields_reads_back_as_it_was_recorded_before() ->
     [
         (lambda s: s.update(armies=[]), "$.armies: listed under each empire"),
         (lambda s: s["empires"][1].update(minefields={}), "$.empires[1].minefields: not a list"),
+        (
+            lambda s: s["empires"].append("green"),
+            "Expected `object`, got `str` - at `$.empires[2]`",
+        ),
+        # a catalogue by empire (AE-64) whose public list is no list, or holds no card
+        (lambda s: (s["empires"][0].update(cards=[]), s.update(cards={})), "$.cards: not a list"),
+        (
+            lambda s: (s["empires"][0].update(cards=[]), s["cards"].append(7)),
+            "Expected `object`, got `int` - at `$.cards[15]`",
+        ),
     ],
 )
 def test_a_scenario_recorded_by_empire_refuses_a_list_out_of_place(edit: Any, message: str) -> None:

@@ -70,6 +70,12 @@ def test_an_intercept_needs_a_base_that_is_not_besieged() -> None:
     assert "not besieged" in str(err)
 
 
+def test_an_intercept_needs_a_card_of_the_interceptor_s_hand() -> None:
+    g = launched(skies(["hawk"], ["jay"]))
+    err = g.when_rejected(Intercept(player="blue", card="red.hawk.1"), "rules/cannot_intercept")
+    assert str(err).endswith("'red.hawk.1' is not in blue's hand")
+
+
 def test_an_intercept_needs_the_means_to_pay() -> None:
     g = skies(["hawk"], ["jay"], blue_energy=1)
     launched(g)

@@ -227,6 +227,9 @@ def test_an_army_destroyed_by_a_minefield_is_disbanded() -> None:
     events = move(g, "5,0", [6] * 5 + [1])
     attack = only(events, MinefieldsChecked).attack
     assert attack is not None and attack.disbanded
+    assert (
+        "- red-col is left empty and disbanded (AE-24)" in only(events, MinefieldsChecked).explain()
+    )
     assert "red-col" not in g.state.armies
     assert not violations(g.state)
 
@@ -247,6 +250,25 @@ def test_the_army_leaves_next_turn_unharmed_and_is_attacked_again_when_it_comes_
     events = move(g, "2,0", None)
     assert only(events, ArmyMoved).to == "3,0"
     assert only(events, MinefieldsChecked).attack is not None
+
+
+def test_an_army_stopped_by_contact_before_its_first_step_is_not_attacked_again() -> None:
+    # given red's column stopped last turn in blue's minefield at 3,0, and blue's army at 4,0,
+    # which red has not seen
+    g = mined(COLUMN + army("blue-b", "blue", "4,0", None, "trooper") + FAR)
+    move(g, "5,0", [1] * 5 + [6] + ([1] * 5 + [6, 6]) * 2)
+    g.when(EndTurn(player="red"))
+    g.when(EndTurn(player="blue"))
+    start_turns(g, "red")
+    assert "blue-b" not in g.state.sightings.get("red", {})
+    # when it moves on through 4,0 and walks into blue's army at its first step
+    events = move(g, "5,0", None)
+    # then it stays where it stood: it entered no hex, so the minefield does not attack it again
+    # (AE-17, AE-51: only entering a mined hex is attacked)
+    moved = only(events, ArmyMoved)
+    assert (moved.origin, moved.to, moved.contact, moved.steps) == ("3,0", "3,0", "4,0", ())
+    assert only(events, MinefieldsChecked).attack is None
+    assert only(events, MinefieldsReported).loss is None
 
 
 def test_an_empire_s_own_minefield_never_stops_its_armies() -> None:

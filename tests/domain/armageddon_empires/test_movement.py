@@ -160,6 +160,17 @@ def test_a_hero_alone_may_not_enter_the_hex_of_an_enemy_army_in_sight() -> None:
     g.when_rejected(MoveArmy(player="red", army="red-lone", to="2,0"), code="rules/enemy_hex")
 
 
+def test_a_hex_every_way_into_which_the_mover_knows_to_be_enemy_held_is_out_of_reach() -> None:
+    # given blue's armies, seen by red, on the three neighbours of the corner 7,0
+    walls = [("blue-w1", "6,0"), ("blue-w2", "6,1"), ("blue-w3", "7,1")]
+    armies = ARMIES + "".join(army_block(a, "blue", at, units=("trooper",)) for a, at in walls)
+    g = sight(start_turns(game(armies=armies)), "red", *(a for a, _ in walls))
+    # then no move of red's reaches 7,0 (AE-5, AE-17)
+    assert "7,0" not in moves_of(g, "red-b")
+    err = g.when_rejected(MoveArmy(player="red", army="red-b", to="7,0"), "rules/out_of_reach")
+    assert str(err) == "no path from 0,1 to 7,0 avoids enemy-held hexes"
+
+
 def test_walking_into_an_unseen_enemy_army_stops_short_and_both_see_each_other() -> None:
     g = start_turns(game(armies=ARMIES + army_block("blue-b", "blue", "2,0", units=("trooper",))))
     assert "3,0" in moves_of(g, "red-a")  # red does not know blue-b is there
@@ -286,6 +297,9 @@ def test_pathfinder_takes_a_move_s_ap_to_nothing_and_never_below() -> None:
     ap = g.state.empires["red"].ap
     moved = only(g.when(MoveArmy(player="red", army="red-t", to="1,2")), ArmyMoved)
     assert (moved.cards, moved.pathfinder, moved.ap_cost) == (1, 2, 0)
+    assert "move cost 0 AP = 1 AP × 1 card (p.23; AE-11) − Pathfinder 2 (p.45), never below 0" in (
+        moved.explain()
+    )
     assert g.state.empires["red"].ap == ap
 
 

@@ -200,6 +200,7 @@ def test_a_garrison_that_fights_to_its_last_unit_gives_up_its_hero_as_a_prisoner
         "red",
         ("blue.warden.1",),
     )
+    assert captured.explain().endswith("; taken prisoner: blue.warden.1")
 
 
 def test_a_game_of_version_11_keeps_its_rules_the_garrison_and_its_hero_destroyed() -> None:
@@ -369,6 +370,18 @@ def test_a_beaten_army_retreats_to_the_free_neighbour_nearest_its_nearest_base(
     outpost, holding no enemy base, no combat-capable enemy army that is not stealthed, and
     fewer than 8 armies of its empire; ties by the hex's name."""
     assert blue_y_retreats(bases, armies) == expected
+
+
+def test_a_beaten_army_whose_only_base_is_in_its_own_hex_retreats_to_the_first_free_neighbour() -> (
+    None
+):
+    """AE-32: with no other stronghold or outpost to fall back toward (blue's HQ, where the
+    battle was fought, is its only base), every free neighbour is as good: the first by name."""
+    g = game(
+        bases=base_block("red-hq", "red", "0,0") + base_block("blue-hq", "blue", "4,0"),
+        armies=BEATEN,
+    )
+    assert retreat_hex(g.state, g.state.armies["blue-y"]) == ("3,0", "")
 
 
 def test_retreat_army_takes_only_the_army_in_the_fight_and_leaves_the_others_in_the_battle() -> (

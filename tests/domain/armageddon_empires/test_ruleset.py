@@ -7,6 +7,7 @@ from collections import Counter
 from pathlib import Path
 
 import msgspec
+import pytest
 
 from tests.domain.armageddon_empires.games import dice_for, play
 from tests.domain.armageddon_empires.helpers import game
@@ -80,6 +81,12 @@ def test_autoplay_plays_the_bundled_game_to_a_victory() -> None:
         assert RULESET.is_terminal(final)
         assert final.winner in final.seats and final.round < final.max_rounds
         assert final.battles > 0
+
+
+def test_autoplay_asked_to_choose_from_nothing_says_whose_choice_it_was() -> None:
+    g = game()
+    with pytest.raises(ValueError, match=r"^red has no legal command$"):
+        RULESET.choose(g.state, "red", [])
 
 
 def test_every_listed_command_is_accepted_all_through_an_autoplayed_game() -> None:

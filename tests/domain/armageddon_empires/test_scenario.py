@@ -7,7 +7,16 @@ import tomllib
 import msgspec
 import pytest
 
-from tests.domain.armageddon_empires.helpers import ARMIES, BASES, EMPIRES, ROWS, army_block, toml
+from tests.domain.armageddon_empires.helpers import (
+    ARMIES,
+    BASES,
+    EMPIRES,
+    RESOURCES,
+    ROWS,
+    army_block,
+    base_block,
+    toml,
+)
 from tests.domain.armageddon_empires.test_minefields import MINE_CARDS, minefield
 from warlog.domain.armageddon_empires.abilities import Rated, Recce
 from warlog.domain.armageddon_empires.cards import HeroCard, UnitCard
@@ -224,6 +233,19 @@ def with_facilities(*cards: str) -> str:
     return BASES.replace('card = "keep"\n', f'card = "keep"\nfacilities = [{listed}]\n', 1)
 
 
+#: a second card type with the id of ``helpers.CARDS``' trooper
+TROOPER_AGAIN = """
+[[cards]]
+kind = "unit"
+id = "trooper"
+name = "Another Trooper"
+attack = 1
+defense = 1
+hit_points = 1
+movement = 1
+"""
+
+
 def eight_more_at(at: str) -> str:
     return "".join(army_block(f"red-s{i}", "red", at, units=("trooper",)) for i in range(8))
 
@@ -292,6 +314,60 @@ def eight_more_at(at: str) -> str:
             ),
             "$.armies[1].damage.scout: damage 0: 1 to 0 (at 1 it is destroyed)",
         ),
+        (
+            toml(armies=ARMIES + TROOPER_AGAIN),
+            "$.cards[11].id: card id 'trooper' is used twice",
+        ),
+        (
+            toml(resources=RESOURCES + '\n[map.legend]\nx = "lava"\n'),
+            "$.map.legend.x: unknown terrain 'lava'; known: plains, desert, badlands, forest, "
+            "hills, urban, swamp, mountains",
+        ),
+        (
+            toml(empires=EMPIRES.replace('id = "blue"', 'id = "red"')),
+            "$.empires[1].id: empire id 'red' is used twice",
+        ),
+        (
+            toml(empires=EMPIRES + "deal = 2\nhand_limit = 2\n"),  # blue's hand holds one
+            "$.empires[1].deal: 1 cards in hand and 2 dealt, over hand_limit 2",
+        ),
+        (
+            toml(bases=BASES + base_block("red-hq", "red", "3,3", card="camp", kind="outpost")),
+            "$.bases[3].id: id 'red-hq' is used twice",
+        ),
+        (
+            toml(bases=BASES + base_block("red-two", "red", "0,4", card="camp", kind="outpost")),
+            "$.bases[3].at: hex 0,4 already holds base 'red-camp'",
+        ),
+        (
+            toml(
+                bases=BASES + base_block("green-camp", "green", "3,3", card="camp", kind="outpost")
+            ),
+            "$.bases[3].empire: unknown empire 'green'",
+        ),
+        (
+            toml(
+                bases=BASES + base_block("red-post", "red", "3,3", card="trooper", kind="outpost")
+            ),
+            "$.bases[3].card: 'trooper' is a unit card, not a facility",
+        ),
+        (
+            toml(bases=BASES.replace('garrison = ["trooper"]', 'garrison = ["depot"]')),
+            "$.bases[0].garrison[0]: 'depot' is a facility card; garrisons hold heroes and units",
+        ),
+        (
+            toml(armies=ARMIES + army_block("red-a", "red", "2,0", units=("trooper",))),
+            "$.armies[3].id: id 'red-a' is used twice",
+        ),
+        (
+            toml(
+                armies=MINE_CARDS
+                + ARMIES
+                + minefield("m", "blue", "5,5")
+                + minefield("m", "blue", "5,4")
+            ),
+            "$.minefields[1].id: id 'm' is used twice",
+        ),
     ],
     ids=[
         "rows-height",
@@ -307,6 +383,17 @@ def eight_more_at(at: str) -> str:
         "ninth-army-beside-a-garrison",
         "empty-stealthed-army",
         "damage-zero",
+        "card-id-twice",
+        "legend-of-unknown-terrain",
+        "empire-id-twice",
+        "deal-over-hand-limit",
+        "base-id-twice",
+        "base-on-a-base",
+        "base-of-unknown-empire",
+        "base-card-not-a-facility",
+        "garrison-of-a-facility",
+        "army-id-twice",
+        "minefield-id-twice",
     ],
 )
 def test_a_scenario_breaking_a_rule_is_refused_naming_the_field_and_the_rule(
@@ -321,8 +408,9 @@ def test_a_scenario_at_each_limit_is_accepted() -> None:
     """Given a scenario at each limit a mistake goes one past, when it is read, then it is
     accepted: the base card's level in facilities (p.18), seven more armies beside a garrison
     (8 a hex, p.23), empires named apart though one's id begins the other's, and a minefield in
-    its own empire's army's hex."""
+    its own empire's army's hex; and a legend token naming a known terrain."""
     parse_scenario(toml(bases=with_facilities("depot", "depot")))
+    parse_scenario(toml(resources=RESOURCES + '\n[map.legend]\nx = "forest"\n'))
     seven = eight_more_at("0,0").rsplit("\n[[armies]]", 1)[0]
     parse_scenario(toml(armies=ARMIES + seven))
     sc = parse_scenario(toml().replace('"blue"', '"redder"'))

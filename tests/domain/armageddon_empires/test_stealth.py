@@ -15,7 +15,7 @@ from warlog.domain.armageddon_empires.control import controllers
 from warlog.domain.armageddon_empires.costs import STEALTH_AP
 from warlog.domain.armageddon_empires.events import ArmyMoved
 from warlog.domain.armageddon_empires.ruleset import RULESET
-from warlog.domain.armageddon_empires.sighting_events import StealthEngaged
+from warlog.domain.armageddon_empires.sighting_events import StealthDropped, StealthEngaged
 from warlog.domain.core.seal import secrets_of
 
 SNEAKS = army_block("red-sneak", "red", "2,2", hero="shade", units=("wisp",)) + army_block(
@@ -52,8 +52,12 @@ def test_a_stealthed_army_drops_stealth_and_takes_no_card_that_cannot_stealth() 
         ),
         code="rules/not_stealth_capable",
     )
-    g.when(DropStealth(player="red", army="red-sneak"))
+    dropped = only(g.when(DropStealth(player="red", army="red-sneak")), StealthDropped)
     assert not g.state.armies["red-sneak"].stealthed
+    assert (
+        dropped.explain()
+        == f"red-sneak of red drops stealth for {dropped.ap_cost} AP (p.27; AE-23)"
+    )
     g.when_rejected(DropStealth(player="red", army="red-sneak"), code="rules/not_stealthed")
 
 

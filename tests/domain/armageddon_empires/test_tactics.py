@@ -200,6 +200,22 @@ def test_an_empire_owes_at_most_the_ap_of_a_last_place() -> None:
     assert "already owes 6 of at most 6" in str(err)
 
 
+def test_in_its_own_turn_an_empire_pays_a_tactic_from_the_ap_it_has() -> None:
+    # given red, in its own turn, with no AP left, defending in a challenge
+    g = red_defends([1, 1], [6, 6])
+    g.state = msgspec.structs.replace(
+        g.state,
+        empires={
+            **g.state.empires,
+            "red": msgspec.structs.replace(g.state.empires["red"], ap=TACTIC_AP - 1),
+        },
+    )
+    # then it may play no tactic card: it pays from its AP, and owes none (R11; AE-19)
+    assert not [c for c in RULESET.legal_commands(g.state, "red") if isinstance(c, PlayTactic)]
+    err = g.when_rejected(PlayTactic(player="red", card="red.t-again.1"), "rules/not_enough_ap")
+    assert str(err) == f"a tactic card costs {TACTIC_AP} AP; red has {TACTIC_AP - 1}"
+
+
 def test_minus_x_opponent_fate_takes_fate_a_card_gave_before_the_hero_s() -> None:
     # given blue, attacking with its quarry's 4 fate, granted 2 more by its own +2 Fate card
     g = red_defends([1], [6], blue_hero=BLUE_HERO)

@@ -120,6 +120,16 @@ def test_ties_that_outlast_three_re_rolls_give_the_first_turn_to_last_round_s_la
     assert result.fallback and result.rerolls == 3
     assert result.order == ("blue", "red")  # round 1: the seat order's last goes first
     assert "went last in the previous round" in result.explain()
+    # each empire's notice says so too
+    notices = RULESET.notices(g.state, g.state, result)
+    assert [n.empire for n in notices] == ["blue", "red"]
+    assert all(
+        n.text.endswith(
+            "(after 3 tied rolls re-rolled, AE-3); the tie outlasted the re-rolls: AE-3's "
+            "fallback order decided"
+        )
+        for n in notices
+    )
 
 
 def test_a_new_round_collects_the_resources_of_each_empire_s_base_hexes() -> None:
