@@ -111,8 +111,9 @@ def _bases(state: GameState, out: list[Violation]) -> None:
 def _minefields(state: GameState, out: list[Violation]) -> None:
     bases_at = {b.at for b in state.bases.values()}
     mined = Counter((m.empire, m.at) for m in state.minefields.values())
-    if any(n > 1 for n in mined.values()):  # AE-54: never two an empire knows of in a hex
-        out.append(Violation("minefields_in_the_open", f"two in one hex: {sorted(mined)}"))
+    twice = sorted(at for at, n in mined.items() if n > 1)
+    if twice:  # AE-54: never two an empire knows of in a hex
+        out.append(Violation("minefields_in_the_open", f"two in one hex: {twice}"))
     for mine in state.minefields.values():  # p.32; AE-50: a facility in the open
         if mine.at not in state.board.terrain or mine.at in bases_at:
             out.append(Violation("minefields_in_the_open", f"{mine.id} is at {mine.at}"))
@@ -217,7 +218,9 @@ def _sightings(state: GameState, out: list[Violation]) -> None:
             if sighting.empire == observer:
                 out.append(Violation("sightings_of_enemies", f"{observer} sights its own {army}"))
             elif army not in state.armies:
-                out.append(Violation("sightings_of_enemies", f"{observer} sights {army}, gone"))
+                out.append(
+                    Violation("sightings_of_enemies", f"{observer} sights {army}, which is gone")
+                )
 
 
 def _clock(state: GameState, out: list[Violation]) -> None:
