@@ -8,7 +8,9 @@ from typing import Any
 from msgspec.structs import replace
 
 from tests.domain.armageddon_empires.arena import arena, begin, open_challenge, side
+from tests.domain.armageddon_empires.battle_helpers import VERSUS_FOX, attack_at, field
 from tests.domain.armageddon_empires.helpers import army_block, game, sight, start_turns
+from warlog.domain.armageddon_empires.cards import entry
 from warlog.domain.armageddon_empires.challenge import Challenge
 from warlog.domain.armageddon_empires.invariants import violations
 from warlog.domain.armageddon_empires.ruleset import RULESET
@@ -96,6 +98,9 @@ def test_a_card_is_held_by_its_owner() -> None:
     stray = with_empire(state, "red", hand=(*state.empires["red"].hand, "blue.trooper.2"))
     stray = with_empire(stray, "blue", hand=blue.hand[1:])
     assert broken(stray) == ["cards_held_by_owner: red holds blue.trooper.2"]
+    joined = with_army(state, "red-b", units=(*state.armies["red-b"].units, "blue.trooper.2"))
+    joined = with_empire(joined, "blue", hand=blue.hand[1:])
+    assert broken(joined) == ["cards_held_by_owner: red-b holds ['blue.trooper.2']"]
 
 
 def test_a_card_lost_face_down_lies_in_its_owner_s_discard_pile() -> None:
@@ -151,6 +156,9 @@ def test_an_army_stealths_only_when_every_card_can() -> None:
     state = arena(ghosts).state
     state = with_army(state, "red-ghosts", stealthed=True)
     assert broken(state) == []
+    wisp = state.catalogue["wisp"].spec
+    faint = {**state.catalogue, "wisp": entry(replace(wisp, abilities=["Stealth 1"]))}
+    assert broken(replace(state, catalogue=faint)) == []  # the lowest level that stealths
     garrison = state.armies["red-hq-garrison"]
     trooper = garrison.units[0]
     joined = with_army(state, "red-hq-garrison", units=())
@@ -234,9 +242,14 @@ def test_prisoners_are_enemy_heroes() -> None:
 
 
 def test_fate_spent_stays_within_the_hero_s_fate() -> None:
-    """R6: the captain's 2 fate may all be spent this round, never 3, never less than none."""
+    """R6: the captain's 2 fate may all be spent this round, never 3, never less than none; a
+    trooper has no fate to spend."""
     state = opening()
     assert broken(replace(state, fate_spent={CAPTAIN: 2})) == []
+    assert broken(replace(state, fate_spent={CAPTAIN: 0})) == []
+    assert broken(replace(state, fate_spent={TROOPER: 1})) == [
+        f"fate_spent_within_fate: {TROOPER} spent 1 fate of 0"
+    ]
     assert broken(replace(state, fate_spent={CAPTAIN: 3})) == [
         f"fate_spent_within_fate: {CAPTAIN} spent 3 fate of 2"
     ]
@@ -272,6 +285,16 @@ def with_side(state: GameState, role: str, **changes: Any) -> GameState:
     return replace(state, frames=(moved,))
 
 
+def test_a_battle_and_a_threshold_challenge_of_one_side_break_nothing() -> None:
+    """The checks of a challenge read challenges alone (a battle in progress is a frame too)
+    and a threshold challenge's one side (p.15)."""
+    battle = attack_at(field(VERSUS_FOX), "red-x", "4,0").state
+    assert [type(f).__name__ for f in battle.frames] == ["Battle"] and broken(battle) == []
+    g = begin(arena())
+    open_challenge(g, side("red", [4, 1]), None, kind="threshold", threshold=2)
+    assert g.state.frames and broken(g.state) == []
+
+
 def test_a_challenge_s_dice_are_d6() -> None:
     """R1: faces 1 to 6 hold; a 7 or a 0 (an evolve that added a modifier to a face) breaks
     challenge_dice_are_d6, naming the challenge and side."""
@@ -292,8 +315,8 @@ def test_a_challenge_s_fate_is_never_negative() -> None:
     assert broken(with_side(state, "defender", fate_bonus=-1)) == [
         "challenge_fate_never_negative: challenge 1's defender was given -1 fate and spent 0"
     ]
-    assert broken(with_side(state, "attacker", fate_spent=-2)) == [
-        "challenge_fate_never_negative: challenge 1's attacker was given 0 fate and spent -2"
+    assert broken(with_side(state, "attacker", fate_spent=-1)) == [
+        "challenge_fate_never_negative: challenge 1's attacker was given 0 fate and spent -1"
     ]
 
 

@@ -100,6 +100,7 @@ def test_a_hero_holds_at_most_as_many_mighty_deeds_as_its_level() -> None:
     deeds_within_level."""
     state = opening()
     assert state.heroes["red-lord"].deeds == 3
+    assert broken(with_hero(state, "red-lord", deeds=0)) == []
     assert broken(with_hero(state, "red-lord", deeds=4)) == [
         "deeds_within_level: red-lord holds 4 at level 3"
     ]
@@ -182,6 +183,12 @@ def test_flanks_and_flankers_are_fighters_of_the_melee() -> None:
         state, flanked=("blue-steadfast",), flankers=(("blue-steadfast", "red-brutes"),)
     )
     assert broken(flanked) == []
+    both = with_combat(
+        state,
+        flanked=("blue-steadfast", "red-brutes"),
+        flankers=(("blue-steadfast", "red-brutes"), ("red-brutes", "blue-steadfast")),
+    )
+    assert broken(both) == []  # every fighter flanked
     assert broken(
         with_combat(state, flanked=("blue-giant",), flankers=(("blue-giant", "red-brutes"),))
     ) == [
@@ -219,6 +226,13 @@ def test_the_battle_is_over_exactly_when_it_has_a_result() -> None:
     assert broken(replace(state, result="red")) == ["battle_over: phase movement with result 'red'"]
     assert broken(replace(state, phase="over")) == ["battle_over: phase over with result ''"]
     assert broken(replace(state, phase="over", result="red")) == []
+    charging = game(
+        ev.ChargeDeclared(unit="red-brutes", target="blue-scouts", facing="front", action=1)
+    ).state
+    assert broken(replace(charging, phase="over", result="red")) == [
+        "turn_sequence: a charge in the over phase",
+        "battle_over: the battle is over but the game still waits for blue",
+    ]
 
 
 def test_the_game_never_rests_on_an_automatic_step() -> None:
