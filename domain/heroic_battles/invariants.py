@@ -120,5 +120,10 @@ def _sequence(state: GameState, out: list[Violation]) -> None:
     found = NEXT(state)
     if found is not None and not isinstance(found, Decision):
         out.append(Violation("at_rest", "an automatic step was left undone"))
-    if (found is None) != over:
+    if found is None and not over:
         out.append(Violation("battle_over", f"phase {state.phase} but nothing is waited for"))
+    elif isinstance(found, Decision) and over:
+        waiting = ", ".join(found.players)
+        out.append(
+            Violation("battle_over", f"the battle is over but the game still waits for {waiting}")
+        )

@@ -4,14 +4,22 @@ command must have, where two values first differ, and when a game is at a dead e
 from __future__ import annotations
 
 import json
+from pathlib import Path
 from types import SimpleNamespace
-from typing import Any
+from typing import Any, ClassVar
 
+import msgspec
 import pytest
+from msgspec.structs import replace
 
+from tests.fuzz import planted as plants
+from tests.fuzz.test_example import loaded
+from warlog.domain.battle_for_armageddon.state import GameState as BattleState
 from warlog.domain.core.errors import IntegrityError, RulesError, WarlogError
+from warlog.domain.core.events import Event
 from warlog.domain.core.invariants import Violation
 from warlog.fuzz.checks import (
+    Failure,
     command_key,
     dead_end,
     expectation,
@@ -19,6 +27,7 @@ from warlog.fuzz.checks import (
     invariants_problem,
     outcome_problem,
 )
+from warlog.fuzz.example import Example, Step, forked
 
 #: a command the game waits for: the Orks may end the phase
 END_PHASE = {"type": "end_phase", "player": "orks"}
@@ -135,3 +144,35 @@ def test_a_game_not_over_is_at_a_dead_end_when_nobody_it_waits_for_has_a_legal_c
     )
     assert dead_end(rules, None, {"orks": [], "imperials": [END_PHASE]}) is None
     assert dead_end(rules, None, {"orks": [END_PHASE]}) is None
+
+
+class OverspentBuild(plants.PinnedBattle):
+    """An ``evolve`` that, once armed, leaves the Imperials' build points below none after any
+    event (a deployment paid twice, say): a state the rules would fold without complaint."""
+
+    name: ClassVar[str] = "bfa-planted-overspent"
+    armed = False
+
+    def evolve(self, state: BattleState, event: Event) -> BattleState:
+        state = super().evolve(state, event)
+        return replace(state, build_points=-1) if self.armed else state
+
+
+def test_warlog_fuzz_reports_a_broken_invariant_of_the_ruleset_as_an_invariants_failure(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Given a fork of a recorded Battle for Armageddon game (recorded under the fixed rules)
+    whose evolve, from the fork on, breaks build_never_negative, when an example plays a legal
+    step, then the step fails the ``invariants`` check in the ruleset's own words."""
+    monkeypatch.setitem(plants.PLANTED, OverspentBuild.name, OverspentBuild)
+    rules = OverspentBuild()
+    with loaded(OverspentBuild.name, tmp_path, rules) as (holder, src, tally):
+        example = Example(forked(holder, src, src.ends[-1], b"\1" * 32), tally, twins=False)
+        assert example.ruleset is rules
+        (command, *_) = next(iter(example.legal.values()))
+        rules.armed = True
+        with pytest.raises(Failure) as failed:
+            example.run(Step("legal", msgspec.json.encode(command).decode()))
+    assert failed.value.check == "invariants"
+    assert failed.value.message.startswith("build_never_negative: -1 build points, ")
+    assert failed.value.since is None  # the step itself fails: its fixture replays it
