@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import sqlite3
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -91,3 +92,43 @@ def test_a_key_file_that_lost_a_game_s_key_refuses_to_roll_or_open_and_a_new_for
     status, fork, _ = run(db, "fork", "a1", "--at", head.split()[0], "--dice", "new")
     assert status == 0
     assert run(db, "play", fork.strip(), buy)[0] == 0
+
+
+def _garbage(keys: Path) -> None:
+    keys.write_bytes(bytes(range(256)) * 20)
+
+
+def _foreign_meta(keys: Path) -> None:
+    with sqlite3.connect(keys) as conn:
+        conn.execute("CREATE TABLE meta (id INTEGER, name TEXT)")
+    conn.close()
+
+
+@pytest.mark.parametrize(
+    ("spoil", "code", "said"),
+    [
+        (_garbage, "store/corrupt", "is not a warlog database (file is not a database)"),
+        (_foreign_meta, "store/not_warlog", "is not a warlog key file"),
+    ],
+    ids=["garbage", "foreign-meta"],
+)
+def test_a_key_file_replaced_by_another_file_is_refused_in_one_line_and_nothing_appended(
+    tmp_path: Path, spoil: Any, code: str, said: str
+) -> None:
+    """Given a game whose key file was replaced (owner-only) by bytes that are no database,
+    or by another application's SQLite file, when the referee plays or reads, then one line
+    names the key file (exit 1), and nothing is appended."""
+    db, keys = tmp_path / "p.db", tmp_path / "p.db.keys"
+    assert run(db, "new", "armageddon-empires", "--game", "a1")[0] == 0
+    head = run(db, "head", "a1")[1]
+    keys.unlink()
+    spoil(keys)
+    keys.chmod(0o600)
+    for args in (
+        ("play", "a1", '{"type": "buy_initiative", "player": "red", "count": 1}'),
+        ("state", "a1"),
+    ):
+        status, out, err = run(db, *args)
+        assert (status, out) == (1, "")
+        assert one_line(err, code) == f"error[{code}]: {keys} {said}"
+    assert run(db, "head", "a1")[1] == head
