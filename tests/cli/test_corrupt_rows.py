@@ -170,3 +170,38 @@ def test_a_game_created_that_does_not_decode_is_a_corrupt_database_where_it_is_r
     )
     status, out, _ = run(db, "audit", "a1")
     assert status == 4 and "seq 1 [" in out
+
+
+FIRST_TYPE_EDITED = "UPDATE events SET type = 'card_dealt' WHERE game = 'a1' AND seq = 1"
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="bug: a first row whose type is not game_created reaches sealing.Forms.opened's "
+    "`assert meta is not None` (game_created comes first): error[internal/bug]: "
+    "AssertionError, exit 1, where the contract says exit 4 with the findings",
+)
+def test_audit_of_a_log_whose_first_row_is_no_game_created_is_a_finding_exit_4(
+    tmp_path: Path,
+) -> None:
+    """Given a game whose first row's type was edited to card_dealt (its data and hash left),
+    when the referee audits it, then the altered log is reported as findings, exit 4."""
+    db = damaged_game(tmp_path / "c.db", "armageddon-empires", "a1", FIRST_TYPE_EDITED)
+    status, out, err = run(db, "audit", "a1")
+    assert "internal/bug" not in err
+    assert status == 4 and "seq 1 [" in out
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="bug: a first row whose type is not game_created reaches sealing.Forms.form's "
+    "`assert meta is not None` (game_created comes first): error[internal/bug]: "
+    "AssertionError, where a damaged row is store/corrupt",
+)
+def test_export_of_a_log_whose_first_row_is_no_game_created_is_a_corrupt_database(
+    tmp_path: Path,
+) -> None:
+    db = damaged_game(tmp_path / "c.db", "armageddon-empires", "a1", FIRST_TYPE_EDITED)
+    status, out, err = run(db, "export", "a1")
+    assert (status, out) == (1, "")
+    assert "event 1" in one_line(err, "store/corrupt")
