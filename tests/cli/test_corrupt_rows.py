@@ -131,11 +131,12 @@ def test_a_catalogue_whose_parents_loop_is_a_corrupt_database_not_a_hang(tmp_pat
     conn.close()
 
 
-def test_a_first_event_that_is_no_object_is_named_by_games(tmp_path: Path) -> None:
-    """Given a game whose game_created row was damaged into a JSON list, when the games are
-    listed, then it is one line naming the game and its first event, exit 1 (it was an
-    AttributeError told as warlog's own bug)."""
-    statement = "UPDATE events SET data = '[]' WHERE game = 'h1' AND seq = 1"
+@pytest.mark.parametrize("data", ["[]", "{"], ids=["list", "not-json"])
+def test_a_first_event_that_is_no_object_is_named_by_games(tmp_path: Path, data: str) -> None:
+    """Given a game whose game_created row was damaged into a JSON list, or into text that is
+    no JSON, when the games are listed, then it is one line naming the game and its first
+    event, exit 1 (the list was an AttributeError told as warlog's own bug)."""
+    statement = f"UPDATE events SET data = '{data}' WHERE game = 'h1' AND seq = 1"
     db = damaged_game(tmp_path / "f.db", "heroic-battles", "h1", statement)
     status, out, err = run(db, "games")
     assert (status, out) == (1, "")
