@@ -25,7 +25,6 @@ import msgspec
 from warlog.arbiter import playing, reads
 from warlog.arbiter.fold import Folded, RowDecoder, decoded
 from warlog.arbiter.meta import GameMeta
-from warlog.arbiter.scenarios import resolve_scenario
 from warlog.arbiter.sealing import PUBLIC, REFEREE
 from warlog.arbiter.states import SNAPSHOT_EVERY, Loaded, States
 from warlog.domain.core.dice import Dice
@@ -155,10 +154,6 @@ class Arbiter:
         self.states.keep_snapshot(game, folded)
 
     # ------------------------------------------------------------------ creating
-
-    def resolve_scenario(self, ruleset: AnyRuleset, scenario: str | None) -> tuple[str, bytes]:
-        """``(name, TOML bytes)`` of a bundled scenario name or a file path (None: the default)."""
-        return resolve_scenario(ruleset, scenario)
 
     def new_game(
         self,

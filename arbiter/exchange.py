@@ -241,13 +241,11 @@ def import_log(
 
 def recorded_id(records: Sequence[Record]) -> str:
     """The id the log records for its game: a fork's own (its last ``game_forked``), else the
-    one ``game_created`` names (a fork's log begins with its parent's)."""
+    one ``game_created`` names (a fork's log begins with its parent's). The records are
+    audited first, so each of those decodes as its event: a JSON object."""
     for record in reversed(records):
         if record.type in ("game_forked", "game_created"):
-            try:
-                return str(json.loads(record.data).get("game", ""))
-            except (ValueError, AttributeError):  # not an object: the id is asked for
-                return ""
+            return str(json.loads(record.data).get("game", ""))
     return ""
 
 

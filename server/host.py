@@ -49,12 +49,6 @@ class ArbiterHost:
         loop = asyncio.get_running_loop()
         return await loop.run_in_executor(self._executor, self._run, fn)
 
-    def call_blocking(self, fn: Callable[[Arbiter], T]) -> T:
-        """``fn(arbiter)`` on the arbiter's thread, waited for (outside the event loop)."""
-        if self._executor is None:
-            raise RuntimeError("the arbiter is closed")
-        return self._executor.submit(self._run, fn).result()
-
     def _run(self, fn: Callable[[Arbiter], T]) -> T:
         assert self._arbiter is not None
         return fn(self._arbiter)

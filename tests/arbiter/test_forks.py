@@ -69,6 +69,29 @@ def test_a_cut_inside_the_last_batch_is_refused_naming_the_batch_ends_around_it(
     assert [info.game for info in arb.store.games()] == [race]
 
 
+@pytest.mark.parametrize("at", [0, 14])
+def test_a_cut_outside_the_game_is_refused_naming_its_events(
+    arb: Arbiter, race: str, at: int
+) -> None:
+    """Given g1 of events 1..13, when it is forked before its first event or after its head,
+    then it is refused (input/bad_seq), naming the events it has, and no game is created."""
+    with pytest.raises(InputError) as refused:
+        arb.fork(race, at, new_game="f1")
+    assert (refused.value.code, refused.value.message) == (
+        "input/bad_seq",
+        f"game {race} has events 1..13; cannot fork at {at}",
+    )
+    assert [info.game for info in arb.store.games()] == [race]
+
+
+def test_a_fork_with_dice_neither_new_nor_same_is_refused(arb: Arbiter, race: str) -> None:
+    """The library's own guard (the command line offers only new and same)."""
+    with pytest.raises(InputError) as refused:
+        arb.fork(race, 9, new_game="f1", dice="old")
+    assert refused.value.code == "input/bad_dice_choice"
+    assert [info.game for info in arb.store.games()] == [race]
+
+
 def test_a_same_dice_fork_of_a_revealed_fork_keeps_no_secret_from_its_grandparent(
     arb: Arbiter, race: str
 ) -> None:

@@ -60,3 +60,30 @@ def test_game_ids_complete_and_an_unknown_game_completes_no_player(db: Path) -> 
     assert completed(f"warlog --db {db} state ") == ["ae1", "hb1"]
     assert completed(f"warlog state --db {db} h") == ["hb1"]
     assert completed(f"warlog --db {db} state nosuch --as ") == []
+
+
+def test_rulesets_complete_after_new() -> None:
+    assert completed("warlog new ") == [
+        "armageddon-empires",
+        "battle-for-armageddon",
+        "heroic-battles",
+    ]
+    assert completed("warlog new --game g1 b") == ["battle-for-armageddon"]
+
+
+def test_nothing_completes_from_a_database_that_is_not_there_and_none_is_made(
+    tmp_path: Path,
+) -> None:
+    """Given --db naming no file, or a file that is no database, when the user presses TAB
+    for a game id or a player, then nothing is offered, no error is printed into the command
+    line, and no database is created."""
+    missing, junk = tmp_path / "missing.db", tmp_path / "junk.db"
+    junk.write_bytes(b"a shopping list, not a database\n" * 100)
+    for db in (missing, junk):
+        assert completed(f"warlog --db {db} state ") == []
+        assert completed(f"warlog --db {db} state ae1 --as ") == []
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["junk.db"]
+
+
+def test_no_player_completes_before_a_game_is_typed(db: Path) -> None:
+    assert completed(f"warlog --db {db} state --as ") == []

@@ -131,11 +131,12 @@ def test_a_catalogue_whose_parents_loop_is_a_corrupt_database_not_a_hang(tmp_pat
     conn.close()
 
 
-def test_a_first_event_that_is_no_object_is_named_by_games(tmp_path: Path) -> None:
-    """Given a game whose game_created row was damaged into a JSON list, when the games are
-    listed, then it is one line naming the game and its first event, exit 1 (it was an
-    AttributeError told as warlog's own bug)."""
-    statement = "UPDATE events SET data = '[]' WHERE game = 'h1' AND seq = 1"
+@pytest.mark.parametrize("data", ["[]", "{"], ids=["list", "not-json"])
+def test_a_first_event_that_is_no_object_is_named_by_games(tmp_path: Path, data: str) -> None:
+    """Given a game whose game_created row was damaged into a JSON list, or into text that is
+    no JSON, when the games are listed, then it is one line naming the game and its first
+    event, exit 1 (the list was an AttributeError told as warlog's own bug)."""
+    statement = f"UPDATE events SET data = '{data}' WHERE game = 'h1' AND seq = 1"
     db = damaged_game(tmp_path / "f.db", "heroic-battles", "h1", statement)
     status, out, err = run(db, "games")
     assert (status, out) == (1, "")
@@ -170,3 +171,38 @@ def test_a_game_created_that_does_not_decode_is_a_corrupt_database_where_it_is_r
     )
     status, out, _ = run(db, "audit", "a1")
     assert status == 4 and "seq 1 [" in out
+
+
+FIRST_TYPE_EDITED = "UPDATE events SET type = 'card_dealt' WHERE game = 'a1' AND seq = 1"
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="bug: a first row whose type is not game_created reaches sealing.Forms.opened's "
+    "`assert meta is not None` (game_created comes first): error[internal/bug]: "
+    "AssertionError, exit 1, where the contract says exit 4 with the findings",
+)
+def test_audit_of_a_log_whose_first_row_is_no_game_created_is_a_finding_exit_4(
+    tmp_path: Path,
+) -> None:
+    """Given a game whose first row's type was edited to card_dealt (its data and hash left),
+    when the referee audits it, then the altered log is reported as findings, exit 4."""
+    db = damaged_game(tmp_path / "c.db", "armageddon-empires", "a1", FIRST_TYPE_EDITED)
+    status, out, err = run(db, "audit", "a1")
+    assert "internal/bug" not in err
+    assert status == 4 and "seq 1 [" in out
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="bug: a first row whose type is not game_created reaches sealing.Forms.form's "
+    "`assert meta is not None` (game_created comes first): error[internal/bug]: "
+    "AssertionError, where a damaged row is store/corrupt",
+)
+def test_export_of_a_log_whose_first_row_is_no_game_created_is_a_corrupt_database(
+    tmp_path: Path,
+) -> None:
+    db = damaged_game(tmp_path / "c.db", "armageddon-empires", "a1", FIRST_TYPE_EDITED)
+    status, out, err = run(db, "export", "a1")
+    assert (status, out) == (1, "")
+    assert "event 1" in one_line(err, "store/corrupt")

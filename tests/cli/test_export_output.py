@@ -3,11 +3,15 @@ files: a slip of one character must not destroy the games or their keys."""
 
 from __future__ import annotations
 
+import os
+import stat
+import threading
 from pathlib import Path
 
 import pytest
 
 from tests.cli.command import one_line, run
+from tests.cli.test_corrupt_rows import damaged_game
 
 
 @pytest.fixture
@@ -55,3 +59,65 @@ def test_an_export_over_a_private_file_keeps_it_private(db: Path, tmp_path: Path
     assert run(db, "export", "g", "--open", "-o", str(record))[0] == 0
     assert record.stat().st_mode & 0o777 == 0o600
     assert record.read_text(encoding="utf-8") == run(db, "export", "g", "--open")[1]
+
+
+def test_an_export_to_a_device_or_a_pipe_is_written_through_it_and_it_stays_one(
+    db: Path, tmp_path: Path
+) -> None:
+    """Given an output that is not a regular file (/dev/null, a named pipe a verifier reads),
+    when the game is exported to it, then the export goes through it whole and it is still a
+    device or a pipe (it is never replaced by a file of the same name)."""
+    assert run(db, "export", "g", "-o", os.devnull) == (0, "", "")
+    assert stat.S_ISCHR(os.stat(os.devnull).st_mode)
+    pipe = tmp_path / "verifier"
+    os.mkfifo(pipe)
+    read: list[str] = []
+    reader = threading.Thread(target=lambda: read.append(pipe.read_text(encoding="utf-8")))
+    reader.start()
+    assert run(db, "export", "g", "-o", str(pipe))[0] == 0
+    reader.join(timeout=10)
+    assert read == [run(db, "export", "g")[1]]
+    assert stat.S_ISFIFO(pipe.stat().st_mode)
+
+
+def test_an_export_to_a_full_device_is_one_line_exit_1(db: Path) -> None:
+    """Given /dev/full (a device every write to fails, as a full disk's would), when the game
+    is exported to it, then it is one line naming why, exit 1, and it is still the device."""
+    status, out, err = run(db, "export", "g", "-o", "/dev/full")
+    assert (status, out) == (1, "")
+    assert one_line(err, "input/unwritable").endswith("No space left on device")
+    assert stat.S_ISCHR(os.stat("/dev/full").st_mode)
+
+
+def test_an_export_whose_file_cannot_take_its_name_leaves_nothing_behind(
+    db: Path, tmp_path: Path
+) -> None:
+    """Given an output name longer than the file system allows, when the export is written
+    (its temporary file beside it is made and filled), then the rename fails: one line, exit
+    1, and the temporary file is removed."""
+    status, out, err = run(db, "export", "g", "-o", str(tmp_path / ("g" * 300)))
+    assert (status, out) == (1, "")
+    assert one_line(err, "input/unwritable").endswith("File name too long")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["w.db", "w.db.keys"]
+
+
+def test_an_export_that_meets_a_damaged_row_keeps_the_older_export_and_no_temporary_file(
+    tmp_path: Path,
+) -> None:
+    """Given a game whose third row's time was damaged into bytes (the game still loads) and
+    an older export of it, when the export meets that row after writing two, then it is the
+    damaged database's one line (store/corrupt, exit 1), the older export is as it was, and
+    no temporary file is left."""
+    db = damaged_game(
+        tmp_path / "c.db",
+        "armageddon-empires",
+        "a1",
+        "UPDATE events SET at = X'00ff' WHERE game = 'a1' AND seq = 3",
+    )
+    older = tmp_path / "a1.jsonl"
+    older.write_text("an older export\n", encoding="utf-8")
+    status, out, err = run(db, "export", "a1", "-o", str(older))
+    assert (status, out) == (1, "")
+    assert "event 3 (card_dealt)" in one_line(err, "store/corrupt")
+    assert older.read_text(encoding="utf-8") == "an older export\n"
+    assert not [p for p in tmp_path.iterdir() if p.name.startswith(".warlog-export-")]

@@ -76,3 +76,15 @@ def test_a_line_without_end_is_refused_before_it_fills_memory(
     status, _, err = run(db, "audit", str(endless))
     assert status == 1
     assert "line 1 is longer than 4,194,304 characters" in one_line(err, "input/not_a_file")
+
+
+def test_an_export_path_through_a_file_is_one_line_exit_1(
+    exported: tuple[Path, Path], tmp_path: Path
+) -> None:
+    db, _ = exported
+    games = run(db, "games")[1]
+    (tmp_path / "notes.txt").write_text("not a folder\n", encoding="utf-8")
+    status, _, err = run(db, "import", str(tmp_path / "notes.txt" / "a1.jsonl"))
+    assert status == 1
+    assert one_line(err, "input/unreadable").endswith("a1.jsonl: Not a directory")
+    assert run(db, "games")[1] == games

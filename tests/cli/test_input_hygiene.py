@@ -62,6 +62,22 @@ def test_parse_lines_names_the_line_holding_a_lone_surrogate() -> None:
     )
 
 
+@pytest.mark.parametrize("command", ["audit", "import", "replay"])
+def test_a_line_cut_short_after_a_lone_surrogate_is_named_as_not_json(
+    tmp_path: Path, command: str
+) -> None:
+    """Given an export whose third line holds an escaped lone surrogate and was then cut
+    short, when it is read, then its first fault is named: line 3 is not JSON (exit 1)."""
+    path = with_lone_surrogate(tmp_path, "at")
+    lines = path.read_text(encoding="utf-8").splitlines()
+    lines[2] = lines[2][: lines[2].index("\\ud800") + 8]
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    db = tmp_path / "w.db"
+    status, out, err = run(db, command, str(path))
+    assert (status, out) == (1, "")
+    assert "line 3 is not JSON: " in one_line(err, "input/bad_json")
+
+
 def test_a_surrogate_pair_escaped_is_one_character_and_accepted() -> None:
     line = '{"seq": 1, "type": "game_created", "at": "a", "data": {"x": "\\ud83d\\ude00"}, "prev": "", "hash": ""}'
     (record,) = parse_lines([line])

@@ -3,11 +3,13 @@ it refused in one line, exit 1, with nothing appended."""
 
 from __future__ import annotations
 
+import sqlite3
 from pathlib import Path
+from typing import Any
 
 import pytest
 
-from tests.cli.command import run
+from tests.cli.command import one_line, run
 from tests.files import mode
 
 pytestmark = pytest.mark.usefixtures("umask_022")
@@ -58,3 +60,75 @@ def test_a_key_file_with_keys_that_others_may_read_is_refused_in_one_line(
     keys.chmod(0o600)
     assert run(db, "games", "--json")[1].count('"game"') == 1
     assert run(db, *args)[0] == 0
+
+
+def test_a_key_file_that_lost_a_game_s_key_refuses_to_roll_or_open_and_a_new_fork_plays_on(
+    tmp_path: Path,
+) -> None:
+    """Given an Armageddon Empires game whose key (its seed) was deleted from the key file,
+    its openings kept, when the referee plays or reveals, then it is one line naming the game
+    and the way on (store/no_seed, exit 1) and nothing is appended; a player's read of the
+    events is one line (store/sealed); a fork with new dice plays on."""
+    db, keys = tmp_path / "p.db", tmp_path / "p.db.keys"
+    assert run(db, "new", "armageddon-empires", "--game", "a1")[0] == 0
+    head = run(db, "head", "a1")[1]
+    with sqlite3.connect(keys) as conn:
+        assert conn.execute("DELETE FROM keys").rowcount == 1
+    conn.close()
+    buy = '{"type": "buy_initiative", "player": "red", "count": 0}'
+    for args in (("play", "a1", buy), ("reveal", "a1")):
+        status, out, err = run(db, *args)
+        assert (status, out) == (1, "")
+        assert one_line(err, "store/no_seed").endswith(
+            "this arbiter does not hold the key of game a1 (imported, or its key file is "
+            "another's); fork it with --dice new to play on"
+        )
+    status, _, err = run(db, "events", "a1", "--as", "red")
+    assert status == 1
+    assert one_line(err, "store/sealed").endswith(
+        "the key file cannot open event 1: its sealed values stay sealed"
+    )
+    assert run(db, "head", "a1")[1] == head
+    status, fork, _ = run(db, "fork", "a1", "--at", head.split()[0], "--dice", "new")
+    assert status == 0
+    assert run(db, "play", fork.strip(), buy)[0] == 0
+
+
+def _garbage(keys: Path) -> None:
+    keys.write_bytes(bytes(range(256)) * 20)
+
+
+def _foreign_meta(keys: Path) -> None:
+    with sqlite3.connect(keys) as conn:
+        conn.execute("CREATE TABLE meta (id INTEGER, name TEXT)")
+    conn.close()
+
+
+@pytest.mark.parametrize(
+    ("spoil", "code", "said"),
+    [
+        (_garbage, "store/corrupt", "is not a warlog database (file is not a database)"),
+        (_foreign_meta, "store/not_warlog", "is not a warlog key file"),
+    ],
+    ids=["garbage", "foreign-meta"],
+)
+def test_a_key_file_replaced_by_another_file_is_refused_in_one_line_and_nothing_appended(
+    tmp_path: Path, spoil: Any, code: str, said: str
+) -> None:
+    """Given a game whose key file was replaced (owner-only) by bytes that are no database,
+    or by another application's SQLite file, when the referee plays or reads, then one line
+    names the key file (exit 1), and nothing is appended."""
+    db, keys = tmp_path / "p.db", tmp_path / "p.db.keys"
+    assert run(db, "new", "armageddon-empires", "--game", "a1")[0] == 0
+    head = run(db, "head", "a1")[1]
+    keys.unlink()
+    spoil(keys)
+    keys.chmod(0o600)
+    for args in (
+        ("play", "a1", '{"type": "buy_initiative", "player": "red", "count": 1}'),
+        ("state", "a1"),
+    ):
+        status, out, err = run(db, *args)
+        assert (status, out) == (1, "")
+        assert one_line(err, code) == f"error[{code}]: {keys} {said}"
+    assert run(db, "head", "a1")[1] == head

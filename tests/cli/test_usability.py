@@ -359,6 +359,41 @@ def test_the_demo_removes_its_database_and_guards_one_in_use(tmp_path: Path, db:
     assert status == 1 and "--reuse" in err
 
 
+def test_the_demo_plays_replays_and_audits_every_ruleset_and_removes_its_database(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Given no --keep, when a new user runs ``warlog demo``, then a game of each of the three
+    rulesets is played, revealed, replayed to the identical state and audited clean, each
+    recorded game matches its checkpoints, it exits 0, and its temporary database is gone."""
+    monkeypatch.setattr("tempfile.tempdir", str(tmp_path))
+    status, out, err = run(tmp_path / "unused.db", "demo", "--commands", "5")
+    assert (status, err) == (0, "")
+    for name in ("armageddon-empires", "battle-for-armageddon", "heroic-battles"):
+        assert f"=== {name}: a new game, played by the autoplay policy ===" in out
+        assert f"=== recorded game {name}/" in out
+    assert out.count("replayed from the log: identical state") == 3
+    assert out.count("clean (no findings)") == 6
+    assert out.count("checkpoints: all match") == 3
+    assert out.endswith("(the demo's temporary database is removed)\n")
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_the_demo_keeps_its_games_in_the_file_asked_and_adds_to_it_only_with_reuse(
+    tmp_path: Path,
+) -> None:
+    """Given --keep naming a new file, the demo's three games are left in it for ``warlog
+    games``; a second run refuses to add to it (exit 1, naming how many games it holds)
+    unless --reuse is given."""
+    kept = tmp_path / "demo.db"
+    status, out, _ = run(kept, "demo", "--keep", str(kept), "--commands", "2")
+    assert status == 0 and out.endswith(f"\ndemo database: {kept}\n")
+    assert run(kept, "games")[1].startswith("3 games\n")
+    status, _, err = run(kept, "demo", "--keep", str(kept), "--commands", "2")
+    assert status == 1 and "already holds 3 games" in err and "input/database_in_use" in err
+    assert run(kept, "demo", "--keep", str(kept), "--reuse", "--commands", "2")[0] == 0
+    assert run(kept, "games")[1].startswith("6 games\n")
+
+
 def test_fork_and_reveal_name_the_live_games_that_share_their_hidden_history(
     db: Path,
 ) -> None:

@@ -289,6 +289,46 @@ CASES: list[tuple[str, Callable[[Log, Log, dict[str, Log]], Log], int, str]] = [
         1,
         "seq 14 [dice]: the seed the fork keeps does not open the commitment in force",
     ),
+    (
+        "same-dice-fork-seed-not-hex",
+        lambda _, __, forks: forged(forks["same"], 14, {"seed": "not hex"}),
+        1,
+        "seq 14 [dice]: the seed the fork keeps does not open the commitment in force",
+    ),
+    (
+        "new-dice-fork-without-commitment",
+        lambda _, __, forks: forged(
+            forks["new"],
+            10,
+            {"dice": {**json.loads(forks["new"][9].data)["dice"], "commitment": None}},
+        ),
+        1,
+        "seq 10 [dice]: the fork's new dice carry no commitment",
+    ),
+    (
+        "fork-names-an-id-never-written",
+        lambda _, __, forks: forged(forks["new"], 10, {"game": "n 1"}),
+        1,
+        "seq 10 [decode]: game_forked names a game id the arbiter would not write",
+    ),
+    (
+        "game-id-never-written",
+        lambda log, _, __: forged(log, 1, {"game": "g 1"}),
+        1,
+        "seq 1 [decode]: 'g 1' is not a game id the arbiter would write",
+    ),
+    (
+        "scenario-invalid",
+        lambda log, _, __: forged(log, 1, {"scenario": {"players": "red"}}),
+        1,
+        "seq 1 [decode]: the recorded scenario is invalid: ",
+    ),
+    (
+        "reveal-not-hex",
+        lambda log, _, __: forged(log, 14, {"seed": "not hex"}),
+        1,
+        "seq 14 [dice]: the revealed seed is not hex",
+    ),
 ]
 
 

@@ -141,6 +141,13 @@ def _foreign_meta(path: Path) -> None:
     db.close()
 
 
+def _foreign_meta_shape(path: Path) -> None:
+    db = sqlite_utils.Database(path)
+    for table in ("meta", "games", "events"):
+        db.table(table).insert({"id": 1, "name": "not a key and a value"})
+    db.close()
+
+
 def _newer(path: Path) -> None:
     make_db(path)
     raw = sqlite3.connect(path)
@@ -164,9 +171,18 @@ def _newer(path: Path) -> None:
         ),
         (_foreign, "store/not_warlog", "is not a warlog database"),
         (_foreign_meta, "store/not_warlog", "is not a warlog database"),
+        (_foreign_meta_shape, "store/not_warlog", "is not a warlog database"),
         (_newer, "store/schema_version", "upgrade warlog"),
     ],
-    ids=["garbage", "short", "truncated", "foreign", "foreign-meta", "newer-schema"],
+    ids=[
+        "garbage",
+        "short",
+        "truncated",
+        "foreign",
+        "foreign-meta",
+        "foreign-meta-shape",
+        "newer-schema",
+    ],
 )
 def test_a_file_that_is_not_a_warlog_database_is_refused_untouched(
     tmp_path: Path, spoil: Callable[[Path], None], code: str, words: str, create: bool
@@ -188,6 +204,44 @@ def test_a_directory_is_refused(tmp_path: Path) -> None:
     error = refused(lambda: SQLiteStore(path, create=True))
     assert str(error) == f"{path} is a directory, not a warlog database"
     assert list(path.iterdir()) == []
+
+
+def test_a_named_pipe_or_a_device_is_refused_without_being_opened(tmp_path: Path) -> None:
+    """Given a named pipe (opening it would wait for a writer for ever) or a device as the
+    database, then it is one line, store/not_a_file, and the pipe is never opened."""
+    pipe = tmp_path / "warlog.db"
+    os.mkfifo(pipe)
+    for path in (pipe, Path(os.devnull)):
+        error = refused(lambda path=path: SQLiteStore(path, create=True))
+        assert (error.code, str(error)) == (
+            "store/not_a_file",
+            f"{path} is not a regular file, not a warlog database",
+        )
+    assert [p.name for p in tmp_path.iterdir()] == ["warlog.db"]
+
+
+def test_a_database_path_through_a_file_is_unreadable(tmp_path: Path) -> None:
+    """Given a path whose folder is a regular file (``games.txt/warlog.db``), then it is one
+    line naming why (store/unreadable), and nothing is created."""
+    (tmp_path / "games.txt").write_text("not a folder\n", encoding="utf-8")
+    path = tmp_path / "games.txt" / "warlog.db"
+    error = refused(lambda: SQLiteStore(path, create=True))
+    assert (error.code, str(error)) == (
+        "store/unreadable",
+        f"cannot read database {path} (Not a directory)",
+    )
+    assert [p.name for p in tmp_path.iterdir()] == ["games.txt"]
+
+
+def test_a_database_whose_journal_name_is_too_long_cannot_be_opened(tmp_path: Path) -> None:
+    """Given a database name the file system takes but not with "-wal" after it (SQLite's
+    write-ahead log beside it), then it is one line, store/cantopen, exit 1."""
+    path = tmp_path / ("w" * 250 + ".db")
+    error = refused(lambda: SQLiteStore(path, create=True))
+    assert (error.code, str(error)) == (
+        "store/cantopen",
+        f"cannot open database {path} (unable to open database file)",
+    )
 
 
 def test_a_log_corrupted_after_opening_is_a_store_error_while_reading(tmp_path: Path) -> None:

@@ -46,8 +46,11 @@ def ids_in(chunk: bytes) -> list[int]:
 
 
 async def read_until(stream: AsyncIterator[bytes], last: int, ids: list[int]) -> list[int]:
-    """``ids`` and those the stream sends next, until it has sent seq ``last``."""
+    """``ids`` and those the stream sends next, until it has sent seq ``last`` (within 10 s:
+    keepalives alone never end the wait)."""
+    deadline = asyncio.get_running_loop().time() + 10
     while not ids or ids[-1] < last:
+        assert asyncio.get_running_loop().time() < deadline, f"seq {last} never came: {ids}"
         ids = ids + ids_in(await asyncio.wait_for(stream.__anext__(), 10))
     return ids
 
@@ -151,4 +154,29 @@ def test_a_queue_dropped_with_several_batches_in_it_loses_none_of_their_events(
         return int(last)
 
     # then it sends every event after the head it had, once, in order
+    assert_each_event_sent_once(hub, unread)
+
+
+@pytest.mark.parametrize("told", ["announced", "missed"])
+def test_another_process_s_appends_reach_a_stream_announced_or_after_a_gap(
+    hub: tuple[ArbiterHost, Feeds, Arbiter], told: str
+) -> None:
+    """Given a caught-up stream of red's, when another process (another arbiter on the same
+    store, which this hub does not watch) appends two batches, and the store's follower
+    announces them, or says only that announcements may have been lost (its listening
+    connection was down), then the stream sends every event after the head it had, once, in
+    order."""
+    _, feeds, arb = hub
+    elsewhere = Arbiter(arb.store, registry.get, vault=arb.vault)
+
+    async def unread(sub: feed.Subscriber) -> int:
+        first = arb.head("g")[0] + 1
+        elsewhere.play("g", bid("red"))
+        last = elsewhere.play("g", bid("blue"))[-1].seq
+        if told == "announced":
+            feeds.appended_elsewhere("g", first, last)
+        else:
+            feeds.missed()
+        return last
+
     assert_each_event_sent_once(hub, unread)

@@ -136,9 +136,10 @@ def test_warlog_serve_refuses_a_busy_port_or_a_bad_database_in_one_line(tmp_path
     port = busy.getsockname()[1]
     not_a_db = tmp_path / "junk.db"
     not_a_db.write_bytes(b"this is no database" * 100)
-    for argv in (
-        [*serve_argv(tmp_path / "w.db")[:-2], "--port", str(port)],
-        serve_argv(not_a_db),
+    for argv, code in (
+        ([*serve_argv(tmp_path / "w.db")[:-2], "--port", str(port)], "input/cannot_listen"),
+        (serve_argv(not_a_db), "store/corrupt"),
+        (serve_argv(tmp_path / "w.db", "--host", "a..b"), "input/bad_host"),  # no such name
     ):
         done = subprocess.run(
             argv,
@@ -151,7 +152,7 @@ def test_warlog_serve_refuses_a_busy_port_or_a_bad_database_in_one_line(tmp_path
         )
         assert done.returncode == 1
         (line,) = done.stderr.splitlines()
-        assert line.startswith("error[") and "Traceback" not in done.stderr
+        assert line.startswith(f"error[{code}]: ") and "Traceback" not in done.stderr
     busy.close()
 
 
