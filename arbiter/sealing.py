@@ -263,8 +263,7 @@ class Forms:
             raise self._not_text(record)
         if not sealed:
             return record
-        meta = self._meta
-        assert meta is not None  # game_created comes first
+        meta = self._in_force(record)
         revealed = (meta.dice.commitment or "") in self._opened
         if self._reader == PUBLIC and not revealed:
             return record
@@ -313,6 +312,16 @@ class Forms:
                 "does not fit the event (a value missing, or a seal the event does not hold)",
             ) from None
         return compact(opened)
+
+    def _in_force(self, record: Record) -> GameMeta:
+        """The game's meta in force at sealed ``record``; DamagedLineage when no
+        ``game_created`` comes before it (a log whose first row was edited)."""
+        if self._meta is None:
+            raise DamagedLineage(
+                f"event {record.seq} ({record.type}) holds sealed values, but no game_created "
+                "comes before it: the log is damaged; `warlog audit` lists what is wrong"
+            )
+        return self._meta
 
     def _not_text(self, record: Record, meta: GameMeta | None = None) -> StoreError:
         """StoreError (``store/corrupt``) for ``record``, whose data or at is not text, named
@@ -375,8 +384,7 @@ class Forms:
                 if not has:
                     yield Opened(record, record.data, {})
                     continue
-                meta = self._meta
-                assert meta is not None  # game_created comes first
+                meta = self._in_force(record)
                 commitment = meta.dice.commitment or ""
                 if commitment not in keys:
                     keys[commitment] = vault.key(commitment)
