@@ -40,7 +40,8 @@ class BattleForArmageddon(Rules[GameState, Command]):
     #: stack's retreat cites Special Units (``results.SPECIAL_UNITS_CITED_SINCE``); 6: a reroll
     #: names the counter whose ability allowed it (``combat.REROLL_LEADER_NAMED_SINCE``, BFA-14);
     #: 7: a scenario's Marine Chapters are Imperial and start "later", and no Ork counter starts
-    #: "later" (``rules.MARINE_CHAPTERS_IMPERIAL_SINCE``, BFA-29)
+    #: "later" (``rules.MARINE_CHAPTERS_IMPERIAL_SINCE``, BFA-29), and a supply check names the
+    #: chapters that flipped (``supply.FLIPS_NAMED_SINCE``, BFA-13)
     version: ClassVar[str] = "7"
     kept_versions: ClassVar[tuple[str, ...]] = ("6", "5", "4", "3", "2")
     event_types: ClassVar[tuple[type[Event], ...]] = EVENT_TYPES

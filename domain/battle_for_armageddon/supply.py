@@ -68,4 +68,14 @@ def check(batch: Batch[GameState], player: str) -> None:
             for x in counters:
                 eliminate(batch, x.id, "out of supply (rules: Supply)")
                 lost.append(x.id)
-    batch.emit(SupplyChecked(player=player, cut_off=cut, lost=lost))
+    if batch.state.rules_version < FLIPS_NAMED_SINCE:
+        batch.emit(SupplyChecked(player=player, cut_off=cut, lost=lost))
+        return
+    flipped = [x for x in lost if board.on_map(batch.state.counters[x])]
+    batch.emit(SupplyChecked(player=player, cut_off=cut, lost=lost, flipped=flipped))
+
+
+#: since this rules version ``supply_checked`` names the chapters among its losses that flipped to
+#: their detachment and stay (BFA-13), so that its explanation tells them from the counters lost;
+#: the field is part of the logged event, so games begun under 6 and before keep their events
+FLIPS_NAMED_SINCE = 7

@@ -6,6 +6,8 @@ victory checked and the game's end; tags are stable. Never imports ``state.py``.
 
 from typing import Annotated
 
+import msgspec
+
 from warlog.domain.battle_for_armageddon.rules import (
     LAST_TURN,
     MOVEMENT_PHASE,
@@ -172,6 +174,10 @@ class SupplyChecked(Event, frozen=True, tag="supply_checked"):
     player: str
     cut_off: list[str]
     lost: list[str]
+    #: since version 7 (``supply.FLIPS_NAMED_SINCE``): the chapters among ``lost`` that flipped to
+    #: their detachment and stay (BFA-13); left out of the encoding before, so games begun under
+    #: 6 and before keep their events
+    flipped: list[str] | msgspec.UnsetType = msgspec.UNSET
 
     def explain(self) -> str:
         if not self.cut_off:
@@ -179,11 +185,14 @@ class SupplyChecked(Event, frozen=True, tag="supply_checked"):
                 f"after their Strategy Card every {self.player} counter that needs supply traces "
                 f"a supply line ({SUPPLY}; BFA-13)"
             )
+        cut = f"{self.player} cut off in {', '.join(self.cut_off)}"
+        if isinstance(self.flipped, list):
+            gone = [c for c in self.lost if c not in self.flipped]
+            flips = f"; flipped to detachments: {', '.join(self.flipped)}" if self.flipped else ""
+            return f"{cut}; lost: {', '.join(gone) or 'none'}{flips} ({SUPPLY}; BFA-13)"
+        # an event of version 6 or before names no flipped chapter
         flips = " (a full Marine Chapter flips to its detachment instead)" if self.lost else ""
-        return (
-            f"{self.player} cut off in {', '.join(self.cut_off)}; "
-            f"eliminated: {', '.join(self.lost) or 'none'}{flips} ({SUPPLY}; BFA-13)"
-        )
+        return f"{cut}; eliminated: {', '.join(self.lost) or 'none'}{flips} ({SUPPLY}; BFA-13)"
 
 
 class VictoryChecked(Event, frozen=True, tag="victory_checked"):

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import msgspec
+
 from tests.domain.battle_for_armageddon.helpers import at, game, in_phase, off
 from tests.given_when_then import Given, of, one
 from warlog.domain.battle_for_armageddon import commands as c
@@ -22,8 +24,8 @@ SECOND_PHASE = (
 )
 
 
-def imperial_card_ends(*setup: Event) -> tuple[Given, list[Event]]:
-    g = game(*in_phase("imperials", "combat"), *SECOND_PHASE, *setup)
+def imperial_card_ends(*setup: Event, version: str = "") -> tuple[Given, list[Event]]:
+    g = game(*in_phase("imperials", "combat"), *SECOND_PHASE, *setup, version=version)
     return g, g.when(c.EndPhase(player="imperials"), dice=[])
 
 
@@ -84,7 +86,7 @@ def test_a_stack_with_a_hive_survives_on_4_to_6() -> None:
     assert "hive d6 4 (holds)" in stack.explain()
     assert g.state.counters["ig-1"].location == "hive_b"
     assert one(events, SupplyChecked).explain() == (
-        "imperials cut off in hive_b; eliminated: none (rules: Supply; BFA-13)"
+        "imperials cut off in hive_b; lost: none (rules: Supply; BFA-13)"
     )
 
 
@@ -178,15 +180,14 @@ def test_a_stack_cut_off_with_nothing_to_roll_for_explains_why_it_is_destroyed()
         "flips to its detachment instead) (rules: Supply; BFA-13)"
     )
     assert one(events, SupplyChecked).explain() == (
-        "imperials cut off in river_a; eliminated: ig-1 (a full Marine Chapter flips to its "
-        "detachment instead) (rules: Supply; BFA-13)"
+        "imperials cut off in river_a; lost: ig-1 (rules: Supply; BFA-13)"
     )
 
 
-def test_a_supply_check_does_not_explain_a_flipped_chapter_as_lost() -> None:
+def test_a_supply_check_names_the_chapter_that_flipped_apart_from_the_counters_lost() -> None:
     """Given the Blood Angels cut off with an Imperial Guard counter, when the check destroys
-    their stack, then the chapter flips to its detachment and stays (BFA-13), and the check's
-    explanation says eliminated, not lost, with what that means for a chapter."""
+    their stack, then the chapter flips to its detachment and stays (BFA-13), and the check
+    names it apart from the counter lost (since version 7)."""
     g, events = imperial_card_ends(
         at("ig-1", "river_a"),
         at("blood_angels", "river_a"),
@@ -195,7 +196,28 @@ def test_a_supply_check_does_not_explain_a_flipped_chapter_as_lost() -> None:
     )
     assert g.state.counters["blood_angels"].reduced
     assert g.state.counters["blood_angels"].location == "river_a"
-    assert one(events, SupplyChecked).explain() == (
+    checked = one(events, SupplyChecked)
+    assert (checked.lost, checked.flipped) == (["ig-1", "blood_angels"], ["blood_angels"])
+    assert checked.explain() == (
+        "imperials cut off in river_a; lost: ig-1; flipped to detachments: blood_angels "
+        "(rules: Supply; BFA-13)"
+    )
+
+
+def test_a_version_6_supply_check_keeps_its_event_and_says_eliminated() -> None:
+    """Given the same stack in a game begun under version 6, when the check destroys it, then
+    its event is as version 6 logged it (no ``flipped``, so its log re-derives) and its
+    explanation, which cannot tell the chapter, says eliminated and what that means for one."""
+    _, events = imperial_card_ends(
+        at("ig-1", "river_a"),
+        at("blood_angels", "river_a"),
+        at("boyz-2", "plain_a"),
+        at("boyz-3", "ash_b"),
+        version="6",
+    )
+    checked = one(events, SupplyChecked)
+    assert "flipped" not in msgspec.json.decode(msgspec.json.encode(checked))
+    assert checked.explain() == (
         "imperials cut off in river_a; eliminated: ig-1, blood_angels (a full Marine Chapter "
         "flips to its detachment instead) (rules: Supply; BFA-13)"
     )
