@@ -258,8 +258,8 @@ class Auditor:
                 why = closed.closed_why
             elif closed.clear is None:
                 why = (
-                    "its sealed values are not opened here (the seed is not revealed, or the log "
-                    "was read without its key file or opened export)"
+                    "its sealed values are not opened here (the seed is not revealed, and no key "
+                    "file holding its key nor an opened export was at hand)"
                 )
                 opening = batch[0].event
                 meta = self._meta

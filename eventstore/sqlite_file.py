@@ -68,12 +68,16 @@ class SQLiteFile:
     """The database file at ``path``: ``open`` it (creating the schema if asked) and turn an
     SQLite failure on it into its one-line StoreError (``error``)."""
 
-    def __init__(self, path: str, busy_timeout_ms: int = BUSY_TIMEOUT_MS) -> None:
+    def __init__(
+        self, path: str, busy_timeout_ms: int = BUSY_TIMEOUT_MS, what: str = "warlog database"
+    ) -> None:
+        """``what``: the file's name in its errors ("warlog database", "warlog key file")."""
         self.path = path
         self._busy_ms = busy_timeout_ms
+        self._what = what
 
     def open(self, create: bool) -> sqlite3.Connection:
-        found = _inspect(self.path)
+        found = _inspect(self.path, self._what)
         if found != "sqlite" and not create:
             raise self._missing(found)
         if found == "missing":
@@ -215,7 +219,7 @@ class SQLiteFile:
             name = getattr(exc, "sqlite_errorname", "SQLITE_IOERR")
             return StoreError(f"database {path}: I/O error ({reason}, {name})", "store/io")
         if primary in (CORRUPT, NOTADB):
-            return StoreError(f"{path} is not a warlog database ({reason})", "store/corrupt")
+            return StoreError(f"{path} is not a {self._what} ({reason})", "store/corrupt")
         if primary == CANTOPEN:
             folder = os.path.dirname(os.path.abspath(path))
             if os.path.exists(path) and not (
@@ -244,7 +248,7 @@ def rollback(conn: sqlite3.Connection) -> None:
             conn.execute("ROLLBACK")
 
 
-def _inspect(path: str) -> str:
+def _inspect(path: str, what: str) -> str:
     """What is at ``path``, without writing: "missing", "empty" (zero bytes) or "sqlite".
 
     StoreError for a directory, something that is not a file, an unreadable file or a file
@@ -259,9 +263,9 @@ def _inspect(path: str) -> str:
             f"cannot read database {path} ({exc.strerror})", "store/unreadable"
         ) from exc
     if stat.S_ISDIR(mode):
-        raise StoreError(f"{path} is a directory, not a warlog database", "store/not_a_file")
+        raise StoreError(f"{path} is a directory, not a {what}", "store/not_a_file")
     if not stat.S_ISREG(mode):
-        raise StoreError(f"{path} is not a regular file, not a warlog database", "store/not_a_file")
+        raise StoreError(f"{path} is not a regular file, not a {what}", "store/not_a_file")
     try:
         with open(path, "rb") as file:
             header = file.read(100)
@@ -272,9 +276,7 @@ def _inspect(path: str) -> str:
     if not header:
         return "empty"
     if len(header) < 100 or not header.startswith(SQLITE_HEADER):
-        raise StoreError(
-            f"{path} is not a warlog database (file is not a database)", "store/corrupt"
-        )
+        raise StoreError(f"{path} is not a {what} (file is not a database)", "store/corrupt")
     _check_length(path, header, os.stat(path).st_size)
     return "sqlite"
 

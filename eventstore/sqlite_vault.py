@@ -84,7 +84,7 @@ class SQLiteVault:
         self.path = os.fspath(path)
         self.where = f"the key file {self.path}"  # how messages name it
         self._create = create
-        self._file = SQLiteFile(self.path, busy_timeout_ms)
+        self._file = SQLiteFile(self.path, busy_timeout_ms, what="warlog key file")
         self._busy_ms = busy_timeout_ms
         self._conn: sqlite3.Connection | None = None
         self._mac_key = b""

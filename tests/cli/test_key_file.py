@@ -68,7 +68,8 @@ def test_a_key_file_that_lost_a_game_s_key_refuses_to_roll_or_open_and_a_new_for
     """Given an Armageddon Empires game whose key (its seed) was deleted from the key file,
     its openings kept, when the referee plays or reveals, then it is one line naming the game
     and the way on (store/no_seed, exit 1) and nothing is appended; a player's read of the
-    events is one line (store/sealed); a fork with new dice plays on."""
+    events is one line (store/sealed); the audit says why it re-derives nothing; a fork with new
+    dice plays on."""
     db, keys = tmp_path / "p.db", tmp_path / "p.db.keys"
     assert run(db, "new", "armageddon-empires", "--game", "a1")[0] == 0
     head = run(db, "head", "a1")[1]
@@ -89,6 +90,14 @@ def test_a_key_file_that_lost_a_game_s_key_refuses_to_roll_or_open_and_a_new_for
         "the key file cannot open event 1: its sealed values stay sealed"
     )
     assert run(db, "head", "a1")[1] == head
+    # the audit checks the chain and says why it re-derives nothing (exit 0: no finding)
+    status, out, _ = run(db, "audit", "a1")
+    assert status == 0
+    assert (
+        "  rules: 0 batches re-derived; not checked from seq 1 on (its sealed values are not "
+        "opened here (the seed is not revealed, and no key file holding its key nor an opened "
+        "export was at hand))"
+    ) in out.splitlines()
     status, fork, _ = run(db, "fork", "a1", "--at", head.split()[0], "--dice", "new")
     assert status == 0
     assert run(db, "play", fork.strip(), buy)[0] == 0
@@ -107,7 +116,7 @@ def _foreign_meta(keys: Path) -> None:
 @pytest.mark.parametrize(
     ("spoil", "code", "said"),
     [
-        (_garbage, "store/corrupt", "is not a warlog database (file is not a database)"),
+        (_garbage, "store/corrupt", "is not a warlog key file (file is not a database)"),
         (_foreign_meta, "store/not_warlog", "is not a warlog key file"),
     ],
     ids=["garbage", "foreign-meta"],
