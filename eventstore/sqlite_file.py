@@ -102,6 +102,9 @@ class SQLiteFile:
             self._use_wal(conn)
         except BaseException as exc:
             conn.close()
+            busy = isinstance(exc, sqlite3.Error) and _primary(exc) in (BUSY, LOCKED)
+            if found == "missing" and not busy:  # busy: another opener may be making it
+                _remove_if_empty(self.path)  # a refused create leaves nothing behind
             if isinstance(exc, sqlite3.Error):
                 raise self.error(exc) from exc
             raise
@@ -195,8 +198,7 @@ class SQLiteFile:
 
     def error(self, exc: sqlite3.Error) -> StoreError:
         """The one-line StoreError for an SQLite failure on this file."""
-        code = getattr(exc, "sqlite_errorcode", None)
-        primary = code & 0xFF if isinstance(code, int) else None
+        primary = _primary(exc)
         reason = " ".join(str(exc).split()) or type(exc).__name__
         path = self.path
         if primary in (BUSY, LOCKED):
@@ -246,6 +248,18 @@ def rollback(conn: sqlite3.Connection) -> None:
         # the original error is the one to report; SQLite undoes the transaction on close anyway
         with contextlib.suppress(sqlite3.Error):
             conn.execute("ROLLBACK")
+
+
+def _primary(exc: sqlite3.Error) -> int | None:
+    code = getattr(exc, "sqlite_errorcode", None)
+    return code & 0xFF if isinstance(code, int) else None
+
+
+def _remove_if_empty(path: str) -> None:
+    """Remove the file this open made at ``path`` if it is still empty (no schema written)."""
+    with contextlib.suppress(OSError):
+        if os.stat(path).st_size == 0:
+            os.unlink(path)
 
 
 def _inspect(path: str, what: str) -> str:

@@ -235,13 +235,15 @@ def test_a_database_path_through_a_file_is_unreadable(tmp_path: Path) -> None:
 
 def test_a_database_whose_journal_name_is_too_long_cannot_be_opened(tmp_path: Path) -> None:
     """Given a database name the file system takes but not with "-wal" after it (SQLite's
-    write-ahead log beside it), then it is one line, store/cantopen, exit 1."""
+    write-ahead log beside it), then it is one line, store/cantopen, exit 1, and no empty file
+    is left behind."""
     path = tmp_path / ("w" * 250 + ".db")
     error = refused(lambda: SQLiteStore(path, create=True))
     assert (error.code, str(error)) == (
         "store/cantopen",
         f"cannot open database {path} (unable to open database file)",
     )
+    assert list(tmp_path.iterdir()) == []
 
 
 def test_a_log_corrupted_after_opening_is_a_store_error_while_reading(tmp_path: Path) -> None:
