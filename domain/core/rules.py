@@ -12,8 +12,9 @@ commands, its legal ``options`` and its views. Everything else is derived here, 
 - ``admit`` is the one owner of the checks every command meets first: an unknown player
   (``input/unknown_player``), a finished game (``rules/game_over``), a command that does not
   answer what the game waits for (``rules/decision_pending`` inside a procedure,
-  ``rules/wrong_phase`` otherwise) and a player the game does not wait for
-  (``rules/not_your_turn``);
+  ``rules/wrong_phase`` otherwise, or the ruleset's ``closed_answer`` for an answer its rules
+  close now) and a player the game does not wait for (``rules/not_your_turn``, worded by
+  ``not_waiting_for``);
 - ``legal_commands``, ``active_players`` and ``is_terminal`` read the same decision;
 - ``invariants`` holds none unless the ruleset declares its own.
 """
@@ -156,6 +157,15 @@ class Rules(abc.ABC, Generic[S, C]):
             "rules/not_your_turn",
         )
 
+    def closed_answer(self, state: S, decision: Decision, command: C) -> RulesError | None:
+        """The ruleset's own refusal of ``command``, from a player ``decision`` waits for, when
+        it is not one of ``decision.answers`` because the rules close it now (a unit that may
+        not evade a charge), naming why and the rule; None (the default) keeps the generic
+        ``rules/decision_pending`` or ``rules/wrong_phase`` line. The refusal goes only to the
+        player who sent the command, so it may name only what that player may know (its own
+        pieces, what it faces), never anything its view does not show."""
+        return None
+
     # ------------------------------------------------------------------ derived here, once
 
     def decision(self, state: S) -> Decision | None:
@@ -196,7 +206,11 @@ class Rules(abc.ABC, Generic[S, C]):
                 "rules/not_in_this_version",
             )
         if kind not in decision.answers:
-            if decision.procedure and command.player in decision.players:
+            waited_for = command.player in decision.players
+            closed = self.closed_answer(state, decision, command) if waited_for else None
+            if closed is not None:
+                raise closed
+            if decision.procedure and waited_for:
                 raise RulesError(
                     f"{kind} is not an answer open now: the game waits for {decision.waiting} "
                     f"({', '.join(decision.answers)})",

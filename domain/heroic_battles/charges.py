@@ -1,7 +1,7 @@
 """Charges (pp.30–40) as a procedure: the charge is declared (a movement action, tested like any
-other), the target may evade (p.38; HB-22) or counter charge (HB-23), a charger whose target
-evaded declares whether it still makes contact, then contact begins a melee or joins one (HB-7),
-with the reputation a charging hero earns (p.23; HB-6).
+other), the target may evade (p.38; HB-22) or counter charge (HB-23), and is told what bars an
+answer closed to it; a charger whose target evaded declares whether it still makes contact, then
+contact begins a melee or joins one (HB-7), with the reputation a charging hero earns (p.23; HB-6).
 """
 
 from __future__ import annotations
@@ -9,6 +9,7 @@ from __future__ import annotations
 from warlog.domain.core.batch import Batch
 from warlog.domain.core.errors import RulesError, quoted, reject
 from warlog.domain.core.procedure import Decision, Step
+from warlog.domain.core.ruleset import Command
 from warlog.domain.heroic_battles import casualties, command_test, movement, pieces, rulings, tables
 from warlog.domain.heroic_battles import commands as cmd
 from warlog.domain.heroic_battles import events as ev
@@ -75,23 +76,47 @@ def charge(batch: Batch[GameState], c: cmd.Charge) -> None:
 # -- the target's response ---------------------------------------------------------------------------
 
 
+def evade_bars(state: GameState, target: Piece) -> list[str]:
+    """What keeps ``target`` from evading a charge now (HB-22), each in words; none: it may (a
+    unit with Evade or an unattached hero, not in a melee, once per movement phase)."""
+    bars: list[str] = []
+    if not (isinstance(target, Hero) or pieces.has(target, rulings.EVADE_TRAIT)):
+        bars.append("it has no Evade trait, and only such a unit or an unattached hero evades")
+    if pieces.in_melee(state, target.id):
+        bars.append("it is in a melee")
+    if target.evaded:
+        bars.append("it has already tried to evade this movement phase")
+    return bars
+
+
 def can_evade(state: GameState, target: Piece) -> bool:
-    """HB-22: a unit with Evade or an unattached hero, not in a melee, once per movement phase."""
-    if target.evaded or pieces.in_melee(state, target.id):
-        return False
-    return isinstance(target, Hero) or pieces.has(target, rulings.EVADE_TRAIT)
+    """HB-22: nothing bars the evade (``evade_bars``)."""
+    return not evade_bars(state, target)
+
+
+def counter_charge_bars(state: GameState, frame: ChargeFrame, target: Piece) -> list[str]:
+    """What keeps ``target`` from counter charging ``frame``'s charge (HB-23), each in words;
+    none: it may (a unit with Counter Charge, charged to its front in open terrain, not in a
+    melee)."""
+    bars: list[str] = []
+    if not isinstance(target, Unit):
+        bars.append("it is a hero, and only a unit with Counter Charge counter charges")
+    elif not pieces.has(target, rulings.COUNTER_CHARGE_TRAIT):
+        bars.append("it has no Counter Charge trait")
+    if frame.facing != "front":
+        bars.append(f"the charge strikes its {frame.facing}, not its front")
+    if frame.rough:
+        bars.append("the charge declares rough terrain")
+    if frame.barrier:
+        bars.append("the charge declares a barrier")
+    if pieces.in_melee(state, target.id):
+        bars.append("it is in a melee")
+    return bars
 
 
 def can_counter_charge(state: GameState, frame: ChargeFrame, target: Piece) -> bool:
-    """HB-23: Counter Charge, charged to the front in open terrain, not in a melee."""
-    return (
-        isinstance(target, Unit)
-        and pieces.has(target, rulings.COUNTER_CHARGE_TRAIT)
-        and frame.facing == "front"
-        and not frame.rough
-        and not frame.barrier
-        and not pieces.in_melee(state, target.id)
-    )
+    """HB-23: nothing bars the counter charge (``counter_charge_bars``)."""
+    return not counter_charge_bars(state, frame, target)
 
 
 def responses(state: GameState, frame: ChargeFrame) -> tuple[str, ...]:
@@ -132,6 +157,27 @@ def charge_next(state: GameState, frame: ChargeFrame) -> Decision | Step:
             about={"unit": frame.charger, "target": frame.target},
         )
     return _contact
+
+
+def closed_answer(state: GameState, decision: Decision, command: Command) -> RulesError | None:
+    """The refusal of an evade or a counter charge of the charged piece that its answer to the
+    charge does not offer, with what bars it (``rules/cannot_evade``, HB-22;
+    ``rules/cannot_counter_charge``, HB-23); None for any other command, and for one naming
+    another piece (the generic line names the charged one). It names only the charged piece's
+    own state and the charge it faces, which its force sees (Midgard hides nothing)."""
+    if decision.kind != "charge_response":
+        return None
+    if not isinstance(command, cmd.Evade | cmd.CounterCharge):
+        return None
+    frame = _frame(state)
+    if command.unit != frame.target:
+        return None
+    target = pieces.find(state, frame.target)
+    if isinstance(command, cmd.Evade):
+        why = "; ".join(evade_bars(state, target))
+        return reject(f"{target.id} cannot evade: {why} (HB-22)", "cannot_evade")
+    why = "; ".join(counter_charge_bars(state, frame, target))
+    return reject(f"{target.id} cannot counter charge: {why} (HB-23)", "cannot_counter_charge")
 
 
 def _frame(state: GameState) -> ChargeFrame:

@@ -7,13 +7,14 @@ from typing import Any, ClassVar
 
 from msgspec.structs import replace
 
+from warlog.domain.core.errors import RulesError
 from warlog.domain.core.events import Event
 from warlog.domain.core.invariants import Violation
 from warlog.domain.core.procedure import Decision, Next
 from warlog.domain.core.rules import Handler, Rules, every_version
 from warlog.domain.core.ruleset import Command, Notice, Ruleset
 from warlog.domain.core.summary import Summary
-from warlog.domain.heroic_battles import autoplay, invariants, summary, views
+from warlog.domain.heroic_battles import autoplay, charges, invariants, summary, views
 from warlog.domain.heroic_battles import scenario as scenarios
 from warlog.domain.heroic_battles.commands import HbCommand
 from warlog.domain.heroic_battles.decide import HANDLERS
@@ -86,6 +87,11 @@ class HeroicBattles(Rules[GameState, Command]):
 
     def result(self, state: GameState) -> str:
         return state.result
+
+    def closed_answer(
+        self, state: GameState, decision: Decision, command: Command
+    ) -> RulesError | None:
+        return charges.closed_answer(state, decision, command)
 
     def invariants(self, state: GameState) -> list[Violation]:
         return invariants.violations(state)

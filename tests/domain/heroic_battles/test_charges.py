@@ -14,11 +14,13 @@ from tests.domain.heroic_battles.helpers import (
     lost,
     phase,
 )
-from tests.given_when_then import of, one, tags
+from tests.given_when_then import Given, of, one, tags
 from warlog.domain.heroic_battles import commands as c
 from warlog.domain.heroic_battles import events as ev
+from warlog.domain.heroic_battles.charges import counter_charge_bars, evade_bars
 from warlog.domain.heroic_battles.pieces import combat_of
 from warlog.domain.heroic_battles.scenario import Scenario, parse_scenario
+from warlog.domain.heroic_battles.state import ChargeFrame
 from warlog.domain.heroic_battles.tables import EVADES
 
 
@@ -28,6 +30,13 @@ def charge(
     """``unit`` charging ``target``'s ``facing`` side; ``flags`` say what it charges through
     (``rough``, ``barrier``)."""
     return c.Charge(player=player, unit=unit, target=target, facing=facing, **flags)  # type: ignore[arg-type]
+
+
+def counter_charge_refused(g: Given, force: str, unit: str) -> str:
+    """What refuses ``force``'s counter charge of ``unit`` (``rules/cannot_counter_charge``; the
+    test fails unless that is the refusal)."""
+    command = c.CounterCharge(player=force, unit=unit)
+    return g.when_rejected(command, code="rules/cannot_counter_charge").message
 
 
 def test_a_charge_contacts_its_target_and_a_melee_begins_with_a_charging_marker() -> None:
@@ -267,8 +276,12 @@ def test_only_one_evade_per_movement_phase() -> None:
     g.when(charge("red-warriors", "blue-scouts"), dice=[])
     decision = g.ruleset.decision(g.state)
     assert decision.answers == ("counter_charge", "receive_charge")
-    # the answers offered are the whole check: an evade spent is not among them (HB-22)
-    g.when_rejected(c.Evade(player="blue", unit="blue-scouts"), code="rules/decision_pending")
+    # the answers offered are the whole check: an evade spent is not among them, and the
+    # refusal says so with its rule (HB-22)
+    err = g.when_rejected(c.Evade(player="blue", unit="blue-scouts"), code="rules/cannot_evade")
+    assert err.message == (
+        "blue-scouts cannot evade: it has already tried to evade this movement phase (HB-22)"
+    )
 
 
 def test_an_unattached_hero_evades_without_a_test_and_loses_a_token_unless_non_combatant() -> None:
@@ -316,12 +329,15 @@ def test_no_counter_charge_against_a_flank_charge_or_through_rough_ground() -> N
     g = game()
     g.when(charge("red-brutes", "blue-scouts", facing="flank"), dice=[])
     assert g.ruleset.decision(g.state).answers == ("evade", "receive_charge")
-    g.when_rejected(
-        c.CounterCharge(player="blue", unit="blue-scouts"), code="rules/decision_pending"
+    assert counter_charge_refused(g, "blue", "blue-scouts") == (
+        "blue-scouts cannot counter charge: the charge strikes its flank, not its front (HB-23)"
     )
     g = game()
     g.when(c.Charge(player="red", unit="red-brutes", target="blue-scouts", rough=True), dice=[])
     assert g.ruleset.decision(g.state).answers == ("evade", "receive_charge")
+    assert counter_charge_refused(g, "blue", "blue-scouts") == (
+        "blue-scouts cannot counter charge: the charge declares rough terrain (HB-23)"
+    )
 
 
 def test_no_counter_charge_against_a_charge_across_a_barrier() -> None:
@@ -331,6 +347,63 @@ def test_no_counter_charge_against_a_charge_across_a_barrier() -> None:
     g = game()
     g.when(charge("red-brutes", "blue-scouts", barrier=True), dice=[5, 5])
     assert g.ruleset.decision(g.state).answers == ("evade", "receive_charge")
+    assert (
+        counter_charge_refused(g, "blue", "blue-scouts")
+        == "blue-scouts cannot counter charge: the charge declares a barrier (HB-23)"
+    )
+
+
+def test_a_counter_charge_refused_for_several_reasons_names_each() -> None:
+    """Given red-brutes charging blue-scouts (Counter Charge) in the rear through rough terrain,
+    when the scouts counter charge, then the refusal names both bars (HB-23)."""
+    g = game()
+    g.when(charge("red-brutes", "blue-scouts", facing="rear", rough=True), dice=[])
+    assert counter_charge_refused(g, "blue", "blue-scouts") == (
+        "blue-scouts cannot counter charge: the charge strikes its rear, not its front; the "
+        "charge declares rough terrain (HB-23)"
+    )
+
+
+def test_a_unit_without_the_trait_is_told_it_has_none() -> None:
+    """Given blue's horde charging red-riders (Counter Charge, no Evade) and red-skirmishers
+    (Evade, no Counter Charge) in turn, when each answers with the trait it lacks, then the
+    refusal names the missing trait and its rule (HB-22, HB-23)."""
+    g = game(*phase("movement", "blue"))
+    g.when(charge("blue-horde", "red-riders", player="blue"), dice=[])
+    assert g.ruleset.decision(g.state).answers == ("counter_charge", "receive_charge")
+    err = g.when_rejected(c.Evade(player="red", unit="red-riders"), code="rules/cannot_evade")
+    assert err.message == (
+        "red-riders cannot evade: it has no Evade trait, and only such a unit or an unattached "
+        "hero evades (HB-22)"
+    )
+    g = game(*phase("movement", "blue"))
+    g.when(charge("blue-horde", "red-skirmishers", player="blue"), dice=[])
+    assert g.ruleset.decision(g.state).answers == ("evade", "receive_charge")
+    assert counter_charge_refused(g, "red", "red-skirmishers") == (
+        "red-skirmishers cannot counter charge: it has no Counter Charge trait (HB-23)"
+    )
+
+
+def test_a_hero_is_told_only_a_unit_counter_charges() -> None:
+    g = game()
+    g.when(charge("red-brutes", "blue-priest"), dice=[])
+    assert g.ruleset.decision(g.state).answers == ("evade", "receive_charge")
+    assert counter_charge_refused(g, "blue", "blue-priest") == (
+        "blue-priest cannot counter charge: it is a hero, and only a unit with Counter Charge "
+        "counter charges (HB-23)"
+    )
+
+
+def test_a_closed_answer_naming_another_unit_keeps_the_line_that_names_the_charge() -> None:
+    g = game()
+    g.when(charge("red-brutes", "blue-scouts", facing="flank"), dice=[])
+    err = g.when_rejected(
+        c.CounterCharge(player="blue", unit="blue-horde"), code="rules/decision_pending"
+    )
+    assert err.message == (
+        "counter_charge is not an answer open now: the game waits for blue to answer the charge "
+        "of red-brutes on blue-scouts (evade, receive_charge)"
+    )
 
 
 def test_a_unit_already_in_a_melee_neither_evades_nor_counter_charges() -> None:
@@ -341,6 +414,12 @@ def test_a_unit_already_in_a_melee_neither_evades_nor_counter_charges() -> None:
     events = g.when(charge("red-brutes", "blue-scouts"), dice=[])
     assert tags(events) == ["charge_declared", "charge_contacted"]
     assert one(events, ev.ChargeContacted).joined
+    # no answer is asked, so no refusal ever says it; the bars still name the melee
+    g = game(*engaged("red-riders", "blue-scouts"))
+    scouts = g.state.units["blue-scouts"]
+    frame = ChargeFrame(charger="red-brutes", target="blue-scouts", facing="front")
+    assert evade_bars(g.state, scouts) == ["it is in a melee"]
+    assert counter_charge_bars(g.state, frame, scouts) == ["it is in a melee"]
 
 
 def test_a_target_that_neither_evades_nor_counter_charges_needs_no_answer() -> None:

@@ -1,6 +1,6 @@
 """A refused command names what is wrong in the case at hand, as a tournament player reads it:
-the answers open to the side that must answer, a hero challenged by its own side, a hero who
-refused a challenge offering Mighty Deeds, a hero joined as if it were a unit."""
+why an answer is closed to the side that must answer, a hero challenged by its own side, a hero
+who refused a challenge offering Mighty Deeds, a hero joined as if it were a unit."""
 
 from __future__ import annotations
 
@@ -20,17 +20,19 @@ def battle() -> tuple[Arbiter, str]:
     return arb, arb.fork(game, 1, dice="new")
 
 
-def test_the_side_that_must_answer_is_told_the_answers_open_to_it(
+def test_the_side_that_must_answer_is_told_why_an_answer_is_closed_to_it(
     battle: tuple[Arbiter, str],
 ) -> None:
     arb, game = battle
     charge = {"unit": "duguth-2", "target": "mounted-comitatus-1", "facing": "front"}
     arb.play(game, json.dumps({"type": "charge", "player": "saxons", **charge}))
-    # mounted-comitatus-1 has no Evade trait: evading is no answer open to the britons
+    head = arb.head(game)
+    # mounted-comitatus-1 has no Evade trait: the britons are told so, with the rule
     assert refused(arb, game, type="evade", player="britons", unit="mounted-comitatus-1") == (
-        "rules/decision_pending: evade is not an answer open now: the game waits for britons to "
-        "answer the charge of duguth-2 on mounted-comitatus-1 (counter_charge, receive_charge)"
+        "rules/cannot_evade: mounted-comitatus-1 cannot evade: it has no Evade trait, and only "
+        "such a unit or an unattached hero evades (HB-22)"
     )
+    assert arb.head(game) == head  # nothing is appended
     # the other side still waits, in the same words as before
     assert refused(arb, game, type="evade", player="saxons", unit="mounted-comitatus-1") == (
         "rules/decision_pending: evade must wait: the game waits for britons to answer the "
