@@ -12,7 +12,7 @@ import warlog.fixtures.record_edges as record_edges_module
 from tests.fuzz.test_planted_bugs import fuzzed
 from warlog.fixtures.record_edges import LOG, record_edges
 
-#: the rare event types the edges source stands near (docs/fuzzing.md, "A source near the rare
+#: the rare event types the edges source stands near (docs/fuzzing.md, "Sources near the rare
 #: rules"): a WMD, collateral damage, an assault and one that finds nobody, a base razed, the
 #: three ends of a Capture Kill, a minefield laid and lifted, a repair
 RARE = (
