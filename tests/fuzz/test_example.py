@@ -6,8 +6,9 @@ import json
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
+import msgspec
 import pytest
 from msgspec.structs import replace
 
@@ -17,9 +18,13 @@ from warlog.arbiter import snapshots
 from warlog.arbiter.autoplay import autoplay
 from warlog.arbiter.fold import Folded
 from warlog.domain.battle_for_armageddon.events import TurnBegan
+from warlog.domain.battle_for_armageddon.state import GameState
+from warlog.domain.core.dice import Dice
+from warlog.domain.core.events import Event
+from warlog.domain.core.ruleset import Command
 from warlog.fuzz import sources
 from warlog.fuzz.checks import Failure
-from warlog.fuzz.example import Example, Step, forked
+from warlog.fuzz.example import Example, Start, Step, forked
 from warlog.fuzz.report import Tally
 from warlog.fuzz.sources import Source, Sources
 
@@ -129,3 +134,188 @@ def test_an_example_s_game_keeps_a_snapshot_each_time_its_log_passes_64_events(
                 rounds.append(head)
     assert len(passed) == 4  # past 64, 128, 192 and 256
     assert sorted(vault.written[already:]) == sorted({*passed, *rounds})
+
+
+#: the planted name the rules below are registered under (its recorded game is the fixed rules')
+PLANTED = "bfa-planted-referee-view"
+
+
+class InvariantsCrash(plants.PinnedBattle):
+    """Invariants that raise on every state."""
+
+    name: ClassVar[str] = PLANTED
+
+    def invariants(self, state: GameState) -> list[str]:
+        raise ZeroDivisionError("planted: no counter to count")
+
+
+class NobodyToAnswer(plants.PinnedBattle):
+    """A game that waits for nobody before it is over."""
+
+    name: ClassVar[str] = PLANTED
+
+    def active_players(self, state: GameState) -> list[str]:
+        return []
+
+
+class NothingToDo(plants.PinnedBattle):
+    """A side the game waits for with no legal command."""
+
+    name: ClassVar[str] = PLANTED
+
+    def legal_commands(self, state: GameState, player: str) -> list[Command]:
+        return []
+
+
+@pytest.mark.parametrize(
+    ("rules", "check", "message"),
+    [
+        (InvariantsCrash, "crash", "ZeroDivisionError: planted: no counter to count at "),
+        (NobodyToAnswer, "dead_end", "the game is not over but waits for nobody ("),
+        (NothingToDo, "dead_end", "the game waits for "),
+    ],
+)
+def test_a_state_at_rest_that_crashes_or_waits_in_vain_fails_from_the_example_s_start(
+    tmp_path: Path, rules: type[plants.PinnedBattle], check: str, message: str
+) -> None:
+    """Given rules whose invariants raise, or that wait for nobody, or for a side with no legal
+    command, when an example is forked from a game of them, then it fails that check at once,
+    from its first step (since 0), saying why."""
+    with (
+        loaded(PLANTED, tmp_path, rules()) as (holder, src, tally),
+        pytest.raises(Failure) as failed,
+    ):
+        Example(forked(holder, src, src.ends[0], b"\1" * 32), tally, twins=False)
+    assert (failed.value.check, failed.value.since) == (check, 0)
+    assert failed.value.message.startswith(message), failed.value.message
+    if rules is InvariantsCrash:
+        assert failed.value.message.endswith(" in invariants"), failed.value.message
+    if rules is NothingToDo:
+        assert failed.value.message.endswith(" has no legal command"), failed.value.message
+
+
+#: while set, each evolve stamps the state with how many evolves ran before it (the plant)
+_STAMPING: list[int] = [0]
+
+
+class StampingEvolve(plants.PinnedBattle):
+    """An ``evolve`` that hangs on how often it was called in the process (once the test sets
+    it going): the live state and the state replayed from the log differ."""
+
+    name: ClassVar[str] = PLANTED
+
+    def evolve(self, state: GameState, event: Event) -> GameState:
+        out = super().evolve(state, event)
+        if _STAMPING[0]:
+            _STAMPING[0] += 1
+            out = replace(out, rebuilds=_STAMPING[0])
+        return out
+
+
+def onward(example: Example) -> Step:
+    """The last legal command of the first side the example's game waits for (the end of its
+    set-up or phase, where it may end them: the game moves on)."""
+    player = sorted(example.legal)[0]
+    return Step("legal", msgspec.json.encode(example.legal[player][-1]).decode())
+
+
+def test_a_live_state_that_is_not_the_state_replayed_from_the_log_fails_the_replay_check(
+    tmp_path: Path,
+) -> None:
+    """Given rules whose evolve hangs on something besides the state and the event, when an
+    accepted command is played, then the replay check fails, naming the field that differs,
+    and the replay is counted as compared."""
+    with loaded(PLANTED, tmp_path, StampingEvolve()) as (holder, src, tally):
+        example = Example(forked(holder, src, src.ends[0], b"\1" * 32), tally, twins=False)
+        _STAMPING[0] = 1
+        try:
+            with pytest.raises(Failure) as failed:
+                example.run(onward(example))
+        finally:
+            _STAMPING[0] = 0
+    assert failed.value.check == "replay"
+    assert failed.value.message.startswith(
+        "the live state is not the state replayed from the log: rebuilds"
+    ), failed.value.message
+    assert tally.replays_compared == 1
+
+
+@pytest.mark.parametrize(
+    ("reads", "message"),
+    [
+        ("nothing", "the snapshot written at seq {head} cannot be read"),
+        ("a turn later", "the snapshot at seq {head} is not the replayed state: turn"),
+    ],
+)
+def test_a_snapshot_written_during_a_step_is_read_back_and_compared_with_the_replayed_state(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, reads: str, message: str
+) -> None:
+    """Given snapshots that read back as nothing, or a turn later than written, when an example
+    is played on until a command's events take its log past 64 events (a snapshot written at
+    that command's head), then the snapshot check fails at that step, naming its seq."""
+    decode = snapshots.decode
+
+    def broken(state_type: type, blob: bytes, initial: Any) -> Folded | None:
+        found = decode(state_type, blob, initial)
+        if found is None or reads == "nothing":
+            return None
+        found.state = replace(found.state, turn=found.state.turn + 1)
+        return found
+
+    name = PLANTED
+    with loaded(name, tmp_path, plants.fixed(name)) as (holder, src, tally):
+        example = Example(forked(holder, src, src.ends[0], b"\1" * 32), tally, twins=False)
+        monkeypatch.setattr(snapshots, "decode", broken)
+        with pytest.raises(Failure) as failed:
+            for _ in range(60):
+                example.run(onward(example))
+        head = example.arb.head(example.game)[0]
+    assert failed.value.check == "snapshot"
+    assert failed.value.message.startswith(message.format(head=head)), failed.value.message
+    assert tally.snapshots_checked == 1
+
+
+class HighestFaces:
+    """Dice that roll their highest face whatever the seed says: loaded dice."""
+
+    def __init__(self, dice: Dice) -> None:
+        self._dice = dice
+
+    def faces(self, offset: int, count: int, sides: int) -> list[int]:
+        self._dice.faces(offset, count, sides)
+        return [sides] * count
+
+
+def with_loaded_dice(start: Start) -> Start:
+    """``start`` whose arbiter rolls ``HighestFaces`` instead of the dice its key commits to."""
+    return lambda dice_filter: start(
+        lambda dice: HighestFaces(dice_filter(dice) if dice_filter else dice)
+    )
+
+
+def test_rolls_that_are_not_the_committed_dice_fail_the_audit_once_the_key_is_revealed(
+    tmp_path: Path,
+) -> None:
+    """Given an example whose arbiter rolls loaded dice, not those its key commits to, when it
+    is played until a step after the first rolls dice and then ends, then the audit fails once
+    the key is revealed, naming the roll, and the failure is shown from the step that rolled."""
+    name = PLANTED
+    with loaded(name, tmp_path, plants.fixed(name)) as (holder, src, tally):
+        start = with_loaded_dice(forked(holder, src, src.ends[0], b"\1" * 32))
+        example = Example(start, tally, twins=False)
+        player = sorted(example.legal)[0]  # a deployment first: a step that rolls nothing
+        first = Step("legal", msgspec.json.encode(example.legal[player][0]).decode())
+        assert not example.run(first).dice
+        rolled = None
+        for index in range(1, 60):
+            if example.run(onward(example)).dice:
+                rolled = index
+                break
+        assert rolled is not None
+        with pytest.raises(Failure) as failed:
+            example.finish()
+    assert failed.value.check == "audit"
+    assert failed.value.since == rolled == 1
+    assert failed.value.message.startswith("seq "), failed.value.message
+    assert "[dice]: the faces are not the ones the seed revealed" in failed.value.message
+    assert failed.value.message.endswith("found: [10])"), failed.value.message  # a d10 rolled 10
