@@ -14,6 +14,34 @@ from warlog.fuzz.example import Step
 from warlog.fuzz.report import Tally
 
 
+class FailingOn:
+    """An example that fails its first step with the check ``checks`` gives the source it forks
+    (none: it passes), set by ``failing``."""
+
+    checks: dict[int, str] = {}
+
+    def __init__(self, start: Any, tally: Tally) -> None:
+        self.source, self.played, self.current, self.current_expect = start, [], None, ""
+        self.rolled: list[Any] = []
+
+    def run(self, step: Step) -> None:
+        self.current = step
+        check = self.checks.get(id(self.source))
+        if check is not None:
+            raise Failure(check, f"planted: a {check} failure")
+
+    def finish(self) -> None:
+        pass
+
+
+def failing(monkeypatch: pytest.MonkeyPatch, checks: dict[int, str]) -> None:
+    """Examples are ``FailingOn`` the sources ``checks`` names by ``id``."""
+    monkeypatch.setattr(FailingOn, "checks", checks)
+    monkeypatch.setattr(search, "forked", lambda _h, source, _at, _key: source)
+    monkeypatch.setattr(search, "Example", FailingOn)
+    monkeypatch.setattr(search, "draw_step", lambda *_: Step("legal", "{}"))
+
+
 def test_a_failure_is_traced_to_the_source_whose_fork_failed(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
@@ -22,28 +50,39 @@ def test_a_failure_is_traced_to_the_source_whose_fork_failed(
     written from the game that failed, not the first of its ruleset)."""
     holder = sources.load([BFA, BFA], lambda: pytest.fail("no database"))
     first, second = holder.sources
-
-    class Forking:
-        """An example that fails at its first step when it forks ``second``."""
-
-        def __init__(self, start: Any, tally: Tally) -> None:
-            self.source, self.played, self.current, self.current_expect = start, [], None, ""
-            self.rolled: list[Any] = []
-
-        def run(self, step: Step) -> None:
-            self.current = step
-            if self.source is second:
-                raise Failure("crash", "planted: the second source fails")
-
-        def finish(self) -> None:
-            pass
-
-    monkeypatch.setattr(search, "forked", lambda _h, source, _at, _key: source)
-    monkeypatch.setattr(search, "Example", Forking)
-    monkeypatch.setattr(search, "draw_step", lambda *_: Step("legal", "{}"))
+    failing(monkeypatch, {id(second): "crash"})
     tally = Tally("battle-for-armageddon", {}, [])
     budget = search.Budget(time.monotonic() + 30, 5)
     (trace,) = search.search(
         holder, [first, second], tally, examples=20, steps=1, seed=1, budget=budget
     )
     assert (trace.check, trace.source) == ("crash", 1)
+
+
+def test_two_checks_failing_are_each_traced(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Given examples that fail one check when they fork one source and another check when
+    they fork the other, when the search finds both (Hypothesis reports them together), then
+    it traces each, in the order of the checks, and ends without an error of its own."""
+    holder = sources.load([BFA, BFA], lambda: pytest.fail("no database"))
+    first, second = holder.sources
+    failing(monkeypatch, {id(first): "views", id(second): "crash"})
+    tally = Tally("battle-for-armageddon", {}, [])
+    budget = search.Budget(time.monotonic() + 30, 5)
+    traces = search.search(
+        holder, [first, second], tally, examples=20, steps=1, seed=1, budget=budget
+    )
+    assert [(t.check, t.source) for t in traces] == [("crash", 1), ("views", 0)]
+
+
+def test_no_example_is_run_once_the_time_to_shrink_is_out(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Given no time to shrink what is found, when an example fails, then no example runs after
+    it but Hypothesis's final replay of it (counted as shrinking), and its failure is traced
+    as found."""
+    holder = sources.load([BFA], lambda: pytest.fail("no database"))
+    (source,) = holder.sources
+    failing(monkeypatch, {id(source): "crash"})
+    tally = Tally("battle-for-armageddon", {}, [])
+    budget = search.Budget(time.monotonic() + 30, 0)
+    (trace,) = search.search(holder, [source], tally, examples=20, steps=1, seed=1, budget=budget)
+    assert trace.check == "crash"
+    assert (tally.first_failure, tally.examples, tally.shrinking) == (1, 2, 1)
