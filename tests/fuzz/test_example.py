@@ -17,6 +17,7 @@ from tests.fuzz.test_planted_bugs import recorded
 from warlog.arbiter import snapshots
 from warlog.arbiter.autoplay import autoplay
 from warlog.arbiter.fold import Folded
+from warlog.domain.battle_for_armageddon import commands as cmd
 from warlog.domain.battle_for_armageddon.events import TurnBegan
 from warlog.domain.battle_for_armageddon.state import GameState
 from warlog.domain.core.dice import Dice
@@ -319,3 +320,82 @@ def test_rolls_that_are_not_the_committed_dice_fail_the_audit_once_the_key_is_re
     assert failed.value.message.startswith("seq "), failed.value.message
     assert "[dice]: the faces are not the ones the seed revealed" in failed.value.message
     assert failed.value.message.endswith("found: [10])"), failed.value.message  # a d10 rolled 10
+
+
+#: per type of command, how many times the rules below decided one (the planted dependency)
+_DECIDED: dict[type, int] = {}
+
+
+class CrashOnTheThirdDecision(plants.PinnedBattle):
+    """A ``decide`` that counts the commands it decided, per type, since the test cleared the
+    count, and raises on the third deployment or end of set-up: the real game decides it, the
+    audit re-derives it, and only a game played alongside (a twin) raises."""
+
+    name: ClassVar[str] = PLANTED
+
+    def decide(self, state: GameState, command: Command, dice: Any) -> list[Event]:
+        kind = type(command)
+        _DECIDED[kind] = _DECIDED.get(kind, 0) + 1
+        if kind in (cmd.Deploy, cmd.EndSetup) and _DECIDED[kind] == 3:
+            raise ZeroDivisionError("planted: the third decision")
+        return super().decide(state, command, dice)
+
+
+@pytest.mark.parametrize(
+    ("deploy_first", "message"),
+    [
+        (False, "in a twin game where the others' draws differ for {watcher}: "),
+        (True, "replaying the example in a twin game: "),
+    ],
+    ids=["the step itself in the twin", "an earlier step replayed in the twin"],
+)
+def test_a_crash_in_a_twin_game_is_a_crash_from_the_step_the_twin_was_made_at(
+    tmp_path: Path, deploy_first: bool, message: str
+) -> None:
+    """Given rules that crash only the third time they decide a command of a type, when the
+    Orks end their set-up (drawing the Imperials' hidden cards: a twin game is made for each
+    side, the example's accepted steps replayed in it), after a deployment or not, then the
+    example fails the crash check, saying where it crashed, from the step the twin was made at."""
+    with loaded(PLANTED, tmp_path, CrashOnTheThirdDecision()) as (holder, src, tally):
+        example = Example(forked(holder, src, src.ends[0], b"\1" * 32), tally)
+        _DECIDED.clear()  # counted from the example's first step (the source's audit decided too)
+        if deploy_first:
+            deploy = next(c for c in example.legal["orks"] if isinstance(c, cmd.Deploy))
+            example.run(Step("legal", msgspec.json.encode(deploy).decode()))
+        end_setup = next(c for c in example.legal["orks"] if isinstance(c, cmd.EndSetup))
+        with pytest.raises(Failure) as failed:
+            example.run(Step("legal", msgspec.json.encode(end_setup).decode()))
+    _DECIDED.clear()
+    watcher = example.seats[0]
+    assert failed.value.check == "crash", failed.value.message
+    assert failed.value.since == int(deploy_first)
+    assert failed.value.message.startswith(
+        message.format(watcher=watcher) + "ZeroDivisionError: planted: the third decision at "
+    ), failed.value.message
+
+
+class SideViewCrashes(plants.PinnedBattle):
+    """A view that raises as a side reads it (the referee's renders)."""
+
+    name: ClassVar[str] = PLANTED
+
+    def view(self, state: GameState, player: str | None) -> dict[str, Any]:
+        if player is not None:
+            raise KeyError(f"planted: {player}'s view")
+        return super().view(state, player)
+
+
+def test_a_crash_reading_what_a_side_is_given_is_a_crash_naming_the_side(tmp_path: Path) -> None:
+    """Given rules whose view raises as a side reads it, when the Orks end their set-up (their
+    hidden draws make a twin game for each side, whose views are compared with the real
+    game's), then the example fails the crash check, naming the side whose view crashed."""
+    with loaded(PLANTED, tmp_path, SideViewCrashes()) as (holder, src, tally):
+        example = Example(forked(holder, src, src.ends[0], b"\1" * 32), tally)
+        end_setup = next(c for c in example.legal["orks"] if isinstance(c, cmd.EndSetup))
+        with pytest.raises(Failure) as failed:
+            example.run(Step("legal", msgspec.json.encode(end_setup).decode()))
+    watcher = example.seats[0]
+    assert failed.value.check == "crash", failed.value.message
+    assert failed.value.message.startswith(
+        f'reading what {watcher} is given: KeyError: "planted: {watcher}\'s view" at '
+    ), failed.value.message
