@@ -22,7 +22,7 @@ from warlog.domain.battle_for_armageddon.events import TurnBegan
 from warlog.domain.battle_for_armageddon.state import GameState
 from warlog.domain.core.dice import Dice
 from warlog.domain.core.events import Event
-from warlog.domain.core.ruleset import Command
+from warlog.domain.core.ruleset import Command, Notice
 from warlog.fuzz import sources
 from warlog.fuzz.checks import Failure
 from warlog.fuzz.example import Example, Start, Step, forked
@@ -399,3 +399,37 @@ def test_a_crash_reading_what_a_side_is_given_is_a_crash_naming_the_side(tmp_pat
     assert failed.value.message.startswith(
         f'reading what {watcher} is given: KeyError: "planted: {watcher}\'s view" at '
     ), failed.value.message
+
+
+class LeakingNotices(plants.PinnedBattle):
+    """An Events view that posts each side, after each event, how many special cards the other
+    side holds and which (its feed, views and legal commands tell nothing)."""
+
+    name: ClassVar[str] = PLANTED
+
+    def notices(self, before: GameState, after: GameState, event: Event) -> list[Notice]:
+        out = super().notices(before, after, event)
+        for side, other in (("orks", "imperials"), ("imperials", "orks")):
+            out.append(Notice(side, f"the {other} hold {', '.join(after.hands[other])}"))
+        return out
+
+
+def test_an_events_view_that_differs_with_the_others_draws_fails_the_views_check_at_the_end(
+    tmp_path: Path,
+) -> None:
+    """Given an Events view that tells each side the other's hand, when the Orks end their
+    set-up (both sides draw hidden cards: a twin game is made for each, where the other's draws
+    differ) and the example ends, then it fails the views check, naming the first side whose
+    twin was made and the entry that differs, from the step the twin was made at."""
+    with loaded(PLANTED, tmp_path, LeakingNotices()) as (holder, src, tally):
+        example = Example(forked(holder, src, src.ends[0], b"\1" * 32), tally)
+        end_setup = next(c for c in example.legal["orks"] if isinstance(c, cmd.EndSetup))
+        example.run(Step("legal", msgspec.json.encode(end_setup).decode()))
+        assert list(example.twins) == ["imperials", "orks"]
+        with pytest.raises(Failure) as failed:
+            example.finish()
+    assert (failed.value.check, failed.value.since) == ("views", 0)
+    assert failed.value.message.startswith(
+        "imperials's Events view differs when the others' hidden draws differ: "
+    ), failed.value.message
+    assert ": the orks hold " in failed.value.message, failed.value.message
