@@ -10,7 +10,7 @@ import pytest
 from tests.fuzz.test_command import BFA
 from warlog.fuzz import search, sources
 from warlog.fuzz.checks import Failure
-from warlog.fuzz.example import Step
+from warlog.fuzz.example import Played, Step
 from warlog.fuzz.report import Tally
 
 
@@ -86,3 +86,37 @@ def test_no_example_is_run_once_the_time_to_shrink_is_out(monkeypatch: pytest.Mo
     (trace,) = search.search(holder, [source], tally, examples=20, steps=1, seed=1, budget=budget)
     assert trace.check == "crash"
     assert (tally.first_failure, tally.examples, tally.shrinking) == (1, 2, 1)
+
+
+class FailingAsItStarts(FailingOn):
+    def __init__(self, start: Any, tally: Tally) -> None:
+        raise Failure("dead_end", "planted: the fork point waits for nobody", 0)
+
+
+class FailingAtItsEnd(FailingOn):
+    def run(self, step: Step) -> None:
+        self.played.append(Played(step, accepted=True))
+
+    def finish(self) -> None:
+        self.current = None
+        raise Failure("views", "planted: the referee's view", 0)
+
+
+@pytest.mark.parametrize(
+    ("example", "check"), [(FailingAsItStarts, "dead_end"), (FailingAtItsEnd, "views")]
+)
+def test_a_failure_outside_any_step_is_traced_with_no_failing_step(
+    monkeypatch: pytest.MonkeyPatch, example: type[FailingOn], check: str
+) -> None:
+    """Given examples that fail as they start (their fork point) or at their end (after every
+    step passed), when the search finds it, then its trace has no failing step: the pair
+    replays the steps played, if any, from the first."""
+    holder = sources.load([BFA], lambda: pytest.fail("no database"))
+    (source,) = holder.sources
+    failing(monkeypatch, {})
+    monkeypatch.setattr(search, "Example", example)
+    tally = Tally("battle-for-armageddon", {}, [])
+    budget = search.Budget(time.monotonic() + 30, 5)
+    (trace,) = search.search(holder, [source], tally, examples=5, steps=1, seed=1, budget=budget)
+    assert (trace.check, trace.failing, trace.since) == (check, None, 0)
+    assert len(trace.played) == (check == "views")
