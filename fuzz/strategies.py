@@ -78,7 +78,7 @@ def pick(data: st.DataObject, items: Sequence[T]) -> T:
 
 def kind_of(roll: int) -> str:
     """The kind of step a roll of 0..99 draws (``KINDS``' weights, the first kind at 0)."""
-    for kind, weight in KINDS:
+    for kind, weight in KINDS[:-1]:
         if roll < weight:
             return kind
         roll -= weight

@@ -271,6 +271,15 @@ def test_the_progress_reaches_the_end_when_the_examples_run_out_first() -> None:
     assert told == sorted(told)
 
 
+def test_as_a_library_call_without_progress_to_tell_the_search_runs_all_its_examples() -> None:
+    """Given no progress to tell (a call from a script or a REPL), when a few examples are
+    fuzzed, then the search runs them all and reports no failure."""
+    report = run.fuzz([BFA], lambda: None, budget=600, examples=3, seed=1)
+    (tally,) = report.tallies
+    assert tally.examples >= 3 and tally.finished >= 3
+    assert report.found == []
+
+
 def test_what_one_ruleset_leaves_of_the_budget_goes_to_the_next(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:

@@ -25,6 +25,34 @@ GARBAGE = Step("malformed", "{")
 OUT_OF_TURN = Step("wrong_player", json.dumps({"type": "end_phase", "player": "orks"}))
 
 
+def found_after_garbage_and_a_move(
+    holder: sources.Sources, source: sources.Source
+) -> tuple[Trace, Step]:
+    """The outcome failure of an example that plays ``GARBAGE`` (refused), a move of the
+    Imperials (accepted) and ``OUT_OF_TURN`` (accepted by the planted rules); and the move."""
+    tally = Tally(NAME, {}, [])
+    for at in source.ends:  # a move of the Imperials, after which the Orks end the phase
+        start = forked(holder, source, at, key_of(0, source))
+        moves = [
+            c
+            for c in Example(start, tally, twins=False).legal.get("imperials", [])
+            if not isinstance(c, cmd.EndPhase)
+        ]
+        if not moves:
+            continue
+        move = Step("legal", msgspec.json.encode(moves[0]).decode())
+        example = Example(forked(holder, source, at, key_of(0, source)), tally, twins=False)
+        example.run(GARBAGE)
+        example.run(move)
+        try:
+            example.run(OUT_OF_TURN)
+        except Failure as failure:
+            trace = Trace.of(0, at, 0, example, failure)
+            assert trace.check == "outcome"
+            return trace, move
+    raise AssertionError("no fork point where the Imperials move")
+
+
 def test_a_pair_s_log_holds_the_steps_played_before_the_first_it_replays(tmp_path: Path) -> None:
     """Given a failure found after a refused step and an accepted one that its pair does not
     replay (as a leak's pair replays from the step its twin was made at), when it is written,
@@ -33,28 +61,7 @@ def test_a_pair_s_log_holds_the_steps_played_before_the_first_it_replays(tmp_pat
     log = str(recorded(NAME, tmp_path))
     with plants.registered(NAME, plants.PLANTED[NAME]()):
         holder = sources.load([log], lambda: pytest.fail("no database"))
-        (source,) = holder.sources
-        tally = Tally(NAME, {}, [])
-        trace: Trace | None = None
-        for at in source.ends:  # a move of the Imperials, after which the Orks end the phase
-            start = forked(holder, source, at, key_of(0, source))
-            moves = [
-                c
-                for c in Example(start, tally, twins=False).legal.get("imperials", [])
-                if not isinstance(c, cmd.EndPhase)
-            ]
-            if not moves:
-                continue
-            move = Step("legal", msgspec.json.encode(moves[0]).decode())
-            example = Example(forked(holder, source, at, key_of(0, source)), tally, twins=False)
-            example.run(GARBAGE)
-            example.run(move)
-            try:
-                example.run(OUT_OF_TURN)
-            except Failure as failure:
-                trace = Trace.of(0, at, 0, example, failure)
-                break
-        assert trace is not None and trace.check == "outcome"
+        trace, move = found_after_garbage_and_a_move(holder, holder.sources[0])
         trace = msgspec.structs.replace(trace, since=2)
         written = fixture.write(holder, holder.sources, trace, tmp_path / "failures", 1)
         pair = written.path.with_suffix(".json")
@@ -63,5 +70,26 @@ def test_a_pair_s_log_holds_the_steps_played_before_the_first_it_replays(tmp_pat
         assert issued == [json.loads(move.text)]
         steps = json.loads(pair.read_text())["steps"]
         assert [s["text"] for s in steps] == [OUT_OF_TURN.text]
+        replayed = fixture.replay(str(pair))
+        assert replayed.failure is not None and replayed.failure.check == "outcome"
+
+
+def test_a_step_that_is_no_json_is_kept_as_its_text_alone(tmp_path: Path) -> None:
+    """Given a failure whose steps begin with input that is no JSON, when its pair is written,
+    then that step keeps its text exactly and has no parsed command, each other step has its
+    command parsed beside its text; replayed, the pair fails the same check."""
+    log = str(recorded(NAME, tmp_path))
+    with plants.registered(NAME, plants.PLANTED[NAME]()):
+        holder = sources.load([log], lambda: pytest.fail("no database"))
+        trace, move = found_after_garbage_and_a_move(holder, holder.sources[0])
+        trace = msgspec.structs.replace(trace, since=0)  # every step replayed
+        written = fixture.write(holder, holder.sources, trace, tmp_path / "failures", 1)
+        pair = written.path.with_suffix(".json")
+        steps = json.loads(pair.read_text())["steps"]
+        assert [(s["kind"], s["text"], s.get("command")) for s in steps] == [
+            ("malformed", "{", None),
+            ("legal", move.text, json.loads(move.text)),
+            ("wrong_player", OUT_OF_TURN.text, json.loads(OUT_OF_TURN.text)),
+        ]
         replayed = fixture.replay(str(pair))
         assert replayed.failure is not None and replayed.failure.check == "outcome"

@@ -5,7 +5,9 @@ once the rules change)."""
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from pathlib import Path
+from typing import Any, ClassVar
 
 import msgspec
 from click.testing import CliRunner
@@ -15,6 +17,12 @@ from warlog.arbiter.application import Arbiter
 from warlog.arbiter.exchange import export_line
 from warlog.cli.main import cli
 from warlog.domain import rulesets
+from warlog.domain.battle_for_armageddon import commands as cmd
+from warlog.domain.battle_for_armageddon.decide import HANDLERS
+from warlog.domain.battle_for_armageddon.state import GameState
+from warlog.domain.core.batch import Batch
+from warlog.domain.core.errors import reject
+from warlog.domain.core.rules import Handler
 from warlog.eventstore.memory_store import MemoryStore
 
 NAME = "bfa-planted-turn"
@@ -127,3 +135,56 @@ def test_a_failure_at_the_end_of_its_example_fails_again_when_replayed(tmp_path:
     with plants.registered(NAME, plants.fixed(NAME)):
         status, stdout, _ = warlog("fuzz", "--replay", str(path))
     assert status == 0, stdout
+
+
+def test_a_fixture_whose_log_lacks_the_reveal_of_its_key_is_refused(tmp_path: Path) -> None:
+    """Given a fixture whose log was cut before the reveal of its key (the seed its steps' dice
+    are drawn from), when it is replayed, then it is refused as no fuzz failure (exit 1), in one
+    line naming the log."""
+    path = fixture_after_a_move(
+        tmp_path, [{"kind": "wrong_player", "text": "idle", "expect": "refused"}], "outcome"
+    )
+    log = path.with_suffix(".jsonl")
+    lines = log.read_text(encoding="utf-8").splitlines(keepends=True)
+    assert json.loads(lines[-1])["type"] == "dice_revealed"
+    log.write_text("".join(lines[:-1]), encoding="utf-8")
+    with plants.registered(NAME, plants.fixed(NAME)):
+        status, stdout, stderr = warlog("fuzz", "--replay", str(path))
+    assert (status, stdout) == (1, "")
+    assert stderr == (
+        f"error[input/bad_fixture]: {log} does not end with the reveal of its key, as a fuzz "
+        "failure's log does\n"
+    )
+
+
+def _refused(batch: Batch[GameState], command: cmd.Move) -> None:
+    raise reject(f"{command.counter} may not move", "no_movement")
+
+
+class NoMovement(plants.PinnedBattle):
+    """Battle for Armageddon that refuses every move: the fixtures' logs, which end with one,
+    no longer audit under it."""
+
+    name: ClassVar[str] = NAME
+    handlers: ClassVar[Mapping[type[Any], Handler]] = {**HANDLERS, cmd.Move: _refused}
+
+
+def test_a_fixture_whose_log_no_longer_audits_is_replayed_on_its_log_as_recorded(
+    tmp_path: Path,
+) -> None:
+    """Given a fixture whose log the rules installed re-derive differently (they changed since
+    it was written), when it is replayed, then its steps are replayed on the log as recorded,
+    and a note says the log no longer audits, with the audit's first finding."""
+    path = fixture_after_a_move(
+        tmp_path, [{"kind": "wrong_player", "text": "idle", "expect": "refused"}], "outcome"
+    )
+    with plants.registered(NAME, NoMovement()):
+        status, stdout, _ = warlog("fuzz", "--replay", str(path), "--json")
+    report = json.loads(stdout)
+    assert (status, report["failing"]) == (0, False), stdout
+    (note,) = report["notes"]
+    assert note.startswith(
+        "the log no longer audits under these rules (refusing a broken log: seq "
+    )
+    assert "[rules]: the rules reject this command: " in note and " may not move)" in note, note
+    assert note.endswith("); its steps are replayed on it as recorded"), note

@@ -7,6 +7,7 @@ from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
 
+from warlog.domain.core.errors import InputError
 from warlog.fuzz import run
 from warlog.fuzz.checks import Failure
 from warlog.fuzz.report import Found, Report, Tally, summary_text
@@ -62,17 +63,20 @@ def test_a_run_that_found_a_crash_counts_the_crashed_steps_and_claims_no_crash()
 
 
 def recorded_after(
-    monkeypatch: Any, tmp_path: Path, failures: list[Failure | None]
+    monkeypatch: Any, tmp_path: Path, failures: list[Failure | Exception | None]
 ) -> tuple[Found, int]:
     """The failure ``_record`` reports for a written failure whose replays give ``failures``
-    in turn, and how many times it replayed it."""
+    in turn (another exception: the replay raises it), and how many times it replayed it."""
     written = SimpleNamespace(path=tmp_path / "bfa-audit-1.json", events=9, steps=1)
     monkeypatch.setattr(run.fixture, "write", lambda *args: written)
     outcomes, calls = iter(failures), []
 
     def replay(path: str) -> Any:
         calls.append(path)
-        return SimpleNamespace(failure=next(outcomes))
+        outcome = next(outcomes)
+        if isinstance(outcome, Exception) and not isinstance(outcome, Failure):
+            raise outcome
+        return SimpleNamespace(failure=outcome)
 
     monkeypatch.setattr(run.fixture, "replay", replay)
     trace = SimpleNamespace(check="audit", message="x")
@@ -105,6 +109,24 @@ def test_a_failure_that_does_not_fail_each_time_it_is_replayed_is_not_called_rep
     assert replays == 2
     assert found.replayed == "" and not found.reproduced
     assert "(replayed, it did NOT fail" in summary_text(Report(1, [], [], [found], 1.0))
+
+
+def test_a_failure_whose_replay_raises_is_reported_with_why_it_could_not_be_replayed(
+    monkeypatch: Any, tmp_path: Path
+) -> None:
+    """Given a written failure whose replay raises, warlog's own error (its line, code and all)
+    or any other (a bug in warlog, where it was raised), when the run records it, then it is
+    replayed once, not called reproduced, and the summary says why it could not be replayed."""
+    refused = InputError("the fixture is gone", "input/unreadable")
+    found, replays = recorded_after(monkeypatch, tmp_path, [refused])
+    assert replays == 1 and not found.reproduced
+    assert found.unreplayed == "error[input/unreadable]: the fixture is gone"
+    found, replays = recorded_after(monkeypatch, tmp_path, [KeyError("steps")])
+    assert replays == 1 and not found.reproduced
+    assert found.unreplayed.startswith("KeyError: 'steps' at test_report.py:"), found.unreplayed
+    assert found.unreplayed.endswith(" in replay (a bug in warlog)"), found.unreplayed
+    text = summary_text(Report(1, [], [], [found], 1.0))
+    assert f"(it could not be replayed: {found.unreplayed})" in text
 
 
 def test_exactly_the_examples_asked_for_are_not_said_to_count_discarded_ones() -> None:

@@ -141,6 +141,20 @@ def test_no_example_is_run_once_the_shrinking_time_is_out(monkeypatch: pytest.Mo
     assert shrunk == trace and counted.shrinking == 0
 
 
+def test_no_earlier_fork_point_is_tried_once_the_shrinking_time_is_out(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Given a failure found at the last of three fork points that would fail from each, when
+    its prefix is shrunk after its time ran out, then it comes back as it was found and no
+    example is run."""
+    monkeypatch.setattr(shrink, "_attempt", failing_while("fails"))
+    counted = tally()
+    group: Any = [SimpleNamespace(ends=[1, 5, 9], tip="")]
+    trace = msgspec.structs.replace(a_trace("r0"), at=9)
+    shrunk = shrink.earlier(NO_SOURCES, group, trace, counted, time.monotonic() - 1)
+    assert shrunk == trace and counted.examples == 0
+
+
 def test_every_failure_the_fuzz_finds_goes_through_without_refused(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -219,3 +233,28 @@ def test_an_earlier_fork_point_that_fails_another_check_does_not_replace_the_fai
     trace = msgspec.structs.replace(a_trace(), at=9)
     shrunk = shrink.earlier(NO_SOURCES, group, trace, tally(), time.monotonic() + 60)
     assert shrunk == trace
+
+
+class FailsAsItStarts(FailsAnotherCheck):
+    """An example that fails the crash check as it starts (its fork point is no better)."""
+
+    def __init__(self, start: object, counted: Tally) -> None:
+        raise Failure("crash", "the fork point fails")
+
+
+def test_an_earlier_fork_point_that_fails_as_it_starts_is_passed_over(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Given a one-step outcome failure found at the last of three fork points, which its step
+    shows from no earlier one, and earlier fork points whose examples fail the crash check as
+    they start, when the prefix is shrunk, then no legal command of theirs is tried and the
+    failure stays where it was found."""
+    monkeypatch.setattr(shrink, "_attempt", failing_while("never"))
+    monkeypatch.setattr(shrink, "Example", FailsAsItStarts)
+    monkeypatch.setattr(shrink, "forked", lambda *args: None)
+    group: Any = [SimpleNamespace(ends=[1, 5, 9], tip="")]
+    trace = msgspec.structs.replace(a_trace(), at=9)
+    counted = tally()
+    shrunk = shrink.earlier(NO_SOURCES, group, trace, counted, time.monotonic() + 60)
+    assert shrunk == trace
+    assert counted.examples == 2  # the step itself from each earlier point, no legal command

@@ -42,3 +42,33 @@ def test_the_games_an_example_makes_take_ids_no_source_has(tmp_path: Path) -> No
     holder = sources.load([str(log)], lambda: pytest.fail("no database"))
     assert [s.game for s in holder.sources] == ["fuzz"]
     assert (holder.free_id("fuzz"), holder.free_id("fuzz-keep")) == ("fuzz-2", "fuzz-keep")
+
+
+def test_a_long_game_gives_at_most_the_cap_of_fork_points_spread_from_first_to_last(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Given a recorded game with more batch ends than the cap of fork points (lowered to 10
+    here, the game's ends being fewer than the real cap), then its fork points are 10 of them,
+    the first and the last included, evenly spread over the rest."""
+    everyone = sources.load([str(BFA)], lambda: pytest.fail("no database")).sources[0].ends
+    assert len(everyone) > 10 * 3
+    monkeypatch.setattr(sources, "MOST_FORK_POINTS", 10)
+    (source,) = sources.load([str(BFA)], lambda: pytest.fail("no database")).sources
+    step = (len(everyone) - 1) / 9
+    assert source.ends == [everyone[round(i * step)] for i in range(10)]
+    assert (source.ends[0], source.ends[-1]) == (everyone[0], everyone[-1])
+
+
+def test_a_field_keeps_at_most_the_cap_of_values_the_first_the_log_gave(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Given a recorded game whose commands give a field more distinct values than the cap of
+    values kept per field (lowered to 3 here), then that field keeps the first 3 in the order
+    the log gave them, for mutated commands to draw from."""
+    (whole,) = sources.load([str(BFA)], lambda: pytest.fail("no database")).sources
+    many = max(whole.values, key=lambda field: len(whole.values[field]))
+    assert len(whole.values[many]) > 3
+    monkeypatch.setattr(sources, "MOST_VALUES", 3)
+    (source,) = sources.load([str(BFA)], lambda: pytest.fail("no database")).sources
+    assert source.values[many] == whole.values[many][:3]
+    assert all(len(values) <= 3 for values in source.values.values())
