@@ -207,3 +207,90 @@ def test_export_of_a_log_whose_first_row_is_no_game_created_is_a_corrupt_databas
         "error[store/corrupt]: event 1 (card_dealt) holds sealed values, but no game_created "
         "comes before it: the log is damaged; `warlog audit` lists what is wrong"
     )
+
+
+# -- a sealed row edited into text that is no JSON ------------------------------------------
+
+#: card_dealt at seq 3 keeps its seal's mark but is no JSON: the fold reads the key file's
+#: clear form of it, so only a read that opens the log's own text meets the damage
+SEALED_NOT_JSON = """UPDATE events SET data = '{"sealed": ' WHERE game = 'a1' AND seq = 3"""
+
+SEALED_READS = [
+    ("events", "a1", "--as", "red"),
+    ("events", "a1"),
+    ("replay", "a1"),
+]
+
+
+@pytest.mark.parametrize("args", SEALED_READS, ids=["events-as", "events", "replay"])
+def test_a_sealed_row_that_is_no_json_is_a_corrupt_database_where_it_is_opened(
+    tmp_path: Path, args: tuple[str, ...]
+) -> None:
+    """Given a game whose sealed card_dealt (event 3) was edited into text that is no JSON,
+    when a read opens its seals for a player or the referee, then it is one line naming the
+    game and the event, store/corrupt, exit 1, and nothing is appended."""
+    db = damaged_game(tmp_path / "s.db", "armageddon-empires", "a1", SEALED_NOT_JSON)
+    head = run(db, "head", "a1")[1]
+    status, _, err = run(db, *args)
+    assert status == 1
+    assert one_line(err, "store/corrupt") == (
+        "error[store/corrupt]: game a1, event 3 (card_dealt) does not decode (not JSON): the log "
+        "is damaged; `warlog audit` lists what is wrong"
+    )
+    assert run(db, "head", "a1")[1] == head
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="bug: export writes the damaged row into a line that is no JSON and exits 0 "
+    "(an export before the reveal passes sealed rows through unread)",
+)
+def test_export_of_a_sealed_row_that_is_no_json_is_a_corrupt_database(tmp_path: Path) -> None:
+    """Given the same game, when it is exported, then one line says event 3 does not decode,
+    store/corrupt, exit 1; not a file that `warlog import` refuses at its third line."""
+    db = damaged_game(tmp_path / "s.db", "armageddon-empires", "a1", SEALED_NOT_JSON)
+    status, _, err = run(db, "export", "a1")
+    assert status == 1
+    assert one_line(err, "store/corrupt").startswith(
+        "error[store/corrupt]: game a1, event 3 (card_dealt) does not decode"
+    )
+
+
+# -- catalogue rows no store writes ---------------------------------------------------------
+
+
+def test_a_game_forked_from_itself_is_a_corrupt_database_not_a_hang(tmp_path: Path) -> None:
+    """Given a game whose catalogue entry names itself as its parent at event 1, when its
+    state is read, then it is one line, store/corrupt, exit 1 (the walk up its lineage would
+    loop)."""
+    statement = "UPDATE games SET parent = 'a1', fork_at = 1 WHERE game = 'a1'"
+    db = damaged_game(tmp_path / "l.db", "armageddon-empires", "a1", statement)
+    status, out, err = run(db, "state", "a1")
+    assert (status, out) == (1, "")
+    assert one_line(err, "store/corrupt") == (
+        "error[store/corrupt]: game a1's lineage runs in a circle through a1"
+    )
+
+
+CATALOGUE_EDITS = [
+    ("UPDATE games SET game = '' WHERE game = 'a1'", "a game's catalogue row holds a game id ''"),
+    (
+        "UPDATE games SET parent = '', fork_at = 1 WHERE game = 'a1'",
+        "game a1's catalogue row holds parent ''",
+    ),
+]
+
+
+@pytest.mark.parametrize(
+    ("statement", "wrong"), CATALOGUE_EDITS, ids=["empty-game-id", "empty-parent"]
+)
+def test_a_catalogue_row_no_store_writes_is_named_when_the_games_are_listed(
+    tmp_path: Path, statement: str, wrong: str
+) -> None:
+    """Given a catalogue row edited to an empty game id, or an empty parent, when the games
+    are listed, then one line names the database and what the row holds, store/corrupt,
+    exit 1."""
+    db = damaged_game(tmp_path / "k.db", "armageddon-empires", "a1", statement)
+    status, out, err = run(db, "games")
+    assert (status, out) == (1, "")
+    assert one_line(err, "store/corrupt") == f"error[store/corrupt]: {db} is damaged: {wrong}"
