@@ -54,7 +54,6 @@ from warlog.domain.core.events import (
 from warlog.domain.core.ruleset import AnyRuleset
 from warlog.eventstore.codec import Codec
 from warlog.eventstore.records import Record
-from warlog.eventstore.vault import Vault
 
 __all__ = ["Auditor", "Finding", "Proved", "audit_records"]
 
@@ -68,7 +67,6 @@ class Auditor:
         from_seq: int = 1,
         *,
         rules: bool = True,
-        opener: Vault | None = None,
     ) -> None:
         self._rulesets = rulesets
         self.from_seq = from_seq
@@ -76,7 +74,6 @@ class Auditor:
         #: where every check reports what it finds (``find(seq, check, message, ...)``)
         self.find = Find(self.findings)
         self.proved = Proved()
-        self._opener = opener
         self._chain = Chain(self.find)
         self._batch: list[Row] = []
         self._ruleset: AnyRuleset | None = None
@@ -144,15 +141,13 @@ class Auditor:
         codec: Codec,
         folded: Folded,
         at: str,
-        *,
-        opener: Vault | None = None,
     ) -> Auditor:
         """An Auditor that goes on after event ``folded.seq`` of a log, whose hash, meta and state
         ``folded`` holds (a fold of that very log, not a snapshot's) and whose time was ``at``:
         the records ``take`` is given next are checked as ``feed`` checks a whole log (chain from
         ``folded.hash``, every batch re-derived, rolls and salts under the seeds revealed after
         it). What came before is not checked again."""
-        auditor = cls(rulesets, folded.seq + 1, opener=opener)
+        auditor = cls(rulesets, folded.seq + 1)
         auditor._chain = Chain(auditor.find, folded.seq + 1, folded.hash, at)
         auditor._ruleset, auditor._codec = ruleset, codec
         auditor._rederivation = Rederivation(ruleset, codec, auditor.find, auditor.proved)
@@ -215,9 +210,6 @@ class Auditor:
             self._codec = Codec.for_ruleset(self._ruleset)
             self._rederivation = Rederivation(self._ruleset, self._codec, self.find, self.proved)
         clear = row.clear
-        if clear is None and self._opener is not None:
-            opening = self._opener.opening(record.hash)
-            clear = row.clear = None if opening is None else opening.clear
         if clear is None:
             return None
         try:
@@ -366,12 +358,9 @@ def audit_records(
     records: Iterable[Record | Opened],
     rulesets: Callable[[str], AnyRuleset],
     from_seq: int = 1,
-    *,
-    opener: Vault | None = None,
 ) -> Auditor:
     """Audit a log given as records in file or seq order (or as the arbiter's vault opens
-    them: ``Opened``); the Auditor holds the findings and
-    what it proved. ``opener``: the arbiter's vault, which opens the seals of its own games."""
-    auditor = Auditor(rulesets, from_seq, opener=opener)
+    them: ``Opened``); the Auditor holds the findings and what it proved."""
+    auditor = Auditor(rulesets, from_seq)
     auditor.feed(records)
     return auditor
