@@ -364,3 +364,22 @@ def test_audit_of_a_game_created_stored_as_bytes_names_the_game_it_creates(
         "error[store/corrupt]: game a1, event 1 (game_created): the database holds its data as "
         "bytes (a BLOB), not text: the database is damaged"
     )
+
+
+BYTES_READS = [("events", "a1"), ("export", "a1"), ("replay", "a1"), ("explain", "a1", "3")]
+
+
+@pytest.mark.parametrize("args", BYTES_READS, ids=[a[0] for a in BYTES_READS])
+def test_a_game_created_stored_as_bytes_is_a_corrupt_database_where_the_log_is_read(
+    tmp_path: Path, args: tuple[str, ...]
+) -> None:
+    """Given the game whose game_created row holds its data as a BLOB, when a command reads
+    its log, then the same one line names the game and the event, store/corrupt, exit 1."""
+    statement = "UPDATE events SET data = CAST(data AS BLOB) WHERE game = 'a1' AND seq = 1"
+    db = damaged_game(tmp_path / "b.db", "armageddon-empires", "a1", statement)
+    status, out, err = run(db, *args)
+    assert (status, out) == (1, "")
+    assert one_line(err, "store/corrupt") == (
+        "error[store/corrupt]: game a1, event 1 (game_created): the database holds its data as "
+        "bytes (a BLOB), not text: the database is damaged"
+    )
