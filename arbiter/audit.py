@@ -321,27 +321,26 @@ class Auditor:
         """Follow the dice specs and reveals when the rules no longer can (the lineage events
         hold no seals and always decode); keep each row's opened salts for the reveal, once
         its own event is followed (``game_created``'s salts are kept under its commitment)."""
-        if self._codec is None:
+        codec = self._codec
+        if codec is None:
             return  # the log did not open with a readable game_created: nothing to follow
         opening = batch[0].record.type == "game_created"
         for row in batch:
-            self._follow_lineage(row, opening)
+            self._follow_lineage(row, opening, codec)
             self._reveal.keep_salts(self._meta, row)
 
-    def _follow_lineage(self, row: Row, opening: bool) -> None:
+    def _follow_lineage(self, row: Row, opening: bool, codec: Codec) -> None:
         record = row.record
         if record.type not in CORE_TAGS or record.type == "command_issued":
             return
         event = row.event
-        if event is None and self._codec is not None:
+        if event is None:
             try:
-                event = self._codec.decode(record.type, row.chained)
+                event = codec.decode(record.type, row.chained)
             except WarlogError:
                 if record.type == "dice_rolled":
                     self._reveal.sealed_roll(self._meta, record.seq, in_opening=opening)
                 return
-        if event is None:
-            return
         if isinstance(event, DiceRolled):
             self._reveal.roll(self._meta, record.seq, event, in_opening=opening)
             return
