@@ -407,3 +407,43 @@ def test_audit_of_a_game_created_whose_commitment_was_removed_finds_it_altered(
     assert "  seq 1 [chain]: hash does not match the event's content (the event was altered)" in (
         out.splitlines()
     )
+
+
+#: the first row edited into a dice_revealed that decodes (a lineage event, not game_created)
+FIRST_ROW_A_REVEAL = (
+    """UPDATE events SET type = 'dice_revealed', data = '{"seed":"00"}' """
+    "WHERE game = 'a1' AND seq = 1"
+)
+
+
+def test_a_log_opening_with_a_reveal_is_a_corrupt_database_where_the_state_is_read(
+    tmp_path: Path,
+) -> None:
+    """Given a game whose first row was edited into a dice_revealed and whose key file lost
+    its snapshots (nothing to start from but the log), when its state is read, then one line
+    says the game has no game_created, store/corrupt, exit 1."""
+    db = damaged_game(tmp_path / "c.db", "armageddon-empires", "a1", FIRST_ROW_A_REVEAL)
+    with sqlite3.connect(f"{db}.keys") as conn:
+        conn.execute("DELETE FROM snapshots")
+    conn.close()
+    status, out, err = run(db, "state", "a1")
+    assert (status, out) == (1, "")
+    assert one_line(err, "store/corrupt") == (
+        "error[store/corrupt]: the game has no game_created event"
+    )
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="bug: `warlog log` of a log opening with a dice_revealed is internal/bug "
+    "(AttributeError: 'NoneType' object has no attribute 'round', projections/events_view.py)",
+)
+def test_the_events_view_of_a_log_opening_with_a_reveal_is_a_corrupt_database(
+    tmp_path: Path,
+) -> None:
+    """Given a game whose first row was edited into a dice_revealed, when its Events view is
+    read, then one line, store/corrupt, exit 1; not warlog's own bug."""
+    db = damaged_game(tmp_path / "c.db", "armageddon-empires", "a1", FIRST_ROW_A_REVEAL)
+    status, out, err = run(db, "log", "a1")
+    assert (status, out) == (1, "")
+    one_line(err, "store/corrupt")
