@@ -447,3 +447,24 @@ def test_the_events_view_of_a_log_opening_with_a_reveal_is_a_corrupt_database(
     status, out, err = run(db, "log", "a1")
     assert (status, out) == (1, "")
     one_line(err, "store/corrupt")
+
+
+def test_audit_without_the_key_file_of_a_sealed_row_that_is_no_json_finds_it_altered(
+    tmp_path: Path,
+) -> None:
+    """Given the game whose sealed card_dealt (event 3) is no JSON, its key file gone, when
+    the referee audits it, then event 3 is found altered (exit 4), and its seal is not
+    counted among the sealed values the log holds."""
+    db = damaged_game(tmp_path / "s.db", "armageddon-empires", "a1", SEALED_NOT_JSON)
+    Path(f"{db}.keys").unlink()
+    status, out, err = run(db, "audit", "a1")
+    assert (status, err) == (4, "")
+    lines = out.splitlines()
+    assert lines[:2] == [
+        "audit of a1: 1 finding in 17 events",
+        "  seq 3 [chain]: hash does not match the event's content (the event was altered)",
+    ]
+    assert (
+        lines[-1]
+        == "  seals: 0 of 27 sealed values opened and checked; 27 still sealed (not checked)"
+    )
