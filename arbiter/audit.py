@@ -54,7 +54,6 @@ from warlog.domain.core.events import (
 from warlog.domain.core.ruleset import AnyRuleset
 from warlog.eventstore.codec import Codec
 from warlog.eventstore.records import Record
-from warlog.eventstore.vault import Vault
 
 __all__ = ["Auditor", "Finding", "Proved", "audit_records"]
 
@@ -68,7 +67,6 @@ class Auditor:
         from_seq: int = 1,
         *,
         rules: bool = True,
-        opener: Vault | None = None,
     ) -> None:
         self._rulesets = rulesets
         self.from_seq = from_seq
@@ -76,7 +74,6 @@ class Auditor:
         #: where every check reports what it finds (``find(seq, check, message, ...)``)
         self.find = Find(self.findings)
         self.proved = Proved()
-        self._opener = opener
         self._chain = Chain(self.find)
         self._batch: list[Row] = []
         self._ruleset: AnyRuleset | None = None
@@ -144,15 +141,13 @@ class Auditor:
         codec: Codec,
         folded: Folded,
         at: str,
-        *,
-        opener: Vault | None = None,
     ) -> Auditor:
         """An Auditor that goes on after event ``folded.seq`` of a log, whose hash, meta and state
         ``folded`` holds (a fold of that very log, not a snapshot's) and whose time was ``at``:
         the records ``take`` is given next are checked as ``feed`` checks a whole log (chain from
         ``folded.hash``, every batch re-derived, rolls and salts under the seeds revealed after
         it). What came before is not checked again."""
-        auditor = cls(rulesets, folded.seq + 1, opener=opener)
+        auditor = cls(rulesets, folded.seq + 1)
         auditor._chain = Chain(auditor.find, folded.seq + 1, folded.hash, at)
         auditor._ruleset, auditor._codec = ruleset, codec
         auditor._rederivation = Rederivation(ruleset, codec, auditor.find, auditor.proved)
@@ -215,9 +210,6 @@ class Auditor:
             self._codec = Codec.for_ruleset(self._ruleset)
             self._rederivation = Rederivation(self._ruleset, self._codec, self.find, self.proved)
         clear = row.clear
-        if clear is None and self._opener is not None:
-            opening = self._opener.opening(record.hash)
-            clear = row.clear = None if opening is None else opening.clear
         if clear is None:
             return None
         try:
@@ -329,27 +321,26 @@ class Auditor:
         """Follow the dice specs and reveals when the rules no longer can (the lineage events
         hold no seals and always decode); keep each row's opened salts for the reveal, once
         its own event is followed (``game_created``'s salts are kept under its commitment)."""
-        if self._codec is None:
+        codec = self._codec
+        if codec is None:
             return  # the log did not open with a readable game_created: nothing to follow
         opening = batch[0].record.type == "game_created"
         for row in batch:
-            self._follow_lineage(row, opening)
+            self._follow_lineage(row, opening, codec)
             self._reveal.keep_salts(self._meta, row)
 
-    def _follow_lineage(self, row: Row, opening: bool) -> None:
+    def _follow_lineage(self, row: Row, opening: bool, codec: Codec) -> None:
         record = row.record
         if record.type not in CORE_TAGS or record.type == "command_issued":
             return
         event = row.event
-        if event is None and self._codec is not None:
+        if event is None:
             try:
-                event = self._codec.decode(record.type, row.chained)
+                event = codec.decode(record.type, row.chained)
             except WarlogError:
                 if record.type == "dice_rolled":
                     self._reveal.sealed_roll(self._meta, record.seq, in_opening=opening)
                 return
-        if event is None:
-            return
         if isinstance(event, DiceRolled):
             self._reveal.roll(self._meta, record.seq, event, in_opening=opening)
             return
@@ -366,12 +357,9 @@ def audit_records(
     records: Iterable[Record | Opened],
     rulesets: Callable[[str], AnyRuleset],
     from_seq: int = 1,
-    *,
-    opener: Vault | None = None,
 ) -> Auditor:
     """Audit a log given as records in file or seq order (or as the arbiter's vault opens
-    them: ``Opened``); the Auditor holds the findings and
-    what it proved. ``opener``: the arbiter's vault, which opens the seals of its own games."""
-    auditor = Auditor(rulesets, from_seq, opener=opener)
+    them: ``Opened``); the Auditor holds the findings and what it proved."""
+    auditor = Auditor(rulesets, from_seq)
     auditor.feed(records)
     return auditor

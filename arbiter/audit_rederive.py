@@ -4,7 +4,6 @@ from the log, with its recorded dice, and every consequence and seal compared wi
 from __future__ import annotations
 
 import functools
-import json
 from typing import Any
 
 import msgspec
@@ -13,12 +12,12 @@ from warlog.arbiter.audit_report import Find, Proved, shown
 from warlog.arbiter.audit_rows import Row
 from warlog.arbiter.initial import scenario_of
 from warlog.arbiter.meta import GameMeta
-from warlog.arbiter.sealing import event_secrets, has_seals, recorded_command, sealing_version
+from warlog.arbiter.sealing import event_secrets, recorded_command, sealing_version
 from warlog.domain.core.dice import ManualDice, RecordedDice
 from warlog.domain.core.errors import WarlogError
 from warlog.domain.core.events import CommandIssued, DiceRolled, Event, GameCreated
 from warlog.domain.core.ruleset import AnyRuleset, Command
-from warlog.domain.core.seal import Secret, seals_in
+from warlog.domain.core.seal import Secret
 from warlog.eventstore.codec import Codec
 
 
@@ -172,12 +171,7 @@ class Rederivation:
             hidden = {path for path, _ in secrets}
             if row.owners is not None:
                 self._check_owners(row, dict(secrets))
-            if row.sealed is not None:
-                sealed = set(row.sealed)
-            elif has_seals(row.chained):
-                sealed = {path for path, _ in seals_in(json.loads(row.chained))}
-            else:
-                sealed = set()
+            sealed = set(row.sealed or ())  # known for every row whose clear data was read
             if hidden == sealed:
                 continue
             for path in sorted(hidden - sealed):

@@ -30,7 +30,7 @@ class Row(msgspec.Struct):
     event: Event | None = None
     #: the salts of the seals opened in this record, for the reveal: (path, salt)
     salts: list[tuple[str, str]] = []
-    #: the paths of its seals, when they are known (None: found in ``chained`` when needed)
+    #: the paths of its seals (None while its clear data is not read: it is not re-derived)
     sealed: list[str] | None = None
     #: what its salts were derived from, when the reader says (``Opened.derived``)
     derived: tuple[bytes, str, int] | None = None

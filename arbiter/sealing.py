@@ -237,7 +237,7 @@ class Forms:
 
     def __init__(
         self,
-        vault: Vault | None,
+        vault: Vault,
         codec: Codec,
         reader: str,
         opened: Iterable[str],
@@ -267,8 +267,6 @@ class Forms:
         revealed = (meta.dice.commitment or "") in self._opened
         if self._reader == PUBLIC and not revealed:
             return record
-        if self._vault is None:
-            raise StoreError("opening sealed values needs the key file", "store/no_key_file")
         opening = self._vault.opening(record.hash)
         key = self._vault.key(meta.dice.commitment or "")
         if opening is None or key is None:
@@ -366,8 +364,6 @@ class Forms:
         """Every record with every sealed value the vault holds (the referee's read, what
         ``form`` opens for ``REFEREE``), as ``Opened``; StoreError as ``form``."""
         vault = self._vault
-        if vault is None:
-            raise StoreError("opening sealed values needs the key file", "store/no_key_file")
         keys: dict[str, bytes | None] = {}
         it = iter(records)
         while chunk := list(islice(it, CHUNK)):

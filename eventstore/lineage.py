@@ -204,13 +204,6 @@ def unknown_game(game: str) -> UnknownGame:
     return UnknownGame(f"unknown game {quoted(game)}")
 
 
-def secret_exists(game: str) -> ConflictError:
-    return ConflictError(
-        f"game {game} already has a different dice seed; a seed is never replaced",
-        "store/secret_exists",
-    )
-
-
 def not_text(game: str, seq: int, type_: object, column: str, value: object) -> StoreError:
     """The read path's error for event ``seq`` of ``game`` whose ``column`` the database holds
     as ``value``, something else than text (bytes: a BLOB written into the log)."""

@@ -120,3 +120,32 @@ def test_a_relative_sharing_an_unrevealed_ancestor_is_live_though_an_older_one_i
     arb.fork("f1", head, new_game="f3")
     arb.reveal(race, despite_live_forks=True)
     assert live_relatives(arb, "f2") == ["f1", "f3"]
+
+
+def test_sibling_forks_share_no_secret_once_their_common_parent_is_revealed(
+    arb: Arbiter, race: str
+) -> None:
+    """Given f1 and f2, new-dice forks of g1 at 9, each played on, when g1 is revealed, then
+    f1 has no live relative: f2 shares with it only g1's history, whose seed is public, and
+    g1's play is over; so f1's reveal tells f2 nothing."""
+    arb.fork(race, 9, new_game="f1")
+    arb.fork(race, 9, new_game="f2")
+    play(arb, "f1", 1)
+    play(arb, "f2", 1)
+    assert live_relatives(arb, "f1") == ["f2", "g1"]
+    arb.reveal(race, despite_live_forks=True)
+    assert live_relatives(arb, "f1") == []
+
+
+def test_a_fork_whose_game_is_over_is_no_live_relative(arb: Arbiter, race: str) -> None:
+    """Given f1, a new-dice fork of g1 at 9, played until someone won the race, when g1's live
+    relatives are asked for, then there are none: f1 is no longer being played, so g1's reveal
+    can change none of its play."""
+    arb.fork(race, 9, new_game="f1")
+    over = arb.ruleset_of("f1").is_terminal
+    for _ in range(100):
+        if over(arb.state("f1")):
+            break
+        play(arb, "f1", 1)
+    assert over(arb.state("f1")) and not arb.folded("f1").meta.revealed
+    assert live_relatives(arb, race) == []

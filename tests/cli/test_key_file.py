@@ -141,3 +141,35 @@ def test_a_key_file_replaced_by_another_file_is_refused_in_one_line_and_nothing_
         assert (status, out) == (1, "")
         assert one_line(err, code) == f"error[{code}]: {keys} {said}"
     assert run(db, "head", "a1")[1] == head
+
+
+#: the key file's opening of event 3 (a card dealt to red, its card sealed), damaged
+DAMAGED_OPENINGS = [
+    ("{", "the key file's clear form of it is not JSON: 1 sealed value not opened"),
+    ('{"empire": "red"}', "the key file holds no value for the seal at card"),
+]
+
+
+@pytest.mark.parametrize(
+    ("clear", "finding"), DAMAGED_OPENINGS, ids=["not-json", "without-the-card"]
+)
+def test_an_audit_names_a_key_file_opening_that_does_not_open_its_event(
+    tmp_path: Path, clear: str, finding: str
+) -> None:
+    """Given a game whose key file's clear form of event 3 was damaged into text that is no
+    JSON, or into an object without the sealed card, when the referee audits it, then the
+    seal at event 3 is a finding (exit 4), its value counted still sealed, the rules not
+    re-derived from there, and nothing is appended."""
+    db, keys = tmp_path / "p.db", tmp_path / "p.db.keys"
+    assert run(db, "new", "armageddon-empires", "--game", "a1")[0] == 0
+    head = run(db, "head", "a1")[1]
+    with sqlite3.connect(keys) as conn:
+        conn.execute("UPDATE openings SET clear = ? WHERE game = 'a1' AND seq = 3", (clear,))
+    conn.close()
+    status, out, err = run(db, "audit", "a1")
+    assert (status, err) == (4, "")
+    lines = out.splitlines()
+    assert lines[:2] == ["audit of a1: 1 finding in 17 events", f"  seq 3 [seal]: {finding}"]
+    assert lines[-1].endswith("1 still sealed (not checked)")
+    assert "not checked from seq 3 on" in lines[3]
+    assert run(db, "head", "a1")[1] == head

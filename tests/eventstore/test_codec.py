@@ -122,3 +122,15 @@ def test_a_single_event_that_does_not_decode_is_still_an_audit_finding() -> None
     with pytest.raises(IntegrityError) as caught:
         codec.decode("setup_ended", "{")
     assert (caught.value.code, caught.value.exit_code) == ("audit/bad_event_data", 4)
+
+
+def test_a_ruleset_whose_event_reuses_a_tag_has_no_codec() -> None:
+    """Given a ruleset's event type whose tag is a core event's (``dice_rolled``), when its
+    codec is built, then it is refused naming the tag: a stored row of that type would decode
+    as either event."""
+
+    class Rolled(Event, tag="dice_rolled"):
+        faces: int = 0
+
+    with pytest.raises(ValueError, match="event tag 'dice_rolled' is used twice"):
+        Codec([Rolled])

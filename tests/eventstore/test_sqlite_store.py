@@ -14,6 +14,7 @@ import pytest
 import sqlite_utils
 
 from tests.eventstore.sqlite_helpers import AT, make_db, pending, refused
+from warlog.domain.core.errors import ConflictError
 from warlog.eventstore.chain import GENESIS, link
 from warlog.eventstore.records import GameInfo
 from warlog.eventstore.sqlite_file import SCHEMA_VERSION
@@ -152,3 +153,55 @@ def test_a_last_event_whose_seq_or_hash_is_damaged_is_refused_and_nothing_append
         assert error.message == f"{path} is damaged: game g's last event has {wrong}"
     with contextlib.closing(sqlite3.connect(path)) as raw:
         assert raw.execute("SELECT count(*) FROM events").fetchone() == (3,)
+
+
+def test_a_game_whose_catalogue_row_was_lost_cannot_be_created_again_over_its_events(
+    tmp_path: Path,
+) -> None:
+    """Given a game g whose catalogue row was deleted, its events left, when a game g is
+    created, then it is refused as existing (``store/game_exists``) and nothing is written:
+    the new first event would clash with the old one's seq."""
+    path = make_db(tmp_path / "warlog.db", events=3)
+    damage(path, "DELETE FROM games WHERE game = 'g'")
+    with SQLiteStore(path) as store:
+        with pytest.raises(ConflictError) as caught:
+            store.create_game(GameInfo("g", "test"), [pending(1)])
+        assert caught.value.code == "store/game_exists"
+        assert store.games() == []
+    with contextlib.closing(sqlite3.connect(path)) as raw:
+        assert raw.execute("SELECT count(*) FROM events").fetchone() == (3,)
+
+
+#: a trigger someone added to the database, refusing every new row
+CLOSED_LOG = (
+    "CREATE TRIGGER closed BEFORE INSERT ON events BEGIN SELECT RAISE(ABORT, 'the log is "
+    "closed'); END"
+)
+
+
+def test_a_database_whose_trigger_refuses_rows_is_one_line_and_nothing_is_written(
+    tmp_path: Path,
+) -> None:
+    """Given a database to which a trigger refusing every new event row was added, when a
+    batch is appended or a game created, then one StoreError says what the database said
+    (``store/unavailable``), not a conflict with another writer, and nothing is written."""
+    path = make_db(tmp_path / "warlog.db", events=3)
+    damage(path, CLOSED_LOG)
+    with SQLiteStore(path) as store:
+        for call in (
+            lambda: store.append("g", [pending(4)], 3),
+            lambda: store.create_game(GameInfo("h", "test"), [pending(1)]),
+        ):
+            error = refused(call)
+            assert (error.code, error.message) == (
+                "store/unavailable",
+                f"database {path}: the log is closed",
+            )
+        assert [info.game for info in store.games()] == ["g"]
+        assert store.head("g")[0] == 3
+
+
+def test_a_store_shows_its_file_in_its_repr(tmp_path: Path) -> None:
+    path = make_db(tmp_path / "warlog.db")
+    with SQLiteStore(path) as store:
+        assert repr(store) == f"SQLiteStore({str(path)!r})"

@@ -377,6 +377,15 @@ class TestStoreContract:
         with pytest.raises(InputError):
             store.create_game(GameInfo("", "test"), batch(1))
 
+    def test_a_game_needs_a_ruleset_name(self, store: Store) -> None:
+        with pytest.raises(InputError) as caught:
+            store.create_game(GameInfo("g", ""), batch(1))
+        assert (caught.value.code, caught.value.message) == (
+            "input/bad_ruleset",
+            "game g needs a ruleset name",
+        )
+        assert store.games() == []
+
     def test_games_lists_every_game_with_its_lineage(self, store: Store) -> None:
         new_game(store, "b", events=3)
         new_game(store, "a")
