@@ -11,6 +11,7 @@ StoreError (exit 1), an InputError or a ConflictError (exit 5).
 from __future__ import annotations
 
 import contextlib
+import re
 from collections.abc import Callable, Iterator, Sequence
 from typing import TYPE_CHECKING, Any
 from urllib.parse import parse_qsl, urlsplit
@@ -44,6 +45,18 @@ def redacted(dsn: str) -> str:
     where = f"{user}@" if user else ""
     socket = f"?host={query['host']}" if "host" in query and not host else ""
     return f"postgresql://{where}{host}{port}{parts.path}{socket}"
+
+
+def scrubbed(text: str, dsn: str, name: str) -> str:
+    """``text`` (a driver's message) with the URI ``dsn`` shown as ``name`` and no password in
+    it: psycopg quotes a URI it cannot parse whole, and a password may follow ``user:`` in any
+    URI it quotes."""
+    text = text.replace(dsn, name)
+    with contextlib.suppress(ValueError):
+        password = urlsplit(dsn).password
+        if password:
+            text = text.replace(password, "…")
+    return re.sub(r"(://[^:/@\s\"']*):[^@\s\"']*@", r"\1:…@", text)
 
 
 def psycopg_module() -> Any:
@@ -104,7 +117,8 @@ class PostgresDatabase:
         except psycopg.Error as exc:
             raise self.error(exc) from None
         except ValueError as exc:  # psycopg's own check of a malformed URI
-            raise StoreError(f"bad database URI {self.name}: {exc}", "store/bad_uri") from None
+            why = scrubbed(str(exc), self.dsn, self.name)
+            raise StoreError(f"bad database URI {self.name}: {why}", "store/bad_uri") from None
         try:
             with self.guard():
                 self._check_encoding(conn)
@@ -226,7 +240,7 @@ class PostgresDatabase:
         """The one-line StoreError for a psycopg failure on this database."""
         psycopg = psycopg_module()
         errors = psycopg.errors
-        reason = " ".join(str(exc).split()) or type(exc).__name__
+        reason = scrubbed(" ".join(str(exc).split()) or type(exc).__name__, self.dsn, self.name)
         name = self.name
         if isinstance(exc, errors.InsufficientPrivilege):
             return StoreError(f"database {name}: permission denied ({reason})", "store/unreadable")

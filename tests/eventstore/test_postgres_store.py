@@ -17,7 +17,7 @@ import pytest
 from tests.postgres_cluster import SUPERUSER, Cluster
 from warlog.domain.core.errors import ConflictError, InputError, StoreError, WarlogError
 from warlog.eventstore import postgres_store
-from warlog.eventstore.postgres_database import PostgresDatabase, Schema, redacted
+from warlog.eventstore.postgres_database import PostgresDatabase, Schema, redacted, scrubbed
 from warlog.eventstore.postgres_store import EVENTS_SCHEMA, PostgresStore
 from warlog.eventstore.postgres_vault import PostgresVault
 from warlog.eventstore.records import GameInfo, Pending
@@ -585,17 +585,30 @@ def test_a_uri_whose_port_cannot_be_read_is_named_without_any_part_of_it() -> No
     assert "database postgresql://… " in line
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="bug: psycopg's message for a URI it cannot parse quotes the whole URI, password "
-    "included, and the one line repeats it",
-)
 def test_a_uri_psycopg_cannot_parse_is_one_line_without_the_password() -> None:
     """Given a database URI whose IPv6 host lacks its closing bracket, when a store opens it,
-    then the one line does not show the password."""
+    then the one line shows psycopg's reason with the URI it quotes as ``postgresql://…``: the
+    password is never shown (psycopg quotes the URI whole)."""
     with pytest.raises(StoreError) as caught:
         PostgresStore("postgresql://arbiter:hunter2@[::1/warlog")
-    assert "hunter2" not in caught.value.line()
+    assert caught.value.line() == (
+        "error[store/unavailable]: database postgresql://…: end of string reached when looking "
+        'for matching "]" in IPv6 host address in URI: "postgresql://…"'
+    )
+
+
+@pytest.mark.parametrize(
+    "quoted",
+    [
+        'URI "postgresql://arbiter:hunter2@[::1/warlog" refused',
+        "cannot reach postgres://arbiter:hunter2@db.example/warlog",
+    ],
+)
+def test_a_driver_message_quoting_a_uri_keeps_its_password_out(quoted: str) -> None:
+    """Given a driver's message that quotes the URI, whole or another form of it, when it is
+    made the one line, then the password is shown as ``…`` wherever it stood."""
+    line = scrubbed(quoted, "postgresql://arbiter:hunter2@[::1/warlog", "postgresql://…")
+    assert "hunter2" not in line and "…" in line
 
 
 def test_a_schema_version_that_is_no_number_is_not_ours(
