@@ -56,6 +56,12 @@ def audit_game(
         # a lineage event that does not decode, met on the way: the audit of the chained
         # form says what is wrong, as a finding (the key file is not at fault)
         return audit_records(counted(arb.store.read(game), progress), arb.rulesets, from_seq)
+    except StoreError as exc:
+        if holds or exc.code != "store/corrupt":
+            raise
+        # the public form read without keys refuses a row that is no JSON: the audit of the
+        # chained form (the same rows, none of them opened) says what is wrong, as a finding
+        return audit_records(counted(arb.store.read(game), progress), arb.rulesets, from_seq)
     # the snapshots live in the key file: a database handed out without it has none to compare
     # (a game that seals nothing re-derives to its end all the same)
     if not auditor.findings and not auditor.proved.rules_stopped_at and arb.vault.available():

@@ -15,6 +15,8 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from itertools import islice
 from typing import Any, NamedTuple
 
+import msgspec
+
 from warlog.arbiter.meta import GameMeta, evolve_meta
 from warlog.domain.core.errors import IntegrityError, StoreError, WarlogError
 from warlog.domain.core.events import CommandIssued, Event, GameCreated
@@ -262,11 +264,11 @@ class Forms:
         if type(record.at) is not str:  # what a reader writes out as text
             raise self._not_text(record)
         if not sealed:
-            return record
+            return self._json(record)
         meta = self._in_force(record)
         revealed = (meta.dice.commitment or "") in self._opened
         if self._reader == PUBLIC and not revealed:
-            return record
+            return self._json(record)
         opening = self._vault.opening(record.hash)
         key = self._vault.key(meta.dice.commitment or "")
         if opening is None or key is None:
@@ -310,6 +312,17 @@ class Forms:
                 "does not fit the event (a value missing, or a seal the event does not hold)",
             ) from None
         return compact(opened)
+
+    def _json(self, record: Record) -> Record:
+        """``record``, given as stored, once its data is known to be JSON: a row the fold does
+        not read (a command, a roll) or a sealed one passed on unopened is checked nowhere else,
+        and a reader writes it out as JSON (an export, the live feed); store/corrupt if not."""
+        try:
+            msgspec.json.decode(record.data, type=msgspec.Raw)
+        except msgspec.DecodeError:
+            game = self._meta.game if self._meta is not None else "?"
+            raise damaged_row(game, record.seq, record.type, "not JSON") from None
+        return record
 
     def _in_force(self, record: Record) -> GameMeta:
         """The game's meta in force at sealed ``record``; DamagedLineage when no

@@ -240,19 +240,37 @@ def test_a_sealed_row_that_is_no_json_is_a_corrupt_database_where_it_is_opened(
     assert run(db, "head", "a1")[1] == head
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="bug: export writes the damaged row into a line that is no JSON and exits 0 "
-    "(an export before the reveal passes sealed rows through unread)",
-)
 def test_export_of_a_sealed_row_that_is_no_json_is_a_corrupt_database(tmp_path: Path) -> None:
     """Given the same game, when it is exported, then one line says event 3 does not decode,
     store/corrupt, exit 1; not a file that `warlog import` refuses at its third line."""
     db = damaged_game(tmp_path / "s.db", "armageddon-empires", "a1", SEALED_NOT_JSON)
-    status, _, err = run(db, "export", "a1")
-    assert status == 1
-    assert one_line(err, "store/corrupt").startswith(
-        "error[store/corrupt]: game a1, event 3 (card_dealt) does not decode"
+    status, out, err = run(db, "export", "a1")
+    assert status == 1 and [line[:9] for line in out.splitlines()] == ['{"seq": 1', '{"seq": 2']
+    assert one_line(err, "store/corrupt") == (
+        "error[store/corrupt]: game a1, event 3 (card_dealt) does not decode (not JSON): the log "
+        "is damaged; `warlog audit` lists what is wrong"
+    )
+
+
+@pytest.mark.parametrize("args", [("export", "a1"), ("events", "a1")], ids=["export", "events"])
+def test_a_command_row_that_is_no_json_is_a_corrupt_database_where_it_is_read(
+    tmp_path: Path, args: tuple[str, ...]
+) -> None:
+    """Given a game whose command_issued (event 18, a row the fold never reads) was edited into
+    text that is no JSON, when it is exported or listed, then one line names it, store/corrupt,
+    exit 1, after the 17 events before it (written out as they are read)."""
+    db = tmp_path / "c.db"
+    assert run(db, "new", "armageddon-empires", "--game", "a1")[0] == 0
+    buy = '{"type": "buy_initiative", "player": "red", "count": 0}'
+    assert run(db, "play", "a1", buy)[0] == 0
+    with sqlite3.connect(db) as conn:
+        conn.execute("UPDATE events SET data = '{\"player\": ' WHERE game = 'a1' AND seq = 18")
+    conn.close()
+    status, out, err = run(db, *args)
+    assert (status, len(out.splitlines())) == (1, 17)
+    assert one_line(err, "store/corrupt") == (
+        "error[store/corrupt]: game a1, event 18 (command_issued) does not decode (not JSON): "
+        "the log is damaged; `warlog audit` lists what is wrong"
     )
 
 
