@@ -11,6 +11,7 @@ from typing import Any
 
 import msgspec
 
+from warlog.domain.core.errors import StoreError
 from warlog.domain.core.events import CORE_TAGS, Event, GameCreated
 from warlog.domain.core.fold import evolve_event
 from warlog.domain.core.ruleset import AnyRuleset
@@ -62,6 +63,12 @@ class EventsView:
                 self.players = list(event.players)
             if event.type_name() in CORE_TAGS:
                 continue
+            if self._state is None:  # a ruleset event before any game_created: a damaged log
+                raise StoreError(
+                    f"event {seq} ({event.type_name()}) comes before the log's game_created: "
+                    "the log is damaged; `warlog audit` lists what is wrong",
+                    "store/corrupt",
+                )
             round_ = ruleset.round_of(self._state)
             for notice in ruleset.notices(before, self._state, event):
                 self.entries.append(

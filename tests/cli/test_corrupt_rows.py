@@ -451,11 +451,6 @@ def test_a_log_opening_with_a_reveal_is_a_corrupt_database_where_the_state_is_re
     )
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="bug: `warlog log` of a log opening with a dice_revealed is internal/bug "
-    "(AttributeError: 'NoneType' object has no attribute 'round', projections/events_view.py)",
-)
 def test_the_events_view_of_a_log_opening_with_a_reveal_is_a_corrupt_database(
     tmp_path: Path,
 ) -> None:
@@ -464,7 +459,10 @@ def test_the_events_view_of_a_log_opening_with_a_reveal_is_a_corrupt_database(
     db = damaged_game(tmp_path / "c.db", "armageddon-empires", "a1", FIRST_ROW_A_REVEAL)
     status, out, err = run(db, "log", "a1")
     assert (status, out) == (1, "")
-    one_line(err, "store/corrupt")
+    assert one_line(err, "store/corrupt") == (
+        "error[store/corrupt]: event 3 (card_dealt) comes before the log's game_created: the log "
+        "is damaged; `warlog audit` lists what is wrong"
+    )
 
 
 def test_audit_without_the_key_file_of_a_sealed_row_that_is_no_json_finds_it_altered(
