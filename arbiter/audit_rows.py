@@ -50,7 +50,7 @@ def read_row(record: Record, find: Find, proved: Proved) -> Row:
         data = json.loads(record.data)
         chained_obj, openings = stripped(data)
     except (ValueError, TypeError):
-        return Row(record, record.data, None)  # not JSON: the decode check reports it
+        return _not_json(record)
     chained = compact(chained_obj)
     sealed = [path for path, _ in seals_in(chained_obj)]
     values: dict[str, Any] = {}
@@ -83,7 +83,7 @@ def read_opened_row(opened: Opened, find: Find, proved: Proved) -> Row:
     if read is None:
         seals = _seals_of(record.data)
         if seals is None:
-            return Row(record, record.data, None)  # not JSON: the decode check reports it
+            return _not_json(record)
         problem = opened.missing or "the key file's clear form of it is not JSON"
         find(record.seq, "seal", f"{problem}: {plural(seals, 'sealed value')} not opened")
         proved.seals_closed += seals
@@ -105,6 +105,13 @@ def read_opened_row(opened: Opened, find: Find, proved: Proved) -> Row:
         owners=opened.owners,
         closed_why=KEY_FILE_SHUT if unopened else "",
     )
+
+
+def _not_json(record: Record) -> Row:
+    """A row whose data is no JSON, sealed or not: read as its own clear form, so that the
+    decode check reports it and the rules stop there (an event that could not be read), as
+    for any row; none of its seals can be counted."""
+    return Row(record, record.data, record.data, sealed=[])
 
 
 def _seals_of(data: str) -> int | None:

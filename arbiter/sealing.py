@@ -270,7 +270,7 @@ class Forms:
         if self._reader == PUBLIC and not revealed:
             return self._json(record)
         opening = self._vault.opening(record.hash)
-        key = self._vault.key(meta.dice.commitment or "")
+        key = self._vault.key(self._commitment(record, meta))
         if opening is None or key is None:
             raise StoreError(
                 f"the key file cannot open event {record.seq}: its sealed values stay sealed",
@@ -323,6 +323,17 @@ class Forms:
             game = self._meta.game if self._meta is not None else "?"
             raise damaged_row(game, record.seq, record.type, "not JSON") from None
         return record
+
+    def _commitment(self, record: Record, meta: GameMeta) -> str:
+        """The dice commitment whose key opens sealed ``record``; DamagedLineage when the game
+        in force names none (every game that seals a value commits to its key at creation, so
+        the log was edited, not the key file)."""
+        if not meta.dice.commitment:
+            raise DamagedLineage(
+                f"event {record.seq} ({record.type}) holds sealed values, but the game in force "
+                "commits to no key: the log is damaged; `warlog audit` lists what is wrong"
+            )
+        return meta.dice.commitment
 
     def _in_force(self, record: Record) -> GameMeta:
         """The game's meta in force at sealed ``record``; DamagedLineage when no
@@ -394,7 +405,7 @@ class Forms:
                     yield Opened(record, record.data, {})
                     continue
                 meta = self._in_force(record)
-                commitment = meta.dice.commitment or ""
+                commitment = self._commitment(record, meta)
                 if commitment not in keys:
                     keys[commitment] = vault.key(commitment)
                 opening, key = held.get(record.hash), keys[commitment]
