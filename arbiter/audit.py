@@ -67,9 +67,13 @@ class Auditor:
         from_seq: int = 1,
         *,
         rules: bool = True,
+        unopened_why: str = "",
     ) -> None:
+        """``unopened_why``: why sealed values stay closed, when the reader knows better than
+        "not revealed, no key at hand" (the arbiter reading a log with a damaged lineage)."""
         self._rulesets = rulesets
         self.from_seq = from_seq
+        self._unopened_why = unopened_why
         self.findings: list[Finding] = []
         #: where every check reports what it finds (``find(seq, check, message, ...)``)
         self.find = Find(self.findings)
@@ -249,7 +253,7 @@ class Auditor:
             if closed.closed_why:
                 why = closed.closed_why
             elif closed.clear is None:
-                why = (
+                why = self._unopened_why or (
                     "its sealed values are not opened here (the seed is not revealed, and no key "
                     "file holding its key nor an opened export was at hand)"
                 )
@@ -357,9 +361,10 @@ def audit_records(
     records: Iterable[Record | Opened],
     rulesets: Callable[[str], AnyRuleset],
     from_seq: int = 1,
+    unopened_why: str = "",
 ) -> Auditor:
     """Audit a log given as records in file or seq order (or as the arbiter's vault opens
     them: ``Opened``); the Auditor holds the findings and what it proved."""
-    auditor = Auditor(rulesets, from_seq)
+    auditor = Auditor(rulesets, from_seq, unopened_why=unopened_why)
     auditor.feed(records)
     return auditor

@@ -48,14 +48,14 @@ def audit_game(
             raise
         # a log whose lineage does not decode (a damaged game_created): the audit of its
         # chained form says what is wrong, as a finding
-        return audit_records(counted(arb.store.read(game), progress), arb.rulesets, from_seq)
+        return _as_stored(arb, game, from_seq, progress)
 
     try:
         auditor = audit_records(counted(records, progress), arb.rulesets, from_seq)
     except DamagedLineage:
         # a lineage event that does not decode, met on the way: the audit of the chained
         # form says what is wrong, as a finding (the key file is not at fault)
-        return audit_records(counted(arb.store.read(game), progress), arb.rulesets, from_seq)
+        return _as_stored(arb, game, from_seq, progress)
     except StoreError as exc:
         if holds or exc.code != "store/corrupt":
             raise
@@ -78,6 +78,22 @@ def audit_game(
             for seq in differing
         )
     return auditor
+
+
+#: why the audit of a log whose lineage is damaged opens no sealed value
+LINEAGE_DAMAGED = (
+    "its sealed values are read as stored, none opened: the log's lineage (game_created, "
+    "game_forked, dice_revealed) is damaged, findings above, so which key opens what is not known"
+)
+
+
+def _as_stored(
+    arb: Arbiter, game: str, from_seq: int, progress: Callable[[int], None] | None
+) -> Auditor:
+    """The audit of the log's chained form, its seals left closed: a lineage the key file's
+    reads cannot follow is audited as stored, its damage a finding."""
+    records = counted(arb.store.read(game), progress)
+    return audit_records(records, arb.rulesets, from_seq, unopened_why=LINEAGE_DAMAGED)
 
 
 def holds_its_keys(store: Store, vault: Vault, game: str) -> bool:

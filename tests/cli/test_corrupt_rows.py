@@ -365,6 +365,12 @@ def test_audit_of_a_revealed_game_whose_dice_revealed_does_not_decode_finds_it(
         "  seq 18 [chain]: hash does not match the event's content (the event was altered)",
         "  seq 18 [decode]: bad dice_revealed data: Input data was truncated",
     ]
+    # and it says why nothing was re-derived: the lineage, not a missing key file
+    assert (
+        "  rules: 0 batches re-derived; not checked from seq 1 on (its sealed values are read as "
+        "stored, none opened: the log's lineage (game_created, game_forked, dice_revealed) is "
+        "damaged, findings above, so which key opens what is not known)"
+    ) in out.splitlines()
 
 
 def test_audit_of_a_game_created_stored_as_bytes_names_the_game_it_creates(
