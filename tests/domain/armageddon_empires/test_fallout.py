@@ -371,18 +371,23 @@ def radiation_faces(*cards: tuple[int, int]) -> list[int]:
     ]
 
 
+def _nova_on_the_hardened_vault() -> list[int]:
+    """The dice of red's nova on blue's HQ, a Hardened vault: the vault's challenge, 3 − 0 = 3,
+    not halved for a Hardened facility (R14); the bunker's, 10 − 0 = 10, and its radiation 15 −
+    2; the seer and the titan missed; the garrison's plate 5 − 0 = 5, halved for the garrison of
+    a Hardened base: 2; the titan's radiation 15 − 1."""
+    vault, bunker, bunker_radiation = [6, 6, 6] + [1] * 7 + [1], [6] * 10 + [1], [2]
+    seer, titan = [*MISS, 1, 1], [*MISS, 1, 1]
+    plate, titan_radiation = [6] * 5 + [1] * 5 + [1], radiation_faces((4, 1))
+    return vault + bunker + bunker_radiation + seer + titan + plate + titan_radiation
+
+
 def test_a_hydrogen_bomb_spares_hardened_facilities_and_the_garrison_of_a_hardened_base() -> None:
     g = struck(["nova"], blue_card="vault")
-    vault = [6, 6, 6] + [1] * 7 + [1]  # 3 − 0 = 3, not halved for a Hardened facility (R14)
-    bunker = [6] * 10 + [1]  # 10 − 0 = 10
-    bunker_radiation = [2]  # 15 − 2
-    seer, titan = [*MISS, 1, 1], [*MISS, 1, 1]
-    plate = [6] * 5 + [1] * 5 + [1]  # 5 − 0 = 5, halved for the garrison of a Hardened base: 2
-    titan_radiation = radiation_faces((4, 1))  # 15 − 1
     events = launch(
         g,
         PlayAttackCard(player="red", card="red.nova.1", at="4,2"),
-        dice=vault + bunker + bunker_radiation + seer + titan + plate + titan_radiation,
+        dice=_nova_on_the_hardened_vault(),
     )
     detonated = only(events, WmdDetonated)
     assert detonated.destroyed == ()
@@ -405,13 +410,10 @@ def test_a_hydrogen_bomb_that_destroys_a_facility_of_a_base_left_standing_discar
     # given blue's bunker already 7 down of its 30: the 23 of the bomb destroy it (AE-24)
     g = struck(["nova"], blue_card="vault")
     g.state = replace(g.state, damage={**g.state.damage, "blue.bunker.1": 7})
-    vault, bunker, bunker_radiation = [6, 6, 6] + [1] * 7 + [1], [6] * 10 + [1], [2]
-    seer, titan = [*MISS, 1, 1], [*MISS, 1, 1]
-    plate, titan_radiation = [6] * 5 + [1] * 5 + [1], radiation_faces((4, 1))
     events = launch(
         g,
         PlayAttackCard(player="red", card="red.nova.1", at="4,2"),
-        dice=vault + bunker + bunker_radiation + seer + titan + plate + titan_radiation,
+        dice=_nova_on_the_hardened_vault(),
     )
     # then it is discarded, and the vault's base, Hardened and standing, keeps no facility
     bunker_hit = only(events, WmdDetonated).hits[1]
@@ -426,15 +428,11 @@ def test_a_wmd_s_open_hit_tells_the_damage_seen_not_a_repair_made_out_of_sight()
     g = struck(["nova"], blue_card="vault")
     g.state = replace(g.state, hidden_damage={"blue.vault.1": -2})
     assert RULESET.view(g.state, "red")["damage"]["blue.vault.1"] == 2
-    vault = [6, 6, 6] + [1] * 7 + [1]
-    bunker, bunker_radiation = [6] * 10 + [1], [2]
-    seer, titan = [*MISS, 1, 1], [*MISS, 1, 1]
-    plate, titan_radiation = [6] * 5 + [1] * 5 + [1], radiation_faces((4, 1))
     # when red's nova strikes: the vault takes 3 + 15 as before
     events = launch(
         g,
         PlayAttackCard(player="red", card="red.nova.1", at="4,2"),
-        dice=vault + bunker + bunker_radiation + seer + titan + plate + titan_radiation,
+        dice=_nova_on_the_hardened_vault(),
     )
     # then the public hit counts from the 2 red saw (20, not 18, which would tell the repair),
     # and the vault has taken 18 in all
