@@ -61,7 +61,7 @@ def audit_game(
             raise
         # the public form read without keys refuses a row that is no JSON: the audit of the
         # chained form (the same rows, none of them opened) says what is wrong, as a finding
-        return audit_records(counted(arb.store.read(game), progress), arb.rulesets, from_seq)
+        return _as_stored(arb, game, from_seq, progress, unopened_why="")
     # the snapshots live in the key file: a database handed out without it has none to compare
     # (a game that seals nothing re-derives to its end all the same)
     if not auditor.findings and not auditor.proved.rules_stopped_at and arb.vault.available():
@@ -88,12 +88,16 @@ LINEAGE_DAMAGED = (
 
 
 def _as_stored(
-    arb: Arbiter, game: str, from_seq: int, progress: Callable[[int], None] | None
+    arb: Arbiter,
+    game: str,
+    from_seq: int,
+    progress: Callable[[int], None] | None,
+    unopened_why: str = LINEAGE_DAMAGED,
 ) -> Auditor:
-    """The audit of the log's chained form, its seals left closed: a lineage the key file's
-    reads cannot follow is audited as stored, its damage a finding."""
+    """The audit of the log's chained form, its seals left closed, for a log the key file's
+    reads refuse (a lineage they cannot follow, by default): its damage is a finding."""
     records = counted(arb.store.read(game), progress)
-    return audit_records(records, arb.rulesets, from_seq, unopened_why=LINEAGE_DAMAGED)
+    return audit_records(records, arb.rulesets, from_seq, unopened_why=unopened_why)
 
 
 def holds_its_keys(store: Store, vault: Vault, game: str) -> bool:

@@ -320,7 +320,7 @@ class Forms:
         try:
             msgspec.json.decode(record.data, type=msgspec.Raw)
         except msgspec.DecodeError:
-            game = self._meta.game if self._meta is not None else "?"
+            game = self._meta.game if self._meta is not None else ""
             raise damaged_row(game, record.seq, record.type, "not JSON") from None
         return record
 

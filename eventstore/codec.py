@@ -113,9 +113,11 @@ class Codec:
 
 
 def damaged_row(game: str, seq: int, type_: str, wrong: str) -> StoreError:
-    """The read path's error for event ``seq`` of ``game`` whose stored data is ``wrong``."""
+    """The read path's error for event ``seq`` of ``game`` (unnamed when "": not known yet)
+    whose stored data is ``wrong``."""
+    where = f"game {game}, event {seq}" if game else f"event {seq}"
     return StoreError(
-        f"game {game}, event {seq} ({type_}) does not decode ({wrong}): the log is damaged; "
+        f"{where} ({type_}) does not decode ({wrong}): the log is damaged; "
         "`warlog audit` lists what is wrong",
         "store/corrupt",
     )
