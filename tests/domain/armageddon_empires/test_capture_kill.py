@@ -22,10 +22,10 @@ from tests.domain.armageddon_empires.helpers import (
 from tests.domain.armageddon_empires.test_hidden_setup import outputs_of
 from tests.domain.armageddon_empires.test_non_interference import (
     KEY,
-    ROUND_ONE,
     SHARED_HEX,
     empires,
     reads,
+    wisp_into,
 )
 from tests.given_when_then import Given
 from warlog.arbiter.application import Arbiter
@@ -431,15 +431,7 @@ def shadowed(tmp: Path, receiver: str, version: str | None = None) -> Arbiter:
     text = toml(SHARED_HEX.replace('hero = "pawn"', 'hero = "shade"'), empires=empires("[]"))
     arb = begun(tmp / f"{receiver}-{version}", text, KEY, version)
     for command in [
-        {"type": "buy_initiative", "player": "red", "count": 0},
-        {"type": "buy_initiative", "player": "blue", "count": 0, "dice": ROUND_ONE},
-        {
-            "type": "transfer_cards",
-            "player": "blue",
-            "from_army": "blue-ghost",
-            "to_army": receiver,
-            "cards": ["blue.wisp.1"],
-        },
+        *wisp_into(receiver),
         {"type": "engage_stealth", "player": "blue", "army": "blue-pawn"},
         {"type": "end_turn", "player": "blue"},
         {"type": "hunt_hero", "player": "red", "army": "red-hunt"},

@@ -184,7 +184,15 @@ def joined(tmp: Path, receiver: str, version: str | None = None) -> Arbiter:
     ``version``: the game begun under that version of the rules (default: this one's)."""
     text = toml(SHARED_HEX, empires=empires('["trooper"]'))
     arb = begun(tmp / f"{receiver}-{version}", text, KEY, version)
-    for command in [
+    for command in [*wisp_into(receiver), {"type": "end_turn", "player": "blue"}]:
+        arb.play("ni", json.dumps(command))
+    return arb
+
+
+def wisp_into(receiver: str) -> list[dict[str, Any]]:
+    """Round one's initiative bought (blue first, ``ROUND_ONE``), then blue's stealthed wisp
+    moved from blue-ghost into ``receiver``: sealed for red."""
+    return [
         {"type": "buy_initiative", "player": "red", "count": 0},
         {"type": "buy_initiative", "player": "blue", "count": 0, "dice": ROUND_ONE},
         {
@@ -194,10 +202,7 @@ def joined(tmp: Path, receiver: str, version: str | None = None) -> Arbiter:
             "to_army": receiver,
             "cards": ["blue.wisp.1"],
         },
-        {"type": "end_turn", "player": "blue"},
-    ]:
-        arb.play("ni", json.dumps(command))
-    return arb
+    ]
 
 
 def refusal(arb: Arbiter, command: dict[str, Any]) -> str:
