@@ -239,8 +239,8 @@ class PostgresVault:
 
     def _not_held(self, exc: StoreError) -> StoreError:
         """A database without a vault this role may read is a database handed out without its
-        key file (``store/no_key_file``): listed, exported and chain-checked, not played or
-        folded; any other failure is itself."""
+        key file (``store/no_key_file``): listed, exported and audited, and its games read where
+        nothing is sealed, not played; any other failure is itself."""
         if exc.code == "store/missing":
             why = "holds no warlog vault"
         elif exc.code == "store/unreadable":  # permission denied: a players' role
@@ -250,7 +250,7 @@ class PostgresVault:
         return StoreError(
             f"{self.path} {why}: the games' keys and sealed values live there, and only the "
             "arbiter's role reads them (a role granted meta, games and events can list, export "
-            "and chain-check the games, not play or fold them)",
+            "and audit the games, and read them where nothing is sealed, not play them)",
             "store/no_key_file",
         )
 

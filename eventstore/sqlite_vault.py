@@ -260,7 +260,8 @@ class SQLiteVault:
                 raise StoreError(
                     f"no key file {self.path}: the games' keys and sealed values live there, and "
                     "only the arbiter that created them holds it (a database handed out without "
-                    "it can be listed, exported and chain-checked, not played or folded)",
+                    "it can be listed, exported and audited, and its games read where nothing is "
+                    "sealed; none can be played)",
                     "store/no_key_file",
                 )
             try:  # owner-only from the start: never a moment when others could read it

@@ -139,8 +139,9 @@ class ManualDice:
             if len(self._given) < len(self._demand)
             else ""
         )
+        count = f"{len(self._demand)} {'die' if len(self._demand) == 1 else 'dice'}"
         raise InputError(
-            f"this command needs {len(self._demand)} dice ({need}) in its 'dice' list; "
+            f"this command needs {count} ({need}) in its 'dice' list; "
             f"{len(self._given)} given{counted}",
             "input/dice_count",
         )

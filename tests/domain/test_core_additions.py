@@ -4,8 +4,11 @@ command rolled yet?), ``procedure.describe`` (what comes next, for a view) and `
 
 from __future__ import annotations
 
+import pytest
+
 from warlog.domain.core.batch import Batch
 from warlog.domain.core.dice import ManualDice
+from warlog.domain.core.errors import InputError
 from warlog.domain.core.events import Event
 from warlog.domain.core.procedure import Decision, describe
 from warlog.domain.core.ruleset import Notice, notify
@@ -26,6 +29,19 @@ def test_a_batch_knows_once_it_has_rolled_dice() -> None:
     assert batch.roll(0, purpose="nothing") == [] and not batch.rolled  # no dice, no roll
     assert batch.roll(2, purpose="two dice") == [4, 2]
     assert batch.rolled and batch.state == 1
+
+
+def test_a_manual_roll_short_of_its_one_die_says_die() -> None:
+    # given a referee's list of no faces for a command that rolls one d6
+    dice = ManualDice([])
+    dice.faces(0, 1, 6)
+    # when the command's dice are checked, then the refusal counts one die, not "1 dice"
+    with pytest.raises(InputError) as refused:
+        dice.check_all_used()
+    assert str(refused.value).startswith(
+        "this command needs 1 die (1 d6) in its 'dice' list; 0 given"
+    )
+    assert refused.value.code == "input/dice_count"
 
 
 def test_describe_says_who_decides_what_and_where() -> None:
