@@ -7,8 +7,9 @@ from __future__ import annotations
 import json
 from typing import TYPE_CHECKING, Any
 
+from warlog.domain.core.dice import commitment_of
 from warlog.domain.core.errors import InputError, StoreError
-from warlog.domain.core.events import BATCH_STARTS, CommandIssued, DiceRolled
+from warlog.domain.core.events import BATCH_STARTS, CommandIssued, DiceRevealed, DiceRolled
 from warlog.domain.core.seal import is_seal
 from warlog.projections.replay import WITHHELD, explained
 
@@ -87,12 +88,30 @@ def explain_event(arb: Arbiter, game: str, seq: int, player: str | None = None) 
         "dice_source": source,
         "rule": WITHHELD if rule is None else rule,
     }
+    event = events[target]
+    if isinstance(event, DiceRevealed):
+        report["commitment"] = opens_commitment(event, meta.dice.commitment, meta.spec_seq)
     procedure = None if rule is None else events[target].part_of()
     if procedure is not None:
         began = _began(arb, game, reader, seq, procedure)
         if began is not None:
             report["procedure"] = {"name": procedure, "began": began}
     return report
+
+
+def opens_commitment(revealed: DiceRevealed, commitment: str | None, made_at: int) -> str:
+    """Whether a published seed opens the commitment in force (made at seq ``made_at``): the
+    check a player makes of a reveal, told rather than left to the reader."""
+    try:
+        digest = commitment_of(bytes.fromhex(revealed.seed))
+    except ValueError:
+        digest = None
+    if commitment and digest == commitment:
+        return f"the seed's sha256 is the commitment made at event {made_at}: it opens it"
+    return (
+        f"the seed does NOT open the commitment made at event {made_at} ({commitment}): nothing "
+        "sealed or rolled under it is proved by this seed (`warlog audit` reports it)"
+    )
 
 
 def _began(arb: Arbiter, game: str, reader: str, seq: int, procedure: str) -> int | None:

@@ -183,6 +183,8 @@ def explain_text(report: dict[str, Any]) -> str:
             f"-> {faces}"
         )
     lines.append(f"dice source: {report['dice_source']}")
+    if "commitment" in report:
+        lines.append(f"commitment: {report['commitment']}")
     if report["rule"]:
         lines += [f"rule: {line}" for line in report["rule"].splitlines()]
     return "\n".join(lines)

@@ -99,7 +99,7 @@ class DiceRevealed(Event, frozen=True, tag="dice_revealed"):
         return (
             f"the game's seed is published: its sha256 is {digest}, which must be the commitment "
             "the game made when its dice were committed; from here anyone can re-derive every "
-            "automatic die and open every sealed value (a referee's typed dice included) "
+            "automatic die and open every sealed value (a manual-dice game's typed dice too) "
             "(`warlog audit`), and the game takes no more commands"
         )
 

@@ -267,6 +267,12 @@ def test_explain_says_the_dice_came_from_the_seed_as_it_stands_now(env: dict[str
     after = json.loads(run(env, "explain", "g1", "3", "--json")[1])["dice_source"]
     assert after.startswith("auto: HMAC-SHA256 of the revealed seed over ")
     assert "not yet revealed" not in after
+    # and the reveal itself says that its seed opens the game's commitment
+    reveal = head(env).split()[0]
+    assert (
+        "\ncommitment: the seed's sha256 is the commitment made at event 1: it opens it\n"
+        in (run(env, "explain", "g1", reveal)[1])
+    )
 
 
 def test_explain_gives_the_whole_batch_up_to_the_head(env: dict[str, str]) -> None:
