@@ -53,7 +53,7 @@ def test_a_whole_game_is_played_through_the_cli_with_a_referees_dice(
         for _attempt in range(8):  # how many dice a command rolls may depend on the faces
             if not (status == 1 and "input/dice_count" in err):
                 break
-            needed = int(re.search(r"needs (\d+) dice", err).group(1))  # type: ignore[union-attr]
+            needed = int(re.search(r"needs (\d+) di(?:c)?e ", err).group(1))  # type: ignore[union-attr]
             sides = [int(s) for n, s in re.findall(r"(\d+) d(\d+)", err) for _ in range(int(n))]
             assert len(sides) == needed
             thrown += [next(faces) for _ in range(needed - len(thrown))]

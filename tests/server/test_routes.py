@@ -276,7 +276,7 @@ def test_a_referee_enters_manual_dice_with_the_organisers_token(
     told = assert_error(
         client.post("/games/m/commands", json=blue, headers=ADMIN_HEADERS), 400, "input/dice_count"
     )
-    needed = int(re.search(r"needs (\d+) dice", told["message"]).group(1))  # type: ignore[union-attr]
+    needed = int(re.search(r"needs (\d+) di(?:c)?e ", told["message"]).group(1))  # type: ignore[union-attr]
     faces = [1] * needed
     applied = client.post("/games/m/commands", json={**blue, "dice": faces}, headers=ADMIN_HEADERS)
     assert applied.status_code == 200, applied.text
