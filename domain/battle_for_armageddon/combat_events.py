@@ -104,10 +104,11 @@ class AttackDeclared(Event, frozen=True, tag="attack_declared"):
             if self.passive
             else ""
         )
+        note = odds_note(self.attack_total, self.defence_total)
         return (
             f"attack {' + '.join(self.attack_parts)} = {self.attack_total} vs defence {defence}"
-            f"{passive} → {self.column} ({self._odds_note()}{COMBAT_PHASE}; BFA-24: odds "
-            "rounded in the defender's favour)"
+            f"{passive} → {self.column} ({note}{COMBAT_PHASE}; BFA-24: odds rounded in the "
+            "defender's favour)"
         )
 
     def fortifications(self) -> list[str]:
@@ -116,25 +117,25 @@ class AttackDeclared(Event, frozen=True, tag="attack_declared"):
         counted = {part.rpartition(" ")[0] for part in self.defence_parts}
         return [d for d in self.defenders if d not in counted]
 
-    def _odds_note(self) -> str:
-        """The odds at the table's edges: a total of 0 (BFA-3), odds beyond the last or the
-        first column (BFA-24)."""
-        a, d = self.attack_total, self.defence_total
-        if d <= 0:
-            return f"a defence of 0 reads {BEST_ODDS}:1, BFA-3; "
-        if a <= 0:
-            return f"an attack of 0 reads 1:{WORST_ODDS}, BFA-3; "
-        if a >= d and a // d > BEST_ODDS:
-            return (
-                f"{a} ÷ {d}, rounded down = {a // d}:1, capped at the table's last column, "
-                f"{BEST_ODDS}:1; "
-            )
-        if a < d and -(-d // a) > WORST_ODDS:
-            return (
-                f"{d} ÷ {a}, rounded up = 1:{-(-d // a)}, held at the table's first column, "
-                f"1:{WORST_ODDS}; "
-            )
-        return ""
+
+def odds_note(a: int, d: int) -> str:
+    """The odds at the table's edges, ending "; " (empty inside them): a total of 0 (BFA-3),
+    odds beyond the last or the first column (BFA-24)."""
+    if d <= 0:
+        return f"a defence of 0 reads {BEST_ODDS}:1, BFA-3; "
+    if a <= 0:
+        return f"an attack of 0 reads 1:{WORST_ODDS}, BFA-3; "
+    if a >= d and a // d > BEST_ODDS:
+        return (
+            f"{a} ÷ {d}, rounded down = {a // d}:1, capped at the table's last column, "
+            f"{BEST_ODDS}:1; "
+        )
+    if a < d and -(-d // a) > WORST_ODDS:
+        return (
+            f"{d} ÷ {a}, rounded up = 1:{-(-d // a)}, held at the table's first column, "
+            f"1:{WORST_ODDS}; "
+        )
+    return ""
 
 
 class CombatRolled(Event, frozen=True, tag="combat_rolled"):
@@ -156,6 +157,8 @@ class CombatRolled(Event, frozen=True, tag="combat_rolled"):
 
     def explain(self) -> str:
         mods = "".join(f" {_signed(m.value)} ({_modifier_words(m.name)})" for m in self.modifiers)
+        note = odds_note(self.attack_total, self.defence_total)
+        edge = f" ({note}BFA-24)" if note else ""
         raw = self.die + sum(m.value for m in self.modifiers)
         clamp = f" = {raw}, clamped to {self.total}" if raw != self.total else f" = {self.total}"
         again = ""
@@ -174,7 +177,8 @@ class CombatRolled(Event, frozen=True, tag="combat_rolled"):
                 "reroll per combat, the new result stands)"
             )
         return (
-            f"attack {self.attack_total} vs defence {self.defence_total} → {self.column}; "
+            f"attack {self.attack_total} vs defence {self.defence_total} → {self.column}"
+            f"{edge}; "
             f"d6 {self.die}{mods}{clamp} → {self.result} ({RESULTS[self.result]}; "
             f"{COMBAT_RESULTS_TABLE}; BFA-25){again}"
         )

@@ -227,6 +227,15 @@ def test_odds_beyond_the_last_column_say_they_were_capped() -> None:
             "last column, 7:1; rules: Combat Phase; BFA-24: odds rounded in the defender's favour)"
         )
     )
+    # and the roll on that column says so too, where a reader of the roll alone looks
+    assert (
+        one(events, CombatRolled)
+        .explain()
+        .startswith(
+            "attack 9 vs defence 1 → 7:1 (9 ÷ 1, rounded down = 9:1, capped at the table's last "
+            "column, 7:1; BFA-24); d6 3"
+        )
+    )
 
 
 def test_odds_beyond_the_first_column_say_they_were_held_at_it() -> None:
