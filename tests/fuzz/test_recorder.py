@@ -1,0 +1,25 @@
+"""The recording of a source near the rare rules (fixtures/recorder.py): a fixed command the
+rules no longer allow stops it, naming the step, rather than playing on. Each source's bytes,
+version and fuzz: tests/fuzz/test_latest_sources.py."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+import warlog.fixtures.record_edges as record_edges_module
+from warlog.fixtures.record_edges import LOG, record_edges
+
+
+def test_a_step_the_rules_never_allow_stops_the_recording_naming_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # given a recording whose first step waits for a command no rule ever offers
+    monkeypatch.setattr(record_edges_module, "STEPS", [lambda c: False])
+    monkeypatch.setattr(record_edges_module, "WAIT_MOST", 5)
+    # when it is recorded, then it stops after the quiet commands it may wait, naming the step,
+    # and writes nothing
+    with pytest.raises(RuntimeError, match="step 1 of 1 was not legal after 5 quiet commands"):
+        record_edges(tmp_path / LOG.name)
+    assert not (tmp_path / LOG.name).exists()
