@@ -261,8 +261,9 @@ class Arbiter:
         checked. Play in the game is over. Returns its seq and the seed (hex).
 
         InputError ``input/live_forks``, nothing appended, when games that share hidden history
-        with it are still being played (``live_relatives``: its reveal would tell their secrets
-        from before the fork), unless ``despite_live_forks``: the organiser has said so."""
+        with it are still being played (``live_relatives``: its family, a game imported from an
+        export of it; its reveal would tell their secrets), unless ``despite_live_forks``: the
+        organiser has said so."""
         from warlog.arbiter.revealing import revealing
 
         folded, revealed = revealing(self, game, despite_live_forks)
@@ -270,13 +271,15 @@ class Arbiter:
         return Revealed(record.seq, revealed.seed)
 
     def live_relatives(self, game: str) -> list[str]:
-        """The other games of ``game``'s family (its parent, its forks, theirs, and so on) still
-        being played and keeping secrets: neither revealed nor over, nor playing on a seed
-        already public (a same-dice fork of a revealed game). They share hidden history with it
-        (the hands and draws before a fork are the same in both), so revealing one, or showing
-        what one draws after the cut, can tell the others' secrets from before the cut; unless
-        that history is public already (every common ancestor's seed revealed: two forks of a
-        revealed game share nothing secret)."""
+        """The other games of the database still being played that share hidden history with
+        ``game``, sorted: those that share with it a key in force at some point of both logs
+        whose seed is not public yet. Its family (its parent, its forks, theirs, and so on:
+        the hands and draws before a fork are the same in both), and any game imported from
+        an export of it or of a relative (the same key, whatever the catalogue's lineage).
+        Revealing one, or showing what one draws, can tell the others' secrets. Not those
+        revealed, over, or playing on a seed already public (a same-dice fork of a revealed
+        game); nor those whose shared keys are all public (two forks of a revealed game share
+        nothing secret). ``forks.live_sharers`` tells the family from the others."""
         from warlog.arbiter import forks
 
         return forks.live_relatives(self, game)

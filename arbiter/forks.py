@@ -1,14 +1,20 @@
-"""Forks: a game branched at a batch end, and the family of games that share hidden history.
+"""Forks: a game branched at a batch end, and the games that share hidden history.
 
 A fork shares its parent's events up to the cut, the hands and draws before it included, so the
 games of one family (a parent, its forks, theirs) keep one another's secrets until the seeds of
-their common ancestors are public.
+their common ancestors are public. So does a game imported from an export of another (a
+referee's ``--open`` record, imported to the same database): its log holds the same keys, with
+no lineage in the catalogue. Two games share hidden history when a key in force at some point
+of both logs is not public yet.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import TYPE_CHECKING
+from collections import Counter
+from collections.abc import Callable, Collection
+from typing import TYPE_CHECKING, NamedTuple
+
+import msgspec
 
 from warlog.arbiter.creating import Unheld, creating, new_id, unheld
 from warlog.arbiter.fold import Folded
@@ -107,9 +113,99 @@ def fork_game(
 
 
 def live_relatives(arb: Arbiter, game: str) -> list[str]:
-    """The other games of ``game``'s family still being played and keeping secrets
-    (``Arbiter.live_relatives``)."""
+    """The other games still being played that share hidden history with ``game``, sorted
+    (``Arbiter.live_relatives``; ``live_sharers`` tells its family from the others)."""
+    live = live_sharers(arb, game)
+    return sorted(live.family + live.keyed)
+
+
+class LiveSharers(NamedTuple):
+    """The other games still being played that share a key not yet public with a game, each
+    list sorted: ``family``, its relatives by lineage (its parent, its forks, theirs: the
+    history before a cut is theirs too), and ``keyed``, the others (a game imported from an
+    export of it, or of a relative, holds the same key)."""
+
+    family: list[str]
+    keyed: list[str]
+
+
+class _Dice(msgspec.Struct):
+    commitment: str | None = None
+
+
+class _Lineage(msgspec.Struct):
+    """What is read of a ``game_created`` or ``game_forked`` here: its dice (the rest, a whole
+    scenario in ``game_created``, is skipped unread)."""
+
+    dice: _Dice | None = None
+
+
+_LINEAGE = msgspec.json.Decoder(_Lineage)
+
+#: the events that put a key in force (ARCHITECTURE.md, dice): a game's creation and a fork
+#: that commits anew; a fork that keeps its parent's dice brings none
+_KEY_EVENTS = frozenset({"game_created", "game_forked"})
+
+#: ``(seq, commitment)`` of each event of a log that puts a key in force
+_Brought = list[tuple[int, str]]
+
+
+def live_sharers(arb: Arbiter, game: str) -> LiveSharers:
+    """The other games of the database still being played that share with ``game`` a key in
+    force at some point of both logs whose seed is not public yet (``Arbiter.live_relatives``):
+    the values sealed under it and what follows from them (the hands, decks and draws) are the
+    same in both, so revealing one, or showing what it draws, can tell the others'. Not those
+    revealed, over, or playing on a public seed (a same-dice fork of a revealed game).
+
+    The keys come from the stored lineage events (``_Keys``), never from a fold: only
+    ``game`` and the games that share a key with it are folded. StoreError (store/corrupt) if
+    ``game``'s parents run in a circle."""
     infos = {info.game: info for info in arb.store.games()}
+    family = _family(infos, game)
+    keys = _Keys(arb, infos)
+    asked = _folded(arb, game)
+    mine = keys.exact([game])[game]
+    now = None if asked is None else asked.meta.dice.commitment
+    if mine is not None and now and now not in mine:
+        # a log whose first event does not bring the key it is played by (forged, or imported
+        # from elsewhere with its lineage): each of its lineage events read, since a reveal
+        # publishes that key
+        whole = _read_keys(arb, game)
+        mine = None if whole is None else frozenset(key for _, key in whole)
+    sharing = keys.sharing(mine) if mine else set()
+    others = sorted((family | sharing) - {game})
+    theirs = keys.exact(others)
+    folded = {game: asked} | {other: _folded(arb, other) for other in others}
+    # the seeds already public: revealed in one of these logs, or kept by a same-dice fork (a
+    # seed is revealed in a log that holds its key: every such log is here)
+    public = {c for f in folded.values() if f is not None for c in f.meta.opened}
+    live = LiveSharers([], [])
+    for other in others:
+        found, shared = folded[other], theirs[other]
+        if found is not None:
+            meta = found.meta
+            if meta.revealed or (meta.dice.commitment or "") in public:
+                continue  # its seed is already known
+            if arb.ruleset_of(other).is_terminal(found.state):
+                continue
+            if mine is not None and shared is not None and mine & shared <= public:
+                continue  # what they share is told already
+        (live.family if other in family else live.keyed).append(other)
+    return live
+
+
+def _folded(arb: Arbiter, game: str) -> Folded | None:
+    """``game`` folded at its head; None when it cannot be (its key file unreadable: it may be
+    live)."""
+    try:
+        return arb.folded(game)
+    except WarlogError:
+        return None
+
+
+def _family(infos: dict[str, GameInfo], game: str) -> set[str]:
+    """``game``'s family by lineage: its first ancestor and every game forked from it, down
+    the generations. StoreError (store/corrupt) for parents that run in a circle."""
     root, walked = game, {game}
     while infos.get(root) is not None and infos[root].parent is not None:
         root = str(infos[root].parent)
@@ -126,36 +222,126 @@ def live_relatives(arb: Arbiter, game: str) -> list[str]:
             if info.parent in family and info.game not in family:
                 family.add(info.game)
                 grew = True
-    folded: dict[str, Folded | None] = {}
-    for member in sorted(family):
-        try:
-            folded[member] = arb.folded(member)
-        except WarlogError:
-            folded[member] = None  # its key file unreadable: it may be live
-    # the seeds already public: revealed in a log of the family, or kept by a same-dice fork
-    public = {c for f in folded.values() if f is not None for c in f.meta.opened}
+    return family
 
-    def ancestry(member: str) -> list[str]:  # the root first (the walk above ends)
-        line = [member]
-        while (info := infos.get(line[-1])) is not None and info.parent is not None:
-            line.append(str(info.parent))
-        return line[::-1]
 
-    mine = ancestry(game)
-    live = []
-    for relative in sorted(family - {game}):
-        found = folded[relative]
-        if found is not None:
-            meta = found.meta
-            if meta.revealed or (meta.dice.commitment or "") in meta.opened:
-                continue  # its seed is already known
-            if arb.ruleset_of(relative).is_terminal(found.state):
-                continue
-            # the history it shares with ``game`` lies in their common ancestors' events,
-            # sealed under their seeds: told already if every one of them is public
-            common = [a for a, b in zip(mine, ancestry(relative), strict=False) if a == b]
-            sealed = [folded[a] for a in common]
-            if all(f is not None and (f.meta.dice.commitment or "") in public for f in sealed):
-                continue
-        live.append(relative)
-    return live
+def _own_start(info: GameInfo) -> int:
+    """The seq of a game's first own event: 1, or a fork's after its cut."""
+    return 1 if info.parent is None or info.fork_at is None else info.fork_at + 1
+
+
+class _Keys:
+    """The keys in force at some point of each game's log, from the stored lineage events.
+
+    A game made here brings one key, at its first own event (``new``: its ``game_created``;
+    ``fork``: its ``game_forked``, none for same dice), read with every game's in one go
+    (``Store.first_rows``); a fork holds its ancestors' up to its cut too. An imported log may
+    bring more (a fork's export holds its parent's ``game_created`` and its own
+    ``game_forked``): a log whose first event brings another game's key too (a copy of a log
+    of this database, or the game copied) has each of its lineage events read, when asked.
+    Two logs of this database that share a key begin with the same key (the ``game_created``
+    its family began with), so only the games whose first events share one with a game can
+    share any (``sharing``). A log forged to claim another game's key in a later event breaks
+    that; ``live_sharers`` reads each lineage event of the game it is asked about when the key
+    that game is played by is not among those found, so that its reveal publishes no key of a
+    game still being played."""
+
+    def __init__(self, arb: Arbiter, infos: dict[str, GameInfo]) -> None:
+        self._arb = arb
+        self._infos = infos
+        rows = arb.store.first_rows()
+        self._first: dict[str, str | None] = {}
+        for game, info in infos.items():
+            seq, type_, data = rows.get(game, (0, "", ""))
+            right = seq == _own_start(info) and type_ in _KEY_EVENTS
+            self._first[game] = _key_of(data) if right else None
+        counted = Counter(key for key in self._first.values() if key)
+        self._copies = {
+            game
+            for game, key in self._first.items()
+            if key and counted[key] > 1 and _own_start(infos[game]) == 1
+        }
+        self._read: dict[str, _Brought | None] = {}
+        self._firsts = _keys_in_force(infos, self._first_only, infos)
+
+    def sharing(self, keys: frozenset[str]) -> set[str]:
+        """The games whose first events, or their ancestors' up to their cuts, bring one of
+        ``keys``: the only ones that may share one."""
+        return {
+            game
+            for game, theirs in self._firsts.items()
+            if theirs is not None and not theirs.isdisjoint(keys)
+        }
+
+    def exact(self, games: list[str]) -> dict[str, frozenset[str] | None]:
+        """The keys in force at some point of each of ``games``' logs (None: not all known),
+        the lineage events of the copies among them and their ancestors read."""
+        return _keys_in_force(self._infos, self._own, games)
+
+    def _first_only(self, game: str) -> _Brought | None:
+        key = self._first[game]
+        return None if key is None else [(_own_start(self._infos[game]), key)] if key else []
+
+    def _own(self, game: str) -> _Brought | None:
+        if game not in self._copies:
+            return self._first_only(game)
+        if game not in self._read:
+            self._read[game] = _read_keys(self._arb, game)
+        return self._read[game]
+
+
+def _read_keys(arb: Arbiter, game: str) -> _Brought | None:
+    """The keys every lineage event of ``game``'s log puts in force (None: one cannot be read)."""
+    brought: _Brought = []
+    try:
+        for seq, type_, data, _ in arb.store.read_rows(game):
+            if type_ in _KEY_EVENTS:
+                key = _key_of(data)
+                if key is None:
+                    return None
+                if key:
+                    brought.append((seq, key))
+    except WarlogError:
+        return None
+    return brought
+
+
+def _key_of(data: str) -> str | None:
+    """The commitment a lineage event's ``data`` puts in force ('' for none: a same-dice fork);
+    None when it is no such event."""
+    try:
+        dice = _LINEAGE.decode(data).dice
+    except (msgspec.DecodeError, TypeError):
+        return None
+    return "" if dice is None else dice.commitment or ""
+
+
+def _keys_in_force(
+    infos: dict[str, GameInfo],
+    own: Callable[[str], _Brought | None],
+    games: Collection[str],
+) -> dict[str, frozenset[str] | None]:
+    """The commitments of the keys in force at some point of each of ``games``' logs: those
+    ``own`` says its own events bring, and for a fork those its ancestors' bring up to its cut
+    (None: not all known)."""
+    brought: dict[str, _Brought | None] = {}
+    for game in games:
+        line: list[str] = []  # the game and the ancestors not met yet, the game first
+        at = game
+        while at in infos and at not in brought and at not in line:
+            line.append(at)
+            if _own_start(infos[at]) == 1:
+                break
+            at = str(infos[at].parent)
+        for member in reversed(line):  # a parent before its forks
+            info, mine = infos[member], own(member)
+            above: _Brought | None = []
+            if _own_start(info) > 1:  # a parent missing or in a circle: not known
+                above = brought.get(str(info.parent))
+            cut = _own_start(info) - 1
+            brought[member] = (
+                None
+                if mine is None or above is None
+                else [(s, k) for s, k in above if s <= cut] + mine
+            )
+    return {g: None if (b := brought.get(g)) is None else frozenset(k for _, k in b) for g in games}

@@ -136,6 +136,10 @@ class MemoryStore:
         """Every game, sorted by id, with its lineage (parent, fork_at)."""
         return [self._infos[g] for g in sorted(self._infos)]
 
+    def first_rows(self) -> dict[str, tuple[int, str, str]]:
+        """``game -> (seq, type, data)`` of the first event each game stores itself."""
+        return {game: (own[0].seq, own[0].type, own[0].data) for game, own in self._events.items()}
+
     def lineage(self, game: str) -> list[Segment]:
         """The segments holding the game's events, oldest first (``lineage.lineage``)."""
         return self._segments(game)

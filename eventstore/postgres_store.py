@@ -90,6 +90,12 @@ _APPEND = (
     " %s::text[])) SELECT pg_notify(%s, %s)"
 )
 _INFO = "SELECT game, ruleset, parent, fork_at FROM games"
+#: each game's first own row, looked up by the primary key game by game (the LIMIT keeps the
+#: planner from joining the whole of ``events`` to the catalogue)
+_FIRST_ROWS = (
+    "SELECT g.game, e.seq, e.type, e.data FROM games AS g CROSS JOIN LATERAL (SELECT seq, type,"
+    " data FROM events WHERE game = g.game AND seq = coalesce(g.fork_at, 0) + 1 LIMIT 1) AS e"
+)
 
 
 class PostgresStore(Closing):
@@ -236,6 +242,13 @@ class PostgresStore(Closing):
         with self._guard():
             rows = self._connection().execute(f'{_INFO} ORDER BY game COLLATE "C"').fetchall()
         return [catalogue_row(row, self.path) for row in rows]
+
+    def first_rows(self) -> dict[str, tuple[int, str, str]]:
+        """``game -> (seq, type, data)`` of the first event each game stores itself, in one
+        SELECT."""
+        with self._guard():
+            rows = self._connection().execute(_FIRST_ROWS).fetchall()
+        return {game: (int(seq), type_, data) for game, seq, type_, data in rows}
 
     def lineage(self, game: str) -> list[Segment]:
         """The segments holding the game's events, oldest first (``lineage.lineage``)."""

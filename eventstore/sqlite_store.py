@@ -72,6 +72,12 @@ _READ_ROWS_SKIP = (
     " AND (type NOT IN ({kinds}) OR seq = :last) ORDER BY seq"
 )
 _LAST = "SELECT max(seq) FROM events WHERE game = ? AND seq <= ?"
+#: each game's first own row: ``CROSS JOIN`` keeps the catalogue the outer loop, so that each
+#: row is one look-up of the primary key, never a scan of ``events``
+_FIRST_ROWS = (
+    "SELECT g.game, e.seq, e.type, e.data FROM games AS g CROSS JOIN events AS e"
+    " ON e.game = g.game AND e.seq = coalesce(g.fork_at, 0) + 1"
+)
 _INSERT = "INSERT INTO events (game, seq, type, data, at, prev, hash) VALUES (?, ?, ?, ?, ?, ?, ?)"
 _INSERT_GAME = "INSERT INTO games (game, ruleset, parent, fork_at) VALUES (?, ?, ?, ?)"
 
@@ -233,6 +239,13 @@ class SQLiteStore(Closing):
                 "SELECT game, ruleset, parent, fork_at FROM games ORDER BY game"
             ).fetchall()
         return [catalogue_row(row, self.path) for row in rows]
+
+    def first_rows(self) -> dict[str, tuple[int, str, str]]:
+        """``game -> (seq, type, data)`` of the first event each game stores itself, in one
+        SELECT."""
+        with self._guard():
+            rows = self._conn.execute(_FIRST_ROWS).fetchall()
+        return {game: (seq, type_, data) for game, seq, type_, data in rows}
 
     def lineage(self, game: str) -> list[Segment]:
         """The segments holding the game's events, oldest first (``lineage.lineage``)."""

@@ -75,6 +75,13 @@ class Store(Protocol):
 
     def games(self) -> list[GameInfo]: ...
 
+    def first_rows(self) -> dict[str, tuple[int, str, str]]:
+        """``game -> (seq, type, data)`` of the first event each game stores itself: its event
+        1, or a fork's first after its cut. One read for the whole catalogue (the keys each
+        game brings are found there without reading its log); a game with no such row is left
+        out."""
+        ...
+
     def lineage(self, game: str) -> list[Segment]:
         """The segments ``(owner, lo, hi)`` holding the game's events, oldest first. UnknownGame."""
         ...

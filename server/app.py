@@ -417,9 +417,10 @@ async def head(request: Request[Any, Any, Any], game: FromPath[str]) -> Response
             name=LIVE_RELATIVES,
             documentation_only=True,
             description="The games still being played that share hidden history with this one "
-            "(its parent, its forks: the hands and draws before a fork), comma-separated, when "
-            "the reveal went ahead despite them (`despite_live_forks=true`); their secrets from "
-            "before the fork can now be told from this game's. Absent when none.",
+            "(its parent, its forks: the hands and draws before a fork; a game imported from an "
+            "export of it: the same key), comma-separated, when the reveal went ahead despite "
+            "them (`despite_live_forks=true`); their secrets can now be told from this game's. "
+            "Absent when none.",
         )
     ],
 )
@@ -430,8 +431,8 @@ async def reveal(
         bool,
         QueryParameter(
             description="Reveal even though games that share its hidden history (its forks, "
-            "its parent) are still being played; without it such a reveal is refused with 409 "
-            "`input/live_forks`, nothing revealed."
+            "its parent, a game imported from an export of it) are still being played; without "
+            "it such a reveal is refused with 409 `input/live_forks`, nothing revealed."
         ),
     ] = False,
 ) -> Response[s.Revealed]:

@@ -1,4 +1,5 @@
-"""Forks: the batch ends a fork may cut at, the fork's first fold held, and a game's live family."""
+"""Forks: the batch ends a fork may cut at, the fork's first fold held, and the live games that
+share hidden history with a game (its family, a game imported from an export of it)."""
 
 from __future__ import annotations
 
@@ -6,8 +7,16 @@ import pytest
 
 from tests.arbiter.conftest import play
 from warlog.arbiter.application import Arbiter
-from warlog.arbiter.forks import batch_ends_near, fork_game, live_relatives
+from warlog.arbiter.forks import (
+    LiveSharers,
+    batch_ends_near,
+    fork_game,
+    live_relatives,
+    live_sharers,
+)
 from warlog.domain.core.errors import InputError
+from warlog.eventstore.chain import GENESIS, link
+from warlog.eventstore.records import Record
 
 
 def test_the_batch_ends_near_a_seq_are_the_last_events_of_the_batches_around_it(
@@ -149,3 +158,71 @@ def test_a_fork_whose_game_is_over_is_no_live_relative(arb: Arbiter, race: str) 
         play(arb, "f1", 1)
     assert over(arb.state("f1")) and not arb.folded("f1").meta.revealed
     assert live_relatives(arb, race) == []
+
+
+def copy_of(arb: Arbiter, game: str, copy: str) -> str:
+    """``copy``: ``game`` imported from its referee's record (``export --open``) into the same
+    database, as the organiser keeps a record of a game and imports it again."""
+    return arb.import_records(list(arb.export_records(game, opened=True)), copy)
+
+
+def test_a_game_imported_from_an_open_record_of_a_live_game_shares_its_key_both_ways(
+    arb: Arbiter, race: str
+) -> None:
+    """Given g1 still being played and c1 imported from its open record (no lineage in the
+    catalogue, the same key), when the live games sharing hidden history with either are
+    asked for, then each names the other, as one that shares its key; and a copy of the copy
+    shares it with both."""
+    copy_of(arb, race, "c1")
+    assert arb.store.info("c1").parent is None
+    assert live_sharers(arb, race) == LiveSharers(family=[], keyed=["c1"])
+    assert live_sharers(arb, "c1") == LiveSharers(family=[], keyed=[race])
+    copy_of(arb, "c1", "c2")
+    assert live_relatives(arb, "c2") == ["c1", race]
+
+
+def test_a_fork_and_a_copy_of_it_share_the_forks_key_once_the_parent_is_revealed(
+    arb: Arbiter, race: str
+) -> None:
+    """Given f1, a new-dice fork of g1 played on, and c1 imported from f1's open record, when
+    g1 is revealed (its key public), then f1 and c1 still share f1's key, which c1's log puts
+    in force at its own game_forked event: each is the other's live sharer, and g1 has none
+    (it shares only its public key with them)."""
+    arb.fork(race, 9, new_game="f1")
+    play(arb, "f1", 1)
+    copy_of(arb, "f1", "c1")
+    arb.reveal(race, despite_live_forks=True)
+    assert live_sharers(arb, "f1") == LiveSharers(family=[], keyed=["c1"])
+    assert live_sharers(arb, "c1") == LiveSharers(family=[], keyed=["f1"])
+    assert live_relatives(arb, race) == []
+
+
+def test_a_fork_of_a_copy_cut_before_its_game_forked_holds_none_of_that_forks_key(
+    arb: Arbiter, race: str
+) -> None:
+    """Given c1, imported from the open record of f1 (a fork of g1 at 9, played on), g1
+    revealed, and x1, a fork of c1 at 9, before c1's game_forked put f1's key in force, when
+    f1's live sharers are asked for, then c1 is one and x1 is not: x1 read only g1's events,
+    under g1's public key."""
+    arb.fork(race, 9, new_game="f1")
+    play(arb, "f1", 1)
+    copy_of(arb, "f1", "c1")
+    arb.reveal(race, despite_live_forks=True)
+    arb.fork("c1", 9, new_game="x1")
+    assert live_relatives(arb, "f1") == ["c1"]
+
+
+def test_a_log_that_claims_a_live_games_key_in_another_first_event_shares_it(
+    arb: Arbiter, race: str
+) -> None:
+    """Given h1, imported from a log whose only event is g1's game_created written at another
+    time (another hash: no copy of g1's row, yet the same commitment, which this vault holds),
+    when g1's live sharers are asked for, then h1 is one: its reveal would publish g1's key."""
+    first = next(iter(arb.export_records(race)))
+    at = "2020-01-01T00:00:00.000Z"
+    forged = Record(
+        1, first.type, first.data, at, GENESIS, link(GENESIS, 1, first.type, at, first.data)
+    )
+    arb.import_records([forged], "h1")
+    assert live_relatives(arb, race) == ["h1"]
+    assert live_relatives(arb, "h1") == [race]

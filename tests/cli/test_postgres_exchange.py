@@ -116,3 +116,27 @@ def test_the_players_events_only_role_reads_the_log_as_a_database_without_its_ke
         assert result.exit_code == 1 and result.stderr.count("\n") == 1
         assert result.stderr.startswith("error[store/no_key_file]: "), result.stderr
         assert "permission denied on the vault_ tables" in result.stderr
+
+
+def test_a_copy_imported_into_the_same_postgresql_database_keeps_a_live_games_key_secret(
+    postgres: Cluster, tmp_path: Path
+) -> None:
+    """Given a live game on PostgreSQL and a copy imported into the same database from its
+    open record (the same key, no lineage), when either is revealed with --yes alone, then it
+    is refused (exit 1, input/live_forks) naming the other, as on an SQLite file; once the
+    organiser insists on one, the other's reveal goes ahead with the same seed."""
+    pg = postgres.new_database()
+    warlog(pg, "new", "heroic-battles", "--game", "h1")
+    for _ in range(3):
+        warlog(pg, "play", "h1", warlog(pg, "legal", "h1").splitlines()[0])
+    record = str(tmp_path / "open.jsonl")
+    warlog(pg, "export", "h1", "--open", "-o", record)
+    warlog(pg, "import", record, "--game", "h1-copy")
+    for game, other in (("h1", "h1-copy"), ("h1-copy", "h1")):
+        result = CliRunner().invoke(cli, ["--db", pg, "reveal", game, "--yes"])
+        assert (result.exit_code, result.stdout) == (1, "")
+        assert result.stderr.startswith(
+            f"error[input/live_forks]: {other} shares its key with {game} and is still being played"
+        )
+    seed = warlog(pg, "reveal", "h1", "--yes", "--despite-live-forks").split()[1]
+    assert warlog(pg, "reveal", "h1-copy", "--yes").split()[1] == seed

@@ -448,6 +448,59 @@ def test_a_reveal_that_would_tell_a_live_forks_secrets_is_refused_until_the_refe
     assert status == 0 and json.loads(out)["seq"] == int(head.split()[0]) + 1
 
 
+def open_record(db: Path, tmp_path: Path) -> str:
+    """The path of the referee's record (``export --open``) of h1, a new game of Heroic Battles
+    three commands in."""
+    assert run(db, "new", "heroic-battles", "--game", "h1")[0] == 0
+    for _ in range(3):
+        assert run(db, "play", "h1", run(db, "legal", "h1")[1].splitlines()[0])[0] == 0
+    record = str(tmp_path / "open.jsonl")
+    assert run(db, "export", "h1", "--open", "-o", record)[0] == 0
+    return record
+
+
+def test_a_reveal_is_refused_both_ways_while_a_copy_imported_from_the_open_record_is_played(
+    db: Path, tmp_path: Path
+) -> None:
+    """Given h1 still being played and h1-copy imported into the same database from its open
+    record (no lineage, the same key), when a script reveals either with --yes alone, then it
+    is refused (exit 1, input/live_forks) naming the other as sharing its key, and nothing is
+    appended: the reveal would publish the seed both roll by. With --despite-live-forks h1 is
+    revealed; h1-copy's key is public then, and its reveal goes ahead with the same seed."""
+    record = open_record(db, tmp_path)
+    assert run(db, "import", record, "--game", "h1-copy") == (0, "h1-copy\n", "")
+    heads = {game: run(db, "head", game)[1] for game in ("h1", "h1-copy")}
+    for game, other in (("h1-copy", "h1"), ("h1", "h1-copy")):
+        assert run(db, "reveal", game, "--yes") == (
+            1,
+            "",
+            f"error[input/live_forks]: {other} shares its key with {game} and is still being "
+            f"played: revealing {game} would tell their secrets; nothing revealed (to reveal it "
+            f"anyway: warlog reveal {game} --despite-live-forks, or ?despite_live_forks=true "
+            "over HTTP)\n",
+        )
+    assert {game: run(db, "head", game)[1] for game in heads} == heads
+    status, out, _ = run(db, "reveal", "h1", "--yes", "--despite-live-forks")
+    assert status == 0 and out.split()[0] == str(int(heads["h1"].split()[0]) + 1)
+    status, again, _ = run(db, "reveal", "h1-copy", "--yes")
+    assert status == 0 and again.split()[1] == out.split()[1]
+
+
+def test_a_copy_imported_after_the_original_is_revealed_may_be_revealed_its_key_being_public(
+    db: Path, tmp_path: Path
+) -> None:
+    """Given h1's open record kept while h1 was played, h1 revealed, and then the record
+    imported as h1-copy (its log holds no reveal, but h1's log published its key), when
+    h1-copy is revealed, then it goes ahead with no note: it publishes the seed h1's reveal
+    printed, nothing new, and its own log then proves its rolls."""
+    record = open_record(db, tmp_path)
+    status, out, _ = run(db, "reveal", "h1", "--yes")
+    assert status == 0
+    assert run(db, "import", record, "--game", "h1-copy")[0] == 0
+    status, again, err = run(db, "reveal", "h1-copy", "--yes")
+    assert (status, err) == (0, "") and again.split()[1] == out.split()[1]
+
+
 def test_the_reveal_prompt_names_the_live_games_it_would_tell_about_before_revealing(
     db: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -386,6 +386,21 @@ class TestStoreContract:
         )
         assert store.games() == []
 
+    def test_first_rows_are_the_first_event_each_game_stores_itself(self, store: Store) -> None:
+        # given two games and forks (one of a fork), each appended to after its cut
+        new_game(store, "b", events=3)
+        new_game(store, "a", events=2)
+        fork(store, "c", "b", 2, 20, 21)
+        fork(store, "d", "c", 3, 30)
+        # then each game's first own event is read in one go: seq 1, or the one after the cut
+        data = '{{"n":{}}}'.format
+        assert store.first_rows() == {
+            "a": (1, "thing_happened", data(1)),
+            "b": (1, "thing_happened", data(1)),
+            "c": (3, "thing_happened", data(20)),
+            "d": (4, "thing_happened", data(30)),
+        }
+
     def test_games_lists_every_game_with_its_lineage(self, store: Store) -> None:
         new_game(store, "b", events=3)
         new_game(store, "a")

@@ -252,6 +252,30 @@ def test_the_reveal_lists_every_live_relative_comma_separated(
     assert revealed.headers["Warlog-Live-Relatives"] == "g-a, g-b"
 
 
+def test_a_reveal_is_refused_with_409_while_a_copy_imported_from_its_open_record_is_played(
+    client: httpx.Client, db: Path
+) -> None:
+    """Given a game whose open record the organiser imported again into the server's database
+    (`warlog export --open`, `warlog import`: a copy of no lineage, holding the same key),
+    when the organiser reveals the game over HTTP, then it is 409 input/live_forks naming the
+    copy, nothing appended; with `despite_live_forks=true` the answer names the copy in
+    `Warlog-Live-Relatives`: the seed it rolls by is public now."""
+    game = new_game(client, "armageddon-empires", game="g")
+    play_some(client, game, 6)
+    head = arbiter_on(db).head("g")[0]
+    record = str(db.with_name("open.jsonl"))
+    cli_out(db, "export", "g", "--open", "-o", record)
+    cli_out(db, "import", record, "--game", "g-copy")
+    refused = client.post("/games/g/reveal", headers=ADMIN_HEADERS)
+    assert_error(refused, 409, "input/live_forks")
+    message = refused.json()["error"]["message"]
+    assert message.startswith("g-copy shares its key with g and is still being played")
+    assert arbiter_on(db).head("g")[0] == head
+    revealed = client.post("/games/g/reveal?despite_live_forks=true", headers=ADMIN_HEADERS)
+    assert revealed.json() == {"seq": head + 1}
+    assert revealed.headers["Warlog-Live-Relatives"] == "g-copy"
+
+
 def test_a_referee_enters_manual_dice_with_the_organisers_token(
     client: httpx.Client, db: Path
 ) -> None:
