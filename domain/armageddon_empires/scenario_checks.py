@@ -291,7 +291,8 @@ def _check_minefield(
     if mine.id in ids:
         raise _bad(f"{path}.id", f"id {mine.id!r} is used twice")
     ids.add(mine.id)
-    if controller(mine) != INDEPENDENT and mine.empire not in empires:
+    # an empire named, even "", must be one; none named: an independent minefield (AE-67)
+    if not isinstance(mine.empire, msgspec.UnsetType) and mine.empire not in empires:
         raise _bad(f"{path}.empire", f"unknown empire {mine.empire!r}")
     card = _known_card(f"{path}.card", mine.card, cards)
     if card.kind != "facility" or level(card.abilities, MINEFIELD) < 1:

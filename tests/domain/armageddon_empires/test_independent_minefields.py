@@ -123,6 +123,7 @@ def test_a_minefield_without_an_empire_is_independent_and_no_empire_sees_it() ->
         (independent("red-col", "3,0"), "$.minefields[0].id: id 'red-col' is used twice"),
         (independent("m", "1,0"), "$.minefields[0].at: hex 1,0 holds an army; a game starts"),
         (independent("m", "6,5"), "$.minefields[0].at: hex 6,5 holds an army; a game starts"),
+        (minefield("m", "", "3,0"), "$.minefields[0].empire: unknown empire ''"),
     ],
     ids=[
         "base",
@@ -135,6 +136,7 @@ def test_a_minefield_without_an_empire_is_independent_and_no_empire_sees_it() ->
         "id-taken",
         "red-s-army",
         "blue-s-army",
+        "empire-named-empty",
     ],
 )
 def test_a_bad_independent_minefield_is_refused_with_one_line_naming_its_field(
