@@ -7,7 +7,9 @@ clean."""
 from __future__ import annotations
 
 import json
+import tempfile
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import msgspec
@@ -25,16 +27,26 @@ SEED = bytes(range(32))
 
 
 class GameMachine(RuleBasedStateMachine):
-    """Subclass with ``ruleset_name`` and ``rule_invariants``; optionally ``scenario``."""
+    """Subclass with ``ruleset_name`` and ``rule_invariants``; optionally ``scenario`` (a
+    bundled name or a file) or ``scenario_text`` (the file's text: written to a temporary
+    folder for the game)."""
 
     ruleset_name: str = ""
     scenario: str | None = None
+    scenario_text: Callable[[], str] | None = None
     rule_invariants: Callable[[Any], None] = staticmethod(lambda state: None)
 
     def __init__(self) -> None:
         super().__init__()
         self.arbiter = Arbiter(MemoryStore(), rulesets.get, seeds=lambda: SEED)
-        self.game = self.arbiter.new_game(self.ruleset_name, self.scenario, game="machine")
+        text = type(self).scenario_text
+        if text is None:
+            self.game = self.arbiter.new_game(self.ruleset_name, self.scenario, game="machine")
+        else:
+            with tempfile.TemporaryDirectory() as folder:
+                path = Path(folder) / "machine.toml"
+                path.write_text(text(), encoding="utf-8")
+                self.game = self.arbiter.new_game(self.ruleset_name, str(path), game="machine")
         self.ruleset = self.arbiter.ruleset_of(self.game)
         self.players = list(self.arbiter.folded(self.game).meta.players)
 

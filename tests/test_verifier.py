@@ -257,18 +257,19 @@ def test_seals_still_closed_are_counted_as_not_checked(tmp_path: Path) -> None:
     """Given a new Armageddon Empires game exported before the reveal (its hands dealt under
     seal), when the verifier reads it, then it counts the closed seals and the sealed rolls as
     not checked, as audit does, rather than leave the seals out (it once said "8 not
-    checked" of 8 rolls and 33 seals). Its 28 seals: 12 in ``game_created`` (each empire's hand,
-    deck, armies and minefields, one list each since version 15, AE-61; each base's garrison)
-    and the deal's 8 cards and 8 dice."""
+    checked" of 8 rolls and 33 seals). Its 29 seals: 13 in ``game_created`` (each empire's hand,
+    deck, armies and minefields, one list each since version 15, AE-61; each base's garrison;
+    the independent minefields, one list sealed for every player since version 23, AE-67) and
+    the deal's 8 cards and 8 dice."""
     from click.testing import CliRunner
 
     from warlog.cli.main import cli
 
     path = cli_export(tmp_path, "armageddon-empires")
     result = run(path)
-    assert (result.returncode, result.stdout) == (0, report(0, 0, unseeded=8, closed=28))
+    assert (result.returncode, result.stdout) == (0, report(0, 0, unseeded=8, closed=29))
     audit = CliRunner().invoke(cli, ["--db", str(tmp_path / "a.db"), "audit", str(path)])
-    assert "8 rolls NOT verified" in audit.stdout and "28 still sealed" in audit.stdout
+    assert "8 rolls NOT verified" in audit.stdout and "29 still sealed" in audit.stdout
 
 
 def test_a_manual_dice_game_s_deal_is_derived_from_its_seed(tmp_path: Path) -> None:
@@ -282,7 +283,7 @@ def test_a_manual_dice_game_s_deal_is_derived_from_its_seed(tmp_path: Path) -> N
 
     path = cli_export(tmp_path, "armageddon-empires", "--dice", "manual", reveal=True)
     result = run(path)
-    assert (result.returncode, result.stdout) == (0, report(8, 28))
+    assert (result.returncode, result.stdout) == (0, report(8, 29))
     audit = CliRunner().invoke(cli, ["--db", str(tmp_path / "a.db"), "audit", str(path)])
     assert "  dice verified: every roll re-derived from the revealed seed (8 rolls)" in audit.stdout
 

@@ -174,3 +174,16 @@ def damage_limit(spec: CardType) -> int:
 
 def instance_id(empire: str, card: str, n: int) -> str:
     return f"{empire}.{card}.{n}"
+
+
+#: AE-67: the controller of an independent minefield and the owner of its card: no empire
+INDEPENDENT = ""
+
+
+def independent_card_id(minefield: str, card: str) -> str:
+    """The id of an independent minefield's card (AE-67): ``<minefield>.<card type>``, no
+    empire to number it under; a number in set-up order would tell the army that walks into it
+    how many of its type the scenario placed before it (as AE-62 says of an empire's cards),
+    and the minefield's own id, which that army learns, is unique. Two parts: never an
+    empire's card id (three)."""
+    return f"{minefield}.{card}"

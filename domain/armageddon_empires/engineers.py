@@ -10,7 +10,10 @@ minefields"; AE-54, AE-55).
 - Lift (AE-55): an army holding an Engineer X unit, in a hex holding another empire's
   minefield that its empire knows of, lifts it for ``LIFT_MINEFIELD_AP``: the card goes face up
   to its owner's discard pile (both empires know it already). The minefield's empire learns
-  that it is gone, not which army lifted it.
+  that it is gone, not which army lifted it. Since version 23 so is an independent minefield
+  its empire knows of lifted (AE-67): its card leaves play and no empire is told; the lift is
+  the same whether or not the other empire has spent or lifted it since, as the lifter still
+  sees it (``views``).
 """
 
 from __future__ import annotations
@@ -40,7 +43,8 @@ def engineer_of(state: GameState, army: Army) -> str | None:
 
 
 def known_minefields(state: GameState, empire: str, at: str) -> list[Minefield]:
-    """The minefields in hex ``at`` that ``empire`` knows of: its own and those it walked into."""
+    """The minefields in hex ``at`` that ``empire`` knows of: its own and those it walked into,
+    an independent one though the other empire has spent or lifted it since (AE-67)."""
     return [
         m
         for m in state.minefields.values()

@@ -4,7 +4,9 @@ The invariants, each named: AP and stockpiles are never negative, AP owed stays 
 no hand holds more than its limit, every card instance is in exactly one place (a captured hero
 is its captor's prisoner, at a base; a minefield's card in its minefield) and held by its owner,
 a card lost face down is in its owner's discard pile, minefields stand in the open (at most one
-of an empire in a hex), armies keep to the limits of p.22–23 with a hero in the hero's slot and
+of an empire in a hex), are controlled by an empire of the game or by none (independent; only
+such a one is kept once spent or lifted, out of play, AE-67) and known only to other empires,
+armies keep to the limits of p.22–23 with a hero in the hero's slot and
 units in the units', stand on the map and stealth only when every card can, garrisons stay at
 their bases and are their owners', bases hold facilities and their prisoners are enemy heroes,
 fate spent stays within the card's fate, a challenge's dice are d6 and its fate never negative,
@@ -18,7 +20,7 @@ from __future__ import annotations
 from collections import Counter
 
 from warlog.domain.armageddon_empires.abilities import STEALTH, level
-from warlog.domain.armageddon_empires.cards import AttackCard, HeroCard, damage_limit
+from warlog.domain.armageddon_empires.cards import INDEPENDENT, AttackCard, HeroCard, damage_limit
 from warlog.domain.armageddon_empires.challenge import FAILURE_FACE, SUCCESS_FACE, Challenge
 from warlog.domain.armageddon_empires.costs import MAX_AP_OWED
 from warlog.domain.armageddon_empires.limits import (
@@ -110,7 +112,8 @@ def _bases(state: GameState, out: list[Violation]) -> None:
 
 def _minefields(state: GameState, out: list[Violation]) -> None:
     bases_at = {b.at for b in state.bases.values()}
-    mined = Counter((m.empire, m.at) for m in state.minefields.values())
+    standing = [m for m in state.minefields.values() if m.standing]
+    mined = Counter((m.empire, m.at) for m in standing)
     twice = sorted(at for at, n in mined.items() if n > 1)
     if twice:  # AE-54: never two an empire knows of in a hex
         out.append(Violation("minefields_in_the_open", f"two in one hex: {twice}"))
@@ -119,6 +122,18 @@ def _minefields(state: GameState, out: list[Violation]) -> None:
             out.append(Violation("minefields_in_the_open", f"{mine.id} is at {mine.at}"))
         if state.instances[mine.card].owner != mine.empire:
             out.append(Violation("cards_held_by_owner", f"{mine.empire} holds {mine.card}"))
+        # AE-50, AE-67: an empire of the game controls it, or none (independent), and only the
+        # other empires walk into it
+        if mine.empire not in (*state.seats, INDEPENDENT):
+            out.append(Violation("minefield_controllers", f"{mine.id} of {mine.empire!r}"))
+        if not set(mine.known_to) <= set(state.seats) - {mine.empire}:
+            out.append(
+                Violation("minefield_controllers", f"{mine.id} known to {list(mine.known_to)}")
+            )
+        # AE-52, AE-67: an empire's spent or lifted minefield is discarded; an independent one
+        # is kept out of play, its damage gone with it
+        if not mine.standing and (mine.empire != INDEPENDENT or mine.card in state.damage):
+            out.append(Violation("minefields_out_of_play", f"{mine.id} of {mine.empire!r}"))
 
 
 def _armies(state: GameState, out: list[Violation]) -> None:

@@ -4,7 +4,8 @@ tense; stable tags).
 
 After every move in a game whose scenario placed minefields, both events follow the move,
 whether or not the army entered one (AE-53): ``minefields_checked``, sealed for the moving
-empire alone, and ``minefields_reported``, sealed for the other empire alone. Their shape is
+empire alone, and ``minefields_reported``, sealed for the other empire alone; since version 23
+also ``minefields_reported`` for no empire, sealed for every player (AE-67). Their shape is
 the same whatever was hidden. Never imports ``state.py``.
 """
 
@@ -12,6 +13,7 @@ from typing import Annotated
 
 import msgspec
 
+from warlog.domain.armageddon_empires.cards import INDEPENDENT
 from warlog.domain.armageddon_empires.challenge import Pool, counted, successes
 from warlog.domain.core.events import Event
 from warlog.domain.core.seal import Hidden
@@ -77,13 +79,19 @@ class MinefieldAttack(msgspec.Struct, frozen=True, kw_only=True):
     removed: bool
     #: every card of the army was destroyed: the army is disbanded (AE-24)
     disbanded: bool
+    #: True: the minefield is independent, controlled by no empire (AE-67); left out (UNSET)
+    #: for an empire's, as every attack was recorded before version 23
+    independent: bool | msgspec.UnsetType = msgspec.UNSET
 
     def lines(self) -> list[str]:
+        whose = "independent minefield" if self.independent is True else "minefield"
         head = (
-            f"{self.army} walks into minefield {self.minefield} ({self.card}, Minefield "
+            f"{self.army} walks into {whose} {self.minefield} ({self.card}, Minefield "
             f"{self.dice}) at {self.at} and stops there at once (p.32; AE-51): a hidden "
             "Minefield Attack Challenge per card, no fate on either side (p.32; AE-52)"
         )
+        if self.independent is True:
+            head += "; no empire controls it (AE-67)"
         out = [head]
         if self.immune:
             out.append(f"- immune, Engineer X (p.46): {', '.join(self.immune)}")
@@ -95,7 +103,8 @@ class MinefieldAttack(msgspec.Struct, frozen=True, kw_only=True):
         out += [f"- {c.text()}" for c in self.challenges]
         if self.removed:
             spared = f"; spared: {', '.join(self.spared)}" if self.spared else ""
-            out.append(f"- the minefield is spent and removed (p.32){spared}")
+            gone = " from play (AE-67)" if self.independent is True else " (p.32)"
+            out.append(f"- the minefield is spent and removed{gone}{spared}")
         if self.disbanded:
             out.append(f"- {self.army} is left empty and disbanded (AE-24)")
         return out
@@ -139,12 +148,18 @@ class MinefieldsChecked(Event, frozen=True, tag="minefields_checked"):
 
 class MinefieldsReported(Event, frozen=True, tag="minefields_reported"):
     """What ``controller``'s minefields report of a move of another empire, sealed for it alone
-    (AE-53): the loss of the one walked into, if any."""
+    (AE-53): the loss of the one walked into, if any. Since version 23 one more follows every
+    checked move, of ``controller`` ``INDEPENDENT`` (no empire): what an independent minefield
+    lost, sealed for every player, the referee's record (AE-67)."""
 
     controller: str
     loss: Annotated[MinefieldLoss | None, Hidden(owner="controller")]
 
     def explain(self) -> str:
+        if self.controller == INDEPENDENT:
+            if self.loss is None:
+                return "no independent minefield was walked into (p.32; AE-67)"
+            return f"independent {self.loss.text()}; no empire is told (AE-67)"
         if self.loss is None:
             return f"no minefield of {self.controller} was walked into (p.32; AE-53)"
         return self.loss.text()
@@ -154,8 +169,9 @@ def attack_summary(attack: MinefieldAttack) -> str:
     """One line for the mover's Events view."""
     hits = sum(1 for c in attack.challenges if c.damage)
     lost = [c.card for c in attack.challenges if c.destroyed]
+    whose = "independent minefield" if attack.independent is True else "minefield"
     out = (
-        f"{attack.army} walked into minefield {attack.minefield} at {attack.at}: "
+        f"{attack.army} walked into {whose} {attack.minefield} at {attack.at}: "
         f"{plural(len(attack.challenges), 'challenge')}, {plural(hits, 'hit')}"
     )
     if lost:
@@ -207,7 +223,8 @@ class MinefieldLifted(Event, frozen=True, tag="minefield_lifted"):
     """An Engineer's army lifted ``controller``'s minefield it knew in its hex (p.46; AE-55);
     the card goes to its owner's discard pile. ``lifted_by`` is sealed for the lifter alone,
     ``lifted_from`` for the minefield's empire alone: it learns its minefield is gone, not
-    which army lifted it."""
+    which army lifted it. An independent minefield (``controller`` ``INDEPENDENT``, AE-67) has
+    no empire to tell: ``lifted_from`` is sealed for every player, and its card leaves play."""
 
     empire: str
     controller: str
@@ -217,6 +234,12 @@ class MinefieldLifted(Event, frozen=True, tag="minefield_lifted"):
 
     def explain(self) -> str:
         by = self.lifted_by
+        if self.controller == INDEPENDENT:
+            return (
+                f"{by.army} lifts the independent minefield {by.minefield} ({by.card}) at "
+                f"{by.at}, its Engineer {by.engineer} at work (p.46): {self.ap_cost} AP; the "
+                "card is removed from play, no empire to own it (AE-55, AE-67)"
+            )
         return (
             f"{by.army} lifts {self.controller}'s minefield {by.minefield} ({by.card}) at "
             f"{by.at}, its Engineer {by.engineer} at work (p.46): {self.ap_cost} AP; the card "

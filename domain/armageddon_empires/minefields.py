@@ -1,9 +1,11 @@
-"""Minefields (manual p.32, p.46; AE-50..AE-53): the stop on entry and the Minefield Attack
-Challenges.
+"""Minefields (manual p.32, p.46; AE-50..AE-53, AE-67): the stop on entry and the Minefield
+Attack Challenges.
 
 - A minefield is a facility card with ``Minefield X`` (X: its attack dice, AE-50) placed by the
   scenario in a hex without a base, or laid by an Engineer (AE-54), camouflaged: its empire
-  alone knows it (AE-53).
+  alone knows it (AE-53). Since version 23 a scenario may place independent minefields,
+  controlled by no empire and known to none (AE-67): they stop and attack every empire's
+  armies alike.
 - An army of another empire whose move enters the minefield's hex stops there at once; the rest
   of its path is not walked (p.32; AE-51). Leaving is free; entering it again later is attacked
   again; an empire's own minefields never stop its armies.
@@ -12,17 +14,22 @@ Challenges.
   mover's units in the hex, against the card's ground defence (AE-29); no fate on either side;
   the card takes the damage less its modifiers (AE-29), destroyed at its points (AE-24) and
   discarded face down (AE-49); the minefield loses the base damage, and at none left it is
-  removed and the rest are spared (p.32; AE-52). All the dice are one hidden roll, counted before any is rolled.
+  removed and the rest are spared (p.32; AE-52). All the dice are one hidden roll, counted
+  before any is rolled.
 - What each side learns (AE-53): ``minefields_checked`` for the mover and
   ``minefields_reported`` for the minefields' empire follow every move of a game that holds
-  minefield cards, placed or still to be laid by Engineers (AE-54, ``engineers``).
+  minefield cards, placed or still to be laid by Engineers (AE-54, ``engineers``); since
+  version 23 a third, ``minefields_reported`` for nobody, sealed for every player, records
+  what an independent minefield lost (AE-67): no empire is told.
 """
 
 from __future__ import annotations
 
+from msgspec import UNSET
+
 from warlog.domain.armageddon_empires import battlefield as bf
 from warlog.domain.armageddon_empires.abilities import ENGINEER, MINEFIELD, level
-from warlog.domain.armageddon_empires.cards import damage_limit
+from warlog.domain.armageddon_empires.cards import INDEPENDENT, damage_limit
 from warlog.domain.armageddon_empires.challenge import Pool, Term, successes
 from warlog.domain.armageddon_empires.limits import MAX_ARMIES_PER_HEX
 from warlog.domain.armageddon_empires.minefield_events import (
@@ -37,6 +44,12 @@ from warlog.domain.core.batch import Batch
 
 #: the purpose of the hidden roll of a move's minefield challenges (the same for every move)
 ROLL_PURPOSE = "minefield attack challenges"
+#: AE-67: the rules version since which a scenario may place independent minefields,
+#: controlled by no empire: sealed for every player in ``game_created``, they stop and attack
+#: an army of any empire that walks in, and every checked move reports to nobody too
+#: (``minefields_reported`` of controller ``INDEPENDENT``, sealed for every player: the
+#: referee's record of what the independent minefield lost); before, none
+INDEPENDENT_MINEFIELDS_SINCE = 23
 #: AE-53: the rules version since which a minefield's challenges roll as the referee's hidden
 #: roll (no roller), as the observation checks and collateral damage do: both empires learn their
 #: part of its outcome (the mover its challenges, the minefield's empire its loss), so it is
@@ -45,12 +58,16 @@ REFEREES_ROLL_SINCE = 9
 
 
 def enemy_minefields(state: GameState, empire: str) -> dict[str, Minefield]:
-    """The minefields of other empires than ``empire``, by hex."""
-    return {m.at: m for m in state.minefields.values() if m.empire != empire}
+    """The standing minefields not of ``empire`` (another empire's or independent), by hex.
+    Where a hex holds an independent minefield and an empire's (laid there by an Engineer
+    that did not know of it, AE-54), the army meets the empire's (AE-67)."""
+    others = [m for m in state.minefields.values() if m.empire != empire and m.standing]
+    return {m.at: m for m in sorted(others, key=lambda m: m.empire != INDEPENDENT)}
 
 
 def stop_at(state: GameState, army: Army, path: list[str]) -> list[str]:
-    """``path`` up to the first hex it enters that holds another empire's minefield (AE-51);
+    """``path`` up to the first hex it enters that holds another empire's minefield or an
+    independent one (AE-51, AE-67);
     a hex already holding the most armies of the army's empire is crossed, since the army could
     not stop there (p.23)."""
     mines = enemy_minefields(state, army.empire)
@@ -87,8 +104,9 @@ def attack_pool(state: GameState, mine: Minefield, army: Army) -> Pool:
 def spring(batch: Batch[GameState], army_id: str, entered: bool) -> None:
     """After army ``army_id`` moved (``entered``: it entered at least one hex), in a game that
     holds minefield cards (AE-54): the hidden roll, ``minefields_checked`` and
-    ``minefields_reported``, whether or not it stands in an enemy minefield (AE-53); its
-    Minefield Attack Challenges, one card at a time (AE-52)."""
+    ``minefields_reported`` for each other empire, and since version 23 for nobody
+    (``INDEPENDENT``, AE-67), whether or not it stands in an enemy or independent minefield
+    (AE-53); its Minefield Attack Challenges, one card at a time (AE-52)."""
     state = batch.state
     if not state.mined:
         return
@@ -108,6 +126,8 @@ def spring(batch: Batch[GameState], army_id: str, entered: bool) -> None:
     faces = batch.roll(count, 6, purpose=ROLL_PURPOSE, roller=roller, hidden=True)
     report, loss = (None, None) if mine is None else _attack(state, army, mine, targets, faces)
     batch.emit(MinefieldsChecked(empire=army.empire, attack=report))
+    if state.rules_version >= INDEPENDENT_MINEFIELDS_SINCE:
+        others.append(INDEPENDENT)  # AE-67: nobody to tell; the referee's record, whatever
     for other in others:
         mine_loss = loss if mine is not None and mine.empire == other else None
         batch.emit(MinefieldsReported(controller=other, loss=mine_loss))
@@ -172,6 +192,7 @@ def _attack(
         spared=tuple(c for c, _, _ in targets if c not in attacked),
         removed=removed,
         disbanded=not immune and all(c.destroyed for c in done) and len(done) == len(targets),
+        independent=True if mine.empire == INDEPENDENT else UNSET,
     )
     loss = MinefieldLoss(
         minefield=mine.id,

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from msgspec.structs import replace
 
-from warlog.domain.armageddon_empires import decisions, ground_to_air, hand, numbering
+from warlog.domain.armageddon_empires import decisions, ground_to_air, hand, minefields, numbering
 from warlog.domain.armageddon_empires.air_events import AIR_EVENT_TYPES
 from warlog.domain.armageddon_empires.battle_events import BATTLE_EVENT_TYPES
 from warlog.domain.armageddon_empires.challenge_events import CHALLENGE_EVENT_TYPES
@@ -87,12 +87,16 @@ class ArmageddonEmpires(Rules[GameState, Command]):
     #: what called the battle, an assault or a delayed attack, and cites its ruling alone
     #: (AE-35, AE-36); 22: a hunt foiled because its hero's army has engaged stealth shows the
     #: hunter nothing of that army, so that a hunt no longer shows what no check gave, and a hero
-    #: seen in a stealthed army is no target (AE-38)
-    version: ClassVar[str] = "22"
+    #: seen in a stealthed army is no target (AE-38); 23: independent minefields, controlled by
+    #: no empire, sealed for every player in ``game_created`` (``independent``, present even
+    #: when empty), that stop and attack any empire's army and report to nobody, every checked
+    #: move followed by a third ``minefields_reported``, of no empire (AE-67)
+    version: ClassVar[str] = "23"
     #: each played as a variant of this class (``every_version``); version 6's air strike's
     #: unit targets are the sighted units still standing in the hex (AE-42,
     #: ``air_targets._version_6_targets``)
     kept_versions: ClassVar[tuple[str, ...]] = (
+        "22",
         "21",
         "20",
         "19",
@@ -135,12 +139,29 @@ class ArmageddonEmpires(Rules[GameState, Command]):
     def parse_scenario(self, data: bytes) -> Scenario:
         from warlog.domain.armageddon_empires import scenario_checks
 
-        return scenario_checks.parse_scenario(data)
+        return self._played_here(scenario_checks.parse_scenario(data))
 
     def scenario_from_builtins(self, obj: dict[str, Any]) -> Scenario:
         from warlog.domain.armageddon_empires import recorded_scenario as recorded
 
-        return recorded.scenario_from_builtins(obj)
+        return self._played_here(recorded.scenario_from_builtins(obj))
+
+    def _played_here(self, scenario: Scenario) -> Scenario:
+        """``scenario``, which this version plays; InputError ``input/bad_scenario`` naming the
+        first independent minefield before version 23 (AE-67)."""
+        from warlog.domain.armageddon_empires import scenario as scenarios
+        from warlog.domain.core.scenario import bad_scenario
+
+        since = minefields.INDEPENDENT_MINEFIELDS_SINCE
+        independent = scenarios.independent_minefields(scenario)
+        if independent and int(self.version) < since:
+            i, _ = independent[0]
+            raise bad_scenario(
+                f"$.minefields[{i}].empire",
+                f"none given: an independent minefield (of no empire) is played since "
+                f"version {since} of these rules; this game's is {self.version} (AE-67)",
+            )
+        return scenario
 
     def players(self, scenario: Scenario) -> list[str]:
         return [e.id for e in scenario.empires]
@@ -192,15 +213,22 @@ class ArmageddonEmpires(Rules[GameState, Command]):
         """Since version 18, unless the set-up is public, the catalogue split: its public
         part at the top level, each empire's other types under it (AE-64,
         ``recorded_scenario.recorded_catalogue_by_empire``); since version 15 each empire's
-        armies and minefields under it (AE-61, ``recorded_scenario.recorded_by_empire``); before,
+        armies and minefields under it (AE-61, ``recorded_scenario.recorded_by_empire``), and
+        since version 23 the independent minefields under ``independent`` (AE-67); before,
         the scenario's fields as they are."""
         from warlog.domain.armageddon_empires import recorded_scenario as recorded
 
+        independent = self._independent()
         if self._catalogue_by_empire(scenario):
-            return recorded.recorded_catalogue_by_empire(scenario)
+            return recorded.recorded_catalogue_by_empire(scenario, independent)
         if int(self.version) >= recorded.HIDDEN_SETUP_BY_EMPIRE_SINCE:
-            return recorded.recorded_by_empire(scenario)
+            return recorded.recorded_by_empire(scenario, independent)
         return super().recorded_scenario(scenario)
+
+    def _independent(self) -> bool:
+        """Whether this version records the independent minefields under ``independent``, each
+        list sealed whole for every player: since version 23 (AE-67)."""
+        return int(self.version) >= minefields.INDEPENDENT_MINEFIELDS_SINCE
 
     def _catalogue_by_empire(self, scenario: Scenario) -> bool:
         """Whether this version records ``scenario``'s catalogue by empire and checks every
@@ -218,7 +246,9 @@ class ArmageddonEmpires(Rules[GameState, Command]):
         minefields are two lists under it, each sealed whole, empty or not (AE-61); before,
         each entry was sealed on its own, so that their number showed. Since version 18, unless
         the set-up is public, the card types only its hidden set-up uses are a third list under
-        it, sealed whole, empty or not (AE-64)."""
+        it, sealed whole, empty or not (AE-64). Since version 23 the independent minefields
+        and, the set-up hidden, the card types they alone use are one or two lists under
+        ``independent``, each sealed whole for every player, empty or not (AE-67)."""
         from warlog.domain.armageddon_empires import recorded_scenario as recorded
         from warlog.domain.armageddon_empires import scenario as scenarios
 
@@ -232,11 +262,15 @@ class ArmageddonEmpires(Rules[GameState, Command]):
                 out += [(f"empires.{i}.{field}", empire.id) for field in recorded.BY_EMPIRE]
                 if self._catalogue_by_empire(scenario):
                     out.append((f"empires.{i}.cards", empire.id))
+            if self._independent():  # AE-67: nobody's, sealed for every player
+                split = self._catalogue_by_empire(scenario)
+                lists = recorded.INDEPENDENT_SEALED if split else recorded.INDEPENDENT_SEALED[:1]
+                out += [(f"{recorded.INDEPENDENT_KEY}.{field}", None) for field in lists]
             return out
         for i, army in enumerate(scenario.armies):
             out.append((f"armies.{i}", army.empire))
         for i, mine in enumerate(scenarios.placed_minefields(scenario)):
-            out.append((f"minefields.{i}", mine.empire))
+            out.append((f"minefields.{i}", scenarios.controller(mine)))
         return out
 
     def result(self, state: GameState) -> str:

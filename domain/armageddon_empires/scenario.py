@@ -8,7 +8,7 @@ from typing import Annotated, Literal
 
 import msgspec
 
-from warlog.domain.armageddon_empires.cards import CardType, Id
+from warlog.domain.armageddon_empires.cards import INDEPENDENT, CardType, Id
 from warlog.domain.armageddon_empires.limits import (
     DEFAULT_HAND_LIMIT,
     DEFAULT_SUPPLY_RANGE,
@@ -67,12 +67,16 @@ class ArmySpec(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     damage: dict[str, int] = {}
 
 
-class MinefieldSpec(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+class MinefieldSpec(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
     """A minefield (p.32; AE-50): a facility card with ``Minefield X`` in a hex without a base,
-    camouflaged (sealed for the other empire when the game is created)."""
+    camouflaged (sealed for the other empire when the game is created); without ``empire``, an
+    independent minefield, controlled by no empire and sealed for every one (since version 23,
+    AE-67; ``controller`` reads it)."""
 
     id: Id
-    empire: str
+    #: the empire that controls it; left out: none (an independent minefield, AE-67), and left
+    #: out of the recorded form
+    empire: str | msgspec.UnsetType = msgspec.UNSET
     at: str
     card: str
     #: damage already taken (structure points lost, AE-22)
@@ -106,17 +110,30 @@ def placed_minefields(scenario: Scenario) -> list[MinefieldSpec]:
     return [] if isinstance(scenario.minefields, msgspec.UnsetType) else scenario.minefields
 
 
+def controller(mine: MinefieldSpec) -> str:
+    """The empire that controls ``mine``; ``INDEPENDENT`` (no empire) for an independent
+    minefield (AE-67)."""
+    return INDEPENDENT if isinstance(mine.empire, msgspec.UnsetType) else mine.empire
+
+
+def independent_minefields(scenario: Scenario) -> list[tuple[int, MinefieldSpec]]:
+    """The scenario's independent minefields (AE-67), each with its place in ``minefields``."""
+    placed = enumerate(placed_minefields(scenario))
+    return [(i, m) for i, m in placed if controller(m) == INDEPENDENT]
+
+
 def setup_is_public(scenario: Scenario) -> bool:
     """Whether the scenario declares its set-up published with it (``public_setup = true``)."""
     return scenario.public_setup is True
 
 
 def placed_cards(scenario: Scenario) -> list[tuple[str, str]]:
-    """(empire, card type) of every card of the set-up."""
+    """(empire, card type) of every card of the set-up; an independent minefield's card is
+    ``INDEPENDENT``'s, no empire's (AE-67)."""
     out = [(b.empire, c) for b in scenario.bases for c in (b.card, *b.facilities, *b.garrison)]
     out += [(a.empire, c) for a in scenario.armies for c in (a.hero, *a.units) if c]
     out += [(e.id, c) for e in scenario.empires for c in (*e.hand, *e.deck)]
-    return out + [(m.empire, m.card) for m in placed_minefields(scenario)]
+    return out + [(controller(m), m.card) for m in placed_minefields(scenario)]
 
 
 def garrison_id(base: str) -> str:

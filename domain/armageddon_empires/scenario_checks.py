@@ -11,6 +11,7 @@ import msgspec
 
 from warlog.domain.armageddon_empires.abilities import HQ, MINEFIELD, STEALTH, has, level
 from warlog.domain.armageddon_empires.cards import (
+    INDEPENDENT,
     WHOLE_POOL_EFFECTS,
     CardEntry,
     FacilityCard,
@@ -31,6 +32,7 @@ from warlog.domain.armageddon_empires.scenario import (
     BaseSpec,
     MinefieldSpec,
     Scenario,
+    controller,
     garrison_id,
     placed_cards,
     placed_minefields,
@@ -252,11 +254,15 @@ def check(scenario: Scenario) -> None:
                 f"hex {at} holds base {base_at[at]!r}; a minefield "
                 "stands in the open (p.32; AE-50)",
             )
-        if any((e, at) in enemies_at for e in empires - {mine.empire}):
+        owner = controller(mine)
+        if any((e, at) in enemies_at for e in empires - {owner}):
             raise _bad(
                 f"$.minefields[{i}].at",
-                f"hex {at} holds an army of another empire; a game starts with nobody in an "
-                "enemy minefield (AE-51)",
+                f"hex {at} holds an army; a game starts with nobody in an independent "
+                "minefield (AE-51, AE-67)"
+                if owner == INDEPENDENT
+                else f"hex {at} holds an army of another empire; a game starts with nobody in "
+                "an enemy minefield (AE-51)",
             )
 
 
@@ -285,7 +291,8 @@ def _check_minefield(
     if mine.id in ids:
         raise _bad(f"{path}.id", f"id {mine.id!r} is used twice")
     ids.add(mine.id)
-    if mine.empire not in empires:
+    # an empire named, even "", must be one; none named: an independent minefield (AE-67)
+    if not isinstance(mine.empire, msgspec.UnsetType) and mine.empire not in empires:
         raise _bad(f"{path}.empire", f"unknown empire {mine.empire!r}")
     card = _known_card(f"{path}.card", mine.card, cards)
     if card.kind != "facility" or level(card.abilities, MINEFIELD) < 1:

@@ -5,8 +5,18 @@ from __future__ import annotations
 import msgspec
 
 from warlog.domain.armageddon_empires.abilities import MINEFIELD, level
-from warlog.domain.armageddon_empires.cards import CardInstance, instance_id
-from warlog.domain.armageddon_empires.scenario import Scenario, garrison_id, placed_minefields
+from warlog.domain.armageddon_empires.cards import (
+    INDEPENDENT,
+    CardInstance,
+    independent_card_id,
+    instance_id,
+)
+from warlog.domain.armageddon_empires.scenario import (
+    Scenario,
+    controller,
+    garrison_id,
+    placed_minefields,
+)
 from warlog.domain.armageddon_empires.scenario_checks import board_terrain, catalogue
 from warlog.domain.armageddon_empires.state import (
     Army,
@@ -49,7 +59,9 @@ def initial_state(scenario: Scenario) -> GameState:
     """Round 1, initiative phase; the starting stockpiles stand in for round 1's collection (AE-4).
 
     Cards are numbered per empire in the order bases (card, facilities, garrison), armies (hero,
-    units), hand, deck (AE-14), minefields (AE-50). The scenario is assumed checked (``parse_scenario`` does it).
+    units), hand, deck (AE-14), minefields (AE-50); an independent minefield's card is no
+    empire's and is named after its minefield (AE-67, ``cards.independent_card_id``). The
+    scenario is assumed checked (``parse_scenario`` does it).
     """
     cards = catalogue(scenario)
     m = scenario.map
@@ -113,14 +125,19 @@ def initial_state(scenario: Scenario) -> GameState:
         )
     minefields: dict[str, Minefield] = {}
     for mine in placed_minefields(scenario):  # dealt last: the other cards keep their numbers
-        card = dealer.deal(mine.empire, mine.card)
-        minefields[mine.id] = Minefield(mine.id, mine.empire, str(Hex.parse(mine.at)), card)
+        owner = controller(mine)
+        if owner == INDEPENDENT:  # AE-67: no empire deals it, nor sees it
+            card = independent_card_id(mine.id, mine.card)
+            dealer.instances[card] = CardInstance(card=mine.card, owner=INDEPENDENT)
+        else:
+            card = dealer.deal(owner, mine.card)
+            emp = empires[owner]
+            empires[owner] = msgspec.structs.replace(
+                emp, seen=tuple(sorted({*emp.seen, mine.card}))
+            )
+        minefields[mine.id] = Minefield(mine.id, owner, str(Hex.parse(mine.at)), card)
         if mine.damage:
             damage[card] = mine.damage
-        emp = empires[mine.empire]
-        empires[mine.empire] = msgspec.structs.replace(
-            emp, seen=tuple(sorted({*emp.seen, mine.card}))
-        )
     seats = tuple(e.id for e in scenario.empires)
     return GameState(
         scenario=scenario.name,

@@ -101,13 +101,24 @@ class Army(msgspec.Struct, frozen=True):
 
 class Minefield(msgspec.Struct, frozen=True):
     """A minefield: a facility card with Minefield X in a hex without a base, camouflaged
-    (p.32; AE-50). ``known_to``: the other empires that have walked into it (AE-53)."""
+    (p.32; AE-50), controlled by ``empire`` or, since version 23, by no empire
+    (``cards.INDEPENDENT``: an independent minefield, AE-67). ``known_to``: the other empires
+    that have walked into it (AE-53). ``removed``: an independent minefield spent or lifted,
+    kept with its card, out of play, for the empires still in ``known_to``, which keep it in
+    view as they knew it, since what the other empire's armies did to it is that empire's
+    (AE-67); left out (UNSET) while it stands, and for every empire's minefield."""
 
     id: str
     empire: str
     at: str
     card: str
     known_to: tuple[str, ...] = ()
+    removed: bool | msgspec.UnsetType = msgspec.UNSET
+
+    @property
+    def standing(self) -> bool:
+        """Whether it is in play, to stop and attack the armies that walk in (AE-51)."""
+        return self.removed is not True
 
 
 #: AE-63: since this rules version an army holds its units in the order of their ids

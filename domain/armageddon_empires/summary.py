@@ -143,10 +143,12 @@ def summary(view: dict[str, Any], player: str | None) -> Summary:
         rows = [
             [
                 m["id"],
-                m["empire"],
+                m["empire"] or "independent",  # AE-67: no empire's
                 m["at"],
                 m["card"],
-                str(damage.get(m["card"], 0))
+                "removed"  # AE-67: out of play, in the referee's view alone
+                if m.get("removed")
+                else str(damage.get(m["card"], 0))
                 if player is None or m["empire"] == player
                 else "unknown",
             ]

@@ -10,7 +10,9 @@ as it saw them (where, with which cards, how and when); of the enemy's cards onl
 view (its bases, sighted armies, prisoners, discards, an open challenge), and of its turn
 nothing that names an army (which moved, hunted, or is out of supply) nor its AP left (it
 would tell what its sealed moves cost). Bases are public. Minefields (AE-53): an empire sees its
-own, and of the enemy's only those its armies walked into, without their damage.
+own, and of the enemy's and the independent ones (AE-67) only those its armies walked into,
+without their damage, and an independent one as it knew it, though the other empire has spent
+or lifted it since.
 
 Hidden challenges (collateral damage, WMD; AE-49): an empire sees its own cards' results alone;
 another empire's cards they destroy lie in its discard pile face down, unseen.
@@ -23,6 +25,7 @@ from typing import Any
 import msgspec
 
 from warlog.domain.armageddon_empires.battle_events import BaseCaptured, BaseRazed, BattleEnded
+from warlog.domain.armageddon_empires.cards import INDEPENDENT
 from warlog.domain.armageddon_empires.challenge import Challenge, counted
 from warlog.domain.armageddon_empires.challenge_events import (
     CaptureKillBegan,
@@ -114,9 +117,11 @@ def view(state: GameState, player: str | None) -> dict[str, Any]:
     visible = _visible_cards(state, player)
     data["instances"] = {c: v for c, v in data["instances"].items() if c in visible}
     data["fate_spent"] = {c: n for c, n in data["fate_spent"].items() if c in visible}
-    # AE-53: of the enemy's minefields only those it walked into, and never their damage
+    # AE-53: of the enemy's minefields only those it walked into, and never their damage; of
+    # the independent ones too, and never whether the other empire has since spent or lifted
+    # one it walked into (AE-67: it stays as this empire knew it)
     mines = {
-        k: m
+        k: {f: v for f, v in m.items() if f != "removed"}
         for k, m in data["minefields"].items()
         if m["empire"] == player or player in m["known_to"]
     }
@@ -283,10 +288,15 @@ def _challenge_notices(after: GameState, event: Event) -> list[Notice]:
     if isinstance(event, MinefieldsChecked) and event.attack is not None:
         text = f"Round {r}: {attack_summary(event.attack)}"
         return [Notice(event.empire, text, MINEFIELD_NOTICE_ROUNDS)]
+    # AE-67: an independent minefield's loss or lift is news to no empire
     if isinstance(event, MinefieldsReported) and event.loss is not None:
+        if event.controller == INDEPENDENT:
+            return []
         text = f"Round {r}: {event.loss.text()}"
         return [Notice(event.controller, text, MINEFIELD_NOTICE_ROUNDS)]
     if isinstance(event, MinefieldLifted):  # AE-55: news to the minefield's empire alone
+        if event.controller == INDEPENDENT:
+            return []
         text = f"Round {r}: {lifted_notice(event)}"
         return [Notice(event.controller, text, MINEFIELD_NOTICE_ROUNDS)]
     if isinstance(event, CardDamaged) and event.destroyed:

@@ -482,5 +482,5 @@ def test_audit_without_the_key_file_of_a_sealed_row_that_is_no_json_finds_it_alt
     ]
     assert (
         lines[-1]
-        == "  seals: 0 of 27 sealed values opened and checked; 27 still sealed (not checked)"
+        == "  seals: 0 of 28 sealed values opened and checked; 28 still sealed (not checked)"
     )

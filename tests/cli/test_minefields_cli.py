@@ -68,3 +68,58 @@ def test_a_minefield_hit_with_the_referee_s_dice(tmp_path: Path) -> None:
     assert t.view("blue")["damage"]["blue.mines.1"] == 3
     t.ok("reveal", "mines")
     t.ok("audit", "mines")
+
+
+#: red's column of the runner, a sprinter and the mailed unit, and the independent minefield
+#: ``ridge`` at 3,0, which no empire controls (AE-67)
+INDEPENDENT = toml(
+    armies=MINE_CARDS
+    + army("red-col", "red", "1,0", "runner", "sprinter", "mailed")
+    + FAR
+    + '\n[[minefields]]\nid = "ridge"\nat = "3,0"\ncard = "mines"\n'
+)
+
+
+def test_an_independent_minefield_hit_with_the_referee_s_dice_tells_no_empire_its_loss(
+    tmp_path: Path,
+) -> None:
+    t = Table(tmp_path, INDEPENDENT, "ridge")
+    t.play(type="buy_initiative", player="red", count=0)
+    t.play(type="buy_initiative", player="blue", count=0, dice=[6, 1])
+    t.play(type="move_army", player="red", army="red-col", to="5,0", dice=DICE)
+    checked = t.seq_of("minefields_checked")
+    # red is told what it walked into, as for an empire's minefield (AE-53, AE-67)
+    assert t.rule(checked, "--as", "red")[0] == (
+        "red-col walks into independent minefield ridge (ridge.mines, Minefield 5) at 3,0 and "
+        "stops there at once (p.32; AE-51): a hidden Minefield Attack Challenge per card, no "
+        "fate on either side (p.32; AE-52); no empire controls it (AE-67)"
+    )
+    # blue is told none of its minefields was walked into; the ridge's loss is the referee's
+    ours, nobody = checked + 1, checked + 2
+    assert t.rule(ours, "--as", "blue") == ["no minefield of blue was walked into (p.32; AE-53)"]
+    assert t.rule(nobody) == [
+        "independent minefield ridge (ridge.mines) at 3,0 is walked into and loses 3 (the base "
+        "damage of its challenges, p.32; AE-52): 3 of 4; no empire is told (AE-67)"
+    ]
+    for player in ("red", "blue"):  # sealed for every player
+        assert t.rule(nobody, "--as", player) == [
+            "(withheld: this event holds values sealed from you)"
+        ]
+    assert "ridge" not in json.dumps(t.view("blue"))
+    t.ok("reveal", "ridge")
+    t.ok("audit", "ridge")
+
+
+def test_a_new_game_refuses_an_independent_minefield_at_a_base_in_one_line(
+    tmp_path: Path,
+) -> None:
+    path = tmp_path / "bad.toml"
+    path.write_text(INDEPENDENT.replace('at = "3,0"\ncard = "mines"', 'at = "0,0"\ncard = "mines"'))
+    result = CliRunner().invoke(
+        cli, ["--db", str(tmp_path / "w.db"), "new", "armageddon-empires", "--scenario", str(path)]
+    )
+    assert (result.exit_code, result.stdout) == (1, "")
+    assert result.stderr == (
+        "error[input/bad_scenario]: bad scenario: $.minefields[0].at: hex 0,0 holds base "
+        "'red-hq'; a minefield stands in the open (p.32; AE-50)\n"
+    )

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib.resources
 from collections.abc import Callable, Iterator
 from typing import Any
 
@@ -10,7 +11,7 @@ import msgspec
 from warlog.domain.armageddon_empires.autoplay import choose
 from warlog.domain.armageddon_empires.ruleset import RULESET
 from warlog.domain.armageddon_empires.scenario import Scenario
-from warlog.domain.armageddon_empires.scenario_checks import bundled
+from warlog.domain.armageddon_empires.scenario_checks import bundled, parse_scenario
 from warlog.domain.armageddon_empires.state import GameState
 from warlog.domain.core.dice import SeededDice
 from warlog.domain.core.events import Event
@@ -18,6 +19,28 @@ from warlog.domain.core.events import Event
 BUNDLED = "cinder-and-glass"
 
 Chooser = Callable[[GameState, str, list[Any]], Any]
+
+
+#: independent minefields (AE-67) on the roads the policy's armies take early in a game of the
+#: bundled scenario (blue's from its 5th command, red's from its 15th; seed 0), of its
+#: ``glass-caltrops`` card
+INDEPENDENT_AT = {"dust-a": "3,4", "dust-b": "3,6", "dust-c": "2,7"}
+
+
+def independent_minefields_text() -> str:
+    """The bundled scenario's file, its set-up hidden (as a custom one's), with independent
+    minefields at ``INDEPENDENT_AT``."""
+    package = importlib.resources.files("warlog.domain.armageddon_empires.scenarios")
+    text = package.joinpath(f"{BUNDLED}.toml").read_text(encoding="utf-8")
+    text = text.replace("public_setup = true\n", "")
+    for mine, at in INDEPENDENT_AT.items():
+        text += f'\n[[minefields]]\nid = "{mine}"\nat = "{at}"\ncard = "glass-caltrops"\n'
+    return text
+
+
+def with_independent_minefields() -> Scenario:
+    """``independent_minefields_text``'s scenario."""
+    return parse_scenario(independent_minefields_text())
 
 
 def dice_for(seed: int, seq: int) -> SeededDice:

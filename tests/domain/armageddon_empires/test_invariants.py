@@ -9,6 +9,7 @@ from msgspec.structs import replace
 
 from tests.domain.armageddon_empires.arena import arena, begin, open_challenge, side
 from tests.domain.armageddon_empires.battle_helpers import VERSUS_FOX, attack_at, field
+from tests.domain.armageddon_empires.games import with_independent_minefields
 from tests.domain.armageddon_empires.helpers import army_block, game, sight, start_turns
 from warlog.domain.armageddon_empires.cards import entry
 from warlog.domain.armageddon_empires.challenge import Challenge
@@ -384,4 +385,38 @@ def test_minefields_stand_in_the_open_one_of_an_empire_in_a_hex() -> None:
     assert broken(moved(at="6,5", empire="blue")) == [
         "minefields_in_the_open: two in one hex: [('blue', '6,5')]",
         f"cards_held_by_owner: blue holds {mine.card}",
+    ]
+
+
+def test_a_minefield_is_an_empire_s_or_no_empire_s_and_only_the_latter_is_kept_out_of_play() -> (
+    None
+):
+    """AE-50, AE-67: given the bundled scenario with independent minefields (``dust-a`` among
+    them), when a minefield's controller is no empire of the game, its own empire is among those
+    that walked into it, an empire's is kept spent, or a spent independent one keeps damage,
+    then minefield_controllers or minefields_out_of_play names it; an independent one kept out
+    of play, for an empire that walked into it, holds."""
+    state = RULESET.initial_state(with_independent_minefields())
+    assert broken(state) == []
+
+    def changed(mine: str, **changes: Any) -> GameState:
+        changed = replace(state.minefields[mine], **changes)
+        return replace(state, minefields={**state.minefields, mine: changed})
+
+    tangle = state.minefields["red-tanglewire"]
+    assert broken(changed("red-tanglewire", empire="green")) == [
+        f"cards_held_by_owner: green holds {tangle.card}",
+        "minefield_controllers: red-tanglewire of 'green'",
+    ]
+    assert broken(changed("red-tanglewire", known_to=("red",))) == [
+        "minefield_controllers: red-tanglewire known to ['red']"
+    ]
+    assert broken(changed("red-tanglewire", removed=True)) == [
+        "minefields_out_of_play: red-tanglewire of 'red'"
+    ]
+    spent = changed("dust-a", removed=True, known_to=("blue",))
+    assert broken(spent) == []
+    card = state.minefields["dust-a"].card
+    assert broken(replace(spent, damage={**spent.damage, card: 1})) == [
+        "minefields_out_of_play: dust-a of ''"
     ]

@@ -102,6 +102,14 @@ def faces(*parts: list[int]) -> list[int]:
     return [f for part in parts for f in part]
 
 
+def reported(events: list[Any], controller: str = "blue") -> MinefieldsReported:
+    """The one ``minefields_reported`` of ``controller`` among ``events`` (since version 23 one
+    more follows, of no empire: AE-67)."""
+    return only(
+        [e for e in events if getattr(e, "controller", None) == controller], MinefieldsReported
+    )
+
+
 def move(g: Given, to: str, dice: list[int] | None, army_id: str = "red-col") -> list[Any]:
     return g.when(MoveArmy(player="red", army=army_id, to=to), dice=dice)
 
@@ -120,7 +128,7 @@ def test_an_army_entering_an_enemy_minefield_stops_there_at_once() -> None:
         "red.sprinter.1",
         "red.sprinter.2",
     ]
-    loss = only(events, MinefieldsReported).loss
+    loss = reported(events).loss
     assert loss is not None and (loss.lost, loss.removed) == (0, False)
     # red now knows the minefield; blue's own view shows it
     assert g.state.minefields["blue-mines"].known_to == ("red",)
@@ -151,7 +159,7 @@ def test_each_card_undergoes_one_challenge_and_the_minefield_loses_the_base_dama
     assert (runner.base_damage, runner.damage, runner.destroyed) == (2, 2, True)
     assert (first.defense.size, first.base_damage, first.total, first.destroyed) == (2, 1, 1, False)
     assert second.base_damage == 0
-    loss = only(events, MinefieldsReported).loss
+    loss = reported(events).loss
     assert loss is not None and (loss.lost, loss.total, loss.limit) == (3, 3, 4)
     state = g.state
     assert "red.runner.1" in state.empires["red"].discard
@@ -177,7 +185,7 @@ def test_damage_modifiers_reduce_the_card_s_damage_but_not_the_minefield_s_loss(
     assert attack is not None
     (hit,) = attack.challenges
     assert (hit.base_damage, hit.modifier, hit.damage) == (2, -1, 1)
-    loss = only(events, MinefieldsReported).loss
+    loss = reported(events).loss
     assert loss is not None and loss.lost == 2
 
 
@@ -189,7 +197,7 @@ def test_the_minefield_is_removed_when_spent_and_the_rest_of_the_army_is_spared(
     assert attack is not None
     assert [c.card for c in attack.challenges] == ["red.runner.1"]
     assert attack.spared == ("red.sprinter.1", "red.sprinter.2") and attack.removed
-    loss = only(events, MinefieldsReported).loss
+    loss = reported(events).loss
     assert loss is not None and (loss.lost, loss.total, loss.removed) == (3, 5, True)
     assert "blue-mines" not in g.state.minefields
     assert "blue.mines.1" in g.state.empires["blue"].discard
@@ -243,7 +251,7 @@ def test_the_army_leaves_next_turn_unharmed_and_is_attacked_again_when_it_comes_
     events = move(g, "4,0", None)
     assert only(events, ArmyMoved).to == "4,0"
     assert only(events, MinefieldsChecked).attack is None
-    assert only(events, MinefieldsReported).loss is None
+    assert reported(events).loss is None
     g.when(EndTurn(player="red"))
     g.when(EndTurn(player="blue"))
     start_turns(g, "red")
@@ -268,7 +276,7 @@ def test_an_army_stopped_by_contact_before_its_first_step_is_not_attacked_again(
     moved = only(events, ArmyMoved)
     assert (moved.origin, moved.to, moved.contact, moved.steps) == ("3,0", "3,0", "4,0", ())
     assert only(events, MinefieldsChecked).attack is None
-    assert only(events, MinefieldsReported).loss is None
+    assert reported(events).loss is None
 
 
 def test_an_empire_s_own_minefield_never_stops_its_armies() -> None:
@@ -276,7 +284,7 @@ def test_an_empire_s_own_minefield_never_stops_its_armies() -> None:
     events = move(g, "5,0", [])
     assert only(events, ArmyMoved).to == "5,0"
     assert only(events, MinefieldsChecked).attack is None
-    assert only(events, MinefieldsReported).loss is None
+    assert reported(events).loss is None
 
 
 def test_a_game_without_minefield_cards_adds_no_event_to_a_move() -> None:
@@ -400,7 +408,7 @@ def test_a_minefield_is_spent_by_the_base_damage_though_armor_reduced_the_card_s
     # when its challenge scores 2 − 0, of which the card takes 1
     events = move(g, "5,0", faces([6, 6, 1, 1, 1], [1]))
     # then the minefield loses the base damage 2 and is removed (p.32; AE-52)
-    loss = only(events, MinefieldsReported).loss
+    loss = reported(events).loss
     assert loss is not None and (loss.lost, loss.total, loss.removed) == (2, 4, True)
     assert "blue-mines" not in g.state.minefields
 

@@ -94,14 +94,18 @@ HANDS_DECKS_GARRISONS = [
 def test_the_game_s_first_event_seals_each_empire_s_hand_deck_garrisons_and_armies() -> None:
     """Since version 15 (AE-61) each empire's armies and minefields are one list each under
     it, sealed whole for it, its minefields too though it has none: two seals per empire, whatever
-    it holds."""
-    assert RULESET.hidden_setup(scenario()) == [
+    it holds; since version 23 the independent minefields one more, sealed for every player,
+    though there are none (AE-67)."""
+    by_empire = [
         *HANDS_DECKS_GARRISONS,
         ("empires.0.armies", "red"),
         ("empires.0.minefields", "red"),
         ("empires.1.armies", "blue"),
         ("empires.1.minefields", "blue"),
     ]
+    assert RULESET.hidden_setup(scenario()) == [*by_empire, ("independent.minefields", None)]
+    older = RULESET.at_version("22")
+    assert older is not None and older.hidden_setup(scenario()) == by_empire
 
 
 def test_a_game_of_version_14_keeps_a_seal_for_each_army() -> None:
