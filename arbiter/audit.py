@@ -34,7 +34,7 @@ import msgspec
 from warlog.arbiter.audit_chain import Chain
 from warlog.arbiter.audit_lineage import check_created, check_forked
 from warlog.arbiter.audit_rederive import Rederivation
-from warlog.arbiter.audit_report import Find, Finding, Proved, shown
+from warlog.arbiter.audit_report import Find, Finding, Proved
 from warlog.arbiter.audit_reveal import Reveal
 from warlog.arbiter.audit_rows import Row, read_opened_row, read_row
 from warlog.arbiter.fold import Fold, Folded
@@ -131,10 +131,14 @@ class Auditor:
 
     def finish(self) -> list[Finding]:
         """The checks that need the whole log (every roll and salt against the seeds revealed
-        in it); the findings. Call it once, after the last ``take``."""
+        in it); the findings, by seq and then by check (``audit_report.CHECKS``). Call it once,
+        after the last ``take``."""
         self._reveal.check(self._stopped_under)
         if self.proved.events == 0:
             self.find(0, "sequence", "the log is empty")
+        # in the log's order (the reveal's findings come last, made once the seeds are known):
+        # a cause before what it causes, a roll's before the consequence it changes
+        self.findings.sort(key=Finding.key)
         return self.findings
 
     @classmethod
@@ -223,12 +227,12 @@ class Auditor:
             return None
         canonical = self._codec.encode(event)[1]
         if canonical != clear:
-            self.find(
+            self.find.differs(
                 record.seq,
                 "decode",
                 f"the data is not the canonical form of a {record.type} event (fields added, dropped or reordered)",
-                shown(record.type, canonical),
-                shown(record.type, clear),
+                (record.type, canonical),
+                (record.type, clear),
             )
             return None
         return event

@@ -32,6 +32,7 @@ from warlog.eventstore.vault import Opening
 
 if TYPE_CHECKING:
     from warlog.arbiter.application import Arbiter
+    from warlog.arbiter.audit_report import Finding
 
 FIELDS = ("seq", "type", "at", "data", "prev", "hash")
 
@@ -164,14 +165,7 @@ def import_log(
     auditor = Auditor(arb.rulesets, rules=not chain_only)
     findings = auditor.feed(counted(records, progress))
     if findings:
-        more = (
-            f" (and {len(findings) - 1} more; `warlog audit FILE` lists them)"
-            if len(findings) > 1
-            else ""
-        )
-        raise IntegrityError(
-            f"refusing a broken log: {findings[0].line()}{more}", "import/broken_log"
-        )
+        raise IntegrityError(broken_log(findings), "import/broken_log")
     proved = auditor.proved
     if proved.rules_stopped_at and not chain_only:
         raise IntegrityError(
@@ -237,6 +231,18 @@ def import_log(
             f"game {game} already exists; import with --game NEWID", "input/game_exists"
         ) from None
     return game
+
+
+def broken_log(findings: Sequence[Finding]) -> str:
+    """Why import refuses a log with ``findings``: the first one (by seq), cut so that the
+    count of the others stays in the one line an error is."""
+    more = (
+        f" (and {len(findings) - 1} more; `warlog audit FILE` lists them)"
+        if len(findings) > 1
+        else ""
+    )
+    lead = "refusing a broken log: "
+    return lead + findings[0].line(WarlogError.MAX_LENGTH - len(lead) - len(more)) + more
 
 
 def recorded_id(records: Sequence[Record]) -> str:

@@ -1,4 +1,5 @@
-"""What the audit's report tells a referee of a forged log: one finding for one altered time."""
+"""What the audit's report tells a referee of a forged log: the fields that differ and their two
+values, the findings in the log's order, and one finding for one altered time."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ from typing import Any
 from tests.forger import forge
 from tests.recorded import FIXTURES
 from warlog.arbiter.audit import Auditor, audit_records
+from warlog.arbiter.audit_report import Difference
 from warlog.arbiter.exchange import parse_lines
 from warlog.domain import rulesets
 
@@ -23,6 +25,47 @@ def audited(tmp_path: Path, edit: Callable[[Events], None]) -> Auditor:
     after it, as a careful forger does), audited."""
     path = forge(GOLDEN, tmp_path / "forged.jsonl", edit)
     return audit_records(parse_lines(path.read_text().splitlines()), rulesets.get)
+
+
+def test_a_changed_field_of_a_long_consequence_is_named_with_its_two_values(
+    tmp_path: Path,
+) -> None:
+    """Given the golden game, when a forger gives the attacker of the challenge resolved at seq
+    221 one success more (2 -> 3) and recomputes the chain, then the rules finding names the
+    event type, the field and both values, in a short line; and the two sides it shows of that
+    long event are not the same text."""
+
+    def one_more_success(events: Events) -> None:
+        outcome = events[220]["data"]["outcome"]
+        assert (events[220]["type"], outcome["attacker_successes"]) == ("challenge_resolved", 2)
+        outcome["attacker_successes"] = 3
+
+    (finding,) = audited(tmp_path, one_more_success).findings
+    assert (finding.seq, finding.check, finding.event_type) == (221, "rules", "challenge_resolved")
+    assert finding.differences == [Difference("data.outcome.attacker_successes", "2", "3")]
+    assert finding.line() == (
+        "seq 221 [rules]: a consequence differs from what the rules derive from the command and "
+        "its dice: challenge_resolved data.outcome.attacker_successes: expected 2, found 3"
+    )
+    assert finding.expected != finding.found
+    assert finding.expected is not None and finding.found is not None
+    assert '"attacker_successes":2' in finding.expected and len(finding.expected) <= 240
+    assert '"attacker_successes":3' in finding.found and len(finding.found) <= 240
+
+
+def test_a_forged_die_is_listed_before_the_consequence_it_changes(tmp_path: Path) -> None:
+    """Given the golden game, when a forger changes the last face of red's challenge roll at seq
+    216 (found when the seed is checked, at the end of the pass) and recomputes the chain, then
+    the dice finding at 216 comes first and the challenge it changes (seq 218) after it, with
+    the face that differs named there."""
+
+    def another_face(events: Events) -> None:
+        assert events[215]["data"]["faces"] == [6, 5, 2]
+        events[215]["data"]["faces"] = [6, 5, 3]
+
+    findings = audited(tmp_path, another_face).findings
+    assert [(f.seq, f.check) for f in findings] == [(216, "dice"), (218, "rules")]
+    assert findings[1].differences[0] == Difference("data.challenge.attacker.faces.2", "3", "2")
 
 
 def test_one_altered_time_is_one_finding_naming_the_event_before(tmp_path: Path) -> None:
