@@ -149,10 +149,14 @@ class Proved(msgspec.Struct):
     #: rolls whose faces stay sealed (read without their openings): not verified either
     dice_sealed: int = 0
     #: sealed values: opened and found to hash to their seal; salts checked against a
-    #: revealed seed; seals nobody opened
+    #: revealed seed; seals nobody opened; values opened that do not hash to their seal (each
+    #: a finding: a forged opening, not a seal left closed)
     seals_opened: int = 0
     salts_verified: int = 0
     seals_closed: int = 0
+    seals_false: int = 0
+    #: opened values whose salt is not the one the revealed seed derives (each a finding)
+    salts_false: int = 0
     #: the arbiter's own game: its stored snapshots (what state, legal and play start from)
     #: compared with the state folded from the log at their seq
     snapshots_checked: int = 0
@@ -171,8 +175,9 @@ class Proved(msgspec.Struct):
             out.append(f"dice: {rolls} roll{'' if rolls == 1 else 's'}")
         if self.seals_closed:
             out.append(f"sealed values: {self.seals_closed} left sealed")
-        if self.seals_opened > self.salts_verified:
-            out.append(f"salts: {self.seals_opened - self.salts_verified} not checked")
+        unsalted = self.seals_opened - self.salts_verified - self.salts_false
+        if unsalted > 0:
+            out.append(f"salts: {unsalted} not checked")
         return out
 
 

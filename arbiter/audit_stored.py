@@ -51,7 +51,7 @@ def audit_game(
         return _as_stored(arb, game, from_seq, progress)
 
     try:
-        auditor = audit_records(counted(records, progress), arb.rulesets, from_seq)
+        auditor = audit_records(counted(records, progress), arb.rulesets, from_seq, stored=True)
     except DamagedLineage:
         # a lineage event that does not decode, met on the way: the audit of the chained
         # form says what is wrong, as a finding (the key file is not at fault)
@@ -97,7 +97,7 @@ def _as_stored(
     """The audit of the log's chained form, its seals left closed, for a log the key file's
     reads refuse (a lineage they cannot follow, by default): its damage is a finding."""
     records = counted(arb.store.read(game), progress)
-    return audit_records(records, arb.rulesets, from_seq, unopened_why=unopened_why)
+    return audit_records(records, arb.rulesets, from_seq, unopened_why=unopened_why, stored=True)
 
 
 def holds_its_keys(store: Store, vault: Vault, game: str) -> bool:

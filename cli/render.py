@@ -230,16 +230,27 @@ def audit_text(label: str, auditor: Auditor) -> str:
             f"{auditor.rules} ({plural(p.batches_rederived, 'batch', 'batches')})"
         )
     lines.append(dice_line(p, auditor.from_seq))
-    sealed = p.seals_opened + p.seals_closed
+    sealed = p.seals_opened + p.seals_closed + p.seals_false
     if sealed:
         text = f"  seals: {p.seals_opened} of {plural(sealed, 'sealed value')} opened and checked"
         if p.salts_verified:
             text += f", {plural(p.salts_verified, 'salt')} checked against the revealed seed"
-        if p.seals_opened > p.salts_verified:
-            unsalted = p.seals_opened - p.salts_verified
+        if p.salts_false:
+            text += (
+                f"; {plural(p.salts_false, 'salt')} NOT the one the revealed seed derives "
+                f"(finding{'' if p.salts_false == 1 else 's'} above)"
+            )
+        unsalted = p.seals_opened - p.salts_verified - p.salts_false
+        if unsalted > 0:
             text += (
                 f"; {plural(unsalted, 'salt')} NOT checked against a seed (their seed is not "
                 "revealed)"
+            )
+        if p.seals_false:
+            one = p.seals_false == 1
+            text += (
+                f"; {p.seals_false} {'does' if one else 'do'} not open (the value shown is not "
+                f"the one sealed: finding{'' if one else 's'} above)"
             )
         if p.seals_closed:
             text += f"; {p.seals_closed} still sealed (not checked)"

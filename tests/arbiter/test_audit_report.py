@@ -1,5 +1,6 @@
 """What the audit's report tells a referee of a forged log: the fields that differ and their two
-values, the findings in the log's order, and one finding for one altered time."""
+values, the findings in the log's order, one finding for one altered time, and a forged opening
+or salt called what it is."""
 
 from __future__ import annotations
 
@@ -81,6 +82,45 @@ def test_one_altered_time_is_one_finding_naming_the_event_before(tmp_path: Path)
         f"seq 1001 [sequence]: 'at' goes backwards: {_at(1001)} is earlier than seq 1000's "
         "2026-11-24T02:43:43.000Z"
     ]
+
+
+def test_an_opening_that_does_not_open_is_not_counted_as_still_sealed(tmp_path: Path) -> None:
+    """Given the golden game, when red's first card dealt (seq 3) shows another card beside its
+    seal (the chain untouched: it covers the seal alone), then the seal does not open (a
+    finding), it is counted as such and not as still sealed, and the rules stop there for that
+    reason, which no later reveal changes."""
+    lines = GOLDEN.read_text().splitlines()
+    event = json.loads(lines[2])
+    event["data"]["card"]["value"] = "red.signal-bunker.1"
+    lines[2] = json.dumps(event)
+    auditor = audit_records(parse_lines(lines), rulesets.get)
+    assert [f.line() for f in auditor.findings] == [
+        "seq 3 [seal]: the seal at card does not open: the value and salt do not hash to the seal"
+    ]
+    proved = auditor.proved
+    assert (proved.seals_false, proved.seals_closed, proved.rules_stopped_at) == (1, 0, 3)
+    assert proved.rules_stopped_why == (
+        "the value shown at card there does not open its seal (finding above): the value sealed "
+        "is not known, so the rules cannot go on from it"
+    )
+
+
+def test_a_salt_the_seed_does_not_derive_is_counted_apart_from_unchecked_ones(
+    tmp_path: Path,
+) -> None:
+    """Given the golden game, when a forger gives red's first card another salt (and seals the
+    card again under it), then the salt is a finding, counted as not the seed's, and no salt is
+    left counted as unchecked (as if its seed were not revealed)."""
+
+    def another_salt(events: Events) -> None:
+        events[2]["data"]["card"]["salt"] = "11" * 32
+
+    auditor = audited(tmp_path, another_salt)
+    assert [(f.seq, f.check) for f in auditor.findings] == [(3, "seal")]
+    proved = auditor.proved
+    assert proved.salts_false == 1
+    assert proved.seals_opened == proved.salts_verified + proved.salts_false
+    assert not any(phrase.startswith("salts") for phrase in proved.unchecked())
 
 
 def _at(seq: int) -> str:

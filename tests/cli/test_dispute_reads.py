@@ -1,12 +1,14 @@
-"""What a referee is told of a forged log by import: its first finding, with the count of the
-others."""
+"""What a referee is told of a damaged or forged log by audit and import: true reasons for what
+was not checked, and the import's first finding with the count of the others."""
 
 from __future__ import annotations
 
+import json
+import shutil
 from pathlib import Path
 from typing import Any
 
-from tests.cli.command import one_line, run
+from tests.cli.command import one_line, run, succeeded
 from tests.forger import forge
 from tests.recorded import FIXTURES
 
@@ -18,6 +20,63 @@ Events = list[dict[str, Any]]
 def one_more_success(events: Events) -> None:
     """The attacker of the challenge resolved at seq 221 given one success more (2 -> 3)."""
     events[220]["data"]["outcome"]["attacker_successes"] = 3
+
+
+def test_a_revealed_game_audited_without_its_key_file_says_where_its_values_are(
+    tmp_path: Path,
+) -> None:
+    """Given the revealed golden game imported into a database, when its key file is moved
+    away and the game audited, then the rules line says the seed is revealed but the values
+    are not in the database (its key file holds them), not that the seed is not revealed; and
+    the audit of the export that database then writes says the values are sealed in the file
+    though the seed is revealed."""
+    db = tmp_path / "w.db"
+    succeeded(db, "import", str(GOLDEN))
+    shutil.move(tmp_path / "w.db.keys", tmp_path / "elsewhere.keys")
+    out = succeeded(db, "audit", "ae-golden").splitlines()
+    assert out[2] == (
+        "  rules: 0 batches re-derived; not checked from seq 1 on (the seed that sealed the "
+        "values there is revealed at seq 3215, but the values are not in this database (only "
+        "their digests are): its key file holds them, and so does the export made with it "
+        "after the reveal)"
+    )
+    succeeded(db, "export", "ae-golden", "-o", str(tmp_path / "sealed.jsonl"))
+    out = succeeded(db, "audit", str(tmp_path / "sealed.jsonl")).splitlines()
+    assert out[2] == (
+        "  rules: 0 batches re-derived; not checked from seq 1 on (a value there is still sealed "
+        "in this file, though the seed that sealed it is revealed at seq 3215: the export made "
+        "with the arbiter's key file after the reveal opens every seal)"
+    )
+
+
+def test_an_opening_that_does_not_open_is_reported_as_such_in_the_summary(
+    tmp_path: Path,
+) -> None:
+    """Given the golden game's export, when red's first card dealt (seq 3) shows another card
+    beside its seal, then the audit (exit 4) says in its summary that the rules stop there
+    because the value sealed is not known, and that the seal does not open: not that it is
+    still sealed."""
+    lines = GOLDEN.read_text().splitlines()
+    event = json.loads(lines[2])
+    event["data"]["card"]["value"] = "red.signal-bunker.1"
+    lines[2] = json.dumps(event)
+    path = tmp_path / "forged.jsonl"
+    path.write_text("\n".join(lines) + "\n")
+    status, out, _ = run(tmp_path / "w.db", "audit", str(path))
+    assert status == 4
+    rules, seals = (
+        next(line for line in out.splitlines() if line.startswith(f"  {what}:"))
+        for what in ("rules", "seals")
+    )
+    assert rules == (
+        "  rules: 0 batches re-derived; not checked from seq 3 on (the value shown at card "
+        "there does not open its seal (finding above): the value sealed is not known, so the "
+        "rules cannot go on from it)"
+    )
+    assert seals.endswith(
+        "; 1 does not open (the value shown is not the one sealed: finding above)"
+    )
+    assert "still sealed" not in out
 
 
 def test_import_names_the_first_finding_by_seq_and_keeps_the_count_in_its_one_line(
