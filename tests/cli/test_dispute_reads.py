@@ -1,12 +1,17 @@
-"""What a referee is told of a damaged or forged log by audit and import: true reasons for what
-was not checked, and the import's first finding with the count of the others."""
+"""What a referee is told of a damaged or forged log by audit, import and the reads: true
+reasons for what was not checked, the import's first finding with its count, and a row missing
+from a database named by every read of it."""
 
 from __future__ import annotations
 
 import json
+import re
 import shutil
+import sqlite3
 from pathlib import Path
 from typing import Any
+
+import pytest
 
 from tests.cli.command import one_line, run, succeeded
 from tests.forger import forge
@@ -104,3 +109,71 @@ def test_import_names_the_first_finding_by_seq_and_keeps_the_count_in_its_one_li
     )
     assert line.endswith("… (and 1 more; `warlog audit FILE` lists them)")
     assert len(line) <= len("error[import/broken_log]: ") + 400
+
+
+@pytest.fixture
+def live(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A new Armageddon Empires game ``a1`` (its hands dealt, sealed) in ``w.db``; the working
+    directory is ``tmp_path``."""
+    monkeypatch.chdir(tmp_path)
+    db = tmp_path / "w.db"
+    succeeded(db, "new", "armageddon-empires", "--game", "a1")
+    return db
+
+
+@pytest.fixture
+def gapped(live: Path) -> Path:
+    """The live game ``a1`` with its row 9 deleted from the database."""
+    with sqlite3.connect(live) as conn:
+        conn.execute("DELETE FROM events WHERE game = 'a1' AND seq = 9")
+    conn.close()
+    return live
+
+
+GAP_READS = [
+    ("events", "a1"),
+    ("events", "a1", "--from", "5", "--to", "12", "--json"),
+    ("events", "a1", "--from", "9", "--to", "9"),
+    ("export", "a1", "-o", "out.jsonl"),
+    ("export", "a1", "--open"),
+    ("replay", "a1", "--from", "5"),
+    ("state", "a1", "--at", "9"),
+]
+
+
+@pytest.mark.parametrize("args", GAP_READS, ids=[" ".join(a[2:]) or a[0] for a in GAP_READS])
+def test_a_read_of_every_row_names_a_row_missing_from_the_database(
+    gapped: Path, args: tuple[str, ...]
+) -> None:
+    """Given a game whose row 9 was deleted from the database, when its events are listed,
+    exported or replayed over that row, or its state asked for after event 9, then it stops
+    there with one line naming the game and the missing event (store/corrupt, exit 1), no
+    event after it shown and no file written (it skipped from 8 to 10, or told the state after
+    event 8, with exit 0)."""
+    status, out, err = run(gapped, *args)
+    assert status == 1
+    assert one_line(err, "store/corrupt") == (
+        "error[store/corrupt]: game a1 has no event 9 (the log has a gap): the database is damaged"
+    )
+    assert all(seq < 9 for seq in shown_seqs(out)), out
+    assert not Path("out.jsonl").exists()
+
+
+def shown_seqs(out: str) -> list[int]:
+    """The seqs of the events a read printed (a listing's, a replay's or JSON Lines')."""
+    found = re.findall(r'(?m)^(?:\s*(\d+)  \w|\{"seq": (\d+),)', out)
+    return [int(text or line) for text, line in found]
+
+
+def test_an_export_names_a_row_that_does_not_follow_the_one_before_it(live: Path) -> None:
+    """Given a game whose row 9 was given another prev in the database, when it is exported,
+    then it is one line saying event 9 does not follow event 8 (store/corrupt, exit 1)."""
+    with sqlite3.connect(live) as conn:
+        conn.execute("UPDATE events SET prev = ? WHERE game = 'a1' AND seq = 9", ("0" * 64,))
+    conn.close()
+    status, out, err = run(live, "export", "a1")
+    assert status == 1 and shown_seqs(out) == list(range(1, 9))
+    assert one_line(err, "store/corrupt") == (
+        "error[store/corrupt]: game a1: event 9 does not follow event 8 (its prev is not that "
+        "event's hash): the database is damaged"
+    )
