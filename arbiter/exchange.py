@@ -156,13 +156,16 @@ def import_log(
     chain_only: bool = False,
     progress: Callable[[int], None] | None = None,
     fold_only: bool = False,
+    rules: bool | None = None,
 ) -> str:
     """Import an exported log into ``arb`` as a new game; its id (``Arbiter.import_records``).
-    ``progress`` is told how many events the audit has checked."""
+    ``progress`` is told how many events the audit has checked; ``rules``: whether the audit
+    re-derives the rules (by default, unless ``chain_only``: a chain-only import that asks
+    for them is refused at a finding of the rules, not for rules it could not check)."""
     from warlog.arbiter.audit import Auditor  # here: exporting a log never audits it
     from warlog.arbiter.reads import counted
 
-    auditor = Auditor(arb.rulesets, rules=not chain_only)
+    auditor = Auditor(arb.rulesets, rules=not chain_only if rules is None else rules)
     findings = auditor.feed(counted(records, progress))
     if findings:
         raise IntegrityError(broken_log(findings), "import/broken_log")

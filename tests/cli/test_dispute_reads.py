@@ -1,6 +1,6 @@
-"""What a referee is told of a damaged or forged log by audit, import and the reads: true
-reasons for what was not checked, the import's first finding with its count, and a row missing
-from a database named by every read of it."""
+"""What a referee is told of a damaged or forged log by audit, import, replay and the reads:
+true reasons for what was not checked, the import's first finding with its count, a file
+replayed only once audited, and a row missing from a database named by every read of it."""
 
 from __future__ import annotations
 
@@ -111,6 +111,22 @@ def test_import_names_the_first_finding_by_seq_and_keeps_the_count_in_its_one_li
     assert len(line) <= len("error[import/broken_log]: ") + 400
 
 
+def test_replaying_a_file_forged_under_the_rules_is_refused_as_its_audit_refuses_it(
+    tmp_path: Path,
+) -> None:
+    """Given the golden game forged at seq 221 with the chain recomputed (a legal chain, a
+    consequence the rules do not derive), when the file is replayed, even a stretch before the
+    forgery, then it is refused (exit 4) with the audit's finding, nothing replayed."""
+    path = forge(GOLDEN, tmp_path / "forged.jsonl", one_more_success)
+    status, out, err = run(tmp_path / "w.db", "replay", str(path), "--to", "5")
+    assert (status, out) == (4, "")
+    assert one_line(err, "import/broken_log") == (
+        "error[import/broken_log]: refusing a broken log: seq 221 [rules]: a consequence "
+        "differs from what the rules derive from the command and its dice: challenge_resolved "
+        "data.outcome.attacker_successes: expected 2, found 3"
+    )
+
+
 @pytest.fixture
 def live(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     """A new Armageddon Empires game ``a1`` (its hands dealt, sealed) in ``w.db``; the working
@@ -119,6 +135,41 @@ def live(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     db = tmp_path / "w.db"
     succeeded(db, "new", "armageddon-empires", "--game", "a1")
     return db
+
+
+@pytest.mark.parametrize(
+    "written", [("export", "a1"), ("events", "a1", "--as", "red", "--json")], ids=["export", "red"]
+)
+def test_replaying_a_file_with_sealed_values_says_what_the_file_lacks(
+    live: Path, written: tuple[str, ...]
+) -> None:
+    """Given a live game's export, or the events red may see written as JSON Lines, when the
+    file is replayed, then it is one line (store/sealed, exit 1) saying the file holds values
+    still sealed from event 1 on and which file replays; no key file is involved."""
+    Path("game.jsonl").write_text(succeeded(live, *written))
+    status, out, err = run(live, "replay", "./game.jsonl")
+    assert (status, out) == (1, "")
+    assert one_line(err, "store/sealed") == (
+        "error[store/sealed]: ./game.jsonl holds values still sealed (from event 1 on): replay "
+        "cannot fold them without their clear forms; the export made with the key file after "
+        "the reveal replays (`warlog audit FILE` checks what it can of this one)"
+    )
+
+
+def test_replaying_a_referees_opened_export_of_a_live_game_says_its_seed_is_not_in_it(
+    live: Path,
+) -> None:
+    """Given a live game's export opened by the referee (export --open), when the file is
+    replayed, then it is one line (store/sealed, exit 1) saying the file opens values under a
+    seed it does not reveal."""
+    succeeded(live, "export", "a1", "--open", "-o", "open.jsonl")
+    status, out, err = run(live, "replay", "open.jsonl")
+    assert (status, out) == (1, "")
+    assert one_line(err, "store/sealed").startswith(
+        "error[store/sealed]: open.jsonl opens values under a seed it does not reveal (a "
+        "referee's export --open of a game still being played): replay cannot read them "
+        "without it; "
+    )
 
 
 @pytest.fixture
@@ -176,4 +227,29 @@ def test_an_export_names_a_row_that_does_not_follow_the_one_before_it(live: Path
     assert one_line(err, "store/corrupt") == (
         "error[store/corrupt]: game a1: event 9 does not follow event 8 (its prev is not that "
         "event's hash): the database is damaged"
+    )
+
+
+@pytest.mark.parametrize("command", ["audit", "import", "replay"])
+def test_a_file_that_is_not_json_lines_is_bad_input_and_a_line_that_is_no_event_an_invalid_log(
+    live: Path, command: str
+) -> None:
+    """Given a game's export with its second line cut in half, when it is audited, imported or
+    replayed, then the file is bad input (input/bad_json, exit 1: it is not JSON Lines), named
+    with its line; and given the export with its second line's 'at' taken out, then the log
+    is invalid (import/invalid_event, exit 4)."""
+    lines = succeeded(live, "export", "a1").splitlines()
+    Path("cut.jsonl").write_text("\n".join([lines[0], lines[1][: len(lines[1]) // 2]]) + "\n")
+    status, out, err = run(live, command, "cut.jsonl")
+    assert (status, out) == (1, "")
+    assert one_line(err, "input/bad_json").startswith(
+        "error[input/bad_json]: cut.jsonl line 2 is not JSON: "
+    )
+    event = json.loads(lines[1])
+    del event["at"]
+    Path("no-at.jsonl").write_text("\n".join([lines[0], json.dumps(event)]) + "\n")
+    status, out, err = run(live, command, "no-at.jsonl")
+    assert (status, out) == (4, "")
+    assert one_line(err, "import/invalid_event") == (
+        "error[import/invalid_event]: no-at.jsonl: line 2: missing at"
     )
