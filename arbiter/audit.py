@@ -209,7 +209,8 @@ class Auditor:
     def revealed(self) -> bool:
         """True when every roll kept for a reveal was derived again (and there was a reveal)."""
         proved = self.proved
-        return bool(self._reveal.seeds) and proved.dice_unverified == proved.dice_sealed == 0
+        unverified = proved.dice_unverified + proved.dice_sealed + proved.dice_unopened
+        return bool(self._reveal.seeds) and unverified == 0
 
     @property
     def _meta(self) -> GameMeta | None:
@@ -374,7 +375,9 @@ class Auditor:
                 event = codec.decode(record.type, row.chained)
             except WarlogError:
                 if record.type == "dice_rolled":
-                    self._reveal.sealed_roll(self._meta, record.seq, in_opening=opening)
+                    self._reveal.sealed_roll(
+                        self._meta, record.seq, in_opening=opening, shown=bool(row.false_openings)
+                    )
                 return
         if isinstance(event, DiceRolled):
             self._reveal.roll(self._meta, record.seq, event, in_opening=opening)

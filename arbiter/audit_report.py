@@ -148,6 +148,8 @@ class Proved(msgspec.Struct):
     dice_typed: int = 0
     #: rolls whose faces stay sealed (read without their openings): not verified either
     dice_sealed: int = 0
+    #: rolls whose faces shown do not open their seal (each a seal finding): not verified
+    dice_unopened: int = 0
     #: sealed values: opened and found to hash to their seal; salts checked against a
     #: revealed seed; seals nobody opened; values opened that do not hash to their seal (each
     #: a finding: a forged opening, not a seal left closed)
@@ -170,8 +172,8 @@ class Proved(msgspec.Struct):
         out = []
         if self.rules_stopped_at:
             out.append(f"rules from seq {self.rules_stopped_at}")
-        if self.dice_unverified or self.dice_sealed:
-            rolls = self.dice_unverified + self.dice_sealed
+        if self.dice_unverified or self.dice_sealed or self.dice_unopened:
+            rolls = self.dice_unverified + self.dice_sealed + self.dice_unopened
             out.append(f"dice: {rolls} roll{'' if rolls == 1 else 's'}")
         if self.seals_closed:
             out.append(f"sealed values: {self.seals_closed} left sealed")

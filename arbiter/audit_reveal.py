@@ -54,12 +54,17 @@ class Reveal:
             (seq, meta.derivation_seq(seq), event.sides, list(event.faces))
         )
 
-    def sealed_roll(self, meta: GameMeta | None, seq: int, *, in_opening: bool) -> None:
-        """Count a roll whose faces stay sealed: not verified (a referee's typed dice, which no
-        seed derives, are counted as typed)."""
+    def sealed_roll(
+        self, meta: GameMeta | None, seq: int, *, in_opening: bool, shown: bool = False
+    ) -> None:
+        """Count a roll whose faces stay sealed, or (``shown``) whose faces shown do not open
+        their seal: not verified either way (a referee's typed dice, which no seed derives, are
+        counted as typed)."""
         if seq >= self.from_seq:
             if typed(meta, in_opening):
                 self.proved.dice_typed += 1  # a referee's dice, sealed
+            elif shown:
+                self.proved.dice_unopened += 1
             else:
                 self.proved.dice_sealed += 1
 

@@ -46,6 +46,8 @@ class Row(msgspec.Struct):
     #: why its clear data is not known when no seal was left closed: the key file does not
     #: open them (the arbiter's audit), or an opened value does not open its seal
     closed_why: str = ""
+    #: the paths of its values shown beside a seal they do not open (each a finding)
+    false_openings: list[str] = []
 
 
 def read_row(record: Record, find: Find, proved: Proved) -> Row:
@@ -62,7 +64,7 @@ def read_row(record: Record, find: Find, proved: Proved) -> Row:
     sealed = [path for path, _ in seals_in(chained_obj)]
     values: dict[str, Any] = {}
     salts: list[tuple[str, str]] = []
-    false: list[str] = []
+    false_openings: list[str] = []
     for path in sealed:
         opening = openings.get(path)
         if opening is None:
@@ -72,18 +74,26 @@ def read_row(record: Record, find: Find, proved: Proved) -> Row:
         problem = opening_problem(seal)
         if problem is not None:
             find(record.seq, "seal", f"the seal at {path} does not open: {problem}")
-            false.append(path)
+            false_openings.append(path)
             continue
         values[path] = value
         salts.append((path, str(salt)))
     proved.seals_opened += len(values)
-    proved.seals_false += len(false)
-    proved.seals_closed += len(sealed) - len(values) - len(false)
+    proved.seals_false += len(false_openings)
+    proved.seals_closed += len(sealed) - len(values) - len(false_openings)
     clear = compact(cleared(chained_obj, values)) if len(values) == len(sealed) else None
     # a value whose opening is false is not known: the rules stop for that, not for a seal
     # left closed (which the reveal's note would call one)
-    why = FALSE_OPENING.format(path=false[0]) if false else ""
-    return Row(record, chained, clear, salts=salts, sealed=sealed, closed_why=why)
+    why = FALSE_OPENING.format(path=false_openings[0]) if false_openings else ""
+    return Row(
+        record,
+        chained,
+        clear,
+        salts=salts,
+        sealed=sealed,
+        closed_why=why,
+        false_openings=false_openings,
+    )
 
 
 def read_opened_row(opened: Opened, find: Find, proved: Proved) -> Row:

@@ -275,6 +275,7 @@ def dice_line(p: Proved, from_seq: int) -> str:
     """The audit's dice line: how many rolls each check covered, "every roll" only when every
     roll of the log was derived again from a revealed seed and matched."""
     rolls = p.dice_verified + p.dice_unverified + p.dice_false + p.dice_typed + p.dice_sealed
+    rolls += p.dice_unopened
     where = "" if from_seq == 1 else f" from seq {from_seq}"
     if rolls == p.dice_verified and rolls and not where:
         return f"  dice verified: every roll re-derived from the revealed seed ({plural(rolls, 'roll')})"
@@ -289,6 +290,12 @@ def dice_line(p: Proved, from_seq: int) -> str:
         )
     if p.dice_sealed:
         parts.append(f"{plural(p.dice_sealed, 'roll')} NOT verified (their faces stay sealed)")
+    if p.dice_unopened:
+        one = p.dice_unopened == 1
+        parts.append(
+            f"{plural(p.dice_unopened, 'roll')} NOT verified (the faces shown do not open "
+            f"{'its seal: finding' if one else 'their seals: findings'} above)"
+        )
     if p.dice_typed:
         parts.append(
             f"{plural(p.dice_typed, 'roll')} typed by the referee, NOT verified (no seed "

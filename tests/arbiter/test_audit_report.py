@@ -105,6 +105,21 @@ def test_an_opening_that_does_not_open_is_not_counted_as_still_sealed(tmp_path: 
     )
 
 
+def test_a_hidden_roll_whose_faces_do_not_open_is_not_counted_as_still_sealed() -> None:
+    """Given the golden game, when the first hidden roll shows other faces beside its seal (the
+    chain untouched), then the roll is counted as not verified because its faces do not open
+    their seal, not as one whose faces stay sealed."""
+    lines = GOLDEN.read_text().splitlines()
+    at = next(i for i, line in enumerate(lines) if '"faces":{"sealed"' in line)
+    event = json.loads(lines[at])
+    event["data"]["faces"]["value"] = [1]
+    lines[at] = json.dumps(event)
+    auditor = audit_records(parse_lines(lines), rulesets.get)
+    assert [(f.seq, f.check) for f in auditor.findings] == [(event["seq"], "seal")]
+    assert (auditor.proved.dice_unopened, auditor.proved.dice_sealed) == (1, 0)
+    assert "dice: 1 roll" in " ".join(auditor.proved.unchecked())
+
+
 def test_a_salt_the_seed_does_not_derive_is_counted_apart_from_unchecked_ones(
     tmp_path: Path,
 ) -> None:

@@ -84,6 +84,27 @@ def test_an_opening_that_does_not_open_is_reported_as_such_in_the_summary(
     assert "still sealed" not in out
 
 
+def test_a_hidden_roll_whose_faces_do_not_open_is_reported_as_such_in_the_dice_line(
+    tmp_path: Path,
+) -> None:
+    """Given the golden game's export, when its first hidden roll shows other faces beside its
+    seal, then the audit's dice line says the faces shown do not open their seal (it said
+    they stay sealed)."""
+    lines = GOLDEN.read_text().splitlines()
+    at = next(i for i, line in enumerate(lines) if '"faces":{"sealed"' in line)
+    event = json.loads(lines[at])
+    event["data"]["faces"]["value"] = [1]
+    lines[at] = json.dumps(event)
+    path = tmp_path / "forged.jsonl"
+    path.write_text("\n".join(lines) + "\n")
+    status, out, _ = run(tmp_path / "w.db", "audit", str(path))
+    assert status == 4
+    dice = next(line for line in out.splitlines() if line.startswith("  dice"))
+    assert dice.endswith(
+        "; 1 roll NOT verified (the faces shown do not open its seal: finding above)"
+    )
+
+
 def test_import_names_the_first_finding_by_seq_and_keeps_the_count_in_its_one_line(
     tmp_path: Path,
 ) -> None:
