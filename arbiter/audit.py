@@ -34,7 +34,7 @@ import msgspec
 from warlog.arbiter.audit_chain import Chain
 from warlog.arbiter.audit_lineage import check_created, check_forked
 from warlog.arbiter.audit_rederive import Rederivation
-from warlog.arbiter.audit_report import Find, Finding, Proved, shown
+from warlog.arbiter.audit_report import Find, Finding, Proved
 from warlog.arbiter.audit_reveal import Reveal
 from warlog.arbiter.audit_rows import Row, read_opened_row, read_row
 from warlog.arbiter.fold import Fold, Folded
@@ -57,6 +57,27 @@ from warlog.eventstore.records import Record
 
 __all__ = ["Auditor", "Finding", "Proved", "audit_records"]
 
+#: why the rules stop at a value left sealed, by where the log was read and whether the seed
+#: that sealed it is revealed later in the log (``{seq}``: where)
+UNOPENED_FILE = (
+    "its sealed values are not opened in this file, and the seed that sealed them is not "
+    "revealed in it: the referee's export opened with the key file (export --open), or the "
+    "export made after the reveal, opens them"
+)
+UNOPENED_STORED = (
+    "its sealed values are not opened here: the seed that sealed them is not revealed, and no "
+    "key file holding its key was at hand"
+)
+REVEALED_FILE = (
+    "a value there is still sealed in this file, though the seed that sealed it is revealed at "
+    "seq {seq}: the export made with the arbiter's key file after the reveal opens every seal"
+)
+REVEALED_STORED = (
+    "the seed that sealed the values there is revealed at seq {seq}, but the values are not in "
+    "this database (only their digests are): its key file holds them, and so does the export "
+    "made with it after the reveal"
+)
+
 
 class Auditor:
     """Streams a log once, checking chain, rules, dice and seals as it goes."""
@@ -68,12 +89,16 @@ class Auditor:
         *,
         rules: bool = True,
         unopened_why: str = "",
+        stored: bool = False,
     ) -> None:
         """``unopened_why``: why sealed values stay closed, when the reader knows better than
-        "not revealed, no key at hand" (the arbiter reading a log with a damaged lineage)."""
+        "not revealed, no key at hand" (the arbiter reading a log with a damaged lineage);
+        ``stored``: the log is the arbiter's own database's, not a file (which says where the
+        values left sealed are kept)."""
         self._rulesets = rulesets
         self.from_seq = from_seq
         self._unopened_why = unopened_why
+        self._stored = stored
         self.findings: list[Finding] = []
         #: where every check reports what it finds (``find(seq, check, message, ...)``)
         self.find = Find(self.findings)
@@ -131,10 +156,18 @@ class Auditor:
 
     def finish(self) -> list[Finding]:
         """The checks that need the whole log (every roll and salt against the seeds revealed
-        in it); the findings. Call it once, after the last ``take``."""
-        self._reveal.check(self._stopped_under)
+        in it); the findings, by seq and then by check (``audit_report.CHECKS``). Call it once,
+        after the last ``take``."""
+        self._reveal.check()
+        revealed = self._reveal.seeds.get(self._stopped_under or "")
+        if self._stopped_under is not None and revealed is not None:
+            why = REVEALED_STORED if self._stored else REVEALED_FILE
+            self.proved.rules_stopped_why = why.format(seq=revealed[0])
         if self.proved.events == 0:
             self.find(0, "sequence", "the log is empty")
+        # in the log's order (the reveal's findings come last, made once the seeds are known):
+        # a cause before what it causes, a roll's before the consequence it changes
+        self.findings.sort(key=Finding.key)
         return self.findings
 
     @classmethod
@@ -176,7 +209,8 @@ class Auditor:
     def revealed(self) -> bool:
         """True when every roll kept for a reveal was derived again (and there was a reveal)."""
         proved = self.proved
-        return bool(self._reveal.seeds) and proved.dice_unverified == proved.dice_sealed == 0
+        unverified = proved.dice_unverified + proved.dice_sealed + proved.dice_unopened
+        return bool(self._reveal.seeds) and unverified == 0
 
     @property
     def _meta(self) -> GameMeta | None:
@@ -223,12 +257,12 @@ class Auditor:
             return None
         canonical = self._codec.encode(event)[1]
         if canonical != clear:
-            self.find(
+            self.find.differs(
                 record.seq,
                 "decode",
                 f"the data is not the canonical form of a {record.type} event (fields added, dropped or reordered)",
-                shown(record.type, canonical),
-                shown(record.type, clear),
+                (record.type, canonical),
+                (record.type, clear),
             )
             return None
         return event
@@ -250,23 +284,21 @@ class Auditor:
             return
         if any(row.event is None for row in batch):
             closed = next(row for row in batch if row.clear is None or row.event is None)
+            left_sealed = not closed.closed_why and closed.clear is None
             if closed.closed_why:
                 why = closed.closed_why
-            elif closed.clear is None:
-                why = self._unopened_why or (
-                    "its sealed values are not opened here (the seed is not revealed, and no key "
-                    "file holding its key nor an opened export was at hand)"
-                )
-                opening = batch[0].event
-                meta = self._meta
-                if self._derive and isinstance(opening, GameCreated):
-                    self._stopped_under = opening.dice.commitment or ""
-                elif self._derive and meta is not None:
-                    self._stopped_under = meta.dice.commitment or ""
+            elif left_sealed:
+                why = self._unopened_why or (UNOPENED_STORED if self._stored else UNOPENED_FILE)
             else:
                 why = "an event could not be read"
+            stops_here = self._derive
             self._stop_rules(closed.record.seq, why)
             self._lineage_only(batch)
+            # the seed in force there (after the batch: a game_created's own), whose reveal
+            # later in the log changes why the value is still sealed (``finish``)
+            meta = self._meta
+            if stops_here and left_sealed and not self._unopened_why and meta is not None:
+                self._stopped_under = meta.dice.commitment or ""
             return
         events: list[Event] = [row.event for row in batch if row.event is not None]
         first = events[0]
@@ -343,7 +375,9 @@ class Auditor:
                 event = codec.decode(record.type, row.chained)
             except WarlogError:
                 if record.type == "dice_rolled":
-                    self._reveal.sealed_roll(self._meta, record.seq, in_opening=opening)
+                    self._reveal.sealed_roll(
+                        self._meta, record.seq, in_opening=opening, shown=bool(row.false_openings)
+                    )
                 return
         if isinstance(event, DiceRolled):
             self._reveal.roll(self._meta, record.seq, event, in_opening=opening)
@@ -362,9 +396,12 @@ def audit_records(
     rulesets: Callable[[str], AnyRuleset],
     from_seq: int = 1,
     unopened_why: str = "",
+    *,
+    stored: bool = False,
 ) -> Auditor:
     """Audit a log given as records in file or seq order (or as the arbiter's vault opens
-    them: ``Opened``); the Auditor holds the findings and what it proved."""
-    auditor = Auditor(rulesets, from_seq, unopened_why=unopened_why)
+    them: ``Opened``; ``stored``: the arbiter's own game); the Auditor holds the findings and
+    what it proved."""
+    auditor = Auditor(rulesets, from_seq, unopened_why=unopened_why, stored=stored)
     auditor.feed(records)
     return auditor

@@ -1,6 +1,6 @@
 """The chain and sequence of a log's rows: seq 1, 2, 3 … without gaps, each ``prev`` the hash
 before it, each ``hash`` recomputed over the row's chained data, each ``at`` a well-formed time no
-earlier than the one before."""
+earlier than the one before (each time that goes back one finding, wherever it goes on from)."""
 
 from __future__ import annotations
 
@@ -17,9 +17,9 @@ AT = re.compile(r"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$")
 
 class Chain:
     """Checks each row against the ones before it: the seq and ``prev`` it must have, and the
-    last well-formed ``at`` (none before the first)."""
+    well-formed ``at`` before it (none before the first), which its own must not precede."""
 
-    __slots__ = ("expected_seq", "find", "last_at", "prev")
+    __slots__ = ("expected_seq", "find", "last_at", "last_at_seq", "prev")
 
     def __init__(
         self, find: Find, expected_seq: int = 1, prev: str = GENESIS, last_at: str | None = None
@@ -28,6 +28,8 @@ class Chain:
         self.expected_seq = expected_seq
         self.prev = prev
         self.last_at = last_at
+        #: the last seq whose time ``last_at`` is
+        self.last_at_seq = expected_seq - 1
 
     def check(self, row: Row) -> None:
         """Check the next row of the log (each problem a finding) and move on past it."""
@@ -61,15 +63,23 @@ class Chain:
                 seq, "chain", "hash does not match the event's content (the event was altered)"
             )
         if record.at == self.last_at:
-            pass  # a batch shares one time: checked at its first event
+            self.last_at_seq = seq  # a batch shares one time: checked at its first event
         elif not well_formed(record.at):
             self.find(
                 seq, "sequence", f"'at' {record.at[:40]!r} is not a UTC time as warlog writes it"
             )
-        elif self.last_at is not None and record.at < self.last_at:
-            self.find(seq, "sequence", f"'at' goes backwards: {record.at} after {self.last_at}")
         else:
-            self.last_at = record.at
+            if self.last_at is not None and record.at < self.last_at:
+                self.find(
+                    seq,
+                    "sequence",
+                    f"'at' goes backwards: {record.at} is earlier than seq {self.last_at_seq}'s "
+                    f"{self.last_at}",
+                )
+            # the next time is compared with this one, not with the latest seen: one time
+            # altered is one finding, where its successor (or itself) goes back, not one for
+            # every event after it until the times catch up with it
+            self.last_at, self.last_at_seq = record.at, seq
         self.prev = record.hash
         self.expected_seq = seq + 1
 

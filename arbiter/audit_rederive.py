@@ -8,7 +8,7 @@ from typing import Any
 
 import msgspec
 
-from warlog.arbiter.audit_report import Find, Proved, shown
+from warlog.arbiter.audit_report import Find, Proved
 from warlog.arbiter.audit_rows import Row
 from warlog.arbiter.initial import scenario_of
 from warlog.arbiter.meta import GameMeta
@@ -157,13 +157,16 @@ class Rederivation:
                 want = expected[offset] if offset < len(expected) else None
                 got = found[offset] if offset < len(found) else None
                 if want != got:
-                    self.find(
-                        batch[0].record.seq + offset,
+                    self.find.differs(
+                        # the row's own seq (a row missing from the batch shifts the rest)
+                        batch[offset].record.seq
+                        if offset < len(batch)
+                        else batch[-1].record.seq + 1,
                         "rules",
                         "a consequence differs from what the rules derive from the command and "
                         "its dice",
-                        shown(*want) if want else "no further event",
-                        shown(*got) if got else "no further event",
+                        want,
+                        got,
                     )
                     return
         for row, event in zip(batch, derived, strict=True):

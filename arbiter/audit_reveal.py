@@ -54,12 +54,17 @@ class Reveal:
             (seq, meta.derivation_seq(seq), event.sides, list(event.faces))
         )
 
-    def sealed_roll(self, meta: GameMeta | None, seq: int, *, in_opening: bool) -> None:
-        """Count a roll whose faces stay sealed: not verified (a referee's typed dice, which no
-        seed derives, are counted as typed)."""
+    def sealed_roll(
+        self, meta: GameMeta | None, seq: int, *, in_opening: bool, shown: bool = False
+    ) -> None:
+        """Count a roll whose faces stay sealed, or (``shown``) whose faces shown do not open
+        their seal: not verified either way (a referee's typed dice, which no seed derives, are
+        counted as typed)."""
         if seq >= self.from_seq:
             if typed(meta, in_opening):
                 self.proved.dice_typed += 1  # a referee's dice, sealed
+            elif shown:
+                self.proved.dice_unopened += 1
             else:
                 self.proved.dice_sealed += 1
 
@@ -88,17 +93,9 @@ class Reveal:
             return
         self.seeds[meta.dice.commitment or ""] = (record.seq, seed)
 
-    def check(self, stopped_under: str | None) -> None:
+    def check(self) -> None:
         """Derive every kept roll (from ``from_seq`` on) and check every kept salt against the
-        seed revealed for its spec; ``stopped_under``: the commitment in force where the
-        re-derivation stopped on a value left sealed, whose later reveal says why."""
-        revealed_later = self.seeds.get(stopped_under or "")
-        if stopped_under is not None and revealed_later is not None:
-            self.proved.rules_stopped_why = (
-                "a value there is still sealed in this log, though the seed that sealed it is "
-                f"revealed at seq {revealed_later[0]}: an export made with the arbiter's key file "
-                "after the reveal opens every seal; this one is closed"
-            )
+        seed revealed for its spec."""
         for commitment, rolls in self.rolls.items():
             revealed = self.seeds.get(commitment)
             spec = self.specs.get(commitment)
@@ -138,6 +135,7 @@ class Reveal:
             same = (revealed[1], spec.stream)
             for seq, dseq, path, salt, derived in salts:
                 if derived != (*same, dseq) and salt_for(*same, dseq, path) != salt:
+                    self.proved.salts_false += 1
                     self.find(
                         seq,
                         "seal",

@@ -19,6 +19,12 @@ from warlog.eventstore.records import Record
 #: why re-derivation stops at a record the arbiter's key file does not open
 KEY_FILE_SHUT = "the key file does not open its sealed values (findings above)"
 
+#: why re-derivation stops at a record whose opened value does not hash to its seal
+FALSE_OPENING = (
+    "the value shown at {path} there does not open its seal (finding above): the value sealed "
+    "is not known, so the rules cannot go on from it"
+)
+
 
 class Row(msgspec.Struct):
     """A record as the audit reads it: its chained data (the hash's) and its clear data (the
@@ -37,8 +43,11 @@ class Row(msgspec.Struct):
     #: the player the key file gives each sealed path to (the arbiter's own audit), checked
     #: against the rules' owners when the batch is derived again
     owners: dict[str, str | None] | None = None
-    #: why its seals stay closed when the key file does not open them (the arbiter's audit)
+    #: why its clear data is not known when no seal was left closed: the key file does not
+    #: open them (the arbiter's audit), or an opened value does not open its seal
     closed_why: str = ""
+    #: the paths of its values shown beside a seal they do not open (each a finding)
+    false_openings: list[str] = []
 
 
 def read_row(record: Record, find: Find, proved: Proved) -> Row:
@@ -55,6 +64,7 @@ def read_row(record: Record, find: Find, proved: Proved) -> Row:
     sealed = [path for path, _ in seals_in(chained_obj)]
     values: dict[str, Any] = {}
     salts: list[tuple[str, str]] = []
+    false_openings: list[str] = []
     for path in sealed:
         opening = openings.get(path)
         if opening is None:
@@ -64,13 +74,26 @@ def read_row(record: Record, find: Find, proved: Proved) -> Row:
         problem = opening_problem(seal)
         if problem is not None:
             find(record.seq, "seal", f"the seal at {path} does not open: {problem}")
+            false_openings.append(path)
             continue
         values[path] = value
         salts.append((path, str(salt)))
     proved.seals_opened += len(values)
-    proved.seals_closed += len(sealed) - len(values)
+    proved.seals_false += len(false_openings)
+    proved.seals_closed += len(sealed) - len(values) - len(false_openings)
     clear = compact(cleared(chained_obj, values)) if len(values) == len(sealed) else None
-    return Row(record, chained, clear, salts=salts, sealed=sealed)
+    # a value whose opening is false is not known: the rules stop for that, not for a seal
+    # left closed (which the reveal's note would call one)
+    why = FALSE_OPENING.format(path=false_openings[0]) if false_openings else ""
+    return Row(
+        record,
+        chained,
+        clear,
+        salts=salts,
+        sealed=sealed,
+        closed_why=why,
+        false_openings=false_openings,
+    )
 
 
 def read_opened_row(opened: Opened, find: Find, proved: Proved) -> Row:

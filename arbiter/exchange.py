@@ -32,6 +32,7 @@ from warlog.eventstore.vault import Opening
 
 if TYPE_CHECKING:
     from warlog.arbiter.application import Arbiter
+    from warlog.arbiter.audit_report import Finding
 
 FIELDS = ("seq", "type", "at", "data", "prev", "hash")
 
@@ -155,23 +156,19 @@ def import_log(
     chain_only: bool = False,
     progress: Callable[[int], None] | None = None,
     fold_only: bool = False,
+    rules: bool | None = None,
 ) -> str:
     """Import an exported log into ``arb`` as a new game; its id (``Arbiter.import_records``).
-    ``progress`` is told how many events the audit has checked."""
+    ``progress`` is told how many events the audit has checked; ``rules``: whether the audit
+    re-derives the rules (by default, unless ``chain_only``: a chain-only import that asks
+    for them is refused at a finding of the rules, not for rules it could not check)."""
     from warlog.arbiter.audit import Auditor  # here: exporting a log never audits it
     from warlog.arbiter.reads import counted
 
-    auditor = Auditor(arb.rulesets, rules=not chain_only)
+    auditor = Auditor(arb.rulesets, rules=not chain_only if rules is None else rules)
     findings = auditor.feed(counted(records, progress))
     if findings:
-        more = (
-            f" (and {len(findings) - 1} more; `warlog audit FILE` lists them)"
-            if len(findings) > 1
-            else ""
-        )
-        raise IntegrityError(
-            f"refusing a broken log: {findings[0].line()}{more}", "import/broken_log"
-        )
+        raise IntegrityError(broken_log(findings), "import/broken_log")
     proved = auditor.proved
     if proved.rules_stopped_at and not chain_only:
         raise IntegrityError(
@@ -237,6 +234,18 @@ def import_log(
             f"game {game} already exists; import with --game NEWID", "input/game_exists"
         ) from None
     return game
+
+
+def broken_log(findings: Sequence[Finding]) -> str:
+    """Why import refuses a log with ``findings``: the first one (by seq), cut so that the
+    count of the others stays in the one line an error is."""
+    more = (
+        f" (and {len(findings) - 1} more; `warlog audit FILE` lists them)"
+        if len(findings) > 1
+        else ""
+    )
+    lead = "refusing a broken log: "
+    return lead + findings[0].line(WarlogError.MAX_LENGTH - len(lead) - len(more)) + more
 
 
 def recorded_id(records: Sequence[Record]) -> str:

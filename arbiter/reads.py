@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 from warlog.arbiter.fold import Folded, decoded
 from warlog.arbiter.meta import GameMeta, evolve_meta
 from warlog.arbiter.sealing import PUBLIC, Forms
+from warlog.arbiter.states import missing_event
 from warlog.domain.core.errors import InputError, StoreError
 from warlog.domain.core.events import BATCH_STARTS, CORE_TAGS, INERT_TAGS
 from warlog.eventstore.records import Record
@@ -64,10 +65,21 @@ def counted(records: Iterable[T], progress: Callable[[int], None] | None) -> Ite
 
 
 def forms(
-    arb: Arbiter, game: str, reader: str, from_seq: int, to_seq: int | None
+    arb: Arbiter,
+    game: str,
+    reader: str,
+    from_seq: int,
+    to_seq: int | None,
+    *,
+    checked: bool = True,
 ) -> Iterator[Record]:
-    """The records ``from_seq``..``to_seq`` as ``reader`` may see them (``Arbiter.forms``)."""
+    """The records ``from_seq``..``to_seq`` as ``reader`` may see them (``Arbiter.forms``),
+    each row checked to follow the one before it (``linked``) unless not ``checked`` (the
+    audit, which reports a gap as a finding)."""
     loaded = arb.loaded(game)
+    rows = arb.store.read(game, from_seq, to_seq)
+    if checked:
+        rows = linked(rows, game, from_seq, to_seq)
     try:
         head = arb.folded(game)
     except StoreError as exc:
@@ -75,12 +87,37 @@ def forms(
             raise
         # a database handed out without its key file: the public form of the whole log,
         # every seal closed (even a revealed seed's: the values live in the key file)
-        return Forms(arb.vault, loaded.codec, reader, ()).forms(
-            arb.store.read(game, from_seq, to_seq)
-        )
+        return Forms(arb.vault, loaded.codec, reader, ()).forms(rows)
     start = meta_before(arb, game, from_seq, head)
     shown = Forms(arb.vault, loaded.codec, reader, head.meta.opened, start)
-    return shown.forms(arb.store.read(game, from_seq, to_seq))
+    return shown.forms(rows)
+
+
+def linked(
+    records: Iterable[Record], game: str, from_seq: int, to_seq: int | None
+) -> Iterator[Record]:
+    """``records``, a read of the game's events ``from_seq``..``to_seq`` (None: the head) in
+    seq order, passed through as they come, each checked to be the event after the one before
+    it, its ``prev`` that event's hash. StoreError (store/corrupt, exit 1) at the first event
+    missing (a row deleted) or not linked to the one before it (a row's hash or prev altered):
+    a read of every row says so rather than skip it. Two comparisons a row: what the chain's
+    hashes prove is the audit's to check."""
+    expected, prev = from_seq, ""
+    for record in records:
+        seq = record.seq
+        if seq != expected:
+            raise missing_event(game, expected)
+        if prev and record.prev != prev:
+            raise StoreError(
+                f"game {game}: event {seq} does not follow event {seq - 1} (its prev is not "
+                "that event's hash): the database is damaged",
+                "store/corrupt",
+            )
+        prev = record.hash
+        expected = seq + 1
+        yield record
+    if to_seq is not None and expected <= to_seq:
+        raise missing_event(game, expected)
 
 
 def meta_before(arb: Arbiter, game: str, from_seq: int, head: Folded) -> GameMeta | None:

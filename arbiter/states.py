@@ -88,10 +88,7 @@ class States:
         has no row there (a damaged database: a row deleted)."""
         found = next(iter(self.store.read(game, seq, seq)), None)
         if found is None:
-            raise StoreError(
-                f"game {game} has no event {seq} (the log has a gap): the database is damaged",
-                "store/corrupt",
-            )
+            raise missing_event(game, seq)
         return found
 
     def decoder(self, codec: Codec, game: str) -> RowDecoder:
@@ -131,6 +128,8 @@ class States:
         from_seq = start.seq + 1 if start else 1
         rows = self.store.read_rows(game, from_seq, at, skip=unread(loaded.ruleset))
         result = Fold(loaded.ruleset, start).rows(rows, self.decoder(loaded.codec, game)).folded
+        if result.seq != at:  # the read ends with the row at ``at``, whatever it skips
+            raise missing_event(game, at)
         if at == head:
             self._live[game] = result
         return result
@@ -304,3 +303,12 @@ class States:
             if logged != (snapshot.hash, encode(snapshot.meta), encode(snapshot.state)):
                 differing.append(snapshot.seq)
         return len(found), differing
+
+
+def missing_event(game: str, seq: int) -> StoreError:
+    """The error of a read that needs event ``seq`` of a game whose log has no row there (a
+    damaged database: a row deleted)."""
+    return StoreError(
+        f"game {game} has no event {seq} (the log has a gap): the database is damaged",
+        "store/corrupt",
+    )

@@ -25,7 +25,9 @@ from warlog.cli.shared import arbiter, db_option, emit, game_argument, interacti
 def audit(ctx: click.Context, source: str, from_seq: int, as_json: bool) -> None:
     """Check a log: the chain, every consequence, the revealed dice and seals.
 
-    Says exactly what it checked, and exits 4 on findings.
+    Lists its findings in the log's order (by seq, then by check), an event that differs with
+    the fields that differ and their two values; then says exactly what it checked, and why
+    not the rest. Exits 4 on findings; a FILE that is not JSON Lines is bad input (exit 1).
 
     \b
     Example:

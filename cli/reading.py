@@ -17,7 +17,6 @@ from warlog.cli.shared import (
     game_argument,
     json_option,
     range_options,
-    source_arbiter,
 )
 
 
@@ -149,14 +148,20 @@ def replay(
     """Walk a game event by event from any event, with why each happened and what it changed.
 
     SOURCE is a game of the database or an exported file (a path holding '/' or ending .jsonl).
+    A FILE is audited first as `warlog audit FILE` audits it (chain, rules, dice and seals) and
+    refused (exit 4) with its first finding; it replays only with every value opened under a
+    seed it reveals (the export made after the reveal; else exit 1). A GAME is shown as the
+    database holds it, not audited (`warlog audit GAME` does): a missing row stops it (exit 1).
 
     \b
     Example:
       warlog replay final-1 --from 120 --to 140
       warlog replay ./disputed.jsonl --as red --json
     """
-    arb, game = source_arbiter(ctx, source)
-    for step in arb.replay(game, from_seq, to_seq, as_player):
+    from warlog.arbiter.sources import replay_source
+
+    steps = replay_source(source, lambda: arbiter(ctx), from_seq, to_seq, as_player)
+    for step in steps:
         click.echo(json.dumps(step, ensure_ascii=False) if as_json else render.replay_text(step))
 
 

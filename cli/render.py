@@ -232,16 +232,27 @@ def audit_text(label: str, auditor: Auditor) -> str:
             f"{auditor.rules} ({plural(p.batches_rederived, 'batch', 'batches')})"
         )
     lines.append(dice_line(p, auditor.from_seq))
-    sealed = p.seals_opened + p.seals_closed
+    sealed = p.seals_opened + p.seals_closed + p.seals_false
     if sealed:
         text = f"  seals: {p.seals_opened} of {plural(sealed, 'sealed value')} opened and checked"
         if p.salts_verified:
             text += f", {plural(p.salts_verified, 'salt')} checked against the revealed seed"
-        if p.seals_opened > p.salts_verified:
-            unsalted = p.seals_opened - p.salts_verified
+        if p.salts_false:
+            text += (
+                f"; {plural(p.salts_false, 'salt')} NOT the one the revealed seed derives "
+                f"(finding{'' if p.salts_false == 1 else 's'} above)"
+            )
+        unsalted = p.seals_opened - p.salts_verified - p.salts_false
+        if unsalted > 0:
             text += (
                 f"; {plural(unsalted, 'salt')} NOT checked against a seed (their seed is not "
                 "revealed)"
+            )
+        if p.seals_false:
+            one = p.seals_false == 1
+            text += (
+                f"; {p.seals_false} {'does' if one else 'do'} not open (the value shown is not "
+                f"the one sealed: finding{'' if one else 's'} above)"
             )
         if p.seals_closed:
             text += f"; {p.seals_closed} still sealed (not checked)"
@@ -266,6 +277,7 @@ def dice_line(p: Proved, from_seq: int) -> str:
     """The audit's dice line: how many rolls each check covered, "every roll" only when every
     roll of the log was derived again from a revealed seed and matched."""
     rolls = p.dice_verified + p.dice_unverified + p.dice_false + p.dice_typed + p.dice_sealed
+    rolls += p.dice_unopened
     where = "" if from_seq == 1 else f" from seq {from_seq}"
     if rolls == p.dice_verified and rolls and not where:
         return f"  dice verified: every roll re-derived from the revealed seed ({plural(rolls, 'roll')})"
@@ -280,6 +292,12 @@ def dice_line(p: Proved, from_seq: int) -> str:
         )
     if p.dice_sealed:
         parts.append(f"{plural(p.dice_sealed, 'roll')} NOT verified (their faces stay sealed)")
+    if p.dice_unopened:
+        one = p.dice_unopened == 1
+        parts.append(
+            f"{plural(p.dice_unopened, 'roll')} NOT verified (the faces shown do not open "
+            f"{'its seal: finding' if one else 'their seals: findings'} above)"
+        )
     if p.dice_typed:
         parts.append(
             f"{plural(p.dice_typed, 'roll')} typed by the referee, NOT verified (no seed "

@@ -86,13 +86,6 @@ def arbiter(ctx: click.Context, *, create: bool = False) -> Arbiter:
     return arb
 
 
-def source_arbiter(ctx: click.Context, source: str) -> tuple[Arbiter, str]:
-    """An Arbiter holding ``source``: a game of the database, or an export file loaded in memory."""
-    from warlog.arbiter.sources import open_source
-
-    return open_source(source, lambda: arbiter(ctx))
-
-
 def interactive() -> bool:
     """True when a person is at the terminal (stdin and stderr both are one)."""
     return sys.stdin.isatty() and sys.stderr.isatty()

@@ -95,8 +95,8 @@ def test_a_key_file_that_lost_a_game_s_key_refuses_to_roll_or_open_and_a_new_for
     assert status == 0
     assert (
         "  rules: 0 batches re-derived; not checked from seq 1 on (its sealed values are not "
-        "opened here (the seed is not revealed, and no key file holding its key nor an opened "
-        "export was at hand))"
+        "opened here: the seed that sealed them is not revealed, and no key file holding its key "
+        "was at hand)"
     ) in out.splitlines()
     status, fork, _ = run(db, "fork", "a1", "--at", head.split()[0], "--dice", "new")
     assert status == 0

@@ -63,8 +63,10 @@ def test_an_altered_event_is_named_by_its_seq(game: list[Record]) -> None:
 def test_a_dropped_event_is_named_by_its_seq(game: list[Record]) -> None:
     forged = game[:4] + game[5:]
     findings = audit_records(forged, rulesets).findings
-    assert (findings[0].seq, findings[0].check) == (6, "sequence")
-    assert "seq 5 missing" in findings[0].message
+    # in seq order: first the consequence missing from its batch at seq 5, then the gap
+    assert (findings[0].seq, findings[0].check) == (5, "rules")
+    assert [(f.seq, f.check) for f in findings[1:3]] == [(6, "chain"), (6, "sequence")]
+    assert "seq 5 missing" in findings[2].message
     # one gap, one finding: the events after it are numbered on from the seq they state
     assert [f.line() for f in findings if f.check == "sequence"] == [
         "seq 6 [sequence]: seq 5 missing: the log jumps to 6"
