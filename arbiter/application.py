@@ -315,6 +315,7 @@ class Arbiter:
         chain_only: bool = False,
         progress: Callable[[int], None] | None = None,
         fold_only: bool = False,
+        despite_live_forks: bool = False,
     ) -> str:
         """Import an exported log as a new game; returns its id.
 
@@ -325,12 +326,20 @@ class Arbiter:
         holds values opened under a seed it does not reveal (a referee's ``--open`` record of a
         live game) is refused (InputError), since the game could be neither read nor played
         without that seed, unless ``fold_only``: a caller that only folds it (the fuzzer's
-        sources) keeps its values.
+        sources) keeps its values. A log that plays by the key of a game of this database still
+        being played (an export of it) is refused (InputError, ``input/live_forks``) unless
+        ``despite_live_forks``: the copy would roll that game's dice and hold its secrets.
         """
         from warlog.arbiter.exchange import import_log
 
         return import_log(
-            self, records, game, chain_only=chain_only, progress=progress, fold_only=fold_only
+            self,
+            records,
+            game,
+            chain_only=chain_only,
+            progress=progress,
+            fold_only=fold_only,
+            despite_live_forks=despite_live_forks,
         )
 
     def export_records(self, game: str, *, opened: bool = False) -> Iterator[Record]:

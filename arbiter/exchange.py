@@ -157,6 +157,7 @@ def import_log(
     progress: Callable[[int], None] | None = None,
     fold_only: bool = False,
     rules: bool | None = None,
+    despite_live_forks: bool = False,
 ) -> str:
     """Import an exported log into ``arb`` as a new game; its id (``Arbiter.import_records``).
     ``progress`` is told how many events the audit has checked; ``rules``: whether the audit
@@ -193,6 +194,8 @@ def import_log(
             with contextlib.suppress(WarlogError):
                 if arb.vault.key(commitment) is not None:
                     known.add(commitment)
+    if not despite_live_forks:
+        _refuse_live_keys(arb, set(in_force) - _public_commitments(records), game)
     for record, commitment in zip(records, in_force, strict=True):
         data = record.data
         if has_seals(data):
@@ -234,6 +237,37 @@ def import_log(
             f"game {game} already exists; import with --game NEWID", "input/game_exists"
         ) from None
     return game
+
+
+def _refuse_live_keys(arb: Arbiter, secret: set[str], game: str) -> None:
+    """InputError (``input/live_forks``) when a game of this database still being played holds
+    one of the ``secret`` keys a log to import plays by (an export of it, or a log forged to
+    claim its key): the copy would roll that game's dice and open its values here, so playing
+    or revealing it would tell that game's future and secrets."""
+    from warlog.arbiter.forks import live_key_holders
+    from warlog.arbiter.revealing import LIVE_FORKS
+    from warlog.domain.core.summary import listed
+
+    held = sorted(c for c in secret if c and arb.vault.available() and _holds(arb, c))
+    holders = live_key_holders(arb, held) if held else []
+    if holders:
+        one = len(holders) == 1
+        raise InputError(
+            f"this log plays by the key of {listed(holders)}, still being played: game {game} "
+            f"would roll {'its' if one else 'their'} dice and hold {'its' if one else 'their'} "
+            "secrets; nothing imported (fork a game with --dice new to try what-ifs; import it "
+            f"once {'it is' if one else 'they are'} revealed, or anyway: warlog import FILE "
+            "--despite-live-forks)",
+            LIVE_FORKS,
+        )
+
+
+def _holds(arb: Arbiter, commitment: str) -> bool:
+    """Whether the vault holds the key of ``commitment`` (a damaged key file: not held)."""
+    try:
+        return arb.vault.key(commitment) is not None
+    except WarlogError:
+        return False
 
 
 def broken_log(findings: Sequence[Finding]) -> str:

@@ -194,6 +194,32 @@ def live_sharers(arb: Arbiter, game: str) -> LiveSharers:
     return live
 
 
+def live_key_holders(arb: Arbiter, keys: Collection[str]) -> list[str]:
+    """The games of the database still being played whose logs hold one of ``keys`` in force,
+    its seed not public yet, sorted: a log imported beside them that holds it would roll their
+    dice and open their values (``import_log`` refuses it). Not those revealed, over, or
+    playing on a public seed."""
+    wanted = frozenset(keys)
+    infos = {info.game: info for info in arb.store.games()}
+    known = _Keys(arb, infos)
+    candidates = sorted(known.sharing(wanted))
+    exact = known.exact(candidates)
+    folded = {game: _folded(arb, game) for game in candidates}
+    public = {c for f in folded.values() if f is not None for c in f.meta.opened}
+    live = []
+    for game in candidates:
+        found, held = folded[game], exact[game]
+        if held is not None and not (held & wanted) - public:
+            continue  # what it holds of them is told already
+        if found is not None:
+            if found.meta.revealed or (found.meta.dice.commitment or "") in public:
+                continue
+            if arb.ruleset_of(game).is_terminal(found.state):
+                continue
+        live.append(game)
+    return live
+
+
 def _folded(arb: Arbiter, game: str) -> Folded | None:
     """``game`` folded at its head; None when it cannot be (its key file unreadable: it may be
     live)."""

@@ -39,7 +39,7 @@ def revealing(arb: Arbiter, game: str, despite_live_forks: bool) -> tuple[Folded
     live = LiveSharers([], []) if despite_live_forks else live_sharers(arb, game)
     if live.family or live.keyed:
         raise InputError(
-            f"{_who(live, game)}: revealing {game} would tell their secrets"
+            f"{sharers(live, game)}: revealing {game} would tell their secrets"
             f"{'' if live.keyed else ' from before the fork'}; nothing revealed (to reveal it "
             f"anyway: warlog reveal {game} --despite-live-forks, or ?despite_live_forks=true "
             "over HTTP)",
@@ -49,7 +49,7 @@ def revealing(arb: Arbiter, game: str, despite_live_forks: bool) -> tuple[Folded
     return folded, DiceRevealed(seed=seed.hex())
 
 
-def _who(live: LiveSharers, game: str) -> str:
+def sharers(live: LiveSharers, game: str) -> str:
     """Which games ``live`` names and why: ``f1 shares hidden history with g1 and is still
     being played``; ``c1 shares its key with g1 …`` for one of no lineage with it; both kinds:
     ``f1 shares hidden history with g1 and c1 shares its key with it, all still being played``."""

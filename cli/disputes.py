@@ -63,8 +63,8 @@ def audit(ctx: click.Context, source: str, from_seq: int, as_json: bool) -> None
 @click.option(
     "--despite-live-forks",
     is_flag=True,
-    help="Reveal even though forks of the game (or the game it was forked from) are still "
-    "being played: their secrets from before the fork will be told too.",
+    help="Reveal even though forks of the game (or the game it was forked from, or a copy "
+    "imported from an export of it) are still being played: their secrets will be told too.",
 )
 @json_option
 @db_option
@@ -76,25 +76,25 @@ def reveal(
 
     Every sealed value opens and every die can be checked; fork the game with --dice new to
     play on. Refused (exit 1) while a game that shares its hidden history (a fork, the game it
-    was forked from) is still being played, unless --despite-live-forks, or the referee says
-    yes when asked at a terminal.
+    was forked from, a copy imported from an export of it) is still being played, unless
+    --despite-live-forks, or the referee says yes when asked at a terminal.
 
     \b
     Example:
       warlog reveal final-1 --yes
     """
-    from warlog.domain.core.summary import listed
+    from warlog.arbiter.forks import live_sharers
+    from warlog.arbiter.revealing import sharers
 
     arb = arbiter(ctx)
-    live = arb.live_relatives(game)
+    live = live_sharers(arb, game)
+    told = (
+        f"{sharers(live, game)}: their secrets{'' if live.keyed else ' from before the fork'}"
+        if live.family or live.keyed
+        else ""
+    )
     if not yes and interactive():
-        family = (
-            f" {listed(live)} {'shares' if len(live) == 1 else 'share'} hidden history with it "
-            f"and {'is' if len(live) == 1 else 'are'} still being played: their secrets from "
-            "before the fork would be told too."
-            if live
-            else ""
-        )
+        family = f" {told} would be told too." if told else ""
         click.confirm(
             f"Revealing the key of {game} ends play in it and makes every hidden value public."
             f"{family} Reveal?",
@@ -104,13 +104,8 @@ def reveal(
         despite_live_forks = True  # asked by name, and said yes
     revealed = arb.reveal(game, despite_live_forks=despite_live_forks)
     emit(revealed) if as_json else click.echo(f"{revealed.seq} {revealed.seed}")
-    if live:
-        click.echo(
-            f"note: {listed(live)} {'shares' if len(live) == 1 else 'share'} hidden history "
-            f"with {game} and {'is' if len(live) == 1 else 'are'} still being played: their "
-            "secrets from before the fork can now be told from this game's",
-            err=True,
-        )
+    if told:
+        click.echo(f"note: {told} can now be told from this game's", err=True)
 
 
 @click.command()

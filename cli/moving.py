@@ -179,16 +179,28 @@ def _umask() -> int:
     is_flag=True,
     help="Accept a log whose rules cannot be checked yet (values still sealed): its chain is.",
 )
+@click.option(
+    "--despite-live-forks",
+    is_flag=True,
+    help="Import a log that plays by the key of a game of this database still being played "
+    "(an export of it): the copy rolls that game's dice and holds its secrets.",
+)
 @json_option
 @db_option
 @click.pass_context
 def import_(
-    ctx: click.Context, file: str, game: str | None, chain_only: bool, as_json: bool
+    ctx: click.Context,
+    file: str,
+    game: str | None,
+    chain_only: bool,
+    despite_live_forks: bool,
+    as_json: bool,
 ) -> None:
     """Import an exported game after auditing it in full; prints the game id alone.
 
     The audit checks the chain, the rules, the dice and the seals; a log with any finding is
-    refused.
+    refused. So is (exit 1) a log that plays by the key of a game of this database still being
+    played, an export of it, unless --despite-live-forks: fork the game with --dice new instead.
 
     \b
     Example:
@@ -199,5 +211,11 @@ def import_(
     arb = arbiter(ctx, create=True)
     with render.progress("importing") as progress:
         records = file_records(file)
-        imported = arb.import_records(records, game, chain_only=chain_only, progress=progress)
+        imported = arb.import_records(
+            records,
+            game,
+            chain_only=chain_only,
+            progress=progress,
+            despite_live_forks=despite_live_forks,
+        )
     emit({"game": imported}) if as_json else click.echo(imported)

@@ -131,7 +131,7 @@ def test_a_copy_imported_into_the_same_postgresql_database_keeps_a_live_games_ke
         warlog(pg, "play", "h1", warlog(pg, "legal", "h1").splitlines()[0])
     record = str(tmp_path / "open.jsonl")
     warlog(pg, "export", "h1", "--open", "-o", record)
-    warlog(pg, "import", record, "--game", "h1-copy")
+    warlog(pg, "import", record, "--game", "h1-copy", "--despite-live-forks")
     for game, other in (("h1", "h1-copy"), ("h1-copy", "h1")):
         result = CliRunner().invoke(cli, ["--db", pg, "reveal", game, "--yes"])
         assert (result.exit_code, result.stdout) == (1, "")

@@ -459,6 +459,33 @@ def open_record(db: Path, tmp_path: Path) -> str:
     return record
 
 
+def test_a_log_that_plays_by_a_live_games_key_is_not_imported_beside_it(
+    db: Path, tmp_path: Path
+) -> None:
+    """Given h1 still being played, its referee's record (``export --open``) and its public
+    export, when either is imported into the same database, with --chain-only too, then it is
+    refused (exit 1, input/live_forks) in one line naming h1, and nothing is imported: the copy
+    would roll h1's dice (its key is here), so playing it on would show h1's coming rolls and
+    draws, and revealing it h1's seed. With --despite-live-forks it is imported; once h1 is
+    revealed, its key public, it is imported without a word."""
+    record = open_record(db, tmp_path)
+    public = str(tmp_path / "public.jsonl")
+    assert run(db, "export", "h1", "-o", public)[0] == 0
+    refusal = (
+        "error[input/live_forks]: this log plays by the key of h1, still being played: game "
+        "{copy} would roll its dice and hold its secrets; nothing imported (fork a game with "
+        "--dice new to try what-ifs; import it once it is revealed, or anyway: warlog import "
+        "FILE --despite-live-forks)\n"
+    )
+    for file, extra in ((record, ()), (public, ("--chain-only",))):
+        status, out, err = run(db, "import", file, "--game", "copy", *extra)
+        assert (status, out, err) == (1, "", refusal.format(copy="copy"))
+    assert "copy" not in run(db, "games")[1]
+    assert run(db, "import", record, "--game", "c1", "--despite-live-forks") == (0, "c1\n", "")
+    assert run(db, "reveal", "h1", "--yes", "--despite-live-forks")[0] == 0
+    assert run(db, "import", public, "--game", "c2", "--chain-only") == (0, "c2\n", "")
+
+
 def test_a_reveal_is_refused_both_ways_while_a_copy_imported_from_the_open_record_is_played(
     db: Path, tmp_path: Path
 ) -> None:
@@ -468,7 +495,8 @@ def test_a_reveal_is_refused_both_ways_while_a_copy_imported_from_the_open_recor
     appended: the reveal would publish the seed both roll by. With --despite-live-forks h1 is
     revealed; h1-copy's key is public then, and its reveal goes ahead with the same seed."""
     record = open_record(db, tmp_path)
-    assert run(db, "import", record, "--game", "h1-copy") == (0, "h1-copy\n", "")
+    imported = ("import", record, "--game", "h1-copy", "--despite-live-forks")
+    assert run(db, *imported) == (0, "h1-copy\n", "")
     heads = {game: run(db, "head", game)[1] for game in ("h1", "h1-copy")}
     for game, other in (("h1-copy", "h1"), ("h1", "h1-copy")):
         assert run(db, "reveal", game, "--yes") == (
@@ -514,7 +542,7 @@ def test_the_reveal_prompt_names_the_live_games_it_would_tell_about_before_revea
     status, out, err = run(db, "reveal", "f1", input="n\n")
     assert status == 1 and out == ""
     assert (
-        "b1 shares hidden history with it and is still being played: their secrets from before "
+        "b1 shares hidden history with f1 and is still being played: their secrets from before "
         "the fork would be told too. Reveal?"
     ) in err
     assert "revealed" not in run(db, "games")[1].split("f1", 1)[1].splitlines()[0]

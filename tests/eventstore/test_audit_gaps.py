@@ -356,6 +356,7 @@ def test_a_chain_only_import_of_a_fork_whose_new_seed_is_not_here_audits_as_the_
         == 0
     )
     imported = ["--db", str(home), "import", record, "--game", "g1", "--chain-only"]
+    imported.append("--despite-live-forks")  # beside a1, still being played, whose key it holds
     assert runner.invoke(cli, imported).exit_code == 0
     audited = runner.invoke(cli, ["--db", str(home), "audit", "g1"])
     assert audited.exit_code == 0 and "no findings" in audited.stdout.splitlines()[0]

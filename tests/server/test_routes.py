@@ -265,7 +265,7 @@ def test_a_reveal_is_refused_with_409_while_a_copy_imported_from_its_open_record
     head = arbiter_on(db).head("g")[0]
     record = str(db.with_name("open.jsonl"))
     cli_out(db, "export", "g", "--open", "-o", record)
-    cli_out(db, "import", record, "--game", "g-copy")
+    cli_out(db, "import", record, "--game", "g-copy", "--despite-live-forks")
     refused = client.post("/games/g/reveal", headers=ADMIN_HEADERS)
     assert_error(refused, 409, "input/live_forks")
     message = refused.json()["error"]["message"]
