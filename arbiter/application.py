@@ -421,9 +421,12 @@ class Arbiter:
         self, game: str, from_seq: int = 1, to_seq: int | None = None
     ) -> Iterator[tuple[int, Event]]:
         """``(seq, event)`` of the clear events, sealed values opened from the vault: what the
-        rules and the read models fold (never hand them to a player)."""
+        rules and the read models fold (never hand them to a player). StoreError (store/corrupt)
+        at an event missing from the log or not linked to the one before (``reads.linked``)."""
+        from warlog.arbiter.reads import linked
+
         loaded = self.loaded(game)
-        records = self.store.read(game, from_seq, to_seq)
+        records = linked(self.store.read(game, from_seq, to_seq), game, from_seq, to_seq)
         return ((r.seq, event) for r, event in decoded(records, self.decoder(loaded.codec, game)))
 
     def audit(

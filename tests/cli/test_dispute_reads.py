@@ -210,6 +210,7 @@ GAP_READS = [
     ("export", "a1", "--open"),
     ("replay", "a1", "--from", "5"),
     ("state", "a1", "--at", "9"),
+    ("log", "a1", "--all"),
 ]
 
 
@@ -218,7 +219,8 @@ def test_a_read_of_every_row_names_a_row_missing_from_the_database(
     gapped: Path, args: tuple[str, ...]
 ) -> None:
     """Given a game whose row 9 was deleted from the database, when its events are listed,
-    exported or replayed over that row, or its state asked for after event 9, then it stops
+    exported or replayed over that row, its Events view shown, or its state asked for after
+    event 9, then it stops
     there with one line naming the game and the missing event (store/corrupt, exit 1), no
     event after it shown and no file written (it skipped from 8 to 10, or told the state after
     event 8, with exit 0)."""
