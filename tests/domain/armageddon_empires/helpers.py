@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 import msgspec
 
 from tests.given_when_then import Given
+from warlog.domain.armageddon_empires.capture import TARGET_DICE
 from warlog.domain.armageddon_empires.commands import BuyInitiative
 from warlog.domain.armageddon_empires.observation import sighting
 from warlog.domain.armageddon_empires.ruleset import RULESET
@@ -21,6 +22,10 @@ if TYPE_CHECKING:
     from warlog.arbiter.application import Arbiter
 
 E = TypeVar("E", bound=Event)
+
+#: the faces of a hunt's hidden pick of its target, rolled in every hunt since version 24 (AE-21,
+#: ``capture.TARGET_DICE`` dice of ``TARGET_SIDES`` sides): the first target where it picks
+PICK = [1] * TARGET_DICE
 
 ROWS = [
     ". . . . . . . .",  # r = 0
