@@ -18,6 +18,7 @@ from tests.domain.armageddon_empires.helpers import (
     begun,
     only,
     sight,
+    standing_in,
     with_ap,
 )
 from tests.domain.armageddon_empires.test_hidden_setup import outputs_of
@@ -490,7 +491,7 @@ def test_a_captured_hero_goes_to_the_stronghold_when_an_outpost_is_as_near() -> 
 def test_a_captured_hero_is_not_taken_to_a_besieged_base() -> None:
     # p.24: blue's trooper in red-camp's hex besieges it, so the farther red-hq takes him
     g = spotted(HUNT + army_block("blue-siege", "blue", "1,3", units=("trooper",)))
-    moved_to(g, "blue-siege", "0,3")
+    standing_in(g, "blue-siege", "0,3")
     captured = only(hunt_to_the_end(g, [6, 5, 4, 4, 1, 1], [6, 5, 4, 1]), HeroCaptured)
     assert (captured.base, captured.distance) == ("red-hq", 3)
 
@@ -500,7 +501,7 @@ def test_a_captured_hero_is_killed_when_every_base_of_the_captor_is_besieged() -
     besiegers = army_block("blue-siege", "blue", "1,3", units=("trooper",))
     besiegers += army_block("blue-siege-2", "blue", "1,0", units=("trooper",))
     g = spotted(HUNT + besiegers)
-    moved_to(moved_to(g, "blue-siege", "0,3"), "blue-siege-2", "0,0")
+    standing_in(standing_in(g, "blue-siege", "0,3"), "blue-siege-2", "0,0")
     killed = only(hunt_to_the_end(g, [6, 5, 4, 4, 1, 1], [6, 5, 4, 1]), HeroKilled)
     assert killed.no_base and killed.army_removed
     assert "; but red has no base to take him to, so he is killed (AE-21)" in killed.explain()
