@@ -120,16 +120,16 @@ class Rederivation:
                 self.find(seq, "rules", f"the recorded command is not a valid command: {exc}")
                 return None
         # a manual-dice command's empty `dice` are recorded (sealed) since they leak nothing;
-        # a log written before records none: both are the arbiter's form
+        # a log written before records none: both are the arbiter's form (as is a field kept
+        # present at its default, Hidden.present_since, whose seal the comparison checks)
         manual = meta.dice.mode == "manual"
-        if msgspec.json.encode(command) != raw and (
-            not manual or msgspec.json.encode(recorded_command(command, manual)) != raw
-        ):
+        arbiter_form = recorded_command(command, manual, self.sealing_version)
+        if msgspec.json.encode(command) != raw and msgspec.json.encode(arbiter_form) != raw:
             self.find(
                 seq,
                 "rules",
                 "the recorded command is not in the form the arbiter records",
-                str(recorded_command(command, manual)),
+                str(arbiter_form),
                 str(issued.command),
             )
             return None

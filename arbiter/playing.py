@@ -64,7 +64,7 @@ def decided(
     events = ruleset.decide(before.state, command, dice)
     if manual is not None:
         manual.check_all_used()
-    recorded = recorded_command(command, meta.dice.mode == "manual")
+    recorded = recorded_command(command, meta.dice.mode == "manual", sealing_version(ruleset))
     issued = CommandIssued(player=command.player, command=recorded)
     return [issued, *events]
 

@@ -21,9 +21,16 @@ from warlog.arbiter.meta import GameMeta, evolve_meta
 from warlog.domain.core.errors import IntegrityError, StoreError, WarlogError
 from warlog.domain.core.events import CommandIssued, Event, GameCreated
 from warlog.domain.core.ruleset import AnyRuleset, Command
-from warlog.domain.core.seal import Sealer, Secret, compact, salts_for, secrets_of
+from warlog.domain.core.seal import (
+    Sealer,
+    Secret,
+    compact,
+    recorded_with,
+    salts_for,
+    secrets_of,
+)
 from warlog.eventstore.chain import link
-from warlog.eventstore.codec import ClearForms, Codec, command_to_builtins, damaged_row
+from warlog.eventstore.codec import ClearForms, Codec, damaged_row
 from warlog.eventstore.lineage import Segment, not_text, read_parts
 from warlog.eventstore.records import Pending, Record
 from warlog.eventstore.vault import Opening, Vault, damaged_opening, named
@@ -76,12 +83,16 @@ def event_secrets(
     return secrets_of(event, version=version)
 
 
-def recorded_command(command: Command, manual_dice: bool) -> dict[str, Any]:
-    """The command as ``command_issued`` records it. In a manual-dice game its ``dice`` are
-    always recorded, sealed, even when the referee typed none: whether a command rolled dice at
-    all can depend on what a player may not see (a stealthed army ending its move in sight), so
-    an absent field would tell it (log-format.md, "Manual dice")."""
-    recorded = command_to_builtins(command)
+def recorded_command(
+    command: Command, manual_dice: bool, version: int | None = None
+) -> dict[str, Any]:
+    """The command as ``command_issued`` records it in a game of ``version``
+    (``sealing_version``; None: the newest). In a manual-dice game its ``dice`` are always
+    recorded, sealed, even when the referee typed none: whether a command rolled dice at all can
+    depend on what a player may not see (a stealthed army ending its move in sight), so an
+    absent field would tell it (log-format.md, "Manual dice"). Likewise a sealed field the rules
+    keep present at its default (``Hidden.present_since``: a hunt's ``target`` left out)."""
+    recorded = recorded_with(command, version)
     if manual_dice:
         recorded.setdefault("dice", [])
     return recorded

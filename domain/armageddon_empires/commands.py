@@ -79,15 +79,25 @@ class DropStealth(Command, frozen=True, tag="drop_stealth"):
     army: Annotated[str, Hidden(owner="player")]
 
 
+#: AE-21, AE-38: the version since which every hunt looks alike to the hunted empire until its
+#: outcome: ``target`` is recorded, sealed, even when left out (``Hidden.present_since``), and
+#: the target is picked by a hidden roll of the same dice in every hunt (``capture.hunt_hero``)
+HUNTS_ALIKE_SINCE = 24
+
+
 class HuntHero(Command, frozen=True, tag="hunt_hero"):
     """Hunt Enemy Hero (p.30): ``army``, combat-capable, hunts a spotted hero-only enemy army
     in its hex. ``target`` names the hero only with a Bounty Hunter of the hunter in the hex;
     otherwise, among several, one is picked at random. Since version 12 both are sealed for the
     hunter (AE-38): a hunt that is foiled tells the other empire nothing of the army or the hero
-    (``Hidden.since``)."""
+    (``Hidden.since``). Since version 24 ``target`` is recorded, sealed, when it is left out
+    too, so that the key's presence does not tell that the hunter holds a Bounty Hunter
+    (``HUNTS_ALIKE_SINCE``)."""
 
     army: Annotated[str, Hidden(owner="player", since=12)]
-    target: Annotated[str | None, Hidden(owner="player", since=12)] = None
+    target: Annotated[
+        str | None, Hidden(owner="player", since=12, present_since=HUNTS_ALIKE_SINCE)
+    ] = None
 
 
 class RepairCard(Command, frozen=True, tag="repair_card"):

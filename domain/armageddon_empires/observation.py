@@ -14,6 +14,8 @@
   its own empire checks, with the moved army's own Recce, the enemy armies it does not see yet.
   Each window gives every empire one hidden roll (all the dice of its checks, sealed for every
   player), ``observation_checked`` and ``armies_sighted``, whatever was checked (AE-17).
+- **A base sees its own hex** (AE-56): since version 8 in every round window and when an enemy
+  army drops stealth or takes units there; since version 24 when one ends a move there too.
 """
 
 from __future__ import annotations
@@ -29,6 +31,7 @@ from warlog.domain.armageddon_empires.abilities import (
     recces,
 )
 from warlog.domain.armageddon_empires.challenge import Pool, Term, counted, successes
+from warlog.domain.armageddon_empires.control import sieges_as_seen
 from warlog.domain.armageddon_empires.fog import Check, SeenBy, Sighting
 from warlog.domain.armageddon_empires.sighting_events import (
     ArmiesSighted,
@@ -344,6 +347,8 @@ def move_window(batch: Batch[GameState], moved: str, contact: list[str]) -> None
             plan.check(army, eye, detection_pool(state, army))
             if any(state.armies[c].empire == observer for c in contact):
                 plan.extra = [sighting(state, army, "contact", "it walked into our army (AE-17)")]
+            elif sieges_as_seen(state):  # AE-56: and a base sees the army that comes to it
+                plan.extra = at_our_bases(state, observer, [army])
             if army.id in state.sightings.get(observer, {}):
                 plan.lost = [army.id]
         plan.emit(batch)

@@ -90,12 +90,18 @@ class ArmageddonEmpires(Rules[GameState, Command]):
     #: seen in a stealthed army is no target (AE-38); 23: independent minefields, controlled by
     #: no empire, sealed for every player in ``game_created`` (``independent``, present even
     #: when empty), that stop and attack any empire's army and report to nobody, every checked
-    #: move followed by a third ``minefields_reported``, of no empire (AE-67)
-    version: ClassVar[str] = "23"
+    #: move followed by a third ``minefields_reported``, of no empire (AE-67); 24: every hunt looks
+    #: alike to the hunted empire until its outcome: its target is picked by a hidden roll of the
+    #: hunter's, the same dice in every hunt, and its ``target`` is recorded, sealed, even when
+    #: left out (AE-21, AE-38); an empire judges whether its base is besieged or its hex disputed
+    #: by what it has seen there this round, and its base sees an army that ends a move in its
+    #: hex, so that a besieger's stealth no longer shows in its supply (AE-35, AE-56)
+    version: ClassVar[str] = "24"
     #: each played as a variant of this class (``every_version``); version 6's air strike's
     #: unit targets are the sighted units still standing in the hex (AE-42,
     #: ``air_targets._version_6_targets``)
     kept_versions: ClassVar[tuple[str, ...]] = (
+        "23",
         "22",
         "21",
         "20",

@@ -10,13 +10,22 @@ from __future__ import annotations
 
 from warlog.domain.armageddon_empires import paths
 from warlog.domain.armageddon_empires.abilities import COMMANDO, MOBILE_SUPPLY, RAIDER, has, level
-from warlog.domain.armageddon_empires.control import enemy_held
+from warlog.domain.armageddon_empires.control import enemy_held, sieges_as_seen
 from warlog.domain.armageddon_empires.guards import BASE_KINDS
 from warlog.domain.armageddon_empires.state import Army, Base, GameState
 
 
 def is_besieged(state: GameState, base: Base) -> bool:
-    """A base with a combat-capable enemy army that is not stealthed in its hex (p.26; AE-35)."""
+    """A base with a combat-capable enemy army that is not stealthed in its hex (p.26; AE-35):
+    since version 24 one that the base's empire has seen there this round so, holding a unit
+    card and not stealthed, since every reader of the siege is that empire's (its supply, its
+    prisoners' AP, its repairs, its launch points, interceptions and captives) and must not tell
+    it of a change it has not seen (``control.SIEGES_AS_SEEN_SINCE``; AE-56)."""
+    if sieges_as_seen(state):
+        return any(
+            s.at == base.at and s.units and not s.stealthed
+            for s in state.sightings.get(base.empire, {}).values()
+        )
     return any(
         a.at == base.at and a.empire != base.empire and a.combat_capable and not a.stealthed
         for a in state.armies.values()

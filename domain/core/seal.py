@@ -45,20 +45,35 @@ class Hidden:
     see the value (None: no player, only the referee until the reveal). ``when``: the name of a
     boolean field; the value is sealed only when that field is true. ``since``: the version of
     the ruleset that began to seal it: the games begun under an earlier version keep it in the
-    clear, as their logs hold it (None: every version).
+    clear, as their logs hold it (None: every version). ``present_since``: on a Struct that
+    omits its defaults, the version since which the field is recorded, sealed, even at its
+    default, so that whether it was given does not show (``recorded_with``; None: a default is
+    left out, as the encoding leaves it).
     """
 
-    __slots__ = ("owner", "since", "when")
+    __slots__ = ("owner", "present_since", "since", "when")
 
     def __init__(
-        self, owner: str | None = None, when: str | None = None, since: int | None = None
+        self,
+        owner: str | None = None,
+        when: str | None = None,
+        since: int | None = None,
+        present_since: int | None = None,
     ) -> None:
         self.owner = owner
         self.when = when
         self.since = since
+        self.present_since = present_since
 
     def __repr__(self) -> str:
-        return f"Hidden(owner={self.owner!r}, when={self.when!r}, since={self.since!r})"
+        return (
+            f"Hidden(owner={self.owner!r}, when={self.when!r}, since={self.since!r}, "
+            f"present_since={self.present_since!r})"
+        )
+
+    def present(self, version: int | None) -> bool:
+        """Whether a game of ``version`` (None: the newest) records the field at its default."""
+        return self.present_since is not None and (version is None or version >= self.present_since)
 
 
 #: a secret of one event: its path in ``data`` and the player entitled to see it (None: none)
@@ -79,8 +94,9 @@ def hidden_fields(cls: type) -> tuple[tuple[str, Hidden], ...]:
 
 def secrets_of(obj: msgspec.Struct, prefix: str = "", version: int | None = None) -> list[Secret]:
     """The secrets of a Struct instance: each marked field whose condition holds and which its
-    encoding carries (a default left out by ``omit_defaults`` carries nothing to seal), in a game
-    of its ruleset's ``version`` (None: the newest; a mark ``since`` a later one is left out)."""
+    encoding carries (a default left out by ``omit_defaults`` carries nothing to seal, unless
+    the mark keeps it ``present_since`` the game's version), in a game of its ruleset's
+    ``version`` (None: the newest; a mark ``since`` a later one is left out)."""
     fields, omit = _marks(type(obj))
     if not fields:
         return []
@@ -91,11 +107,27 @@ def secrets_of(obj: msgspec.Struct, prefix: str = "", version: int | None = None
         if mark.since is not None and version is not None and version < mark.since:
             continue
         value = getattr(obj, name)
-        if omit and value == default:
+        if omit and value == default and not mark.present(version):
             continue
         owner = None if mark.owner is None else str(getattr(obj, mark.owner))
         out.append((f"{prefix}{name}", owner))
     return out
+
+
+def recorded_with(obj: msgspec.Struct, version: int | None = None) -> dict[str, Any]:
+    """``obj`` as its encoding gives it (``msgspec.to_builtins``), with every marked field it
+    left out at its default that the mark keeps ``present_since`` ``version`` (None: the newest)
+    put back, each in its place, so that the keys and their order never tell whether it was
+    given."""
+    out: dict[str, Any] = msgspec.to_builtins(obj)
+    fields, omit = _marks(type(obj))
+    kept = [name for name, mark, _ in fields if omit and mark.present(version) and name not in out]
+    if not kept:
+        return out
+    out.update((name, msgspec.to_builtins(getattr(obj, name))) for name in kept)
+    config = type(obj).__struct_config__
+    order = [config.tag_field, *type(obj).__struct_fields__]
+    return {key: out[key] for key in order if key in out}
 
 
 _NO_DEFAULT = object()

@@ -169,7 +169,10 @@ def test_p30_capture_kill_hunter_6_dice_4_against_3_captured_and_3_ap_next_round
     # 5 − range 0 − badlands 1 = 4 dice against a hero alone's 3 (R7): 2 successes to 0
     t.play(type="buy_initiative", player="blue", count=0, dice=[6, 1, 6, 6, 1, 1, 1, 1, 1])
     assert "blue-wanderer" in t.view("red")["armies"]
-    t.play(type="hunt_hero", player="red", army="red-hunters", dice=[6, 5, 4, 4, 1, 1, 6, 5, 4, 1])
+    # the hunt rolls red's hidden pick of its target, 3 d210 (AE-21: the only one here); its
+    # challenge waits for red's roll (AE-37)
+    t.play(type="hunt_hero", player="red", army="red-hunters", dice=[1, 1, 1])
+    t.play(type="roll", player="red", dice=[6, 5, 4, 4, 1, 1, 6, 5, 4, 1])
     opened = t.seq_of("challenge_opened")
     assert t.rule(opened) == [
         "challenge 1 opens; the defender acts first (R5)",

@@ -8,8 +8,9 @@ from typing import TYPE_CHECKING, Any, TypeVar
 import msgspec
 
 from tests.given_when_then import Given
+from warlog.domain.armageddon_empires.capture import TARGET_DICE
 from warlog.domain.armageddon_empires.commands import BuyInitiative
-from warlog.domain.armageddon_empires.observation import sighting
+from warlog.domain.armageddon_empires.observation import at_our_bases, sighting
 from warlog.domain.armageddon_empires.ruleset import RULESET
 from warlog.domain.armageddon_empires.scenario import Scenario
 from warlog.domain.armageddon_empires.scenario_checks import parse_scenario
@@ -21,6 +22,10 @@ if TYPE_CHECKING:
     from warlog.arbiter.application import Arbiter
 
 E = TypeVar("E", bound=Event)
+
+#: the faces of a hunt's hidden pick of its target, rolled in every hunt since version 24 (AE-21,
+#: ``capture.TARGET_DICE`` dice of ``TARGET_SIDES`` sides): the first target where it picks
+PICK = [1] * TARGET_DICE
 
 ROWS = [
     ". . . . . . . .",  # r = 0
@@ -281,6 +286,19 @@ def sight(g: Given, observer: str, *armies: str) -> Given:
     """``observer`` sights ``armies`` where they stand (as a won check would)."""
     seen = tuple(sighting(g.state, g.state.armies[a], "observation", "given") for a in armies)
     return g.events(ArmiesSighted(observer=observer, window="move", seen=seen, lost=()))
+
+
+def standing_in(g: Given, army: str, at: str, stealthed: bool = False) -> Given:
+    """``army`` standing in hex ``at`` (a scenario places no army in an enemy base's hex, so tests
+    move them), as a move there would leave it: seen there by the empire whose base stands in it,
+    unless it is stealthed or empty (AE-56: since version 24 a base sees the army that comes)."""
+    moved = msgspec.structs.replace(g.state.armies[army], at=at, stealthed=stealthed)
+    g.state = msgspec.structs.replace(g.state, armies={**g.state.armies, army: moved})
+    for observer in g.state.seats:
+        seen = tuple(at_our_bases(g.state, observer, [moved]))
+        if seen:
+            g.events(ArmiesSighted(observer=observer, window="move", seen=seen, lost=()))
+    return g
 
 
 def with_ap(g: Given, empire: str, ap: int) -> Given:

@@ -20,6 +20,7 @@ from tests.domain.armageddon_empires.helpers import (
     game,
     only,
     sight,
+    standing_in,
     with_ap,
 )
 from tests.given_when_then import Given
@@ -213,10 +214,7 @@ def test_a_helo_flies_only_from_an_army_not_stealthed_and_in_supply() -> None:
 
 def test_a_besieged_base_launches_nothing() -> None:
     # given blue's army besieging red's HQ, the one base from which the hawk reaches 4,2
-    g = skies(["hawk"], [])
-    g.state = replace(
-        g.state, armies={**g.state.armies, "blue-a": replace(g.state.armies["blue-a"], at="0,0")}
-    )
+    g = standing_in(skies(["hawk"], []), "blue-a", "0,0")
     # then the hawk may not fly from it (p.19; AE-39)
     g.when_rejected(
         PlayAttackCard(player="red", card="red.hawk.1", at="4,2", aim="facility"),

@@ -12,11 +12,13 @@ import pytest
 
 from tests.domain.armageddon_empires.arena import BASES, HUNT, arena, begin, toml, top
 from tests.domain.armageddon_empires.helpers import (
+    PICK,
     army_block,
     base_block,
     begun,
     only,
     sight,
+    standing_in,
     with_ap,
 )
 from tests.domain.armageddon_empires.test_hidden_setup import outputs_of
@@ -32,7 +34,7 @@ from warlog.arbiter.application import Arbiter
 from warlog.arbiter.audit import audit_records
 from warlog.domain import rulesets
 from warlog.domain.armageddon_empires.autoplay import choose
-from warlog.domain.armageddon_empires.battle_events import BaseCaptured, RollAwaited
+from warlog.domain.armageddon_empires.battle_events import BaseCaptured
 from warlog.domain.armageddon_empires.challenge_events import (
     CaptureKillBegan,
     ChallengeOpened,
@@ -51,7 +53,7 @@ from warlog.domain.armageddon_empires.commands import (
 from warlog.domain.armageddon_empires.costs import HUNT_HERO_AP, PRISONER_AP
 from warlog.domain.armageddon_empires.events import ApBonus, TurnBegan
 from warlog.domain.armageddon_empires.ruleset import RULESET
-from warlog.domain.core.events import DiceRolled
+from warlog.domain.core.events import Event
 
 QUARRY = "blue.quarry.1"
 #: the hunters of the p.30 example without the Bounty Hunter (a trooper instead)
@@ -63,11 +65,18 @@ def spotted(armies: str = HUNT) -> Given:
     return sight(g, "red", "blue-quarry")
 
 
+def hunted(g: Given, hunt: HuntHero, dice: list[int]) -> list[Event]:
+    """``hunt`` with its hidden pick (``PICK``), then, as its challenge waits for the hunter's
+    roll after that hidden roll (AE-37), the roll of ``dice``: the events of both."""
+    events = g.when(hunt, dice=PICK)
+    if g.state.awaiting is not None:
+        events += g.when(Roll(player=hunt.player), dice=dice)
+    return events
+
+
 def hunt_to_the_end(g: Given, hunter: list[int], target: list[int]) -> list[object]:
     """Red hunts, both sides accept; the events of the hunt and of the accepts."""
-    events: list[object] = list(
-        g.when(HuntHero(player="red", army="red-hunt"), dice=hunter + target)
-    )
+    events: list[object] = list(hunted(g, HuntHero(player="red", army="red-hunt"), hunter + target))
     events += g.when(AcceptChallenge(player="blue"))
     if g.state.frames:
         events += g.when(AcceptChallenge(player="red"))
@@ -76,7 +85,7 @@ def hunt_to_the_end(g: Given, hunter: list[int], target: list[int]) -> list[obje
 
 def test_the_p30_example_hunter_6_dice_target_4_four_against_three_captures() -> None:
     g = spotted()
-    events = g.when(HuntHero(player="red", army="red-hunt"), dice=[6, 5, 4, 4, 1, 1, 6, 5, 4, 1])
+    events = hunted(g, HuntHero(player="red", army="red-hunt"), [6, 5, 4, 4, 1, 1, 6, 5, 4, 1])
     began = only(events, CaptureKillBegan)
     assert (
         began.chosen_by == "only" and began.frame.threshold == 2 and began.ap_cost == HUNT_HERO_AP
@@ -178,35 +187,6 @@ def test_only_a_combat_capable_army_hunts_and_once_a_turn() -> None:
     g.when_rejected(HuntHero(player="red", army="red-hunt"), code="rules/already_hunted")
 
 
-def test_a_bounty_hunter_names_the_target_and_without_one_a_die_picks_it() -> None:
-    two = army_block("blue-other", "blue", "2,1", hero="shade")
-    g = spotted(HUNT + two)
-    sight(g, "red", "blue-other")
-    legal = [c for c in RULESET.legal_commands(g.state, "red") if isinstance(c, HuntHero)]
-    assert {c.target for c in legal} == {None, QUARRY, "blue.shade.1"}
-    began = only(
-        g.when(HuntHero(player="red", army="red-hunt", target="blue.shade.1"), dice=[1] * 8),
-        CaptureKillBegan,
-    )
-    assert began.chosen_by == "bounty hunter" and began.frame.target == "blue.shade.1"
-
-    g2 = spotted(PLAIN_HUNT + two)
-    sight(g2, "red", "blue-other")
-    g2.when_rejected(
-        HuntHero(player="red", army="red-hunt", target=QUARRY), code="rules/no_bounty_hunter"
-    )
-    events = g2.when(HuntHero(player="red", army="red-hunt"), dice=[2])
-    pick = events[0]
-    assert isinstance(pick, DiceRolled) and (pick.sides, pick.purpose) == (2, "capture kill target")
-    began = only(events, CaptureKillBegan)
-    assert began.chosen_by == "die" and began.frame.target == QUARRY  # blue-quarry is second
-    # the target's pool depends on the die, so its challenge waits for the hunter's roll (AE-37)
-    assert only(events, RollAwaited).awaiting.roller == "red"
-    assert RULESET.legal_commands(g2.state, "red") == [Roll(player="red")]
-    opened = only(g2.when(Roll(player="red"), dice=[1] * 10), ChallengeOpened)
-    assert opened.challenge.defender is not None and opened.challenge.defender.pool.size == 4
-
-
 def test_a_bad_target_is_named() -> None:
     g = spotted()
     g.when_rejected(
@@ -217,7 +197,7 @@ def test_a_bad_target_is_named() -> None:
 def test_the_hunter_s_stealthed_armies_in_the_hex_destealth_and_the_target_sees_them_all() -> None:
     ghost = army_block("red-ghost", "red", "2,1", units=("wisp",)) + "stealthed = true\n"
     g = spotted(HUNT + ghost)
-    began = only(g.when(HuntHero(player="red", army="red-hunt"), dice=[1] * 11), CaptureKillBegan)
+    began = only(hunted(g, HuntHero(player="red", army="red-hunt"), [1] * 11), CaptureKillBegan)
     assert began.destealthed == ("red-ghost",) and not g.state.armies["red-ghost"].stealthed
     assert began.explain().endswith("; destealthed: red-ghost (p.30)")
     assert set(g.state.sightings["blue"]) == {"red-ghost", "red-hunt"}
@@ -306,7 +286,7 @@ def test_a_hero_sighted_with_a_unit_is_no_target() -> None:
 def test_a_hunt_is_ordered_with_exactly_its_ap_left() -> None:
     g = with_ap(spotted(), "red", HUNT_HERO_AP)
     assert HuntHero(player="red", army="red-hunt") in RULESET.legal_commands(g.state, "red")
-    began = only(g.when(HuntHero(player="red", army="red-hunt"), dice=[1] * 10), CaptureKillBegan)
+    began = only(hunted(g, HuntHero(player="red", army="red-hunt"), [1] * 10), CaptureKillBegan)
     assert began.ap_cost == HUNT_HERO_AP and g.state.empires["red"].ap == 0
 
 
@@ -315,7 +295,7 @@ def test_a_hero_that_engaged_stealth_since_he_was_seen_foils_the_hunt() -> None:
     g = spotted(HUNT.replace('hero = "quarry"', 'hero = "shade"'))
     hidden = msgspec.structs.replace(g.state.armies["blue-quarry"], stealthed=True)
     g.state = msgspec.structs.replace(g.state, armies={**g.state.armies, "blue-quarry": hidden})
-    events = g.when(HuntHero(player="red", army="red-hunt"), dice=[])
+    events = g.when(HuntHero(player="red", army="red-hunt"), dice=PICK)
     foiled = only(events, HuntFoiled)
     assert (foiled.target, foiled.ap_cost) == ("blue.shade.1", HUNT_HERO_AP)
     assert not [e for e in events if isinstance(e, CaptureKillBegan)] and g.state.frames == ()
@@ -327,7 +307,7 @@ def test_a_hunt_finds_out_that_the_hero_has_left_the_army_it_was_seen_in() -> No
     left = msgspec.structs.replace(g.state.armies["blue-quarry"], hero=None)
     g.state = msgspec.structs.replace(g.state, armies={**g.state.armies, "blue-quarry": left})
     # when red hunts him, the hunt is foiled (AE-38): red sees the army as it now stands
-    foiled = only(g.when(HuntHero(player="red", army="red-hunt"), dice=[]), HuntFoiled)
+    foiled = only(g.when(HuntHero(player="red", army="red-hunt"), dice=PICK), HuntFoiled)
     assert foiled.seen is not None and (foiled.seen.hero, foiled.seen.units) == (None, ())
     assert foiled.explain().endswith(
         "but blue.quarry.1 is not found there alone: only a hero alone is hunted (p.30; AE-38)"
@@ -359,7 +339,7 @@ def test_since_version_22_a_hunt_foiled_by_stealth_shows_the_hunter_nothing_of_t
     # p.27; AE-38: a stealthed army is seen only through an observation check, so the hunt that
     # finds the hero hidden drops red's sighting of his army, as when he has gone
     g = hidden_since_sighted(joined=joined)
-    foiled = only(g.when(HuntHero(player="red", army="red-hunt"), dice=[]), HuntFoiled)
+    foiled = only(g.when(HuntHero(player="red", army="red-hunt"), dice=PICK), HuntFoiled)
     assert foiled.seen is None and g.state.armies["blue-quarry"].stealthed
     assert "blue-quarry" not in g.state.sightings["red"]
     assert "blue-quarry" not in RULESET.view(g.state, "red")["armies"]
@@ -418,7 +398,7 @@ def test_since_version_22_a_hunt_foiled_by_units_that_joined_in_the_open_still_s
     g = hidden_since_sighted(joined=True)
     shown = msgspec.structs.replace(g.state.armies["blue-quarry"], stealthed=False)
     g.state = msgspec.structs.replace(g.state, armies={**g.state.armies, "blue-quarry": shown})
-    foiled = only(g.when(HuntHero(player="red", army="red-hunt"), dice=[]), HuntFoiled)
+    foiled = only(g.when(HuntHero(player="red", army="red-hunt"), dice=PICK), HuntFoiled)
     assert foiled.seen is not None and foiled.seen.units == ("blue.wisp.1",)
     assert "blue-quarry now holds units (blue.wisp.1)" in foiled.explain()
 
@@ -430,11 +410,14 @@ def shadowed(tmp: Path, receiver: str, version: str | None = None) -> Arbiter:
     alone, its turn going on. ``version``: the game begun under it (default: this one's)."""
     text = toml(SHARED_HEX.replace('hero = "pawn"', 'hero = "shade"'), empires=empires("[]"))
     arb = begun(tmp / f"{receiver}-{version}", text, KEY, version)
+    hunt: dict[str, Any] = {"type": "hunt_hero", "player": "red", "army": "red-hunt"}
+    if version is None:
+        hunt["dice"] = PICK  # since version 23 every hunt rolls its hidden pick (AE-21)
     for command in [
         *wisp_into(receiver),
         {"type": "engage_stealth", "player": "blue", "army": "blue-pawn"},
         {"type": "end_turn", "player": "blue"},
-        {"type": "hunt_hero", "player": "red", "army": "red-hunt"},
+        hunt,
     ]:
         arb.play("ni", json.dumps(command))
     return arb
@@ -492,7 +475,7 @@ def test_a_hunt_foiled_by_stealth_audits_clean_under_the_version_it_was_played_b
 def test_without_a_bounty_hunter_the_hunter_has_no_hero_s_fate() -> None:
     # p.46; AE-21: the hunter's army's hero lends his fate only with a Bounty Hunter in the hex
     g = spotted(PLAIN_HUNT)
-    g.when(HuntHero(player="red", army="red-hunt"), dice=[1] * 10)
+    hunted(g, HuntHero(player="red", army="red-hunt"), [1] * 10)
     assert top(g).attacker.fate_hero is None and top(g).defender is not None
     assert top(g).defender.fate_hero == QUARRY
 
@@ -508,7 +491,7 @@ def test_a_captured_hero_goes_to_the_stronghold_when_an_outpost_is_as_near() -> 
 def test_a_captured_hero_is_not_taken_to_a_besieged_base() -> None:
     # p.24: blue's trooper in red-camp's hex besieges it, so the farther red-hq takes him
     g = spotted(HUNT + army_block("blue-siege", "blue", "1,3", units=("trooper",)))
-    moved_to(g, "blue-siege", "0,3")
+    standing_in(g, "blue-siege", "0,3")
     captured = only(hunt_to_the_end(g, [6, 5, 4, 4, 1, 1], [6, 5, 4, 1]), HeroCaptured)
     assert (captured.base, captured.distance) == ("red-hq", 3)
 
@@ -518,7 +501,7 @@ def test_a_captured_hero_is_killed_when_every_base_of_the_captor_is_besieged() -
     besiegers = army_block("blue-siege", "blue", "1,3", units=("trooper",))
     besiegers += army_block("blue-siege-2", "blue", "1,0", units=("trooper",))
     g = spotted(HUNT + besiegers)
-    moved_to(moved_to(g, "blue-siege", "0,3"), "blue-siege-2", "0,0")
+    standing_in(standing_in(g, "blue-siege", "0,3"), "blue-siege-2", "0,0")
     killed = only(hunt_to_the_end(g, [6, 5, 4, 4, 1, 1], [6, 5, 4, 1]), HeroKilled)
     assert killed.no_base and killed.army_removed
     assert "; but red has no base to take him to, so he is killed (AE-21)" in killed.explain()

@@ -7,7 +7,7 @@ from __future__ import annotations
 from msgspec.structs import replace
 
 from tests.domain.armageddon_empires.air_helpers import accept_all, skies
-from tests.domain.armageddon_empires.helpers import only
+from tests.domain.armageddon_empires.helpers import only, standing_in
 from tests.given_when_then import Given
 from warlog.domain.armageddon_empires.air_events import AirStrikeEnded
 from warlog.domain.armageddon_empires.challenge_events import CardDamaged, ChallengeOpened
@@ -59,12 +59,8 @@ def test_an_intercept_needs_the_card_in_range_of_a_base_that_is_not_besieged() -
 
 
 def test_an_intercept_needs_a_base_that_is_not_besieged() -> None:
-    g = skies(["hawk"], ["jay"])
     # red's army besieges blue's HQ
-    g.state = replace(
-        g.state,
-        armies={**g.state.armies, "red-a": replace(g.state.armies["red-a"], at="4,2")},
-    )
+    g = standing_in(skies(["hawk"], ["jay"]), "red-a", "4,2")
     launched(g)
     err = g.when_rejected(Intercept(player="blue", card="blue.jay.1"), "rules/cannot_intercept")
     assert "not besieged" in str(err)

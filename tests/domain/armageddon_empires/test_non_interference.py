@@ -20,7 +20,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from tests.domain.armageddon_empires.arena import toml
-from tests.domain.armageddon_empires.helpers import army_block, begun
+from tests.domain.armageddon_empires.helpers import PICK, army_block, begun
 from warlog.arbiter.application import Arbiter
 from warlog.arbiter.audit import audit_records
 from warlog.arbiter.reports import legal_report
@@ -68,8 +68,10 @@ def commands(ghost_to: str) -> list[dict[str, Any]]:
         # the initiative tie-break, then red's check of blue-pawn (3 dice against 3)
         {"type": "buy_initiative", "player": "blue", "count": 0, "dice": [6, 1, 6, 6, 6, 1, 1, 1]},
         {"type": "move_army", "player": "red", "army": "red-hunt", "to": "2,1"},
-        # hunter: 1 + 2 // 2 + (5 − 0 − 1) = 6 dice; the pawn: fate 0, no dice
-        {"type": "hunt_hero", "player": "red", "army": "red-hunt", "dice": [6, 5, 4, 1, 1, 1]},
+        # the hunt's hidden pick (AE-21), then, as the challenge waits for it (AE-37), red's
+        # roll: hunter 1 + 2 // 2 + (5 − 0 − 1) = 6 dice; the pawn: fate 0, no dice
+        {"type": "hunt_hero", "player": "red", "army": "red-hunt", "dice": PICK},
+        {"type": "roll", "player": "red", "dice": [6, 5, 4, 1, 1, 1]},
         {"type": "accept_challenge", "player": "blue"},
         {"type": "accept_challenge", "player": "red"},
         {"type": "end_turn", "player": "red"},
@@ -232,12 +234,18 @@ def test_a_hunter_cannot_tell_that_units_secretly_joined_the_hero_it_saw_alone(
     ]:
         assert refusal(secret, command) == refusal(decoy, command)
     # the hunt: the decoy's hero is hunted; the secret's hunt is foiled and red sees the unit
-    hunt = {"type": "hunt_hero", "player": "red", "army": "red-hunt"}
+    hunt = {"type": "hunt_hero", "player": "red", "army": "red-hunt", "dice": PICK}
     foiled = [e.type for e in secret.play("ni", json.dumps(hunt))]
-    hunted = [e.type for e in decoy.play("ni", json.dumps({**hunt, "dice": [6, 5, 4, 1, 1, 1]}))]
+    hunted = [e.type for e in decoy.play("ni", json.dumps(hunt))]
     assert "hunt_foiled" in foiled and "capture_kill_began" not in foiled
     assert "capture_kill_began" in hunted
+    assert "challenge_opened" in [e.type for e in decoy.play("ni", ROLL_HUNTERS)]
     assert secret.view("ni", player="red")["state"]["armies"]["blue-pawn"]["units"]
+
+
+#: red's roll of its hunt's challenge, which waits after the hidden pick (AE-37): hunter 1 +
+#: 2 // 2 + (5 − 0 − 1) = 6 dice, the pawn's fate 0
+ROLL_HUNTERS = json.dumps({"type": "roll", "player": "red", "dice": [6, 5, 4, 1, 1, 1]})
 
 
 def referee_plays(tmp: Path, ghost: tuple[str, str]) -> Arbiter:
@@ -295,9 +303,11 @@ def test_a_foiled_hunt_tells_the_hunted_empire_nothing_of_the_hunter_s_army_or_i
     red's was foiled. Red, the hunter, reads them all."""
     secret = joined(tmp_path, "blue-pawn")
     head, _ = secret.head("ni")
-    secret.play("ni", json.dumps({"type": "hunt_hero", "player": "red", "army": "red-hunt"}))
+    hunt = {"type": "hunt_hero", "player": "red", "army": "red-hunt", "dice": PICK}
+    secret.play("ni", json.dumps(hunt))
     as_blue = {r.type: json.loads(r.data) for r in secret.records_as("ni", "blue", head + 1)}
-    assert as_blue["command_issued"]["command"]["army"].keys() == {"sealed"}
+    command = as_blue["command_issued"]["command"]
+    assert command["army"].keys() == command["target"].keys() == {"sealed"}  # since 23, AE-38
     foiled = as_blue["hunt_foiled"]
     assert {k for k, v in foiled.items() if isinstance(v, dict) and v.keys() == {"sealed"}} == {
         "army",
@@ -330,7 +340,8 @@ def test_a_foiled_hunt_audits_clean_under_the_version_it_was_played_by(
     """The seals a version began to put on (``Hidden.since``) are checked where the game's
     version puts them: the referee's log of either version audits clean."""
     secret = joined(tmp_path, "blue-pawn", version=version)
-    secret.play("ni", json.dumps({"type": "hunt_hero", "player": "red", "army": "red-hunt"}))
+    hunt = {"type": "hunt_hero", "player": "red", "army": "red-hunt"}
+    secret.play("ni", json.dumps(hunt if version else {**hunt, "dice": PICK}))
     report = audit_records(secret.export_records("ni", opened=True), rulesets.get)
     assert report.findings == []
     assert report.proved.batches_rederived > 0

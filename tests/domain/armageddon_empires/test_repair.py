@@ -7,7 +7,7 @@ import msgspec
 import pytest
 
 from tests.domain.armageddon_empires.arena import BASES, EMPIRES, arena, begin, toml
-from tests.domain.armageddon_empires.helpers import army_block, only, sight, with_ap
+from tests.domain.armageddon_empires.helpers import army_block, only, sight, standing_in, with_ap
 from tests.domain.armageddon_empires.test_capture_kill import QUARRY, hunt_to_the_end, spotted
 from tests.given_when_then import Given
 from warlog.domain.armageddon_empires.battle_events import BaseCaptured
@@ -17,6 +17,7 @@ from warlog.domain.armageddon_empires.commands import EndTurn, EngageStealth, Re
 from warlog.domain.armageddon_empires.costs import REPAIR_AP, REPAIR_COST
 from warlog.domain.armageddon_empires.ruleset import RULESET, VERSIONS
 from warlog.domain.armageddon_empires.scenario_checks import parse_scenario
+from warlog.domain.armageddon_empires.sighting_events import StealthEngaged
 from warlog.domain.core.errors import InputError
 from warlog.domain.core.seal import secrets_of
 
@@ -59,9 +60,28 @@ def test_a_hero_away_from_a_base_or_in_a_stealthed_army_is_not_healed() -> None:
 def test_a_facility_is_repaired_unless_its_hex_is_disputed() -> None:
     g = hurt(begin(arena()), "red.sniffer.1")
     assert RepairCard(player="red", card="red.sniffer.1") in RULESET.legal_commands(g.state, "red")
-    intruder = msgspec.structs.replace(g.state.armies["blue-quarry"], at="0,0")
-    g.state = msgspec.structs.replace(g.state, armies={**g.state.armies, "blue-quarry": intruder})
+    standing_in(g, "blue-quarry", "0,0")
     g.when_rejected(RepairCard(player="red", card="red.sniffer.1"), code="rules/hex_disputed")
+
+
+@pytest.mark.parametrize("version", ["24", "23"])
+def test_since_version_24_a_hex_stays_disputed_while_its_empire_saw_the_army_there(
+    version: str,
+) -> None:
+    """AE-5, AE-56: given blue's shade alone (no siege: it cannot fight) in red's hq hex, seen
+    there by red, when it engages stealth, sealed for red, then since version 24 red's repair of
+    the hq's facility is still refused, the hex disputed by what red saw until the round ends;
+    version 23 accepted it at once, telling red of the stealth."""
+    g = begin(arena(army_block("blue-lone", "blue", "4,3", hero="shade")))
+    g.ruleset = VERSIONS[version]
+    g.state = msgspec.structs.replace(g.state, rules_version=int(version))
+    hurt(standing_in(g, "blue-lone", "0,0"), "red.sniffer.1")
+    g.events(StealthEngaged(empire="blue", army="blue-lone", level=5, ap_cost=0))
+    repair = RepairCard(player="red", card="red.sniffer.1")
+    if version == "24":
+        g.when_rejected(repair, code="rules/hex_disputed")
+    else:
+        assert only(g.when(repair), CardRepaired).card == "red.sniffer.1"
 
 
 def test_an_aircraft_in_hand_is_repaired_but_never_a_missile() -> None:

@@ -7,12 +7,18 @@ The arena (tests/domain/armageddon_empires/arena.py): red's outpost red-camp sta
 
 from __future__ import annotations
 
+import pytest
 from msgspec.structs import replace
 
-from tests.domain.armageddon_empires.arena import begin, toml
-from tests.domain.armageddon_empires.helpers import army_block, only
+from tests.domain.armageddon_empires.arena import BASES, begin, toml
+from tests.domain.armageddon_empires.helpers import army_block, only, sight
 from tests.given_when_then import Given
-from warlog.domain.armageddon_empires.commands import CreateArmy, DropStealth, TransferCards
+from warlog.domain.armageddon_empires.commands import (
+    CreateArmy,
+    DropStealth,
+    MoveArmy,
+    TransferCards,
+)
 from warlog.domain.armageddon_empires.events import ArmyCreated
 from warlog.domain.armageddon_empires.ruleset import VERSIONS
 from warlog.domain.armageddon_empires.scenario_checks import parse_scenario
@@ -104,3 +110,26 @@ def test_no_army_is_given_a_garrison_s_name_since_version_8() -> None:
     assert "(AE-57)" in str(error)
     # version 7 took it (the name was free)
     assert only(begin(under("7", "")).when(name), ArmyCreated).army == "red-camp-2-garrison"
+
+
+#: red's outpost red-camp holds a garrison
+GARRISONED = BASES.replace('card = "camp"\n', 'card = "camp"\ngarrison = ["trooper"]\n', 1)
+
+
+@pytest.mark.parametrize("version", ["24", "23"])
+def test_since_version_24_a_base_sees_an_army_that_ends_its_move_in_its_hex(version: str) -> None:
+    """AE-56: given blue has seen red's garrison at red-camp, so that its trooper meets no unseen
+    army there, and no check of red's reaches the hex, when the trooper moves into red-camp's
+    hex, then since version 24 red sees it there, by contact, and the siege comes with its
+    sight; version 23 showed red nothing, the siege only in its supply and refused orders."""
+    trooper = army_block("blue-x", "blue", "1,3", units=("trooper",))
+    g = begin(Given(VERSIONS[version], parse_scenario(toml(trooper, bases=GARRISONED))), "blue")
+    sight(g, "blue", "red-camp-garrison")
+    g.when(MoveArmy(player="blue", army="blue-x", to="0,3"))
+    assert is_besieged(g.state, g.state.bases["red-camp"])
+    if version == "24":
+        seen = g.state.sightings["red"]["blue-x"]
+        assert (seen.at, seen.how) == ("0,3", "contact")
+        assert seen.detail == "it stands in the hex of red's base red-camp (AE-56)"
+    else:
+        assert "blue-x" not in g.state.sightings.get("red", {})

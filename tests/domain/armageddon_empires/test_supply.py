@@ -6,15 +6,24 @@ own empire's armies only (p.46)."""
 
 from __future__ import annotations
 
+import pytest
 from msgspec.structs import replace
 
 from tests.domain.armageddon_empires.arena import arena
-from tests.domain.armageddon_empires.helpers import army_block, base_block, game, only, start_turns
+from tests.domain.armageddon_empires.helpers import (
+    army_block,
+    base_block,
+    game,
+    only,
+    standing_in,
+    start_turns,
+)
 from tests.given_when_then import Given
 from warlog.domain.armageddon_empires.commands import EndTurn, MoveArmy
 from warlog.domain.armageddon_empires.costs import PRISONER_AP
-from warlog.domain.armageddon_empires.events import ArmyMoved, SupplyTraced, TurnBegan
-from warlog.domain.armageddon_empires.ruleset import RULESET
+from warlog.domain.armageddon_empires.events import ArmyMoved, RoundBegan, SupplyTraced, TurnBegan
+from warlog.domain.armageddon_empires.ruleset import RULESET, VERSIONS
+from warlog.domain.armageddon_empires.sighting_events import StealthEngaged
 from warlog.domain.armageddon_empires.supply import out_of_supply, supply_sources
 from warlog.domain.armageddon_empires.turns import turn_start
 
@@ -154,14 +163,6 @@ RED_CAMP = "0,3"
 QUARRY = "blue.quarry.1"
 
 
-def standing_at(g: Given, army: str, at: str, stealthed: bool = False) -> Given:
-    """``army`` standing in hex ``at`` (as a move there, or a stealthed walk, would leave it: a
-    scenario places no army in an enemy base's hex)."""
-    moved = replace(g.state.armies[army], at=at, stealthed=stealthed)
-    g.state = replace(g.state, armies={**g.state.armies, army: moved})
-    return g
-
-
 def red_turn_starts(g: Given) -> tuple[TurnBegan, SupplyTraced]:
     began, traced = turn_start(g.state, "red")
     assert isinstance(began, TurnBegan) and isinstance(traced, SupplyTraced)
@@ -174,7 +175,7 @@ def sources(g: Given) -> list[str]:
 
 def test_an_enemy_trooper_in_a_base_s_hex_besieges_it_and_the_base_gives_no_supply() -> None:
     # given blue's trooper standing, not stealthed, in red's hq hex (p.26; AE-35)
-    g = standing_at(
+    g = standing_in(
         arena(army_block("blue-x", "blue", "4,3", units=("trooper",))), "blue-x", RED_HQ
     )
     # then red's hq is no source of supply; its camp still is
@@ -185,7 +186,7 @@ def test_an_enemy_trooper_in_a_base_s_hex_besieges_it_and_the_base_gives_no_supp
 
 def test_a_hero_alone_in_a_base_s_hex_is_no_siege_since_it_cannot_fight() -> None:
     # given blue's shade, a hero alone (not combat-capable: no unit card, p.34), in red's hq hex
-    g = standing_at(
+    g = standing_in(
         arena(army_block("blue-lone", "blue", "4,3", hero="shade")), "blue-lone", RED_HQ
     )
     # then red's hq still supplies (AE-35: only a combat-capable enemy army besieges)
@@ -195,14 +196,41 @@ def test_a_hero_alone_in_a_base_s_hex_is_no_siege_since_it_cannot_fight() -> Non
 def test_a_stealthed_army_in_a_base_s_hex_is_no_siege_and_tells_red_nothing() -> None:
     # given blue's wisp (Stealth 4, a combat-capable unit) stealthed in red's hq hex
     wisp = army_block("blue-wisp", "blue", "4,3", units=("wisp",))
-    away = standing_at(arena(wisp), "blue-wisp", "4,3", stealthed=True)
-    g = standing_at(arena(wisp), "blue-wisp", RED_HQ, stealthed=True)
+    away = standing_in(arena(wisp), "blue-wisp", "4,3", stealthed=True)
+    g = standing_in(arena(wisp), "blue-wisp", RED_HQ, stealthed=True)
     # then red's hq still supplies (AE-35: a siege needs an army that is not stealthed; AE-56: a
     # siege always comes with the sight of its army), so red's own turn start and supply notice
     # are what they are with the wisp far away
     assert sources(g) == ["red-camp", "red-hq"]
     assert red_turn_starts(g) == red_turn_starts(away)
     assert red_turn_starts(g)[1].sources == ("red-hq at 0,0", "red-camp at 0,3")
+
+
+@pytest.mark.parametrize("version", ["24", "23"])
+def test_since_version_24_a_base_stays_besieged_for_its_empire_until_it_sees_the_besieger_go(
+    version: str,
+) -> None:
+    """AE-35, AE-56: given blue's wisp besieging red's hq, seen there by red, when blue engages
+    its stealth, sealed for red, then since version 24 red judges the siege by what it has seen:
+    its hq gives no supply and earns nothing for its prisoners until the round ends, when the
+    next round's window no longer shows it the wisp; version 23 lifted the siege at once, so
+    that red's supply told it of the stealth."""
+    g = arena(army_block("blue-w", "blue", "4,3", units=("wisp",)))
+    g.ruleset = VERSIONS[version]
+    g.state = replace(g.state, rules_version=int(version))
+    hq = replace(g.state.bases["red-hq"], prisoners=(QUARRY,))
+    g.state = replace(g.state, bases={**g.state.bases, "red-hq": hq})
+    standing_in(g, "blue-w", RED_HQ)
+    assert g.state.sightings["red"]["blue-w"].units and sources(g) == ["red-camp"]
+    g.events(StealthEngaged(empire="blue", army="blue-w", level=4, ap_cost=0))
+    began, traced = red_turn_starts(g)
+    if version == "24":
+        assert traced.sources == ("red-camp at 0,3",) and began.bonuses == ()
+    else:
+        assert traced.sources == ("red-hq at 0,0", "red-camp at 0,3")
+        assert [b.ap for b in began.bonuses] == [PRISONER_AP]
+    g.events(RoundBegan(round=2, last_round=4))
+    assert sources(g) == ["red-camp", "red-hq"]
 
 
 def test_a_besieged_base_earns_nothing_for_its_prisoners() -> None:
@@ -215,7 +243,7 @@ def test_a_besieged_base_earns_nothing_for_its_prisoners() -> None:
     assert [b.ap for b in began.bonuses] == [PRISONER_AP]
     # when blue's trooper besieges the hq, then red's turn begins without the prisoner's AP
     # (AE-35: a besieged base "earns nothing for its prisoners")
-    began, _ = red_turn_starts(standing_at(g, "blue-x", RED_HQ))
+    began, _ = red_turn_starts(standing_in(g, "blue-x", RED_HQ))
     assert began.bonuses == () and began.ap == began.base_ap
 
 
@@ -227,7 +255,7 @@ def test_an_enemy_s_mobile_supply_unit_does_not_supply_our_army_in_its_hex() -> 
         + army_block("blue-train", "blue", "5,0", units=("wagon",))
     )
     assert out_of_supply(g.state, "red") == ("red-far",)
-    standing_at(g, "blue-train", "6,0")
+    standing_in(g, "blue-train", "6,0")
     # then red's army is still out of supply: Mobile Supply serves friendly armies only (p.26)
     assert out_of_supply(g.state, "red") == ("red-far",)
 
@@ -240,7 +268,7 @@ def test_a_garrison_is_never_out_of_supply_even_when_its_base_is_besieged() -> N
         + army_block("blue-y", "blue", "5,3", units=("trooper",))
         + army_block("red-near", "red", "1,0", units=("trooper",))
     )
-    g = standing_at(standing_at(g, "blue-x", RED_HQ), "blue-y", RED_CAMP)
+    g = standing_in(standing_in(g, "blue-x", RED_HQ), "blue-y", RED_CAMP)
     assert sources(g) == []
     # then red's field army is out of supply, and its garrisons are not: supply limits an
     # army's moves (p.30), a garrison moves only by leaving its base as a field army, so the

@@ -9,7 +9,14 @@ import msgspec
 import pytest
 
 from tests.domain.armageddon_empires.arena import arena, begin, open_challenge, side
-from tests.domain.armageddon_empires.helpers import game, only, scenario, sight, start_turns
+from tests.domain.armageddon_empires.helpers import (
+    PICK,
+    game,
+    only,
+    scenario,
+    sight,
+    start_turns,
+)
 from tests.domain.armageddon_empires.test_engineers import engineers, walked_in
 from tests.domain.armageddon_empires.test_ground_to_air import flak_asked
 from tests.recorded import recorded
@@ -21,6 +28,7 @@ from warlog.domain.armageddon_empires.commands import (
     EndTurn,
     HuntHero,
     LiftMinefield,
+    Roll,
 )
 from warlog.domain.armageddon_empires.events import CardDrawn, RoundBegan, SupplyTraced
 from warlog.domain.armageddon_empires.minefield_events import (
@@ -198,11 +206,12 @@ def test_the_events_view_posts_sightings_to_the_observer_and_hunt_outcomes_to_bo
     assert [(n.empire, n.duration) for n in posted] == [("red", 1)]
     assert "sighted blue-quarry at 2,1 (observation)" in posted[0].text
     before = g.state
-    hunt = g.when(HuntHero(player="red", army="red-hunt"), dice=[6, 5, 4, 4, 1, 1, 6, 5, 4, 1])
+    hunt = g.when(HuntHero(player="red", army="red-hunt"), dice=PICK)
     began = next(e for e in hunt if isinstance(e, CaptureKillBegan))
     posted = RULESET.notices(before, g.state, began)
     # the hunted empire learns of the hunt as the hunter does (AE-7), for the round
     assert [(n.empire, n.duration) for n in posted] == [("red", 1), ("blue", 1)]
+    g.when(Roll(player="red"), dice=[6, 5, 4, 4, 1, 1, 6, 5, 4, 1])  # AE-37: after the pick
     g.when(AcceptChallenge(player="blue"))
     before = g.state
     events = g.when(AcceptChallenge(player="red"))
@@ -356,7 +365,8 @@ def test_a_hero_held_prisoner_stays_in_view_of_the_empire_holding_it() -> None:
     begins and red's sighting of the quarry's army ends (AE-17), then red still sees the hero
     card among its base's prisoners: a base and what it holds are public (p.24)."""
     g = sight(begin(arena()), "red", "blue-quarry")
-    g.when(HuntHero(player="red", army="red-hunt"), dice=[6, 5, 4, 4, 1, 1, 6, 5, 4, 1])
+    g.when(HuntHero(player="red", army="red-hunt"), dice=PICK)
+    g.when(Roll(player="red"), dice=[6, 5, 4, 4, 1, 1, 6, 5, 4, 1])
     g.when(AcceptChallenge(player="blue"))
     g.when(AcceptChallenge(player="red"))
     g.events(RoundBegan(round=2, last_round=4))
