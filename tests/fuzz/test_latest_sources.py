@@ -44,7 +44,7 @@ SOURCES: dict[str, Latest] = {
         "armageddon-empires",
         record_edges.record_edges,
         record_edges.LOG,
-        "23",
+        "24",
         "3",
         300,
         # a WMD, collateral damage, an assault and one that finds nobody, a base razed, the
@@ -70,8 +70,8 @@ SOURCES: dict[str, Latest] = {
         "armageddon-empires",
         record_shadows.record_shadows,
         record_shadows.LOG,
-        "23",
-        "1",
+        "24",
+        "2",
         150,
         # stealth engaged and dropped, a hunt foiled by it (AE-38), an intercept window
         # (AE-40), tactic cards (p.51)
