@@ -17,7 +17,7 @@ from warlog.domain.core.dice import ManualDice, RecordedDice
 from warlog.domain.core.errors import WarlogError
 from warlog.domain.core.events import CommandIssued, DiceRolled, Event, GameCreated
 from warlog.domain.core.ruleset import AnyRuleset, Command
-from warlog.domain.core.seal import Secret
+from warlog.domain.core.seal import Secret, recorded_with
 from warlog.eventstore.codec import Codec
 
 
@@ -120,11 +120,13 @@ class Rederivation:
                 self.find(seq, "rules", f"the recorded command is not a valid command: {exc}")
                 return None
         # a manual-dice command's empty `dice` are recorded (sealed) since they leak nothing;
-        # a log written before records none: both are the arbiter's form (as is a field kept
-        # present at its default, Hidden.present_since, whose seal the comparison checks)
+        # a log written before records none: both are the arbiter's form. A field kept present
+        # at its default (Hidden.present_since, whose seal the comparison checks) is in both
+        # forms from its version on: a command of that version without it is not the arbiter's
         manual = meta.dice.mode == "manual"
         arbiter_form = recorded_command(command, manual, self.sealing_version)
-        if msgspec.json.encode(command) != raw and msgspec.json.encode(arbiter_form) != raw:
+        without_dice = recorded_with(command, self.sealing_version)
+        if msgspec.json.encode(without_dice) != raw and msgspec.json.encode(arbiter_form) != raw:
             self.find(
                 seq,
                 "rules",

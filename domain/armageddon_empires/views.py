@@ -119,9 +119,14 @@ def view(state: GameState, player: str | None) -> dict[str, Any]:
     data["fate_spent"] = {c: n for c, n in data["fate_spent"].items() if c in visible}
     # AE-53: of the enemy's minefields only those it walked into, and never their damage; of
     # the independent ones too, and never whether the other empire has since spent or lifted
-    # one it walked into (AE-67: it stays as this empire knew it)
+    # one it walked into, nor whether the other's armies walked into it (AE-67: it stays as
+    # this empire knew it); of its own, which of the others' armies walked in (AE-53: told)
     mines = {
-        k: {f: v for f, v in m.items() if f != "removed"}
+        k: {
+            f: v if f != "known_to" or m["empire"] == player else [player]
+            for f, v in m.items()
+            if f != "removed"
+        }
         for k, m in data["minefields"].items()
         if m["empire"] == player or player in m["known_to"]
     }

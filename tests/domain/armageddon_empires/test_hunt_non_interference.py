@@ -20,8 +20,11 @@ from tests.domain.armageddon_empires.arena import EMPIRES, toml
 from tests.domain.armageddon_empires.helpers import PICK, army_block, begun
 from tests.domain.armageddon_empires.test_hidden_setup import outputs_of
 from tests.domain.armageddon_empires.test_non_interference import KEY
+from tests.forger import forge
 from warlog.arbiter.application import Arbiter
 from warlog.arbiter.audit import audit_records
+from warlog.arbiter.exchange import export_line
+from warlog.arbiter.sources import file_records
 from warlog.domain import rulesets
 from warlog.domain.armageddon_empires.capture import TARGET_DICE, TARGET_SIDES
 
@@ -159,3 +162,25 @@ def test_a_hunt_of_version_24_audits_clean_every_seal_opened(
     report = audit_records(arb.export_records("ni", opened=True), rulesets.get)
     assert report.findings == []
     assert report.proved.batches_rederived > 0 and not report.proved.rules_stopped_at
+
+
+def test_a_hunt_of_version_24_recorded_without_its_target_is_not_the_arbiters_form(
+    tmp_path: Path,
+) -> None:
+    # given red's random hunt under version 24, its export opened, forged by a careful forger
+    # into the form version 23 recorded (no `target` key: the form that told blue no Bounty
+    # Hunter was named), every seal and the chain recomputed
+    arb = hunted(tmp_path, "forged", {**RED_B, "dice": PICK})
+    source = tmp_path / "hunt.jsonl"
+    source.write_text("".join(export_line(r) + "\n" for r in arb.export_records("ni", opened=True)))
+
+    def drop_target(events: list[dict[str, Any]]) -> None:
+        del events[HUNT_SEQ - 1]["data"]["command"]["target"]
+
+    forged = forge(source, tmp_path / "forged.jsonl", drop_target)
+    # when it is audited, then the hunt's command is found not in the form the arbiter records
+    report = audit_records(file_records(str(forged)), rulesets.get)
+    assert [(f.seq, f.check) for f in report.findings] == [(HUNT_SEQ, "rules")]
+    assert report.findings[0].message == (
+        "the recorded command is not in the form the arbiter records"
+    )

@@ -181,3 +181,38 @@ def test_red_cannot_tell_whether_blue_spent_the_independent_minefield_red_walked
     red = given(games["spent"], "red")
     assert red == given(games["elsewhere"], "red")
     assert games["spent"].view("ni", player="red")["state"]["minefields"]["ridge"]["at"] == "3,0"
+
+
+def test_red_cannot_tell_whether_blue_walked_into_the_independent_minefield_red_knows(
+    tmp_path: Path,
+) -> None:
+    # given red's sapper walked into the ridge and out of it again, and blue's runner far off
+    runner = army("blue-col", "blue", "5,1", "runner")
+    start = [
+        *OPENING,
+        move("red", "red-eng", "3,0"),
+        end("red"),
+        end("blue"),
+        *OPENING,
+        move("red", "red-eng", "1,1"),
+        end("red"),
+    ]
+    # when blue's runner walks into the ridge and survives it (every die a 1), or goes elsewhere
+    orders = {"walked in": move("blue", "blue-col", "3,0", [1] * 6)}
+    orders["elsewhere"] = move("blue", "blue-col", "6,1")
+    games = {
+        name: played(
+            game_of(tmp_path, name, ENGINEERS + runner, independent("ridge", "3,0")),
+            [*start, order, end("blue"), *OPENING],
+        )
+        for name, order in orders.items()
+    }
+    assert games["walked in"].view("ni")["state"]["minefields"]["ridge"]["known_to"] == [
+        "red",
+        "blue",
+    ]
+    # then red's view of the ridge names red alone among those who know it, and red is given
+    # the same in both (AE-67: what the other empire's armies did to it is that empire's)
+    ridge = games["walked in"].view("ni", player="red")["state"]["minefields"]["ridge"]
+    assert ridge["known_to"] == ["red"]
+    assert given(games["walked in"], "red") == given(games["elsewhere"], "red")
