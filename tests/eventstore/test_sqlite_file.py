@@ -6,7 +6,7 @@ Permission tests need a user that file modes bind: under root (which ignores the
 a child process as ``nobody``. Lock and disk-full tests use real second connections and
 processes; faults a test cannot cause for real at a chosen statement (an I/O error, a disk
 filling up at a commit, a lock the file system refuses) are raised there as SQLite raises them,
-with its result codes (``FailingAt``). The set-up: ``sqlite_helpers``.
+with its result codes (``Hooked``). The set-up: ``sqlite_helpers``.
 """
 
 from __future__ import annotations
@@ -16,10 +16,9 @@ import resource
 import shutil
 import signal
 import sqlite3
-import tempfile
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
@@ -29,54 +28,21 @@ import sqlite_utils
 
 from tests.eventstore.sqlite_helpers import (
     FORK,
+    Hooked,
+    as_bound_user,
     finish,
+    hook_connections,
     in_child,
     make_db,
-    outcome,
     pending,
+    raising,
     refused,
     sha256,
+    sqlite_error,
     start_child,
 )
 from warlog.eventstore.sqlite_file import SCHEMA_VERSION
 from warlog.eventstore.sqlite_store import SQLiteStore
-
-NOBODY = 65534
-
-
-def permissions_bind(path: Path) -> bool:
-    """Whether this process is refused writing to ``path`` now that its mode forbids it."""
-    try:
-        with open(path, "r+b"):
-            return False
-    except PermissionError:
-        return True
-
-
-def as_bound_user(path: Path, fn: Callable[..., object], *args: Any) -> tuple[str, ...]:
-    """``fn``'s outcome for a user that ``path``'s mode binds: this one, or ``nobody`` if we
-    are root (found by trying to write, not by asking who we are)."""
-    if permissions_bind(path):
-        return outcome(fn, *args)
-    if not hasattr(os, "setuid"):
-        pytest.skip("file modes do not bind this user and it cannot become another")
-    result = finish(start_child(fn, *args, user=NOBODY, reach=path.parent))
-    if result[0] == "skip":
-        pytest.skip(result[1])
-    return result
-
-
-@pytest.fixture
-def shared_dir() -> Iterator[Path]:
-    """A directory another user can reach (pytest's own tmp_path is private to its user)."""
-    path = Path(tempfile.mkdtemp(prefix="warlog-test-"))
-    path.chmod(0o755)
-    yield path
-    for root, dirs, files in os.walk(path):
-        for name in dirs + files:
-            os.chmod(os.path.join(root, name), 0o700)
-    path.chmod(0o700)
-    shutil.rmtree(path)
 
 
 def test_a_missing_file_is_refused_and_not_created(tmp_path: Path) -> None:
@@ -459,32 +425,6 @@ def test_a_database_out_of_wal_mode_is_switched_once_its_writer_is_done(tmp_path
     check.close()
 
 
-class FailingAt:
-    """A store's connection that raises ``error`` at the statement starting ``statement``, as
-    SQLite does there when the file system fails under it; every other call goes through."""
-
-    def __init__(self, conn: sqlite3.Connection, statement: str, error: sqlite3.Error) -> None:
-        self._conn = conn
-        self._statement = statement
-        self._error = error
-
-    def execute(self, sql: str, *args: Any) -> sqlite3.Cursor:
-        if sql.lstrip().startswith(self._statement):
-            raise self._error
-        return self._conn.execute(sql, *args)
-
-    def __getattr__(self, name: str) -> Any:
-        return getattr(self._conn, name)
-
-
-def sqlite_error(message: str, code: int, name: str) -> sqlite3.OperationalError:
-    """The error SQLite raises with result ``code`` (its ``name``) and ``message``."""
-    error = sqlite3.OperationalError(message)
-    error.sqlite_errorcode = code  # type: ignore[attr-defined]
-    error.sqlite_errorname = name  # type: ignore[attr-defined]
-    return error
-
-
 MIB = 1 << 20
 
 
@@ -556,7 +496,7 @@ def test_a_file_system_fault_at_an_append_is_its_one_line_and_appends_nothing(
     monkeypatch.setattr(shutil, "disk_usage", disk_usage)
     path = make_db(tmp_path / "warlog.db")
     with SQLiteStore(path) as store:
-        monkeypatch.setattr(store, "_conn", FailingAt(store._conn, statement, error))
+        monkeypatch.setattr(store, "_conn", Hooked(store._conn, statement, raising(error)))
         failed = refused(lambda: store.append("g", [pending(4)], 3))
         assert (failed.code, str(failed)) == (code, line.format(path=path))
     with SQLiteStore(path) as store:
@@ -574,14 +514,7 @@ def test_a_database_locked_as_its_meta_table_is_read_is_locked_not_foreign(
     _rollback_journal(path)
     before = sha256(path)
     busy = sqlite_error("database is locked", 5, "SQLITE_BUSY")
-    connect = sqlite3.connect
-    monkeypatch.setattr(
-        sqlite3,
-        "connect",
-        lambda *args, **kwargs: FailingAt(
-            connect(*args, **kwargs), "SELECT key, value FROM meta", busy
-        ),
-    )
+    hook_connections(monkeypatch, "SELECT key, value FROM meta", raising(busy))
     error = refused(lambda: SQLiteStore(path, busy_timeout_ms=100))
     assert (error.code, str(error)) == (
         "store/locked",
@@ -600,10 +533,7 @@ def test_a_new_database_on_a_full_disk_is_one_line_and_is_made_once_there_is_roo
     once there is room the same creation makes one."""
     path = tmp_path / "warlog.db"
     full = sqlite_error("database or disk is full", 13, "SQLITE_FULL")
-    connect = sqlite3.connect
-    monkeypatch.setattr(
-        sqlite3, "connect", lambda *a, **k: FailingAt(connect(*a, **k), "COMMIT", full)
-    )
+    hook_connections(monkeypatch, "COMMIT", raising(full))
     error = refused(lambda: SQLiteStore(path, create=True))
     assert (error.code, str(error)) == (
         "store/disk_full",
