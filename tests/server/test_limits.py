@@ -31,6 +31,7 @@ from tests.server.conftest import (
     ROOT,
     arbiter_on,
     open_app,
+    serve_argv,
     server_env,
     uvicorn_thread,
 )
@@ -390,6 +391,34 @@ def test_a_flood_of_connections_never_runs_the_server_out_of_files_nor_fills_its
         assert err.count("Invalid HTTP request received.") == 1
 
 
+def test_a_server_that_may_open_too_few_files_refuses_to_start_in_one_line(
+    tmp_path: Path,
+) -> None:
+    """Given `warlog serve` in a process that may open 60 files (its hard limit: fewer than
+    the server keeps for itself), when it starts, then it is one line, input/too_few_files,
+    exit 1, saying how many it may open, and it never listens."""
+
+    def cap_files() -> None:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (60, 60))
+
+    done = subprocess.run(
+        serve_argv(tmp_path / "w.db"),
+        cwd=ROOT,
+        env=server_env(WARLOG_ADMIN_TOKEN=ADMIN),
+        capture_output=True,
+        text=True,
+        timeout=60,
+        preexec_fn=cap_files,
+        check=False,
+    )
+    assert (done.returncode, done.stdout, done.stderr) == (
+        1,
+        "",
+        "error[input/too_few_files]: the process may open only 60 files: too few to serve "
+        "(raise ulimit -n)\n",
+    )
+
+
 # ------------------------------------------------------------------ the parts
 
 
@@ -438,6 +467,26 @@ def test_an_accept_loop_out_of_files_says_so_in_one_line_not_a_traceback_each_ti
     assert (
         capsys.readouterr().err == "cannot accept connections now: [Errno 24] Too many open files\n"
     )
+
+
+def test_other_troubles_of_the_event_loop_are_still_reported_as_asyncio_does(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """Given the server's handler of accepts that fail for want of files, when the loop meets
+    any other trouble (a callback that raised, say), then asyncio's own report of it is made:
+    only the accept failures are kept quiet."""
+    loop = asyncio.new_event_loop()
+    try:
+        quiet_accept_errors(loop)
+        with caplog.at_level(logging.ERROR, logger="asyncio"):
+            loop.call_exception_handler(
+                {"message": "Exception in callback", "exception": ValueError("boom")}
+            )
+    finally:
+        loop.close()
+    (record,) = caplog.records
+    assert record.getMessage() == "Exception in callback"
+    assert record.exc_info is not None and str(record.exc_info[1]) == "boom"
 
 
 class Transport:
@@ -546,7 +595,6 @@ def test_warlog_serve_takes_its_request_deadline_from_the_command_line(tmp_path:
     REQUEST_SECONDS)."""
     from click.testing import CliRunner
 
-    from tests.server.conftest import serve_argv
     from warlog.cli.main import cli
     from warlog.server.guard import MAX_CONNECTIONS, REQUEST_SECONDS
 
