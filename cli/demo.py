@@ -17,7 +17,7 @@ from warlog.arbiter.sources import audit_export, recording_arbiter
 from warlog.cli.context import open_arbiter
 from warlog.cli.render import audit_text, events_view_text, plural
 from warlog.domain import rulesets
-from warlog.domain.core.errors import InputError, IntegrityError
+from warlog.domain.core.errors import InputError, IntegrityError, StoreError
 from warlog.fixtures import recordings
 
 
@@ -51,8 +51,13 @@ def run_demo(keep: str | None, max_commands: int, *, reuse: bool = False) -> Non
 def _games_in(path: str) -> int:
     from warlog.eventstore.sqlite_store import SQLiteStore
 
-    with SQLiteStore(path) as store:
-        return len(store.games())
+    try:
+        with SQLiteStore(path) as store:
+            return len(store.games())
+    except StoreError as exc:
+        if exc.code == "store/missing":  # an empty file: the demo makes it a database
+            return 0
+        raise
 
 
 def _play_and_check(arb: Arbiter, max_commands: int) -> bool:
