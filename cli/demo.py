@@ -17,7 +17,7 @@ from warlog.arbiter.sources import audit_export, recording_arbiter
 from warlog.cli.context import open_arbiter
 from warlog.cli.render import audit_text, events_view_text, plural
 from warlog.domain import rulesets
-from warlog.domain.core.errors import InputError, IntegrityError, StoreError
+from warlog.domain.core.errors import InputError, IntegrityError
 from warlog.fixtures import recordings
 
 
@@ -27,7 +27,8 @@ def run_demo(keep: str | None, max_commands: int, *, reuse: bool = False) -> Non
     holds games and ``reuse`` was not asked for)."""
     folder = None if keep else tempfile.mkdtemp(prefix="warlog-demo-")
     path = keep or os.path.join(folder or "", "demo.db")
-    if keep and not reuse and os.path.exists(keep):
+    # an empty file (what touch or mktemp leaves) holds no games: the demo makes it a database
+    if keep and not reuse and os.path.exists(keep) and os.path.getsize(keep):
         held = _games_in(keep)
         if held:
             raise InputError(
@@ -51,13 +52,8 @@ def run_demo(keep: str | None, max_commands: int, *, reuse: bool = False) -> Non
 def _games_in(path: str) -> int:
     from warlog.eventstore.sqlite_store import SQLiteStore
 
-    try:
-        with SQLiteStore(path) as store:
-            return len(store.games())
-    except StoreError as exc:
-        if exc.code == "store/missing":  # an empty file: the demo makes it a database
-            return 0
-        raise
+    with SQLiteStore(path) as store:
+        return len(store.games())
 
 
 def _play_and_check(arb: Arbiter, max_commands: int) -> bool:
