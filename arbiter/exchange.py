@@ -285,11 +285,11 @@ def broken_log(findings: Sequence[Finding]) -> str:
 def recorded_id(records: Sequence[Record]) -> str:
     """The id the log records for its game: a fork's own (its last ``game_forked``), else the
     one ``game_created`` names (a fork's log begins with its parent's). The records are
-    audited first, so each of those decodes as its event: a JSON object."""
-    for record in reversed(records):
-        if record.type in ("game_forked", "game_created"):
-            return str(json.loads(record.data).get("game", ""))
-    return ""
+    audited first: they open with ``game_created``, and each of those decodes as its event,
+    a JSON object."""
+    forks = [record for record in records if record.type == "game_forked"]
+    named = forks[-1] if forks else records[0]
+    return str(json.loads(named.data).get("game", ""))
 
 
 def _commitments_in_force(records: Sequence[Record]) -> Iterator[str]:

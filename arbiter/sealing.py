@@ -156,16 +156,6 @@ class Opener:
         self._game = game
         self._lineage = list(lineage)
 
-    def clear(self, seq: int, data: str, hash_: str) -> str:
-        """The clear data of the row at ``seq`` (itself when it holds no seal); StoreError if
-        the vault does not hold it."""
-        if not has_seals(data):
-            return data
-        opening = self._vault.opening(hash_)
-        if opening is None:
-            raise self._not_held(seq)
-        return opening.clear
-
     def clears(self, rows: Sequence[tuple[int, str, str, str]]) -> list[str]:
         """The clear data of each ``(seq, type, data, hash)`` row, the sealed ones found in the
         vault in one read (a ``ClearForms`` then, which names the vault they came from);

@@ -27,7 +27,8 @@ def run_demo(keep: str | None, max_commands: int, *, reuse: bool = False) -> Non
     holds games and ``reuse`` was not asked for)."""
     folder = None if keep else tempfile.mkdtemp(prefix="warlog-demo-")
     path = keep or os.path.join(folder or "", "demo.db")
-    if keep and not reuse and os.path.exists(keep):
+    # an empty file (what touch or mktemp leaves) holds no games: the demo makes it a database
+    if keep and not reuse and os.path.exists(keep) and os.path.getsize(keep):
         held = _games_in(keep)
         if held:
             raise InputError(

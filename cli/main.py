@@ -41,8 +41,7 @@ def cli(ctx: click.Context, db: str | None) -> None:
     replayed, forked and audited from any event. `warlog COMMAND --help` shows a command's
     options and an example.
     """
-    if ctx.obj is None:
-        ctx.obj = db_path(db)
+    ctx.obj = db_path(db)  # a --db after the command replaces it (shared.db_option)
 
 
 # Registered at start, every module of them imported: at their top they import only what the

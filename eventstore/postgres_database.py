@@ -116,7 +116,7 @@ class PostgresDatabase:
             )
         except psycopg.Error as exc:
             raise self.error(exc) from None
-        except ValueError as exc:  # psycopg's own check of a malformed URI
+        except ValueError as exc:  # a URI psycopg cannot encode (a byte that is no UTF-8)
             why = scrubbed(str(exc), self.dsn, self.name)
             raise StoreError(f"bad database URI {self.name}: {why}", "store/bad_uri") from None
         try:

@@ -200,8 +200,6 @@ class PostgresVault:
     # ------------------------------------------------------------------ seat tokens
 
     def put_tokens(self, tokens: Sequence[SeatToken]) -> None:
-        if not tokens:
-            return
         conn = self._connection()
         psycopg = psycopg_module()
         try:

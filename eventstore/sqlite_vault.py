@@ -226,8 +226,6 @@ class SQLiteVault:
     # ------------------------------------------------------------------ seat tokens
 
     def put_tokens(self, tokens: Sequence[SeatToken]) -> None:
-        if not tokens:
-            return
         with self._transaction() as conn:
             try:
                 conn.executemany(

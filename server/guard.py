@@ -154,9 +154,9 @@ class GuardedProtocol(H11Protocol):
             self._deadline = None
 
     def pause_writing(self) -> None:
+        # asyncio pauses a protocol only once until it resumes it, which ends any timer
         super().pause_writing()
-        if self._stall is None:
-            self._stall = self.loop.call_later(self.guard.limits.stall_seconds, self._stalled)
+        self._stall = self.loop.call_later(self.guard.limits.stall_seconds, self._stalled)
 
     def resume_writing(self) -> None:
         super().resume_writing()

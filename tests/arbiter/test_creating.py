@@ -9,7 +9,7 @@ from msgspec.structs import replace
 
 from tests.arbiter.conftest import play
 from tests.eventstore.conftest import SEED
-from tests.toy import RULESET, SCENARIO
+from tests.toy import RULESET, SCENARIO, rulesets
 from warlog.arbiter.application import Arbiter
 from warlog.arbiter.creating import SALT_MAX, check_salt, create_game, game_created
 from warlog.arbiter.ids import check_game_id
@@ -17,6 +17,7 @@ from warlog.arbiter.states import version_key
 from warlog.domain.core.dice import commitment_of, derive_faces
 from warlog.domain.core.errors import InputError
 from warlog.domain.core.events import DiceRolled, GameCreated
+from warlog.eventstore.memory_store import MemoryStore
 
 
 def test_a_salt_is_at_most_salt_max_printable_characters() -> None:
@@ -134,3 +135,33 @@ def test_a_game_id_is_at_most_64_characters() -> None:
     with pytest.raises(InputError, match="use 1-64 letters") as told:
         check_game_id("g" * 65)
     assert told.value.code == "input/bad_game_id"
+
+
+def test_a_ruleset_without_bundled_scenarios_needs_one_named() -> None:
+    """Given a ruleset that bundles no scenario (a plug-in's, like the dice race), when a game
+    is created without naming one, then it is refused in one line that says to give a file,
+    input/no_scenario, and no game is made."""
+    arb = Arbiter(MemoryStore(), rulesets)
+    with pytest.raises(InputError) as told:
+        arb.new_game("dice-race")
+    assert (told.value.code, told.value.message) == (
+        "input/no_scenario",
+        "dice-race has no bundled scenario; give --scenario FILE",
+    )
+    assert arb.store.games() == []
+
+
+def test_a_scenario_file_that_cannot_be_read_is_one_line_naming_the_systems_reason() -> None:
+    """Given a scenario named by a file that exists but fails as it is read (/proc/self/mem:
+    the kernel answers EIO at its first page), when a game is created from it, then it is one
+    line, input/unreadable, with the system's reason, and no game is made."""
+    if not Path("/proc/self/mem").is_file():
+        pytest.skip("no /proc file system here")
+    arb = Arbiter(MemoryStore(), rulesets)
+    with pytest.raises(InputError) as told:
+        arb.new_game("dice-race", "/proc/self/mem")
+    assert (told.value.code, told.value.message) == (
+        "input/unreadable",
+        "cannot read scenario '/proc/self/mem': Input/output error",
+    )
+    assert arb.store.games() == []

@@ -117,3 +117,38 @@ def test_replay_and_explain_as_a_player_show_each_event_as_events_as_that_player
             # its own choice it reads whole; the other side's not
             mine = command["player"] == viewer
             assert (report["command"]["command"].get("cards") == command["cards"]) == mine
+
+
+def sealed_objects(value: object) -> list[dict]:  # type: ignore[type-arg]
+    """Every ``{"sealed": ...}`` object inside ``value``."""
+    if isinstance(value, dict):
+        found = [value] if "sealed" in value else []
+        return found + [s for v in value.values() for s in sealed_objects(v)]
+    if isinstance(value, list):
+        return [s for v in value for s in sealed_objects(v)]
+    return []
+
+
+def test_play_with_referee_prints_every_sealed_value_opened_and_without_it_the_players_view(
+    tmp_path: Path,
+) -> None:
+    """Given an Armageddon Empires game whose second initiative bid (blue's) deals cards to
+    both empires, when the bid is played with --referee, then the events printed are the
+    referee's, every sealed value opened; played without it in a game alike, they are blue's,
+    red's cards withheld ({"sealed": H} alone)."""
+    db = tmp_path / "w.db"
+    printed = {}
+    for game, flags in (("g1", ["--referee"]), ("g2", [])):
+        warlog(db, "new", "armageddon-empires", "--game", game)
+        warlog(
+            db, "play", game, json.dumps({"type": "buy_initiative", "count": 0, "player": "red"})
+        )
+        bid = json.dumps({"type": "buy_initiative", "count": 0, "player": "blue"})
+        printed[game] = lines(warlog(db, "play", game, bid, "--json", *flags))
+    first = printed["g1"][0]["seq"]
+    assert printed["g1"] == lines(warlog(db, "events", "g1", "--from", str(first), "--json"))
+    seals = sealed_objects(printed["g1"])
+    assert seals and all("value" in s for s in seals)
+    as_blue = lines(warlog(db, "events", "g2", "--from", str(first), "--as", "blue", "--json"))
+    assert printed["g2"] == as_blue
+    assert any("value" not in s for s in sealed_objects(printed["g2"]))

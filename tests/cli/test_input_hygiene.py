@@ -7,9 +7,11 @@ import json
 from pathlib import Path
 
 import pytest
+from click.testing import CliRunner
 
 from tests.cli.command import one_line, run
 from warlog.arbiter.exchange import parse_lines
+from warlog.cli.main import cli
 from warlog.domain.core.errors import InputError
 
 GOLDEN = Path(__file__).resolve().parents[2] / "fixtures" / "heroic-battles" / "hb-golden.jsonl"
@@ -100,6 +102,32 @@ def test_a_text_no_argument_holds_is_never_blamed_on_the_arguments(
     line = one_line(err, "internal/bug")
     assert (status, out) == (1, "")
     assert "argument" not in line and "UnicodeEncodeError" in line
+
+
+@pytest.mark.parametrize(
+    "bug",
+    [UnicodeEncodeError("utf-8", "\ud800", 0, 1, "surrogates not allowed"), RuntimeError("x")],
+    ids=["unchecked-surrogate", "any-other"],
+)
+def test_with_warlog_debug_a_bug_is_raised_with_its_traceback_instead_of_its_line(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, bug: Exception
+) -> None:
+    """Given $WARLOG_DEBUG set (a developer tracing a bug), when a command meets a bug (a text
+    no argument holds that fails to encode, or any other exception), then the exception itself
+    leaves the command, for Python to print with its traceback, instead of the one line that
+    names it internal/bug."""
+    import warlog.arbiter.sources as sources
+
+    def broken(path: str) -> object:
+        raise bug
+
+    monkeypatch.setattr(sources, "file_records", broken)
+    argv = ["--db", str(tmp_path / "w.db"), "import", str(GOLDEN)]
+    debugged = CliRunner().invoke(cli, argv, env={"WARLOG_DEBUG": "1"})
+    assert debugged.exception is bug and "error[" not in debugged.stderr
+    plain = CliRunner().invoke(cli, argv, env={"WARLOG_DEBUG": ""})
+    assert plain.exit_code == 1
+    one_line(plain.stderr, "internal/bug")
 
 
 @pytest.mark.parametrize("command", ["import", "audit", "replay"])

@@ -4,6 +4,9 @@ into PostgreSQL and back gives the same file, byte for byte, chain and all."""
 from __future__ import annotations
 
 import json
+import os
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -78,6 +81,42 @@ def test_a_postgresql_database_that_cannot_be_reached_is_one_line_and_exit_1(
     assert result.exit_code == 1
     (line,) = result.stderr.splitlines()
     assert line.startswith("error[store/cantopen]: ") and "hunter2" not in line
+
+
+#: a child's environment: no $WARLOG_DEBUG (a traceback) nor $WARLOG_DB of the caller's
+ENV = {k: v for k, v in os.environ.items() if not k.startswith("WARLOG_")}
+#: `warlog` with psycopg blocked, as on an installation without the postgres extra
+WITHOUT_PSYCOPG = (
+    "import sys; sys.modules['psycopg'] = None; from warlog.cli.program import main; main()"
+)
+
+
+def test_a_postgresql_database_without_psycopg_installed_is_one_line_saying_how_to_get_it() -> None:
+    """Given a warlog installed without psycopg (its import fails, as in a child process that
+    blocks it), when a postgresql:// database is named, then it is one line, store/no_driver,
+    saying which extra to install, exit 1, the password nowhere."""
+    argv = [sys.executable, "-c", WITHOUT_PSYCOPG]
+    argv += ["--db", "postgresql://arbiter:hunter2@/warlog", "games"]
+    result = subprocess.run(argv, cwd=ROOT, env=ENV, capture_output=True, text=True, timeout=60)
+    assert (result.returncode, result.stdout, result.stderr) == (
+        1,
+        "",
+        "error[store/no_driver]: a postgresql:// database needs psycopg: pip install "
+        "'warlog[postgres]'\n",
+    )
+
+
+def test_a_postgresql_uri_holding_a_byte_that_is_no_utf8_is_one_line_without_its_password() -> None:
+    """Given a database URI typed with a byte that is no UTF-8 (which psycopg cannot encode to
+    hand to the server: a ValueError, not a driver error), when any command opens it, then it
+    is one line, store/bad_uri, exit 1, the password left out."""
+    argv = [os.fsencode(sys.executable), b"-m", b"warlog"]
+    argv += [b"--db", b"postgresql://arbiter:hunter2@db\xff/warlog", b"games"]
+    result = subprocess.run(argv, cwd=ROOT, env=ENV, capture_output=True, timeout=60)
+    assert (result.returncode, result.stdout) == (1, b"")
+    (line,) = result.stderr.decode("utf-8", "replace").splitlines()
+    assert line.startswith("error[store/bad_uri]: bad database URI postgresql://arbiter@db")
+    assert "surrogates not allowed" in line and "hunter2" not in line
 
 
 def test_the_players_events_only_role_reads_the_log_as_a_database_without_its_key_file(

@@ -11,6 +11,7 @@ import click
 import pytest
 from click.testing import CliRunner
 
+from warlog.arbiter.application import Arbiter
 from warlog.cli.main import cli
 
 
@@ -392,6 +393,32 @@ def test_the_demo_keeps_its_games_in_the_file_asked_and_adds_to_it_only_with_reu
     assert status == 1 and "already holds 3 games" in err and "input/database_in_use" in err
     assert run(kept, "demo", "--keep", str(kept), "--reuse", "--commands", "2")[0] == 0
     assert run(kept, "games")[1].startswith("6 games\n")
+
+
+def test_the_demo_keeps_its_games_in_an_empty_file_it_is_given(tmp_path: Path) -> None:
+    """Given --keep naming an existing empty file (what ``touch`` or ``mktemp`` leaves), when
+    the demo runs, then it makes that file its database and leaves its three games there, as
+    ``warlog new`` would take the file (it was refused: "no warlog database ... create one
+    with `warlog new`", exit 1)."""
+    kept = tmp_path / "demo.db"
+    kept.touch()
+    status, _, err = run(kept, "demo", "--keep", str(kept), "--commands", "1")
+    assert (status, err) == (0, "")
+    assert run(kept, "games")[1].startswith("3 games\n")
+
+
+def test_a_demo_that_finds_a_problem_says_so_and_exits_4(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Given a warlog whose replay of a game does not come back to the state its play reached
+    (a bug the demo is there to show), when the demo runs, then it says so for each game and
+    ends with one line, audit/demo_failed, exit 4, not 0."""
+    monkeypatch.setattr("tempfile.tempdir", str(tmp_path))
+    monkeypatch.setattr(Arbiter, "replay_agrees", lambda self, game: False)
+    status, out, err = run(tmp_path / "unused.db", "demo", "--commands", "1")
+    assert status == 4
+    assert out.count("replayed from the log: STATE DIFFERS") == 3
+    assert err == "error[audit/demo_failed]: the demo found a problem (see above)\n"
 
 
 def test_fork_and_reveal_name_the_live_games_that_share_their_hidden_history(

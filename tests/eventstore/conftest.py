@@ -1,6 +1,10 @@
 from __future__ import annotations
 
 import itertools
+import os
+import shutil
+import tempfile
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -29,3 +33,16 @@ def arbiter() -> Arbiter:
     return Arbiter(
         MemoryStore(), rulesets, clock=fixed_clock(), seeds=lambda: SEED, snapshot_every=4
     )
+
+
+@pytest.fixture
+def shared_dir() -> Iterator[Path]:
+    """A directory another user can reach (pytest's own tmp_path is private to its user)."""
+    path = Path(tempfile.mkdtemp(prefix="warlog-test-"))
+    path.chmod(0o755)
+    yield path
+    for root, dirs, files in os.walk(path):
+        for name in dirs + files:
+            os.chmod(os.path.join(root, name), 0o700)
+    path.chmod(0o700)
+    shutil.rmtree(path)

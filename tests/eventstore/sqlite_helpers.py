@@ -1,6 +1,8 @@
 """The SQLite files' test set-up: a small warlog database, the one-line StoreError every file
-problem must be, and forked processes (a second writer, another user) whose outcome comes back
-picklable; shared by ``test_sqlite_store``, ``test_sqlite_file`` and ``test_sqlite_races``.
+problem must be, forked processes (a second writer, another user) whose outcome comes back
+picklable, and connections on which something happens just before a chosen statement (a fault
+SQLite raises there, another process's work); shared by ``test_sqlite_store``,
+``test_sqlite_file``, ``test_sqlite_races`` and the key file's tests.
 """
 
 from __future__ import annotations
@@ -9,6 +11,8 @@ import hashlib
 import json
 import multiprocessing
 import os
+import sqlite3
+import tempfile
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -115,3 +119,102 @@ def finish(child: Child) -> tuple[str, ...]:
 def in_child(fn: Callable[..., object], *args: Any) -> tuple[str, ...]:
     """Run ``fn(*args)`` in a forked process; its outcome."""
     return finish(start_child(fn, *args))
+
+
+# ------------------------------------------------------------------ another user
+
+
+NOBODY = 65534
+
+
+def permissions_bind(path: Path) -> bool:
+    """Whether this process is refused writing to ``path`` (a directory: making a file in it)
+    now that its mode forbids it."""
+    try:
+        if path.is_dir():
+            fd, name = tempfile.mkstemp(dir=path)
+            os.close(fd)
+            os.unlink(name)
+            return False
+        with open(path, "r+b"):
+            return False
+    except PermissionError:
+        return True
+
+
+def as_bound_user(path: Path, fn: Callable[..., object], *args: Any) -> tuple[str, ...]:
+    """``fn``'s outcome for a user that ``path``'s mode binds: this one, or ``nobody`` if we
+    are root (found by trying to write, not by asking who we are)."""
+    if permissions_bind(path):
+        return outcome(fn, *args)
+    if not hasattr(os, "setuid"):
+        pytest.skip("file modes do not bind this user and it cannot become another")
+    result = finish(start_child(fn, *args, user=NOBODY, reach=path.parent))
+    if result[0] == "skip":
+        pytest.skip(result[1])
+    return result
+
+
+# ------------------------------------------------------------------ meddled connections
+
+
+class Hooked:
+    """A connection that calls ``hook()`` just before running a statement that starts with
+    ``statement``: a hook that raises is the fault SQLite raises there; one that works on the
+    same file is another process's work at that moment. Every other call goes through."""
+
+    def __init__(
+        self, conn: sqlite3.Connection, statement: str, hook: Callable[[], object]
+    ) -> None:
+        self._conn = conn
+        self._statement = statement
+        self._hook = hook
+
+    def execute(self, sql: str, *args: Any) -> sqlite3.Cursor:
+        if sql.lstrip().startswith(self._statement):
+            self._hook()
+        return self._conn.execute(sql, *args)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._conn, name)
+
+
+def sqlite_error(message: str, code: int, name: str) -> sqlite3.OperationalError:
+    """The error SQLite raises with the (extended) result ``code`` named ``name``."""
+    error = sqlite3.OperationalError(message)
+    error.sqlite_errorcode = code  # type: ignore[attr-defined]
+    error.sqlite_errorname = name  # type: ignore[attr-defined]
+    return error
+
+
+def raising(error: BaseException) -> Callable[[], object]:
+    def hook() -> object:
+        raise error
+
+    return hook
+
+
+def once(hook: Callable[[], object]) -> Callable[[], object]:
+    """``hook`` the first time only (what another process does happens once)."""
+    done: list[bool] = []
+
+    def first() -> object:
+        if not done:
+            done.append(True)
+            return hook()
+        return None
+
+    return first
+
+
+def hook_connections(
+    monkeypatch: pytest.MonkeyPatch, statement: str, hook: Callable[[], object]
+) -> None:
+    """Every SQLite connection made from now on (until ``monkeypatch`` is undone) is
+    ``Hooked`` at ``statement``."""
+    connect = sqlite3.connect
+    monkeypatch.setattr(
+        sqlite3,
+        "connect",
+        lambda *args, **kwargs: Hooked(connect(*args, **kwargs), statement, hook),
+    )

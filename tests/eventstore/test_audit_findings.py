@@ -324,6 +324,18 @@ CASES: list[tuple[str, Callable[[Log, Log, dict[str, Log]], Log], int, str]] = [
         "seq 1 [decode]: the recorded scenario is invalid: ",
     ),
     (
+        # the same scenario, its keys in another order: what the rules read is unchanged, but
+        # a recording is kept in the one form its version writes, which this is not
+        "scenario-not-canonical",
+        lambda log, _, __: forged(
+            log,
+            1,
+            {"scenario": {"hands": {"red": 3, "blue": 5}, "target": 6, "players": ["red", "blue"]}},
+        ),
+        1,
+        "seq 1 [decode]: the recorded scenario is not in its canonical form",
+    ),
+    (
         "reveal-not-hex",
         lambda log, _, __: forged(log, 14, {"seed": "not hex"}),
         1,

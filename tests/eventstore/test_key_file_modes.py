@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.eventstore.sqlite_helpers import NOBODY, finish, start_child
 from tests.files import mode
 from warlog.domain.core.errors import StoreError
 from warlog.eventstore.sqlite_vault import SQLiteVault, vault_path
@@ -110,3 +111,33 @@ def test_an_empty_key_file_whose_write_ahead_log_holds_keys_is_refused_untouched
         SQLiteVault(path).key(COMMITMENT)
     assert caught.value.code == "store/key_file_exposed"
     assert (mode(path), mode(wal)) == (0o644, 0o644)
+
+
+def _keep_a_key(path: str) -> object:
+    vault = SQLiteVault(path, create=True)
+    try:
+        vault.put_key(COMMITMENT, SEED, "g")
+    finally:
+        vault.close()
+    return None
+
+
+def test_an_empty_key_file_its_user_cannot_make_owner_only_is_refused(shared_dir: Path) -> None:
+    """Given an empty key file that another user made and left open to everyone (mode 666),
+    when a user who may not change its mode opens the vault to keep a seed, then it is one
+    line, store/key_file_exposed, naming the file and the system's reason, and nothing is
+    kept in it (the file is root's, the vault runs as ``nobody``: two users are needed)."""
+    if os.geteuid() != 0:
+        pytest.skip("needs a file of another user's: run as root, the vault runs as nobody")
+    path = vault_path(shared_dir / "w.db")
+    Path(path).touch()
+    os.chmod(path, 0o666)
+    result = finish(start_child(_keep_a_key, path, user=NOBODY, reach=shared_dir))
+    if result[0] == "skip":
+        pytest.skip(result[1])
+    assert result == (
+        "StoreError",
+        "store/key_file_exposed",
+        f"cannot make the key file {path} owner-only (Operation not permitted)",
+    )
+    assert (mode(path), os.path.getsize(path)) == (0o666, 0)

@@ -11,6 +11,7 @@ import threading
 import time
 from collections.abc import Callable, Iterator
 from typing import Any
+from urllib.parse import parse_qsl, quote, urlencode, urlsplit, urlunsplit
 
 import pytest
 
@@ -595,6 +596,113 @@ def test_a_uri_psycopg_cannot_parse_is_one_line_without_the_password() -> None:
         "error[store/unavailable]: database postgresql://…: end of string reached when looking "
         'for matching "]" in IPv6 host address in URI: "postgresql://…"'
     )
+
+
+def with_settings(dsn: str, **settings: str) -> str:
+    """``dsn`` whose sessions run with these server settings (as ``ALTER ROLE … SET`` would
+    give them: the database's own behaviour, no stand-in)."""
+    parts = urlsplit(dsn)
+    query = dict(parse_qsl(parts.query))
+    given = [query.get("options", ""), *(f"-c {k}={v}" for k, v in settings.items())]
+    query["options"] = " ".join(given).strip()
+    return urlunsplit(parts._replace(query=urlencode(query, quote_via=quote)))
+
+
+def a_game_of_one_event(dsn: str) -> None:
+    store = PostgresStore(dsn, create=True)
+    store.create_game(GameInfo("g", "test"), [event(1)])
+    store.close()
+
+
+def test_a_database_whose_sessions_are_read_only_refuses_an_append_in_one_line(dsn: str) -> None:
+    """Given a database whose sessions may not write (default_transaction_read_only, as on a
+    hot standby), when a game is appended to, then it is one line, store/read_only, and
+    nothing is appended: the game still reads to its one event."""
+    a_game_of_one_event(dsn)
+    read_only = with_settings(dsn, default_transaction_read_only="on")
+    store = PostgresStore(read_only)
+    try:
+        with pytest.raises(StoreError) as caught:
+            store.append("g", [event(2)], 1)
+        assert caught.value.code == "store/read_only"
+        assert caught.value.message.startswith(
+            f"database {redacted(read_only)} is read-only (cannot execute "
+        )
+        assert [r.seq for r in store.read("g")] == [1]
+    finally:
+        store.close()
+
+
+@pytest.mark.parametrize(
+    ("setting", "reason"),
+    [
+        ("lock_timeout", "canceling statement due to lock timeout"),
+        ("statement_timeout", "canceling statement due to statement timeout"),
+    ],
+)
+def test_a_table_locked_past_the_sessions_timeout_is_busy_in_one_line(
+    dsn: str, setting: str, reason: str
+) -> None:
+    """Given the events table locked by another session (a referee's maintenance, say) and
+    sessions that wait on it no longer than their lock or statement timeout, when a game is
+    appended to, then it is one line, store/locked, naming PostgreSQL's reason, and nothing is
+    appended."""
+    import psycopg
+
+    a_game_of_one_event(dsn)
+    waiting = with_settings(dsn, **{setting: "200ms"})
+    store = PostgresStore(waiting)
+    holder = psycopg.connect(dsn)
+    try:
+        holder.execute("LOCK TABLE events IN ACCESS EXCLUSIVE MODE")
+        with pytest.raises(StoreError) as caught:
+            store.append("g", [event(2)], 1)
+        line = caught.value.line()
+        assert line.startswith(
+            f"error[store/locked]: database {redacted(waiting)} is busy ({reason}"
+        )
+        assert line.endswith("); nothing was written") and "\n" not in line
+        holder.rollback()
+        assert [r.seq for r in store.read("g")] == [1]
+    finally:
+        holder.close()
+        store.close()
+
+
+@pytest.mark.parametrize(
+    ("sqlstate", "message"),
+    [
+        ("disk_full", "could not extend file: No space left on device"),
+        ("out_of_memory", "out of memory"),
+    ],
+)
+def test_a_server_out_of_space_refuses_an_append_in_one_line(
+    dsn: str, sqlstate: str, message: str
+) -> None:
+    """Given a server that runs out of disk or memory as a game's rows are inserted (a trigger
+    raises PostgreSQL's own SQLSTATE for it, 53100 or 53200, at the insert that would meet
+    it), when the game is appended to, then it is one line, store/disk_full, and nothing is
+    appended."""
+    a_game_of_one_event(dsn)
+    raw(
+        dsn,
+        "CREATE FUNCTION out_of_space() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN "
+        f"RAISE EXCEPTION '{message}' USING ERRCODE = '{sqlstate}'; END $$",
+    )
+    raw(dsn, "CREATE TRIGGER out_of_space BEFORE INSERT ON events EXECUTE FUNCTION out_of_space()")
+    store = PostgresStore(dsn)
+    try:
+        with pytest.raises(StoreError) as caught:
+            store.append("g", [event(2)], 1)
+        line = caught.value.line()
+        assert line.startswith(
+            f"error[store/disk_full]: database {redacted(dsn)}: the server is out of space "
+            f"({message}"
+        )
+        assert line.endswith("); nothing was written") and "\n" not in line
+        assert [r.seq for r in store.read("g")] == [1]
+    finally:
+        store.close()
 
 
 @pytest.mark.parametrize(

@@ -4,7 +4,9 @@ database, broken, a directory, unreadable or read-only, locked, on a full disk).
 Each file problem is one line of StoreError (exit 1) and leaves the file's bytes as they were.
 Permission tests need a user that file modes bind: under root (which ignores them) they run in
 a child process as ``nobody``. Lock and disk-full tests use real second connections and
-processes. The set-up: ``sqlite_helpers``.
+processes; faults a test cannot cause for real at a chosen statement (an I/O error, a disk
+filling up at a commit, a lock the file system refuses) are raised there as SQLite raises them,
+with its result codes (``Hooked``). The set-up: ``sqlite_helpers``.
 """
 
 from __future__ import annotations
@@ -14,10 +16,11 @@ import resource
 import shutil
 import signal
 import sqlite3
-import tempfile
+import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any
 
 import pytest
@@ -25,54 +28,21 @@ import sqlite_utils
 
 from tests.eventstore.sqlite_helpers import (
     FORK,
+    Hooked,
+    as_bound_user,
     finish,
+    hook_connections,
     in_child,
     make_db,
-    outcome,
     pending,
+    raising,
     refused,
     sha256,
+    sqlite_error,
     start_child,
 )
 from warlog.eventstore.sqlite_file import SCHEMA_VERSION
 from warlog.eventstore.sqlite_store import SQLiteStore
-
-NOBODY = 65534
-
-
-def permissions_bind(path: Path) -> bool:
-    """Whether this process is refused writing to ``path`` now that its mode forbids it."""
-    try:
-        with open(path, "r+b"):
-            return False
-    except PermissionError:
-        return True
-
-
-def as_bound_user(path: Path, fn: Callable[..., object], *args: Any) -> tuple[str, ...]:
-    """``fn``'s outcome for a user that ``path``'s mode binds: this one, or ``nobody`` if we
-    are root (found by trying to write, not by asking who we are)."""
-    if permissions_bind(path):
-        return outcome(fn, *args)
-    if not hasattr(os, "setuid"):
-        pytest.skip("file modes do not bind this user and it cannot become another")
-    result = finish(start_child(fn, *args, user=NOBODY, reach=path.parent))
-    if result[0] == "skip":
-        pytest.skip(result[1])
-    return result
-
-
-@pytest.fixture
-def shared_dir() -> Iterator[Path]:
-    """A directory another user can reach (pytest's own tmp_path is private to its user)."""
-    path = Path(tempfile.mkdtemp(prefix="warlog-test-"))
-    path.chmod(0o755)
-    yield path
-    for root, dirs, files in os.walk(path):
-        for name in dirs + files:
-            os.chmod(os.path.join(root, name), 0o700)
-    path.chmod(0o700)
-    shutil.rmtree(path)
 
 
 def test_a_missing_file_is_refused_and_not_created(tmp_path: Path) -> None:
@@ -390,3 +360,188 @@ def test_a_full_disk_fails_the_append_in_one_line_and_appends_nothing(tmp_path: 
         assert [r.seq for r in store.read("g")] == [1, 2, 3]
         store.append("g", [pending(4)], 3)
         assert store.head("g")[0] == 4
+
+
+def test_a_database_where_the_file_system_makes_no_file_cannot_be_created() -> None:
+    """Given a directory in which no file can be made, whoever asks (/proc: the kernel's own),
+    when a database is created there, then SQLite's refusal to open it is one line,
+    store/cantopen, and nothing is made."""
+    if not os.path.isdir("/proc/self"):
+        pytest.skip("no /proc file system here")
+    path = f"/proc/warlog-test-{os.getpid()}.db"
+    error = refused(lambda: SQLiteStore(path, create=True))
+    assert (error.code, str(error)) == (
+        "store/cantopen",
+        f"cannot open database {path} (unable to open database file)",
+    )
+    assert not os.path.exists(path)
+
+
+def _rollback_journal(path: Path) -> None:
+    """Take ``path`` out of WAL mode, as ``sqlite-utils disable-wal`` does."""
+    raw = sqlite3.connect(path)
+    raw.execute("PRAGMA journal_mode = DELETE")
+    raw.close()
+
+
+def test_a_database_out_of_wal_mode_that_may_not_be_written_reads_but_refuses_writes(
+    shared_dir: Path,
+) -> None:
+    """Given a database taken out of WAL mode and made read-only, when a user that file modes
+    bind opens it, then it is not switched to WAL (that is a write): its events read, and an
+    append is one line, store/read_only, the file untouched."""
+    path = make_db(shared_dir / "warlog.db")
+    _rollback_journal(path)
+    before = sha256(path)
+    path.chmod(0o444)
+    assert as_bound_user(path, _open_and_read, path)[0] == "ok"
+    result = as_bound_user(path, _open_and_append, path)
+    assert result[:2] == ("StoreError", "store/read_only")
+    assert result[2].startswith(f"database {path} is read-only")
+    assert sha256(path) == before
+
+
+def test_a_database_out_of_wal_mode_is_switched_once_its_writer_is_done(tmp_path: Path) -> None:
+    """Given a database out of WAL mode in the middle of another connection's write (SQLite
+    refuses the switch to WAL at once then, without waiting on its busy timeout), when the
+    store opens it, then it retries until the writer is done, switches the file to WAL and
+    reads."""
+    path = make_db(tmp_path / "warlog.db")
+    _rollback_journal(path)
+    writer = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
+    writer.execute("BEGIN IMMEDIATE")
+    done = threading.Timer(0.2, writer.execute, ("ROLLBACK",))
+    done.start()
+    try:
+        started = time.monotonic()
+        with SQLiteStore(path) as store:
+            assert [r.seq for r in store.read("g")] == [1, 2, 3]
+        assert time.monotonic() - started > 0.1  # it waited for the writer
+    finally:
+        done.join()
+        writer.close()
+    check = sqlite3.connect(path)
+    assert check.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+    check.close()
+
+
+MIB = 1 << 20
+
+
+@pytest.mark.parametrize(
+    ("statement", "error", "free", "code", "line"),
+    [
+        (
+            "COMMIT",
+            sqlite_error("database or disk is full", 13, "SQLITE_FULL"),
+            None,
+            "store/disk_full",
+            "database {path}: disk full or file size limit reached (database or disk is full); "
+            "nothing was written",
+        ),
+        (
+            "COMMIT",
+            sqlite_error("disk I/O error", 778, "SQLITE_IOERR_WRITE"),
+            0,
+            "store/disk_full",
+            "database {path}: disk full or file size limit reached (disk I/O error); "
+            "nothing was written",
+        ),
+        (
+            "COMMIT",
+            sqlite_error("disk I/O error", 778, "SQLITE_IOERR_WRITE"),
+            100 * MIB,
+            "store/io",
+            "database {path}: I/O error (disk I/O error, SQLITE_IOERR_WRITE)",
+        ),
+        (
+            "COMMIT",
+            sqlite_error("disk I/O error", 778, "SQLITE_IOERR_WRITE"),
+            FileNotFoundError(2, "No such file or directory"),
+            "store/io",
+            "database {path}: I/O error (disk I/O error, SQLITE_IOERR_WRITE)",
+        ),
+        (
+            "BEGIN",
+            sqlite_error("access permission denied", 3, "SQLITE_PERM"),
+            None,
+            "store/unreadable",
+            "cannot read database {path} (access permission denied)",
+        ),
+    ],
+    ids=["disk-full", "io-error-disk-nearly-full", "io-error", "io-error-folder-gone", "perm"],
+)
+def test_a_file_system_fault_at_an_append_is_its_one_line_and_appends_nothing(
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    statement: str,
+    error: sqlite3.Error,
+    free: int | OSError | None,
+    code: str,
+    line: str,
+) -> None:
+    """Given the file system failing under an append, each way SQLite reports it at the
+    statement that meets it (a full disk: SQLITE_FULL at the commit that writes the pages; a
+    failed write: SQLITE_IOERR_WRITE there, which is the disk filling up when less than 1 MiB
+    is free beside the file, and an I/O error otherwise, also when the free room cannot be
+    read; a lock the file system refuses with EPERM: SQLITE_PERM at BEGIN), when the append
+    runs, then it is that fault's one line and code, exit 1, and nothing is appended."""
+
+    def disk_usage(folder: Any) -> SimpleNamespace:
+        if isinstance(free, OSError):
+            raise free
+        assert isinstance(free, int)
+        return SimpleNamespace(total=1000 * MIB, used=1000 * MIB - free, free=free)
+
+    monkeypatch.setattr(shutil, "disk_usage", disk_usage)
+    path = make_db(tmp_path / "warlog.db")
+    with SQLiteStore(path) as store:
+        monkeypatch.setattr(store, "_conn", Hooked(store._conn, statement, raising(error)))
+        failed = refused(lambda: store.append("g", [pending(4)], 3))
+        assert (failed.code, str(failed)) == (code, line.format(path=path))
+    with SQLiteStore(path) as store:
+        assert [r.seq for r in store.read("g")] == [1, 2, 3]
+
+
+def test_a_database_locked_as_its_meta_table_is_read_is_locked_not_foreign(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Given a database out of WAL mode whose meta table is locked past the busy timeout just
+    after its table names were read (another connection's commit holding the file: SQLite
+    raises SQLITE_BUSY at that SELECT), when the store opens it, then it is one line,
+    store/locked, not "not a warlog database", and the file is untouched."""
+    path = make_db(tmp_path / "warlog.db")
+    _rollback_journal(path)
+    before = sha256(path)
+    busy = sqlite_error("database is locked", 5, "SQLITE_BUSY")
+    hook_connections(monkeypatch, "SELECT key, value FROM meta", raising(busy))
+    error = refused(lambda: SQLiteStore(path, busy_timeout_ms=100))
+    assert (error.code, str(error)) == (
+        "store/locked",
+        f"database {path} is locked by another process (still busy after 100 ms); "
+        "nothing was written",
+    )
+    assert sha256(path) == before
+
+
+def test_a_new_database_on_a_full_disk_is_one_line_and_is_made_once_there_is_room(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Given a disk that fills up as a new database's schema is written (SQLite raises
+    SQLITE_FULL at the commit that writes its pages), when the database is created, then it
+    is one line, store/disk_full; what the refused creation left is no warlog database, and
+    once there is room the same creation makes one."""
+    path = tmp_path / "warlog.db"
+    full = sqlite_error("database or disk is full", 13, "SQLITE_FULL")
+    hook_connections(monkeypatch, "COMMIT", raising(full))
+    error = refused(lambda: SQLiteStore(path, create=True))
+    assert (error.code, str(error)) == (
+        "store/disk_full",
+        f"database {path}: disk full or file size limit reached (database or disk is full); "
+        "nothing was written",
+    )
+    monkeypatch.undo()
+    assert refused(lambda: SQLiteStore(path)).code == "store/missing"
+    make_db(path)
+    with SQLiteStore(path) as store:
+        assert [r.seq for r in store.read("g")] == [1, 2, 3]

@@ -567,3 +567,9 @@ def test_a_read_to_a_seq_past_the_head_stops_at_the_head_it_was_called_at(
         assert [r.seq for r in stream] == [1, 2, 3, 4]
     finally:
         stores.close()
+
+
+def test_a_memory_store_counts_its_games_in_its_repr() -> None:
+    store = MemoryStore()
+    new_game(store, events=2)
+    assert repr(store) == "MemoryStore(<1 games>)"

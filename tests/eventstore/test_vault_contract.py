@@ -8,12 +8,22 @@ from __future__ import annotations
 
 import hashlib
 import os
+import sqlite3
 import stat
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
+from tests.eventstore.sqlite_helpers import (
+    Hooked,
+    as_bound_user,
+    hook_connections,
+    once,
+    raising,
+    sqlite_error,
+)
 from warlog.domain.core.errors import ConflictError, StoreError
 from warlog.eventstore.lineage import Segment
 from warlog.eventstore.postgres_vault import PostgresVault
@@ -342,3 +352,142 @@ def test_a_missing_key_file_is_one_clear_error_and_is_not_created(tmp_path: Path
     assert caught.value.code == "store/no_key_file"
     assert "\n" not in caught.value.line()
     assert not Path(vault_path(tmp_path / "w.db")).exists()
+
+
+# ------------------------------------------------------------------ the key file's faults and races
+
+
+def _a_second_vault_keeps_the_seed(path: str) -> None:
+    """What another process opening the key file at that moment does: keep the game's seed."""
+    other = SQLiteVault(path, create=True)
+    other.put_key(COMMITMENT, SEED, "g")
+    other.close()
+
+
+def test_a_key_file_another_process_makes_just_before_this_one_is_opened_as_it_is(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Given two processes making the key file at once, the other one first between this
+    one's look for the file and its creation (the creation, exclusive, then fails with EEXIST:
+    the real ``os.open`` raises it here), when this one goes on, then it opens the other's key
+    file as it is: owner-only, the other's seed in it, its own kept beside."""
+    path = vault_path(tmp_path / "w.db")
+    real_open = os.open
+    meanwhile = once(lambda: _a_second_vault_keeps_the_seed(path))
+
+    def racing_open(name: Any, flags: int, *args: Any) -> int:
+        if os.fspath(name) == path and flags & os.O_EXCL:
+            meanwhile()
+        return real_open(name, flags, *args)
+
+    monkeypatch.setattr(os, "open", racing_open)
+    vault = SQLiteVault(path, create=True)
+    other_seed = bytes(32)
+    other = hashlib.sha256(other_seed).hexdigest()
+    vault.put_key(other, other_seed, "h")
+    assert (vault.key(COMMITMENT), vault.key(other)) == (SEED, other_seed)
+    vault.close()
+    assert stat.S_IMODE(os.stat(path).st_mode) == 0o600
+
+
+def test_a_key_file_whose_schema_another_process_makes_meanwhile_is_not_made_twice(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Given two processes making the key file's schema at once, the other one first between
+    this one's look for tables and its write lock, when this one has the lock, then it finds
+    the schema made and uses it (no second schema, the other's snapshot MAC key kept)."""
+    path = vault_path(tmp_path / "w.db")
+    hook_connections(
+        monkeypatch, "BEGIN IMMEDIATE", once(lambda: _a_second_vault_keeps_the_seed(path))
+    )
+    vault = SQLiteVault(path, create=True)
+    assert vault.key(COMMITMENT) == SEED
+    vault.close()
+    monkeypatch.undo()
+    conn = sqlite3.connect(path)
+    assert conn.execute("SELECT count(*) FROM meta WHERE key = 'snapshot_mac_key'").fetchone() == (
+        1,
+    )
+    conn.close()
+
+
+def test_a_key_file_another_process_migrates_meanwhile_is_not_migrated_twice(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Given a version-1 key file that two processes bring to the current schema at once,
+    the other one first between this one's reading of the version and its write lock, when
+    this one has the lock, then it skips the step already made and opens the key file."""
+    path = vault_path(tmp_path / "w.db")
+    old = SQLiteVault(path, create=True)
+    old.put_key(COMMITMENT, SEED, "g")
+    old.close()
+    conn = sqlite3.connect(path)
+    conn.execute("DROP INDEX openings_by_seq")
+    conn.execute("DROP TABLE tokens")
+    conn.commit()
+    conn.close()
+    mark_schema(path, "1")
+    hook_connections(
+        monkeypatch, "BEGIN IMMEDIATE", once(lambda: _a_second_vault_keeps_the_seed(path))
+    )
+    vault = SQLiteVault(path)
+    assert vault.key(COMMITMENT) == SEED
+    vault.put_tokens([SeatToken("id1", "g", "red", "a" * 64)])
+    vault.close()
+    monkeypatch.undo()
+    conn = sqlite3.connect(path)
+    version = conn.execute("SELECT value FROM meta WHERE key = 'schema_version'").fetchone()
+    assert version == (str(VAULT_SCHEMA_VERSION),)
+    conn.close()
+
+
+def _keep_a_key(path: str) -> object:
+    vault = SQLiteVault(path, create=True)
+    try:
+        vault.put_key(COMMITMENT, SEED, "g")
+    finally:
+        vault.close()
+    return None
+
+
+def test_a_key_file_that_cannot_be_made_is_one_line_and_nothing_is_made(shared_dir: Path) -> None:
+    """Given a directory a user may not write in, when that user's vault makes its key file
+    there, then it is one line, store/cantopen, with the system's reason, and no file is made
+    (run as ``nobody`` under root, whom modes do not bind)."""
+    path = vault_path(shared_dir / "w.db")
+    shared_dir.chmod(0o555)
+    result = as_bound_user(shared_dir, _keep_a_key, path)
+    assert result == (
+        "StoreError",
+        "store/cantopen",
+        f"cannot create the key file {path} (Permission denied)",
+    )
+    assert list(shared_dir.iterdir()) == []
+
+
+def test_a_key_file_whose_disk_fills_as_a_key_is_kept_is_one_line_and_keeps_nothing(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Given a key file whose disk fills up as a game's key is kept (SQLite raises
+    SQLITE_FULL at the commit that writes it), when the key is put, then it is one line,
+    store/disk_full, naming the key file, and the key file holds no key."""
+    path = vault_path(tmp_path / "w.db")
+    vault = SQLiteVault(path, create=True)
+    vault.put_tokens([SeatToken("id1", "g", "red", "a" * 64)])  # the key file is open
+    full = sqlite_error("database or disk is full", 13, "SQLITE_FULL")
+    monkeypatch.setattr(vault, "_conn", Hooked(vault._conn, "COMMIT", raising(full)))
+    with pytest.raises(StoreError) as caught:
+        vault.put_key(COMMITMENT, SEED, "g")
+    assert (caught.value.code, caught.value.line()) == (
+        "store/disk_full",
+        f"error[store/disk_full]: database {path}: disk full or file size limit reached "
+        "(database or disk is full); nothing was written",
+    )
+    monkeypatch.undo()
+    assert vault.key(COMMITMENT) is None
+    vault.close()
+
+
+def test_a_key_file_vault_shows_its_file_in_its_repr(tmp_path: Path) -> None:
+    path = vault_path(tmp_path / "w.db")
+    assert repr(SQLiteVault(path)) == f"SQLiteVault({path!r})"

@@ -129,10 +129,16 @@ def assert_error(response: httpx.Response, status: int, code: str | None = None)
 
 
 @contextlib.contextmanager
-def uvicorn_thread(app: Litestar) -> Iterator[str]:
-    """``app`` served by uvicorn on 127.0.0.1 (a free port) in a thread; its base URL."""
-    sock = listen("127.0.0.1", 0)
-    config = uvicorn.Config(app, log_level="warning", lifespan="on", timeout_graceful_shutdown=2)
+def uvicorn_thread(
+    app: Litestar, sock: socket.socket | None = None, **options: Any
+) -> Iterator[str]:
+    """``app`` served by uvicorn on 127.0.0.1 in a thread (``sock``: the listening socket, by
+    default one on a free port); its base URL. ``options`` go to uvicorn's ``Config`` (e.g.
+    the guard's protocol as ``http``)."""
+    sock = sock or listen("127.0.0.1", 0)
+    config = uvicorn.Config(
+        app, log_level="warning", lifespan="on", timeout_graceful_shutdown=2, **options
+    )
     server = Server(config, sock, app.state.warlog.feeds.close)
     thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
     thread.start()

@@ -9,6 +9,12 @@ import sys
 from pathlib import Path
 from typing import Any
 
+import pytest
+from litestar.testing import TestClient
+
+from tests.server.conftest import RULESETS, open_app
+from warlog.domain import rulesets as registry
+
 DOCUMENT = """
 import sys
 from litestar.testing import TestClient
@@ -114,3 +120,20 @@ def test_every_header_an_answer_names_says_its_type(client: Any) -> None:
     for path, status, name, header in headers:
         kind = "integer" if name == "Retry-After" else "string"
         assert header["schema"] == {"type": kind}, (path, status, name)
+
+
+def test_a_ruleset_plug_in_that_does_not_load_is_left_out_of_the_commands(
+    db: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Given a ruleset registered as a plug-in whose module is not installed, when a client
+    reads the document, then it is served, its commands those of the rulesets that load: a
+    plug-in that does not load takes nothing else down with it."""
+    monkeypatch.setitem(registry._registry, "broken-plug-in", "no_such_warlog_plug_in:RULESET")
+    with TestClient(open_app(db)) as client:
+        answer = client.get("/openapi.json")
+    assert answer.status_code == 200
+    commands = answer.json()["paths"]["/games/{game}/commands"]["post"]["requestBody"]
+    variants = commands["content"]["application/json"]["schema"]["anyOf"]
+    assert [v["$ref"].rsplit("/", 1)[1] for v in variants] == [
+        f"{name}.Command" for name in RULESETS
+    ]

@@ -9,11 +9,13 @@ import functools
 import json
 import threading
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
+from typing import Any
 
 import pytest
 
 from warlog.arbiter.application import Arbiter
 from warlog.domain import rulesets as registry
+from warlog.domain.core.errors import StoreError
 from warlog.eventstore.memory_store import MemoryStore
 from warlog.server import feed
 from warlog.server.feed import Feeds, live
@@ -135,6 +137,31 @@ def test_a_stream_reads_what_was_not_rendered_for_it_and_what_its_full_queue_dro
     assert_each_event_sent_once(hub, unread)
 
 
+def test_a_batch_the_hub_fails_to_render_for_a_reader_is_read_by_its_stream(
+    hub: tuple[ArbiterHost, Feeds, Arbiter], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Given a caught-up stream of red's, when a batch is appended and reading it as red sees
+    it fails as the hub renders it (the key file failing at that read: a StoreError), then
+    the stream reads the batch from the log itself: every event once, in order."""
+    host, _, arb = hub
+    real = arb.records_as
+    failing: list[bool] = []
+
+    def records_as(*args: Any, **kwargs: Any) -> Any:
+        if failing:
+            failing.clear()
+            raise StoreError("the key file failed at this read", "store/io")
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(arb, "records_as", records_as)
+
+    async def unread(sub: feed.Subscriber) -> int:
+        failing.append(True)  # the hub's render of the next batch fails
+        return int((await host.call(lambda a: a.play("g", bid("red"))))[-1].seq)
+
+    assert_each_event_sent_once(hub, unread)
+
+
 def test_a_queue_dropped_with_several_batches_in_it_loses_none_of_their_events(
     hub: tuple[ArbiterHost, Feeds, Arbiter],
     monkeypatch: pytest.MonkeyPatch,
@@ -180,3 +207,38 @@ def test_another_process_s_appends_reach_a_stream_announced_or_after_a_gap(
         return last
 
     assert_each_event_sent_once(hub, unread)
+
+
+def test_a_catch_up_longer_than_a_read_is_sent_whole_a_read_at_a_time(
+    hub: tuple[ArbiterHost, Feeds, Arbiter], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Given a game whose log is longer than one read of the catch-up (3 events here, 500 in
+    the server), when a stream opens from its start, then it sends every event of the log,
+    once, in order, before it is caught up."""
+    host, feeds, arb = hub
+    monkeypatch.setattr(feed, "CHUNK", 3)
+    head = arb.head("g")[0]
+    assert head > 2 * feed.CHUNK
+
+    async def main() -> list[int]:
+        stream = live(host, feeds, "g", "red", 0, None, keepalive=0.05)
+        ids: list[int] = []
+        while (chunk := await asyncio.wait_for(stream.__anext__(), 10)) != feed.KEEPALIVE:
+            ids += ids_in(chunk)
+        await stream.aclose()
+        return ids
+
+    assert asyncio.run(main()) == list(range(1, head + 1))
+
+
+def test_a_closed_host_refuses_calls_saying_so(
+    hub: tuple[ArbiterHost, Feeds, Arbiter],
+) -> None:
+    """Given the arbiter's host closed (the server's shutdown), when anything asks it for the
+    arbiter, then it is refused in words, not handed to a thread that is gone; closing it again
+    does nothing."""
+    host, _, _ = hub
+    host.close()
+    with pytest.raises(RuntimeError, match=r"^the arbiter is closed$"):
+        asyncio.run(host.call(lambda arb: arb.head("g")))
+    host.close()

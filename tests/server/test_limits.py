@@ -24,7 +24,17 @@ import pytest
 import uvicorn
 from uvicorn.server import ServerState
 
-from tests.server.conftest import ADMIN, ADMIN_HEADERS, LISTENING, ROOT, arbiter_on, server_env
+from tests.server.conftest import (
+    ADMIN,
+    ADMIN_HEADERS,
+    LISTENING,
+    ROOT,
+    arbiter_on,
+    open_app,
+    serve_argv,
+    server_env,
+    uvicorn_thread,
+)
 from warlog.server.guard import Guard, Limits, error_bytes
 from warlog.server.serve import (
     ACCEPT_FAILED,
@@ -34,6 +44,7 @@ from warlog.server.serve import (
     QuietLog,
     connections_within,
     descriptors_for,
+    listen,
     quiet_accept_errors,
 )
 
@@ -183,6 +194,47 @@ def test_a_request_that_does_not_arrive_in_full_within_the_deadline_is_408_and_c
         assert server.err() == f"listening on {server.url}\n"
 
 
+def read_answer(sock: socket.socket) -> bytes:
+    """One whole answer from ``sock`` (its head, and its body as long as it says)."""
+    answer = b""
+    while b"\r\n\r\n" not in answer:
+        chunk = sock.recv(65536)
+        assert chunk, f"the server closed the connection after {answer!r}"
+        answer += chunk
+    head, _, body = answer.partition(b"\r\n\r\n")
+    length = next(
+        int(line.split(b":")[1])
+        for line in head.split(b"\r\n")
+        if line.lower().startswith(b"content-length:")
+    )
+    while len(body) < length:
+        chunk = sock.recv(65536)
+        assert chunk, "the server closed the connection in the middle of an answer"
+        body += chunk
+    return head + b"\r\n\r\n" + body
+
+
+def test_a_request_answered_before_its_body_arrived_leaves_the_next_one_its_whole_deadline(
+    tmp_path: Path,
+) -> None:
+    """Given a request the server answers before its body has arrived (401: no token), its
+    body then sent in time, when the client sends its next request on the same connection
+    past the first request's deadline but within the next one's, then it is answered: the
+    first request's deadline ended when the next one's began."""
+    body = b'{"ruleset": "heroic-battles"}'
+    head = b"POST /games HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+    head += f"Content-Length: {len(body)}\r\n\r\n".encode()
+    with limited(tmp_path, request_seconds=1) as server:
+        with contextlib.closing(connect(server.port, head + body[:5])) as sock:
+            assert read_answer(sock).startswith(b"HTTP/1.1 401 ")
+            time.sleep(0.6)
+            sock.sendall(body[5:])  # the first request ends; the next one's deadline starts
+            time.sleep(0.6)  # past the first request's deadline
+            sock.sendall(b"GET /rulesets HTTP/1.1\r\nHost: x\r\n\r\n")
+            assert read_answer(sock).startswith(b"HTTP/1.1 200 ")
+        assert list(arbiter_on(tmp_path / "w.db").store.games()) == []
+
+
 def test_a_client_that_sends_its_request_in_time_is_not_hurried(tmp_path: Path) -> None:
     """The deadline is for the request to arrive, not for the answer: a live feed stays open
     long past it, and a keep-alive connection serves request after request."""
@@ -222,6 +274,38 @@ def test_a_client_that_reads_nothing_of_its_answers_is_dropped_after_the_stall_d
             got = read_to_end(sock)  # what was buffered, then the end
         one = len(httpx.get(server.url + "/openapi.json", timeout=5).content)
         assert 0 < len(got) < 600 * one / 2
+        assert server.err() == f"listening on {server.url}\n"
+
+
+def answer_length(port: int, request: bytes) -> int:
+    """The bytes of the whole answer to ``request`` on a keep-alive connection."""
+    with contextlib.closing(connect(port, request)) as sock:
+        return len(read_answer(sock))
+
+
+def test_a_client_that_reads_slowly_but_steadily_gets_every_answer_whole(tmp_path: Path) -> None:
+    """Given a client that pipelines 100 requests for the OpenAPI document (some 7 MB of
+    answers) and reads them 64 kB at a time with a pause after each, so that the server's
+    buffers fill again and again but never for ``stall_seconds`` on end, when it reads on,
+    then it gets every answer whole: each time it reads, the stall deadline starts again
+    (the connection is dropped only by a client that reads nothing for that long)."""
+    request = b"GET /openapi.json HTTP/1.1\r\nHost: x\r\n\r\n"
+    with limited(tmp_path, stall_seconds=0.5) as server:
+        whole = 100 * answer_length(server.port, request)
+        sock = socket.socket()
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 65536)
+        sock.connect(("127.0.0.1", server.port))
+        got = 0
+        with contextlib.closing(sock):
+            sock.sendall(request * 100)
+            sock.settimeout(5)
+            started = time.monotonic()
+            with contextlib.suppress(ConnectionResetError):
+                while got < whole and (chunk := sock.recv(65536)):
+                    got += len(chunk)
+                    time.sleep(0.01)
+        assert got == whole
+        assert time.monotonic() - started > 0.5  # it read for longer than the stall deadline
         assert server.err() == f"listening on {server.url}\n"
 
 
@@ -307,6 +391,34 @@ def test_a_flood_of_connections_never_runs_the_server_out_of_files_nor_fills_its
         assert err.count("Invalid HTTP request received.") == 1
 
 
+def test_a_server_that_may_open_too_few_files_refuses_to_start_in_one_line(
+    tmp_path: Path,
+) -> None:
+    """Given `warlog serve` in a process that may open 60 files (its hard limit: fewer than
+    the server keeps for itself), when it starts, then it is one line, input/too_few_files,
+    exit 1, saying how many it may open, and it never listens."""
+
+    def cap_files() -> None:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (60, 60))
+
+    done = subprocess.run(
+        serve_argv(tmp_path / "w.db"),
+        cwd=ROOT,
+        env=server_env(WARLOG_ADMIN_TOKEN=ADMIN),
+        capture_output=True,
+        text=True,
+        timeout=60,
+        preexec_fn=cap_files,
+        check=False,
+    )
+    assert (done.returncode, done.stdout, done.stderr) == (
+        1,
+        "",
+        "error[input/too_few_files]: the process may open only 60 files: too few to serve "
+        "(raise ulimit -n)\n",
+    )
+
+
 # ------------------------------------------------------------------ the parts
 
 
@@ -355,6 +467,26 @@ def test_an_accept_loop_out_of_files_says_so_in_one_line_not_a_traceback_each_ti
     assert (
         capsys.readouterr().err == "cannot accept connections now: [Errno 24] Too many open files\n"
     )
+
+
+def test_other_troubles_of_the_event_loop_are_still_reported_as_asyncio_does(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """Given the server's handler of accepts that fail for want of files, when the loop meets
+    any other trouble (a callback that raised, say), then asyncio's own report of it is made:
+    only the accept failures are kept quiet."""
+    loop = asyncio.new_event_loop()
+    try:
+        quiet_accept_errors(loop)
+        with caplog.at_level(logging.ERROR, logger="asyncio"):
+            loop.call_exception_handler(
+                {"message": "Exception in callback", "exception": ValueError("boom")}
+            )
+    finally:
+        loop.close()
+    (record,) = caplog.records
+    assert record.getMessage() == "Exception in callback"
+    assert record.exc_info is not None and str(record.exc_info[1]) == "boom"
 
 
 class Transport:
@@ -415,6 +547,37 @@ def test_the_request_deadline_waits_on_a_client_still_reading_its_last_answer() 
         loop.close()
 
 
+def test_a_connection_closed_for_keep_alive_with_its_answer_unread_is_dropped(
+    tmp_path: Path,
+) -> None:
+    """Given a client that reads nothing of an answer too big for the sockets' buffers (the
+    server's made small: 4 kB), when uvicorn's keep-alive timeout closes the connection (a
+    close that waits for the unsent bytes to go: for ever, with this client), then the request
+    deadline drops it: the client's socket ends within a few deadlines, short of the whole
+    answer (uvicorn in a thread, its keep-alive shorter than the deadline, as its 5 s is
+    shorter than the server's 10 s)."""
+    request = b"GET /openapi.json HTTP/1.1\r\nHost: x\r\n\r\n"
+    guard = Guard(Limits(request_seconds=0.5))
+    app = open_app(tmp_path / "w.db")
+    listening = listen("127.0.0.1", 0)
+    listening.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, 4096)  # the accepted ones' too
+    with uvicorn_thread(app, listening, http=guard.protocol(), timeout_keep_alive=0.2) as url:
+        port = int(url.rsplit(":", 1)[1])
+        whole = answer_length(port, request)
+        sock = socket.socket()
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+        sock.connect(("127.0.0.1", port))
+        with contextlib.closing(sock):
+            sock.sendall(request)
+            time.sleep(1.5)  # keep-alive's close at 0.2 s; the deadline's at 0.5, 1.0
+            sock.settimeout(5)
+            started = time.monotonic()
+            got = read_to_end(sock)
+        assert time.monotonic() - started < 3  # ended by the server, not by the timeout
+        assert 0 < len(got) < whole
+        assert not guard.open and not guard.waiting
+
+
 def test_the_guards_answers_are_the_contracts_error_shape() -> None:
     answer = error_bytes(503, "http/too_many_connections", "busy", retry_after="1")
     head, _, body = answer.partition(b"\r\n\r\n")
@@ -432,7 +595,6 @@ def test_warlog_serve_takes_its_request_deadline_from_the_command_line(tmp_path:
     REQUEST_SECONDS)."""
     from click.testing import CliRunner
 
-    from tests.server.conftest import serve_argv
     from warlog.cli.main import cli
     from warlog.server.guard import MAX_CONNECTIONS, REQUEST_SECONDS
 
