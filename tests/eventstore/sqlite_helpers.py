@@ -22,8 +22,23 @@ import pytest
 from warlog.domain.core.errors import StoreError, WarlogError
 from warlog.eventstore.records import GameInfo, Pending
 from warlog.eventstore.sqlite_store import SQLiteStore
+from warlog.eventstore.sqlite_vault import SQLiteVault
 
 AT = "2024-05-01T12:00:00.000Z"
+#: the seed ``keep_a_key`` keeps, and its commitment
+SEED = bytes(range(32))
+COMMITMENT = hashlib.sha256(SEED).hexdigest()
+
+
+def keep_a_key(path: str) -> object:
+    """Keep ``SEED`` under ``COMMITMENT`` in a key file at ``path``, made if missing (what a
+    child process running as another user is asked to do)."""
+    vault = SQLiteVault(path, create=True)
+    try:
+        vault.put_key(COMMITMENT, SEED, "g")
+    finally:
+        vault.close()
+    return None
 
 
 FORK = multiprocessing.get_context("fork")

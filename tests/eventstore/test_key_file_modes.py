@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.eventstore.sqlite_helpers import NOBODY, finish, start_child
+from tests.eventstore.sqlite_helpers import NOBODY, finish, keep_a_key, start_child
 from tests.files import mode
 from warlog.domain.core.errors import StoreError
 from warlog.eventstore.sqlite_vault import SQLiteVault, vault_path
@@ -113,15 +113,6 @@ def test_an_empty_key_file_whose_write_ahead_log_holds_keys_is_refused_untouched
     assert (mode(path), mode(wal)) == (0o644, 0o644)
 
 
-def _keep_a_key(path: str) -> object:
-    vault = SQLiteVault(path, create=True)
-    try:
-        vault.put_key(COMMITMENT, SEED, "g")
-    finally:
-        vault.close()
-    return None
-
-
 def test_an_empty_key_file_its_user_cannot_make_owner_only_is_refused(shared_dir: Path) -> None:
     """Given an empty key file that another user made and left open to everyone (mode 666),
     when a user who may not change its mode opens the vault to keep a seed, then it is one
@@ -132,7 +123,7 @@ def test_an_empty_key_file_its_user_cannot_make_owner_only_is_refused(shared_dir
     path = vault_path(shared_dir / "w.db")
     Path(path).touch()
     os.chmod(path, 0o666)
-    result = finish(start_child(_keep_a_key, path, user=NOBODY, reach=shared_dir))
+    result = finish(start_child(keep_a_key, path, user=NOBODY, reach=shared_dir))
     if result[0] == "skip":
         pytest.skip(result[1])
     assert result == (

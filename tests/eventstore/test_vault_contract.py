@@ -20,6 +20,7 @@ from tests.eventstore.sqlite_helpers import (
     Hooked,
     as_bound_user,
     hook_connections,
+    keep_a_key,
     once,
     raising,
     sqlite_error,
@@ -178,18 +179,7 @@ class TestVaultContract:
 def test_a_version_1_key_file_gains_the_tokens_table_and_keeps_its_keys(tmp_path: Path) -> None:
     """Given a key file written before seat tokens existed (schema 1), when it is opened, then
     it is brought to the current schema and its keys and openings are still there."""
-    import sqlite3
-
-    path = vault_path(tmp_path / "w.db")
-    old = SQLiteVault(path, create=True)
-    old.put_key(COMMITMENT, SEED, "g")
-    old.close()
-    conn = sqlite3.connect(path)
-    conn.execute("DROP INDEX openings_by_seq")
-    conn.execute("DROP TABLE tokens")
-    conn.execute("UPDATE meta SET value = '1' WHERE key = 'schema_version'")
-    conn.commit()
-    conn.close()
+    path = version_1_key_file(tmp_path)
     again = SQLiteVault(path)
     assert again.key(COMMITMENT) == SEED
     again.put_tokens([SeatToken("id1", "g", "red", "a" * 64)])
@@ -199,6 +189,22 @@ def test_a_version_1_key_file_gains_the_tokens_table_and_keeps_its_keys(tmp_path
     version = conn.execute("SELECT value FROM meta WHERE key = 'schema_version'").fetchone()
     assert version == (str(VAULT_SCHEMA_VERSION),)
     conn.close()
+
+
+def version_1_key_file(tmp_path: Path) -> str:
+    """The path of a key file holding ``SEED`` under ``COMMITMENT`` as schema 1 wrote it: no
+    seat tokens, no openings index."""
+    path = vault_path(tmp_path / "w.db")
+    old = SQLiteVault(path, create=True)
+    old.put_key(COMMITMENT, SEED, "g")
+    old.close()
+    conn = sqlite3.connect(path)
+    conn.execute("DROP INDEX openings_by_seq")
+    conn.execute("DROP TABLE tokens")
+    conn.commit()
+    conn.close()
+    mark_schema(path, "1")
+    return path
 
 
 def mark_schema(path: str, version: str) -> None:
@@ -417,16 +423,7 @@ def test_a_key_file_another_process_migrates_meanwhile_is_not_migrated_twice(
     """Given a version-1 key file that two processes bring to the current schema at once,
     the other one first between this one's reading of the version and its write lock, when
     this one has the lock, then it skips the step already made and opens the key file."""
-    path = vault_path(tmp_path / "w.db")
-    old = SQLiteVault(path, create=True)
-    old.put_key(COMMITMENT, SEED, "g")
-    old.close()
-    conn = sqlite3.connect(path)
-    conn.execute("DROP INDEX openings_by_seq")
-    conn.execute("DROP TABLE tokens")
-    conn.commit()
-    conn.close()
-    mark_schema(path, "1")
+    path = version_1_key_file(tmp_path)
     hook_connections(
         monkeypatch, "BEGIN IMMEDIATE", once(lambda: _a_second_vault_keeps_the_seed(path))
     )
@@ -441,22 +438,13 @@ def test_a_key_file_another_process_migrates_meanwhile_is_not_migrated_twice(
     conn.close()
 
 
-def _keep_a_key(path: str) -> object:
-    vault = SQLiteVault(path, create=True)
-    try:
-        vault.put_key(COMMITMENT, SEED, "g")
-    finally:
-        vault.close()
-    return None
-
-
 def test_a_key_file_that_cannot_be_made_is_one_line_and_nothing_is_made(shared_dir: Path) -> None:
     """Given a directory a user may not write in, when that user's vault makes its key file
     there, then it is one line, store/cantopen, with the system's reason, and no file is made
     (run as ``nobody`` under root, whom modes do not bind)."""
     path = vault_path(shared_dir / "w.db")
     shared_dir.chmod(0o555)
-    result = as_bound_user(shared_dir, _keep_a_key, path)
+    result = as_bound_user(shared_dir, keep_a_key, path)
     assert result == (
         "StoreError",
         "store/cantopen",
