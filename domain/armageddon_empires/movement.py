@@ -229,8 +229,10 @@ def move_army(batch: Batch[GameState], cmd: MoveArmy) -> None:
             contact=contact,
         )
     )
+    # who had it in sight, before a minefield may take it from every sight (AE-17, AE-53)
+    sighted_by = [o for o, seen in batch.state.sightings.items() if army.id in seen]
     minefields.spring(batch, army.id, entered=len(path) > 1)
-    move_window(batch, army.id, contacted)
+    move_window(batch, army.id, contacted, sighted_by)
     if army.id in batch.state.armies:  # a minefield may have destroyed it (AE-52)
         arrive(batch, army.id)
 

@@ -16,12 +16,15 @@
   player), ``observation_checked`` and ``armies_sighted``, whatever was checked (AE-17).
 - **A base sees its own hex** (AE-56): since version 8 in every round window and when an enemy
   army drops stealth or takes units there; since version 24 when one ends a move there too.
+- **An army a minefield destroys on its move** is lost from the sight of every empire that had
+  it in sight, as one that moves out of sight is, since version 25 (AE-17, AE-53, AE-67;
+  ``LOST_WHEN_DESTROYED_SINCE``).
 """
 
 from __future__ import annotations
 
 import functools
-from collections.abc import Iterable
+from collections.abc import Collection, Iterable
 
 from warlog.domain.armageddon_empires.abilities import (
     CAMOUFLAGE,
@@ -298,6 +301,15 @@ def seen_at_a_base(batch: Batch[GameState], army_id: str) -> None:
             batch.emit(ArmiesSighted(observer=observer, window="move", seen=tuple(seen), lost=()))
 
 
+#: AE-17, AE-53, AE-67: the rules version since which an army that a minefield destroys on its
+#: move is listed in ``armies_sighted``'s ``lost`` for every empire that had it in sight before
+#: it moved, as one that moves out of its checks is: what the minefield did is the mover's (and
+#: an independent one's, nobody's), so the observer's own record must not tell the one from
+#: the other. Before, it was listed for none: since version 23 an independent minefield's kill
+#: showed, to an empire that had the army in sight, as no loss of sight at all
+LOST_WHEN_DESTROYED_SINCE = 25
+
+
 def _enemies(state: GameState, empire: str) -> list[Army]:
     """The enemy armies there is something to see of (an empty army shows nothing), by id."""
     return sorted(
@@ -321,15 +333,19 @@ def round_window(batch: Batch[GameState]) -> None:
         plan.emit(batch)
 
 
-def move_window(batch: Batch[GameState], moved: str, contact: list[str]) -> None:
+def move_window(
+    batch: Batch[GameState], moved: str, contact: list[str], sighted_by: Collection[str]
+) -> None:
     """The checks after army ``moved`` stops (module doc). ``contact``: the enemy armies it
-    walked into (they and it are seen by each other's empire, digest 3.1)."""
+    walked into (they and it are seen by each other's empire, digest 3.1); ``sighted_by``: the
+    empires that had it in sight before a minefield could destroy it."""
     for observer in batch.state.seats:
         state = batch.state
         army = state.armies.get(moved)
         plan = Plan(observer, "move")
-        if army is None:
-            pass  # a minefield destroyed it where it stopped (AE-52): nothing to check
+        if army is None:  # a minefield destroyed it where it stopped (AE-52): nothing to check
+            if observer in sighted_by and state.rules_version >= LOST_WHEN_DESTROYED_SINCE:
+                plan.lost = [moved]  # as if it had moved out of sight (AE-53, AE-67)
         elif observer == army.empire:
             known = state.sightings.get(observer, {})
             eyes = Observers(state, observer, armies=[army], bases=False)

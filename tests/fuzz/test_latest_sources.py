@@ -44,7 +44,7 @@ SOURCES: dict[str, Latest] = {
         "armageddon-empires",
         record_edges.record_edges,
         record_edges.LOG,
-        "24",
+        "25",
         "3",
         300,
         # a WMD, collateral damage, an assault and one that finds nobody, a base razed, the
@@ -70,7 +70,7 @@ SOURCES: dict[str, Latest] = {
         "armageddon-empires",
         record_shadows.record_shadows,
         record_shadows.LOG,
-        "24",
+        "25",
         "2",
         150,
         # stealth engaged and dropped, a hunt foiled by it (AE-38), an intercept window

@@ -19,6 +19,8 @@ import json
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from tests.domain.armageddon_empires.helpers import begun, toml
 from tests.domain.armageddon_empires.test_engineers import ARMIES as ENGINEERS
 from tests.domain.armageddon_empires.test_engineers import EMPIRES
@@ -26,8 +28,9 @@ from tests.domain.armageddon_empires.test_hidden_setup import outputs_of
 from tests.domain.armageddon_empires.test_independent_minefields import independent
 from tests.domain.armageddon_empires.test_minefield_non_interference import INTO
 from tests.domain.armageddon_empires.test_minefields import COLUMN, FAR, MINE_CARDS, army
-from tests.domain.armageddon_empires.test_non_interference import KEY, refusal
+from tests.domain.armageddon_empires.test_non_interference import KEY, reads, refusal
 from warlog.arbiter.application import Arbiter
+from warlog.fuzz.noninterference import blinded
 
 #: a stronger minefield card than the test's ``mines`` (Minefield 5, structure 4)
 HEAVY = """
@@ -216,3 +219,54 @@ def test_red_cannot_tell_whether_blue_walked_into_the_independent_minefield_red_
     ridge = games["walked in"].view("ni", player="red")["state"]["minefields"]["ridge"]
     assert ridge["known_to"] == ["red"]
     assert given(games["walked in"], "red") == given(games["elsewhere"], "red")
+
+
+#: red's lone runner at 1,0 and blue's scouts at 0,1, which sight it in the round's window
+WATCHED = (
+    army("red-run", "red", "1,0", "runner")
+    + army("red-foot", "red", "0,4", None, "trooper")
+    + army("blue-eye", "blue", "0,1", None, "scout", "scout")
+    + army("blue-a", "blue", "6,5", None, "trooper")
+)
+
+
+def told(arb: Arbiter, player: str) -> str:
+    """What ``player`` is told of the game: its records, the explanation of each event, its
+    Events view and its view now (``reads`` less the views after each event and the replay's
+    changes, which still show an army a minefield destroyed gone at ``minefields_checked``:
+    README, Known leaks)."""
+    out = json.loads(reads(arb, player))
+    del out["views"], out["replay"]
+    return blinded({**out, "now": arb.view("ni", player=player)})
+
+
+@pytest.mark.parametrize("version", [None, "24"], ids=["latest", "24"])
+def test_blue_cannot_tell_that_the_army_it_lost_from_sight_was_destroyed_by_a_minefield(
+    tmp_path: Path, version: str | None
+) -> None:
+    # given twins in which blue sights red's runner in the round's window (the tie-break, then
+    # blue's checks of red's garrison and the runner, 2 dice each against 3)
+    twins = {"ridge": (independent("ridge", "4,0"), [6] * 5 + [1]), "none": ("", [])}
+    games = {}
+    for name, (mines, faces) in twins.items():
+        text = toml(armies=MINE_CARDS + WATCHED + mines, empires=EMPIRES, public_setup=False)
+        arb = begun(tmp_path / name, text, KEY, version=version)
+        sighted = {**OPENING[1], "dice": [6, 1] + [6, 6, 1, 1, 1] * 2}
+        played(arb, [OPENING[0], sighted])
+        assert "red-run" in arb.view("ni", player="blue")["state"]["armies"]
+        # when the runner walks out of blue's sight to 4,0 (beyond its scouts' range: no check),
+        # where the ridge kills it, or where there is none
+        games[name] = played(arb, [move("red", "red-run", "4,0", faces)])
+    assert "red-run" not in games["ridge"].view("ni")["state"]["armies"]
+    assert games["none"].view("ni")["state"]["armies"]["red-run"]["at"] == "4,0"
+    # then under version 25 blue is told the same of both: it lost the runner from its sight
+    # (AE-17; AE-53, AE-67: what the minefield did is red's); version 24 listed it lost only
+    # when it walked on
+    same = told(games["ridge"], "blue") == told(games["none"], "blue")
+    assert same is (version is None)
+    lost = [
+        json.loads(r.data)["lost"]["value"]
+        for r in games["ridge"].records_as("ni", "blue")
+        if r.type == "armies_sighted" and json.loads(r.data)["observer"] == "blue"
+    ]
+    assert lost[-1] == ([] if version else ["red-run"])

@@ -14,7 +14,15 @@ import pytest
 from msgspec.structs import replace
 
 from tests.domain.armageddon_empires.games import INDEPENDENT_AT, play, with_independent_minefields
-from tests.domain.armageddon_empires.helpers import begun, game, only, start_turns, toml, with_ap
+from tests.domain.armageddon_empires.helpers import (
+    begun,
+    game,
+    only,
+    sight,
+    start_turns,
+    toml,
+    with_ap,
+)
 from tests.domain.armageddon_empires.invariants import check_invariants
 from tests.domain.armageddon_empires.test_engineers import ARMIES as ENGINEERS
 from tests.domain.armageddon_empires.test_engineers import EMPIRES, mine_card
@@ -46,6 +54,7 @@ from warlog.domain.armageddon_empires.minefield_events import (
 )
 from warlog.domain.armageddon_empires.ruleset import RULESET
 from warlog.domain.armageddon_empires.scenario_checks import parse_scenario
+from warlog.domain.armageddon_empires.sighting_events import ArmiesSighted
 from warlog.domain.armageddon_empires.state import Minefield
 from warlog.domain.armageddon_empires.supply import supply_costs
 from warlog.domain.armageddon_empires.views import view
@@ -335,6 +344,47 @@ def test_an_army_walking_into_a_hex_holding_both_meets_the_empire_s_minefield() 
     assert reported(events, INDEPENDENT).loss is None
     assert g.state.minefields["ridge"].known_to == ()
     check_invariants(g.state)
+
+
+def sighted_by(events: list[Any], observer: str) -> ArmiesSighted:
+    """The one ``armies_sighted`` of ``observer`` among ``events``."""
+    return only([e for e in events if getattr(e, "observer", None) == observer], ArmiesSighted)
+
+
+#: red's lone runner at 1,0, which a minefield's 5 dice at 3,0 kill (its 1 die a 1)
+RUNNER = army("red-col", "red", "1,0", "runner") + FAR
+KILLED = faces([6] * 5, [1])
+
+
+@pytest.mark.parametrize(
+    "mines", [RIDGE, minefield("blue-mines", "blue", "3,0")], ids=["independent", "blue's"]
+)
+def test_an_army_a_minefield_destroys_on_its_move_is_lost_from_sight_as_if_it_walked_out(
+    mines: str,
+) -> None:
+    # given blue has red's lone runner in sight this round, and a minefield at 3,0 on its road
+    g = sight(mined(RUNNER, mines), "blue", "red-col")
+    # when the runner walks into it and is destroyed there
+    events = moved(g, "red", "red-col", "5,0", KILLED)
+    assert "red-col" not in g.state.armies
+    # then blue's record of the move's window lists it lost from its sight, as one that walked
+    # out of blue's checks (AE-17): what the minefield did is the mover's (AE-53, AE-67), and
+    # blue's own minefield reports its loss, never the army (AE-53)
+    assert sighted_by(events, "blue").lost == ("red-col",)
+    assert sighted_by(events, "red").lost == ()
+    assert "red-col" not in g.state.sightings["blue"]
+    check_invariants(g.state)
+
+
+def test_a_game_of_version_24_lists_an_army_a_minefield_destroyed_as_lost_to_nobody() -> None:
+    # given the same, in a game begun under version 24
+    g = sight(mined(RUNNER), "blue", "red-col")
+    g.state = replace(g.state, rules_version=24)
+    # when the runner walks into the ridge and is destroyed there
+    events = moved(g, "red", "red-col", "5,0", KILLED)
+    # then blue's record lists nothing lost, as version 24 did (README, Known leaks)
+    assert sighted_by(events, "blue").lost == ()
+    assert "red-col" not in g.state.sightings["blue"]
 
 
 def engineered(mines: str = RIDGE, more: str = "") -> Given:
