@@ -11,11 +11,13 @@ without it every start compiles warlog's sources again, which is not what a user
 
 from __future__ import annotations
 
+import functools
 import os
 import statistics
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -93,12 +95,19 @@ def measure(workdir: Path, runs: int, repeats: int, stdin_commands: int) -> Star
         return elapsed
 
     timed([*warlog, "state", GAME])  # writes the bytecode cache
-    bare, libraries, play, stdin = [], [], [], []
+    bare: list[float] = []
+    libraries: list[float] = []
+    play: list[float] = []
+    stdin: list[float] = []
+
+    def play_one(command: str) -> None:
+        play.append(timed([*warlog, "play", GAME, command]))
+
     for r in range(runs):
-        one = [
+        one: list[Callable[[], None]] = [
             lambda: bare.append(timed([sys.executable, "-c", "pass"])),
             lambda: libraries.append(timed([sys.executable, "-c", LIBRARIES])),
-            lambda r=r: play.append(timed([*warlog, "play", GAME, commands[r]])),
+            functools.partial(play_one, commands[r]),
         ]
         for run in one if r % 2 == 0 else reversed(one):
             run()

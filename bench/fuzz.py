@@ -124,7 +124,8 @@ def main(argv: list[str] | None = None) -> int:
     print("| ruleset | fuzzed (commands/s) | plain play (commands/s) | ratio | aim | |")
     print("| --- | ---: | ---: | ---: | ---: | --- |")
     for name in GAMES:
-        fuzz_rates, plain_rates = [], []
+        fuzz_rates: list[float] = []
+        plain_rates: list[float] = []
         for i in range(args.repeats):
             seed = args.seed + i
             sides = [("fuzz", fuzzed), ("plain", plain)]

@@ -172,7 +172,9 @@ def run(cfg: Config, workdir: Path) -> list[str]:
     arb = on_store(store, ae.rulesets)
     conn = baselines.connect(path)
     baselines.clear_copy(
-        conn, games, lambda game, seq, data, hash_: Opener(arb.vault, game).clear(seq, data, hash_)
+        conn,
+        games,
+        lambda game, seq, data, hash_: Opener(arb.vault, game).clears([(seq, "", data, hash_)])[0],
     )
     w, r = paired(
         lambda: warlog_replay(store, arb, ruleset, games),

@@ -23,7 +23,7 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import msgspec
 
@@ -36,7 +36,7 @@ from warlog.eventstore.memory_store import MemoryStore
 from warlog.eventstore.records import GameInfo, Pending, Record
 from warlog.eventstore.sqlite_store import SQLiteStore
 from warlog.eventstore.sqlite_vault import SQLiteVault, vault_path
-from warlog.eventstore.vault import Opening, snapshot_mac
+from warlog.eventstore.vault import Opening, Vault, snapshot_mac
 
 BENCH_DIR = Path(__file__).resolve().parent
 AE = "armageddon-empires"
@@ -280,6 +280,7 @@ class SinkStore:
         self._flush_rows = flush_rows
         self._infos: dict[str, GameInfo] = {}
         self._recent: dict[str, deque[Record]] = {}
+        self._first: dict[str, Record] = {}
         self._rows: list[tuple[str, int, str, str, str, str, str]] = []
         self.batch_ends: dict[str, list[int]] = {}
 
@@ -307,7 +308,13 @@ class SinkStore:
         self._infos[info.game] = info
         self._recent[info.game] = deque(maxlen=self._keep)
         self.batch_ends[info.game] = []
-        return self._chain(info.game, first, 0, GENESIS)
+        records = self._chain(info.game, first, 0, GENESIS)
+        self._first[info.game] = records[0]
+        return records
+
+    def first_rows(self) -> dict[str, tuple[int, str, str]]:
+        """``game -> (seq, type, data)`` of each game's event 1 (the sink writes no forks)."""
+        return {game: (r.seq, r.type, r.data) for game, r in self._first.items()}
 
     def append(self, game: str, batch: Sequence[Pending], expected_seq: int) -> list[Record]:
         last = self._recent[game][-1]
@@ -500,7 +507,15 @@ def write_long_games(
     keys = sqlite3.connect(vault_path(path), isolation_level=None)
     sink = SinkStore(conn)
     vault = SinkVault(keys)
-    arb = Arbiter(sink, subject.rulesets, vault=vault, clock=Clock(), seeds=Seeds(f"long-{seed}"))
+    # the sink vault holds what the Arbiter asks of a vault while it plays a new game (keys,
+    # openings, snapshots), not the seat tokens and copies a server or a fork asks for
+    arb = Arbiter(
+        sink,
+        subject.rulesets,
+        vault=cast(Vault, vault),
+        clock=Clock(),
+        seeds=Seeds(f"long-{seed}"),
+    )
     out: dict[int, LongGame] = {}
     try:
         for size in sizes:
