@@ -474,15 +474,20 @@ class Arbiter:
         reads.check_range(self.store, game, from_seq, to_seq)
 
     def view(self, game: str, at: int | None = None, player: str | None = None) -> dict[str, Any]:
-        """The state after ``at`` as ``player`` sees it (None: the referee's full view)."""
+        """The state after ``at`` as ``player`` sees it (None: the referee's full view). A player
+        asking for an event inside a batch is shown the state after the batch's last event
+        (``seq``; ``at`` says what was asked): between two events of a batch, which the player
+        receives together, the order of its events could tell what the rules hide."""
         loaded = self.loaded(game)
-        folded = self.folded(game, at)
+        shown = at if player is None or at is None else reads.batch_end(self.store, game, at)
+        folded = self.folded(game, shown)
         if player is not None:
             loaded.ruleset.check_player(folded.state, player)
         return {
             "game": game,
             "ruleset": loaded.ruleset.name,
             "seq": folded.seq,
+            "at": at,
             "round": loaded.ruleset.round_of(folded.state),
             "round_word": loaded.ruleset.round_word,
             "over": bool(loaded.ruleset.is_terminal(folded.state) or folded.meta.revealed),

@@ -32,6 +32,27 @@ PROGRESS_EVERY = 5000
 T = TypeVar("T")
 
 
+#: how many records ``batch_end`` reads at a time looking for the next batch's start
+BATCH_WINDOW = 64
+
+
+def batch_end(store: Store, game: str, seq: int) -> int:
+    """The last event of the batch that holds event ``seq`` (``seq`` itself when it ends its
+    batch or lies outside the log): a player sees a batch whole, never the game between two of
+    its events, whose order could tell what the rules hide."""
+    head, _ = store.head(game)
+    if not 1 <= seq < head:
+        return seq
+    start = seq + 1
+    while start <= head:
+        stop = min(head, start + BATCH_WINDOW - 1)
+        for record in list(store.read(game, start, stop)):
+            if record.type in BATCH_STARTS:
+                return record.seq - 1
+        start = stop + 1
+    return head
+
+
 def check_range(store: Store, game: str, from_seq: int, to_seq: int | None) -> None:
     """InputError unless ``from_seq``..``to_seq`` are events of the game, in order."""
     head, _ = store.head(game)

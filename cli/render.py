@@ -63,10 +63,20 @@ def table_text(table: Table) -> str:
     return "\n".join(lines)
 
 
+def whole_batch(view: dict[str, Any]) -> str:
+    """What a player's view says when the event asked for lies inside a batch: the view is of
+    the batch's end (``Arbiter.view``)."""
+    at = view.get("at")
+    if at is None or at == view["seq"]:
+        return ""
+    return f" (event {at} is inside a batch, which a player sees whole)"
+
+
 def summary_text(view: dict[str, Any], summary: Summary) -> str:
     who = f" as {view['as']}" if view.get("as") else " (the referee's view)"
     lines = [
-        heading(f"{view['game']} ({view['ruleset']}) after event {view['seq']}{who}"),
+        heading(f"{view['game']} ({view['ruleset']}) after event {view['seq']}{who}")
+        + whole_batch(view),
         summary.headline,
     ]
     if summary.waiting:
@@ -84,7 +94,7 @@ def view_text(view: dict[str, Any]) -> str:
     who = f" as {view['as']}" if view.get("as") else ""
     over = "  (game over)" if view.get("over") else ""
     word = view.get("round_word", "round")
-    head = f"game {view['game']} ({view['ruleset']}) after seq {view['seq']}, {word} {view['round']}{who}{over}"
+    head = f"game {view['game']} ({view['ruleset']}) after seq {view['seq']}{whole_batch(view)}, {word} {view['round']}{who}{over}"
     return head + "\n" + json.dumps(view["state"], indent=2, ensure_ascii=False)
 
 

@@ -50,7 +50,15 @@ def replay_steps(
     """Each step from the state ``state`` (None before the first event): the record as the
     reader may see it (``shown``) and the clear event the rules fold. Yields its seq, type and
     data as shown, the rule it explains (withheld where a seal stays closed to the reader), and
-    what it changed in the reader's view (``player``; None: the referee's full view)."""
+    what it changed in the reader's view (``player``; None: the referee's full view).
+
+    A player sees a batch whole: what it changed is shown on its last event, the earlier ones
+    changing nothing of their own (their order could tell what the rules hide), and a range
+    that stops inside a batch shows no changes for that batch's events. The referee's changes
+    are shown event by event."""
+    if player is not None:
+        yield from _batch_by_batch(ruleset, state, steps, player, last_ends, anchor)
+        return
     # what the game waits for (``Ruleset.decision_keys``), between two events of a batch, is as
     # the batch found it
     decision_keys = ruleset.decision_keys
@@ -82,3 +90,33 @@ def replay_steps(
             else [],
         }
         before_view = after_view
+
+
+def _batch_by_batch(
+    ruleset: AnyRuleset,
+    state: Any,
+    steps: Iterable[_Step],
+    player: str,
+    last_ends: bool,
+    anchor: Any,
+) -> Iterator[dict[str, Any]]:
+    """``replay_steps`` for a player: the view is read at batch ends only (``anchor``, the
+    state at the end of the batch before the range, when the range starts inside a batch)."""
+    start = anchor if anchor is not None else state
+    before_view: Any = ruleset.view(start, player) if start is not None else {}
+    for (shown, (_, event)), batch_ends in _with_batch_ends(steps, last_ends):
+        state = evolve_event(ruleset, state, event)
+        data = json.loads(shown.data)
+        rule = explained(event, data)
+        shown_changes: list[str] = []
+        if batch_ends:
+            after_view = ruleset.view(state, player) if state is not None else {}
+            shown_changes = changes(before_view, after_view)
+            before_view = after_view
+        yield {
+            "seq": shown.seq,
+            "type": shown.type,
+            "data": data,
+            "explain": WITHHELD if rule is None else rule,
+            "changes": shown_changes,
+        }

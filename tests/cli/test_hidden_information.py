@@ -8,10 +8,13 @@ from pathlib import Path
 
 from click.testing import CliRunner
 
+from tests.recorded import FIXTURES
 from warlog.arbiter.autoplay import autoplay
 from warlog.arbiter.database import on_database
 from warlog.cli.context import open_arbiter
 from warlog.cli.main import cli
+
+GOLDEN = FIXTURES / "armageddon-empires" / "ae-golden.jsonl"
 
 
 def warlog(db: Path, *args: str) -> str:
@@ -152,3 +155,27 @@ def test_play_with_referee_prints_every_sealed_value_opened_and_without_it_the_p
     as_blue = lines(warlog(db, "events", "g2", "--from", str(first), "--as", "blue", "--json"))
     assert printed["g2"] == as_blue
     assert any("value" not in s for s in sealed_objects(printed["g2"]))
+
+
+def test_a_player_asking_for_an_event_inside_a_batch_is_shown_the_batch_s_end(
+    tmp_path: Path,
+) -> None:
+    """Given the golden Armageddon Empires game, whose first command of round 1 is the batch
+    of seqs 20..32 (the purchase, the initiative rolls, the observation checks), when red asks
+    for the state after seq 25 inside it, then red is shown the state after seq 32 (``seq``
+    32, ``at`` 25) and the summary says why; the referee is still shown seq 25 itself, which
+    differs from the batch's end."""
+    db = tmp_path / "w.db"
+    warlog(db, "import", str(GOLDEN))
+    inside = json.loads(warlog(db, "state", "ae-golden", "--at", "25", "--as", "red", "--json"))
+    end = json.loads(warlog(db, "state", "ae-golden", "--at", "32", "--as", "red", "--json"))
+    assert (inside["seq"], inside["at"], end["at"]) == (32, 25, 32)
+    assert inside["state"] == end["state"]
+    text = warlog(db, "state", "ae-golden", "--at", "25", "--as", "red")
+    assert text.splitlines()[0].endswith(
+        "after event 32 as red (event 25 is inside a batch, which a player sees whole)"
+    )
+    referee = json.loads(warlog(db, "state", "ae-golden", "--at", "25", "--json"))
+    at_end = json.loads(warlog(db, "state", "ae-golden", "--at", "32", "--json"))
+    assert (referee["seq"], referee["at"]) == (25, 25)
+    assert referee["state"] != at_end["state"]

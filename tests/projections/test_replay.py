@@ -14,6 +14,7 @@ from warlog.arbiter.application import Arbiter
 from warlog.domain import rulesets
 from warlog.domain.core.events import BATCH_STARTS
 from warlog.eventstore.memory_store import MemoryStore
+from warlog.projections.changes import changes
 
 
 def test_what_the_game_waits_for_changes_only_at_batch_ends() -> None:
@@ -108,3 +109,24 @@ def test_a_player_s_replay_of_a_range_is_that_range_of_its_whole_replay() -> Non
     assert list(arb.replay(game, 118, 153, "red")) == whole[117:153]
     feed = [json.loads(r.data) for r in arb.records_as(game, "red", 118, 160)]
     assert [step["data"] for step in part] == feed
+
+
+def test_a_player_s_replay_shows_what_a_batch_changed_on_its_last_event_only() -> None:
+    """Given Armageddon Empires' golden game, when red replays its first 400 events, then every
+    event inside a batch is listed with no changes of its own, and each batch's last event
+    shows what the whole batch changed in red's view (red's view at the batch's end compared
+    with red's view at the previous one), so no view between two events of a batch is shown;
+    the referee's replay still shows changes on events inside a batch."""
+    arb, game = recorded("armageddon-empires", "ae-golden")
+    ruleset = arb.ruleset_of(game)
+    steps = list(arb.replay(game, 1, 400, "red"))
+    types = [step["type"] for step in steps] + [next(iter(arb.records(game, 401, 401))).type]
+    ends = [step["seq"] for i, step in enumerate(steps) if types[i + 1] in BATCH_STARTS]
+    assert all(step["seq"] in ends for step in steps if step["changes"])
+    before: dict[str, object] = {}
+    for end in ends:
+        after = ruleset.view(arb.state(game, end), "red")
+        assert steps[end - 1]["changes"] == changes(before, after), end
+        before = after
+    referee = list(arb.replay(game, 1, 400))
+    assert [s for s in referee if s["changes"] and s["seq"] not in ends]

@@ -25,6 +25,7 @@ from tests.server.conftest import (
 )
 from warlog.arbiter.exchange import export_line
 from warlog.domain import rulesets as registry
+from warlog.domain.core.events import BATCH_STARTS
 
 
 def exported(records: Any) -> list[dict[str, Any]]:
@@ -308,3 +309,35 @@ def test_a_referee_enters_manual_dice_with_the_organisers_token(
     # a hidden roll (the round's observation) reaches the organiser opened: its value is the faces
     opened = [e["data"]["faces"] for e in rolled]
     assert [f for fs in opened for f in (fs["value"] if "sealed" in fs else fs)] == faces
+
+
+def test_a_player_s_state_at_an_event_inside_a_batch_is_the_state_at_the_batch_s_end(
+    client: httpx.Client, db: Path
+) -> None:
+    """Given an Armageddon Empires game played 12 commands in, when a player asks for the state
+    at an event inside a batch, after which the referee's state is not yet the batch's end's,
+    then the player is answered with the state after the batch's last event (``seq``, with
+    ``at`` the event asked for), and the referee with the state after the event asked for."""
+    game = new_game(client, "armageddon-empires", game="g")
+    play_some(client, game, 12)
+    arb = arbiter_on(db)
+    records = list(arb.records("g"))
+    ends = [r.seq - 1 for r in records[1:] if r.type in BATCH_STARTS] + [records[-1].seq]
+    inside = [
+        (seq, end)
+        for start, end in zip([0, *ends], ends, strict=False)
+        for seq in range(start + 1, end)
+        if arb.view("g", seq)["state"] != arb.view("g", end)["state"]
+    ]
+    seq, end = inside[-1]
+    for player in game.players:
+        shown = client.get(f"/games/g/state?at={seq}", headers=game.as_(player)).json()
+        at_end = client.get(f"/games/g/state?at={end}", headers=game.as_(player)).json()
+        assert (shown["seq"], shown["at"]) == (end, seq)
+        assert shown["state"] == at_end["state"]
+    referee = client.get(f"/games/g/state?at={seq}", headers=ADMIN_HEADERS).json()
+    assert (referee["seq"], referee["at"]) == (seq, seq)
+    assert (
+        referee["state"]
+        != client.get(f"/games/g/state?at={end}", headers=ADMIN_HEADERS).json()["state"]
+    )

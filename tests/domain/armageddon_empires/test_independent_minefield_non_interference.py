@@ -231,13 +231,10 @@ WATCHED = (
 
 
 def told(arb: Arbiter, player: str) -> str:
-    """What ``player`` is told of the game: its records, the explanation of each event, its
-    Events view and its view now (``reads`` less the views after each event and the replay's
-    changes, which still show an army a minefield destroyed gone at ``minefields_checked``:
-    README, Known leaks)."""
-    out = json.loads(reads(arb, player))
-    del out["views"], out["replay"]
-    return blinded({**out, "now": arb.view("ni", player=player)})
+    """What ``player`` is told of the game: every read of ``reads`` (its records, its view
+    after each event, which inside a batch is the batch's end, its replay, whose changes fall
+    on batch ends, the explanation of each event, its Events view) and its view now."""
+    return blinded({**json.loads(reads(arb, player)), "now": arb.view("ni", player=player)})
 
 
 @pytest.mark.parametrize("version", [None, "24"], ids=["latest", "24"])
@@ -260,8 +257,9 @@ def test_blue_cannot_tell_that_the_army_it_lost_from_sight_was_destroyed_by_a_mi
     assert "red-run" not in games["ridge"].view("ni")["state"]["armies"]
     assert games["none"].view("ni")["state"]["armies"]["red-run"]["at"] == "4,0"
     # then under version 25 blue is told the same of both: it lost the runner from its sight
-    # (AE-17; AE-53, AE-67: what the minefield did is red's); version 24 listed it lost only
-    # when it walked on
+    # (AE-17; AE-53, AE-67: what the minefield did is red's), and its views at every seq and
+    # its replay show the runner gone at the end of the move's batch in both, not at the
+    # minefield's check in one; version 24 listed it lost only when it walked on
     same = told(games["ridge"], "blue") == told(games["none"], "blue")
     assert same is (version is None)
     lost = [

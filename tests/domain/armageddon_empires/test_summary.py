@@ -24,8 +24,12 @@ def test_a_decision_outside_the_turn_is_named_in_its_own_words(golden: tuple[Arb
         arb.summary(game, 201, "red").waiting == "blue sets up its side (p.33) in battle 1 at 3,6"
     )
     # in red's own turn the turn's orders are listed; between two events of a batch, nothing
-    assert arb.summary(game, 1785 - 2, "red").waiting.startswith("red acts: draw, deploy")
-    assert arb.summary(game, 63, "red").waiting == ""
+    # (the referee's reads: a player asking for an event inside a batch is shown its end, so
+    # red at 1783 is told what it is told at 1785, and at 63 what it is at 65)
+    assert arb.summary(game, 1785 - 2).waiting.startswith("red acts: draw, deploy")
+    assert arb.summary(game, 63).waiting == ""
+    assert arb.summary(game, 1785 - 2, "red") == arb.summary(game, 1785, "red")
+    assert arb.summary(game, 63, "red").waiting.startswith("red acts: draw, deploy")
 
 
 def test_a_finished_game_names_its_winner(golden: tuple[Arbiter, str]) -> None:
@@ -47,11 +51,12 @@ def test_the_empires_table_shows_ap_owed_and_bids_as_each_reader_may_see_them(
 ) -> None:
     arb, game = golden
     # blue owes 4 AP for what it did in red's turn (AE-19): public, as those acts were
-    blue = next(r for r in arb.summary(game, 2077, "red").tables[0].rows if r[0] == "blue")
+    blue = next(r for r in arb.summary(game, 2066, "red").tables[0].rows if r[0] == "blue")
     assert blue[1] == "hidden, owes 4"
-    # red has bid 2 initiative dice: red reads its bid, blue only that red has bid (AE-7)
-    as_red = {r[0]: r[1] for r in arb.summary(game, 20, "red").tables[0].rows}
-    as_blue = {r[0]: r[1] for r in arb.summary(game, 20, "blue").tables[0].rows}
+    # red has bid 2 initiative dice (its bid's batch ends at 19): red reads its bid, blue only
+    # that red has bid (AE-7)
+    as_red = {r[0]: r[1] for r in arb.summary(game, 19, "red").tables[0].rows}
+    as_blue = {r[0]: r[1] for r in arb.summary(game, 19, "blue").tables[0].rows}
     assert as_red["red"] == "0; bid 2" and as_blue["red"] == "hidden; bid hidden"
 
 
