@@ -187,15 +187,17 @@ def import_log(
     openings: list[Opening] = []
     # the seeds the values can be opened by here: those the log makes public, and those the
     # vault already holds (the log of a game of this database, imported again)
-    known = _public_commitments(records)
+    public = _public_commitments(records)
     in_force = list(_commitments_in_force(records))
+    held: set[str] = set()
     if arb.vault.available():  # asked only of a key file that exists: asking would make one
-        for commitment in set(in_force) - known:
+        for commitment in set(in_force) - public:
             with contextlib.suppress(WarlogError):
-                if arb.vault.key(commitment) is not None:
-                    known.add(commitment)
-    if not despite_live_forks:
-        _refuse_live_keys(arb, set(in_force) - _public_commitments(records), game)
+                if commitment and arb.vault.key(commitment) is not None:
+                    held.add(commitment)
+    known = public | held
+    if held and not despite_live_forks:
+        _refuse_live_keys(arb, held, game)
     for record, commitment in zip(records, in_force, strict=True):
         data = record.data
         if has_seals(data):
@@ -239,17 +241,17 @@ def import_log(
     return game
 
 
-def _refuse_live_keys(arb: Arbiter, secret: set[str], game: str) -> None:
+def _refuse_live_keys(arb: Arbiter, held: set[str], game: str) -> None:
     """InputError (``input/live_forks``) when a game of this database still being played holds
-    one of the ``secret`` keys a log to import plays by (an export of it, or a log forged to
-    claim its key): the copy would roll that game's dice and open its values here, so playing
-    or revealing it would tell that game's future and secrets."""
+    one of the keys a log to import plays by that this key file ``held`` and the log does not
+    reveal (an export of it, or a log forged to claim its key): the copy would roll that game's
+    dice and open its values here, so playing or revealing it would tell that game's future and
+    secrets."""
     from warlog.arbiter.forks import live_key_holders
     from warlog.arbiter.revealing import LIVE_FORKS
     from warlog.domain.core.summary import listed
 
-    held = sorted(c for c in secret if c and arb.vault.available() and _holds(arb, c))
-    holders = live_key_holders(arb, held) if held else []
+    holders = live_key_holders(arb, held)
     if holders:
         one = len(holders) == 1
         raise InputError(
@@ -260,14 +262,6 @@ def _refuse_live_keys(arb: Arbiter, secret: set[str], game: str) -> None:
             "--despite-live-forks)",
             LIVE_FORKS,
         )
-
-
-def _holds(arb: Arbiter, commitment: str) -> bool:
-    """Whether the vault holds the key of ``commitment`` (a damaged key file: not held)."""
-    try:
-        return arb.vault.key(commitment) is not None
-    except WarlogError:
-        return False
 
 
 def broken_log(findings: Sequence[Finding]) -> str:

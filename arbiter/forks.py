@@ -183,10 +183,7 @@ def live_sharers(arb: Arbiter, game: str) -> LiveSharers:
     for other in others:
         found, shared = folded[other], theirs[other]
         if found is not None:
-            meta = found.meta
-            if meta.revealed or (meta.dice.commitment or "") in public:
-                continue  # its seed is already known
-            if arb.ruleset_of(other).is_terminal(found.state):
+            if _past_secrets(arb, other, found, public):
                 continue
             if mine is not None and shared is not None and mine & shared <= public:
                 continue  # what they share is told already
@@ -211,13 +208,19 @@ def live_key_holders(arb: Arbiter, keys: Collection[str]) -> list[str]:
         found, held = folded[game], exact[game]
         if held is not None and not (held & wanted) - public:
             continue  # what it holds of them is told already
-        if found is not None:
-            if found.meta.revealed or (found.meta.dice.commitment or "") in public:
-                continue
-            if arb.ruleset_of(game).is_terminal(found.state):
-                continue
+        if found is not None and _past_secrets(arb, game, found, public):
+            continue
         live.append(game)
     return live
+
+
+def _past_secrets(arb: Arbiter, game: str, found: Folded, public: set[str]) -> bool:
+    """Whether ``game`` (``found``: folded at its head) keeps no secret a reveal could tell: its
+    seed revealed or already public (``public``: the seeds revealed in the logs at hand), or
+    the game over."""
+    if found.meta.revealed or (found.meta.dice.commitment or "") in public:
+        return True
+    return bool(arb.ruleset_of(game).is_terminal(found.state))
 
 
 def _folded(arb: Arbiter, game: str) -> Folded | None:
