@@ -153,20 +153,28 @@ def test_an_unknown_enemy_minefield_does_not_stop_a_lay_so_that_no_refusal_revea
     assert violations(g.state) == []
 
 
-def unaware(g: Given) -> Given:
-    """Given: blue's sapper laid a minefield at 2,0, where red's sapper stands unaware of it."""
+def laid_by_blue(g: Given, army: str, at: str) -> str:
+    """Given: blue's ``army`` (its Engineer ``blue.sapper.1``) laid the minefield card of its
+    hand at ``at``; the card."""
     card = mine_card(g, "blue")
     with_ap(g, "blue", LAY_MINEFIELD_AP)
     laid = MinefieldLaid(
         empire="blue",
-        army="blue-eng",
+        army=army,
         engineer="blue.sapper.1",
         minefield=card,
         card=card,
-        at="2,0",
+        at=at,
         ap_cost=LAY_MINEFIELD_AP,
     )
-    return g.events(laid)
+    g.events(laid)
+    return card
+
+
+def unaware(g: Given) -> Given:
+    """Given: blue's sapper laid a minefield at 2,0, where red's sapper stands unaware of it."""
+    laid_by_blue(g, "blue-eng", "2,0")
+    return g
 
 
 def walked_in(g: Given) -> Given:

@@ -21,11 +21,10 @@ from tests.domain.armageddon_empires.helpers import (
     sight,
     start_turns,
     toml,
-    with_ap,
 )
 from tests.domain.armageddon_empires.invariants import check_invariants
 from tests.domain.armageddon_empires.test_engineers import ARMIES as ENGINEERS
-from tests.domain.armageddon_empires.test_engineers import EMPIRES, mine_card
+from tests.domain.armageddon_empires.test_engineers import EMPIRES, laid_by_blue
 from tests.domain.armageddon_empires.test_hidden_setup import created_as
 from tests.domain.armageddon_empires.test_minefields import (
     COLUMN,
@@ -43,12 +42,11 @@ from warlog.domain import rulesets
 from warlog.domain.armageddon_empires.cards import INDEPENDENT
 from warlog.domain.armageddon_empires.commands import EndTurn, LiftMinefield, MoveArmy
 from warlog.domain.armageddon_empires.control import controllers
-from warlog.domain.armageddon_empires.costs import LAY_MINEFIELD_AP, LIFT_MINEFIELD_AP
+from warlog.domain.armageddon_empires.costs import LIFT_MINEFIELD_AP
 from warlog.domain.armageddon_empires.engineers import legal_engineer_orders
 from warlog.domain.armageddon_empires.events import ArmyMoved
 from warlog.domain.armageddon_empires.invariants import violations
 from warlog.domain.armageddon_empires.minefield_events import (
-    MinefieldLaid,
     MinefieldLifted,
     MinefieldsChecked,
 )
@@ -325,18 +323,7 @@ def test_engineers_are_immune_to_the_ridge_and_take_their_x_off_its_dice() -> No
 def test_an_army_walking_into_a_hex_holding_both_meets_the_empire_s_minefield() -> None:
     # given blue's minefield laid at 3,0 over the ridge, which blue's Engineer did not know of
     g = start_turns(game(armies=MINE_CARDS + COLUMN + FAR + RIDGE, empires=EMPIRES), "red")
-    card = mine_card(g, "blue")
-    with_ap(g, "blue", LAY_MINEFIELD_AP)
-    laid = MinefieldLaid(
-        empire="blue",
-        army="blue-a",
-        engineer="blue.sapper.1",
-        minefield=card,
-        card=card,
-        at="3,0",
-        ap_cost=LAY_MINEFIELD_AP,
-    )
-    g.events(laid)
+    card = laid_by_blue(g, "blue-a", "3,0")
     # when red's column walks in, then it meets blue's, whose report tells blue (AE-67)
     events = moved(g, "red", "red-col", "5,0", MISSES)
     assert attack_of(events).minefield == card
