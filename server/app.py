@@ -175,12 +175,23 @@ def must_be_revealed(arb: Arbiter, game: str, player: str | None, what: str) -> 
         )
 
 
+def check_seqs(game: str, head: int, *seqs: int | None) -> None:
+    """InputError naming the first of ``seqs`` below 1 (a seq past the head may be waited
+    for): the CLI's line and code for a seq outside the log."""
+    for seq in seqs:
+        if seq is not None and seq < 1:
+            raise InputError(
+                f"game {game} has events 1..{head}; there is no event {seq}", "input/bad_seq"
+            )
+
+
 def events_between(
     arb: Arbiter, game: str, player: str | None, from_seq: int, until: int | None
 ) -> list[Record]:
     """The events ``from_seq``..``until`` (as far as the log goes) as ``player`` sees them;
     ``from_seq`` may be the head + 1 (nothing new yet), not beyond (InputError)."""
     head, _ = arb.head(game)
+    check_seqs(game, head, from_seq, until)
     if from_seq > head + 1:
         raise InputError(
             f"game {game} has events 1..{head}; there is no event {from_seq}", "input/bad_seq"
@@ -319,7 +330,7 @@ async def state(
     request: Request[Any, Any, Any],
     game: FromPath[str],
     at: Annotated[
-        int | None, QueryParameter(ge=1, description="After event SEQ (default: the head).")
+        int | None, QueryParameter(description="After event SEQ (default: the head).")
     ] = None,
 ) -> dict[str, Any]:
     """The state as the caller may see it (what `warlog state GAME --json --as PLAYER` prints)."""
@@ -336,10 +347,10 @@ async def state(
 async def events(
     request: Request[Any, Any, Any],
     game: FromPath[str],
-    from_seq: Annotated[int, QueryParameter(name="from", ge=1, description="The first seq.")] = 1,
+    from_seq: Annotated[int, QueryParameter(name="from", description="The first seq.")] = 1,
     until: Annotated[
         int | None,
-        QueryParameter(ge=1, description="The last seq: the feed closes after it is sent."),
+        QueryParameter(description="The last seq: the feed closes after it is sent."),
     ] = None,
     last_event_id: Annotated[
         str | None,
@@ -364,6 +375,7 @@ async def events(
 
     def check(arb: Arbiter) -> None:
         head, _ = arb.head(game)
+        check_seqs(game, head, until, from_seq if resumed is None else None)
         if after > head:
             raise InputError(
                 f"game {game} has events 1..{head}; there is nothing after {after} yet to "

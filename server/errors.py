@@ -139,7 +139,12 @@ def _validation_message(exc: ValidationException) -> str:
             if source == "body" and item.get("message") == repr(key):  # no body at all
                 parts.append("the body is empty: give one JSON object")
                 continue
-            where = "the body" if source == "body" else f"{source} parameter {key!r}"
+            if source != "body":
+                where = f"{source} parameter {key!r}"
+            elif key in (None, "data"):  # the object as a whole
+                where = "the body"
+            else:
+                where = f"the body's field {key!r}"
             parts.append(f"{where}: {item.get('message', '')}")
     return "; ".join(parts) if parts else str(exc.detail)
 

@@ -7,10 +7,18 @@ from typing import Annotated, Any, Literal
 
 import msgspec
 
-from warlog.arbiter.ids import GAME_ID
+from warlog.arbiter.ids import FILE_SUFFIX, GAME_ID
 from warlog.eventstore.records import Record
 
-GameId = Annotated[str, msgspec.Meta(pattern=GAME_ID.pattern)]
+#: checked by the arbiter (`input/bad_game_id`, the CLI's line), not by a pattern here, whose
+#: failure would name a regex rather than the rule
+GameId = Annotated[
+    str,
+    msgspec.Meta(
+        description=f"1-64 letters, digits, '_', '.' or '-', starting with a letter or digit "
+        f"(the pattern {GAME_ID.pattern}) and not ending in {FILE_SUFFIX}"
+    ),
+]
 
 
 class NewGame(msgspec.Struct, frozen=True, forbid_unknown_fields=True):

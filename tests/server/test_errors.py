@@ -228,13 +228,14 @@ def test_an_if_match_past_any_head_is_409_not_400(client: httpx.Client, db: Path
 
 
 BAD_QUERIES = [
-    ("state?at=0", "input/invalid"),
+    ("state?at=0", "input/bad_seq"),
+    ("state?at=-3", "input/bad_seq"),
     ("state?at=abc", "input/invalid"),
     ("state?at=99999", "input/bad_seq"),
-    ("events?from=0", "input/invalid"),
+    ("events?from=0", "input/bad_seq"),
     ("events?from=x", "input/invalid"),
     ("events?from=99999", "input/bad_seq"),
-    ("events?until=0", "input/invalid"),
+    ("events?until=0", "input/bad_seq"),
     ("log?all=maybe", "input/invalid"),
 ]
 
@@ -244,6 +245,25 @@ def test_a_bad_query_is_400(client: httpx.Client) -> None:
     for query, code in BAD_QUERIES:
         for headers in (game.as_("red"), ADMIN_HEADERS):
             assert_error(client.get(f"/games/g/{query}", headers=headers), 400, code)
+
+
+def test_a_seq_below_one_is_named_as_the_cli_names_it(client: httpx.Client, db: Path) -> None:
+    # given a game over HTTP
+    game = new_game(client, "armageddon-empires", game="g")
+    head = arbiter_on(db).head("g")[0]
+    line = f"game g has events 1..{head}; there is no event 0"
+    # when a seq of 0 is asked for: the state after it, the events or the feed from or until it
+    asked = [
+        client.get("/games/g/state?at=0", headers=game.as_("red")),
+        client.get("/games/g/events?from=0", headers=game.as_("red")),
+        client.get("/games/g/events?until=0", headers=ADMIN_HEADERS),
+        client.get(
+            "/games/g/events?from=0", headers={**ADMIN_HEADERS, "Accept": "text/event-stream"}
+        ),
+    ]
+    # then each is the CLI's line for `state --at 0`: 400 input/bad_seq naming the log's seqs
+    for response in asked:
+        assert assert_error(response, 400, "input/bad_seq")["message"] == line
 
 
 def test_a_query_parameter_given_twice_is_400_not_a_silent_pick(client: httpx.Client) -> None:
@@ -328,7 +348,8 @@ def test_a_feed_resumed_after_a_bad_last_event_id_is_400(client: httpx.Client) -
             400,
             "input/unknown_scenario",
         ),
-        ({"ruleset": "armageddon-empires", "game": "has space"}, 400, None),
+        ({"ruleset": "armageddon-empires", "game": "has space"}, 400, "input/bad_game_id"),
+        ({"ruleset": "armageddon-empires", "game": "g2.jsonl"}, 400, "input/bad_game_id"),
         ({"ruleset": "armageddon-empires", "game": "g"}, 409, "input/game_exists"),
         # a salt is hashed into every die and kept in game_created for good
         ({"ruleset": "armageddon-empires", "salt": "s" * 900_000}, 400, "input/bad_salt"),
@@ -369,6 +390,27 @@ BAD_NEW_GAMES = [
         b'["heroic-battles"]',
         "input/bad_command",
         "the body is one JSON object, not '[\"heroic-battles\"]'",
+    ),
+    (
+        b'{"ruleset": "heroic-battles", "game": "round 1"}',
+        "input/bad_game_id",
+        "bad game id 'round 1': use 1-64 letters, digits, '_', '.' or '-', starting with a letter "
+        "or digit and not ending in .jsonl",
+    ),
+    (
+        b'{"ruleset": "heroic-battles", "game": 7}',
+        "input/invalid",
+        "the body's field 'game': Expected `str | null`, got `int`",
+    ),
+    (
+        b'{"ruleset": "heroic-battles", "dice": "loaded"}',
+        "input/invalid",
+        "the body's field 'dice': Invalid enum value 'loaded'",
+    ),
+    (
+        b'{"ruleset": "heroic-battles", "seed": 1}',
+        "input/invalid",
+        "the body: Object contains unknown field `seed`",
     ),
     (b"  ", "input/empty_command", "the body is empty: give one JSON object"),
     (b"", "input/invalid", "the body is empty: give one JSON object"),
