@@ -250,7 +250,14 @@ def _build(
         for x in state.counters.values()
         if x.side == opponent(player) and board.on_map(x)
     }
-    placing = by_type.get(cmd.Place, []) + by_type.get(cmd.Rebuild, [])
+    # the Imperials hold their hives and factories (``_holds_ground``): a counter placed over the
+    # stacking limits (BFA-12, since version 8) would be lost when their next movement phase
+    # ends, so this policy places within them only, leaving the rest in the READY box
+    placing = [
+        c
+        for c in by_type.get(cmd.Place, [])
+        if isinstance(c, cmd.Place) and board.fits(state, c.to, [state.counters[c.counter]])
+    ] + by_type.get(cmd.Rebuild, [])
     if placing:
         return min(placing, key=lambda c: _distance_to(state, _area(c), front))
     return None

@@ -5,6 +5,8 @@ seed 003 "Build Phase" (Imperial and Orc), "First Turn Surprise" (build points h
 
 from __future__ import annotations
 
+import msgspec
+
 from warlog.domain.battle_for_armageddon import board
 from warlog.domain.battle_for_armageddon.build_events import (
     BuildPointsCounted,
@@ -16,6 +18,7 @@ from warlog.domain.battle_for_armageddon.build_events import (
 )
 from warlog.domain.battle_for_armageddon.commands import Build, Place, Rebuild
 from warlog.domain.battle_for_armageddon.rules import (
+    BUILD_OVERSTACK_SINCE,
     FIRST_TURN,
     FIRST_TURN_BUILD_DIVISOR,
     IMPERIALS,
@@ -116,13 +119,15 @@ def finish_building(batch: Batch[GameState]) -> None:
 
 def placements(state: GameState, counter: Counter) -> list[str]:
     """seed 003: READY counters go onto a hive or factory (BFA-12: one still standing), within
-    stacking."""
+    stacking in games begun under version 7 and before, over it too since version 8
+    (``rules.BUILD_OVERSTACK_SINCE``)."""
+    overstack = state.rules_version >= BUILD_OVERSTACK_SINCE
     return [
         s.area
         for s in state.sites.values()
         if not s.ruined
         and not board.enemy_occupied(state, s.area, IMPERIALS)
-        and board.fits(state, s.area, [counter])
+        and (overstack or board.fits(state, s.area, [counter]))
     ]
 
 
@@ -134,14 +139,25 @@ def place(batch: Batch[GameState], cmd: Place) -> None:
     if counter.side != IMPERIALS or counter.location != READY:
         raise reject(f"{cmd.counter} is not in the READY box", "not_ready")
     if cmd.to not in placements(state, counter):
-        why = _crowding(state, cmd.to, counter, STACKING)
+        if state.rules_version >= BUILD_OVERSTACK_SINCE:
+            room = ""
+        else:
+            room = f" with room in its stack{_crowding(state, cmd.to, counter, STACKING)}"
         raise reject(
             f"{cmd.counter} cannot be placed in {board.area_named(state, cmd.to)}: it must be an "
-            "intact hive or factory "
-            f"with room in its stack{why} (rules: Build Phase, Imperial; BFA-12)",
+            f"intact hive or factory{room} (rules: Build Phase, Imperial; BFA-12)",
             "bad_place",
         )
-    batch.emit(CounterPlaced(counter=counter.id, area=cmd.to, reason="from the READY box"))
+    stack = [*board.counters_in(state, cmd.to, IMPERIALS), counter]
+    problem = board.stacking_problem(state, cmd.to, stack)
+    batch.emit(
+        CounterPlaced(
+            counter=counter.id,
+            area=cmd.to,
+            reason="from the READY box",
+            overstacking=msgspec.UNSET if problem is None else problem,
+        )
+    )
 
 
 def _crowding(state: GameState, area: str, counter: Counter, rule: str) -> str:

@@ -4,6 +4,8 @@ The build points and Ork rebuilds counted, counters built on the production trac
 READY and rebuilt; tags are stable. Never imports ``state.py``.
 """
 
+import msgspec
+
 from warlog.domain.battle_for_armageddon.rules import (
     BUILD_IMPERIAL,
     BUILD_ORK,
@@ -80,12 +82,24 @@ class CounterPlaced(Event, frozen=True, tag="counter_placed"):
     reason: str
     #: counts as moved this movement phase (drop pod)
     moved: bool = False
+    #: since version 8 (``rules.BUILD_OVERSTACK_SINCE``, BFA-12): the stacking limit the
+    #: placement breaks; left out of the encoding for a placement within stacking, as in every
+    #: event of version 7 and before
+    overstacking: str | msgspec.UnsetType = msgspec.UNSET
 
     def explain(self) -> str:
         if self.moved:
             return (
                 f"{self.counter} lands in {self.area} ({self.reason}): any area open to it, "
                 "within stacking; it counts as moved (BFA-22)"
+            )
+        if isinstance(self.overstacking, str):
+            return (
+                f"{self.counter} is placed in {self.area} ({self.reason}): onto an intact hive or "
+                f"factory, over the stacking limits ({self.overstacking}), as the Build Phase "
+                "allows; unless the stack is within them at the end of the imperials' next "
+                "movement phase, the counters that arrived last are lost then "
+                f"({BUILD_IMPERIAL}; BFA-12, BFA-2)"
             )
         return (
             f"{self.counter} is placed in {self.area} ({self.reason}): onto an intact hive or "

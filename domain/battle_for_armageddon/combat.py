@@ -138,6 +138,9 @@ def odds(state: GameState, player: str, target: str, stacks: list[str]) -> Odds:
         for x in defenders
         if not board.is_fortification(state, x)
     ]
+    # BFA-30: a fortification's own defence is summed too (0 since version 8, whose scenarios
+    # give it none; a game begun under 7 or before counts its scenario's, and its explanation
+    # names it, ``AttackDeclared.fortifications_own_defence``)
     base = sum(board.defence_of(state, x) for x in defenders)
     site = board.intact_site_in(state, target)
     if site is not None:

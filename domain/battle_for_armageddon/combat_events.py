@@ -90,11 +90,19 @@ class AttackDeclared(Event, frozen=True, tag="attack_declared"):
         if self.fortified:
             forts = self.fortifications()
             named = f"{', '.join(forts)}: " if forts else ""
+            own, counted = self.fortifications_own_defence(), ""
+            if own:
+                who = forts[0] if len(forts) == 1 else f"({', '.join(forts)})"
+                defence = f"{defence} + {who} {own}"
+                counted = (
+                    "; BFA-30: a fortification's own defence counts in a game begun under version "
+                    "7 or before"
+                )
             defence = (
                 f"{FORTIFICATION_MULTIPLIER}×({defence} = {self.defence_base}) fortified "
                 f"= {self.defence_total} ({named}Fortifications double the defence of the "
                 f"counters they are stacked with, {SPECIAL_UNITS}; BFA-9: once, however many "
-                "stand there)"
+                f"stand there{counted})"
             )
         else:
             defence = f"{defence} = {self.defence_total}"
@@ -116,6 +124,13 @@ class AttackDeclared(Event, frozen=True, tag="attack_declared"):
         (``defence_parts`` names every other defender, with its value)."""
         counted = {part.rpartition(" ")[0] for part in self.defence_parts}
         return [d for d in self.defenders if d not in counted]
+
+    def fortifications_own_defence(self) -> int:
+        """What the fortifications' own defence adds to ``defence_base`` beyond the parts named:
+        0 since version 8, whose scenarios give a fortification none (BFA-30); a game begun
+        under version 7 or before counts what its scenario gives them (``combat.odds``)."""
+        named = sum(int(part.rpartition(" ")[2]) for part in self.defence_parts)
+        return self.defence_base - named
 
 
 def odds_note(a: int, d: int) -> str:

@@ -39,7 +39,7 @@ from warlog.domain.battle_for_armageddon.movement_events import (
     CounterEliminated,
     CounterMoved,
 )
-from warlog.domain.battle_for_armageddon.rules import READY, TRACK, opponent
+from warlog.domain.battle_for_armageddon.rules import IMPERIALS, READY, TRACK, opponent
 from warlog.domain.battle_for_armageddon.special_card_events import (
     SiteRebuilt,
     SpecialCardDrawn,
@@ -183,7 +183,17 @@ def _rebuilds(s: GameState, e: RebuildsCounted) -> GameState:
 
 
 def _phase_ended(s: GameState, e: PhaseEnded) -> GameState:
-    return replace(s, phase="", combat=None, build_step="", build_points=0, rebuilds=0)
+    # BFA-12: the Imperials' movement phase ends what a build phase's overstacking allowed
+    overstacked = () if e.phase == "movement" and e.player == IMPERIALS else s.overstacked
+    return replace(
+        s,
+        phase="",
+        combat=None,
+        build_step="",
+        build_points=0,
+        rebuilds=0,
+        overstacked=overstacked,
+    )
 
 
 def _game_ended(s: GameState, e: GameEnded) -> GameState:
@@ -289,6 +299,8 @@ def _production(s: GameState, e: ProductionAdvanced) -> GameState:
 
 def _placed(s: GameState, e: CounterPlaced) -> GameState:
     s = _with_counter(s, e.counter, location=e.area, track=0)
+    if isinstance(e.overstacking, str):
+        s = replace(s, overstacked=(*s.overstacked, e.counter))
     return replace(s, moved=(*s.moved, e.counter)) if e.moved else s
 
 

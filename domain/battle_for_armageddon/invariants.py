@@ -3,9 +3,10 @@
 Each invariant is named; ``violations(state)`` returns those broken (``Rules.invariants``). They
 follow from the rules sheet (seed 003) and the rulings: the counters, sites and special cards of
 the scenario are conserved, each in exactly one known place; stacking holds whenever the movement
-phase is not in progress (it counts at the end of the phase); the two sides never share an area;
-build points and rebuilds are never negative; the clock, the phases and a combat in progress are
-coherent.
+phase is not in progress (it counts at the end of the phase), but for the counters placed over it
+in a build phase since version 8 (BFA-12), until the Imperials' next movement phase ends; the two
+sides never share an area; build points and rebuilds are never negative; the clock, the phases
+and a combat in progress are coherent.
 """
 
 from __future__ import annotations
@@ -78,7 +79,10 @@ def _areas(state: GameState, out: list[Violation]) -> None:
         if side == ORKS and ((area, IMPERIALS) in stacks or area in sited):
             out.append(Violation("one_side_per_area", f"both sides stand in {area}"))
         if state.phase != "movement":
-            problem = board.stacking_problem(state, area, stack)
+            # BFA-12 (since version 8): counters placed over the limits in a build phase may
+            # stand so until the end of the Imperials' next movement phase, and only they
+            kept = [x for x in stack if x.id not in state.overstacked]
+            problem = board.stacking_problem(state, area, kept)
             if problem is not None:
                 out.append(Violation("stacking", problem))
 

@@ -15,6 +15,12 @@ from warlog.domain.core.errors import quoted, reject
 
 #: BFA-2: why a counter leaves the map when its area is over the limits as the phase ends
 OVERSTACKED = "overstacked at the end of the movement phase (BFA-2)"
+#: BFA-2 and BFA-12 (since version 8): why a counter placed over the limits in a build phase
+#: leaves the map when its area is still over them as the Imperials' next movement phase ends
+PLACED_OVERSTACKED = (
+    "placed over the stacking limits in the build phase and still overstacked at the end of the "
+    "movement phase (BFA-12, BFA-2)"
+)
 
 
 def budget(state: GameState, counter: Counter) -> int:
@@ -73,7 +79,12 @@ def destinations(state: GameState, counter: Counter) -> list[str]:
 
 def enforce_stacking(batch: Batch[GameState], player: str) -> None:
     """BFA-2: at the end of the movement phase an area over the limits loses the counters that
-    moved in last (first those of a second Ork tribe, then the excess) until it is within them."""
+    moved in last (first those of a second Ork tribe, then the excess) until it is within them.
+
+    Since version 8 (BFA-12, ``rules.BUILD_OVERSTACK_SINCE``) the counters placed over the limits
+    in a build phase since the Imperials' last movement phase arrived before those that moved in
+    this phase: they are lost after them, the last placed first, until the area is within them.
+    """
     state = batch.state
     areas = sorted(
         {x.location for x in state.counters.values() if x.side == player and board.on_map(x)}
@@ -102,11 +113,17 @@ def enforce_stacking(batch: Batch[GameState], player: str) -> None:
             x = batch.state.counters[cid]
             if x.tribe and x.tribe != keep:
                 eliminate(batch, cid, OVERSTACKED)
-        for cid in reversed(moved_here):
+        placed_here = [
+            cid
+            for cid in batch.state.overstacked
+            if batch.state.counters[cid].location == area and cid not in moved_here
+        ]
+        for cid in reversed([*placed_here, *moved_here]):
             stack = board.counters_in(batch.state, area, player)
             if board.stacking_problem(batch.state, area, stack) is None:
                 break
+            reason = OVERSTACKED if cid in moved_here else PLACED_OVERSTACKED
             x = batch.state.counters[cid]
             while x.location == area and board.counts_for_stacking(batch.state, x):
-                eliminate(batch, cid, OVERSTACKED)
+                eliminate(batch, cid, reason)
                 x = batch.state.counters[cid]

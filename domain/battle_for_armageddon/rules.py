@@ -73,6 +73,12 @@ FORTIFICATIONS_STACK_SINCE = 5
 RIVER_MODIFIER = -1
 #: seed 003 "Special Units": fortifications double the defence of the counters they stack with
 FORTIFICATION_MULTIPLIER = 2
+#: BFA-30, since this rules version: a scenario's fortification has defence 0, as the sheet's
+#: Special Units give it no defence of its own, only the doubling of its stack's
+#: (``scenario._check_fortifications``); games begun under version 7 and before keep their
+#: scenarios, and the own defence they count, as those versions did (``combat.odds``), their
+#: explanation naming it (``combat_events.AttackDeclared``)
+FORTIFICATION_NO_DEFENCE_SINCE = 8
 #: seed 003 CRT: up to 3 attacking counters may advance ...
 ADVANCE_MAX = 3
 #: ... if they have Move 2 or more
@@ -87,6 +93,14 @@ RETREAT_DISTANCE = 1
 BUILD_TRACK_START = 20
 #: seed 003 "Build Phase (Orc)": one rebuild for each 2 smoking ruins the Orks garrison
 RUINS_PER_ORK_REBUILD = 2
+#: BFA-12, since this rules version: a READY counter may be placed on an intact hive or factory
+#: over the stacking limits (seed 003 "Build Phase, Imperial": overstacking is allowed in the Build
+#: Phase, the stacks to be correct at the end of the following Movement Phase); at the end of the
+#: Imperials' next movement phase BFA-2 loses the counters that arrived last, those placed over
+#: the limits after those that moved in (``movement.enforce_stacking``). Ork rebuilds stay within
+#: stacking (seed 003 "Build Phase, Ork" grants no such allowance); games begun under version 7
+#: and before place within stacking
+BUILD_OVERSTACK_SINCE = 8
 #: seed 003 "Special Units": Dante and the chapters enter play on turn 3 in the READY box
 MARINES_ARRIVE_TURN = 3
 #: BFA-29, since this rules version: a scenario's Marine Chapters are Imperial and start "later"

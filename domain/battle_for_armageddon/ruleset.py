@@ -41,9 +41,12 @@ class BattleForArmageddon(Rules[GameState, Command]):
     #: names the counter whose ability allowed it (``combat.REROLL_LEADER_NAMED_SINCE``, BFA-14);
     #: 7: a scenario's Marine Chapters are Imperial and start "later", and no Ork counter starts
     #: "later" (``rules.MARINE_CHAPTERS_IMPERIAL_SINCE``, BFA-29), and a supply check names the
-    #: chapters that flipped (``supply.FLIPS_NAMED_SINCE``, BFA-13)
-    version: ClassVar[str] = "7"
-    kept_versions: ClassVar[tuple[str, ...]] = ("6", "5", "4", "3", "2")
+    #: chapters that flipped (``supply.FLIPS_NAMED_SINCE``, BFA-13); 8: a READY counter may be
+    #: placed over the stacking limits, lost at the end of the Imperials' next movement phase if
+    #: its stack is still over them (``rules.BUILD_OVERSTACK_SINCE``, BFA-12, BFA-2), and a
+    #: scenario's fortification has defence 0 (``rules.FORTIFICATION_NO_DEFENCE_SINCE``, BFA-30)
+    version: ClassVar[str] = "8"
+    kept_versions: ClassVar[tuple[str, ...]] = ("7", "6", "5", "4", "3", "2")
     event_types: ClassVar[tuple[type[Event], ...]] = EVENT_TYPES
     command_type: ClassVar[Any] = BfaCommand
     state_type: ClassVar[type] = GameState

@@ -4,7 +4,8 @@ Every error is an InputError ``input/bad_scenario`` naming the path of the bad f
 (``$.counters[3].start: unknown area 'x'``). The fields are documented in docs/scenarios.md,
 section "Battle for Armageddon". A scenario is checked under the rules version a game of it begins
 under (the ruleset's ``parse_scenario`` and ``scenario_from_builtins`` pass their own): BFA-29's
-limits hold since version 7, and a game begun before keeps the checks its scenario passed then.
+limits hold since version 7, BFA-30's since version 8, and a game begun before keeps the checks
+its scenario passed then.
 """
 
 import re
@@ -15,6 +16,7 @@ import msgspec
 
 from warlog.domain.battle_for_armageddon.rules import (
     BUILD_TRACK_START,
+    FORTIFICATION_NO_DEFENCE_SINCE,
     HIVES,
     IMPERIALS,
     MARINE_CHAPTERS_IMPERIAL_SINCE,
@@ -192,6 +194,8 @@ def check(sc: Scenario, version: int | None = None) -> None:
     _check_counters(sc)
     if version is None or version >= MARINE_CHAPTERS_IMPERIAL_SINCE:
         _check_marines(sc)
+    if version is None or version >= FORTIFICATION_NO_DEFENCE_SINCE:
+        _check_fortifications(sc)
     _check_cards(sc)
 
 
@@ -381,6 +385,18 @@ def _check_marines(sc: Scenario) -> None:
             raise _bad(
                 f"$.counters[{i}].start",
                 f"the Orks set up all their counters in Ork Territory, none 'later' ({SETUP}; BFA-29)",
+            )
+
+
+def _check_fortifications(sc: Scenario) -> None:
+    """BFA-30 (``rules.FORTIFICATION_NO_DEFENCE_SINCE``): a fortification has no defence of its
+    own; it doubles the defence of the counters it is stacked with (rules: Special Units)."""
+    for i, t in enumerate(sc.counter_types):
+        if t.role == "fortification" and t.defence != 0:
+            raise _bad(
+                f"$.counter_types[{i}].defence",
+                f"a fortification has no defence of its own, not {t.defence}: it doubles the "
+                f"defence of the counters it is stacked with ({SPECIAL_UNITS}; BFA-30)",
             )
 
 

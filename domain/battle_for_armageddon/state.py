@@ -109,3 +109,6 @@ class GameState(msgspec.Struct, frozen=True):
     rebuilds: int = 0
     result: str = ""
     rules_version: int = 2
+    #: since version 8 (BFA-12): the counters placed over the stacking limits in a build phase,
+    #: in the order placed, until the end of the Imperials' next movement phase (BFA-2)
+    overstacked: tuple[str, ...] = ()

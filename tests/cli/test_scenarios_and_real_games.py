@@ -68,6 +68,24 @@ def test_a_new_game_s_scenario_with_an_ork_marine_chapter_is_refused(tmp_path: P
     assert run(db, "games")[1].startswith("no games")  # nothing was created
 
 
+def test_a_new_game_s_scenario_with_a_fortification_s_own_defence_is_refused(
+    tmp_path: Path,
+) -> None:
+    """BFA-30 (version 8): a fortification has no defence of its own; exit 1, one line naming
+    the field."""
+    from tests.domain.battle_for_armageddon.test_scenario_fortifications import (
+        REFUSAL,
+        fortification_with_defence_2,
+    )
+
+    own = tmp_path / "fortified.toml"
+    own.write_text(fortification_with_defence_2())
+    db = tmp_path / "w.db"
+    status, out, err = run(db, "new", "battle-for-armageddon", "--scenario", str(own))
+    assert (status, out, err) == (1, "", f"error[input/bad_scenario]: {REFUSAL}\n")
+    assert run(db, "games")[1].startswith("no games")  # nothing was created
+
+
 def test_a_legal_command_from_legal_plays_and_a_stale_one_is_rejected(tmp_path: Path) -> None:
     db = tmp_path / "w.db"
     game = run(db, "new", "armageddon-empires", "--game", "ae")[1].strip()

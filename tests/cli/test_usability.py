@@ -278,7 +278,7 @@ def test_rulesets_says_which_earlier_versions_play_on(tmp_path: Path) -> None:
     status, out, _ = run(tmp_path / "w.db", "rulesets", "--json")
     rows = {row["name"]: row for row in json.loads(out)}
     assert status == 0 and rows["heroic-battles"]["kept_versions"] == ["3", "2", "1"]
-    assert rows["battle-for-armageddon"]["kept_versions"] == ["6", "5", "4", "3", "2"]
+    assert rows["battle-for-armageddon"]["kept_versions"] == ["7", "6", "5", "4", "3", "2"]
     assert rows["armageddon-empires"]["kept_versions"][0] == "24"
 
 

@@ -87,7 +87,7 @@ SOURCES: dict[str, Latest] = {
         "battle-for-armageddon",
         record_bfa_edges.record_bfa_edges,
         record_bfa_edges.LOG,
-        "7",
+        "8",
         "1",
         300,
         # the Marines' arrival, a Drop Pod (BFA-29) and a chapter's flip; Yarrick holding;

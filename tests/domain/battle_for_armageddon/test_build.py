@@ -2,17 +2,21 @@
 
 from __future__ import annotations
 
+import msgspec
+
 from tests.domain.battle_for_armageddon.helpers import at, before_phase, game, off
 from tests.given_when_then import Given, of, one
 from warlog.domain.battle_for_armageddon import commands as c
 from warlog.domain.battle_for_armageddon.build_events import (
     BuildPointsCounted,
     CounterBuilt,
+    CounterPlaced,
     CounterRebuilt,
     ProductionAdvanced,
     RebuildsCounted,
 )
 from warlog.domain.battle_for_armageddon.combat_events import SiteRuined
+from warlog.domain.battle_for_armageddon.movement_events import CounterEliminated
 from warlog.domain.battle_for_armageddon.rules import BUILD_ORK
 from warlog.domain.battle_for_armageddon.ruleset import RULESET
 from warlog.domain.battle_for_armageddon.turn_events import PhaseEnded
@@ -105,12 +109,13 @@ def test_the_production_track_moves_one_space_and_unspent_points_are_lost() -> N
     g.when_rejected(c.Build(player="imperials", counter="ig-2"), code="rules/wrong_phase")
 
 
-def test_ready_counters_are_placed_on_an_intact_hive_or_factory_within_stacking() -> None:
+def test_version_7_places_ready_counters_on_an_intact_hive_or_factory_within_stacking() -> None:
     g, _ = imperial_build(
         at("ig-2", "hive_a"),
         at("ig-3", "hive_a"),
         at("ig-4", "hive_a"),
         SiteRuined(site="hive_b", area="hive_b", defence=4, track=16),
+        version="7",
     )
     g.when(c.Build(player="imperials", counter="riders-1"))
     g.when(c.FinishBuilding(player="imperials"))
@@ -197,9 +202,9 @@ def test_a_game_begun_under_version_5_stacks_any_number_of_fortifications() -> N
 
 def test_an_overstacked_placement_cites_stacking_and_bfa_12_not_bfa_9() -> None:
     """Given three counters in hive_a, when Rough Riders are placed there, then the refusal cites
-    Stacking and the placement rule (BFA-12), not the fortification cap (BFA-9), in version 5
+    Stacking and the placement rule (BFA-12), not the fortification cap (BFA-9), in version 7
     and in version 4 alike (a refusal is not logged)."""
-    for version in ("", "4"):
+    for version in ("7", "4"):
         g, _ = imperial_build(
             at("ig-2", "hive_a"), at("ig-3", "hive_a"), at("ig-4", "hive_a"), version=version
         )
@@ -213,6 +218,82 @@ def test_an_overstacked_placement_cites_stacking_and_bfa_12_not_bfa_9() -> None:
             "in its stack (4 counters in hive_a (at most 3 count for stacking); rules: Stacking) "
             "(rules: Build Phase, Imperial; BFA-12)"
         )
+
+
+def test_since_version_8_a_ready_counter_may_be_placed_on_a_full_hive() -> None:
+    """Given three Imperial Guard in hive_a and hive_b in ruins, when Rough Riders leave the READY
+    box for hive_a, then they stand there over the stacking limits, as the Build Phase allows
+    (rules: Build Phase, Imperial; BFA-12), and the event says which limit and until when."""
+    g, _ = imperial_build(
+        at("ig-2", "hive_a"),
+        at("ig-3", "hive_a"),
+        at("ig-4", "hive_a"),
+        SiteRuined(site="hive_b", area="hive_b", defence=4, track=16),
+    )
+    g.when(c.Build(player="imperials", counter="riders-1"))
+    g.when(c.FinishBuilding(player="imperials"))
+    places = {x.to for x in RULESET.legal_commands(g.state, "imperials") if isinstance(x, c.Place)}
+    assert places == {"hive_a", "hive_c", "hive_d", "hive_e", "factory_f"}
+    placed = one(
+        g.when(c.Place(player="imperials", counter="riders-1", to="hive_a")), CounterPlaced
+    )
+    assert placed.overstacking == "4 counters in hive_a (at most 3 count for stacking)"
+    assert placed.explain() == (
+        "riders-1 is placed in hive_a (from the READY box): onto an intact hive or factory, over "
+        "the stacking limits (4 counters in hive_a (at most 3 count for stacking)), as the Build "
+        "Phase allows; unless the stack is within them at the end of the imperials' next "
+        "movement phase, the counters that arrived last are lost then (rules: Build Phase, "
+        "Imperial; BFA-12, BFA-2)"
+    )
+    assert g.state.counters["riders-1"].location == "hive_a"
+    assert g.state.overstacked == ("riders-1",)
+    assert RULESET.invariants(g.state) == []
+
+
+def test_a_hive_overstacked_in_the_build_phase_stays_so_through_the_orks_movement_phase() -> None:
+    """Given riders-1 placed over the limits on hive_a, when the Imperials end the build phase and
+    the Orks play their movement phase, then riders-1 still stands there: the stack must be
+    correct at the end of the Imperials' own next movement phase (BFA-12, BFA-2)."""
+    g, _ = imperial_build(at("ig-2", "hive_a"), at("ig-3", "hive_a"), at("ig-4", "hive_a"))
+    g.when(c.Build(player="imperials", counter="riders-1"))
+    g.when(c.FinishBuilding(player="imperials"))
+    g.when(c.Place(player="imperials", counter="riders-1", to="hive_a"))
+    g.when(c.EndPhase(player="imperials"))
+    assert (g.state.phasing, g.state.phase) == ("orks", "movement")
+    events = g.when(c.EndPhase(player="orks"))
+    assert not of(events, CounterEliminated)
+    assert g.state.counters["riders-1"].location == "hive_a"
+    assert g.state.overstacked == ("riders-1",)
+    assert RULESET.invariants(g.state) == []
+
+
+def test_since_version_8_a_placement_still_needs_an_intact_hive_or_factory() -> None:
+    """Given hive_b in ruins, when a READY counter is placed there or on a plain, then it is
+    refused in one line naming the placement rule, with no word of room (BFA-12)."""
+    g, _ = imperial_build(SiteRuined(site="hive_b", area="hive_b", defence=4, track=16))
+    g.when(c.Build(player="imperials", counter="riders-1"))
+    g.when(c.FinishBuilding(player="imperials"))
+    for area in ("hive_b", "plain_a"):
+        refused = g.when_rejected(
+            c.Place(player="imperials", counter="riders-1", to=area), code="rules/bad_place"
+        )
+        assert refused.message == (
+            f"riders-1 cannot be placed in {area}: it must be an intact hive or factory (rules: "
+            "Build Phase, Imperial; BFA-12)"
+        )
+
+
+def test_since_version_8_a_placement_within_stacking_is_recorded_as_before() -> None:
+    """Given room in hive_a, when a READY counter is placed there, then its event is version 7's,
+    without the overstacking field, and it is not held for the next movement phase."""
+    g, _ = imperial_build()
+    g.when(c.Build(player="imperials", counter="riders-1"))
+    g.when(c.FinishBuilding(player="imperials"))
+    placed = one(
+        g.when(c.Place(player="imperials", counter="riders-1", to="hive_a")), CounterPlaced
+    )
+    assert "overstacking" not in msgspec.to_builtins(placed)
+    assert g.state.overstacked == ()
 
 
 # -- Ork rebuilds ---------------------------------------------------------------------------------
@@ -309,7 +390,8 @@ def test_the_ork_build_phase_ends_whenever_the_orks_like() -> None:
 def test_a_rebuild_into_a_full_stack_is_refused_citing_stacking_only() -> None:
     """Given a garrisoned ruin already holding 3 Ork counters, when a counter is rebuilt there,
     then the refusal says why with the sheet's Stacking section, and never BFA-9 (the
-    fortification ruling has nothing to do with an Ork stack)."""
+    fortification ruling has nothing to do with an Ork stack). Under version 8 too: the Build
+    Phase's overstacking is the Imperials' (rules: Build Phase, Ork; BFA-12)."""
     g, _ = ork_build(
         *RUINS,
         at("boyz-1", "hive_b"),

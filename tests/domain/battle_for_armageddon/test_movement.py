@@ -5,6 +5,7 @@ from __future__ import annotations
 from tests.domain.battle_for_armageddon.helpers import at, game, in_phase
 from tests.given_when_then import Given, of, one
 from warlog.domain.battle_for_armageddon import commands as c
+from warlog.domain.battle_for_armageddon.build_events import CounterPlaced
 from warlog.domain.battle_for_armageddon.movement_events import CounterEliminated, CounterMoved
 from warlog.domain.battle_for_armageddon.ruleset import RULESET
 
@@ -119,6 +120,77 @@ def test_a_phase_that_ends_overstacked_loses_the_counters_that_moved_in_last() -
         "ig-2",
         "ig-3",
     ]
+
+
+#: a Rough Riders counter placed on hive_a over the limits in the last Imperial build phase
+#: (version 8, BFA-12), as ``build.place`` records it
+RIDERS_PLACED_OVER = CounterPlaced(
+    counter="riders-1",
+    area="hive_a",
+    reason="from the READY box",
+    overstacking="4 counters in hive_a (at most 3 count for stacking)",
+)
+
+
+def full_hive_a_and_riders_placed_over() -> Given:
+    """The Imperials' movement phase, with ig-2, ig-3 and ig-4 in hive_a and riders-1 placed
+    over them in the build phase before."""
+    return game(
+        *in_phase("imperials", "movement"),
+        at("ig-1", "hive_b"),
+        at("ig-2", "hive_a"),
+        at("ig-3", "hive_a"),
+        at("ig-4", "hive_a"),
+        RIDERS_PLACED_OVER,
+    )
+
+
+def test_a_counter_placed_over_the_limits_is_lost_if_still_over_them_as_the_movement_ends() -> None:
+    """Given riders-1 placed over the limits on hive_a's three Imperial Guard in the last build
+    phase, when the Imperials end their movement phase with nothing moved, then riders-1 (the
+    counter that arrived last) is lost to the pool and the Guard stay (BFA-12, BFA-2)."""
+    g = full_hive_a_and_riders_placed_over()
+    events = g.when(c.EndPhase(player="imperials"))
+    lost = one(events, CounterEliminated)
+    assert (lost.counter, lost.area, lost.to, lost.reason) == (
+        "riders-1",
+        "hive_a",
+        "pool",
+        "placed over the stacking limits in the build phase and still overstacked at the end of "
+        "the movement phase (BFA-12, BFA-2)",
+    )
+    assert [x.id for x in g.state.counters.values() if x.location == "hive_a"] == [
+        "ig-2",
+        "ig-3",
+        "ig-4",
+    ]
+    assert g.state.overstacked == ()
+    assert RULESET.invariants(g.state) == []
+
+
+def test_counters_that_moved_in_are_lost_before_those_placed_over_the_limits() -> None:
+    """Given riders-1 placed over the limits on hive_a, when ig-2 moves out, ig-1 moves in and the
+    Imperials end the phase, then ig-1, which arrived last, is lost and riders-1 stays (BFA-2)."""
+    g = full_hive_a_and_riders_placed_over()
+    g.when(c.Move(player="imperials", counter="ig-2", to="plain_a"))
+    g.when(c.Move(player="imperials", counter="ig-1", to="hive_a"))
+    lost = one(g.when(c.EndPhase(player="imperials")), CounterEliminated)
+    assert (lost.counter, lost.reason) == (
+        "ig-1",
+        "overstacked at the end of the movement phase (BFA-2)",
+    )
+    assert g.state.counters["riders-1"].location == "hive_a"
+    assert RULESET.invariants(g.state) == []
+
+
+def test_a_stack_within_the_limits_as_the_movement_ends_loses_nothing() -> None:
+    """Given riders-1 placed over the limits on hive_a, when ig-2 moves out and the Imperials end
+    the phase, then nothing is lost and the placement no longer counts as over the limits."""
+    g = full_hive_a_and_riders_placed_over()
+    g.when(c.Move(player="imperials", counter="ig-2", to="plain_a"))
+    events = g.when(c.EndPhase(player="imperials"))
+    assert not of(events, CounterEliminated)
+    assert g.state.overstacked == ()
 
 
 def test_ork_tribes_may_not_end_the_phase_together() -> None:

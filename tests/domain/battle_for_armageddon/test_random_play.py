@@ -23,6 +23,7 @@ from tests.domain.battle_for_armageddon.invariants import check_invariants
 from tests.domain.battle_for_armageddon.test_specials import drawn
 from warlog.domain.battle_for_armageddon import commands as c
 from warlog.domain.battle_for_armageddon.autoplay import choose
+from warlog.domain.battle_for_armageddon.combat_events import SiteRuined
 from warlog.domain.battle_for_armageddon.ruleset import RULESET
 from warlog.domain.battle_for_armageddon.scenario import Scenario
 from warlog.domain.battle_for_armageddon.state import GameState
@@ -148,3 +149,42 @@ def test_autoplay_keeps_a_mek_workshop_while_nothing_can_be_rebuilt() -> None:
     assert choose(g.state, "orks", list(RULESET.legal_commands(g.state, "orks"))) == (
         c.PlaySpecial(player="orks", card="mek-1")
     )
+
+
+def test_autoplay_places_ready_counters_within_stacking_only() -> None:
+    """Given Rough Riders READY, three Imperial Guard in hive_a and an Ork next to it, when the
+    autoplayer places, then it takes hive_b, the nearest site with room, not hive_a, which
+    version 8 offers over the limits (BFA-12): the Imperials hold their hives, so a counter placed
+    there would be lost when their next movement phase ends. With no room anywhere it stops."""
+    g = game(
+        *before_phase("imperials", "build"),
+        at("ig-2", "hive_a"),
+        at("ig-3", "hive_a"),
+        at("ig-4", "hive_a"),
+        at("boyz-2", "plain_a"),
+    )
+    g.when(c.EndPhase(player="imperials"))
+    g.when(c.Build(player="imperials", counter="riders-1"))
+    g.when(c.FinishBuilding(player="imperials"))
+    legal = list(RULESET.legal_commands(g.state, "imperials"))
+    assert c.Place(player="imperials", counter="riders-1", to="hive_a") in legal
+    assert choose(g.state, "imperials", legal) == (
+        c.Place(player="imperials", counter="riders-1", to="hive_b")
+    )
+    g.events(
+        *(
+            SiteRuined(site=site, area=site, defence=defence, track=0)
+            for site, defence in (
+                ("hive_b", 4),
+                ("hive_c", 4),
+                ("hive_d", 4),
+                ("hive_e", 2),
+                ("factory_f", 2),
+            )
+        )
+    )
+    legal = list(RULESET.legal_commands(g.state, "imperials"))
+    assert [x for x in legal if isinstance(x, c.Place)] == [
+        c.Place(player="imperials", counter="riders-1", to="hive_a")
+    ]
+    assert choose(g.state, "imperials", legal) == c.EndPhase(player="imperials")

@@ -30,8 +30,8 @@ COMMAND_TAGS = [
 
 def test_it_is_registered_as_battle_for_armageddon() -> None:
     assert rulesets.get("battle-for-armageddon") is RULESET
-    assert (RULESET.name, RULESET.version) == ("battle-for-armageddon", "7")
-    assert RULESET.kept_versions == ("6", "5", "4", "3", "2")
+    assert (RULESET.name, RULESET.version) == ("battle-for-armageddon", "8")
+    assert RULESET.kept_versions == ("7", "6", "5", "4", "3", "2")
     assert RULESET.players(second_war()) == ["imperials", "orks"]
 
 
