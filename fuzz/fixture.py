@@ -64,9 +64,18 @@ class Fixture(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
 
 
 class Written(msgspec.Struct):
+    """A pair written: ``path`` (``out/NAME``), the events of its log, of which the source's to
+    seq ``fork_at`` and then those of ``commands`` generated commands, and the steps to replay."""
+
     path: Path
     events: int
     steps: int
+    fork_at: int = 0
+    commands: int = 0
+    #: the pair was there already, the same but for the seed of the run that wrote it (this
+    #: seed; None when that run's is not known): kept as it was, not written again
+    kept: bool = False
+    kept_seed: int | None = None
 
 
 def write(
@@ -76,9 +85,9 @@ def write(
     InputError (exit 1) if ``out`` cannot be written."""
     source = group[trace.source]
     arb, game = forked(holder, source, trace.at, key_of(trace.key, source))(None)
-    for played in trace.played[: trace.since]:
-        if played.accepted:
-            arb.play(game, played.step.text)
+    logged = [p for p in trace.played[: trace.since] if p.accepted]  # a refusal appends nothing
+    for played in logged:
+        arb.play(game, played.step.text)
     arb.reveal(game, despite_live_forks=True)  # the fuzz's own copy, handed to nobody
     # the source's events as read (opened as its export or database opened them: the key of a
     # source not yet revealed is not here to open them again), then the fork's own, opened
@@ -100,6 +109,20 @@ def write(
     )
     digest = hashlib.sha256(text.encode() + msgspec.json.encode(fixture.steps)).hexdigest()
     path = out / f"{source.ruleset.name}-{trace.check}-{digest[:8]}"
+    written = Written(path, text.count("\n"), len(replayed), trace.at, len(logged))
+    # the name is a digest of the log and the steps: a pair there already by that name is the
+    # same failure, found by another run (another seed, say); it is kept as it was rather than
+    # written over, so that its .json keeps naming the run that wrote it
+    there = [p for p in (path.with_suffix(".jsonl"), path.with_suffix(".json")) if p.exists()]
+    if there:
+        before = _same_pair(path, text, fixture)
+        if before is None:
+            raise InputError(
+                f"{there[0]} exists and is not this failure's: nothing written over it (move it "
+                "away, or give another --out)",
+                "input/unwritable",
+            )
+        return msgspec.structs.replace(written, kept=True, kept_seed=before.seed)
     try:
         out.mkdir(parents=True, exist_ok=True)
         path.with_suffix(".jsonl").write_text(text, encoding="utf-8")
@@ -109,7 +132,20 @@ def write(
         raise InputError(
             f"cannot write the failure to {out}: {exc.strerror}", "input/unwritable"
         ) from None
-    return Written(path, text.count("\n"), len(replayed))
+    return written
+
+
+def _same_pair(path: Path, text: str, fixture: Fixture) -> Fixture | None:
+    """The fixture of the pair at ``path`` if it is ``text`` and ``fixture`` but for the seed
+    of the run that wrote it (None: it is another pair, or unreadable)."""
+    try:
+        log = path.with_suffix(".jsonl").read_text(encoding="utf-8")
+        before = msgspec.json.decode(path.with_suffix(".json").read_bytes(), type=Fixture)
+    except (OSError, ValueError, msgspec.DecodeError, msgspec.ValidationError):
+        return None
+    if log != text or msgspec.structs.replace(before, seed=fixture.seed) != fixture:
+        return None
+    return before
 
 
 def _step(played: Played) -> FixtureStep:
