@@ -119,6 +119,10 @@ class Report(msgspec.Struct):
     def ok(self) -> bool:
         return not self.found
 
+    def unchecked(self) -> list[str]:
+        """The rulesets in which no example ran (the budget ran out before the first)."""
+        return [t.ruleset for t in self.tallies if not t.examples]
+
 
 def checks_text(t: Tally, failed: Sequence[str] = ()) -> list[str]:
     """Exactly what was checked and how often, in the words of docs/fuzzing.md: what had to
@@ -164,6 +168,7 @@ def summary_text(report: Report) -> str:
             {"budget": "the budget ran out first", "examples": "the examples ran out first"}.get(
                 t.stopped, ""
             )
+            + (": nothing was checked" if not t.examples else "")
         ]
         if t.planned and t.examples - t.shrinking > t.planned:  # the discarded ones too
             why.insert(0, "the count holds those Hypothesis discarded, unable to complete them")
