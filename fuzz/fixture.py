@@ -157,6 +157,32 @@ def _step(played: Played) -> FixtureStep:
     return FixtureStep(step.kind, step.text, played.expect, command, played.dice)
 
 
+def _check_agrees(path: str, fixture: Fixture) -> None:
+    """InputError (``input/bad_fixture``, exit 1) for a ``.json`` that disagrees with itself:
+    a step whose ``command`` is not its ``text`` (the text is what is played: an edit of the
+    command alone would be ignored), or a ``failing`` index that names no step."""
+    for i, step in enumerate(fixture.steps, 1):
+        if step.command is None:
+            continue
+        try:
+            same = json.loads(step.text) == step.command
+        except ValueError:
+            same = False
+        if not same:
+            raise InputError(
+                f"{path}: step {i}'s command is not its text, which is what a replay plays: "
+                "make them the same (or remove command)",
+                "input/bad_fixture",
+            )
+    failing, count = fixture.failing, len(fixture.steps)
+    if failing is not None and not 0 <= failing < count:
+        raise InputError(
+            f"{path}: failing is {failing}, which names no step (it holds "
+            f"{count} step{'' if count == 1 else 's'}, from 0)",
+            "input/bad_fixture",
+        )
+
+
 class Replayed(msgspec.Struct):
     """What replaying a fixture gave: the failure it shows again (None: every check passes),
     and anything worth saying about how it was replayed."""
@@ -182,6 +208,7 @@ def replay(path: str) -> Replayed:
         raise InputError(f"cannot read {path}: {exc.strerror}", "input/unreadable") from None
     except (msgspec.DecodeError, msgspec.ValidationError) as exc:
         raise InputError(f"{path} is not a fuzz failure: {exc}", "input/bad_fixture") from None
+    _check_agrees(path, fixture)
     log = spec.with_suffix(".jsonl")
     records = file_records(str(log))
     last = records[-1]
@@ -204,6 +231,13 @@ def replay(path: str) -> Replayed:
         source = sources.add(holder, str(log), records[:-1], chain_only=True)
     holder.vault.put_key(commitment_of(seed), seed, source.game)
     ruleset = source.ruleset
+    if (fixture.ruleset, fixture.version) != (ruleset.name, ruleset.version):
+        # the log says what it is played under; the .json only repeats it, for people
+        notes.append(
+            f"the .json says {fixture.ruleset} version {fixture.version}; its log is played "
+            f"under {ruleset.name} version {ruleset.version}, which the replay follows"
+        )
+        fixture = msgspec.structs.replace(fixture, ruleset=ruleset.name, version=ruleset.version)
     tally = Tally(ruleset.name, {source.name: ruleset.version}, [])
     try:
         example = Example(at_head(holder, source), tally)
