@@ -34,7 +34,14 @@ import msgspec
 from warlog.arbiter.audit_chain import Chain
 from warlog.arbiter.audit_lineage import check_created, check_forked
 from warlog.arbiter.audit_rederive import Rederivation
-from warlog.arbiter.audit_report import Find, Finding, Proved
+from warlog.arbiter.audit_report import (
+    ENDS_INSIDE_BATCH,
+    NO_FURTHER_EVENT,
+    THE_END_OF_THE_LOG,
+    Find,
+    Finding,
+    Proved,
+)
 from warlog.arbiter.audit_reveal import Reveal
 from warlog.arbiter.audit_rows import Row, read_opened_row, read_row
 from warlog.arbiter.fold import Fold, Folded
@@ -117,6 +124,8 @@ class Auditor:
         self._reveal = Reveal(from_seq, self.find, self.proved)
         #: the commitment in force where re-derivation stopped on a value left sealed
         self._stopped_under: str | None = None
+        #: the seq of the last record taken
+        self._last_seq = 0
 
     @property
     def events(self) -> int:
@@ -146,6 +155,7 @@ class Auditor:
             else:
                 row = read_row(item, find, proved)
             record = row.record
+            self._last_seq = record.seq
             chain(row)
             row.event = self._decode(row)
             if record.type in BATCH_STARTS or not self._batch:
@@ -165,10 +175,26 @@ class Auditor:
             self.proved.rules_stopped_why = why.format(seq=revealed[0])
         if self.proved.events == 0:
             self.find(0, "sequence", "the log is empty")
+        self._ends_inside_batch()
         # in the log's order (the reveal's findings come last, made once the seeds are known):
         # a cause before what it causes, a roll's before the consequence it changes
         self.findings.sort(key=Finding.key)
         return self.findings
+
+    def _ends_inside_batch(self) -> None:
+        """A batch the rules derive more events for than the log holds at its very end is said
+        to be what is known of it: the log ends inside it (not that the rules changed or the
+        log was altered, which a batch short in the middle of the log would show)."""
+        after = self._last_seq + 1
+        for i, finding in enumerate(self.findings):
+            if (
+                finding.seq == after
+                and finding.check == "rules"
+                and finding.found == NO_FURTHER_EVENT
+            ):
+                self.findings[i] = msgspec.structs.replace(
+                    finding, message=ENDS_INSIDE_BATCH, found=THE_END_OF_THE_LOG
+                )
 
     @classmethod
     def resume(

@@ -35,8 +35,9 @@ def check_created(
             record.seq,
             "version",
             f"played under {ruleset.name} version {event.version}, which this warlog does "
-            f"not play (it plays {listed((ruleset.version, *ruleset.kept_versions))}), "
-            "so rules re-derivation was not done",
+            f"not play{_unplayed_why(event.version, ruleset.version)} (it plays "
+            f"{listed((ruleset.version, *ruleset.kept_versions))}), so rules re-derivation was "
+            "not done",
         )
         stop_rules(record.seq, f"played under version {event.version}")
     if not GAME_ID.match(event.game):
@@ -68,6 +69,16 @@ def check_created(
         stop_rules(record.seq, "the recorded scenario is invalid")
     if not event.dice.commitment:
         find(record.seq, "dice", "a game without a commitment to its key")
+
+
+def _unplayed_why(version: str, latest: str) -> str:
+    """What is known of why a log names a version not played here: a later one than the latest
+    was written by a newer warlog (or forged), an earlier one is no longer kept."""
+    if not (version.isdigit() and latest.isdigit()):
+        return ""
+    if int(version) > int(latest):
+        return ": a newer warlog may have written it"
+    return ": a version this warlog no longer keeps"
 
 
 def check_forked(

@@ -21,6 +21,17 @@ DIFFERENCES_SHOWN = 3
 #: the most characters of a differing value a finding shows, around where the two differ
 VALUE_LIMIT = 60
 
+#: what a finding shows for an event the log lacks, or the rules do not derive
+NO_FURTHER_EVENT = "no further event"
+
+#: a batch the log ends inside (the rules derive events after its last one): what is known is
+#: that the log stops there, not why (a copy cut short, or rules that now derive more)
+ENDS_INSIDE_BATCH = (
+    "the log ends inside this batch: the rules derive more events from its command than it "
+    "holds (a copy cut short, such as part of an export, or rules that now derive more)"
+)
+THE_END_OF_THE_LOG = "the end of the log"
+
 
 class Difference(msgspec.Struct, frozen=True):
     """One field where an event of the log differs from the one expected: its path (``type``,
@@ -110,8 +121,8 @@ class Find:
                 seq,
                 check,
                 message,
-                "no further event" if expected is None else shown(*expected),
-                "no further event" if found is None else shown(*found),
+                NO_FURTHER_EVENT if expected is None else shown(*expected),
+                NO_FURTHER_EVENT if found is None else shown(*found),
             )
             return
         want, got = shown_apart(expected, found)

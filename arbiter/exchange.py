@@ -272,8 +272,20 @@ def broken_log(findings: Sequence[Finding]) -> str:
         if len(findings) > 1
         else ""
     )
-    lead = "refusing a broken log: "
+    lead = f"refusing {_what_log(findings[0])}: "
     return lead + findings[0].line(WarlogError.MAX_LENGTH - len(lead) - len(more)) + more
+
+
+def _what_log(first: Finding) -> str:
+    """What is known of a log import refuses, from its first finding: one played under a
+    version not played here, one that ends inside a batch, or (anything else) a broken one."""
+    from warlog.arbiter.audit_report import ENDS_INSIDE_BATCH
+
+    if first.check == "version":
+        return "a log played under rules this warlog does not have"
+    if first.message == ENDS_INSIDE_BATCH:
+        return "a log that ends inside a batch"
+    return "a broken log"
 
 
 def recorded_id(records: Sequence[Record]) -> str:

@@ -9,6 +9,8 @@ import click
 from warlog.cli import render
 from warlog.cli.completion import complete_games
 from warlog.cli.shared import arbiter, database, db_option, emit, json_option
+from warlog.domain.core.errors import InputError
+from warlog.domain.core.summary import listed
 from warlog.fuzz import BUDGET, EXAMPLES, OUT, STEPS
 
 
@@ -86,7 +88,8 @@ def fuzz(
     warlog's own errors, commands listed as legal accepted and those known to be illegal
     refused, the state unchanged under a command, the audit, replay and snapshots, the
     ruleset's invariants, no dead end, and what each player may see. Each failure is shrunk
-    and written to --out; exit 4 when there is one, 0 when none.
+    and written to --out; exit 4 when there is one, 0 when none, 1 when the budget ran out
+    before a ruleset's first example (nothing was checked there).
 
     \b
     Example:
@@ -144,6 +147,13 @@ def fuzz(
     emit(report_json(report)) if as_json else click.echo(render.fuzz_text(report))
     if report.found:
         ctx.exit(4)
+    unchecked = report.unchecked()
+    if unchecked:  # a run that checked nothing must not pass as one that found nothing
+        raise InputError(
+            f"no example ran in {listed(unchecked)} within the budget of {budget:g} s: "
+            "nothing was checked there; give a larger --budget",
+            "fuzz/nothing_checked",
+        )
 
 
 @click.command()

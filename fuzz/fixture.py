@@ -64,9 +64,18 @@ class Fixture(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
 
 
 class Written(msgspec.Struct):
+    """A pair written: ``path`` (``out/NAME``), the events of its log, of which the source's to
+    seq ``fork_at`` and then those of ``commands`` generated commands, and the steps to replay."""
+
     path: Path
     events: int
     steps: int
+    fork_at: int = 0
+    commands: int = 0
+    #: the pair was there already, the same but for the seed of the run that wrote it (this
+    #: seed; None when that run's is not known): kept as it was, not written again
+    kept: bool = False
+    kept_seed: int | None = None
 
 
 def write(
@@ -76,9 +85,9 @@ def write(
     InputError (exit 1) if ``out`` cannot be written."""
     source = group[trace.source]
     arb, game = forked(holder, source, trace.at, key_of(trace.key, source))(None)
-    for played in trace.played[: trace.since]:
-        if played.accepted:
-            arb.play(game, played.step.text)
+    logged = [p for p in trace.played[: trace.since] if p.accepted]  # a refusal appends nothing
+    for played in logged:
+        arb.play(game, played.step.text)
     arb.reveal(game, despite_live_forks=True)  # the fuzz's own copy, handed to nobody
     # the source's events as read (opened as its export or database opened them: the key of a
     # source not yet revealed is not here to open them again), then the fork's own, opened
@@ -100,6 +109,20 @@ def write(
     )
     digest = hashlib.sha256(text.encode() + msgspec.json.encode(fixture.steps)).hexdigest()
     path = out / f"{source.ruleset.name}-{trace.check}-{digest[:8]}"
+    written = Written(path, text.count("\n"), len(replayed), trace.at, len(logged))
+    # the name is a digest of the log and the steps: a pair there already by that name is the
+    # same failure, found by another run (another seed, say); it is kept as it was rather than
+    # written over, so that its .json keeps naming the run that wrote it
+    there = [p for p in (path.with_suffix(".jsonl"), path.with_suffix(".json")) if p.exists()]
+    if there:
+        before = _same_pair(path, text, fixture)
+        if before is None:
+            raise InputError(
+                f"{there[0]} exists and is not this failure's: nothing written over it (move it "
+                "away, or give another --out)",
+                "input/unwritable",
+            )
+        return msgspec.structs.replace(written, kept=True, kept_seed=before.seed)
     try:
         out.mkdir(parents=True, exist_ok=True)
         path.with_suffix(".jsonl").write_text(text, encoding="utf-8")
@@ -109,7 +132,20 @@ def write(
         raise InputError(
             f"cannot write the failure to {out}: {exc.strerror}", "input/unwritable"
         ) from None
-    return Written(path, text.count("\n"), len(replayed))
+    return written
+
+
+def _same_pair(path: Path, text: str, fixture: Fixture) -> Fixture | None:
+    """The fixture of the pair at ``path`` if it is ``text`` and ``fixture`` but for the seed
+    of the run that wrote it (None: it is another pair, or unreadable)."""
+    try:
+        log = path.with_suffix(".jsonl").read_text(encoding="utf-8")
+        before = msgspec.json.decode(path.with_suffix(".json").read_bytes(), type=Fixture)
+    except (OSError, ValueError, msgspec.DecodeError, msgspec.ValidationError):
+        return None
+    if log != text or msgspec.structs.replace(before, seed=fixture.seed) != fixture:
+        return None
+    return before
 
 
 def _step(played: Played) -> FixtureStep:
@@ -119,6 +155,32 @@ def _step(played: Played) -> FixtureStep:
     except ValueError:
         command = None
     return FixtureStep(step.kind, step.text, played.expect, command, played.dice)
+
+
+def _check_agrees(path: str, fixture: Fixture) -> None:
+    """InputError (``input/bad_fixture``, exit 1) for a ``.json`` that disagrees with itself:
+    a step whose ``command`` is not its ``text`` (the text is what is played: an edit of the
+    command alone would be ignored), or a ``failing`` index that names no step."""
+    for i, step in enumerate(fixture.steps, 1):
+        if step.command is None:
+            continue
+        try:
+            same = json.loads(step.text) == step.command
+        except ValueError:
+            same = False
+        if not same:
+            raise InputError(
+                f"{path}: step {i}'s command is not its text, which is what a replay plays: "
+                "make them the same (or remove command)",
+                "input/bad_fixture",
+            )
+    failing, count = fixture.failing, len(fixture.steps)
+    if failing is not None and not 0 <= failing < count:
+        raise InputError(
+            f"{path}: failing is {failing}, which names no step (it holds "
+            f"{count} step{'' if count == 1 else 's'}, from 0)",
+            "input/bad_fixture",
+        )
 
 
 class Replayed(msgspec.Struct):
@@ -146,6 +208,7 @@ def replay(path: str) -> Replayed:
         raise InputError(f"cannot read {path}: {exc.strerror}", "input/unreadable") from None
     except (msgspec.DecodeError, msgspec.ValidationError) as exc:
         raise InputError(f"{path} is not a fuzz failure: {exc}", "input/bad_fixture") from None
+    _check_agrees(path, fixture)
     log = spec.with_suffix(".jsonl")
     records = file_records(str(log))
     last = records[-1]
@@ -168,6 +231,13 @@ def replay(path: str) -> Replayed:
         source = sources.add(holder, str(log), records[:-1], chain_only=True)
     holder.vault.put_key(commitment_of(seed), seed, source.game)
     ruleset = source.ruleset
+    if (fixture.ruleset, fixture.version) != (ruleset.name, ruleset.version):
+        # the log says what it is played under; the .json only repeats it, for people
+        notes.append(
+            f"the .json says {fixture.ruleset} version {fixture.version}; its log is played "
+            f"under {ruleset.name} version {ruleset.version}, which the replay follows"
+        )
+        fixture = msgspec.structs.replace(fixture, ruleset=ruleset.name, version=ruleset.version)
     tally = Tally(ruleset.name, {source.name: ruleset.version}, [])
     try:
         example = Example(at_head(holder, source), tally)

@@ -93,6 +93,16 @@ class Found(msgspec.Struct):
     unwritten: str = ""
     #: why the fixture, written, could not be replayed at once ("" when it was)
     unreplayed: str = ""
+    #: the source's seq its log forks after, and the generated commands its log holds after
+    #: the fork (before the steps to replay)
+    fork_at: int = 0
+    commands: int = 0
+    #: why shrinking stopped before it was done ("": it was not cut short)
+    unfinished: str = ""
+    #: the pair was in the folder already (the same failure, found by another run): kept as
+    #: it was; ``kept_seed`` is the seed its .json names
+    kept: bool = False
+    kept_seed: int | None = None
 
     @property
     def reproduced(self) -> bool:
@@ -108,6 +118,10 @@ class Report(msgspec.Struct):
 
     def ok(self) -> bool:
         return not self.found
+
+    def unchecked(self) -> list[str]:
+        """The rulesets in which no example ran (the budget ran out before the first)."""
+        return [t.ruleset for t in self.tallies if not t.examples]
 
 
 def checks_text(t: Tally, failed: Sequence[str] = ()) -> list[str]:
@@ -154,6 +168,7 @@ def summary_text(report: Report) -> str:
             {"budget": "the budget ran out first", "examples": "the examples ran out first"}.get(
                 t.stopped, ""
             )
+            + (": nothing was checked" if not t.examples else "")
         ]
         if t.planned and t.examples - t.shrinking > t.planned:  # the discarded ones too
             why.insert(0, "the count holds those Hypothesis discarded, unable to complete them")
@@ -196,9 +211,18 @@ def summary_text(report: Report) -> str:
             else:
                 again = " (replayed, it did NOT fail: see docs/fuzzing.md, flaky failures)"
             lines.append(
-                f"    {f.fixture}.jsonl ({plural(f.events, 'event')}) and .json "
+                f"    {f.fixture}.jsonl ({plural(f.events, 'event')}: the source to seq "
+                f"{f.fork_at}, then {plural(f.commands, 'generated command')}) and .json "
                 f"({plural(f.steps, 'step')} to replay){again}"
             )
+            if f.kept:
+                by = f"the run with seed {f.kept_seed}" if f.kept_seed is not None else "a run"
+                lines.append(f"    (the same pair as {by} wrote there: kept as it was)")
+            if f.unfinished:
+                lines.append(
+                    f"    shrinking stopped short ({f.unfinished}): the pair may hold more than "
+                    "the failure needs"
+                )
     else:
         lines.append("no failures")
     lines.append(f"seed {report.seed}; {report.seconds:.1f} s")

@@ -70,13 +70,23 @@ def fuzz(
             budget=budget_,
             progress=told,
         )
-        traces = [shrink.earlier(holder, group, t, tally, budget_.shrink_until) for t in traces]
-        traces = [
-            shrink.without_refused(holder, group, t, tally, budget_.shrink_until) for t in traces
-        ]
+        traces = [_shrunk(holder, group, t, tally, budget_.shrink_until) for t in traces]
         tallies.append(tally)
         found += [_record(holder, group, trace, Path(out), seed) for trace in traces]
     return Report(seed, [s.name for s in holder.sources], tallies, found, time.monotonic() - began)
+
+
+def _shrunk(
+    holder: sources.Sources, group: list[sources.Source], trace: Trace, tally: Tally, until: float
+) -> Trace:
+    """``trace`` after warlog's own shrinking passes (``shrink``): its generated commands cut
+    to those it needs, then an earlier fork point (and the commands cut again from there), then
+    the refused steps it does not need dropped."""
+    trace = shrink.fewer(holder, group, trace, tally, until)
+    found = shrink.earlier(holder, group, trace, tally, until)
+    if found.at != trace.at:
+        found = shrink.fewer(holder, group, found, tally, until)
+    return shrink.without_refused(holder, group, found, tally, until)
 
 
 #: how many times a written failure is replayed at once: reproduced only if it fails its check
@@ -97,6 +107,7 @@ def _record(
         events=0,
         steps=0,
         replayed="",
+        unfinished=trace.unfinished,
     )
     try:
         written = fixture.write(holder, group, trace, out, seed)
@@ -104,6 +115,8 @@ def _record(
         found.unwritten = _why(exc)
         return found
     found.fixture, found.events, found.steps = str(written.path), written.events, written.steps
+    found.fork_at, found.commands = written.fork_at, written.commands
+    found.kept, found.kept_seed = written.kept, written.kept_seed
     for _ in range(REPLAYS):  # a failure that does not come back each time is flaky
         try:
             again = fixture.replay(str(written.path.with_suffix(".json")))

@@ -54,6 +54,9 @@ class Trace(msgspec.Struct):
     message: str
     #: the index of the first step a fixture must replay (the log is cut before it)
     since: int
+    #: why shrinking it stopped before it was done ("": it was not cut short), e.g.
+    #: "dropping commands: its time ran out"
+    unfinished: str = ""
 
     @classmethod
     def of(cls, source: int, at: int, key: int, example: Example | None, failure: Failure) -> Trace:

@@ -1,17 +1,24 @@
-"""Shrinking the recorded prefix: after Hypothesis has shrunk a failure's generated steps, look
-for an earlier fork point (fewer events of the source) from which it still fails.
+"""Shrinking what Hypothesis found: fewer generated commands, an earlier fork point (fewer
+events of the source), no refused step the failure does not need.
 
-Hypothesis orders examples by their choices, fewest first, so it ends with the fewest generated
-steps from a fork point those steps still fail from, often late in the source. This pass tries
-the fork points before it, earliest first, while time is left: first the steps the fixture
-would replay (those from the first one the failure depends on) at each, then, for a failure of
-a single step, the first ``LEGAL_PER_POINT`` commands legal at each. The first that fails the
-same check wins; the pass gives up after ``ATTEMPTS`` examples. Then ``without_refused`` drops
-the refused steps the fixture would replay that the failure does not need.
+Hypothesis orders examples by their choices, fewest first, but stops shrinking after
+``search.MOST_SHRINKS`` examples: a failure may still hold generated commands it does not need,
+each of which a written pair would hold (in its log, or as a step to replay). ``fewer`` drops
+them: delta debugging over every generated command from the fork point (those the log would
+hold and those the ``.json`` would replay), each candidate an example from the same fork point,
+on the same key, that must fail the same check. ``earlier`` then tries the fork points before
+the one found, earliest first: first the steps the fixture would replay (those from the first
+one the failure depends on) at each, then, for a failure of a single step, at each fork point
+before the one kept, the commands legal there of the failing command's type (``LEGAL_PER_POINT``
+at most), then the first ``LEGAL_PER_POINT`` of any type. The first that fails the same check
+wins. Then ``without_refused`` drops the refused steps the fixture would replay that the failure
+does not need. Each pass runs at most ``ATTEMPTS`` examples, and none once the shrinking's time
+is out; a pass stopped so says so in the trace (``Trace.unfinished``), and the summary with it.
 """
 
 from __future__ import annotations
 
+import json
 import time
 
 import msgspec
@@ -22,10 +29,60 @@ from warlog.fuzz.report import Tally
 from warlog.fuzz.search import Trace, key_of
 from warlog.fuzz.sources import Source, Sources
 
-#: the most examples the pass runs (each a fork point and one or more steps)
+#: the most examples each pass runs (each a fork point and one or more steps)
 ATTEMPTS = 200
 #: the legal commands tried at each fork point for a one-step failure (the first ones listed)
 LEGAL_PER_POINT = 8
+
+
+def fewer(holder: Sources, group: list[Source], trace: Trace, tally: Tally, until: float) -> Trace:
+    """``trace`` with as few of its generated commands as still fail the same check from its
+    fork point, on its key: delta debugging (ddmin) over all of them, the failing one included,
+    removing a part at a time (halves, then quarters, ... down to single commands) while what is
+    left still fails. It stops after ``ATTEMPTS`` examples or at ``until`` (time.monotonic),
+    saying so in ``unfinished``."""
+    steps = _steps_of(trace)
+    most = tally.examples + ATTEMPTS
+    parts = 2
+    while len(steps) >= 2:
+        size = -(-len(steps) // parts)  # parts of ``size``, the last maybe shorter
+        chunks = [range(i, min(i + size, len(steps))) for i in range(0, len(steps), size)]
+        for chunk in chunks:
+            stopped = _stopped(tally, most, until)
+            if stopped:
+                return _cut_short(trace, f"dropping commands: {stopped}")
+            kept = [s for i, s in enumerate(steps) if i not in chunk]
+            found = _attempt(holder, group, trace, trace.at, kept, tally)
+            if found is not None:  # it may fail before its last step: fewer still
+                trace = msgspec.structs.replace(found, unfinished=trace.unfinished)
+                steps = _steps_of(trace)
+                parts = max(parts - 1, 2)
+                break
+        else:
+            if parts >= len(steps):
+                break  # no single command can go
+            parts = min(2 * parts, len(steps))
+    return trace
+
+
+def _steps_of(trace: Trace) -> list[Step]:
+    """Every generated command of ``trace``, the failing one included."""
+    return [p.step for p in trace.played] + ([trace.failing.step] if trace.failing else [])
+
+
+def _stopped(tally: Tally, most: int, until: float) -> str:
+    """Why a pass must stop now ("": it may go on)."""
+    if time.monotonic() > until:
+        return "its time ran out"
+    if tally.examples >= most:
+        return f"{ATTEMPTS} examples run"
+    return ""
+
+
+def _cut_short(trace: Trace, why: str) -> Trace:
+    return msgspec.structs.replace(
+        trace, unfinished="; ".join(w for w in (trace.unfinished, why) if w)
+    )
 
 
 def earlier(
@@ -38,22 +95,64 @@ def earlier(
     # start: an earlier fork point may lead there, or somewhere like it, by itself)
     steps = [p.step for p in trace.played[trace.since :]]
     steps += [trace.failing.step] if trace.failing else []
+    # and the last commands of the failing command's type, all of them, where the log holds
+    # some too (the moves of a unit, say, that the failing move follows: from a fork point
+    # before the commands that led to them, they may be all the failure needs)
+    run = _last_of_its_type(_steps_of(trace))
+    tried = [steps] + ([run] if len(run) > len(steps) else [])
     most = tally.examples + ATTEMPTS
     points = [at for at in source.ends if at < trace.at]
+    best = trace
     for at in points:  # the same steps, from each earlier fork point
-        if time.monotonic() > until or tally.examples >= most:
-            return trace
-        found = _attempt(holder, group, trace, at, steps, tally)
-        if found is not None:
-            return found
-    if len(steps) == 1:  # one step: the first few commands legal at each earlier fork point
-        for at in points:
-            if time.monotonic() > until or tally.examples >= most:
-                break
-            found = _each_legal(holder, group, trace, at, tally, until, most)
+        found = None
+        for candidate in tried:
+            stopped = _stopped(tally, most, until)
+            if stopped:
+                return _cut_short(trace, f"earlier fork points: {stopped}")
+            found = _attempt(holder, group, trace, at, candidate, tally)
             if found is not None:
-                return found
-    return trace
+                break
+        if found is not None:
+            best = msgspec.structs.replace(found, unfinished=trace.unfinished)
+            break
+    if len(steps) != 1:
+        return best
+    # one step: commands legal at the fork points before the one kept, those of the failing
+    # command's type first (the bug is likely in what that type does), at every point, before
+    # any other: a budget spent on other commands at the first points would leave the later
+    # ones untried
+    wanted = _type_of(steps[0].text)
+    before = [at for at in points if at < best.at]
+    for same in (True, False):
+        for at in before:
+            stopped = _stopped(tally, most, until)
+            if stopped:
+                return _cut_short(best, f"earlier fork points: {stopped}")
+            found = _each_legal(holder, group, trace, at, tally, until, most, wanted, same)
+            if found is not None:
+                return msgspec.structs.replace(found, unfinished=trace.unfinished)
+    return best
+
+
+def _last_of_its_type(steps: list[Step]) -> list[Step]:
+    """The last steps of ``steps`` whose command is of the type of the last one (none if that
+    names no type)."""
+    wanted = _type_of(steps[-1].text) if steps else None
+    if wanted is None:
+        return []
+    n = 0
+    while n < len(steps) and _type_of(steps[-1 - n].text) == wanted:
+        n += 1
+    return steps[len(steps) - n :]
+
+
+def _type_of(text: str) -> object:
+    """The ``type`` a command's JSON text names (None if it names none)."""
+    try:
+        parsed = json.loads(text)
+    except ValueError:
+        return None
+    return parsed.get("type") if isinstance(parsed, dict) else None
 
 
 def without_refused(
@@ -76,6 +175,7 @@ def without_refused(
         steps += [trace.failing.step] if trace.failing else []
         found = _attempt(holder, group, trace, trace.at, steps, tally)
         if found is not None and len(found.played) < len(trace.played):
+            found = msgspec.structs.replace(found, unfinished=trace.unfinished)
             if len(dropped) == len(refused):
                 return found
             trace = found
@@ -90,18 +190,22 @@ def _each_legal(
     tally: Tally,
     until: float,
     most: int,
+    wanted: object,
+    same: bool,
 ) -> Trace | None:
+    """The first of the commands legal at ``at`` whose type is ``wanted`` (``same``), or is not,
+    ``LEGAL_PER_POINT`` at most, that fails ``trace``'s check alone."""
     source = group[trace.source]
     try:
         first = Example(forked(holder, source, at, key_of(trace.key, source)), tally)
     except Failure:
         return None  # the fork point itself fails another way: not this failure
-    legal = [c for p in sorted(first.legal) for c in first.legal[p]]
-    for command in legal[:LEGAL_PER_POINT]:
+    texts = [msgspec.json.encode(c).decode() for p in sorted(first.legal) for c in first.legal[p]]
+    chosen = [t for t in texts if (_type_of(t) == wanted) == same]
+    for text in chosen[:LEGAL_PER_POINT]:
         if time.monotonic() > until or tally.examples >= most:
             return None
-        step = Step("legal", msgspec.json.encode(command).decode())
-        found = _attempt(holder, group, trace, at, [step], tally)
+        found = _attempt(holder, group, trace, at, [Step("legal", text)], tally)
         if found is not None:
             return found
     return None

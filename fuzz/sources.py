@@ -19,11 +19,12 @@ from msgspec.structs import replace
 
 from warlog.arbiter.application import Arbiter
 from warlog.arbiter.audit import audit_records
+from warlog.arbiter.audit_report import ENDS_INSIDE_BATCH
 from warlog.arbiter.fold import Fold
 from warlog.arbiter.ids import check_game_id
 from warlog.arbiter.sources import file_records, is_file_source
 from warlog.domain import rulesets
-from warlog.domain.core.errors import InputError, IntegrityError
+from warlog.domain.core.errors import InputError, IntegrityError, WarlogError
 from warlog.domain.core.events import BATCH_STARTS, CommandIssued
 from warlog.domain.core.ruleset import AnyRuleset
 from warlog.eventstore.memory_store import MemoryStore
@@ -155,9 +156,11 @@ def load(specs: Sequence[str], database: Callable[[], Arbiter]) -> Sources:
 
 
 def _not_clean(holder: Sources, name: str, records: list[Record]) -> IntegrityError:
-    """Why a source the import refused cannot be fuzzed, from its audit's first finding: the
-    rules installed re-derive it differently (a change of the rules since it was recorded, or
-    the log altered), or its chain, dice or seals do not check (the log altered or damaged)."""
+    """Why a source the import refused cannot be fuzzed, from its audit's first finding (what
+    is known of it): played under a version not played here, ending inside a batch, re-derived
+    differently by the rules installed (a change of the rules since it was recorded, or the log
+    altered), or its chain, dice or seals do not check (the log altered or damaged). The
+    finding is cut, never what the user is to do next."""
     findings = audit_records(records, holder.arbiter.rulesets).findings
     first = findings[0]
     more = (
@@ -165,18 +168,26 @@ def _not_clean(holder: Sources, name: str, records: list[Record]) -> IntegrityEr
         if len(findings) > 1
         else ""
     )
-    if first.check == "rules":
+    if first.check == "version":
+        why = "this log was played under rules this warlog does not have"
+    elif first.message == ENDS_INSIDE_BATCH:
+        why = "this log is incomplete"
+    elif first.check == "rules":
         why = (
             f"the rules installed re-derive this log differently from seq {first.seq} (a change "
             "of the rules since it was recorded, or the log altered)"
         )
     else:
         why = f"this log does not audit clean from seq {first.seq} (altered or damaged)"
-    return IntegrityError(
-        f"cannot fuzz {name}: {why}: {first.line()}{more}; a source must audit clean under the "
-        "rules installed",
-        "fuzz/source_not_clean",
-    )
+    lead = f"cannot fuzz {name}: {why}: "
+    tail = f"{more}; a source must audit clean under the rules installed"
+    room = max(WarlogError.MAX_LENGTH - len(lead) - len(tail), FINDING_AT_LEAST)
+    return IntegrityError(lead + first.line(room) + tail, "fuzz/source_not_clean")
+
+
+#: the fewest characters of its first finding a refused source's line keeps (a long file name
+#: may leave less room: the line is then cut at its end, as every error's is)
+FINDING_AT_LEAST = 60
 
 
 def empty() -> Sources:

@@ -276,3 +276,62 @@ def test_a_file_that_is_not_json_lines_is_bad_input_and_a_line_that_is_no_event_
     assert one_line(err, "import/invalid_event") == (
         "error[import/invalid_event]: no-at.jsonl: line 2: missing at"
     )
+
+
+def test_a_log_cut_inside_a_batch_is_said_to_end_there_by_import_and_fuzz(
+    tmp_path: Path,
+) -> None:
+    """Given the golden game's first 18 events (a copy cut inside the batch of seq 18, whose
+    rules derive one more event), when it is imported or fuzzed, then each refuses it (exit 4)
+    saying what is known: the log ends inside that batch, not that the rules changed or the
+    log was altered."""
+    cut = tmp_path / "cut.jsonl"
+    cut.write_text("".join(GOLDEN.read_text().splitlines(keepends=True)[:18]))
+    finding = (
+        "seq 19 [rules]: the log ends inside this batch: the rules derive more events from its "
+        "command than it holds (a copy cut short, such as part of an export, or rules that now "
+        "derive more) (expected: initiative_dice_bought "
+    )
+    status, out, err = run(tmp_path / "w.db", "import", str(cut))
+    line = one_line(err, "import/broken_log")
+    assert (status, out) == (4, "")
+    assert line.startswith(
+        f"error[import/broken_log]: refusing a log that ends inside a batch: {finding}"
+    ), line
+    assert line.endswith("; found: the end of the log)"), line
+    status, out, err = run(tmp_path / "w.db", "fuzz", str(cut), "--examples", "1")
+    line = one_line(err, "fuzz/source_not_clean")
+    assert (status, out) == (4, "")
+    assert line.startswith(
+        f"error[fuzz/source_not_clean]: cannot fuzz {cut}: this log is incomplete: {finding}"
+    ), line
+
+
+def test_a_log_of_a_later_version_is_not_said_to_be_broken_by_import_or_fuzz(
+    tmp_path: Path,
+) -> None:
+    """Given the golden game claiming version 99 with its chain recomputed (as a newer warlog
+    would write it), when it is imported or fuzzed, then each refuses it (exit 4) saying it was
+    played under rules this warlog does not have, which a newer warlog may have written, not
+    that it is broken, altered or damaged."""
+    path = forge(GOLDEN, tmp_path / "v99.jsonl", lambda e: e[0]["data"].update(version="99"))
+    finding = (
+        "seq 1 [version]: played under armageddon-empires version 99, which this warlog does "
+        "not play: a newer warlog may have written it (it plays 25, "
+    )
+    status, out, err = run(tmp_path / "w.db", "import", str(path))
+    line = one_line(err, "import/broken_log")
+    assert (status, out) == (4, "")
+    assert line.startswith(
+        "error[import/broken_log]: refusing a log played under rules this warlog does not "
+        f"have: {finding}"
+    ), line
+    assert line.endswith("), so rules re-derivation was not done"), line
+    status, out, err = run(tmp_path / "w.db", "fuzz", str(path), "--examples", "1")
+    line = one_line(err, "fuzz/source_not_clean")
+    assert (status, out) == (4, "")
+    assert line.startswith(
+        f"error[fuzz/source_not_clean]: cannot fuzz {path}: this log was played under rules "
+        f"this warlog does not have: {finding}"
+    ), line
+    assert "altered" not in line, line

@@ -120,11 +120,19 @@ def test_the_summary_names_the_rules_version_of_every_source(tmp_path: Path) -> 
     assert json.loads(stdout)["tallies"][0]["versions"] == {BFA: "2", str(fresh): latest}
 
 
-def test_a_search_out_of_time_says_the_budget_ran_out_first() -> None:
-    status, stdout, _ = warlog("fuzz", HB, "--budget", "0.0001", "--seed", "7")
-    assert status == 0
+def test_a_search_out_of_time_before_its_first_example_says_nothing_was_checked() -> None:
+    """Given a budget too short for one example, when a game is fuzzed, then the summary says
+    the budget ran out first and nothing was checked, and the run exits 1 with one line saying
+    so: a CI script must not pass a run that checked nothing as one that found nothing."""
+    status, stdout, stderr = warlog("fuzz", HB, "--budget", "0.0001", "--seed", "7")
+    assert status == 1
     assert stdout.startswith(
-        "heroic-battles (version 1): 0 of 300 examples (the budget ran out first), "
+        "heroic-battles (version 1): 0 of 300 examples (the budget ran out first: nothing was "
+        "checked), "
+    )
+    assert stderr == (
+        "error[fuzz/nothing_checked]: no example ran in heroic-battles within the budget of "
+        "0.0001 s: nothing was checked there; give a larger --budget\n"
     )
 
 
@@ -204,8 +212,12 @@ def test_a_source_whose_log_was_altered_is_refused_as_a_broken_log(tmp_path: Pat
         f"error[fuzz/source_not_clean]: cannot fuzz {altered}: this log does not audit clean "
         "from seq 6 (altered or damaged): seq 6 [chain]: "
     )
-    # its audit finds the altered time twice (the chain and the order): one more than the first
-    assert "(the event was altered) (and 1 more; `warlog audit " in stderr, stderr
+    # its audit finds the altered time twice (the chain and the order): one more than the
+    # first; a long file name leaves the finding cut, never what to do next
+    assert stderr.endswith(
+        f" (and 1 more; `warlog audit {altered}` lists them); a source must audit clean under "
+        "the rules installed\n"
+    ), stderr
 
 
 def test_the_exit_codes_in_help_say_what_fuzz_exits_4_for() -> None:

@@ -11,6 +11,7 @@ import pytest
 from tests.fuzz import planted as plants
 from tests.fuzz.test_planted_bugs import recorded
 from warlog.domain.battle_for_armageddon import commands as cmd
+from warlog.domain.core.errors import InputError
 from warlog.fuzz import fixture, sources
 from warlog.fuzz.checks import Failure
 from warlog.fuzz.example import Example, Step, forked
@@ -93,3 +94,49 @@ def test_a_step_that_is_no_json_is_kept_as_its_text_alone(tmp_path: Path) -> Non
         ]
         replayed = fixture.replay(str(pair))
         assert replayed.failure is not None and replayed.failure.check == "outcome"
+
+
+def test_the_same_failure_found_by_another_run_keeps_the_pair_the_first_run_wrote(
+    tmp_path: Path,
+) -> None:
+    """Given a failure written to a folder by the run with seed 1, when the run with seed 3
+    finds the same failure (the same log and steps, so the same name), then it writes nothing
+    over it: the pair is kept as it was, its .json still naming seed 1, and the run is told
+    so; and the pair's log and steps are counted: the source to the fork point, then the one
+    accepted command its log holds, then the failing step to replay."""
+    log = str(recorded(NAME, tmp_path))
+    with plants.registered(NAME, plants.PLANTED[NAME]()):
+        holder = sources.load([log], lambda: pytest.fail("no database"))
+        trace, _ = found_after_garbage_and_a_move(holder, holder.sources[0])
+        trace = msgspec.structs.replace(trace, since=2)
+        out = tmp_path / "failures"
+        first = fixture.write(holder, holder.sources, trace, out, 1)
+        again = fixture.write(holder, holder.sources, trace, out, 3)
+    assert (first.fork_at, first.commands, first.steps) == (trace.at, 1, 1)
+    assert (first.kept, again.kept, again.kept_seed) == (False, True, 1)
+    assert again.path == first.path
+    assert json.loads(first.path.with_suffix(".json").read_text())["seed"] == 1
+
+
+def test_a_pair_of_another_failure_under_the_same_name_is_not_written_over(
+    tmp_path: Path,
+) -> None:
+    """Given a folder whose pair by a failure's name holds something else (edited by hand),
+    when the failure is written there, then nothing is written over it and the error says why
+    and what to do (exit 1)."""
+    log = str(recorded(NAME, tmp_path))
+    with plants.registered(NAME, plants.PLANTED[NAME]()):
+        holder = sources.load([log], lambda: pytest.fail("no database"))
+        trace, _ = found_after_garbage_and_a_move(holder, holder.sources[0])
+        out = tmp_path / "failures"
+        written = fixture.write(holder, holder.sources, trace, out, 1)
+        pair = written.path.with_suffix(".json")
+        pair.write_text(pair.read_text().replace('"outcome"', '"crash"'))
+        with pytest.raises(InputError) as raised:
+            fixture.write(holder, holder.sources, trace, out, 3)
+    assert raised.value.exit_code == 1
+    assert raised.value.line() == (
+        f"error[input/unwritable]: {written.path.with_suffix('.jsonl')} exists and is not this "
+        "failure's: nothing written over it (move it away, or give another --out)"
+    )
+    assert '"crash"' in pair.read_text()

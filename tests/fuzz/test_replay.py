@@ -188,3 +188,51 @@ def test_a_fixture_whose_log_no_longer_audits_is_replayed_on_its_log_as_recorded
     )
     assert "[rules]: the rules reject this command: " in note and " may not move)" in note, note
     assert note.endswith("); its steps are replayed on it as recorded"), note
+
+
+def edited(path: Path, edit: Any) -> Path:
+    """The fixture at ``path`` with ``edit`` applied to its JSON."""
+    fixture = json.loads(path.read_text())
+    edit(fixture)
+    path.write_text(json.dumps(fixture), encoding="utf-8")
+    return path
+
+
+def test_a_fixture_that_disagrees_with_itself_is_refused_in_one_line(tmp_path: Path) -> None:
+    """Given a fixture whose step's command was edited apart from its text (the text is what
+    is played), or whose failing index names no step, when it is replayed, then it is refused
+    with one line saying which (exit 1), nothing replayed."""
+    step = [{"kind": "wrong_player", "text": "idle", "expect": "refused"}]
+    path = fixture_after_a_move(tmp_path, step, "outcome")
+    moved = edited(path, lambda f: f["steps"][0].update(command={"type": "end_phase"}))
+    with plants.registered(NAME, plants.PLANTED[NAME]()):
+        status, stdout, stderr = warlog("fuzz", "--replay", str(moved))
+    assert (status, stdout) == (1, "")
+    assert stderr == (
+        f"error[input/bad_fixture]: {path}: step 1's command is not its text, which is what a "
+        "replay plays: make them the same (or remove command)\n"
+    )
+    path = fixture_after_a_move(tmp_path, step, "outcome")
+    beyond = edited(path, lambda f: f.update(failing=5))
+    with plants.registered(NAME, plants.PLANTED[NAME]()):
+        status, stdout, stderr = warlog("fuzz", "--replay", str(beyond))
+    assert (status, stdout) == (1, "")
+    assert stderr == (
+        f"error[input/bad_fixture]: {path}: failing is 5, which names no step (it holds 1 step, "
+        "from 0)\n"
+    )
+
+
+def test_the_version_a_replay_names_is_the_log_s_not_the_json_s(tmp_path: Path) -> None:
+    """Given a fixture whose .json claims version 99 of rules its log plays under version 5,
+    when it is replayed, then it names the log's version and says the .json claims another."""
+    step = [{"kind": "wrong_player", "text": "idle", "expect": "refused"}]
+    path = edited(fixture_after_a_move(tmp_path, step, "outcome"), lambda f: f.update(version="99"))
+    with plants.registered(NAME, plants.PLANTED[NAME]()):
+        status, stdout, _ = warlog("fuzz", "--replay", str(path))
+    assert status == 4
+    assert stdout.splitlines()[:2] == [
+        f"{path}: {NAME} (recorded under version {plants.RECORDED_UNDER}), 1 step",
+        f"  note: the .json says {NAME} version 99; its log is played under {NAME} version "
+        f"{plants.RECORDED_UNDER}, which the replay follows",
+    ]

@@ -67,7 +67,7 @@ def recorded_after(
 ) -> tuple[Found, int]:
     """The failure ``_record`` reports for a written failure whose replays give ``failures``
     in turn (another exception: the replay raises it), and how many times it replayed it."""
-    written = SimpleNamespace(path=tmp_path / "bfa-audit-1.json", events=9, steps=1)
+    written = run.fixture.Written(tmp_path / "bfa-audit-1.json", events=9, steps=1)
     monkeypatch.setattr(run.fixture, "write", lambda *args: written)
     outcomes, calls = iter(failures), []
 
@@ -79,7 +79,7 @@ def recorded_after(
         return SimpleNamespace(failure=outcome)
 
     monkeypatch.setattr(run.fixture, "replay", replay)
-    trace = SimpleNamespace(check="audit", message="x")
+    trace = SimpleNamespace(check="audit", message="x", unfinished="")
     group = [SimpleNamespace(ruleset=SimpleNamespace(name="battle-for-armageddon"))]
     found = run._record(None, group, trace, tmp_path, 1)  # type: ignore[arg-type]
     return found, len(calls)
@@ -144,3 +144,24 @@ def test_the_versions_of_the_sources_are_named_in_the_order_of_the_rules() -> No
     tally = Tally("armageddon-empires", versions, [], examples=1, planned=1)
     first = summary_text(Report(1, list(versions), [tally], [], 1.0)).splitlines()[0]
     assert first.startswith("armageddon-empires (versions 2, 9, 10): 1 of 1 examples")
+
+
+def test_a_written_pair_is_said_to_hold_the_source_to_its_fork_point_and_the_commands_after() -> (
+    None
+):
+    """Given a pair whose log holds the source to seq 79 and 15 generated commands, with one
+    step to replay, found again by a later run (kept as the run with seed 1 wrote it), its
+    shrinking stopped by its time, when the run is summed up, then its line says what the log
+    holds besides the step, that the pair was kept, and that the shrinking stopped short."""
+    found = Found("heroic-battles", "invariants", "movement_actions: x", "out/hb-1", 163, 1,
+                  "invariants", fork_at=79, commands=15, kept=True, kept_seed=1,
+                  unfinished="dropping commands: its time ran out")  # fmt: skip
+    lines = summary_text(Report(2, [], [], [found], 1.0)).splitlines()
+    assert lines[1:5] == [
+        "  [heroic-battles] invariants: movement_actions: x",
+        "    out/hb-1.jsonl (163 events: the source to seq 79, then 15 generated commands) and "
+        ".json (1 step to replay)",
+        "    (the same pair as the run with seed 1 wrote there: kept as it was)",
+        "    shrinking stopped short (dropping commands: its time ran out): the pair may hold "
+        "more than the failure needs",
+    ]

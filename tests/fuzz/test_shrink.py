@@ -146,13 +146,14 @@ def test_no_earlier_fork_point_is_tried_once_the_shrinking_time_is_out(
 ) -> None:
     """Given a failure found at the last of three fork points that would fail from each, when
     its prefix is shrunk after its time ran out, then it comes back as it was found and no
-    example is run."""
+    example is run; the trace says its shrinking stopped short."""
     monkeypatch.setattr(shrink, "_attempt", failing_while("fails"))
     counted = tally()
     group: Any = [SimpleNamespace(ends=[1, 5, 9], tip="")]
     trace = msgspec.structs.replace(a_trace("r0"), at=9)
     shrunk = shrink.earlier(NO_SOURCES, group, trace, counted, time.monotonic() - 1)
-    assert shrunk == trace and counted.examples == 0
+    assert msgspec.structs.replace(shrunk, unfinished="") == trace and counted.examples == 0
+    assert shrunk.unfinished == "earlier fork points: its time ran out"
 
 
 def test_every_failure_the_fuzz_finds_goes_through_without_refused(
@@ -258,3 +259,82 @@ def test_an_earlier_fork_point_that_fails_as_it_starts_is_passed_over(
     shrunk = shrink.earlier(NO_SOURCES, group, trace, counted, time.monotonic() + 60)
     assert shrunk == trace
     assert counted.examples == 2  # the step itself from each earlier point, no legal command
+
+
+def failing_with(*needed: str) -> Callable[..., Trace | None]:
+    """An ``_attempt`` whose steps fail (on the last of ``needed``, the steps after it never
+    played) only while they hold each of ``needed`` in that order."""
+
+    def attempt(
+        holder: object, group: object, trace: Trace, at: int, steps: list[Step], counted: Tally
+    ) -> Trace | None:
+        counted.examples += 1
+        texts = [s.text for s in steps]
+        held = [t for t in texts if t in needed]
+        if held[: len(needed)] != list(needed):
+            return None
+        last = texts.index(needed[-1])
+        played = [Played(s, accepted=True) for s in steps[:last]]
+        return msgspec.structs.replace(
+            trace, at=at, played=played, failing=Played(steps[last], False), since=last
+        )
+
+    return attempt
+
+
+def test_the_generated_commands_a_failure_does_not_need_are_dropped_from_its_pair(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Given a failure after eight accepted commands (those its log would hold), of which it
+    needs the second and the sixth and then the failing one, when its commands are shrunk,
+    then those three are all it keeps, in their order, from the same fork point: the log holds
+    two generated commands, the pair replays the failing one; the shrinking is not cut short."""
+    monkeypatch.setattr(shrink, "_attempt", failing_with("c1", "c5", "fails"))
+    names = [f"c{i}" for i in range(8)]
+    trace = Trace(0, 7, 0, [Played(Step("legal", n), True) for n in names], refused("fails"),
+                  "invariants", "", 8)  # fmt: skip
+    shrunk = shrink.fewer(NO_SOURCES, [], trace, tally(), time.monotonic() + 60)
+    assert [p.step.text for p in shrunk.played] == ["c1", "c5"]
+    assert shrunk.failing is not None and shrunk.failing.step.text == "fails"
+    assert (shrunk.at, shrunk.unfinished) == (7, "")
+
+
+def test_dropping_commands_stops_at_its_limit_of_examples_and_says_so(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Given a failure of many commands and a pass that may run no more example, when its
+    commands are shrunk, then it comes back as it was, saying its shrinking stopped short."""
+    monkeypatch.setattr(shrink, "_attempt", failing_with("fails"))
+    monkeypatch.setattr(shrink, "ATTEMPTS", 0)
+    trace = a_trace("r0", "r1", "r2")
+    shrunk = shrink.fewer(NO_SOURCES, [], trace, tally(), time.monotonic() + 60)
+    assert msgspec.structs.replace(shrunk, unfinished="") == trace
+    assert shrunk.unfinished == "dropping commands: 0 examples run"
+
+
+def test_a_one_step_failure_shown_again_from_a_later_fork_point_is_still_tried_earlier(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Given a one-step failure at the source's last fork point, whose step shows it again
+    from the fork point before (and no earlier), and a command legal at the first fork point
+    that shows it too, when the prefix is shrunk, then the failure comes back from the first
+    fork point: a later fork point found with the same step does not end the search."""
+    log = str(recorded(NAME, tmp_path))
+    with plants.registered(NAME, plants.fixed(NAME)):
+        holder = sources.load([log], lambda: pytest.fail("no database"))
+        (source,) = holder.sources
+        second_last = source.ends[-2]
+
+        def attempt(
+            holder: object, group: object, trace: Trace, at: int, steps: list[Step], c: Tally
+        ) -> Trace | None:
+            c.examples += 1
+            if steps[0].kind == "legal" or (steps[0].text == "fails" and at == second_last):
+                return msgspec.structs.replace(trace, at=at, failing=Played(steps[0], False))
+            return None
+
+        monkeypatch.setattr(shrink, "_attempt", attempt)
+        trace = Trace(0, source.ends[-1], 0, [], refused("fails"), "outcome", "", 0)
+        shrunk = shrink.earlier(holder, holder.sources, trace, tally(), time.monotonic() + 60)
+    assert shrunk.at == source.ends[0]
+    assert shrunk.failing is not None and shrunk.failing.step.kind == "legal"

@@ -114,8 +114,8 @@ def test_a_version_this_warlog_does_not_play_is_reported_and_not_re_derived(
     (finding,) = auditor.findings
     assert (finding.seq, finding.check) == (1, "version")
     assert finding.message == (
-        "played under armageddon-empires version 5, which this warlog does not play (it plays "
-        "25, 24, 23, 22, 21, 20, 19, 18, 17, 16, 15, 14, 13, 12, 11, 10, 9, 8, 7 and 6), so rules "
+        "played under armageddon-empires version 5, which this warlog does not play: a version "
+        "this warlog no longer keeps (it plays 25, 24, 23, 22, 21, 20, 19, 18, 17, 16, 15, 14, 13, 12, 11, 10, 9, 8, 7 and 6), so rules "
         "re-derivation was not done"
     )
     assert auditor.proved.rules_stopped_at == 1
