@@ -211,15 +211,20 @@ class Arbiter:
         self,
         game: str,
         command_text: str | bytes,
-        player: str | None = None,
+        shown_to: str | None = None,
         *,
         referee: bool = False,
         on: int | None = None,
     ) -> list[Record]:
-        """``play`` (decided on the head ``on``, if given), returning the records as ``player``
-        may see them (default: the player who issued the command; ``referee``: every value
-        opened). An unknown ``player`` is refused before anything is played."""
-        reader = REFEREE if referee else None if player is None else self.reader(game, player)
+        """``play`` (decided on the head ``on``, if given), returning the records as
+        ``shown_to`` may see them (default: the player who issued the command; ``referee``:
+        every value opened). An unknown ``shown_to`` is refused before anything is played.
+
+        ``shown_to`` is a reader, as ``--as`` is everywhere in the CLI: it is not checked to be
+        the command's ``player`` (the referee's ``warlog play CMD --as blue`` plays red's command
+        and shows what blue sees of it). A caller acting for one seat checks the command's
+        ``player`` itself before calling, as the server does (403 ``auth/not_your_seat``)."""
+        reader = REFEREE if referee else None if shown_to is None else self.reader(game, shown_to)
         records = self.play(game, command_text, on)
         if reader is None:
             issued = json.loads(records[0].data)

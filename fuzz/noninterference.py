@@ -16,6 +16,8 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
+import msgspec
+
 from warlog.arbiter.application import Arbiter
 from warlog.domain.core.dice import Dice
 from warlog.domain.core.errors import WarlogError
@@ -33,8 +35,9 @@ def blinded(value: Any) -> str:
 
 def observed(arb: Arbiter, game: str, watcher: str, from_seq: int = 1) -> dict[str, Any]:
     """Everything ``watcher`` can be given about events ``from_seq``.. of ``game``: its feed,
-    the view after each event, their replay and explanations, its Events-view tab, and its
-    legal commands and receipt now."""
+    the view after each event, their replay and explanations, its Events-view tab (each entry
+    whole, its seq, round and duration with its text, as the server's ``/log`` gives it), and
+    its legal commands and receipt now."""
     head, _ = arb.head(game)
     seqs = range(from_seq, head + 1)
     tab = arb.events_view(game, watcher).tabs(watcher, True)[watcher]
@@ -42,7 +45,7 @@ def observed(arb: Arbiter, game: str, watcher: str, from_seq: int = 1) -> dict[s
         "views": [arb.view(game, seq, watcher) for seq in seqs],
         "replay": list(arb.replay(game, from_seq, None, watcher)),
         "explain": [arb.explain(game, seq, watcher) for seq in seqs],
-        "log": [e.text for e in tab],
+        "log": msgspec.to_builtins(tab),
     }
 
 

@@ -555,3 +555,17 @@ def test_a_command_played_is_shown_back_as_its_player_sees_it_unless_the_referee
     assert shown == list(arbiter.records_as(game, "red", shown[0].seq, shown[-1].seq))
     opened = arbiter.play_as(game, roll("blue", dice=[2, 3, 4]), referee=True)
     assert json.loads(opened[0].data)["command"]["dice"]["value"] == [2, 3, 4]
+
+
+def test_a_command_played_can_be_shown_to_another_player_than_the_one_who_issued_it(
+    arbiter: Arbiter, scenario_file: str
+) -> None:
+    """Given a game of red and blue, when the referee plays red's roll and asks to see it as
+    blue sees it (``warlog play CMD --as blue``), then it is played and shown as blue's read of
+    those events: ``play_as`` names a reader, it does not check who issued the command (the
+    server checks the seat itself, 403 ``auth/not_your_seat``)."""
+    game = arbiter.new_game("dice-race", scenario_file, game="g1")
+    shown = arbiter.play_as(game, roll("red"), "blue")
+    assert json.loads(shown[0].data)["player"] == "red"
+    assert shown == list(arbiter.records_as(game, "blue", shown[0].seq, shown[-1].seq))
+    assert arbiter.head(game)[0] == shown[-1].seq
