@@ -10,8 +10,9 @@ as it saw them (where, with which cards, how and when); of the enemy's cards onl
 view (its bases, sighted armies, prisoners, discards, an open challenge), and of its turn
 nothing that names an army (which moved, hunted, or is out of supply) nor its AP left (it
 would tell what its sealed moves cost). Since version 26 an empire sees its own armies' Command
-Rating and how many unit cards each holds over it (AE-68); an enemy army is seen as sighted. Bases are public. Minefields (AE-53): an empire sees its
-own, and of the enemy's and the independent ones (AE-67) only those its armies walked into,
+Rating and how many unit cards each holds over it (AE-68); an enemy army is seen as sighted.
+Bases are public. Minefields (AE-53): an empire sees its own, and of the enemy's and the
+independent ones (AE-67) only those its armies walked into,
 without their damage, and an independent one as it knew it, though the other empire has spent
 or lifted it since.
 

@@ -20,6 +20,7 @@ from warlog.domain.armageddon_empires.commands import (
     MoveArmy,
     SetUpBattle,
 )
+from warlog.domain.armageddon_empires.events import SupplyTraced
 from warlog.domain.armageddon_empires.ruleset import RULESET
 
 MORE_CARDS = """
@@ -273,3 +274,18 @@ def test_an_empire_sees_its_own_army_s_command_rating_and_not_the_other_s() -> N
     blue = RULESET.view(g.state, "blue")
     assert "red-x" in blue["armies"] and "over_command" not in blue["armies"]["red-x"]
     assert "unsupplied" not in blue["empires"]["red"]
+
+
+def test_the_out_of_supply_notice_tells_the_empire_its_armies_fight_weaker() -> None:
+    # given red's turn traced with red-x out of supply
+    g = field(army_block("red-x", "red", "6,3", units=("lancer",)))
+    traced = SupplyTraced(empire="red", supply_range=4, sources=(), out_of_supply=("red-x",))
+    # then red's Events view says what it costs in battle (AE-69), and version 25's did not
+    (notice,) = RULESET.notices(g.state, g.state, traced)
+    assert notice.text.endswith(
+        "; until your next turn their units fight with 1 attack and 1 defence dice fewer, "
+        "Commando ones excepted (AE-69)"
+    )
+    old = replace(g.state, rules_version=25)
+    (notice,) = RULESET.notices(old, old, traced)
+    assert notice.text.endswith("unless every unit has Commando")
