@@ -10,7 +10,8 @@ AE-29), damage modifiers (p.34) and the attacks each unit may make (AE-30).
 - **Pools** (AE-29): the attacker rolls its attack (+ Military Genius X of its army's hero,
   p.45); the target defends with its defence + the hex's terrain modifier (R12) (+ Military
   Genius X); a hero sniped defends with its fate (p.16). Both sides re-roll with the fate of
-  their army's hero (p.23, R6).
+  their army's hero (p.23, R6). Since version 26 a unit's attack and defence dice are less its
+  army's penalties: over its Command Rating (AE-68) and out of supply (AE-69; ``penalties``).
 - **Special attacks** (p.34; AE-30): after a unit's first strike, Double Attack strikes the same
   target again, Area Attack a different target in the same row, Breakthrough Attack (after a
   hit on a front-row target) a back-row target at full strength; Multi-targeting splits the
@@ -24,6 +25,7 @@ from warlog.domain.armageddon_empires.abilities import Armor, has, level
 from warlog.domain.armageddon_empires.cards import HeroCard, UnitCard
 from warlog.domain.armageddon_empires.challenge import Pool, Term
 from warlog.domain.armageddon_empires.frames import Battle, BattleSide
+from warlog.domain.armageddon_empires.penalties import penalty_terms
 from warlog.domain.armageddon_empires.state import Army, GameState
 
 MILITARY_GENIUS = "Military Genius"
@@ -123,38 +125,47 @@ def terrain_term(state: GameState, at: str) -> Term | None:
 
 
 def attack_points(state: GameState, army: Army | None, unit: str) -> int:
-    """A unit's attack points: its attack + its hero's Military Genius X (p.45)."""
+    """A unit's attack points: its attack + its hero's Military Genius X (p.45), less its
+    penalties since version 26 (AE-68, AE-69), never below 0 (R3)."""
     spec = state.card(unit).spec
     attack = spec.attack if isinstance(spec, UnitCard) else 0
-    return attack + hero_level(state, army, MILITARY_GENIUS)[0]
+    penalty = sum(t.value for t in penalty_terms(state, army, unit, "attack"))
+    return max(0, attack + hero_level(state, army, MILITARY_GENIUS)[0] + penalty)
 
 
 def attack_pool(state: GameState, army: Army | None, unit: str, strength: int | None) -> Pool:
-    """The attacker's pool of a strike (AE-29); ``strength``: the points a Multi-targeting unit
-    spends on this target (its whole attack when None)."""
+    """The attacker's pool of a strike (AE-29), with the penalties of its army since version 26
+    (AE-68, AE-69); ``strength``: the points a Multi-targeting unit spends on this target (its
+    whole attack when None)."""
     entry = state.card(unit)
     spec = entry.spec
     attack = spec.attack if isinstance(spec, UnitCard) else 0
     genius, hero = hero_level(state, army, MILITARY_GENIUS)
-    if strength is not None and strength < attack + genius:
+    penalties = penalty_terms(state, army, unit, "attack")
+    points = attack_points(state, army, unit)
+    if strength is not None and strength < points:
+        after = "".join(f", less {-t.value} ({t.label})" for t in penalties)
         return Pool(
             (
                 Term(
                     strength,
-                    f"{strength} of the {attack + genius} attack points of {entry.name} "
-                    "(Multi-targeting, p.34)",
+                    f"{strength} of the {points} attack points of {entry.name} "
+                    f"(Multi-targeting, p.34){after}",
                 ),
             )
         )
     terms = [Term(attack, f"attack of {entry.name}")]
     if genius:
         terms.append(Term(genius, f"Military Genius {genius} of {hero}, p.45"))
-    return Pool(tuple(terms))
+    return Pool((*terms, *penalties))
 
 
-def defense_pool(state: GameState, army: Army | None, card: str, at: str) -> Pool:
+def defense_pool(
+    state: GameState, army: Army | None, card: str, at: str, battle: bool = True
+) -> Pool:
     """The pool of a card attacked on the ground (AE-29): a unit's defence + terrain + Military
-    Genius X of its hero; a hero's fate (p.16)."""
+    Genius X of its hero, and in a battle (``battle``; not a minefield's challenge) since
+    version 26 its army's penalties (AE-68, AE-69); a hero's fate (p.16)."""
     entry = state.card(card)
     spec = entry.spec
     if isinstance(spec, HeroCard):
@@ -167,6 +178,8 @@ def defense_pool(state: GameState, army: Army | None, card: str, at: str) -> Poo
     genius, hero = hero_level(state, army, MILITARY_GENIUS)
     if genius:
         terms.append(Term(genius, f"Military Genius {genius} of {hero}, p.45"))
+    if battle:
+        terms += penalty_terms(state, army, card, "defense")
     return Pool(tuple(terms))
 
 

@@ -109,7 +109,8 @@ def _turn_began(state: GameState, e: TurnBegan) -> GameState:
 
 
 def _supply_traced(state: GameState, e: SupplyTraced) -> GameState:
-    return _empire(state, replace(state.empires[e.empire], out_of_supply=e.out_of_supply))
+    emp = replace(state.empires[e.empire], out_of_supply=e.out_of_supply)
+    return _empire(state, replace(emp, unsupplied=e.out_of_supply))
 
 
 def _turn_ended(state: GameState, e: TurnEnded) -> GameState:

@@ -117,7 +117,7 @@ def spring(batch: Batch[GameState], army_id: str, entered: bool) -> None:
     if mine is not None:
         attack = attack_pool(state, mine, army)
         targets = [
-            (card, attack, bf.defense_pool(state, army, card, army.at))
+            (card, attack, bf.defense_pool(state, army, card, army.at, battle=False))
             for card in army.cards()
             if not level(state.card(card).abilities, ENGINEER)
         ]

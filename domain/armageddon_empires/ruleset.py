@@ -97,12 +97,15 @@ class ArmageddonEmpires(Rules[GameState, Command]):
     #: by what it has seen there this round, and its base sees an army that ends a move in its
     #: hex, so that a besieger's stealth no longer shows in its supply (AE-35, AE-56); 25: an
     #: army a minefield destroys on its move is lost from the sight of every empire that had it
-    #: in sight, as one that moves out of sight is (AE-17, AE-53, AE-67)
-    version: ClassVar[str] = "25"
+    #: in sight, as one that moves out of sight is (AE-17, AE-53, AE-67); 26: in a battle an
+    #: army's units lose attack and defence dice for each unit card over its Command Rating
+    #: (AE-68) and while it is out of supply (AE-69; ``penalties``)
+    version: ClassVar[str] = "26"
     #: each played as a variant of this class (``every_version``); version 6's air strike's
     #: unit targets are the sighted units still standing in the hex (AE-42,
     #: ``air_targets._version_6_targets``)
     kept_versions: ClassVar[tuple[str, ...]] = (
+        "25",
         "24",
         "23",
         "22",

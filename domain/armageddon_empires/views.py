@@ -9,8 +9,10 @@ Fog of war (AE-17): of the enemy's armies an empire sees only those it has sight
 as it saw them (where, with which cards, how and when); of the enemy's cards only those in
 view (its bases, sighted armies, prisoners, discards, an open challenge), and of its turn
 nothing that names an army (which moved, hunted, or is out of supply) nor its AP left (it
-would tell what its sealed moves cost). Bases are public. Minefields (AE-53): an empire sees its
-own, and of the enemy's and the independent ones (AE-67) only those its armies walked into,
+would tell what its sealed moves cost). Since version 26 an empire sees its own armies' Command
+Rating and how many unit cards each holds over it (AE-68); an enemy army is seen as sighted.
+Bases are public. Minefields (AE-53): an empire sees its own, and of the enemy's and the
+independent ones (AE-67) only those its armies walked into,
 without their damage, and an independent one as it knew it, though the other empire has spent
 or lifted it since.
 
@@ -50,6 +52,13 @@ from warlog.domain.armageddon_empires.minefield_events import (
     MinefieldsReported,
     attack_summary,
     lifted_notice,
+)
+from warlog.domain.armageddon_empires.penalties import (
+    OUT_OF_SUPPLY_ATTACK,
+    OUT_OF_SUPPLY_DEFENSE,
+    command_rating,
+    over_command,
+    penalized,
 )
 from warlog.domain.armageddon_empires.sighting_events import ArmiesSighted
 from warlog.domain.armageddon_empires.state import GameState
@@ -98,6 +107,11 @@ def view(state: GameState, player: str | None) -> dict[str, Any]:
     # what the game waits for, as a refusal says it to any player (rules/not_your_turn)
     data["waiting"] = "" if waiting is None else waiting.waiting
     data["awaited"] = "" if waiting is None else waiting.kind
+    if penalized(state):  # AE-68: each army's Command Rating and the unit cards over it
+        for army_id, army in data["armies"].items():
+            held = state.armies[army_id]
+            army["command_rating"] = command_rating(state, held)
+            army["over_command"] = over_command(state, held)
     if player is None:
         return data
     if player not in state.empires:
@@ -163,7 +177,7 @@ def view(state: GameState, player: str | None) -> dict[str, Any]:
         else:
             emp["hand_size"] = len(emp.pop("hand"))
             emp["discard"] = [c for c in emp["discard"] if c not in face_down]
-            for name in ("moved", "out_of_supply", "hunted", "seen", "ap"):
+            for name in ("moved", "out_of_supply", "unsupplied", "hunted", "seen", "ap"):
                 emp.pop(name)
     data["bids"] = {e: (n if e == player else HIDDEN) for e, n in data["bids"].items()}
     del data["collateral"]  # the referee's (AE-46)
@@ -233,6 +247,11 @@ def notices(before: GameState, after: GameState, event: Event) -> list[Notice]:
             f"Out of supply: {', '.join(event.out_of_supply)}; armies with units may move only "
             "one hex this turn, unless every unit has Commando"
         )
+        if penalized(after):
+            text += (
+                f"; until your next turn their units fight with {OUT_OF_SUPPLY_ATTACK} attack "
+                f"and {OUT_OF_SUPPLY_DEFENSE} defence dice fewer, Commando ones excepted (AE-69)"
+            )
         return [Notice(event.empire, text, OUT_OF_SUPPLY_NOTICE_ROUNDS)]
     if isinstance(event, GameEnded):
         text = f"Game over: {event.reason}; winner: {event.winner or 'none (a draw)'}"

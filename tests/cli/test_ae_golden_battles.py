@@ -198,31 +198,33 @@ def test_p34_retreat_pool_is_the_average_attack_left_plus_1_minus_trickster_2_no
     assert {c["choice"] for c in legal(t, "blue")} == {"continue", "retreat_army", "retreat_all"}
     # round 1's initiative: red [6, 6, 1] = 2 successes, blue [6, 1, 1] = 1: red strikes first
     t.play(type="next_round", player="blue", choice="continue", dice=[6, 6, 1, 6, 1, 1])
-    # the Lancers' 5 dice [6, 1, 1, 1, 1] = 1 success against the Crawlers' defence 1, [1]:
-    # 1 damage − 1 for Composite Armor −1 = 0 in a Ground Combat Challenge (AE-29)
+    # the Lancers' 4 dice (5 − 1: red-column's three units are one over its Command Rating of
+    # 2, AE-68) [6, 1, 1, 1] = 1 success against the Crawlers' defence 1, [1]: 1 damage − 1 for
+    # Composite Armor −1 = 0 in a Ground Combat Challenge (AE-29)
     t.play(
         type="attack",
         player="red",
         unit="red.lancers.1",
         target="blue.plated.1",
-        dice=[6, 1, 1, 1, 1, 1],
+        dice=[6, 1, 1, 1, 1],
     )
     assert t.rule(last_of(t, "attack_ended")["seq"]) == [
         "red.lancers.1's strike at blue.plated.1: 1 damage -1 (Composite Armor -1) = 0 "
         "(battle 1; R5, AE-29)"
     ]
-    # the Crawlers' 2 dice [6, 1] against the Skirmishers' defence 1, [1]: 1 damage of 1 hit
-    # point, the Skirmishers are destroyed (both sides accept automatically, AE-20)
+    # the Crawlers' 2 dice [6, 1] against the Skirmishers' defence 1 − 1 (AE-68), no dice: 1
+    # damage of 1 hit point, the Skirmishers are destroyed (both accept automatically, AE-20)
     t.play(
         type="attack",
         player="blue",
         unit="blue.plated.1",
         target="red.skirmishers.1",
-        dice=[6, 1, 1],
+        dice=[6, 1],
     )
     destroyed = last_of(t, "card_damaged")["data"]
     assert (destroyed["card"], destroyed["destroyed"]) == ("red.skirmishers.1", True)
-    # the Pikes' 2 dice [1, 1] miss the Crawlers' [1]: no damage, so blue, the defender, may take
+    # red-column, two units now, is within its rating: the Pikes' 2 dice [1, 1] miss the
+    # Crawlers' [1]: no damage, so blue, the defender, may take
     # the Defender's Prerogative (R5) and is asked; it accepts
     assert kinds(t, "red") == ["attack"]
     t.play(type="attack", player="red", unit="red.pikes.1", target="blue.plated.1", dice=[1, 1, 1])

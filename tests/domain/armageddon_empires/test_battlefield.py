@@ -175,9 +175,10 @@ def test_breakthrough_attack_is_not_offered_after_a_back_row_hit() -> None:
     assert Attack(player="red", unit=breaker, target="blue.trooper.2") in (
         RULESET.legal_commands(g.state, "red")
     )
-    # 2 successes against 1: a hit of 1 of the back-row trooper's 2 points
+    # 2 successes against 1 (blue-y's three troopers, one over its Command Rating, defend with
+    # 2 dice, AE-68): a hit of 1 of the back-row trooper's 2 points
     events = g.when(
-        Attack(player="red", unit=breaker, target="blue.trooper.2"), dice=[6, 6, 1, 6, 1, 1]
+        Attack(player="red", unit=breaker, target="blue.trooper.2"), dice=[6, 6, 1, 6, 1]
     )
     ended = only(events, AttackEnded)
     assert (ended.raw, ended.damage) == (1, 1)

@@ -170,6 +170,17 @@ def test_each_card_undergoes_one_challenge_and_the_minefield_loses_the_base_dama
     assert "Minefield 5" in only(events, MinefieldsChecked).explain()
 
 
+def test_a_minefield_strikes_each_card_at_its_own_defence_whatever_its_army_s_size() -> None:
+    # given red's column of four sprinters and no hero, two over its Command Rating of 2
+    g = mined(army("red-col", "red", "1,0", None, *["sprinter"] * 4) + FAR)
+    # when it walks into blue's minefield, then each sprinter defends with its 2 dice: the
+    # penalty of AE-68 is a battle's, not a minefield's (AE-52)
+    events = move(g, "5,0", ([1] * 5 + [6, 6]) * 4)
+    attack = only(events, MinefieldsChecked).attack
+    assert attack is not None
+    assert [c.defense.text() for c in attack.challenges] == ["2 = 2 (defense of Test Sprinter)"] * 4
+
+
 def test_a_game_of_version_8_rolled_a_minefield_s_challenges_as_the_mover_s() -> None:
     g = mined()
     g.state = replace(g.state, rules_version=8)

@@ -144,10 +144,14 @@ def test_a_garrison_never_retreats_and_falls_with_its_base() -> None:
     g.when(SetUpBattle(player="blue"))
     g.when(CommitArmy(player="red", army="red-x"))
     g.when(CommitArmy(player="blue", army="blue-hq-garrison"), dice=[6, 6, 6, 1, 1, 1])
-    # each trooper deals the other 1 damage of its 2 (2 successes against 1)
-    hit = [6, 6, 1, 6, 1, 1]
+    # each trooper deals the other 1 damage of its 2 (2 successes against 1); red-x, far from
+    # its HQ, is out of supply: its trooper strikes and defends with 2 dice (AE-69)
+    hit = [6, 6, 6, 1, 1]
     g.when(Attack(player="red", unit="red.trooper.1", target="blue.trooper.1"), dice=hit)
-    g.when(Attack(player="blue", unit="blue.trooper.1", target="red.trooper.1"), dice=hit)
+    g.when(
+        Attack(player="blue", unit="blue.trooper.1", target="red.trooper.1"),
+        dice=[6, 6, 1, 6, 1],
+    )
     g.when(NextRound(player="red", choice="continue"))
     events = g.when(NextRound(player="blue", choice="retreat_army"))
     chosen = only(events, NextRoundChosen)
@@ -178,9 +182,11 @@ def garrison_fought_to_its_last_unit(version: int | None = None) -> list[Any]:
     g.when(SetUpBattle(player="blue"))
     g.when(CommitArmy(player="red", army="red-x"))
     g.when(CommitArmy(player="blue", army="blue-hq-garrison"), dice=[6, 6, 6, 1, 1, 1])
-    # 3 successes against none: 3 damage, the trooper's 2 hit points gone
+    # 3 successes against none, 2 since version 26 (red-x far from its HQ is out of supply,
+    # AE-69): the trooper's 2 hit points gone
+    strike = [6, 6, 6, 1, 1, 1] if version is not None else [6, 6, 1, 1, 1]
     events = g.when(
-        Attack(player="red", unit="red.trooper.1", target="blue.trooper.1"), dice=[6, 6, 6, 1, 1, 1]
+        Attack(player="red", unit="red.trooper.1", target="blue.trooper.1"), dice=strike
     )
     while (waiting := RULESET.decision(g.state)) is not None and waiting.kind == "challenge":
         events += g.when(AcceptChallenge(player=waiting.players[0]))

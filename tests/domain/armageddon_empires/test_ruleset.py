@@ -23,7 +23,7 @@ from warlog.domain.core.ruleset import Ruleset
 def test_the_registry_finds_the_ruleset_by_name() -> None:
     assert rulesets.get("armageddon-empires") is RULESET
     ruleset: Ruleset = RULESET  # the protocol, checked by mypy wherever tests are checked
-    assert ruleset.name == "armageddon-empires" and ruleset.version == "25"
+    assert ruleset.name == "armageddon-empires" and ruleset.version == "26"
     assert RULESET.scenario_package == "warlog.domain.armageddon_empires.scenarios"
 
 
@@ -75,7 +75,9 @@ def test_a_command_of_another_ruleset_is_an_input_error() -> None:
 
 
 def test_autoplay_plays_the_bundled_game_to_a_victory() -> None:
-    for seed in range(3):
+    # since version 26 seed 0's attackers, out of supply at blue's HQ (AE-69), leave it
+    # undecided after round 12: a game may end so, and the policy does not weigh supply
+    for seed in range(1, 4):
         steps = list(play(seed=seed))
         final = steps[-1][3]
         assert RULESET.is_terminal(final)
@@ -93,8 +95,9 @@ def test_every_listed_command_is_accepted_all_through_an_autoplayed_game() -> No
     seen: Counter[str] = Counter()
     out_of_supply = 0
     # battles, a tactic card, a repair, an awaited roll, air strikes and intercepts, gunners
-    # fired from the ground, minefields; a Capture Kill
-    for seed in (4, 30):
+    # fired from the ground, minefields; a Capture Kill (since version 26 seed 1 intercepts,
+    # 30 no longer does)
+    for seed in (1, 4):
         for before, _, events, _ in play(seed=seed):
             for player in before.seats:
                 for command in RULESET.legal_commands(before, player):

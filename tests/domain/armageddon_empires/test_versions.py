@@ -26,6 +26,12 @@ VERSION_20_FALLOUT_LOG = (
     Path(__file__).resolve().parent / "logs" / "version-20-collateral-and-wmd.jsonl"
 )
 
+#: a game written by warlog when version 25 was its latest (at 76d39d5, revealed): red-x, four
+#: lancers and no hero, out of supply, attacks blue-y's three troopers and wins the battle
+VERSION_25_BATTLE_LOG = (
+    Path(__file__).resolve().parent / "logs" / "version-25-battle-out-of-supply.jsonl"
+)
+
 STRIKE = {
     "type": "play_attack_card",
     "player": "red",
@@ -39,7 +45,7 @@ def test_a_game_begun_under_version_6_plays_on_under_version_6(tmp_path: Path) -
     # given red sighted blue-a, which has since engaged stealth unseen, in games of each version
     old = stealth_played(tmp_path, "blue-a", version="6")
     new = stealth_played(tmp_path, "blue-a")
-    assert old.ruleset_of("ni").version == "6" and new.ruleset_of("ni").version == "25"
+    assert old.ruleset_of("ni").version == "6" and new.ruleset_of("ni").version == "26"
     # then version 6 judges red's targets by the hex as it stands (AE-42 before version 7) ...
     assert STRIKE not in old.legal("ni", "red")
     try:
@@ -74,6 +80,7 @@ def test_each_game_s_log_re_derives_under_its_own_version(tmp_path: Path) -> Non
         "23",
         "24",
         "25",
+        "26",
     ):
         arb = stealth_played(tmp_path, "blue-a", version=version)
         assert arb.view("ni")["state"]["rules_version"] == int(version)
@@ -106,6 +113,27 @@ def test_a_log_written_by_warlog_before_version_21_re_derives_its_fallout_as_wri
     assert auditor.proved.dice_verified == 36 and not auditor.proved.unchecked()
 
 
+def test_a_battle_recorded_under_version_25_re_derives_without_the_penalties_of_26() -> None:
+    # given a battle recorded by the warlog of version 25: red-x, four lancers and no hero (two
+    # over its Command Rating), out of supply at red's turn start, beat blue-y's three troopers
+    # (one over), every pool the card's own stat
+    records = list(file_records(str(VERSION_25_BATTLE_LOG)))
+    opened = [json.loads(r.data)["challenge"] for r in records if r.type == "challenge_opened"]
+    strikes = [c for c in opened if c["purpose"] == "battle 1 ground combat"]
+    lancers = [c for c in strikes if c["attacker"]["empire"] == "red"]
+    assert lancers[0]["attacker"]["pool"]["terms"] == [
+        {"value": 4, "label": "attack of Test Lancer"}
+    ]
+    assert not any("AE-6" in json.dumps(c) for c in opened)
+    # when it is audited, then every command re-derives to the same events under version 25,
+    # every roll checked: version 26's penalties (AE-68, AE-69) touch none of it
+    auditor = audit_records(records, rulesets.get)
+    assert auditor.findings == [] and auditor.revealed
+    assert auditor.rules == "armageddon-empires version 25"
+    assert not auditor.proved.rules_stopped_at and auditor.proved.batches_rederived == 48
+    assert auditor.proved.dice_verified == 54 and not auditor.proved.unchecked()
+
+
 def test_a_version_this_warlog_does_not_play_is_reported_and_not_re_derived(
     tmp_path: Path,
 ) -> None:
@@ -115,8 +143,8 @@ def test_a_version_this_warlog_does_not_play_is_reported_and_not_re_derived(
     assert (finding.seq, finding.check) == (1, "version")
     assert finding.message == (
         "played under armageddon-empires version 5, which this warlog does not play: a version "
-        "this warlog no longer keeps (it plays 25, 24, 23, 22, 21, 20, 19, 18, 17, 16, 15, 14, 13, 12, 11, 10, 9, 8, 7 and 6), so rules "
-        "re-derivation was not done"
+        "this warlog no longer keeps (it plays 26, 25, 24, 23, 22, 21, 20, 19, 18, 17, 16, 15, 14, "
+        "13, 12, 11, 10, 9, 8, 7 and 6), so rules re-derivation was not done"
     )
     assert auditor.proved.rules_stopped_at == 1
     assert RULESET.at_version("5") is None
