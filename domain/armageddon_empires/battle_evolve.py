@@ -105,7 +105,7 @@ def _began(state: GameState, e: BattleBegan) -> GameState:
     b = e.battle
     for army_id in e.emptied:
         state = remove_army(state, army_id)
-    state = replace(state, frames=push(state.frames, b), battles=b.number)
+    state = replace(state, frames=push(state.frames, b), battles=b.number, hurt_round=0)
     state = _undelay(state, b.at)
     detail = f"in battle {b.number} (p.33; AE-26)"
     state = _sight(state, b.attacker.empire, b.defender.armies, detail)
@@ -140,6 +140,11 @@ def _attack_began(state: GameState, e: AttackBegan) -> GameState:
     if e.owed:
         return with_empire(state, replace(emp, ap_owed=emp.ap_owed + e.ap_cost))
     return with_empire(state, replace(emp, ap=emp.ap - e.ap_cost))
+
+
+def _attack_ended(state: GameState, e: AttackEnded) -> GameState:
+    state = _step(state, e)
+    return replace(state, hurt_round=e.battle.round) if e.damage else state
 
 
 def _retreated(state: GameState, e: ArmyRetreated) -> GameState:
@@ -222,7 +227,7 @@ APPLY: dict[type[Event], Callable[[GameState, Any], GameState]] = {
     ArmyCommitted: _step,
     BattleRoundBegan: _step,
     AttackBegan: _attack_began,
-    AttackEnded: _step,
+    AttackEnded: _attack_ended,
     BattleRoundEnded: _step,
     NextRoundChosen: _step,
     RetreatEnded: _step,

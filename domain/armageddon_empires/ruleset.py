@@ -97,12 +97,15 @@ class ArmageddonEmpires(Rules[GameState, Command]):
     #: by what it has seen there this round, and its base sees an army that ends a move in its
     #: hex, so that a besieger's stealth no longer shows in its supply (AE-35, AE-56); 25: an
     #: army a minefield destroys on its move is lost from the sight of every empire that had it
-    #: in sight, as one that moves out of sight is (AE-17, AE-53, AE-67)
-    version: ClassVar[str] = "25"
+    #: in sight, as one that moves out of sight is (AE-17, AE-53, AE-67); 26: a battle is made
+    #: to end only as a stalemate, after 12 rounds in a row in which no card lost a hit point,
+    #: not after its 12th round whatever they dealt (AE-31)
+    version: ClassVar[str] = "26"
     #: each played as a variant of this class (``every_version``); version 6's air strike's
     #: unit targets are the sighted units still standing in the hex (AE-42,
     #: ``air_targets._version_6_targets``)
     kept_versions: ClassVar[tuple[str, ...]] = (
+        "25",
         "24",
         "23",
         "22",

@@ -23,7 +23,7 @@ from warlog.domain.core.ruleset import Ruleset
 def test_the_registry_finds_the_ruleset_by_name() -> None:
     assert rulesets.get("armageddon-empires") is RULESET
     ruleset: Ruleset = RULESET  # the protocol, checked by mypy wherever tests are checked
-    assert ruleset.name == "armageddon-empires" and ruleset.version == "25"
+    assert ruleset.name == "armageddon-empires" and ruleset.version == "26"
     assert RULESET.scenario_package == "warlog.domain.armageddon_empires.scenarios"
 
 
