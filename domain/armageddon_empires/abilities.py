@@ -82,7 +82,7 @@ class Wmd(msgspec.Struct, frozen=True, tag="wmd", tag_field="form"):
 
 Ability = Flag | Rated | Recce | Armor | Collateral | Wmd
 
-# Names the rules of this version read (the rest are parsed and carried for later issues).
+# Names the rules read by constant (``PLAYED`` lists every ability they play).
 HQ = "HQ"
 SUPPLY = "Supply"
 BARRACKS = "Barracks"
@@ -176,6 +176,83 @@ CATALOGUE: dict[str, Shape] = {
     "One Damage Fac Kill": "flag",
     "Tactical Nuclear Warhead": "flag",
     "Neuro Toxin": "rated",
+}
+
+#: AE-70: the abilities the rules of this version play, by canonical name: what they do with
+#: it, and where the manual and the rulings say so. docs/scenarios.md lists them in these words
+#: (a test keeps the two alike, and finds no rule module that reads any other ability of
+#: CATALOGUE). Since version 26 a new scenario that gives a card another one is refused
+#: (``scenario_checks.check_played``): a game would carry it and do nothing with it
+PLAYED: dict[str, tuple[str, str]] = {
+    HQ: ("the stronghold's card", "p.15, p.48"),
+    SUPPLY: (
+        "a supply source; every stronghold and outpost is one, whatever its cards print",
+        "p.24, p.26, p.48; AE-12",
+    ),
+    BARRACKS: ("heroes and units deploy into the base's garrison", "p.48; AE-13"),
+    AP_BONUS: ("+X AP a turn", "p.48"),
+    RAPID_REACTION: ("0 AP to deploy and to move", "p.45, p.46; AE-13"),
+    LEADER: ("+X movement points for the hero's army", "p.45"),
+    PATHFINDER: ("−X AP for the hero's army's moves", "p.45"),
+    RAIDER: ("+X supply range for the hero's army", "p.45"),
+    "Aggressive": ("+X to its side's battle initiative", "p.45; R13, AE-29"),
+    "Military Genius": ("+X attack and defence to the units of the hero's army", "p.45; AE-29"),
+    "Trickster": (
+        "its army may retreat before its first round; −X dice to its retreat challenges' pursuers",
+        "p.34; AE-28, AE-31",
+    ),
+    STEALTH: ("an army whose every card has it may stealth, at the lowest X", "p.27; AE-23"),
+    RECCE: (
+        "observation checks, and the hunter's dice of a Capture Kill",
+        "p.45, p.46, p.48; R2, R7, AE-18",
+    ),
+    SNIFFER: ("X observation dice in its own hex", "p.48; AE-18"),
+    CAMOUFLAGE: ("X detection dice for the base's garrison", "p.48; AE-18"),
+    BOUNTY_HUNTER: (
+        "names a Capture Kill's target, lowers its threshold by X and lends its hero's fate",
+        "p.30; R4, AE-21",
+    ),
+    COMMANDO: (
+        "an army whose every unit has it is not held to one hex out of supply; since version 26 "
+        "the unit fights out of supply at full strength",
+        "p.46; AE-69",
+    ),
+    "Wave Attack": (
+        "since version 26 the unit neither counts toward its army's Command Rating nor takes its "
+        "penalty (its attack growing with other wave attackers, told only by secondary sources, "
+        "is not played)",
+        "p.16; AE-68",
+    ),
+    MOBILE_SUPPLY: ("supplies its empire's armies in its own hex", "p.46; AE-12"),
+    ENGINEER: (
+        "lays and lifts minefields, is not attacked by them, −X dice to their attack",
+        "p.46; AE-52, AE-54, AE-55",
+    ),
+    "Forward Air Controller": (
+        "+3 dice to its empire's Air-To-Ground challenges in its hex",
+        "p.46; AE-42",
+    ),
+    "Mobile Launcher": ("its army is a missile launch point", "p.25, p.46; AE-39"),
+    "Anti-Air": ("X dice of Ground-To-Air against aircraft and helos in its hex", "p.31; AE-41"),
+    "Anti-Missile": ("X dice of Ground-To-Air against missiles in its hex", "p.31; AE-41"),
+    "Multi-targeting": ("splits its attack among several targets", "p.34; AE-30"),
+    "Double Attack": ("strikes the same target again", "p.34; AE-30"),
+    "Area Attack": ("strikes another card of the same row", "p.34; AE-30"),
+    "Breakthrough Attack": ("after a front-row hit, strikes the back row", "p.34; AE-30"),
+    "Sniper Attack": ("strikes the enemy hero for 1 AP", "p.34; AE-30, AE-58"),
+    "Composite Armor": ("damage taken −N, not in retreat challenges", "p.34; AE-28, AE-29"),
+    "Ceramic Armor": ("damage taken −N, not in retreat challenges", "p.34; AE-28, AE-29"),
+    "Hardened": (
+        "halves conventional damage; shelters a base's garrison from a WMD",
+        "p.48; AE-43, AE-48",
+    ),
+    MINEFIELD: ("a minefield facility's attack dice", "p.32; AE-50"),
+    "Air To Air": ("intercepts aircraft and helos with X dice", "p.30, p.31; AE-40"),
+    "HARM": ("X dice against Ground-To-Air fire, which becomes a duel", "p.31; AE-41"),
+    "Precision Targeting": ("names the Air-To-Ground target", "p.31; AE-42"),
+    "Collateral": ("collateral damage to the armies of the hex struck", "p.31; AE-45, AE-46"),
+    "Hydrogen Bomb": ("a weapon of mass destruction", "p.31; AE-47, AE-48"),
+    "Grav Warhead": ("a weapon of mass destruction", "p.31; AE-47, AE-48"),
 }
 
 #: other printings of the same ability (digest §11.7: "Rapid Response" on p.23)

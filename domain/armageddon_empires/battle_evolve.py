@@ -49,6 +49,7 @@ from warlog.domain.armageddon_empires.changes import (
     with_empire,
     without_card,
 )
+from warlog.domain.armageddon_empires.ground_combat import STALEMATE_SINCE
 from warlog.domain.armageddon_empires.observation import sighting
 from warlog.domain.armageddon_empires.state import Army, GameState
 from warlog.domain.core.events import Event
@@ -106,6 +107,8 @@ def _began(state: GameState, e: BattleBegan) -> GameState:
     for army_id in e.emptied:
         state = remove_army(state, army_id)
     state = replace(state, frames=push(state.frames, b), battles=b.number)
+    if state.rules_version >= STALEMATE_SINCE:  # AE-31: the count begins with the battle
+        state = replace(state, hurt_round=0)
     state = _undelay(state, b.at)
     detail = f"in battle {b.number} (p.33; AE-26)"
     state = _sight(state, b.attacker.empire, b.defender.armies, detail)
@@ -140,6 +143,14 @@ def _attack_began(state: GameState, e: AttackBegan) -> GameState:
     if e.owed:
         return with_empire(state, replace(emp, ap_owed=emp.ap_owed + e.ap_cost))
     return with_empire(state, replace(emp, ap=emp.ap - e.ap_cost))
+
+
+def _attack_ended(state: GameState, e: AttackEnded) -> GameState:
+    state = _step(state, e)
+    # AE-31 since version 26 (kept only then, so that an older game's state is what it was)
+    if e.damage and state.rules_version >= STALEMATE_SINCE:
+        return replace(state, hurt_round=e.battle.round)
+    return state
 
 
 def _retreated(state: GameState, e: ArmyRetreated) -> GameState:
@@ -222,7 +233,7 @@ APPLY: dict[type[Event], Callable[[GameState, Any], GameState]] = {
     ArmyCommitted: _step,
     BattleRoundBegan: _step,
     AttackBegan: _attack_began,
-    AttackEnded: _step,
+    AttackEnded: _attack_ended,
     BattleRoundEnded: _step,
     NextRoundChosen: _step,
     RetreatEnded: _step,

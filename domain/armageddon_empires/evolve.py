@@ -54,6 +54,7 @@ from warlog.domain.armageddon_empires.events import (
 from warlog.domain.armageddon_empires.fog import Sighting
 from warlog.domain.armageddon_empires.frames import AirStrike, Battle, CaptureKill
 from warlog.domain.armageddon_empires.observation import sighting
+from warlog.domain.armageddon_empires.penalties import penalized
 from warlog.domain.armageddon_empires.sighting_events import (
     ArmiesSighted,
     StealthDropped,
@@ -110,7 +111,9 @@ def _turn_began(state: GameState, e: TurnBegan) -> GameState:
 
 def _supply_traced(state: GameState, e: SupplyTraced) -> GameState:
     emp = replace(state.empires[e.empire], out_of_supply=e.out_of_supply)
-    return _empire(state, replace(emp, unsupplied=e.out_of_supply))
+    if penalized(state):  # AE-69 since version 26 (kept only then: an older game's state as it was)
+        emp = replace(emp, unsupplied=e.out_of_supply)
+    return _empire(state, emp)
 
 
 def _turn_ended(state: GameState, e: TurnEnded) -> GameState:

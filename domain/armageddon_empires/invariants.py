@@ -10,8 +10,9 @@ armies keep to the limits of p.22–23 with a hero in the hero's slot and
 units in the units', stand on the map and stealth only when every card can, garrisons stay at
 their bases and are their owners', bases hold facilities and their prisoners are enemy heroes,
 fate spent stays within the card's fate, a challenge's dice are d6 and its fate never negative,
-damage stays short of a card's limit, sightings are of enemy armies that exist, and the round
-clock (whose turn, the bids) is coherent. ``invariants`` is the ruleset's ``Rules.invariants``
+damage stays short of a card's limit, sightings are of enemy armies that exist, the round
+clock (whose turn, the bids) is coherent, and since version 26 a battle in progress has gone
+no more than its stalemate's rounds without a hit point lost (AE-31). ``invariants`` is the ruleset's ``Rules.invariants``
 (its class imports it).
 """
 
@@ -23,6 +24,8 @@ from warlog.domain.armageddon_empires.abilities import STEALTH, level
 from warlog.domain.armageddon_empires.cards import INDEPENDENT, AttackCard, HeroCard, damage_limit
 from warlog.domain.armageddon_empires.challenge import FAILURE_FACE, SUCCESS_FACE, Challenge
 from warlog.domain.armageddon_empires.costs import MAX_AP_OWED
+from warlog.domain.armageddon_empires.frames import Battle
+from warlog.domain.armageddon_empires.ground_combat import STALEMATE_ROUNDS, STALEMATE_SINCE
 from warlog.domain.armageddon_empires.limits import (
     MAX_ARMIES_PER_HEX,
     MAX_HEROES_PER_ARMY,
@@ -44,6 +47,7 @@ def violations(state: GameState) -> list[Violation]:
     _challenges(state, out)
     _sightings(state, out)
     _clock(state, out)
+    _battles(state, out)
     return out
 
 
@@ -257,6 +261,23 @@ def _clock(state: GameState, out: list[Violation]) -> None:
                 f"{list(state.order)} and bids from {sorted(state.bids)}",
             )
         )
+
+
+def _battles(state: GameState, out: list[Violation]) -> None:
+    """AE-31 since version 26: a battle in progress is at most ``STALEMATE_ROUNDS`` rounds past
+    the last of its rounds in which a card lost a hit point (or its start). With no card
+    gaining hit points in a battle, this bounds every battle's rounds (docs/rulings.md)."""
+    if state.rules_version < STALEMATE_SINCE:
+        return
+    for b in state.frames:
+        if isinstance(b, Battle) and not 0 <= b.round - state.hurt_round <= STALEMATE_ROUNDS:
+            out.append(
+                Violation(
+                    "battle_ends_in_stalemate",
+                    f"{b.name} is in round {b.round}; a card last lost a hit point in its "
+                    f"round {state.hurt_round} (at most {STALEMATE_ROUNDS} rounds without)",
+                )
+            )
 
 
 #: the ruleset's ``invariants`` (``ArmageddonEmpires`` imports it into its class body)

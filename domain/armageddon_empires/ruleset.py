@@ -99,7 +99,10 @@ class ArmageddonEmpires(Rules[GameState, Command]):
     #: army a minefield destroys on its move is lost from the sight of every empire that had it
     #: in sight, as one that moves out of sight is (AE-17, AE-53, AE-67); 26: in a battle an
     #: army's units lose attack and defence dice for each unit card over its Command Rating
-    #: (AE-68) and while it is out of supply (AE-69; ``penalties``)
+    #: (AE-68) and while it is out of supply (AE-69; ``penalties``), a battle is made to end only
+    #: as a stalemate, after 12 rounds in a row in which no card lost a hit point, not after its
+    #: 12th round whatever they dealt (AE-31), and a new scenario may give a card only the
+    #: abilities these rules play (AE-70)
     version: ClassVar[str] = "26"
     #: each played as a variant of this class (``every_version``); version 6's air strike's
     #: unit targets are the sighted units still standing in the hex (AE-42,
@@ -160,8 +163,10 @@ class ArmageddonEmpires(Rules[GameState, Command]):
 
     def _played_here(self, scenario: Scenario) -> Scenario:
         """``scenario``, which this version plays; InputError ``input/bad_scenario`` naming the
-        first independent minefield before version 23 (AE-67)."""
+        first independent minefield before version 23 (AE-67), and since version 26 the first
+        card ability these rules do not play (AE-70, ``scenario_checks.check_played``)."""
         from warlog.domain.armageddon_empires import scenario as scenarios
+        from warlog.domain.armageddon_empires import scenario_checks
         from warlog.domain.core.scenario import bad_scenario
 
         since = minefields.INDEPENDENT_MINEFIELDS_SINCE
@@ -173,6 +178,7 @@ class ArmageddonEmpires(Rules[GameState, Command]):
                 f"none given: an independent minefield (of no empire) is played since "
                 f"version {since} of these rules; this game's is {self.version} (AE-67)",
             )
+        scenario_checks.check_played(scenario, int(self.version))
         return scenario
 
     def players(self, scenario: Scenario) -> list[str]:

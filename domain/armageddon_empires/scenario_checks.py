@@ -9,7 +9,15 @@ import importlib.resources
 
 import msgspec
 
-from warlog.domain.armageddon_empires.abilities import HQ, MINEFIELD, STEALTH, has, level
+from warlog.domain.armageddon_empires.abilities import (
+    HQ,
+    MINEFIELD,
+    PLAYED,
+    STEALTH,
+    has,
+    level,
+    parse_ability,
+)
 from warlog.domain.armageddon_empires.cards import (
     INDEPENDENT,
     WHOLE_POOL_EFFECTS,
@@ -20,6 +28,7 @@ from warlog.domain.armageddon_empires.cards import (
     UnitCard,
     damage_limit,
     entry,
+    kind_of,
 )
 from warlog.domain.armageddon_empires.limits import (
     EMPIRES_PER_GAME,
@@ -264,6 +273,29 @@ def check(scenario: Scenario) -> None:
                 else f"hex {at} holds an army of another empire; a game starts with nobody in "
                 "an enemy minefield (AE-51)",
             )
+
+
+#: AE-70: the rules version since which a new scenario may give a card only the abilities the
+#: rules play (``abilities.PLAYED``); before, every ability of the catalogue was accepted, and
+#: those no rule reads did nothing
+PLAYED_ONLY_SINCE = 26
+
+
+def check_played(scenario: Scenario, version: int) -> None:
+    """AE-70: since version 26 raise InputError ``input/bad_scenario`` naming the first card
+    ability no rule of these rules plays (``abilities.PLAYED``), its card and the version."""
+    if version < PLAYED_ONLY_SINCE:
+        return
+    for i, spec in enumerate(scenario.cards):
+        for j, printed in enumerate(spec.abilities):
+            name = parse_ability(printed, card=spec.id, kind=kind_of(spec)).name
+            if name not in PLAYED:
+                raise _bad(
+                    f"$.cards[{i}].abilities[{j}]",
+                    f"card {spec.id!r}: {printed!r} is not played by version {version} of these "
+                    "rules, which would ignore it (AE-70); docs/scenarios.md lists the "
+                    "abilities they play",
+                )
 
 
 def _check_card_counts(scenario: Scenario) -> None:

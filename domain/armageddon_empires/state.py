@@ -166,6 +166,10 @@ class GameState(msgspec.Struct, frozen=True):
     hidden_damage: dict[str, int] = {}
     #: battles begun so far (each is numbered in its events)
     battles: int = 0
+    #: the round of the battle in progress in which a strike last took a hit point from a card,
+    #: 0 before any: since version 26 a battle ends as a stalemate after
+    #: ``ground_combat.STALEMATE_ROUNDS`` rounds in a row without (AE-31)
+    hurt_round: int = 0
     #: air strikes launched so far (each is numbered in its events)
     air_strikes: int = 0
     #: hexes where the empire whose turn it is delayed its attack to the end of its turn (p.33)

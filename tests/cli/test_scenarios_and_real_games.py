@@ -49,6 +49,27 @@ def test_a_bad_scenario_file_names_the_bad_fields_path(tmp_path: Path) -> None:
     assert len(err.strip().splitlines()) == 1
 
 
+def test_a_new_game_s_scenario_giving_a_card_an_ability_no_rule_plays_is_refused(
+    tmp_path: Path,
+) -> None:
+    """AE-70 (version 26): exit 1, one line naming the field, the card and the ability."""
+    own = tmp_path / "saboteur.toml"
+    own.write_text(
+        BUNDLED.read_text().replace(
+            'abilities = ["Rapid Reaction"]\n', 'abilities = ["Rapid Reaction", "Saboteur 2"]\n'
+        )
+    )
+    db = tmp_path / "w.db"
+    status, out, err = run(db, "new", "armageddon-empires", "--scenario", str(own))
+    assert (status, out) == (1, "")
+    assert err == (
+        "error[input/bad_scenario]: bad scenario: $.cards[5].abilities[1]: card 'nine-bells': "
+        "'Saboteur 2' is not played by version 26 of these rules, which would ignore it (AE-70); "
+        "docs/scenarios.md lists the abilities they play\n"
+    )
+    assert run(db, "games")[1].startswith("no games")  # nothing was created
+
+
 def test_a_new_game_s_scenario_with_an_ork_marine_chapter_is_refused(tmp_path: Path) -> None:
     """BFA-29 (version 7): the Marine Chapters are Imperial; exit 1, one line naming the field."""
     from tests.domain.battle_for_armageddon.test_scenario_marines import (

@@ -1,6 +1,7 @@
 """Rounds of ground combat (p.34; R13; AE-29..AE-31, AE-58): battle initiative and its ties, a
-Sniper Attack's AP (owed, in its empire's turn or not) and a battle still undecided after
-round 12. The set-up: ``battle_helpers``.
+Sniper Attack's AP (owed, in its empire's turn or not), and the end of a battle that deals
+nothing: after round 12 before version 26, after 12 rounds in a row without a hit since. The
+set-up: ``battle_helpers``.
 """
 
 from __future__ import annotations
@@ -146,29 +147,43 @@ TROOPERS = army_block("red-x", "red", "3,0", units=("trooper",)) + army_block(
 
 
 MISS = [1, 1, 1, 1, 1, 1]
+#: a trooper's strike (3 attack dice, then 3 defence dice) that takes 1 hit point of its 2
+HIT = [6, 1, 1, 1, 1, 1]
 
 
-def undecided_round(g: Given) -> list[Any]:
+def undecided_round(g: Given, hit: bool = False) -> list[Any]:
     """Each trooper strikes in turn and misses (its defender ends the challenge with the
-    prerogative); the events of the round's last command."""
+    prerogative), or with ``hit`` the first one hits; the events of the round's last command."""
     events: list[Any] = []
-    for _ in range(2):
+    for n in range(2):
         striker = RULESET.decision(g.state).players[0]  # type: ignore[union-attr]
         (strike,) = [c for c in RULESET.legal_commands(g.state, striker) if isinstance(c, Attack)]
+        if hit and n == 0:
+            events = g.when(strike, dice=HIT)
+            continue
         g.when(strike, dice=MISS)
         events = g.when(TakePrerogative(player="blue" if striker == "red" else "red"))
     return events
 
 
-def test_a_battle_still_undecided_after_round_12_ends_with_the_attacker_retreating_all() -> None:
+def next_round(g: Given) -> None:
+    """Both empires continue; round initiative is a tie (blue strikes first)."""
+    g.when(NextRound(player="red", choice="continue"))
+    g.when(NextRound(player="blue", choice="continue"), dice=MISS)
+
+
+def test_a_version_25_battle_still_undecided_after_round_12_ends_with_the_attacker_retreating_all() -> (
+    None
+):
+    # given a battle of a game begun under version 25, whose rounds deal nothing
     g = fought(TROOPERS)
+    g.ruleset, g.state = RULESET.at_version("25"), replace(g.state, rules_version=25)
     for _ in range(11):
         assert only(undecided_round(g), BattleRoundEnded).battle.stage == "choose"
-        g.when(NextRound(player="red", choice="continue"))
-        g.when(NextRound(player="blue", choice="continue"), dice=MISS)  # initiative: a tie
+        next_round(g)
     assert bf.top_battle(g.state).round == 12
     events = undecided_round(g)
-    # AE-31: no Next Round choice and no round 13; the attacker is made to retreat all
+    # AE-31 before version 26: no Next Round choice and no round 13; the attacker retreats all
     assert not [e for e in events if isinstance(e, (BattleRoundEnded, BattleRoundBegan))]
     chosen = only(events, NextRoundChosen)
     assert (chosen.empire, chosen.choice, chosen.retreating) == ("red", "retreat_all", ("red-x",))
@@ -181,6 +196,59 @@ def test_a_battle_still_undecided_after_round_12_ends_with_the_attacker_retreati
     ended = only(events, BattleEnded)
     assert (ended.winner, ended.loser) == ("blue", "red")
     assert g.state.frames == ()
+
+
+def test_a_version_25_battle_ends_after_round_12_even_when_its_strikes_still_hurt() -> None:
+    # given a version-25 battle in which blue's trooper hits red's in round 12
+    g = fought(TROOPERS)
+    g.ruleset, g.state = RULESET.at_version("25"), replace(g.state, rules_version=25)
+    for _ in range(11):
+        undecided_round(g)
+        next_round(g)
+    # then the cap ends it all the same
+    chosen = only(undecided_round(g, hit=True), NextRoundChosen)
+    assert chosen.forced == "the battle is still undecided after 12 rounds"
+
+
+def test_a_battle_whose_strikes_still_hurt_goes_on_past_round_12() -> None:
+    # given a battle in which blue's trooper hits red's in round 5 and nothing else lands
+    g = fought(TROOPERS)
+    for n in range(1, 13):
+        ended = only(undecided_round(g, hit=n == 5), BattleRoundEnded)
+        # then every round, the 12th too, ends with the empires' Next Round choice (AE-31)
+        assert (ended.battle.round, ended.battle.stage) == (n, "choose")
+        next_round(g)
+    assert g.state.damage == {"red.trooper.2": 1}
+    assert bf.top_battle(g.state).round == 13
+
+
+def test_twelve_rounds_in_a_row_without_a_hit_point_lost_end_the_battle_as_a_stalemate() -> None:
+    # given a battle whose only hit is in round 5, then 12 rounds in which nothing lands
+    g = fought(TROOPERS)
+    for n in range(1, 17):
+        assert only(undecided_round(g, hit=n == 5), BattleRoundEnded).battle.stage == "choose"
+        next_round(g)
+    assert bf.top_battle(g.state).round == 17
+    events = undecided_round(g)
+    # then after round 17 no Next Round choice: the attacker retreats all and loses (AE-31)
+    assert not [e for e in events if isinstance(e, (BattleRoundEnded, BattleRoundBegan))]
+    chosen = only(events, NextRoundChosen)
+    assert (chosen.empire, chosen.choice, chosen.retreating) == ("red", "retreat_all", ("red-x",))
+    assert chosen.explain() == (
+        "red must retreat all: no card of either side has lost a hit point for 12 rounds, a "
+        "stalemate (AE-31): red-x; 1 retreat challenge to come (R8)"
+    )
+    ended = only(events, BattleEnded)
+    assert (ended.winner, ended.loser) == ("blue", "red")
+    assert g.state.frames == ()
+
+
+def test_a_new_battle_counts_its_rounds_without_a_hit_from_its_own_start() -> None:
+    # given a card was last hurt in round 5 of an earlier battle
+    g = field(VERSUS_FOX)
+    g.state = replace(g.state, hurt_round=5)
+    # when red attacks blue-y, then the new battle has seen no hit yet (AE-31)
+    assert attack_at(g, "red-x", "4,0").state.hurt_round == 0
 
 
 def test_aggressive_x_of_the_army_s_hero_is_added_to_its_battle_initiative() -> None:

@@ -13,6 +13,7 @@ from tests.domain.armageddon_empires.games import with_independent_minefields
 from tests.domain.armageddon_empires.helpers import army_block, game, sight, start_turns
 from warlog.domain.armageddon_empires.cards import entry
 from warlog.domain.armageddon_empires.challenge import Challenge
+from warlog.domain.armageddon_empires.frames import Battle
 from warlog.domain.armageddon_empires.invariants import violations
 from warlog.domain.armageddon_empires.ruleset import RULESET
 from warlog.domain.armageddon_empires.scenario_checks import bundled
@@ -294,6 +295,27 @@ def test_a_battle_and_a_threshold_challenge_of_one_side_break_nothing() -> None:
     g = begin(arena())
     open_challenge(g, side("red", [4, 1]), None, kind="threshold", threshold=2)
     assert g.state.frames and broken(g.state) == []
+
+
+def test_a_battle_goes_no_more_than_twelve_rounds_without_a_hit_point_lost() -> None:
+    """AE-31 since version 26: a battle in round 12 with no card hurt yet holds; in round 13,
+    or counting from a round after its own (an evolve that kept the last battle's), it breaks
+    battle_ends_in_stalemate; a version-25 battle's rounds are not bounded so."""
+    state = attack_at(field(VERSUS_FOX), "red-x", "4,0").state
+    (b,) = state.frames
+    assert isinstance(b, Battle)
+    assert broken(replace(state, frames=(replace(b, round=12),))) == []
+    assert broken(replace(state, frames=(replace(b, round=13),))) == [
+        "battle_ends_in_stalemate: battle 1 is in round 13; a card last lost a hit point in its "
+        "round 0 (at most 12 rounds without)"
+    ]
+    assert broken(replace(state, frames=(replace(b, round=14),), hurt_round=2)) == []
+    assert broken(replace(state, frames=(replace(b, round=1),), hurt_round=2)) == [
+        "battle_ends_in_stalemate: battle 1 is in round 1; a card last lost a hit point in its "
+        "round 2 (at most 12 rounds without)"
+    ]
+    old = replace(state, frames=(replace(b, round=13),), rules_version=25)
+    assert broken(old) == []
 
 
 def test_a_challenge_s_dice_are_d6() -> None:

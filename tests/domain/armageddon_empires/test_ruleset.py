@@ -95,9 +95,10 @@ def test_every_listed_command_is_accepted_all_through_an_autoplayed_game() -> No
     seen: Counter[str] = Counter()
     out_of_supply = 0
     # battles, a tactic card, a repair, an awaited roll, air strikes and intercepts, gunners
-    # fired from the ground, minefields; a Capture Kill (since version 26 seed 1 intercepts,
-    # 30 no longer does)
-    for seed in (1, 4):
+    # fired from the ground, minefields; a Capture Kill (under version 26, whose battles take
+    # Command Rating and supply penalties and end only in a stalemate, seed 8 alone of 1 to 15
+    # holds them all, an intercept among them)
+    for seed in (8,):
         for before, _, events, _ in play(seed=seed):
             for player in before.seats:
                 for command in RULESET.legal_commands(before, player):
