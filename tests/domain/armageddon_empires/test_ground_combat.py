@@ -210,6 +210,17 @@ def test_a_version_25_battle_ends_after_round_12_even_when_its_strikes_still_hur
     assert chosen.forced == "the battle is still undecided after 12 rounds"
 
 
+def test_a_version_25_battle_keeps_no_count_of_its_rounds_without_a_hit() -> None:
+    # given a version-25 battle in which the first strike of round 1 hits
+    g = fought(TROOPERS)
+    g.ruleset, g.state = RULESET.at_version("25"), replace(g.state, rules_version=25)
+    undecided_round(g, hit=True)
+    assert sum(g.state.damage.values()) == 1
+    # then its state holds no stalemate count (AE-31 counts only since version 26), as version
+    # 25 kept none: a snapshot written before version 26 and a fold today agree
+    assert g.state.hurt_round == 0
+
+
 def test_a_battle_whose_strikes_still_hurt_goes_on_past_round_12() -> None:
     # given a battle in which blue's trooper hits red's in round 5 and nothing else lands
     g = fought(TROOPERS)

@@ -289,3 +289,20 @@ def test_the_out_of_supply_notice_tells_the_empire_its_armies_fight_weaker() -> 
     old = replace(g.state, rules_version=25)
     (notice,) = RULESET.notices(old, old, traced)
     assert notice.text.endswith("unless every unit has Commando")
+
+
+def test_a_version_25_game_keeps_no_out_of_supply_list_for_battles() -> None:
+    # given red-x out of supply at the start of red's turn, in games of versions 25 and 26
+    armies = army_block("red-x", "red", "6,3", units=("lancer",))
+    g = field(armies + army_block("blue-y", "blue", "7,3", units=("trooper",)))
+    traced = SupplyTraced(empire="red", supply_range=4, sources=(), out_of_supply=("red-x",))
+    red = replace(g.state.empires["red"], unsupplied=())
+    old = replace(g.state, rules_version=25, empires={**g.state.empires, "red": red})
+    # when its supply is traced
+    under_25 = RULESET.at_version("25").evolve(old, traced)
+    under_26 = RULESET.evolve(g.state, traced)
+    # then both limit its move (AE-12), and only version 26 keeps it for its battles (AE-69):
+    # version 25's state is what it was, so a snapshot written before version 26 agrees with it
+    assert under_25.empires["red"].out_of_supply == under_26.empires["red"].out_of_supply
+    assert under_25.empires["red"].unsupplied == ()
+    assert under_26.empires["red"].unsupplied == ("red-x",)
