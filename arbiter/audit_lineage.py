@@ -50,11 +50,24 @@ def check_created(
             event.game,
             event.dice.stream,
         )
+    if event.version == ruleset.version:  # else its rules, and what they make of it, are not here
+        _check_scenario(record, event, ruleset, find, stop_rules)
+    if not event.dice.commitment:
+        find(record.seq, "dice", "a game without a commitment to its key")
+
+
+def _check_scenario(
+    record: Record,
+    event: GameCreated,
+    ruleset: AnyRuleset,
+    find: Find,
+    stop_rules: Callable[[int, str], None],
+) -> None:
+    """Check the recorded scenario under ``ruleset``, the rules of the version it names."""
     try:
         scenario = scenario_of(ruleset, record.data, event)
         recorded = ruleset.recorded_scenario(scenario)  # its version's form (AE-61)
-        played = event.version == ruleset.version  # else that form is not known here
-        if played and msgspec.json.encode(recorded) != msgspec.json.encode(event.scenario):
+        if msgspec.json.encode(recorded) != msgspec.json.encode(event.scenario):
             find(record.seq, "decode", "the recorded scenario is not in its canonical form")
         elif list(ruleset.players(scenario)) != list(event.players):
             find(
@@ -67,8 +80,6 @@ def check_created(
     except (msgspec.ValidationError, WarlogError) as exc:
         find(record.seq, "decode", f"the recorded scenario is invalid: {exc}")
         stop_rules(record.seq, "the recorded scenario is invalid")
-    if not event.dice.commitment:
-        find(record.seq, "dice", "a game without a commitment to its key")
 
 
 def _unplayed_why(version: str, latest: str) -> str:

@@ -9,10 +9,12 @@ from typing import Any
 import msgspec
 
 #: the order of the checks' findings at one seq, each check before those that build on it:
-#: whether the row is the one the chain holds, where it stands (its seq, its time), whether it
-#: reads and under which rules, its seals, what the rules make of it (a roll: how many dice of
-#: what kind), then whether a roll's faces are the seed's; the stored snapshots last
-CHECKS = ("chain", "sequence", "decode", "version", "seal", "rules", "dice", "snapshot")
+#: whether the row is the one the chain holds, where it stands (its seq, its time), under which
+#: rules it was played (a version this warlog does not play first: the rules that would read it
+#: are not its own, so what they make of it says nothing of the log), whether it reads, its
+#: seals, what the rules make of it (a roll: how many dice of what kind), then whether a roll's
+#: faces are the seed's; the stored snapshots last
+CHECKS = ("chain", "sequence", "version", "decode", "seal", "rules", "dice", "snapshot")
 
 #: the differences a finding keeps, and those its line shows (the rest are counted)
 DIFFERENCES_KEPT = 8
