@@ -144,13 +144,18 @@ def attack_pool(state: GameState, army: Army | None, unit: str, strength: int | 
     penalties = penalty_terms(state, army, unit, "attack")
     points = attack_points(state, army, unit)
     if strength is not None and strength < points:
-        after = "".join(f", less {-t.value} ({t.label})" for t in penalties)
+        # since version 26 the points are the attack less its penalties: say how (AE-68, AE-69)
+        after = ""
+        if penalties:
+            sums = f" + {genius} (Military Genius of {hero}, p.45)" if genius else ""
+            sums += "".join(f" − {-t.value} ({t.label})" for t in penalties)
+            after = f"; {points} = {attack} attack{sums}"
         return Pool(
             (
                 Term(
                     strength,
                     f"{strength} of the {points} attack points of {entry.name} "
-                    f"(Multi-targeting, p.34){after}",
+                    f"(Multi-targeting, p.34{after})",
                 ),
             )
         )

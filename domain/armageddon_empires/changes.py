@@ -46,7 +46,6 @@ def remove_army(state: GameState, army_id: str) -> GameState:
         moved=tuple(a for a in emp.moved if a != army_id),
         hunted=tuple(a for a in emp.hunted if a != army_id),
         out_of_supply=tuple(a for a in emp.out_of_supply if a != army_id),
-        unsupplied=tuple(a for a in emp.unsupplied if a != army_id),
     )
     sightings = {
         o: {a: s for a, s in seen.items() if a != army_id} for o, seen in state.sightings.items()

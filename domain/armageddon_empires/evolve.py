@@ -112,7 +112,8 @@ def _turn_began(state: GameState, e: TurnBegan) -> GameState:
 def _supply_traced(state: GameState, e: SupplyTraced) -> GameState:
     emp = replace(state.empires[e.empire], out_of_supply=e.out_of_supply)
     if penalized(state):  # AE-69 since version 26 (kept only then: an older game's state as it was)
-        emp = replace(emp, unsupplied=e.out_of_supply)
+        units = (u for a in e.out_of_supply if a in state.armies for u in state.armies[a].units)
+        emp = replace(emp, unsupplied=tuple(units))
     return _empire(state, emp)
 
 

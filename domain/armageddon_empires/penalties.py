@@ -13,6 +13,8 @@ outside a battle. A hero sniped defends with his fate (p.16), which no penalty t
   the more cards over, and Wave Attack units neither count nor take it (p.16).
 - **Out of supply** (p.26, p.46): an army out of supply at the start of its empire's turn
   (``supply_traced``, AE-12) has penalties to attack and defence, its Commando units exempt.
+  The penalty is its units' until their empire's next trace, wherever they go meanwhile: a
+  unit moved into an army traced in supply takes it along (it was not supplied).
 """
 
 from __future__ import annotations
@@ -73,12 +75,20 @@ def over_command(state: GameState, army: Army) -> int:
     return max(0, len(commanded(state, army)) - command_rating(state, army))
 
 
+def unsupplied(state: GameState, army: Army, unit: str) -> bool:
+    """Whether ``unit`` of ``army`` fights out of supply (AE-69): it stood in an army its
+    empire's last trace found out of supply (``Empire.unsupplied``, the units, so that a unit
+    moved since into an army traced in supply keeps it), and is not in a garrison, which is
+    never traced (AE-12)."""
+    return army.garrison_of is None and unit in state.empires[army.empire].unsupplied
+
+
 def penalty_terms(state: GameState, army: Army | None, unit: str, stat: Stat) -> tuple[Term, ...]:
     """The terms by which ``unit`` of ``army`` loses ``stat`` dice in a battle's pool, each
     negative, since version 26: over the Command Rating (AE-68) unless it has Wave Attack, and
-    out of supply at its empire's turn start (AE-69) unless it has Commando (p.46). None for a
-    garrison (``over_command``; never traced for supply, AE-12), for a card that is not one of
-    the army's units, and before version 26."""
+    out of supply at its empire's turn start (AE-69, ``unsupplied``) unless it has Commando
+    (p.46). None for a garrison (``over_command``; never traced for supply, AE-12), for a card
+    that is not one of the army's units, and before version 26."""
     if army is None or not penalized(state) or unit not in army.units:
         return ()
     abilities = state.card(unit).abilities
@@ -97,7 +107,7 @@ def penalty_terms(state: GameState, army: Army | None, unit: str, stat: Stat) ->
                 f"{whose}, p.16, AE-68",
             )
         )
-    if army.id in state.empires[army.empire].unsupplied and not has(abilities, COMMANDO):
+    if unsupplied(state, army, unit) and not has(abilities, COMMANDO):
         size = OUT_OF_SUPPLY_ATTACK if stat == "attack" else OUT_OF_SUPPLY_DEFENSE
-        out.append(Term(-size, f"{army.id} out of supply since its turn began, p.26, AE-69"))
+        out.append(Term(-size, f"out of supply since {army.empire}'s turn began, p.26, AE-69"))
     return tuple(out)

@@ -53,8 +53,9 @@ class Empire(msgspec.Struct, frozen=True):
     moved: tuple[str, ...] = ()
     #: armies out of supply at the start of this empire's turn (p.30)
     out_of_supply: tuple[str, ...] = ()
-    #: the same armies kept until this empire's next trace, through the other empire's turn,
-    #: since an army fights at its last trace's supply whoever's turn it is (AE-69)
+    #: since version 26, the unit cards of those armies, kept until this empire's next trace,
+    #: through the other empire's turn and wherever the units go: a unit fights at its last
+    #: trace's supply whoever's turn it is and whichever army it is in (AE-69)
     unsupplied: tuple[str, ...] = ()
     #: AP owed for moves made outside its own turn, paid when its next turn begins (AE-19)
     ap_owed: int = 0

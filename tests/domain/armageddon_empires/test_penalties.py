@@ -10,6 +10,7 @@ from msgspec.structs import replace
 from tests.domain.armageddon_empires.battle_helpers import GARRISONED, attack_at, field, fought
 from tests.domain.armageddon_empires.helpers import army_block, only, sight
 from tests.given_when_then import Given
+from warlog.domain.armageddon_empires import battlefield as bf
 from warlog.domain.armageddon_empires.challenge_events import ChallengeOpened
 from warlog.domain.armageddon_empires.commands import (
     AcceptChallenge,
@@ -19,8 +20,10 @@ from warlog.domain.armageddon_empires.commands import (
     Engage,
     MoveArmy,
     SetUpBattle,
+    TransferCards,
 )
 from warlog.domain.armageddon_empires.events import SupplyTraced
+from warlog.domain.armageddon_empires.penalties import command_rating, over_command
 from warlog.domain.armageddon_empires.ruleset import RULESET
 
 MORE_CARDS = """
@@ -55,7 +58,7 @@ abilities = ["Commando"]
 """
 
 OVER = "of red-x over its Command Rating 2 without a hero, p.8, p.16, AE-68"
-UNSUPPLIED = "red-x out of supply since its turn began, p.26, AE-69"
+UNSUPPLIED = "out of supply since red's turn began, p.26, AE-69"
 
 
 def pools(events: list) -> tuple[str, str]:
@@ -169,9 +172,10 @@ def test_a_multi_targeting_unit_splits_its_attack_points_less_the_penalty() -> N
         dice=[1] * 5,
     )
     attack, _ = pools(events)
+    # and the label says how its 3 points come of its attack of 4, not that the 2 lose one more
     assert attack == (
-        "2 = 2 (2 of the 3 attack points of Test Splitter (Multi-targeting, p.34), "
-        f"less 1 (1 unit card {OVER}))"
+        "2 = 2 (2 of the 3 attack points of Test Splitter (Multi-targeting, p.34; 3 = 4 attack "
+        f"− 1 (1 unit card {OVER})))"
     )
 
 
@@ -270,7 +274,7 @@ def test_an_empire_sees_its_own_army_s_command_rating_and_not_the_other_s() -> N
     red = RULESET.view(g.state, "red")
     assert red["armies"]["red-x"]["command_rating"] == 2
     assert red["armies"]["red-x"]["over_command"] == 2
-    assert red["empires"]["red"]["unsupplied"] == ["red-x"]
+    assert red["empires"]["red"]["unsupplied"] == list(g.state.armies["red-x"].units)
     blue = RULESET.view(g.state, "blue")
     assert "red-x" in blue["armies"] and "over_command" not in blue["armies"]["red-x"]
     assert "unsupplied" not in blue["empires"]["red"]
@@ -305,4 +309,50 @@ def test_a_version_25_game_keeps_no_out_of_supply_list_for_battles() -> None:
     # version 25's state is what it was, so a snapshot written before version 26 agrees with it
     assert under_25.empires["red"].out_of_supply == under_26.empires["red"].out_of_supply
     assert under_25.empires["red"].unsupplied == ()
-    assert under_26.empires["red"].unsupplied == ("red-x",)
+    assert under_26.empires["red"].unsupplied == g.state.armies["red-x"].units
+
+
+def test_units_moved_out_of_an_army_out_of_supply_fight_out_of_supply_all_the_same() -> None:
+    # given red-x of two lancers and a trooper at 5,0, out of supply at red's turn start, and
+    # red-y of a lancer, in supply at 4,0
+    armies = army_block("red-x", "red", "5,0", units=("lancer", "lancer", "trooper"))
+    g = field(MORE_CARDS + armies + army_block("red-y", "red", "4,0", units=("lancer",)))
+    assert g.state.empires["red"].out_of_supply == ("red-x",)
+    lancers = g.state.armies["red-x"].units[:1]
+    (own,) = g.state.armies["red-y"].units
+    # when red-y joins it and red-x hands a lancer to red-y (two units: within its rating)
+    g.when(MoveArmy(player="red", army="red-y", to="5,0"))
+    g.when(TransferCards(player="red", from_army="red-x", to_army="red-y", cards=lancers))
+    # then the lancer defends out of supply in red-y as it did in red-x (AE-69: the penalty is
+    # the units', until red's next trace), and red-y's own lancer does not
+    red_y = g.state.armies["red-y"]
+    assert lancers[0] in red_y.units
+    assert bf.defense_pool(g.state, red_y, lancers[0], "5,0").text() == (
+        f"1 = 2 (defense of Test Lancer) − 1 ({UNSUPPLIED})"
+    )
+    assert bf.defense_pool(g.state, red_y, own, "5,0").text() == (
+        "2 = 2 (defense of Test Lancer)"
+    )
+
+
+def test_an_army_whose_hero_falls_commands_two_unit_cards_from_then_on() -> None:
+    # given red-x led by the Marshal (Command Rating 4) with four lancers: none over
+    armies = army_block("red-x", "red", "3,0", hero="marshal", units=("lancer",) * 4)
+    g = fought(
+        MORE_CARDS + armies + army_block("blue-y", "blue", "4,0", units=("marksman",)),
+        initiative=[1, 1, 1, 6, 6, 6],
+    )
+    assert over_command(g.state, g.state.armies["red-x"]) == 0
+    # when blue's marksman snipes and kills the Marshal
+    g.when(Attack(player="blue", unit="blue.marksman.1", target="red.marshal.1"), dice=[6] * 3)
+    settled(g)
+    assert g.state.armies["red-x"].hero is None
+    # then red-x has the rating of an army without a hero, 2, at once (p.8, p.16; AE-68), and
+    # its lancers strike two dice fewer
+    red_x = g.state.armies["red-x"]
+    assert command_rating(g.state, red_x) == 2
+    events = g.when(
+        Attack(player="red", unit=red_x.units[0], target="blue.marksman.1"), dice=[1] * 3
+    )
+    attack, _ = pools(events)
+    assert attack == f"2 = 4 (attack of Test Lancer) − 2 (2 unit cards {OVER})"
