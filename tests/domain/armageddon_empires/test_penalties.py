@@ -330,9 +330,7 @@ def test_units_moved_out_of_an_army_out_of_supply_fight_out_of_supply_all_the_sa
     assert bf.defense_pool(g.state, red_y, lancers[0], "5,0").text() == (
         f"1 = 2 (defense of Test Lancer) − 1 ({UNSUPPLIED})"
     )
-    assert bf.defense_pool(g.state, red_y, own, "5,0").text() == (
-        "2 = 2 (defense of Test Lancer)"
-    )
+    assert bf.defense_pool(g.state, red_y, own, "5,0").text() == ("2 = 2 (defense of Test Lancer)")
 
 
 def test_an_army_whose_hero_falls_commands_two_unit_cards_from_then_on() -> None:
