@@ -5,8 +5,10 @@ Each check has a stable name (the ``check`` of a failure and of its regression f
 - ``crash``: no command (legal or not) and no read makes warlog raise anything but its own
   errors (``internal/bug``);
 - ``outcome``: a command listed as legal is accepted; a command known to be illegal is refused
-  with a rules error (exit 3) or an input error (exit 1), and a refused command appends nothing
-  (a command neither listed nor known to be illegal may go either way: ``expectation``);
+  with a rules error (exit 3) or an input error (exit 1), and a refused command appends nothing;
+  one of a type whose legal list the ruleset declares complete (``complete_legal``) is refused
+  unless it is listed (any other command neither listed nor known to be illegal may go either
+  way: ``expectation``);
 - ``purity``: the state a command was decided on is the same afterwards (``decide`` and
   ``evolve`` never change what they are handed);
 - ``audit``: the log audits clean (chain, each batch re-derived from its command and dice, each
@@ -105,14 +107,20 @@ def expectation(
     legal: Callable[[], set[str]],
     waiting: Collection[str],
     answers: Collection[str] | None,
+    complete: Collection[str] = (),
+    key: Callable[[dict[str, Any]], str] = command_key,
 ) -> str:
     """What must happen to a step played now, judged by the state it is played in, never by
     the one it was drawn in (a step replayed from another fork point, or under other rules,
     meets another state): ``input`` for malformed input; ``accepted`` for a command the rules
-    list as legal now (``legal``: their keys, ``command_key``); ``refused`` for one that cannot
-    be legal now (the game is over: ``answers`` None; its player is not one the game waits for,
-    ``waiting``; its type answers nothing the game waits for); ``either`` otherwise (not
-    listed, yet not known to be illegal: the rules may list only some legal commands)."""
+    list as legal now (``legal``: their keys, ``command_key``; ``key``: the step's, by default
+    its ``command_key``, the command as the rules decode it in ``Example``, so that a field
+    given its default compares equal to one left out); ``refused`` for one that cannot be legal
+    now (the game is over: ``answers`` None; its player is not one the game waits for,
+    ``waiting``; its type answers nothing the game waits for); ``unlisted`` for one not listed
+    whose type is one whose legal list is complete (``complete``: ``Ruleset.complete_legal``),
+    which must be refused too; ``either`` otherwise (not listed, yet not known to be illegal:
+    the rules may list only some legal commands of its type)."""
     if kind == "malformed":
         return "input"
     try:
@@ -121,21 +129,33 @@ def expectation(
         return "input"
     if not isinstance(command, dict):
         return "input"
-    if command_key(command) in legal():
+    if key(command) in legal():
         return "accepted"
     if answers is None or command.get("player") not in waiting:
         return "refused"
     if command.get("type") not in answers:
         return "refused"
+    if command.get("type") in complete:
+        return "unlisted"
     return "either"
 
 
-def outcome_problem(expect: str, error: WarlogError | None, appended: bool) -> str | None:
+def outcome_problem(
+    expect: str, error: WarlogError | None, appended: bool, command_type: object = ""
+) -> str | None:
     """What is wrong with a step's outcome: ``expect`` is ``accepted``, ``refused`` (a rules or
-    input error), ``input`` (an input error) or ``either``; None when it is as expected."""
+    input error), ``input`` (an input error), ``unlisted`` (refused, as not listed among the
+    legal commands of ``command_type``, whose list is complete) or ``either``; None when it is
+    as expected."""
     if error is None:
         if expect in ("refused", "input"):
             return "a command known to be illegal was accepted"
+        if expect == "unlisted":
+            return (
+                f"a {command_type} command was accepted though legal did not list it (the "
+                f"ruleset declares {command_type}'s legal list complete: a bug in decide or in "
+                "legal)"
+            )
         return None
     if appended:
         return f"a refused command appended events ({error.line()})"

@@ -266,7 +266,7 @@ class Example:
         else:
             tally.refused += 1
         head, _ = arb.head(game)
-        problem = outcome_problem(expect, error, head != before.seq)
+        problem = outcome_problem(expect, error, head != before.seq, _type_of(step.text))
         if problem is not None:
             raise Failure("outcome", f"{problem}; the {step.kind} command {short(step.text)}")
         if before.state != replayed_before:
@@ -292,7 +292,24 @@ class Example:
 
     def expectation(self, step: Step) -> str:
         """What must happen to ``step`` if it is played now (``checks.expectation``)."""
-        return expectation(step.kind, step.text, self._keys, self.legal, self.answers)
+        return expectation(
+            step.kind,
+            step.text,
+            self._keys,
+            self.legal,
+            self.answers,
+            self.ruleset.complete_legal,
+            self._key,
+        )
+
+    def _key(self, command: dict[str, Any]) -> str:
+        """``command``'s key as the rules decode it (a field given its default is the same
+        command as one leaving it out), or as given where they cannot decode it."""
+        try:
+            decoded = msgspec.convert(command, self.ruleset.command_type)
+        except msgspec.ValidationError:
+            return command_key(command)
+        return command_key(decoded)
 
     def _keys(self) -> set[str]:
         if self._legal_keys is None:
@@ -571,6 +588,15 @@ def _played_elsewhere(
     except Exception as exc:
         raise Failure("crash", f"{where}: {crash_text(exc)}", since) from None
     return None
+
+
+def _type_of(text: str) -> object:
+    """The ``type`` a command's JSON text names ("" where it names none)."""
+    try:
+        obj = json.loads(text)
+    except ValueError:
+        return ""
+    return obj.get("type", "") if isinstance(obj, dict) else ""
 
 
 def _issuer(text: str) -> str | None:

@@ -30,7 +30,7 @@ class Tally(msgspec.Struct):
     #: steps tried, by kind (legal, wrong_player, other_phase, mutated, malformed)
     tried: dict[str, int] = {}
     #: steps tried, by what had to happen to them where they were played (accepted, refused,
-    #: input, either: ``checks.expectation``)
+    #: input, unlisted, either: ``checks.expectation``)
     expected: dict[str, int] = {}
     #: what the steps tried did, whatever a check said of it: accepted + refused + crashed is
     #: the number of steps tried
@@ -136,9 +136,11 @@ def checks_text(t: Tally, failed: Sequence[str] = ()) -> list[str]:
         f"({plural(expected.get('accepted', 0), 'step')}); one known to be illegal (from a "
         "player the game does not wait for, of a type it does not wait for, after the game "
         "ended, or malformed) must be refused with nothing appended, by the rules (exit 3) or "
-        f"as bad input (exit 1; malformed input: exit 1) ({plural(illegal, 'step')}); a "
-        "mutated command the rules do "
-        "not list may be accepted or refused: only that a refusal exits 1 or 3 with nothing "
+        f"as bad input (exit 1; malformed input: exit 1) ({plural(illegal, 'step')}); one the "
+        "rules do not list, of a type whose legal list the ruleset declares complete, must be "
+        "refused likewise, by the rules or as bad input "
+        f"({plural(expected.get('unlisted', 0), 'step')}); any other mutated command the rules "
+        "do not list may be accepted or refused: only that a refusal exits 1 or 3 with nothing "
         f"appended is checked ({plural(expected.get('either', 0), 'step')})",
         "  after every accepted step: the new batch audited (chain from the fork point, the "
         f"command re-derived: {plural(t.rederived, 'batch', 'batches')}); the live state equal "

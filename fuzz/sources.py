@@ -58,6 +58,9 @@ class Source(msgspec.Struct):
     commands: list[dict[str, Any]]
     #: per command field, the values the log's commands gave it (for mutated commands)
     values: dict[str, list[Any]]
+    #: per command type, per field, the values the log's commands of that type gave it (for
+    #: mutated commands of a type whose legal list is complete)
+    typed_values: dict[str, dict[str, list[Any]]] = {}
     #: its records as read (a referee's export or the database's: every value the source
     #: opened, opened): a failure's log copies those before its fork point from here, since
     #: the key of a source not yet revealed is not in the sources' vault
@@ -240,6 +243,7 @@ def _load(holder: Arbiter, name: str, records: list[Record], chain_only: bool) -
         tip=records[-1].hash,
         commands=commands,
         values=_values(commands),
+        typed_values=_typed_values(commands),
         records=list(records),
     )
 
@@ -269,3 +273,11 @@ def _values(commands: list[dict[str, Any]]) -> dict[str, list[Any]]:
             if len(kept) < MOST_VALUES:
                 kept.setdefault(json.dumps(value, sort_keys=True), value)
     return {field: list(kept.values()) for field, kept in seen.items()}
+
+
+def _typed_values(commands: list[dict[str, Any]]) -> dict[str, dict[str, list[Any]]]:
+    """Per command type, per field, the distinct values its commands gave it."""
+    by_type: dict[str, list[dict[str, Any]]] = {}
+    for command in commands:
+        by_type.setdefault(str(command.get("type")), []).append(command)
+    return {kind: _values(group) for kind, group in by_type.items()}

@@ -16,6 +16,7 @@ from typing import Any, TypeVar
 import msgspec
 from hypothesis import strategies as st
 
+from warlog.fuzz.checks import command_key
 from warlog.fuzz.example import Example, Step
 from warlog.fuzz.sources import Source
 
@@ -94,7 +95,13 @@ def _mutated(
 ) -> Step | None:
     """A legal command with one field (not its type or player) given another value of the same
     JSON type: one the log or the legal commands give that field, or a made-up one. It must be
-    accepted if it is itself listed as legal; otherwise it may go either way, but never crash."""
+    accepted if it is itself listed as legal; otherwise it may go either way, but never crash.
+
+    A command of a type whose legal list is complete (``Ruleset.complete_legal``) must be
+    refused unless listed: it is given only a value that makes it a command not listed, one
+    the legal commands or the log's commands of its type give that field (the values that
+    field takes in this game, such as a hive for a placement) or a made-up one, so that a rule
+    accepting more than its legal list offers is met within a few hundred examples."""
     fields = [f for f in base if f not in ("type", "player", "dice")]
     if not fields:
         return None
@@ -102,8 +109,15 @@ def _mutated(
     value = base[field]
     listed = [msgspec.to_builtins(c) for c in legal]
     seen = [c[field] for c in listed if field in c]
-    pool = [v for v in [*seen, *source.values.get(field, [])] if v != value]
+    kind = base.get("type")
+    complete = kind in source.ruleset.complete_legal
+    logged = (source.typed_values.get(str(kind), {}) if complete else source.values).get(field, [])
+    pool = [v for v in [*seen, *logged] if v != value]
     candidates = [v for v in pool if type(v) is type(value)] + _made_up(value, pool)
+    if complete:
+        keys = {command_key(c) for c in listed}
+        unlisted = [v for v in candidates if command_key(base | {field: v}) not in keys]
+        candidates = list({command_key(v): v for v in unlisted}.values())
     if not candidates:
         return None
     return Step("mutated", _text(base | {field: pick(data, candidates)}))

@@ -27,6 +27,32 @@ from warlog.domain.core.ruleset import Command
 #: attacks offered per target: every combination of up to this many joining stacks
 MAX_LISTED_SOURCES = 6
 
+#: the command types whose every accepted form ``options`` lists (``Ruleset.complete_legal``):
+#: those without fields (``end_setup``, ``reroll``, ``keep_result``, ``finish_building``,
+#: ``end_phase``), every ordered pair of strategy cards (``choose_strategy``), each counter the
+#: loss or the retreat may name and each area it may retreat to (``take_loss``, ``retreat``,
+#: the decision's options, which decide checks), and every READY counter with every area
+#: ``build.placements`` gives it, the one check ``build.place`` makes (``place``). Left out:
+#: ``deploy`` (a counter deployed again to the area it stands in is accepted, and not offered),
+#: ``move`` (only moves within stacking are offered; a move over the limits is accepted, and
+#: the end of the movement phase enforces stacking, BFA-2), ``attack`` (joining stacks in any
+#: order are accepted; at most ``MAX_LISTED_SOURCES`` offered), ``advance`` (a group in any
+#: order), ``build``, ``rebuild`` and ``play_special`` (interchangeable counters and cards are
+#: offered once)
+COMPLETE: frozenset[str] = frozenset(
+    {
+        "end_setup",
+        "choose_strategy",
+        "reroll",
+        "keep_result",
+        "take_loss",
+        "retreat",
+        "finish_building",
+        "place",
+        "end_phase",
+    }
+)
+
 
 def options(state: GameState, p: Decision, player: str) -> list[Command]:
     """The commands with which ``player`` may answer the decision ``p`` (``Rules.options``)."""

@@ -14,7 +14,7 @@ from warlog.domain.battle_for_armageddon.decide import HANDLERS
 from warlog.domain.battle_for_armageddon.decisions import NEXT
 from warlog.domain.battle_for_armageddon.events import EVENT_TYPES
 from warlog.domain.battle_for_armageddon.evolve import evolve
-from warlog.domain.battle_for_armageddon.legal import options
+from warlog.domain.battle_for_armageddon.legal import COMPLETE, options
 from warlog.domain.battle_for_armageddon.rules import PLAYERS
 from warlog.domain.battle_for_armageddon.scenario import Scenario
 from warlog.domain.battle_for_armageddon.setup import initial_state
@@ -57,6 +57,7 @@ class BattleForArmageddon(Rules[GameState, Command]):
     #: the view\'s "pending" (``views.view``)
     decision_keys: ClassVar[tuple[str, ...]] = ("pending",)
     handlers: ClassVar[Mapping[type[Any], Handler]] = HANDLERS
+    complete_legal: ClassVar[frozenset[str]] = COMPLETE
 
     def parse_scenario(self, data: bytes) -> Scenario:
         """The scenario file ``data``, checked as this version checks it: a new game's (the

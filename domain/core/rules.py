@@ -81,6 +81,9 @@ class Rules(abc.ABC, Generic[S, C]):
     seat_word: ClassVar[str] = "player"
     #: none by default: a view that says what the game waits for names its keys
     decision_keys: ClassVar[tuple[str, ...]] = ()
+    #: none by default: a ruleset names the command types whose every accepted form its
+    #: ``options`` list (the ``Ruleset`` protocol)
+    complete_legal: ClassVar[frozenset[str]] = frozenset()
     #: command class -> its handler
     handlers: ClassVar[Mapping[type[Any], Handler]]
     #: commands a later version no longer plays: type -> (the version that retired it, what

@@ -86,6 +86,12 @@ class Ruleset(Protocol[S, C]):
     #: two events of one command's batch, as that batch found them (the game waits for nothing
     #: new until the batch ends)
     decision_keys: ClassVar[tuple[str, ...]]
+    #: the command types whose legal list is complete: every command of such a type the rules
+    #: accept now is one ``legal_commands`` lists (compared as JSON, ``dice`` left out), so one
+    #: accepted though not listed is a bug in ``decide`` or in ``legal_commands`` (``warlog
+    #: fuzz`` checks it); a type whose legal list offers only some accepted forms (a declared
+    #: measure, one of interchangeable counters, a list in any order) is left out
+    complete_legal: ClassVar[frozenset[str]]
 
     def parse_scenario(self, data: bytes) -> Any:
         """Decode TOML bytes into the typed scenario; InputError names the bad field's path."""

@@ -39,6 +39,44 @@ from warlog.domain.heroic_battles.state import GameState, MeleeFrame, Unit
 #: supports listed one by one in the melee declarations offered
 MAX_LISTED_SUPPORTS = 3
 
+#: the command types whose every accepted form ``options`` lists (``Ruleset.complete_legal``):
+#: those without fields, or whose fields name only what the game offers (a hero joining each
+#: unit ``movement.join_problem`` allows, one leaving its unit; the charged unit's answer, a
+#: charge pressed into contact or not; each hero who may reroll a test, the hero at risk; each
+#: challenge ``duel.challengers`` pairs, the challenged hero's answer; every number of Mighty
+#: Deeds a hero in single combat may spend; the pursuit, the disengaging unit's choice; the
+#: roll). Left out: every command that carries what only the table shows (module doc): a
+#: move's direction, rough ground and barrier, a charge's facing and ground, a change of
+#: facing's and an evade's rough ground, a shot's distance, Killing Zone, cover and deeds, a
+#: melee declaration's supports (``MAX_LISTED_SUPPORTS`` listed, one by one), ground, hill and
+#: deeds, a retreat's rough ground: ``legal`` offers representative values of these, and decide
+#: accepts any other truthful declaration
+COMPLETE: frozenset[str] = frozenset(
+    {
+        "join_unit",
+        "leave_unit",
+        "end_movement",
+        "counter_charge",
+        "receive_charge",
+        "press_charge",
+        "reroll_test",
+        "accept_test",
+        "end_shooting",
+        "reroll_risk",
+        "accept_risk",
+        "challenge",
+        "no_challenge",
+        "accept_challenge",
+        "refuse_challenge",
+        "spend_deeds",
+        "pursue",
+        "hold_ground",
+        "disengage",
+        "stay_engaged",
+        "roll",
+    }
+)
+
 
 def options(state: GameState, d: Decision, player: str) -> list[Command]:
     """The commands with which ``player`` may answer the decision ``d`` (``Rules.options``)."""

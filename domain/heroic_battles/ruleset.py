@@ -21,7 +21,7 @@ from warlog.domain.heroic_battles.decide import HANDLERS
 from warlog.domain.heroic_battles.decisions import NEXT
 from warlog.domain.heroic_battles.events import EVENT_TYPES, TurnBegan
 from warlog.domain.heroic_battles.evolve import evolve
-from warlog.domain.heroic_battles.legal import options
+from warlog.domain.heroic_battles.legal import COMPLETE, options
 from warlog.domain.heroic_battles.scenario import Scenario
 from warlog.domain.heroic_battles.setup import initial_state
 from warlog.domain.heroic_battles.state import GameState
@@ -52,6 +52,7 @@ class HeroicBattles(Rules[GameState, Command]):
     #: the view\'s "pending" (``views.view``)
     decision_keys: ClassVar[tuple[str, ...]] = ("pending",)
     handlers: ClassVar[Mapping[type[Any], Handler]] = HANDLERS
+    complete_legal: ClassVar[frozenset[str]] = COMPLETE
 
     def parse_scenario(self, data: bytes) -> Scenario:
         return scenarios.parse_scenario(data)

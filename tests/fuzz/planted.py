@@ -7,12 +7,15 @@ from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from typing import Any, ClassVar
 
+from msgspec import UNSET
 from msgspec.structs import replace
 
 from warlog.domain import rulesets
+from warlog.domain.battle_for_armageddon import board
 from warlog.domain.battle_for_armageddon import commands as cmd
+from warlog.domain.battle_for_armageddon.build_events import CounterPlaced
 from warlog.domain.battle_for_armageddon.decide import HANDLERS
-from warlog.domain.battle_for_armageddon.rules import PLAYERS
+from warlog.domain.battle_for_armageddon.rules import IMPERIALS, PLAYERS, READY
 from warlog.domain.battle_for_armageddon.ruleset import BattleForArmageddon
 from warlog.domain.battle_for_armageddon.state import GameState
 from warlog.domain.battle_for_armageddon.turn_events import CounterDeployed
@@ -166,6 +169,38 @@ class EndPhaseOutOfTurn(PinnedBattle):
         return super().admit(state, command)
 
 
+def _place_unstacked(batch: Batch[GameState], command: cmd.Place) -> None:
+    """``build.place`` without its stacking check: any intact hive or factory the Orks do not
+    hold will do, whatever ``build.placements`` (which ``legal`` lists) says."""
+    state = batch.state
+    counter = state.counters.get(command.counter)
+    if counter is None or counter.side != IMPERIALS or counter.location != READY:
+        raise reject(f"{command.counter} is not in the READY box", "not_ready")
+    standing = {s.area for s in state.sites.values() if not s.ruined}
+    if command.to not in standing or board.enemy_occupied(state, command.to, IMPERIALS):
+        raise reject(f"{command.to} is not an intact hive or factory", "bad_place")
+    stack = [*board.counters_in(state, command.to, IMPERIALS), counter]
+    problem = board.stacking_problem(state, command.to, stack)
+    batch.emit(
+        CounterPlaced(
+            counter=counter.id,
+            area=command.to,
+            reason="from the READY box",
+            overstacking=UNSET if problem is None else problem,
+        )
+    )
+
+
+class PlacementOverStacking(PinnedBattle):
+    """The Imperial build phase's placement without its stacking check, its legal list intact
+    (``build.placements``): a placement over the limits is accepted though ``legal`` never
+    offers it, and nothing else breaks (the counter is remembered as overstacked, so the
+    stacking invariant spares it)."""
+
+    name: ClassVar[str] = "bfa-planted-overstack"
+    handlers: ClassVar[Mapping[type[Any], Handler]] = {**HANDLERS, cmd.Place: _place_unstacked}
+
+
 class RefereeSummaryCrashes(PinnedBattle):
     """A summary that raises as the referee reads it, and only then (rendered at the end of
     each example: no step of it fails)."""
@@ -189,6 +224,7 @@ PLANTED: dict[str, type[PinnedBattle]] = {
         UnsteadyView,
         OutsideArguments,
         EndPhaseOutOfTurn,
+        PlacementOverStacking,
         RefereeSummaryCrashes,
     )
 }

@@ -74,6 +74,49 @@ def test_a_command_not_listed_yet_not_known_to_be_illegal_may_go_either_way() ->
     assert expected("mutated", {"type": "deploy", "player": "orks", "to": "x"}) == "either"
 
 
+def test_a_command_not_listed_of_a_type_whose_legal_list_is_complete_must_be_refused() -> None:
+    """Given a game that waits for the Orks, whose legal list of deploy is declared complete,
+    when a deploy it does not list is judged, then it must be refused (``unlisted``); one it
+    lists must be accepted, and one of a type not declared complete may go either way."""
+    listed = {"type": "deploy", "player": "orks", "counter": "c1", "to": "y"}
+    keys = {command_key(END_PHASE), command_key(listed)}
+
+    def judged(command: dict[str, Any], complete: frozenset[str]) -> str:
+        return expectation("mutated", json.dumps(command), lambda: keys, WAITING, ANSWERS, complete)
+
+    deploy = frozenset({"deploy"})
+    assert judged(listed | {"to": "x"}, deploy) == "unlisted"
+    assert judged(listed, deploy) == "accepted"
+    assert judged(listed | {"to": "x"}, frozenset({"end_phase"})) == "either"
+    # a player or a type the game does not wait for is refused, whatever is complete
+    assert judged(listed | {"player": "imperials"}, deploy) == "refused"
+
+
+def test_a_command_is_listed_when_the_rules_decode_it_as_one_listed() -> None:
+    """Given a listed command whose field left out has its default, when the same command
+    naming that default is judged with the rules' key, then it is the listed command."""
+    listed = {"type": "deploy", "player": "orks", "to": "y"}
+    text = json.dumps(listed | {"note": ""})
+
+    def key(command: dict[str, Any]) -> str:
+        return command_key({k: v for k, v in command.items() if v != ""})
+
+    keys = {command_key(listed)}
+    assert expectation("mutated", text, lambda: keys, WAITING, ANSWERS, {"deploy"}) == "unlisted"
+    assert expectation("mutated", text, lambda: keys, WAITING, ANSWERS, {"deploy"}, key) == (
+        "accepted"
+    )
+
+
+def test_an_unlisted_command_of_a_complete_type_accepted_is_a_failure_naming_its_type() -> None:
+    assert outcome_problem("unlisted", None, True, "place") == (
+        "a place command was accepted though legal did not list it (the ruleset declares "
+        "place's legal list complete: a bug in decide or in legal)"
+    )
+    assert outcome_problem("unlisted", RulesError("no", "rules/bad_place"), False) is None
+    assert outcome_problem("unlisted", WarlogError("what?", "input/bad"), False) is None
+
+
 def test_a_command_known_to_be_illegal_accepted_is_a_failure_malformed_input_too() -> None:
     assert outcome_problem("refused", None, True) == "a command known to be illegal was accepted"
     assert outcome_problem("input", None, True) == "a command known to be illegal was accepted"

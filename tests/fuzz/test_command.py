@@ -67,7 +67,10 @@ def test_a_clean_run_exits_0_and_sums_up_what_it_tried_checked_and_reached(
         r"known to be illegal \(from a player the game does not wait for, of a type it does "
         r"not wait for, after the game ended, or malformed\) must be refused with nothing "
         r"appended, by the rules \(exit 3\) or as bad input \(exit 1; malformed input: exit 1\) "
-        r"\(\d+ steps?\); a mutated command the rules do not list may be accepted or refused: "
+        r"\(\d+ steps?\); one the rules do not list, of a type whose legal list the ruleset "
+        r"declares complete, must be refused likewise, by the rules or as bad input "
+        r"\(\d+ steps?\); any other mutated command the rules do not list may be accepted or "
+        r"refused: "
         r"only that a refusal exits 1 or 3 with nothing appended is checked \(\d+ steps?\)",
         lines[4],
     ), lines[4]
@@ -337,7 +340,9 @@ def test_the_counts_of_a_run_add_up_and_each_check_is_said_as_often_as_it_ran() 
     illegal = expected["refused"] + expected["input"]
     assert f"must be accepted ({expected['accepted']} steps)" in lines[4]
     assert f"or as bad input (exit 1; malformed input: exit 1) ({illegal} steps)" in lines[4]
-    assert lines[4].endswith(f"is checked ({render.plural(expected['either'], 'step')})")
+    unlisted = render.plural(expected.get("unlisted", 0), "step")
+    assert f"must be refused likewise, by the rules or as bad input ({unlisted})" in lines[4]
+    assert lines[4].endswith(f"is checked ({render.plural(expected.get('either', 0), 'step')})")
     assert lines[5] == (
         "  after every accepted step: the new batch audited (chain from the fork point, the "
         f"command re-derived: {t['rederived']} batches); the live state equal to the state "

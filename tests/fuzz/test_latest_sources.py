@@ -45,7 +45,7 @@ SOURCES: dict[str, Latest] = {
         record_edges.record_edges,
         record_edges.LOG,
         "26",
-        "5",
+        "6",
         300,
         # a WMD, collateral damage, an assault and one that finds nobody, a base razed, the
         # three ends of a Capture Kill, a minefield laid and lifted, a repair
@@ -108,8 +108,8 @@ SOURCES: dict[str, Latest] = {
         record_hb_edges.record_hb_edges,
         record_hb_edges.LOG,
         "4",
-        "2",
-        300,
+        "4",
+        500,
         # single combat and its ends, disengaging, breaks and their retreats, a final blow
         (
             "challenge_accepted",

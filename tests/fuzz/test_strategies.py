@@ -33,18 +33,28 @@ def drawn(
     recorded: Sequence[dict[str, Any]] = (),
     answers: tuple[str, ...] = (),
     given: dict[str, list[Any]] | None = None,
+    typed: dict[str, dict[str, list[Any]]] | None = None,
+    complete: frozenset[str] = frozenset(),
+    others: Sequence[dict[str, Any]] = (),
 ) -> Step:
     """The step drawn by ``values`` in a game that waits for the sides of ``legal`` (each seat
     among them) for one of ``answers``, from a log that recorded ``recorded`` whose commands
-    gave their fields the values ``given``; every draw must be used."""
+    gave their fields the values ``given`` (``typed``: by command type), under rules whose
+    legal list of the types ``complete`` is complete (``others``: more legal commands, after
+    ``legal``); every draw must be used."""
     example = SimpleNamespace(
-        legal={p: [legal | {"player": p}] for p in ("orks",)},
+        legal={p: [c | {"player": p} for c in (legal, *others)] for p in ("orks",)},
         seats=["orks"],
         game="g",
         arb=SimpleNamespace(folded=lambda game: SimpleNamespace(state=None)),
         ruleset=SimpleNamespace(decision=lambda state: SimpleNamespace(answers=list(answers))),
     )
-    source = SimpleNamespace(commands=list(recorded), values=given or {})
+    source = SimpleNamespace(
+        commands=list(recorded),
+        values=given or {},
+        typed_values=typed or {},
+        ruleset=SimpleNamespace(complete_legal=complete),
+    )
     draws = Draws(*values)
     step = draw_step(cast(st.DataObject, draws), cast(Any, example), cast(Any, source))
     assert draws.values == []
@@ -78,6 +88,28 @@ def test_a_mutated_true_or_false_is_its_opposite() -> None:
 def test_a_mutated_empty_list_takes_a_list_the_log_gave_the_field() -> None:
     step = drawn({"type": "choose", "cards": []}, MUTATED, given={"cards": [[], ["a", "b"]]})
     assert (step.kind, json.loads(step.text)["cards"]) == ("mutated", ["a", "b"])
+
+
+def test_a_mutated_command_of_a_complete_type_takes_what_its_type_was_given_not_listed() -> None:
+    """Given placements of counter c listed to "a" and "d", and a log whose placements went to
+    "a", "b" and "d" and whose other commands went to "x" and "y", when the first one's ``to``
+    is mutated, then a type whose legal list is complete draws among "b" and made-up places only
+    (never "d", listed), and another type among every value the game gave the field."""
+    place = {"type": "place", "counter": "c", "to": "a"}
+    other = place | {"to": "d"}
+    given = {"to": ["a", "b", "d", "x", "y"]}
+    typed = {"place": {"to": ["a", "b", "d"]}}
+
+    def mutated(index: int, complete: frozenset[str]) -> Any:
+        first = 2 * MUTATED  # the first of two legal commands, as a mutated step
+        step = drawn(
+            place, first, 1, index, given=given, typed=typed, complete=complete, others=[other]
+        )
+        return json.loads(step.text)["to"]
+
+    assert [mutated(i, frozenset({"place"})) for i in range(3)] == ["b", "", "nowhere"]
+    everything = ["d", "b", "d", "x", "y", "", "nowhere"]  # the listed ones, then the log's
+    assert [mutated(i, frozenset()) for i in range(7)] == everything
 
 
 def test_a_field_with_no_other_value_of_its_type_makes_malformed_input_instead() -> None:
