@@ -137,13 +137,15 @@ def write(
 
 def _same_pair(path: Path, text: str, fixture: Fixture) -> Fixture | None:
     """The fixture of the pair at ``path`` if it is ``text`` and ``fixture`` but for the seed
-    of the run that wrote it (None: it is another pair, or unreadable)."""
+    of the run that wrote it and the source as that run named it (``./x.jsonl``, an absolute
+    path: both are for people, the log is the pair's own); None: another pair, or unreadable."""
     try:
         log = path.with_suffix(".jsonl").read_text(encoding="utf-8")
         before = msgspec.json.decode(path.with_suffix(".json").read_bytes(), type=Fixture)
     except (OSError, ValueError, msgspec.DecodeError, msgspec.ValidationError):
         return None
-    if log != text or msgspec.structs.replace(before, seed=fixture.seed) != fixture:
+    told = msgspec.structs.replace(before, seed=fixture.seed, source=fixture.source)
+    if log != text or told != fixture:
         return None
     return before
 

@@ -118,6 +118,26 @@ def test_the_same_failure_found_by_another_run_keeps_the_pair_the_first_run_wrot
     assert json.loads(first.path.with_suffix(".json").read_text())["seed"] == 1
 
 
+def test_the_same_failure_from_the_same_source_named_otherwise_keeps_the_pair(
+    tmp_path: Path,
+) -> None:
+    """Given a failure written by a run that named its source as a path, when a run that names
+    the same file otherwise (``DIR/./NAME``) finds the same failure, then the pair is kept, not
+    refused as another failure's: the source's spelling is for people, as the seed is."""
+    log = str(recorded(NAME, tmp_path))
+    spelled = log.replace(str(tmp_path), f"{tmp_path}/.")
+    assert spelled != log
+    with plants.registered(NAME, plants.PLANTED[NAME]()):
+        out = tmp_path / "failures"
+        written = []
+        for name in (log, spelled):
+            holder = sources.load([name], lambda: pytest.fail("no database"))
+            trace, _ = found_after_garbage_and_a_move(holder, holder.sources[0])
+            written.append(fixture.write(holder, holder.sources, trace, out, 1))
+    first, again = written
+    assert (first.kept, again.kept, again.path) == (False, True, first.path)
+
+
 def test_a_pair_of_another_failure_under_the_same_name_is_not_written_over(
     tmp_path: Path,
 ) -> None:
