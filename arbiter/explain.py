@@ -7,8 +7,9 @@ from __future__ import annotations
 import json
 from typing import TYPE_CHECKING, Any
 
+from warlog.arbiter.states import no_event
 from warlog.domain.core.dice import commitment_of
-from warlog.domain.core.errors import InputError, StoreError
+from warlog.domain.core.errors import StoreError
 from warlog.domain.core.events import BATCH_STARTS, CommandIssued, DiceRevealed, DiceRolled
 from warlog.domain.core.seal import is_seal
 from warlog.projections.replay import WITHHELD, explained
@@ -24,9 +25,7 @@ def explain_event(arb: Arbiter, game: str, seq: int, player: str | None = None) 
     loaded = arb.loaded(game)
     head, _ = arb.head(game)
     if not 1 <= seq <= head:
-        raise InputError(
-            f"game {game} has events 1..{head}; there is no event {seq}", "input/bad_seq"
-        )
+        raise no_event(game, head, seq)
     reader = arb.reader(game, player)
     lo, hi = max(1, seq - 4096), min(head, seq + 4096)
     window = list(arb.records(game, lo, hi))

@@ -117,9 +117,7 @@ class States:
         if at is None:
             at = head
         if not 1 <= at <= head:
-            raise InputError(
-                f"game {game} has events 1..{head}; there is no event {at}", "input/bad_seq"
-            )
+            raise no_event(game, head, at)
         cached = self._held(game, at, head, head_hash)
         if cached is not None and cached.seq == at:
             return cached
@@ -303,6 +301,12 @@ class States:
             if logged != (snapshot.hash, encode(snapshot.meta), encode(snapshot.state)):
                 differing.append(snapshot.seq)
         return len(found), differing
+
+
+def no_event(game: str, head: int, seq: int) -> InputError:
+    """The error of a read asked for event ``seq`` of a game whose events are 1..``head``: the
+    one line every front end gives (``input/bad_seq``, exit 1, HTTP 400)."""
+    return InputError(f"game {game} has events 1..{head}; there is no event {seq}", "input/bad_seq")
 
 
 def missing_event(game: str, seq: int) -> StoreError:

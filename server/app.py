@@ -29,6 +29,7 @@ from warlog.arbiter.application import Arbiter
 from warlog.arbiter.commands import parse_json_object
 from warlog.arbiter.exchange import export_line
 from warlog.arbiter.ids import check_game_id
+from warlog.arbiter.states import no_event
 from warlog.domain import rulesets as registry
 from warlog.domain.core.errors import InputError, quoted
 from warlog.eventstore.records import Record
@@ -180,9 +181,7 @@ def check_seqs(game: str, head: int, *seqs: int | None) -> None:
     for): the CLI's line and code for a seq outside the log."""
     for seq in seqs:
         if seq is not None and seq < 1:
-            raise InputError(
-                f"game {game} has events 1..{head}; there is no event {seq}", "input/bad_seq"
-            )
+            raise no_event(game, head, seq)
 
 
 def events_between(
@@ -193,9 +192,7 @@ def events_between(
     head, _ = arb.head(game)
     check_seqs(game, head, from_seq, until)
     if from_seq > head + 1:
-        raise InputError(
-            f"game {game} has events 1..{head}; there is no event {from_seq}", "input/bad_seq"
-        )
+        raise no_event(game, head, from_seq)
     last = head if until is None else min(until, head)
     return [] if from_seq > last else list(arb.records_as(game, player, from_seq, last))
 
