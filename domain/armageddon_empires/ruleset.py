@@ -100,7 +100,7 @@ class ArmageddonEmpires(Rules[GameState, Command]):
     #: in sight, as one that moves out of sight is (AE-17, AE-53, AE-67); 26: in a battle an
     #: army's units lose attack and defence dice for each unit card over its Command Rating
     #: (AE-68) and while it is out of supply (AE-69; ``penalties``), a battle is made to end only
-    #: as a stalemate, after 12 rounds in a row in which no card lost a hit point, not after its
+    #: as a stalemate, after 12 rounds in a row in which no strike took a hit point, not after its
     #: 12th round whatever they dealt (AE-31), and a new scenario may give a card only the
     #: abilities these rules play (AE-70)
     version: ClassVar[str] = "26"
