@@ -104,7 +104,7 @@ class ArmageddonEmpires(Rules[GameState, Command]):
     #: (AE-68) and while it is out of supply (AE-69; ``penalties``), a battle is made to end only
     #: as a stalemate, after 12 rounds in a row in which no strike took a hit point, not after its
     #: 12th round whatever they dealt (AE-31), and a new scenario may give a card only the
-    #: abilities these rules play (AE-70)
+    #: abilities these rules play, each on a kind of card they read it on (AE-70)
     version: ClassVar[str] = "26"
     #: each played as a variant of this class (``every_version``); version 6's air strike's
     #: unit targets are the sighted units still standing in the hex (AE-42,

@@ -1,7 +1,9 @@
-"""AE-70: the abilities these rules play (``abilities.PLAYED``). Since version 26 a new scenario
-that gives a card any other ability of the catalogue is refused, naming the card and the
-ability; games of version 25 and before accept it as they did. docs/scenarios.md lists the
-abilities played in PLAYED's words, and no rule module reads an ability PLAYED leaves out.
+"""AE-70: the abilities these rules play (``abilities.PLAYED``) and the kinds of card each works
+on. Since version 26 a new scenario that gives a card any other ability of the catalogue, or one
+of these on a kind of card no rule reads it on, is refused, naming the card (and its kind) and
+the ability; games of version 25 and before accept it as they did. docs/scenarios.md lists the
+abilities played in PLAYED's words, no rule module reads an ability PLAYED leaves out, and a rule
+function reads each on every kind of card it names.
 """
 
 from __future__ import annotations
