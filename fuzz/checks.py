@@ -96,6 +96,29 @@ def state_difference(a: Any, b: Any) -> str:
     return found or "they differ in type only"
 
 
+def command_object(text: str) -> dict[str, Any] | None:
+    """The JSON object a step's text holds, None where it holds none (not JSON, or not an
+    object): every check that reads a field of a played command's text reads it here."""
+    try:
+        found = json.loads(text)
+    except ValueError:
+        return None
+    return found if isinstance(found, dict) else None
+
+
+def command_type(text: str) -> object:
+    """The ``type`` a command's JSON text names, None where it names none."""
+    command = command_object(text)
+    return None if command is None else command.get("type")
+
+
+def command_issuer(text: str) -> str | None:
+    """The ``player`` a command's JSON text names, None where it names none (or not a text)."""
+    command = command_object(text)
+    player = None if command is None else command.get("player")
+    return player if isinstance(player, str) else None
+
+
 def command_key(command: Any) -> str:
     """A command (a Struct, or its JSON object) as one canonical text, to compare commands."""
     return json.dumps(msgspec.to_builtins(command), sort_keys=True)
@@ -123,11 +146,8 @@ def expectation(
     the rules may list only some legal commands of its type)."""
     if kind == "malformed":
         return "input"
-    try:
-        command = json.loads(text)
-    except ValueError:
-        return "input"
-    if not isinstance(command, dict):
+    command = command_object(text)
+    if command is None:
         return "input"
     if key(command) in legal():
         return "accepted"

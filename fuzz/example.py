@@ -29,7 +29,9 @@ from warlog.eventstore.records import Record
 from warlog.eventstore.vault import MemoryVault, Opening, SeatToken
 from warlog.fuzz.checks import (
     Failure,
+    command_issuer,
     command_key,
+    command_type,
     dead_end,
     expectation,
     first_difference,
@@ -266,7 +268,7 @@ class Example:
         else:
             tally.refused += 1
         head, _ = arb.head(game)
-        problem = outcome_problem(expect, error, head != before.seq, _type_of(step.text))
+        problem = outcome_problem(expect, error, head != before.seq, command_type(step.text))
         if problem is not None:
             raise Failure("outcome", f"{problem}; the {step.kind} command {short(step.text)}")
         if before.state != replayed_before:
@@ -446,7 +448,9 @@ class Example:
         mine = self.legal.get(watcher)
         real = self._observed(self.arb, self.game, watcher, after, mine)
         other = self._observed(arb, game, watcher, first + 1)
-        if error is not None and _issuer(step.text) == watcher:  # a refusal only its issuer sees
+        if (
+            error is not None and command_issuer(step.text) == watcher
+        ):  # a refusal only its issuer sees
             real["refusal"], other["refusal"] = played.error, error.line()
         if real["view"] == other["view"]:  # views carry no commitment: compared as they are
             real["view"] = other["view"] = None
@@ -473,7 +477,7 @@ class Example:
             arb, game, step.text, "playing the example again on the same dice", 0
         )
         same = self._observed(arb, game, watcher, first + 1, self.legal.get(watcher))
-        if error is not None and _issuer(step.text) == watcher:
+        if error is not None and command_issuer(step.text) == watcher:
             same["refusal"] = error.line()
         if real["view"] is None:
             same["view"] = None
@@ -588,21 +592,3 @@ def _played_elsewhere(
     except Exception as exc:
         raise Failure("crash", f"{where}: {crash_text(exc)}", since) from None
     return None
-
-
-def _type_of(text: str) -> object:
-    """The ``type`` a command's JSON text names ("" where it names none)."""
-    try:
-        obj = json.loads(text)
-    except ValueError:
-        return ""
-    return obj.get("type", "") if isinstance(obj, dict) else ""
-
-
-def _issuer(text: str) -> str | None:
-    try:
-        obj = json.loads(text)
-    except ValueError:
-        return None
-    player = obj.get("player") if isinstance(obj, dict) else None
-    return player if isinstance(player, str) else None

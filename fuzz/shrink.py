@@ -18,12 +18,11 @@ is out; a pass stopped so says so in the trace (``Trace.unfinished``), and the s
 
 from __future__ import annotations
 
-import json
 import time
 
 import msgspec
 
-from warlog.fuzz.checks import Failure
+from warlog.fuzz.checks import Failure, command_type
 from warlog.fuzz.example import Example, Step, forked
 from warlog.fuzz.report import Tally
 from warlog.fuzz.search import Trace, key_of
@@ -121,7 +120,7 @@ def earlier(
     # command's type first (the bug is likely in what that type does), at every point, before
     # any other: a budget spent on other commands at the first points would leave the later
     # ones untried
-    wanted = _type_of(steps[0].text)
+    wanted = command_type(steps[0].text)
     before = [at for at in points if at < best.at]
     for same in (True, False):
         for at in before:
@@ -137,22 +136,13 @@ def earlier(
 def _last_of_its_type(steps: list[Step]) -> list[Step]:
     """The last steps of ``steps`` whose command is of the type of the last one (none if that
     names no type)."""
-    wanted = _type_of(steps[-1].text) if steps else None
+    wanted = command_type(steps[-1].text) if steps else None
     if wanted is None:
         return []
     n = 0
-    while n < len(steps) and _type_of(steps[-1 - n].text) == wanted:
+    while n < len(steps) and command_type(steps[-1 - n].text) == wanted:
         n += 1
     return steps[len(steps) - n :]
-
-
-def _type_of(text: str) -> object:
-    """The ``type`` a command's JSON text names (None if it names none)."""
-    try:
-        parsed = json.loads(text)
-    except ValueError:
-        return None
-    return parsed.get("type") if isinstance(parsed, dict) else None
 
 
 def without_refused(
@@ -201,7 +191,7 @@ def _each_legal(
     except Failure:
         return None  # the fork point itself fails another way: not this failure
     texts = [msgspec.json.encode(c).decode() for p in sorted(first.legal) for c in first.legal[p]]
-    chosen = [t for t in texts if (_type_of(t) == wanted) == same]
+    chosen = [t for t in texts if (command_type(t) == wanted) == same]
     for text in chosen[:LEGAL_PER_POINT]:
         if time.monotonic() > until or tally.examples >= most:
             return None

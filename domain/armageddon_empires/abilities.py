@@ -9,7 +9,7 @@ destruction (``Hydrogen Bomb 10, 15`` = 10 attack dice, 15 radiation).
 
 import functools
 import re
-from typing import Literal
+from typing import Literal, NamedTuple
 
 import msgspec
 
@@ -178,81 +178,132 @@ CATALOGUE: dict[str, Shape] = {
     "Neuro Toxin": "rated",
 }
 
+
+class Played(NamedTuple):
+    """An ability the rules play (AE-70): what they do with it, where the manual and the
+    rulings say so, and the kinds of card it works on (``cards.CardKind``)."""
+
+    does: str
+    where: str
+    kinds: tuple[str, ...]
+
+
+# The kinds of card an ability works on, as the rules that read it find it (AE-70).
+HEROES = ("hero",)
+UNITS = ("unit",)
+FACILITIES = ("facility",)  # a stronghold's, an outpost's or a base's facility slot's card
+ATTACK_CARDS = ("attack",)
+#: the cards of an army: its hero and its units
+ARMY_CARDS = ("hero", "unit")
+#: the cards deployed in an army or at a base
+DEPLOYED = ("hero", "unit", "facility")
+#: who fires Ground-To-Air: the cards of a base and the units of armies (AE-41)
+GUNNERS = ("unit", "facility")
+#: what an air strike flies with: the attack card and the munition it carries (p.31)
+FLOWN = ("attack", "munition")
+
 #: AE-70: the abilities the rules of this version play, by canonical name: what they do with
-#: it, and where the manual and the rulings say so. docs/scenarios.md lists them in these words
-#: (a test keeps the two alike, and finds no rule module that reads any other ability of
-#: CATALOGUE). Since version 26 a new scenario that gives a card another one is refused
-#: (``scenario_checks.check_played``): a game would carry it and do nothing with it
-PLAYED: dict[str, tuple[str, str]] = {
-    HQ: ("the stronghold's card", "p.15, p.48"),
-    SUPPLY: (
-        "a supply source; every stronghold and outpost is one, whatever its cards print",
+#: it, where the manual and the rulings say so, and the kinds of card it works on.
+#: docs/scenarios.md lists them in these words (a test keeps the two alike, finds no rule module
+#: that reads any other ability of CATALOGUE, and one reading each on the kinds it names).
+#: Since version 26 a new scenario that gives a card another one, or one on a kind of card it
+#: does not work on, is refused (``scenario_checks.check_played``): a game would carry it and
+#: do nothing with it
+PLAYED: dict[str, Played] = {
+    HQ: Played("the stronghold's card", "p.15, p.48", FACILITIES),
+    SUPPLY: Played(
+        "nothing of its own: every stronghold and outpost is a supply source, whatever its "
+        "cards print (the manual's print it)",
         "p.24, p.26, p.48; AE-12",
+        FACILITIES,
     ),
-    BARRACKS: ("heroes and units deploy into the base's garrison", "p.48; AE-13"),
-    AP_BONUS: ("+X AP a turn", "p.48"),
-    RAPID_REACTION: ("0 AP to deploy and to move", "p.45, p.46; AE-13"),
-    LEADER: ("+X movement points for the hero's army", "p.45"),
-    PATHFINDER: ("−X AP for the hero's army's moves", "p.45"),
-    RAIDER: ("+X supply range for the hero's army", "p.45"),
-    "Aggressive": ("+X to its side's battle initiative", "p.45; R13, AE-29"),
-    "Military Genius": ("+X attack and defence to the units of the hero's army", "p.45; AE-29"),
-    "Trickster": (
+    BARRACKS: Played("heroes and units deploy into the base's garrison", "p.48; AE-13", FACILITIES),
+    AP_BONUS: Played("+X AP a turn", "p.48", FACILITIES),
+    RAPID_REACTION: Played("0 AP to deploy and to move", "p.45, p.46; AE-13", DEPLOYED),
+    LEADER: Played("+X movement points for the hero's army", "p.45", HEROES),
+    PATHFINDER: Played("−X AP for the hero's army's moves", "p.45", HEROES),
+    RAIDER: Played("+X supply range for the hero's army", "p.45", HEROES),
+    "Aggressive": Played("+X to its side's battle initiative", "p.45; R13, AE-29", HEROES),
+    "Military Genius": Played(
+        "+X attack and defence to the units of the hero's army", "p.45; AE-29", HEROES
+    ),
+    "Trickster": Played(
         "its army may retreat before its first round; −X dice to its retreat challenges' pursuers",
         "p.34; AE-28, AE-31",
+        HEROES,
     ),
-    STEALTH: ("an army whose every card has it may stealth, at the lowest X", "p.27; AE-23"),
-    RECCE: (
+    STEALTH: Played(
+        "an army whose every card has it may stealth, at the lowest X", "p.27; AE-23", ARMY_CARDS
+    ),
+    RECCE: Played(
         "observation checks, and the hunter's dice of a Capture Kill",
         "p.45, p.46, p.48; R2, R7, AE-18",
+        DEPLOYED,
     ),
-    SNIFFER: ("X observation dice in its own hex", "p.48; AE-18"),
-    CAMOUFLAGE: ("X detection dice for the base's garrison", "p.48; AE-18"),
-    BOUNTY_HUNTER: (
+    SNIFFER: Played("X observation dice in its own hex", "p.48; AE-18", FACILITIES),
+    CAMOUFLAGE: Played("X detection dice for the base's garrison", "p.48; AE-18", FACILITIES),
+    BOUNTY_HUNTER: Played(
         "names a Capture Kill's target, lowers its threshold by X and lends its hero's fate",
         "p.30; R4, AE-21",
+        ARMY_CARDS,
     ),
-    COMMANDO: (
-        "an army whose every unit has it is not held to one hex out of supply; since version 26 "
-        "the unit fights out of supply at full strength",
+    COMMANDO: Played(
+        "an army whose every unit has it is not held to one hex out of supply; since version 26 the unit fights out of supply at full strength",
         "p.46; AE-69",
+        UNITS,
     ),
-    "Wave Attack": (
-        "since version 26 the unit neither counts toward its army's Command Rating nor takes its "
-        "penalty (its attack growing with other wave attackers, told only by secondary sources, "
-        "is not played)",
+    "Wave Attack": Played(
+        "since version 26 the unit neither counts toward its army's Command Rating nor takes its penalty (its attack growing with other wave attackers, told only by secondary sources, is not played)",
         "p.16; AE-68",
+        UNITS,
     ),
-    MOBILE_SUPPLY: ("supplies its empire's armies in its own hex", "p.46; AE-12"),
-    ENGINEER: (
+    MOBILE_SUPPLY: Played("supplies its empire's armies in its own hex", "p.46; AE-12", UNITS),
+    ENGINEER: Played(
         "lays and lifts minefields, is not attacked by them, −X dice to their attack",
         "p.46; AE-52, AE-54, AE-55",
+        UNITS,
     ),
-    "Forward Air Controller": (
-        "+3 dice to its empire's Air-To-Ground challenges in its hex",
-        "p.46; AE-42",
+    "Forward Air Controller": Played(
+        "+3 dice to its empire's Air-To-Ground challenges in its hex", "p.46; AE-42", UNITS
     ),
-    "Mobile Launcher": ("its army is a missile launch point", "p.25, p.46; AE-39"),
-    "Anti-Air": ("X dice of Ground-To-Air against aircraft and helos in its hex", "p.31; AE-41"),
-    "Anti-Missile": ("X dice of Ground-To-Air against missiles in its hex", "p.31; AE-41"),
-    "Multi-targeting": ("splits its attack among several targets", "p.34; AE-30"),
-    "Double Attack": ("strikes the same target again", "p.34; AE-30"),
-    "Area Attack": ("strikes another card of the same row", "p.34; AE-30"),
-    "Breakthrough Attack": ("after a front-row hit, strikes the back row", "p.34; AE-30"),
-    "Sniper Attack": ("strikes the enemy hero for 1 AP", "p.34; AE-30, AE-58"),
-    "Composite Armor": ("damage taken −N, not in retreat challenges", "p.34; AE-28, AE-29"),
-    "Ceramic Armor": ("damage taken −N, not in retreat challenges", "p.34; AE-28, AE-29"),
-    "Hardened": (
+    "Mobile Launcher": Played("its army is a missile launch point", "p.25, p.46; AE-39", UNITS),
+    "Anti-Air": Played(
+        "X dice of Ground-To-Air against aircraft and helos in its hex", "p.31; AE-41", GUNNERS
+    ),
+    "Anti-Missile": Played(
+        "X dice of Ground-To-Air against missiles in its hex", "p.31; AE-41", GUNNERS
+    ),
+    "Multi-targeting": Played("splits its attack among several targets", "p.34; AE-30", UNITS),
+    "Double Attack": Played("strikes the same target again", "p.34; AE-30", UNITS),
+    "Area Attack": Played("strikes another card of the same row", "p.34; AE-30", UNITS),
+    "Breakthrough Attack": Played(
+        "after a front-row hit, strikes the back row", "p.34; AE-30", UNITS
+    ),
+    "Sniper Attack": Played("strikes the enemy hero for 1 AP", "p.34; AE-30, AE-58", UNITS),
+    "Composite Armor": Played(
+        "damage taken −N, not in retreat challenges", "p.34; AE-28, AE-29", DEPLOYED
+    ),
+    "Ceramic Armor": Played(
+        "damage taken −N, not in retreat challenges", "p.34; AE-28, AE-29", DEPLOYED
+    ),
+    "Hardened": Played(
         "halves conventional damage; shelters a base's garrison from a WMD",
         "p.48; AE-43, AE-48",
+        FACILITIES,
     ),
-    MINEFIELD: ("a minefield facility's attack dice", "p.32; AE-50"),
-    "Air To Air": ("intercepts aircraft and helos with X dice", "p.30, p.31; AE-40"),
-    "HARM": ("X dice against Ground-To-Air fire, which becomes a duel", "p.31; AE-41"),
-    "Precision Targeting": ("names the Air-To-Ground target", "p.31; AE-42"),
-    "Collateral": ("collateral damage to the armies of the hex struck", "p.31; AE-45, AE-46"),
-    "Hydrogen Bomb": ("a weapon of mass destruction", "p.31; AE-47, AE-48"),
-    "Grav Warhead": ("a weapon of mass destruction", "p.31; AE-47, AE-48"),
+    MINEFIELD: Played("a minefield facility's attack dice", "p.32; AE-50", FACILITIES),
+    "Air To Air": Played(
+        "intercepts aircraft and helos with X dice", "p.30, p.31; AE-40", ATTACK_CARDS
+    ),
+    "HARM": Played(
+        "X dice against Ground-To-Air fire, which becomes a duel", "p.31; AE-41", ATTACK_CARDS
+    ),
+    "Precision Targeting": Played("names the Air-To-Ground target", "p.31; AE-42", ATTACK_CARDS),
+    "Collateral": Played(
+        "collateral damage to the armies of the hex struck", "p.31; AE-45, AE-46", FLOWN
+    ),
+    "Hydrogen Bomb": Played("a weapon of mass destruction", "p.31; AE-47, AE-48", FLOWN),
+    "Grav Warhead": Played("a weapon of mass destruction", "p.31; AE-47, AE-48", FLOWN),
 }
 
 #: other printings of the same ability (digest §11.7: "Rapid Response" on p.23)

@@ -43,7 +43,7 @@ INITIATIVE_DICE = 3
 #: attacker retreating all, whatever the rounds dealt (no page has such a cap)
 MAX_BATTLE_ROUNDS = 12
 #: AE-31: since version 26 a battle is made to end only as a stalemate: after this many rounds
-#: in a row in which no card of either side lost a hit point, the attacker retreats all. The
+#: in a row in which no strike of either side took a hit point, the attacker retreats all. The
 #: manual ends a battle only by a side's defeat or retreat (p.34); the number is the old cap's,
 #: so that no battle is cut shorter than before, and in 13 games of ``warlog demo`` (56 battles)
 #: no fight that landed a hit again had gone more than 8 rounds without one
@@ -224,15 +224,16 @@ def _round_start(batch: Batch[GameState]) -> None:
 
 def stalemate(state: GameState, b: Battle) -> str:
     """Why battle ``b``, its round just ended, must end now (AE-31), "" if it goes on: since
-    version 26 when no card of either side has lost a hit point for ``STALEMATE_ROUNDS``
-    rounds in a row (``GameState.hurt_round``); before, after ``MAX_BATTLE_ROUNDS`` rounds."""
+    version 26 when no strike of either side has taken a hit point for ``STALEMATE_ROUNDS``
+    rounds in a row (``GameState.hurt_round``, which a strike's ``AttackEnded`` moves, not a
+    pursuit's damage after a retreat); before, after ``MAX_BATTLE_ROUNDS`` rounds."""
     if state.rules_version < STALEMATE_SINCE:
         if b.round >= MAX_BATTLE_ROUNDS:
             return f"the battle is still undecided after {MAX_BATTLE_ROUNDS} rounds"
         return ""
     if b.round - state.hurt_round >= STALEMATE_ROUNDS:
         return (
-            f"no card of either side has lost a hit point for {STALEMATE_ROUNDS} rounds, "
+            f"no strike of either side has taken a hit point for {STALEMATE_ROUNDS} rounds, "
             "a stalemate"
         )
     return ""

@@ -265,7 +265,7 @@ def _clock(state: GameState, out: list[Violation]) -> None:
 
 def _battles(state: GameState, out: list[Violation]) -> None:
     """AE-31 since version 26: a battle in progress is at most ``STALEMATE_ROUNDS`` rounds past
-    the last of its rounds in which a card lost a hit point (or its start). With no card
+    the last of its rounds in which a strike took a hit point (or its start). With no card
     gaining hit points in a battle, this bounds every battle's rounds (docs/rulings.md)."""
     if state.rules_version < STALEMATE_SINCE:
         return
@@ -274,7 +274,7 @@ def _battles(state: GameState, out: list[Violation]) -> None:
             out.append(
                 Violation(
                     "battle_ends_in_stalemate",
-                    f"{b.name} is in round {b.round}; a card last lost a hit point in its "
+                    f"{b.name} is in round {b.round}; a strike last took a hit point in its "
                     f"round {state.hurt_round} (at most {STALEMATE_ROUNDS} rounds without)",
                 )
             )

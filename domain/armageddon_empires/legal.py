@@ -29,6 +29,44 @@ from warlog.domain.armageddon_empires.turns import legal_turn_orders
 from warlog.domain.core.procedure import Decision
 from warlog.domain.core.ruleset import Command
 
+#: the command types whose every accepted form ``options`` lists (``Ruleset.complete_legal``):
+#: those without fields, every initiative purchase, every deployment and the hex of every move
+#: its empire may make, each army that may hunt (and each target a Bounty Hunter names), stealth,
+#: assault, disband, lay or lift a minefield, each card it may repair, each challenge answer
+#: (the fate spends, the tactics), each engagement choice, each strike a battle's decide
+#: checks against these very options, each round's choice, intercept and gunner. Left out:
+#: ``create_army`` (any free name is accepted; one is offered), ``transfer_cards`` (one card
+#: at a time offered, several accepted), ``set_up_battle`` and ``commit_army`` (their lists
+#: offered in one order), ``play_attack_card`` (an aim or munition left implicit may be named)
+COMPLETE: frozenset[str] = frozenset(
+    {
+        "buy_initiative",
+        "end_turn",
+        "move_army",
+        "draw_card",
+        "deploy_card",
+        "disband_army",
+        "engage_stealth",
+        "drop_stealth",
+        "hunt_hero",
+        "repair_card",
+        "take_prerogative",
+        "spend_fate",
+        "play_tactic",
+        "accept_challenge",
+        "roll",
+        "engage",
+        "assault",
+        "attack",
+        "next_round",
+        "intercept",
+        "ground_to_air",
+        "ground_to_air_challenge",
+        "lay_minefield",
+        "lift_minefield",
+    }
+)
+
 
 def _battle_options(state: GameState, player: str) -> list[Command]:
     b = top_battle(state)

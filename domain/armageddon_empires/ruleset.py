@@ -16,6 +16,7 @@ from warlog.domain.armageddon_empires.decide import HANDLERS
 from warlog.domain.armageddon_empires.events import EVENT_TYPES, RoundBegan
 from warlog.domain.armageddon_empires.evolve import evolve, unapplied
 from warlog.domain.armageddon_empires.fallout_events import FALLOUT_EVENT_TYPES
+from warlog.domain.armageddon_empires.legal import COMPLETE, options
 from warlog.domain.armageddon_empires.minefield_events import MINEFIELD_EVENT_TYPES
 from warlog.domain.armageddon_empires.sighting_events import SIGHTING_EVENT_TYPES
 from warlog.domain.armageddon_empires.state import GameState
@@ -32,8 +33,9 @@ if TYPE_CHECKING:
     from warlog.domain.armageddon_empires.scenario import Scenario
 
 # A command imports what it uses when it first uses it: the scenario reader and the initial
-# set-up (a new game, an audit; a snapshot holds the rest), the views (state, view), the legal
-# commands and the policy (legal, autoplay), so that a `warlog play` process starts faster.
+# set-up (a new game, an audit; a snapshot holds the rest), the views (state, view) and the
+# policy (autoplay), so that a `warlog play` process starts faster. The legal commands' module
+# is imported here for ``COMPLETE``: it imports nothing the rules have not already.
 
 
 class ArmageddonEmpires(Rules[GameState, Command]):
@@ -100,9 +102,9 @@ class ArmageddonEmpires(Rules[GameState, Command]):
     #: in sight, as one that moves out of sight is (AE-17, AE-53, AE-67); 26: in a battle an
     #: army's units lose attack and defence dice for each unit card over its Command Rating
     #: (AE-68) and while it is out of supply (AE-69; ``penalties``), a battle is made to end only
-    #: as a stalemate, after 12 rounds in a row in which no card lost a hit point, not after its
+    #: as a stalemate, after 12 rounds in a row in which no strike took a hit point, not after its
     #: 12th round whatever they dealt (AE-31), and a new scenario may give a card only the
-    #: abilities these rules play (AE-70)
+    #: abilities these rules play, each on a kind of card they read it on (AE-70)
     version: ClassVar[str] = "26"
     #: each played as a variant of this class (``every_version``); version 6's air strike's
     #: unit targets are the sighted units still standing in the hex (AE-42,
@@ -148,43 +150,7 @@ class ArmageddonEmpires(Rules[GameState, Command]):
     #: the view's "waiting", "active", "awaited" (``views.view``) and whose turn it is
     decision_keys: ClassVar[tuple[str, ...]] = ("waiting", "active", "awaited", "current")
     handlers: ClassVar[Mapping[type[Any], Handler]] = HANDLERS
-    #: the command types whose every accepted form ``legal.options`` lists: those without
-    #: fields, every initiative purchase, every deployment and the hex of every move its
-    #: empire may make, each army that may hunt (and each target a Bounty Hunter names), stealth,
-    #: assault, disband, lay or lift a minefield, each card it may repair, each challenge answer
-    #: (the fate spends, the tactics), each engagement choice, each strike a battle's decide
-    #: checks against these very options, each round's choice, intercept and gunner. Left out:
-    #: ``create_army`` (any free name is accepted; one is offered), ``transfer_cards`` (one card
-    #: at a time offered, several accepted), ``set_up_battle`` and ``commit_army`` (their lists
-    #: offered in one order), ``play_attack_card`` (an aim or munition left implicit may be named)
-    complete_legal: ClassVar[frozenset[str]] = frozenset(
-        {
-            "buy_initiative",
-            "end_turn",
-            "move_army",
-            "draw_card",
-            "deploy_card",
-            "disband_army",
-            "engage_stealth",
-            "drop_stealth",
-            "hunt_hero",
-            "repair_card",
-            "take_prerogative",
-            "spend_fate",
-            "play_tactic",
-            "accept_challenge",
-            "roll",
-            "engage",
-            "assault",
-            "attack",
-            "next_round",
-            "intercept",
-            "ground_to_air",
-            "ground_to_air_challenge",
-            "lay_minefield",
-            "lift_minefield",
-        }
-    )
+    complete_legal: ClassVar[frozenset[str]] = COMPLETE
     retired_commands: ClassVar[Mapping[str, tuple[int, str]]] = ground_to_air.GROUND_TO_AIR_RETIRED
     from warlog.domain.armageddon_empires.invariants import invariants
 
@@ -248,9 +214,7 @@ class ArmageddonEmpires(Rules[GameState, Command]):
         return evolve(state, event)
 
     def options(self, state: GameState, decision: Decision, player: str) -> list[Command]:
-        from warlog.domain.armageddon_empires import legal
-
-        return legal.options(state, decision, player)
+        return options(state, decision, player)
 
     def choose(self, state: GameState, player: str, legal: Sequence[Command]) -> Command:
         from warlog.domain.armageddon_empires import autoplay

@@ -276,25 +276,36 @@ def check(scenario: Scenario) -> None:
 
 
 #: AE-70: the rules version since which a new scenario may give a card only the abilities the
-#: rules play (``abilities.PLAYED``); before, every ability of the catalogue was accepted, and
-#: those no rule reads did nothing
+#: rules play (``abilities.PLAYED``), each on the kinds of card it works on; before, every ability
+#: of the catalogue was accepted on any card, and those no rule reads there did nothing
 PLAYED_ONLY_SINCE = 26
 
 
 def check_played(scenario: Scenario, version: int) -> None:
     """AE-70: since version 26 raise InputError ``input/bad_scenario`` naming the first card
-    ability no rule of these rules plays (``abilities.PLAYED``), its card and the version."""
+    ability no rule of these rules plays (``abilities.PLAYED``), or plays on a card of another
+    kind (``Played.kinds``): its field, its card, the card's kind and the version."""
     if version < PLAYED_ONLY_SINCE:
         return
     for i, spec in enumerate(scenario.cards):
+        kind = kind_of(spec)
         for j, printed in enumerate(spec.abilities):
-            name = parse_ability(printed, card=spec.id, kind=kind_of(spec)).name
-            if name not in PLAYED:
+            name = parse_ability(printed, card=spec.id, kind=kind).name
+            played = PLAYED.get(name)
+            if played is None:
                 raise _bad(
                     f"$.cards[{i}].abilities[{j}]",
                     f"card {spec.id!r}: {printed!r} is not played by version {version} of these "
                     "rules, which would ignore it (AE-70); docs/scenarios.md lists the "
                     "abilities they play",
+                )
+            if kind not in played.kinds:
+                raise _bad(
+                    f"$.cards[{i}].abilities[{j}]",
+                    f"card {spec.id!r}, a {kind} card: {printed!r} is played by version "
+                    f"{version} of these rules on {' and '.join(played.kinds)} cards only, and "
+                    f"would do nothing on a {kind} card (AE-70); docs/scenarios.md lists the "
+                    "abilities they play and the cards they play them on",
                 )
 
 

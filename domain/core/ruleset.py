@@ -87,7 +87,8 @@ class Ruleset(Protocol[S, C]):
     #: new until the batch ends)
     decision_keys: ClassVar[tuple[str, ...]]
     #: the command types whose legal list is complete: every command of such a type the rules
-    #: accept now is one ``legal_commands`` lists (compared as JSON, ``dice`` left out), so one
+    #: accept now is one ``legal_commands`` lists (compared as JSON, a field given its default
+    #: the same as one left out; ``warlog fuzz`` never gives a command ``dice``), so one
     #: accepted though not listed is a bug in ``decide`` or in ``legal_commands`` (``warlog
     #: fuzz`` checks it); a type whose legal list offers only some accepted forms (a declared
     #: measure, one of interchangeable counters, a list in any order) is left out

@@ -20,7 +20,9 @@ from warlog.domain.core.events import Event
 from warlog.domain.core.invariants import Violation
 from warlog.fuzz.checks import (
     Failure,
+    command_issuer,
     command_key,
+    command_type,
     dead_end,
     expectation,
     first_difference,
@@ -68,6 +70,24 @@ def test_a_command_that_cannot_be_legal_now_must_be_refused(
     command: dict[str, Any], answers: frozenset[str] | None, why: str
 ) -> None:
     assert expected("wrong_player", command, answers) == "refused", why
+
+
+@pytest.mark.parametrize(
+    ("text", "type_", "issuer"),
+    [
+        ('{"type": "end_phase", "player": "orks"}', "end_phase", "orks"),
+        ('{"player": 3}', None, None),
+        ("[]", None, None),
+        ("{", None, None),
+    ],
+    ids=["a command", "no type, a player not a text", "not an object", "not JSON"],
+)
+def test_a_played_text_names_its_type_and_issuer_only_when_it_is_a_json_object(
+    text: str, type_: object, issuer: str | None
+) -> None:
+    """Shrinking groups steps by the type they name, and a twin's check by who issued them:
+    a text that holds no JSON object names neither."""
+    assert (command_type(text), command_issuer(text)) == (type_, issuer)
 
 
 def test_a_command_not_listed_yet_not_known_to_be_illegal_may_go_either_way() -> None:

@@ -246,7 +246,7 @@ def test_twelve_rounds_in_a_row_without_a_hit_point_lost_end_the_battle_as_a_sta
     chosen = only(events, NextRoundChosen)
     assert (chosen.empire, chosen.choice, chosen.retreating) == ("red", "retreat_all", ("red-x",))
     assert chosen.explain() == (
-        "red must retreat all: no card of either side has lost a hit point for 12 rounds, a "
+        "red must retreat all: no strike of either side has taken a hit point for 12 rounds, a "
         "stalemate (AE-31): red-x; 1 retreat challenge to come (R8)"
     )
     ended = only(events, BattleEnded)

@@ -306,12 +306,12 @@ def test_a_battle_goes_no_more_than_twelve_rounds_without_a_hit_point_lost() -> 
     assert isinstance(b, Battle)
     assert broken(replace(state, frames=(replace(b, round=12),))) == []
     assert broken(replace(state, frames=(replace(b, round=13),))) == [
-        "battle_ends_in_stalemate: battle 1 is in round 13; a card last lost a hit point in its "
+        "battle_ends_in_stalemate: battle 1 is in round 13; a strike last took a hit point in its "
         "round 0 (at most 12 rounds without)"
     ]
     assert broken(replace(state, frames=(replace(b, round=14),), hurt_round=2)) == []
     assert broken(replace(state, frames=(replace(b, round=1),), hurt_round=2)) == [
-        "battle_ends_in_stalemate: battle 1 is in round 1; a card last lost a hit point in its "
+        "battle_ends_in_stalemate: battle 1 is in round 1; a strike last took a hit point in its "
         "round 2 (at most 12 rounds without)"
     ]
     old = replace(state, frames=(replace(b, round=13),), rules_version=25)

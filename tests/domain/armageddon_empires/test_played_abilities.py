@@ -1,11 +1,14 @@
-"""AE-70: the abilities these rules play (``abilities.PLAYED``). Since version 26 a new scenario
-that gives a card any other ability of the catalogue is refused, naming the card and the
-ability; games of version 25 and before accept it as they did. docs/scenarios.md lists the
-abilities played in PLAYED's words, and no rule module reads an ability PLAYED leaves out.
+"""AE-70: the abilities these rules play (``abilities.PLAYED``) and the kinds of card each works
+on. Since version 26 a new scenario that gives a card any other ability of the catalogue, or one
+of these on a kind of card no rule reads it on, is refused, naming the card (and its kind) and
+the ability; games of version 25 and before accept it as they did. docs/scenarios.md lists the
+abilities played in PLAYED's words, no rule module reads an ability PLAYED leaves out, and a rule
+function reads each on every kind of card it names.
 """
 
 from __future__ import annotations
 
+import ast
 import re
 from pathlib import Path
 
@@ -33,9 +36,33 @@ SHAPES = {
 UNPLAYED = sorted(set(CATALOGUE) - set(PLAYED))
 
 
-def giving(printed: str) -> bytes:
-    """The test scenario with its runner (``$.cards[2]``, a hero) printing ``printed`` too."""
-    return toml().replace('"Raider 1"', f'"Raider 1", "{printed}"').encode()
+#: a munition card for the test scenario, which has none
+MUNITION = """
+[[cards]]
+kind = "munition"
+id = "shell"
+name = "Test Shell"
+abilities = ["Collateral 50% 2 Atk"]
+"""
+#: the test scenario's card of each kind that a test gives one more ability: the abilities it
+#: prints, and its index in ``$.cards``
+CARD_OF_KIND = {
+    "hero": ('"Raider 1"', 2),
+    "unit": ('"Commando"', 5),
+    "facility": ('"AP Bonus 2"', 9),
+    "attack": ('"Collateral 60% 4 Atk"', 10),
+    "munition": ('"Collateral 50% 2 Atk"', 11),
+}
+KINDS = sorted(CARD_OF_KIND)
+
+
+def giving(printed: str, kind: str = "hero") -> bytes:
+    """The test scenario with its card of ``kind`` (by default the runner, ``$.cards[2]``, a
+    hero) printing ``printed`` too."""
+    abilities, _ = CARD_OF_KIND[kind]
+    text = toml() + MUNITION
+    assert text.count(abilities) == 1
+    return text.replace(abilities, f'{abilities}, "{printed}"').encode()
 
 
 def printed(name: str) -> str:
@@ -70,9 +97,41 @@ def test_every_ability_no_rule_reads_is_refused_under_26_and_accepted_under_25(n
     assert old.scenario_from_builtins(old.recorded_scenario(scenario)) == scenario
 
 
-@pytest.mark.parametrize("name", sorted(PLAYED))
-def test_every_ability_played_is_accepted(name: str) -> None:
-    RULESET.parse_scenario(giving(printed(name)))
+def test_a_hero_printing_engineer_is_refused_naming_the_card_its_kind_and_the_ability() -> None:
+    # given a hero card printing Engineer 1, which the rules read on units only (p.46)
+    with pytest.raises(InputError) as info:
+        RULESET.parse_scenario(giving("Engineer 1"))
+    # then the scenario is refused, one line naming the field, the card, its kind, the ability
+    assert info.value.code == "input/bad_scenario"
+    assert info.value.message == (
+        "bad scenario: $.cards[2].abilities[1]: card 'runner', a hero card: 'Engineer 1' is "
+        "played by version 26 of these rules on unit cards only, and would do nothing on a hero "
+        "card (AE-70); docs/scenarios.md lists the abilities they play and the cards they play "
+        "them on"
+    )
+
+
+PAIRS = [(name, kind) for name in sorted(PLAYED) for kind in KINDS]
+
+
+@pytest.mark.parametrize(("name", "kind"), PAIRS)
+def test_an_ability_played_is_accepted_only_on_the_kinds_of_card_it_works_on(
+    name: str, kind: str
+) -> None:
+    # given a card of ``kind`` printing an ability the rules play
+    text = giving(printed(name), kind)
+    _, index = CARD_OF_KIND[kind]
+    if kind in PLAYED[name].kinds:
+        # then version 26 accepts it where the rules read it
+        assert printed(name) in RULESET.parse_scenario(text).cards[index].abilities
+        return
+    # and refuses it elsewhere, naming the card's kind
+    with pytest.raises(InputError, match=re.escape(f"a {kind} card: '{printed(name)}' is played")):
+        RULESET.parse_scenario(text)
+    # while a game begun under version 25 accepts it, as it did
+    old = RULESET.at_version("25")
+    assert old is not None
+    assert printed(name) in old.parse_scenario(text).cards[index].abilities
 
 
 def test_the_bundled_scenarios_give_only_abilities_played() -> None:
@@ -83,11 +142,12 @@ def test_the_bundled_scenarios_give_only_abilities_played() -> None:
 def played_table() -> str:
     """The table docs/scenarios.md holds: every ability PLAYED, in its words."""
     rows = [
-        "| ability | what the rules do with it | manual; rulings |",
-        "| --- | --- | --- |",
+        "| ability | on cards | what the rules do with it | manual; rulings |",
+        "| --- | --- | --- | --- |",
     ]
-    for name, (does, where) in PLAYED.items():
-        rows.append(f"| `{name}{SHAPES[CATALOGUE[name]][0]}` | {does} | {where} |")
+    for name, (does, where, kinds) in PLAYED.items():
+        shown = f"`{name}{SHAPES[CATALOGUE[name]][0]}`"
+        rows.append(f"| {shown} | {', '.join(kinds)} | {does} | {where} |")
     return "\n".join(rows)
 
 
@@ -131,17 +191,140 @@ def test_no_rule_module_reads_an_ability_played_leaves_out() -> None:
     assert {name: modules for name, modules in found.items() if modules} == {}
 
 
-def test_every_ability_played_is_read_by_a_rule_module() -> None:
-    """Each by name or by its shape; Supply is played by every base whatever it prints (p.24,
-    p.48: they all have it)."""
-    sources = "\n".join(rule_sources().values())
-    unread = [
-        name
-        for name in PLAYED
-        if not (
-            re.search(BY_SHAPE[CATALOGUE[name]], sources)
-            if CATALOGUE[name] in BY_SHAPE
-            else reads(name, sources)
+def rule_functions() -> dict[str, str]:
+    """The source of every function and module-level constant of a rule module, by
+    ``module.name``."""
+    out: dict[str, str] = {}
+    for path in RULES.glob("*.py"):
+        if path.name == "abilities.py":
+            continue
+        source = path.read_text()
+        tree = ast.parse(source)
+        for node in ast.walk(tree):
+            if isinstance(node, ast.FunctionDef):
+                out[f"{path.stem}.{node.name}"] = ast.get_source_segment(source, node) or ""
+        for node in tree.body:
+            if isinstance(node, ast.Assign | ast.AnnAssign):
+                target = node.targets[0] if isinstance(node, ast.Assign) else node.target
+                if isinstance(target, ast.Name) and target.id.isupper():
+                    out[f"{path.stem}.{target.id}"] = ast.get_source_segment(source, node) or ""
+    return out
+
+
+def module_constants() -> dict[str, str]:
+    """The constants naming abilities in abilities.py and the rule modules: name -> constant."""
+    found = constants()
+    for path in RULES.glob("*.py"):
+        for const, name in re.findall(r'^([A-Z_]+) = "([^"]+)"$', path.read_text(), re.MULTILINE):
+            found.setdefault(name, const)
+    return found
+
+
+def readers(name: str, functions: dict[str, str]) -> set[str]:
+    """The rule functions that read ability ``name``: by name, constant or shape, or through a
+    rule function that does."""
+    const = module_constants().get(name)
+    shape = BY_SHAPE.get(CATALOGUE[name])
+
+    def direct(source: str) -> bool:
+        if shape is not None:
+            return re.search(shape, source) is not None
+        return f'"{name}"' in source or (
+            const is not None and re.search(rf"\b{const}\b", source) is not None
         )
-    ]
-    assert unread == ["Supply"]
+
+    found = {f for f, source in functions.items() if direct(source)}
+    new = set(found)
+    while new:
+        called = {f.split(".")[1] for f in new}
+        new = {
+            f
+            for f, source in functions.items()
+            if f not in found
+            and any(re.search(rf"\b{c}\b" if c.isupper() else rf"\b{c}\(", source) for c in called)
+        }
+        found |= new
+    return found
+
+
+#: how a rule function finds a card of each kind (abilities.Played.kinds)
+KIND_FOUND = {
+    "hero": r"\.hero\b|\.cards\(\)|\bhero_level\(",
+    "unit": r"\.units\b|\.cards\(\)|\bunit\b",
+    "facility": r"\bbase\.card\b|\bbase\.facilities\b|\bfacilit(y|ies)\b",
+    "attack": r"\bstrike\.card\b|\bAttackCard\b|\bcarried\(",
+    "munition": r"\bstrike\.munition\b|\bcarried\(",
+}
+
+#: AE-70 the other way round: for each ability played and each kind of card it works on, a rule
+#: function that reads the ability on a card of that kind it finds (Supply: none, see PLAYED)
+READ_ON: dict[tuple[str, str], str] = {
+    ("HQ", "facility"): "hand._deploy_problem",
+    ("Barracks", "facility"): "hand._barracks",
+    ("AP Bonus", "facility"): "turns.turn_start",
+    ("Rapid Reaction", "hero"): "movement.move_cost",
+    ("Rapid Reaction", "unit"): "movement.move_cost",
+    ("Rapid Reaction", "facility"): "hand._deploy_problem",
+    ("Leader", "hero"): "movement.allowance",
+    ("Pathfinder", "hero"): "movement.move_cost",
+    ("Raider", "hero"): "supply.raider",
+    ("Aggressive", "hero"): "ground_combat._round_start",
+    ("Military Genius", "hero"): "battlefield.attack_points",
+    ("Trickster", "hero"): "retreat.retreat_pool",
+    ("Stealth", "hero"): "stealth.stealth_level",
+    ("Stealth", "unit"): "stealth.stealth_level",
+    ("Recce", "hero"): "observation._read",
+    ("Recce", "unit"): "observation._read",
+    ("Recce", "facility"): "observation._read",
+    ("Sniffer", "facility"): "observation._read",
+    ("Camouflage", "facility"): "observation.detection_pool",
+    ("Bounty Hunter", "hero"): "capture.bounty_hunter",
+    ("Bounty Hunter", "unit"): "capture.bounty_hunter",
+    ("Commando", "unit"): "penalties.penalty_terms",
+    ("Wave Attack", "unit"): "penalties.commanded",
+    ("Mobile Supply", "unit"): "supply.out_of_supply",
+    ("Engineer", "unit"): "engineers.engineer_of",
+    ("Forward Air Controller", "unit"): "air_to_ground._controllers",
+    ("Mobile Launcher", "unit"): "air_launch.launch_point",
+    ("Anti-Air", "unit"): "ground_to_air.gunners",
+    ("Anti-Air", "facility"): "ground_to_air.gunners",
+    ("Anti-Missile", "unit"): "ground_to_air.gunners",
+    ("Anti-Missile", "facility"): "ground_to_air.gunners",
+    ("Multi-targeting", "unit"): "battlefield.multi_targeting",
+    ("Double Attack", "unit"): "battlefield.follow_up",
+    ("Area Attack", "unit"): "battlefield.follow_up",
+    ("Breakthrough Attack", "unit"): "battlefield.follow_up",
+    ("Sniper Attack", "unit"): "battlefield.sniper_target",
+    ("Composite Armor", "hero"): "minefields.spring",
+    ("Composite Armor", "unit"): "ground_combat.after_strike",
+    ("Composite Armor", "facility"): "air_to_ground.strike_damage",
+    ("Ceramic Armor", "hero"): "minefields.spring",
+    ("Ceramic Armor", "unit"): "ground_combat.after_strike",
+    ("Ceramic Armor", "facility"): "air_to_ground.strike_damage",
+    ("Hardened", "facility"): "fallout.sheltered",
+    ("Minefield", "facility"): "engineers.lay_problem",
+    ("Air To Air", "attack"): "intercept.intercept_problem",
+    ("HARM", "attack"): "autoplay._ground_fire",
+    ("Precision Targeting", "attack"): "air_launch.strike_problem",
+    ("Collateral", "attack"): "fallout._roll_collateral",
+    ("Collateral", "munition"): "fallout._roll_collateral",
+    ("Hydrogen Bomb", "attack"): "fallout._detonate",
+    ("Hydrogen Bomb", "munition"): "fallout._detonate",
+    ("Grav Warhead", "attack"): "fallout._detonate",
+    ("Grav Warhead", "munition"): "fallout._detonate",
+}
+
+
+def test_every_ability_played_is_read_by_a_rule_on_every_kind_of_card_it_names() -> None:
+    functions = rule_functions()
+    named = {(name, kind) for name, played in PLAYED.items() for kind in played.kinds}
+    # Supply is read by no rule: every stronghold and outpost supplies, whatever it prints
+    assert readers("Supply", functions) == set()
+    assert set(READ_ON) == named - {("Supply", "facility")}
+    wrong = {
+        (name, kind): where
+        for (name, kind), where in READ_ON.items()
+        if where not in readers(name, functions)
+        or not re.search(KIND_FOUND[kind], functions[where])
+    }
+    assert wrong == {}
