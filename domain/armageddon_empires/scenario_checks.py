@@ -300,11 +300,12 @@ def check_played(scenario: Scenario, version: int) -> None:
                     "abilities they play",
                 )
             if kind not in played.kinds:
+                a = "an" if kind[0] in "aeio" else "a"  # an attack card, a unit card
                 raise _bad(
                     f"$.cards[{i}].abilities[{j}]",
-                    f"card {spec.id!r}, a {kind} card: {printed!r} is played by version "
+                    f"card {spec.id!r}, {a} {kind} card: {printed!r} is played by version "
                     f"{version} of these rules on {' and '.join(played.kinds)} cards only, and "
-                    f"would do nothing on a {kind} card (AE-70); docs/scenarios.md lists the "
+                    f"would do nothing on {a} {kind} card (AE-70); docs/scenarios.md lists the "
                     "abilities they play and the cards they play them on",
                 )
 
