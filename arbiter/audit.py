@@ -47,6 +47,7 @@ from warlog.arbiter.audit_rows import Row, read_opened_row, read_row
 from warlog.arbiter.fold import Fold, Folded
 from warlog.arbiter.meta import GameMeta, evolve_meta, played_under
 from warlog.arbiter.sealing import Opened
+from warlog.domain.core.dice import NO_FURTHER_ROLL
 from warlog.domain.core.errors import InputError, WarlogError
 from warlog.domain.core.events import (
     BATCH_STARTS,
@@ -126,6 +127,8 @@ class Auditor:
         self._stopped_under: str | None = None
         #: the seq of the last record taken
         self._last_seq = 0
+        #: the seq of the last batch's first event (its command, or game_created)
+        self._last_batch_at = 0
 
     @property
     def events(self) -> int:
@@ -186,6 +189,7 @@ class Auditor:
         to be what is known of it: the log ends inside it (not that the rules changed or the
         log was altered, which a batch short in the middle of the log would show)."""
         after = self._last_seq + 1
+        cut = False
         for i, finding in enumerate(self.findings):
             if (
                 finding.seq == after
@@ -195,6 +199,17 @@ class Auditor:
                 self.findings[i] = msgspec.structs.replace(
                     finding, message=ENDS_INSIDE_BATCH, found=THE_END_OF_THE_LOG
                 )
+                cut = True
+        if cut:  # a roll of that last batch the log stops before is the same cut, not a 2nd fault
+            self.findings = [
+                f
+                for f in self.findings
+                if not (
+                    f.check == "rules"
+                    and f.seq >= self._last_batch_at
+                    and f.message.endswith(NO_FURTHER_ROLL)
+                )
+            ]
 
     @classmethod
     def resume(
@@ -300,6 +315,7 @@ class Auditor:
         if not batch:
             return
         head = batch[0]
+        self._last_batch_at = head.record.seq
         if head.record.type not in BATCH_STARTS:
             self.find(
                 head.record.seq,

@@ -147,6 +147,10 @@ class ManualDice:
         )
 
 
+#: what a re-derivation finds where the rules roll once more than a batch's recorded rolls
+NO_FURTHER_ROLL = "the log records no further roll"
+
+
 class RecordedDice:
     """The faces recorded in a batch, handed back in order (audit re-derivation)."""
 
@@ -164,7 +168,7 @@ class RecordedDice:
 
     def faces(self, offset: int, count: int, sides: int) -> list[int]:
         if self._next >= len(self._rolls):
-            self._differs(f"the rules roll {count} d{sides} where the log records no further roll")
+            self._differs(f"the rules roll {count} d{sides} where {NO_FURTHER_ROLL}")
             return [1] * count
         rec_sides, rec_faces = self._rolls[self._next]
         if rec_sides != sides or len(rec_faces) != count:

@@ -307,6 +307,26 @@ def test_a_log_cut_inside_a_batch_is_said_to_end_there_by_import_and_fuzz(
     ), line
 
 
+def test_a_log_cut_between_a_command_and_its_roll_is_one_finding_of_where_it_ends(
+    tmp_path: Path,
+) -> None:
+    """Given the golden game cut just after a command whose batch rolls next (seq 388, a fate
+    re-roll of 4 d6), when it is audited and imported, then the audit has one finding, that the
+    log ends inside that batch (not also a roll "not matching the rules"), and import refuses it
+    as a log that ends inside a batch (exit 4)."""
+    cut = tmp_path / "cut.jsonl"
+    cut.write_text("".join(GOLDEN.read_text().splitlines(keepends=True)[:388]))
+    status, out, _ = run(tmp_path / "w.db", "audit", str(cut), "--json")
+    findings = json.loads(out)["findings"]
+    assert status == 4
+    assert [(f["seq"], f["check"]) for f in findings] == [(389, "rules")]
+    assert findings[0]["message"].startswith("the log ends inside this batch")
+    status, out, err = run(tmp_path / "w.db", "import", str(cut))
+    line = one_line(err, "import/broken_log")
+    assert (status, out) == (4, "")
+    assert line.startswith("error[import/broken_log]: refusing a log that ends inside a batch: ")
+
+
 def test_a_log_of_a_later_version_is_not_said_to_be_broken_by_import_or_fuzz(
     tmp_path: Path,
 ) -> None:
