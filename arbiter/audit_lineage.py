@@ -30,16 +30,6 @@ def check_created(
     where and why the rules cannot follow it (a version not played here, a scenario invalid)."""
     if record.seq != 1:
         find(record.seq, "sequence", "game_created after the first event")
-    if event.version != ruleset.version:
-        find(
-            record.seq,
-            "version",
-            f"played under {ruleset.name} version {event.version}, which this warlog does "
-            f"not play{_unplayed_why(event.version, ruleset.version)} (it plays "
-            f"{listed((ruleset.version, *ruleset.kept_versions))}), so rules re-derivation was "
-            "not done",
-        )
-        stop_rules(record.seq, f"played under version {event.version}")
     if not GAME_ID.match(event.game):
         find(record.seq, "decode", f"{event.game!r} is not a game id the arbiter would write")
     if event.dice.stream != event.game:
@@ -50,20 +40,19 @@ def check_created(
             event.game,
             event.dice.stream,
         )
-    if event.version == ruleset.version:  # else its rules, and what they make of it, are not here
-        _check_scenario(record, event, ruleset, find, stop_rules)
     if not event.dice.commitment:
         find(record.seq, "dice", "a game without a commitment to its key")
-
-
-def _check_scenario(
-    record: Record,
-    event: GameCreated,
-    ruleset: AnyRuleset,
-    find: Find,
-    stop_rules: Callable[[int, str], None],
-) -> None:
-    """Check the recorded scenario under ``ruleset``, the rules of the version it names."""
+    if event.version != ruleset.version:
+        find(
+            record.seq,
+            "version",
+            f"played under {ruleset.name} version {event.version}, which this warlog does "
+            f"not play{_unplayed_why(event.version, ruleset.version)} (it plays "
+            f"{listed((ruleset.version, *ruleset.kept_versions))}), so rules re-derivation was "
+            "not done",
+        )
+        stop_rules(record.seq, f"played under version {event.version}")
+        return  # its rules, and what they would make of its scenario, are not here
     try:
         scenario = scenario_of(ruleset, record.data, event)
         recorded = ruleset.recorded_scenario(scenario)  # its version's form (AE-61)
