@@ -1,4 +1,4 @@
-"""Verify a warlog export on your own: python verify.py GAME.jsonl (needs only the standard library)."""
+"""Verify a warlog export on your own: python verify.py GAME.jsonl [RECEIPTS] (needs only the standard library)."""
 import hashlib, hmac, json, sys  # noqa: E401
 
 
@@ -24,8 +24,8 @@ def close(v, path, seals):  # the chained form: every seal closed; each one kept
     return [close(x, f"{path}{i}.", seals) for i, x in enumerate(v)] if isinstance(v, list) else v
 
 
-def verify(file):  # exits at once, in one line, if the file cannot be read or a line is not an event warlog writes
-    prev, problems, kept, spec, shift, dealing, seeds, n, line = "0" * 64, [], [], {}, 0, False, {}, 0, 0
+def verify(file, receipts=()):  # exits at once, in one line, if the file cannot be read or a line is not an event warlog writes
+    prev, problems, kept, spec, shift, dealing, seeds, n, line, hashes = "0" * 64, [], [], {}, 0, False, {}, 0, 0, {}
     done, waiting, typed, closed = [0, 0], [0, 0], 0, 0  # [rolls, seals] checked and not; rolls a referee typed; seals left closed
     try:
         for line, text in enumerate(open(file, "rb"), 1):
@@ -35,7 +35,7 @@ def verify(file):  # exits at once, in one line, if the file cannot be read or a
             t, s, d = e["type"], e["seq"], close(e["data"], "", seals)
             if sha(f"{prev}\n{s}\n{t}\n{e['at']}\n{dump(d)}") != e["hash"] or s != n or e["prev"] != prev:
                 problems.append(f"seq {s}: the chain is broken here")
-            prev, opened = e["hash"], [(p, v) for p, v in seals if "value" in v]
+            prev, opened, hashes[s] = e["hash"], [(p, v) for p, v in seals if "value" in v], e["hash"]
             closed += len(seals) - len(opened)
             dealing = t == "game_created" or dealing and t not in ("command_issued", "dice_revealed", "game_forked")
             problems += [f"seq {s}: the seal of {p} does not open" for p, v in opened if sha(f"{v['salt']}\n{dump(v['value'])}") != v["sealed"]]
@@ -66,14 +66,28 @@ def verify(file):  # exits at once, in one line, if the file cannot be read or a
         elif path is None and faces(key, sp.get("stream"), sp.get("salt"), dseq, len(got[1]), got[0]) != got[1]:
             problems.append(f"seq {seq}: these faces do not come from the revealed seed")
         done[path is not None] += 1
+    for seq, held in receipts:  # each `SEQ HASH` that `warlog head` (or the server's /head) gave you
+        if hashes.get(seq) != held:
+            problems.append(f"receipt {seq}: " + (f"the log ends at seq {n}, before it: it has been cut" if seq > n else
+                            f"event {seq} here is not the one your receipt holds: this is not the log you were given"))
     return problems + ([] if n else ["the file holds no event"]), done, waiting, typed, closed
 
 
+def receipts(file):  # the `SEQ HASH` lines `warlog head GAME >> my-receipts.txt` kept (or the server's /head gave)
+    try:
+        held = [t.split() for t in open(file, encoding="utf-8") if t.strip()]
+    except (OSError, UnicodeDecodeError) as exc:
+        sys.exit(f"verify.py: cannot read {file} ({getattr(exc, 'strerror', None) or exc})")
+    bad = [r for r in held if len(r) != 2 or not r[0].isdecimal() or not int(r[0]) or len(r[1]) != 64]
+    return sys.exit(f"verify.py: {file} holds a line that is not a receipt `SEQ HASH`: {' '.join(bad[0])[:80]}") if bad else [(int(q), h) for q, h in held]
+
+
 if __name__ == "__main__":
-    if len(sys.argv) != 2:
-        sys.exit("usage: python verify.py GAME.jsonl (a warlog export)")
-    found, (rolls, seals), (unseeded, unsalted), typed, closed = verify(sys.argv[1])
-    print("\n".join(found) or f"chain intact; {rolls} rolls and {seals} seals checked against revealed seeds; not checked: {unseeded} rolls"
+    if len(sys.argv) not in (2, 3):
+        sys.exit("usage: python verify.py GAME.jsonl [RECEIPTS] (a warlog export; the `SEQ HASH` lines warlog head printed)")
+    held = receipts(sys.argv[2]) if len(sys.argv) == 3 else []
+    found, (rolls, seals), (unseeded, unsalted), typed, closed = verify(sys.argv[1], held)
+    print("\n".join(found) or f"chain intact; {f'the {len(held)} receipt(s) you kept, each in it' if held else 'no receipts given'}; {rolls} rolls and {seals} seals checked against revealed seeds; not checked: {unseeded} rolls"
           f" (their seed not revealed, or their faces sealed), {typed} rolls typed by a referee (no seed derives them),"
           f" {unsalted} opened seals' salts (their seed not revealed), {closed} seals still closed, the rules (not re-run: warlog audit does)")
     sys.exit(1 if found else 0)

@@ -9,6 +9,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+import msgspec
 import pytest
 
 from tests.eventstore.test_audit import race_game
@@ -24,7 +25,7 @@ def test_the_verifier_on_the_page_is_the_file_and_short() -> None:
     assert block is not None
     source = (DOCS / "verify.py").read_text()
     assert block.group(1) == source
-    assert len(source.splitlines()) < 80  # the page promises "under 80 lines"
+    assert len(source.splitlines()) < 100  # the page promises "under 100 lines"
     assert set(re.findall(r"^import (.*?)(?:  #.*)?$", source, re.M)) == {
         "hashlib, hmac, json, sys"
     }
@@ -39,12 +40,19 @@ def export(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 def report(
-    rolls: int, seals: int, unseeded: int = 0, typed: int = 0, unsalted: int = 0, closed: int = 0
+    rolls: int,
+    seals: int,
+    unseeded: int = 0,
+    typed: int = 0,
+    unsalted: int = 0,
+    closed: int = 0,
+    receipts: int = 0,
 ) -> str:
     """The verifier's last word on a log it found nothing wrong with: what it checked, and each
     kind of thing it could not check, named and counted (zeros included)."""
     return (
-        f"chain intact; {rolls} rolls and {seals} seals checked against revealed seeds; not "
+        f"chain intact; {f'the {receipts} receipt(s) you kept, each in it' if receipts else 'no receipts given'}; "
+        f"{rolls} rolls and {seals} seals checked against revealed seeds; not "
         f"checked: {unseeded} rolls (their seed not revealed, or their faces sealed), {typed} "
         f"rolls typed by a referee (no seed derives them), {unsalted} opened seals' salts "
         f"(their seed not revealed), {closed} seals still closed, the rules (not re-run: warlog "
@@ -52,9 +60,9 @@ def report(
     )
 
 
-def run(path: Path) -> subprocess.CompletedProcess[str]:
+def run(path: Path, *receipts: Path) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
-        [sys.executable, str(DOCS / "verify.py"), str(path)],
+        [sys.executable, str(DOCS / "verify.py"), str(path), *map(str, receipts)],
         capture_output=True,
         text=True,
         timeout=60,
@@ -153,6 +161,77 @@ def test_a_roll_forged_after_a_same_dice_fork_is_named(tmp_path: Path) -> None:
     result = run(path)
     assert result.returncode == 1
     assert f"seq {rolled.seq}: these faces do not come from the revealed seed" in result.stdout
+
+
+# ---------------------------------------------------------------- receipts
+
+
+def receipts_file(tmp_path: Path, export: Path, *seqs: int) -> Path:
+    """The `SEQ HASH` lines a player kept with `warlog head GAME >> my-receipts.txt`."""
+    events = {e["seq"]: e for e in map(json.loads, export.read_text().splitlines())}
+    path = tmp_path / "my-receipts.txt"
+    path.write_text("".join(f"{seq} {events[seq]['hash']}\n" for seq in seqs))
+    return path
+
+
+def test_the_verifier_finds_every_receipt_a_player_kept_in_the_log_it_was_given(
+    export: Path, tmp_path: Path
+) -> None:
+    last = len(export.read_text().splitlines())
+    result = run(export, receipts_file(tmp_path, export, 3, 7, last))
+    assert (result.returncode, result.stdout) == (0, report(10, 0, receipts=3))
+
+
+def test_a_log_cut_before_a_receipt_is_named_by_the_receipt(export: Path, tmp_path: Path) -> None:
+    """Given a log cut after event 6 (a shorter legal game, its chain whole) and a player's
+    receipt for event 9, when the verifier reads it with the receipt, then the receipt is named:
+    the log ends before it, exit 1; without the receipt nothing in the file shows the cut."""
+    kept = receipts_file(tmp_path, export, 3, 9)
+    cut = tmp_path / "cut.jsonl"
+    cut.write_text("".join(line + "\n" for line in export.read_text().splitlines()[:6]))
+    assert run(cut).returncode == 0
+    result = run(cut, kept)
+    assert (result.returncode, result.stdout) == (
+        1,
+        "receipt 9: the log ends at seq 6, before it: it has been cut\n",
+    )
+
+
+def test_a_log_with_its_chain_recomputed_is_not_the_one_a_receipt_holds(
+    export: Path, tmp_path: Path
+) -> None:
+    """Given a log as long as the one a player was given, event 3 changed and every hash after
+    it recomputed (a whole chain), when the verifier reads it with the player's receipts, then
+    every receipt from event 3 on is named, exit 1; the receipt before the change still holds."""
+    from tests.eventstore.tamper import relink
+    from warlog.arbiter.exchange import parse_lines
+
+    lines = export.read_text().splitlines()
+    kept = receipts_file(tmp_path, export, 2, 3, len(lines))
+    records = list(parse_lines(lines))
+    records[2] = msgspec.structs.replace(records[2], at="2026-01-01T00:00:00Z")
+    forged = tmp_path / "rechained.jsonl"
+    forged.write_text("".join(export_line(r) + "\n" for r in relink(records)))
+    assert run(forged).returncode == 0
+    result = run(forged, kept)
+    assert (result.returncode, result.stdout) == (
+        1,
+        "receipt 3: event 3 here is not the one your receipt holds: this is not the log you were"
+        " given\n"
+        f"receipt {len(lines)}: event {len(lines)} here is not the one your receipt holds: this is"
+        " not the log you were given\n",
+    )
+
+
+@pytest.mark.parametrize("line", ["12", "twelve " + "a" * 64, "0 " + "a" * 64, "12 abc", "1 2 3"])
+def test_a_receipts_file_with_a_line_that_is_no_receipt_is_one_line(
+    export: Path, tmp_path: Path, line: str
+) -> None:
+    path = tmp_path / "my-receipts.txt"
+    path.write_text(f"3 {'b' * 64}\n\n{line}\n")
+    assert one_error(run(export, path)) == (
+        f"verify.py: {path} holds a line that is not a receipt `SEQ HASH`: {line}"
+    )
 
 
 # ---------------------------------------------------------------- hostile files
