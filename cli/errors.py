@@ -8,7 +8,7 @@ from typing import Any
 
 import click
 
-from warlog.domain.core.errors import InputError, WarlogError
+from warlog.domain.core.errors import InputError, UnknownGame, WarlogError, quoted
 
 
 class CliError(click.ClickException):
@@ -25,6 +25,18 @@ class CliError(click.ClickException):
 
 #: where the group keeps its command line's arguments (``ctx.meta``)
 ARGUMENTS = "warlog.arguments"
+
+
+def _a_file(error: UnknownGame, arguments: list[str]) -> WarlogError:
+    """An unknown game that names a file: what the reader meant, and the commands that read one."""
+    for arg in arguments:
+        if error.message == f"unknown game {quoted(arg)}" and os.path.isfile(arg):
+            return UnknownGame(
+                f"{error.message}: that is a file, not a game of this database (`warlog import "
+                "FILE` makes it one; `audit` and `replay` read a file as it is; docs/verify.py "
+                "checks one against the receipts you kept)"
+            )
+    return error
 
 
 def _bug(exc: Exception) -> WarlogError:
@@ -44,6 +56,8 @@ class WarlogGroup(click.Group):
     def invoke(self, ctx: click.Context) -> Any:
         try:
             return super().invoke(ctx)
+        except UnknownGame as exc:
+            raise CliError(_a_file(exc, ctx.meta.get(ARGUMENTS, []))) from None
         except WarlogError as exc:
             raise CliError(exc) from None
         except (click.ClickException, click.exceptions.Exit, click.Abort):

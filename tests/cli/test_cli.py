@@ -15,6 +15,7 @@ from warlog.arbiter.creating import SALT_MAX
 from warlog.cli import render
 from warlog.cli.main import cli
 from warlog.domain import rulesets
+from warlog.domain.core.errors import quoted as render_quoted
 
 
 @pytest.fixture(autouse=True)
@@ -142,6 +143,26 @@ def test_an_unknown_game_is_exit_1(env: dict[str, str]) -> None:
     status, _, err = run(env, "state", "nope")
     assert status == 1
     one_error_line(err, "input/unknown_game")
+
+
+@pytest.mark.parametrize("command", ["head", "events", "state", "explain"])
+def test_a_file_given_where_a_game_is_named_says_which_commands_read_a_file(
+    env: dict[str, str], command: str
+) -> None:
+    """Given an exported game on disk, when a referee names the file where a command takes a
+    game of the database, then the one line says it is a file, and how to read it: import it,
+    or `audit` and `replay` it as it is, or check it against receipts with docs/verify.py."""
+    game = new_game(env)
+    exported = Path(env["dir"]) / "g1.jsonl"
+    assert run(env, "export", game, "-o", str(exported))[0] == 0
+    status, out, err = run(env, command, str(exported), *(["1"] if command == "explain" else []))
+    assert (status, out) == (1, "")
+    one_error_line(err, "input/unknown_game")
+    assert err.strip() == (
+        f"error[input/unknown_game]: unknown game {render_quoted(str(exported))}: that is a file, "
+        "not a game of this database (`warlog import FILE` makes it one; `audit` and `replay` "
+        "read a file as it is; docs/verify.py checks one against the receipts you kept)"
+    )
 
 
 def test_a_line_break_in_a_game_id_or_a_path_is_still_one_error_line(env: dict[str, str]) -> None:
