@@ -256,7 +256,7 @@ def audit_text(label: str, auditor: Auditor) -> str:
         if unsalted > 0:
             text += (
                 f"; {plural(unsalted, 'salt')} NOT checked against a seed (their seed is not "
-                "revealed)"
+                "revealed in this log)"
             )
         if p.seals_false:
             one = p.seals_false == 1
@@ -298,7 +298,7 @@ def dice_line(p: Proved, from_seq: int) -> str:
         parts.append(f"{plural(p.dice_false, 'roll')} NOT the seed's (findings above)")
     if p.dice_unverified:
         parts.append(
-            f"{plural(p.dice_unverified, 'roll')} NOT verified (their seed is not revealed)"
+            f"{plural(p.dice_unverified, 'roll')} NOT verified (their seed is not revealed in this log)"
         )
     if p.dice_sealed:
         parts.append(f"{plural(p.dice_sealed, 'roll')} NOT verified (their faces stay sealed)")

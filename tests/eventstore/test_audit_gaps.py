@@ -190,7 +190,7 @@ def test_a_live_game_is_not_called_clean_and_says_which_salts_wait_for_the_revea
         out[0]
         == "audit of a1: no findings in 17 events, but NOT everything could be checked (below)"
     )
-    assert "salts NOT checked against a seed (their seed is not revealed)" in out[-2]
+    assert "salts NOT checked against a seed (their seed is not revealed in this log)" in out[-2]
     payload = json.loads(runner.invoke(cli, ["--db", db, "audit", "a1", "--json"]).stdout)
     assert payload["complete"] is False
     assert runner.invoke(cli, ["--db", db, "reveal", "a1", "--yes"]).exit_code == 0
