@@ -87,7 +87,7 @@ class Chain:
 def well_formed(at: str) -> bool:
     """``at`` is the contract's time: the pattern, and a date and time that exist (what
     ``datetime.strptime(at, "%Y-%m-%dT%H:%M:%S.%fZ")`` accepts, read without its parser)."""
-    if not AT.match(at):
+    if not AT.fullmatch(at):
         return False
     if len(at) != _AT_LENGTH or not at.isascii():  # a trailing newline, other digits: the parser
         try:

@@ -30,7 +30,7 @@ def check_created(
     where and why the rules cannot follow it (a version not played here, a scenario invalid)."""
     if record.seq != 1:
         find(record.seq, "sequence", "game_created after the first event")
-    if not GAME_ID.match(event.game):
+    if not GAME_ID.fullmatch(event.game):
         find(record.seq, "decode", f"{event.game!r} is not a game id the arbiter would write")
     if event.dice.stream != event.game:
         find(
@@ -99,7 +99,7 @@ def check_forked(
             str(record.seq - 1),
             str(event.at),
         )
-    if not GAME_ID.match(event.game) or not GAME_ID.match(event.parent):
+    if not GAME_ID.fullmatch(event.game) or not GAME_ID.fullmatch(event.parent):
         find(record.seq, "decode", "game_forked names a game id the arbiter would not write")
     if event.dice is None:
         if event.seed is None:

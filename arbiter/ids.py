@@ -14,7 +14,7 @@ FILE_SUFFIX = ".jsonl"
 
 
 def is_game_id(text: str) -> bool:
-    return GAME_ID.match(text) is not None and not text.endswith(FILE_SUFFIX)
+    return GAME_ID.fullmatch(text) is not None and not text.endswith(FILE_SUFFIX)
 
 
 def check_game_id(game: str) -> str:

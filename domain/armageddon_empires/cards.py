@@ -11,7 +11,7 @@ import msgspec
 from warlog.domain.armageddon_empires.abilities import Ability, parse_abilities
 from warlog.domain.armageddon_empires.resources import Resources
 
-Id = Annotated[str, msgspec.Meta(pattern=r"^[a-z0-9][a-z0-9_-]{0,39}$")]
+Id = Annotated[str, msgspec.Meta(pattern=r"^[a-z0-9][a-z0-9_-]{0,39}\Z")]
 #: the largest value a printed number may have (a resistance among them)
 STAT_MAX = 99
 Stat = Annotated[int, msgspec.Meta(ge=0, le=STAT_MAX)]

@@ -8,7 +8,7 @@ from warlog.domain.armageddon_empires.frames import EngageChoice, NextRoundChoic
 from warlog.domain.core.ruleset import Command
 from warlog.domain.core.seal import Hidden
 
-ArmyName = Annotated[str, msgspec.Meta(pattern=r"^[a-z0-9][a-z0-9_-]{0,39}$")]
+ArmyName = Annotated[str, msgspec.Meta(pattern=r"^[a-z0-9][a-z0-9_-]{0,39}\Z")]
 
 
 class BuyInitiative(Command, frozen=True, tag="buy_initiative"):

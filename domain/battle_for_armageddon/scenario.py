@@ -214,7 +214,7 @@ def _check_ids(sc: Scenario) -> None:
     ids += [(f"$.strategy_cards[{i}].id", c.id) for i, c in enumerate(sc.strategy_cards)]
     ids += [(f"$.special_cards[{i}].id", c.id) for i, c in enumerate(sc.special_cards)]
     for path, value in ids:
-        if not ID.match(value):
+        if not ID.fullmatch(value):
             raise _bad(
                 path,
                 f"{value[:64]!r} is not an id (lowercase letters, digits, '_' and '-', "

@@ -236,7 +236,7 @@ def is_seal(value: Any) -> bool:
         isinstance(value, dict)
         and (value.keys() == {"sealed"} or value.keys() == {"sealed", "value", "salt"})
         and isinstance(value["sealed"], str)
-        and _HEX64.match(value["sealed"]) is not None
+        and _HEX64.fullmatch(value["sealed"]) is not None
     )
 
 

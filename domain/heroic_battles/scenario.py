@@ -14,7 +14,7 @@ import msgspec
 from warlog.domain.core.scenario import bad_scenario, convert_scenario, decode_scenario
 from warlog.domain.heroic_battles.tables import RANGES, UnitType
 
-Id = Annotated[str, msgspec.Meta(pattern=r"^[a-z0-9][a-z0-9_-]*$", max_length=64)]
+Id = Annotated[str, msgspec.Meta(pattern=r"^[a-z0-9][a-z0-9_-]*\Z", max_length=64)]
 Small = Annotated[int, msgspec.Meta(ge=0, le=99)]
 Positive = Annotated[int, msgspec.Meta(ge=1, le=99)]
 Points = Annotated[int, msgspec.Meta(ge=0, le=999)]

@@ -128,6 +128,16 @@ def test_a_dice_mode_given_empty_or_otherwise_spelt_is_refused(tmp_path: Path) -
         assert told.value.code == "input/bad_dice_mode"
 
 
+@pytest.mark.parametrize("game", ["g\n", "g1.jsonl\n", "g\r", "\ng"])
+def test_a_game_id_ending_in_a_line_break_is_refused(game: str) -> None:
+    """Given an id that is a good one with a line break after it (a pattern's ``$`` matches
+    before a final line break), then it is refused, ``input/bad_game_id``: else two games would
+    both be listed as ``g``, and ``g1.jsonl`` plus a line break would pass for a game id."""
+    with pytest.raises(InputError, match="use 1-64 letters") as told:
+        check_game_id(game)
+    assert told.value.code == "input/bad_game_id"
+
+
 def test_a_game_id_is_at_most_64_characters() -> None:
     """Given ids of 64 and 65 characters, then the first is a game id and the second is refused,
     ``input/bad_game_id``, naming the limit (``arbiter/ids.py``: 1-64 characters)."""

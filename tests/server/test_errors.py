@@ -350,6 +350,9 @@ def test_a_feed_resumed_after_a_bad_last_event_id_is_400(client: httpx.Client) -
         ),
         ({"ruleset": "armageddon-empires", "game": "has space"}, 400, "input/bad_game_id"),
         ({"ruleset": "armageddon-empires", "game": "g2.jsonl"}, 400, "input/bad_game_id"),
+        # `$` matches before a final line break: "g\n" beside "g", both listed as g
+        ({"ruleset": "armageddon-empires", "game": "g\n"}, 400, "input/bad_game_id"),
+        ({"ruleset": "armageddon-empires", "game": "g2.jsonl\n"}, 400, "input/bad_game_id"),
         ({"ruleset": "armageddon-empires", "game": "g"}, 409, "input/game_exists"),
         # a salt is hashed into every die and kept in game_created for good
         ({"ruleset": "armageddon-empires", "salt": "s" * 900_000}, 400, "input/bad_salt"),
