@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from warlog.domain.core.errors import QUOTE_MAX, InputError
+from warlog.domain.core.errors import InputError, unacceptable_json
 from warlog.domain.core.errors import quoted as quote
 from warlog.domain.core.rules import unknown_command
 from warlog.domain.core.ruleset import AnyRuleset, Command
@@ -70,7 +70,7 @@ def parse_json_object(text: str | bytes) -> dict[str, Any]:
         raise InputError("command is nested too deeply to be a command", "input/bad_json") from None
     except ValueError as exc:  # e.g. an integer of thousands of digits
         raise InputError(
-            f"command is not acceptable JSON: {str(exc)[:QUOTE_MAX]}", "input/bad_json"
+            f"command is not acceptable JSON: {unacceptable_json(exc)}", "input/bad_json"
         ) from None
     if not isinstance(raw, dict):
         raise InputError(

@@ -22,7 +22,13 @@ from warlog.arbiter.ids import check_game_id
 from warlog.arbiter.meta import played_under
 from warlog.arbiter.sealing import event_secrets, has_seals, sealing_version
 from warlog.domain.core.dice import commitment_of
-from warlog.domain.core.errors import ConflictError, InputError, IntegrityError, WarlogError
+from warlog.domain.core.errors import (
+    ConflictError,
+    InputError,
+    IntegrityError,
+    WarlogError,
+    unacceptable_json,
+)
 from warlog.domain.core.events import CommandIssued, GameCreated
 from warlog.domain.core.ruleset import AnyRuleset
 from warlog.domain.core.seal import Secret, cleared, compact, seals_in, stripped
@@ -68,7 +74,8 @@ def parse_lines(lines: Iterable[str]) -> Iterator[Record]:
             raise InputError(f"line {line_no} is nested too deeply", "input/bad_json") from None
         except ValueError as exc:  # e.g. an integer of thousands of digits
             raise InputError(
-                f"line {line_no} is not acceptable JSON: {exc}", "input/bad_json"
+                f"line {line_no} is not acceptable JSON: {unacceptable_json(exc)}",
+                "input/bad_json",
             ) from None
         if not isinstance(obj, dict):
             raise BadLine(line_no, "an event line is a JSON object")

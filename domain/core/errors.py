@@ -88,3 +88,11 @@ def quoted(text: str | bytes) -> str:
         text = text.decode("utf-8", "replace")
     text = " ".join(text.split())
     return repr(text if len(text) <= QUOTE_MAX else text[: QUOTE_MAX - 3] + "...")
+
+
+def unacceptable_json(exc: ValueError) -> str:
+    """Why JSON that parsed is still refused, in a reader's words: Python's own message for an
+    integer too long to read names an interpreter setting, not the input."""
+    if "integer string conversion" in str(exc):
+        return "an integer of thousands of digits (no count, seq or die is that long)"
+    return str(exc)[:QUOTE_MAX]

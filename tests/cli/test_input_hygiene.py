@@ -80,6 +80,23 @@ def test_a_line_cut_short_after_a_lone_surrogate_is_named_as_not_json(
     assert "line 3 is not JSON: " in one_line(err, "input/bad_json")
 
 
+@pytest.mark.parametrize("command", ["audit", "import", "replay"])
+def test_an_integer_of_thousands_of_digits_is_named_in_a_readers_words(
+    tmp_path: Path, command: str
+) -> None:
+    """Given an export whose first line holds an integer of 5,000 digits, when it is read,
+    then line 1 is named as not acceptable JSON in words about the input (exit 1), not with
+    Python's advice on an interpreter setting."""
+    path = tmp_path / "long.jsonl"
+    path.write_text('{"seq": ' + "9" * 5000 + "}\n", encoding="utf-8")
+    status, out, err = run(tmp_path / "w.db", command, str(path))
+    assert (status, out) == (1, "")
+    assert one_line(err, "input/bad_json").endswith(
+        "line 1 is not acceptable JSON: an integer of thousands of digits (no count, seq or die "
+        "is that long)"
+    )
+
+
 def test_a_surrogate_pair_escaped_is_one_character_and_accepted() -> None:
     line = '{"seq": 1, "type": "game_created", "at": "a", "data": {"x": "\\ud83d\\ude00"}, "prev": "", "hash": ""}'
     (record,) = parse_lines([line])

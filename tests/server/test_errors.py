@@ -415,6 +415,12 @@ BAD_NEW_GAMES = [
         "input/invalid",
         "the body: Object contains unknown field `seed`",
     ),
+    (
+        b'{"ruleset": "heroic-battles", "salt": ' + b"9" * 5000 + b"}",
+        "input/bad_json",
+        "the body is not acceptable JSON: an integer of thousands of digits (no count, seq or "
+        "die is that long)",
+    ),
     (b"  ", "input/empty_command", "the body is empty: give one JSON object"),
     (b"", "input/invalid", "the body is empty: give one JSON object"),
 ]
