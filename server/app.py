@@ -31,11 +31,11 @@ from warlog.arbiter.exchange import export_line
 from warlog.arbiter.ids import check_game_id
 from warlog.arbiter.states import no_event
 from warlog.domain import rulesets as registry
-from warlog.domain.core.errors import InputError, quoted
+from warlog.domain.core.errors import ConflictError, InputError, quoted
 from warlog.eventstore.records import Record
 from warlog.server import schemas as s
 from warlog.server.auth import AuthError, Caller, Tokens, issue
-from warlog.server.errors import EXCEPTION_HANDLERS, StaleHead
+from warlog.server.errors import EXCEPTION_HANDLERS, LostRace, StaleHead
 from warlog.server.feed import KEEPALIVE_SECONDS, Feeds, live
 from warlog.server.headers import (
     HEAD_TAG,
@@ -314,7 +314,15 @@ async def play(
                 raise StaleHead(if_match or "", seq, hash_)
         # decided on that head, so that a head moved on by another process between the check
         # and the append is a conflict too, not a command decided on a newer state
-        return arb.play_as(game, body, player, referee=player is None, on=expected)
+        try:
+            return arb.play_as(game, body, player, referee=player is None, on=expected)
+        except ConflictError as lost:
+            if lost.code != "store/conflict":
+                raise
+            seq, hash_ = arb.head(game)  # the head it lost to, as a stale If-Match is told
+            if expected is not None:
+                raise StaleHead(if_match or "", seq, hash_) from None
+            raise LostRace(game, seq, hash_) from None
 
     records = await call(request, apply)
     last = records[-1]

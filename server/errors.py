@@ -71,6 +71,22 @@ class StaleHead(ConflictError):
         self.head = (seq, hash_)
 
 
+class LostRace(ConflictError):
+    """Another process appended to the game between this command's read of the head and its
+    append (a command sent without ``If-Match``); nothing was applied. The head it lost to is in
+    ``head``, as a stale ``If-Match``'s is."""
+
+    default_code = "store/conflict"
+
+    def __init__(self, game: str, seq: int, hash_: str) -> None:
+        super().__init__(
+            f"another writer appended to game {game} first: its head is now {seq} (hash "
+            f"{hash_}); nothing was applied: send the command again, or read the events after "
+            "the head you knew and decide again",
+        )
+        self.head = (seq, hash_)
+
+
 def status_of(error: WarlogError) -> int:
     """The HTTP status of a warlog error."""
     if error.code in STATUS_OF_CODE:
@@ -102,7 +118,7 @@ def on_warlog_error(request: Request[Any, Any, Any], exc: WarlogError) -> Respon
     headers: dict[str, str] = {}
     if status == 401:
         headers["WWW-Authenticate"] = "Bearer"
-    if isinstance(exc, StaleHead):
+    if isinstance(exc, StaleHead | LostRace):
         headers.update(head_tag(exc.head[0]))
     if status == 503:
         log.warning("%s %s: %s", request.method, request.url.path, exc.line())

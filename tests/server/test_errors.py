@@ -546,8 +546,15 @@ def test_an_append_lost_to_another_process_is_409_and_appends_nothing(
         game = new_game(client, "armageddon-empires", game="g")
         monkeypatch.setattr(SQLiteStore, "append", append_after_a_rival)
         response = client.post("/games/g/commands", json=COMMAND, headers=game.as_("red"))
-        assert_error(response, 409, "store/conflict")
+        error = assert_error(response, 409, "store/conflict")
         monkeypatch.undo()
+        head = arbiter_on(db).head("g")
+        assert response.headers["ETag"] == f'"{head[0]}"'  # the head it lost to
+        assert error["message"] == (
+            f"another writer appended to game g first: its head is now {head[0]} (hash "
+            f"{head[1]}); nothing was applied: send the command again, or read the events after "
+            "the head you knew and decide again"
+        )
         issued = [r for r in arbiter_on(db).records("g") if r.type == "command_issued"]
         assert [json.loads(r.data)["player"] for r in issued] == ["blue"]
         again = client.post("/games/g/commands", json=COMMAND, headers=game.as_("red"))

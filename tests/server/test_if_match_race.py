@@ -25,7 +25,9 @@ def test_another_process_appending_after_the_if_match_check_makes_it_409(
     """Given red's bid sent with If-Match: the head, when another writer on the same file (its
     own connection, as another process has) appends blue's bid just after the server has
     read the head for the If-Match check, then red's bid is 409 and nothing of it is in the log:
-    it is not decided again on the newer head that red never saw."""
+    it is not decided again on the newer head that red never saw; the answer is the one a
+    stale If-Match gets (the If-Match was stale by the time of the append), with the head it
+    lost to in its ETag and its message."""
     real_head = Arbiter.head
     armed: list[bool] = []
 
@@ -46,6 +48,12 @@ def test_another_process_appending_after_the_if_match_check_makes_it_409(
             "/games/g/commands", json=RED_BID, headers={**game.as_("red"), "If-Match": str(seq)}
         )
         monkeypatch.undo()
-        assert_error(response, 409, "store/conflict")
+        error = assert_error(response, 409, "conflict/stale_head")
+        head = arbiter_on(db).head("g")
+        assert response.headers["ETag"] == f'"{head[0]}"'
+        assert error["message"] == (
+            f"If-Match says the head is {seq} but it is {head[0]} (hash {head[1]}); nothing was "
+            "applied: read the events after the head you knew, then decide again"
+        )
     issued = [r for r in arbiter_on(db).records("g") if r.type == "command_issued"]
     assert [json.loads(r.data)["player"] for r in issued] == ["blue"]

@@ -252,8 +252,9 @@ async def contest(one: str, two: str, ruleset: str, game_id: str, rounds: int) -
             )
             for answer in answers:
                 if answer.status_code == 409:
-                    code = answer.json()["error"]["code"]
-                    assert code in ("conflict/stale_head", "store/conflict")
+                    # sent with If-Match: a lost race is a stale If-Match, with the head's ETag
+                    assert answer.json()["error"]["code"] == "conflict/stale_head"
+                    assert answer.headers["ETag"].strip('"').isdecimal()
             statuses.append(sorted(a.status_code for a in answers))
         return statuses
 
