@@ -246,6 +246,9 @@ def test_an_attempt_on_a_hero_gone_from_the_army_seen_is_foiled_and_tells_blue_n
     assert not g.state.frames and g.state.empires["red"].ap == ap - ASSASSINATE_AP
     assert "blue-quarry" not in g.state.sightings["red"]
     assert [n.empire for n in notices(g.state, g.state, foiled)] == ["red"]
+    # and blue's view of red does not list the card that made an attempt this turn
+    assert g.state.empires["red"].assassins == ("red.knife.1",)
+    assert "assassins" not in RULESET.view(g.state, "blue")["empires"]["red"]
 
 
 @pytest.mark.parametrize("version", ["26", "25"])
@@ -263,3 +266,15 @@ def test_a_game_begun_before_version_27_refuses_the_command(version: str) -> Non
         "AE-71)"
     )
     assert not [c for c in old.legal_commands(g.state, "red") if isinstance(c, Assassinate)]
+
+
+def test_the_invariants_hold_an_empire_s_assassins_to_its_own_assassin_cards_in_its_turn() -> None:
+    g = assassins("knife", "blue-quarry")
+    red = g.state.empires["red"]
+    for listed in (("red.wisp.1",), ("red.knife.1", "red.knife.1")):
+        wrong = msgspec.structs.replace(red, assassins=listed)
+        state = msgspec.structs.replace(g.state, empires={**g.state.empires, "red": wrong})
+        assert [v.name for v in violations(state)] == ["assassins_once_a_turn"]
+    blue = msgspec.structs.replace(g.state.empires["blue"], assassins=("blue.quarry.1",))
+    state = msgspec.structs.replace(g.state, empires={**g.state.empires, "blue": blue})
+    assert [v.name for v in violations(state)] == ["assassins_once_a_turn"]
