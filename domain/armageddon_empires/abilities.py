@@ -101,6 +101,9 @@ BOUNTY_HUNTER = "Bounty Hunter"
 ENGINEER = "Engineer"
 #: a minefield facility's attack dice (AE-50: the manual does not state them)
 MINEFIELD = "Minefield"
+ASSASSIN = "Assassin"
+MASTER_ASSASSIN = "Master Assassin"
+SLAYER = "Slayer"
 
 #: every known ability by canonical name and its printed shape (digest §9.1–9.4)
 CATALOGUE: dict[str, Shape] = {
@@ -304,7 +307,35 @@ PLAYED: dict[str, Played] = {
     ),
     "Hydrogen Bomb": Played("a weapon of mass destruction", "p.31; AE-47, AE-48", FLOWN),
     "Grav Warhead": Played("a weapon of mass destruction", "p.31; AE-47, AE-48", FLOWN),
+    ASSASSIN: Played(
+        "since version 27 makes assassination attempts on the enemy heroes spotted in its hex, "
+        "with X dice against the hero's fate",
+        "p.16, p.28, p.45; AE-71",
+        ARMY_CARDS,
+    ),
+    MASTER_ASSASSIN: Played(
+        "since version 27 names the target of its own assassination attempts",
+        "p.45; AE-71",
+        HEROES,
+    ),
+    SLAYER: Played(
+        "since version 27 kills with a single wound of its own assassination attempts",
+        "p.45; AE-71",
+        HEROES,
+    ),
 }
+
+#: AE-70, AE-71: the abilities of ``PLAYED`` that a later version than 26 began to play, and
+#: that version (``commands.ASSASSINATION_SINCE``): a new scenario of an earlier version is
+#: refused one, as an ability its rules do not play (``played_in``)
+PLAYED_SINCE: dict[str, int] = {ASSASSIN: 27, MASTER_ASSASSIN: 27, SLAYER: 27}
+
+
+def played_in(version: int) -> dict[str, Played]:
+    """The abilities the rules of ``version`` play (AE-70): ``PLAYED`` but those it came before
+    (``PLAYED_SINCE``)."""
+    return {n: p for n, p in PLAYED.items() if PLAYED_SINCE.get(n, 0) <= version}
+
 
 #: other printings of the same ability (digest §11.7: "Rapid Response" on p.23)
 ALIASES: dict[str, str] = {

@@ -100,6 +100,26 @@ class HuntHero(Command, frozen=True, tag="hunt_hero"):
     ] = None
 
 
+#: AE-71: the version since which a card with Assassin X assassinates (p.28, p.45): ``assassinate``
+#: is refused in the games begun before it, and its fields are sealed for the assassin's empire
+ASSASSINATION_SINCE = 27
+
+
+class Assassinate(Command, frozen=True, tag="assassinate"):
+    """Assassinate (p.28, p.45; AE-71): the card ``card`` with Assassin X, in an army of this
+    empire, makes an assassination attempt on a hero of an enemy army its empire has spotted in
+    its hex. ``target`` names the hero only for a Master Assassin; otherwise, among several, one
+    is picked at random. Both are sealed for the assassin's empire, ``target`` recorded sealed
+    even when left out, so that the attempt tells the other empire nothing of which card tried,
+    nor whether it named its target, until the attempt shows it (``Hidden``)."""
+
+    card: Annotated[str, Hidden(owner="player", since=ASSASSINATION_SINCE)]
+    target: Annotated[
+        str | None,
+        Hidden(owner="player", since=ASSASSINATION_SINCE, present_since=ASSASSINATION_SINCE),
+    ] = None
+
+
 class RepairCard(Command, frozen=True, tag="repair_card"):
     """Repair or heal ``card`` to full strength (p.34; AE-22)."""
 
@@ -264,6 +284,7 @@ COMMAND_TYPES: tuple[type[Command], ...] = (
     GroundToAirChallenge,
     LayMinefield,
     LiftMinefield,
+    Assassinate,
 )
 
 #: the commands that answer a battle's decisions (p.33–34)
@@ -307,4 +328,5 @@ AnyCommand = Union[  # noqa: UP007 - a typing.Union value for msgspec decoding
     GroundToAirChallenge,
     LayMinefield,
     LiftMinefield,
+    Assassinate,
 ]

@@ -33,6 +33,9 @@ def deploy_ap(cost: Resources) -> int:
 STEALTH_AP = 1
 #: R11 / AE-21: Hunt Enemy Hero costs 2 AP (p.30: the menu shows a cost, not which)
 HUNT_HERO_AP = 2
+#: R11 / AE-71: an assassination attempt costs 2 AP, as a hunt (p.28: the menu shows a cost, not
+#: which)
+ASSASSINATE_AP = 2
 #: R11 / AE-16: playing a tactic card costs 1 AP (a secondary source says tactics cost AP)
 TACTIC_AP = 1
 #: AE-19: the most AP an empire may owe for moves outside its own turn: the AP of the last

@@ -13,6 +13,7 @@ from typing import Any
 from warlog.domain.armageddon_empires import (
     air_launch,
     armies,
+    assassination,
     awaiting,
     battle,
     capture,
@@ -30,6 +31,7 @@ from warlog.domain.armageddon_empires import (
 )
 from warlog.domain.armageddon_empires.commands import (
     AcceptChallenge,
+    Assassinate,
     Assault,
     Attack,
     BuyInitiative,
@@ -92,4 +94,5 @@ HANDLERS: Mapping[type[Any], Handler] = {
     GroundToAirChallenge: ground_to_air.ground_to_air_challenge,
     LayMinefield: engineers.lay_minefield,
     LiftMinefield: engineers.lift_minefield,
+    Assassinate: assassination.assassinate,
 }

@@ -17,6 +17,7 @@ from __future__ import annotations
 from typing import Literal
 
 from warlog.domain.armageddon_empires.air_strike import air_strike_next
+from warlog.domain.armageddon_empires.assassination import assassination_next
 from warlog.domain.armageddon_empires.awaiting import awaited
 from warlog.domain.armageddon_empires.battle import (
     battle_next,
@@ -37,7 +38,13 @@ from warlog.domain.armageddon_empires.commands import (
     Intercept,
     Roll,
 )
-from warlog.domain.armageddon_empires.frames import AirStrike, Battle, CaptureKill, Engagement
+from warlog.domain.armageddon_empires.frames import (
+    AirStrike,
+    Assassination,
+    Battle,
+    CaptureKill,
+    Engagement,
+)
 from warlog.domain.armageddon_empires.state import GameState
 from warlog.domain.armageddon_empires.victory import is_over
 from warlog.domain.core.procedure import Decision, Frame, Next, Stack
@@ -107,6 +114,7 @@ STACK = Stack(
         Engagement: engagement_decision,
         Battle: battle_next,
         AirStrike: air_strike_next,
+        Assassination: assassination_next,
     },
     turn_decision,
 )

@@ -13,6 +13,7 @@ from msgspec.structs import replace
 
 from warlog.domain.armageddon_empires import (
     air_evolve,
+    assassination_evolve,
     battle_evolve,
     changes,
     fallout_evolve,
@@ -52,7 +53,7 @@ from warlog.domain.armageddon_empires.events import (
     TurnEnded,
 )
 from warlog.domain.armageddon_empires.fog import Sighting
-from warlog.domain.armageddon_empires.frames import AirStrike, Battle, CaptureKill
+from warlog.domain.armageddon_empires.frames import AirStrike, Assassination, Battle, CaptureKill
 from warlog.domain.armageddon_empires.observation import sighting
 from warlog.domain.armageddon_empires.penalties import penalized
 from warlog.domain.armageddon_empires.sighting_events import (
@@ -105,7 +106,8 @@ def _initiative_determined(state: GameState, e: InitiativeDetermined) -> GameSta
 
 def _turn_began(state: GameState, e: TurnBegan) -> GameState:
     emp = state.empires[e.empire]
-    state = _empire(state, replace(emp, ap=e.ap, moved=(), out_of_supply=(), ap_owed=0, hunted=()))
+    emp = replace(emp, ap=e.ap, moved=(), out_of_supply=(), ap_owed=0, hunted=(), assassins=())
+    state = _empire(state, emp)
     return replace(state, current=e.empire)
 
 
@@ -119,7 +121,7 @@ def _supply_traced(state: GameState, e: SupplyTraced) -> GameState:
 
 def _turn_ended(state: GameState, e: TurnEnded) -> GameState:
     emp = state.empires[e.empire]
-    state = _empire(state, replace(emp, ap=0, moved=(), out_of_supply=(), hunted=()))
+    state = _empire(state, replace(emp, ap=0, moved=(), out_of_supply=(), hunted=(), assassins=()))
     return replace(state, current=None, ending_turn=False, delayed=())
 
 
@@ -259,7 +261,7 @@ def _tactic_played(state: GameState, e: TacticPlayed) -> GameState:
 
 
 #: the frames that read the outcome of a challenge opened above them
-OUTCOME_FRAMES = (CaptureKill, Battle, AirStrike)
+OUTCOME_FRAMES = (CaptureKill, Battle, AirStrike, Assassination)
 
 
 def _challenge_resolved(state: GameState, e: ChallengeResolved) -> GameState:
@@ -366,6 +368,7 @@ _APPLY.update(battle_evolve.APPLY)
 _APPLY.update(air_evolve.APPLY)
 _APPLY.update(fallout_evolve.APPLY)
 _APPLY.update(minefield_evolve.APPLY)
+_APPLY.update(assassination_evolve.APPLY)
 
 
 def unapplied(event_types: tuple[type[Event], ...]) -> frozenset[str]:

@@ -40,6 +40,25 @@ class CaptureKill(Frame, frozen=True, kw_only=True, tag="capture_kill", tag_fiel
         return self.target_pool - self.bounty_hunter
 
 
+class Assassination(Frame, frozen=True, kw_only=True, tag="assassination", tag_field="frame"):
+    """An assassination attempt in progress (p.28, p.45, p.16; AE-71): the assassin card and its
+    empire, the hex, the target hero, his army and empire, the assassin's level X and whether it
+    is a Slayer, and the outcome of its challenge once resolved. It names no army of the
+    assassin's: the attempt shows the target's empire the assassin, not the army it hides in."""
+
+    empire: str
+    assassin: str
+    at: str
+    target: str
+    target_army: str
+    target_empire: str
+    #: the assassin's Assassin X: its dice (p.45; AE-71)
+    level: int
+    #: the assassin's Slayer: a single wound kills (p.45)
+    slayer: bool = False
+    outcome: Outcome | None = None
+
+
 EngageChoice = Literal["attack", "delay", "siege"]
 
 
@@ -222,4 +241,4 @@ class AirStrike(Frame, frozen=True, kw_only=True, tag="air_strike", tag_field="f
 
 
 #: every kind of frame that can be on the stack (a tagged union, for snapshots)
-AnyFrame = Challenge | CaptureKill | Engagement | Battle | AirStrike
+AnyFrame = Challenge | CaptureKill | Engagement | Battle | AirStrike | Assassination

@@ -9,7 +9,7 @@ such a one is kept once spent or lifted, out of play, AE-67) and known only to o
 armies keep to the limits of p.22–23 with a hero in the hero's slot and
 units in the units', stand on the map and stealth only when every card can, garrisons stay at
 their bases and are their owners', bases hold facilities and their prisoners are enemy heroes,
-fate spent stays within the card's fate, a challenge's dice are d6 and its fate never negative,
+a card makes one assassination attempt a turn (AE-71), fate spent stays within the card's fate, a challenge's dice are d6 and its fate never negative,
 damage stays short of a card's limit, sightings are of enemy armies that exist, the round
 clock (whose turn, the bids) is coherent, and since version 26 a battle in progress has gone
 no more than its stalemate's rounds without a hit point lost (AE-31). ``invariants`` is the ruleset's ``Rules.invariants``
@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from collections import Counter
 
-from warlog.domain.armageddon_empires.abilities import STEALTH, level
+from warlog.domain.armageddon_empires.abilities import ASSASSIN, STEALTH, level
 from warlog.domain.armageddon_empires.cards import INDEPENDENT, AttackCard, HeroCard, damage_limit
 from warlog.domain.armageddon_empires.challenge import FAILURE_FACE, SUCCESS_FACE, Challenge
 from warlog.domain.armageddon_empires.costs import MAX_AP_OWED
@@ -86,6 +86,22 @@ def _empires(state: GameState, out: list[Violation]) -> None:
                 out.append(Violation("cards_held_by_owner", f"{empire.id} holds {card}"))
         if not set(empire.face_down) <= set(empire.discard):  # AE-49: face down in the pile
             out.append(Violation("face_down_in_discard", f"{empire.id}: {empire.face_down}"))
+        _assassins(state, empire.id, empire.assassins, out)
+
+
+def _assassins(state: GameState, empire: str, cards: tuple[str, ...], out: list[Violation]) -> None:
+    """AE-71: the cards that made an attempt this turn are the empire's own assassins, each
+    once, listed only in its own turn."""
+    own_turn = state.phase == "turns" and state.current == empire
+    wrong = [
+        c
+        for c in cards
+        if state.instances[c].owner != empire or not level(state.card(c).abilities, ASSASSIN)
+    ]
+    if wrong or len(set(cards)) != len(cards) or (cards and not own_turn):
+        out.append(
+            Violation("assassins_once_a_turn", f"{empire} lists {list(cards)} as its assassins")
+        )
 
 
 def _bases(state: GameState, out: list[Violation]) -> None:

@@ -15,6 +15,7 @@ from warlog.domain.armageddon_empires import (
     retreat,
 )
 from warlog.domain.armageddon_empires.armies import legal_army_orders
+from warlog.domain.armageddon_empires.assassination import legal_assassinations
 from warlog.domain.armageddon_empires.battlefield import top_battle
 from warlog.domain.armageddon_empires.capture import legal_hunts
 from warlog.domain.armageddon_empires.challenge_moves import legal_answers
@@ -34,7 +35,8 @@ from warlog.domain.core.ruleset import Command
 #: its empire may make, each army that may hunt (and each target a Bounty Hunter names), stealth,
 #: assault, disband, lay or lift a minefield, each card it may repair, each challenge answer
 #: (the fate spends, the tactics), each engagement choice, each strike a battle's decide
-#: checks against these very options, each round's choice, intercept and gunner. Left out:
+#: checks against these very options, each round's choice, intercept and gunner, each card that
+#: may make an assassination attempt (and each target a Master Assassin names). Left out:
 #: ``create_army`` (any free name is accepted; one is offered), ``transfer_cards`` (one card
 #: at a time offered, several accepted), ``set_up_battle`` and ``commit_army`` (their lists
 #: offered in one order), ``play_attack_card`` (an aim or munition left implicit may be named)
@@ -64,6 +66,7 @@ COMPLETE: frozenset[str] = frozenset(
         "ground_to_air_challenge",
         "lay_minefield",
         "lift_minefield",
+        "assassinate",
     }
 )
 
@@ -82,7 +85,7 @@ def _battle_options(state: GameState, player: str) -> list[Command]:
 def options(state: GameState, decision: Decision, player: str) -> list[Command]:
     """Initiative purchases in the initiative phase; the answers of the procedure that waits
     for the player (a roll, an engagement, a battle, a challenge); in the player's turn:
-    deployments and the draw, air strikes, hunts, assaults, moves to every reachable hex, stealth orders,
+    deployments and the draw, air strikes, hunts, assassinations, assaults, moves to every reachable hex, stealth orders,
     minefields laid and lifted, repairs, army orders, and ending the turn (last)."""
     if decision.kind == "initiative":
         return list(legal_turn_orders(state, player))
@@ -104,6 +107,7 @@ def options(state: GameState, decision: Decision, player: str) -> list[Command]:
         *legal_hand_plays(state, player),
         *air_launch.legal_strikes(state, player),
         *legal_hunts(state, player),
+        *legal_assassinations(state, player),
         *battle.legal_assaults(state, player),
         *legal_moves(state, player),
         *legal_stealth_orders(state, player),

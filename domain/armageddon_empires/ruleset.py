@@ -9,6 +9,7 @@ from msgspec.structs import replace
 
 from warlog.domain.armageddon_empires import decisions, ground_to_air, hand, minefields, numbering
 from warlog.domain.armageddon_empires.air_events import AIR_EVENT_TYPES
+from warlog.domain.armageddon_empires.assassination_events import ASSASSINATION_EVENT_TYPES
 from warlog.domain.armageddon_empires.battle_events import BATTLE_EVENT_TYPES
 from warlog.domain.armageddon_empires.challenge_events import CHALLENGE_EVENT_TYPES
 from warlog.domain.armageddon_empires.commands import AnyCommand
@@ -40,7 +41,7 @@ if TYPE_CHECKING:
 
 class ArmageddonEmpires(Rules[GameState, Command]):
     """Hexes, empires, cards, armies, bases, supply, the round of turns, challenges, observation
-    and fog of war, stealth, Capture Kill, repairs, battles and retreats, sieges, the air war,
+    and fog of war, stealth, Capture Kill, assassination, repairs, battles and retreats, sieges, the air war,
     collateral damage, weapons of mass destruction, minefields and victory."""
 
     name: ClassVar[str] = "armageddon-empires"
@@ -104,12 +105,16 @@ class ArmageddonEmpires(Rules[GameState, Command]):
     #: (AE-68) and while it is out of supply (AE-69; ``penalties``), a battle is made to end only
     #: as a stalemate, after 12 rounds in a row in which no strike took a hit point, not after its
     #: 12th round whatever they dealt (AE-31), and a new scenario may give a card only the
-    #: abilities these rules play, each on a kind of card they read it on (AE-70)
-    version: ClassVar[str] = "26"
+    #: abilities these rules play, each on a kind of card they read it on (AE-70); 27: a card with
+    #: Assassin X makes assassination attempts on the enemy heroes its empire has spotted in its
+    #: hex, a Master Assassin naming his target and a Slayer killing with a single wound, the
+    #: attempt showing the target's empire the assassin and never its army (AE-71)
+    version: ClassVar[str] = "27"
     #: each played as a variant of this class (``every_version``); version 6's air strike's
     #: unit targets are the sighted units still standing in the hex (AE-42,
     #: ``air_targets._version_6_targets``)
     kept_versions: ClassVar[tuple[str, ...]] = (
+        "26",
         "25",
         "24",
         "23",
@@ -139,6 +144,7 @@ class ArmageddonEmpires(Rules[GameState, Command]):
         + AIR_EVENT_TYPES
         + FALLOUT_EVENT_TYPES
         + MINEFIELD_EVENT_TYPES
+        + ASSASSINATION_EVENT_TYPES
     )
     inert_events: ClassVar[frozenset[str]] = unapplied(event_types)
     command_type: ClassVar[Any] = AnyCommand

@@ -12,11 +12,11 @@ import msgspec
 from warlog.domain.armageddon_empires.abilities import (
     HQ,
     MINEFIELD,
-    PLAYED,
     STEALTH,
     has,
     level,
     parse_ability,
+    played_in,
 )
 from warlog.domain.armageddon_empires.cards import (
     INDEPENDENT,
@@ -283,7 +283,7 @@ PLAYED_ONLY_SINCE = 26
 
 def check_played(scenario: Scenario, version: int) -> None:
     """AE-70: since version 26 raise InputError ``input/bad_scenario`` naming the first card
-    ability no rule of these rules plays (``abilities.PLAYED``), or plays on a card of another
+    ability no rule of these rules plays (``abilities.played_in`` the version), or plays on a card of another
     kind (``Played.kinds``): its field, its card, the card's kind and the version."""
     if version < PLAYED_ONLY_SINCE:
         return
@@ -291,7 +291,7 @@ def check_played(scenario: Scenario, version: int) -> None:
         kind = kind_of(spec)
         for j, printed in enumerate(spec.abilities):
             name = parse_ability(printed, card=spec.id, kind=kind).name
-            played = PLAYED.get(name)
+            played = played_in(version).get(name)
             if played is None:
                 raise _bad(
                     f"$.cards[{i}].abilities[{j}]",

@@ -61,6 +61,9 @@ class Empire(msgspec.Struct, frozen=True):
     ap_owed: int = 0
     #: armies that hunted a hero this turn (one hunt per army per turn, AE-21)
     hunted: tuple[str, ...] = ()
+    #: since version 27, the cards that made an assassination attempt this turn (one attempt per
+    #: card per turn, AE-71)
+    assassins: tuple[str, ...] = ()
     #: the card types this empire has seen (its own, and the enemy's it has seen; AE-7, AE-17)
     seen: tuple[str, ...] = ()
     #: cards of its discard pile destroyed by hidden challenges: face down, only it sees them

@@ -26,6 +26,11 @@ from typing import Any
 
 import msgspec
 
+from warlog.domain.armageddon_empires.assassination_events import (
+    AssassinationBegan,
+    AssassinationEnded,
+    AssassinationFoiled,
+)
 from warlog.domain.armageddon_empires.battle_events import BaseCaptured, BaseRazed, BattleEnded
 from warlog.domain.armageddon_empires.cards import INDEPENDENT
 from warlog.domain.armageddon_empires.challenge import Challenge, counted
@@ -45,7 +50,7 @@ from warlog.domain.armageddon_empires.events import (
     SupplyTraced,
 )
 from warlog.domain.armageddon_empires.fallout_events import FalloutSuffered, WmdDetonated
-from warlog.domain.armageddon_empires.frames import AirStrike, CaptureKill
+from warlog.domain.armageddon_empires.frames import AirStrike, Assassination, CaptureKill
 from warlog.domain.armageddon_empires.minefield_events import (
     MinefieldLifted,
     MinefieldsChecked,
@@ -88,6 +93,11 @@ MINEFIELD_NOTICE_ROUNDS = 2
 #: AE-17) stays news for 2 rounds to every empire, as a card destroyed does (AE-7)
 BATTLE_NOTICE_ROUNDS = 1
 BASE_NOTICE_ROUNDS = 2
+#: AE-71: an assassination attempt, and a hero it wounds or misses, are news for the round to
+#: both sides, a hero it kills for 2 rounds, as a hunt's; a foiled attempt is news to the
+#: assassin's empire alone, for the round
+ASSASSINATION_NOTICE_ROUNDS = 1
+ASSASSINATION_KILL_NOTICE_ROUNDS = 2
 #: collateral damage or a WMD that destroys nothing is news for the round; what it destroys stays
 #: 2 rounds, as any card destroyed (AE-7)
 FALLOUT_NOTICE_ROUNDS = 1
@@ -177,7 +187,15 @@ def view(state: GameState, player: str | None) -> dict[str, Any]:
         else:
             emp["hand_size"] = len(emp.pop("hand"))
             emp["discard"] = [c for c in emp["discard"] if c not in face_down]
-            for name in ("moved", "out_of_supply", "unsupplied", "hunted", "seen", "ap"):
+            for name in (
+                "moved",
+                "out_of_supply",
+                "unsupplied",
+                "hunted",
+                "assassins",
+                "seen",
+                "ap",
+            ):
                 emp.pop(name)
     data["bids"] = {e: (n if e == player else HIDDEN) for e, n in data["bids"].items()}
     del data["collateral"]  # the referee's (AE-46)
@@ -211,6 +229,8 @@ def _visible_cards(state: GameState, player: str) -> set[str]:
                     out.update(c for c in (side.fate_hero, side.card) if c is not None)
         elif isinstance(frame, CaptureKill):
             out.add(frame.target)
+        elif isinstance(frame, Assassination):  # the attempt shows the assassin (AE-71)
+            out.update((frame.assassin, frame.target))
         elif isinstance(frame, AirStrike):  # played face up; its target and gunners fire openly
             out.update(c for c in (frame.card, frame.target, frame.challenger) if c)
             out.update(frame.gunners)  # before version 13: every gunner in the hex (AE-41)
@@ -296,6 +316,8 @@ def _challenge_notices(after: GameState, event: Event) -> list[Notice]:
         else:
             text, rounds = f"Round {r}: {f.target} escaped {f.hunter}'s hunters", HUNT_NOTICE_ROUNDS
         return [Notice(e, text, rounds) for e in (f.hunter, f.target_empire)]
+    if isinstance(event, AssassinationBegan | AssassinationEnded | AssassinationFoiled):
+        return _assassination_notices(r, event)
     if isinstance(event, WmdDetonated):
         text = f"Round {r}: {event.weapon} on {event.strike.at}"
         return [Notice(e, text, DESTROYED_NOTICE_ROUNDS) for e in after.seats]
@@ -338,3 +360,33 @@ def _challenge_notices(after: GameState, event: Event) -> list[Notice]:
         text = f"Round {r}: {event.empire}'s {event.base} at {event.at} is razed"
         return [Notice(e, text, BASE_NOTICE_ROUNDS) for e in after.seats]
     return []
+
+
+def _assassination_notices(
+    r: int, event: AssassinationBegan | AssassinationEnded | AssassinationFoiled
+) -> list[Notice]:
+    """AE-71: the attempt and its outcome, to both sides; a foiled one, to the assassin's."""
+    if isinstance(event, AssassinationFoiled):
+        text = (
+            f"Round {r}: {event.card}'s assassination attempt on {event.target} at {event.at} "
+            "is foiled: he is not found there"
+        )
+        return [Notice(event.empire, text, ASSASSINATION_NOTICE_ROUNDS)]
+    f = event.frame
+    rounds = ASSASSINATION_NOTICE_ROUNDS
+    if isinstance(event, AssassinationBegan):
+        text = (
+            f"Round {r}: {f.empire}'s {f.assassin} attempts to assassinate "
+            f"{f.target_empire}'s hero {f.target} at {f.at}"
+        )
+    elif event.killed:
+        text = f"Round {r}: {f.target} killed by {f.empire}'s assassin {f.assassin}"
+        rounds = ASSASSINATION_KILL_NOTICE_ROUNDS
+    elif event.wounds:
+        text = (
+            f"Round {r}: {f.target} takes {plural(event.wounds, 'wound')} from {f.empire}'s "
+            f"assassin {f.assassin}"
+        )
+    else:
+        text = f"Round {r}: {f.target} escapes {f.empire}'s assassin {f.assassin}"
+    return [Notice(e, text, rounds) for e in (f.empire, f.target_empire)]

@@ -44,8 +44,8 @@ SOURCES: dict[str, Latest] = {
         "armageddon-empires",
         record_edges.record_edges,
         record_edges.LOG,
-        "26",
-        "6",
+        "27",
+        "2",
         300,
         # a WMD, collateral damage, an assault and one that finds nobody, a base razed, the
         # three ends of a Capture Kill, a minefield laid and lifted, a repair
@@ -70,7 +70,7 @@ SOURCES: dict[str, Latest] = {
         "armageddon-empires",
         record_shadows.record_shadows,
         record_shadows.LOG,
-        "26",
+        "27",
         "5",
         150,
         # stealth engaged and dropped, a hunt foiled by it (AE-38), an intercept window

@@ -18,7 +18,9 @@ import pytest
 from tests.domain.armageddon_empires.air_helpers import SPOTTERS, skies
 from tests.domain.armageddon_empires.test_stealthed_controllers import opening
 from warlog.domain import rulesets
+from warlog.domain.armageddon_empires.assassination_events import AssassinationBegan
 from warlog.domain.armageddon_empires.challenge_events import ChallengeOpened, StealthedController
+from warlog.domain.armageddon_empires.frames import Assassination
 from warlog.domain.core.events import Event
 from warlog.domain.core.seal import secrets_of
 from warlog.projections.replay import explained
@@ -40,9 +42,34 @@ def _strike_openings() -> list[Event]:
     return [msgspec.structs.replace(opened, stealthed_controllers=c) for c in lists]
 
 
+def _assassination_attempts() -> list[Event]:
+    """Red's attempt on blue's quarry (version 27) whatever red saw there and however the target
+    was chosen: alone, picked among two or three, named by a Master Assassin (AE-71)."""
+    frame = Assassination(
+        empire="red",
+        assassin="red.knife.1",
+        at="2,1",
+        target="blue.quarry.1",
+        target_army="blue-quarry",
+        target_empire="blue",
+        level=3,
+    )
+    seen = [
+        (("blue.quarry.1",), "only"),
+        (("blue.shade.1", "blue.quarry.1"), "die"),
+        (("blue.pawn.1", "blue.shade.1", "blue.quarry.1"), "die"),
+        (("blue.shade.1", "blue.quarry.1"), "master assassin"),
+    ]
+    return [
+        AssassinationBegan(frame=frame, ap_cost=2, candidates=heroes, chosen_by=how)  # type: ignore[arg-type]
+        for heroes, how in seen
+    ]
+
+
 #: event type -> (its ruleset version, events differing only in the values it seals)
 TWINS: dict[type[Event], tuple[int, Callable[[], list[Event]]]] = {
     ChallengeOpened: (20, _strike_openings),
+    AssassinationBegan: (27, _assassination_attempts),
 }
 
 
