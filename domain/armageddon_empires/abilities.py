@@ -101,6 +101,11 @@ BOUNTY_HUNTER = "Bounty Hunter"
 ENGINEER = "Engineer"
 #: a minefield facility's attack dice (AE-50: the manual does not state them)
 MINEFIELD = "Minefield"
+#: sabotage (p.29, p.45, p.48; AE-72)
+SABOTEUR = "Saboteur"
+MASTER_SABOTEUR = "Master Saboteur"
+DEMOLITIONIST = "Demolitionist"
+COUNTER_INTEL = "Counter Intel"
 
 #: every known ability by canonical name and its printed shape (digest §9.1–9.4)
 CATALOGUE: dict[str, Shape] = {
@@ -114,9 +119,9 @@ CATALOGUE: dict[str, Shape] = {
     "Assassin": "rated",
     "Master Assassin": "flag",
     "Slayer": "flag",
-    "Saboteur": "rated",
-    "Master Saboteur": "flag",
-    "Demolitionist": "flag",
+    SABOTEUR: "rated",
+    MASTER_SABOTEUR: "flag",
+    DEMOLITIONIST: "flag",
     "Espionage": "rated",
     "Military Genius": "rated",
     "Aggressive": "rated",
@@ -157,7 +162,7 @@ CATALOGUE: dict[str, Shape] = {
     HQ: "flag",
     SUPPLY: "flag",
     BARRACKS: "flag",
-    "Counter Intel": "flag",
+    COUNTER_INTEL: "flag",
     AP_BONUS: "rated",
     "Egg Chamber": "flag",
     "Create Thrall": "flag",
@@ -304,7 +309,42 @@ PLAYED: dict[str, Played] = {
     ),
     "Hydrogen Bomb": Played("a weapon of mass destruction", "p.31; AE-47, AE-48", FLOWN),
     "Grav Warhead": Played("a weapon of mass destruction", "p.31; AE-47, AE-48", FLOWN),
+    SABOTEUR: Played(
+        "since version 27 sabotages a facility of an enemy base in its hex with X dice",
+        "p.29, p.45; AE-72",
+        ARMY_CARDS,
+    ),
+    MASTER_SABOTEUR: Played(
+        "since version 27 the saboteur names the facility it sabotages", "p.45; AE-72", ARMY_CARDS
+    ),
+    DEMOLITIONIST: Played(
+        "since version 27 a single point of the saboteur's damage destroys the facility",
+        "p.45; R14, AE-72",
+        ARMY_CARDS,
+    ),
+    COUNTER_INTEL: Played(
+        "since version 27 every facility of its hex defends a sabotage with fate equal to its "
+        "level, in a duel that wounds the saboteur",
+        "p.29, p.48; AE-72",
+        FACILITIES,
+    ),
 }
+
+#: AE-70, AE-72: the version since which the rules play an ability of ``PLAYED`` (every other
+#: one since version 26, when the check began): a scenario of an earlier version that gives a
+#: card one of these is refused, as that version did (``played_in``)
+PLAYED_SINCE: dict[str, int] = {
+    SABOTEUR: 27,
+    MASTER_SABOTEUR: 27,
+    DEMOLITIONIST: 27,
+    COUNTER_INTEL: 27,
+}
+
+
+def played_in(version: int) -> dict[str, Played]:
+    """The abilities ``PLAYED`` by ``version`` of these rules (``PLAYED_SINCE``)."""
+    return {name: p for name, p in PLAYED.items() if PLAYED_SINCE.get(name, 0) <= version}
+
 
 #: other printings of the same ability (digest §11.7: "Rapid Response" on p.23)
 ALIASES: dict[str, str] = {

@@ -25,6 +25,7 @@ from warlog.domain.armageddon_empires import (
     movement,
     repair,
     retreat,
+    sabotage,
     stealth,
     turns,
 )
@@ -54,6 +55,7 @@ from warlog.domain.armageddon_empires.commands import (
     PlayTactic,
     RepairCard,
     Roll,
+    Sabotage,
     SetUpBattle,
     SpendFate,
     TakePrerogative,
@@ -92,4 +94,5 @@ HANDLERS: Mapping[type[Any], Handler] = {
     GroundToAirChallenge: ground_to_air.ground_to_air_challenge,
     LayMinefield: engineers.lay_minefield,
     LiftMinefield: engineers.lift_minefield,
+    Sabotage: sabotage.sabotage,
 }

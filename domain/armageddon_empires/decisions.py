@@ -37,7 +37,14 @@ from warlog.domain.armageddon_empires.commands import (
     Intercept,
     Roll,
 )
-from warlog.domain.armageddon_empires.frames import AirStrike, Battle, CaptureKill, Engagement
+from warlog.domain.armageddon_empires.frames import (
+    AirStrike,
+    Battle,
+    CaptureKill,
+    Engagement,
+    SabotageMission,
+)
+from warlog.domain.armageddon_empires.sabotage import sabotage_next
 from warlog.domain.armageddon_empires.state import GameState
 from warlog.domain.armageddon_empires.victory import is_over
 from warlog.domain.core.procedure import Decision, Frame, Next, Stack
@@ -107,6 +114,7 @@ STACK = Stack(
         Engagement: engagement_decision,
         Battle: battle_next,
         AirStrike: air_strike_next,
+        SabotageMission: sabotage_next,
     },
     turn_decision,
 )

@@ -18,6 +18,7 @@ from warlog.domain.armageddon_empires import (
     fallout_evolve,
     minefield_evolve,
     numbering,
+    sabotage_evolve,
 )
 from warlog.domain.armageddon_empires.challenge_events import (
     CaptureKillBegan,
@@ -52,7 +53,7 @@ from warlog.domain.armageddon_empires.events import (
     TurnEnded,
 )
 from warlog.domain.armageddon_empires.fog import Sighting
-from warlog.domain.armageddon_empires.frames import AirStrike, Battle, CaptureKill
+from warlog.domain.armageddon_empires.frames import AirStrike, Battle, CaptureKill, SabotageMission
 from warlog.domain.armageddon_empires.observation import sighting
 from warlog.domain.armageddon_empires.penalties import penalized
 from warlog.domain.armageddon_empires.sighting_events import (
@@ -106,6 +107,7 @@ def _initiative_determined(state: GameState, e: InitiativeDetermined) -> GameSta
 def _turn_began(state: GameState, e: TurnBegan) -> GameState:
     emp = state.empires[e.empire]
     state = _empire(state, replace(emp, ap=e.ap, moved=(), out_of_supply=(), ap_owed=0, hunted=()))
+    state = changes.new_turn_for_saboteurs(state, e.empire)  # AE-72
     return replace(state, current=e.empire)
 
 
@@ -120,6 +122,7 @@ def _supply_traced(state: GameState, e: SupplyTraced) -> GameState:
 def _turn_ended(state: GameState, e: TurnEnded) -> GameState:
     emp = state.empires[e.empire]
     state = _empire(state, replace(emp, ap=0, moved=(), out_of_supply=(), hunted=()))
+    state = changes.new_turn_for_saboteurs(state, e.empire)  # AE-72
     return replace(state, current=None, ending_turn=False, delayed=())
 
 
@@ -259,7 +262,7 @@ def _tactic_played(state: GameState, e: TacticPlayed) -> GameState:
 
 
 #: the frames that read the outcome of a challenge opened above them
-OUTCOME_FRAMES = (CaptureKill, Battle, AirStrike)
+OUTCOME_FRAMES = (CaptureKill, Battle, AirStrike, SabotageMission)
 
 
 def _challenge_resolved(state: GameState, e: ChallengeResolved) -> GameState:
@@ -365,6 +368,7 @@ _APPLY: dict[type[Event], Callable[[GameState, Any], GameState]] = {
 _APPLY.update(battle_evolve.APPLY)
 _APPLY.update(air_evolve.APPLY)
 _APPLY.update(fallout_evolve.APPLY)
+_APPLY.update(sabotage_evolve.APPLY)
 _APPLY.update(minefield_evolve.APPLY)
 
 

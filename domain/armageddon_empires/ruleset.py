@@ -18,6 +18,7 @@ from warlog.domain.armageddon_empires.evolve import evolve, unapplied
 from warlog.domain.armageddon_empires.fallout_events import FALLOUT_EVENT_TYPES
 from warlog.domain.armageddon_empires.legal import COMPLETE, options
 from warlog.domain.armageddon_empires.minefield_events import MINEFIELD_EVENT_TYPES
+from warlog.domain.armageddon_empires.sabotage_events import SABOTAGE_EVENT_TYPES
 from warlog.domain.armageddon_empires.sighting_events import SIGHTING_EVENT_TYPES
 from warlog.domain.armageddon_empires.state import GameState
 from warlog.domain.core.batch import Batch
@@ -104,12 +105,16 @@ class ArmageddonEmpires(Rules[GameState, Command]):
     #: (AE-68) and while it is out of supply (AE-69; ``penalties``), a battle is made to end only
     #: as a stalemate, after 12 rounds in a row in which no strike took a hit point, not after its
     #: 12th round whatever they dealt (AE-31), and a new scenario may give a card only the
-    #: abilities these rules play, each on a kind of card they read it on (AE-70)
-    version: ClassVar[str] = "26"
+    #: abilities these rules play, each on a kind of card they read it on (AE-70); 27: a saboteur
+    #: sabotages a facility of an enemy base in its hex, a duel where Counter Intel stands
+    #: (p.29, p.45, p.48; AE-72), and Saboteur X, Master Saboteur, Demolitionist and Counter
+    #: Intel are played (AE-70)
+    version: ClassVar[str] = "27"
     #: each played as a variant of this class (``every_version``); version 6's air strike's
     #: unit targets are the sighted units still standing in the hex (AE-42,
     #: ``air_targets._version_6_targets``)
     kept_versions: ClassVar[tuple[str, ...]] = (
+        "26",
         "25",
         "24",
         "23",
@@ -139,6 +144,7 @@ class ArmageddonEmpires(Rules[GameState, Command]):
         + AIR_EVENT_TYPES
         + FALLOUT_EVENT_TYPES
         + MINEFIELD_EVENT_TYPES
+        + SABOTAGE_EVENT_TYPES
     )
     inert_events: ClassVar[frozenset[str]] = unapplied(event_types)
     command_type: ClassVar[Any] = AnyCommand

@@ -45,7 +45,7 @@ from warlog.domain.armageddon_empires.events import (
     SupplyTraced,
 )
 from warlog.domain.armageddon_empires.fallout_events import FalloutSuffered, WmdDetonated
-from warlog.domain.armageddon_empires.frames import AirStrike, CaptureKill
+from warlog.domain.armageddon_empires.frames import AirStrike, CaptureKill, SabotageMission
 from warlog.domain.armageddon_empires.minefield_events import (
     MinefieldLifted,
     MinefieldsChecked,
@@ -60,6 +60,7 @@ from warlog.domain.armageddon_empires.penalties import (
     over_command,
     penalized,
 )
+from warlog.domain.armageddon_empires.sabotage_events import SabotageBegan, SabotageEnded
 from warlog.domain.armageddon_empires.sighting_events import ArmiesSighted
 from warlog.domain.armageddon_empires.state import GameState
 from warlog.domain.armageddon_empires.turns import AP_BY_PLACE
@@ -88,6 +89,8 @@ MINEFIELD_NOTICE_ROUNDS = 2
 #: AE-17) stays news for 2 rounds to every empire, as a card destroyed does (AE-7)
 BATTLE_NOTICE_ROUNDS = 1
 BASE_NOTICE_ROUNDS = 2
+#: a sabotage and its result are news for the round to both sides, as a hunt (AE-72)
+SABOTAGE_NOTICE_ROUNDS = 1
 #: collateral damage or a WMD that destroys nothing is news for the round; what it destroys stays
 #: 2 rounds, as any card destroyed (AE-7)
 FALLOUT_NOTICE_ROUNDS = 1
@@ -179,6 +182,7 @@ def view(state: GameState, player: str | None) -> dict[str, Any]:
             emp["discard"] = [c for c in emp["discard"] if c not in face_down]
             for name in ("moved", "out_of_supply", "unsupplied", "hunted", "seen", "ap"):
                 emp.pop(name)
+            emp.pop("sabotaged", None)  # AE-72: which saboteurs acted, as which armies hunted
     data["bids"] = {e: (n if e == player else HIDDEN) for e, n in data["bids"].items()}
     del data["collateral"]  # the referee's (AE-46)
     for name in BY_ID:
@@ -211,6 +215,8 @@ def _visible_cards(state: GameState, player: str) -> set[str]:
                     out.update(c for c in (side.fate_hero, side.card) if c is not None)
         elif isinstance(frame, CaptureKill):
             out.add(frame.target)
+        elif isinstance(frame, SabotageMission):  # the saboteur faces the facility (AE-72)
+            out.update((frame.saboteur, frame.target))
         elif isinstance(frame, AirStrike):  # played face up; its target and gunners fire openly
             out.update(c for c in (frame.card, frame.target, frame.challenger) if c)
             out.update(frame.gunners)  # before version 13: every gunner in the hex (AE-41)
@@ -296,6 +302,15 @@ def _challenge_notices(after: GameState, event: Event) -> list[Notice]:
         else:
             text, rounds = f"Round {r}: {f.target} escaped {f.hunter}'s hunters", HUNT_NOTICE_ROUNDS
         return [Notice(e, text, rounds) for e in (f.hunter, f.target_empire)]
+    if isinstance(event, SabotageBegan | SabotageEnded):
+        m = event.frame
+        if isinstance(event, SabotageBegan):
+            text = f"Round {r}: {m.empire}'s saboteur {m.saboteur} sabotages {m.target} at {m.at}"
+        else:
+            hurt = [f"{m.target} takes {event.dealt}"] if event.dealt else []
+            hurt += [f"{m.saboteur} takes {event.wounds} wounds"] if event.wounds else []
+            text = f"Round {r}: the sabotage of {m.target}: {'; '.join(hurt) or 'no damage'}"
+        return [Notice(e, text, SABOTAGE_NOTICE_ROUNDS) for e in (m.empire, m.target_empire)]
     if isinstance(event, WmdDetonated):
         text = f"Round {r}: {event.weapon} on {event.strike.at}"
         return [Notice(e, text, DESTROYED_NOTICE_ROUNDS) for e in after.seats]

@@ -70,14 +70,14 @@ def printed(name: str) -> str:
 
 
 def test_a_scenario_giving_a_card_regenerate_is_refused_naming_the_card_and_the_ability() -> None:
-    # given a hero card printing Regenerate 2 (p.46), which no rule of version 26 reads
+    # given a hero card printing Regenerate 2 (p.46), which no rule of version 27 reads
     with pytest.raises(InputError) as info:
         RULESET.parse_scenario(giving("Regenerate 2"))
     # then the scenario is refused, one line naming the field, the card and the ability
     assert info.value.code == "input/bad_scenario"
     assert info.value.message == (
         "bad scenario: $.cards[2].abilities[1]: card 'runner': 'Regenerate 2' is not played by "
-        "version 26 of these rules, which would ignore it (AE-70); docs/scenarios.md lists the "
+        "version 27 of these rules, which would ignore it (AE-70); docs/scenarios.md lists the "
         "abilities they play"
     )
 
@@ -86,7 +86,7 @@ def test_a_scenario_giving_a_card_regenerate_is_refused_naming_the_card_and_the_
 def test_every_ability_no_rule_reads_is_refused_under_26_and_accepted_under_25(name: str) -> None:
     # given a card printing an ability of the catalogue that no rule reads
     text = giving(printed(name))
-    # then version 26 refuses the scenario, naming it
+    # then this version refuses the scenario, naming it
     with pytest.raises(InputError, match=re.escape(f"'{printed(name)}' is not played")):
         RULESET.parse_scenario(text)
     # and a game begun under version 25 accepts it, as it did (its recorded scenario too)
@@ -105,7 +105,7 @@ def test_a_hero_printing_engineer_is_refused_naming_the_card_its_kind_and_the_ab
     assert info.value.code == "input/bad_scenario"
     assert info.value.message == (
         "bad scenario: $.cards[2].abilities[1]: card 'runner', a hero card: 'Engineer 1' is "
-        "played by version 26 of these rules on unit cards only, and would do nothing on a hero "
+        "played by version 27 of these rules on unit cards only, and would do nothing on a hero "
         "card (AE-70); docs/scenarios.md lists the abilities they play and the cards they play "
         "them on"
     )
@@ -122,7 +122,7 @@ def test_an_ability_played_is_accepted_only_on_the_kinds_of_card_it_works_on(
     text = giving(printed(name), kind)
     _, index = CARD_OF_KIND[kind]
     if kind in PLAYED[name].kinds:
-        # then version 26 accepts it where the rules read it
+        # then this version accepts it where the rules read it
         assert printed(name) in RULESET.parse_scenario(text).cards[index].abilities
         return
     # and refuses it elsewhere, naming the card's kind
@@ -315,6 +315,13 @@ READ_ON: dict[tuple[str, str], str] = {
     ("Hydrogen Bomb", "munition"): "fallout._detonate",
     ("Grav Warhead", "attack"): "fallout._detonate",
     ("Grav Warhead", "munition"): "fallout._detonate",
+    ("Saboteur", "hero"): "sabotage.saboteurs",
+    ("Saboteur", "unit"): "sabotage.saboteurs",
+    ("Master Saboteur", "hero"): "sabotage.saboteurs",
+    ("Master Saboteur", "unit"): "sabotage.saboteurs",
+    ("Demolitionist", "hero"): "sabotage.saboteurs",
+    ("Demolitionist", "unit"): "sabotage.saboteurs",
+    ("Counter Intel", "facility"): "sabotage.counter_intel",
 }
 
 
