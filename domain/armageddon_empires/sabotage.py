@@ -92,7 +92,7 @@ def saboteurs(state: GameState, player: str) -> list[Saboteur]:
 
 def counter_intel(state: GameState, base: Base) -> tuple[str, int]:
     """The Counter Intel facility of ``base`` (its own card or a facility) with the highest
-    level, and that level (p.48); ``("", 0)`` when there is none. Ties go to the first."""
+    level, and that level (p.48; AE-72); ``("", 0)`` when there is none. Ties go to the first."""
     best = ("", 0)
     for card in (base.card, *base.facilities):
         spec = state.card(card).spec
