@@ -5,9 +5,12 @@ facility of an enemy base in its hex.
   or not, in the hex of an enemy stronghold or outpost (the same hex, digest 8.1), once a turn
   each (``SABOTAGES_PER_TURN``), for ``SABOTAGE_AP`` (R11).
 - **Target**: the base's own card or one of its facilities (as an air strike's, AE-42), picked
-  by a hidden roll of the saboteur's made in every sabotage (``capture.TARGET_DICE`` dice of
+  by a hidden roll made in every sabotage (``capture.TARGET_DICE`` dice of
   ``capture.TARGET_SIDES`` sides, ``capture.picked``), unless the saboteur is a Master
-  Saboteur, who may name it (p.45).
+  Saboteur, who may name it (p.45). The roll is the referee's (``PICK_ROLLER``), sealed for
+  both empires: the facility it picks is shown to the base's empire, which defends it, so a
+  secret draw of the saboteur's empire would let what that empire alone holds decide what the
+  other is shown.
 - **Pools**: the saboteur's Saboteur X (p.45) against the facility's defence + the hex's terrain
   (R12; the defence is inferred, digest 8.3). A hero saboteur spends his own fate (R6); a unit
   has none. With a Counter Intel facility in the hex (the highest level among several), the
@@ -57,6 +60,10 @@ from warlog.domain.core.errors import RulesError, reject
 from warlog.domain.core.procedure import Step
 
 PURPOSE = "sabotage"
+#: AE-72: the hidden pick of the target is the referee's (no roller: its faces sealed for every
+#: empire, as an observation check's), not the saboteur's: the base's facilities are public, and
+#: the one it picks is shown to both sides
+PICK_ROLLER = ""
 #: AE-72: each saboteur sabotages at most once in its empire's turn (as an army hunts once,
 #: AE-21); ``Empire.sabotaged`` lists those that have
 SABOTAGES_PER_TURN = 1
@@ -142,8 +149,8 @@ def sabotage_problem(state: GameState, player: str, card: str) -> RulesError | N
 
 
 def sabotage(batch: Batch[GameState], cmd: Sabotage) -> None:
-    """``sabotage_began`` after the saboteur's hidden pick (rolled in every sabotage, named or
-    not); its challenge opens next. RulesError naming why a card may not sabotage now, or why a
+    """``sabotage_began`` after the hidden pick (the referee's, rolled in every sabotage, named
+    or not); its challenge opens next. RulesError naming why a card may not sabotage now, or why a
     target may not be named (module doc)."""
     state = batch.state
     problem = sabotage_problem(state, cmd.player, cmd.saboteur)
@@ -168,7 +175,7 @@ def sabotage(batch: Batch[GameState], cmd: Sabotage) -> None:
                 "bad_target",
             )
     faces = batch.roll(
-        TARGET_DICE, TARGET_SIDES, purpose=f"{PURPOSE} target", roller=cmd.player, hidden=True
+        TARGET_DICE, TARGET_SIDES, purpose=f"{PURPOSE} target", roller=PICK_ROLLER, hidden=True
     )
     chosen_by: SabotagePick
     if cmd.target is not None:

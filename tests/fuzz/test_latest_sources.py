@@ -44,11 +44,11 @@ SOURCES: dict[str, Latest] = {
         "armageddon-empires",
         record_edges.record_edges,
         record_edges.LOG,
-        "26",
-        "6",
+        "27",
+        "3",
         300,
         # a WMD, collateral damage, an assault and one that finds nobody, a base razed, the
-        # three ends of a Capture Kill, a minefield laid and lifted, a repair
+        # three ends of a Capture Kill, a minefield laid and lifted, a repair, a sabotage
         (
             "wmd_detonated",
             "base_razed",
@@ -64,13 +64,15 @@ SOURCES: dict[str, Latest] = {
             "minefield_laid",
             "minefield_lifted",
             "card_repaired",
+            "sabotage_began",
+            "sabotage_ended",
         ),
     ),
     "armageddon-empires-shadows": Latest(
         "armageddon-empires",
         record_shadows.record_shadows,
         record_shadows.LOG,
-        "26",
+        "27",
         "5",
         150,
         # stealth engaged and dropped, a hunt foiled by it (AE-38), an intercept window

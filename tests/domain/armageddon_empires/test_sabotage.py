@@ -108,7 +108,7 @@ def test_a_saboteur_s_surplus_damages_the_facility_its_hidden_roll_picked() -> N
     events = sabotaged(g, Sabotage(player="red", saboteur=MOLE), FIRST, [6, 6, 6, 1, 1, 1, 1, 1])
     pick = events[0]
     assert pick == DiceRolled(
-        sides=TARGET_SIDES, faces=FIRST, purpose="sabotage target", roller="red", hidden=True
+        sides=TARGET_SIDES, faces=FIRST, purpose="sabotage target", roller="", hidden=True
     )
     began = only(events, SabotageBegan)
     assert (began.frame.target, began.chosen_by, began.candidates) == (KEEP, "die", (KEEP, VEIL))
@@ -245,3 +245,37 @@ def test_a_scenario_of_version_26_refuses_counter_intel() -> None:
     assert old is not None
     with pytest.raises(InputError, match="'Counter Intel' is not played by version 26"):
         old.parse_scenario(text)
+
+
+def test_explain_shows_the_rule_its_page_its_ruling_and_the_arithmetic() -> None:
+    g = sabotage_game()
+    events = sabotaged(g, Sabotage(player="red", saboteur=MOLE), FIRST, [6, 6, 6, 1, 1, 1, 1, 1])
+    assert only(events, SabotageBegan).explain() == (
+        "red's saboteur red.mole.1 (Saboteur 3) sabotages blue.keep.1 of blue's blue-hq at 6,3 "
+        "for 2 AP (R11; AE-72); target: picked at random among blue.keep.1, blue.veil.1 "
+        "(p.45; AE-72)"
+    )
+    assert "saboteur Test Mole (red.mole.1) (red) pool 3 = 3 (Saboteur 3 of Test Mole, p.45)" in (
+        only(events, ChallengeOpened).explain()
+    )
+    assert only(accepted(g), SabotageEnded).explain() == (
+        "saboteur 3 successes > facility 0: 3 damage to blue.keep.1 (R5): 3 dealt"
+    )
+
+
+def test_both_sides_are_told_of_the_sabotage_and_blue_sees_the_saboteur_not_his_army() -> None:
+    g = sabotage_game()
+    before = g.state
+    events = g.when(Sabotage(player="red", saboteur=MOLE), dice=FIRST)
+    began = only(events, SabotageBegan)
+    notices = RULESET.notices(before, g.state, began)
+    assert [(n.empire, n.text) for n in notices] == [
+        (e, "Round 1: red's saboteur red.mole.1 sabotages blue.keep.1 at 6,3")
+        for e in ("red", "blue")
+    ]
+    # blue, whose facility the Mole sabotages, sees his card (the challenge waits for red's
+    # roll); not the army he stands in, nor which of red's saboteurs have acted
+    blue = RULESET.view(g.state, "blue")
+    assert MOLE in blue["instances"] and "red-op" not in blue["armies"]
+    assert "sabotaged" not in blue["empires"]["red"]
+    assert RULESET.view(g.state, "red")["empires"]["red"]["sabotaged"] == [MOLE]
