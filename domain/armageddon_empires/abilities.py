@@ -101,9 +101,15 @@ BOUNTY_HUNTER = "Bounty Hunter"
 ENGINEER = "Engineer"
 #: a minefield facility's attack dice (AE-50: the manual does not state them)
 MINEFIELD = "Minefield"
+#: assassination (p.16, p.28, p.45; AE-71)
 ASSASSIN = "Assassin"
 MASTER_ASSASSIN = "Master Assassin"
 SLAYER = "Slayer"
+#: sabotage (p.29, p.45, p.48; AE-72)
+SABOTEUR = "Saboteur"
+MASTER_SABOTEUR = "Master Saboteur"
+DEMOLITIONIST = "Demolitionist"
+COUNTER_INTEL = "Counter Intel"
 
 #: every known ability by canonical name and its printed shape (digest §9.1–9.4)
 CATALOGUE: dict[str, Shape] = {
@@ -117,9 +123,9 @@ CATALOGUE: dict[str, Shape] = {
     "Assassin": "rated",
     "Master Assassin": "flag",
     "Slayer": "flag",
-    "Saboteur": "rated",
-    "Master Saboteur": "flag",
-    "Demolitionist": "flag",
+    SABOTEUR: "rated",
+    MASTER_SABOTEUR: "flag",
+    DEMOLITIONIST: "flag",
     "Espionage": "rated",
     "Military Genius": "rated",
     "Aggressive": "rated",
@@ -160,7 +166,7 @@ CATALOGUE: dict[str, Shape] = {
     HQ: "flag",
     SUPPLY: "flag",
     BARRACKS: "flag",
-    "Counter Intel": "flag",
+    COUNTER_INTEL: "flag",
     AP_BONUS: "rated",
     "Egg Chamber": "flag",
     "Create Thrall": "flag",
@@ -323,18 +329,44 @@ PLAYED: dict[str, Played] = {
         "p.45; AE-71",
         HEROES,
     ),
+    SABOTEUR: Played(
+        "since version 27 sabotages a facility of an enemy base in its hex with X dice",
+        "p.29, p.45; AE-72",
+        ARMY_CARDS,
+    ),
+    MASTER_SABOTEUR: Played(
+        "since version 27 the saboteur names the facility it sabotages", "p.45; AE-72", ARMY_CARDS
+    ),
+    DEMOLITIONIST: Played(
+        "since version 27 a single point of the saboteur's damage destroys the facility",
+        "p.45; R14, AE-72",
+        ARMY_CARDS,
+    ),
+    COUNTER_INTEL: Played(
+        "since version 27 every facility of its hex defends a sabotage with fate equal to its "
+        "level, in a duel that wounds the saboteur",
+        "p.29, p.48; AE-72",
+        FACILITIES,
+    ),
 }
 
-#: AE-70, AE-71: the abilities of ``PLAYED`` that a later version than 26 began to play, and
-#: that version (``commands.ASSASSINATION_SINCE``): a new scenario of an earlier version is
-#: refused one, as an ability its rules do not play (``played_in``)
-PLAYED_SINCE: dict[str, int] = {ASSASSIN: 27, MASTER_ASSASSIN: 27, SLAYER: 27}
+#: AE-70, AE-71, AE-72: the version since which the rules play an ability of ``PLAYED`` (every
+#: other one since version 26, when the check began): a scenario of an earlier version that
+#: gives a card one of these is refused, as that version did (``played_in``)
+PLAYED_SINCE: dict[str, int] = {
+    ASSASSIN: 27,
+    MASTER_ASSASSIN: 27,
+    SLAYER: 27,
+    SABOTEUR: 27,
+    MASTER_SABOTEUR: 27,
+    DEMOLITIONIST: 27,
+    COUNTER_INTEL: 27,
+}
 
 
 def played_in(version: int) -> dict[str, Played]:
-    """The abilities the rules of ``version`` play (AE-70): ``PLAYED`` but those it came before
-    (``PLAYED_SINCE``)."""
-    return {n: p for n, p in PLAYED.items() if PLAYED_SINCE.get(n, 0) <= version}
+    """The abilities ``PLAYED`` by ``version`` of these rules (``PLAYED_SINCE``)."""
+    return {name: p for name, p in PLAYED.items() if PLAYED_SINCE.get(name, 0) <= version}
 
 
 #: other printings of the same ability (digest §11.7: "Rapid Response" on p.23)

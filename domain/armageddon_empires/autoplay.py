@@ -8,7 +8,7 @@ an Engineer's army stands next to an enemy base or a spotted enemy army, deploy 
 allows, play an attack card on the first hex it may strike, loaded with a munition when the
 hand holds one it may carry (its intercept window answered with the first card that may
 intercept; from the ground, fire each gunner but one whose Anti-Air the attack card's HARM
-outnumbers, then launch no more), hunt a spotted hero, assassinate one (AE-71), repair, stealth an army that can, send
+outnumbers, then launch no more), hunt a spotted hero, assassinate one (AE-71), sabotage (AE-72), repair, stealth an army that can, send
 garrison units beyond the first into a field army at the base (creating one if there is
 none), move a combat-capable army onto a spotted hero alone, move field armies toward the
 nearest enemy stronghold or outpost, draw while the hand has room, end the turn.
@@ -40,6 +40,7 @@ from warlog.domain.armageddon_empires.commands import (
     PlayAttackCard,
     PlayTactic,
     RepairCard,
+    Sabotage,
     SpendFate,
     TakePrerogative,
     TransferCards,
@@ -165,7 +166,7 @@ def choose(state: GameState, player: str, legal: Sequence[Command]) -> Command:
     if strikes:  # the first card on the first hex, a unit before a facility (AE-39, AE-42),
         loaded = [c for c in strikes if c.munition]  # loaded with a munition if it can (AE-44)
         return (loaded or strikes)[0]
-    for kind in (HuntHero, Assassinate, RepairCard, EngageStealth):
+    for kind in (HuntHero, Assassinate, Sabotage, RepairCard, EngageStealth):
         for c in legal:
             if isinstance(c, kind):
                 return c

@@ -6,6 +6,7 @@ every changed dict is copied.
 
 from __future__ import annotations
 
+import msgspec
 from msgspec.structs import replace
 
 from warlog.domain.armageddon_empires.state import Army, Empire, GameState
@@ -163,3 +164,12 @@ def hidden_loss(state: GameState, card: str) -> GameState:
     emp = state.empires[owner]
     state = with_empire(state, replace(emp, face_down=(*emp.face_down, card)))
     return left_empty(state, army_id)
+
+
+def new_turn_for_saboteurs(state: GameState, empire: str) -> GameState:
+    """``empire``'s saboteurs may sabotage again (once a turn, AE-72): its ``sabotaged`` left
+    out again (UNSET), as in a game where none has."""
+    emp = state.empires[empire]
+    if isinstance(emp.sabotaged, msgspec.UnsetType):
+        return state
+    return with_empire(state, replace(emp, sabotaged=msgspec.UNSET))

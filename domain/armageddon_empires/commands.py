@@ -254,6 +254,24 @@ class LiftMinefield(Command, frozen=True, tag="lift_minefield"):
     army: Annotated[str, Hidden(owner="player")]
 
 
+#: AE-72: the version since which sabotage is played (p.29, p.45, p.48; ``sabotage.py``)
+SABOTAGE_SINCE = 27
+
+
+class Sabotage(Command, frozen=True, tag="sabotage"):
+    """Sabotage (p.29, p.45; AE-72, since version 27): the card ``saboteur``, with Saboteur X, in
+    an army in the hex of an enemy stronghold or outpost, sabotages one of its facilities:
+    ``target``, named only by a Master Saboteur; otherwise picked at random by the saboteur's
+    hidden roll. Both are sealed for the saboteur's empire, ``target`` even when left out, so
+    that the command tells the other empire nothing of the army it stands in or of its
+    abilities before the sabotage shows them."""
+
+    saboteur: Annotated[str, Hidden(owner="player", since=SABOTAGE_SINCE)]
+    target: Annotated[
+        str | None, Hidden(owner="player", since=SABOTAGE_SINCE, present_since=SABOTAGE_SINCE)
+    ] = None
+
+
 COMMAND_TYPES: tuple[type[Command], ...] = (
     BuyInitiative,
     EndTurn,
@@ -285,6 +303,7 @@ COMMAND_TYPES: tuple[type[Command], ...] = (
     LayMinefield,
     LiftMinefield,
     Assassinate,
+    Sabotage,
 )
 
 #: the commands that answer a battle's decisions (p.33–34)
@@ -329,4 +348,5 @@ AnyCommand = Union[  # noqa: UP007 - a typing.Union value for msgspec decoding
     LayMinefield,
     LiftMinefield,
     Assassinate,
+    Sabotage,
 ]

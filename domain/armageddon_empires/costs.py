@@ -52,3 +52,6 @@ PRISONER_AP = 3
 LAY_MINEFIELD_AP = 2
 #: R11 / AE-55: an Engineer's army lifts an enemy minefield it knows for 2 AP
 LIFT_MINEFIELD_AP = 2
+#: R11 / AE-72: a saboteur's sabotage costs 2 AP, as a hunt does (AE-21; the manual shows a cost,
+#: not which)
+SABOTAGE_AP = 2

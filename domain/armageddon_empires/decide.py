@@ -26,6 +26,7 @@ from warlog.domain.armageddon_empires import (
     movement,
     repair,
     retreat,
+    sabotage,
     stealth,
     turns,
 )
@@ -56,6 +57,7 @@ from warlog.domain.armageddon_empires.commands import (
     PlayTactic,
     RepairCard,
     Roll,
+    Sabotage,
     SetUpBattle,
     SpendFate,
     TakePrerogative,
@@ -95,4 +97,5 @@ HANDLERS: Mapping[type[Any], Handler] = {
     LayMinefield: engineers.lay_minefield,
     LiftMinefield: engineers.lift_minefield,
     Assassinate: assassination.assassinate,
+    Sabotage: sabotage.sabotage,
 }

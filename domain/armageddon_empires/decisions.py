@@ -44,7 +44,9 @@ from warlog.domain.armageddon_empires.frames import (
     Battle,
     CaptureKill,
     Engagement,
+    SabotageMission,
 )
+from warlog.domain.armageddon_empires.sabotage import sabotage_next
 from warlog.domain.armageddon_empires.state import GameState
 from warlog.domain.armageddon_empires.victory import is_over
 from warlog.domain.core.procedure import Decision, Frame, Next, Stack
@@ -115,6 +117,7 @@ STACK = Stack(
         Battle: battle_next,
         AirStrike: air_strike_next,
         Assassination: assassination_next,
+        SabotageMission: sabotage_next,
     },
     turn_decision,
 )

@@ -19,6 +19,7 @@ from warlog.domain.armageddon_empires import (
     fallout_evolve,
     minefield_evolve,
     numbering,
+    sabotage_evolve,
 )
 from warlog.domain.armageddon_empires.challenge_events import (
     CaptureKillBegan,
@@ -53,7 +54,13 @@ from warlog.domain.armageddon_empires.events import (
     TurnEnded,
 )
 from warlog.domain.armageddon_empires.fog import Sighting
-from warlog.domain.armageddon_empires.frames import AirStrike, Assassination, Battle, CaptureKill
+from warlog.domain.armageddon_empires.frames import (
+    AirStrike,
+    Assassination,
+    Battle,
+    CaptureKill,
+    SabotageMission,
+)
 from warlog.domain.armageddon_empires.observation import sighting
 from warlog.domain.armageddon_empires.penalties import penalized
 from warlog.domain.armageddon_empires.sighting_events import (
@@ -108,6 +115,7 @@ def _turn_began(state: GameState, e: TurnBegan) -> GameState:
     emp = state.empires[e.empire]
     emp = replace(emp, ap=e.ap, moved=(), out_of_supply=(), ap_owed=0, hunted=(), assassins=())
     state = _empire(state, emp)
+    state = changes.new_turn_for_saboteurs(state, e.empire)  # AE-72
     return replace(state, current=e.empire)
 
 
@@ -122,6 +130,7 @@ def _supply_traced(state: GameState, e: SupplyTraced) -> GameState:
 def _turn_ended(state: GameState, e: TurnEnded) -> GameState:
     emp = state.empires[e.empire]
     state = _empire(state, replace(emp, ap=0, moved=(), out_of_supply=(), hunted=(), assassins=()))
+    state = changes.new_turn_for_saboteurs(state, e.empire)  # AE-72
     return replace(state, current=None, ending_turn=False, delayed=())
 
 
@@ -261,7 +270,7 @@ def _tactic_played(state: GameState, e: TacticPlayed) -> GameState:
 
 
 #: the frames that read the outcome of a challenge opened above them
-OUTCOME_FRAMES = (CaptureKill, Battle, AirStrike, Assassination)
+OUTCOME_FRAMES = (CaptureKill, Battle, AirStrike, Assassination, SabotageMission)
 
 
 def _challenge_resolved(state: GameState, e: ChallengeResolved) -> GameState:
@@ -367,6 +376,7 @@ _APPLY: dict[type[Event], Callable[[GameState, Any], GameState]] = {
 _APPLY.update(battle_evolve.APPLY)
 _APPLY.update(air_evolve.APPLY)
 _APPLY.update(fallout_evolve.APPLY)
+_APPLY.update(sabotage_evolve.APPLY)
 _APPLY.update(minefield_evolve.APPLY)
 _APPLY.update(assassination_evolve.APPLY)
 

@@ -240,5 +240,34 @@ class AirStrike(Frame, frozen=True, kw_only=True, tag="air_strike", tag_field="f
         return () if isinstance(self.fired, msgspec.UnsetType) else self.fired
 
 
+class SabotageMission(Frame, frozen=True, kw_only=True, tag="sabotage", tag_field="frame"):
+    """A sabotage in progress (p.29, p.45, p.48; AE-72): the saboteur card and its empire, the
+    enemy base's hex, the facility sabotaged and the empire that holds it, what the saboteur
+    prints and the hex's Counter Intel, and the outcome of its challenge once resolved. The
+    army the saboteur stands in is not named: the base's empire is not shown it (AE-72)."""
+
+    empire: str
+    saboteur: str
+    at: str
+    base: str
+    target: str
+    target_empire: str
+    #: the saboteur's Saboteur X: its dice (p.45)
+    level: int
+    #: the saboteur prints Demolitionist: one point of damage destroys the facility (p.45; R14)
+    demolitionist: bool = False
+    #: the Counter Intel facility of the hex with the highest level, "" for none, and that level:
+    #: the facility's fate, in a duel (p.29, p.48)
+    counter_intel: str = ""
+    intel_level: int = 0
+    outcome: Outcome | None = None
+
+    @property
+    def name(self) -> str:
+        return f"sabotage of {self.target}"
+
+
 #: every kind of frame that can be on the stack (a tagged union, for snapshots)
-AnyFrame = Challenge | CaptureKill | Engagement | Battle | AirStrike | Assassination
+AnyFrame = (
+    Challenge | CaptureKill | Engagement | Battle | AirStrike | Assassination | SabotageMission
+)

@@ -24,6 +24,7 @@ from warlog.domain.armageddon_empires.engineers import legal_engineer_orders
 from warlog.domain.armageddon_empires.hand import legal_hand_plays
 from warlog.domain.armageddon_empires.movement import legal_moves
 from warlog.domain.armageddon_empires.repair import legal_repairs
+from warlog.domain.armageddon_empires.sabotage import legal_sabotage
 from warlog.domain.armageddon_empires.state import GameState
 from warlog.domain.armageddon_empires.stealth import legal_stealth_orders
 from warlog.domain.armageddon_empires.turns import legal_turn_orders
@@ -67,6 +68,9 @@ COMPLETE: frozenset[str] = frozenset(
         "lay_minefield",
         "lift_minefield",
         "assassinate",
+        # AE-72: each saboteur that may act, its target left to the pick, and each facility a
+        # Master Saboteur may name: every form ``sabotage`` accepts
+        "sabotage",
     }
 )
 
@@ -108,6 +112,7 @@ def options(state: GameState, decision: Decision, player: str) -> list[Command]:
         *air_launch.legal_strikes(state, player),
         *legal_hunts(state, player),
         *legal_assassinations(state, player),
+        *legal_sabotage(state, player),
         *battle.legal_assaults(state, player),
         *legal_moves(state, player),
         *legal_stealth_orders(state, player),

@@ -19,6 +19,7 @@ from warlog.domain.armageddon_empires.evolve import evolve, unapplied
 from warlog.domain.armageddon_empires.fallout_events import FALLOUT_EVENT_TYPES
 from warlog.domain.armageddon_empires.legal import COMPLETE, options
 from warlog.domain.armageddon_empires.minefield_events import MINEFIELD_EVENT_TYPES
+from warlog.domain.armageddon_empires.sabotage_events import SABOTAGE_EVENT_TYPES
 from warlog.domain.armageddon_empires.sighting_events import SIGHTING_EVENT_TYPES
 from warlog.domain.armageddon_empires.state import GameState
 from warlog.domain.core.batch import Batch
@@ -108,7 +109,10 @@ class ArmageddonEmpires(Rules[GameState, Command]):
     #: abilities these rules play, each on a kind of card they read it on (AE-70); 27: a card with
     #: Assassin X makes assassination attempts on the enemy heroes its empire has spotted in its
     #: hex, a Master Assassin naming his target and a Slayer killing with a single wound, the
-    #: attempt showing the target's empire the assassin and never its army (AE-71)
+    #: attempt showing the target's empire the assassin and never its army (AE-71); a saboteur
+    #: sabotages a facility of an enemy base in its hex, a duel where Counter Intel stands
+    #: (p.29, p.45, p.48; AE-72), and Saboteur X, Master Saboteur, Demolitionist and Counter
+    #: Intel are played (AE-70)
     version: ClassVar[str] = "27"
     #: each played as a variant of this class (``every_version``); version 6's air strike's
     #: unit targets are the sighted units still standing in the hex (AE-42,
@@ -145,6 +149,7 @@ class ArmageddonEmpires(Rules[GameState, Command]):
         + FALLOUT_EVENT_TYPES
         + MINEFIELD_EVENT_TYPES
         + ASSASSINATION_EVENT_TYPES
+        + SABOTAGE_EVENT_TYPES
     )
     inert_events: ClassVar[frozenset[str]] = unapplied(event_types)
     command_type: ClassVar[Any] = AnyCommand

@@ -287,11 +287,12 @@ def check_played(scenario: Scenario, version: int) -> None:
     kind (``Played.kinds``): its field, its card, the card's kind and the version."""
     if version < PLAYED_ONLY_SINCE:
         return
+    played_here = played_in(version)  # AE-72: sabotage's since version 27
     for i, spec in enumerate(scenario.cards):
         kind = kind_of(spec)
         for j, printed in enumerate(spec.abilities):
             name = parse_ability(printed, card=spec.id, kind=kind).name
-            played = played_in(version).get(name)
+            played = played_here.get(name)
             if played is None:
                 raise _bad(
                     f"$.cards[{i}].abilities[{j}]",

@@ -69,6 +69,15 @@ class Empire(msgspec.Struct, frozen=True):
     #: cards of its discard pile destroyed by hidden challenges: face down, only it sees them
     #: (collateral damage and WMD, p.31; AE-49)
     face_down: tuple[str, ...] = ()
+    #: since version 27, the saboteurs that have sabotaged this turn (once a turn each, AE-72);
+    #: left out of the encoding (UNSET) while none has, so that older games' states stay as
+    #: they were
+    sabotaged: tuple[str, ...] | msgspec.UnsetType = msgspec.UNSET
+
+    @property
+    def sabotaged_cards(self) -> tuple[str, ...]:
+        """``sabotaged``, none while it is unset."""
+        return () if isinstance(self.sabotaged, msgspec.UnsetType) else self.sabotaged
 
 
 class Base(msgspec.Struct, frozen=True):

@@ -50,7 +50,12 @@ from warlog.domain.armageddon_empires.events import (
     SupplyTraced,
 )
 from warlog.domain.armageddon_empires.fallout_events import FalloutSuffered, WmdDetonated
-from warlog.domain.armageddon_empires.frames import AirStrike, Assassination, CaptureKill
+from warlog.domain.armageddon_empires.frames import (
+    AirStrike,
+    Assassination,
+    CaptureKill,
+    SabotageMission,
+)
 from warlog.domain.armageddon_empires.minefield_events import (
     MinefieldLifted,
     MinefieldsChecked,
@@ -65,6 +70,7 @@ from warlog.domain.armageddon_empires.penalties import (
     over_command,
     penalized,
 )
+from warlog.domain.armageddon_empires.sabotage_events import SabotageBegan, SabotageEnded
 from warlog.domain.armageddon_empires.sighting_events import ArmiesSighted
 from warlog.domain.armageddon_empires.state import GameState
 from warlog.domain.armageddon_empires.turns import AP_BY_PLACE
@@ -98,6 +104,8 @@ BASE_NOTICE_ROUNDS = 2
 #: assassin's empire alone, for the round
 ASSASSINATION_NOTICE_ROUNDS = 1
 ASSASSINATION_KILL_NOTICE_ROUNDS = 2
+#: a sabotage and its result are news for the round to both sides, as a hunt (AE-72)
+SABOTAGE_NOTICE_ROUNDS = 1
 #: collateral damage or a WMD that destroys nothing is news for the round; what it destroys stays
 #: 2 rounds, as any card destroyed (AE-7)
 FALLOUT_NOTICE_ROUNDS = 1
@@ -197,6 +205,7 @@ def view(state: GameState, player: str | None) -> dict[str, Any]:
                 "ap",
             ):
                 emp.pop(name)
+            emp.pop("sabotaged", None)  # AE-72: which saboteurs acted, as which armies hunted
     data["bids"] = {e: (n if e == player else HIDDEN) for e, n in data["bids"].items()}
     del data["collateral"]  # the referee's (AE-46)
     for name in BY_ID:
@@ -231,6 +240,8 @@ def _visible_cards(state: GameState, player: str) -> set[str]:
             out.add(frame.target)
         elif isinstance(frame, Assassination):  # the attempt shows the assassin (AE-71)
             out.update((frame.assassin, frame.target))
+        elif isinstance(frame, SabotageMission):  # the saboteur faces the facility (AE-72)
+            out.update((frame.saboteur, frame.target))
         elif isinstance(frame, AirStrike):  # played face up; its target and gunners fire openly
             out.update(c for c in (frame.card, frame.target, frame.challenger) if c)
             out.update(frame.gunners)  # before version 13: every gunner in the hex (AE-41)
@@ -318,6 +329,15 @@ def _challenge_notices(after: GameState, event: Event) -> list[Notice]:
         return [Notice(e, text, rounds) for e in (f.hunter, f.target_empire)]
     if isinstance(event, AssassinationBegan | AssassinationEnded | AssassinationFoiled):
         return _assassination_notices(r, event)
+    if isinstance(event, SabotageBegan | SabotageEnded):
+        m = event.frame
+        if isinstance(event, SabotageBegan):
+            text = f"Round {r}: {m.empire}'s saboteur {m.saboteur} sabotages {m.target} at {m.at}"
+        else:
+            hurt = [f"{m.target} takes {event.dealt}"] if event.dealt else []
+            hurt += [f"{m.saboteur} takes {event.wounds} wounds"] if event.wounds else []
+            text = f"Round {r}: the sabotage of {m.target}: {'; '.join(hurt) or 'no damage'}"
+        return [Notice(e, text, SABOTAGE_NOTICE_ROUNDS) for e in (m.empire, m.target_empire)]
     if isinstance(event, WmdDetonated):
         text = f"Round {r}: {event.weapon} on {event.strike.at}"
         return [Notice(e, text, DESTROYED_NOTICE_ROUNDS) for e in after.seats]

@@ -52,11 +52,12 @@ def test_a_bad_scenario_file_names_the_bad_fields_path(tmp_path: Path) -> None:
 def test_a_new_game_s_scenario_giving_a_card_an_ability_no_rule_plays_is_refused(
     tmp_path: Path,
 ) -> None:
-    """AE-70 (version 26): exit 1, one line naming the field, the card and the ability."""
-    own = tmp_path / "saboteur.toml"
+    """AE-70 (version 26): exit 1, one line naming the field, the card and the ability (a
+    Saboteur X is played since version 27, AE-72; Espionage X is not)."""
+    own = tmp_path / "spy.toml"
     own.write_text(
         BUNDLED.read_text().replace(
-            'abilities = ["Rapid Reaction"]\n', 'abilities = ["Rapid Reaction", "Saboteur 2"]\n'
+            'abilities = ["Rapid Reaction"]\n', 'abilities = ["Rapid Reaction", "Espionage 2"]\n'
         )
     )
     db = tmp_path / "w.db"
@@ -64,7 +65,7 @@ def test_a_new_game_s_scenario_giving_a_card_an_ability_no_rule_plays_is_refused
     assert (status, out) == (1, "")
     assert err == (
         "error[input/bad_scenario]: bad scenario: $.cards[5].abilities[1]: card 'nine-bells': "
-        "'Saboteur 2' is not played by version 27 of these rules, which would ignore it (AE-70); "
+        "'Espionage 2' is not played by version 27 of these rules, which would ignore it (AE-70); "
         "docs/scenarios.md lists the abilities they play\n"
     )
     assert run(db, "games")[1].startswith("no games")  # nothing was created

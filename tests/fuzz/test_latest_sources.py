@@ -45,10 +45,11 @@ SOURCES: dict[str, Latest] = {
         record_edges.record_edges,
         record_edges.LOG,
         "27",
-        "2",
+        "6",
         300,
         # a WMD, collateral damage, an assault and one that finds nobody, a base razed, the
-        # three ends of a Capture Kill, a minefield laid and lifted, a repair
+        # three ends of a Capture Kill, a minefield laid and lifted, a repair, a sabotage, an
+        # assassination
         (
             "wmd_detonated",
             "base_razed",
@@ -64,6 +65,10 @@ SOURCES: dict[str, Latest] = {
             "minefield_laid",
             "minefield_lifted",
             "card_repaired",
+            "sabotage_began",
+            "sabotage_ended",
+            "assassination_began",
+            "assassination_ended",
         ),
     ),
     "armageddon-empires-shadows": Latest(

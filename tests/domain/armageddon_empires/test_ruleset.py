@@ -63,6 +63,7 @@ def test_commands_decode_from_their_json_form() -> None:
         "lay_minefield",
         "lift_minefield",
         "assassinate",
+        "sabotage",
     ]
 
 
@@ -113,9 +114,11 @@ def test_every_listed_command_is_accepted_all_through_an_autoplayed_game() -> No
     # (a siege's assault and its refusals);
     # the bundled game's engineers seldom hold a minefield card, so test_engineers lays and lifts;
     # ground_to_air is version 12's Ground-To-Air answer, never offered under 13 (AE-41), so
-    # test_ground_to_air plays it in games of version 12
+    # test_ground_to_air plays it in games of version 12;
+    # the bundled scenario holds no saboteur (a game of version 26 must still read it, AE-70), so
+    # test_sabotage sabotages (AE-72)
     engineers = {"LayMinefield", "LiftMinefield"}
-    rare = {"Assault", "GroundToAir"}
+    rare = {"Assault", "GroundToAir", "Sabotage"}
     assert set(seen) >= {c.__name__ for c in COMMAND_TYPES} - rare - engineers
     assert out_of_supply > 0  # autoplay pushes armies beyond supply
 
