@@ -8,6 +8,8 @@ from typing import Any
 
 import msgspec
 
+from warlog.projections.changes import apart
+
 #: the order of the checks' findings at one seq, each check before those that build on it:
 #: whether the row is the one the chain holds, where it stands (its seq, its time), under which
 #: rules it was played (a version this warlog does not play first: the rules that would read it
@@ -213,26 +215,6 @@ def shown_apart(
     room = limit - len(expected[0]) - 1
     want, got = apart(expected[1], found[1], max(room, VALUE_LIMIT))
     return f"{expected[0]} {want}", f"{found[0]} {got}"
-
-
-def apart(a: str, b: str, limit: int) -> tuple[str, str]:
-    """``a`` and ``b`` each cut to ``limit`` characters alike, the cut starting a little before
-    the first character where they differ (``…`` marks what is left out)."""
-    if len(a) <= limit and len(b) <= limit:
-        return a, b
-    first = next((i for i, (x, y) in enumerate(zip(a, b, strict=False)) if x != y), None)
-    if first is None:
-        first = min(len(a), len(b))
-    start = max(0, first - limit // 4)
-    return _window(a, start, limit), _window(b, start, limit)
-
-
-def _window(text: str, start: int, limit: int) -> str:
-    before = "…" if start else ""
-    room = limit - len(before)
-    if len(text) - start <= room:
-        return before + text[start:]
-    return before + text[start : start + room - 1] + "…"
 
 
 #: a field one side has and the other has not

@@ -77,6 +77,8 @@ def explain_event(arb: Arbiter, game: str, seq: int, player: str | None = None) 
             f"auto: derived from the seed committed to as {meta.dice.commitment} (not yet revealed)"
         )
     rule = explained(events[target], data[target])
+    if rule is not None and isinstance(events[target], DiceRolled):
+        rule += "\n" + _served(events, data, shown, target)
     report: dict[str, Any] = {
         "seq": seq,
         "type": shown[target].type,
@@ -96,6 +98,21 @@ def explain_event(arb: Arbiter, game: str, seq: int, player: str | None = None) 
         if began is not None:
             report["procedure"] = {"name": procedure, "began": began}
     return report
+
+
+def _served(events: list[Any], data: list[Any], shown: list[Any], target: int) -> str:
+    """The rule a roll serves: that of the first event after it in its batch that is not a
+    roll (the one its faces decide), as the reader may read it."""
+    for event, seen, record in zip(
+        events[target + 1 :], data[target + 1 :], shown[target + 1 :], strict=True
+    ):
+        if isinstance(event, DiceRolled):
+            continue
+        served = explained(event, seen)
+        if served is None:
+            return f"the roll serves event {record.seq} ({record.type}), whose rule is withheld"
+        return f"the roll serves event {record.seq} ({record.type}): {served}"
+    return "the roll serves the rest of its batch (no event after it in the batch uses it yet)"
 
 
 def opens_commitment(revealed: DiceRevealed, commitment: str | None, made_at: int) -> str:

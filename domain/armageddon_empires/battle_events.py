@@ -11,6 +11,7 @@ import msgspec
 
 from warlog.domain.armageddon_empires.frames import (
     Battle,
+    BattleSide,
     EngageChoice,
     Engagement,
     NextRoundChoice,
@@ -230,7 +231,38 @@ class BattleAdvanced(BattleStep, frozen=True, tag="battle_advanced"):
     why: str
 
     def explain(self) -> str:
-        return f"{self.battle.name} moves on: {self.why} ({self.where()})"
+        b = self.battle
+        # ``why`` is recorded; the reason that both sides fight on names no page of its own
+        why = self.why if self.why.endswith(")") else f"{self.why} (p.33)"
+        sides = "; ".join(_side_in_words(side) for side in b.sides)
+        return f"{b.name} at {b.at} moves on: {why}. {_stage_in_words(b)}. {sides}"
+
+
+def _stage_in_words(b: Battle) -> str:
+    """What the battle does next, as the manual's battle sequence (p.33–34) says it."""
+    fought = f"{plural(b.round, 'round')} fought"
+    if b.stage == "setup":
+        return "The empires set up their sides: stealthed armies may join (p.33; AE-26)"
+    if b.stage == "commit":
+        return f"{fought}; each side sends its next army into the fight (p.33; R13; AE-27)"
+    if b.stage == "choose":
+        return f"{fought}; each side chooses to fight on or retreat before the next round (p.34)"
+    if b.stage == "round":
+        return f"{fought}; round {b.round + 1} is next (p.33; R13)"
+    if b.stage == "retreat":
+        return f"{fought}; the retreat challenges are fought (p.34)"
+    won = f": {b.winner} wins" if b.winner else ""
+    return f"{fought}; the battle is over{won} (p.34)"
+
+
+def _side_in_words(side: BattleSide) -> str:
+    """One side of a battle in words: the army in the fight, the armies it has there."""
+    if side.fighting:
+        now = f"{side.empire} fights with {side.fighting}"
+    else:
+        now = f"{side.empire} has no army in the fight"
+    out = f"; out of the fight: {', '.join(side.out)}" if side.out else ""
+    return f"{now} (its armies in the battle: {', '.join(side.armies) or 'none'}{out})"
 
 
 class BattleSetUp(BattleStep, frozen=True, tag="battle_set_up"):

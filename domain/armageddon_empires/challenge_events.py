@@ -200,6 +200,13 @@ class ChallengeResolved(Event, frozen=True, tag="challenge_resolved"):
         )
 
 
+#: when damage destroys a card, with where a player reads it (the rules digest, §1.3)
+_DESTROYED_AT = (
+    "a card is destroyed and discarded when its damage reaches its hit, wound or structure "
+    "points: p.17–19, p.31, p.34; AE-24"
+)
+
+
 class CardDamaged(Event, frozen=True, tag="card_damaged"):
     """A card takes a challenge's damage; at its hit, wound or structure points it is destroyed
     and discarded (p.17–19, p.31, p.34; AE-24)."""
@@ -226,8 +233,8 @@ class CardDamaged(Event, frozen=True, tag="card_damaged"):
             f"{self.total} of {self.limit}"
         )
         if self.destroyed:
-            return out + " — destroyed and discarded (damage reached its points; AE-24)"
-        return out + " (destroyed at its points; AE-24)"
+            return out + f" — destroyed and discarded ({_DESTROYED_AT})"
+        return out + f" ({_DESTROYED_AT})"
 
 
 ChosenBy = Literal["only", "die", "bounty hunter"]

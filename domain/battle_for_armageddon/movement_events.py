@@ -5,7 +5,10 @@ Marine Chapter flipping to its detachment instead; tags are stable. Never import
 """
 
 from warlog.domain.battle_for_armageddon.rules import (
+    BUILD_IMPERIAL,
+    BUILD_ORK,
     MOVEMENT_PHASE,
+    POOL,
     SPECIAL_UNITS,
     TERRAIN_EFFECTS,
 )
@@ -14,6 +17,20 @@ from warlog.domain.core.events import Event
 
 def _areas(n: int) -> str:
     return f"{n} area" if n == 1 else f"{n} areas"
+
+
+def _where_eliminated(to: str) -> str:
+    """Where an eliminated counter goes, in the sheet's words: destroyed, to be rebuilt in a
+    build phase if the build table lists it (``pool``), or out of play for good."""
+    if to == POOL:
+        return (
+            "pool: destroyed, off the map; the build phase may rebuild it if the build table "
+            f"lists it ({BUILD_IMPERIAL}; {BUILD_ORK})"
+        )
+    return (
+        f"{to}: out of play for good, never rebuilt (leaders, detachments and counters the "
+        f"build table does not list; {BUILD_IMPERIAL}: counters not listed cannot be rebuilt)"
+    )
 
 
 class CounterMoved(Event, frozen=True, tag="counter_moved"):
@@ -41,7 +58,7 @@ class CounterEliminated(Event, frozen=True, tag="counter_eliminated"):
     to: str
 
     def explain(self) -> str:
-        return f"{self.counter} in {self.area}: {self.reason} → {self.to}"
+        return f"{self.counter} in {self.area}: {self.reason} → {_where_eliminated(self.to)}"
 
 
 class ChapterReduced(Event, frozen=True, tag="chapter_reduced"):

@@ -69,6 +69,13 @@ class CommandIssued(Event, frozen=True, tag="command_issued"):
     player: str
     command: dict[str, Any]
 
+    def explain(self) -> str:
+        order = self.command.get("type", "")
+        return (
+            f"{self.player}'s order ({order}): a command is a player's order, not a rule; the "
+            "rules that decide it are cited on the events it caused, the rest of its batch"
+        )
+
 
 class DiceRolled(Event, frozen=True, tag="dice_rolled", omit_defaults=True):
     """One roll: ``faces`` in the order rolled. ``purpose`` and ``roller`` say why and for whom;
@@ -99,8 +106,9 @@ class DiceRevealed(Event, frozen=True, tag="dice_revealed"):
         return (
             f"the game's seed is published: its sha256 is {digest}, which must be the commitment "
             "the game made when its dice were committed; from here anyone can re-derive every "
-            "automatic die and open every sealed value (a manual-dice game's typed dice too) "
-            "(`warlog audit`), and the game takes no more commands"
+            "automatic die and open every sealed value (`warlog audit`); a manual-dice game's "
+            "typed dice are opened where they were sealed, but no seed derives them; and the "
+            "game takes no more commands"
         )
 
 

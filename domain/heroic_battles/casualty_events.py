@@ -30,7 +30,14 @@ class StaminaLost(Event, frozen=True, tag="stamina_lost"):
     reason: str
 
     def explain(self) -> str:
-        return f"{self.unit} loses {_plural(self.stamina, 'stamina point')}: {self.reason}"
+        text = f"{self.unit} loses {_plural(self.stamina, 'stamina point')}: {self.reason}"
+        # the reasons of blocked retreats and drawn single combats name their rule; these two
+        # recorded reasons do not, so the rule is named here
+        if self.reason.endswith("'s final blow"):
+            text += f" ({t.HERO_DEATH}; HB-13)"
+        elif self.reason.startswith("lost a round of single combat"):
+            text += f" ({t.SINGLE_COMBAT}; HB-17)"
+        return text
 
 
 class UnitDestroyed(Event, frozen=True, tag="unit_destroyed"):
@@ -42,7 +49,17 @@ class UnitDestroyed(Event, frozen=True, tag="unit_destroyed"):
 
     def explain(self) -> str:
         text = f"{self.unit} is removed: {self.reason}"
-        if self.how == "broken":
+        if self.how == "destroyed":
+            # the recorded reasons of a melee's and a shot's losses name no page
+            if self.reason.startswith("cut down in"):
+                text += f" ({t.MELEE}: Remove Stamina)"
+            elif self.reason.startswith("shot down by"):
+                text += f" ({t.SHOOTING}: Remove Stamina)"
+            text += (
+                "; a unit with no stamina left is destroyed and its force loses its Reputation "
+                f"Points ({t.REPUTATION}); its heroes: HB-16"
+            )
+        elif self.how == "broken":
             text += (
                 "; a unit retreating on its last stamina point (2 or less if Brittle, p.68) "
                 "tests or breaks (HB-32)"

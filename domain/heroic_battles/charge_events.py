@@ -78,7 +78,10 @@ class ChargeReceived(Event, frozen=True, tag="charge_received"):
     unit: str
 
     def explain(self) -> str:
-        return f"{self.unit} stands to receive the charge"
+        return (
+            f"{self.unit} stands to receive the charge: it neither evades ({t.EVADES}; HB-22) "
+            f"nor counter-charges (Counter Charge, {t.TRAITS}; HB-23)"
+        )
 
 
 class ChargePressed(Event, frozen=True, tag="charge_pressed"):

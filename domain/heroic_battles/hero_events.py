@@ -99,7 +99,11 @@ class ChallengeForgone(Event, frozen=True, tag="challenge_forgone"):
     force: str
 
     def explain(self) -> str:
-        return f"{self.force} issue no challenge this melee phase"
+        return (
+            f"{self.force} issue no challenge this melee phase: in its melee phase a side may "
+            f"issue one challenge to Single Combat with a Hero, or none ({t.TURN_SEQUENCE}; "
+            "HB-17)"
+        )
 
 
 class ChallengeRefused(Event, frozen=True, tag="challenge_refused"):

@@ -36,6 +36,8 @@ COMBAT_PENALTIES = "Combat Dice Penalties, Melee pp.50–62"
 COMBAT_BONUSES = "Combat Dice Bonuses, p.55"
 SUPPORT_SAVES = "Support Saves, Melee pp.50–62"
 HERO_DEATH = "Hero Death in Combat, p.57"
+#: the unit traits (Counter Charge, Brittle, Impetuous, …) are described on p.68
+TRAITS = "Traits, p.68"
 
 # -- command tests (p.26) and Mighty Deeds (p.28) ---------------------------------------------------
 

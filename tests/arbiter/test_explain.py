@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from tests.eventstore.conftest import SEED
+from tests.recorded import recorded
 from warlog.arbiter.application import Arbiter
 from warlog.arbiter.explain import explain_event, opens_commitment
 from warlog.domain.core.dice import commitment_of
@@ -35,3 +36,45 @@ def test_a_published_seed_that_is_not_the_commitment_or_not_hex_is_said_to_open_
             "sealed or rolled under it is proved by this seed (`warlog audit` reports it)"
         )
     assert opens_commitment(DiceRevealed(seed=SEED.hex()), committed, 1).endswith("it opens it")
+
+
+def _first(arb: Arbiter, game: str, type_: str, purpose: str = "") -> int:
+    head, _ = arb.head(game)
+    return next(r.seq for r in arb.records(game, 1, head) if r.type == type_ and purpose in r.data)
+
+
+def test_a_roll_s_explanation_names_the_rule_of_the_event_it_serves() -> None:
+    # given the golden games of Armageddon Empires and Battle for Armageddon
+    for ruleset, name, purpose, ruling in (
+        ("armageddon-empires", "ae-golden", '"starting hand"', "(AE-15)"),
+        ("battle-for-armageddon", "bfa-golden", '"special card draw"', "BFA-10)"),
+    ):
+        arb, game = recorded(ruleset, name)
+        roll = _first(arb, game, "dice_rolled", purpose)
+        # when the first roll for a starting hand, or a special card, is explained
+        rule = explain_event(arb, game, roll)["rule"].splitlines()
+        # then after the roll it says the event it serves, and that event's rule with its ruling
+        assert rule[1].startswith(f"the roll serves event {roll + 1} (")
+        assert ruling in rule[1]
+
+
+def test_a_command_s_explanation_says_it_is_an_order_whose_rules_are_on_its_events() -> None:
+    # given the golden game; when its first command is explained
+    arb, game = recorded("armageddon-empires", "ae-golden")
+    seq = _first(arb, game, "command_issued")
+    report = explain_event(arb, game, seq)
+    # then its rule says whose order it is, and where its rules are cited
+    assert report["rule"] == (
+        f"{report['command']['player']}'s order ({report['command']['command']['type']}): a "
+        "command is a player's order, not a rule; the rules that decide it are cited on the "
+        "events it caused, the rest of its batch"
+    )
+
+
+def test_a_reveal_says_a_seed_opens_typed_dice_but_never_derives_them() -> None:
+    # given a published seed; when its event is explained
+    text = DiceRevealed(seed=SEED.hex()).explain()
+    # then it says the seed re-derives the automatic dice, and derives no typed die
+    assert "re-derive every automatic die" in text
+    assert "a manual-dice game's typed dice are opened where they were sealed, but no seed " in text
+    assert "typed dice too" not in text

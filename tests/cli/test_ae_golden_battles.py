@@ -249,8 +249,9 @@ def test_p34_retreat_pool_is_the_average_attack_left_plus_1_minus_trickster_2_no
     damaged = last_of(t, "card_damaged")
     assert (damaged["data"]["card"], damaged["data"]["amount"]) == ("blue.plated.1", 2)
     assert t.rule(damaged["seq"]) == [
-        "blue.plated.1 takes 2 damage (no modifier, p.34) in challenge 4: 2 of 4 (destroyed at "
-        "its points; AE-24)"
+        "blue.plated.1 takes 2 damage (no modifier, p.34) in challenge 4: 2 of 4 (a card is "
+        "destroyed and discarded when its damage reaches its hit, wound or structure points: "
+        "p.17–19, p.31, p.34; AE-24)"
     ]
     assert t.rule(last_of(t, "retreat_ended")["seq"]) == [
         "blue.plated.1 takes 2 damage while retreating: no damage modifier applies in a retreat "

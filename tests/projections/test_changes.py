@@ -39,3 +39,37 @@ def test_a_long_value_is_cut_to_80_characters_ending_in_an_ellipsis() -> None:
     shown = line.removeprefix("v: 1 → ")
     assert len(shown) == 80 and shown == '"' + "x" * 78 + "…"
     assert changes({"v": 1}, {"v": fits}) == [f'v: 1 → "{fits}"']
+
+
+def test_a_long_list_that_changed_is_shown_by_the_entries_added_and_removed() -> None:
+    # given a list of names too long to show whole, which gains one name in its middle
+    names = [f"card-{i:02}" for i in range(12)]
+    grown = sorted([*names, "card-05b"])
+    # when its change is listed, then the name added is given, and the count before and after
+    assert changes({"seen": names}, {"seen": grown}) == ['seen: added "card-05b" (12 → 13 entries)']
+    # and a name removed, and one added, are both given
+    assert changes({"seen": names}, {"seen": [*names[1:], "card-99"]}) == [
+        'seen: added "card-99"; removed "card-00" (12 → 12 entries)'
+    ]
+
+
+def test_a_long_list_of_records_of_the_same_length_is_shown_field_by_field() -> None:
+    # given a stack of records too long to show whole, whose second record changes one field
+    stack = [{"frame": "battle", "round": 1, "note": "x" * 60}, {"frame": "challenge", "n": 2}]
+    after = [stack[0], {"frame": "challenge", "n": 3}]
+    # when its change is listed, then the field's path names the record's place
+    assert changes({"frames": stack}, {"frames": after}) == ["frames.1.n: 2 → 3"]
+
+
+def test_a_long_value_that_changed_never_shows_the_same_text_on_both_sides() -> None:
+    # given a long text, and a long list in another order, that differ only past 80 characters
+    text = "a" * 100
+    order = [f"n{i:02}" for i in range(20)]
+    # when their changes are listed, then each side is cut alike around where they differ
+    (line,) = changes({"t": text + "b"}, {"t": text + "c"})
+    was, now = line.removeprefix("t: ").split(" → ")
+    assert was != now and was.endswith('b"') and now.endswith('c"')
+    (line,) = changes({"o": order}, {"o": [*order[:-2], order[-1], order[-2]]})
+    assert line.endswith("(the same entries reordered)")
+    was, now = line.removeprefix("o: ").removesuffix(" (the same entries reordered)").split(" → ")
+    assert was != now and '"n19","n18"' in now

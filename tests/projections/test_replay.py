@@ -130,3 +130,44 @@ def test_a_player_s_replay_shows_what_a_batch_changed_on_its_last_event_only() -
         before = after
     referee = list(arb.replay(game, 1, 400))
     assert [s for s in referee if s["changes"] and s["seq"] not in ends]
+
+
+@pytest.mark.parametrize(
+    ("ruleset", "name"),
+    [
+        ("armageddon-empires", "ae-golden"),
+        ("battle-for-armageddon", "bfa-golden"),
+        ("heroic-battles", "hb-golden"),
+    ],
+)
+def test_no_change_replay_shows_reads_the_same_on_both_sides(ruleset: str, name: str) -> None:
+    """Given each ruleset's golden game, when it is replayed as the referee sees it, then every
+    change shown as 'before → after' shows two different texts: a long value is cut where it
+    differs, or a list shown by what it gained and lost."""
+    arb, game = recorded(ruleset, name)
+    head, _ = arb.head(game)
+    same = [
+        (step["seq"], change)
+        for step in arb.replay(game, 1, head)
+        for change in step["changes"]
+        if " → " in change
+        and len(parts := change.split(": ", 1)[1].split(" → ")) == 2
+        and parts[0] == parts[1]
+    ]
+    assert same == []
+
+
+def test_a_card_seen_is_named_in_replay_s_change_of_what_an_empire_has_seen() -> None:
+    """Given Armageddon Empires' golden game, when it is replayed, then a change of what an
+    empire has seen (a list too long to show whole) names the cards it gained."""
+    arb, game = recorded("armageddon-empires", "ae-golden")
+    head, _ = arb.head(game)
+    seen = [
+        change
+        for step in arb.replay(game, 1, head)
+        for change in step["changes"]
+        if re.match(r"empires\.\w+\.seen: ", change)
+    ]
+    gained = r'empires\.\w+\.seen: added "[\w-]+"(, "[\w-]+")* \(\d+ → \d+ entries\)'
+    assert any(re.fullmatch(gained, change) for change in seen)
+    assert not [change for change in seen if "…" in change]

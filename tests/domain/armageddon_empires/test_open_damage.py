@@ -41,7 +41,11 @@ def test_a_card_s_open_damage_does_not_tell_what_a_hidden_challenge_dealt_it() -
     # byte for byte: 2 of 4, the damage dealt in the open
     assert msgspec.json.encode(seen_hurt) == msgspec.json.encode(seen_whole)
     assert (seen_hurt.amount, seen_hurt.total, seen_hurt.limit) == (2, 2, 4)
-    assert seen_hurt.explain().endswith("2 of 4 (destroyed at its points; AE-24)")
+    # (its explanation names where a player reads when damage destroys a card: p.34 among them)
+    assert seen_hurt.explain().endswith(
+        "2 of 4 (a card is destroyed and discarded when its damage reaches its hit, wound or "
+        "structure points: p.17–19, p.31, p.34; AE-24)"
+    )
     # and the card has taken 3 in all, as blue sees it; red sees the 2 dealt in the open
     assert hurt.state.damage[PLATED] == 3
     assert RULESET.view(hurt.state, "blue")["damage"][PLATED] == 3

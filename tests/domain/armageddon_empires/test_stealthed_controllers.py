@@ -276,11 +276,19 @@ def test_the_defender_is_not_pointed_at_the_sealed_launch_that_began_the_strike(
     assert "procedure" not in blue
 
 
-def test_a_referee_s_replay_withholds_nothing_and_an_event_without_a_rule_says_none(
+def test_a_referee_s_replay_withholds_nothing_and_a_command_says_where_its_rules_are(
     tmp_path: Path,
 ) -> None:
     # given the struck game; when the referee replays it
     steps = list(struck(tmp_path, THERE).replay("ni", 1, None, None))
-    # then no step is withheld, and a command's (which explains nothing) is empty
+    # then no step is withheld, and a command's says it is a player's order, whose rules are
+    # cited on the events it caused
     assert WITHHELD not in [s["explain"] for s in steps]
-    assert {s["explain"] for s in steps if s["type"] == "command_issued"} == {""}
+    orders = [s for s in steps if s["type"] == "command_issued"]
+    assert orders and all(
+        s["explain"]
+        == f"{s['data']['player']}'s order ({s['data']['command']['type']}): a command is a "
+        "player's order, not a rule; the rules that decide it are cited on the events it "
+        "caused, the rest of its batch"
+        for s in orders
+    )

@@ -21,6 +21,7 @@ from warlog.domain.battle_for_armageddon.combat_events import (
 )
 from warlog.domain.battle_for_armageddon.movement_events import (
     ChapterReduced,
+    CounterEliminated,
     CounterMoved,
 )
 from warlog.domain.battle_for_armageddon.special_card_events import (
@@ -430,4 +431,27 @@ def test_an_ork_redeployment_cites_the_set_up_rule() -> None:
     assert deployed.explain() == (
         "boyz-1 is set up in ork_c: the Ork player sets up in Ork Territory, within stacking "
         "(rules: Setup; BFA-18)"
+    )
+
+
+def test_an_eliminated_counter_says_in_the_sheet_s_words_where_it_goes() -> None:
+    # given ig-1 alone in plain_a, and a Marine detachment (a chapter already reduced) there
+    pooled = game(*CHAPTER_UNDER_ATTACK[:-1], at("ig-1", "plain_a"))
+    gone = game(*CHAPTER_UNDER_ATTACK)
+    gone.events(ChapterReduced(counter="blood_angels", area="plain_a", reason="an earlier loss"))
+    # when each is eliminated by a DE (at 6:1 or more a 6)
+    attack = c.Attack(player="orks", target="plain_a", stacks=["plain_b", "river_a"])
+    ig = one(pooled.when(attack, dice=[6]), CounterEliminated)
+    marines = one(gone.when(attack, dice=[6]), CounterEliminated)
+    # then ig-1 is destroyed, to be rebuilt in a build phase, the rules sheet's sections named
+    assert ig.explain() == (
+        "ig-1 in plain_a: defender eliminated (Combat Results Table) → pool: destroyed, off the "
+        "map; the build phase may rebuild it if the build table lists it (rules: Build Phase, "
+        "Imperial; rules: Build Phase, Ork)"
+    )
+    # and the detachment leaves play for good
+    assert marines.explain() == (
+        "blood_angels in plain_a: defender eliminated (Combat Results Table) → removed: out of "
+        "play for good, never rebuilt (leaders, detachments and counters the build table does "
+        "not list; rules: Build Phase, Imperial: counters not listed cannot be rebuilt)"
     )

@@ -437,4 +437,8 @@ def test_only_the_charged_unit_answers_the_charge() -> None:
     received = one(
         g.when(c.ReceiveCharge(player="blue", unit="blue-scouts"), dice=[]), ev.ChargeReceived
     )
-    assert received.explain() == "blue-scouts stands to receive the charge"
+    # and its explanation names the two answers it did not give, with their pages and rulings
+    assert received.explain() == (
+        "blue-scouts stands to receive the charge: it neither evades (Evade Moves, p.38; HB-22) "
+        "nor counter-charges (Counter Charge, Traits, p.68; HB-23)"
+    )

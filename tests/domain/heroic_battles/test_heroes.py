@@ -137,7 +137,8 @@ def test_on_6_the_dying_hero_strikes_a_final_blow_the_enemy_saves_on_4_or_more()
         "(Hero Death in Combat, p.57)"
     )
     assert one(events, ev.StaminaLost).explain() == (
-        "red-warriors loses 1 stamina point: blue-king's final blow"
+        "red-warriors loses 1 stamina point: blue-king's final blow (Hero Death in Combat, p.57; "
+        "HB-13)"
     )
     assert g.state.units["red-warriors"].stamina == 3
     g2, _ = king_dies(6)

@@ -119,6 +119,23 @@ def test_lose_the_reputation_points_of_a_unit_destroyed() -> None:
     assert one(events, ev.ReputationLost).who == "blue-scouts"
 
 
+def test_a_unit_shot_down_is_removed_citing_the_pages_a_player_reads() -> None:
+    # given blue's scouts on their last stamina point, shot at by red's archers
+    g = game(wounded("blue-scouts", 1), *phase("shooting"))
+    g.when(c.EndShooting(player="blue"), dice=[])
+    # when the shot takes the point
+    events = g.when(
+        c.Shoot(player="red", shooter="red-archers", target="blue-scouts", distance=3),
+        dice=[5, 5, 5] + [3] * 6,
+    )
+    # then its removal names the shooting rule, the reputation its force loses, and HB-16
+    assert one(events, ev.UnitDestroyed).explain() == (
+        "blue-scouts is removed: shot down by red-archers (Shooting, p.42: Remove Stamina); a "
+        "unit with no stamina left is destroyed and its force loses its Reputation Points "
+        "(Gaining or Losing Reputation, p.23); its heroes: HB-16"
+    )
+
+
 def test_lose_one_for_a_hero_leaving_a_unit_in_combat_two_for_the_army_commander() -> None:
     g = game(*engaged("red-warriors", "blue-horde"))
     events = g.when(c.LeaveUnit(player="red", hero="red-lord"), dice=[])

@@ -54,7 +54,10 @@ def test_the_attacker_may_issue_one_challenge_in_its_melee_phase() -> None:
     assert kind(g) == ("challenge", ("red",))
     events = g.when(c.NoChallenge(player="red"), dice=[])
     assert tags(events)[:2] == ["challenge_forgone", "melee_began"]
-    assert one(events, ev.ChallengeForgone).explain() == ("red issue no challenge this melee phase")
+    assert one(events, ev.ChallengeForgone).explain() == (
+        "red issue no challenge this melee phase: in its melee phase a side may issue one "
+        "challenge to Single Combat with a Hero, or none (Turn Sequence, p.27; HB-17)"
+    )
     assert kind(g) == ("melee", ("red",))
 
 
