@@ -28,7 +28,7 @@ from collections.abc import Sequence
 from warlog.domain.armageddon_empires.abilities import BOUNTY_HUNTER, level
 from warlog.domain.armageddon_empires.awaiting import may_roll
 from warlog.domain.armageddon_empires.cards import HeroCard
-from warlog.domain.armageddon_empires.challenge import Pool, Side, Term
+from warlog.domain.armageddon_empires.challenge import Pool, Side, Term, divided
 from warlog.domain.armageddon_empires.challenge_events import (
     CaptureKillBegan,
     ChosenBy,
@@ -286,7 +286,10 @@ def _open(batch: Batch[GameState]) -> None:
     hunter_pool = Pool(
         (
             Term(CAPTURE_KILL_BASE_DICE, "base, R2"),
-            Term(units // UNITS_PER_HUNTER_DIE, f"{units} units // {UNITS_PER_HUNTER_DIE}"),
+            Term(
+                units // UNITS_PER_HUNTER_DIE,
+                divided(state.rules_version, f"{units} units", UNITS_PER_HUNTER_DIE),
+            ),
             eye or Term(0, f"no observation reaches {frame.at}"),
         )
     )

@@ -1,7 +1,7 @@
 """A challenge: dice pools that explain themselves, counted successes, and the outcome (R1, R3, R5).
 
 Every die is a d6 whose faces 4, 5 and 6 are successes (R1). A pool is built from labelled
-terms (``hunter 6 = 1 base (R2) + 1 (3 units // 2) + 4 (Recce S5, R1: ...)``) and never has
+terms (``hunter 6 = 1 base (R2) + 1 (3 units ÷ 2, rounded down) + 4 (Recce S5, R1: ...)``) and never has
 fewer than 0 dice (R3). The three kinds of challenge (digest 1.2):
 
 - **opposed**: the attacker's successes minus the defender's is the damage to the defender, when
@@ -30,6 +30,9 @@ SUCCESS_FROM_FACE = 4
 SUCCESS_FACE = 6
 #: a die turned to show a failure by a tactic card (p.51) shows this face
 FAILURE_FACE = 1
+#: since version 27 a term that halves a count reads as a player reads it ("3 units ÷ 2, rounded
+#: down"); earlier versions recorded the programmer's "3 units // 2" in their events, and keep it
+PLAIN_DIVISION_SINCE = 27
 
 ChallengeKind = Literal["opposed", "duel", "threshold"]
 Role = Literal["attacker", "defender"]
@@ -59,6 +62,14 @@ def success_positions(faces: tuple[int, ...]) -> list[int]:
     return [i for i, f in enumerate(faces) if is_success(f)]
 
 
+def divided(version: int, count: str, by: int) -> str:
+    """A term's label for ``count`` divided by ``by`` and rounded down, in the words of the
+    rules' ``version`` (``PLAIN_DIVISION_SINCE``): a label is recorded in the events."""
+    if version >= PLAIN_DIVISION_SINCE:
+        return f"{count} ÷ {by}, rounded down"
+    return f"{count} // {by}"
+
+
 class Term(msgspec.Struct, frozen=True):
     """One part of a dice pool: its dice and where they come from."""
 
@@ -79,7 +90,7 @@ class Pool(msgspec.Struct, frozen=True):
         return max(0, sum(t.value for t in self.terms))
 
     def text(self) -> str:
-        """``6 = 1 (base, R2) + 1 (3 units // 2) + 4 (...)``."""
+        """``6 = 1 (base, R2) + 1 (3 units ÷ 2, rounded down) + 4 (...)``."""
         total = sum(t.value for t in self.terms)
         parts = (
             "".join(

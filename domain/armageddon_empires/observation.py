@@ -33,7 +33,7 @@ from warlog.domain.armageddon_empires.abilities import (
     level,
     recces,
 )
-from warlog.domain.armageddon_empires.challenge import Pool, Term, counted, successes
+from warlog.domain.armageddon_empires.challenge import Pool, Term, counted, divided, successes
 from warlog.domain.armageddon_empires.control import sieges_as_seen
 from warlog.domain.armageddon_empires.fog import Check, SeenBy, Sighting
 from warlog.domain.armageddon_empires.sighting_events import (
@@ -180,7 +180,10 @@ def detection_pool(state: GameState, army: Army) -> Pool:
         n = len(army.units)
         terms = [
             Term(DETECTION_BASE_DICE, "R7"),
-            Term(-(n // DETECTION_CARDS_PER_DIE), f"{n} units // 3"),
+            Term(
+                -(n // DETECTION_CARDS_PER_DIE),
+                divided(state.rules_version, f"{n} units", DETECTION_CARDS_PER_DIE),
+            ),
         ]
         raw = DETECTION_BASE_DICE - n // DETECTION_CARDS_PER_DIE
         if raw < DETECTION_MIN_DICE:

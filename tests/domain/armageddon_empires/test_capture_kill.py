@@ -52,6 +52,7 @@ from warlog.domain.armageddon_empires.commands import (
 )
 from warlog.domain.armageddon_empires.costs import HUNT_HERO_AP, PRISONER_AP
 from warlog.domain.armageddon_empires.events import ApBonus, TurnBegan
+from warlog.domain.armageddon_empires.observation import detection_pool
 from warlog.domain.armageddon_empires.ruleset import RULESET
 from warlog.domain.core.events import Event
 
@@ -74,6 +75,18 @@ def hunted(g: Given, hunt: HuntHero, dice: list[int]) -> list[Event]:
     return events
 
 
+def test_a_version_26_hunter_s_pool_reads_its_halving_as_it_was_recorded() -> None:
+    # given a game begun under version 26, whose events recorded "3 units // 2"
+    g = spotted()
+    g.ruleset = RULESET.at_version("26")
+    g.state = msgspec.structs.replace(g.state, rules_version=26)
+    # when red hunts, then its pool's term reads as version 26 wrote it, so that its log's
+    # events re-derive byte for byte (version 27 reads "3 units ÷ 2, rounded down")
+    events = hunted(g, HuntHero(player="red", army="red-hunt"), [6, 5, 4, 4, 1, 1, 6, 5, 4, 1])
+    opened = only(events, ChallengeOpened).challenge
+    assert opened.attacker.pool.terms[1].label == "3 units // 2"
+
+
 def hunt_to_the_end(g: Given, hunter: list[int], target: list[int]) -> list[object]:
     """Red hunts, both sides accept; the events of the hunt and of the accepts."""
     events: list[object] = list(hunted(g, HuntHero(player="red", army="red-hunt"), hunter + target))
@@ -92,8 +105,8 @@ def test_the_p30_example_hunter_6_dice_target_4_four_against_three_captures() ->
     )
     opened = only(events, ChallengeOpened).challenge
     assert opened.attacker.pool.text() == (
-        "6 = 1 (base, R2) + 1 (3 units // 2) + 4 (Recce S5, R1 of Test Eye in red-hunt: "
-        "5 − range 0 − badlands 1)"
+        "6 = 1 (base, R2) + 1 (3 units ÷ 2, rounded down) + 4 (Recce S5, R1 of Test Eye in "
+        "red-hunt: 5 − range 0 − badlands 1)"
     )
     assert (
         opened.defender is not None
@@ -555,3 +568,16 @@ def test_a_prisoner_goes_free_to_his_hand_when_his_empire_takes_the_base_that_ho
         f"; freed and back in hand (or discarded if it is full): {QUARRY}"
     )
     assert g.state.bases["red-camp"].prisoners == () and QUARRY in g.state.empires["blue"].hand
+
+
+@pytest.mark.parametrize(
+    ("version", "label"), [(27, "3 units ÷ 3, rounded down"), (26, "3 units // 3")]
+)
+def test_an_army_s_detection_dice_read_their_halving_as_its_version_recorded_it(
+    version: int, label: str
+) -> None:
+    # given red's hunting army of 3 units, in a game of version 27 or 26
+    g = spotted()
+    state = msgspec.structs.replace(g.state, rules_version=version)
+    # then the term its size takes off its detection dice (R7) reads in that version's words
+    assert detection_pool(state, state.armies["red-hunt"]).terms[1].label == label
