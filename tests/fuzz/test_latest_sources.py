@@ -45,7 +45,7 @@ SOURCES: dict[str, Latest] = {
         record_edges.record_edges,
         record_edges.LOG,
         "27",
-        "6",
+        "12",
         300,
         # a WMD, collateral damage, an assault and one that finds nobody, a base razed, the
         # three ends of a Capture Kill, a minefield laid and lifted, a repair, a sabotage, an
@@ -76,14 +76,15 @@ SOURCES: dict[str, Latest] = {
         record_shadows.record_shadows,
         record_shadows.LOG,
         "27",
-        "5",
+        "2",
         150,
-        # stealth engaged and dropped, a hunt foiled by it (AE-38), an intercept window
-        # (AE-40), tactic cards (p.51)
+        # stealth engaged and dropped, a hunt and an assassination foiled by it (AE-38, AE-71),
+        # an intercept window (AE-40), tactic cards (p.51)
         (
             "stealth_engaged",
             "stealth_dropped",
             "hunt_foiled",
+            "assassination_foiled",
             "intercept_answered",
             "tactic_played",
         ),
