@@ -177,8 +177,8 @@ def test_p30_capture_kill_hunter_6_dice_4_against_3_captured_and_3_ap_next_round
     assert t.rule(opened) == [
         "challenge 1 opens; the defender acts first (R5)",
         "challenge 1 (capture kill, opposed; round 1)",
-        "hunter red-hunters (red) pool 6 = 1 (base, R2) + 1 (3 units // 2) + 4 (Recce S5, R1 of "
-        "Dune Scouts in red-hunters: 5 − range 0 − badlands 1)",
+        "hunter red-hunters (red) pool 6 = 1 (base, R2) + 1 (3 units ÷ 2, rounded down) + 4 "
+        "(Recce S5, R1 of Dune Scouts in red-hunters: 5 − range 0 − badlands 1)",
         "target The Wanderer (blue) pool 4 = 4 (fate of The Wanderer, p.30)",
         "- rolled: hunter red-hunters [6, 5, 4, 4, 1, 1] = 4 successes; target The Wanderer "
         "[6, 5, 4, 1] = 3 successes",
