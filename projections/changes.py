@@ -61,22 +61,7 @@ def _list_diff(a: list[Any], b: list[Any], path: str, out: list[str], limit: int
             if len(out) >= limit:
                 return
         return
-    kept = Counter(_json(x) for x in b)
-    removed = []
-    for x in a:
-        text = _json(x)
-        if kept[text]:
-            kept[text] -= 1
-        else:
-            removed.append(text)
-    left = Counter(_json(x) for x in a)
-    added = []
-    for x in b:
-        text = _json(x)
-        if left[text]:
-            left[text] -= 1
-        else:
-            added.append(text)
+    removed, added = _unmatched(a, b), _unmatched(b, a)
     if not added and not removed:
         was, now = apart(_json(a), _json(b), BRIEF_LIMIT)
         out.append(f"{where}: {was} → {now} (the same entries reordered)")
@@ -87,6 +72,19 @@ def _list_diff(a: list[Any], b: list[Any], path: str, out: list[str], limit: int
         if texts
     ]
     out.append(f"{where}: {'; '.join(parts)} ({len(a)} → {_entries(len(b))})")
+
+
+def _unmatched(these: list[Any], those: list[Any]) -> list[str]:
+    """The entries of ``these`` (as JSON) that ``those`` does not hold, counted as a multiset."""
+    left = Counter(_json(x) for x in those)
+    out = []
+    for x in these:
+        text = _json(x)
+        if left[text]:
+            left[text] -= 1
+        else:
+            out.append(text)
+    return out
 
 
 def _named(texts: list[str]) -> str:
