@@ -16,7 +16,7 @@ AssassinChosenBy = Literal["only", "die", "master assassin"]
 #: what the target's empire is told of how the target was chosen (AE-71): the same words
 #: whichever way it was
 CHOSEN_UNTOLD = (
-    "the only hero spotted there, one picked by the assassin's hidden roll, or one named by a "
+    "the only hero spotted there, one picked by the referee's hidden roll, or one named by a "
     "Master Assassin (p.45; AE-71)"
 )
 
@@ -49,7 +49,8 @@ class AssassinationBegan(Event, frozen=True, tag="assassination_began"):
     def explain(self) -> str:
         how = {
             "only": "the only hero its empire spotted there",
-            "die": f"picked by its hidden roll among {', '.join(self.candidates)} (AE-71)",
+            "die": f"picked by the referee's hidden roll among {', '.join(self.candidates)} "
+            "(AE-71)",
             "master assassin": "named by the assassin, a Master Assassin (p.45)",
         }[self.chosen_by]
         return f"{self._opening()}; target: {how}"

@@ -5,12 +5,11 @@ facility of an enemy base in its hex.
   or not, in the hex of an enemy stronghold or outpost (the same hex, digest 8.1), once a turn
   each (``SABOTAGES_PER_TURN``), for ``SABOTAGE_AP`` (R11).
 - **Target**: the base's own card or one of its facilities (as an air strike's, AE-42), picked
-  by a hidden roll made in every sabotage (``capture.TARGET_DICE`` dice of
-  ``capture.TARGET_SIDES`` sides, ``capture.picked``), unless the saboteur is a Master
-  Saboteur, who may name it (p.45). The roll is the referee's (``PICK_ROLLER``), sealed for
-  both empires: the facility it picks is shown to the base's empire, which defends it, so a
-  secret draw of the saboteur's empire would let what that empire alone holds decide what the
-  other is shown.
+  by a hidden roll made in every sabotage (``targets.pick_target``), unless the saboteur is a
+  Master Saboteur, who may name it (p.45). The roll is the referee's, sealed for both empires
+  (``targets.REFEREE_PICKS_SINCE``): the facility it picks is shown to the base's empire, which
+  defends it, so a secret draw of the saboteur's empire would let what that empire alone holds
+  decide what the other is shown.
 - **Pools**: the saboteur's Saboteur X (p.45) against the facility's defence + the hex's terrain
   (R12; the defence is inferred, digest 8.3). A hero saboteur spends his own fate (R6); a unit
   has none. With a Counter Intel facility in the hex (the highest level among several), the
@@ -42,7 +41,6 @@ from warlog.domain.armageddon_empires.air_targets import enemy_base, facility_ta
 from warlog.domain.armageddon_empires.air_to_ground import strike_damage
 from warlog.domain.armageddon_empires.awaiting import may_roll
 from warlog.domain.armageddon_empires.battlefield import terrain_term
-from warlog.domain.armageddon_empires.capture import TARGET_DICE, TARGET_SIDES, picked
 from warlog.domain.armageddon_empires.cards import FacilityCard, HeroCard, damage_limit
 from warlog.domain.armageddon_empires.challenge import Pool, Side, Term
 from warlog.domain.armageddon_empires.challenge_moves import damage_events, open_challenge
@@ -55,15 +53,12 @@ from warlog.domain.armageddon_empires.sabotage_events import (
     SabotagePick,
 )
 from warlog.domain.armageddon_empires.state import Army, Base, GameState
+from warlog.domain.armageddon_empires.targets import pick_target
 from warlog.domain.core.batch import Batch
 from warlog.domain.core.errors import RulesError, reject
 from warlog.domain.core.procedure import Step
 
 PURPOSE = "sabotage"
-#: AE-72: the hidden pick of the target is the referee's (no roller: its faces sealed for every
-#: empire, as an observation check's), not the saboteur's: the base's facilities are public, and
-#: the one it picks is shown to both sides
-PICK_ROLLER = ""
 #: AE-72: each saboteur sabotages at most once in its empire's turn (as an army hunts once,
 #: AE-21); ``Empire.sabotaged`` lists those that have
 SABOTAGES_PER_TURN = 1
@@ -174,16 +169,10 @@ def sabotage(batch: Batch[GameState], cmd: Sabotage) -> None:
                 f"{', '.join(found)}",
                 "bad_target",
             )
-    faces = batch.roll(
-        TARGET_DICE, TARGET_SIDES, purpose=f"{PURPOSE} target", roller=PICK_ROLLER, hidden=True
+    target, how = pick_target(
+        batch, found, cmd.target, purpose=f"{PURPOSE} target", empire=cmd.player
     )
-    chosen_by: SabotagePick
-    if cmd.target is not None:
-        target, chosen_by = cmd.target, "master saboteur"
-    elif len(found) == 1:
-        target, chosen_by = found[0], "only"
-    else:
-        target, chosen_by = found[picked(faces, len(found))], "die"
+    chosen_by: SabotagePick = "master saboteur" if how == "named" else how
     intel, intel_level = counter_intel(state, base)
     frame = SabotageMission(
         empire=cmd.player,

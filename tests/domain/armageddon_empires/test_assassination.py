@@ -16,7 +16,6 @@ from warlog.domain.armageddon_empires.assassination_events import (
     AssassinationEnded,
     AssassinationFoiled,
 )
-from warlog.domain.armageddon_empires.capture import TARGET_DICE, TARGET_SIDES
 from warlog.domain.armageddon_empires.challenge_events import ChallengeOpened
 from warlog.domain.armageddon_empires.commands import (
     AcceptChallenge,
@@ -27,6 +26,7 @@ from warlog.domain.armageddon_empires.commands import (
 from warlog.domain.armageddon_empires.costs import ASSASSINATE_AP
 from warlog.domain.armageddon_empires.invariants import violations
 from warlog.domain.armageddon_empires.ruleset import RULESET
+from warlog.domain.armageddon_empires.targets import TARGET_DICE, TARGET_SIDES
 from warlog.domain.armageddon_empires.views import notices
 from warlog.domain.core.events import DiceRolled, Event
 
@@ -185,14 +185,14 @@ def test_a_master_assassin_names_his_target_and_another_assassin_may_not() -> No
 
 def test_without_a_master_assassin_a_hidden_roll_picks_the_target_in_every_attempt() -> None:
     g = assassins("knife", "blue-quarry", "blue-other")
-    # AE-71: the hunt's hidden pick (AE-21), 3 d210 read as one number: 1, of 2 targets the
-    # second by army id (blue-other, then blue-quarry)
+    # AE-71: the hunt's hidden pick (AE-21), the referee's, 3 d210 read as one number: 1, of 2
+    # targets the second by army id (blue-other, then blue-quarry)
     events = g.when(KNIFE, dice=[1, 1, 2])
     assert events[0] == DiceRolled(
         sides=TARGET_SIDES,
         faces=[1, 1, 2],
         purpose="assassination target",
-        roller="red",
+        roller="",
         hidden=True,
     )
     began = only(events, AssassinationBegan)

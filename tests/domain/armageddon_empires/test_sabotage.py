@@ -18,7 +18,6 @@ from tests.domain.armageddon_empires.helpers import (
 )
 from tests.given_when_then import Given
 from warlog.domain.armageddon_empires.battle_events import BaseRazed
-from warlog.domain.armageddon_empires.capture import TARGET_SIDES
 from warlog.domain.armageddon_empires.challenge_events import CardDamaged, ChallengeOpened
 from warlog.domain.armageddon_empires.commands import (
     AcceptChallenge,
@@ -29,6 +28,7 @@ from warlog.domain.armageddon_empires.commands import (
 from warlog.domain.armageddon_empires.costs import SABOTAGE_AP
 from warlog.domain.armageddon_empires.ruleset import RULESET
 from warlog.domain.armageddon_empires.sabotage_events import SabotageBegan, SabotageEnded
+from warlog.domain.armageddon_empires.targets import TARGET_SIDES
 from warlog.domain.core.errors import InputError
 from warlog.domain.core.events import DiceRolled, Event
 
