@@ -152,6 +152,28 @@ def test_a_slayer_kills_with_a_single_wound() -> None:
     assert QUARRY in g.state.empires["blue"].discard and QUARRY not in g.state.damage
 
 
+def test_a_slayer_s_failed_attempt_kills_nobody() -> None:
+    # given red's Slayer (Assassin 2) beside blue's Quarry
+    g = assassins("slayer", "blue-quarry")
+    # when his dice make no success against the Quarry's one
+    attempted(g, Assassinate(player="red", card="red.slayer.1"), [1, 1, 6, 1, 1, 1])
+    ended = only(g.when(TakePrerogative(player="blue")), AssassinationEnded)
+    # then no wound is dealt, and a Slayer's single wound kills only when there is one (p.45)
+    assert (ended.wounds, ended.killed) == (0, False)
+    assert QUARRY not in g.state.empires["blue"].discard and QUARRY in g.state.instances
+
+
+def test_the_attempt_shows_blue_the_assassin_s_card_type() -> None:
+    # given red's Knife, a card type blue has never seen, beside blue's Quarry
+    g = assassins("knife", "blue-quarry")
+    assert "knife" not in g.state.empires["blue"].seen
+    # when the Knife makes his attempt
+    attempted(g, KNIFE, [6, 6, 6, 1, 1, 1, 1])
+    # then blue has seen the card that made it ("by which card", AE-71), not its army
+    assert "knife" in g.state.empires["blue"].seen
+    assert "red-a" not in g.state.sightings.get("blue", {})
+
+
 def test_a_failed_attempt_costs_the_assassin_its_ap_and_nothing_more() -> None:
     g = assassins("knife", "blue-quarry")
     attempted(g, KNIFE, [6, 1, 1, 6, 6, 1, 1])

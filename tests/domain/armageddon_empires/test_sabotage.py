@@ -158,6 +158,19 @@ def test_a_master_saboteur_names_his_target_and_a_demolitionist_destroys_it_with
     assert only(after, BaseRazed).base == "blue-hq"
 
 
+def test_a_demolitionist_s_failed_sabotage_destroys_nothing() -> None:
+    # given red's Wrecker (Saboteur 2, Demolitionist) naming blue's keep
+    g = sabotage_game("wrecker")
+    named = Sabotage(player="red", saboteur=WRECKER, target=KEEP)
+    # when his 2 dice make no success against the keep's one of 5
+    sabotaged(g, named, PICK, [1, 1, 6, 1, 1, 1, 1])
+    after = accepted(g)
+    # then the keep takes nothing: a Demolitionist destroys only with a point dealt (p.45)
+    assert only(after, SabotageEnded).dealt == 0
+    assert not [e for e in after if isinstance(e, (CardDamaged, BaseRazed))]
+    assert KEEP not in g.state.damage and "blue-hq" in g.state.bases
+
+
 def test_counter_intel_makes_the_sabotage_a_duel_that_wounds_the_saboteur() -> None:
     # given a Listening Mast (Counter Intel, level 2) among blue-hq's facilities
     bases = BASES.replace('facilities = ["veil"]', 'facilities = ["mast"]')
