@@ -92,7 +92,7 @@ def attempt_problem(state: GameState, player: str, card: str) -> RulesError | No
         return reject(
             f"{card} has no Assassin X; only a card with it assassinates (p.45)", "not_an_assassin"
         )
-    if card in state.empires[player].assassins:
+    if card in state.empires[player].assassin_cards:
         return reject(
             f"{card} has already made an assassination attempt this turn (AE-71)",
             "already_assassinated",

@@ -200,11 +200,11 @@ def view(state: GameState, player: str | None) -> dict[str, Any]:
                 "out_of_supply",
                 "unsupplied",
                 "hunted",
-                "assassins",
                 "seen",
                 "ap",
             ):
                 emp.pop(name)
+            emp.pop("assassins", None)  # AE-71: which cards made attempts (left out while none)
             emp.pop("sabotaged", None)  # AE-72: which saboteurs acted, as which armies hunted
     data["bids"] = {e: (n if e == player else HIDDEN) for e, n in data["bids"].items()}
     del data["collateral"]  # the referee's (AE-46)

@@ -121,7 +121,7 @@ def test_an_assassination_whose_wounds_reach_the_hero_s_wound_points_kills_him()
     assert QUARRY in g.state.empires["blue"].discard
     assert "blue-quarry" not in g.state.armies and not g.state.frames
     assert g.state.empires["red"].ap == ap - ASSASSINATE_AP
-    assert g.state.empires["red"].assassins == ("red.knife.1",)
+    assert g.state.empires["red"].assassin_cards == ("red.knife.1",)
     # and the assassin's army keeps its stealth, unseen by blue (AE-71)
     assert g.state.armies["red-a"].stealthed
     assert "red-a" not in g.state.sightings.get("blue", {})
@@ -269,7 +269,7 @@ def test_an_attempt_on_a_hero_gone_from_the_army_seen_is_foiled_and_tells_blue_n
     assert "blue-quarry" not in g.state.sightings["red"]
     assert [n.empire for n in notices(g.state, g.state, foiled)] == ["red"]
     # and blue's view of red does not list the card that made an attempt this turn
-    assert g.state.empires["red"].assassins == ("red.knife.1",)
+    assert g.state.empires["red"].assassin_cards == ("red.knife.1",)
     assert "assassins" not in RULESET.view(g.state, "blue")["empires"]["red"]
 
 

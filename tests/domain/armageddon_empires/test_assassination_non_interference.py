@@ -155,3 +155,31 @@ def test_blue_is_told_the_same_target_whatever_red_s_secret_draws_among_two_hero
     began = [e for _, e in real.events("ni") if e.type_name() == "assassination_began"]
     assert len(began) == 1 and began[0].candidates == ("blue.quarry.1", "blue.quarry.2")
     assert outputs_of(real, "blue") == outputs_of(other, "blue")
+
+
+def test_the_state_of_a_version_26_game_carries_no_assassins_and_27_s_only_while_some_acted(
+    tmp_path: Path,
+) -> None:
+    """``Empire.assassins`` is left out of the state while no card has made an attempt this
+    turn, as ``sabotaged`` is (AE-71, AE-72): a game of version 26 reads as it did."""
+    opening: list[dict[str, Any]] = [
+        {"type": "buy_initiative", "player": "red", "count": 0},
+        {"type": "buy_initiative", "player": "blue", "count": 0, "dice": [1, 6]},
+        {"type": "end_turn", "player": "blue"},
+    ]
+    text = toml(
+        army_block("red-d", "red", "1,0", units=("trooper", "eye"))
+        + army_block("blue-q", "blue", "1,2", hero="quarry")
+    )
+    old = begun(tmp_path / "v26", text, KEY, "26")
+    # given a game of version 26, begun and in its turns: its state, whole, names no assassins
+    assert "assassins" not in json.dumps(old.view("ni"))
+    for command in opening:
+        old.play("ni", json.dumps(command))
+    assert "assassins" not in json.dumps(old.view("ni"))
+    # and in version 27 red's state lists the card while its attempt is of this turn
+    arb = attempted(tmp_path, "v27", "red-a", wisp=False, named=True)
+    assert arb.view("ni", player="red")["state"]["empires"]["red"]["assassins"] == ["red.master.1"]
+    assert "assassins" not in arb.view("ni", player="blue")["state"]["empires"]["red"]
+    arb.play("ni", json.dumps({"type": "end_turn", "player": "red"}))
+    assert "assassins" not in json.dumps(arb.view("ni"))
