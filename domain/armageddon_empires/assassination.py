@@ -236,8 +236,13 @@ def _finish(batch: Batch[GameState]) -> None:
     assert frame.outcome is not None, "the step runs once its challenge is resolved"
     wounds = frame.outcome.damage_to_defender
     limit = damage_limit(state.card(frame.target).spec)
-    killed = bool(wounds) and (frame.slayer or state.damage.get(frame.target, 0) + wounds >= limit)
-    batch.emit(AssassinationEnded(frame=frame, wounds=wounds, killed=killed))
+    before = state.damage.get(frame.target, 0)
+    killed = bool(wounds) and (frame.slayer or before + wounds >= limit)
+    batch.emit(
+        AssassinationEnded(
+            frame=frame, wounds=wounds, killed=killed, wounded_before=before, wound_points=limit
+        )
+    )
 
 
 def legal_assassinations(state: GameState, player: str) -> list[Assassinate]:

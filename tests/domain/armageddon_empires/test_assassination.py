@@ -115,8 +115,8 @@ def test_an_assassination_whose_wounds_reach_the_hero_s_wound_points_kills_him()
     # then 3 − 0 = 3 wounds, his 3 wound points: he is killed and discarded, his army with him
     assert (ended.wounds, ended.killed) == (3, True)
     assert ended.explain() == (
-        "assassin 3 − target 0 successes = 3 wounds to blue.quarry.1 (AE-71); they reach his "
-        "wound points: killed and discarded (p.16; AE-24)"
+        "assassin 3 − target 0 successes = 3 wounds to blue.quarry.1: 3 of his 3 wound points "
+        "(0 before; AE-71); they reach them: killed and discarded (p.16; AE-24)"
     )
     assert QUARRY in g.state.empires["blue"].discard
     assert "blue-quarry" not in g.state.armies and not g.state.frames
@@ -138,6 +138,21 @@ def test_an_assassination_short_of_his_wound_points_wounds_the_hero() -> None:
     assert g.state.damage[QUARRY] == 2 and g.state.armies["blue-quarry"].hero == QUARRY
     texts = [n.text for n in notices(g.state, g.state, ended)]
     assert texts == ["Round 1: blue.quarry.1 takes 2 wounds from red's assassin red.knife.1"] * 2
+
+
+def test_a_kill_s_explanation_counts_the_wounds_the_hero_had_before_and_his_wound_points() -> None:
+    # given blue's Quarry (3 wound points) already wounded twice
+    g = assassins("knife", "blue-quarry")
+    g.state = msgspec.structs.replace(g.state, damage={QUARRY: 2})
+    # when Knife's 3 successes beat the Quarry's 2: 1 wound
+    attempted(g, KNIFE, [6, 6, 6, 6, 6, 1, 1])
+    ended = only(both_accept(g), AssassinationEnded)
+    # then the explanation shows the arithmetic of the kill: 2 before + 1 = 3 of 3 (p.16)
+    assert (ended.wounds, ended.killed, ended.wounded_before, ended.wound_points) == (1, True, 2, 3)
+    assert ended.explain() == (
+        "assassin 3 − target 2 successes = 1 wound to blue.quarry.1: 3 of his 3 wound points "
+        "(2 before; AE-71); they reach them: killed and discarded (p.16; AE-24)"
+    )
 
 
 def test_a_slayer_kills_with_a_single_wound() -> None:
