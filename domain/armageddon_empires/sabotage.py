@@ -18,7 +18,8 @@ facility of an enemy base in its hex.
 - **Outcome**: the saboteur's surplus is the facility's damage (R5), less its damage modifiers,
   halved if Hardened (R14), as an air strike's (AE-43); a Demolitionist's single point destroys
   it (p.45 over p.29, R14). A facility is destroyed at its structure, a base's own card razing
-  the base (AE-24, AE-34). In a duel the facility's surplus wounds the saboteur (p.29).
+  the base (AE-24, AE-34). In a duel the facility's surplus wounds the saboteur, or damages
+  it if it is a unit (p.29).
 - **What the base's empire learns**: the saboteur card it faces (its type is seen), the
   facility and the outcome; not the army the saboteur stands in, which keeps its stealth and is
   not sighted (AE-72). The command's fields are sealed for the saboteur's empire.
@@ -41,7 +42,7 @@ from warlog.domain.armageddon_empires.air_targets import enemy_base, facility_ta
 from warlog.domain.armageddon_empires.air_to_ground import strike_damage
 from warlog.domain.armageddon_empires.awaiting import may_roll
 from warlog.domain.armageddon_empires.battlefield import terrain_term
-from warlog.domain.armageddon_empires.cards import FacilityCard, HeroCard, damage_limit
+from warlog.domain.armageddon_empires.cards import FacilityCard, HeroCard, UnitCard, damage_limit
 from warlog.domain.armageddon_empires.challenge import Pool, Side, Term
 from warlog.domain.armageddon_empires.challenge_moves import damage_events, open_challenge
 from warlog.domain.armageddon_empires.commands import SABOTAGE_SINCE, Sabotage
@@ -183,6 +184,7 @@ def sabotage(batch: Batch[GameState], cmd: Sabotage) -> None:
         target_empire=base.empire,
         level=agent.level,
         demolitionist=agent.demolitionist,
+        unit=isinstance(state.card(agent.card).spec, UnitCard),
         counter_intel=intel,
         intel_level=intel_level,
     )
