@@ -144,13 +144,7 @@ def assassinate(batch: Batch[GameState], cmd: Assassinate) -> None:
                 f"{heroes}",
                 "bad_target",
             )
-    target, how = pick_target(
-        batch,
-        found,
-        named[0] if named else None,
-        purpose=f"{PURPOSE} target",
-        empire=cmd.player,
-    )
+    target, how = pick_target(batch, found, named, PURPOSE, cmd.player)
     chosen_by: AssassinChosenBy = "master assassin" if how == "named" else how
     actual = state.armies.get(target.army)
     if actual is None or actual.at != army.at or actual.hero != target.hero or actual.stealthed:

@@ -166,13 +166,7 @@ def hunt_hero(batch: Batch[GameState], cmd: HuntHero) -> None:
                 f"{heroes}",
                 "bad_target",
             )
-    target, how = pick_target(
-        batch,
-        found,
-        named[0] if named else None,
-        purpose=f"{PURPOSE} target",
-        empire=cmd.player,
-    )
+    target, how = pick_target(batch, found, named, PURPOSE, cmd.player)
     chosen_by: ChosenBy = "bounty hunter" if how == "named" else how
     actual = batch.state.armies.get(target.army)
     if (

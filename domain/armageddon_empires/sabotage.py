@@ -170,9 +170,8 @@ def sabotage(batch: Batch[GameState], cmd: Sabotage) -> None:
                 f"{', '.join(found)}",
                 "bad_target",
             )
-    target, how = pick_target(
-        batch, found, cmd.target, purpose=f"{PURPOSE} target", empire=cmd.player
-    )
+    named = [t for t in found if t == cmd.target]
+    target, how = pick_target(batch, found, named, PURPOSE, cmd.player)
     chosen_by: SabotagePick = "master saboteur" if how == "named" else how
     intel, intel_level = counter_intel(state, base)
     frame = SabotageMission(

@@ -54,17 +54,14 @@ def pick_roller(state: GameState, empire: str) -> str:
 
 
 def pick_target(
-    batch: Batch[GameState],
-    found: Sequence[T],
-    named: T | None,
-    *,
-    purpose: str,
-    empire: str,
+    batch: Batch[GameState], found: Sequence[T], named: Sequence[T], operation: str, empire: str
 ) -> tuple[T, Choice]:
-    """The target among ``found`` and how it was chosen: ``named`` if given, else the only one,
-    else the one the pick chooses. Since version 24 the hidden pick (``purpose``) is rolled first
-    in every call, named or not (``HUNTS_ALIKE_SINCE``), by ``pick_roller``; version 23 and
-    before roll one public die of ``empire``'s, one side a target, only among several unnamed."""
+    """The target among ``found`` and how it was chosen: the first of ``named`` (those that
+    match the name the command gives) if any, else the only one, else the one the pick chooses.
+    Since version 24 the hidden pick (``operation`` + " target") is rolled first in every call,
+    named or not (``HUNTS_ALIKE_SINCE``), by ``pick_roller``; version 23 and before roll one
+    public die of ``empire``'s, one side a target, only among several unnamed."""
+    purpose = f"{operation} target"
     alike = batch.state.rules_version >= HUNTS_ALIKE_SINCE
     faces = (
         batch.roll(
@@ -77,8 +74,8 @@ def pick_target(
         if alike
         else []
     )
-    if named is not None:
-        return named, "named"
+    if named:
+        return named[0], "named"
     if len(found) == 1:
         return found[0], "only"
     if alike:

@@ -73,13 +73,13 @@ AGENTS += MAST_CARD
 SAPPER = """
 [[cards]]
 kind = "unit"
+abilities = ["Saboteur 1", "Stealth 3"]
 id = "sapper"
 name = "Test Sapper"
+hit_points = 3
 attack = 1
 defense = 1
-hit_points = 3
 movement = 3
-abilities = ["Saboteur 1", "Stealth 3"]
 """
 
 #: blue's stronghold at 6,3 (plains): its Test Keep (defence 5, structure 8) and a Test Veil
