@@ -335,12 +335,12 @@ PLAYED: dict[str, Played] = {
         ARMY_CARDS,
     ),
     MASTER_SABOTEUR: Played(
-        "since version 27 the saboteur names the facility it sabotages", "p.45; AE-72", ARMY_CARDS
+        "since version 27 the saboteur names the facility it sabotages", "p.45; AE-72", HEROES
     ),
     DEMOLITIONIST: Played(
         "since version 27 a single point of the saboteur's damage destroys the facility",
         "p.45; R14, AE-72",
-        ARMY_CARDS,
+        HEROES,
     ),
     COUNTER_INTEL: Played(
         "since version 27 every facility of its hex defends a sabotage with fate equal to its "
@@ -361,6 +361,19 @@ PLAYED_SINCE: dict[str, int] = {
     MASTER_SABOTEUR: 27,
     DEMOLITIONIST: 27,
     COUNTER_INTEL: 27,
+}
+
+
+#: p.45 (digest §9.1): the hero abilities that qualify another the card prints, by the one they
+#: qualify: a Master Assassin or a Slayer works on the card's own assassination attempts, a
+#: Master Saboteur or a Demolitionist on its own sabotage. Printed without it they do nothing, so
+#: a new scenario that gives a card one alone is refused (``scenario_checks.check_played``;
+#: AE-70, AE-71, AE-72), since version 27, when the rules play them (``PLAYED_SINCE``)
+QUALIFIES: dict[str, str] = {
+    MASTER_ASSASSIN: ASSASSIN,
+    SLAYER: ASSASSIN,
+    MASTER_SABOTEUR: SABOTEUR,
+    DEMOLITIONIST: SABOTEUR,
 }
 
 

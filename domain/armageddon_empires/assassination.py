@@ -6,9 +6,9 @@
   an empire may do is judged by its sightings). Since version 27 (``ASSASSINATION_SINCE``)
   only. It costs ``ASSASSINATE_AP`` (R11) and a card makes one attempt a turn (AE-71).
 - **Target**: one picked at random among the heroes spotted there, unless the assassin is a
-  Master Assassin, who may name it (p.45). The pick is a hidden roll of the assassin's empire,
-  the hunt's (``capture.TARGET_DICE`` of ``capture.TARGET_SIDES``, read by ``capture.picked``),
-  made alike in every attempt, named, alone or among several, foiled or not (AE-21, AE-71).
+  Master Assassin, who may name it (p.45). The pick is the referee's hidden roll, the hunt's
+  (``targets.pick_target``), made alike in every attempt, named, alone or among several, foiled
+  or not (AE-21, AE-71).
 - **Pools** (an opposed challenge, p.28): assassin = X (digest §8.2, inferred); target = the
   hero's fate as printed (p.16). The target re-rolls with his unspent fate; the assassin with
   his own if he is a hero, a unit having none (AE-71). The target's empire has the Defender's
@@ -41,7 +41,6 @@ from warlog.domain.armageddon_empires.assassination_events import (
     AssassinChosenBy,
 )
 from warlog.domain.armageddon_empires.awaiting import may_roll
-from warlog.domain.armageddon_empires.capture import TARGET_DICE, TARGET_SIDES, picked
 from warlog.domain.armageddon_empires.cards import HeroCard, damage_limit
 from warlog.domain.armageddon_empires.challenge import Pool, Side, Term
 from warlog.domain.armageddon_empires.challenge_moves import open_challenge
@@ -50,6 +49,7 @@ from warlog.domain.armageddon_empires.costs import ASSASSINATE_AP
 from warlog.domain.armageddon_empires.fog import Sighting
 from warlog.domain.armageddon_empires.frames import Assassination
 from warlog.domain.armageddon_empires.state import Army, GameState
+from warlog.domain.armageddon_empires.targets import pick_target
 from warlog.domain.core.batch import Batch
 from warlog.domain.core.errors import RulesError, reject
 from warlog.domain.core.procedure import Step
@@ -92,7 +92,7 @@ def attempt_problem(state: GameState, player: str, card: str) -> RulesError | No
         return reject(
             f"{card} has no Assassin X; only a card with it assassinates (p.45)", "not_an_assassin"
         )
-    if card in state.empires[player].assassins:
+    if card in state.empires[player].assassin_cards:
         return reject(
             f"{card} has already made an assassination attempt this turn (AE-71)",
             "already_assassinated",
@@ -110,7 +110,7 @@ def attempt_problem(state: GameState, player: str, card: str) -> RulesError | No
 
 
 def assassinate(batch: Batch[GameState], cmd: Assassinate) -> None:
-    """The assassin's hidden pick, then ``assassination_began`` (its challenge opening next),
+    """The referee's hidden pick, then ``assassination_began`` (its challenge opening next),
     or ``assassination_foiled`` when the hero its empire saw is no longer in the army it saw
     him in, or that army is gone or hidden by stealth (AE-71). RulesError
     ``rules/not_in_this_version`` before version 27, and for a card that may not assassinate
@@ -144,16 +144,8 @@ def assassinate(batch: Batch[GameState], cmd: Assassinate) -> None:
                 f"{heroes}",
                 "bad_target",
             )
-    faces = batch.roll(
-        TARGET_DICE, TARGET_SIDES, purpose=f"{PURPOSE} target", roller=cmd.player, hidden=True
-    )
-    chosen_by: AssassinChosenBy
-    if named:
-        target, chosen_by = named[0], "master assassin"
-    elif len(found) == 1:
-        target, chosen_by = found[0], "only"
-    else:
-        target, chosen_by = found[picked(faces, len(found))], "die"
+    target, how = pick_target(batch, found, named, PURPOSE, cmd.player)
+    chosen_by: AssassinChosenBy = "master assassin" if how == "named" else how
     actual = state.armies.get(target.army)
     if actual is None or actual.at != army.at or actual.hero != target.hero or actual.stealthed:
         batch.emit(
@@ -238,8 +230,13 @@ def _finish(batch: Batch[GameState]) -> None:
     assert frame.outcome is not None, "the step runs once its challenge is resolved"
     wounds = frame.outcome.damage_to_defender
     limit = damage_limit(state.card(frame.target).spec)
-    killed = bool(wounds) and (frame.slayer or state.damage.get(frame.target, 0) + wounds >= limit)
-    batch.emit(AssassinationEnded(frame=frame, wounds=wounds, killed=killed))
+    before = state.damage.get(frame.target, 0)
+    killed = bool(wounds) and (frame.slayer or before + wounds >= limit)
+    batch.emit(
+        AssassinationEnded(
+            frame=frame, wounds=wounds, killed=killed, wounded_before=before, wound_points=limit
+        )
+    )
 
 
 def legal_assassinations(state: GameState, player: str) -> list[Assassinate]:

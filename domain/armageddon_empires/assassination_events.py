@@ -16,7 +16,7 @@ AssassinChosenBy = Literal["only", "die", "master assassin"]
 #: what the target's empire is told of how the target was chosen (AE-71): the same words
 #: whichever way it was
 CHOSEN_UNTOLD = (
-    "the only hero spotted there, one picked by the assassin's hidden roll, or one named by a "
+    "the only hero spotted there, one picked by the referee's hidden roll, or one named by a "
     "Master Assassin (p.45; AE-71)"
 )
 
@@ -49,7 +49,8 @@ class AssassinationBegan(Event, frozen=True, tag="assassination_began"):
     def explain(self) -> str:
         how = {
             "only": "the only hero its empire spotted there",
-            "die": f"picked by its hidden roll among {', '.join(self.candidates)} (AE-71)",
+            "die": f"picked by the referee's hidden roll among {', '.join(self.candidates)} "
+            "(AE-71)",
             "master assassin": "named by the assassin, a Master Assassin (p.45)",
         }[self.chosen_by]
         return f"{self._opening()}; target: {how}"
@@ -82,8 +83,9 @@ class AssassinationFoiled(Event, frozen=True, tag="assassination_foiled"):
         )
 
 
-def verdict(frame: Assassination, wounds: int, killed: bool) -> str:
-    """The arithmetic of an assassination's outcome (p.16, p.45; AE-71)."""
+def verdict(frame: Assassination, wounds: int, killed: bool, before: int, points: int) -> str:
+    """The arithmetic of an assassination's outcome (p.16, p.45; AE-71): the wounds, and the
+    hero's wounds after them of his wound points, with those he had ``before``."""
     o = frame.outcome
     if o is None:
         return "the challenge is not resolved yet"
@@ -94,7 +96,8 @@ def verdict(frame: Assassination, wounds: int, killed: bool) -> str:
             "nothing more befalls either side (AE-71)"
         )
     out = (
-        f"assassin {a} − target {d} successes = {plural(wounds, 'wound')} to {frame.target} (AE-71)"
+        f"assassin {a} − target {d} successes = {plural(wounds, 'wound')} to {frame.target}: "
+        f"{before + wounds} of his {points} wound points ({before} before; AE-71)"
     )
     if frame.slayer:
         return (
@@ -102,7 +105,7 @@ def verdict(frame: Assassination, wounds: int, killed: bool) -> str:
             + "; the assassin is a Slayer, and a single wound kills: killed and discarded (p.45)"
         )
     if killed:
-        return out + "; they reach his wound points: killed and discarded (p.16; AE-24)"
+        return out + "; they reach them: killed and discarded (p.16; AE-24)"
     return out + "; he survives them, wounded (p.16)"
 
 
@@ -114,9 +117,13 @@ class AssassinationEnded(Event, frozen=True, tag="assassination_ended"):
     frame: Assassination
     wounds: int
     killed: bool
+    #: the wounds the target had before the attempt, and his wound points (p.16), so that the
+    #: explanation shows whether the wounds reach them
+    wounded_before: int = 0
+    wound_points: int = 0
 
     def explain(self) -> str:
-        return verdict(self.frame, self.wounds, self.killed)
+        return verdict(self.frame, self.wounds, self.killed, self.wounded_before, self.wound_points)
 
 
 ASSASSINATION_EVENT_TYPES: tuple[type[Event], ...] = (

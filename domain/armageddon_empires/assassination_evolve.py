@@ -22,7 +22,7 @@ def _attempted(state: GameState, empire: str, card: str, ap: int) -> GameState:
     """The empire's AP spent and ``card``'s attempt of this turn made (AE-71)."""
     emp = state.empires[empire]
     return changes.with_empire(
-        state, replace(emp, ap=emp.ap - ap, assassins=(*emp.assassins, card))
+        state, replace(emp, ap=emp.ap - ap, assassins=(*emp.assassin_cards, card))
     )
 
 

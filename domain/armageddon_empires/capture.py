@@ -5,8 +5,9 @@
   costs ``HUNT_HERO_AP`` (R11) and an army hunts once a turn (AE-21).
 - **Target**: the only candidate; among several, one picked by a die, unless the hunter has a
   Bounty Hunter card in the hex, who may name it (p.30). Since version 24 the die is a hidden
-  roll of the hunter's, the same dice in every hunt, picked or named, foiled or not, so that it
-  tells the hunted empire nothing of what the hunter saw (AE-21, AE-38; ``HUNTS_ALIKE_SINCE``).
+  roll, the same dice in every hunt, picked or named, foiled or not, so that it tells the hunted
+  empire nothing of what the hunter saw (AE-21, AE-38; ``HUNTS_ALIKE_SINCE``): the hunter's in
+  versions 24 to 26, the referee's since 27 (``targets.pick_target``).
 - Every army of the hunter in the hex takes part: the stealthed ones lose stealth, and the
   target's empire sees them all (p.30; AE-21).
 - **Pools**: hunter = ``CAPTURE_KILL_BASE_DICE`` + the hunter's unit cards in the hex // 2 +
@@ -23,8 +24,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-
 from warlog.domain.armageddon_empires.abilities import BOUNTY_HUNTER, level
 from warlog.domain.armageddon_empires.awaiting import may_roll
 from warlog.domain.armageddon_empires.cards import HeroCard
@@ -38,7 +37,7 @@ from warlog.domain.armageddon_empires.challenge_events import (
     HuntFoiled,
 )
 from warlog.domain.armageddon_empires.challenge_moves import open_challenge
-from warlog.domain.armageddon_empires.commands import HUNTS_ALIKE_SINCE, HuntHero
+from warlog.domain.armageddon_empires.commands import HuntHero
 from warlog.domain.armageddon_empires.costs import HUNT_HERO_AP
 from warlog.domain.armageddon_empires.fog import Sighting
 from warlog.domain.armageddon_empires.frames import CaptureKill
@@ -46,6 +45,7 @@ from warlog.domain.armageddon_empires.guards import BASE_KINDS, own_army
 from warlog.domain.armageddon_empires.observation import observation_into, sighting
 from warlog.domain.armageddon_empires.state import Army, Base, GameState
 from warlog.domain.armageddon_empires.supply import is_besieged
+from warlog.domain.armageddon_empires.targets import pick_target
 from warlog.domain.core.batch import Batch
 from warlog.domain.core.errors import RulesError, reject
 from warlog.domain.core.hexgrid import Hex
@@ -64,13 +64,6 @@ UNITS_PER_HUNTER_DIE = 2
 #: where 21 took its AP and left the sighting as it was
 STEALTHED_PREY_UNSEEN_SINCE = 22
 PURPOSE = "capture kill"
-#: AE-21, AE-38: since version 24 (``HUNTS_ALIKE_SINCE``) every hunt rolls ``TARGET_DICE``
-#: hidden dice of ``TARGET_SIDES`` sides, the hunter's, whether they pick or not: 210 = 2·3·5·7,
-#: so 210³ is a multiple of every number of targets from 1 to 8 (``MAX_ARMIES_PER_HEX``, the
-#: most enemy armies a hex holds), and the pick is uniform among them whatever their number,
-#: which the roll's size no longer tells (a die of one side per target did, in the open)
-TARGET_DICE = 3
-TARGET_SIDES = 210
 
 
 def _hunters(state: GameState, empire: str, at: str) -> list[Army]:
@@ -145,18 +138,9 @@ def foiled_sight(state: GameState, prey: Army | None, at: str) -> Sighting | Non
     return sighting(state, prey, "contact", "the hunt found it no longer alone (p.30; AE-38)")
 
 
-def picked(faces: Sequence[int], count: int) -> int:
-    """The place (from 0) among ``count`` targets that ``faces`` of ``TARGET_SIDES`` sides pick:
-    the number they make as digits of that base, modulo ``count`` (AE-21)."""
-    number = 0
-    for face in faces:
-        number = number * TARGET_SIDES + face - 1
-    return number % count
-
-
 def hunt_hero(batch: Batch[GameState], cmd: HuntHero) -> None:
     """``capture_kill_began`` (after a die for a random target among several; since version 24
-    after the hunter's hidden pick, rolled in every hunt, ``HUNTS_ALIKE_SINCE``), its challenge
+    after the hidden pick rolled in every hunt, ``targets.pick_target``), its challenge
     opening next; or ``hunt_foiled`` when the hero it saw alone is alone no more, gone or, since
     version 22, hidden by stealth, which the hunter is then not shown (AE-38,
     ``STEALTHED_PREY_UNSEEN_SINCE``). RulesError for an army that may not hunt or a bad target."""
@@ -182,28 +166,8 @@ def hunt_hero(batch: Batch[GameState], cmd: HuntHero) -> None:
                 f"{heroes}",
                 "bad_target",
             )
-    alike = state.rules_version >= HUNTS_ALIKE_SINCE
-    faces = (
-        batch.roll(
-            TARGET_DICE,
-            TARGET_SIDES,
-            purpose=f"{PURPOSE} target",
-            roller=cmd.player,
-            hidden=True,
-        )
-        if alike
-        else []
-    )
-    chosen_by: ChosenBy
-    if named:
-        target, chosen_by = named[0], "bounty hunter"
-    elif len(found) == 1:
-        target, chosen_by = found[0], "only"
-    elif alike:
-        target, chosen_by = found[picked(faces, len(found))], "die"
-    else:
-        (face,) = batch.roll(1, len(found), purpose=f"{PURPOSE} target", roller=cmd.player)
-        target, chosen_by = found[face - 1], "die"
+    target, how = pick_target(batch, found, named, PURPOSE, cmd.player)
+    chosen_by: ChosenBy = "bounty hunter" if how == "named" else how
     actual = batch.state.armies.get(target.army)
     if (
         actual is None

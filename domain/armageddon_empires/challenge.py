@@ -136,6 +136,12 @@ class Side(msgspec.Struct, frozen=True, kw_only=True):
         return f"{list(self.faces)} = {counted(self.successes)}"
 
 
+#: where the manual makes a challenge of each purpose a duel: air combat's (Air To Air, HARM:
+#: p.31) unless listed; a sabotage against Counter Intel is one by p.29 and p.48 (AE-72)
+DUEL_PAGES: dict[str, str] = {"sabotage": "p.29, p.48"}
+DUEL_PAGE = "p.31"
+
+
 class Outcome(msgspec.Struct, frozen=True, kw_only=True):
     """How a challenge ended (R5) and what it dealt."""
 
@@ -151,7 +157,8 @@ class Outcome(msgspec.Struct, frozen=True, kw_only=True):
     #: a threshold challenge: successes ≥ threshold (p.28)
     succeeded: bool = False
 
-    def text(self) -> str:
+    def text(self, purpose: str = "") -> str:
+        """The outcome's arithmetic, a duel's with the page of the challenge's ``purpose``."""
         a = self.attacker_successes
         if self.kind == "threshold":
             verdict = "succeeds" if self.succeeded else "fails"
@@ -166,7 +173,7 @@ class Outcome(msgspec.Struct, frozen=True, kw_only=True):
         elif self.damage_to_attacker:
             out += (
                 f": the defender's surplus {d} − {a} = {self.damage_to_attacker} damage to the "
-                "attacker (a duel, p.31)"
+                f"attacker (a duel, {DUEL_PAGES.get(purpose, DUEL_PAGE)})"
             )
         else:
             out += ": no damage (the attacker must have more, R5)"

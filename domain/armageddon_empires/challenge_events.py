@@ -195,7 +195,7 @@ class ChallengeResolved(Event, frozen=True, tag="challenge_resolved"):
             else f"{plural(self.challenge.accepts_needed, 'accept')} in a row"
         )
         return (
-            f"challenge {self.challenge.number} ends by {how} (R5): {self.outcome.text()}\n"
+            f"challenge {self.challenge.number} ends by {how} (R5): {self.outcome.text(self.challenge.purpose)}\n"
             f"{self.challenge.describe()}"
         )
 

@@ -166,10 +166,12 @@ def hidden_loss(state: GameState, card: str) -> GameState:
     return left_empty(state, army_id)
 
 
-def new_turn_for_saboteurs(state: GameState, empire: str) -> GameState:
-    """``empire``'s saboteurs may sabotage again (once a turn, AE-72): its ``sabotaged`` left
-    out again (UNSET), as in a game where none has."""
+def new_turn_for_agents(state: GameState, empire: str) -> GameState:
+    """``empire``'s assassins and saboteurs may act again (once a turn, AE-71, AE-72): its
+    ``assassins`` and ``sabotaged`` left out again (UNSET), as in a game where none has."""
     emp = state.empires[empire]
-    if isinstance(emp.sabotaged, msgspec.UnsetType):
+    if isinstance(emp.sabotaged, msgspec.UnsetType) and isinstance(
+        emp.assassins, msgspec.UnsetType
+    ):
         return state
-    return with_empire(state, replace(emp, sabotaged=msgspec.UNSET))
+    return with_empire(state, replace(emp, assassins=msgspec.UNSET, sabotaged=msgspec.UNSET))

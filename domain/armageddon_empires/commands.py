@@ -261,8 +261,8 @@ SABOTAGE_SINCE = 27
 class Sabotage(Command, frozen=True, tag="sabotage"):
     """Sabotage (p.29, p.45; AE-72, since version 27): the card ``saboteur``, with Saboteur X, in
     an army in the hex of an enemy stronghold or outpost, sabotages one of its facilities:
-    ``target``, named only by a Master Saboteur; otherwise picked at random by the saboteur's
-    hidden roll. Both are sealed for the saboteur's empire, ``target`` even when left out, so
+    ``target``, named only by a Master Saboteur; otherwise picked at random by the referee's
+    hidden roll (AE-72; ``targets.pick_target``). Both are sealed for the saboteur's empire, ``target`` even when left out, so
     that the command tells the other empire nothing of the army it stands in or of its
     abilities before the sabotage shows them."""
 

@@ -113,9 +113,9 @@ def _initiative_determined(state: GameState, e: InitiativeDetermined) -> GameSta
 
 def _turn_began(state: GameState, e: TurnBegan) -> GameState:
     emp = state.empires[e.empire]
-    emp = replace(emp, ap=e.ap, moved=(), out_of_supply=(), ap_owed=0, hunted=(), assassins=())
+    emp = replace(emp, ap=e.ap, moved=(), out_of_supply=(), ap_owed=0, hunted=())
     state = _empire(state, emp)
-    state = changes.new_turn_for_saboteurs(state, e.empire)  # AE-72
+    state = changes.new_turn_for_agents(state, e.empire)  # AE-71, AE-72
     return replace(state, current=e.empire)
 
 
@@ -129,8 +129,8 @@ def _supply_traced(state: GameState, e: SupplyTraced) -> GameState:
 
 def _turn_ended(state: GameState, e: TurnEnded) -> GameState:
     emp = state.empires[e.empire]
-    state = _empire(state, replace(emp, ap=0, moved=(), out_of_supply=(), hunted=(), assassins=()))
-    state = changes.new_turn_for_saboteurs(state, e.empire)  # AE-72
+    state = _empire(state, replace(emp, ap=0, moved=(), out_of_supply=(), hunted=()))
+    state = changes.new_turn_for_agents(state, e.empire)  # AE-71, AE-72
     return replace(state, current=None, ending_turn=False, delayed=())
 
 

@@ -256,6 +256,8 @@ class SabotageMission(Frame, frozen=True, kw_only=True, tag="sabotage", tag_fiel
     level: int
     #: the saboteur prints Demolitionist: one point of damage destroys the facility (p.45; R14)
     demolitionist: bool = False
+    #: the saboteur is a unit: a duel's surplus is damage to its hit points, not wounds
+    unit: bool = False
     #: the Counter Intel facility of the hex with the highest level, "" for none, and that level:
     #: the facility's fate, in a duel (p.29, p.48)
     counter_intel: str = ""

@@ -86,7 +86,7 @@ def _empires(state: GameState, out: list[Violation]) -> None:
                 out.append(Violation("cards_held_by_owner", f"{empire.id} holds {card}"))
         if not set(empire.face_down) <= set(empire.discard):  # AE-49: face down in the pile
             out.append(Violation("face_down_in_discard", f"{empire.id}: {empire.face_down}"))
-        _assassins(state, empire.id, empire.assassins, out)
+        _assassins(state, empire.id, empire.assassin_cards, out)
 
 
 def _assassins(state: GameState, empire: str, cards: tuple[str, ...], out: list[Violation]) -> None:

@@ -112,7 +112,8 @@ class ArmageddonEmpires(Rules[GameState, Command]):
     #: attempt showing the target's empire the assassin and never its army (AE-71); a saboteur
     #: sabotages a facility of an enemy base in its hex, a duel where Counter Intel stands
     #: (p.29, p.45, p.48; AE-72), and Saboteur X, Master Saboteur, Demolitionist and Counter
-    #: Intel are played (AE-70)
+    #: Intel are played (AE-70); the hidden pick of a hunt's, an assassination's or a sabotage's
+    #: target is the referee's roll, not the acting empire's (AE-21, ``targets``)
     version: ClassVar[str] = "27"
     #: each played as a variant of this class (``every_version``); version 6's air strike's
     #: unit targets are the sighted units still standing in the hex (AE-42,

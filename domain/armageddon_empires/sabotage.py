@@ -5,12 +5,11 @@ facility of an enemy base in its hex.
   or not, in the hex of an enemy stronghold or outpost (the same hex, digest 8.1), once a turn
   each (``SABOTAGES_PER_TURN``), for ``SABOTAGE_AP`` (R11).
 - **Target**: the base's own card or one of its facilities (as an air strike's, AE-42), picked
-  by a hidden roll made in every sabotage (``capture.TARGET_DICE`` dice of
-  ``capture.TARGET_SIDES`` sides, ``capture.picked``), unless the saboteur is a Master
-  Saboteur, who may name it (p.45). The roll is the referee's (``PICK_ROLLER``), sealed for
-  both empires: the facility it picks is shown to the base's empire, which defends it, so a
-  secret draw of the saboteur's empire would let what that empire alone holds decide what the
-  other is shown.
+  by a hidden roll made in every sabotage (``targets.pick_target``), unless the saboteur is a
+  Master Saboteur, who may name it (p.45). The roll is the referee's, sealed for both empires
+  (``targets.REFEREE_PICKS_SINCE``): the facility it picks is shown to the base's empire, which
+  defends it, so a secret draw of the saboteur's empire would let what that empire alone holds
+  decide what the other is shown.
 - **Pools**: the saboteur's Saboteur X (p.45) against the facility's defence + the hex's terrain
   (R12; the defence is inferred, digest 8.3). A hero saboteur spends his own fate (R6); a unit
   has none. With a Counter Intel facility in the hex (the highest level among several), the
@@ -19,7 +18,8 @@ facility of an enemy base in its hex.
 - **Outcome**: the saboteur's surplus is the facility's damage (R5), less its damage modifiers,
   halved if Hardened (R14), as an air strike's (AE-43); a Demolitionist's single point destroys
   it (p.45 over p.29, R14). A facility is destroyed at its structure, a base's own card razing
-  the base (AE-24, AE-34). In a duel the facility's surplus wounds the saboteur (p.29).
+  the base (AE-24, AE-34). In a duel the facility's surplus wounds the saboteur, or damages
+  it if it is a unit (p.29).
 - **What the base's empire learns**: the saboteur card it faces (its type is seen), the
   facility and the outcome; not the army the saboteur stands in, which keeps its stealth and is
   not sighted (AE-72). The command's fields are sealed for the saboteur's empire.
@@ -42,8 +42,7 @@ from warlog.domain.armageddon_empires.air_targets import enemy_base, facility_ta
 from warlog.domain.armageddon_empires.air_to_ground import strike_damage
 from warlog.domain.armageddon_empires.awaiting import may_roll
 from warlog.domain.armageddon_empires.battlefield import terrain_term
-from warlog.domain.armageddon_empires.capture import TARGET_DICE, TARGET_SIDES, picked
-from warlog.domain.armageddon_empires.cards import FacilityCard, HeroCard, damage_limit
+from warlog.domain.armageddon_empires.cards import FacilityCard, HeroCard, UnitCard, damage_limit
 from warlog.domain.armageddon_empires.challenge import Pool, Side, Term
 from warlog.domain.armageddon_empires.challenge_moves import damage_events, open_challenge
 from warlog.domain.armageddon_empires.commands import SABOTAGE_SINCE, Sabotage
@@ -55,15 +54,12 @@ from warlog.domain.armageddon_empires.sabotage_events import (
     SabotagePick,
 )
 from warlog.domain.armageddon_empires.state import Army, Base, GameState
+from warlog.domain.armageddon_empires.targets import pick_target
 from warlog.domain.core.batch import Batch
 from warlog.domain.core.errors import RulesError, reject
 from warlog.domain.core.procedure import Step
 
 PURPOSE = "sabotage"
-#: AE-72: the hidden pick of the target is the referee's (no roller: its faces sealed for every
-#: empire, as an observation check's), not the saboteur's: the base's facilities are public, and
-#: the one it picks is shown to both sides
-PICK_ROLLER = ""
 #: AE-72: each saboteur sabotages at most once in its empire's turn (as an army hunts once,
 #: AE-21); ``Empire.sabotaged`` lists those that have
 SABOTAGES_PER_TURN = 1
@@ -174,16 +170,9 @@ def sabotage(batch: Batch[GameState], cmd: Sabotage) -> None:
                 f"{', '.join(found)}",
                 "bad_target",
             )
-    faces = batch.roll(
-        TARGET_DICE, TARGET_SIDES, purpose=f"{PURPOSE} target", roller=PICK_ROLLER, hidden=True
-    )
-    chosen_by: SabotagePick
-    if cmd.target is not None:
-        target, chosen_by = cmd.target, "master saboteur"
-    elif len(found) == 1:
-        target, chosen_by = found[0], "only"
-    else:
-        target, chosen_by = found[picked(faces, len(found))], "die"
+    named = [t for t in found if t == cmd.target]
+    target, how = pick_target(batch, found, named, PURPOSE, cmd.player)
+    chosen_by: SabotagePick = "master saboteur" if how == "named" else how
     intel, intel_level = counter_intel(state, base)
     frame = SabotageMission(
         empire=cmd.player,
@@ -194,6 +183,7 @@ def sabotage(batch: Batch[GameState], cmd: Sabotage) -> None:
         target_empire=base.empire,
         level=agent.level,
         demolitionist=agent.demolitionist,
+        unit=isinstance(state.card(agent.card).spec, UnitCard),
         counter_intel=intel,
         intel_level=intel_level,
     )

@@ -10,6 +10,7 @@ from typing import Literal
 from warlog.domain.armageddon_empires.challenge import counted
 from warlog.domain.armageddon_empires.frames import SabotageMission
 from warlog.domain.core.events import Event
+from warlog.domain.core.summary import plural
 
 SabotagePick = Literal["only", "die", "master saboteur"]
 
@@ -29,7 +30,8 @@ class SabotageBegan(Event, frozen=True, tag="sabotage_began"):
         f = self.frame
         how = {
             "only": "the base's only facility",
-            "die": f"picked at random among {', '.join(self.candidates)} (p.45; AE-72)",
+            "die": f"picked by the referee's hidden roll among {', '.join(self.candidates)} "
+            "(p.45; AE-72)",
             "master saboteur": "named by the saboteur, a Master Saboteur (p.45)",
         }[self.chosen_by]
         out = (
@@ -46,6 +48,12 @@ class SabotageBegan(Event, frozen=True, tag="sabotage_began"):
         return out
 
 
+def saboteur_hurt(frame: SabotageMission, amount: int) -> str:
+    """What a duel's surplus of ``amount`` is to the saboteur: wounds to a hero, damage to a
+    unit, which has hit points."""
+    return f"{amount} damage" if frame.unit else plural(amount, "wound")
+
+
 def sabotage_verdict(frame: SabotageMission, dealt: int, wounds: int, note: str) -> str:
     """The arithmetic of a resolved sabotage (p.29, p.45; R5, R14; AE-72)."""
     o = frame.outcome
@@ -53,15 +61,18 @@ def sabotage_verdict(frame: SabotageMission, dealt: int, wounds: int, note: str)
         return "the challenge is not resolved yet"
     a, d = o.attacker_successes, o.defender_successes
     if a > d:
-        out = f"saboteur {counted(a)} > facility {d}: {a - d} damage to {frame.target} (R5)"
+        out = (
+            f"saboteur {counted(a)} > facility {counted(d)}: {a - d} damage to {frame.target} (R5)"
+        )
         if note:
             out += f", {note}"
         return out + f": {dealt} dealt"
-    out = f"saboteur {counted(a)} ≤ facility {d}: no damage to {frame.target} (R5)"
+    out = f"saboteur {counted(a)} ≤ facility {counted(d)}: no damage to {frame.target} (R5)"
     if wounds:
+        unit = " (a unit: to its hit points)" if frame.unit else ""
         out += (
             f"; a duel (Counter Intel, p.29, p.48): the facility's surplus {d} − {a} = "
-            f"{wounds} wounds to {frame.saboteur}"
+            f"{saboteur_hurt(frame, wounds)} to {frame.saboteur}{unit}"
         )
     return out
 
@@ -75,7 +86,7 @@ class SabotageEnded(Event, frozen=True, tag="sabotage_ended"):
     frame: SabotageMission
     #: the damage the facility takes, modifiers applied (0: none)
     dealt: int
-    #: the wounds the saboteur takes in a duel (0: none)
+    #: the wounds the saboteur takes in a duel, damage to its hit points for a unit (0: none)
     wounds: int
     #: how ``dealt`` was reached from the surplus: modifiers, Hardened, Demolitionist
     note: str = ""

@@ -12,7 +12,9 @@ import msgspec
 from warlog.domain.armageddon_empires.abilities import (
     HQ,
     MINEFIELD,
+    QUALIFIES,
     STEALTH,
+    Played,
     has,
     level,
     parse_ability,
@@ -283,15 +285,17 @@ PLAYED_ONLY_SINCE = 26
 
 def check_played(scenario: Scenario, version: int) -> None:
     """AE-70: since version 26 raise InputError ``input/bad_scenario`` naming the first card
-    ability no rule of these rules plays (``abilities.played_in`` the version), or plays on a card of another
-    kind (``Played.kinds``): its field, its card, the card's kind and the version."""
+    ability no rule of these rules plays (``abilities.played_in`` the version), or plays on a card
+    of another kind (``Played.kinds``): its field, its card, the card's kind and the version; and
+    (since version 27, AE-71, AE-72) one that qualifies an ability its card does not print
+    (``abilities.QUALIFIES``): its field, its card and both abilities."""
     if version < PLAYED_ONLY_SINCE:
         return
     played_here = played_in(version)  # AE-72: sabotage's since version 27
     for i, spec in enumerate(scenario.cards):
         kind = kind_of(spec)
-        for j, printed in enumerate(spec.abilities):
-            name = parse_ability(printed, card=spec.id, kind=kind).name
+        names = [parse_ability(p, card=spec.id, kind=kind).name for p in spec.abilities]
+        for j, (printed, name) in enumerate(zip(spec.abilities, names, strict=True)):
             played = played_here.get(name)
             if played is None:
                 raise _bad(
@@ -309,6 +313,21 @@ def check_played(scenario: Scenario, version: int) -> None:
                     f"would do nothing on {a} {kind} card (AE-70); docs/scenarios.md lists the "
                     "abilities they play and the cards they play them on",
                 )
+        _check_qualified(i, spec.id, names, played_here)
+
+
+def _check_qualified(i: int, card: str, names: list[str], played: dict[str, Played]) -> None:
+    """A Master Assassin or Slayer without Assassin X, a Master Saboteur or Demolitionist without
+    Saboteur X, would do nothing (p.45; ``abilities.QUALIFIES``): refused, naming both."""
+    for j, name in enumerate(names):
+        needed = QUALIFIES.get(name)
+        if needed is None or name not in played or needed in names:
+            continue
+        raise _bad(
+            f"$.cards[{i}].abilities[{j}]",
+            f"card {card!r}: {name!r} works on the card's own {needed} X, which it does not "
+            f"print, and would do nothing without it (p.45; AE-70); give it {needed} X too",
+        )
 
 
 def _check_card_counts(scenario: Scenario) -> None:

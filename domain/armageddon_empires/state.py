@@ -62,8 +62,9 @@ class Empire(msgspec.Struct, frozen=True):
     #: armies that hunted a hero this turn (one hunt per army per turn, AE-21)
     hunted: tuple[str, ...] = ()
     #: since version 27, the cards that made an assassination attempt this turn (one attempt per
-    #: card per turn, AE-71)
-    assassins: tuple[str, ...] = ()
+    #: card per turn, AE-71); left out of the encoding (UNSET) while none has, as ``sabotaged``,
+    #: so that older games' states stay as they were
+    assassins: tuple[str, ...] | msgspec.UnsetType = msgspec.UNSET
     #: the card types this empire has seen (its own, and the enemy's it has seen; AE-7, AE-17)
     seen: tuple[str, ...] = ()
     #: cards of its discard pile destroyed by hidden challenges: face down, only it sees them
@@ -73,6 +74,11 @@ class Empire(msgspec.Struct, frozen=True):
     #: left out of the encoding (UNSET) while none has, so that older games' states stay as
     #: they were
     sabotaged: tuple[str, ...] | msgspec.UnsetType = msgspec.UNSET
+
+    @property
+    def assassin_cards(self) -> tuple[str, ...]:
+        """``assassins``, none while it is unset."""
+        return () if isinstance(self.assassins, msgspec.UnsetType) else self.assassins
 
     @property
     def sabotaged_cards(self) -> tuple[str, ...]:

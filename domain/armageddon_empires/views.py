@@ -70,7 +70,11 @@ from warlog.domain.armageddon_empires.penalties import (
     over_command,
     penalized,
 )
-from warlog.domain.armageddon_empires.sabotage_events import SabotageBegan, SabotageEnded
+from warlog.domain.armageddon_empires.sabotage_events import (
+    SabotageBegan,
+    SabotageEnded,
+    saboteur_hurt,
+)
 from warlog.domain.armageddon_empires.sighting_events import ArmiesSighted
 from warlog.domain.armageddon_empires.state import GameState
 from warlog.domain.armageddon_empires.turns import AP_BY_PLACE
@@ -200,11 +204,11 @@ def view(state: GameState, player: str | None) -> dict[str, Any]:
                 "out_of_supply",
                 "unsupplied",
                 "hunted",
-                "assassins",
                 "seen",
                 "ap",
             ):
                 emp.pop(name)
+            emp.pop("assassins", None)  # AE-71: which cards made attempts (left out while none)
             emp.pop("sabotaged", None)  # AE-72: which saboteurs acted, as which armies hunted
     data["bids"] = {e: (n if e == player else HIDDEN) for e, n in data["bids"].items()}
     del data["collateral"]  # the referee's (AE-46)
@@ -335,7 +339,7 @@ def _challenge_notices(after: GameState, event: Event) -> list[Notice]:
             text = f"Round {r}: {m.empire}'s saboteur {m.saboteur} sabotages {m.target} at {m.at}"
         else:
             hurt = [f"{m.target} takes {event.dealt}"] if event.dealt else []
-            hurt += [f"{m.saboteur} takes {event.wounds} wounds"] if event.wounds else []
+            hurt += [f"{m.saboteur} takes {saboteur_hurt(m, event.wounds)}"] if event.wounds else []
             text = f"Round {r}: the sabotage of {m.target}: {'; '.join(hurt) or 'no damage'}"
         return [Notice(e, text, SABOTAGE_NOTICE_ROUNDS) for e in (m.empire, m.target_empire)]
     if isinstance(event, WmdDetonated):

@@ -8,23 +8,25 @@ from typing import TYPE_CHECKING, Any, TypeVar
 import msgspec
 
 from tests.given_when_then import Given
-from warlog.domain.armageddon_empires.capture import TARGET_DICE
 from warlog.domain.armageddon_empires.commands import BuyInitiative
 from warlog.domain.armageddon_empires.observation import at_our_bases, sighting
 from warlog.domain.armageddon_empires.ruleset import RULESET
 from warlog.domain.armageddon_empires.scenario import Scenario
 from warlog.domain.armageddon_empires.scenario_checks import parse_scenario
 from warlog.domain.armageddon_empires.sighting_events import ArmiesSighted
-from warlog.domain.core.dice import DiceSpec, commitment_of
+from warlog.domain.armageddon_empires.targets import TARGET_DICE
+from warlog.domain.core.dice import Dice, DiceSpec, commitment_of
 from warlog.domain.core.events import Event, GameCreated
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from warlog.arbiter.application import Arbiter
 
 E = TypeVar("E", bound=Event)
 
 #: the faces of a hunt's hidden pick of its target, rolled in every hunt since version 24 (AE-21,
-#: ``capture.TARGET_DICE`` dice of ``TARGET_SIDES`` sides): the first target where it picks
+#: ``targets.TARGET_DICE`` dice of ``TARGET_SIDES`` sides): the first target where it picks
 PICK = [1] * TARGET_DICE
 
 ROWS = [
@@ -358,12 +360,18 @@ def created_under(
 
 
 def begun(
-    folder: Path, text: str, key: bytes, version: str | None = None, dice: str = "manual"
+    folder: Path,
+    text: str,
+    key: bytes,
+    version: str | None = None,
+    dice: str = "manual",
+    dice_filter: Callable[[Dice], Dice] | None = None,
 ) -> Arbiter:
-    """An Arbiter (in memory, a fixed clock, seeds ``key``) holding the game ``ni`` (``dice``:
-    manual by default) of the scenario ``text`` (written to ``folder``/ni.toml: the scenario's name is the file's,
-    the same in every game), begun under ``version`` of the rules as a warlog of that version
-    would have begun it (default: this one's)."""
+    """An Arbiter (in memory, a fixed clock, seeds ``key``, ``dice_filter`` if given) holding the
+    game ``ni`` (``dice``: manual by default) of the scenario ``text`` (written to
+    ``folder``/ni.toml: the scenario's name is the file's, the same in every game), begun under
+    ``version`` of the rules as a warlog of that version would have begun it (default: this
+    one's)."""
     from warlog.arbiter.application import Arbiter
     from warlog.domain import rulesets
     from warlog.eventstore.memory_store import MemoryStore
@@ -372,7 +380,11 @@ def begun(
     path = folder / "ni.toml"
     path.write_text(text, encoding="utf-8")
     arb = Arbiter(
-        MemoryStore(), rulesets.get, clock=lambda: "2026-01-01T00:00:00.000Z", seeds=lambda: key
+        MemoryStore(),
+        rulesets.get,
+        clock=lambda: "2026-01-01T00:00:00.000Z",
+        seeds=lambda: key,
+        dice_filter=dice_filter,
     )
     if version is None:
         arb.new_game("armageddon-empires", str(path), game="ni", dice=dice)

@@ -16,7 +16,6 @@ from warlog.domain.armageddon_empires.assassination_events import (
     AssassinationEnded,
     AssassinationFoiled,
 )
-from warlog.domain.armageddon_empires.capture import TARGET_DICE, TARGET_SIDES
 from warlog.domain.armageddon_empires.challenge_events import ChallengeOpened
 from warlog.domain.armageddon_empires.commands import (
     AcceptChallenge,
@@ -27,6 +26,7 @@ from warlog.domain.armageddon_empires.commands import (
 from warlog.domain.armageddon_empires.costs import ASSASSINATE_AP
 from warlog.domain.armageddon_empires.invariants import violations
 from warlog.domain.armageddon_empires.ruleset import RULESET
+from warlog.domain.armageddon_empires.targets import TARGET_DICE, TARGET_SIDES
 from warlog.domain.armageddon_empires.views import notices
 from warlog.domain.core.events import DiceRolled, Event
 
@@ -115,13 +115,13 @@ def test_an_assassination_whose_wounds_reach_the_hero_s_wound_points_kills_him()
     # then 3 − 0 = 3 wounds, his 3 wound points: he is killed and discarded, his army with him
     assert (ended.wounds, ended.killed) == (3, True)
     assert ended.explain() == (
-        "assassin 3 − target 0 successes = 3 wounds to blue.quarry.1 (AE-71); they reach his "
-        "wound points: killed and discarded (p.16; AE-24)"
+        "assassin 3 − target 0 successes = 3 wounds to blue.quarry.1: 3 of his 3 wound points "
+        "(0 before; AE-71); they reach them: killed and discarded (p.16; AE-24)"
     )
     assert QUARRY in g.state.empires["blue"].discard
     assert "blue-quarry" not in g.state.armies and not g.state.frames
     assert g.state.empires["red"].ap == ap - ASSASSINATE_AP
-    assert g.state.empires["red"].assassins == ("red.knife.1",)
+    assert g.state.empires["red"].assassin_cards == ("red.knife.1",)
     # and the assassin's army keeps its stealth, unseen by blue (AE-71)
     assert g.state.armies["red-a"].stealthed
     assert "red-a" not in g.state.sightings.get("blue", {})
@@ -140,6 +140,21 @@ def test_an_assassination_short_of_his_wound_points_wounds_the_hero() -> None:
     assert texts == ["Round 1: blue.quarry.1 takes 2 wounds from red's assassin red.knife.1"] * 2
 
 
+def test_a_kill_s_explanation_counts_the_wounds_the_hero_had_before_and_his_wound_points() -> None:
+    # given blue's Quarry (3 wound points) already wounded twice
+    g = assassins("knife", "blue-quarry")
+    g.state = msgspec.structs.replace(g.state, damage={QUARRY: 2})
+    # when Knife's 3 successes beat the Quarry's 2: 1 wound
+    attempted(g, KNIFE, [6, 6, 6, 6, 6, 1, 1])
+    ended = only(both_accept(g), AssassinationEnded)
+    # then the explanation shows the arithmetic of the kill: 2 before + 1 = 3 of 3 (p.16)
+    assert (ended.wounds, ended.killed, ended.wounded_before, ended.wound_points) == (1, True, 2, 3)
+    assert ended.explain() == (
+        "assassin 3 − target 2 successes = 1 wound to blue.quarry.1: 3 of his 3 wound points "
+        "(2 before; AE-71); they reach them: killed and discarded (p.16; AE-24)"
+    )
+
+
 def test_a_slayer_kills_with_a_single_wound() -> None:
     # given red's Slayer (Assassin 2) beside blue's Quarry (3 wound points)
     g = assassins("slayer", "blue-quarry")
@@ -150,6 +165,28 @@ def test_a_slayer_kills_with_a_single_wound() -> None:
     assert (ended.wounds, ended.killed) == (1, True)
     assert ended.explain().endswith("a single wound kills: killed and discarded (p.45)")
     assert QUARRY in g.state.empires["blue"].discard and QUARRY not in g.state.damage
+
+
+def test_a_slayer_s_failed_attempt_kills_nobody() -> None:
+    # given red's Slayer (Assassin 2) beside blue's Quarry
+    g = assassins("slayer", "blue-quarry")
+    # when his dice make no success against the Quarry's one
+    attempted(g, Assassinate(player="red", card="red.slayer.1"), [1, 1, 6, 1, 1, 1])
+    ended = only(g.when(TakePrerogative(player="blue")), AssassinationEnded)
+    # then no wound is dealt, and a Slayer's single wound kills only when there is one (p.45)
+    assert (ended.wounds, ended.killed) == (0, False)
+    assert QUARRY not in g.state.empires["blue"].discard and QUARRY in g.state.instances
+
+
+def test_the_attempt_shows_blue_the_assassin_s_card_type() -> None:
+    # given red's Knife, a card type blue has never seen, beside blue's Quarry
+    g = assassins("knife", "blue-quarry")
+    assert "knife" not in g.state.empires["blue"].seen
+    # when the Knife makes his attempt
+    attempted(g, KNIFE, [6, 6, 6, 1, 1, 1, 1])
+    # then blue has seen the card that made it ("by which card", AE-71), not its army
+    assert "knife" in g.state.empires["blue"].seen
+    assert "red-a" not in g.state.sightings.get("blue", {})
 
 
 def test_a_failed_attempt_costs_the_assassin_its_ap_and_nothing_more() -> None:
@@ -185,14 +222,14 @@ def test_a_master_assassin_names_his_target_and_another_assassin_may_not() -> No
 
 def test_without_a_master_assassin_a_hidden_roll_picks_the_target_in_every_attempt() -> None:
     g = assassins("knife", "blue-quarry", "blue-other")
-    # AE-71: the hunt's hidden pick (AE-21), 3 d210 read as one number: 1, of 2 targets the
-    # second by army id (blue-other, then blue-quarry)
+    # AE-71: the hunt's hidden pick (AE-21), the referee's, 3 d210 read as one number: 1, of 2
+    # targets the second by army id (blue-other, then blue-quarry)
     events = g.when(KNIFE, dice=[1, 1, 2])
     assert events[0] == DiceRolled(
         sides=TARGET_SIDES,
         faces=[1, 1, 2],
         purpose="assassination target",
-        roller="red",
+        roller="",
         hidden=True,
     )
     began = only(events, AssassinationBegan)
@@ -247,7 +284,7 @@ def test_an_attempt_on_a_hero_gone_from_the_army_seen_is_foiled_and_tells_blue_n
     assert "blue-quarry" not in g.state.sightings["red"]
     assert [n.empire for n in notices(g.state, g.state, foiled)] == ["red"]
     # and blue's view of red does not list the card that made an attempt this turn
-    assert g.state.empires["red"].assassins == ("red.knife.1",)
+    assert g.state.empires["red"].assassin_cards == ("red.knife.1",)
     assert "assassins" not in RULESET.view(g.state, "blue")["empires"]["red"]
 
 

@@ -22,6 +22,7 @@ from tests.domain.armageddon_empires.test_non_interference import KEY
 from warlog.arbiter.application import Arbiter
 from warlog.arbiter.audit import audit_records
 from warlog.domain import rulesets
+from warlog.fuzz.noninterference import Twin
 
 MASTER = """
 [[cards]]
@@ -32,6 +33,18 @@ fate = 0
 wounds = 2
 movement = 3
 abilities = ["Assassin 3", "Master Assassin", "Stealth 4"]
+"""
+
+#: an assassin who is no Master Assassin: among several heroes his target is picked
+KNIFE = """
+[[cards]]
+kind = "hero"
+id = "knife"
+name = "Test Knife"
+fate = 0
+wounds = 2
+movement = 3
+abilities = ["Assassin 3", "Stealth 4"]
 """
 
 #: red's check of the Quarry where he stops beside its Recce: 5 − range 1 = 4 dice, all
@@ -104,3 +117,69 @@ def test_an_assassination_audits_clean_every_seal_opened(tmp_path: Path) -> None
     report = audit_records(arb.export_records("ni", opened=True), rulesets.get)
     assert report.findings == []
     assert report.proved.batches_rederived > 0 and not report.proved.rules_stopped_at
+
+
+def test_blue_is_told_the_same_target_whatever_red_s_secret_draws_among_two_heroes(
+    tmp_path: Path,
+) -> None:
+    """Given twin games on one key: red's Knife (no Master Assassin) hides at 1,1, blue's two
+    Quarries walk in and red's Recce sights both; in the twin every secret draw of red's shows
+    other faces, as ``warlog fuzz``'s twin does. When the Knife makes his attempt, then blue is
+    given the same outputs in both: the pick among the two heroes is the referee's roll since
+    version 27, not a draw of red's (AE-71, ``targets.REFEREE_PICKS_SINCE``)."""
+    scenario = toml(
+        army_block("red-a", "red", "1,1", hero="knife", units=("wisp",))
+        + "stealthed = true\n"
+        + army_block("red-d", "red", "1,0", units=("trooper", "eye"))
+        + army_block("blue-q", "blue", "1,2", hero="quarry")
+        + army_block("blue-r", "blue", "1,2", hero="quarry"),
+        empires=KNIFE + EMPIRES,
+    )
+    twin = Twin("blue", since=0)
+    real = begun(tmp_path / "real", scenario, KEY)
+    other = begun(tmp_path / "twin", scenario, KEY, dice_filter=twin.dice)
+    commands: list[dict[str, Any]] = [
+        {"type": "buy_initiative", "player": "red", "count": 0},
+        {"type": "buy_initiative", "player": "blue", "count": 0, "dice": [1, 6]},
+        {"type": "move_army", "player": "blue", "army": "blue-q", "to": "1,1", "dice": SEEN},
+        {"type": "move_army", "player": "blue", "army": "blue-r", "to": "1,1", "dice": SEEN},
+        {"type": "end_turn", "player": "blue"},
+        {"type": "assassinate", "player": "red", "card": "red.knife.1", "dice": PICK},
+        {"type": "roll", "player": "red", "dice": [6, 6, 6, 1, 1, 1, 1]},
+    ]
+    for command in commands:
+        first = real.head("ni")[0]
+        real.play("ni", json.dumps(command))
+        twin.real = [e for _, e in real.events("ni", first + 2)]
+        other.play("ni", json.dumps(command))
+    began = [e for _, e in real.events("ni") if e.type_name() == "assassination_began"]
+    assert len(began) == 1 and began[0].candidates == ("blue.quarry.1", "blue.quarry.2")
+    assert outputs_of(real, "blue") == outputs_of(other, "blue")
+
+
+def test_the_state_of_a_version_26_game_carries_no_assassins_and_27_s_only_while_some_acted(
+    tmp_path: Path,
+) -> None:
+    """``Empire.assassins`` is left out of the state while no card has made an attempt this
+    turn, as ``sabotaged`` is (AE-71, AE-72): a game of version 26 reads as it did."""
+    opening: list[dict[str, Any]] = [
+        {"type": "buy_initiative", "player": "red", "count": 0},
+        {"type": "buy_initiative", "player": "blue", "count": 0, "dice": [1, 6]},
+        {"type": "end_turn", "player": "blue"},
+    ]
+    text = toml(
+        army_block("red-d", "red", "1,0", units=("trooper", "eye"))
+        + army_block("blue-q", "blue", "1,2", hero="quarry")
+    )
+    old = begun(tmp_path / "v26", text, KEY, "26")
+    # given a game of version 26, begun and in its turns: its state, whole, names no assassins
+    assert "assassins" not in json.dumps(old.view("ni"))
+    for command in opening:
+        old.play("ni", json.dumps(command))
+    assert "assassins" not in json.dumps(old.view("ni"))
+    # and in version 27 red's state lists the card while its attempt is of this turn
+    arb = attempted(tmp_path, "v27", "red-a", wisp=False, named=True)
+    assert arb.view("ni", player="red")["state"]["empires"]["red"]["assassins"] == ["red.master.1"]
+    assert "assassins" not in arb.view("ni", player="blue")["state"]["empires"]["red"]
+    arb.play("ni", json.dumps({"type": "end_turn", "player": "red"}))
+    assert "assassins" not in json.dumps(arb.view("ni"))

@@ -26,7 +26,7 @@ from warlog.arbiter.audit import audit_records
 from warlog.arbiter.exchange import export_line
 from warlog.arbiter.sources import file_records
 from warlog.domain import rulesets
-from warlog.domain.armageddon_empires.capture import TARGET_DICE, TARGET_SIDES
+from warlog.domain.armageddon_empires.targets import TARGET_DICE, TARGET_SIDES
 
 #: a unit that may stand in a stealthed army and lets its army name the target (p.30)
 SNEAK = """
@@ -110,8 +110,8 @@ def test_blue_is_told_the_same_whichever_army_hunts_and_whether_it_names_its_tar
 ) -> None:
     """Given red's foiled hunt with red-a (one hero seen alone in its hex), with red-b (two), or
     with red-b naming blue-s3's hero (its Bounty Hunter), then every output blue is given is the
-    same: since version 24 each hunt rolls the hunter's hidden pick, 3 d210, and records its
-    ``target`` sealed, named or not (AE-21, AE-38)."""
+    same: since version 24 each hunt rolls a hidden pick, 3 d210, and records its ``target``
+    sealed, named or not (AE-21, AE-38); since version 27 the pick is the referee's."""
     one = hunted(tmp_path, "a", {**RED_A, "dice": PICK})
     two = hunted(tmp_path, "b", {**RED_B, "dice": PICK})
     named = hunted(tmp_path, "named", {**NAMED, "dice": PICK})
@@ -121,9 +121,21 @@ def test_blue_is_told_the_same_whichever_army_hunts_and_whether_it_names_its_tar
     command, pick = as_blue[0][1]["command"], as_blue[1][1]
     assert command["target"].keys() == command["army"].keys() == {"sealed"}
     assert pick["faces"].keys() == {"sealed"}
-    assert (pick["sides"], pick["roller"], pick["hidden"]) == (TARGET_SIDES, "red", True)
-    # red, the hunter, reads its own pick
+    assert (pick["sides"], pick["hidden"]) == (TARGET_SIDES, True)
+    assert "roller" not in pick  # the referee's: no roller is recorded
+    # red, the hunter, reads the referee's pick no more than blue does (AE-21, version 27)
     (mine,) = two.records_as("ni", "red", HUNT_SEQ + 1, HUNT_SEQ + 1)
+    assert json.loads(mine.data)["faces"].keys() == {"sealed"}
+
+
+def test_under_version_26_the_hunter_reads_its_own_pick_sealed_for_blue(tmp_path: Path) -> None:
+    # given red's hunt with red-b among two heroes in a game begun under version 26
+    arb = hunted(tmp_path, "b", {**RED_B, "dice": PICK}, "26")
+    # then the pick is red's hidden roll: blue reads it sealed, red its faces (AE-21)
+    (theirs,) = arb.records_as("ni", "blue", HUNT_SEQ + 1, HUNT_SEQ + 1)
+    (mine,) = arb.records_as("ni", "red", HUNT_SEQ + 1, HUNT_SEQ + 1)
+    assert json.loads(theirs.data)["roller"] == "red"
+    assert json.loads(theirs.data)["faces"].keys() == {"sealed"}
     assert json.loads(mine.data)["faces"]["value"] == [1] * TARGET_DICE
 
 

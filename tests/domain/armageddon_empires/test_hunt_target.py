@@ -1,5 +1,6 @@
 """The target of a hunt (p.30; AE-21, AE-38): named by a Bounty Hunter, the only one, or picked
-at random, since version 24 by the hunter's hidden roll made in every hunt."""
+at random, since version 24 by a hidden roll made in every hunt: the hunter's in versions 24 to
+26, the referee's since 27."""
 
 from __future__ import annotations
 
@@ -11,11 +12,11 @@ from tests.domain.armageddon_empires.helpers import PICK, army_block, only, sigh
 from tests.domain.armageddon_empires.test_capture_kill import PLAIN_HUNT, QUARRY, spotted
 from tests.given_when_then import Given
 from warlog.domain.armageddon_empires.battle_events import RollAwaited
-from warlog.domain.armageddon_empires.capture import TARGET_DICE, TARGET_SIDES, picked
 from warlog.domain.armageddon_empires.challenge_events import CaptureKillBegan, ChallengeOpened
 from warlog.domain.armageddon_empires.commands import HuntHero, Roll
 from warlog.domain.armageddon_empires.limits import MAX_ARMIES_PER_HEX
 from warlog.domain.armageddon_empires.ruleset import RULESET
+from warlog.domain.armageddon_empires.targets import TARGET_DICE, TARGET_SIDES, picked
 from warlog.domain.core.events import DiceRolled
 
 
@@ -41,7 +42,7 @@ def test_a_bounty_hunter_names_the_target_and_without_one_a_hidden_roll_picks_it
     g2.when_rejected(
         HuntHero(player="red", army="red-hunt", target=QUARRY), code="rules/no_bounty_hunter"
     )
-    # AE-21, AE-38: the hunter's hidden pick, 3 d210 read as one number: 1, of 2 targets the
+    # AE-21, AE-38: the referee's hidden pick, 3 d210 read as one number: 1, of 2 targets the
     # second (blue-other, then blue-quarry); the same roll a named target's hunt made above
     events = g2.when(HuntHero(player="red", army="red-hunt"), dice=[1, 1, 2])
     pick = events[0]
@@ -49,7 +50,7 @@ def test_a_bounty_hunter_names_the_target_and_without_one_a_hidden_roll_picks_it
         sides=TARGET_SIDES,
         faces=[1, 1, 2],
         purpose="capture kill target",
-        roller="red",
+        roller="",
         hidden=True,
     )
     assert named[0] == msgspec.structs.replace(pick, faces=PICK)
@@ -60,6 +61,23 @@ def test_a_bounty_hunter_names_the_target_and_without_one_a_hidden_roll_picks_it
     assert RULESET.legal_commands(g2.state, "red") == [Roll(player="red")]
     opened = only(g2.when(Roll(player="red"), dice=[1] * 10), ChallengeOpened)
     assert opened.challenge.defender is not None and opened.challenge.defender.pool.size == 4
+
+
+def test_versions_24_to_26_pick_the_target_with_the_hunter_s_own_hidden_roll() -> None:
+    # given a game of version 26 whose hunters see two heroes alone
+    g = two_heroes_spotted(PLAIN_HUNT, version=26)
+    # when red hunts without naming one
+    events = g.when(HuntHero(player="red", army="red-hunt"), dice=[1, 1, 2])
+    # then the pick is red's hidden roll, as version 26 recorded it (AE-21; version 27 made it
+    # the referee's, targets.REFEREE_PICKS_SINCE)
+    pick = events[0]
+    assert isinstance(pick, DiceRolled) and (pick.roller, pick.hidden) == ("red", True)
+    assert (pick.sides, pick.faces, pick.purpose) == (
+        TARGET_SIDES,
+        [1, 1, 2],
+        "capture kill target",
+    )
+    assert only(events, CaptureKillBegan).frame.target == QUARRY
 
 
 def test_version_23_picks_the_target_with_a_public_die_of_as_many_sides_as_targets() -> None:

@@ -21,6 +21,7 @@ from warlog.domain.armageddon_empires.abilities import (
     MASTER_ASSASSIN,
     PLAYED,
     PLAYED_SINCE,
+    QUALIFIES,
     SLAYER,
 )
 from warlog.domain.armageddon_empires.commands import ASSASSINATION_SINCE
@@ -64,13 +65,14 @@ CARD_OF_KIND = {
 KINDS = sorted(CARD_OF_KIND)
 
 
-def giving(printed: str, kind: str = "hero") -> bytes:
+def giving(printed: str, kind: str = "hero", *, also: tuple[str, ...] = ()) -> bytes:
     """The test scenario with its card of ``kind`` (by default the runner, ``$.cards[2]``, a
-    hero) printing ``printed`` too."""
+    hero) printing ``printed`` too, after ``also``."""
     abilities, _ = CARD_OF_KIND[kind]
     text = toml() + MUNITION
     assert text.count(abilities) == 1
-    return text.replace(abilities, f'{abilities}, "{printed}"').encode()
+    added = "".join(f', "{a}"' for a in (*also, printed))
+    return text.replace(abilities, abilities + added).encode()
 
 
 def printed(name: str) -> str:
@@ -111,7 +113,9 @@ def test_an_ability_played_since_27_is_refused_by_a_scenario_of_version_26(name:
     # (AE-71)
     text = giving(printed(name))
     assert PLAYED_SINCE[name] == ASSASSINATION_SINCE == 27
-    assert printed(name) in RULESET.parse_scenario(text).cards[2].abilities
+    beside = (printed(QUALIFIES[name]),) if name in QUALIFIES else ()  # p.45
+    accepted = RULESET.parse_scenario(giving(printed(name), also=beside))
+    assert printed(name) in accepted.cards[2].abilities
     # then a game begun under version 26 refuses the scenario, as one giving an ability its
     # rules do not play (AE-70)
     old = RULESET.at_version("26")
@@ -139,6 +143,27 @@ def test_a_hero_printing_engineer_is_refused_naming_the_card_its_kind_and_the_ab
     )
 
 
+@pytest.mark.parametrize(("name", "needed"), sorted(QUALIFIES.items()))
+def test_a_qualifier_printed_without_the_ability_it_qualifies_is_refused_naming_both(
+    name: str, needed: str
+) -> None:
+    # given a hero card printing Master Assassin, Slayer, Master Saboteur or Demolitionist
+    # without the Assassin X or Saboteur X they work on (p.45)
+    text = giving(printed(name))
+    # then version 27 refuses the scenario, one line naming the card and both abilities
+    with pytest.raises(InputError) as info:
+        RULESET.parse_scenario(text)
+    assert info.value.code == "input/bad_scenario"
+    assert info.value.message == (
+        f"bad scenario: $.cards[2].abilities[1]: card 'runner': '{name}' works on the card's own "
+        f"{needed} X, which it does not print, and would do nothing without it (p.45; AE-70); "
+        f"give it {needed} X too"
+    )
+    # and accepts it beside that ability
+    with_it = giving(name, also=(printed(needed),))
+    assert name in RULESET.parse_scenario(with_it).cards[2].abilities
+
+
 PAIRS = [(name, kind) for name in sorted(PLAYED) for kind in KINDS]
 
 
@@ -150,7 +175,10 @@ def test_an_ability_played_is_accepted_only_on_the_kinds_of_card_it_works_on(
     text = giving(printed(name), kind)
     _, index = CARD_OF_KIND[kind]
     if kind in PLAYED[name].kinds:
-        # then this version accepts it where the rules read it
+        # then this version accepts it where the rules read it, beside the ability it
+        # qualifies if it qualifies one (p.45)
+        qualified = (printed(QUALIFIES[name]),) if name in QUALIFIES else ()
+        text = giving(printed(name), kind, also=qualified)
         assert printed(name) in RULESET.parse_scenario(text).cards[index].abilities
         return
     # and refuses it elsewhere, naming the card's kind
@@ -350,9 +378,7 @@ READ_ON: dict[tuple[str, str], str] = {
     ("Saboteur", "hero"): "sabotage.saboteurs",
     ("Saboteur", "unit"): "sabotage.saboteurs",
     ("Master Saboteur", "hero"): "sabotage.saboteurs",
-    ("Master Saboteur", "unit"): "sabotage.saboteurs",
     ("Demolitionist", "hero"): "sabotage.saboteurs",
-    ("Demolitionist", "unit"): "sabotage.saboteurs",
     ("Counter Intel", "facility"): "sabotage.counter_intel",
 }
 

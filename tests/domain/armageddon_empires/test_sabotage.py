@@ -18,8 +18,11 @@ from tests.domain.armageddon_empires.helpers import (
 )
 from tests.given_when_then import Given
 from warlog.domain.armageddon_empires.battle_events import BaseRazed
-from warlog.domain.armageddon_empires.capture import TARGET_SIDES
-from warlog.domain.armageddon_empires.challenge_events import CardDamaged, ChallengeOpened
+from warlog.domain.armageddon_empires.challenge_events import (
+    CardDamaged,
+    ChallengeOpened,
+    ChallengeResolved,
+)
 from warlog.domain.armageddon_empires.commands import (
     AcceptChallenge,
     Roll,
@@ -29,6 +32,7 @@ from warlog.domain.armageddon_empires.commands import (
 from warlog.domain.armageddon_empires.costs import SABOTAGE_AP
 from warlog.domain.armageddon_empires.ruleset import RULESET
 from warlog.domain.armageddon_empires.sabotage_events import SabotageBegan, SabotageEnded
+from warlog.domain.armageddon_empires.targets import TARGET_SIDES
 from warlog.domain.core.errors import InputError
 from warlog.domain.core.events import DiceRolled, Event
 
@@ -64,6 +68,19 @@ abilities = ["Counter Intel"]
 """
 
 AGENTS += MAST_CARD
+
+#: a unit saboteur: it has hit points, where a hero has wound points
+SAPPER = """
+[[cards]]
+kind = "unit"
+abilities = ["Saboteur 1", "Stealth 3"]
+id = "sapper"
+name = "Test Sapper"
+hit_points = 3
+attack = 1
+defense = 1
+movement = 3
+"""
 
 #: blue's stronghold at 6,3 (plains): its Test Keep (defence 5, structure 8) and a Test Veil
 #: (defence 1, structure 2), a trooper in garrison; red's as in the arena
@@ -158,6 +175,19 @@ def test_a_master_saboteur_names_his_target_and_a_demolitionist_destroys_it_with
     assert only(after, BaseRazed).base == "blue-hq"
 
 
+def test_a_demolitionist_s_failed_sabotage_destroys_nothing() -> None:
+    # given red's Wrecker (Saboteur 2, Demolitionist) naming blue's keep
+    g = sabotage_game("wrecker")
+    named = Sabotage(player="red", saboteur=WRECKER, target=KEEP)
+    # when his 2 dice make no success against the keep's one of 5
+    sabotaged(g, named, PICK, [1, 1, 6, 1, 1, 1, 1])
+    after = accepted(g)
+    # then the keep takes nothing: a Demolitionist destroys only with a point dealt (p.45)
+    assert only(after, SabotageEnded).dealt == 0
+    assert not [e for e in after if isinstance(e, (CardDamaged, BaseRazed))]
+    assert KEEP not in g.state.damage and "blue-hq" in g.state.bases
+
+
 def test_counter_intel_makes_the_sabotage_a_duel_that_wounds_the_saboteur() -> None:
     # given a Listening Mast (Counter Intel, level 2) among blue-hq's facilities
     bases = BASES.replace('facilities = ["veil"]', 'facilities = ["mast"]')
@@ -175,6 +205,47 @@ def test_counter_intel_makes_the_sabotage_a_duel_that_wounds_the_saboteur() -> N
     hit = only(after, CardDamaged)
     assert (hit.card, hit.amount, hit.destroyed) == (MOLE, 2, True)
     assert "red-op" not in g.state.armies  # left empty (AE-24)
+
+
+def test_a_duel_s_surplus_is_a_hero_s_wounds_and_a_unit_s_damage_each_on_its_own_page() -> None:
+    # given a Listening Mast (Counter Intel) among blue-hq's facilities, and the Mole, a hero
+    bases = BASES.replace('facilities = ["veil"]', 'facilities = ["mast"]')
+    g = sabotage_game(bases=bases)
+    # when his sabotage of the keep makes no success against its one
+    sabotaged(g, Sabotage(player="red", saboteur=MOLE), FIRST, [1, 1, 1, 6, 1, 1, 1, 1])
+    before = g.state
+    after = g.when(TakePrerogative(player="blue"))
+    # then the challenge is sabotage's duel (p.29, p.48), and its surplus one wound to him
+    resolved = only(after, ChallengeResolved).explain()
+    assert "1 damage to the attacker (a duel, p.29, p.48)" in resolved
+    ended = only(after, SabotageEnded)
+    assert ended.explain() == (
+        "saboteur 0 successes ≤ facility 1 success: no damage to blue.keep.1 (R5); a duel "
+        "(Counter Intel, p.29, p.48): the facility's surplus 1 − 0 = 1 wound to red.mole.1"
+    )
+    assert [n.text for n in RULESET.notices(before, g.state, ended)] == [
+        "Round 1: the sabotage of blue.keep.1: red.mole.1 takes 1 wound"
+    ] * 2
+
+    # given a unit saboteur instead, the Sapper (Saboteur 1, 3 hit points)
+    armies = army_block("red-op", "red", "5,3", units=("sapper",))
+    g = standing_in(
+        begin(arena(armies, bases=bases, empires=SAPPER + AGENTS + EMPIRES)), "red-op", "6,3"
+    )
+    sapper = g.state.armies["red-op"].units[0]
+    # when it fails by two against the keep
+    sabotaged(g, Sabotage(player="red", saboteur=sapper), FIRST, [1, 6, 6, 1, 1, 1])
+    before = g.state
+    after = g.when(TakePrerogative(player="blue"))
+    # then its surplus is damage to the unit's hit points, not wounds
+    ended = only(after, SabotageEnded)
+    assert ended.explain().endswith(
+        f"the facility's surplus 2 − 0 = 2 damage to {sapper} (a unit: to its hit points)"
+    )
+    assert [n.text for n in RULESET.notices(before, g.state, ended)] == [
+        f"Round 1: the sabotage of blue.keep.1: {sapper} takes 2 damage"
+    ] * 2
+    assert g.state.damage[sapper] == 2
 
 
 def test_only_a_master_saboteur_names_a_facility_and_only_one_of_the_base() -> None:
@@ -231,7 +302,10 @@ def test_a_game_of_version_26_refuses_the_sabotage() -> None:
 
 @pytest.mark.parametrize("printed", ["Saboteur 3", "Master Saboteur", "Demolitionist"])
 def test_a_scenario_of_version_26_refuses_the_saboteur_s_abilities(printed: str) -> None:
-    text = toml(empires=AGENTS.replace('"Saboteur 3", ', f'"{printed}", ') + EMPIRES).encode()
+    # the Mole prints it first, before his Saboteur 3 if it is a qualifier of it (p.45)
+    kept = "" if printed == "Saboteur 3" else '"Saboteur 3", '
+    mole = AGENTS.replace('"Saboteur 3", ', f'"{printed}", {kept}')
+    text = toml(empires=mole + EMPIRES).encode()
     old = RULESET.at_version("26")
     assert old is not None
     with pytest.raises(InputError, match=f"'{printed}' is not played by version 26"):
@@ -252,14 +326,14 @@ def test_explain_shows_the_rule_its_page_its_ruling_and_the_arithmetic() -> None
     events = sabotaged(g, Sabotage(player="red", saboteur=MOLE), FIRST, [6, 6, 6, 1, 1, 1, 1, 1])
     assert only(events, SabotageBegan).explain() == (
         "red's saboteur red.mole.1 (Saboteur 3) sabotages blue.keep.1 of blue's blue-hq at 6,3 "
-        "for 2 AP (R11; AE-72); target: picked at random among blue.keep.1, blue.veil.1 "
-        "(p.45; AE-72)"
+        "for 2 AP (R11; AE-72); target: picked by the referee's hidden roll among blue.keep.1, "
+        "blue.veil.1 (p.45; AE-72)"
     )
     assert "saboteur Test Mole (red.mole.1) (red) pool 3 = 3 (Saboteur 3 of Test Mole, p.45)" in (
         only(events, ChallengeOpened).explain()
     )
     assert only(accepted(g), SabotageEnded).explain() == (
-        "saboteur 3 successes > facility 0: 3 damage to blue.keep.1 (R5): 3 dealt"
+        "saboteur 3 successes > facility 0 successes: 3 damage to blue.keep.1 (R5): 3 dealt"
     )
 
 
