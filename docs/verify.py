@@ -78,8 +78,10 @@ def receipts(file):  # the `SEQ HASH` lines `warlog head GAME >> my-receipts.txt
         held = [t.split() for t in open(file, encoding="utf-8") if t.strip()]
     except (OSError, UnicodeDecodeError) as exc:
         sys.exit(f"verify.py: cannot read {file} ({getattr(exc, 'strerror', None) or exc})")
-    bad = [r for r in held if len(r) != 2 or not r[0].isdecimal() or not int(r[0]) or len(r[1]) != 64]
-    return sys.exit(f"verify.py: {file} holds a line that is not a receipt `SEQ HASH`: {' '.join(bad[0])[:80]}") if bad else [(int(q), h) for q, h in held]
+    bad = [r for r in held if len(r) != 2 or not r[0].isdecimal() or not int(r[0]) or len(r[1]) != 64 or r[1].strip("0123456789abcdefABCDEF")]
+    if bad or not held:
+        sys.exit(f"verify.py: {file} holds a line that is not a receipt `SEQ HASH`: {' '.join(bad[0])[:80]}" if bad else f"verify.py: {file} holds no receipt")
+    return [(int(q), h.lower()) for q, h in held]
 
 
 if __name__ == "__main__":

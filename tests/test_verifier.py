@@ -223,7 +223,9 @@ def test_a_log_with_its_chain_recomputed_is_not_the_one_a_receipt_holds(
     )
 
 
-@pytest.mark.parametrize("line", ["12", "twelve " + "a" * 64, "0 " + "a" * 64, "12 abc", "1 2 3"])
+@pytest.mark.parametrize(
+    "line", ["12", "twelve " + "a" * 64, "0 " + "a" * 64, "12 abc", "1 2 3", "12 " + "g" * 64]
+)
 def test_a_receipts_file_with_a_line_that_is_no_receipt_is_one_line(
     export: Path, tmp_path: Path, line: str
 ) -> None:
@@ -232,6 +234,21 @@ def test_a_receipts_file_with_a_line_that_is_no_receipt_is_one_line(
     assert one_error(run(export, path)) == (
         f"verify.py: {path} holds a line that is not a receipt `SEQ HASH`: {line}"
     )
+
+
+def test_a_receipt_written_in_capitals_is_the_same_receipt(export: Path, tmp_path: Path) -> None:
+    kept = receipts_file(tmp_path, export, 3)
+    kept.write_text(kept.read_text().upper())
+    result = run(export, kept)
+    assert (result.returncode, result.stdout) == (0, report(10, 0, receipts=1))
+
+
+def test_an_empty_receipts_file_is_one_line_not_no_receipts_given(
+    export: Path, tmp_path: Path
+) -> None:
+    path = tmp_path / "my-receipts.txt"
+    path.write_text("\n")
+    assert one_error(run(export, path)) == f"verify.py: {path} holds no receipt"
 
 
 # ---------------------------------------------------------------- hostile files

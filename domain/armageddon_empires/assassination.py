@@ -230,8 +230,11 @@ def _finish(batch: Batch[GameState]) -> None:
     assert frame.outcome is not None, "the step runs once its challenge is resolved"
     wounds = frame.outcome.damage_to_defender
     limit = damage_limit(state.card(frame.target).spec)
-    before = state.damage.get(frame.target, 0)
-    killed = bool(wounds) and (frame.slayer or before + wounds >= limit)
+    whole = state.damage.get(frame.target, 0)
+    killed = bool(wounds) and (frame.slayer or whole + wounds >= limit)
+    # AE-49: the event tells the wounds he took in the open, never those hidden challenges dealt
+    # him (collateral damage, WMD, minefields), as a card's public damage does (OPEN_TOTAL_SINCE)
+    before = whole - state.hidden_damage.get(frame.target, 0)
     batch.emit(
         AssassinationEnded(
             frame=frame, wounds=wounds, killed=killed, wounded_before=before, wound_points=limit

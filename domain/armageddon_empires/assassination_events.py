@@ -97,13 +97,16 @@ def verdict(frame: Assassination, wounds: int, killed: bool, before: int, points
         )
     out = (
         f"assassin {a} − target {d} successes = {plural(wounds, 'wound')} to {frame.target}: "
-        f"{before + wounds} of his {points} wound points ({before} before; AE-71)"
+        f"{before + wounds} of his {points} wound points ({before} before, taken in the open; "
+        "AE-71)"
     )
     if frame.slayer:
         return (
             out
             + "; the assassin is a Slayer, and a single wound kills: killed and discarded (p.45)"
         )
+    if killed and before + wounds < points:  # with wounds dealt him out of sight (AE-49)
+        return out + "; with those dealt him unseen, they reach them: killed and discarded (p.16)"
     if killed:
         return out + "; they reach them: killed and discarded (p.16; AE-24)"
     return out + "; he survives them, wounded (p.16)"
@@ -117,8 +120,9 @@ class AssassinationEnded(Event, frozen=True, tag="assassination_ended"):
     frame: Assassination
     wounds: int
     killed: bool
-    #: the wounds the target had before the attempt, and his wound points (p.16), so that the
-    #: explanation shows whether the wounds reach them
+    #: the wounds the target had taken in the open before the attempt (never those hidden
+    #: challenges dealt him, AE-49), and his wound points (p.16), so that the explanation shows
+    #: whether the wounds reach them
     wounded_before: int = 0
     wound_points: int = 0
 

@@ -246,8 +246,15 @@ def _finish(batch: Batch[GameState]) -> None:
     dealt, mod, label = strike_damage(state, frame.target, raw)
     note = f"{raw} {mod:+d} ({label})" if mod else ""
     if frame.demolitionist and dealt:
-        left = damage_limit(state.card(frame.target).spec) - state.damage.get(frame.target, 0)
-        why = f"Demolitionist: one point destroys it, p.45; R14, AE-72 ({left} structure left)"
+        # the structure left as the saboteur's empire may know it: the damage the facility took
+        # in the open (AE-49; a hidden challenge's stays its holder's secret); with the hidden
+        # damage on top it reaches the structure all the same
+        shown = state.damage.get(frame.target, 0) - state.hidden_damage.get(frame.target, 0)
+        left = damage_limit(state.card(frame.target).spec) - shown
+        why = (
+            f"Demolitionist: one point destroys it, p.45; R14, AE-72 ({left} structure left of "
+            "the damage taken in the open)"
+        )
         note = ", ".join(x for x in (note, why) if x)
         dealt = left
     wounds = frame.outcome.damage_to_attacker

@@ -57,7 +57,7 @@ class UnitDestroyed(Event, frozen=True, tag="unit_destroyed"):
                 text += f" ({t.SHOOTING}: Remove Stamina)"
             text += (
                 "; a unit with no stamina left is destroyed and its force loses its Reputation "
-                f"Points ({t.REPUTATION}); its heroes: HB-16"
+                f"Points ({t.REPUTATION}); what becomes of a hero in it: HB-16"
             )
         elif self.how == "broken":
             text += (

@@ -116,7 +116,7 @@ def test_an_assassination_whose_wounds_reach_the_hero_s_wound_points_kills_him()
     assert (ended.wounds, ended.killed) == (3, True)
     assert ended.explain() == (
         "assassin 3 − target 0 successes = 3 wounds to blue.quarry.1: 3 of his 3 wound points "
-        "(0 before; AE-71); they reach them: killed and discarded (p.16; AE-24)"
+        "(0 before, taken in the open; AE-71); they reach them: killed and discarded (p.16; AE-24)"
     )
     assert QUARRY in g.state.empires["blue"].discard
     assert "blue-quarry" not in g.state.armies and not g.state.frames
@@ -151,7 +151,25 @@ def test_a_kill_s_explanation_counts_the_wounds_the_hero_had_before_and_his_woun
     assert (ended.wounds, ended.killed, ended.wounded_before, ended.wound_points) == (1, True, 2, 3)
     assert ended.explain() == (
         "assassin 3 − target 2 successes = 1 wound to blue.quarry.1: 3 of his 3 wound points "
-        "(2 before; AE-71); they reach them: killed and discarded (p.16; AE-24)"
+        "(2 before, taken in the open; AE-71); they reach them: killed and discarded (p.16; "
+        "AE-24)"
+    )
+
+
+def test_the_wounds_a_hidden_challenge_dealt_the_hero_are_not_told_to_the_assassin() -> None:
+    # given blue's Quarry (3 wound points) with 2 wounds, 1 of them dealt by a hidden challenge
+    # (collateral damage, WMD or a minefield: its holder's secret, AE-49)
+    g = assassins("knife", "blue-quarry")
+    g.state = msgspec.structs.replace(g.state, damage={QUARRY: 2}, hidden_damage={QUARRY: 1})
+    # when Knife's 3 successes beat the Quarry's 2: 1 wound, his third
+    attempted(g, KNIFE, [6, 6, 6, 6, 6, 1, 1])
+    ended = only(both_accept(g), AssassinationEnded)
+    # then he dies, and the event, public to red, counts only the wound taken in the open
+    assert (ended.wounds, ended.killed, ended.wounded_before, ended.wound_points) == (1, True, 1, 3)
+    assert ended.explain() == (
+        "assassin 3 − target 2 successes = 1 wound to blue.quarry.1: 2 of his 3 wound points "
+        "(1 before, taken in the open; AE-71); with those dealt him unseen, they reach them: "
+        "killed and discarded (p.16)"
     )
 
 

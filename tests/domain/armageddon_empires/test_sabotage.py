@@ -175,6 +175,23 @@ def test_a_master_saboteur_names_his_target_and_a_demolitionist_destroys_it_with
     assert only(after, BaseRazed).base == "blue-hq"
 
 
+def test_a_demolitionist_s_blow_tells_only_the_damage_the_facility_took_in_the_open() -> None:
+    # given blue's keep (8 structure) with 3 damage, 2 of it from a hidden challenge (collateral
+    # damage, WMD or a minefield: blue's secret, AE-49)
+    g = sabotage_game("wrecker")
+    g.state = msgspec.structs.replace(g.state, damage={KEEP: 3}, hidden_damage={KEEP: 2})
+    # when red's Wrecker names the keep and wins by one success
+    named = Sabotage(player="red", saboteur=WRECKER, target=KEEP)
+    sabotaged(g, named, PICK, [6, 1, 1, 1, 1, 1, 1])
+    after = accepted(g)
+    # then the keep is destroyed, and what red is told counts the 1 damage taken in the open
+    ended = only(after, SabotageEnded)
+    assert ended.dealt == 7 and "(7 structure left of the damage taken in the open)" in ended.note
+    hit = only(after, CardDamaged)
+    assert (hit.card, hit.amount, hit.total, hit.destroyed) == (KEEP, 7, 8, True)
+    assert only(after, BaseRazed).base == "blue-hq"
+
+
 def test_a_demolitionist_s_failed_sabotage_destroys_nothing() -> None:
     # given red's Wrecker (Saboteur 2, Demolitionist) naming blue's keep
     g = sabotage_game("wrecker")

@@ -132,7 +132,7 @@ def test_a_unit_shot_down_is_removed_citing_the_pages_a_player_reads() -> None:
     assert one(events, ev.UnitDestroyed).explain() == (
         "blue-scouts is removed: shot down by red-archers (Shooting, p.42: Remove Stamina); a "
         "unit with no stamina left is destroyed and its force loses its Reputation Points "
-        "(Gaining or Losing Reputation, p.23); its heroes: HB-16"
+        "(Gaining or Losing Reputation, p.23); what becomes of a hero in it: HB-16"
     )
 
 
