@@ -49,7 +49,7 @@ from warlog.domain.armageddon_empires.costs import ASSASSINATE_AP
 from warlog.domain.armageddon_empires.fog import Sighting
 from warlog.domain.armageddon_empires.frames import Assassination
 from warlog.domain.armageddon_empires.state import Army, GameState
-from warlog.domain.armageddon_empires.targets import pick_target
+from warlog.domain.armageddon_empires.targets import named_target, pick_target
 from warlog.domain.core.batch import Batch
 from warlog.domain.core.errors import RulesError, reject
 from warlog.domain.core.procedure import Step
@@ -129,21 +129,19 @@ def assassinate(batch: Batch[GameState], cmd: Assassinate) -> None:
     assert army is not None
     found = candidates(state, cmd.player, army.at)
     abilities = state.card(cmd.card).abilities
-    named = [s for s in found if s.hero == cmd.target]
-    if cmd.target is not None:
-        if not has(abilities, MASTER_ASSASSIN):
-            raise reject(
-                "only a Master Assassin names the target; leave 'target' out and it is picked "
-                "at random (p.45)",
-                "no_master_assassin",
-            )
-        if not named:
-            heroes = ", ".join(str(s.hero) for s in found)
-            raise reject(
-                f"{cmd.target!r} is not an enemy hero spotted at {army.at}; the targets are "
-                f"{heroes}",
-                "bad_target",
-            )
+    named = named_target(
+        found,
+        cmd.target,
+        lambda s: s.hero,
+        None
+        if has(abilities, MASTER_ASSASSIN)
+        else reject(
+            "only a Master Assassin names the target; leave 'target' out and it is picked "
+            "at random (p.45)",
+            "no_master_assassin",
+        ),
+        f"not an enemy hero spotted at {army.at}",
+    )
     target, how = pick_target(batch, found, named, PURPOSE, cmd.player)
     chosen_by: AssassinChosenBy = "master assassin" if how == "named" else how
     actual = state.armies.get(target.army)

@@ -45,7 +45,7 @@ from warlog.domain.armageddon_empires.guards import BASE_KINDS, own_army
 from warlog.domain.armageddon_empires.observation import observation_into, sighting
 from warlog.domain.armageddon_empires.state import Army, Base, GameState
 from warlog.domain.armageddon_empires.supply import is_besieged
-from warlog.domain.armageddon_empires.targets import pick_target
+from warlog.domain.armageddon_empires.targets import named_target, pick_target
 from warlog.domain.core.batch import Batch
 from warlog.domain.core.errors import RulesError, reject
 from warlog.domain.core.hexgrid import Hex
@@ -151,21 +151,19 @@ def hunt_hero(batch: Batch[GameState], cmd: HuntHero) -> None:
         raise problem
     found = candidates(state, cmd.player, army.at)
     bounty = bounty_hunter(state, _hunters(state, cmd.player, army.at))
-    named = [s for s in found if s.hero == cmd.target]
-    if cmd.target is not None:
-        if not bounty:
-            raise reject(
-                "only a hunter with a Bounty Hunter card in the hex names the target; leave "
-                "'target' out and it is picked at random (p.30)",
-                "no_bounty_hunter",
-            )
-        if not named:
-            heroes = ", ".join(str(s.hero) for s in found)
-            raise reject(
-                f"{cmd.target!r} is not a spotted hero alone at {army.at}; the targets are "
-                f"{heroes}",
-                "bad_target",
-            )
+    named = named_target(
+        found,
+        cmd.target,
+        lambda s: s.hero,
+        None
+        if bounty
+        else reject(
+            "only a hunter with a Bounty Hunter card in the hex names the target; leave "
+            "'target' out and it is picked at random (p.30)",
+            "no_bounty_hunter",
+        ),
+        f"not a spotted hero alone at {army.at}",
+    )
     target, how = pick_target(batch, found, named, PURPOSE, cmd.player)
     chosen_by: ChosenBy = "bounty hunter" if how == "named" else how
     actual = batch.state.armies.get(target.army)

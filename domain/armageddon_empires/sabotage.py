@@ -54,7 +54,7 @@ from warlog.domain.armageddon_empires.sabotage_events import (
     SabotagePick,
 )
 from warlog.domain.armageddon_empires.state import Army, Base, GameState
-from warlog.domain.armageddon_empires.targets import pick_target
+from warlog.domain.armageddon_empires.targets import named_target, pick_target
 from warlog.domain.core.batch import Batch
 from warlog.domain.core.errors import RulesError, reject
 from warlog.domain.core.procedure import Step
@@ -157,20 +157,20 @@ def sabotage(batch: Batch[GameState], cmd: Sabotage) -> None:
     base = enemy_base(state, cmd.player, agent.army.at)
     assert base is not None
     found = facility_targets(state, cmd.player, base.at)
-    if cmd.target is not None:
-        if not agent.master:
-            raise reject(
-                "only a Master Saboteur names the facility it sabotages; leave 'target' out and "
-                "it is picked at random (p.45)",
-                "no_master_saboteur",
-            )
-        if cmd.target not in found:
-            raise reject(
-                f"{cmd.target!r} is not a facility of {base.id} at {base.at}; its facilities are "
-                f"{', '.join(found)}",
-                "bad_target",
-            )
-    named = [t for t in found if t == cmd.target]
+    named = named_target(
+        found,
+        cmd.target,
+        lambda t: t,
+        None
+        if agent.master
+        else reject(
+            "only a Master Saboteur names the facility it sabotages; leave 'target' out and "
+            "it is picked at random (p.45)",
+            "no_master_saboteur",
+        ),
+        f"not a facility of {base.id} at {base.at}",
+        "its facilities are",
+    )
     target, how = pick_target(batch, found, named, PURPOSE, cmd.player)
     chosen_by: SabotagePick = "master saboteur" if how == "named" else how
     intel, intel_level = counter_intel(state, base)

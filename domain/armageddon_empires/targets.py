@@ -9,12 +9,13 @@ Since version 27 that roll is the referee's (``REFEREE_PICKS_SINCE``).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Literal, TypeVar
 
 from warlog.domain.armageddon_empires.commands import HUNTS_ALIKE_SINCE
 from warlog.domain.armageddon_empires.state import GameState
 from warlog.domain.core.batch import Batch
+from warlog.domain.core.errors import RulesError, reject
 
 #: AE-21, AE-38: since version 24 (``HUNTS_ALIKE_SINCE``) every pick rolls ``TARGET_DICE``
 #: hidden dice of ``TARGET_SIDES`` sides, whether they pick or not: 210 = 2·3·5·7, so 210³ is a
@@ -45,6 +46,29 @@ def picked(faces: Sequence[int], count: int) -> int:
     for face in faces:
         number = number * TARGET_SIDES + face - 1
     return number % count
+
+
+def named_target(
+    found: Sequence[T],
+    target: str | None,
+    name: Callable[[T], object],
+    cannot_name: RulesError | None,
+    not_a_target: str,
+    listed_as: str = "the targets are",
+) -> list[T]:
+    """The candidates among ``found`` that the command's ``target`` names (none when it names
+    none). RulesError ``cannot_name`` when the one acting may not name a target (None: it may),
+    and ``rules/bad_target`` when ``target`` names none of them: "'X' is ``not_a_target``;
+    ``listed_as`` the candidates"."""
+    if target is None:
+        return []
+    if cannot_name is not None:
+        raise cannot_name
+    named = [f for f in found if name(f) == target]
+    if not named:
+        listed = ", ".join(str(name(f)) for f in found)
+        raise reject(f"{target!r} is {not_a_target}; {listed_as} {listed}", "bad_target")
+    return named
 
 
 def pick_roller(state: GameState, empire: str) -> str:
