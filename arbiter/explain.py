@@ -9,9 +9,9 @@ from typing import TYPE_CHECKING, Any
 
 from warlog.arbiter.states import no_event
 from warlog.domain.core.dice import commitment_of
-from warlog.domain.core.errors import StoreError
 from warlog.domain.core.events import BATCH_STARTS, CommandIssued, DiceRevealed, DiceRolled
 from warlog.domain.core.seal import is_seal
+from warlog.eventstore.lineage import missing_event
 from warlog.projections.replay import WITHHELD, explained
 
 if TYPE_CHECKING:
@@ -30,11 +30,8 @@ def explain_event(arb: Arbiter, game: str, seq: int, player: str | None = None) 
     lo, hi = max(1, seq - 4096), min(head, seq + 4096)
     window = list(arb.records(game, lo, hi))
     index = next((i for i, r in enumerate(window) if r.seq == seq), None)
-    if index is None:  # its row deleted: a read that folds past it need not notice
-        raise StoreError(
-            f"game {game} has no event {seq} (the log has a gap): the database is damaged",
-            "store/corrupt",
-        )
+    if index is None:  # its row deleted
+        raise missing_event(game, seq)
     start = index
     while start > 0 and window[start].type not in BATCH_STARTS:
         start -= 1

@@ -14,9 +14,9 @@ from typing import TYPE_CHECKING, Any, TypeVar
 from warlog.arbiter.fold import Folded, decoded
 from warlog.arbiter.meta import GameMeta, evolve_meta
 from warlog.arbiter.sealing import PUBLIC, Forms
-from warlog.arbiter.states import missing_event
 from warlog.domain.core.errors import InputError, StoreError
 from warlog.domain.core.events import BATCH_STARTS, CORE_TAGS, INERT_TAGS
+from warlog.eventstore.lineage import MissingEvent, missing_event
 from warlog.eventstore.records import Record
 from warlog.eventstore.store import Store
 
@@ -104,10 +104,12 @@ def forms(
     try:
         head = arb.folded(game)
     except StoreError as exc:
-        if reader != PUBLIC or from_seq > 1 or exc.code not in NO_CLEAR_FORMS:
+        unfolded = exc.code in NO_CLEAR_FORMS or (not checked and isinstance(exc, MissingEvent))
+        if reader != PUBLIC or from_seq > 1 or not unfolded:
             raise
         # a database handed out without its key file: the public form of the whole log,
-        # every seal closed (even a revealed seed's: the values live in the key file)
+        # every seal closed (even a revealed seed's: the values live in the key file); the
+        # same for the audit of a log whose fold meets a gap (the gap is the audit's finding)
         return Forms(arb.vault, loaded.codec, reader, ()).forms(rows)
     start = meta_before(arb, game, from_seq, head)
     shown = Forms(arb.vault, loaded.codec, reader, head.meta.opened, start)

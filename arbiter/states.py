@@ -23,6 +23,7 @@ from warlog.domain.core.errors import InputError, StoreError, WarlogError
 from warlog.domain.core.events import Event, GameCreated
 from warlog.domain.core.ruleset import AnyRuleset
 from warlog.eventstore.codec import Codec
+from warlog.eventstore.lineage import missing_event
 from warlog.eventstore.records import GameInfo, Record
 from warlog.eventstore.store import Store
 from warlog.eventstore.vault import Vault
@@ -124,10 +125,9 @@ class States:
         newer = self._snapshot(game, loaded.ruleset, at, newer_than=cached.seq if cached else 0)
         start = newer or cached or self.created(game)
         from_seq = start.seq + 1 if start else 1
+        # the read names the first row missing from the tail (store/corrupt), skipped or not
         rows = self.store.read_rows(game, from_seq, at, skip=unread(loaded.ruleset))
         result = Fold(loaded.ruleset, start).rows(rows, self.decoder(loaded.codec, game)).folded
-        if result.seq != at:  # the read ends with the row at ``at``, whatever it skips
-            raise missing_event(game, at)
         if at == head:
             self._live[game] = result
         return result
@@ -307,12 +307,3 @@ def no_event(game: str, head: int, seq: int) -> InputError:
     """The error of a read asked for event ``seq`` of a game whose events are 1..``head``: the
     one line every front end gives (``input/bad_seq``, exit 1, HTTP 400)."""
     return InputError(f"game {game} has events 1..{head}; there is no event {seq}", "input/bad_seq")
-
-
-def missing_event(game: str, seq: int) -> StoreError:
-    """The error of a read that needs event ``seq`` of a game whose log has no row there (a
-    damaged database: a row deleted)."""
-    return StoreError(
-        f"game {game} has no event {seq} (the log has a gap): the database is damaged",
-        "store/corrupt",
-    )

@@ -6,7 +6,7 @@ arithmetic and word the errors, so that every store numbers, refuses and explain
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 from warlog.domain.core.errors import ConflictError, InputError, StoreError, UnknownGame, quoted
@@ -91,6 +91,31 @@ def read_parts(segments: list[Segment], from_seq: int, hi: int) -> list[tuple[st
         if a <= b:
             parts.append((owner, a, b))
     return parts
+
+
+def first_missing(seqs: Iterable[int], lo: int) -> int:
+    """The first seq from ``lo`` on that ``seqs`` (a part's rows from ``lo``, in seq order)
+    lacks: for a part whose count of rows came short of its range (the error path only)."""
+    expected = lo
+    for seq in seqs:
+        if seq != expected:
+            break
+        expected += 1
+    return expected
+
+
+class MissingEvent(StoreError):
+    """A read needs an event the database has no row for (a row deleted): ``store/corrupt``,
+    told apart only by the audit, for which a gap is a finding."""
+
+
+def missing_event(game: str, seq: int) -> MissingEvent:
+    """The error of a read that needs event ``seq`` of ``game`` when the database has no row
+    there (a row deleted): every read says it in this one line (``store/corrupt``, exit 1)."""
+    return MissingEvent(
+        f"game {game} has no event {seq} (the log has a gap): the database is damaged",
+        "store/corrupt",
+    )
 
 
 def owner_of(segments: list[Segment], seq: int) -> str:

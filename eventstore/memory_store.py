@@ -7,8 +7,10 @@ game that owns the event they follow. Not thread-safe.
 
 from __future__ import annotations
 
+from bisect import bisect_left, bisect_right
 from collections.abc import Iterator, Sequence
 from itertools import islice
+from operator import attrgetter
 
 from warlog.eventstore.chain import GENESIS
 from warlog.eventstore.lineage import (
@@ -19,10 +21,13 @@ from warlog.eventstore.lineage import (
     check_info,
     conflict,
     empty_batch,
+    first_missing,
     game_exists,
     lineage,
+    missing_event,
     owner_of,
     parent_head,
+    read_parts,
     unknown_game,
 )
 from warlog.eventstore.records import GameInfo, Pending, Record
@@ -91,18 +96,7 @@ class MemoryStore:
 
         UnknownGame and InputError (from_seq < 1) are raised here, not on first iteration.
         """
-        if from_seq < 1:
-            raise bad_from_seq(game, from_seq)
-        plan = self._segments(game)
-        head = self._own(game)[-1].seq
-        hi = head if to_seq is None else min(to_seq, head)
-        parts = []
-        for owner, lo, seg_hi in plan:
-            a, b = max(lo, from_seq), hi if seg_hi is None else min(seg_hi, hi)
-            if a <= b:
-                offset = lo  # own list index 0 holds seq ``lo``
-                parts.append((self._events[owner], a - offset, b - offset + 1))
-        return _stream(parts)
+        return _stream([self._slice(*part) for part in self._plan(game, from_seq, to_seq)])
 
     def read_rows(
         self,
@@ -113,11 +107,20 @@ class MemoryStore:
         skip: frozenset[str] = frozenset(),
     ) -> Iterator[tuple[int, str, str, str]]:
         """``(seq, type, data, hash)`` of the records ``read`` yields, as plain tuples; those
-        whose type is in ``skip`` left out, except the last."""
-        records = list(self.read(game, from_seq, to_seq))
-        last = records[-1].seq if records else 0
+        whose type is in ``skip`` left out, except the last. Leaving rows out, it first counts
+        each part's records: StoreError (``store/corrupt``) naming the first event missing."""
+        parts = self._plan(game, from_seq, to_seq)
+        slices = [self._slice(*part) for part in parts]
+        if skip:
+            for (_, lo, hi), (records, start, stop) in zip(parts, slices, strict=True):
+                if stop - start != hi - lo + 1:
+                    seqs = (r.seq for r in islice(records, start, stop))
+                    raise missing_event(game, first_missing(seqs, lo))
+        last = parts[-1][2] if parts else 0
         return (
-            (r.seq, r.type, r.data, r.hash) for r in records if r.type not in skip or r.seq == last
+            (r.seq, r.type, r.data, r.hash)
+            for r in _stream(slices)
+            if r.type not in skip or r.seq == last
         )
 
     def head(self, game: str) -> tuple[int, str]:
@@ -152,6 +155,21 @@ class MemoryStore:
         except KeyError:
             raise unknown_game(game) from None
 
+    def _plan(self, game: str, from_seq: int, to_seq: int | None) -> list[tuple[str, int, int]]:
+        """``(owner, lo, hi)`` for each lineage segment the read covers (clamped to the head
+        of now); UnknownGame, InputError (from_seq < 1)."""
+        if from_seq < 1:
+            raise bad_from_seq(game, from_seq)
+        segments = self._segments(game)
+        head = self._own(game)[-1].seq
+        return read_parts(segments, from_seq, head if to_seq is None else min(to_seq, head))
+
+    def _slice(self, owner: str, lo: int, hi: int) -> tuple[list[Record], int, int]:
+        """``owner``'s own records and the stretch of them holding seqs ``lo``..``hi``, found by
+        seq (a record taken out of the list by hand leaves a gap, not a shift)."""
+        own = self._events[owner]
+        return own, bisect_left(own, lo, key=_seq), bisect_right(own, hi, key=_seq)
+
     def _record(self, game: str, seq: int) -> Record:
         owner = owner_of(self._segments(game), seq)
         own = self._events[owner]
@@ -159,6 +177,9 @@ class MemoryStore:
 
     def _segments(self, game: str) -> list[Segment]:
         return lineage(game, self.info)
+
+
+_seq = attrgetter("seq")
 
 
 def _stream(parts: list[tuple[list[Record], int, int]]) -> Iterator[Record]:

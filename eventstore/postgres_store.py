@@ -40,8 +40,10 @@ from warlog.eventstore.lineage import (
     check_info,
     conflict,
     empty_batch,
+    first_missing,
     game_exists,
     lineage,
+    missing_event,
     owner_of,
     parent_head,
     read_parts,
@@ -82,7 +84,10 @@ _READ_ROWS_SKIP = (
     "SELECT seq, type, data, hash FROM events WHERE game = %s AND seq BETWEEN %s AND %s"
     " AND (type <> ALL(%s::text[]) OR seq = %s) ORDER BY seq"
 )
-_LAST = "SELECT max(seq) FROM events WHERE game = %s AND seq <= %s"
+#: the rows of a read's part, counted on the primary key: a read that leaves rows out checks
+#: that none is missing (a deleted row would go unseen in the rows it does not fetch)
+_COUNT = "SELECT count(*) FROM events WHERE game = %s AND seq BETWEEN %s AND %s"
+_SEQS = "SELECT seq FROM events WHERE game = %s AND seq BETWEEN %s AND %s ORDER BY seq"
 #: a batch's rows and its announcement in one statement (a data-modifying WITH always runs)
 _APPEND = (
     "WITH appended AS (INSERT INTO events (game, seq, type, data, at, prev, hash)"
@@ -217,15 +222,28 @@ class PostgresStore(Closing):
         skip: frozenset[str] = frozenset(),
     ) -> Iterator[tuple[int, str, str, str]]:
         """``(seq, type, data, hash)`` of the records ``read`` yields, as plain tuples; those
-        whose type is in ``skip`` are left out by the SELECT, except the last of the range."""
+        whose type is in ``skip`` are left out by the SELECT, except the last of the range.
+        Leaving rows out, it first counts each part's rows: StoreError (``store/corrupt``)
+        naming the first event the database has no row for."""
         parts = self._plan(game, from_seq, to_seq)
         if not skip or not parts:
             return self._stream(parts, _READ_ROWS, None)
-        owner, _, hi = parts[-1]
-        with self._guard():
-            found = self._connection().execute(_LAST, (owner, hi)).fetchone()
-        last = -1 if found is None or found[0] is None else int(found[0])
+        self._check_whole(game, parts)
+        last = parts[-1][2]  # every row of the range is there: its last seq is its last row
         return self._stream(parts, _READ_ROWS_SKIP, None, (sorted(skip), last))
+
+    def _check_whole(self, game: str, parts: list[tuple[str, int, int]]) -> None:
+        """StoreError (``store/corrupt``) naming the first event of ``parts`` that has no row.
+        Its own statements, as the rows' chunks are: a part's range lies at or below the head
+        it was planned on, and warlog neither deletes nor rewrites a row and appends only above
+        the head, so the count and the SELECTs after it see the same rows of the range."""
+        with self._guard():
+            conn = self._connection()
+            for owner, lo, hi in parts:
+                row = conn.execute(_COUNT, (owner, lo, hi)).fetchone()
+                if row is None or row[0] != hi - lo + 1:
+                    seqs = (int(found[0]) for found in conn.execute(_SEQS, (owner, lo, hi)))
+                    raise missing_event(game, first_missing(seqs, lo))
 
     def head(self, game: str) -> tuple[int, str]:
         """``(seq, hash)`` of the game's last event. UnknownGame."""

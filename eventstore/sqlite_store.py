@@ -38,9 +38,11 @@ from warlog.eventstore.lineage import (
     check_info,
     conflict,
     empty_batch,
+    first_missing,
     game_exists,
     head_row,
     lineage,
+    missing_event,
     owner_of,
     parent_head,
     read_parts,
@@ -64,14 +66,17 @@ _READ_ROWS = (
     "SELECT seq, type, data, hash FROM events WHERE game = ? AND seq BETWEEN ? AND ? ORDER BY seq"
 )
 #: ``_READ_ROWS`` leaving out the rows of the types ``{kinds}`` (``:k0, :k1, ...``), except the
-#: row at ``:last``: for the read's last segment, its last row up to ``:hi`` (a fold ends on its
-#: seq and hash); -1 for the others. ``:last`` is a value, found before: as a subquery in the
-#: condition it cost a third of the SELECT
+#: row at ``:last``: for the read's last segment its ``:hi`` (a fold ends on its seq and hash);
+#: -1 for the others. ``:last`` is a value: as a subquery in the condition it cost a third of
+#: the SELECT
 _READ_ROWS_SKIP = (
     "SELECT seq, type, data, hash FROM events WHERE game = :game AND seq BETWEEN :lo AND :hi"
     " AND (type NOT IN ({kinds}) OR seq = :last) ORDER BY seq"
 )
-_LAST = "SELECT max(seq) FROM events WHERE game = ? AND seq <= ?"
+#: the rows of a read's part, counted on the primary key: a read that leaves rows out checks
+#: that none is missing (a deleted row would go unseen in the rows it does not fetch)
+_COUNT = "SELECT count(*) FROM events WHERE game = ? AND seq BETWEEN ? AND ?"
+_SEQS = "SELECT seq FROM events WHERE game = ? AND seq BETWEEN ? AND ? ORDER BY seq"
 #: each game's first own row: ``CROSS JOIN`` keeps the catalogue the outer loop, so that each
 #: row is one look-up of the primary key, never a scan of ``events``
 _FIRST_ROWS = (
@@ -182,14 +187,14 @@ class SQLiteStore(Closing):
         skip: frozenset[str] = frozenset(),
     ) -> Iterator[tuple[int, str, str, str]]:
         """``(seq, type, data, hash)`` of the records ``read`` yields, as plain tuples; those
-        whose type is in ``skip`` are left out by the SELECT, except the last of the range."""
+        whose type is in ``skip`` are left out by the SELECT, except the last of the range.
+        Leaving rows out, it first counts each part's rows: StoreError (``store/corrupt``)
+        naming the first event the database has no row for."""
         parts = self._plan(game, from_seq, to_seq)
         if not skip or not parts:
             return self._stream([(_READ_ROWS, part) for part in parts], None)
-        owner, _, last = parts[-1]
-        if to_seq is not None:  # else the range ends at the head, which is its last row
-            with self._guard():
-                last = self._conn.execute(_LAST, (owner, last)).fetchone()[0] or -1
+        self._check_whole(game, parts)
+        last = parts[-1][2]  # every row of the range is there: its last seq is its last row
         kinds = {f"k{i}": kind for i, kind in enumerate(sorted(skip))}
         query = _READ_ROWS_SKIP.format(kinds=", ".join(f":{k}" for k in kinds))
         selects = [
@@ -219,6 +224,17 @@ class SQLiteStore(Closing):
             head = self._head(game)[0]
             hi = head if to_seq is None else min(to_seq, head)
         return read_parts(segments, from_seq, hi)
+
+    def _check_whole(self, game: str, parts: list[tuple[str, int, int]]) -> None:
+        """StoreError (``store/corrupt``) naming the first event of ``parts`` that has no row.
+        Its own statements, not the rows': a part's range lies at or below the head it was
+        planned on, and warlog neither deletes nor rewrites a row and appends only above the
+        head, so the count and the SELECT after it see the same rows of the range."""
+        with self._guard():
+            for owner, lo, hi in parts:
+                if self._conn.execute(_COUNT, (owner, lo, hi)).fetchone()[0] != hi - lo + 1:
+                    seqs = (row[0] for row in self._conn.execute(_SEQS, (owner, lo, hi)))
+                    raise missing_event(game, first_missing(seqs, lo))
 
     def head(self, game: str) -> tuple[int, str]:
         """``(seq, hash)`` of the game's last event. UnknownGame."""

@@ -62,7 +62,11 @@ class Store(Protocol):
     ) -> Iterator[tuple[int, str, str, str]]:
         """``(seq, type, data, hash)`` of the same records as ``read``: what a fold needs,
         without building Records (replay and seek go through here). Rows whose type is in
-        ``skip`` are left out, except the last row of the range, on which a fold ends."""
+        ``skip`` are left out, except the last row of the range, on which a fold ends; such a
+        read first counts the rows of each lineage segment it covers, and a row missing from
+        the database (deleted: unseen among the rows left out) is a StoreError
+        (``store/corrupt``, ``lineage.missing_event``) naming the first one, for ``game``. A
+        read that leaves nothing out yields what is there: its reader sees every seq."""
         ...
 
     def head(self, game: str) -> tuple[int, str]:

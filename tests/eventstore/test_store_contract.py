@@ -18,7 +18,13 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from tests.postgres_cluster import Cluster
-from warlog.domain.core.errors import ConflictError, InputError, UnknownGame, WarlogError
+from warlog.domain.core.errors import (
+    ConflictError,
+    InputError,
+    StoreError,
+    UnknownGame,
+    WarlogError,
+)
 from warlog.eventstore.chain import GENESIS, link
 from warlog.eventstore.memory_store import MemoryStore
 from warlog.eventstore.postgres_store import PostgresStore
@@ -107,6 +113,23 @@ class StoreFactory:
                 return int(row[0])
         assert isinstance(store, MemoryStore)
         return sum(len(own) for own in store._events.values())
+
+    def delete_row(self, store: Store, game: str, seq: int) -> None:
+        """Take event ``seq`` out of what ``game`` stores itself, as a hand in the database
+        would (a damaged log)."""
+        if isinstance(store, SQLiteStore):
+            with sqlite3.connect(store.path) as raw:
+                raw.execute("DELETE FROM events WHERE game = ? AND seq = ?", (game, seq))
+            raw.close()
+        elif isinstance(store, PostgresStore):
+            import psycopg
+
+            with psycopg.connect(store.dsn) as raw:
+                raw.execute("DELETE FROM events WHERE game = %s AND seq = %s", (game, seq))
+        else:
+            assert isinstance(store, MemoryStore)
+            own = store._events[game]
+            own.remove(next(r for r in own if r.seq == seq))
 
     def close(self) -> None:
         for store in self._opened:
@@ -281,6 +304,56 @@ class TestStoreContract:
             full = {r.seq: (r.seq, r.type, r.data, r.hash) for r in store.read(game, lo, hi)}
             assert all(row == full[row[0]] for row in rows)
             assert rows[-1][0] == max(full)
+
+    def test_a_read_that_leaves_rows_out_names_the_first_row_missing_from_its_range(
+        self, stores: StoreFactory
+    ) -> None:
+        """Given a game of 8 events, every other one of a type read_rows may leave out, whose
+        rows 3 (left out) and 6 (read) were deleted from the database, when its rows are read
+        leaving that type out, then each range holding a missing row is one StoreError
+        (store/corrupt) naming the first missing row of that range, and a range without one
+        reads as before; a read of every row gives what is there (its reader checks each seq:
+        the audit reports a gap as a finding)."""
+        store = stores()
+        store.create_game(GameInfo(game="g", ruleset="test"), batch(1))
+        store.append("g", [pending(n, "inert" if n % 2 else "thing") for n in range(2, 9)], 1)
+        stores.delete_row(store, "g", 3)
+        stores.delete_row(store, "g", 6)
+        skip = frozenset({"inert"})
+        for lo, hi, missing in [(1, None, 3), (2, 3, 3), (3, 3, 3), (4, 8, 6), (5, 6, 6)]:
+            with pytest.raises(StoreError) as caught:
+                store.read_rows("g", lo, hi, skip=skip)
+            assert caught.value.code == "store/corrupt"
+            assert one_line(caught.value) == (
+                f"game g has no event {missing} (the log has a gap): the database is damaged"
+            )
+        for lo, hi, read in [(1, 2, [1, 2]), (4, 5, [4, 5]), (7, None, [8])]:
+            assert [row[0] for row in store.read_rows("g", lo, hi, skip=skip)] == read
+        assert [row[0] for row in store.read_rows("g")] == [1, 2, 4, 5, 7, 8]
+
+    @pytest.mark.parametrize(("owner", "deleted"), [("g", 2), ("g", 4), ("f", 6)])
+    def test_a_read_of_a_fork_that_leaves_rows_out_names_a_row_missing_from_either_part(
+        self, stores: StoreFactory, owner: str, deleted: int
+    ) -> None:
+        """Given a fork f at 4 of a game g of 5 events (f's own events 5..7), when a row of its
+        parent's part (one read, or its fork point) or of its own was deleted, then a read of
+        f leaving rows out names that row as f's (store/corrupt), the read of the parent's
+        part too; a range before the missing row still reads."""
+        store = stores()
+        store.create_game(GameInfo(game="g", ruleset="test"), batch(1))
+        store.append("g", [pending(n, "inert") for n in range(2, 6)], 1)
+        fork(store, "f", "g", 4, 5, 6, 7)
+        stores.delete_row(store, owner, deleted)
+        skip = frozenset({"inert"})
+        with pytest.raises(StoreError) as caught:
+            store.read_rows("f", skip=skip)
+        assert one_line(caught.value) == (
+            f"game f has no event {deleted} (the log has a gap): the database is damaged"
+        )
+        assert caught.value.code == "store/corrupt"
+        assert [row[0] for row in store.read_rows("f", 1, deleted - 1, skip=skip)][-1] == (
+            deleted - 1
+        )
 
     def test_read_below_seq_one_is_refused(self, store: Store) -> None:
         new_game(store)
