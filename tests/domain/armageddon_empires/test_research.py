@@ -20,6 +20,7 @@ from tests.domain.armageddon_empires.helpers import (
     with_ap,
 )
 from tests.given_when_then import Given
+from warlog.domain.armageddon_empires.cards import CardInstance
 from warlog.domain.armageddon_empires.challenge import Challenge, Pool, Side, Term
 from warlog.domain.armageddon_empires.challenge_moves import only_accept
 from warlog.domain.armageddon_empires.commands import CreateCard
@@ -329,8 +330,10 @@ def test_the_other_empire_sees_neither_the_researcher_nor_the_fate_he_spent() ->
     assert "researched" not in blue["empires"]["red"] and "unseen_fate" not in blue
     # and is told nothing in its Events view
     assert [n.empire for n in notices(g.state, g.state, attempt)] == ["red"]
-    # and a challenge of the Sage's where he has no fate left and a failed die asks red for an
-    # answer, as blue sees 2 fate he could spend (AE-20)
+    # and a challenge of the Sage's where he has no fate left, a failed die and no card in red's
+    # hand asks red for an answer, as blue sees 2 fate he could spend (AE-20)
+    bare = msgspec.structs.replace(g.state.empires["red"], hand=())
+    g.state = msgspec.structs.replace(g.state, empires={**g.state.empires, "red": bare})
     side = Side(
         empire="red", name="the Sage", pool=Pool((Term(1, "test"),)), faces=(1,), fate_hero=SAGE
     )
@@ -404,3 +407,17 @@ def test_a_research_list_is_refused_for_each_mistake_in_one_line() -> None:
         "bad scenario: $.research.tactician: 7 cards; a Tactician is offered at most 6 to pick "
         "from (digest §8.5; AE-73)"
     )
+
+
+def test_a_created_card_s_number_skips_one_already_taken() -> None:
+    # given red already holds a feint numbered 10, the number the dice [1, 1] give first
+    g = workshop()
+    taken = CardInstance(card="feint", owner="red")
+    g.state = msgspec.structs.replace(
+        g.state, instances={**g.state.instances, "red.feint.10": taken}
+    )
+    # when the Sage creates a feint with those number dice
+    attempt = only(g.when(FEINT, dice=[6, 6, 6, 1, 1, *NUMBER]), ResearchAttempted)
+    # then it takes the number of the next attempt (AE-62's reading, AE-73)
+    again = number(NUMBER, "red", "feint", CREATED_PLACE, 1)
+    assert attempt.created == f"red.feint.{again}" != "red.feint.10"
