@@ -137,6 +137,12 @@ def view(state: GameState, player: str | None) -> dict[str, Any]:
     # what the game waits for, as a refusal says it to any player (rules/not_your_turn)
     data["waiting"] = "" if waiting is None else waiting.waiting
     data["awaited"] = "" if waiting is None else waiting.kind
+    # AE-73: left out while unused, so that a game without research lists, every one begun
+    # before version 28 among them, reads as it did
+    if data["research"] is None:
+        del data["research"]
+    if not data["unseen_fate"]:
+        del data["unseen_fate"]
     if penalized(state):  # AE-68: each army's Command Rating and the unit cards over it
         for army_id, army in data["armies"].items():
             held = state.armies[army_id]

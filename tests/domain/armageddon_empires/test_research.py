@@ -421,3 +421,18 @@ def test_a_created_card_s_number_skips_one_already_taken() -> None:
     # then it takes the number of the next attempt (AE-62's reading, AE-73)
     again = number(NUMBER, "red", "feint", CREATED_PLACE, 1)
     assert attempt.created == f"red.feint.{again}" != "red.feint.10"
+
+
+def test_a_game_without_research_lists_reads_as_before_and_one_with_them_shows_them() -> None:
+    # given a game whose scenario has no research lists, as every game begun before version 28
+    plain = start_turns(Given(RULESET, parse_scenario(toml())))
+    # then its state, whole, names neither the lists nor fate spent out of sight
+    for reader in (None, "red", "blue"):
+        view = RULESET.view(plain.state, reader)
+        assert "research" not in view and "unseen_fate" not in view
+    # and a game with them shows every reader the lists, the referee the fate spent unseen
+    g = workshop()
+    only(g.when(FEINT, dice=[6, 1, 1, 5, 1, *NUMBER]), ResearchAttempted)
+    assert RULESET.view(g.state, "blue")["research"]["tactician"][0]["card"] == "feint"
+    assert RULESET.view(g.state, None)["unseen_fate"] == {SAGE: 1}
+    assert "unseen_fate" not in RULESET.view(g.state, "red")
