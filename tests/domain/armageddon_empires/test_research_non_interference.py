@@ -25,16 +25,17 @@ from warlog.arbiter.audit import audit_records
 from warlog.domain import rulesets
 from warlog.fuzz.noninterference import blinded, refusals
 
-#: a second Tactician of red's, in a field army at the keep
+#: a second Tactician of red's, in a field army at the keep: another level and no fate, so that
+#: his attempt rolls other numbers of dice than the Sage's (Tactician 3, fate 2)
 MENTOR = """
 [[cards]]
 kind = "hero"
 id = "mentor"
 name = "Test Mentor"
-fate = 2
+fate = 0
 wounds = 2
 movement = 3
-abilities = ["Tactician 3"]
+abilities = ["Tactician 2"]
 """
 
 SCENARIO = toml(
@@ -82,15 +83,17 @@ def hero_of(arb: Arbiter, name: str) -> str:
 def test_blue_is_told_the_same_whichever_hero_tried_which_card_with_which_dice(
     tmp_path: Path,
 ) -> None:
-    """Given red's Sage creating the feint (3 successes against 2), the nerve (3 against 3,
-    after a fate re-roll) or red's Mentor creating the feint (2 against 2, other number dice),
-    then every output blue is given is the same, and so are its results and its refusal."""
+    """Given red's Sage (Tactician 3, fate 2) creating the feint (3 successes against 2), the
+    nerve (3 against 3, after a fate re-roll) or red's Mentor (Tactician 2, no fate) creating the
+    feint (2 against 2, other number dice), then every output blue is given is the same, and so
+    are its results and its refusal: neither the hero's dice nor his fate show in how many dice
+    are rolled."""
     probe = begun(tmp_path / "probe", SCENARIO, KEY)
     sage, mentor = hero_of(probe, "sage"), hero_of(probe, "mentor")
     games = [
         researched(tmp_path, "feint", sage, "feint", [6, 6, 6, 1, 1, 1, 1]),
         researched(tmp_path, "nerve", sage, "nerve", [6, 6, 1, 5, 1, 9, 200]),
-        researched(tmp_path, "mentor", mentor, "feint", [6, 6, 1, 1, 1, 40, 2]),
+        researched(tmp_path, "mentor", mentor, "feint", [6, 6, 40, 2]),
     ]
     for arb in games:  # each created its card, numbered at random (AE-73)
         red = arb.view("ni", player="red")["state"]["empires"]["red"]
