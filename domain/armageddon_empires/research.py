@@ -1,6 +1,6 @@
 """Card creation (manual p.28, p.32, p.45; digest §8.5; AE-73): a hero researches a card.
 
-- **Who and where**: a hero printing Tactician X or Technologist X (p.45; ``abilities.CREATORS``),
+- **Who and where**: a hero printing Tactician X or Technologist X (p.45; ``creators.CREATORS``),
   in an army of his empire (a garrison or a field army, stealthed or not), in the hex of one of
   its strongholds or outposts whose cards print the facility his ability needs: an Academy for a
   Tactician, a Laboratory for a Technologist (digest §8.5, from the official tutorial, a
@@ -60,7 +60,7 @@ def played(state: GameState) -> bool:
 
 
 def offered(state: GameState, ability: str) -> list[ResearchEntry]:
-    """The research list of ``ability`` (a key of ``abilities.CREATORS``): the scenario's."""
+    """The research list of ``ability`` (a key of ``creators.CREATORS``): the scenario's."""
     if state.research is None:
         return []
     return list(getattr(state.research, CREATORS[ability].key))

@@ -96,7 +96,7 @@ class ResearchEntry(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
 
 class Research(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     """The research lists (AE-73, since version 28): what each ability that creates cards
-    offers, at most ``limits.RESEARCH_OFFER`` cards each (``abilities.CREATORS``: a Tactician
+    offers, at most ``limits.RESEARCH_OFFER`` cards each (``creators.CREATORS``: a Tactician
     tactic cards, a Technologist attack and munition cards). Public: the scenario's."""
 
     tactician: list[ResearchEntry] = []

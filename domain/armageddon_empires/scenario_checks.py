@@ -339,7 +339,7 @@ def _check_qualified(i: int, card: str, names: list[str], played: dict[str, Play
 def _check_research(scenario: Scenario, cards: dict[str, CardEntry]) -> None:
     """AE-73: each research list offers at most ``RESEARCH_OFFER`` cards (the manual's six,
     digest §8.5), each once, each a known card of a kind its ability creates
-    (``abilities.CREATORS``), each with a threshold of at least 1."""
+    (``creators.CREATORS``), each with a threshold of at least 1."""
     lists = research_lists(scenario)
     for ability, creator in CREATORS.items():
         path = f"$.research.{creator.key}"
@@ -376,7 +376,7 @@ def _check_offered(
     i: int, card: str, names: list[str], played: dict[str, Played], scenario: Scenario
 ) -> None:
     """A Tactician X or Technologist X whose research list offers nothing would create nothing
-    (AE-73; ``abilities.CREATORS``): refused, naming the card, the ability and the list."""
+    (AE-73; ``creators.CREATORS``): refused, naming the card, the ability and the list."""
     lists = research_lists(scenario)
     for j, name in enumerate(names):
         creator = CREATORS.get(name)
