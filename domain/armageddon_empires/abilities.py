@@ -110,6 +110,12 @@ SABOTEUR = "Saboteur"
 MASTER_SABOTEUR = "Master Saboteur"
 DEMOLITIONIST = "Demolitionist"
 COUNTER_INTEL = "Counter Intel"
+#: card creation (p.28, p.32, p.45; digest §8.5; AE-73): the heroes who create, and the
+#: facilities their hex needs (the p.48 list is cut after Hardened, so these two are ours)
+TACTICIAN = "Tactician"
+TECHNOLOGIST = "Technologist"
+ACADEMY = "Academy"
+LABORATORY = "Laboratory"
 
 #: every known ability by canonical name and its printed shape (digest §9.1–9.4)
 CATALOGUE: dict[str, Shape] = {
@@ -117,8 +123,8 @@ CATALOGUE: dict[str, Shape] = {
     RAPID_REACTION: "flag",
     STEALTH: "rated",
     RECCE: "recce",
-    "Tactician": "rated",
-    "Technologist": "rated",
+    TACTICIAN: "rated",
+    TECHNOLOGIST: "rated",
     "Geneticist": "rated",
     "Assassin": "rated",
     "Master Assassin": "flag",
@@ -175,6 +181,10 @@ CATALOGUE: dict[str, Shape] = {
     "Hardened": "flag",
     MINEFIELD: "rated",
     "Armory": "flag",
+    # AE-73: ours, since the facility list of p.48 is cut: the academy a Tactician creates at,
+    # the laboratory a Technologist creates at (digest §8.5, from the official tutorial)
+    ACADEMY: "flag",
+    LABORATORY: "flag",
     # attack cards and munitions (p.29–31)
     "Air To Air": "rated",
     "HARM": "rated",
@@ -348,11 +358,35 @@ PLAYED: dict[str, Played] = {
         "p.29, p.48; AE-72",
         FACILITIES,
     ),
+    TACTICIAN: Played(
+        "since version 28 creates the tactic cards of its scenario's research list, at an "
+        "Academy in its hex, with X dice against the card's threshold",
+        "p.28, p.45; AE-73",
+        HEROES,
+    ),
+    TECHNOLOGIST: Played(
+        "since version 28 creates the attack and munition cards of its scenario's research "
+        "list, at a Laboratory in its hex, with X dice against the card's threshold (its "
+        "salvage, p.21, is not played)",
+        "p.28, p.45; AE-73",
+        HEROES,
+    ),
+    ACADEMY: Played(
+        "since version 28 a Tactician in its hex creates cards there (ours: the p.48 list is cut)",
+        "digest §8.5; AE-73",
+        FACILITIES,
+    ),
+    LABORATORY: Played(
+        "since version 28 a Technologist in its hex creates cards there (ours: the p.48 list is "
+        "cut)",
+        "digest §8.5; AE-73",
+        FACILITIES,
+    ),
 }
 
-#: AE-70, AE-71, AE-72: the version since which the rules play an ability of ``PLAYED`` (every
-#: other one since version 26, when the check began): a scenario of an earlier version that
-#: gives a card one of these is refused, as that version did (``played_in``)
+#: AE-70, AE-71, AE-72, AE-73: the version since which the rules play an ability of ``PLAYED``
+#: (every other one since version 26, when the check began): a scenario of an earlier version
+#: that gives a card one of these is refused, as that version did (``played_in``)
 PLAYED_SINCE: dict[str, int] = {
     ASSASSIN: 27,
     MASTER_ASSASSIN: 27,
@@ -361,6 +395,10 @@ PLAYED_SINCE: dict[str, int] = {
     MASTER_SABOTEUR: 27,
     DEMOLITIONIST: 27,
     COUNTER_INTEL: 27,
+    TACTICIAN: 28,
+    TECHNOLOGIST: 28,
+    ACADEMY: 28,
+    LABORATORY: 28,
 }
 
 

@@ -8,7 +8,8 @@ an Engineer's army stands next to an enemy base or a spotted enemy army, deploy 
 allows, play an attack card on the first hex it may strike, loaded with a munition when the
 hand holds one it may carry (its intercept window answered with the first card that may
 intercept; from the ground, fire each gunner but one whose Anti-Air the attack card's HARM
-outnumbers, then launch no more), hunt a spotted hero, assassinate one (AE-71), sabotage (AE-72), repair, stealth an army that can, send
+outnumbers, then launch no more), hunt a spotted hero, assassinate one (AE-71), sabotage (AE-72), create a card whose threshold
+the hero's dice reach (AE-73), repair, stealth an army that can, send
 garrison units beyond the first into a field army at the base (creating one if there is
 none), move a combat-capable army onto a spotted hero alone, move field armies toward the
 nearest enemy stronghold or outpost, draw while the hand has room, end the turn.
@@ -28,6 +29,7 @@ from warlog.domain.armageddon_empires.commands import (
     Assassinate,
     BuyInitiative,
     CreateArmy,
+    CreateCard,
     DeployCard,
     DrawCard,
     EndTurn,
@@ -48,6 +50,7 @@ from warlog.domain.armageddon_empires.commands import (
 from warlog.domain.armageddon_empires.flying_card import top_strike
 from warlog.domain.armageddon_empires.ground_to_air import ANTI_AIR, HARM
 from warlog.domain.armageddon_empires.movement import huntable
+from warlog.domain.armageddon_empires.research import research_of
 from warlog.domain.armageddon_empires.state import GameState
 from warlog.domain.core.hexgrid import Hex
 from warlog.domain.core.ruleset import Command
@@ -141,6 +144,18 @@ def _ground_fire(state: GameState, legal: Sequence[GroundToAirChallenge]) -> Com
     return next(c for c in legal if c.gunner is None)
 
 
+def _research(state: GameState, legal: Sequence[Command]) -> CreateCard | None:
+    """The first card a hero may try to create whose threshold his dice reach (AE-73)."""
+    for c in legal:
+        if isinstance(c, CreateCard):
+            found = research_of(state, c.hero, c.card)
+            if found is not None:
+                ability, entry = found
+                if entry.threshold <= level(state.card(c.hero).abilities, ability):
+                    return c
+    return None
+
+
 def choose(state: GameState, player: str, legal: Sequence[Command]) -> Command:
     """The command the policy issues for ``player``; ``legal`` must be non-empty."""
     if not legal:
@@ -166,9 +181,16 @@ def choose(state: GameState, player: str, legal: Sequence[Command]) -> Command:
     if strikes:  # the first card on the first hex, a unit before a facility (AE-39, AE-42),
         loaded = [c for c in strikes if c.munition]  # loaded with a munition if it can (AE-44)
         return (loaded or strikes)[0]
-    for kind in (HuntHero, Assassinate, Sabotage, RepairCard, EngageStealth):
+    for kind in (HuntHero, Assassinate, Sabotage):
         for c in legal:
             if isinstance(c, kind):
+                return c
+    research = _research(state, legal)
+    if research is not None:
+        return research
+    for later in (RepairCard, EngageStealth):
+        for c in legal:
+            if isinstance(c, later):
                 return c
     for c in legal:
         if isinstance(c, MoveArmy) and c.to in huntable(state, state.armies[c.army]):

@@ -167,11 +167,14 @@ def hidden_loss(state: GameState, card: str) -> GameState:
 
 
 def new_turn_for_agents(state: GameState, empire: str) -> GameState:
-    """``empire``'s assassins and saboteurs may act again (once a turn, AE-71, AE-72): its
-    ``assassins`` and ``sabotaged`` left out again (UNSET), as in a game where none has."""
+    """``empire``'s assassins, saboteurs and researchers may act again (once a turn, AE-71,
+    AE-72, AE-73): its ``assassins``, ``sabotaged`` and ``researched`` left out again (UNSET),
+    as in a game where none has."""
     emp = state.empires[empire]
-    if isinstance(emp.sabotaged, msgspec.UnsetType) and isinstance(
-        emp.assassins, msgspec.UnsetType
-    ):
+    kept = (emp.sabotaged, emp.assassins, emp.researched)
+    if all(isinstance(k, msgspec.UnsetType) for k in kept):
         return state
-    return with_empire(state, replace(emp, assassins=msgspec.UNSET, sabotaged=msgspec.UNSET))
+    return with_empire(
+        state,
+        replace(emp, assassins=msgspec.UNSET, sabotaged=msgspec.UNSET, researched=msgspec.UNSET),
+    )

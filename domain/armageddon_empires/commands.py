@@ -272,6 +272,29 @@ class Sabotage(Command, frozen=True, tag="sabotage"):
     ] = None
 
 
+#: AE-73: the version since which a hero with Tactician X or Technologist X creates cards (p.28,
+#: p.32, p.45; ``research.py``): ``create_card`` is refused in the games begun before it, and
+#: its fields are sealed for the researcher's empire
+CARD_CREATION_SINCE = 28
+
+
+class CreateCard(Command, frozen=True, tag="create_card"):
+    """Create a card (p.28, p.32; AE-73, since version 28): the ``hero``, with Tactician X or
+    Technologist X, in an army of this empire standing where one of its bases holds an Academy
+    or a Laboratory, tries to create ``card``, one of its ability's research list, in a
+    threshold challenge resolved at once. ``fate``: the most of his unspent fate he may spend,
+    one point a failed die, while his successes fall short (left out: all of it). All three are
+    sealed for the researcher's empire, ``fate`` recorded sealed even when left out, so that the
+    command tells the other empire nothing but that a card was attempted."""
+
+    hero: Annotated[str, Hidden(owner="player", since=CARD_CREATION_SINCE)]
+    card: Annotated[str, Hidden(owner="player", since=CARD_CREATION_SINCE)]
+    fate: Annotated[
+        Annotated[int, msgspec.Meta(ge=0, le=99)] | None,
+        Hidden(owner="player", since=CARD_CREATION_SINCE, present_since=CARD_CREATION_SINCE),
+    ] = None
+
+
 COMMAND_TYPES: tuple[type[Command], ...] = (
     BuyInitiative,
     EndTurn,
@@ -304,6 +327,7 @@ COMMAND_TYPES: tuple[type[Command], ...] = (
     LiftMinefield,
     Assassinate,
     Sabotage,
+    CreateCard,
 )
 
 #: the commands that answer a battle's decisions (p.33–34)
@@ -349,4 +373,5 @@ AnyCommand = Union[  # noqa: UP007 - a typing.Union value for msgspec decoding
     LiftMinefield,
     Assassinate,
     Sabotage,
+    CreateCard,
 ]

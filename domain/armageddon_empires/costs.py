@@ -55,3 +55,7 @@ LIFT_MINEFIELD_AP = 2
 #: R11 / AE-72: a saboteur's sabotage costs 2 AP, as a hunt does (AE-21; the manual shows a cost,
 #: not which)
 SABOTAGE_AP = 2
+
+# R11 / AE-73: creating a card costs the AP and resources of its entry in the scenario's research
+# list (``scenario.ResearchEntry``), the manual giving each card its own (p.28, p.32): no
+# constant here. It is paid on the attempt, whether the card is created or not (``research.py``).

@@ -25,6 +25,7 @@ from warlog.domain.armageddon_empires import (
     intercept,
     movement,
     repair,
+    research,
     retreat,
     sabotage,
     stealth,
@@ -38,6 +39,7 @@ from warlog.domain.armageddon_empires.commands import (
     BuyInitiative,
     CommitArmy,
     CreateArmy,
+    CreateCard,
     DeployCard,
     DisbandArmy,
     DrawCard,
@@ -98,4 +100,5 @@ HANDLERS: Mapping[type[Any], Handler] = {
     LiftMinefield: engineers.lift_minefield,
     Assassinate: assassination.assassinate,
     Sabotage: sabotage.sabotage,
+    CreateCard: research.create_card,
 }

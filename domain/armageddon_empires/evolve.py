@@ -19,6 +19,7 @@ from warlog.domain.armageddon_empires import (
     fallout_evolve,
     minefield_evolve,
     numbering,
+    research_evolve,
     sabotage_evolve,
 )
 from warlog.domain.armageddon_empires.challenge_events import (
@@ -83,7 +84,7 @@ _left_empty = changes.left_empty
 
 
 def _round_began(state: GameState, e: RoundBegan) -> GameState:
-    # R6: spent fate returns; AE-17: sightings last one round
+    # R6: spent fate returns (AE-73: that spent out of sight too); AE-17: sightings last one round
     return replace(
         state,
         round=e.round,
@@ -92,6 +93,7 @@ def _round_began(state: GameState, e: RoundBegan) -> GameState:
         current=None,
         sightings={},
         fate_spent={},
+        unseen_fate={},
     )
 
 
@@ -379,6 +381,7 @@ _APPLY.update(fallout_evolve.APPLY)
 _APPLY.update(sabotage_evolve.APPLY)
 _APPLY.update(minefield_evolve.APPLY)
 _APPLY.update(assassination_evolve.APPLY)
+_APPLY.update(research_evolve.APPLY)
 
 
 def unapplied(event_types: tuple[type[Event], ...]) -> frozenset[str]:

@@ -9,7 +9,9 @@ such a one is kept once spent or lifted, out of play, AE-67) and known only to o
 armies keep to the limits of p.22–23 with a hero in the hero's slot and
 units in the units', stand on the map and stealth only when every card can, garrisons stay at
 their bases and are their owners', bases hold facilities and their prisoners are enemy heroes,
-a card makes one assassination attempt a turn (AE-71), fate spent stays within the card's fate, a challenge's dice are d6 and its fate never negative,
+a card makes one assassination attempt a turn (AE-71), a hero one attempt to create a card
+(AE-73), fate spent stays within the card's fate (what was spent out of the other empires'
+sight within it, AE-73), a challenge's dice are d6 and its fate never negative,
 damage stays short of a card's limit, sightings are of enemy armies that exist, the round
 clock (whose turn, the bids) is coherent, and since version 26 a battle in progress has gone
 no more than its stalemate's rounds without a hit point lost (AE-31). ``invariants`` is the ruleset's ``Rules.invariants``
@@ -24,6 +26,7 @@ from warlog.domain.armageddon_empires.abilities import ASSASSIN, STEALTH, level
 from warlog.domain.armageddon_empires.cards import INDEPENDENT, AttackCard, HeroCard, damage_limit
 from warlog.domain.armageddon_empires.challenge import FAILURE_FACE, SUCCESS_FACE, Challenge
 from warlog.domain.armageddon_empires.costs import MAX_AP_OWED
+from warlog.domain.armageddon_empires.creators import CREATORS
 from warlog.domain.armageddon_empires.frames import Battle
 from warlog.domain.armageddon_empires.ground_combat import STALEMATE_ROUNDS, STALEMATE_SINCE
 from warlog.domain.armageddon_empires.limits import (
@@ -87,6 +90,7 @@ def _empires(state: GameState, out: list[Violation]) -> None:
         if not set(empire.face_down) <= set(empire.discard):  # AE-49: face down in the pile
             out.append(Violation("face_down_in_discard", f"{empire.id}: {empire.face_down}"))
         _assassins(state, empire.id, empire.assassin_cards, out)
+        _researchers(state, empire.id, empire.researchers, out)
 
 
 def _assassins(state: GameState, empire: str, cards: tuple[str, ...], out: list[Violation]) -> None:
@@ -101,6 +105,26 @@ def _assassins(state: GameState, empire: str, cards: tuple[str, ...], out: list[
     if wrong or len(set(cards)) != len(cards) or (cards and not own_turn):
         out.append(
             Violation("assassins_once_a_turn", f"{empire} lists {list(cards)} as its assassins")
+        )
+
+
+def _researchers(
+    state: GameState, empire: str, heroes: tuple[str, ...], out: list[Violation]
+) -> None:
+    """AE-73: the heroes that tried to create a card this turn are the empire's own creators,
+    each once, listed only in its own turn."""
+    own_turn = state.phase == "turns" and state.current == empire
+    wrong = [
+        h
+        for h in heroes
+        if state.instances[h].owner != empire
+        or not any(level(state.card(h).abilities, a) for a in CREATORS)
+    ]
+    if wrong or len(set(heroes)) != len(heroes) or (heroes and not own_turn):
+        out.append(
+            Violation(
+                "researchers_once_a_turn", f"{empire} lists {list(heroes)} as its researchers"
+            )
         )
 
 
@@ -212,6 +236,15 @@ def _fate_and_damage(state: GameState, out: list[Violation]) -> None:
         fate = spec.fate if isinstance(spec, HeroCard | AttackCard) else 0
         if not 0 <= spent <= fate:
             out.append(Violation("fate_spent_within_fate", f"{card} spent {spent} fate of {fate}"))
+    for card, unseen in state.unseen_fate.items():
+        # AE-73: the fate spent out of the other empires' sight is part of the fate spent
+        if not 0 < unseen <= state.fate_spent.get(card, 0):
+            out.append(
+                Violation(
+                    "unseen_fate_within_fate_spent",
+                    f"{card} spent {unseen} fate unseen of {state.fate_spent.get(card, 0)}",
+                )
+            )
     for card, taken in state.damage.items():
         # AE-24 (p.17–19, p.31, p.34): damage at the card's limit destroys it; none is not kept
         limit = damage_limit(state.card(card).spec)

@@ -24,6 +24,7 @@ from warlog.domain.armageddon_empires.engineers import legal_engineer_orders
 from warlog.domain.armageddon_empires.hand import legal_hand_plays
 from warlog.domain.armageddon_empires.movement import legal_moves
 from warlog.domain.armageddon_empires.repair import legal_repairs
+from warlog.domain.armageddon_empires.research import legal_research
 from warlog.domain.armageddon_empires.sabotage import legal_sabotage
 from warlog.domain.armageddon_empires.state import GameState
 from warlog.domain.armageddon_empires.stealth import legal_stealth_orders
@@ -40,7 +41,9 @@ from warlog.domain.core.ruleset import Command
 #: may make an assassination attempt (and each target a Master Assassin names). Left out:
 #: ``create_army`` (any free name is accepted; one is offered), ``transfer_cards`` (one card
 #: at a time offered, several accepted), ``set_up_battle`` and ``commit_army`` (their lists
-#: offered in one order), ``play_attack_card`` (an aim or munition left implicit may be named)
+#: offered in one order), ``play_attack_card`` (an aim or munition left implicit may be named),
+#: ``create_card`` (each hero and card it may try is offered, its ``fate`` left to the rules;
+#: every cap a player may give it, 0 to 99, is accepted too: AE-73)
 COMPLETE: frozenset[str] = frozenset(
     {
         "buy_initiative",
@@ -89,7 +92,8 @@ def _battle_options(state: GameState, player: str) -> list[Command]:
 def options(state: GameState, decision: Decision, player: str) -> list[Command]:
     """Initiative purchases in the initiative phase; the answers of the procedure that waits
     for the player (a roll, an engagement, a battle, a challenge); in the player's turn:
-    deployments and the draw, air strikes, hunts, assassinations, assaults, moves to every reachable hex, stealth orders,
+    deployments and the draw, air strikes, hunts, assassinations, sabotage, cards created,
+    assaults, moves to every reachable hex, stealth orders,
     minefields laid and lifted, repairs, army orders, and ending the turn (last)."""
     if decision.kind == "initiative":
         return list(legal_turn_orders(state, player))
@@ -113,6 +117,7 @@ def options(state: GameState, decision: Decision, player: str) -> list[Command]:
         *legal_hunts(state, player),
         *legal_assassinations(state, player),
         *legal_sabotage(state, player),
+        *legal_research(state, player),
         *battle.legal_assaults(state, player),
         *legal_moves(state, player),
         *legal_stealth_orders(state, player),

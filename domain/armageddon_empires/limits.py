@@ -21,3 +21,7 @@ GARRISON_SUFFIX = "-garrison"
 #: from 1 to this (a hand and a deck alone may hold 200 cards each, so 99 would not do): an
 #: empire's set-up holds at most this many cards of one type
 LAST_CARD_NUMBER = 999
+
+#: AE-73: a hero creating a card picks one of six offered (digest §8.5: p.28, p.32 and the
+#: official tutorial): a scenario's research list of an ability offers at most this many
+RESEARCH_OFFER = 6

@@ -142,3 +142,26 @@ def renamed(state: GameState, names: dict[str, str]) -> GameState:
         hidden_damage=keys(state.hidden_damage),
         fate_spent=keys(state.fate_spent),
     )
+
+
+#: AE-73: a card created in play (``research.py``) takes a number at random too, whatever the
+#: set-up: the next number of its type would tell the other empire, once it sees the card, how
+#: many of its type its empire held, and which of its attempts created it. Every attempt rolls
+#: this many hidden dice of ``NUMBERING_SIDES`` sides, the referee's, for it: 65,536 faces
+#: read as a number of 1..``LAST_CARD_NUMBER`` as the set-up's are (``number``)
+CREATED_NUMBER_DICE = 2
+#: the ``purpose`` of those dice
+CREATED_NUMBER_PURPOSE = "a created card's number"
+#: the place ``number`` reads for a created card (each attempt rolls its own faces)
+CREATED_PLACE = "created"
+
+
+def created_id(state: GameState, empire: str, card: str, faces: Sequence[int]) -> str:
+    """The id of a card of type ``card`` that ``empire`` creates (AE-73): the number ``faces``
+    give, at the first attempt whose id no card in play holds (the caller makes sure one is
+    free: ``LAST_CARD_NUMBER`` cards of a type at most)."""
+    for attempt in itertools.count():
+        new = instance_id(empire, card, number(faces, empire, card, CREATED_PLACE, attempt))
+        if new not in state.instances:
+            return new
+    raise AssertionError("unreachable")  # pragma: no cover

@@ -8,7 +8,8 @@ from typing import Any
 import msgspec
 
 from warlog.domain.armageddon_empires.cards import INDEPENDENT
-from warlog.domain.armageddon_empires.scenario import Scenario, placed_cards
+from warlog.domain.armageddon_empires.creators import CREATORS
+from warlog.domain.armageddon_empires.scenario import Scenario, placed_cards, research_lists
 from warlog.domain.armageddon_empires.scenario_checks import check
 from warlog.domain.core.scenario import bad_scenario, convert_scenario
 
@@ -61,8 +62,11 @@ CATALOGUE_BY_EMPIRE_SINCE = 18
 
 def public_card_types(scenario: Scenario) -> set[str]:
     """The card types the public part of the set-up uses: each base's own card and its
-    facilities (bases are public, AE-17; their garrisons are not)."""
-    return {card for base in scenario.bases for card in (base.card, *base.facilities)}
+    facilities (bases are public, AE-17; their garrisons are not), and since version 28 the
+    cards its research lists offer (public, AE-73; a scenario before it has none)."""
+    bases = {card for base in scenario.bases for card in (base.card, *base.facilities)}
+    research = research_lists(scenario)
+    return bases | {r.card for c in CREATORS.values() for r in getattr(research, c.key)}
 
 
 def recorded_catalogue_by_empire(scenario: Scenario, independent: bool = False) -> dict[str, Any]:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar
 
+import msgspec
 from msgspec.structs import replace
 
 from warlog.domain.armageddon_empires import decisions, ground_to_air, hand, minefields, numbering
@@ -12,13 +13,14 @@ from warlog.domain.armageddon_empires.air_events import AIR_EVENT_TYPES
 from warlog.domain.armageddon_empires.assassination_events import ASSASSINATION_EVENT_TYPES
 from warlog.domain.armageddon_empires.battle_events import BATTLE_EVENT_TYPES
 from warlog.domain.armageddon_empires.challenge_events import CHALLENGE_EVENT_TYPES
-from warlog.domain.armageddon_empires.commands import AnyCommand
+from warlog.domain.armageddon_empires.commands import CARD_CREATION_SINCE, AnyCommand
 from warlog.domain.armageddon_empires.decide import HANDLERS
 from warlog.domain.armageddon_empires.events import EVENT_TYPES, RoundBegan
 from warlog.domain.armageddon_empires.evolve import evolve, unapplied
 from warlog.domain.armageddon_empires.fallout_events import FALLOUT_EVENT_TYPES
 from warlog.domain.armageddon_empires.legal import COMPLETE, options
 from warlog.domain.armageddon_empires.minefield_events import MINEFIELD_EVENT_TYPES
+from warlog.domain.armageddon_empires.research_events import RESEARCH_EVENT_TYPES
 from warlog.domain.armageddon_empires.sabotage_events import SABOTAGE_EVENT_TYPES
 from warlog.domain.armageddon_empires.sighting_events import SIGHTING_EVENT_TYPES
 from warlog.domain.armageddon_empires.state import GameState
@@ -113,12 +115,17 @@ class ArmageddonEmpires(Rules[GameState, Command]):
     #: sabotages a facility of an enemy base in its hex, a duel where Counter Intel stands
     #: (p.29, p.45, p.48; AE-72), and Saboteur X, Master Saboteur, Demolitionist and Counter
     #: Intel are played (AE-70); the hidden pick of a hunt's, an assassination's or a sabotage's
-    #: target is the referee's roll, not the acting empire's (AE-21, ``targets``)
-    version: ClassVar[str] = "27"
+    #: target is the referee's roll, not the acting empire's (AE-21, ``targets``); 28: a hero
+    #: with Tactician X or Technologist X creates a card of his ability's research list, the
+    #: scenario's, at a base of his empire holding an Academy or a Laboratory, in a threshold
+    #: challenge resolved at once out of the other empire's sight, and Tactician X,
+    #: Technologist X, Academy and Laboratory are played (p.28, p.32, p.45; AE-70, AE-73)
+    version: ClassVar[str] = "28"
     #: each played as a variant of this class (``every_version``); version 6's air strike's
     #: unit targets are the sighted units still standing in the hex (AE-42,
     #: ``air_targets._version_6_targets``)
     kept_versions: ClassVar[tuple[str, ...]] = (
+        "27",
         "26",
         "25",
         "24",
@@ -151,6 +158,7 @@ class ArmageddonEmpires(Rules[GameState, Command]):
         + MINEFIELD_EVENT_TYPES
         + ASSASSINATION_EVENT_TYPES
         + SABOTAGE_EVENT_TYPES
+        + RESEARCH_EVENT_TYPES
     )
     inert_events: ClassVar[frozenset[str]] = unapplied(event_types)
     command_type: ClassVar[Any] = AnyCommand
@@ -178,8 +186,9 @@ class ArmageddonEmpires(Rules[GameState, Command]):
 
     def _played_here(self, scenario: Scenario) -> Scenario:
         """``scenario``, which this version plays; InputError ``input/bad_scenario`` naming the
-        first independent minefield before version 23 (AE-67), and since version 26 the first
-        card ability these rules do not play (AE-70, ``scenario_checks.check_played``)."""
+        first independent minefield before version 23 (AE-67), research lists before version 28
+        (AE-73), and since version 26 the first card ability these rules do not play (AE-70,
+        ``scenario_checks.check_played``)."""
         from warlog.domain.armageddon_empires import scenario as scenarios
         from warlog.domain.armageddon_empires import scenario_checks
         from warlog.domain.core.scenario import bad_scenario
@@ -192,6 +201,13 @@ class ArmageddonEmpires(Rules[GameState, Command]):
                 f"$.minefields[{i}].empire",
                 f"none given: an independent minefield (of no empire) is played since "
                 f"version {since} of these rules; this game's is {self.version} (AE-67)",
+            )
+        researched = not isinstance(scenario.research, msgspec.UnsetType)
+        if researched and int(self.version) < CARD_CREATION_SINCE:
+            raise bad_scenario(
+                "$.research",
+                f"research lists are played since version {CARD_CREATION_SINCE} of these "
+                f"rules; this game's is {self.version} (AE-73)",
             )
         scenario_checks.check_played(scenario, int(self.version))
         return scenario

@@ -83,6 +83,26 @@ class MinefieldSpec(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fi
     damage: Annotated[int, msgspec.Meta(ge=0, le=99)] = 0
 
 
+class ResearchEntry(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """A card a hero may create (p.28, p.32; digest §8.5; AE-73): the card type, its difficulty
+    (the threshold of its challenge, ≥ 1) and what an attempt at it costs, in AP and resources,
+    paid whether it succeeds or not."""
+
+    card: str
+    threshold: Annotated[int, msgspec.Meta(le=99)]
+    ap: Annotated[int, msgspec.Meta(ge=0, le=99)]
+    cost: Resources = Resources()
+
+
+class Research(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """The research lists (AE-73, since version 28): what each ability that creates cards
+    offers, at most ``limits.RESEARCH_OFFER`` cards each (``creators.CREATORS``: a Tactician
+    tactic cards, a Technologist attack and munition cards). Public: the scenario's."""
+
+    tactician: list[ResearchEntry] = []
+    technologist: list[ResearchEntry] = []
+
+
 class Scenario(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     """A whole scenario file."""
 
@@ -100,9 +120,17 @@ class Scenario(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     #: their numbers in set-up order (AE-62); left out of the recorded form when absent, so that
     #: games recorded before keep their canonical scenario (``setup_is_public`` reads it)
     public_setup: bool | msgspec.UnsetType = msgspec.UNSET
+    #: AE-73: what the heroes who create cards may create (since version 28); left out of the
+    #: recorded form when absent, so that games recorded before keep their canonical scenario
+    research: Research | msgspec.UnsetType = msgspec.UNSET
     title: str = ""
     description: str = ""
     terrain: dict[str, Terrain] = {}
+
+
+def research_lists(scenario: Scenario) -> Research:
+    """The scenario's research lists (none when the file has no ``[research]``; AE-73)."""
+    return Research() if isinstance(scenario.research, msgspec.UnsetType) else scenario.research
 
 
 def placed_minefields(scenario: Scenario) -> list[MinefieldSpec]:

@@ -32,12 +32,14 @@ from warlog.domain.armageddon_empires.cards import (
     entry,
     kind_of,
 )
+from warlog.domain.armageddon_empires.creators import CREATORS
 from warlog.domain.armageddon_empires.limits import (
     EMPIRES_PER_GAME,
     LAST_CARD_NUMBER,
     MAX_ARMIES_PER_HEX,
     MAX_HEROES_PER_ARMY,
     MAX_UNITS_PER_ARMY,
+    RESEARCH_OFFER,
 )
 from warlog.domain.armageddon_empires.scenario import (
     BaseSpec,
@@ -47,6 +49,7 @@ from warlog.domain.armageddon_empires.scenario import (
     garrison_id,
     placed_cards,
     placed_minefields,
+    research_lists,
 )
 from warlog.domain.armageddon_empires.terrain import DEFAULT_LEGEND, terrain_table
 from warlog.domain.core.errors import InputError
@@ -254,6 +257,7 @@ def check(scenario: Scenario) -> None:
                 f"{path}.at", f"more than {MAX_ARMIES_PER_HEX} armies of one empire in hex {at}"
             )
     _check_card_counts(scenario)
+    _check_research(scenario, cards)
     enemies_at = {(a.empire, str(Hex.parse(a.at))) for a in scenario.armies}
     mined: set[str] = set()
     for i, mine in enumerate(placed_minefields(scenario)):
@@ -286,9 +290,10 @@ PLAYED_ONLY_SINCE = 26
 def check_played(scenario: Scenario, version: int) -> None:
     """AE-70: since version 26 raise InputError ``input/bad_scenario`` naming the first card
     ability no rule of these rules plays (``abilities.played_in`` the version), or plays on a card
-    of another kind (``Played.kinds``): its field, its card, the card's kind and the version; and
+    of another kind (``Played.kinds``): its field, its card, the card's kind and the version;
     (since version 27, AE-71, AE-72) one that qualifies an ability its card does not print
-    (``abilities.QUALIFIES``): its field, its card and both abilities."""
+    (``abilities.QUALIFIES``): its field, its card and both abilities; and (since version 28,
+    AE-73) a Tactician X or Technologist X whose research list offers nothing."""
     if version < PLAYED_ONLY_SINCE:
         return
     played_here = played_in(version)  # AE-72: sabotage's since version 27
@@ -314,6 +319,7 @@ def check_played(scenario: Scenario, version: int) -> None:
                     "abilities they play and the cards they play them on",
                 )
         _check_qualified(i, spec.id, names, played_here)
+        _check_offered(i, spec.id, names, played_here, scenario)
 
 
 def _check_qualified(i: int, card: str, names: list[str], played: dict[str, Played]) -> None:
@@ -327,6 +333,60 @@ def _check_qualified(i: int, card: str, names: list[str], played: dict[str, Play
             f"$.cards[{i}].abilities[{j}]",
             f"card {card!r}: {name!r} works on the card's own {needed} X, which it does not "
             f"print, and would do nothing without it (p.45; AE-70); give it {needed} X too",
+        )
+
+
+def _check_research(scenario: Scenario, cards: dict[str, CardEntry]) -> None:
+    """AE-73: each research list offers at most ``RESEARCH_OFFER`` cards (the manual's six,
+    digest §8.5), each once, each a known card of a kind its ability creates
+    (``creators.CREATORS``), each with a threshold of at least 1."""
+    lists = research_lists(scenario)
+    for ability, creator in CREATORS.items():
+        path = f"$.research.{creator.key}"
+        entries = getattr(lists, creator.key)
+        if len(entries) > RESEARCH_OFFER:
+            raise _bad(
+                path,
+                f"{len(entries)} cards; a {ability} is offered at most {RESEARCH_OFFER} to pick "
+                "from (digest §8.5; AE-73)",
+            )
+        listed: set[str] = set()
+        for i, item in enumerate(entries):
+            card = _known_card(f"{path}[{i}].card", item.card, cards)
+            if card.kind not in creator.creates:
+                made = " and ".join(f"{k} cards" for k in creator.creates)
+                a = "an" if card.kind[0] in "aeiou" else "a"  # an attack card, a unit card
+                raise _bad(
+                    f"{path}[{i}].card",
+                    f"{item.card!r} is {a} {card.kind} card; a {ability} creates {made} "
+                    "(digest §8.5; AE-73)",
+                )
+            if item.card in listed:
+                raise _bad(f"{path}[{i}].card", f"{item.card!r} is listed twice")
+            listed.add(item.card)
+            if item.threshold < 1:
+                raise _bad(
+                    f"{path}[{i}].threshold",
+                    f"threshold {item.threshold}: at least 1, the successes the hero needs "
+                    "(p.28; AE-73)",
+                )
+
+
+def _check_offered(
+    i: int, card: str, names: list[str], played: dict[str, Played], scenario: Scenario
+) -> None:
+    """A Tactician X or Technologist X whose research list offers nothing would create nothing
+    (AE-73; ``creators.CREATORS``): refused, naming the card, the ability and the list."""
+    lists = research_lists(scenario)
+    for j, name in enumerate(names):
+        creator = CREATORS.get(name)
+        if creator is None or name not in played or getattr(lists, creator.key):
+            continue
+        raise _bad(
+            f"$.cards[{i}].abilities[{j}]",
+            f"card {card!r}: {name!r} creates the cards of the scenario's research list "
+            f"[[research.{creator.key}]], which offers none, and would do nothing (AE-70, AE-73); "
+            "list what it creates there",
         )
 
 

@@ -11,11 +11,13 @@ from warlog.domain.armageddon_empires.cards import (
     independent_card_id,
     instance_id,
 )
+from warlog.domain.armageddon_empires.creators import CREATORS
 from warlog.domain.armageddon_empires.scenario import (
     Scenario,
     controller,
     garrison_id,
     placed_minefields,
+    research_lists,
 )
 from warlog.domain.armageddon_empires.scenario_checks import board_terrain, catalogue
 from warlog.domain.armageddon_empires.state import (
@@ -105,6 +107,8 @@ def initial_state(scenario: Scenario) -> GameState:
             units=units,
             stealthed=a.stealthed,
         )
+    research = research_lists(scenario)
+    offered = {r.card for c in CREATORS.values() for r in getattr(research, c.key)}
     empires: dict[str, Empire] = {}
     for e in scenario.empires:
         hand = tuple(dealer.deal(e.id, c) for c in e.hand)
@@ -112,6 +116,7 @@ def initial_state(scenario: Scenario) -> GameState:
         seen = {i.card for i in dealer.instances.values() if i.owner == e.id}
         for base in bases.values():  # bases are public (AE-17)
             seen.update(dealer.instances[c].card for c in (base.card, *base.facilities))
+        seen.update(offered)  # the research lists are public (AE-73)
         empires[e.id] = Empire(
             id=e.id,
             name=e.name,
@@ -155,4 +160,5 @@ def initial_state(scenario: Scenario) -> GameState:
         # AE-54: from the scenario's catalogue, never from what a hand or deck holds; since
         # version 18 a hidden set-up's game checks every move (AE-64, ``ArmageddonEmpires``)
         mined=any(level(entry.abilities, MINEFIELD) for entry in cards.values()),
+        research=None if isinstance(scenario.research, msgspec.UnsetType) else scenario.research,
     )

@@ -13,6 +13,7 @@ from warlog.domain.armageddon_empires.fog import Sighting
 from warlog.domain.armageddon_empires.frames import AnyFrame
 from warlog.domain.armageddon_empires.limits import DEFAULT_HAND_LIMIT, DEFAULT_SUPPLY_RANGE
 from warlog.domain.armageddon_empires.resources import Resources
+from warlog.domain.armageddon_empires.scenario import Research
 from warlog.domain.armageddon_empires.terrain import Terrain
 from warlog.domain.core.rolls import AwaitedRoll
 
@@ -74,6 +75,14 @@ class Empire(msgspec.Struct, frozen=True):
     #: left out of the encoding (UNSET) while none has, so that older games' states stay as
     #: they were
     sabotaged: tuple[str, ...] | msgspec.UnsetType = msgspec.UNSET
+    #: since version 28, the heroes that have tried to create a card this turn (once a turn
+    #: each, AE-73); left out of the encoding (UNSET) while none has, as ``assassins``
+    researched: tuple[str, ...] | msgspec.UnsetType = msgspec.UNSET
+
+    @property
+    def researchers(self) -> tuple[str, ...]:
+        """``researched``, none while it is unset."""
+        return () if isinstance(self.researched, msgspec.UnsetType) else self.researched
 
     @property
     def assassin_cards(self) -> tuple[str, ...]:
@@ -214,6 +223,13 @@ class GameState(msgspec.Struct, frozen=True):
     #: (``cards_numbered``; AE-62): since version 16, unless the scenario declares its set-up
     #: public (``ArmageddonEmpires.initial_state`` sets it)
     numbered_at_random: bool = False
+    #: since version 28, the scenario's research lists (AE-73): what each ability that creates
+    #: cards offers; None when the scenario has none (every game before version 28)
+    research: Research | None = None
+    #: since version 28, hero card -> the fate he spent this round in challenges no other empire
+    #: sees (a card's creation, AE-73), counted in ``fate_spent`` too: the other empires' views
+    #: leave it out
+    unseen_fate: dict[str, int] = {}
 
     def in_order(self, units: tuple[str, ...]) -> tuple[str, ...]:
         """An army's units as it holds them: since version 17 in the order of their ids

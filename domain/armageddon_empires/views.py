@@ -18,6 +18,10 @@ or lifted it since.
 
 Hidden challenges (collateral damage, WMD; AE-49): an empire sees its own cards' results alone;
 another empire's cards they destroy lie in its discard pile face down, unseen.
+
+Card creation (AE-73): of the other empire's attempts an empire sees the resources paid (its
+stockpile) and its hand's size, nothing more: which heroes tried is left out, and the fate they
+spent in them out of the fate spent it sees.
 """
 
 from __future__ import annotations
@@ -70,6 +74,7 @@ from warlog.domain.armageddon_empires.penalties import (
     over_command,
     penalized,
 )
+from warlog.domain.armageddon_empires.research_events import ResearchAttempted
 from warlog.domain.armageddon_empires.sabotage_events import (
     SabotageBegan,
     SabotageEnded,
@@ -110,6 +115,9 @@ ASSASSINATION_NOTICE_ROUNDS = 1
 ASSASSINATION_KILL_NOTICE_ROUNDS = 2
 #: a sabotage and its result are news for the round to both sides, as a hunt (AE-72)
 SABOTAGE_NOTICE_ROUNDS = 1
+#: AE-73: a card's creation, or its failure, is news to the researcher's empire alone, for the
+#: round (the other empire is told nothing of it: its resources paid show in the stockpile)
+RESEARCH_NOTICE_ROUNDS = 1
 #: collateral damage or a WMD that destroys nothing is news for the round; what it destroys stays
 #: 2 rounds, as any card destroyed (AE-7)
 FALLOUT_NOTICE_ROUNDS = 1
@@ -129,6 +137,12 @@ def view(state: GameState, player: str | None) -> dict[str, Any]:
     # what the game waits for, as a refusal says it to any player (rules/not_your_turn)
     data["waiting"] = "" if waiting is None else waiting.waiting
     data["awaited"] = "" if waiting is None else waiting.kind
+    # AE-73: left out while unused, so that a game without research lists, every one begun
+    # before version 28 among them, reads as it did
+    if data["research"] is None:
+        del data["research"]
+    if not data["unseen_fate"]:
+        del data["unseen_fate"]
     if penalized(state):  # AE-68: each army's Command Rating and the unit cards over it
         for army_id, army in data["armies"].items():
             held = state.armies[army_id]
@@ -152,7 +166,11 @@ def view(state: GameState, player: str | None) -> dict[str, Any]:
     data["sightings"] = {player: {a: armies[a] for a in sorted(sighted)}}
     visible = _visible_cards(state, player)
     data["instances"] = {c: v for c, v in data["instances"].items() if c in visible}
-    data["fate_spent"] = {c: n for c, n in data["fate_spent"].items() if c in visible}
+    # AE-73: the fate another empire's hero spent in a card's creation is that empire's to see
+    data.pop("unseen_fate", None)
+    unseen = {c: n for c, n in state.unseen_fate.items() if state.instances[c].owner != player}
+    spent = {c: n - unseen.get(c, 0) for c, n in data["fate_spent"].items() if c in visible}
+    data["fate_spent"] = {c: n for c, n in spent.items() if n}
     # AE-53: of the enemy's minefields only those it walked into, and never their damage; of
     # the independent ones too, and never whether the other empire has since spent or lifted
     # one it walked into, nor whether the other's armies walked into it (AE-67: it stays as
@@ -210,6 +228,7 @@ def view(state: GameState, player: str | None) -> dict[str, Any]:
                 emp.pop(name)
             emp.pop("assassins", None)  # AE-71: which cards made attempts (left out while none)
             emp.pop("sabotaged", None)  # AE-72: which saboteurs acted, as which armies hunted
+            emp.pop("researched", None)  # AE-73: which heroes tried to create a card
     data["bids"] = {e: (n if e == player else HIDDEN) for e, n in data["bids"].items()}
     del data["collateral"]  # the referee's (AE-46)
     for name in BY_ID:
@@ -333,6 +352,14 @@ def _challenge_notices(after: GameState, event: Event) -> list[Notice]:
         return [Notice(e, text, rounds) for e in (f.hunter, f.target_empire)]
     if isinstance(event, AssassinationBegan | AssassinationEnded | AssassinationFoiled):
         return _assassination_notices(r, event)
+    if isinstance(event, ResearchAttempted):
+        made = f"creates {event.created}" if event.created else "fails to create a card"
+        text = (
+            f"Round {r}: {event.hero} at {event.at} {made} ({event.card}; "
+            f"{counted(event.outcome.attacker_successes)} against a threshold of "
+            f"{event.outcome.threshold})"
+        )
+        return [Notice(event.empire, text, RESEARCH_NOTICE_ROUNDS)]
     if isinstance(event, SabotageBegan | SabotageEnded):
         m = event.frame
         if isinstance(event, SabotageBegan):

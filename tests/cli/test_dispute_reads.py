@@ -337,7 +337,7 @@ def test_a_log_of_a_later_version_is_not_said_to_be_broken_by_import_or_fuzz(
     path = forge(GOLDEN, tmp_path / "v99.jsonl", lambda e: e[0]["data"].update(version="99"))
     finding = (
         "seq 1 [version]: played under armageddon-empires version 99, which this warlog does "
-        "not play: a newer warlog may have written it (it plays 27, "
+        "not play: a newer warlog may have written it (it plays 28, "
     )
     status, out, err = run(tmp_path / "w.db", "import", str(path))
     line = one_line(err, "import/broken_log")

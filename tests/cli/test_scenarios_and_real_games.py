@@ -65,7 +65,7 @@ def test_a_new_game_s_scenario_giving_a_card_an_ability_no_rule_plays_is_refused
     assert (status, out) == (1, "")
     assert err == (
         "error[input/bad_scenario]: bad scenario: $.cards[5].abilities[1]: card 'nine-bells': "
-        "'Espionage 2' is not played by version 27 of these rules, which would ignore it (AE-70); "
+        "'Espionage 2' is not played by version 28 of these rules, which would ignore it (AE-70); "
         "docs/scenarios.md lists the abilities they play\n"
     )
     assert run(db, "games")[1].startswith("no games")  # nothing was created

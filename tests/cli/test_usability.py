@@ -267,7 +267,7 @@ def test_rulesets_says_which_earlier_versions_play_on(tmp_path: Path) -> None:
     status, out, _ = run(tmp_path / "w.db", "rulesets")
     assert status == 0
     assert out.splitlines()[0] == (
-        "armageddon-empires (version 27; plays on the games begun under 26, 25, 24, 23, 22, 21, 20, 19, 18, 17, 16, 15, 14, 13, 12, 11, 10, 9, 8, 7 and 6): scenarios "
+        "armageddon-empires (version 28; plays on the games begun under 27, 26, 25, 24, 23, 22, 21, 20, 19, 18, 17, 16, 15, 14, 13, 12, 11, 10, 9, 8, 7 and 6): scenarios "
         "cinder-and-glass"
     )
     assert (
@@ -279,7 +279,7 @@ def test_rulesets_says_which_earlier_versions_play_on(tmp_path: Path) -> None:
     rows = {row["name"]: row for row in json.loads(out)}
     assert status == 0 and rows["heroic-battles"]["kept_versions"] == ["3", "2", "1"]
     assert rows["battle-for-armageddon"]["kept_versions"] == ["7", "6", "5", "4", "3", "2"]
-    assert rows["armageddon-empires"]["kept_versions"][0] == "26"
+    assert rows["armageddon-empires"]["kept_versions"][0] == "27"
 
 
 @pytest.mark.parametrize(

@@ -44,12 +44,12 @@ SOURCES: dict[str, Latest] = {
         "armageddon-empires",
         record_edges.record_edges,
         record_edges.LOG,
-        "27",
-        "12",
+        "28",
+        "1",
         300,
         # a WMD, collateral damage, an assault and one that finds nobody, a base razed, the
         # three ends of a Capture Kill, a minefield laid and lifted, a repair, a sabotage, an
-        # assassination
+        # assassination, a card's creation
         (
             "wmd_detonated",
             "base_razed",
@@ -69,14 +69,15 @@ SOURCES: dict[str, Latest] = {
             "sabotage_ended",
             "assassination_began",
             "assassination_ended",
+            "research_attempted",
         ),
     ),
     "armageddon-empires-shadows": Latest(
         "armageddon-empires",
         record_shadows.record_shadows,
         record_shadows.LOG,
-        "27",
-        "2",
+        "28",
+        "7",
         150,
         # stealth engaged and dropped, a hunt and an assassination foiled by it (AE-38, AE-71),
         # an intercept window (AE-40), tactic cards (p.51)

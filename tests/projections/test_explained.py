@@ -19,8 +19,11 @@ from tests.domain.armageddon_empires.air_helpers import SPOTTERS, skies
 from tests.domain.armageddon_empires.test_stealthed_controllers import opening
 from warlog.domain import rulesets
 from warlog.domain.armageddon_empires.assassination_events import AssassinationBegan
+from warlog.domain.armageddon_empires.challenge import Challenge, Pool, Side, Term
 from warlog.domain.armageddon_empires.challenge_events import ChallengeOpened, StealthedController
 from warlog.domain.armageddon_empires.frames import Assassination
+from warlog.domain.armageddon_empires.research_events import ResearchAttempted
+from warlog.domain.armageddon_empires.resources import Resources
 from warlog.domain.core.events import Event
 from warlog.domain.core.seal import secrets_of
 from warlog.projections.replay import explained
@@ -66,10 +69,55 @@ def _assassination_attempts() -> list[Event]:
     ]
 
 
+def _research_attempts() -> list[Event]:
+    """Red's attempts to create a card (version 28), each paying 1 Technology: by another hero,
+    of another card, at another AP, succeeding or not (AE-73)."""
+
+    def attempt(hero: str, card: str, ap: int, faces: tuple[int, ...], made: bool) -> Event:
+        side = Side(
+            empire="red",
+            name=f"researcher {hero}",
+            pool=Pool((Term(len(faces), f"Tactician {len(faces)} of {hero}, p.45; AE-73"),)),
+            faces=faces,
+            fate_hero=hero,
+        )
+        ch = Challenge(
+            number=1,
+            kind="threshold",
+            purpose="research",
+            round=1,
+            attacker=side,
+            threshold=2,
+            to_act="attacker",
+            accepts=1,
+            ended="accepts",
+        )
+        return ResearchAttempted(
+            empire="red",
+            hero=hero,
+            at="0,0",
+            ability="Tactician",
+            card=card,
+            ap_cost=ap,
+            paid=Resources(technology=1),
+            challenge=ch,
+            outcome=ch.outcome("accepts"),
+            created=f"red.{card}.7" if made else None,
+        )
+
+    return [
+        attempt("red.sage.1", "feint", 2, (6, 6, 1), True),
+        attempt("red.mentor.1", "feint", 2, (6, 6, 1), True),
+        attempt("red.sage.1", "nerve", 3, (6, 6, 6), True),
+        attempt("red.sage.1", "feint", 2, (1, 1, 1), False),
+    ]
+
+
 #: event type -> (its ruleset version, events differing only in the values it seals)
 TWINS: dict[type[Event], tuple[int, Callable[[], list[Event]]]] = {
     ChallengeOpened: (20, _strike_openings),
     AssassinationBegan: (27, _assassination_attempts),
+    ResearchAttempted: (28, _research_attempts),
 }
 
 

@@ -4,7 +4,9 @@ answer the other side's token alike, request for request: the same status, every
 secrets (its closed seals, and the chain hashes that cover them).
 
 The twins are two databases with the same key and clock: in Armageddon Empires blue's deck is
-dealt in another order (its hand and every card it draws differ); in Battle for Armageddon the
+dealt in another order (its hand and every card it draws differ), or red's hero tries to create
+another card of the same price and threshold (AE-73: the card, its AP and the one created
+differ); in Battle for Armageddon the
 Imperials' special cards are drawn by other faces of the hidden die (BFA-10, BFA-28: the cards in
 hand and deck differ) and their second strategy card differs (BFA-21: hidden until its segment,
 which the game stops before). Midgard: Heroic Battles is not here: nothing in it is hidden from
@@ -36,6 +38,7 @@ from litestar.testing import TestClient
 from tests.server.conftest import ADMIN_HEADERS, SEED, bearer, fixed_clock, open_app
 from tests.server.test_hidden import scenarios as ae_scenarios
 from warlog.arbiter.database import on_database
+from warlog.domain import rulesets as registry
 from warlog.fuzz.noninterference import Twin
 from warlog.server.auth import issue
 
@@ -109,7 +112,60 @@ def ae_wrong(state: dict[str, Any], scenario: dict[str, Any]) -> list[dict[str, 
     ]
 
 
+#: AE-73: Ferrin Holt (Tactician 2) in the garrison of red's gate, whose Waystation is an Academy
+RESEARCHER = (
+    'card = "waystation"\ngarrison = ["writ-takers"]',
+    'card = "waystation"\ngarrison = ["writ-takers", "ferrin-holt"]',
+)
+
+
+def ae_research_scenarios(folder: Path) -> tuple[str | None, str | None]:
+    """The bundled scenario with Ferrin Holt researching at red's gate, one file for both
+    twins: they differ in the card he tries alone."""
+    bundled = registry.bundled_scenario(registry.get("armageddon-empires"), "cinder-and-glass")
+    assert bundled is not None and bundled.decode().count(RESEARCHER[0]) == 2
+    path = folder / "research" / "cinder-and-glass.toml"
+    path.parent.mkdir()
+    path.write_text(bundled.decode().replace(*RESEARCHER, 1))
+    return str(path), str(path)
+
+
+def ae_research_opening(n: int) -> list[dict[str, Any]]:
+    """Red, first on the seed's dice, has Ferrin try the ember feint or the second wind: each 2
+    AP, 1 Technology and threshold 2, so that the same dice create either (AE-73)."""
+    card = ["ember-feint", "second-wind"][n]
+    return [
+        {"type": "buy_initiative", "player": "red", "count": 2},
+        {"type": "buy_initiative", "player": "blue", "count": 0},
+        {"type": "create_card", "player": "red", "hero": "red.ferrin-holt.1", "card": card},
+    ]
+
+
+def ae_research_wrong(state: dict[str, Any], scenario: dict[str, Any]) -> list[dict[str, Any]]:
+    """Red's research as blue's, and a card red may have created deployed as blue's."""
+    tactics = ("ember-feint", "second-wind", "steady-hands", "choir-of-doubt")
+    return [
+        *(
+            {"type": "create_card", "player": "blue", "hero": "red.ferrin-holt.1", "card": c}
+            for c in tactics
+        ),
+        {"type": "create_card", "player": "blue", "hero": "blue.ferrin-holt.1", "card": "x"},
+        {"type": "play_tactic", "player": "blue", "card": "red.ember-feint.1"},
+    ]
+
+
 CASES = {
+    "armageddon-empires-research": Case(
+        "armageddon-empires",
+        "blue",
+        "red",
+        scenarios=ae_research_scenarios,
+        opening=ae_research_opening,
+        stop=lambda state: False,
+        wrong=ae_research_wrong,
+        hand=lambda state: state["empires"]["red"]["hand"],
+        steps=12,
+    ),
     "armageddon-empires": Case(
         "armageddon-empires",
         "red",

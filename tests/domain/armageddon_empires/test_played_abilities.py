@@ -16,15 +16,20 @@ import pytest
 
 from tests.domain.armageddon_empires.helpers import toml
 from warlog.domain.armageddon_empires.abilities import (
+    ACADEMY,
     ASSASSIN,
     CATALOGUE,
+    LABORATORY,
     MASTER_ASSASSIN,
     PLAYED,
     PLAYED_SINCE,
     QUALIFIES,
     SLAYER,
+    TACTICIAN,
+    TECHNOLOGIST,
 )
-from warlog.domain.armageddon_empires.commands import ASSASSINATION_SINCE
+from warlog.domain.armageddon_empires.commands import ASSASSINATION_SINCE, CARD_CREATION_SINCE
+from warlog.domain.armageddon_empires.creators import CREATORS
 from warlog.domain.armageddon_empires.ruleset import RULESET
 from warlog.domain.armageddon_empires.scenario_checks import bundled_names
 from warlog.domain.core.errors import InputError
@@ -53,6 +58,27 @@ id = "shell"
 name = "Test Shell"
 abilities = ["Collateral 50% 2 Atk"]
 """
+#: AE-73: research lists offering a card to each ability that creates cards (a Tactician the
+#: tactic card ``jab``, a Technologist the test scenario's missile ``dart``), for a scenario
+#: whose card prints one: without its list it would create nothing, and is refused
+RESEARCH = """
+[[cards]]
+kind = "tactic"
+id = "jab"
+name = "Test Jab"
+effect = "dice_plus"
+amount = 1
+
+[[research.tactician]]
+card = "jab"
+threshold = 1
+ap = 1
+
+[[research.technologist]]
+card = "dart"
+threshold = 1
+ap = 1
+"""
 #: the test scenario's card of each kind that a test gives one more ability: the abilities it
 #: prints, and its index in ``$.cards``
 CARD_OF_KIND = {
@@ -65,11 +91,14 @@ CARD_OF_KIND = {
 KINDS = sorted(CARD_OF_KIND)
 
 
-def giving(printed: str, kind: str = "hero", *, also: tuple[str, ...] = ()) -> bytes:
+def giving(
+    printed: str, kind: str = "hero", *, also: tuple[str, ...] = (), research: bool = False
+) -> bytes:
     """The test scenario with its card of ``kind`` (by default the runner, ``$.cards[2]``, a
-    hero) printing ``printed`` too, after ``also``."""
+    hero) printing ``printed`` too, after ``also``; and with research lists if ``research``
+    (AE-73)."""
     abilities, _ = CARD_OF_KIND[kind]
-    text = toml() + MUNITION
+    text = toml() + MUNITION + (RESEARCH if research else "")
     assert text.count(abilities) == 1
     added = "".join(f', "{a}"' for a in (*also, printed))
     return text.replace(abilities, abilities + added).encode()
@@ -80,14 +109,14 @@ def printed(name: str) -> str:
 
 
 def test_a_scenario_giving_a_card_regenerate_is_refused_naming_the_card_and_the_ability() -> None:
-    # given a hero card printing Regenerate 2 (p.46), which no rule of version 27 reads
+    # given a hero card printing Regenerate 2 (p.46), which no rule of version 28 reads
     with pytest.raises(InputError) as info:
         RULESET.parse_scenario(giving("Regenerate 2"))
     # then the scenario is refused, one line naming the field, the card and the ability
     assert info.value.code == "input/bad_scenario"
     assert info.value.message == (
         "bad scenario: $.cards[2].abilities[1]: card 'runner': 'Regenerate 2' is not played by "
-        "version 27 of these rules, which would ignore it (AE-70); docs/scenarios.md lists the "
+        "version 28 of these rules, which would ignore it (AE-70); docs/scenarios.md lists the "
         "abilities they play"
     )
 
@@ -129,6 +158,51 @@ def test_an_ability_played_since_27_is_refused_by_a_scenario_of_version_26(name:
     )
 
 
+@pytest.mark.parametrize("name", [TACTICIAN, TECHNOLOGIST, ACADEMY, LABORATORY])
+def test_an_ability_played_since_28_is_refused_by_a_scenario_of_version_27(name: str) -> None:
+    # given a hero card printing Tactician 2 or Technologist 2, or a facility card printing
+    # Academy or Laboratory, which version 28 plays (AE-73), beside research lists
+    kind = "facility" if name in (ACADEMY, LABORATORY) else "hero"
+    _, index = CARD_OF_KIND[kind]
+    assert PLAYED_SINCE[name] == CARD_CREATION_SINCE == 28
+    accepted = RULESET.parse_scenario(giving(printed(name), kind, research=True))
+    assert printed(name) in accepted.cards[index].abilities
+    # then a game begun under version 27 refuses it, as one giving an ability its rules do not
+    # play (AE-70), and its research lists too (AE-73)
+    old = RULESET.at_version("27")
+    assert old is not None
+    with pytest.raises(InputError) as info:
+        old.parse_scenario(giving(printed(name), kind))
+    assert info.value.message == (
+        f"bad scenario: $.cards[{index}].abilities[1]: card '{accepted.cards[index].id}': "
+        f"'{printed(name)}' is not played by version 27 of these rules, which would ignore it "
+        "(AE-70); docs/scenarios.md lists the abilities they play"
+    )
+    with pytest.raises(InputError) as info:
+        old.parse_scenario(giving("Raider 1", research=True))
+    assert info.value.message == (
+        "bad scenario: $.research: research lists are played since version 28 of these rules; "
+        "this game's is 27 (AE-73)"
+    )
+
+
+@pytest.mark.parametrize(
+    ("name", "key"), [(TACTICIAN, "tactician"), (TECHNOLOGIST, "technologist")]
+)
+def test_a_creator_whose_research_list_offers_nothing_is_refused(name: str, key: str) -> None:
+    # given a hero printing Tactician 2 or Technologist 2 in a scenario whose research list
+    # for it offers nothing (AE-73)
+    text = giving(printed(name))
+    # then it is refused, one line naming the card, the ability and the list
+    with pytest.raises(InputError) as info:
+        RULESET.parse_scenario(text)
+    assert info.value.message == (
+        f"bad scenario: $.cards[2].abilities[1]: card 'runner': '{name}' creates the cards of "
+        f"the scenario's research list [[research.{key}]], which offers none, and would do "
+        "nothing (AE-70, AE-73); list what it creates there"
+    )
+
+
 def test_a_hero_printing_engineer_is_refused_naming_the_card_its_kind_and_the_ability() -> None:
     # given a hero card printing Engineer 1, which the rules read on units only (p.46)
     with pytest.raises(InputError) as info:
@@ -137,7 +211,7 @@ def test_a_hero_printing_engineer_is_refused_naming_the_card_its_kind_and_the_ab
     assert info.value.code == "input/bad_scenario"
     assert info.value.message == (
         "bad scenario: $.cards[2].abilities[1]: card 'runner', a hero card: 'Engineer 1' is "
-        "played by version 27 of these rules on unit cards only, and would do nothing on a hero "
+        "played by version 28 of these rules on unit cards only, and would do nothing on a hero "
         "card (AE-70); docs/scenarios.md lists the abilities they play and the cards they play "
         "them on"
     )
@@ -150,7 +224,7 @@ def test_a_qualifier_printed_without_the_ability_it_qualifies_is_refused_naming_
     # given a hero card printing Master Assassin, Slayer, Master Saboteur or Demolitionist
     # without the Assassin X or Saboteur X they work on (p.45)
     text = giving(printed(name))
-    # then version 27 refuses the scenario, one line naming the card and both abilities
+    # then version 28 refuses the scenario, one line naming the card and both abilities
     with pytest.raises(InputError) as info:
         RULESET.parse_scenario(text)
     assert info.value.code == "input/bad_scenario"
@@ -178,7 +252,7 @@ def test_an_ability_played_is_accepted_only_on_the_kinds_of_card_it_works_on(
         # then this version accepts it where the rules read it, beside the ability it
         # qualifies if it qualifies one (p.45)
         qualified = (printed(QUALIFIES[name]),) if name in QUALIFIES else ()
-        text = giving(printed(name), kind, also=qualified)
+        text = giving(printed(name), kind, also=qualified, research=name in CREATORS)
         assert printed(name) in RULESET.parse_scenario(text).cards[index].abilities
         return
     # and refuses it elsewhere, naming the card's kind
@@ -380,6 +454,10 @@ READ_ON: dict[tuple[str, str], str] = {
     ("Master Saboteur", "hero"): "sabotage.saboteurs",
     ("Demolitionist", "hero"): "sabotage.saboteurs",
     ("Counter Intel", "facility"): "sabotage.counter_intel",
+    ("Tactician", "hero"): "research.legal_research",
+    ("Technologist", "hero"): "research.legal_research",
+    ("Academy", "facility"): "research.research_problem",
+    ("Laboratory", "facility"): "research.research_problem",
 }
 
 

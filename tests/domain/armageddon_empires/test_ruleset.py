@@ -23,7 +23,7 @@ from warlog.domain.core.ruleset import Ruleset
 def test_the_registry_finds_the_ruleset_by_name() -> None:
     assert rulesets.get("armageddon-empires") is RULESET
     ruleset: Ruleset = RULESET  # the protocol, checked by mypy wherever tests are checked
-    assert ruleset.name == "armageddon-empires" and ruleset.version == "27"
+    assert ruleset.name == "armageddon-empires" and ruleset.version == "28"
     assert RULESET.scenario_package == "warlog.domain.armageddon_empires.scenarios"
 
 
@@ -64,6 +64,7 @@ def test_commands_decode_from_their_json_form() -> None:
         "lift_minefield",
         "assassinate",
         "sabotage",
+        "create_card",
     ]
 
 
@@ -100,8 +101,10 @@ def test_every_listed_command_is_accepted_all_through_an_autoplayed_game() -> No
     # fired from the ground, minefields; a Capture Kill (under version 26, whose battles take
     # Command Rating and supply penalties and end only in a stalemate, seed 8 alone of 1 to 15
     # holds them all, an intercept among them); and since version 27 an assassination, which
-    # only blue's Lamplighter may make and seed 7 of 0 to 9 alone reaches (AE-71)
-    for seed in (8, 7):
+    # only blue's Lamplighter may make and seed 7 of 0 to 9 alone reaches (AE-71); since version
+    # 28 a card's creation, which Ferrin Holt may try once deployed at an outpost's Academy, and
+    # seeds 0 and 13 alone of 0 to 15 offer (AE-73)
+    for seed in (8, 7, 13):
         for before, _, events, _ in play(seed=seed):
             for player in before.seats:
                 for command in RULESET.legal_commands(before, player):

@@ -45,7 +45,7 @@ def test_a_game_begun_under_version_6_plays_on_under_version_6(tmp_path: Path) -
     # given red sighted blue-a, which has since engaged stealth unseen, in games of each version
     old = stealth_played(tmp_path, "blue-a", version="6")
     new = stealth_played(tmp_path, "blue-a")
-    assert old.ruleset_of("ni").version == "6" and new.ruleset_of("ni").version == "27"
+    assert old.ruleset_of("ni").version == "6" and new.ruleset_of("ni").version == "28"
     # then version 6 judges red's targets by the hex as it stands (AE-42 before version 7) ...
     assert STRIKE not in old.legal("ni", "red")
     try:
@@ -82,6 +82,7 @@ def test_each_game_s_log_re_derives_under_its_own_version(tmp_path: Path) -> Non
         "25",
         "26",
         "27",
+        "28",
     ):
         arb = stealth_played(tmp_path, "blue-a", version=version)
         assert arb.view("ni")["state"]["rules_version"] == int(version)
@@ -144,7 +145,7 @@ def test_a_version_this_warlog_does_not_play_is_reported_and_not_re_derived(
     assert (finding.seq, finding.check) == (1, "version")
     assert finding.message == (
         "played under armageddon-empires version 5, which this warlog does not play: a version "
-        "this warlog no longer keeps (it plays 27, 26, 25, 24, 23, 22, 21, 20, 19, 18, 17, 16, 15, 14, "
+        "this warlog no longer keeps (it plays 28, 27, 26, 25, 24, 23, 22, 21, 20, 19, 18, 17, 16, 15, 14, "
         "13, 12, 11, 10, 9, 8, 7 and 6), so rules re-derivation was not done"
     )
     assert auditor.proved.rules_stopped_at == 1

@@ -1,0 +1,438 @@
+"""Card creation (p.28, p.32, p.45; digest §8.5; AE-73, version 28): who may try which card and
+where, the threshold challenge and its fate re-rolls, the price paid whether it succeeds or not,
+the new card's number, the refusals, what the other empire is shown, and the games begun before
+version 28, in given-when-then form."""
+
+from __future__ import annotations
+
+import msgspec
+import pytest
+
+from tests.domain.armageddon_empires.helpers import (
+    ARMIES,
+    BASES,
+    EMPIRES,
+    army_block,
+    only,
+    standing_in,
+    start_turns,
+    toml,
+    with_ap,
+)
+from tests.given_when_then import Given
+from warlog.domain.armageddon_empires.cards import CardInstance
+from warlog.domain.armageddon_empires.challenge import Challenge, Pool, Side, Term
+from warlog.domain.armageddon_empires.challenge_moves import only_accept
+from warlog.domain.armageddon_empires.commands import CreateCard
+from warlog.domain.armageddon_empires.invariants import violations
+from warlog.domain.armageddon_empires.numbering import CREATED_PLACE, number
+from warlog.domain.armageddon_empires.research_events import ResearchAttempted
+from warlog.domain.armageddon_empires.ruleset import RULESET
+from warlog.domain.armageddon_empires.scenario_checks import parse_scenario
+from warlog.domain.armageddon_empires.views import notices
+from warlog.domain.core.errors import InputError
+
+#: the creators of these tests and what they create, each to be placed before the empires
+CREATORS = """
+[[cards]]
+kind = "hero"
+id = "sage"
+name = "Test Sage"
+fate = 2
+wounds = 2
+movement = 3
+abilities = ["Tactician 3"]
+
+[[cards]]
+kind = "hero"
+id = "tinker"
+name = "Test Tinker"
+fate = 0
+wounds = 2
+movement = 3
+abilities = ["Technologist 2"]
+
+[[cards]]
+kind = "facility"
+id = "school"
+name = "Test School"
+defense = 1
+structure = 2
+abilities = ["Academy"]
+
+[[cards]]
+kind = "facility"
+id = "lab"
+name = "Test Lab"
+defense = 1
+structure = 2
+abilities = ["Laboratory"]
+
+[[cards]]
+kind = "tactic"
+id = "feint"
+name = "Test Feint"
+effect = "dice_plus"
+amount = 2
+
+[[cards]]
+kind = "tactic"
+id = "nerve"
+name = "Test Nerve"
+effect = "fate_plus"
+amount = 1
+
+[[cards]]
+kind = "munition"
+id = "shell"
+name = "Test Shell"
+damage = 1
+"""
+
+#: what a Tactician and a Technologist may create (the feint and the nerve cost alike)
+RESEARCH = """
+[[research.tactician]]
+card = "feint"
+threshold = 2
+ap = 2
+cost = { materials = 1 }
+
+[[research.tactician]]
+card = "nerve"
+threshold = 3
+ap = 3
+cost = { materials = 1 }
+
+[[research.technologist]]
+card = "shell"
+threshold = 1
+ap = 1
+cost = { materials = 1, technology = 1 }
+"""
+
+#: red's keep at 0,0 holds an academy and a laboratory, the sage in its garrison; the tinker
+#: stands at red's camp (0,4), which holds neither
+KEEP = BASES.replace(
+    'card = "keep"\ngarrison = ["trooper"]',
+    'card = "keep"\nfacilities = ["school", "lab"]\ngarrison = ["trooper", "sage"]',
+    1,
+)
+SAGE = "red.sage.1"
+FEINT = CreateCard(player="red", hero=SAGE, card="feint")
+#: the faces of a created card's number, 2 d256 (``numbering.CREATED_NUMBER_DICE``)
+NUMBER = [1, 1]
+
+
+def workshop(armies: str = ARMIES, research: str = RESEARCH) -> Given:
+    """The test scenario with the creators, in red's turn of round 1."""
+    text = toml(extra=research, empires=CREATORS + EMPIRES, bases=KEEP, armies=armies)
+    return start_turns(Given(RULESET, parse_scenario(text)))
+
+
+def test_a_creation_whose_successes_pass_the_threshold_puts_a_new_card_in_the_hand() -> None:
+    # given red's Sage (Tactician 3, fate 2) in his keep's garrison, its Academy beside him
+    g = workshop()
+    red = g.state.empires["red"]
+    # when he tries the feint (threshold 2, 2 AP, 1 Materials): 3 successes
+    attempt = only(g.when(FEINT, dice=[6, 5, 4, 1, 1, *NUMBER]), ResearchAttempted)
+    # then the feint, a new card numbered from the hidden dice, goes to red's hand
+    card = f"red.feint.{number(NUMBER, 'red', 'feint', CREATED_PLACE, 0)}"
+    assert attempt.created == card == "red.feint.10"
+    after = g.state.empires["red"]
+    assert after.hand == (*red.hand, card) and g.state.instances[card].owner == "red"
+    # and the price is paid: 2 AP and 1 Materials; no fate spent, the Sage's try of this turn
+    assert after.ap == red.ap - 2 and after.resources.materials == red.resources.materials - 1
+    assert attempt.paid.text() == "materials 1" and attempt.ap_cost == 2
+    assert g.state.fate_spent == {} and after.researchers == (SAGE,)
+    assert attempt.challenge.attacker.pool.text() == "3 = 3 (Tactician 3 of Test Sage, p.45; AE-73)"
+    assert attempt.explain().splitlines()[-1] == (
+        "3 successes ≥ threshold 2: created, red.feint.10 into red's hand (ties succeed, "
+        "p.28; AE-73)"
+    )
+    assert violations(g.state) == []
+
+
+def test_a_creation_that_falls_short_creates_nothing_and_still_costs_its_price() -> None:
+    g = workshop()
+    red = g.state.empires["red"]
+    # when the Sage tries the nerve (threshold 3, 3 AP): 1 success, both fate re-rolls fail
+    nerve = CreateCard(player="red", hero=SAGE, card="nerve")
+    attempt = only(g.when(nerve, dice=[6, 1, 1, 2, 3, *NUMBER]), ResearchAttempted)
+    # then nothing is created, and the AP, the Materials and the fate are spent all the same
+    assert attempt.created is None and g.state.empires["red"].hand == red.hand
+    assert g.state.empires["red"].ap == red.ap - 3
+    assert g.state.empires["red"].resources.materials == red.resources.materials - 1
+    assert g.state.fate_spent == {SAGE: 2} and g.state.unseen_fate == {SAGE: 2}
+    assert attempt.explain().splitlines()[-1] == (
+        "1 success < threshold 3: not created; its AP and resources are spent all the same "
+        "(p.28; AE-73)"
+    )
+    assert [n.text for n in notices(g.state, g.state, attempt)] == [
+        "Round 1: red.sage.1 at 0,0 fails to create a card (nerve; 1 success against a "
+        "threshold of 3)"
+    ]
+
+
+def test_successes_equal_to_the_threshold_create_the_card() -> None:
+    g = workshop()
+    # when the Sage's dice show exactly the feint's threshold of 2, no fate needed
+    attempt = only(g.when(FEINT, dice=[6, 6, 1, 1, 1, *NUMBER]), ResearchAttempted)
+    # then the tie succeeds (p.28)
+    assert attempt.outcome.attacker_successes == attempt.outcome.threshold == 2
+    assert attempt.created is not None and attempt.created in g.state.empires["red"].hand
+    assert g.state.fate_spent == {}
+
+
+def test_fate_re_rolls_the_first_failed_die_until_the_threshold_is_reached() -> None:
+    g = workshop()
+    # when the Sage rolls 1 success and his 2 fate re-roll a failure, then a success
+    attempt = only(g.when(FEINT, dice=[6, 1, 1, 2, 5, *NUMBER]), ResearchAttempted)
+    # then the same first failed die is re-rolled twice, both points spent, and he succeeds
+    assert attempt.challenge.story[1] == (
+        "red spends 2 fate: dice [1, 1] re-rolled → [2, 5] (R5, R6; AE-16)"
+    )
+    assert attempt.challenge.attacker.faces == (6, 5, 1) and attempt.created is not None
+    assert g.state.fate_spent == {SAGE: 2}
+
+
+def test_fate_stops_once_the_threshold_is_reached_and_a_cap_keeps_the_rest() -> None:
+    g = workshop()
+    # when the Sage rolls 1 success and his first re-roll succeeds, his second is not spent
+    only(g.when(FEINT, dice=[6, 1, 1, 5, 1, *NUMBER]), ResearchAttempted)
+    assert g.state.fate_spent == {SAGE: 1}
+    # and in a game where he caps it at 0, no fate die is rolled and none is spent
+    capped = workshop()
+    zero = CreateCard(player="red", hero=SAGE, card="feint", fate=0)
+    attempt = only(capped.when(zero, dice=[6, 1, 1, *NUMBER]), ResearchAttempted)
+    assert attempt.created is None and capped.state.fate_spent == {}
+
+
+def test_a_technologist_creates_a_munition_at_a_laboratory() -> None:
+    # given red's Tinker (Technologist 2, no fate) in an army at the keep
+    g = workshop(ARMIES + army_block("red-tinker", "red", "0,0", hero="tinker"))
+    shell = CreateCard(player="red", hero="red.tinker.1", card="shell")
+    # then the legal commands offer him the shell, and the Sage the feint and the nerve
+    offered = [c for c in RULESET.legal_commands(g.state, "red") if isinstance(c, CreateCard)]
+    assert offered == [
+        CreateCard(player="red", hero=SAGE, card="feint"),
+        CreateCard(player="red", hero=SAGE, card="nerve"),
+        CreateCard(player="red", hero="red.tinker.1", card="shell"),
+    ]
+    # when he tries it: 1 success against its threshold of 1
+    attempt = only(g.when(shell, dice=[4, 1, *NUMBER]), ResearchAttempted)
+    assert (attempt.ability, attempt.created) == ("Technologist", "red.shell.582")
+    assert g.state.empires["red"].resources.technology == 0
+
+
+def refusal(g: Given, command: CreateCard, code: str) -> str:
+    """The one line ``command`` is refused with, asserted to be ``code``'s."""
+    return g.when_rejected(command, code).message
+
+
+def test_a_hero_without_the_ability_or_away_from_its_facility_is_refused() -> None:
+    g = workshop(ARMIES + army_block("red-tinker", "red", "0,4", hero="tinker"))
+    assert refusal(
+        g, CreateCard(player="red", hero="red.captain.1", card="feint"), "rules/not_a_creator"
+    ) == (
+        "red.captain.1 has no Tactician X nor Technologist X; only a hero with one creates cards "
+        "(p.45; AE-73)"
+    )
+    assert refusal(
+        g, CreateCard(player="red", hero="blue.trooper.1", card="feint"), "rules/not_in_army"
+    ) == ("red has no hero 'blue.trooper.1' in an army")
+    tinker = CreateCard(player="red", hero="red.tinker.1", card="shell")
+    assert refusal(g, tinker, "rules/no_workshop") == (
+        "no base of red at 0,4 holds a Laboratory: a Technologist creates cards only where one "
+        "does (digest §8.5; AE-73)"
+    )
+    wrong = CreateCard(player="red", hero=SAGE, card="shell")
+    assert refusal(g, wrong, "rules/not_offered") == (
+        "'shell' is not on the research list of red.sage.1's Tactician (Tactician: feint, "
+        "nerve; AE-73)"
+    )
+
+
+def test_a_full_hand_a_second_try_and_too_little_ap_or_resources_are_refused() -> None:
+    g = workshop()
+    only(g.when(FEINT, dice=[6, 6, 6, 1, 1, *NUMBER]), ResearchAttempted)
+    # the hand holds its 6 cards now (AE-6), and the Sage has made his try of this turn
+    assert refusal(g, FEINT, "rules/already_researched") == (
+        "red.sage.1 has already tried to create a card this turn (AE-73)"
+    )
+    again = workshop()
+    hand = again.state.empires["red"].hand
+    full = msgspec.structs.replace(again.state.empires["red"], hand=(*hand, "red.captain.1"))
+    again.state = msgspec.structs.replace(again.state, empires={**again.state.empires, "red": full})
+    assert refusal(again, FEINT, "rules/hand_full") == (
+        "red's hand is full (6 cards, AE-6): a card created needs room in it (p.21; AE-73)"
+    )
+    poor = with_ap(workshop(), "red", 1)
+    assert refusal(poor, FEINT, "rules/not_enough_ap") == "creating feint costs 2 AP; red has 1"
+    broke = workshop()
+    red = broke.state.empires["red"]
+    empty = msgspec.structs.replace(
+        red, resources=msgspec.structs.replace(red.resources, materials=0)
+    )
+    broke.state = msgspec.structs.replace(
+        broke.state, empires={**broke.state.empires, "red": empty}
+    )
+    assert refusal(broke, FEINT, "rules/not_enough_resources") == (
+        "creating feint costs materials 1; red has humans 9, energy 5, technology 1"
+    )
+
+
+def test_a_besieged_base_and_a_hex_out_of_supply_create_nothing() -> None:
+    # given blue's army standing in red's keep's hex, seen there: the keep is besieged (p.26)
+    g = standing_in(workshop(), "blue-a", "0,0")
+    # then, red's camp supplying the keep's hex, the siege refuses it
+    assert refusal(g, FEINT, "rules/besieged") == (
+        "red-hq at 0,0 is besieged: no card is created in a besieged base (digest §8.5; AE-73)"
+    )
+    # and with a supply range of 0, the camp supplying only its own hex, the hex is out of supply
+    red = msgspec.structs.replace(g.state.empires["red"], supply_range=0)
+    g.state = msgspec.structs.replace(g.state, empires={**g.state.empires, "red": red})
+    assert refusal(g, FEINT, "rules/out_of_supply") == (
+        "0,0 is out of red's supply: cards are created only in supply (digest §8.5; AE-73)"
+    )
+    assert not [c for c in RULESET.legal_commands(g.state, "red") if isinstance(c, CreateCard)]
+
+
+@pytest.mark.parametrize("version", ["27", "26"])
+def test_a_game_begun_before_version_28_refuses_the_command(version: str) -> None:
+    # given the same position in a game begun under an earlier version (its scenario accepted
+    # there only as recorded: a new one of 27 refuses the abilities and the lists, AE-70, AE-73)
+    g = workshop()
+    old = RULESET.at_version(version)
+    assert old is not None
+    g.ruleset = old
+    g.state = msgspec.structs.replace(g.state, rules_version=int(version))
+    assert refusal(g, FEINT, "rules/not_in_this_version") == (
+        f"create_card is not played under version {version} of these rules (since version 28, "
+        "AE-73)"
+    )
+    assert not [c for c in old.legal_commands(g.state, "red") if isinstance(c, CreateCard)]
+
+
+def test_the_other_empire_sees_neither_the_researcher_nor_the_fate_he_spent() -> None:
+    # given blue has sighted the Sage's garrison, and the Sage spends his 2 fate on the nerve
+    g = workshop()
+    from tests.domain.armageddon_empires.helpers import sight
+
+    sight(g, "blue", "red-hq-garrison")
+    attempt = only(
+        g.when(CreateCard(player="red", hero=SAGE, card="nerve"), dice=[6, 1, 1, 2, 3, *NUMBER]),
+        ResearchAttempted,
+    )
+    # then red sees them spent, blue sees the Sage's fate whole and no researcher
+    assert RULESET.view(g.state, "red")["fate_spent"] == {SAGE: 2}
+    blue = RULESET.view(g.state, "blue")
+    assert blue["fate_spent"] == {} and SAGE in blue["instances"]
+    assert "researched" not in blue["empires"]["red"] and "unseen_fate" not in blue
+    # and is told nothing in its Events view
+    assert [n.empire for n in notices(g.state, g.state, attempt)] == ["red"]
+    # and a challenge of the Sage's where he has no fate left, a failed die and no card in red's
+    # hand asks red for an answer, as blue sees 2 fate he could spend (AE-20)
+    bare = msgspec.structs.replace(g.state.empires["red"], hand=())
+    g.state = msgspec.structs.replace(g.state, empires={**g.state.empires, "red": bare})
+    side = Side(
+        empire="red", name="the Sage", pool=Pool((Term(1, "test"),)), faces=(1,), fate_hero=SAGE
+    )
+    ch = Challenge(
+        number=2,
+        kind="threshold",
+        purpose="test",
+        round=1,
+        attacker=side,
+        threshold=1,
+        to_act="attacker",
+    )
+    assert not only_accept(g.state, ch)
+
+
+def test_the_invariants_hold_an_empire_s_researchers_to_its_own_creators_once_a_turn() -> None:
+    g = workshop()
+    red = g.state.empires["red"]
+    for listed in (("red.captain.1",), (SAGE, SAGE)):
+        wrong = msgspec.structs.replace(red, researched=listed)
+        state = msgspec.structs.replace(g.state, empires={**g.state.empires, "red": wrong})
+        assert [v.name for v in violations(state)] == ["researchers_once_a_turn"]
+    unseen = msgspec.structs.replace(g.state, unseen_fate={SAGE: 1})
+    assert [v.name for v in violations(unseen)] == ["unseen_fate_within_fate_spent"]
+
+
+def rejected(research: str) -> str:
+    """The one line the test scenario with ``research`` lists is refused with."""
+    with pytest.raises(InputError) as info:
+        parse_scenario(toml(extra=research, empires=CREATORS + EMPIRES, bases=KEEP))
+    assert info.value.code == "input/bad_scenario"
+    return info.value.message
+
+
+def entry(card: str, threshold: int = 1, ability: str = "tactician") -> str:
+    return f'\n[[research.{ability}]]\ncard = "{card}"\nthreshold = {threshold}\nap = 1\n'
+
+
+def test_a_research_list_is_refused_for_each_mistake_in_one_line() -> None:
+    assert rejected(entry("ghost-card")) == (
+        "bad scenario: $.research.tactician[0].card: unknown card 'ghost-card'"
+    )
+    assert rejected(entry("shell")) == (
+        "bad scenario: $.research.tactician[0].card: 'shell' is a munition card; a Tactician "
+        "creates tactic cards (digest §8.5; AE-73)"
+    )
+    assert rejected(entry("feint", ability="technologist")) == (
+        "bad scenario: $.research.technologist[0].card: 'feint' is a tactic card; a "
+        "Technologist creates attack cards and munition cards (digest §8.5; AE-73)"
+    )
+    assert rejected(entry("feint", threshold=0)) == (
+        "bad scenario: $.research.tactician[0].threshold: threshold 0: at least 1, the "
+        "successes the hero needs (p.28; AE-73)"
+    )
+    assert rejected(entry("feint") + entry("feint")) == (
+        "bad scenario: $.research.tactician[1].card: 'feint' is listed twice"
+    )
+    seven = "".join(
+        f'\n[[cards]]\nkind = "tactic"\nid = "t{i}"\nname = "T{i}"\neffect = "dice_plus"\namount = 1\n'
+        for i in range(7)
+    )
+    with pytest.raises(InputError) as info:
+        parse_scenario(
+            toml(
+                extra="".join(entry(f"t{i}") for i in range(7)),
+                empires=seven + CREATORS + EMPIRES,
+                bases=KEEP,
+            )
+        )
+    assert info.value.message == (
+        "bad scenario: $.research.tactician: 7 cards; a Tactician is offered at most 6 to pick "
+        "from (digest §8.5; AE-73)"
+    )
+
+
+def test_a_created_card_s_number_skips_one_already_taken() -> None:
+    # given red already holds a feint numbered 10, the number the dice [1, 1] give first
+    g = workshop()
+    taken = CardInstance(card="feint", owner="red")
+    g.state = msgspec.structs.replace(
+        g.state, instances={**g.state.instances, "red.feint.10": taken}
+    )
+    # when the Sage creates a feint with those number dice
+    attempt = only(g.when(FEINT, dice=[6, 6, 6, 1, 1, *NUMBER]), ResearchAttempted)
+    # then it takes the number of the next attempt (AE-62's reading, AE-73)
+    again = number(NUMBER, "red", "feint", CREATED_PLACE, 1)
+    assert attempt.created == f"red.feint.{again}" != "red.feint.10"
+
+
+def test_a_game_without_research_lists_reads_as_before_and_one_with_them_shows_them() -> None:
+    # given a game whose scenario has no research lists, as every game begun before version 28
+    plain = start_turns(Given(RULESET, parse_scenario(toml())))
+    # then its state, whole, names neither the lists nor fate spent out of sight
+    for reader in (None, "red", "blue"):
+        view = RULESET.view(plain.state, reader)
+        assert "research" not in view and "unseen_fate" not in view
+    # and a game with them shows every reader the lists, the referee the fate spent unseen
+    g = workshop()
+    only(g.when(FEINT, dice=[6, 1, 1, 5, 1, *NUMBER]), ResearchAttempted)
+    assert RULESET.view(g.state, "blue")["research"]["tactician"][0]["card"] == "feint"
+    assert RULESET.view(g.state, None)["unseen_fate"] == {SAGE: 1}
+    assert "unseen_fate" not in RULESET.view(g.state, "red")
