@@ -172,6 +172,12 @@ def damage_limit(spec: CardType) -> int:
     return 1
 
 
+def with_article(name: str) -> str:
+    """A card kind's or an ability's name after its indefinite article, for messages: "an
+    attack", "a unit", "an Academy", "a Laboratory" (a unit: its u sounds as a consonant)."""
+    return f"{'an' if name[0].lower() in 'aeio' else 'a'} {name}"
+
+
 def instance_id(empire: str, card: str, n: int) -> str:
     return f"{empire}.{card}.{n}"
 

@@ -31,7 +31,6 @@ from warlog.domain.armageddon_empires.challenge import (
     Role,
     Side,
     failed_positions,
-    successes,
 )
 from warlog.domain.armageddon_empires.challenge_events import (
     CardDamaged,
@@ -101,22 +100,14 @@ def tactic_payable(state: GameState, empire: str) -> bool:
     return emp.ap_owed + TACTIC_AP <= MAX_AP_OWED
 
 
-def fate_seen_left(state: GameState, side: Side) -> int:
-    """The fate the other empires see a side hold: ``fate_left``, and the fate its hero spent
-    this round out of their sight (a card's creation, AE-73), which they do not know spent."""
-    unseen = state.unseen_fate.get(side.fate_hero, 0) if side.fate_hero is not None else 0
-    return fate_left(state, side) + unseen
-
-
 def only_accept(state: GameState, ch: Challenge) -> bool:
     """AE-20: the side to act has no move but accepting, judged only from what both sides see:
-    the dice, fate (as they see it, AE-73), the hand's size (never its cards) and AP owed (in
-    its own turn an empire's AP is its own secret, AE-17, so it is asked whenever it holds a
-    card)."""
+    the dice, fate, the hand's size (never its cards) and AP owed (in its own turn an empire's
+    AP is its own secret, AE-17, so it is asked whenever it holds a card)."""
     side = ch.side(ch.to_act)
     if ch.prerogative_open():
         return False
-    if fate_seen_left(state, side) > 0 and failed_positions(side.faces):
+    if fate_left(state, side) > 0 and failed_positions(side.faces):
         return False
     if not state.empires[side.empire].hand:
         return True
@@ -291,41 +282,23 @@ def open_challenge(
 
 
 def threshold_at_once(
-    batch: Batch[GameState], *, purpose: str, side: Side, threshold: int, fate: int
+    batch: Batch[GameState], *, purpose: str, side: Side, threshold: int
 ) -> Challenge:
     """A threshold challenge resolved at once, out of every other empire's sight (p.28; AE-73):
-    the side's pool rolled by the referee's hidden roll, then ``fate`` dice by a second one,
-    always made (of no die when ``fate`` is 0), each of them a point of fate re-rolling the
-    side's first failed die while its successes fall short of ``threshold`` (R5, R6; AE-16),
-    the rest unspent. Nobody answers it, so neither its moves nor what the game waits for tell
+    the side's pool rolled by the referee's hidden roll, its successes against ``threshold``,
+    ties succeeding. No fate is spent in it: fate spent where the other empire cannot see would
+    leave the hero with less than it counts, which the next open challenge of the round would
+    show it (AE-73). Nobody answers it, so neither its moves nor what the game waits for tell
     another empire anything, and the dice are the referee's, since every empire learns a part
     of the outcome (a card more in a hand, AE-7). Returns the challenge, numbered next and
-    resolved (``ended``), its side's ``fate_spent`` the points spent, for the event of the
-    procedure that opened it to carry, sealed."""
+    resolved (``ended``), for the event of the procedure that opened it to carry, sealed."""
     n = batch.state.challenges + 1
     rolled = batch.roll(side.pool.size, purpose=f"challenge {n}: {purpose}", roller="", hidden=True)
-    reserve = batch.roll(
-        fate, purpose=f"challenge {n}: {purpose} fate re-rolls", roller="", hidden=True
-    )
     side = msgspec.structs.replace(side, faces=tuple(rolled))
-    story = [f"rolled: {side.name} {side.dice_text()}"]
-    faces = list(rolled)
-    positions: list[int] = []
-    spent = 0
-    for face in reserve:
-        failed = failed_positions(tuple(faces))
-        if successes(faces) >= threshold or not failed:
-            break
-        faces[failed[0]] = face
-        positions.append(failed[0])
-        spent += 1
-    if spent:
-        side = msgspec.structs.replace(side, faces=tuple(faces), fate_spent=spent)
-        story.append(
-            f"{side.empire} spends {spent} fate: dice {positions} re-rolled → "
-            f"{list(reserve[:spent])} (R5, R6; AE-16)"
-        )
-    story.append(f"{side.empire} accepts: nobody else answers a threshold challenge (p.28)")
+    story = (
+        f"rolled: {side.name} {side.dice_text()}",
+        f"{side.empire} accepts: nobody else answers a threshold challenge (p.28)",
+    )
     return Challenge(
         number=n,
         kind="threshold",
@@ -336,7 +309,7 @@ def threshold_at_once(
         threshold=threshold,
         to_act="attacker",
         accepts=1,
-        story=tuple(story),
+        story=story,
         ended="accepts",
     )
 

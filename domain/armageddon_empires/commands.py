@@ -282,17 +282,12 @@ class CreateCard(Command, frozen=True, tag="create_card"):
     """Create a card (p.28, p.32; AE-73, since version 28): the ``hero``, with Tactician X or
     Technologist X, in an army of this empire standing where one of its bases holds an Academy
     or a Laboratory, tries to create ``card``, one of its ability's research list, in a
-    threshold challenge resolved at once. ``fate``: the most of his unspent fate he may spend,
-    one point a failed die, while his successes fall short (left out: all of it). All three are
-    sealed for the researcher's empire, ``fate`` recorded sealed even when left out, so that the
-    command tells the other empire nothing but that a card was attempted."""
+    threshold challenge resolved at once, his X dice alone (he spends no fate in it). Both are
+    sealed for the researcher's empire, so that the command tells the other empire nothing but
+    that a card was attempted."""
 
     hero: Annotated[str, Hidden(owner="player", since=CARD_CREATION_SINCE)]
     card: Annotated[str, Hidden(owner="player", since=CARD_CREATION_SINCE)]
-    fate: Annotated[
-        Annotated[int, msgspec.Meta(ge=0, le=99)] | None,
-        Hidden(owner="player", since=CARD_CREATION_SINCE, present_since=CARD_CREATION_SINCE),
-    ] = None
 
 
 COMMAND_TYPES: tuple[type[Command], ...] = (

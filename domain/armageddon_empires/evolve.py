@@ -84,7 +84,7 @@ _left_empty = changes.left_empty
 
 
 def _round_began(state: GameState, e: RoundBegan) -> GameState:
-    # R6: spent fate returns (AE-73: that spent out of sight too); AE-17: sightings last one round
+    # R6: spent fate returns; AE-17: sightings last one round
     return replace(
         state,
         round=e.round,
@@ -93,7 +93,6 @@ def _round_began(state: GameState, e: RoundBegan) -> GameState:
         current=None,
         sightings={},
         fate_spent={},
-        unseen_fate={},
     )
 
 

@@ -10,8 +10,7 @@ armies keep to the limits of p.22–23 with a hero in the hero's slot and
 units in the units', stand on the map and stealth only when every card can, garrisons stay at
 their bases and are their owners', bases hold facilities and their prisoners are enemy heroes,
 a card makes one assassination attempt a turn (AE-71), a hero one attempt to create a card
-(AE-73), fate spent stays within the card's fate (what was spent out of the other empires'
-sight within it, AE-73), a challenge's dice are d6 and its fate never negative,
+(AE-73), fate spent stays within the card's fate, a challenge's dice are d6 and its fate never negative,
 damage stays short of a card's limit, sightings are of enemy armies that exist, the round
 clock (whose turn, the bids) is coherent, and since version 26 a battle in progress has gone
 no more than its stalemate's rounds without a hit point lost (AE-31). ``invariants`` is the ruleset's ``Rules.invariants``
@@ -236,15 +235,6 @@ def _fate_and_damage(state: GameState, out: list[Violation]) -> None:
         fate = spec.fate if isinstance(spec, HeroCard | AttackCard) else 0
         if not 0 <= spent <= fate:
             out.append(Violation("fate_spent_within_fate", f"{card} spent {spent} fate of {fate}"))
-    for card, unseen in state.unseen_fate.items():
-        # AE-73: the fate spent out of the other empires' sight is part of the fate spent
-        if not 0 < unseen <= state.fate_spent.get(card, 0):
-            out.append(
-                Violation(
-                    "unseen_fate_within_fate_spent",
-                    f"{card} spent {unseen} fate unseen of {state.fate_spent.get(card, 0)}",
-                )
-            )
     for card, taken in state.damage.items():
         # AE-24 (p.17–19, p.31, p.34): damage at the card's limit destroys it; none is not kept
         limit = damage_limit(state.card(card).spec)

@@ -41,9 +41,7 @@ from warlog.domain.core.ruleset import Command
 #: may make an assassination attempt (and each target a Master Assassin names). Left out:
 #: ``create_army`` (any free name is accepted; one is offered), ``transfer_cards`` (one card
 #: at a time offered, several accepted), ``set_up_battle`` and ``commit_army`` (their lists
-#: offered in one order), ``play_attack_card`` (an aim or munition left implicit may be named),
-#: ``create_card`` (each hero and card it may try is offered, its ``fate`` left to the rules;
-#: every cap a player may give it, 0 to 99, is accepted too: AE-73)
+#: offered in one order), ``play_attack_card`` (an aim or munition left implicit may be named)
 COMPLETE: frozenset[str] = frozenset(
     {
         "buy_initiative",
@@ -74,6 +72,9 @@ COMPLETE: frozenset[str] = frozenset(
         # AE-72: each saboteur that may act, its target left to the pick, and each facility a
         # Master Saboteur may name: every form ``sabotage`` accepts
         "sabotage",
+        # AE-73: each hero that may try a card and each card he may try: every form
+        # ``create_card`` accepts (it has no other field; he spends no fate in it)
+        "create_card",
     }
 )
 

@@ -156,10 +156,20 @@ CREATED_NUMBER_PURPOSE = "a created card's number"
 CREATED_PLACE = "created"
 
 
+def numbers_taken(state: GameState, empire: str, card: str) -> int:
+    """How many of the ids ``empire`` numbers cards of type ``card`` under
+    (``<empire>.<card>.<n>``, n from 1 to ``LAST_CARD_NUMBER``) some card in play holds, of
+    whichever empire it now is: ``created_id`` finds a free one while fewer than
+    ``LAST_CARD_NUMBER`` are (AE-62, AE-73)."""
+    return sum(
+        1 for n in range(1, LAST_CARD_NUMBER + 1) if instance_id(empire, card, n) in state.instances
+    )
+
+
 def created_id(state: GameState, empire: str, card: str, faces: Sequence[int]) -> str:
     """The id of a card of type ``card`` that ``empire`` creates (AE-73): the number ``faces``
     give, at the first attempt whose id no card in play holds (the caller makes sure one is
-    free: ``LAST_CARD_NUMBER`` cards of a type at most)."""
+    free: ``numbers_taken`` under ``LAST_CARD_NUMBER``)."""
     for attempt in itertools.count():
         new = instance_id(empire, card, number(faces, empire, card, CREATED_PLACE, attempt))
         if new not in state.instances:

@@ -14,22 +14,24 @@
 - **Cost**: the card's AP and resources, the list's, paid on the attempt whether it succeeds or
   not (AE-73: "its own AP and resource cost" is the price of trying).
 - **The challenge** (p.28): a threshold challenge, the hero's X dice (digest §8.5, inferred)
-  against the card's threshold, ties succeeding; he re-rolls failed dice with his unspent fate
-  (R5, R6; inferred), one point a die while he falls short, up to the command's ``fate``.
-  Resolved at once by the referee's hidden rolls (``challenge_moves.threshold_at_once``): no
-  tactic card is played in it (AE-73).
+  against the card's threshold, ties succeeding. Resolved at once by the referee's hidden roll
+  (``challenge_moves.threshold_at_once``): no tactic card is played in it, and the hero spends
+  no fate in it, since fate spent out of the other empire's sight would show in the next open
+  challenge of the round, where he would hold less than it counts (AE-73).
 - **Success**: the card, a new one numbered at random (``numbering.created_id``), goes to the
   hand; a failure leaves nothing but the price paid.
 - **What the other empire learns** (AE-73): that a card was tried (the command's type), the
   resources paid (every stockpile is public), and from the hand's size whether it was created
-  (AE-7); never the hero, where he stands, the card, its AP, the dice nor the fate spent.
+  (AE-7); never the hero, where he stands, the card nor the dice. Every entry of the lists
+  costs one price (``scenario_checks``), so that neither the AP nor the resources tell the card.
 """
 
 from __future__ import annotations
 
 from warlog.domain.armageddon_empires.abilities import has, level
+from warlog.domain.armageddon_empires.cards import with_article
 from warlog.domain.armageddon_empires.challenge import Pool, Side, Term
-from warlog.domain.armageddon_empires.challenge_moves import hero_fate_left, threshold_at_once
+from warlog.domain.armageddon_empires.challenge_moves import threshold_at_once
 from warlog.domain.armageddon_empires.commands import CARD_CREATION_SINCE, CreateCard
 from warlog.domain.armageddon_empires.creators import CREATORS
 from warlog.domain.armageddon_empires.guards import own_base_hex
@@ -39,6 +41,7 @@ from warlog.domain.armageddon_empires.numbering import (
     CREATED_NUMBER_PURPOSE,
     NUMBERING_SIDES,
     created_id,
+    numbers_taken,
 )
 from warlog.domain.armageddon_empires.research_events import ResearchAttempted
 from warlog.domain.armageddon_empires.scenario import ResearchEntry
@@ -83,7 +86,7 @@ def research_of(state: GameState, hero: str, card: str) -> tuple[str, ResearchEn
     return None
 
 
-def _workshop(state: GameState, player: str, at: str, facility: str) -> bool:
+def _holds_facility(state: GameState, player: str, at: str, facility: str) -> bool:
     """Whether a stronghold or outpost of ``player`` in hex ``at`` holds a card printing
     ``facility`` (Academy, Laboratory)."""
     base = own_base_hex(state, player, at)
@@ -128,12 +131,11 @@ def research_problem(state: GameState, player: str, hero: str, card: str) -> Rul
             "hand_full",
         )
     facility = CREATORS[ability].facility
-    if not _workshop(state, player, army.at, facility):
-        a = "an" if facility[0] in "AEIOU" else "a"  # an Academy, a Laboratory
+    if not _holds_facility(state, player, army.at, facility):
         return reject(
-            f"no base of {player} at {army.at} holds {a} {facility}: a {ability} creates cards "
-            "only where one does (digest §8.5; AE-73)",
-            "no_workshop",
+            f"no base of {player} at {army.at} holds {with_article(facility)}: a {ability} "
+            "creates cards only where one does (digest §8.5; AE-73)",
+            "no_facility",
         )
     if army.at not in supply_costs(state, player, emp.supply_range):
         return reject(
@@ -149,10 +151,10 @@ def research_problem(state: GameState, player: str, hero: str, card: str) -> Rul
             "§8.5; AE-73)",
             "besieged",
         )
-    held = sum(1 for i in state.instances.values() if i.owner == player and i.card == card)
-    if held >= LAST_CARD_NUMBER:
+    if numbers_taken(state, player, card) >= LAST_CARD_NUMBER:
         return reject(
-            f"{player} holds {held} {card!r} cards, the most that are numbered (AE-62, AE-73)",
+            f"every number of {player}'s {card!r} cards, 1 to {LAST_CARD_NUMBER}, is taken: "
+            "no more are numbered (AE-62, AE-73)",
             "too_many_cards",
         )
     if emp.ap < entry.ap:
@@ -168,8 +170,8 @@ def research_problem(state: GameState, player: str, hero: str, card: str) -> Rul
 
 
 def create_card(batch: Batch[GameState], cmd: CreateCard) -> None:
-    """The attempt's threshold challenge, resolved at once (the referee's hidden rolls of the
-    hero's dice and his fate re-rolls), the hidden roll of a created card's number, made
+    """The attempt's threshold challenge, resolved at once (the referee's hidden roll of the
+    hero's dice, no fate spent), the hidden roll of a created card's number, made
     whatever the outcome, and ``research_attempted`` (AE-73). RulesError
     ``rules/not_in_this_version`` before version 28, and for a hero who may not try the card
     now (``research_problem``)."""
@@ -189,16 +191,12 @@ def create_card(batch: Batch[GameState], cmd: CreateCard) -> None:
     ability, entry = found
     hero = state.card(cmd.hero)
     x = level(hero.abilities, ability)
-    fate = hero_fate_left(state, cmd.hero)
-    if cmd.fate is not None:
-        fate = min(fate, cmd.fate)
     side = Side(
         empire=cmd.player,
         name=f"researcher {hero.name}",
         pool=Pool((Term(x, f"{ability} {x} of {hero.name}, p.45; AE-73"),)),
-        fate_hero=cmd.hero,
     )
-    ch = threshold_at_once(batch, purpose=PURPOSE, side=side, threshold=entry.threshold, fate=fate)
+    ch = threshold_at_once(batch, purpose=PURPOSE, side=side, threshold=entry.threshold)
     faces = batch.roll(
         CREATED_NUMBER_DICE,
         NUMBERING_SIDES,
@@ -225,8 +223,7 @@ def create_card(batch: Batch[GameState], cmd: CreateCard) -> None:
 
 
 def legal_research(state: GameState, player: str) -> list[CreateCard]:
-    """Every card each hero of ``player`` may try to create now, his fate left to the rules
-    (``fate`` left out: all of it, as needed); none before version 28."""
+    """Every card each hero of ``player`` may try to create now; none before version 28."""
     if not played(state):
         return []
     out: list[CreateCard] = []

@@ -15,8 +15,8 @@ from warlog.domain.core.events import Event
 
 
 def _attempted(state: GameState, e: ResearchAttempted) -> GameState:
-    """The price paid, the hero's attempt of this turn made, his challenge counted and the fate
-    it spent spent (out of the other empires' sight), and the card created into the hand."""
+    """The price paid, the hero's attempt of this turn made, his challenge counted (no fate
+    spent in it), and the card created into the hand."""
     emp = state.empires[e.empire]
     emp = replace(
         emp,
@@ -25,14 +25,6 @@ def _attempted(state: GameState, e: ResearchAttempted) -> GameState:
         researched=(*emp.researchers, e.hero),
     )
     state = replace(changes.with_empire(state, emp), challenges=e.challenge.number)
-    spent = e.challenge.attacker.fate_spent
-    if spent:
-        unseen = state.unseen_fate
-        state = replace(
-            state,
-            fate_spent={**state.fate_spent, e.hero: state.fate_spent.get(e.hero, 0) + spent},
-            unseen_fate={**unseen, e.hero: unseen.get(e.hero, 0) + spent},
-        )
     if e.created is None:
         return state
     instances = {**state.instances, e.created: CardInstance(card=e.card, owner=e.empire)}

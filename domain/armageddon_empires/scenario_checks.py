@@ -31,6 +31,7 @@ from warlog.domain.armageddon_empires.cards import (
     damage_limit,
     entry,
     kind_of,
+    with_article,
 )
 from warlog.domain.armageddon_empires.creators import CREATORS
 from warlog.domain.armageddon_empires.limits import (
@@ -41,9 +42,12 @@ from warlog.domain.armageddon_empires.limits import (
     MAX_UNITS_PER_ARMY,
     RESEARCH_OFFER,
 )
+from warlog.domain.armageddon_empires.resources import NOTHING
 from warlog.domain.armageddon_empires.scenario import (
     BaseSpec,
     MinefieldSpec,
+    Research,
+    ResearchEntry,
     Scenario,
     controller,
     garrison_id,
@@ -310,12 +314,12 @@ def check_played(scenario: Scenario, version: int) -> None:
                     "abilities they play",
                 )
             if kind not in played.kinds:
-                a = "an" if kind[0] in "aeio" else "a"  # an attack card, a unit card
                 raise _bad(
                     f"$.cards[{i}].abilities[{j}]",
-                    f"card {spec.id!r}, {a} {kind} card: {printed!r} is played by version "
-                    f"{version} of these rules on {' and '.join(played.kinds)} cards only, and "
-                    f"would do nothing on {a} {kind} card (AE-70); docs/scenarios.md lists the "
+                    f"card {spec.id!r}, {with_article(kind)} card: {printed!r} is played by "
+                    f"version {version} of these rules on {' and '.join(played.kinds)} cards "
+                    f"only, and would do nothing on {with_article(kind)} card (AE-70); "
+                    "docs/scenarios.md lists the "
                     "abilities they play and the cards they play them on",
                 )
         _check_qualified(i, spec.id, names, played_here)
@@ -355,10 +359,9 @@ def _check_research(scenario: Scenario, cards: dict[str, CardEntry]) -> None:
             card = _known_card(f"{path}[{i}].card", item.card, cards)
             if card.kind not in creator.creates:
                 made = " and ".join(f"{k} cards" for k in creator.creates)
-                a = "an" if card.kind[0] in "aeiou" else "a"  # an attack card, a unit card
                 raise _bad(
                     f"{path}[{i}].card",
-                    f"{item.card!r} is {a} {card.kind} card; a {ability} creates {made} "
+                    f"{item.card!r} is {with_article(card.kind)} card; a {ability} creates {made} "
                     "(digest §8.5; AE-73)",
                 )
             if item.card in listed:
@@ -370,6 +373,39 @@ def _check_research(scenario: Scenario, cards: dict[str, CardEntry]) -> None:
                     f"threshold {item.threshold}: at least 1, the successes the hero needs "
                     "(p.28; AE-73)",
                 )
+    _check_one_price(lists)
+
+
+def _check_one_price(lists: Research) -> None:
+    """AE-73: every entry of the research lists, of both, costs the same AP and the same
+    resources, as AE-54 prices every minefield alike: the AP ``turn_began`` gives an empire and
+    its stockpile are public, so a price of its own would tell the other empire which card, or
+    which list, an attempt tried. Refused in one line naming each entry priced unlike the first
+    and the first's price."""
+    entries = [
+        (f"{creator.key}[{i}]", item)
+        for creator in CREATORS.values()
+        for i, item in enumerate(getattr(lists, creator.key))
+    ]
+    if not entries:
+        return
+    first_at, first = entries[0]
+
+    def price(item: ResearchEntry) -> str:
+        return f"{item.ap} AP" if item.cost == NOTHING else f"{item.ap} AP and {item.cost.text()}"
+
+    unlike = [
+        f"{at} {item.card!r} costs {price(item)}"
+        for at, item in entries[1:]
+        if (item.ap, item.cost) != (first.ap, first.cost)
+    ]
+    if unlike:
+        raise _bad(
+            "$.research",
+            f"{'; '.join(unlike)}, where {first_at} {first.card!r} costs {price(first)}: every "
+            "card of the research lists costs one price, since the AP and the stockpile the "
+            "other empire sees would tell it which was tried (AE-73)",
+        )
 
 
 def _check_offered(

@@ -226,10 +226,6 @@ class GameState(msgspec.Struct, frozen=True):
     #: since version 28, the scenario's research lists (AE-73): what each ability that creates
     #: cards offers; None when the scenario has none (every game before version 28)
     research: Research | None = None
-    #: since version 28, hero card -> the fate he spent this round in challenges no other empire
-    #: sees (a card's creation, AE-73), counted in ``fate_spent`` too: the other empires' views
-    #: leave it out
-    unseen_fate: dict[str, int] = {}
 
     def in_order(self, units: tuple[str, ...]) -> tuple[str, ...]:
         """An army's units as it holds them: since version 17 in the order of their ids

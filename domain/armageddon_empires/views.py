@@ -20,8 +20,8 @@ Hidden challenges (collateral damage, WMD; AE-49): an empire sees its own cards'
 another empire's cards they destroy lie in its discard pile face down, unseen.
 
 Card creation (AE-73): of the other empire's attempts an empire sees the resources paid (its
-stockpile) and its hand's size, nothing more: which heroes tried is left out, and the fate they
-spent in them out of the fate spent it sees.
+stockpile) and its hand's size, nothing more: which heroes tried is left out (they spend no
+fate in them).
 """
 
 from __future__ import annotations
@@ -141,8 +141,6 @@ def view(state: GameState, player: str | None) -> dict[str, Any]:
     # before version 28 among them, reads as it did
     if data["research"] is None:
         del data["research"]
-    if not data["unseen_fate"]:
-        del data["unseen_fate"]
     if penalized(state):  # AE-68: each army's Command Rating and the unit cards over it
         for army_id, army in data["armies"].items():
             held = state.armies[army_id]
@@ -166,11 +164,7 @@ def view(state: GameState, player: str | None) -> dict[str, Any]:
     data["sightings"] = {player: {a: armies[a] for a in sorted(sighted)}}
     visible = _visible_cards(state, player)
     data["instances"] = {c: v for c, v in data["instances"].items() if c in visible}
-    # AE-73: the fate another empire's hero spent in a card's creation is that empire's to see
-    data.pop("unseen_fate", None)
-    unseen = {c: n for c, n in state.unseen_fate.items() if state.instances[c].owner != player}
-    spent = {c: n - unseen.get(c, 0) for c, n in data["fate_spent"].items() if c in visible}
-    data["fate_spent"] = {c: n for c, n in spent.items() if n}
+    data["fate_spent"] = {c: n for c, n in data["fate_spent"].items() if c in visible}
     # AE-53: of the enemy's minefields only those it walked into, and never their damage; of
     # the independent ones too, and never whether the other empire has since spent or lifted
     # one it walked into, nor whether the other's armies walked into it (AE-67: it stays as

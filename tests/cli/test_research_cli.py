@@ -52,8 +52,15 @@ def test_a_card_created_with_the_referee_s_dice_and_each_refusal_in_one_line(
         "red.captain.1 has no Tactician X nor Technologist X; only a hero with one creates cards "
         "(p.45; AE-73)"
     )
-    # the referee types the Sage's 3 dice, his 2 fate dice and the number's 2 d256
-    t.play(**create, card="feint", dice=[6, 5, 1, 1, 1, 1, 1])
+    # a hero spends no fate creating a card (AE-73): a cap on it is no field of the command
+    capped = json.dumps({**create, "card": "feint", "fate": 1})
+    result = CliRunner().invoke(cli, ["--db", t.db, "play", t.game, capped])
+    assert result.exit_code == 1
+    assert one_line(result.stderr, "input/bad_command") == (
+        "error[input/bad_command]: bad command: Object contains unknown field `fate`"
+    )
+    # the referee types the Sage's 3 dice and the number's 2 d256
+    t.play(**create, card="feint", dice=[6, 5, 1, 1, 1])
     attempted = t.seq_of("research_attempted")
     assert t.rule(attempted, "--as", "red")[-1] == (
         "2 successes ≥ threshold 2: created, red.feint.10 into red's hand (ties succeed, p.28; "

@@ -79,7 +79,6 @@ def _research_attempts() -> list[Event]:
             name=f"researcher {hero}",
             pool=Pool((Term(len(faces), f"Tactician {len(faces)} of {hero}, p.45; AE-73"),)),
             faces=faces,
-            fate_hero=hero,
         )
         ch = Challenge(
             number=1,

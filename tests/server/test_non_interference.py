@@ -117,16 +117,20 @@ RESEARCHER = (
     'card = "waystation"\ngarrison = ["writ-takers"]',
     'card = "waystation"\ngarrison = ["writ-takers", "ferrin-holt"]',
 )
+#: Ferrin Holt a Tactician 4 rather than 2, so that the seed's dice, no fate re-rolling them
+#: (AE-73), reach the threshold of 2 in both twins
+SCHOLAR = ('"Pathfinder 1", "Tactician 2"', '"Pathfinder 1", "Tactician 4"')
 
 
 def ae_research_scenarios(folder: Path) -> tuple[str | None, str | None]:
-    """The bundled scenario with Ferrin Holt researching at red's gate, one file for both
-    twins: they differ in the card he tries alone."""
+    """The bundled scenario with Ferrin Holt, a Tactician 4, researching at red's gate, one file
+    for both twins: they differ in the card he tries alone."""
     bundled = registry.bundled_scenario(registry.get("armageddon-empires"), "cinder-and-glass")
     assert bundled is not None and bundled.decode().count(RESEARCHER[0]) == 2
+    assert bundled.decode().count(SCHOLAR[0]) == 1
     path = folder / "research" / "cinder-and-glass.toml"
     path.parent.mkdir()
-    path.write_text(bundled.decode().replace(*RESEARCHER, 1))
+    path.write_text(bundled.decode().replace(*RESEARCHER, 1).replace(*SCHOLAR))
     return str(path), str(path)
 
 

@@ -1,5 +1,5 @@
 """Card creation (p.28, p.32, p.45; digest §8.5; AE-73, version 28): who may try which card and
-where, the threshold challenge and its fate re-rolls, the price paid whether it succeeds or not,
+where, the threshold challenge (no fate spent in it), the price paid whether it succeeds or not,
 the new card's number, the refusals, what the other empire is shown, and the games begun before
 version 28, in given-when-then form."""
 
@@ -21,8 +21,6 @@ from tests.domain.armageddon_empires.helpers import (
 )
 from tests.given_when_then import Given
 from warlog.domain.armageddon_empires.cards import CardInstance
-from warlog.domain.armageddon_empires.challenge import Challenge, Pool, Side, Term
-from warlog.domain.armageddon_empires.challenge_moves import only_accept
 from warlog.domain.armageddon_empires.commands import CreateCard
 from warlog.domain.armageddon_empires.invariants import violations
 from warlog.domain.armageddon_empires.numbering import CREATED_PLACE, number
@@ -89,7 +87,7 @@ name = "Test Shell"
 damage = 1
 """
 
-#: what a Tactician and a Technologist may create (the feint and the nerve cost alike)
+#: what a Tactician and a Technologist may create, every entry at one price (AE-73)
 RESEARCH = """
 [[research.tactician]]
 card = "feint"
@@ -100,14 +98,14 @@ cost = { materials = 1 }
 [[research.tactician]]
 card = "nerve"
 threshold = 3
-ap = 3
+ap = 2
 cost = { materials = 1 }
 
 [[research.technologist]]
 card = "shell"
 threshold = 1
-ap = 1
-cost = { materials = 1, technology = 1 }
+ap = 2
+cost = { materials = 1 }
 """
 
 #: red's keep at 0,0 holds an academy and a laboratory, the sage in its garrison; the tinker
@@ -134,7 +132,7 @@ def test_a_creation_whose_successes_pass_the_threshold_puts_a_new_card_in_the_ha
     g = workshop()
     red = g.state.empires["red"]
     # when he tries the feint (threshold 2, 2 AP, 1 Materials): 3 successes
-    attempt = only(g.when(FEINT, dice=[6, 5, 4, 1, 1, *NUMBER]), ResearchAttempted)
+    attempt = only(g.when(FEINT, dice=[6, 5, 4, *NUMBER]), ResearchAttempted)
     # then the feint, a new card numbered from the hidden dice, goes to red's hand
     card = f"red.feint.{number(NUMBER, 'red', 'feint', CREATED_PLACE, 0)}"
     assert attempt.created == card == "red.feint.10"
@@ -155,14 +153,15 @@ def test_a_creation_whose_successes_pass_the_threshold_puts_a_new_card_in_the_ha
 def test_a_creation_that_falls_short_creates_nothing_and_still_costs_its_price() -> None:
     g = workshop()
     red = g.state.empires["red"]
-    # when the Sage tries the nerve (threshold 3, 3 AP): 1 success, both fate re-rolls fail
+    # when the Sage (fate 2) tries the nerve (threshold 3, 2 AP): 1 success
     nerve = CreateCard(player="red", hero=SAGE, card="nerve")
-    attempt = only(g.when(nerve, dice=[6, 1, 1, 2, 3, *NUMBER]), ResearchAttempted)
-    # then nothing is created, and the AP, the Materials and the fate are spent all the same
+    attempt = only(g.when(nerve, dice=[6, 1, 1, *NUMBER]), ResearchAttempted)
+    # then nothing is created, and the AP and the Materials are spent all the same
     assert attempt.created is None and g.state.empires["red"].hand == red.hand
-    assert g.state.empires["red"].ap == red.ap - 3
+    assert g.state.empires["red"].ap == red.ap - 2
     assert g.state.empires["red"].resources.materials == red.resources.materials - 1
-    assert g.state.fate_spent == {SAGE: 2} and g.state.unseen_fate == {SAGE: 2}
+    # and his fate is not: a hero spends none creating a card (AE-73)
+    assert g.state.fate_spent == {} and attempt.challenge.attacker.fate_spent == 0
     assert attempt.explain().splitlines()[-1] == (
         "1 success < threshold 3: not created; its AP and resources are spent all the same "
         "(p.28; AE-73)"
@@ -176,40 +175,35 @@ def test_a_creation_that_falls_short_creates_nothing_and_still_costs_its_price()
 def test_successes_equal_to_the_threshold_create_the_card() -> None:
     g = workshop()
     # when the Sage's dice show exactly the feint's threshold of 2, no fate needed
-    attempt = only(g.when(FEINT, dice=[6, 6, 1, 1, 1, *NUMBER]), ResearchAttempted)
+    attempt = only(g.when(FEINT, dice=[6, 6, 1, *NUMBER]), ResearchAttempted)
     # then the tie succeeds (p.28)
     assert attempt.outcome.attacker_successes == attempt.outcome.threshold == 2
     assert attempt.created is not None and attempt.created in g.state.empires["red"].hand
     assert g.state.fate_spent == {}
 
 
-def test_fate_re_rolls_the_first_failed_die_until_the_threshold_is_reached() -> None:
+def test_the_hero_spends_no_fate_and_his_dice_are_his_ability_s_alone() -> None:
     g = workshop()
-    # when the Sage rolls 1 success and his 2 fate re-roll a failure, then a success
-    attempt = only(g.when(FEINT, dice=[6, 1, 1, 2, 5, *NUMBER]), ResearchAttempted)
-    # then the same first failed die is re-rolled twice, both points spent, and he succeeds
-    assert attempt.challenge.story[1] == (
-        "red spends 2 fate: dice [1, 1] re-rolled → [2, 5] (R5, R6; AE-16)"
+    # when the Sage (Tactician 3, fate 2) rolls 1 success against the feint's threshold of 2
+    attempt = only(g.when(FEINT, dice=[6, 1, 1, *NUMBER]), ResearchAttempted)
+    # then his 3 dice stand as rolled, no fate re-rolls one, and the card is not created
+    assert attempt.challenge.story == (
+        "rolled: researcher Test Sage [6, 1, 1] = 1 success",
+        "red accepts: nobody else answers a threshold challenge (p.28)",
     )
-    assert attempt.challenge.attacker.faces == (6, 5, 1) and attempt.created is not None
-    assert g.state.fate_spent == {SAGE: 2}
-
-
-def test_fate_stops_once_the_threshold_is_reached_and_a_cap_keeps_the_rest() -> None:
-    g = workshop()
-    # when the Sage rolls 1 success and his first re-roll succeeds, his second is not spent
-    only(g.when(FEINT, dice=[6, 1, 1, 5, 1, *NUMBER]), ResearchAttempted)
-    assert g.state.fate_spent == {SAGE: 1}
-    # and in a game where he caps it at 0, no fate die is rolled and none is spent
-    capped = workshop()
-    zero = CreateCard(player="red", hero=SAGE, card="feint", fate=0)
-    attempt = only(capped.when(zero, dice=[6, 1, 1, *NUMBER]), ResearchAttempted)
-    assert attempt.created is None and capped.state.fate_spent == {}
+    assert attempt.created is None and g.state.fate_spent == {}
+    # and a command capping his fate is no command of these rules: no field "fate"
+    with pytest.raises(msgspec.ValidationError, match="unknown field `fate`"):
+        msgspec.convert(
+            {"type": "create_card", "player": "red", "hero": SAGE, "card": "feint", "fate": 0},
+            CreateCard,
+        )
 
 
 def test_a_technologist_creates_a_munition_at_a_laboratory() -> None:
     # given red's Tinker (Technologist 2, no fate) in an army at the keep
     g = workshop(ARMIES + army_block("red-tinker", "red", "0,0", hero="tinker"))
+    red = g.state.empires["red"]
     shell = CreateCard(player="red", hero="red.tinker.1", card="shell")
     # then the legal commands offer him the shell, and the Sage the feint and the nerve
     offered = [c for c in RULESET.legal_commands(g.state, "red") if isinstance(c, CreateCard)]
@@ -221,7 +215,7 @@ def test_a_technologist_creates_a_munition_at_a_laboratory() -> None:
     # when he tries it: 1 success against its threshold of 1
     attempt = only(g.when(shell, dice=[4, 1, *NUMBER]), ResearchAttempted)
     assert (attempt.ability, attempt.created) == ("Technologist", "red.shell.582")
-    assert g.state.empires["red"].resources.technology == 0
+    assert g.state.empires["red"].resources.materials == red.resources.materials - 1
 
 
 def refusal(g: Given, command: CreateCard, code: str) -> str:
@@ -241,7 +235,7 @@ def test_a_hero_without_the_ability_or_away_from_its_facility_is_refused() -> No
         g, CreateCard(player="red", hero="blue.trooper.1", card="feint"), "rules/not_in_army"
     ) == ("red has no hero 'blue.trooper.1' in an army")
     tinker = CreateCard(player="red", hero="red.tinker.1", card="shell")
-    assert refusal(g, tinker, "rules/no_workshop") == (
+    assert refusal(g, tinker, "rules/no_facility") == (
         "no base of red at 0,4 holds a Laboratory: a Technologist creates cards only where one "
         "does (digest §8.5; AE-73)"
     )
@@ -254,7 +248,7 @@ def test_a_hero_without_the_ability_or_away_from_its_facility_is_refused() -> No
 
 def test_a_full_hand_a_second_try_and_too_little_ap_or_resources_are_refused() -> None:
     g = workshop()
-    only(g.when(FEINT, dice=[6, 6, 6, 1, 1, *NUMBER]), ResearchAttempted)
+    only(g.when(FEINT, dice=[6, 6, 6, *NUMBER]), ResearchAttempted)
     # the hand holds its 6 cards now (AE-6), and the Sage has made his try of this turn
     assert refusal(g, FEINT, "rules/already_researched") == (
         "red.sage.1 has already tried to create a card this turn (AE-73)"
@@ -313,40 +307,22 @@ def test_a_game_begun_before_version_28_refuses_the_command(version: str) -> Non
     assert not [c for c in old.legal_commands(g.state, "red") if isinstance(c, CreateCard)]
 
 
-def test_the_other_empire_sees_neither_the_researcher_nor_the_fate_he_spent() -> None:
-    # given blue has sighted the Sage's garrison, and the Sage spends his 2 fate on the nerve
+def test_the_other_empire_sees_no_researcher_and_no_fate_spent() -> None:
+    # given blue has sighted the Sage's garrison, and the Sage fails the nerve
     g = workshop()
     from tests.domain.armageddon_empires.helpers import sight
 
     sight(g, "blue", "red-hq-garrison")
     attempt = only(
-        g.when(CreateCard(player="red", hero=SAGE, card="nerve"), dice=[6, 1, 1, 2, 3, *NUMBER]),
+        g.when(CreateCard(player="red", hero=SAGE, card="nerve"), dice=[6, 1, 1, *NUMBER]),
         ResearchAttempted,
     )
-    # then red sees them spent, blue sees the Sage's fate whole and no researcher
-    assert RULESET.view(g.state, "red")["fate_spent"] == {SAGE: 2}
+    # then blue sees the Sage, none of his fate spent, and no researcher
     blue = RULESET.view(g.state, "blue")
-    assert blue["fate_spent"] == {} and SAGE in blue["instances"]
-    assert "researched" not in blue["empires"]["red"] and "unseen_fate" not in blue
+    assert blue["fate_spent"] == {} == RULESET.view(g.state, "red")["fate_spent"]
+    assert SAGE in blue["instances"] and "researched" not in blue["empires"]["red"]
     # and is told nothing in its Events view
     assert [n.empire for n in notices(g.state, g.state, attempt)] == ["red"]
-    # and a challenge of the Sage's where he has no fate left, a failed die and no card in red's
-    # hand asks red for an answer, as blue sees 2 fate he could spend (AE-20)
-    bare = msgspec.structs.replace(g.state.empires["red"], hand=())
-    g.state = msgspec.structs.replace(g.state, empires={**g.state.empires, "red": bare})
-    side = Side(
-        empire="red", name="the Sage", pool=Pool((Term(1, "test"),)), faces=(1,), fate_hero=SAGE
-    )
-    ch = Challenge(
-        number=2,
-        kind="threshold",
-        purpose="test",
-        round=1,
-        attacker=side,
-        threshold=1,
-        to_act="attacker",
-    )
-    assert not only_accept(g.state, ch)
 
 
 def test_the_invariants_hold_an_empire_s_researchers_to_its_own_creators_once_a_turn() -> None:
@@ -356,8 +332,6 @@ def test_the_invariants_hold_an_empire_s_researchers_to_its_own_creators_once_a_
         wrong = msgspec.structs.replace(red, researched=listed)
         state = msgspec.structs.replace(g.state, empires={**g.state.empires, "red": wrong})
         assert [v.name for v in violations(state)] == ["researchers_once_a_turn"]
-    unseen = msgspec.structs.replace(g.state, unseen_fate={SAGE: 1})
-    assert [v.name for v in violations(unseen)] == ["unseen_fate_within_fate_spent"]
 
 
 def rejected(research: str) -> str:
@@ -378,6 +352,10 @@ def test_a_research_list_is_refused_for_each_mistake_in_one_line() -> None:
     )
     assert rejected(entry("shell")) == (
         "bad scenario: $.research.tactician[0].card: 'shell' is a munition card; a Tactician "
+        "creates tactic cards (digest §8.5; AE-73)"
+    )
+    assert rejected(entry("trooper")) == (
+        "bad scenario: $.research.tactician[0].card: 'trooper' is a unit card; a Tactician "
         "creates tactic cards (digest §8.5; AE-73)"
     )
     assert rejected(entry("feint", ability="technologist")) == (
@@ -409,6 +387,45 @@ def test_a_research_list_is_refused_for_each_mistake_in_one_line() -> None:
     )
 
 
+def test_research_entries_priced_apart_are_refused_naming_each_that_differs() -> None:
+    # given a list whose nerve costs 1 AP more than the feint, and a shell that costs Technology
+    # too: blue, seeing red's AP and stockpile, would tell which card, or which list, was tried
+    nerve = entry("nerve").replace("ap = 1", "ap = 2")
+    shell = entry("shell", ability="technologist") + "cost = { technology = 1 }\n"
+    # then the scenario is refused in one line naming both against the first entry's price
+    assert rejected(entry("feint") + nerve + shell) == (
+        "bad scenario: $.research: tactician[1] 'nerve' costs 2 AP; technologist[0] 'shell' "
+        "costs 1 AP and technology 1, where tactician[0] 'feint' costs 1 AP: every card of the "
+        "research lists costs one price, since the AP and the stockpile the other empire sees "
+        "would tell it which was tried (AE-73)"
+    )
+    # and entries at one price, across both lists, are accepted
+    shared = "cost = { technology = 1 }\n"
+    parse_scenario(
+        toml(
+            extra=entry("feint") + shared + entry("shell", ability="technologist") + shared,
+            empires=CREATORS + EMPIRES,
+            bases=KEEP,
+        )
+    )
+
+
+def test_a_card_type_whose_numbers_the_other_empire_holds_all_is_refused() -> None:
+    # given every id red numbers its feints under, red.feint.1 to red.feint.999, held by blue
+    # (cards change hands: a captured base's), and red holding no feint of its own
+    g = workshop()
+    taken = {f"red.feint.{n}": CardInstance(card="feint", owner="blue") for n in range(1, 1000)}
+    g.state = msgspec.structs.replace(g.state, instances={**g.state.instances, **taken})
+    # then the Sage's feint is refused, since no number is free to create it under (AE-62)
+    assert refusal(g, FEINT, "rules/too_many_cards") == (
+        "every number of red's 'feint' cards, 1 to 999, is taken: no more are numbered (AE-62, "
+        "AE-73)"
+    )
+    # and the legal commands offer him the nerve alone
+    offered = [c for c in RULESET.legal_commands(g.state, "red") if isinstance(c, CreateCard)]
+    assert offered == [CreateCard(player="red", hero=SAGE, card="nerve")]
+
+
 def test_a_created_card_s_number_skips_one_already_taken() -> None:
     # given red already holds a feint numbered 10, the number the dice [1, 1] give first
     g = workshop()
@@ -417,7 +434,7 @@ def test_a_created_card_s_number_skips_one_already_taken() -> None:
         g.state, instances={**g.state.instances, "red.feint.10": taken}
     )
     # when the Sage creates a feint with those number dice
-    attempt = only(g.when(FEINT, dice=[6, 6, 6, 1, 1, *NUMBER]), ResearchAttempted)
+    attempt = only(g.when(FEINT, dice=[6, 6, 6, *NUMBER]), ResearchAttempted)
     # then it takes the number of the next attempt (AE-62's reading, AE-73)
     again = number(NUMBER, "red", "feint", CREATED_PLACE, 1)
     assert attempt.created == f"red.feint.{again}" != "red.feint.10"
@@ -426,13 +443,10 @@ def test_a_created_card_s_number_skips_one_already_taken() -> None:
 def test_a_game_without_research_lists_reads_as_before_and_one_with_them_shows_them() -> None:
     # given a game whose scenario has no research lists, as every game begun before version 28
     plain = start_turns(Given(RULESET, parse_scenario(toml())))
-    # then its state, whole, names neither the lists nor fate spent out of sight
+    # then its state, whole, does not name the lists
     for reader in (None, "red", "blue"):
-        view = RULESET.view(plain.state, reader)
-        assert "research" not in view and "unseen_fate" not in view
-    # and a game with them shows every reader the lists, the referee the fate spent unseen
+        assert "research" not in RULESET.view(plain.state, reader)
+    # and a game with them shows every reader the lists
     g = workshop()
-    only(g.when(FEINT, dice=[6, 1, 1, 5, 1, *NUMBER]), ResearchAttempted)
+    only(g.when(FEINT, dice=[6, 1, 1, *NUMBER]), ResearchAttempted)
     assert RULESET.view(g.state, "blue")["research"]["tactician"][0]["card"] == "feint"
-    assert RULESET.view(g.state, None)["unseen_fate"] == {SAGE: 1}
-    assert "unseen_fate" not in RULESET.view(g.state, "red")
