@@ -39,8 +39,8 @@ def finite(value: float, param: click.Parameter) -> float:
     default=EXAMPLES,
     show_default=True,
     help="The examples per ruleset to run to their end (each a fork of a source driven by "
-    "generated commands); Hypothesis also runs examples it stops short, out of draws, which "
-    "the count includes: often as many again, docs/fuzzing.md.",
+    "generated commands); the count also holds those Hypothesis cuts short, out of draws, "
+    "their steps checked but not their end (docs/fuzzing.md).",
 )
 @click.option(
     "--seed",

@@ -241,7 +241,7 @@ def test_the_exit_codes_in_help_say_what_fuzz_exits_4_for() -> None:
     assert (
         "4 audit or import found the log altered or invalid, or import could not check its "
         "rules (a log still sealed); fuzz found a failure (or --replay still fails), or a "
-        "source does not audit clean" in " ".join(stdout.split())
+        "source (or a pair's log) does not audit clean" in " ".join(stdout.split())
     )
 
 
