@@ -21,7 +21,7 @@ Exit codes:
   3  the rules reject the command; nothing was appended
   4  audit or import found the log altered or invalid, or import could not check
      its rules (a log still sealed); fuzz found a failure (or --replay still
-     fails), or a source does not audit clean
+     fails), or a source (or a pair's log) does not audit clean
   5  another writer appended first; nothing was appended, retry"""
 
 

@@ -369,11 +369,11 @@ def bar(label: str, width: int = 24) -> Iterator[Callable[[float, str], None] | 
 
 def fuzz_text(report: FuzzReport) -> str:
     """The summary of a fuzz run, its verdict in colour on a terminal."""
-    from warlog.fuzz.report import summary_text
+    from warlog.fuzz.report import NO_FAILURES, summary_text
 
     lines = summary_text(report).splitlines()
     for i, line in enumerate(lines):
-        if line == "no failures":
+        if line == NO_FAILURES:
             lines[i] = click.style(line, fg="green", bold=True)
         elif line.endswith(("failure:", "failures:")) and not line.startswith(" "):
             lines[i] = click.style(line, fg="red", bold=True)

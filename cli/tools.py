@@ -30,15 +30,17 @@ def finite(value: float, param: click.Parameter) -> float:
     default=BUDGET,
     show_default=True,
     metavar="SECONDS",
-    help="Time to search, shared by the rulesets (shrinking may take half as long again).",
+    help="Time to search, once the sources are loaded, shared by the rulesets (shrinking may "
+    "take half as long again).",
 )
 @click.option(
     "--examples",
     type=click.IntRange(min=1),
     default=EXAMPLES,
     show_default=True,
-    help="The examples per ruleset Hypothesis aims for (each a fork driven by generated "
-    "commands; a run may make a few more, docs/fuzzing.md).",
+    help="The examples per ruleset to run to their end (each a fork of a source driven by "
+    "generated commands); the count also holds those Hypothesis cuts short, out of draws, "
+    "their steps checked but not their end (docs/fuzzing.md).",
 )
 @click.option(
     "--seed",
@@ -89,7 +91,8 @@ def fuzz(
     refused, the state unchanged under a command, the audit, replay and snapshots, the
     ruleset's invariants, no dead end, and what each player may see. Each failure is shrunk
     and written to --out; exit 4 when there is one, 0 when none, 1 when the budget ran out
-    before a ruleset's first example (nothing was checked there).
+    before a ruleset's first example (nothing was checked there). Ctrl-C stops the search as
+    the budget would: the summary says where, what was found is written (exit 4), else exit 1.
 
     \b
     Example:
@@ -126,6 +129,7 @@ def fuzz(
 
     from warlog.fuzz.report import as_json as report_json
     from warlog.fuzz.run import fuzz as run_fuzz
+    from warlog.fuzz.sources import NotClean
 
     database = cache(lambda: arbiter(ctx))
     with render.bar("fuzzing") as show:
@@ -134,19 +138,32 @@ def fuzz(
             if show is not None:
                 show(done, f"{ruleset}: {render.plural(n, 'example')}")
 
-        report = run_fuzz(
-            list(sources),
-            database,
-            budget=budget,
-            examples=examples,
-            steps=steps,
-            seed=seed,
-            out=out,
-            progress=progress,
-        )
+        try:
+            report = run_fuzz(
+                list(sources),
+                database,
+                budget=budget,
+                examples=examples,
+                steps=steps,
+                seed=seed,
+                out=out,
+                progress=progress,
+            )
+        except NotClean as exc:  # the line names the first; --json every one
+            if as_json:
+                emit({"not_clean": exc.sources})
+            raise
     emit(report_json(report)) if as_json else click.echo(render.fuzz_text(report))
     if report.found:
         ctx.exit(4)
+    if report.interrupted:  # as `play -` says it: nothing found is not nothing to find
+        (tally,) = (t for t in report.tallies if t.ruleset == report.interrupted)
+        raise InputError(
+            f"interrupted in {tally.ruleset} after {render.plural(tally.examples, 'example')}"
+            + (f", before {listed(report.unsearched)}" if report.unsearched else "")
+            + ": no failure found in what ran",
+            "input/interrupted",
+        )
     unchecked = report.unchecked()
     if unchecked:  # a run that checked nothing must not pass as one that found nothing
         raise InputError(

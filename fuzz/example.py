@@ -54,11 +54,14 @@ Start = Callable[[Callable[[Dice], Dice] | None], tuple[Arbiter, str]]
 
 
 class Step(msgspec.Struct, frozen=True):
-    """A step: a command as JSON text and what kind of command it was drawn as (what must
-    happen to it is judged when it is played, by the state it is played in: ``Played.expect``)."""
+    """A step: a command as JSON text and what kind of command it is (what must happen to it
+    is judged when it is played, by the state it is played in: ``Played.expect``)."""
 
     kind: str
     text: str
+    #: the kind drawn, where it found nothing to work on and the step is of another
+    #: (``strategies.FALLBACKS``; a step after the game ended): "" when it is ``kind``
+    drawn: str = ""
 
 
 class Played(msgspec.Struct):
@@ -247,8 +250,7 @@ class Example:
         self.current = step
         self.current_expect = expect = self.expectation(step)
         tally = self.tally
-        tally.tried[step.kind] = tally.tried.get(step.kind, 0) + 1
-        tally.expected[expect] = tally.expected.get(expect, 0) + 1
+        kind = command_type(step.text)
         self.rolled.clear()
         error: WarlogError | None = None
         records: list[Record] = []
@@ -257,18 +259,14 @@ class Example:
         except WarlogError as exc:
             error = exc
         except Exception as exc:
-            tally.crashed += 1
+            tally.count(step, expect, "crashed", kind)
             raise Failure("crash", f"{crash_text(exc)} on {short(step.text)}") from None
         # counted as it happened, before any check: the parts sum to the steps tried, and the
         # coverage holds what a step appended even when a check then fails on it
-        events: list[Event] = []
-        if error is None:
-            tally.accepted += 1
-            events = self._reached(records)
-        else:
-            tally.refused += 1
+        tally.count(step, expect, "refused" if error else "accepted", kind)
+        events = self._reached(records) if error is None else []
         head, _ = arb.head(game)
-        problem = outcome_problem(expect, error, head != before.seq, command_type(step.text))
+        problem = outcome_problem(expect, error, head != before.seq, kind)
         if problem is not None:
             raise Failure("outcome", f"{problem}; the {step.kind} command {short(step.text)}")
         if before.state != replayed_before:

@@ -196,7 +196,9 @@ class Replayed(msgspec.Struct):
 
 def replay(path: str) -> Replayed:
     """Replay the fixture ``path`` (its ``.json``; the ``.jsonl`` beside it). InputError (exit 1)
-    for a file that is not a fixture; IntegrityError (exit 4) for a log whose chain is broken."""
+    for a file that is not a fixture; IntegrityError (exit 4, ``fuzz/pair_not_clean``) for a
+    log that does not audit clean under the rules installed (broken, or re-derived otherwise
+    since it was written)."""
     spec = Path(path)
     if spec.suffix == ".jsonl" and spec.with_suffix(".json").is_file():
         raise InputError(
@@ -225,12 +227,21 @@ def replay(path: str) -> Replayed:
     notes: list[str] = []
     try:
         source = sources.add(holder, str(log), records[:-1])
-    except IntegrityError as exc:
-        notes.append(
-            f"the log no longer audits under these rules ({exc}); its steps are replayed on it as recorded"
-        )
-        holder = sources.empty()
-        source = sources.add(holder, str(log), records[:-1], chain_only=True)
+    except IntegrityError:
+        # the rules installed re-derive the log differently (a fix of what a command of it
+        # did, say): its steps would be played on a game these rules never reach, and what
+        # they did there would say nothing of whether the failure is fixed
+        told = sources.unclean(holder.arbiter, str(log), records[:-1])
+        raise IntegrityError(
+            sources.refusal(
+                lambda most: (
+                    f"cannot replay {sources.middle(path, most)}: its log no longer audits: "
+                ),
+                told,
+                "whether the failure is fixed cannot be told from it; fuzz its source again",
+            ),
+            "fuzz/pair_not_clean",
+        ) from None
     holder.vault.put_key(commitment_of(seed), seed, source.game)
     ruleset = source.ruleset
     if (fixture.ruleset, fixture.version) != (ruleset.name, ruleset.version):

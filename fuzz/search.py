@@ -30,14 +30,14 @@ from hypothesis import (
 from hypothesis import seed as hypothesis_seed
 from hypothesis import strategies as st
 from hypothesis.control import current_build_context
-from hypothesis.errors import Flaky
+from hypothesis.errors import Flaky, StopTest
 from hypothesis.internal.conjecture import providers
 
 from warlog.fuzz.checks import CHECKS, Failure
 from warlog.fuzz.example import Example, Played, forked
 from warlog.fuzz.report import Tally
 from warlog.fuzz.sources import Source, Sources
-from warlog.fuzz.strategies import draw_step
+from warlog.fuzz.strategies import draw_step, pick
 
 
 class Trace(msgspec.Struct):
@@ -134,9 +134,9 @@ def search(
         tally.shrinking += bool(found)
         if progress is not None:
             progress(tally.examples)
-        which = data.draw(st.integers(0, len(group) - 1)) if len(group) > 1 else 0
+        which = pick(data, range(len(group)))
         source = group[which]
-        at = source.ends[data.draw(st.integers(0, len(source.ends) - 1))]
+        at = pick(data, source.ends)
         key = data.draw(st.integers(0, 2**32 - 1))
         count = data.draw(st.integers(1, steps))
         before = dict(tally.reached)
@@ -146,6 +146,9 @@ def search(
             for _ in range(count):
                 example.run(draw_step(data, example, source))
             example.finish()
+        except StopTest:  # out of draws: Hypothesis ends the example here
+            tally.cut_short += 1
+            raise
         except Failure as failure:
             tally.first_failure = tally.first_failure or tally.examples
             tally.stopped = "failure"
@@ -172,11 +175,27 @@ def search(
             run()
     except _OutOfTime:
         pass
+    except KeyboardInterrupt:  # Ctrl-C: the search ends as if its time were up
+        tally.stopped = INTERRUPTED
     except Exception as exc:
         if not _expected(exc, bool(found) or tally.stopped == "budget"):
             raise
     tally.seconds += time.monotonic() - started
-    return [found[check] for check in CHECKS if check in found]
+    traces = [found[check] for check in CHECKS if check in found]
+    if tally.stopped == INTERRUPTED:  # what Hypothesis had shrunk them to by then
+        traces = [cut_short(t, "interrupted while Hypothesis shrank it") for t in traces]
+    return traces
+
+
+#: ``Tally.stopped`` of a search or shrinking ended by Ctrl-C (a KeyboardInterrupt)
+INTERRUPTED = "interrupted"
+
+
+def cut_short(trace: Trace, why: str) -> Trace:
+    """``trace``, said to be shrunk no further than it is because of ``why``."""
+    return msgspec.structs.replace(
+        trace, unfinished="; ".join(w for w in (trace.unfinished, why) if w)
+    )
 
 
 def _expected(exc: BaseException, stopping: bool) -> bool:

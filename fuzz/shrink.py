@@ -13,7 +13,9 @@ before the one kept, the commands legal there of the failing command's type (``L
 at most), then the first ``LEGAL_PER_POINT`` of any type. The first that fails the same check
 wins. Then ``without_refused`` drops the refused steps the fixture would replay that the failure
 does not need. Each pass runs at most ``ATTEMPTS`` examples, and none once the shrinking's time
-is out; a pass stopped so says so in the trace (``Trace.unfinished``), and the summary with it.
+is out or the run is interrupted (Ctrl-C: ``search.INTERRUPTED``, the smallest trace found so
+far kept); a pass stopped so says so in the trace (``Trace.unfinished``), and the summary with
+it.
 """
 
 from __future__ import annotations
@@ -25,7 +27,7 @@ import msgspec
 from warlog.fuzz.checks import Failure, command_type
 from warlog.fuzz.example import Example, Step, forked
 from warlog.fuzz.report import Tally
-from warlog.fuzz.search import Trace, key_of
+from warlog.fuzz.search import INTERRUPTED, Trace, cut_short, key_of
 from warlog.fuzz.sources import Source, Sources
 
 #: the most examples each pass runs (each a fork point and one or more steps)
@@ -49,7 +51,7 @@ def fewer(holder: Sources, group: list[Source], trace: Trace, tally: Tally, unti
         for chunk in chunks:
             stopped = _stopped(tally, most, until)
             if stopped:
-                return _cut_short(trace, f"dropping commands: {stopped}")
+                return cut_short(trace, f"dropping commands: {stopped}")
             kept = [s for i, s in enumerate(steps) if i not in chunk]
             found = _attempt(holder, group, trace, trace.at, kept, tally)
             if found is not None:  # it may fail before its last step: fewer still
@@ -69,19 +71,16 @@ def _steps_of(trace: Trace) -> list[Step]:
     return [p.step for p in trace.played] + ([trace.failing.step] if trace.failing else [])
 
 
-def _stopped(tally: Tally, most: int, until: float) -> str:
-    """Why a pass must stop now ("": it may go on)."""
+def _stopped(tally: Tally, most: int | None, until: float) -> str:
+    """Why a pass must stop now ("": it may go on): interrupted, out of time, or (``most``)
+    out of examples."""
+    if tally.stopped == INTERRUPTED:
+        return "interrupted"
     if time.monotonic() > until:
         return "its time ran out"
-    if tally.examples >= most:
+    if most is not None and tally.examples >= most:
         return f"{ATTEMPTS} examples run"
     return ""
-
-
-def _cut_short(trace: Trace, why: str) -> Trace:
-    return msgspec.structs.replace(
-        trace, unfinished="; ".join(w for w in (trace.unfinished, why) if w)
-    )
 
 
 def earlier(
@@ -107,7 +106,7 @@ def earlier(
         for candidate in tried:
             stopped = _stopped(tally, most, until)
             if stopped:
-                return _cut_short(trace, f"earlier fork points: {stopped}")
+                return cut_short(trace, f"earlier fork points: {stopped}")
             found = _attempt(holder, group, trace, at, candidate, tally)
             if found is not None:
                 break
@@ -126,7 +125,7 @@ def earlier(
         for at in before:
             stopped = _stopped(tally, most, until)
             if stopped:
-                return _cut_short(best, f"earlier fork points: {stopped}")
+                return cut_short(best, f"earlier fork points: {stopped}")
             found = _each_legal(holder, group, trace, at, tally, until, most, wanted, same)
             if found is not None:
                 return msgspec.structs.replace(found, unfinished=trace.unfinished)
@@ -159,8 +158,9 @@ def without_refused(
     # so that the indices of those before it still name them in the shorter trace
     tries = [refused] + [[i] for i in reversed(refused)] if len(refused) > 1 else [refused]
     for dropped in tries if refused else []:
-        if time.monotonic() > until:
-            break
+        stopped = _stopped(tally, None, until)
+        if stopped:
+            return cut_short(trace, f"dropping refused steps: {stopped}")
         steps = [p.step for i, p in enumerate(trace.played) if i not in dropped]
         steps += [trace.failing.step] if trace.failing else []
         found = _attempt(holder, group, trace, trace.at, steps, tally)
@@ -190,10 +190,13 @@ def _each_legal(
         first = Example(forked(holder, source, at, key_of(trace.key, source)), tally)
     except Failure:
         return None  # the fork point itself fails another way: not this failure
+    except KeyboardInterrupt:
+        tally.stopped = INTERRUPTED
+        return None
     texts = [msgspec.json.encode(c).decode() for p in sorted(first.legal) for c in first.legal[p]]
     chosen = [t for t in texts if (command_type(t) == wanted) == same]
     for text in chosen[:LEGAL_PER_POINT]:
-        if time.monotonic() > until or tally.examples >= most:
+        if _stopped(tally, most, until):
             return None
         found = _attempt(holder, group, trace, at, [Step("legal", text)], tally)
         if found is not None:
@@ -204,7 +207,8 @@ def _each_legal(
 def _attempt(
     holder: Sources, group: list[Source], trace: Trace, at: int, steps: list[Step], tally: Tally
 ) -> Trace | None:
-    """The trace of ``steps`` played from ``at``, if they fail ``trace``'s check."""
+    """The trace of ``steps`` played from ``at``, if they fail ``trace``'s check (None, and the
+    shrinking marked interrupted, on Ctrl-C)."""
     tally.examples += 1
     tally.shrinking += 1
     source = group[trace.source]
@@ -217,4 +221,6 @@ def _attempt(
     except Failure as failure:
         if failure.check == trace.check:
             return Trace.of(trace.source, at, trace.key, example, failure)
+    except KeyboardInterrupt:
+        tally.stopped = INTERRUPTED
     return None

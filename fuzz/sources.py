@@ -8,6 +8,7 @@ forks anywhere for the cost of decoding one state. Forking never changes a sourc
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 from collections.abc import Callable, Iterator, Sequence
@@ -19,14 +20,15 @@ from msgspec.structs import replace
 
 from warlog.arbiter.application import Arbiter
 from warlog.arbiter.audit import audit_records
-from warlog.arbiter.audit_report import ENDS_INSIDE_BATCH
+from warlog.arbiter.audit_report import ENDS_INSIDE_BATCH, Finding
 from warlog.arbiter.fold import Fold
 from warlog.arbiter.ids import check_game_id
 from warlog.arbiter.sources import file_records, is_file_source
 from warlog.domain import rulesets
-from warlog.domain.core.errors import InputError, IntegrityError, WarlogError
+from warlog.domain.core.errors import InputError, IntegrityError, WarlogError, quoted
 from warlog.domain.core.events import BATCH_STARTS, CommandIssued
 from warlog.domain.core.ruleset import AnyRuleset
+from warlog.domain.core.summary import listed
 from warlog.eventstore.memory_store import MemoryStore
 from warlog.eventstore.records import Record
 from warlog.eventstore.vault import MemoryVault
@@ -117,12 +119,15 @@ def is_warlog_log(path: Path) -> bool:
 
 
 def load(specs: Sequence[str], database: Callable[[], Arbiter]) -> Sources:
-    """Every source ``specs`` names, imported and folded. InputError (exit 1) for a source that
-    cannot be read (a missing file, a file that is not a warlog log, an unknown game or
-    ruleset) or when no source is left; IntegrityError (exit 4) for a log the audit refuses (a
-    damaged line, its chain, its rules re-derived, its dice and seals checked where revealed)."""
-    holder = empty()
-    loaded: list[Source] = []
+    """Every source ``specs`` names, imported and folded, each log once however often it is
+    named (the first name given kept), in a canonical order whatever the order given: by
+    ruleset name, then by the hash of the log's last event (its content), so that the same
+    seed and the same logs give the same examples. InputError (exit 1) for a source that
+    cannot be read (a missing file, a file that is not a warlog log, an unknown game, an
+    export still sealed) or when no source is left; NotClean (an IntegrityError, exit 4) when
+    a log does not audit clean (a damaged line, its chain, its rules re-derived, its dice and
+    seals checked where revealed), naming the first and counting the others."""
+    read: dict[str, tuple[str, list[Record]]] = {}
     for name, is_file in expand(specs):
         if is_file:
             path = Path(name)
@@ -136,6 +141,16 @@ def load(specs: Sequence[str], database: Callable[[], Arbiter]) -> Sources:
         else:
             game = check_game_id(name)
             records = list(database().export_records(game, opened=True))
+        read.setdefault(_digest(records), (name, records))  # the same log named again: once
+    if not read:
+        raise InputError(
+            f"no recorded game in {', '.join(specs)} (give game ids, .jsonl files or folders)",
+            "input/no_sources",
+        )
+    holder = empty()
+    loaded: list[Source] = []
+    refused: list[tuple[str, list[Record]]] = []
+    for _, (name, records) in sorted(read.items(), key=lambda kv: (_ruleset_of(kv[1][1]), kv[0])):
         try:
             loaded.append(add(holder, name, records))
         except IntegrityError as exc:
@@ -149,28 +164,99 @@ def load(specs: Sequence[str], database: Callable[[], Arbiter]) -> Sources:
                 ) from None
             if exc.code != "import/broken_log":
                 raise
-            raise _not_clean(holder, name, records) from None
-    if not loaded:
-        raise InputError(
-            f"no recorded game in {', '.join(specs)} (give game ids, .jsonl files or folders)",
-            "input/no_sources",
-        )
+            refused.append((name, records))
+    if refused:
+        raise _not_clean(holder, refused)
     return replace(holder, sources=loaded)
 
 
-def _not_clean(holder: Sources, name: str, records: list[Record]) -> IntegrityError:
-    """Why a source the import refused cannot be fuzzed, from its audit's first finding (what
-    is known of it): played under a version not played here, ending inside a batch, re-derived
-    differently by the rules installed (a change of the rules since it was recorded, or the log
-    altered), or its chain, dice or seals do not check (the log altered or damaged). The
-    finding is cut, never what the user is to do next."""
-    findings = audit_records(records, holder.arbiter.rulesets).findings
-    first = findings[0]
-    more = (
-        f" (and {len(findings) - 1} more; `warlog audit {name}` lists them)"
-        if len(findings) > 1
+def _digest(records: list[Record]) -> str:
+    """What tells one log from another: a digest of every event as recorded (the last
+    event's hash alone would not tell an altered log from the one it was altered from)."""
+    digest = hashlib.sha256()
+    for record in records:
+        digest.update(
+            f"{record.seq} {record.type} {record.at} {record.prev} {record.hash} ".encode()
+        )
+        digest.update(record.data.encode())
+    return digest.hexdigest()
+
+
+def _ruleset_of(records: list[Record]) -> str:
+    """The ruleset a log's first event names ("" where it names none)."""
+    try:
+        created = json.loads(records[0].data)
+    except ValueError:
+        return ""
+    ruleset = created.get("ruleset") if isinstance(created, dict) else None
+    return ruleset if isinstance(ruleset, str) else ""
+
+
+class NotClean(IntegrityError):
+    """Sources that do not audit clean under the rules installed: the line names the first,
+    and ``sources`` each one (its name, why, its audit's first finding and how many it found),
+    for ``--json``."""
+
+    def __init__(self, message: str, sources: list[dict[str, Any]]) -> None:
+        super().__init__(message, "fuzz/source_not_clean")
+        self.sources = sources
+
+
+def _not_clean(holder: Sources, refused: list[tuple[str, list[Record]]]) -> NotClean:
+    """Why the sources the import refused cannot be fuzzed (``unclean``): one line naming the
+    first and counting the others."""
+    told = [unclean(holder.arbiter, name, records) for name, records in refused]
+    first, others = told[0], len(told) - 1
+    also = (
+        f" (nor {others} other source{'' if others == 1 else 's'}: --json names "
+        f"{'it' if others == 1 else 'them'})"
+        if others
         else ""
     )
+    line = refusal(
+        lambda most: f"cannot fuzz {middle(first.name, most)}{also}: ",
+        first,
+        "a source must audit clean under the rules installed",
+    )
+    return NotClean(line, [t.builtins() for t in told])
+
+
+class Unclean(msgspec.Struct):
+    """Why a log does not audit clean: its name, what is known of it (``why``), its audit's
+    first finding and how many findings the audit made."""
+
+    name: str
+    why: str
+    first: Finding | None
+    findings: int
+
+    def builtins(self) -> dict[str, Any]:
+        return {
+            "source": self.name,
+            "why": self.why,
+            "finding": self.first.line() if self.first else None,
+            "findings": self.findings if self.first else None,
+        }
+
+
+def unclean(arbiter: Arbiter, name: str, records: list[Record]) -> Unclean:
+    """What the audit finds wrong with a log: a ruleset this warlog does not have, a version of
+    its rules it does not play, a log ending inside a batch, its chain or sequence broken (the
+    log altered or damaged: a dropped event re-derives differently too, but the chain says
+    why), or the rules installed re-deriving it differently (a change of the rules since it was
+    recorded, or the log altered: only its chain could tell)."""
+    ruleset = _ruleset_of(records)
+    if ruleset not in rulesets.names():
+        return Unclean(
+            name,
+            f"this log is a game of {quoted(ruleset)}, a ruleset this warlog does not have "
+            f"(it has {listed(rulesets.names())})",
+            None,
+            0,
+        )
+    findings = audit_records(records, arbiter.rulesets).findings
+    damaged = [f for f in findings if f.check in DAMAGE]
+    first = damaged[0] if damaged else findings[0]
     if first.check == "version":
         why = "this log was played under rules this warlog does not have"
     elif first.message == ENDS_INSIDE_BATCH:
@@ -182,15 +268,97 @@ def _not_clean(holder: Sources, name: str, records: list[Record]) -> IntegrityEr
         )
     else:
         why = f"this log does not audit clean from seq {first.seq} (altered or damaged)"
-    lead = f"cannot fuzz {name}: {why}: "
-    tail = f"{more}; a source must audit clean under the rules installed"
-    room = max(WarlogError.MAX_LENGTH - len(lead) - len(tail), FINDING_AT_LEAST)
-    return IntegrityError(lead + first.line(room) + tail, "fuzz/source_not_clean")
+    return Unclean(name, why, first, len(findings))
 
 
-#: the fewest characters of its first finding a refused source's line keeps (a long file name
-#: may leave less room: the line is then cut at its end, as every error's is)
-FINDING_AT_LEAST = 60
+#: the audit's checks whose findings say a log was altered or damaged, whatever the rules say
+#: of it (an event dropped: the rules re-derive the batch it stood in differently, before the
+#: chain finds the gap)
+DAMAGE = ("chain", "sequence")
+
+
+def refusal(lead: Callable[[int], str], told: Unclean, closing: str) -> str:
+    """One line at most ``WarlogError.MAX_LENGTH`` long: ``lead`` (given the most characters
+    a name in it may take), why, the audit's first finding, how many more it found and the
+    ``warlog audit`` that lists them, and ``closing``. Where it would be longer, the name is
+    left out of the ``warlog audit`` to run (the lead names the log), then cut in its middle
+    (to ``NAME_AT_LEAST``, its end kept), then the finding spares what it can
+    (``_finding_within``: its general words, or the two values it quotes, never the fields
+    that differ) and only then is cut at its end; never the count or the closing."""
+    more = told.findings - 1
+
+    def line(most: int, finding: str, named: bool) -> str:
+        audit = f"`warlog audit {middle(told.name, most)}`" if named else "`warlog audit` of it"
+        tail = f" (and {more} more; {audit} lists them)" if more > 0 else ""
+        quoted_finding = f": {finding}" if finding else ""
+        return f"{lead(most)}{told.why}{quoted_finding}{tail}; {closing}"
+
+    def over(most: int, finding: str, named: bool = False) -> int:
+        return len(line(most, finding, named)) - WarlogError.MAX_LENGTH
+
+    most = len(told.name)  # the lead's name is no longer (the log's, or its pair's .json)
+    first = told.first
+    finding = first.line() if first else ""
+    if over(most, finding, named=True) <= 0:
+        return line(most, finding, named=True)
+    for _ in range(3):  # the lead's name may be a little shorter than the log's
+        if over(most, finding) <= 0 or most <= NAME_AT_LEAST:
+            break
+        most = max(NAME_AT_LEAST, most - over(most, finding))
+    if first is not None and over(most, finding) > 0:
+        finding = _finding_within(first, len(finding) - over(most, finding))
+    return line(most, finding, named=False)
+
+
+#: the fewest characters of a source's name a refusal keeps, cut in the middle (the end, its
+#: file name, kept)
+NAME_AT_LEAST = 40
+#: the fewest characters of a finding's general words a refusal keeps before its detail
+WORDS_AT_LEAST = 16
+
+
+def middle(text: str, most: int) -> str:
+    """``text`` at most ``most`` characters long, its middle cut out (``…``)."""
+    if len(text) <= most:
+        return text
+    end = (most - 1) * 2 // 3
+    return text[: most - 1 - end] + "…" + text[len(text) - end :]
+
+
+def _finding_within(finding: Finding, most: int) -> str:
+    """``finding``'s line in at most ``most`` characters, as far as it can spare. Where it
+    names the fields that differ, those are its point: its general words are cut (``…``),
+    the fields kept. Where it quotes what was expected and what was found instead (two
+    hashes, say), its words are its point: the two values are cut in their middle, or left
+    out where even that is too long. Then the line is cut at its end where it is still too
+    long."""
+    line = finding.line()
+    if len(line) <= most:
+        return line
+    head = f"seq {finding.seq} [{finding.check}]: "
+    if finding.differences:
+        words = finding.message
+        detail = line[len(head) + len(words) :]
+        keep = max(WORDS_AT_LEAST, most - len(head) - len(detail) - 1)
+        line = head + words[:keep] + "…" + detail
+    elif finding.expected is not None or finding.found is not None:
+        expected, found = finding.expected or "", finding.found or ""
+        room = len(expected) + len(found) - (len(line) - most)  # for the two values
+        shorter = min(len(expected), len(found))
+        keep = room - shorter if shorter <= room // 2 else room // 2  # the longer one's share
+        if keep >= VALUE_AT_LEAST:
+            line = msgspec.structs.replace(
+                finding, expected=middle(expected, keep), found=middle(found, keep)
+            ).line()
+        else:  # no room for the two values: the words without them
+            line = msgspec.structs.replace(finding, expected=None, found=None).line()
+    if len(line) > most:
+        line = line[: max(most, len(head)) - 1] + "…"
+    return line
+
+
+#: the fewest characters of an expected or found value a refusal keeps, cut in the middle
+VALUE_AT_LEAST = 16
 
 
 def empty() -> Sources:
@@ -199,20 +367,21 @@ def empty() -> Sources:
     return Sources(Arbiter(store, rulesets.get, vault=vault), store, vault, [])
 
 
-def add(holder: Sources, name: str, records: list[Record], *, chain_only: bool = False) -> Source:
-    """Import ``records`` into ``holder`` (audited in full unless ``chain_only``) as the source
-    ``name``, fold it once and keep a snapshot at each of its fork points."""
-    return _load(holder.arbiter, name, records, chain_only)
+def add(holder: Sources, name: str, records: list[Record]) -> Source:
+    """Import ``records`` into ``holder`` (audited in full) as the source ``name``, fold it once
+    and keep a snapshot at each of its fork points. IntegrityError for a log the audit
+    refuses."""
+    return _load(holder.arbiter, name, records)
 
 
-def _load(holder: Arbiter, name: str, records: list[Record], chain_only: bool) -> Source:
+def _load(holder: Arbiter, name: str, records: list[Record]) -> Source:
     created = json.loads(records[0].data) if records and records[0].type == "game_created" else {}
     wanted = str(created.get("game") or "source")
     game, n = wanted, 1
     while _exists(holder, game):
         n += 1
         game = check_game_id(f"{wanted[:56]}-{n}")
-    game = holder.import_records(records, game, chain_only=chain_only, fold_only=True)
+    game = holder.import_records(records, game, fold_only=True)
     ruleset = holder.ruleset_of(game)
     codec = holder.codec(ruleset)
     head, _ = holder.head(game)

@@ -302,8 +302,11 @@ def test_a_log_cut_inside_a_batch_is_said_to_end_there_by_import_and_fuzz(
     status, out, err = run(tmp_path / "w.db", "fuzz", str(cut), "--examples", "1")
     line = one_line(err, "fuzz/source_not_clean")
     assert (status, out) == (4, "")
-    assert line.startswith(
-        f"error[fuzz/source_not_clean]: cannot fuzz {cut}: this log is incomplete: {finding}"
+    # a long folder's name is cut in its middle to leave room for the finding
+    assert line.startswith("error[fuzz/source_not_clean]: cannot fuzz "), line
+    assert f"cut.jsonl: this log is incomplete: {finding[:128]}" in line, line
+    assert line.endswith(
+        "; found: the end of the log); a source must audit clean under the rules installed"
     ), line
 
 
@@ -350,8 +353,8 @@ def test_a_log_of_a_later_version_is_not_said_to_be_broken_by_import_or_fuzz(
     status, out, err = run(tmp_path / "w.db", "fuzz", str(path), "--examples", "1")
     line = one_line(err, "fuzz/source_not_clean")
     assert (status, out) == (4, "")
-    assert line.startswith(
-        f"error[fuzz/source_not_clean]: cannot fuzz {path}: this log was played under rules "
-        f"this warlog does not have: {finding}"
+    assert line.startswith("error[fuzz/source_not_clean]: cannot fuzz "), line
+    assert (
+        f"v99.jsonl: this log was played under rules this warlog does not have: {finding}" in line
     ), line
     assert "altered" not in line, line

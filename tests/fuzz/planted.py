@@ -1,5 +1,6 @@
-"""Copies of Battle for Armageddon with a bug planted in each, registered under names of their
-own: what ``warlog fuzz`` must find and shrink (issue 14, item 5)."""
+"""Copies of Battle for Armageddon (and one of Midgard: Heroic Battles) with a bug planted in
+each, registered under names of their own: what ``warlog fuzz`` must find and shrink (issue 14,
+item 5)."""
 
 from __future__ import annotations
 
@@ -26,6 +27,12 @@ from warlog.domain.core.procedure import Decision, Next
 from warlog.domain.core.rules import Handler
 from warlog.domain.core.ruleset import Command
 from warlog.domain.core.summary import Summary
+from warlog.domain.heroic_battles import commands as hb_cmd
+from warlog.domain.heroic_battles import movement
+from warlog.domain.heroic_battles.decide import HANDLERS as HB_HANDLERS
+from warlog.domain.heroic_battles.events import HeroJoined
+from warlog.domain.heroic_battles.ruleset import HeroicBattles
+from warlog.domain.heroic_battles.state import GameState as HbState
 
 #: the rules version the planted bugs' games are recorded and fuzzed under, whatever the latest:
 #: what a test's seed finds stays the same when a later version changes Battle for Armageddon's
@@ -213,7 +220,44 @@ class RefereeSummaryCrashes(PinnedBattle):
         return super().summary(view, player)
 
 
-PLANTED: dict[str, type[PinnedBattle]] = {
+#: the Midgard version its planted bug's game is recorded and fuzzed under, whatever the latest
+HB_RECORDED_UNDER = "4"
+
+
+class PinnedHeroic(HeroicBattles):
+    """Midgard: Heroic Battles at ``HB_RECORDED_UNDER``: the base of its planted ruleset and fix."""
+
+    version: ClassVar[str] = HB_RECORDED_UNDER
+
+
+def _join_any_unit(batch: Batch[HbState], command: hb_cmd.JoinUnit) -> None:
+    """``movement.join_unit`` judging the other side's unit as if it were the hero's own
+    (``pieces.own`` skipped, every other check kept): ``legal`` (``movement.join_problem``)
+    still lists own units only."""
+    state = batch.state
+    unit = state.units.get(command.unit)
+    if unit is not None and unit.force != command.player:
+        state = replace(state, units={**state.units, unit.id: replace(unit, force=command.player)})
+    problem = movement.join_problem(state, command.player, command.hero, command.unit)
+    if problem is not None:
+        raise problem
+    hero = state.heroes[command.hero]
+    batch.emit(HeroJoined(hero=command.hero, unit=command.unit, action=hero.actions + 1))
+
+
+class JoinEnemyUnit(PinnedHeroic):
+    """A hero may join the other side's unit: ``decide`` skips a check that ``legal`` keeps, on
+    a command type declared complete (``join_unit``) that no recorded game holds, so that only
+    a mutated command naming a unit the legal list never offers finds it."""
+
+    name: ClassVar[str] = "hb-planted-join"
+    handlers: ClassVar[Mapping[type[Any], Handler]] = {
+        **HB_HANDLERS,
+        hb_cmd.JoinUnit: _join_any_unit,
+    }
+
+
+PLANTED: dict[str, type[PinnedBattle] | type[PinnedHeroic]] = {
     cls.name: cls
     for cls in (
         CrashInCombat,
@@ -226,14 +270,20 @@ PLANTED: dict[str, type[PinnedBattle]] = {
         EndPhaseOutOfTurn,
         PlacementOverStacking,
         RefereeSummaryCrashes,
+        JoinEnemyUnit,
     )
 }
 
 
-def fixed(name: str) -> BattleForArmageddon:
-    """Battle for Armageddon as it should be, under the planted ruleset's name (the games a
-    planted bug is fuzzed from were recorded before it was planted; and a fix)."""
-    return type(f"Fixed_{PLANTED[name].__name__}", (PinnedBattle,), {"name": name})()
+def fixed(name: str) -> BattleForArmageddon | HeroicBattles:
+    """The ruleset as it should be, under the planted ruleset's name (the games a planted bug
+    is fuzzed from were recorded before it was planted; and a fix)."""
+    planted = PLANTED[name]
+    pinned = PinnedHeroic if issubclass(planted, PinnedHeroic) else PinnedBattle
+    fix: BattleForArmageddon | HeroicBattles = type(
+        f"Fixed_{planted.__name__}", (pinned,), {"name": name}
+    )()
+    return fix
 
 
 @contextmanager

@@ -19,6 +19,7 @@ from warlog.arbiter.exchange import export_line
 from warlog.cli import render
 from warlog.cli.main import cli
 from warlog.domain import rulesets
+from warlog.domain.core.errors import WarlogError
 from warlog.eventstore.memory_store import MemoryStore
 from warlog.fuzz import run
 from warlog.fuzz.search import Budget
@@ -54,10 +55,14 @@ def test_a_clean_run_exits_0_and_sums_up_what_it_tried_checked_and_reached(
     assert tried, lines[0]
     total, accepted, refused = map(int, tried.groups())
     assert accepted + refused == total  # nothing crashed: the parts add up to the total
-    assert lines[1].startswith("  commands tried by kind: legal ")
-    assert lines[2].startswith("  coverage: ") and " of 71 event types reached" in lines[2]
+    assert lines[1] == (
+        f"  sources, in the order the examples draw them: {HB}/hb-golden.jsonl (version 1)"
+    )
+    assert lines[2].startswith("  commands tried by kind: legal ")
+    assert lines[3].startswith("  unlisted variants tried, by type (mutated commands the rules ")
+    assert lines[4].startswith("  coverage: ") and " of 71 event types reached" in lines[4]
     # what was checked, as requirements and counts, never a verdict
-    assert lines[3] == (
+    assert lines[5] == (
         "  checked after every step (an example stops at its first failure): it raises nothing "
         "but warlog's own errors (crash); the state it was decided on is unchanged (purity)"
     )
@@ -72,11 +77,12 @@ def test_a_clean_run_exits_0_and_sums_up_what_it_tried_checked_and_reached(
         r"\(\d+ steps?\); any other mutated command the rules do not list may be accepted or "
         r"refused: "
         r"only that a refusal exits 1 or 3 with nothing appended is checked \(\d+ steps?\)",
-        lines[4],
-    ), lines[4]
-    assert lines[5].startswith("  after every accepted step: the new batch audited")
-    assert lines[8].startswith("  views: every reader's view rendered at the end of each example")
-    assert lines[-2:] == ["no failures", lines[-1]] and lines[-1].startswith("seed 7; ")
+        lines[6],
+    ), lines[6]
+    assert lines[7].startswith("  after every accepted step: the new batch audited")
+    assert lines[10].startswith("  views: every reader's view rendered at the end of each example")
+    assert lines[-2:] == ["no failures", lines[-1]]
+    assert re.fullmatch(r"seed 7; [\d.]+ s \(loading the sources [\d.]+ s\)", lines[-1])
     assert not out.exists()  # nothing written when nothing failed
 
 
@@ -211,16 +217,22 @@ def test_a_source_whose_log_was_altered_is_refused_as_a_broken_log(tmp_path: Pat
     altered.write_text("".join(lines), encoding="utf-8")
     status, stdout, stderr = warlog("fuzz", str(altered), "--examples", "1")
     assert status == 4 and stdout == "" and len(stderr.splitlines()) == 1
-    assert stderr.startswith(
-        f"error[fuzz/source_not_clean]: cannot fuzz {altered}: this log does not audit clean "
-        "from seq 6 (altered or damaged): seq 6 [chain]: "
-    )
+    line = stderr.rstrip("\n")
+    assert len(line) <= len("error[fuzz/source_not_clean]: ") + WarlogError.MAX_LENGTH
     # its audit finds the altered time twice (the chain and the order): one more than the
-    # first; a long file name leaves the finding cut, never what to do next
-    assert stderr.endswith(
-        f" (and 1 more; `warlog audit {altered}` lists them); a source must audit clean under "
-        "the rules installed\n"
-    ), stderr
+    # first; the long name of a test's folder may be left out of the audit to run, or cut in
+    # its middle, never the finding, what to do next or what a source must be
+    cut = re.fullmatch(
+        r"error\[fuzz/source_not_clean\]: cannot fuzz (\S+): this log does not audit clean "
+        r"from seq 6 \(altered or damaged\): seq 6 \[chain\]: hash does not match the event's "
+        r"content \(the event was altered\) \(and 1 more; `warlog audit( \S+)?`( of it)? lists "
+        r"them\); a source must audit clean under the rules installed",
+        line,
+    )
+    assert cut, line
+    head, _, tail = cut.group(1).partition("…")
+    assert str(altered).startswith(head) and str(altered).endswith(tail)
+    assert cut.group(1).endswith("altered.jsonl")
 
 
 def test_the_exit_codes_in_help_say_what_fuzz_exits_4_for() -> None:
@@ -229,7 +241,7 @@ def test_the_exit_codes_in_help_say_what_fuzz_exits_4_for() -> None:
     assert (
         "4 audit or import found the log altered or invalid, or import could not check its "
         "rules (a log still sealed); fuzz found a failure (or --replay still fails), or a "
-        "source does not audit clean" in " ".join(stdout.split())
+        "source (or a pair's log) does not audit clean" in " ".join(stdout.split())
     )
 
 
@@ -299,8 +311,9 @@ def test_what_one_ruleset_leaves_of_the_budget_goes_to_the_next(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     """Given sources of two rulesets and a budget of 100 s, when the first ruleset's search
-    ends after 5 s (on a test clock), then it was given half the budget, and the second what is
-    left of it, 95 s (not a half again), each with half its share to shrink what it finds."""
+    (the first by name, whatever the order the sources are named in) ends after 5 s (on a test
+    clock), then it was given half the budget, and the second what is left of it, 95 s (not a
+    half again), each with half its share to shrink what it finds."""
     given: list[tuple[float, float]] = []
     clock = [1000.0]
 
@@ -312,7 +325,7 @@ def test_what_one_ruleset_leaves_of_the_budget_goes_to_the_next(
     monkeypatch.setattr(run, "search", searched)
     monkeypatch.setattr(run, "time", SimpleNamespace(monotonic=lambda: clock[0]))
     report = run.fuzz([HB, BFA], lambda: None, budget=100, examples=1, seed=1)
-    assert [t.ruleset for t in report.tallies] == ["heroic-battles", "battle-for-armageddon"]
+    assert [t.ruleset for t in report.tallies] == ["battle-for-armageddon", "heroic-battles"]
     assert given == [(50.0, 25.0), (95.0, 47.5)]
 
 
@@ -322,7 +335,7 @@ def test_the_counts_of_a_run_add_up_and_each_check_is_said_as_often_as_it_ran() 
     accepted step was audited and compared with its replay once, each state at rest (an
     example's start, each accepted step) had its invariants checked, every example reached its
     end; and the summary says each of those numbers."""
-    args = ("fuzz", HB, "--examples", "8", "--steps", "10", "--seed", "1")
+    args = ("fuzz", HB, "--examples", "8", "--steps", "10", "--seed", "2")
     status, stdout, _ = warlog(*args, "--json")
     assert status == 0
     t = json.loads(stdout)["tallies"][0]
@@ -338,20 +351,21 @@ def test_the_counts_of_a_run_add_up_and_each_check_is_said_as_often_as_it_ran() 
     lines = stdout.splitlines()
     expected = t["expected"]
     illegal = expected["refused"] + expected["input"]
-    assert f"must be accepted ({expected['accepted']} steps)" in lines[4]
-    assert f"or as bad input (exit 1; malformed input: exit 1) ({illegal} steps)" in lines[4]
+    assert f"must be accepted ({expected['accepted']} steps)" in lines[6]
+    assert f"or as bad input (exit 1; malformed input: exit 1) ({illegal} steps)" in lines[6]
     unlisted = render.plural(expected.get("unlisted", 0), "step")
-    assert f"must be refused likewise, by the rules or as bad input ({unlisted})" in lines[4]
-    assert lines[4].endswith(f"is checked ({render.plural(expected.get('either', 0), 'step')})")
-    assert lines[5] == (
+    assert f"must be refused likewise, by the rules or as bad input ({unlisted})" in lines[6]
+    assert lines[6].endswith(f"is checked ({render.plural(expected.get('either', 0), 'step')})")
+    assert lines[7] == (
         "  after every accepted step: the new batch audited (chain from the fork point, the "
         f"command re-derived: {t['rederived']} batches); the live state equal to the state "
         f"replayed from the log ({t['replays_compared']} states); the ruleset's invariants and "
-        f"no dead end ({t['invariant_checks']} states)"
+        f"no dead end ({t['invariant_checks']} states: each example's fork point, and the state "
+        "after each accepted step the checks before passed)"
     )
-    assert lines[6].startswith(f"  snapshots: {t['snapshots_checked']} snapshots decoded")
-    assert lines[7].startswith(f"  dice: {t['dice_verified']} rolls re-derived")
-    assert "(8 examples reached their end); non-interference on 0 steps" in lines[8]
+    assert lines[8].startswith(f"  snapshots: {t['snapshots_checked']} snapshots decoded")
+    assert lines[9].startswith(f"  dice: {t['dice_verified']} rolls re-derived")
+    assert "(8 examples reached their end); non-interference on 0 steps" in lines[10]
 
 
 def test_an_example_plays_at_most_steps_commands() -> None:
@@ -373,3 +387,115 @@ def test_a_game_just_created_is_fuzzed_from_the_end_of_its_opening(tmp_path: Pat
     assert status == 0, stderr
     (t,) = json.loads(stdout)["tallies"]
     assert t["examples"] == t["finished"] == 3
+
+
+def test_a_log_with_an_event_dropped_is_refused_as_altered_or_damaged(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Given the golden game with its event 101 deleted (the rules re-derive its batch
+    differently, seq 101, before the chain finds the gap at 102), when it is fuzzed, then it
+    is refused as a log altered or damaged, naming the chain's finding, not as one the rules
+    re-derive differently."""
+    monkeypatch.chdir(tmp_path)  # a short name: nothing of the line is cut
+    lines = Path(BFA).read_text(encoding="utf-8").splitlines(keepends=True)
+    dropped = Path("dropped.jsonl")
+    dropped.write_text("".join(lines[:100] + lines[101:]), encoding="utf-8")
+    status, stdout, stderr = warlog("fuzz", str(dropped), "--examples", "1")
+    assert (status, stdout) == (4, "")
+    assert stderr.startswith(
+        f"error[fuzz/source_not_clean]: cannot fuzz {dropped}: this log does not audit clean "
+        "from seq 102 (altered or damaged): seq 102 [chain]: prev is not the hash of the event "
+        "before it (an earlier event was altered, dropped, inserted or reordered)"
+    ), stderr
+
+
+def chess(folder: Path) -> Path:
+    """The golden game of Battle for Armageddon claiming to be a game of chess."""
+    lines = Path(BFA).read_text(encoding="utf-8").splitlines(keepends=True)
+    first = json.loads(lines[0])
+    first["data"]["ruleset"] = "chess"
+    path = folder / "chess.jsonl"
+    path.write_text(json.dumps(first) + "\n" + "".join(lines[1:]), encoding="utf-8")
+    return path
+
+
+def test_a_log_of_a_ruleset_this_warlog_does_not_have_is_refused_saying_so(
+    tmp_path: Path,
+) -> None:
+    path = chess(tmp_path)
+    status, stdout, stderr = warlog("fuzz", str(path), "--examples", "1")
+    assert (status, stdout) == (4, "")
+    assert stderr == (
+        f"error[fuzz/source_not_clean]: cannot fuzz {path}: this log is a game of 'chess', a "
+        "ruleset this warlog does not have (it has armageddon-empires, battle-for-armageddon "
+        "and heroic-battles); a source must audit clean under the rules installed\n"
+    )
+
+
+def test_every_source_that_does_not_audit_clean_is_counted_and_json_names_each(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Given a clean source and two that do not audit clean (an altered log, a game of chess),
+    when they are fuzzed, then the line names the first in the sources' order and says how
+    many others fail too (exit 4), and --json names each with why and its first finding."""
+    monkeypatch.chdir(tmp_path)  # short names: nothing of the line is cut
+    lines = Path(BFA).read_text(encoding="utf-8").splitlines(keepends=True)
+    dropped = Path("dropped.jsonl")
+    dropped.write_text("".join(lines[:100] + lines[101:]), encoding="utf-8")
+    named = (str(chess(Path("."))), HB, str(dropped))
+    status, stdout, stderr = warlog("fuzz", *named, "--examples", "1")
+    assert (status, stdout) == (4, "")
+    assert stderr.startswith(
+        f"error[fuzz/source_not_clean]: cannot fuzz {dropped} (nor 1 other source: --json "
+        "names it): this log does not audit clean from seq 102 (altered or damaged): "
+    ), stderr
+    status, stdout, json_stderr = warlog("fuzz", *named, "--examples", "1", "--json")
+    assert (status, json_stderr) == (4, stderr)
+    assert json.loads(stdout) == {
+        "not_clean": [
+            {
+                "source": str(dropped),
+                "why": "this log does not audit clean from seq 102 (altered or damaged)",
+                "finding": "seq 102 [chain]: prev is not the hash of the event before it (an "
+                "earlier event was altered, dropped, inserted or reordered) (expected: "
+                + json.loads(lines[99])["hash"]  # event 100's, which 102 does not follow
+                + "; found: "
+                + json.loads(lines[101])["prev"]
+                + ")",
+                "findings": 4,
+            },
+            {
+                "source": named[0],
+                "why": "this log is a game of 'chess', a ruleset this warlog does not have (it "
+                "has armageddon-empires, battle-for-armageddon and heroic-battles)",
+                "finding": None,
+                "findings": None,
+            },
+        ]
+    }
+
+
+def test_the_same_sources_in_another_order_or_named_twice_give_the_same_examples() -> None:
+    """Given the golden games of Midgard and of Battle for Armageddon, named in one order, then
+    in the other with one named twice, when each is fuzzed with the same seed, then the two
+    reports are the same (but for their times): the sources are taken in one order, each once,
+    and the summary names them."""
+
+    def report(*named: str) -> dict[str, Any]:
+        status, stdout, _ = warlog(
+            "fuzz", *named, "--examples", "3", "--steps", "3", "--seed", "5", "--json"
+        )
+        assert status == 0
+        out: dict[str, Any] = json.loads(stdout)
+        for key in ("seconds", "loading"):
+            out.pop(key)
+        for tally in out["tallies"]:
+            tally.pop("seconds")
+        return out
+
+    one = report(HB, BFA)
+    assert [t["ruleset"] for t in one["tallies"]] == ["battle-for-armageddon", "heroic-battles"]
+    assert report(BFA, HB, BFA) == one
+    status, stdout, _ = warlog("fuzz", BFA, HB, "--examples", "3", "--steps", "3", "--seed", "5")
+    assert status == 0
+    assert "  sources, in the order the examples draw them: " + BFA + " (version 2)" in stdout

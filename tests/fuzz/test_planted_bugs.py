@@ -1,5 +1,6 @@
-"""``warlog fuzz`` finds bugs planted in copies of Battle for Armageddon, shrinks each to a small
-log that audits clean, and ``--replay`` fails with it until the bug is fixed (issue 14, item 5).
+"""``warlog fuzz`` finds bugs planted in copies of Battle for Armageddon (and one of Midgard),
+shrinks each to a small log that audits clean, and ``--replay`` fails with it until the bug is
+fixed (issue 14, item 5).
 
 Each planted ruleset is fuzzed from a game recorded before the bug was planted (the fixed rules
 under the same name), as a rules developer fuzzes the games recorded before a change. The budgets
@@ -10,10 +11,12 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Any, ClassVar
+from typing import Any, ClassVar, cast
 
+import msgspec
 import pytest
 from click.testing import CliRunner
 
@@ -25,10 +28,11 @@ from warlog.arbiter.exchange import export_line
 from warlog.cli.main import cli
 from warlog.domain import rulesets
 from warlog.domain.battle_for_armageddon import commands as cmd
+from warlog.domain.battle_for_armageddon.build_events import CounterPlaced
 from warlog.domain.battle_for_armageddon.decide import HANDLERS
 from warlog.domain.battle_for_armageddon.state import GameState
 from warlog.domain.core.batch import Batch
-from warlog.domain.core.errors import reject
+from warlog.domain.core.errors import WarlogError, reject
 from warlog.domain.core.rules import Handler
 from warlog.eventstore.memory_store import MemoryStore
 
@@ -41,14 +45,16 @@ def warlog(*args: str) -> tuple[int, str, str]:
 
 
 def recorded(name: str, folder: Path, commands: int = 150, *, revealed: bool = True) -> Path:
-    """A game of the fixed rules registered as ``name``, played by autoplay and revealed (the
-    same log on every run); or not revealed, exported by the referee with every value opened
-    (``warlog export --open``)."""
+    """A game of the fixed rules registered as ``name``, played by autoplay (and then the
+    commands ``THEN`` names) and revealed (the same log on every run); or not revealed,
+    exported by the referee with every value opened (``warlog export --open``)."""
     seed = hashlib.sha256(name.encode()).digest()
     with plants.registered(name, plants.fixed(name)):
         arb = Arbiter(MemoryStore(), rulesets.get, seeds=lambda: seed, clock=lambda: RECORDED_AT)
         game = arb.new_game(name, game="recorded")
         autoplay(arb, game, commands)
+        for command in THEN.get(name, []):
+            arb.play(game, json.dumps(command))
         if revealed:
             arb.reveal(game)
         records = arb.export_records(game, opened=not revealed)
@@ -81,23 +87,30 @@ CASES = {
     # nondeterminism
     "bfa-planted-legal-leak": ("views", 40, 60, 20, "4"),
     # a leak in a refusal alone, which only its issuer is given (and so the control's)
-    "bfa-planted-refusal-leak": ("views", 150, 60, 40, "4"),
+    "bfa-planted-refusal-leak": ("views", 150, 60, 40, "5"),
     "bfa-planted-global": ("audit", 20, 60, 10, "4"),
     # a view that differs on the same dice: played again as a control, not blamed on the draws
     "bfa-planted-unsteady": ("audit", 40, 60, 40, "4"),
     "bfa-planted-crash": ("crash", 150, 60, 480, "4"),
     # found at a fork point where the Imperials play (the Orks' end_phase wrongly accepted),
     # then tried from earlier fork points: one where the game waits for the Orks, whose
-    # end_phase is legal there, must not pass for the same failure (seed 6 tries it)
-    "bfa-planted-turn": ("outcome", 40, 60, 100, "6"),
+    # end_phase is legal there, must not pass for the same failure (seed 4 tries it)
+    "bfa-planted-turn": ("outcome", 40, 60, 100, "4"),
     # a placement over the stacking limits accepted though legal never offers it: a mutated
     # place command of a type whose legal list is complete (Ruleset.complete_legal), from a
     # game recorded to its first Imperial placements (a few of its fork points)
     "bfa-planted-overstack": ("outcome", 300, 60, 230, "4"),
+    # a hero joining the other side's unit accepted though legal lists own units only: a
+    # mutated join_unit naming a unit no command of the log or the legal list names, one the
+    # state holds (fuzz.kinds), from a game where a hero has just left his unit
+    "hb-planted-join": ("outcome", 300, 60, 20, "4"),
 }
 #: planted ruleset -> the commands its source plays (150 unless named): a game stopped where
 #: its last fork points stand at a placement the planted bug accepts
-COMMANDS = {"bfa-planted-overstack": 68}
+COMMANDS = {"bfa-planted-overstack": 68, "hb-planted-join": 0}
+#: planted ruleset -> the commands its source plays after the autoplay's: a Saxon hero leaves
+#: his unit at once, so that from the last fork point he may join one (HB-5)
+THEN = {"hb-planted-join": [{"type": "leave_unit", "hero": "aelle", "player": "saxons"}]}
 #: the time every event of the recorded games is stamped with: the same log, byte for byte, on
 #: every run (an example's dice depend on the log it forks)
 RECORDED_AT = "2026-11-23T10:00:00.000Z"
@@ -192,7 +205,7 @@ def test_a_game_not_yet_revealed_is_fuzzed_and_its_failure_written_with_its_valu
     out = tmp_path / "failures"
     with plants.registered(name, plants.PLANTED[name]()):
         status, stdout, stderr = warlog(
-            "fuzz", source, *db, "--examples", "40", "--seed", "1", "--out", str(out), "--json"
+            "fuzz", source, *db, "--examples", "40", "--seed", "4", "--out", str(out), "--json"
         )
         assert status == 4, stderr
         (failure,) = json.loads(stdout)["found"]
@@ -217,7 +230,7 @@ def test_a_failure_that_cannot_be_written_is_still_reported(tmp_path: Path) -> N
     out = blocker / "failures"
     with plants.registered(name, plants.PLANTED[name]()):
         status, stdout, stderr = warlog(
-            "fuzz", str(source), "--examples", "40", "--seed", "6", "--out", str(out)
+            "fuzz", str(source), "--examples", "40", "--seed", "4", "--out", str(out)
         )
     assert status == 4 and stderr == ""
     lines = stdout.splitlines()
@@ -254,17 +267,71 @@ def test_a_source_the_rules_installed_re_derive_differently_is_refused_naming_th
     with plants.registered(name, type("Changed", (EndlessPhases,), {"name": name})()):
         status, stdout, stderr = warlog("fuzz", str(source), "--examples", "1")
         assert status == 4 and stdout == "" and len(stderr.splitlines()) == 1
-        assert stderr.startswith(
-            f"error[fuzz/source_not_clean]: cannot fuzz {source}: the rules installed re-derive "
-            f"this log differently from seq {first} (a change of the rules since it was "
-            f"recorded, or the log altered): seq {first} [rules]: "
+        # the test's folder is long: its name is cut in the middle, the file's kept
+        assert stderr.startswith("error[fuzz/source_not_clean]: cannot fuzz "), stderr
+        assert (
+            f"{source.name}: the rules installed re-derive this log differently from seq {first} "
+            f"(a change of the rules since it was recorded, or the log altered): seq {first} "
+            "[rules]: the rules reject this command: a phase never ends" in stderr
         ), stderr
         # it counts the findings after the first that `warlog audit` lists
         status, stdout, _ = warlog("audit", str(source), "--json")
         findings = json.loads(stdout)["findings"]
         assert status == 4 and len(findings) > 2
-        assert f" (and {len(findings) - 1} more; `warlog audit " in stderr, stderr
+        assert re.search(
+            rf" \(and {len(findings) - 1} more; `warlog audit( \S+)?`( of it)? lists them\)",
+            stderr,
+        ), stderr
         # import says what it always said
         db = str(tmp_path / "games.db")
         status, _, stderr = warlog("--db", db, "import", str(source))
         assert status == 4 and stderr.startswith("error[import/broken_log]: refusing a broken log")
+
+
+class _Elsewhere:
+    """A batch whose counters are placed for another reason than the rules give."""
+
+    def __init__(self, batch: Batch[GameState]) -> None:
+        self._batch = batch
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._batch, name)
+
+    def emit(self, event: Any) -> None:
+        if isinstance(event, CounterPlaced):
+            event = msgspec.structs.replace(event, reason="elsewhere")
+        self._batch.emit(event)
+
+
+def _placed_elsewhere(batch: Batch[GameState], command: cmd.Place) -> None:
+    HANDLERS[cmd.Place](cast(Batch[GameState], _Elsewhere(batch)), command)
+
+
+class PlacedElsewhere(plants.PinnedBattle):
+    """A change of the rules that re-derives a placement's event with another reason."""
+
+    handlers: ClassVar[Mapping[type[Any], Handler]] = {**HANDLERS, cmd.Place: _placed_elsewhere}
+
+
+def test_a_refused_source_s_line_keeps_what_differs_and_its_closing_however_long_its_path(
+    tmp_path: Path,
+) -> None:
+    """Given a source under a long path whose placements the rules installed re-derive with
+    another reason, when it is fuzzed, then the one line of its refusal is at most 400
+    characters, its path cut in the middle (its file name kept), and it keeps what differs
+    (the reason expected and found), the count of the other findings and the closing."""
+    name = "bfa-planted-turn"
+    folder = tmp_path / ("a-folder-whose-name-is-long-" * 6)
+    folder.mkdir()
+    source = recorded(name, folder)
+    with plants.registered(name, type("Changed", (PlacedElsewhere,), {"name": name})()):
+        status, stdout, stderr = warlog("fuzz", str(source), "--examples", "1")
+    assert (status, stdout) == (4, "")
+    (line,) = stderr.splitlines()
+    message = line.removeprefix("error[fuzz/source_not_clean]: ")
+    assert len(message) <= WarlogError.MAX_LENGTH, len(message)
+    named = re.match(r"cannot fuzz (\S+): the rules installed ", message)
+    assert named and named.group(1).endswith(f"/{name}.jsonl") and "…" in named.group(1), line
+    assert 'counter_placed data.reason: expected "elsewhere", found "from the READY box"' in line
+    assert re.search(r" \(and \d+ more; `warlog audit` of it lists them\); ", line)
+    assert line.endswith("; a source must audit clean under the rules installed"), line

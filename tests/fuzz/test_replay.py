@@ -5,6 +5,7 @@ once the rules change)."""
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, ClassVar
@@ -21,7 +22,7 @@ from warlog.domain.battle_for_armageddon import commands as cmd
 from warlog.domain.battle_for_armageddon.decide import HANDLERS
 from warlog.domain.battle_for_armageddon.state import GameState
 from warlog.domain.core.batch import Batch
-from warlog.domain.core.errors import reject
+from warlog.domain.core.errors import WarlogError, reject
 from warlog.domain.core.rules import Handler
 from warlog.eventstore.memory_store import MemoryStore
 
@@ -169,25 +170,37 @@ class NoMovement(plants.PinnedBattle):
     handlers: ClassVar[Mapping[type[Any], Handler]] = {**HANDLERS, cmd.Move: _refused}
 
 
-def test_a_fixture_whose_log_no_longer_audits_is_replayed_on_its_log_as_recorded(
+def test_a_fixture_whose_log_no_longer_audits_is_refused_as_one_that_cannot_tell(
     tmp_path: Path,
 ) -> None:
     """Given a fixture whose log the rules installed re-derive differently (they changed since
-    it was written), when it is replayed, then its steps are replayed on the log as recorded,
-    and a note says the log no longer audits, with the audit's first finding."""
+    it was written: a fix of what one of its commands did, say), when it is replayed, then it
+    is refused in one line (exit 4, ``fuzz/pair_not_clean``) with the audit's first finding:
+    its steps would be played on a game these rules never reach, which can say neither that
+    the failure is fixed nor that it is not; with --json too, nothing on stdout."""
     path = fixture_after_a_move(
         tmp_path, [{"kind": "wrong_player", "text": "idle", "expect": "refused"}], "outcome"
     )
-    with plants.registered(NAME, NoMovement()):
-        status, stdout, _ = warlog("fuzz", "--replay", str(path), "--json")
-    report = json.loads(stdout)
-    assert (status, report["failing"]) == (0, False), stdout
-    (note,) = report["notes"]
-    assert note.startswith(
-        "the log no longer audits under these rules (refusing a broken log: seq "
-    )
-    assert "[rules]: the rules reject this command: " in note and " may not move)" in note, note
-    assert note.endswith("); its steps are replayed on it as recorded"), note
+    for json_ in ((), ("--json",)):
+        with plants.registered(NAME, NoMovement()):
+            status, stdout, stderr = warlog("fuzz", "--replay", str(path), *json_)
+        assert (status, stdout) == (4, "")
+        (line,) = stderr.splitlines()
+        assert len(line) <= len("error[fuzz/pair_not_clean]: ") + WarlogError.MAX_LENGTH
+        # the test's long folder is cut in its middle, the finding kept whole
+        named = re.fullmatch(
+            r"error\[fuzz/pair_not_clean\]: cannot replay (\S+): its log no longer audits: "
+            r"the rules installed re-derive this log differently from seq \d+ \(a change of "
+            r"the rules since it was recorded, or the log altered\): seq \d+ \[rules\]: the "
+            r"rules reject this command: \S+ may not move; (.*)",
+            line,
+        )
+        assert named, line
+        head, _, tail = named.group(1).partition("…")
+        assert str(path).startswith(head) and str(path).endswith(tail)
+        assert named.group(2) == (
+            "whether the failure is fixed cannot be told from it; fuzz its source again"
+        )
 
 
 def edited(path: Path, edit: Any) -> Path:

@@ -13,25 +13,24 @@ from warlog.fuzz.checks import Failure
 from warlog.fuzz.report import Found, Report, Tally, summary_text
 
 
-def test_more_examples_than_asked_are_said_to_count_the_discarded_ones() -> None:
-    """Given a search asked for 300 examples that ran 380 before its budget ran out (Hypothesis
-    discards the ones whose draws it cannot complete), when it is summed up, then the summary
-    says why there are more than asked; with fewer, or more only by shrinking a failure, it
-    says nothing of it."""
+def test_the_examples_hypothesis_cut_short_are_counted_and_said_to_be_checked_but_their_end() -> (
+    None
+):
+    """Given a search asked for 300 examples that ran 380, 80 of them cut short by Hypothesis
+    (out of draws: their steps were checked, their end was not), before its budget ran out,
+    when it is summed up, then the summary says how many were cut short; with none, it says
+    nothing of it."""
     tally = Tally("battle-for-armageddon", {"g.jsonl": "5"}, [], examples=380, planned=300)
-    tally.stopped = "budget"
+    tally.stopped, tally.cut_short = "budget", 80
     first = summary_text(Report(1, ["g.jsonl"], [tally], [], 1.0)).splitlines()[0]
     assert first.startswith(
-        "battle-for-armageddon (version 5): 380 of 300 examples (the count holds those "
-        "Hypothesis discarded, unable to complete them; the budget ran out first), "
+        "battle-for-armageddon (version 5): 380 of 300 examples (80 of them cut short by "
+        "Hypothesis, out of draws: their steps checked, not their end; the budget ran out "
+        "first), "
     )
-    tally.examples = 68
+    tally.examples, tally.cut_short = 68, 0
     first = summary_text(Report(1, ["g.jsonl"], [tally], [], 1.0)).splitlines()[0]
     assert first.startswith("battle-for-armageddon (version 5): 68 of 300 examples (the budget")
-    # more than asked because shrinking ran after the first failure: not called discarded
-    tally.examples, tally.shrinking, tally.first_failure = 380, 80, 40
-    first = summary_text(Report(1, ["g.jsonl"], [tally], [], 1.0)).splitlines()[0]
-    assert "discarded" not in first and "80 more after it, shrinking" in first
 
 
 def test_a_run_that_found_a_crash_counts_the_crashed_steps_and_claims_no_crash() -> None:
@@ -56,10 +55,10 @@ def test_a_run_that_found_a_crash_counts_the_crashed_steps_and_claims_no_crash()
     lines = text.splitlines()
     assert lines[0].endswith(", 42 commands tried (36 accepted, 1 refused, 5 crashed) in 0.0 s")
     assert "no crash" not in text
-    assert "must be accepted (40 steps)" in lines[4] and "is checked (2 steps)" in lines[4]
-    assert "(8 examples reached their end)" in lines[8]
-    assert lines[9] == "  failed: crash (below)"
-    assert lines[10:12] == ["1 failure:", "  [battle-for-armageddon] crash: ZeroDivisionError: x"]
+    assert "must be accepted (40 steps)" in lines[6] and "is checked (2 steps)" in lines[6]
+    assert "(8 examples reached their end)" in lines[10]
+    assert lines[11] == "  failed: crash (below)"
+    assert lines[12:14] == ["1 failure:", "  [battle-for-armageddon] crash: ZeroDivisionError: x"]
 
 
 def recorded_after(
@@ -81,7 +80,8 @@ def recorded_after(
     monkeypatch.setattr(run.fixture, "replay", replay)
     trace = SimpleNamespace(check="audit", message="x", unfinished="")
     group = [SimpleNamespace(ruleset=SimpleNamespace(name="battle-for-armageddon"))]
-    found = run._record(None, group, trace, tmp_path, 1)  # type: ignore[arg-type]
+    report = Report(1, [], [], [], 0.0)
+    found = run._record(None, group, trace, tmp_path, 1, report)  # type: ignore[arg-type]
     return found, len(calls)
 
 

@@ -8,6 +8,7 @@ from typing import Any
 import pytest
 
 from tests.fuzz.test_command import BFA
+from warlog.arbiter.sources import file_records
 from warlog.fuzz import search, sources
 from warlog.fuzz.checks import Failure
 from warlog.fuzz.example import Played, Step
@@ -34,6 +35,15 @@ class FailingOn:
         pass
 
 
+def twice() -> sources.Sources:
+    """The golden game loaded as two sources of one ruleset (``sources.load`` would load it
+    once, however often it is named)."""
+    holder = sources.empty()
+    for name in ("first.jsonl", "second.jsonl"):
+        holder.sources.append(sources.add(holder, name, file_records(BFA)))
+    return holder
+
+
 def failing(monkeypatch: pytest.MonkeyPatch, checks: dict[int, str]) -> None:
     """Examples are ``FailingOn`` the sources ``checks`` names by ``id``."""
     monkeypatch.setattr(FailingOn, "checks", checks)
@@ -48,7 +58,7 @@ def test_a_failure_is_traced_to_the_source_whose_fork_failed(
     """Given two sources of one ruleset, and examples that fail only when they fork the second,
     when the search finds the failure, then its trace names the second source (the pair is
     written from the game that failed, not the first of its ruleset)."""
-    holder = sources.load([BFA, BFA], lambda: pytest.fail("no database"))
+    holder = twice()
     first, second = holder.sources
     failing(monkeypatch, {id(second): "crash"})
     tally = Tally("battle-for-armageddon", {}, [])
@@ -63,7 +73,7 @@ def test_two_checks_failing_are_each_traced(monkeypatch: pytest.MonkeyPatch) -> 
     """Given examples that fail one check when they fork one source and another check when
     they fork the other, when the search finds both (Hypothesis reports them together), then
     it traces each, in the order of the checks, and ends without an error of its own."""
-    holder = sources.load([BFA, BFA], lambda: pytest.fail("no database"))
+    holder = twice()
     first, second = holder.sources
     failing(monkeypatch, {id(first): "views", id(second): "crash"})
     tally = Tally("battle-for-armageddon", {}, [])

@@ -9,17 +9,16 @@ from pathlib import Path
 import pytest
 
 from tests.cli.command import run
-from tests.fuzz.test_command import BFA
+from tests.fuzz.test_command import BFA, ROOT
 from warlog.fuzz import sources
 
+FIXTURES = ROOT / "fixtures"
 
-def test_a_folder_gives_its_warlog_logs_under_ids_of_their_own_and_nothing_else(
-    tmp_path: Path,
-) -> None:
+
+def test_a_folder_gives_its_warlog_logs_each_once_and_nothing_else(tmp_path: Path) -> None:
     """Given a folder holding a recorded game, the same game again in a subfolder, a .jsonl
-    of notes and a .jsonl of bytes that are not UTF-8, when it is fuzzed, then both games are
-    sources, in path order, the second under the first's id with -2 after it; the other files
-    are passed over."""
+    of notes and a .jsonl of bytes that are not UTF-8, when it is fuzzed, then the game is one
+    source, named by its first path; the other files are passed over."""
     shutil.copy(BFA, tmp_path / "bfa.jsonl")
     (tmp_path / "kept").mkdir()
     shutil.copy(BFA, tmp_path / "kept" / "bfa.jsonl")
@@ -27,9 +26,21 @@ def test_a_folder_gives_its_warlog_logs_under_ids_of_their_own_and_nothing_else(
     (tmp_path / "noise.jsonl").write_bytes(b"\xff\xfe\x00\n")
     holder = sources.load([str(tmp_path)], lambda: pytest.fail("no database"))
     assert [(s.name, s.game) for s in holder.sources] == [
-        (str(tmp_path / "bfa.jsonl"), "bfa-golden"),
-        (str(tmp_path / "kept" / "bfa.jsonl"), "bfa-golden-2"),
+        (str(tmp_path / "bfa.jsonl"), "bfa-golden")
     ]
+
+
+def test_sources_are_taken_in_one_order_whatever_the_order_they_are_named_in() -> None:
+    """Given the golden games of two rulesets and the regression pairs of a third, named in one
+    order and then in the reverse, some twice, when they are loaded, then the sources come in
+    the same order both times: by ruleset, then by their content; each once."""
+    regressions = str(FIXTURES / "regressions")
+    named = [str(FIXTURES / "heroic-battles"), BFA, regressions, BFA]
+    one = sources.load(named, lambda: pytest.fail("no database")).sources
+    other = sources.load(named[::-1], lambda: pytest.fail("no database")).sources
+    assert [(s.name, s.tip) for s in one] == [(s.name, s.tip) for s in other]
+    assert [s.ruleset.name for s in one] == sorted(s.ruleset.name for s in one)
+    assert len({s.tip for s in one}) == len(one) == 5  # the golden two and three pairs
 
 
 def test_the_games_an_example_makes_take_ids_no_source_has(tmp_path: Path) -> None:
