@@ -72,7 +72,9 @@ def parse_scenario(data: bytes | str) -> Scenario:
 def _check_new(scenario: Scenario) -> None:
     """``check``, and for a new game (not one already recorded) empire ids that keep their
     armies' names apart: an empire ``red-b`` beside ``red`` would let red name an army
-    ``red-b-1`` and learn from "the name is taken" of red-b's unseen army (AE-17)."""
+    ``red-b-1`` and learn from "the name is taken" of red-b's unseen army (AE-17); and research
+    entries a card of the scenario can reach (``_check_reachable``: a recorded scenario of a
+    hidden set-up leaves out the card types nobody uses, AE-64)."""
     ids = [e.id for e in scenario.empires]
     for i, emp in enumerate(scenario.empires):
         for other in ids:
@@ -83,6 +85,7 @@ def _check_new(scenario: Scenario) -> None:
                     "AE-17): name the empires apart",
                 )
     check(scenario)
+    _check_reachable(research_lists(scenario), catalogue(scenario))
 
 
 def bundled_names() -> list[str]:
@@ -374,6 +377,34 @@ def _check_research(scenario: Scenario, cards: dict[str, CardEntry]) -> None:
                     "(p.28; AE-73)",
                 )
     _check_one_price(lists)
+
+
+def _check_reachable(lists: Research, cards: dict[str, CardEntry]) -> None:
+    """AE-73: a hero creates a card with his X dice and needs the entry's threshold in
+    successes (p.28), spending no fate: an entry whose threshold is above the highest X any card
+    of the scenario prints for its list's ability would be paid for and never created. Refused,
+    naming the entry, its threshold and the best creator the scenario holds (or that it holds
+    none). Checked on a new game's scenario, whose catalogue is whole, not on a recorded one,
+    which leaves out the card types a hidden set-up does not use (AE-64)."""
+    for ability, creator in CREATORS.items():
+        best, by = max(
+            ((level(card.abilities, ability), card_id) for card_id, card in cards.items()),
+            default=(0, ""),
+        )
+        for i, item in enumerate(getattr(lists, creator.key)):
+            if item.threshold <= best:
+                continue
+            holds = (
+                f"the scenario's best is {ability} {best} ({by!r})"
+                if best
+                else f"no card of the scenario prints {ability} X"
+            )
+            raise _bad(
+                f"$.research.{creator.key}[{i}].threshold",
+                f"threshold {item.threshold} of {item.card!r}: a {ability} rolls X dice and "
+                f"needs that many successes, spending no fate, and {holds}, so nobody could "
+                "create it (p.28; AE-73)",
+            )
 
 
 def _check_one_price(lists: Research) -> None:

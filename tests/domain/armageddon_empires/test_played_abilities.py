@@ -58,10 +58,12 @@ id = "shell"
 name = "Test Shell"
 abilities = ["Collateral 50% 2 Atk"]
 """
-#: AE-73: research lists offering a card to each ability that creates cards (a Tactician the
-#: tactic card ``jab``, a Technologist the test scenario's missile ``dart``), for a scenario
-#: whose card prints one: without its list it would create nothing, and is refused
-RESEARCH = """
+#: AE-73: the research list of each ability that creates cards (a Tactician the tactic card
+#: ``jab``, a Technologist the test scenario's missile ``dart``), for a scenario whose card
+#: prints one: without its list it would create nothing, and is refused; a list no card of the
+#: scenario can create from is refused too
+RESEARCH = {
+    "tactician": """
 [[cards]]
 kind = "tactic"
 id = "jab"
@@ -73,12 +75,14 @@ amount = 1
 card = "jab"
 threshold = 1
 ap = 1
-
+""",
+    "technologist": """
 [[research.technologist]]
 card = "dart"
 threshold = 1
 ap = 1
-"""
+""",
+}
 #: the test scenario's card of each kind that a test gives one more ability: the abilities it
 #: prints, and its index in ``$.cards``
 CARD_OF_KIND = {
@@ -92,13 +96,13 @@ KINDS = sorted(CARD_OF_KIND)
 
 
 def giving(
-    printed: str, kind: str = "hero", *, also: tuple[str, ...] = (), research: bool = False
+    printed: str, kind: str = "hero", *, also: tuple[str, ...] = (), research: str = ""
 ) -> bytes:
     """The test scenario with its card of ``kind`` (by default the runner, ``$.cards[2]``, a
-    hero) printing ``printed`` too, after ``also``; and with research lists if ``research``
-    (AE-73)."""
+    hero) printing ``printed`` too, after ``also``; and with the research list of the ability
+    ``research`` names, if any (AE-73)."""
     abilities, _ = CARD_OF_KIND[kind]
-    text = toml() + MUNITION + (RESEARCH if research else "")
+    text = toml() + MUNITION + (RESEARCH[research] if research else "")
     assert text.count(abilities) == 1
     added = "".join(f', "{a}"' for a in (*also, printed))
     return text.replace(abilities, abilities + added).encode()
@@ -160,12 +164,13 @@ def test_an_ability_played_since_27_is_refused_by_a_scenario_of_version_26(name:
 
 @pytest.mark.parametrize("name", [TACTICIAN, TECHNOLOGIST, ACADEMY, LABORATORY])
 def test_an_ability_played_since_28_is_refused_by_a_scenario_of_version_27(name: str) -> None:
-    # given a hero card printing Tactician 2 or Technologist 2, or a facility card printing
-    # Academy or Laboratory, which version 28 plays (AE-73), beside research lists
+    # given a hero card printing Tactician 2 or Technologist 2, beside its research list, or a
+    # facility card printing Academy or Laboratory, which version 28 plays (AE-73)
     kind = "facility" if name in (ACADEMY, LABORATORY) else "hero"
     _, index = CARD_OF_KIND[kind]
     assert PLAYED_SINCE[name] == CARD_CREATION_SINCE == 28
-    accepted = RULESET.parse_scenario(giving(printed(name), kind, research=True))
+    research = "" if kind == "facility" else name.lower()
+    accepted = RULESET.parse_scenario(giving(printed(name), kind, research=research))
     assert printed(name) in accepted.cards[index].abilities
     # then a game begun under version 27 refuses it, as one giving an ability its rules do not
     # play (AE-70), and its research lists too (AE-73)
@@ -179,7 +184,7 @@ def test_an_ability_played_since_28_is_refused_by_a_scenario_of_version_27(name:
         "(AE-70); docs/scenarios.md lists the abilities they play"
     )
     with pytest.raises(InputError) as info:
-        old.parse_scenario(giving("Raider 1", research=True))
+        old.parse_scenario(giving(printed(TACTICIAN), research="tactician"))
     assert info.value.message == (
         "bad scenario: $.research: research lists are played since version 28 of these rules; "
         "this game's is 27 (AE-73)"
@@ -252,7 +257,12 @@ def test_an_ability_played_is_accepted_only_on_the_kinds_of_card_it_works_on(
         # then this version accepts it where the rules read it, beside the ability it
         # qualifies if it qualifies one (p.45)
         qualified = (printed(QUALIFIES[name]),) if name in QUALIFIES else ()
-        text = giving(printed(name), kind, also=qualified, research=name in CREATORS)
+        text = giving(
+            printed(name),
+            kind,
+            also=qualified,
+            research=CREATORS[name].key if name in CREATORS else "",
+        )
         assert printed(name) in RULESET.parse_scenario(text).cards[index].abilities
         return
     # and refuses it elsewhere, naming the card's kind

@@ -387,6 +387,48 @@ def test_a_research_list_is_refused_for_each_mistake_in_one_line() -> None:
     )
 
 
+#: the Tinker's list, one munition he reaches, for a scenario whose Tinker would else be refused
+SHELL = entry("shell", ability="technologist")
+
+
+def played_here(research: str, creators: str = CREATORS) -> None:
+    """The test scenario with ``research`` lists and ``creators``, as version 28 loads it (the
+    checks of what it plays, ``scenario_checks.check_played``, too)."""
+    RULESET.parse_scenario(toml(extra=research, empires=creators + EMPIRES, bases=KEEP).encode())
+
+
+def test_a_threshold_no_creator_of_the_scenario_can_reach_is_refused() -> None:
+    # given the Sage, Tactician 3, the scenario's only Tactician, and the Tinker, Technologist 2:
+    # a hero rolls X dice and needs the threshold in successes, spending no fate
+    # when a tactic card asks 4 successes, or a munition 3
+    # then the scenario is refused in one line naming the entry and the best creator it holds
+    with pytest.raises(InputError) as info:
+        played_here(entry("feint", threshold=4) + SHELL)
+    assert info.value.code == "input/bad_scenario"
+    assert info.value.message == (
+        "bad scenario: $.research.tactician[0].threshold: threshold 4 of 'feint': a Tactician "
+        "rolls X dice and needs that many successes, spending no fate, and the scenario's best "
+        "is Tactician 3 ('sage'), so nobody could create it (p.28; AE-73)"
+    )
+    with pytest.raises(InputError) as info:
+        played_here(entry("feint") + entry("shell", threshold=3, ability="technologist"))
+    assert info.value.message == (
+        "bad scenario: $.research.technologist[0].threshold: threshold 3 of 'shell': a "
+        "Technologist rolls X dice and needs that many successes, spending no fate, and the "
+        "scenario's best is Technologist 2 ('tinker'), so nobody could create it (p.28; AE-73)"
+    )
+    # and a list whose ability no card prints is refused likewise
+    with pytest.raises(InputError) as info:
+        played_here(entry("feint") + SHELL, CREATORS.replace("Tactician 3", "Technologist 3"))
+    assert info.value.message == (
+        "bad scenario: $.research.tactician[0].threshold: threshold 1 of 'feint': a Tactician "
+        "rolls X dice and needs that many successes, spending no fate, and no card of the "
+        "scenario prints Tactician X, so nobody could create it (p.28; AE-73)"
+    )
+    # and thresholds the best creators reach, ties included, are accepted
+    played_here(entry("feint", threshold=3) + entry("shell", threshold=2, ability="technologist"))
+
+
 def test_research_entries_priced_apart_are_refused_naming_each_that_differs() -> None:
     # given a list whose nerve costs 1 AP more than the feint, and a shell that costs Technology
     # too: blue, seeing red's AP and stockpile, would tell which card, or which list, was tried
