@@ -7,9 +7,11 @@ from __future__ import annotations
 import json
 from typing import TYPE_CHECKING, Any
 
+from warlog.arbiter.sealing import event_secrets, sealing_version
 from warlog.arbiter.states import no_event
 from warlog.domain.core.dice import commitment_of
 from warlog.domain.core.events import BATCH_STARTS, CommandIssued, DiceRevealed, DiceRolled
+from warlog.domain.core.owned_rolls import owner_of
 from warlog.domain.core.seal import is_seal
 from warlog.eventstore.lineage import missing_event
 from warlog.projections.replay import WITHHELD, explained
@@ -75,7 +77,8 @@ def explain_event(arb: Arbiter, game: str, seq: int, player: str | None = None) 
         )
     rule = explained(events[target], data[target])
     if rule is not None and isinstance(events[target], DiceRolled):
-        rule += "\n" + _served(events, data, shown, target)
+        version = sealing_version(loaded.ruleset)
+        rule += "\n" + _served(events, data, shown, target, version)
     report: dict[str, Any] = {
         "seq": seq,
         "type": shown[target].type,
@@ -97,19 +100,37 @@ def explain_event(arb: Arbiter, game: str, seq: int, player: str | None = None) 
     return report
 
 
-def _served(events: list[Any], data: list[Any], shown: list[Any], target: int) -> str:
-    """The rule a roll serves: that of the first event after it in its batch that is not a
-    roll (the one its faces decide), as the reader may read it."""
-    for event, seen, record in zip(
-        events[target + 1 :], data[target + 1 :], shown[target + 1 :], strict=True
-    ):
-        if isinstance(event, DiceRolled):
-            continue
-        served = explained(event, seen)
-        if served is None:
-            return f"the roll serves event {record.seq} ({record.type}), whose rule is withheld"
-        return f"the roll serves event {record.seq} ({record.type}): {served}"
-    return "the roll serves the rest of its batch (no event after it in the batch uses it yet)"
+def _served(
+    events: list[Any], data: list[Any], shown: list[Any], target: int, version: int | None
+) -> str:
+    """The rule a roll serves, as the reader may read it: that of the first event after the
+    rolls it is one of (the one their faces decide), unless it is one owner's among a split
+    roll's (``owned_rolls.owner_of``: an empire's dice of a strike's fallout, AE-66): then that
+    of the first of those events whose sealed values are that owner's (its ``fallout_suffered``,
+    which rolls of several owners' are followed by in the owners' order), else the first."""
+    after = list(zip(events, data, shown, strict=True))[target + 1 :]
+    start = next((i for i, (e, _, _) in enumerate(after) if not isinstance(e, DiceRolled)), None)
+    if start is None:
+        return "the roll serves the rest of its batch (no event after it in the batch uses it yet)"
+    end = next(
+        (i for i, (e, _, _) in enumerate(after) if i > start and isinstance(e, DiceRolled)),
+        len(after),
+    )
+    run = after[start:end]
+    owner = owner_of(events[target].purpose)
+    event, seen, record = next(
+        (
+            step
+            for step in run
+            if owner is not None
+            and any(whose == owner for _, whose in event_secrets(step[0], version=version))
+        ),
+        run[0],
+    )
+    served = explained(event, seen)
+    if served is None:
+        return f"the roll serves event {record.seq} ({record.type}), whose rule is withheld"
+    return f"the roll serves event {record.seq} ({record.type}): {served}"
 
 
 def opens_commitment(revealed: DiceRevealed, commitment: str | None, made_at: int) -> str:

@@ -27,7 +27,7 @@ def roll_pieces(
     """The faces of each of ``pieces`` (its owner and how many dice it takes), in their order,
     from hidden rolls of ``sides``-sided dice, the referee's: with ``owners`` None, one
     roll of every piece's dice in order (``purpose``); otherwise one roll per owner, in the order
-    of ``owners``, of that owner's pieces' dice in their order (``"{purpose}: {owner}'s"``),
+    of ``owners``, of that owner's pieces' dice in their order (``owned_purpose``),
     recorded even with none. RulesError (``Batch.roll``) for a die the dice contract does not
     define."""
     if owners is None:
@@ -38,6 +38,21 @@ def roll_pieces(
     by_owner = {}
     for owner in owners:
         count = sum(n for o, n in pieces if o == owner)
-        rolled = batch.roll(count, sides, purpose=f"{purpose}: {owner}'s", hidden=True)
+        rolled = batch.roll(count, sides, purpose=owned_purpose(purpose, owner), hidden=True)
         by_owner[owner] = iter(rolled)
     return [tuple(next(by_owner[owner]) for _ in range(n)) for owner, n in pieces]
+
+
+def owned_purpose(purpose: str, owner: str) -> str:
+    """The purpose of ``owner``'s roll among a split roll's (``"{purpose}: {owner}'s"``): it is
+    recorded in the roll's event, so its words never change."""
+    return f"{purpose}: {owner}'s"
+
+
+def owner_of(purpose: str) -> str | None:
+    """The owner a roll of ``purpose`` was made for by ``roll_pieces`` (``owned_purpose`` read
+    back), None for a purpose of no owner's."""
+    head, sep, tail = purpose.rpartition(": ")
+    if not sep or not head or not tail.endswith("'s") or len(tail) == 2:
+        return None
+    return tail.removesuffix("'s")

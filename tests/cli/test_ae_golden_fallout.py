@@ -271,3 +271,38 @@ def test_a_step_the_reader_may_read_names_no_beginning_the_reader_may_not(
     for reader in (["--as", "red"], []):
         told = json.loads(t.ok("explain", "p31", str(advanced), "--json", *reader))
         assert told["procedure"] == {"name": "air strike 1", "began": launched}
+
+
+def test_each_empire_s_hidden_dice_are_said_to_serve_that_empire_s_fallout(
+    tmp_path: Path,
+) -> None:
+    # given red's Cinder Rocket on 4,1 and its collateral challenges, rolled once per empire in
+    # the scenario's order (AE-66): red's roll (no card of red's there), blue's, then red's
+    # fallout_suffered and blue's
+    t = opened(tmp_path)
+    collateral_rolled(t)
+    t.play(type="roll", player="red", dice=[6, 1, 1, 1, 6, 6, 6, 6, 6, 6, 6, 1, 1, 6])
+    events = t.events()
+
+    def seq(kind: str, **data: str) -> int:
+        return next(
+            e["seq"]
+            for e in events
+            if e["type"] == kind and all(e["data"].get(k) == v for k, v in data.items())
+        )
+
+    suffered = {e: seq("fallout_suffered", empire=e) for e in ("red", "blue")}
+    for empire in ("red", "blue"):
+        roll = seq("dice_rolled", purpose=f"air strike 1 collateral challenges: {empire}'s")
+        # when the referee asks why that empire's dice were rolled
+        served = t.rule(roll)[1]
+        # then they serve that empire's fallout, not the first event after them
+        assert served.startswith(
+            f"the roll serves event {suffered[empire]} (fallout_suffered): air strike 1: "
+            f"collateral damage on {empire}'s cards (hidden, p.31; AE-49)"
+        )
+    # and the armies' dice, one roll per empire too, serve the one event that reads them all
+    rolled = seq("collateral_rolled")
+    for empire in ("red", "blue"):
+        roll = seq("dice_rolled", purpose=f"air strike 1 collateral: {empire}'s")
+        assert t.rule(roll)[1].startswith(f"the roll serves event {rolled} (collateral_rolled)")

@@ -7,7 +7,7 @@ from __future__ import annotations
 from warlog.domain.core.batch import Batch
 from warlog.domain.core.dice import ManualDice
 from warlog.domain.core.events import DiceRolled, Event
-from warlog.domain.core.owned_rolls import roll_pieces
+from warlog.domain.core.owned_rolls import owned_purpose, owner_of, roll_pieces
 from warlog.domain.core.seal import secrets_of
 
 
@@ -50,3 +50,12 @@ def test_every_roll_is_of_the_dice_asked_for_split_or_not() -> None:
         batch: Batch[int] = Batch(ManualDice([8, 7, 6, 5, 4, 3]), 0, keep)
         roll_pieces(batch, PIECES, 8, purpose="scatter", owners=owners)
         assert {e.sides for e in batch.events if isinstance(e, DiceRolled)} == {8}
+
+
+def test_an_owner_s_roll_names_its_owner_and_a_roll_of_no_owner_names_none() -> None:
+    # given the purposes of split rolls, and of rolls no owner's split made
+    for owner in ("red", "blue"):
+        # then each owner's roll is read back as that owner's
+        assert owner_of(owned_purpose("air strike 1 collateral", owner)) == owner
+    for purpose in ("fallout", "challenge 1: Test Nuke (red.nuke.1)", "air strike 1: 's", "x: 's"):
+        assert owner_of(purpose) is None
