@@ -27,7 +27,7 @@ from __future__ import annotations
 from warlog.domain.armageddon_empires.abilities import BOUNTY_HUNTER, level
 from warlog.domain.armageddon_empires.awaiting import may_roll
 from warlog.domain.armageddon_empires.cards import HeroCard
-from warlog.domain.armageddon_empires.challenge import Pool, Side, Term, divided
+from warlog.domain.armageddon_empires.challenge import CAPTURE_KILL, Pool, Side, Term, divided
 from warlog.domain.armageddon_empires.challenge_events import (
     CaptureKillBegan,
     ChosenBy,
@@ -63,7 +63,7 @@ UNITS_PER_HUNTER_DIE = 2
 #: target (``candidates``): the hunt of a stealthed army is always foiled, so it is not offered,
 #: where 21 took its AP and left the sighting as it was
 STEALTHED_PREY_UNSEEN_SINCE = 22
-PURPOSE = "capture kill"
+PURPOSE = CAPTURE_KILL
 
 
 def _hunters(state: GameState, empire: str, at: str) -> list[Army]:

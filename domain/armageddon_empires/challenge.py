@@ -140,6 +140,28 @@ class Side(msgspec.Struct, frozen=True, kw_only=True):
 #: p.31) unless listed; a sabotage against Counter Intel is one by p.29 and p.48 (AE-72)
 DUEL_PAGES: dict[str, str] = {"sabotage": "p.29, p.48"}
 DUEL_PAGE = "p.31"
+#: where the manual deals an opposed challenge's damage, the attacker's surplus (digest §1.3), by
+#: the last words of the challenge's purpose: air combat's on p.31, a retreat's on p.34, a
+#: sabotage's on p.29; any other's in the damage assessment of p.28
+DAMAGE_PAGES: dict[str, str] = {
+    "air to air": "p.31",
+    "ground to air": "p.31",
+    "air to ground": "p.31",
+    "retreat": "p.34",
+    "sabotage": "p.29",
+}
+DAMAGE_PAGE = "p.28"
+#: a Capture Kill's purpose: its challenge deals no damage; its verdict compares the successes
+#: (p.30; R4)
+CAPTURE_KILL = "capture kill"
+
+
+def damage_page(purpose: str) -> str:
+    """The page of the manual that deals the damage of a challenge of ``purpose``."""
+    for words, page in DAMAGE_PAGES.items():
+        if purpose == words or purpose.endswith(f" {words}"):
+            return page
+    return DAMAGE_PAGE
 
 
 class Outcome(msgspec.Struct, frozen=True, kw_only=True):
@@ -158,7 +180,9 @@ class Outcome(msgspec.Struct, frozen=True, kw_only=True):
     succeeded: bool = False
 
     def text(self, purpose: str = "") -> str:
-        """The outcome's arithmetic, a duel's with the page of the challenge's ``purpose``."""
+        """The outcome's arithmetic with the page of the manual that deals a challenge of
+        ``purpose`` its damage (``damage_page``; a duel's ``DUEL_PAGES``), or a Capture Kill's
+        successes, which deal none."""
         a = self.attacker_successes
         if self.kind == "threshold":
             verdict = "succeeds" if self.succeeded else "fails"
@@ -167,16 +191,22 @@ class Outcome(msgspec.Struct, frozen=True, kw_only=True):
                 "(ties succeed, p.28)"
             )
         d = self.defender_successes
+        if purpose == CAPTURE_KILL:
+            return (
+                f"attacker {counted(a)}, defender {counted(d)}: a Capture Kill deals no damage; "
+                "its verdict, the next event, compares the successes (p.30; R4)"
+            )
         out = f"attacker {a} − defender {d} successes"
+        page = damage_page(purpose)
         if self.damage_to_defender:
-            out += f" = {self.damage_to_defender} damage to the defender (R5)"
+            out += f" = {self.damage_to_defender} damage to the defender ({page}; R5)"
         elif self.damage_to_attacker:
             out += (
                 f": the defender's surplus {d} − {a} = {self.damage_to_attacker} damage to the "
                 f"attacker (a duel, {DUEL_PAGES.get(purpose, DUEL_PAGE)})"
             )
         else:
-            out += ": no damage (the attacker must have more, R5)"
+            out += f": no damage (the attacker must have more, {page}; R5)"
         return out
 
 

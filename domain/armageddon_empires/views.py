@@ -323,7 +323,7 @@ def _challenge_notices(after: GameState, event: Event) -> list[Notice]:
     if isinstance(event, ChallengeResolved):
         c, o = event.challenge, event.outcome
         if c.deals_damage or o.kind == "threshold":
-            result = o.text()
+            result = o.text(c.purpose)
             if o.damage_to_defender or o.damage_to_attacker:
                 result += ", before the card's damage modifiers"
         else:  # a Capture Kill: its verdict is the hero's own entry

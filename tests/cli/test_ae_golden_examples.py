@@ -205,8 +205,9 @@ def test_p30_capture_kill_hunter_6_dice_4_against_3_captured_and_3_ap_next_round
     )
     resolved = t.rule(t.seq_of("challenge_resolved"))
     assert resolved[0] == (
-        "challenge 1 ends by 2 accepts in a row (R5): attacker 4 − defender 3 successes = 1 "
-        "damage to the defender (R5)"
+        "challenge 1 ends by 2 accepts in a row (R5): attacker 4 successes, defender 3 "
+        "successes: a Capture Kill deals no damage; its verdict, the next event, compares the "
+        "successes (p.30; R4)"
     )
     # ... and names the event where the challenge began, for the referee and both players
     opened = t.seq_of("challenge_opened")

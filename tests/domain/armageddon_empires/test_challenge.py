@@ -8,7 +8,7 @@ import pytest
 from tests.domain.armageddon_empires.arena import arena, begin, open_challenge, side, top
 from tests.domain.armageddon_empires.helpers import only
 from warlog.domain.armageddon_empires.autoplay import choose
-from warlog.domain.armageddon_empires.challenge import Challenge, Outcome
+from warlog.domain.armageddon_empires.challenge import Challenge, Outcome, Pool, Side
 from warlog.domain.armageddon_empires.challenge_events import (
     CardDamaged,
     ChallengeAccepted,
@@ -26,6 +26,7 @@ from warlog.domain.armageddon_empires.commands import (
 )
 from warlog.domain.armageddon_empires.events import RoundBegan
 from warlog.domain.armageddon_empires.ruleset import RULESET
+from warlog.domain.armageddon_empires.views import notices
 
 RED_HERO = "red.captain.1"  # leads red-hunt
 BLUE_HERO = "blue.quarry.1"  # alone in blue-quarry
@@ -108,9 +109,61 @@ def test_two_accepts_in_a_row_end_the_challenge_and_an_act_between_starts_again(
     events = g.when(AcceptChallenge(player="red"))
     resolved = only(events, ChallengeResolved)
     assert resolved.outcome.ended_by == "accepts" and resolved.outcome.damage_to_defender == 2
-    assert "attacker 2 − defender 0 successes = 2 damage to the defender (R5)" in (
+    assert "attacker 2 − defender 0 successes = 2 damage to the defender (p.28; R5)" in (
         resolved.explain()
     )
+
+
+def test_an_outcome_cites_the_page_that_deals_its_damage_and_a_capture_kill_deals_none() -> None:
+    # given an opposed challenge's result, 2 successes to 0, and one of 1 to 1
+    hit = Outcome(kind="opposed", ended_by="accepts", attacker_successes=2, damage_to_defender=2)
+    tie = Outcome(kind="opposed", ended_by="accepts", attacker_successes=1, defender_successes=1)
+    # when it is told for air combat, a retreat and a sabotage, then it cites their page
+    for purpose, page in (
+        ("air strike 1 air to ground", "p.31"),
+        ("air strike 2 air to air", "p.31"),
+        ("air strike 1 ground to air", "p.31"),
+        ("battle 1 retreat", "p.34"),
+        ("sabotage", "p.29"),
+        ("battle 1 ground combat", "p.28"),
+    ):
+        assert hit.text(purpose) == (
+            f"attacker 2 − defender 0 successes = 2 damage to the defender ({page}; R5)"
+        )
+        assert tie.text(purpose) == (
+            f"attacker 1 − defender 1 successes: no damage (the attacker must have more, {page}; "
+            "R5)"
+        )
+    # and a Capture Kill's says its successes are compared, with no damage (p.30; R4)
+    assert hit.text("capture kill") == (
+        "attacker 2 successes, defender 0 successes: a Capture Kill deals no damage; its "
+        "verdict, the next event, compares the successes (p.30; R4)"
+    )
+
+
+def test_the_events_view_cites_the_page_of_an_air_challenge_s_damage_for_both_sides() -> None:
+    # given blue's gunner's challenge of red's attack card, ended 2 successes to 0
+    state = begin(arena()).state
+    gunner = Challenge(
+        number=1,
+        kind="opposed",
+        purpose="air strike 1 ground to air",
+        round=1,
+        attacker=Side(empire="blue", name="Flak", pool=Pool(())),
+        defender=Side(empire="red", name="Hawk", pool=Pool(())),
+        deals_damage=True,
+    )
+    hit = Outcome(kind="opposed", ended_by="accepts", attacker_successes=2, damage_to_defender=2)
+    # when it leaves the stack, then both sides' Events view cites p.31 beside R5
+    entries = notices(state, state, ChallengeResolved(challenge=gunner, outcome=hit))
+    assert {(n.empire, n.text) for n in entries} == {
+        (
+            empire,
+            "Round 1: challenge 1 (air strike 1 ground to air): attacker 2 − defender 0 "
+            "successes = 2 damage to the defender (p.31; R5), before the card's damage modifiers",
+        )
+        for empire in ("red", "blue")
+    }
 
 
 def test_damage_needs_strictly_more_attacker_successes() -> None:
