@@ -146,7 +146,9 @@ def _controllers(state: GameState, strike: AirStrike) -> list[tuple[str, Army]]:
 
 
 def target_pool(state: GameState, card: str, at: str) -> Pool:
-    """A ground target's pool: its defence + the hex's terrain (R12); no hero's fate (p.31)."""
+    """A ground target's pool: its defence + the hex's terrain (R12); no hero's fate (p.31), nor
+    his Military Genius (AE-42: the unit is on its own, and the open pool would name its army's
+    hero to a striker whose sightings may not show him)."""
     entry = state.card(card)
     spec = entry.spec
     defense = spec.defense if isinstance(spec, UnitCard | FacilityCard) else 0
