@@ -277,7 +277,7 @@ def test_a_source_the_rules_installed_re_derive_differently_is_refused_naming_th
     with plants.registered(name, type("Changed", (EndlessPhases,), {"name": name})()):
         status, stdout, stderr = warlog("fuzz", str(source), "--examples", "1")
         assert status == 4 and stdout == "" and len(stderr.splitlines()) == 1
-        # the test's folder is long: its name is cut in the middle, the file's kept
+        # the test's folder is long: its name is cut from its start, the file name kept whole
         assert stderr.startswith("error[fuzz/source_not_clean]: cannot fuzz "), stderr
         assert (
             f"{source.name}: the rules installed re-derive this log differently from seq {first} "
@@ -328,7 +328,7 @@ def test_a_refused_source_s_line_keeps_what_differs_and_its_closing_however_long
 ) -> None:
     """Given a source under a long path whose placements the rules installed re-derive with
     another reason, when it is fuzzed, then the one line of its refusal is at most 400
-    characters, its path cut in the middle (its file name kept), and it keeps what differs
+    characters, its path cut from its start (its file name kept whole), and it keeps what differs
     (the reason expected and found), the count of the other findings and the closing."""
     name = "bfa-planted-turn"
     folder = tmp_path / ("a-folder-whose-name-is-long-" * 6)
@@ -341,7 +341,8 @@ def test_a_refused_source_s_line_keeps_what_differs_and_its_closing_however_long
     message = line.removeprefix("error[fuzz/source_not_clean]: ")
     assert len(message) <= WarlogError.MAX_LENGTH, len(message)
     named = re.match(r"cannot fuzz (\S+): the rules installed ", message)
-    assert named and named.group(1).endswith(f"/{name}.jsonl") and "…" in named.group(1), line
+    # cut from its start, the file name whole
+    assert named and re.fullmatch(rf"…\S*/{name}\.jsonl", named.group(1)), line
     assert 'counter_placed data.reason: expected "elsewhere", found "from the READY box"' in line
     assert re.search(r" \(and \d+ more; `warlog audit` of it lists them\); ", line)
     assert line.endswith("; a source must audit clean under the rules installed"), line
