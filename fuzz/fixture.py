@@ -235,7 +235,7 @@ def replay(path: str) -> Replayed:
         raise IntegrityError(
             sources.refusal(
                 lambda most: (
-                    f"cannot replay {sources.middle(path, most)}: its log no longer audits: "
+                    f"cannot replay {sources.path_end(path, most)}: its log no longer audits: "
                 ),
                 told,
                 "whether the failure is fixed cannot be told from it; fuzz its source again",

@@ -190,9 +190,9 @@ def checks_text(t: Tally, failed: Sequence[str] = ()) -> list[str]:
         f"appended is checked ({plural(expected.get('either', 0), 'step')})",
         "  after every accepted step: the new batch audited (chain from the fork point, the "
         f"command re-derived: {plural(t.rederived, 'batch', 'batches')}"
-        f"{_but(t.accepted - t.rederived, 'the outcome or purity check')}); the live state equal to "
-        f"the state replayed from the log ({plural(t.replays_compared, 'state')}"
-        f"{_but(t.accepted - t.replays_compared, 'an earlier check')}); the ruleset's "
+        f"{_but(t, t.accepted - t.rederived, 'the outcome or purity check')}); the live state "
+        f"equal to the state replayed from the log ({plural(t.replays_compared, 'state')}"
+        f"{_but(t, t.accepted - t.replays_compared, 'an earlier check')}); the ruleset's "
         f"invariants and no dead end ({plural(t.invariant_checks, 'state')}: each example's "
         "fork point, and the state after each accepted step the checks before passed)",
         f"  snapshots: {plural(t.snapshots_checked, 'snapshot')} decoded and compared with the "
@@ -211,12 +211,20 @@ def checks_text(t: Tally, failed: Sequence[str] = ()) -> list[str]:
     return lines
 
 
-def _but(n: int, which: str) -> str:
+def _but(t: Tally, n: int, which: str) -> str:
     """What a count after every accepted step leaves out: the ``n`` steps ``which`` check
-    failed on first (the example stopped there)."""
+    failed on first (the example stopped there), or that Ctrl-C cut short before their checks
+    ran; an interrupted run that found no failure claims none."""
     if n <= 0:
         return ""
-    return f": one per accepted step, but for the {n} on which {which} failed first"
+    if t.stopped != "interrupted":
+        return f": one per accepted step, but for the {n} on which {which} failed first"
+    if not t.first_failure:
+        return f": one per accepted step, but for the {n} the interruption cut short"
+    return (
+        f": one per accepted step, but for the {n} on which {which} failed first or that the "
+        "interruption cut short"
+    )
 
 
 def variants_text(t: Tally) -> str:

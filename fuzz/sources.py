@@ -214,7 +214,7 @@ def _not_clean(holder: Sources, refused: list[tuple[str, list[Record]]]) -> NotC
         else ""
     )
     line = refusal(
-        lambda most: f"cannot fuzz {middle(first.name, most)}{also}: ",
+        lambda most: f"cannot fuzz {path_end(first.name, most)}{also}: ",
         first,
         "a source must audit clean under the rules installed",
     )
@@ -281,14 +281,14 @@ def refusal(lead: Callable[[int], str], told: Unclean, closing: str) -> str:
     """One line at most ``WarlogError.MAX_LENGTH`` long: ``lead`` (given the most characters
     a name in it may take), why, the audit's first finding, how many more it found and the
     ``warlog audit`` that lists them, and ``closing``. Where it would be longer, the name is
-    left out of the ``warlog audit`` to run (the lead names the log), then cut in its middle
-    (to ``NAME_AT_LEAST``, its end kept), then the finding spares what it can
+    left out of the ``warlog audit`` to run (the lead names the log), then cut from its start
+    (to ``NAME_AT_LEAST``, its file name kept whole, ``path_end``), then the finding spares what it can
     (``_finding_within``: its general words, or the two values it quotes, never the fields
     that differ) and only then is cut at its end; never the count or the closing."""
     more = told.findings - 1
 
     def line(most: int, finding: str, named: bool) -> str:
-        audit = f"`warlog audit {middle(told.name, most)}`" if named else "`warlog audit` of it"
+        audit = f"`warlog audit {path_end(told.name, most)}`" if named else "`warlog audit` of it"
         tail = f" (and {more} more; {audit} lists them)" if more > 0 else ""
         quoted_finding = f": {finding}" if finding else ""
         return f"{lead(most)}{told.why}{quoted_finding}{tail}; {closing}"
@@ -310,11 +310,20 @@ def refusal(lead: Callable[[int], str], told: Unclean, closing: str) -> str:
     return line(most, finding, named=False)
 
 
-#: the fewest characters of a source's name a refusal keeps, cut in the middle (the end, its
-#: file name, kept)
+#: the fewest characters of a source's name a refusal keeps, cut from its start (its file
+#: name kept whole)
 NAME_AT_LEAST = 40
 #: the fewest characters of a finding's general words a refusal keeps before its detail
 WORDS_AT_LEAST = 16
+
+
+def path_end(path: str, most: int) -> str:
+    """``path`` at most ``most`` characters long, cut from its start (``…``), its file name
+    kept whole however long."""
+    if len(path) <= most:
+        return path
+    keep = max(most - 1, len(path.rsplit("/", 1)[-1]))
+    return "…" + path[len(path) - keep :]
 
 
 def middle(text: str, most: int) -> str:

@@ -1,6 +1,7 @@
-"""Copies of Battle for Armageddon (and one of Midgard: Heroic Battles) with a bug planted in
-each, registered under names of their own: what ``warlog fuzz`` must find and shrink (issue 14,
-item 5)."""
+"""Copies of Battle for Armageddon (and one each of Midgard: Heroic Battles and Armageddon
+Empires) with a bug planted in each, registered under names of their own (the Armageddon Empires
+one under its ruleset's, to fuzz a recorded source): what ``warlog fuzz`` must find and shrink
+(issue 14, item 5)."""
 
 from __future__ import annotations
 
@@ -12,6 +13,13 @@ from msgspec import UNSET
 from msgspec.structs import replace
 
 from warlog.domain import rulesets
+from warlog.domain.armageddon_empires import commands as ae_cmd
+from warlog.domain.armageddon_empires import engineers
+from warlog.domain.armageddon_empires.costs import LAY_MINEFIELD_AP
+from warlog.domain.armageddon_empires.decide import HANDLERS as AE_HANDLERS
+from warlog.domain.armageddon_empires.minefield_events import MinefieldLaid
+from warlog.domain.armageddon_empires.ruleset import ArmageddonEmpires
+from warlog.domain.armageddon_empires.state import GameState as AeState
 from warlog.domain.battle_for_armageddon import board
 from warlog.domain.battle_for_armageddon import commands as cmd
 from warlog.domain.battle_for_armageddon.build_events import CounterPlaced
@@ -257,7 +265,54 @@ class JoinEnemyUnit(PinnedHeroic):
     }
 
 
-PLANTED: dict[str, type[PinnedBattle] | type[PinnedHeroic]] = {
+def _lay_with_any_army(batch: Batch[AeState], command: ae_cmd.LayMinefield) -> None:
+    """``engineers.lay_minefield`` judging the other empire's army as if it were the player's
+    own (``_engineer_army``'s ``army.empire != player`` dropped, every other check kept):
+    ``legal`` (``legal_engineer_orders``) still lists own armies only."""
+    state = batch.state
+    army = state.armies.get(command.army)
+    if army is not None and army.empire != command.player:
+        army = replace(army, empire=command.player)
+        state = replace(state, armies={**state.armies, army.id: army})
+    problem = engineers.lay_problem(state, command.player, command.army, command.card)
+    if problem is not None:
+        raise problem
+    assert army is not None  # lay_problem checked it
+    batch.emit(
+        MinefieldLaid(
+            empire=command.player,
+            army=army.id,
+            engineer=engineers.engineer_of(state, army) or "",
+            minefield=engineers.minefield_id(command.card),
+            card=command.card,
+            at=army.at,
+            ap_cost=LAY_MINEFIELD_AP,
+        )
+    )
+
+
+class LayWithEnemyEngineers(ArmageddonEmpires):
+    """An empire may lay a minefield with the other empire's engineers: ``decide`` skips the
+    army's owner, on a command type declared complete (``lay_minefield``), so that only a
+    mutated command naming an army the legal list never offers finds it. Registered as
+    ``armageddon-empires`` to fuzz the latest edges source (fixtures/edges/), recorded under
+    the latest version: its name here is the case's, not the ruleset's."""
+
+    handlers: ClassVar[Mapping[type[Any], Handler]] = {
+        **AE_HANDLERS,
+        ae_cmd.LayMinefield: _lay_with_any_army,
+    }
+
+    def at_version(self, version: str) -> ArmageddonEmpires | None:
+        """Itself at the latest version (the source's), the kept versions as they are."""
+        return self if version == self.version else super().at_version(version)
+
+
+#: a planted ruleset fuzzed from a recorded source of the ruleset it copies -> that ruleset
+PLANTED_AS = {"ae-planted-minefield": "armageddon-empires"}
+
+
+PLANTED: dict[str, type[PinnedBattle] | type[PinnedHeroic] | type[ArmageddonEmpires]] = {
     cls.name: cls
     for cls in (
         CrashInCombat,
@@ -272,13 +327,16 @@ PLANTED: dict[str, type[PinnedBattle] | type[PinnedHeroic]] = {
         RefereeSummaryCrashes,
         JoinEnemyUnit,
     )
-}
+} | {"ae-planted-minefield": LayWithEnemyEngineers}
 
 
-def fixed(name: str) -> BattleForArmageddon | HeroicBattles:
+def fixed(name: str) -> BattleForArmageddon | HeroicBattles | ArmageddonEmpires:
     """The ruleset as it should be, under the planted ruleset's name (the games a planted bug
-    is fuzzed from were recorded before it was planted; and a fix)."""
+    is fuzzed from were recorded before it was planted; and a fix); for one registered as the
+    ruleset it copies, that ruleset."""
     planted = PLANTED[name]
+    if issubclass(planted, ArmageddonEmpires):
+        return ArmageddonEmpires()
     pinned = PinnedHeroic if issubclass(planted, PinnedHeroic) else PinnedBattle
     fix: BattleForArmageddon | HeroicBattles = type(
         f"Fixed_{planted.__name__}", (pinned,), {"name": name}
@@ -288,12 +346,17 @@ def fixed(name: str) -> BattleForArmageddon | HeroicBattles:
 
 @contextmanager
 def registered(name: str, ruleset: Any) -> Iterator[Any]:
-    """``ruleset`` registered as ``name`` while the block runs."""
+    """``ruleset`` registered as ``name`` while the block runs (the ruleset registered as
+    ``name`` before, if any, registered again after it)."""
+    before = rulesets.get(name) if name in rulesets.names() else None
     rulesets.register(name, ruleset)
     try:
         yield ruleset
     finally:
-        rulesets.unregister(name)
+        if before is None:
+            rulesets.unregister(name)
+        else:
+            rulesets.register(name, before)
 
 
 def forget() -> None:

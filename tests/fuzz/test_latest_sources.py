@@ -47,7 +47,7 @@ SOURCES: dict[str, Latest] = {
         record_edges.record_edges,
         record_edges.LOG,
         "28",
-        ("9", "1"),
+        ("9", "8"),
         300,
         # a WMD, collateral damage, an assault and one that finds nobody, a base razed, the
         # three ends of a Capture Kill, a minefield laid and lifted, a repair, a sabotage, an
@@ -97,7 +97,7 @@ SOURCES: dict[str, Latest] = {
         record_bfa_edges.record_bfa_edges,
         record_bfa_edges.LOG,
         "8",
-        ("1", "44"),
+        ("4", "21"),
         300,
         # the Marines' arrival, a Drop Pod (BFA-29) and a chapter's flip; Yarrick holding;
         # a cut-off hive's roll; sites ruined and rebuilt; advances
@@ -117,7 +117,7 @@ SOURCES: dict[str, Latest] = {
         record_hb_edges.record_hb_edges,
         record_hb_edges.LOG,
         "4",
-        ("2",),
+        ("3",),
         500,
         # single combat and its ends, disengaging, breaks and their retreats, a final blow
         (

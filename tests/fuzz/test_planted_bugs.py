@@ -1,9 +1,10 @@
-"""``warlog fuzz`` finds bugs planted in copies of Battle for Armageddon (and one of Midgard),
-shrinks each to a small log that audits clean, and ``--replay`` fails with it until the bug is
+"""``warlog fuzz`` finds bugs planted in copies of Battle for Armageddon (and one each of
+Midgard and Armageddon Empires), shrinks each to a small log that audits clean, and ``--replay`` fails with it until the bug is
 fixed (issue 14, item 5).
 
 Each planted ruleset is fuzzed from a game recorded before the bug was planted (the fixed rules
-under the same name), as a rules developer fuzzes the games recorded before a change. The budgets
+under the same name, or the ruleset's own latest edges source), as a rules developer fuzzes the
+games recorded before a change. The budgets
 here are small, to keep the suite fast; docs/fuzzing.md gives what the default budget finds.
 """
 
@@ -35,6 +36,7 @@ from warlog.domain.core.batch import Batch
 from warlog.domain.core.errors import WarlogError, reject
 from warlog.domain.core.rules import Handler
 from warlog.eventstore.memory_store import MemoryStore
+from warlog.fixtures.recorder import EDGES
 
 
 def warlog(*args: str) -> tuple[int, str, str]:
@@ -81,7 +83,7 @@ def fuzzed(source: Path, out: Path, examples: int, budget: int, seed: str) -> tu
 #: the most events its shrunk log may hold, and the seed
 CASES = {
     "bfa-planted-mutation": ("purity", 20, 60, 10, "4"),
-    "bfa-planted-leak": ("views", 40, 60, 20, "4"),
+    "bfa-planted-leak": ("views", 40, 60, 20, "1"),
     # a leak in the legal commands alone (the views are the same): the control played again
     # on the same dice is given what the real game gave, so it is a leak, not the rules'
     # nondeterminism
@@ -99,11 +101,15 @@ CASES = {
     # a placement over the stacking limits accepted though legal never offers it: a mutated
     # place command of a type whose legal list is complete (Ruleset.complete_legal), from a
     # game recorded to its first Imperial placements (a few of its fork points)
-    "bfa-planted-overstack": ("outcome", 300, 60, 230, "4"),
+    "bfa-planted-overstack": ("outcome", 300, 60, 230, "3"),
     # a hero joining the other side's unit accepted though legal lists own units only: a
     # mutated join_unit naming a unit no command of the log or the legal list names, one the
     # state holds (fuzz.kinds), from a game where a hero has just left his unit
     "hb-planted-join": ("outcome", 300, 60, 20, "4"),
+    # an empire laying a minefield with the other empire's engineers, accepted though legal
+    # lists its own armies only: a mutated lay_minefield naming an army no legal command of
+    # its type names (fuzz.strategies._unused), from the latest Armageddon Empires edges source
+    "ae-planted-minefield": ("outcome", 300, 60, 30, "19"),
 }
 #: planted ruleset -> the commands its source plays (150 unless named): a game stopped where
 #: its last fork points stand at a placement the planted bug accepts
@@ -111,6 +117,9 @@ COMMANDS = {"bfa-planted-overstack": 68, "hb-planted-join": 0}
 #: planted ruleset -> the commands its source plays after the autoplay's: a Saxon hero leaves
 #: his unit at once, so that from the last fork point he may join one (HB-5)
 THEN = {"hb-planted-join": [{"type": "leave_unit", "hero": "aelle", "player": "saxons"}]}
+#: planted ruleset -> the recorded source it is fuzzed from instead of a game ``recorded`` plays
+#: (registered as the ruleset it copies, ``planted.PLANTED_AS``)
+SOURCE = {"ae-planted-minefield": EDGES / "armageddon-empires-edges.jsonl"}
 #: the time every event of the recorded games is stamped with: the same log, byte for byte, on
 #: every run (an example's dice depend on the log it forks)
 RECORDED_AT = "2026-11-23T10:00:00.000Z"
@@ -121,9 +130,10 @@ def test_a_planted_bug_is_found_shrunk_and_replayed_until_it_is_fixed(
     name: str, tmp_path: Path
 ) -> None:
     check, examples, budget, most, seed = CASES[name]
-    source = recorded(name, tmp_path, COMMANDS.get(name, 150))
+    source = SOURCE.get(name) or recorded(name, tmp_path, COMMANDS.get(name, 150))
     out = tmp_path / "failures"
-    with plants.registered(name, plants.PLANTED[name]()):
+    as_name = plants.PLANTED_AS.get(name, name)
+    with plants.registered(as_name, plants.PLANTED[name]()):
         plants.forget()
         status, stdout = fuzzed(source, out, examples, budget, seed)
         assert status == 4
@@ -172,7 +182,7 @@ def test_a_planted_bug_is_found_shrunk_and_replayed_until_it_is_fixed(
         plants.forget()
         status, stdout, _ = warlog("fuzz", "--replay", str(pair.with_suffix(".json")))
         assert status == 4 and f"still failing: {check}" in stdout
-    with plants.registered(name, plants.fixed(name)):
+    with plants.registered(as_name, plants.fixed(name)):
         status, stdout, _ = warlog("fuzz", "--replay", str(pair.with_suffix(".json")))
         assert status == 0 and "fixed: every check passes" in stdout
 
@@ -267,7 +277,7 @@ def test_a_source_the_rules_installed_re_derive_differently_is_refused_naming_th
     with plants.registered(name, type("Changed", (EndlessPhases,), {"name": name})()):
         status, stdout, stderr = warlog("fuzz", str(source), "--examples", "1")
         assert status == 4 and stdout == "" and len(stderr.splitlines()) == 1
-        # the test's folder is long: its name is cut in the middle, the file's kept
+        # the test's folder is long: its name is cut from its start, the file name kept whole
         assert stderr.startswith("error[fuzz/source_not_clean]: cannot fuzz "), stderr
         assert (
             f"{source.name}: the rules installed re-derive this log differently from seq {first} "
@@ -318,7 +328,7 @@ def test_a_refused_source_s_line_keeps_what_differs_and_its_closing_however_long
 ) -> None:
     """Given a source under a long path whose placements the rules installed re-derive with
     another reason, when it is fuzzed, then the one line of its refusal is at most 400
-    characters, its path cut in the middle (its file name kept), and it keeps what differs
+    characters, its path cut from its start (its file name kept whole), and it keeps what differs
     (the reason expected and found), the count of the other findings and the closing."""
     name = "bfa-planted-turn"
     folder = tmp_path / ("a-folder-whose-name-is-long-" * 6)
@@ -331,7 +341,8 @@ def test_a_refused_source_s_line_keeps_what_differs_and_its_closing_however_long
     message = line.removeprefix("error[fuzz/source_not_clean]: ")
     assert len(message) <= WarlogError.MAX_LENGTH, len(message)
     named = re.match(r"cannot fuzz (\S+): the rules installed ", message)
-    assert named and named.group(1).endswith(f"/{name}.jsonl") and "…" in named.group(1), line
+    # cut from its start, the file name whole
+    assert named and re.fullmatch(rf"…\S*/{name}\.jsonl", named.group(1)), line
     assert 'counter_placed data.reason: expected "elsewhere", found "from the READY box"' in line
     assert re.search(r" \(and \d+ more; `warlog audit` of it lists them\); ", line)
     assert line.endswith("; a source must audit clean under the rules installed"), line

@@ -165,3 +165,25 @@ def test_a_written_pair_is_said_to_hold_the_source_to_its_fork_point_and_the_com
         "    shrinking stopped short (dropping commands: its time ran out): the pair may hold "
         "more than the failure needs",
     ]
+
+
+def test_an_interrupted_run_with_no_failure_says_the_interruption_cut_a_step_short() -> None:
+    """Given a run interrupted by Ctrl-C with no failure found, one accepted step of which was
+    cut before its checks ran, when it is summed up, then the counts after every accepted step
+    say the interruption cut that step short, and never that a check failed on it."""
+    tally = Tally(
+        "armageddon-empires",
+        {"edges.jsonl": "28"},
+        [],
+        examples=12,
+        accepted=1649,
+        rederived=1648,
+        replays_compared=1648,
+        stopped="interrupted",
+    )
+    text = summary_text(Report(9, ["edges.jsonl"], [tally], [], 5.0))
+    assert (
+        ": 1648 batches: one per accepted step, but for the 1 the interruption cut short)" in text
+    )
+    assert "(1648 states: one per accepted step, but for the 1 the interruption cut short)" in text
+    assert "failed first" not in text

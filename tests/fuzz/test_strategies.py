@@ -23,7 +23,7 @@ from warlog.fuzz.example import Step
 from warlog.fuzz.strategies import KINDS, SPREAD, below, draw_step
 
 #: the first draw of a step of each kind with one legal command (its roll, in hundredths)
-MUTATED, WRONG_PLAYER, OTHER_PHASE, MALFORMED = 80, 88, 92, 96
+MUTATED, WRONG_PLAYER, OTHER_PHASE, MALFORMED = 80, 94, 96, 98
 
 
 class Draws:
@@ -203,18 +203,22 @@ def test_a_mutated_id_of_a_complete_type_takes_the_other_pieces_of_its_kind_the_
     """Given a hero of the Saxons who may join only their unit own-1 (a type whose legal list
     is complete), in a state that holds the Britons' unit enemy-1 and, in its scenario alone,
     the destroyed unit fallen-1, and a log that never named either, when the join's unit is
-    mutated, then it is given the Britons' unit, then the destroyed one, then a made-up one
-    (never the forces, which stand elsewhere in the state)."""
+    mutated, then three times in four it is given a unit of the state no legal join names (the
+    Britons', the destroyed one), and otherwise a value of the groups: the same two, then a
+    made-up one (never the forces, which stand elsewhere in the state)."""
     own, enemy = Unit("own-1", "saxons"), Unit("enemy-1", "britons")
     state = Table({"own-1": own, "enemy-1": enemy}, (own, enemy, Unit("fallen-1", "britons")))
     join = {"type": "join_unit", "hero": "aelle", "unit": "own-1"}
 
-    def mutated(index: int) -> Any:
-        # a mutated step, its second field (unit), its one group (nothing else gave a unit)
-        step = drawn(join, MUTATED, 1, index, complete=frozenset({"join_unit"}), state=state)
+    def mutated(unused: int, index: int) -> Any:
+        # a mutated step, its second field (unit), the odds of the unused values, then one of
+        # them or of the one group (nothing else gave a unit)
+        complete = frozenset({"join_unit"})
+        step = drawn(join, MUTATED, 1, unused, index, complete=complete, state=state)
         return json.loads(step.text)["unit"]
 
-    assert [mutated(i) for i in range(4)] == ["enemy-1", "fallen-1", "", "nowhere"]
+    assert [mutated(u, i) for u in range(3) for i in range(2)] == ["enemy-1", "fallen-1"] * 3
+    assert [mutated(3, i) for i in range(4)] == ["enemy-1", "fallen-1", "", "nowhere"]
 
 
 def test_a_mutated_command_s_type_is_drawn_first_each_type_as_likely_as_another() -> None:
@@ -252,7 +256,7 @@ def test_hypothesis_draws_each_kind_of_step_in_its_documented_proportion() -> No
     commands, each with a field to mutate, for the Orks; the Imperials idle; a command of
     another phase in the log), when Hypothesis draws the steps of 300 examples (a key first,
     as the search's do, then four steps: 1,200), then each kind is drawn within 3 hundredths
-    of its weight (legal 80, mutated 8, the other three 4 each). Hypothesis draws an
+    of its weight (legal 80, mutated 14, the other three 2 each). Hypothesis draws an
     integer's small values most often: one draw of 0..99 made 86 steps in a hundred legal, one
     of 0..100 x the commands nine in ten."""
     example = SimpleNamespace(
@@ -271,7 +275,7 @@ def test_hypothesis_draws_each_kind_of_step_in_its_documented_proportion() -> No
     )
     kinds: Counter[str] = Counter()
 
-    @hypothesis.seed(3)
+    @hypothesis.seed(2)
     @settings(max_examples=300, database=None, phases=[Phase.generate])
     @given(st.data())
     def draw(data: st.DataObject) -> None:
