@@ -194,6 +194,21 @@ class Replayed(msgspec.Struct):
     notes: list[str]
 
 
+#: what a pair whose log no longer audits leaves untold, closing its refusal
+NOT_CLEAN_CLOSING = "whether the failure is fixed cannot be told from it; fuzz its source again"
+
+
+def not_clean(path: str, told: sources.Unclean) -> str:
+    """The one line refusing to replay the pair ``path`` whose log ``told`` says no longer
+    audits: the pair's name (cut from its start, its file name whole), why and the audit's
+    first finding, what differs kept before its general words (``sources.refusal``), and
+    ``NOT_CLEAN_CLOSING``. ``told.why`` says the log does not audit, so the lead names the
+    pair alone, leaving the finding the room."""
+    return sources.refusal(
+        lambda most: f"cannot replay {sources.path_end(path, most)}: ", told, NOT_CLEAN_CLOSING
+    )
+
+
 def replay(path: str) -> Replayed:
     """Replay the fixture ``path`` (its ``.json``; the ``.jsonl`` beside it). InputError (exit 1)
     for a file that is not a fixture; IntegrityError (exit 4, ``fuzz/pair_not_clean``) for a
@@ -232,16 +247,7 @@ def replay(path: str) -> Replayed:
         # did, say): its steps would be played on a game these rules never reach, and what
         # they did there would say nothing of whether the failure is fixed
         told = sources.unclean(holder.arbiter, str(log), records[:-1])
-        raise IntegrityError(
-            sources.refusal(
-                lambda most: (
-                    f"cannot replay {sources.path_end(path, most)}: its log no longer audits: "
-                ),
-                told,
-                "whether the failure is fixed cannot be told from it; fuzz its source again",
-            ),
-            "fuzz/pair_not_clean",
-        ) from None
+        raise IntegrityError(not_clean(path, told), "fuzz/pair_not_clean") from None
     holder.vault.put_key(commitment_of(seed), seed, source.game)
     ruleset = source.ruleset
     if (fixture.ruleset, fixture.version) != (ruleset.name, ruleset.version):

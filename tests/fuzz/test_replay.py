@@ -15,6 +15,7 @@ from click.testing import CliRunner
 
 from tests.fuzz import planted as plants
 from warlog.arbiter.application import Arbiter
+from warlog.arbiter.audit_report import Difference, Finding
 from warlog.arbiter.exchange import export_line
 from warlog.cli.main import cli
 from warlog.domain import rulesets
@@ -25,6 +26,8 @@ from warlog.domain.core.batch import Batch
 from warlog.domain.core.errors import WarlogError, reject
 from warlog.domain.core.rules import Handler
 from warlog.eventstore.memory_store import MemoryStore
+from warlog.fuzz.fixture import NOT_CLEAN_CLOSING, not_clean
+from warlog.fuzz.sources import Unclean
 
 NAME = "bfa-planted-turn"
 AT = "2026-11-23T10:00:00.000Z"
@@ -189,7 +192,7 @@ def test_a_fixture_whose_log_no_longer_audits_is_refused_as_one_that_cannot_tell
         assert len(line) <= len("error[fuzz/pair_not_clean]: ") + WarlogError.MAX_LENGTH
         # the test's long folder is cut in its middle, the finding kept whole
         named = re.fullmatch(
-            r"error\[fuzz/pair_not_clean\]: cannot replay (\S+): its log no longer audits: "
+            r"error\[fuzz/pair_not_clean\]: cannot replay (\S+): "
             r"the rules installed re-derive this log differently from seq \d+ \(a change of "
             r"the rules since it was recorded, or the log altered\): seq \d+ \[rules\]: the "
             r"rules reject this command: \S+ may not move; (.*)",
@@ -249,3 +252,32 @@ def test_the_version_a_replay_names_is_the_log_s_not_the_json_s(tmp_path: Path) 
         f"  note: the .json says {NAME} version 99; its log is played under {NAME} version "
         f"{plants.RECORDED_UNDER}, which the replay follows",
     ]
+
+
+def test_a_pair_refused_as_no_longer_auditing_keeps_what_differs_and_its_file_name() -> None:
+    """Given a pair in a long folder whose log the rules installed re-derive otherwise (a card
+    drawn for 3 AP where the log says 2, and two findings more), when its refusal is written,
+    then the line, within the limit, keeps the pair's file name whole, why, the field that
+    differs with both values, the count of the others and the closing: the general words of
+    the finding are what gives way."""
+    path = "/tmp/" + "a-long-folder-of-a-rules-developer/" * 3 + "ae-invariants-a0c95c87.json"
+    finding = Finding(
+        69,
+        "rules",
+        "a consequence differs from what the rules derive from the command and its dice",
+        event_type="card_drawn",
+        differences=[Difference("data.ap_cost", "3", "2")],
+    )
+    told = Unclean(
+        path.removesuffix(".json") + ".jsonl",
+        "the rules installed re-derive this log differently from seq 69 (a change of the "
+        "rules since it was recorded, or the log altered)",
+        finding,
+        3,
+    )
+    line = not_clean(path, told)
+    assert len(line) <= WarlogError.MAX_LENGTH
+    assert line.startswith("cannot replay …")
+    assert "/ae-invariants-a0c95c87.json: the rules installed re-derive this log" in line
+    assert ": card_drawn data.ap_cost: expected 3, found 2 (and 2 more;" in line
+    assert line.endswith(f"; {NOT_CLEAN_CLOSING}")
