@@ -121,7 +121,7 @@ def is_warlog_log(path: Path) -> bool:
 def load(specs: Sequence[str], database: Callable[[], Arbiter]) -> Sources:
     """Every source ``specs`` names, imported and folded, each log once however often it is
     named (the first name given kept), in a canonical order whatever the order given: by
-    ruleset name, then by the hash of the log's last event (its content), so that the same
+    ruleset name, then by a digest of all its events (``_digest``), so that the same
     seed and the same logs give the same examples. InputError (exit 1) for a source that
     cannot be read (a missing file, a file that is not a warlog log, an unknown game, an
     export still sealed) or when no source is left; NotClean (an IntegrityError, exit 4) when
@@ -150,7 +150,9 @@ def load(specs: Sequence[str], database: Callable[[], Arbiter]) -> Sources:
     holder = empty()
     loaded: list[Source] = []
     refused: list[tuple[str, list[Record]]] = []
-    for _, (name, records) in sorted(read.items(), key=lambda kv: (_ruleset_of(kv[1][1]), kv[0])):
+    for _, (name, records) in sorted(
+        read.items(), key=lambda kv: (_ruleset_of(kv[1][1]) or "", kv[0])
+    ):
         try:
             loaded.append(add(holder, name, records))
         except IntegrityError as exc:
@@ -182,8 +184,11 @@ def _digest(records: list[Record]) -> str:
     return digest.hexdigest()
 
 
-def _ruleset_of(records: list[Record]) -> str:
-    """The ruleset a log's first event names ("" where it names none)."""
+def _ruleset_of(records: list[Record]) -> str | None:
+    """The ruleset a log's first event names ("" where it names none); None where the log does
+    not begin with ``game_created`` (empty, or its first event lost)."""
+    if not records or records[0].type != "game_created":
+        return None
     try:
         created = json.loads(records[0].data)
     except ValueError:
@@ -245,8 +250,10 @@ def unclean(arbiter: Arbiter, name: str, records: list[Record]) -> Unclean:
     log altered or damaged: a dropped event re-derives differently too, but the chain says
     why), or the rules installed re-deriving it differently (a change of the rules since it was
     recorded, or the log altered: only its chain could tell)."""
+    if not records:
+        return Unclean(name, "this log holds no event to audit", None, 0)
     ruleset = _ruleset_of(records)
-    if ruleset not in rulesets.names():
+    if ruleset is not None and ruleset not in rulesets.names():
         return Unclean(
             name,
             f"this log is a game of {quoted(ruleset)}, a ruleset this warlog does not have "
@@ -255,6 +262,8 @@ def unclean(arbiter: Arbiter, name: str, records: list[Record]) -> Unclean:
             0,
         )
     findings = audit_records(records, arbiter.rulesets).findings
+    if not findings:
+        return Unclean(name, "this log could not be read as a game", None, 0)
     damaged = [f for f in findings if f.check in DAMAGE]
     first = damaged[0] if damaged else findings[0]
     if first.check == "version":

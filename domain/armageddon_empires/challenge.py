@@ -141,13 +141,14 @@ class Side(msgspec.Struct, frozen=True, kw_only=True):
 DUEL_PAGES: dict[str, str] = {"sabotage": "p.29, p.48"}
 DUEL_PAGE = "p.31"
 #: where the manual deals an opposed challenge's damage, the attacker's surplus (digest §1.3), by
-#: the last words of the challenge's purpose: air combat's on p.31, a retreat's on p.34, a
-#: sabotage's on p.29; any other's in the damage assessment of p.28
+#: the last words of the challenge's purpose: air combat's on p.31, a retreat's and a Sniper
+#: Attack's on p.34, a sabotage's on p.29; any other's in the damage assessment of p.28
 DAMAGE_PAGES: dict[str, str] = {
     "air to air": "p.31",
     "ground to air": "p.31",
     "air to ground": "p.31",
     "retreat": "p.34",
+    "sniper": "p.34",
     "sabotage": "p.29",
 }
 DAMAGE_PAGE = "p.28"

@@ -381,14 +381,18 @@ def _check_research(scenario: Scenario, cards: dict[str, CardEntry]) -> None:
 
 def _check_reachable(lists: Research, cards: dict[str, CardEntry]) -> None:
     """AE-73: a hero creates a card with his X dice and needs the entry's threshold in
-    successes (p.28), spending no fate: an entry whose threshold is above the highest X any card
-    of the scenario prints for its list's ability would be paid for and never created. Refused,
+    successes (p.28), spending no fate: an entry whose threshold is above the highest X any hero
+    card of the scenario prints for its list's ability would be paid for and never created. Refused,
     naming the entry, its threshold and the best creator the scenario holds (or that it holds
     none). Checked on a new game's scenario, whose catalogue is whole, not on a recorded one,
     which leaves out the card types a hidden set-up does not use (AE-64)."""
     for ability, creator in CREATORS.items():
         best, by = max(
-            ((level(card.abilities, ability), card_id) for card_id, card in cards.items()),
+            (
+                (level(card.abilities, ability), card_id)
+                for card_id, card in cards.items()
+                if card.kind == "hero"  # only a hero creates cards (p.45; AE-73)
+            ),
             default=(0, ""),
         )
         for i, item in enumerate(getattr(lists, creator.key)):
@@ -397,7 +401,7 @@ def _check_reachable(lists: Research, cards: dict[str, CardEntry]) -> None:
             holds = (
                 f"the scenario's best is {ability} {best} ({by!r})"
                 if best
-                else f"no card of the scenario prints {ability} X"
+                else f"no hero card of the scenario prints {ability} X"
             )
             raise _bad(
                 f"$.research.{creator.key}[{i}].threshold",

@@ -302,7 +302,7 @@ def test_a_log_cut_inside_a_batch_is_said_to_end_there_by_import_and_fuzz(
     status, out, err = run(tmp_path / "w.db", "fuzz", str(cut), "--examples", "1")
     line = one_line(err, "fuzz/source_not_clean")
     assert (status, out) == (4, "")
-    # a long folder's name is cut in its middle to leave room for the finding
+    # a long folder's name is cut from its start to leave room for the finding
     assert line.startswith("error[fuzz/source_not_clean]: cannot fuzz "), line
     assert f"cut.jsonl: this log is incomplete: {finding[:128]}" in line, line
     assert line.endswith(

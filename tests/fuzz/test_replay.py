@@ -190,7 +190,7 @@ def test_a_fixture_whose_log_no_longer_audits_is_refused_as_one_that_cannot_tell
         assert (status, stdout) == (4, "")
         (line,) = stderr.splitlines()
         assert len(line) <= len("error[fuzz/pair_not_clean]: ") + WarlogError.MAX_LENGTH
-        # the test's long folder is cut in its middle, the finding kept whole
+        # the test's long folder is cut from its start, the file name and the finding whole
         named = re.fullmatch(
             r"error\[fuzz/pair_not_clean\]: cannot replay (\S+): "
             r"the rules installed re-derive this log differently from seq \d+ \(a change of "
@@ -199,8 +199,9 @@ def test_a_fixture_whose_log_no_longer_audits_is_refused_as_one_that_cannot_tell
             line,
         )
         assert named, line
-        head, _, tail = named.group(1).partition("…")
-        assert str(path).startswith(head) and str(path).endswith(tail)
+        shown = named.group(1)
+        assert shown.startswith("…") and str(path).endswith(shown.removeprefix("…")), shown
+        assert shown.endswith(f"/{path.name}"), shown
         assert named.group(2) == (
             "whether the failure is fixed cannot be told from it; fuzz its source again"
         )
@@ -281,3 +282,29 @@ def test_a_pair_refused_as_no_longer_auditing_keeps_what_differs_and_its_file_na
     assert "/ae-invariants-a0c95c87.json: the rules installed re-derive this log" in line
     assert ": card_drawn data.ap_cost: expected 3, found 2 (and 2 more;" in line
     assert line.endswith(f"; {NOT_CLEAN_CLOSING}")
+
+
+def test_a_pair_whose_log_holds_only_its_reveal_or_lost_its_first_event_is_refused_in_one_line(
+    tmp_path: Path,
+) -> None:
+    """Given a pair whose log was cut to its last line (the reveal alone), or lost its first
+    event (``game_created``), when it is replayed, then it is refused in one line, exit 4
+    (``fuzz/pair_not_clean``): the first saying the log holds no event to audit, the second
+    naming the broken chain, not a ruleset named ''; never a traceback."""
+    path = fixture_after_a_move(
+        tmp_path, [{"kind": "wrong_player", "text": "idle", "expect": "refused"}], "outcome"
+    )
+    log = path.with_suffix(".jsonl")
+    lines = log.read_text(encoding="utf-8").splitlines(keepends=True)
+    for kept, says in (
+        (lines[-1:], ": this log holds no event to audit; "),
+        (lines[1:], ": this log does not audit clean from seq 2 (altered or damaged): seq 2 "),
+    ):
+        log.write_text("".join(kept), encoding="utf-8")
+        with plants.registered(NAME, plants.fixed(NAME)):
+            status, stdout, stderr = warlog("fuzz", "--replay", str(path))
+        assert (status, stdout) == (4, "")
+        (line,) = stderr.splitlines()
+        assert line.startswith("error[fuzz/pair_not_clean]: cannot replay "), line
+        assert says in line, line
+        assert "''" not in line and "Traceback" not in stderr

@@ -118,12 +118,14 @@ def test_an_outcome_cites_the_page_that_deals_its_damage_and_a_capture_kill_deal
     # given an opposed challenge's result, 2 successes to 0, and one of 1 to 1
     hit = Outcome(kind="opposed", ended_by="accepts", attacker_successes=2, damage_to_defender=2)
     tie = Outcome(kind="opposed", ended_by="accepts", attacker_successes=1, defender_successes=1)
-    # when it is told for air combat, a retreat and a sabotage, then it cites their page
+    # when it is told for air combat, a retreat, a Sniper Attack and a sabotage, then it cites
+    # their page
     for purpose, page in (
         ("air strike 1 air to ground", "p.31"),
         ("air strike 2 air to air", "p.31"),
         ("air strike 1 ground to air", "p.31"),
         ("battle 1 retreat", "p.34"),
+        ("battle 1 sniper", "p.34"),
         ("sabotage", "p.29"),
         ("battle 1 ground combat", "p.28"),
     ):

@@ -422,9 +422,18 @@ def test_a_threshold_no_creator_of_the_scenario_can_reach_is_refused() -> None:
         played_here(entry("feint") + SHELL, CREATORS.replace("Tactician 3", "Technologist 3"))
     assert info.value.message == (
         "bad scenario: $.research.tactician[0].threshold: threshold 1 of 'feint': a Tactician "
-        "rolls X dice and needs that many successes, spending no fate, and no card of the "
+        "rolls X dice and needs that many successes, spending no fate, and no hero card of the "
         "scenario prints Tactician X, so nobody could create it (p.28; AE-73)"
     )
+    # and a card other than a hero printing a higher Tactician X does not count: only a hero
+    # creates cards (p.45)
+    drill = (
+        '\n[[cards]]\nkind = "unit"\nid = "drill"\nname = "Test Drill"\nattack = 1\n'
+        'defense = 1\nhit_points = 1\nmovement = 1\nabilities = ["Tactician 5"]\n'
+    )
+    with pytest.raises(InputError) as info:
+        played_here(entry("feint", threshold=4) + SHELL, drill + CREATORS)
+    assert "the scenario's best is Tactician 3 ('sage')" in info.value.message
     # and thresholds the best creators reach, ties included, are accepted
     played_here(entry("feint", threshold=3) + entry("shell", threshold=2, ability="technologist"))
 
