@@ -84,8 +84,9 @@ def _check_new(scenario: Scenario) -> None:
                     f"empire id {emp.id!r} begins like {other!r}'s army names ('{other}-...', "
                     "AE-17): name the empires apart",
                 )
-    check(scenario)
-    _check_reachable(research_lists(scenario), catalogue(scenario))
+    cards = catalogue(scenario)
+    _check(scenario, cards)
+    _check_reachable(research_lists(scenario), cards)
 
 
 def bundled_names() -> list[str]:
@@ -165,7 +166,11 @@ def _hex_on_map(path: str, text: str, terrain: dict[str, str]) -> str:
 
 def check(scenario: Scenario) -> None:
     """Raise InputError ``input/bad_scenario`` naming the first field that breaks a rule."""
-    cards = catalogue(scenario)
+    _check(scenario, catalogue(scenario))
+
+
+def _check(scenario: Scenario, cards: dict[str, CardEntry]) -> None:
+    """``check``, given the scenario's catalogue (``catalogue``), parsed once."""
     terrain = board_terrain(scenario)
     if len(scenario.empires) != EMPIRES_PER_GAME:
         raise _bad(
